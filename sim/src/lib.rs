@@ -1,0 +1,11 @@
+//! membar-sim: the cycle-accurate reference model of `membar_unit`, its
+//! configuration, the memory-system (MMU) model, workloads, the P1–P7
+//! property scoreboard and the driver loop shared by every back end.
+
+pub mod config;
+pub mod membar_unit;
+pub mod ports;
+
+pub use config::{Config, InputError};
+pub use membar_unit::MembarModel;
+pub use ports::{Dut, Inputs, Outputs};
