@@ -4,7 +4,12 @@
 
 pub mod config;
 pub mod membar_unit;
+pub mod mmu;
 pub mod ports;
+pub mod run;
+pub mod scoreboard;
+pub mod stats;
+pub mod workload;
 
 pub use config::{Config, InputError};
 pub use membar_unit::MembarModel;
