@@ -9,6 +9,7 @@ pub mod ports;
 pub mod run;
 pub mod scoreboard;
 pub mod stats;
+pub mod vcd;
 pub mod workload;
 
 pub use config::{Config, InputError};

@@ -185,4 +185,9 @@ pub trait Upstream {
 pub trait Downstream {
     fn drive(&mut self, cycle: u64, i: &mut Inputs);
     fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs);
+    /// Commands received and not yet answered (TXNs awaiting `ack`, BARRIERs
+    /// awaiting `bar_ack`): the driver drains until this is 0.
+    fn outstanding(&self) -> usize {
+        0
+    }
 }
