@@ -414,3 +414,25 @@ mod tests {
         assert!(e.contains("warps"), "{e}");
     }
 }
+
+#[cfg(test)]
+mod shipped_configs {
+    use super::*;
+
+    /// `configs/<name>.yaml` must say exactly what `Config::grid()` says.
+    #[test]
+    fn config_files_match_grid() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        for (name, cfg) in Config::grid() {
+            let path = dir.join(format!("{name}.yaml"));
+            let loaded = Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(loaded, cfg, "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn missing_file_is_a_clear_error() {
+        let e = Config::load(Path::new("/nonexistent/x.yaml")).unwrap_err().to_string();
+        assert!(e.contains("/nonexistent/x.yaml") && e.contains("cannot read"), "{e}");
+    }
+}
