@@ -189,3 +189,22 @@ fn reset_gates_outputs_and_clears_state() {
     assert_eq!(o, Outputs::default());
     assert_eq!(st(&mut m, idle()).warp_blocked, 0);
 }
+
+/// docs/microarchitecture.md: a lone MEMBAR.GL with nothing outstanding is
+/// released `coalesce_window + 4` cycles after acceptance.
+#[test]
+fn lone_gl_latency_matches_doc() {
+    for window in [0u32, 1, 4, 16, 255] {
+        let mut m = MembarModel::new(&cfg(window));
+        assert!(st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0)).req_ready);
+        let mut t = 0u32;
+        loop {
+            t += 1;
+            if st(&mut m, idle()).release_valid {
+                break;
+            }
+            assert!(t < 1000);
+        }
+        assert_eq!(t, window + 4, "window {window}");
+    }
+}
