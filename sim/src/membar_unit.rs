@@ -317,7 +317,7 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
     if accept_txn {
         d.cnt[open] = (d.cnt[open] + 1) & cmax;
     }
-    if d.out != q.out {
+    if fault == Fault::DupTxn && d.out != q.out {
         d.fault_mark = false;
     }
 
