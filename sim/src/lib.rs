@@ -2,6 +2,7 @@
 //! configuration, the memory-system (MMU) model, workloads, the P1–P7
 //! property scoreboard and the driver loop shared by every back end.
 
+pub mod baselines;
 pub mod config;
 pub mod membar_unit;
 pub mod mmu;

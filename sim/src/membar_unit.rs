@@ -24,7 +24,8 @@
 //! - A MEMBAR (other than plain CTA) joins the open slot, or the next one when
 //!   the open slot closes in the same cycle.
 
-use crate::config::{Config, LevelMix};
+use crate::baselines::{eval_baseline, BaselineState};
+use crate::config::{Arch, Config, LevelMix};
 use crate::ports::{kind, level, op, Dut, Inputs, Outputs};
 
 /// Most slots (K) any configuration has.
@@ -368,11 +369,13 @@ pub struct MembarModel {
     pub q: State,
     /// Internal events of the last step (for coverage).
     pub last_events: Events,
+    /// State of the baseline micro-architectures (`cfg.arch` other than coalescing).
+    pub base: Box<BaselineState>,
 }
 
 impl MembarModel {
     pub fn new(cfg: &Config) -> Self {
-        MembarModel { cfg: cfg.clone(), fault: Fault::None, q: State::default(), last_events: Events::default() }
+        MembarModel { cfg: cfg.clone(), fault: Fault::None, q: State::default(), last_events: Events::default(), base: Box::default() }
     }
     /// The model with a deliberate bug (see [`Fault`]).
     pub fn with_fault(cfg: &Config, fault: Fault) -> Self {
@@ -380,12 +383,18 @@ impl MembarModel {
     }
     pub fn reset(&mut self) {
         self.q = State::default();
+        *self.base = BaselineState::default();
     }
 }
 
 impl Dut for MembarModel {
     #[inline]
     fn step(&mut self, i: &Inputs) -> Outputs {
+        if self.cfg.arch != Arch::Coalescing {
+            let (o, d) = eval_baseline(&self.cfg, &self.base, i);
+            *self.base = d;
+            return o;
+        }
         let (o, d, ev) = eval_with_fault(&self.cfg, &self.q, i, self.fault);
         self.q = d;
         self.last_events = ev;

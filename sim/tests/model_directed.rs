@@ -208,3 +208,38 @@ fn lone_gl_latency_matches_doc() {
         assert_eq!(t, window + 4, "window {window}");
     }
 }
+
+#[test]
+fn per_warp_drain_waits_only_for_own_transactions() {
+    use membar_sim::config::Arch;
+    let c = Config { arch: Arch::PerWarpDrain, ..cfg(0) };
+    let mut m = MembarModel::new(&c);
+    st(&mut m, req(1, op::ST, 0, 0, 1)); // warp 1: tag 1
+    st(&mut m, req(0, op::ST, 0, 0, 2)); // warp 0: tag 0
+    let o = st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0));
+    assert!(o.req_ready && o.dn_tag == 1);
+    // The BARRIER takes the output register this cycle; the LD waits one cycle.
+    assert!(!st(&mut m, req(2, op::LD, 0, 0, 3)).req_ready);
+    let o = st(&mut m, req(2, op::LD, 0, 0, 3));
+    assert!(o.req_ready, "other warps keep flowing");
+    assert!(o.dn_kind == kind::BARRIER && o.dn_tag == 0, "{o:?}");
+    st(&mut m, ack(0));
+    // Released although warp 1's store (tag 1) is still outstanding.
+    assert_eq!(st(&mut m, idle()).release_mask, 1);
+}
+
+#[test]
+fn lsu_flush_stalls_every_warp() {
+    use membar_sim::config::Arch;
+    let c = Config { arch: Arch::LsuFlush, ..cfg(0) };
+    let mut m = MembarModel::new(&c);
+    st(&mut m, req(1, op::ST, 0, 0, 1));
+    assert!(st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0)).req_ready);
+    assert!(!st(&mut m, req(2, op::LD, 0, 0, 3)).req_ready, "every warp stalls");
+    let o = st(&mut m, idle());
+    assert!(o.dn_kind == kind::BARRIER && o.dn_tag == 0);
+    assert!(!st(&mut m, idle()).release_valid);
+    st(&mut m, ack(0));
+    assert_eq!(st(&mut m, idle()).release_mask, 1);
+    assert!(st(&mut m, req(2, op::LD, 0, 0, 3)).req_ready);
+}
