@@ -217,7 +217,7 @@ fn per_warp_drain_waits_only_for_own_transactions() {
     st(&mut m, req(1, op::ST, 0, 0, 1)); // warp 1: tag 1
     st(&mut m, req(0, op::ST, 0, 0, 2)); // warp 0: tag 0
     let o = st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0));
-    assert!(o.req_ready && o.dn_tag == 1);
+    assert!(o.req_ready && o.dn_kind == kind::TXN && o.dn_tag == 0, "warp 0's store carries tag 0");
     // The BARRIER takes the output register this cycle; the LD waits one cycle.
     assert!(!st(&mut m, req(2, op::LD, 0, 0, 3)).req_ready);
     let o = st(&mut m, req(2, op::LD, 0, 0, 3));
