@@ -9,6 +9,7 @@ pub mod mmu;
 pub mod ports;
 pub mod run;
 pub mod scoreboard;
+pub mod session;
 pub mod stats;
 pub mod vcd;
 pub mod workload;

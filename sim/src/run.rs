@@ -33,6 +33,12 @@ impl<W: Write> Observer for VcdWriter<W> {
 }
 
 
+impl Observer for crate::scoreboard::Scoreboard {
+    fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
+        self.check(cycle, i, o).map_err(|v| v.to_string())
+    }
+}
+
 /// How long to run and where to put resets.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -122,6 +128,26 @@ pub fn run(
     }
     let drained = quiet;
     RunOutcome { cycles: cycle, failure: None, drained }
+}
+
+/// Record the inputs a workload and memory model drive into the reference
+/// model for `cycles` cycles (after a 2-cycle reset): a fixed input trace for
+/// benchmarking back ends on identical stimulus.
+pub fn record_inputs(cfg: &Config, wf: &crate::workload::WorkloadFile, cycles: u64, seed: u64) -> Vec<Inputs> {
+    let mut up = crate::workload::Workload::new(&wf.workload, cfg, seed);
+    let mut dn = crate::mmu::Mmu::new(&wf.mmu, cfg, seed ^ 0xa5a5_5a5a_0f0f_f0f0);
+    let mut dut = crate::MembarModel::new(cfg);
+    let mut v = Vec::with_capacity(cycles as usize + 2);
+    for cycle in 0..cycles + 2 {
+        let mut i = Inputs { reset: cycle < 2, ..Inputs::default() };
+        up.drive(cycle, &mut i);
+        dn.drive(cycle, &mut i);
+        let o = dut.step(&i);
+        up.observe(cycle, &i, &o);
+        dn.observe(cycle, &i, &o);
+        v.push(i);
+    }
+    v
 }
 
 /// One cycle of a lockstep run, kept for mismatch reports.
