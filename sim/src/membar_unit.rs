@@ -19,8 +19,9 @@
 //!   sequencer (INVAL D, INVAL T, BARRIER of the slot that closed), or an
 //!   accepted LD/ST/ATOM/RED tagged with the open slot.
 //! - The open slot closes when it has members, fewer than `max_outstanding`
-//!   slots are closed, the sequencer is idle, and its window expired, it is
-//!   full (`ways` members) or (`split`) a MEMBAR of another level arrives.
+//!   slots are closed, the sequencer is idle, the next slot's counter is zero,
+//!   and its window expired, it is full (`ways` members) or (`split`) a MEMBAR
+//!   of another level arrives.
 //! - A MEMBAR (other than plain CTA) joins the open slot, or the next one when
 //!   the open slot closes in the same cycle.
 
@@ -222,7 +223,11 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
     let joining = live && is_membar && !plain_cta;
     let mismatch = cfg.level_mix == LevelMix::Split && joining && q.nmem > 0 && i.req_level != q.level[open];
     ev.level_mixed = joining && q.nmem > 0 && i.req_level != q.level[open];
-    let can_close = q.nmem > 0 && (nclosed as u32) < cfg.max_outstanding && !seq_busy;
+    // The next slot is reopened only once its counter is zero: a VC/CTA+ivall
+    // barrier frees its slot with TXNs still counted, and those must stay
+    // visible to the release walk (which never looks at the open slot).
+    let next_clean = q.cnt[((q.open + 1) & kmask) as usize] == 0;
+    let can_close = q.nmem > 0 && (nclosed as u32) < cfg.max_outstanding && !seq_busy && next_clean;
     let by_window = q.age as u32 >= cfg.coalesce_window;
     let by_full = q.nmem as u32 >= cfg.ways;
     let close = can_close && (by_window || by_full || mismatch);

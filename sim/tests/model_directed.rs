@@ -243,3 +243,38 @@ fn lsu_flush_stalls_every_warp() {
     assert_eq!(st(&mut m, idle()).release_mask, 1);
     assert!(st(&mut m, req(2, op::LD, 0, 0, 3)).req_ready);
 }
+
+/// Regression: a VC barrier frees its slot with a TXN still counted; with K=2
+/// that slot would be reopened next and its TXN hidden from the release walk.
+/// The GL barrier must still wait for warp 1's store.
+#[test]
+fn gl_waits_for_txn_counted_in_a_released_vc_slot() {
+    for slots in [2u32, 4] {
+        let c = Config { slots, ways: 1, warps: 8, counter_bits: 4, ..cfg(0) };
+        let mut m = MembarModel::new(&c);
+        st(&mut m, req(1, op::ST, 0, 0, 1)); // tag 0, never acked below
+        // Enough VC barriers of other warps to walk the ring back to slot 0.
+        for v in 0..slots as u8 - 1 {
+            let w = 2 + v;
+            let mut k = 0;
+            while !st(&mut m, req(w, op::MEMBAR, level::VC, 0, 0)).req_ready {
+                k += 1;
+                assert!(k < 50);
+            }
+            for _ in 0..8 {
+                st(&mut m, idle());
+            }
+        }
+        assert!(st(&mut m, req(1, op::MEMBAR, level::GL, 0, 0)).req_ready);
+        for _ in 0..40 {
+            let o = st(&mut m, idle());
+            assert!(o.release_mask & 2 == 0, "K={slots}: warp 1 released with its store unacknowledged");
+        }
+        st(&mut m, ack(0));
+        let mut rel = 0;
+        for _ in 0..10 {
+            rel |= st(&mut m, idle()).release_mask;
+        }
+        assert!(rel & 2 != 0, "K={slots}: warp 1 released after the ack");
+    }
+}
