@@ -1,1 +1,44 @@
-use rust_hdl::prelude::*; pub fn _p() -> Bits<4> { 0.into() }
+//! membar-hw: the synthesizable rust-hdl description of `membar_unit`
+//! (SPEC.md), its lockstep simulation and its Verilog.
+//!
+//! The RTL is the same micro-architecture as the reference model
+//! `membar_sim::membar_unit` (same registers, same next-state function, same
+//! outputs every cycle, reset included), split into one block per file:
+//!
+//! | file | block | model state |
+//! | --- | --- | --- |
+//! | `membar_unit.rs` | [`MembarUnit`]: top, wiring, reset gating of the outputs | — |
+//! | `request_gate.rs` | accept/refuse, warp blocking, CTA-pending warps, release mask | `cta_pend` |
+//! | `coalescer.rs` | the open slot, close and join decisions | `open`, `nmem`, `age` |
+//! | `commit_counters.rs` | per-slot outstanding-TXN counters, `ack` check | `cnt` |
+//! | `slot_ring.rs` | per-slot barrier state, `bar_ack` check, release walk | `members`, `level`, `ivall`, `closed`, `bar_sent`, `ack_req`, `bar_acked`, `head` |
+//! | `cmd_stream.rs` | output register, INVAL/BARRIER sequencer | `out`, `seq_pend`, `seq_tag` |
+//! | `onehot.rs` | one-hot decoder primitive | — |
+//!
+//! Entry points: [`hdl_dut`] (the rust-hdl simulation as a
+//! `membar_sim::Dut`) and [`generate_verilog`] (the text of `membar_unit.v`).
+//! The model's deliberate faults (`membar_sim::membar_unit::Fault`) have no
+//! hardware counterpart.
+
+pub mod cmd_stream;
+pub mod coalescer;
+pub mod commit_counters;
+mod dispatch;
+mod hdl_dut;
+pub mod membar_unit;
+pub mod onehot;
+pub mod request_gate;
+pub mod slot_ring;
+pub mod verilog;
+
+pub use hdl_dut::{HdlDut, HdlModel};
+pub use membar_unit::MembarUnit;
+pub use verilog::{generate_verilog, module_prefix, spec_ports, Dir};
+
+/// The rust-hdl simulation of `membar_unit` for `cfg`, stepped in lockstep
+/// like the reference model. `Err` (naming the key, the value and what is
+/// allowed) when `cfg` is outside what the RTL supports.
+pub fn hdl_dut(cfg: &membar_sim::Config) -> Result<Box<dyn membar_sim::Dut>, String> {
+    let model: Box<dyn membar_sim::Dut> = dispatch::build(cfg)?;
+    Ok(model)
+}

@@ -727,6 +727,10 @@ impl Mmu {
 }
 
 impl Downstream for Mmu {
+    fn outstanding(&self) -> usize {
+        Mmu::outstanding(self)
+    }
+
     fn drive(&mut self, cycle: u64, i: &mut Inputs) {
         self.cur = Driven::default();
 

@@ -1,1 +1,32 @@
-//! Verilator harness (see README).
+//! membar-testbench: cosimulation of the emitted `membar_unit.v` (Verilated)
+//! against the Rust reference model, in lockstep through a C ABI.
+//!
+//! - [`verilate`]: builds `verilator --cc --exe --build` + the C shim
+//!   (`csrc/membar_shim.cpp`) into a shared library, cached by a SHA-256 of
+//!   the Verilog, flags, shim and tool versions under
+//!   `<target>/verilator-cache/`.
+//! - [`VerilatorDut`]: the loaded library as a [`membar_sim::Dut`].
+//! - [`cosim()`]: the lockstep loop against [`membar_sim::MembarModel`], with
+//!   the first mismatch reported (cycle, port, expected/actual, seed, recent
+//!   history) and a waveform written by a traced replay.
+//! - [`stimulus`]: a seeded random upstream/downstream pair.
+
+pub mod cosim;
+pub mod dut;
+pub mod error;
+pub mod portcheck;
+#[doc(hidden)]
+pub mod standin;
+pub mod stimulus;
+pub mod verilate;
+
+pub use cosim::{cosim, lockstep, CosimOptions, CosimReport, Coverage, Mismatch};
+pub use dut::VerilatorDut;
+pub use error::CosimError;
+pub use verilate::{build_library, BuildOptions, BuiltLibrary, TraceFormat};
+
+/// The checked-in emitted Verilog of a grid configuration:
+/// `<workspace>/verilog_out/<name>/membar_unit.v`.
+pub fn emitted_verilog_path(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("verilog_out").join(name).join("membar_unit.v")
+}
