@@ -38,6 +38,9 @@ enum Cmd {
         /// Write a VCD waveform of the ports.
         #[arg(long)]
         trace: Option<PathBuf>,
+        /// Print the functional coverage report.
+        #[arg(long)]
+        coverage: bool,
     },
     /// Measure simulated cycles per second of the reference model (and, when
     /// built, the rust-hdl simulation and the Verilator cosimulation).
@@ -57,7 +60,7 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
-        Cmd::Sim { config, workload, cycles, seed, trace } => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref()),
+        Cmd::Sim { config, workload, cycles, seed, trace, coverage } => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
         Cmd::Bench { config, cycles, workload, seed } => sim_cmd::bench(&config, &workload, cycles, seed),
     };
     match r {

@@ -4,16 +4,17 @@ use crate::common::{load_config, load_workload, CmdError, CmdResult};
 use membar_sim::run::{Observer, RunOptions};
 use membar_sim::session::run_session;
 use membar_sim::vcd::VcdWriter;
+use membar_sim::coverage::{Coverage, CoveredModel};
 use membar_sim::MembarModel;
 use std::io::BufWriter;
 use std::path::Path;
 
-pub fn sim(config: &Path, workload: &str, cycles: Option<u64>, seed: u64, trace: Option<&Path>) -> CmdResult {
+pub fn sim(config: &Path, workload: &str, cycles: Option<u64>, seed: u64, trace: Option<&Path>, coverage: bool) -> CmdResult {
     let cfg = load_config(config)?;
     let wf = load_workload(workload, &cfg)?;
     let cycles = cycles.or(wf.cycles).unwrap_or(100_000);
     let opts = RunOptions { cycles, seed, ..RunOptions::default() };
-    let mut dut = MembarModel::new(&cfg);
+    let mut dut = CoveredModel::new(&cfg);
     let mut vcd = match trace {
         Some(p) => {
             let f = std::fs::File::create(p).map_err(|e| CmdError::input(format!("--trace {}: {e}", p.display())))?;
@@ -34,6 +35,14 @@ pub fn sim(config: &Path, workload: &str, cycles: Option<u64>, seed: u64, trace:
     println!("membar sim: config {} ({}), workload {workload}, seed {seed}", config.display(), cfg.short_name());
     print!("{}", rep.stats.summary());
     println!("simulated              {} cycles in {:.2} s ({:.2} M cycles/s with workload, memory model and scoreboard)", rep.outcome.cycles, rep.secs, rep.outcome.cycles as f64 / rep.secs.max(1e-9) / 1e6);
+    if Coverage::applies(&cfg) {
+        let missed = dut.coverage.missed();
+        let bins = dut.coverage.bins().len();
+        println!("functional coverage    {}/{bins} bins hit{}", bins - missed.len(), if coverage { "" } else { " (--coverage for the report)" });
+        if coverage {
+            print!("{}", dut.coverage.report());
+        }
+    }
     println!("scoreboard             {}", rep.verdict());
     if rep.passed() {
         Ok(())

@@ -4,6 +4,7 @@
 
 pub mod baselines;
 pub mod config;
+pub mod coverage;
 pub mod membar_unit;
 pub mod mmu;
 pub mod ports;

@@ -92,8 +92,9 @@ pub const SEQ_BAR: u8 = 4;
 /// Internal signals of one evaluation, exposed for coverage and debugging.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Events {
-    /// A slot closed this cycle (its index).
+    /// A slot closed this cycle (its index), and how many members it had.
     pub closed_slot: Option<u8>,
+    pub closed_members: u8,
     /// Why it closed: window expired, full, level split.
     pub close_by_window: bool,
     pub close_by_full: bool,
@@ -104,6 +105,8 @@ pub struct Events {
     pub joined_existing: bool,
     /// A joining MEMBAR's level differed from the open slot's level.
     pub level_mixed: bool,
+    /// The open slot could not close because the next slot still counts TXNs.
+    pub close_blocked_by_stale: bool,
     /// A TXN was refused because the open slot's counter is full.
     pub counter_full_refusal: bool,
     /// A MEMBAR was refused because the open slot is full or must split and cannot close.
@@ -228,6 +231,7 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
     // visible to the release walk (which never looks at the open slot).
     let next_clean = q.cnt[((q.open + 1) & kmask) as usize] == 0;
     let can_close = q.nmem > 0 && (nclosed as u32) < cfg.max_outstanding && !seq_busy && next_clean;
+    ev.close_blocked_by_stale = q.nmem > 0 && !next_clean;
     let by_window = q.age as u32 >= cfg.coalesce_window;
     let by_full = q.nmem as u32 >= cfg.ways;
     let close = can_close && (by_window || by_full || mismatch);
@@ -241,6 +245,7 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
     ev.reserved_op = i.req_valid && op::is_reserved(i.req_op) && fault != Fault::AcceptReservedOp;
     if close {
         ev.closed_slot = Some(q.open);
+        ev.closed_members = q.nmem;
         ev.close_by_window = by_window;
         ev.close_by_full = by_full;
         ev.close_by_split = mismatch;

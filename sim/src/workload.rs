@@ -426,6 +426,7 @@ pub const SCENARIOS: &[&str] = &[
     "counter_saturation",
     "adversarial",
     "h100_store_fence",
+    "vc_stream",
 ];
 
 impl WorkloadFile {
@@ -479,6 +480,7 @@ impl WorkloadFile {
             "counter_saturation" => WorkloadFile::counter_saturation(),
             "adversarial" => WorkloadFile::adversarial(),
             "h100_store_fence" => WorkloadFile::h100_store_fence(),
+            "vc_stream" => WorkloadFile::vc_stream(),
             _ => return None,
         })
     }
@@ -531,6 +533,25 @@ impl WorkloadFile {
     }
 
     /// Mostly MEMBAR.SYS, frequent, against slow SYS barriers.
+    /// Warps stream stores and MEMBAR.VC against slow, long-tailed acks: VC
+    /// barriers release as soon as their BARRIER is out, so slots are freed
+    /// with TXNs still counted and the ring comes back to them early (index
+    /// reuse with stale counters).
+    pub fn vc_stream() -> WorkloadFile {
+        WorkloadFile {
+            workload: WorkloadSpec {
+                issue_prob: 1.0,
+                programs: vec![vec![
+                    ProgramStep::parse("ST*2").expect("valid step"),
+                    ProgramStep::parse("MEMBAR.VC").expect("valid step"),
+                ]],
+                ..WorkloadSpec::default()
+            },
+            mmu: MmuSpec { txn_latency: CycleRange::new(200, 600), tail_prob: 0.05, ..MmuSpec::default() },
+            cycles: Some(20_000),
+        }
+    }
+
     pub fn sys_heavy() -> WorkloadFile {
         WorkloadFile {
             workload: WorkloadSpec {
