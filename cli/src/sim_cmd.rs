@@ -1,6 +1,6 @@
 //! `membar sim` and `membar bench`.
 
-use crate::common::{load_config, load_workload, CmdError, CmdResult};
+use crate::common::{create_output, is_vcd, load_config, load_workload, CmdError, CmdResult};
 use membar_sim::run::{Observer, RunOptions};
 use membar_sim::session::run_session;
 use membar_sim::vcd::VcdWriter;
@@ -17,7 +17,7 @@ pub fn sim(config: &Path, workload: &str, cycles: Option<u64>, seed: u64, trace:
     let mut dut = CoveredModel::new(&cfg);
     let mut vcd = match trace {
         Some(p) => {
-            let f = std::fs::File::create(p).map_err(|e| CmdError::input(format!("--trace {}: {e}", p.display())))?;
+            let f = create_output("--trace", p, is_vcd)?;
             Some(VcdWriter::new(BufWriter::new(f), &cfg).map_err(|e| CmdError::input(format!("--trace {}: {e}", p.display())))?)
         }
         None => None,

@@ -102,3 +102,12 @@ fn bench_reports_model_speed() {
     assert!(o.status.success(), "{out}{}", stderr(&o));
     assert!(out.contains("reference model") && out.contains("M cycles/s"), "{out}");
 }
+
+#[test]
+fn trace_refuses_to_overwrite_a_non_vcd_file() {
+    let p = write_tmp("precious.yaml", "warps: 32\n");
+    let o = membar(&["sim", "--config", "configs/default.yaml", "--cycles", "10", "--trace", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("refusing to overwrite"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&p).unwrap(), "warps: 32\n");
+}
