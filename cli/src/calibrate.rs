@@ -5,8 +5,10 @@
 
 use crate::common::{CmdError, CmdResult};
 use membar_sim::calibration::{
-    distinct_scenarios, evaluate_with, fit, load_cells, run_scenario, summarize, Cell, CellResult, Preset, Scenario, ScenarioResult,
+    distinct_scenarios, evaluate_with, fit, load_cells, lone_target, run_scenario, spacing_target, summarize, Cell, CellResult, Preset,
+    Scenario, ScenarioResult,
 };
+use membar_sim::ports::level;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -89,6 +91,41 @@ pub fn table(cells: &[Cell], res: &[CellResult], tol: f64) -> String {
     s
 }
 
+/// How two fences combine: B's completion minus A's, measured, by the rule
+/// `done_B = max(issue_B + lone, done_A + spacing)` (with the measured lone
+/// latency and spacing), and by the model (which has no such rule: it
+/// follows from the unit's window and outstanding limit).
+pub fn combining_table(cells: &[Cell], results: &HashMap<Scenario, ScenarioResult>) -> String {
+    let mut s = String::new();
+    for lvl in [level::GL, level::SYS] {
+        let Some(lone) = lone_target(cells, lvl) else { continue };
+        let Some((sp, _)) = spacing_target(cells, lvl, lone) else { continue };
+        let rows: Vec<&Cell> = cells
+            .iter()
+            .filter(|c| c.group.starts_with("pairs") && c.done_vs_a.is_some() && c.scenario.level() == lvl)
+            .filter(|c| matches!(&c.scenario, Scenario::Offsets { stores: 0, .. }))
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let name = if lvl == level::GL { "GPU" } else { "SYS" };
+        let _ = writeln!(
+            s,
+            "\n**{name} scope: B's completion minus A's (rule: 0 within ±12 cycles, else max(Δ + {lone:.0}, {lone:.0} + {sp:.0}) - {lone:.0})**\n"
+        );
+        let _ = writeln!(s, "| Δ (B issued after A) | measured | rule | model |");
+        let _ = writeln!(s, "| ---: | ---: | ---: | ---: |");
+        for c in rows {
+            let Scenario::Offsets { offsets, .. } = &c.scenario else { continue };
+            let d = (offsets[1] - offsets[0]) as f64;
+            let rule = if d.abs() <= 12.0 { 0.0 } else { (d + lone).max(lone + sp) - lone };
+            let model = results.get(&c.scenario).map_or(f64::NAN, |r| r.done_vs_a_median(1) - r.done_vs_a_median(0));
+            let _ = writeln!(s, "| {d:.0} | {:.0} | {rule:.0} | {model:.0} |", c.done_vs_a.unwrap_or(f64::NAN));
+        }
+    }
+    s
+}
+
 fn describe(p: &Preset) -> String {
     let u = &p.unit;
     let m = &p.mmu;
@@ -152,6 +189,7 @@ pub fn calibrate(opt: &Options) -> CmdResult {
         println!("## {} — model vs measured ({}, data {})\n", gpu.to_uppercase(), path.display(), dir.display());
         println!("{}", describe(&p));
         print!("{}", table(&cells, &res, tol));
+        print!("{}", combining_table(&cells, &results));
         println!(
             "\n{}: {sum} [{} scenarios, {sim_cycles} cycles simulated, {checks} scoreboard checks, no violation, {:.1} s]\n",
             gpu.to_uppercase(),

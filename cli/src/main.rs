@@ -7,8 +7,11 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod calibrate;
 mod common;
 mod sim_cmd;
+mod sweep;
+mod synth;
 
 /// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
 #[derive(Parser, Debug)]
@@ -55,6 +58,81 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Sweep configuration keys and workload parameters (cartesian product of
+    /// the grid file's lists) in parallel; write a CSV row per point and SVG
+    /// plots (exit 1 if the scoreboard flags a point).
+    Sweep {
+        /// Grid YAML file (see grids/default_sweep.yaml).
+        #[arg(long)]
+        grid: PathBuf,
+        /// Output directory for <grid>.csv and <grid>_*.svg.
+        #[arg(long, default_value = "sweep_out")]
+        out: PathBuf,
+        /// Parallel jobs (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Stimulus cycles per point (overrides the grid's `cycles`).
+        #[arg(long)]
+        cycles: Option<u64>,
+        /// Leave the P1–P7 scoreboard out (faster; default: check every point).
+        #[arg(long)]
+        no_check: bool,
+    },
+    /// Model vs measured fence latencies (H100/H200) for the calibrated
+    /// presets, cell by cell with the error of each.
+    Calibrate {
+        /// Preset file(s) (default: configs/h100.yaml and configs/h200.yaml).
+        #[arg(long)]
+        preset: Vec<PathBuf>,
+        /// Directory of the measurement CSVs (default: ../shared/calibration).
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// Re-derive the per-level latencies and overheads first, and print the fitted preset.
+        #[arg(long)]
+        fit: bool,
+        /// Error tolerance in percent for the per-cell verdict.
+        #[arg(long, default_value_t = 20.0)]
+        tolerance: f64,
+        /// Exit 1 if a goal cell is outside the tolerance.
+        #[arg(long)]
+        strict: bool,
+        /// Seed of the memory model's random draws.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Parallel jobs (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+    /// FPGA area and fmax of the emitted Verilog: yosys synth_ice40 and
+    /// nextpnr-ice40 on an iCE40 HX8K (default), or yosys' generic LUT4
+    /// synthesis; prints LUTs, flip-flops, carries, logic cells and fmax
+    /// (reported, not checked). See docs/fpga.md.
+    Synth {
+        /// YAML configuration (see configs/default.yaml).
+        #[arg(long)]
+        config: PathBuf,
+        /// Synthesise this emitted file instead of generating the config's Verilog.
+        #[arg(long)]
+        verilog: Option<PathBuf>,
+        /// ice40: synth_ice40 + nextpnr-ice40 (HX8K); generic: synth -lut 4, no place and route.
+        #[arg(long, value_enum, default_value_t = synth::Target::Ice40)]
+        target: synth::Target,
+        /// Append a row to this CSV file (header written when the file is new).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// nextpnr placer seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Clock target for nextpnr, MHz.
+        #[arg(long, default_value_t = 100.0)]
+        freq: f64,
+        /// Seconds each tool may run.
+        #[arg(long, default_value_t = 600)]
+        timeout: u64,
+        /// Work in this directory and keep the scripts, logs, netlist and report there.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -62,6 +140,13 @@ fn main() -> ExitCode {
     let r = match cli.cmd {
         Cmd::Sim { config, workload, cycles, seed, trace, coverage } => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
         Cmd::Bench { config, cycles, workload, seed } => sim_cmd::bench(&config, &workload, cycles, seed),
+        Cmd::Sweep { grid, out, jobs, cycles, no_check } => sweep::sweep(&sweep::Options { grid, out, jobs, no_check, cycles }),
+        Cmd::Calibrate { preset, data, fit, tolerance, strict, seed, jobs } => {
+            calibrate::calibrate(&calibrate::Options { presets: preset, data, fit, tolerance_pct: tolerance, strict, seed, jobs })
+        }
+        Cmd::Synth { config, verilog, target, csv, seed, freq, timeout, keep } => {
+            synth::synth(&synth::Options { config, verilog, target, csv, seed, freq, timeout, keep })
+        }
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

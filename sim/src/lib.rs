@@ -3,6 +3,7 @@
 //! property scoreboard and the driver loop shared by every back end.
 
 pub mod baselines;
+pub mod calibration;
 pub mod config;
 pub mod coverage;
 pub mod membar_unit;

@@ -123,7 +123,7 @@ impl Stats {
             peak_tag_occupancy: 0,
             warps_released: 0,
             pending: vec![None; cfg.warps as usize],
-            tag_out: vec![0; cfg.slots as usize],
+            tag_out: vec![0; crate::baselines::tag_count(cfg) as usize],
             warps: cfg.warps,
         }
     }

@@ -1,0 +1,1047 @@
+//! `membar sweep --grid FILE.yaml [--out DIR] [--jobs N]`: run the cartesian
+//! product of configuration keys and workload parameters, in parallel, and
+//! write one CSV row per point plus SVG plots of the main curves.
+//!
+//! # Grid files (`grids/*.yaml`)
+//!
+//! A mapping. Settings (all optional):
+//!
+//! - `scenario`: the base workload: a built-in scenario name or a workload
+//!   file (default `random_mix`). A list sweeps it.
+//! - `preset`: a calibration preset (`configs/h100.yaml`): its `unit:` is the
+//!   base configuration and its `mmu:` the base memory system.
+//! - `cycles`: stimulus cycles per point (default 100000).
+//! - `seed`: an integer, or a list (a dimension).
+//! - `reference`: a mapping `key: value` naming the slice the plots hold the
+//!   other dimensions at (default: the default configuration's value when it
+//!   is swept, else the first value).
+//! - `plots`: a list of `{x: KEY, y: METRIC, series: KEY}` (default: release
+//!   latency and barrier traffic against each of `ways`, `slots`,
+//!   `coalesce_window`, `membar_prob` that is swept).
+//! - `blocks`: a list of mappings of swept keys; the points are the union,
+//!   over the blocks, of the product of the top-level keys and the block's
+//!   keys (a block's key overrides a top-level one).
+//!
+//! Swept keys: every configuration key (`ways`, `slots`, `coalesce_window`,
+//! `arch`, ...), every workload key (`membar_prob`, `issue_prob`,
+//! `active_warps`, ...; `workload.level_mix` for the workload's level weights,
+//! since `level_mix` is the configuration's), and `mmu.KEY` for memory-system
+//! keys. A value is a scalar or a list of values (a value that is itself a
+//! list, like `programs`, must be wrapped in one more list). The first key
+//! varies slowest.
+//!
+//! Every point runs the reference model under its workload and memory
+//! system with the P1–P7 scoreboard (`--no-check` leaves the scoreboard out);
+//! a violation makes the command exit 1 after writing the outputs.
+
+use crate::common::{CmdError, CmdResult};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use membar_sim::baselines::tag_count;
+use membar_sim::calibration::Preset;
+use membar_sim::config::{yaml_repr, Config, InputError, CONFIG_KEYS};
+use membar_sim::mmu::{MmuSpec, MMU_KEYS};
+use membar_sim::ports::{kind, Inputs, Outputs};
+use membar_sim::run::{run, Observer, RunOptions};
+use membar_sim::session::run_session;
+use membar_sim::stats::{Latency, Stats};
+use membar_sim::workload::{Workload, WorkloadFile, WorkloadSpec, SCENARIOS, WORKLOAD_KEYS};
+use membar_sim::MembarModel;
+use rayon::prelude::*;
+use serde_yaml::{Mapping, Value};
+use std::path::{Path, PathBuf};
+
+/// Settings keys of a grid file (not swept parameters).
+pub const GRID_SETTINGS: &[&str] = &["scenario", "preset", "cycles", "seed", "reference", "plots", "blocks"];
+
+/// Metrics a plot may show on its y axis (CSV column names).
+pub const PLOT_METRICS: &[&str] = &[
+    "wait_all_mean",
+    "wait_all_p99",
+    "wait_gl_mean",
+    "wait_gl_p99",
+    "wait_sys_mean",
+    "wait_cta_mean",
+    "lat_all_mean",
+    "lat_all_p50",
+    "lat_all_p99",
+    "lat_gl_mean",
+    "lat_gl_p50",
+    "lat_gl_p99",
+    "lat_sys_mean",
+    "lat_sys_p99",
+    "lat_cta_mean",
+    "lat_vc_mean",
+    "barriers_per_membar",
+    "barrier_traffic_per_membar",
+    "barrier_traffic_per_kcycle",
+    "accepted_per_cycle",
+    "warp_stall_per_cycle",
+    "peak_counter_occupancy",
+];
+
+pub struct Options {
+    pub grid: PathBuf,
+    pub out: PathBuf,
+    pub jobs: Option<usize>,
+    pub no_check: bool,
+    pub cycles: Option<u64>,
+}
+
+/// Where a swept key goes.
+#[derive(Clone, Debug, PartialEq)]
+enum Target {
+    Config(String),
+    Workload(String),
+    Mmu(String),
+    Scenario,
+    Seed,
+}
+
+#[derive(Clone, Debug)]
+struct Dim {
+    /// The key as written in the grid file (CSV column).
+    key: String,
+    target: Target,
+    values: Vec<Value>,
+}
+
+/// One point of the sweep, fully resolved.
+#[derive(Clone, Debug)]
+pub struct Point {
+    pub index: usize,
+    /// (key as written, value) of every swept dimension of its block.
+    pub params: Vec<(String, Value)>,
+    pub cfg: Config,
+    pub wf: WorkloadFile,
+    pub scenario: String,
+    pub seed: u64,
+    pub cycles: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct PlotSpec {
+    /// Swept key on the x axis (numeric values); `KEY.SUB` reads a number
+    /// inside a mapping value (`workload.level_mix.sys`).
+    pub x: String,
+    /// Metric (CSV column) on the y axis.
+    pub y: String,
+    /// Swept key whose values make the series.
+    pub series: Option<String>,
+    /// Swept keys not held at their reference value (e.g. `max_outstanding`
+    /// when it is tied to `slots` block by block).
+    pub free: Vec<String>,
+    /// Reference values for this plot only (`at: {mmu.bar_gap: 463}`).
+    pub at: Vec<(String, String)>,
+}
+
+/// A parsed grid file.
+pub struct Grid {
+    pub points: Vec<Point>,
+    pub plots: Vec<PlotSpec>,
+    /// Every swept key, in file order (CSV parameter columns).
+    pub keys: Vec<String>,
+    pub reference: Vec<(String, Value)>,
+    pub cycles: u64,
+}
+
+fn values_of(v: &Value) -> Vec<Value> {
+    match v {
+        Value::Sequence(s) => s.clone(),
+        other => vec![other.clone()],
+    }
+}
+
+/// `Value` as CSV / label text.
+pub fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        other => serde_yaml::to_string(other).unwrap_or_default().trim().replace('\n', " "),
+    }
+}
+
+fn classify(src: &str, key: &str, v: &Value) -> Result<Target, InputError> {
+    if CONFIG_KEYS.contains(&key) {
+        return Ok(Target::Config(key.to_string()));
+    }
+    if let Some(k) = key.strip_prefix("workload.") {
+        if WORKLOAD_KEYS.contains(&k) && k != "scenario" {
+            return Ok(Target::Workload(k.to_string()));
+        }
+    } else if let Some(k) = key.strip_prefix("mmu.") {
+        if MMU_KEYS.contains(&k) && k != "preset" {
+            return Ok(Target::Mmu(k.to_string()));
+        }
+    } else if WORKLOAD_KEYS.contains(&key) && key != "scenario" {
+        return Ok(Target::Workload(key.to_string()));
+    } else if key == "scenario" {
+        return Ok(Target::Scenario);
+    } else if key == "seed" {
+        return Ok(Target::Seed);
+    }
+    Err(InputError::new(
+        src,
+        key,
+        yaml_repr(v),
+        format!(
+            "unknown key; a grid sweeps configuration keys ({}), workload keys ({}; workload.level_mix for the workload's level weights), mmu.KEY ({}), and has settings {}",
+            CONFIG_KEYS.join(", "),
+            WORKLOAD_KEYS.iter().filter(|k| **k != "scenario").copied().collect::<Vec<_>>().join(", "),
+            MMU_KEYS.iter().filter(|k| **k != "preset").copied().collect::<Vec<_>>().join(", "),
+            GRID_SETTINGS.join(", ")
+        ),
+    ))
+}
+
+/// Check one value of a key on its own (type and range), so errors name the
+/// key as written in the grid file.
+fn check_value(src: &str, key: &str, t: &Target, v: &Value) -> Result<(), InputError> {
+    match t {
+        Target::Config(k) => {
+            // Pair with the largest warps/slots so only this key's own range applies.
+            let mut pairs: Vec<(Value, Value)> = Vec::new();
+            if k != "warps" {
+                pairs.push((Value::from("warps"), Value::from(64)));
+            }
+            if k != "slots" {
+                pairs.push((Value::from("slots"), Value::from(8)));
+            }
+            pairs.push((Value::from(k.as_str()), v.clone()));
+            Config::from_pairs(pairs, src).map(|_| ())
+        }
+        Target::Workload(k) => {
+            let mut m = Mapping::new();
+            m.insert(Value::from(k.as_str()), v.clone());
+            WorkloadSpec::from_value(&Value::Mapping(m), src, "").map(|_| ()).map_err(|mut e| {
+                e.key = key.to_string();
+                e
+            })
+        }
+        Target::Mmu(k) => {
+            let mut m = Mapping::new();
+            m.insert(Value::from(k.as_str()), v.clone());
+            MmuSpec::from_value(&Value::Mapping(m), src, "").map(|_| ()).map_err(|mut e| {
+                e.key = key.to_string();
+                e
+            })
+        }
+        Target::Scenario => {
+            let name = membar_sim::config::get_str(src, key, v, "a built-in scenario name or a workload file")?;
+            if WorkloadFile::builtin(&name).is_some() || Path::new(&name).is_file() {
+                Ok(())
+            } else {
+                Err(InputError::new(src, key, format!("{name:?}"), format!("a built-in scenario ({}) or an existing workload file", SCENARIOS.join(", "))))
+            }
+        }
+        Target::Seed => membar_sim::config::get_u64(src, key, v, 0, u64::MAX).map(|_| ()),
+    }
+}
+
+fn load_base(src: &str, key: &str, name: &str) -> Result<WorkloadFile, InputError> {
+    if let Some(wf) = WorkloadFile::builtin(name) {
+        return Ok(wf);
+    }
+    if Path::new(name).is_file() {
+        return WorkloadFile::load(name);
+    }
+    Err(InputError::new(src, key, format!("{name:?}"), format!("a built-in scenario ({}) or an existing workload file", SCENARIOS.join(", "))))
+}
+
+/// YAML text of a `key: value` listing parsed back into a mapping.
+fn mapping_of(text: &str) -> Mapping {
+    match serde_yaml::from_str::<Value>(text) {
+        Ok(Value::Mapping(m)) => m,
+        _ => Mapping::new(),
+    }
+}
+
+impl Grid {
+    pub fn load(path: &Path, cycles_override: Option<u64>) -> Result<Grid, InputError> {
+        let src = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| InputError::new(&src, "file", "", format!("cannot read the grid file: {e}")))?;
+        Grid::from_yaml_str(&text, &src, cycles_override)
+    }
+
+    pub fn from_yaml_str(text: &str, src: &str, cycles_override: Option<u64>) -> Result<Grid, InputError> {
+        let v: Value = serde_yaml::from_str(text)
+            .map_err(|e| InputError::new(src, "yaml", "", format!("not valid YAML ({e}); expected a mapping of keys to lists of values")))?;
+        let map = match v {
+            Value::Mapping(m) => m,
+            other => return Err(InputError::new(src, "<top level>", yaml_repr(&other), "a mapping of keys to lists of values")),
+        };
+        let mut preset: Option<Preset> = None;
+        let mut cycles = 100_000u64;
+        let mut reference = Vec::new();
+        let mut plots = Vec::new();
+        let mut blocks: Vec<Vec<Dim>> = Vec::new();
+        let mut top: Vec<Dim> = Vec::new();
+        let mut scenario_dim: Option<Dim> = None;
+        let parse_dims = |m: &Mapping, ctx: &str| -> Result<Vec<Dim>, InputError> {
+            let mut dims = Vec::new();
+            for (k, val) in m {
+                let key = match k {
+                    Value::String(s) => s.clone(),
+                    other => return Err(InputError::new(src, &format!("{ctx}{}", yaml_repr(other)), "", "keys must be strings")),
+                };
+                let target = classify(src, &key, val)?;
+                let values = values_of(val);
+                if values.is_empty() {
+                    return Err(InputError::new(src, &key, "[]", "at least one value"));
+                }
+                for x in &values {
+                    check_value(src, &key, &target, x)?;
+                }
+                dims.push(Dim { key, target, values });
+            }
+            Ok(dims)
+        };
+        let mut swept = Mapping::new();
+        for (k, val) in &map {
+            let key = match k {
+                Value::String(s) => s.as_str(),
+                other => return Err(InputError::new(src, &yaml_repr(other), "", "keys must be strings")),
+            };
+            match key {
+                "preset" => {
+                    let p = membar_sim::config::get_str(src, key, val, "a preset file such as configs/h100.yaml")?;
+                    preset = Some(Preset::load(&p)?);
+                }
+                "cycles" => cycles = membar_sim::config::get_u64(src, key, val, 1, 1_000_000_000_000)?,
+                "reference" => match val {
+                    Value::Mapping(m) => {
+                        for (rk, rv) in m {
+                            let rk = value_text(rk);
+                            let t = classify(src, &rk, rv)?;
+                            check_value(src, &format!("reference.{rk}"), &t, rv)?;
+                            reference.push((rk, rv.clone()));
+                        }
+                    }
+                    other => return Err(InputError::new(src, key, yaml_repr(other), "a mapping key: value")),
+                },
+                "plots" => {
+                    let list = match val {
+                        Value::Sequence(s) => s,
+                        other => return Err(InputError::new(src, key, yaml_repr(other), "a list of {x: KEY, y: METRIC, series: KEY}")),
+                    };
+                    for (n, p) in list.iter().enumerate() {
+                        let pk = format!("plots[{n}]");
+                        let m = match p {
+                            Value::Mapping(m) => m,
+                            other => return Err(InputError::new(src, &pk, yaml_repr(other), "a mapping {x: KEY, y: METRIC, series: KEY}")),
+                        };
+                        let get = |name: &str| m.get(Value::from(name)).map(value_text);
+                        for (mk, mv) in m {
+                            let mk = value_text(mk);
+                            if !["x", "y", "series", "free", "at"].contains(&mk.as_str()) {
+                                return Err(InputError::new(src, &format!("{pk}.{mk}"), yaml_repr(mv), "unknown key; known keys: x, y, series, free, at"));
+                            }
+                        }
+                        let at: Vec<(String, String)> = match m.get(Value::from("at")) {
+                            None => Vec::new(),
+                            Some(Value::Mapping(am)) => am.iter().map(|(a, b)| (value_text(a), value_text(b))).collect(),
+                            Some(other) => return Err(InputError::new(src, &format!("{pk}.at"), yaml_repr(other), "a mapping key: value")),
+                        };
+                        let free: Vec<String> = m.get(Value::from("free")).map(|v| values_of(v).iter().map(value_text).collect()).unwrap_or_default();
+                        let x = get("x").ok_or_else(|| InputError::new(src, &format!("{pk}.x"), "", "missing: the swept key on the x axis"))?;
+                        let y = get("y").unwrap_or_else(|| "wait_gl_mean".into());
+                        if !PLOT_METRICS.contains(&y.as_str()) {
+                            return Err(InputError::new(src, &format!("{pk}.y"), &y, format!("one of {}", PLOT_METRICS.join(", "))));
+                        }
+                        plots.push(PlotSpec { x, y, series: get("series"), free, at });
+                    }
+                }
+                "blocks" => {
+                    let list = match val {
+                        Value::Sequence(s) if !s.is_empty() => s,
+                        other => return Err(InputError::new(src, key, yaml_repr(other), "a non-empty list of mappings of swept keys")),
+                    };
+                    for (n, b) in list.iter().enumerate() {
+                        match b {
+                            Value::Mapping(m) => blocks.push(parse_dims(m, &format!("blocks[{n}]."))?),
+                            other => return Err(InputError::new(src, &format!("blocks[{n}]"), yaml_repr(other), "a mapping of swept keys")),
+                        }
+                    }
+                }
+                "scenario" => {
+                    let mut m = Mapping::new();
+                    m.insert(k.clone(), val.clone());
+                    scenario_dim = parse_dims(&m, "")?.pop();
+                }
+                _ => {
+                    swept.insert(k.clone(), val.clone());
+                }
+            }
+        }
+        top.extend(parse_dims(&swept, "")?);
+        if let Some(sd) = scenario_dim {
+            top.insert(0, sd);
+        }
+        if let Some(c) = cycles_override {
+            cycles = c;
+        }
+        if blocks.is_empty() {
+            blocks.push(Vec::new());
+        }
+        let mut keys: Vec<String> = Vec::new();
+        for d in top.iter().chain(blocks.iter().flatten()) {
+            if !keys.contains(&d.key) {
+                keys.push(d.key.clone());
+            }
+        }
+        for p in &plots {
+            for k in std::iter::once(&p.x).chain(p.series.iter()).chain(p.free.iter()) {
+                let base = if keys.contains(k) { k.as_str() } else { k.rsplit_once('.').map_or(k.as_str(), |x| x.0) };
+                if !keys.iter().any(|x| x == base) {
+                    return Err(InputError::new(src, "plots", k, format!("a swept key ({})", keys.join(", "))));
+                }
+            }
+        }
+        // Base configuration and memory system.
+        let base_unit: Mapping = preset.as_ref().map(|p| mapping_of(&p.unit.to_yaml())).unwrap_or_default();
+        let mut points = Vec::new();
+        for block in &blocks {
+            // Block keys override top-level keys of the same name.
+            let mut dims: Vec<Dim> = top.iter().filter(|d| !block.iter().any(|b| b.key == d.key)).cloned().collect();
+            dims.extend(block.iter().cloned());
+            let total: usize = dims.iter().map(|d| d.values.len()).product();
+            for n in 0..total {
+                // Mixed-radix index: the first dimension varies slowest.
+                let mut rem = n;
+                let mut choice = vec![0usize; dims.len()];
+                for (di, d) in dims.iter().enumerate().rev() {
+                    choice[di] = rem % d.values.len();
+                    rem /= d.values.len();
+                }
+                let params: Vec<(String, Value)> =
+                    dims.iter().zip(&choice).map(|(d, &c)| (d.key.clone(), d.values[c].clone())).collect();
+                let mut scenario = "random_mix".to_string();
+                let mut seed = 1u64;
+                let mut unit = base_unit.clone();
+                let mut wl_over: Vec<(String, Value)> = Vec::new();
+                let mut mmu_over: Vec<(String, Value)> = Vec::new();
+                for (d, (_, v)) in dims.iter().zip(&params) {
+                    match &d.target {
+                        Target::Config(k) => {
+                            unit.insert(Value::from(k.as_str()), v.clone());
+                        }
+                        Target::Workload(k) => wl_over.push((k.clone(), v.clone())),
+                        Target::Mmu(k) => mmu_over.push((k.clone(), v.clone())),
+                        Target::Scenario => scenario = value_text(v),
+                        Target::Seed => seed = v.as_u64().unwrap_or(1),
+                    }
+                }
+                let describe = || params.iter().map(|(k, v)| format!("{k}={}", value_text(v))).collect::<Vec<_>>().join(", ");
+                let cfg = Config::from_pairs(unit, src).map_err(|mut e| {
+                    e.allowed = format!("{} (at the point {})", e.allowed, describe());
+                    e
+                })?;
+                let base = load_base(src, "scenario", &scenario)?;
+                let mut wl = mapping_of(&base.workload.to_yaml(""));
+                for (k, v) in wl_over {
+                    wl.insert(Value::from(k), v);
+                }
+                let workload = WorkloadSpec::from_value(&Value::Mapping(wl), src, "workload")?;
+                workload.validate_for(&cfg, src).map_err(|mut e| {
+                    e.allowed = format!("{} (at the point {})", e.allowed, describe());
+                    e
+                })?;
+                let base_mmu = preset.as_ref().map(|p| p.mmu.clone()).unwrap_or(base.mmu.clone());
+                let mut mm = mapping_of(&base_mmu.to_yaml(""));
+                for (k, v) in mmu_over {
+                    mm.insert(Value::from(k), v);
+                }
+                let mmu = MmuSpec::from_value(&Value::Mapping(mm), src, "mmu")?;
+                points.push(Point {
+                    index: points.len(),
+                    params,
+                    cfg,
+                    wf: WorkloadFile { workload, mmu, cycles: Some(cycles) },
+                    scenario,
+                    seed,
+                    cycles,
+                });
+            }
+        }
+        if plots.is_empty() {
+            for x in ["ways", "slots", "coalesce_window", "membar_prob"] {
+                if let Some(d) = top.iter().chain(blocks.iter().flatten()).find(|d| d.key == x) {
+                    if d.values.len() < 2 {
+                        continue;
+                    }
+                    let series = ["arch", "membar_prob", "ways", "scenario"]
+                        .iter()
+                        .find(|s| **s != x && keys.iter().any(|k| k == *s))
+                        .map(|s| s.to_string());
+                    plots.push(PlotSpec { x: x.into(), y: "wait_gl_mean".into(), series: series.clone(), free: Vec::new(), at: Vec::new() });
+                    plots.push(PlotSpec { x: x.into(), y: "barrier_traffic_per_membar".into(), series, free: Vec::new(), at: Vec::new() });
+                }
+            }
+        }
+        Ok(Grid { points, plots, keys, reference, cycles })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Running
+// ---------------------------------------------------------------------------
+
+/// Outstanding TXNs per tag (the commit counters' occupancy), with the
+/// architecture's own tag count (per-warp tags for `per_warp_drain`).
+struct Occupancy {
+    out: Vec<u64>,
+    peak: u64,
+}
+
+impl Occupancy {
+    fn new(cfg: &Config) -> Self {
+        Occupancy { out: vec![0; tag_count(cfg) as usize], peak: 0 }
+    }
+}
+
+impl Observer for Occupancy {
+    fn observe(&mut self, _cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
+        if i.reset {
+            self.out.iter_mut().for_each(|x| *x = 0);
+            return Ok(());
+        }
+        let n = self.out.len();
+        if i.ack_valid && !o.err {
+            let t = i.ack_tag as usize % n;
+            self.out[t] = self.out[t].saturating_sub(1);
+        }
+        if o.dn_valid && i.dn_ready && o.dn_kind == kind::TXN {
+            let t = o.dn_tag as usize % n;
+            self.out[t] += 1;
+            self.peak = self.peak.max(self.out[t]);
+        }
+        Ok(())
+    }
+}
+
+/// Fence latency as the warp sees it: from the first cycle its MEMBAR is
+/// presented (a MEMBAR refused at the input — open slot full, `lsu_flush`
+/// stalling everyone — keeps waiting) to its release. The release latency of
+/// [`Stats`] starts at acceptance instead.
+struct IssueLatency {
+    first: Vec<Option<(u64, u8)>>,
+    pending: Vec<Option<(u64, u8)>>,
+    lat: [Latency; 4],
+}
+
+impl IssueLatency {
+    fn new(cfg: &Config) -> Self {
+        IssueLatency { first: vec![None; cfg.warps as usize], pending: vec![None; cfg.warps as usize], lat: Default::default() }
+    }
+}
+
+impl Observer for IssueLatency {
+    fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
+        if i.reset {
+            self.first.iter_mut().for_each(|x| *x = None);
+            self.pending.iter_mut().for_each(|x| *x = None);
+            return Ok(());
+        }
+        let n = self.first.len();
+        if o.release_valid {
+            let mut m = o.release_mask;
+            while m != 0 {
+                let w = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some((t, lv)) = self.pending.get_mut(w).and_then(|p| p.take()) {
+                    self.lat[lv as usize & 3].add(cycle - t);
+                }
+            }
+        }
+        if i.req_valid && i.req_op == membar_sim::ports::op::MEMBAR {
+            let w = i.req_warp as usize % n;
+            if self.pending[w].is_none() {
+                if self.first[w].is_none() {
+                    self.first[w] = Some((cycle, i.req_level & 3));
+                }
+                if o.req_ready {
+                    self.pending[w] = self.first[w].take();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What one point produced.
+#[derive(Clone, Debug)]
+pub struct PointResult {
+    pub stats: Stats,
+    /// First presentation to release, by level.
+    pub wait: [Latency; 4],
+    pub sim_cycles: u64,
+    pub peak_counter: u64,
+    /// `None`: not checked; `Some(Ok(checks))`; `Some(Err(violation))`.
+    pub check: Option<Result<u64, String>>,
+    pub secs: f64,
+}
+
+pub fn run_point(p: &Point, check: bool) -> PointResult {
+    let opts = RunOptions { cycles: p.cycles, seed: p.seed, ..RunOptions::default() };
+    let mut occ = Occupancy::new(&p.cfg);
+    let mut wait = IssueLatency::new(&p.cfg);
+    let mut dut = MembarModel::new(&p.cfg);
+    let t0 = std::time::Instant::now();
+    if check {
+        let rep = run_session(&p.cfg, &mut dut, &p.wf, &opts, &mut [&mut occ, &mut wait]);
+        let verdict = match &rep.outcome.failure {
+            None => Ok(rep.checks),
+            Some(f) => Err(f.clone()),
+        };
+        PointResult {
+            sim_cycles: rep.outcome.cycles,
+            stats: rep.stats,
+            wait: wait.lat,
+            peak_counter: occ.peak,
+            check: Some(verdict),
+            secs: t0.elapsed().as_secs_f64(),
+        }
+    } else {
+        let mut up = Workload::new(&p.wf.workload, &p.cfg, opts.seed);
+        let mut dn = membar_sim::mmu::Mmu::new(&p.wf.mmu, &p.cfg, opts.seed ^ 0xa5a5_5a5a_0f0f_f0f0);
+        let mut stats = Stats::new(&p.cfg);
+        let out = {
+            let mut obs: Vec<&mut dyn Observer> = vec![&mut stats, &mut occ, &mut wait];
+            run(&mut dut, &mut up, &mut dn, &opts, &mut obs)
+        };
+        PointResult { sim_cycles: out.cycles, stats, wait: wait.lat, peak_counter: occ.peak, check: None, secs: t0.elapsed().as_secs_f64() }
+    }
+}
+
+/// The metric columns of the CSV, after the parameter columns.
+pub const METRIC_COLUMNS: &[&str] = &[
+    "sim_cycles",
+    "lat_cta_mean",
+    "lat_cta_p50",
+    "lat_cta_p99",
+    "lat_vc_mean",
+    "lat_vc_p50",
+    "lat_vc_p99",
+    "lat_gl_mean",
+    "lat_gl_p50",
+    "lat_gl_p99",
+    "lat_sys_mean",
+    "lat_sys_p50",
+    "lat_sys_p99",
+    "lat_all_mean",
+    "lat_all_p50",
+    "lat_all_p99",
+    "wait_cta_mean",
+    "wait_vc_mean",
+    "wait_gl_mean",
+    "wait_gl_p50",
+    "wait_gl_p99",
+    "wait_sys_mean",
+    "wait_sys_p99",
+    "wait_all_mean",
+    "wait_all_p50",
+    "wait_all_p99",
+    "membars",
+    "barrier_commands",
+    "inval_commands",
+    "barriers_per_membar",
+    "membars_per_barrier",
+    "barrier_traffic",
+    "barrier_traffic_per_membar",
+    "barrier_traffic_per_kcycle",
+    "accepted",
+    "accepted_per_cycle",
+    "warp_stall_cycles",
+    "warp_stall_per_cycle",
+    "refused",
+    "peak_counter_occupancy",
+    "check",
+    "secs",
+];
+
+/// Every metric of a point as numbers (NaN for `check`/text), by column name.
+pub fn metric(r: &PointResult, name: &str) -> f64 {
+    let s = &r.stats;
+    let cyc = s.cycles.max(1) as f64;
+    let membars: u64 = s.membars.iter().sum();
+    let per_membar = |x: u64| if membars == 0 { 0.0 } else { x as f64 / membars as f64 };
+    match name {
+        "sim_cycles" => r.sim_cycles as f64,
+        "membars" => membars as f64,
+        "barrier_commands" => s.commands[kind::BARRIER as usize] as f64,
+        "inval_commands" => s.commands[kind::INVAL as usize] as f64,
+        "barriers_per_membar" => s.barriers_per_membar(),
+        "membars_per_barrier" => s.coalescing_ratio(),
+        "barrier_traffic" => s.barrier_traffic() as f64,
+        "barrier_traffic_per_membar" => per_membar(s.barrier_traffic()),
+        "barrier_traffic_per_kcycle" => s.barrier_traffic() as f64 * 1000.0 / cyc,
+        "accepted" => s.requests() as f64,
+        "accepted_per_cycle" => s.requests() as f64 / cyc,
+        "warp_stall_cycles" => s.warp_stall_cycles as f64,
+        "warp_stall_per_cycle" => s.warp_stall_cycles as f64 / cyc,
+        "refused" => s.refused as f64,
+        "peak_counter_occupancy" => r.peak_counter as f64,
+        "secs" => r.secs,
+        _ => {
+            let (src, rest) = if let Some(x) = name.strip_prefix("lat_") {
+                (&s.latency, x)
+            } else if let Some(x) = name.strip_prefix("wait_") {
+                (&r.wait, x)
+            } else {
+                return f64::NAN;
+            };
+            let Some((lv, stat)) = rest.split_once('_') else { return f64::NAN };
+            let l = match lv {
+                "cta" => src[0].clone(),
+                "vc" => src[1].clone(),
+                "gl" => src[2].clone(),
+                "sys" => src[3].clone(),
+                "all" => {
+                    let mut l = Latency::default();
+                    for x in src.iter() {
+                        l.merge(x);
+                    }
+                    l
+                }
+                _ => return f64::NAN,
+            };
+            if l.count == 0 {
+                return f64::NAN;
+            }
+            match stat {
+                "mean" => l.mean(),
+                "p50" => l.percentile(50.0) as f64,
+                "p99" => l.percentile(99.0) as f64,
+                _ => f64::NAN,
+            }
+        }
+    }
+}
+
+fn fmt_num(x: f64) -> String {
+    if x.is_nan() {
+        String::new()
+    } else if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// The configuration columns always written (the whole configuration).
+const CONFIG_COLUMNS: &[&str] = &["arch", "warps", "ways", "slots", "counter_bits", "coalesce_window", "max_outstanding", "level_mix", "gl_bar_ack"];
+
+fn write_csv(path: &Path, grid: &Grid, res: &[PointResult]) -> Result<(), CmdError> {
+    let io = |e: csv::Error| CmdError::input(format!("{}: {e}", path.display()));
+    let mut w = csv::Writer::from_path(path).map_err(io)?;
+    let extra: Vec<&String> =
+        grid.keys.iter().filter(|k| !CONFIG_COLUMNS.contains(&k.as_str()) && *k != "scenario" && *k != "seed").collect();
+    let mut header: Vec<String> = vec!["point".into()];
+    header.extend(CONFIG_COLUMNS.iter().map(|s| s.to_string()));
+    header.extend(extra.iter().map(|s| s.to_string()));
+    header.extend(["scenario", "seed", "cycles"].iter().map(|s| s.to_string()));
+    header.extend(METRIC_COLUMNS.iter().map(|s| s.to_string()));
+    w.write_record(&header).map_err(io)?;
+    for (p, r) in grid.points.iter().zip(res) {
+        let mut row: Vec<String> = vec![p.index.to_string()];
+        let d: std::collections::HashMap<String, String> = p.cfg.describe().into_iter().collect();
+        row.extend(CONFIG_COLUMNS.iter().map(|k| d.get(*k).cloned().unwrap_or_default()));
+        for k in &extra {
+            row.push(p.params.iter().find(|(pk, _)| pk == *k).map(|(_, v)| value_text(v)).unwrap_or_default());
+        }
+        row.push(p.scenario.clone());
+        row.push(p.seed.to_string());
+        row.push(p.cycles.to_string());
+        for c in METRIC_COLUMNS {
+            row.push(match *c {
+                "check" => match &r.check {
+                    None => "skipped".into(),
+                    Some(Ok(n)) => format!("PASS ({n} checks)"),
+                    Some(Err(e)) => format!("VIOLATION: {e}"),
+                },
+                _ => fmt_num(metric(r, c)),
+            });
+        }
+        w.write_record(&row).map_err(io)?;
+    }
+    w.flush().map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Plots
+// ---------------------------------------------------------------------------
+
+/// The value of `key` at point `p` as text (swept keys, then the configuration).
+fn param_text(p: &Point, key: &str) -> Option<String> {
+    if let Some((_, v)) = p.params.iter().find(|(k, _)| k == key) {
+        return Some(value_text(v));
+    }
+    // `KEY.SUB`: a number inside a mapping value.
+    if let Some((base, sub)) = key.rsplit_once('.') {
+        if let Some((_, Value::Mapping(m))) = p.params.iter().find(|(k, _)| k == base) {
+            return Some(m.get(Value::from(sub)).map(value_text).unwrap_or_else(|| "0".into()));
+        }
+    }
+    p.cfg.describe().into_iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+/// The reference value of a key: the grid's `reference`, else the default
+/// configuration's value if some point has it, else the first point's value.
+fn reference_value(grid: &Grid, key: &str) -> Option<String> {
+    if let Some((_, v)) = grid.reference.iter().find(|(k, _)| k == key) {
+        return Some(value_text(v));
+    }
+    let def = Config::default().describe().into_iter().find(|(k, _)| k == key).map(|(_, v)| v);
+    if let Some(d) = def {
+        if grid.points.iter().any(|p| param_text(p, key).as_deref() == Some(d.as_str())) {
+            return Some(d);
+        }
+    }
+    grid.points.first().and_then(|p| param_text(p, key))
+}
+
+fn axis_label(key: &str) -> String {
+    match key {
+        "ways" => "ways (N, barriers per coalesced barrier)".into(),
+        "slots" => "slots (K, coalescing indices)".into(),
+        "coalesce_window" => "coalesce_window (cycles)".into(),
+        "membar_prob" => "membar_prob (barrier rate: MEMBARs per request)".into(),
+        "lat_gl_mean" => "MEMBAR.GL release latency, mean (cycles)".into(),
+        "wait_gl_mean" => "MEMBAR.GL latency seen by the warp, mean (cycles)".into(),
+        "wait_gl_p99" => "MEMBAR.GL latency seen by the warp, p99 (cycles)".into(),
+        "wait_all_mean" => "MEMBAR latency seen by the warp, all levels, mean (cycles)".into(),
+        "wait_cta_mean" => "MEMBAR.CTA latency seen by the warp, mean (cycles)".into(),
+        "lat_gl_p99" => "MEMBAR.GL release latency, p99 (cycles)".into(),
+        "lat_all_mean" => "MEMBAR release latency, all levels, mean (cycles)".into(),
+        "barrier_traffic_per_membar" => "BARRIER + INVAL commands per MEMBAR".into(),
+        "barriers_per_membar" => "BARRIER commands per MEMBAR".into(),
+        "accepted_per_cycle" => "accepted requests per cycle".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// One plot: `(file name, series count, points drawn)`.
+fn draw_plot(dir: &Path, stem: &str, grid: &Grid, res: &[PointResult], spec: &PlotSpec) -> Result<Option<(PathBuf, usize, usize)>, CmdError> {
+    use plotters::prelude::*;
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    // The slice: every other swept key at its reference value (except the series key).
+    let fixed: Vec<(String, Option<String>)> = grid
+        .keys
+        .iter()
+        .filter(|k| {
+            let xbase = spec.x.rsplit_once('.').map_or(spec.x.as_str(), |x| x.0);
+            **k != spec.x && k.as_str() != xbase && Some(*k) != spec.series.as_ref() && *k != "seed" && !spec.free.contains(k)
+        })
+        .map(|k| match spec.at.iter().find(|(a, _)| a == k) {
+            Some((_, v)) => (k.clone(), Some(v.clone())),
+            None => (k.clone(), reference_value(grid, k)),
+        })
+        .collect();
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for (p, r) in grid.points.iter().zip(res) {
+        let in_slice = fixed.iter().all(|(k, v)| {
+            // A key a point's block does not sweep does not restrict it.
+            p.params.iter().all(|(pk, _)| pk != k) || param_text(p, k) == *v
+        });
+        if !in_slice {
+            continue;
+        }
+        // Curves against x come from the blocks that sweep x.
+        let xbase = spec.x.rsplit_once('.').map_or(spec.x.as_str(), |x| x.0);
+        if !p.params.iter().any(|(k, _)| k == &spec.x || k == xbase) {
+            continue;
+        }
+        let Some(x) = param_text(p, &spec.x).and_then(|t| t.parse::<f64>().ok()) else { continue };
+        let y = metric(r, &spec.y);
+        if !y.is_finite() {
+            continue;
+        }
+        let label = match &spec.series {
+            Some(s) => format!("{s} = {}", param_text(p, s).unwrap_or_default()),
+            None => spec.y.clone(),
+        };
+        match series.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, v)) => v.push((x, y)),
+            None => series.push((label, vec![(x, y)])),
+        }
+    }
+    // Seeds at the same x: average.
+    for (_, v) in series.iter_mut() {
+        v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+        let mut merged: Vec<(f64, f64, u32)> = Vec::new();
+        for &(x, y) in v.iter() {
+            match merged.last_mut() {
+                Some(m) if m.0 == x => {
+                    m.1 += y;
+                    m.2 += 1;
+                }
+                _ => merged.push((x, y, 1)),
+            }
+        }
+        *v = merged.into_iter().map(|(x, y, n)| (x, y / n as f64)).collect();
+    }
+    series.retain(|(_, v)| !v.is_empty());
+    // Single points next to real curves are slices of other blocks: drop them.
+    if series.iter().any(|(_, v)| v.len() >= 2) {
+        series.retain(|(_, v)| v.len() >= 2);
+    }
+    let npts: usize = series.iter().map(|(_, v)| v.len()).sum();
+    if npts == 0 {
+        return Ok(None);
+    }
+    let mut name = match &spec.series {
+        Some(s) => format!("{stem}_{}_vs_{}_by_{s}", spec.y, spec.x),
+        None => format!("{stem}_{}_vs_{}", spec.y, spec.x),
+    };
+    for (k, v) in &spec.at {
+        name.push_str(&format!("_at_{k}_{v}"));
+    }
+    let path = dir.join(format!("{}.svg", name.replace(['.', '/', ' '], "_")));
+    let (xmin, xmax) = series.iter().flat_map(|(_, v)| v.iter().map(|p| p.0)).fold((f64::MAX, f64::MIN), |a, x| (a.0.min(x), a.1.max(x)));
+    let ymax = series.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)).fold(0.0f64, f64::max);
+    // Wide positive ranges (ways 1..32, rates 0.01..0.3) on a log2 axis.
+    let log_x = xmin > 0.0 && xmax / xmin >= 8.0;
+    let tx = |x: f64| if log_x { x.log2() } else { x };
+    let err = |e: &dyn std::fmt::Display| CmdError::input(format!("{}: drawing the plot: {e}", path.display()));
+    let title = format!("{} vs {}", axis_label(&spec.y), spec.x);
+    let subtitle = {
+        let fixed_txt: Vec<String> = fixed.iter().filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}={v}"))).collect();
+        if fixed_txt.is_empty() { String::new() } else { format!("at {}", fixed_txt.join(", ")) }
+    };
+    {
+        let root = SVGBackend::new(&path, (900, 580)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let (top, plot_area) = root.split_vertically(52);
+        top.draw_text(&title, &TextStyle::from(("sans-serif", 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)), (450, 6))
+            .map_err(|e| err(&e))?;
+        top.draw_text(&subtitle, &TextStyle::from(("sans-serif", 11).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Top)), (450, 30))
+            .map_err(|e| err(&e))?;
+        let y_hi = if ymax <= 0.0 { 1.0 } else { ymax * 1.12 };
+        let (x0, x1) = (tx(xmin), tx(xmax));
+        let pad = if x1 > x0 { (x1 - x0) * 0.04 } else { 1.0 };
+        let mut chart = ChartBuilder::on(&plot_area)
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
+            .build_cartesian_2d((x0 - pad)..(x1 + pad), 0f64..y_hi)
+            .map_err(|e| err(&e))?;
+        let xfmt = |v: &f64| {
+            let x = if log_x { 2f64.powf(*v) } else { *v };
+            if (x - x.round()).abs() < 1e-6 { format!("{}", x.round()) } else { format!("{:.3}", x).trim_end_matches('0').to_string() }
+        };
+        let yfmt = |v: &f64| if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.2}") };
+        chart
+            .configure_mesh()
+            .x_desc(if log_x { format!("{} (log scale)", axis_label(&spec.x)) } else { axis_label(&spec.x) })
+            .y_desc(axis_label(&spec.y))
+            .x_label_formatter(&xfmt)
+            .y_label_formatter(&yfmt)
+            .x_labels(if log_x { ((x1 - x0).ceil() as usize + 1).max(3) } else { 10 })
+            .light_line_style(WHITE)
+            .label_style(("sans-serif", 13))
+            .draw()
+            .map_err(|e| err(&e))?;
+        for (n, (label, pts)) in series.iter().enumerate() {
+            let color = Palette99::pick(n).to_rgba();
+            chart
+                .draw_series(LineSeries::new(pts.iter().map(|&(x, y)| (tx(x), y)), color.stroke_width(2)).point_size(4))
+                .map_err(|e| err(&e))?
+                .label(label.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 13))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+    }
+    Ok(Some((path, series.len(), npts)))
+}
+
+// ---------------------------------------------------------------------------
+// The command
+// ---------------------------------------------------------------------------
+
+pub fn sweep(opt: &Options) -> CmdResult {
+    let grid = Grid::load(&opt.grid, opt.cycles)?;
+    let stem = opt.grid.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "sweep".into());
+    std::fs::create_dir_all(&opt.out).map_err(|e| CmdError::input(format!("--out {}: {e}", opt.out.display())))?;
+    let jobs = opt.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| CmdError::input(format!("--jobs {jobs}: {e}")))?;
+    let n = grid.points.len();
+    let pb = ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr());
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} points  eta {eta}  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let check = !opt.no_check;
+    println!(
+        "membar sweep: {} ({} points × {} cycles, {} jobs, scoreboard {})",
+        opt.grid.display(),
+        n,
+        grid.cycles,
+        jobs,
+        if check { "on" } else { "off (--no-check)" }
+    );
+    let t0 = std::time::Instant::now();
+    let res: Vec<PointResult> = pool.install(|| {
+        grid.points
+            .par_iter()
+            .map(|p| {
+                let r = run_point(p, check);
+                pb.inc(1);
+                r
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    let wall = t0.elapsed().as_secs_f64();
+    let sim: u64 = res.iter().map(|r| r.sim_cycles).sum();
+    let busy: f64 = res.iter().map(|r| r.secs).sum();
+    let csv_path = opt.out.join(format!("{stem}.csv"));
+    write_csv(&csv_path, &grid, &res)?;
+    println!("wrote {} ({} rows)", csv_path.display(), res.len());
+    for spec in &grid.plots {
+        if let Some((p, s, k)) = draw_plot(&opt.out, &stem, &grid, &res, spec)? {
+            println!("wrote {} ({s} series, {k} points)", p.display());
+        }
+    }
+    println!(
+        "swept {n} points, {sim} cycles simulated in {wall:.1} s wall ({:.2} M cycles/s overall, {:.2} M cycles/s per job)",
+        sim as f64 / wall.max(1e-9) / 1e6,
+        sim as f64 / busy.max(1e-9) / 1e6
+    );
+    let failed: Vec<String> = grid
+        .points
+        .iter()
+        .zip(&res)
+        .filter_map(|(p, r)| match &r.check {
+            Some(Err(e)) => Some(format!(
+                "point {} ({}; scenario {}, seed {}): {e}",
+                p.index,
+                p.params.iter().map(|(k, v)| format!("{k}={}", value_text(v))).collect::<Vec<_>>().join(", "),
+                p.scenario,
+                p.seed
+            )),
+            _ => None,
+        })
+        .collect();
+    if check {
+        if failed.is_empty() {
+            println!("scoreboard: PASS on every point ({} property checks)", res.iter().map(|r| match &r.check { Some(Ok(c)) => *c, _ => 0 }).sum::<u64>());
+        } else {
+            return Err(CmdError::failed(format!("scoreboard violation on {} points:\n  {}", failed.len(), failed.join("\n  "))));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,571 @@
+//! The lockstep cosimulation loop: the reference model ([`MembarModel`]) and a
+//! DUT (normally the Verilated Verilog) get identical inputs every cycle; the
+//! stimulus ([`Upstream`] + [`Downstream`]) observes the DUT's outputs, so the
+//! memory model reacts to what the hardware really does; every output port is
+//! compared every cycle and the run stops at the first difference.
+//!
+//! On a mismatch, [`cosim`] replays the recorded inputs into a traced build of
+//! the same Verilog up to the mismatch cycle and writes a waveform.
+
+use crate::dut::VerilatorDut;
+use crate::error::CosimError;
+use crate::verilate::{target_dir, BuildOptions, TraceFormat};
+use membar_sim::membar_unit::MembarModel;
+use membar_sim::ports::{kind, op, Downstream, Upstream};
+use membar_sim::{Config, Dut, Inputs, Outputs};
+use std::collections::VecDeque;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Options of a cosimulation run.
+#[derive(Clone, Debug)]
+pub struct CosimOptions {
+    /// Cycles to run (including reset cycles).
+    pub cycles: u64,
+    /// The stimulus seed, for the report (the stimulus itself is the caller's).
+    pub seed: u64,
+    /// Name of the run in reports and waveform file names (e.g. the config name).
+    pub label: String,
+    /// Cycles of `reset` at the start (0 checks the power-on state as is).
+    pub initial_reset: u64,
+    /// More reset intervals (cycle ranges); the stimulus may also assert reset.
+    pub resets: Vec<Range<u64>>,
+    /// Cycles of inputs/outputs kept for the mismatch report.
+    pub history: usize,
+    /// On a mismatch, replay into a traced build and write a waveform.
+    pub waves_on_mismatch: bool,
+    /// Where mismatch waveforms go. Default `<target>/cosim-waves`.
+    pub waves_dir: Option<PathBuf>,
+    /// Format of mismatch waveforms.
+    pub waves_format: TraceFormat,
+    /// Trace only this many cycles before the mismatch (0 = from cycle 0).
+    pub waves_window: u64,
+    /// Most cycles of inputs recorded for the replay (8 bytes per cycle);
+    /// a mismatch after more cycles gets no automatic waveform.
+    pub record_limit: u64,
+    /// Compare outputs during reset cycles too (SPEC: everything low).
+    pub compare_in_reset: bool,
+}
+
+impl Default for CosimOptions {
+    fn default() -> Self {
+        CosimOptions {
+            cycles: 100_000,
+            seed: 0,
+            label: "cosim".into(),
+            initial_reset: 1,
+            resets: Vec::new(),
+            history: 8,
+            waves_on_mismatch: true,
+            waves_dir: None,
+            waves_format: TraceFormat::Fst,
+            waves_window: 20_000,
+            record_limit: 32 << 20,
+            compare_in_reset: true,
+        }
+    }
+}
+
+/// One cycle of the report's history.
+#[derive(Clone, Debug)]
+pub struct HistoryEntry {
+    pub cycle: u64,
+    pub inputs: Inputs,
+    /// The reference model's outputs.
+    pub model: Outputs,
+    /// The DUT's outputs.
+    pub dut: Outputs,
+}
+
+/// The first divergence between the model and the DUT.
+#[derive(Clone, Debug)]
+pub struct Mismatch {
+    pub label: String,
+    pub seed: u64,
+    pub dut_name: String,
+    pub cycle: u64,
+    /// The first differing port (SPEC.md order).
+    pub port: &'static str,
+    /// The model's value.
+    pub expected: u64,
+    /// The DUT's value.
+    pub actual: u64,
+    /// Every differing port at that cycle: (port, model, DUT).
+    pub all_ports: Vec<(&'static str, u64, u64)>,
+    /// The last cycles up to and including the mismatch.
+    pub history: Vec<HistoryEntry>,
+    /// The waveform written for it, if any.
+    pub waves: Option<PathBuf>,
+    /// Why there is no waveform, or a note about it.
+    pub waves_note: Option<String>,
+}
+
+/// `name=value` for every output port.
+pub fn describe_outputs(o: &Outputs) -> String {
+    format!(
+        "req_ready={} dn_valid={} dn_kind={} dn_tag={} dn_warp={} dn_op={} dn_level={} dn_ack_req={} dn_id={:#06x} warp_blocked={:#x} release_valid={} release_mask={:#x} err={}",
+        o.req_ready as u8,
+        o.dn_valid as u8,
+        o.dn_kind,
+        o.dn_tag,
+        o.dn_warp,
+        o.dn_op,
+        o.dn_level,
+        o.dn_ack_req as u8,
+        o.dn_id,
+        o.warp_blocked,
+        o.release_valid as u8,
+        o.release_mask,
+        o.err as u8
+    )
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "MISMATCH [{}] seed {} at cycle {}: port `{}` expected (model) {:#x}, actual ({}) {:#x}",
+            self.label, self.seed, self.cycle, self.port, self.expected, self.dut_name, self.actual
+        )?;
+        if self.all_ports.len() > 1 {
+            let others: Vec<String> = self.all_ports[1..].iter().map(|(p, e, a)| format!("{p}: {e:#x} vs {a:#x}")).collect();
+            writeln!(f, "  also differing: {}", others.join(", "))?;
+        }
+        writeln!(f, "  last {} cycles (inputs; model outputs; {} outputs):", self.history.len(), self.dut_name)?;
+        let w = self.dut_name.len().max(5);
+        for h in &self.history {
+            writeln!(f, "  cycle {:>9} {:<w$}: {}", h.cycle, "in", h.inputs.describe())?;
+            writeln!(f, "  {:>15} {:<w$}: {}", "", "model", describe_outputs(&h.model))?;
+            let mark = if h.model != h.dut { "   <-- differs" } else { "" };
+            writeln!(f, "  {:>15} {:<w$}: {}{}", "", self.dut_name, describe_outputs(&h.dut), mark)?;
+        }
+        match (&self.waves, &self.waves_note) {
+            (Some(w), _) => writeln!(f, "  waveform: {}", w.display())?,
+            (None, Some(n)) => writeln!(f, "  no waveform: {n}")?,
+            (None, None) => {}
+        }
+        Ok(())
+    }
+}
+
+/// What happened in a run (from the model's events and the ports), to show
+/// that the stimulus reached the interesting cases.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    pub reset_cycles: u64,
+    pub txn_accepted: u64,
+    pub membar_accepted: u64,
+    pub blocked_refusals: u64,
+    pub dn_txn: u64,
+    pub dn_inval: u64,
+    pub dn_barrier: u64,
+    pub dn_barrier_ack_req: u64,
+    pub dn_stalls: u64,
+    pub release_cycles: u64,
+    pub released_warps: u64,
+    pub err_pulses: u64,
+    pub closes_by_window: u64,
+    pub closes_by_full: u64,
+    pub closes_by_split: u64,
+    pub joined_existing: u64,
+    pub level_mixed: u64,
+    pub counter_full_refusals: u64,
+    pub membar_no_room: u64,
+    pub spurious_acks: u64,
+    pub spurious_bar_acks: u64,
+    pub reserved_ops: u64,
+}
+
+impl Coverage {
+    fn add(&mut self, i: &Inputs, o: &Outputs, m: &MembarModel) {
+        if i.reset {
+            self.reset_cycles += 1;
+            return;
+        }
+        let ev = &m.last_events;
+        if i.req_valid && o.req_ready {
+            if op::is_txn(i.req_op) {
+                self.txn_accepted += 1;
+            } else if i.req_op == op::MEMBAR {
+                self.membar_accepted += 1;
+            }
+        }
+        if i.req_valid && !o.req_ready && (o.warp_blocked >> (i.req_warp & 63)) & 1 != 0 {
+            self.blocked_refusals += 1;
+        }
+        if o.dn_valid && i.dn_ready {
+            match o.dn_kind {
+                kind::TXN => self.dn_txn += 1,
+                kind::INVAL => self.dn_inval += 1,
+                kind::BARRIER => {
+                    self.dn_barrier += 1;
+                    self.dn_barrier_ack_req += o.dn_ack_req as u64;
+                }
+                _ => {}
+            }
+        }
+        self.dn_stalls += (o.dn_valid && !i.dn_ready) as u64;
+        if o.release_valid {
+            self.release_cycles += 1;
+            self.released_warps += o.release_mask.count_ones() as u64;
+        }
+        self.err_pulses += o.err as u64;
+        if ev.closed_slot.is_some() {
+            self.closes_by_window += ev.close_by_window as u64;
+            self.closes_by_full += ev.close_by_full as u64;
+            self.closes_by_split += ev.close_by_split as u64;
+        }
+        self.joined_existing += ev.joined_existing as u64;
+        self.level_mixed += ev.level_mixed as u64;
+        self.counter_full_refusals += ev.counter_full_refusal as u64;
+        self.membar_no_room += ev.membar_refused_no_room as u64;
+        self.spurious_acks += ev.spurious_ack as u64;
+        self.spurious_bar_acks += ev.spurious_bar_ack as u64;
+        self.reserved_ops += ev.reserved_op as u64;
+    }
+}
+
+impl fmt::Display for Coverage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "txn_acc={} membar_acc={} blocked_refused={} dn_txn={} dn_inval={} dn_bar={} (ack_req {}) dn_stalls={} releases={} (warps {}) err={} close(window/full/split)={}/{}/{} joined={} level_mixed={} cnt_full={} membar_no_room={} spurious(ack/bar_ack)={}/{} reserved={} reset_cycles={}",
+            self.txn_accepted,
+            self.membar_accepted,
+            self.blocked_refusals,
+            self.dn_txn,
+            self.dn_inval,
+            self.dn_barrier,
+            self.dn_barrier_ack_req,
+            self.dn_stalls,
+            self.release_cycles,
+            self.released_warps,
+            self.err_pulses,
+            self.closes_by_window,
+            self.closes_by_full,
+            self.closes_by_split,
+            self.joined_existing,
+            self.level_mixed,
+            self.counter_full_refusals,
+            self.membar_no_room,
+            self.spurious_acks,
+            self.spurious_bar_acks,
+            self.reserved_ops,
+            self.reset_cycles
+        )
+    }
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct CosimReport {
+    pub label: String,
+    pub seed: u64,
+    /// Cycles compared (up to and including a mismatch).
+    pub cycles: u64,
+    pub mismatch: Option<Mismatch>,
+    pub coverage: Coverage,
+    /// Time inside the DUT's `step` (for Verilator: FFI + eval).
+    pub dut_time: Duration,
+    /// Time inside the model's `step`.
+    pub model_time: Duration,
+    /// Wall time of the whole loop (stimulus, model, DUT, comparison).
+    pub total_time: Duration,
+    /// Build (or cache lookup) time of the Verilated model, when [`cosim`] built it.
+    pub build_time: Option<Duration>,
+    pub cache_hit: Option<bool>,
+}
+
+impl CosimReport {
+    /// Cycles per second of the DUT alone (time spent in its `step`).
+    pub fn dut_cycles_per_sec(&self) -> f64 {
+        self.cycles as f64 / self.dut_time.as_secs_f64().max(1e-9)
+    }
+    /// Cycles per second of the model alone.
+    pub fn model_cycles_per_sec(&self) -> f64 {
+        self.cycles as f64 / self.model_time.as_secs_f64().max(1e-9)
+    }
+    /// Cycles per second of the whole lockstep loop.
+    pub fn loop_cycles_per_sec(&self) -> f64 {
+        self.cycles as f64 / self.total_time.as_secs_f64().max(1e-9)
+    }
+    pub fn passed(&self) -> bool {
+        self.mismatch.is_none()
+    }
+    /// One summary line.
+    pub fn summary(&self) -> String {
+        format!(
+            "[{}] seed {}: {} cycles, {}; DUT {:.2} Mcycles/s, model {:.2} Mcycles/s, loop {:.2} Mcycles/s",
+            self.label,
+            self.seed,
+            self.cycles,
+            match &self.mismatch {
+                None => "no mismatch".to_string(),
+                Some(m) => format!("MISMATCH at cycle {} on `{}`", m.cycle, m.port),
+            },
+            self.dut_cycles_per_sec() / 1e6,
+            self.model_cycles_per_sec() / 1e6,
+            self.loop_cycles_per_sec() / 1e6
+        )
+    }
+}
+
+impl fmt::Display for CosimReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.summary())?;
+        writeln!(f, "  coverage: {}", self.coverage)?;
+        if let Some(m) = &self.mismatch {
+            write!(f, "{m}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Inputs packed into 64 bits (for the replay record).
+pub fn pack_inputs(i: &Inputs) -> u64 {
+    (i.reset as u64)
+        | (i.req_valid as u64) << 1
+        | (i.req_warp as u64) << 2
+        | (i.req_op as u64) << 10
+        | (i.req_level as u64) << 13
+        | (i.req_ivall as u64) << 15
+        | (i.req_id as u64) << 17
+        | (i.dn_ready as u64) << 33
+        | (i.ack_valid as u64) << 34
+        | (i.ack_tag as u64) << 35
+        | (i.bar_ack_valid as u64) << 43
+        | (i.bar_ack_tag as u64) << 44
+}
+
+/// Inverse of [`pack_inputs`] (for inputs already masked to port widths:
+/// warp < 256, op < 8, level/ivall < 4, tags < 256).
+pub fn unpack_inputs(p: u64) -> Inputs {
+    Inputs {
+        reset: p & 1 != 0,
+        req_valid: (p >> 1) & 1 != 0,
+        req_warp: (p >> 2) as u8,
+        req_op: ((p >> 10) & 7) as u8,
+        req_level: ((p >> 13) & 3) as u8,
+        req_ivall: ((p >> 15) & 3) as u8,
+        req_id: (p >> 17) as u16,
+        dn_ready: (p >> 33) & 1 != 0,
+        ack_valid: (p >> 34) & 1 != 0,
+        ack_tag: (p >> 35) as u8,
+        bar_ack_valid: (p >> 43) & 1 != 0,
+        bar_ack_tag: (p >> 44) as u8,
+    }
+}
+
+/// The core loop for any DUT. Returns the report and, when `record` is set,
+/// the packed inputs of every cycle (up to `opts.record_limit`).
+pub fn lockstep(
+    model: &mut MembarModel,
+    dut: &mut dyn Dut,
+    up: &mut dyn Upstream,
+    down: &mut dyn Downstream,
+    opts: &CosimOptions,
+    record: bool,
+) -> (CosimReport, Vec<u64>) {
+    let cfg = model.cfg.clone();
+    let (wb, tb) = (cfg.wb(), cfg.tb());
+    let mut hist: VecDeque<HistoryEntry> = VecDeque::with_capacity(opts.history + 1);
+    let mut rec: Vec<u64> = Vec::new();
+    let mut recording = record;
+    if recording {
+        rec.reserve(opts.cycles.min(opts.record_limit).min(1 << 24) as usize);
+    }
+    let mut cov = Coverage::default();
+    let mut dut_time = Duration::ZERO;
+    let mut model_time = Duration::ZERO;
+    let mut mismatch = None;
+    let t_start = Instant::now();
+    let mut cycle = 0u64;
+    while cycle < opts.cycles {
+        let mut i = Inputs { reset: cycle < opts.initial_reset || opts.resets.iter().any(|r| r.contains(&cycle)), ..Inputs::default() };
+        up.drive(cycle, &mut i);
+        down.drive(cycle, &mut i);
+        // Both sides see exactly what the hardware sees.
+        let i = i.masked(wb, tb);
+        if recording {
+            if (rec.len() as u64) < opts.record_limit {
+                rec.push(pack_inputs(&i));
+            } else {
+                recording = false;
+                rec = Vec::new();
+            }
+        }
+        let t0 = Instant::now();
+        let om = model.step(&i);
+        let t1 = Instant::now();
+        let od = dut.step(&i);
+        let t2 = Instant::now();
+        model_time += t1 - t0;
+        dut_time += t2 - t1;
+        if opts.history > 0 {
+            if hist.len() == opts.history {
+                hist.pop_front();
+            }
+            hist.push_back(HistoryEntry { cycle, inputs: i, model: om, dut: od });
+        }
+        cov.add(&i, &od, model);
+        if om != od && (opts.compare_in_reset || !i.reset) {
+            let (a, b) = (om.values(), od.values());
+            let all: Vec<(&'static str, u64, u64)> =
+                (0..a.len()).filter(|&k| a[k] != b[k]).map(|k| (membar_sim::ports::OUTPUT_PORTS[k], a[k], b[k])).collect();
+            let (port, expected, actual) = om.first_difference(&od).expect("outputs differ");
+            mismatch = Some(Mismatch {
+                label: opts.label.clone(),
+                seed: opts.seed,
+                dut_name: dut.name().to_string(),
+                cycle,
+                port,
+                expected,
+                actual,
+                all_ports: all,
+                history: hist.iter().cloned().collect(),
+                waves: None,
+                waves_note: None,
+            });
+            cycle += 1;
+            break;
+        }
+        // The stimulus reacts to the DUT (the hardware), not to the model.
+        up.observe(cycle, &i, &od);
+        down.observe(cycle, &i, &od);
+        cycle += 1;
+    }
+    let report = CosimReport {
+        label: opts.label.clone(),
+        seed: opts.seed,
+        cycles: cycle,
+        mismatch,
+        coverage: cov,
+        dut_time,
+        model_time,
+        total_time: t_start.elapsed(),
+        build_time: None,
+        cache_hit: None,
+    };
+    if !recording {
+        rec = Vec::new();
+    }
+    (report, rec)
+}
+
+/// Build (or take from the cache) the Verilated model of `verilog` for `cfg`
+/// and cosimulate it against [`MembarModel::new(cfg)`](MembarModel::new).
+/// On a mismatch (with `opts.waves_on_mismatch`), the recorded inputs are
+/// replayed into a traced build up to the mismatch cycle and the waveform's
+/// path is put in the report. With `build.waves`, the whole run is traced.
+pub fn cosim(
+    verilog: &Path,
+    cfg: &Config,
+    build: &BuildOptions,
+    opts: &CosimOptions,
+    up: &mut dyn Upstream,
+    down: &mut dyn Downstream,
+) -> Result<CosimReport, CosimError> {
+    let t0 = Instant::now();
+    let mut dut = VerilatorDut::build(verilog, cfg, build)?;
+    let build_time = t0.elapsed();
+    let cache_hit = dut.library.cache_hit;
+    dut.timing = false; // lockstep times the step itself
+    let mut model = MembarModel::new(cfg);
+    let (mut report, rec) = lockstep(&mut model, &mut dut, up, down, opts, opts.waves_on_mismatch);
+    report.build_time = Some(build_time);
+    report.cache_hit = Some(cache_hit);
+    let whole_run_waves = dut.close_waves();
+    drop(dut);
+    if let Some(m) = report.mismatch.as_mut() {
+        if let Some(w) = whole_run_waves {
+            m.waves = Some(w);
+            m.waves_note = Some("the whole run was traced (BuildOptions::waves)".into());
+        } else if !opts.waves_on_mismatch {
+            m.waves_note = Some("waves_on_mismatch is off".into());
+        } else if rec.len() as u64 != report.cycles {
+            m.waves_note = Some(format!("the run exceeded record_limit ({} cycles); rerun with BuildOptions::waves", opts.record_limit));
+        } else {
+            match replay_with_waves(verilog, cfg, build, opts, &rec, m.cycle) {
+                Ok((path, check)) => {
+                    m.waves = Some(path);
+                    if let Some(note) = check {
+                        m.waves_note = Some(note);
+                    }
+                }
+                Err(e) => m.waves_note = Some(format!("traced replay failed: {e}")),
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The default waveform file of a mismatch.
+pub fn mismatch_waves_path(opts: &CosimOptions, cycle: u64) -> PathBuf {
+    let dir = opts.waves_dir.clone().unwrap_or_else(|| target_dir().join("cosim-waves"));
+    let label: String = opts.label.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    dir.join(format!("{label}_seed{}_cycle{cycle}.{}", opts.seed, opts.waves_format.extension()))
+}
+
+/// Replay `rec` (packed inputs) into a traced build of `verilog` up to and
+/// including `upto`, tracing the last `opts.waves_window` cycles. Returns the
+/// waveform path and, if the replay did not reproduce the mismatch, a note.
+pub fn replay_with_waves(
+    verilog: &Path,
+    cfg: &Config,
+    build: &BuildOptions,
+    opts: &CosimOptions,
+    rec: &[u64],
+    upto: u64,
+) -> Result<(PathBuf, Option<String>), CosimError> {
+    let mut b = build.clone();
+    b.waves = None;
+    b.trace = Some(opts.waves_format);
+    let mut fallback = None;
+    let mut dut = match VerilatorDut::build(verilog, cfg, &b) {
+        Ok(d) => d,
+        // FST needs zlib's headers (zlib1g-dev); VCD needs nothing more.
+        Err(CosimError::Build { log, .. }) if opts.waves_format == TraceFormat::Fst => {
+            b.trace = Some(TraceFormat::Vcd);
+            fallback = Some(format!(
+                "the FST build failed (is zlib1g-dev installed?), wrote VCD instead; FST build messages:\n{log}"
+            ));
+            VerilatorDut::build(verilog, cfg, &b)?
+        }
+        Err(e) => return Err(e),
+    };
+    dut.timing = false;
+    let mut model = MembarModel::new(cfg);
+    let mut o = opts.clone();
+    o.waves_format = b.trace.unwrap();
+    let path = mismatch_waves_path(&o, upto);
+    let start = if opts.waves_window == 0 { 0 } else { upto.saturating_sub(opts.waves_window - 1) };
+    let mut reproduced = None;
+    for (c, &p) in rec.iter().enumerate().take(upto as usize + 1) {
+        let c = c as u64;
+        if c == start {
+            dut.open_waves(&path)?;
+        }
+        let i = unpack_inputs(p);
+        let om = model.step(&i);
+        let od = dut.step(&i);
+        if om != od && (opts.compare_in_reset || !i.reset) && reproduced.is_none() {
+            reproduced = Some(c);
+        }
+    }
+    dut.close_waves();
+    let note = match reproduced {
+        Some(c) if c == upto => fallback,
+        Some(c) => Some(format!("traced replay diverged at cycle {c}, not {upto} (tracing changed behaviour?)")),
+        None => Some(format!("traced replay did NOT reproduce the mismatch at cycle {upto}")),
+    };
+    Ok((path, note))
+}
+
+/// The speed of the Verilated model alone: `cycles` cycles driven from C++
+/// with `inputs` round-robin (no FFI call per cycle). Returns cycles/s.
+pub fn bench_verilated(dut: &mut VerilatorDut, inputs: &[Inputs], cycles: u64) -> f64 {
+    let dt = dut.bench_raw(inputs, cycles);
+    cycles as f64 / dt.as_secs_f64().max(1e-9)
+}
