@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 mod calibrate;
 mod common;
+mod rtl_cmd;
 mod sim_cmd;
 mod sweep;
 mod synth;
@@ -23,6 +24,47 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// Write `DIR/membar_unit.v` (SPEC.md ports, ANSI list) for a configuration.
+    Generate {
+        #[arg(long)]
+        config: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Cosimulate the emitted Verilog (Verilator) against the reference model
+    /// in lockstep; every output port compared every cycle (exit 1 on a mismatch).
+    Cosim {
+        #[arg(long)]
+        config: PathBuf,
+        /// The Verilog to run (default: generated from the config).
+        #[arg(long)]
+        verilog: Option<PathBuf>,
+        /// Workload YAML file, or the name of a built-in scenario.
+        #[arg(long, default_value = "random_mix")]
+        workload: String,
+        #[arg(long)]
+        cycles: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write a waveform of the whole run (`.vcd`: VCD, otherwise FST).
+        #[arg(long)]
+        waves: Option<PathBuf>,
+    },
+    /// Long adversarial cosimulation (Verilator vs model, scoreboard,
+    /// coverage, resets mid-traffic); exit 1 on any mismatch, violation or loss.
+    Soak {
+        #[arg(long, default_value = "configs/default.yaml")]
+        config: PathBuf,
+        #[arg(long)]
+        verilog: Option<PathBuf>,
+        #[arg(long, default_value_t = 1_000_000)]
+        cycles: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cycles per chunk (each chunk: a new scenario and derived seed).
+        #[arg(long, default_value_t = 200_000)]
+        chunk: u64,
+    },
     /// Simulate the reference model under a workload; print the summary and
     /// the P1–P7 scoreboard verdict (exit 1 on a violation).
     Sim {
@@ -138,6 +180,22 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
+        Cmd::Generate { config, out } => rtl_cmd::generate(&config, &out),
+        Cmd::Cosim { config, verilog, workload, cycles, seed, waves } => rtl_cmd::cosim(&rtl_cmd::CosimArgs {
+            config: &config,
+            verilog: verilog.as_deref(),
+            workload: &workload,
+            cycles,
+            seed,
+            waves: waves.as_deref(),
+        }),
+        Cmd::Soak { config, verilog, cycles, seed, chunk } => {
+            if chunk == 0 {
+                Err(common::CmdError::input("--chunk 0: allowed: 1 or more cycles"))
+            } else {
+                rtl_cmd::soak(&rtl_cmd::SoakArgs { config: &config, verilog: verilog.as_deref(), cycles, seed, chunk })
+            }
+        }
         Cmd::Sim { config, workload, cycles, seed, trace, coverage } => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
         Cmd::Bench { config, cycles, workload, seed } => sim_cmd::bench(&config, &workload, cycles, seed),
         Cmd::Sweep { grid, out, jobs, cycles, no_check } => sweep::sweep(&sweep::Options { grid, out, jobs, no_check, cycles }),

@@ -201,6 +201,8 @@ pub struct LockstepReport {
     pub reference_secs: f64,
     pub dut_secs: f64,
     pub total_secs: f64,
+    /// An observer (e.g. the scoreboard) stopped the run: its message.
+    pub failure: Option<String>,
 }
 
 /// How many cycles of history a mismatch report keeps.
@@ -208,8 +210,9 @@ pub const HISTORY: usize = 8;
 
 /// Run `reference` and `dut` on identical inputs for `opts.cycles` cycles
 /// (resets per `opts`), comparing every output port every cycle. The stimulus
-/// sees the outputs of `dut`, so a memory model reacts to the real hardware;
-/// the run stops at the first difference.
+/// and the observers see the outputs of `dut`, so a memory model reacts to the
+/// real hardware; the run stops at the first difference (`Err`) or at the
+/// first observer failure (`LockstepReport::failure`).
 pub fn lockstep(
     reference: &mut dyn Dut,
     dut: &mut dyn Dut,
@@ -251,12 +254,14 @@ pub fn lockstep(
         }
         up.observe(cycle, &i, &a);
         dn.observe(cycle, &i, &a);
-        for ob in observers.iter_mut() {
-            // Observers here are informational (stats, traces); a failing one
-            // is reported as a mismatch-free abort by the caller's scoreboard.
-            let _ = ob.observe(cycle, &i, &a);
-        }
         rep.cycles = cycle + 1;
+        for ob in observers.iter_mut() {
+            if let Err(e) = ob.observe(cycle, &i, &a) {
+                rep.failure = Some(e);
+                rep.total_secs = t0.elapsed().as_secs_f64();
+                return Ok(rep);
+            }
+        }
     }
     rep.total_secs = t0.elapsed().as_secs_f64();
     Ok(rep)
