@@ -11,18 +11,24 @@
 //! | `request_gate.rs` | accept/refuse, warp blocking, CTA-pending warps, release mask | `cta_pend` |
 //! | `coalescer.rs` | the open slot, close and join decisions | `open`, `nmem`, `age` |
 //! | `commit_counters.rs` | per-slot outstanding-TXN counters, `ack` check | `cnt` |
+//! | `counter_bank.rs` | holds the counters whatever their width (transparent) | — |
 //! | `slot_ring.rs` | per-slot barrier state, `bar_ack` check, release walk | `members`, `level`, `ivall`, `closed`, `bar_sent`, `ack_req`, `bar_acked`, `head` |
 //! | `cmd_stream.rs` | output register, INVAL/BARRIER sequencer | `out`, `seq_pend`, `seq_tag` |
 //! | `onehot.rs` | one-hot decoder primitive | — |
 //!
-//! Entry points: [`hdl_dut`] (the rust-hdl simulation as a
-//! `membar_sim::Dut`) and [`generate_verilog`] (the text of `membar_unit.v`).
+//! Around the RTL: `dispatch.rs` maps a runtime `Config` to the const-generic
+//! unit, `hdl_dut.rs` steps its rust-hdl simulation in lockstep, `verilog.rs`
+//! emits `membar_unit.v`. Entry points: [`hdl_dut`] (the rust-hdl simulation
+//! as a `membar_sim::Dut`) and [`generate_verilog`] (the text of
+//! `membar_unit.v`); `hw/lint/check.sh` lints an emitted file with Verilator
+//! and yosys.
 //! The model's deliberate faults (`membar_sim::membar_unit::Fault`) have no
 //! hardware counterpart.
 
 pub mod cmd_stream;
 pub mod coalescer;
 pub mod commit_counters;
+pub mod counter_bank;
 mod dispatch;
 mod hdl_dut;
 pub mod membar_unit;
@@ -31,7 +37,6 @@ pub mod request_gate;
 pub mod slot_ring;
 pub mod verilog;
 
-pub use hdl_dut::{HdlDut, HdlModel};
 pub use membar_unit::MembarUnit;
 pub use verilog::{generate_verilog, module_prefix, spec_ports, Dir};
 

@@ -1,0 +1,168 @@
+//! Commit counters: one C-bit counter per slot of the transactions sent with
+//! that tag and not yet acknowledged; checks every `ack`.
+//!
+//! Twin of `State::cnt` and of the `ack_ok` check, the `cnt_full` refusal,
+//! the `next_clean` condition and the counter updates of
+//! `membar_sim::membar_unit::eval`.
+//!
+//! An accepted LD/ST/ATOM/RED increments the open slot's counter; a full
+//! counter (all ones) refuses further TXNs instead of wrapping. `ack_valid`
+//! with tag t is valid when `cnt[t]` exceeds the TXNs of tag t still waiting in
+//! the output register (zero or one): only a transferred TXN can commit. A
+//! valid ack decrements `cnt[t]`; any other ack changes nothing and flags
+//! `ack_err`. Counters need no wrap guard beyond that: a decrement needs
+//! `cnt > 0` and an increment `cnt < max`.
+//!
+//! Ports, in `io` (K slots, TB = log2 K, C = counter_bits):
+//! - `clock`, `reset`: the unit's clock and synchronous reset.
+//! - `open_tag` (in, TB): the open slot, which tags accepted TXNs (coalescer).
+//! - `accept_txn` (in): a TXN is accepted this cycle (request gate).
+//! - `ack_valid`, `ack_tag` (in): SPEC.md ports.
+//! - `out_txn`, `out_tag` (in): the output register holds a TXN, and its tag.
+//! - `cnt_full` (out): the open slot's counter is full.
+//! - `next_zero` (out): the counter of the slot after the open one is zero,
+//!   so that slot may be reopened (a VC or CTA+ivall barrier frees its slot
+//!   with TXNs still counted; they must stay visible to the release walk).
+//! - `zero` (out, K): bit k set when `cnt[k]` is zero (for the release walk).
+//! - `ack_err` (out): `ack_valid` for a tag with nothing to acknowledge.
+
+use rust_hdl::prelude::*;
+
+/// The ports of [`CommitCounters`], grouped so that [`CounterBank`] can drive
+/// them whatever the counter width.
+///
+/// [`CounterBank`]: crate::counter_bank::CounterBank
+#[derive(LogicInterface, Default)]
+pub struct CounterIo<const K: usize, const TB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub open_tag: Signal<In, Bits<TB>>,
+    pub accept_txn: Signal<In, Bit>,
+    pub ack_valid: Signal<In, Bit>,
+    pub ack_tag: Signal<In, Bits<TB>>,
+    pub out_txn: Signal<In, Bit>,
+    pub out_tag: Signal<In, Bits<TB>>,
+    pub cnt_full: Signal<Out, Bit>,
+    pub next_zero: Signal<Out, Bit>,
+    pub zero: Signal<Out, Bits<K>>,
+    pub ack_err: Signal<Out, Bit>,
+}
+
+impl<const K: usize, const TB: usize> CounterIo<K, TB> {
+    /// Copy these inputs to `inner`'s (which this side drives).
+    pub fn drive(&self, inner: &mut Self) {
+        inner.clock.next = self.clock.val();
+        inner.reset.next = self.reset.val();
+        inner.open_tag.next = self.open_tag.val();
+        inner.accept_txn.next = self.accept_txn.val();
+        inner.ack_valid.next = self.ack_valid.val();
+        inner.ack_tag.next = self.ack_tag.val();
+        inner.out_txn.next = self.out_txn.val();
+        inner.out_tag.next = self.out_tag.val();
+    }
+
+    /// Copy `inner`'s outputs to these.
+    pub fn collect(&mut self, inner: &Self) {
+        self.cnt_full.next = inner.cnt_full.val();
+        self.next_zero.next = inner.next_zero.val();
+        self.zero.next = inner.zero.val();
+        self.ack_err.next = inner.ack_err.val();
+    }
+
+    /// Mark the inputs as driven (by whoever calls [`CounterIo::drive`]).
+    pub fn claim_inputs(&mut self) {
+        self.clock.connect();
+        self.reset.connect();
+        self.open_tag.connect();
+        self.accept_txn.connect();
+        self.ack_valid.connect();
+        self.ack_tag.connect();
+        self.out_txn.connect();
+        self.out_tag.connect();
+    }
+}
+
+/// Per-slot outstanding-transaction counters (K slots, TB = log2 K, C bits).
+#[derive(LogicBlock)]
+pub struct CommitCounters<const K: usize, const TB: usize, const C: usize> {
+    pub io: CounterIo<K, TB>,
+    /// Per slot: TXNs sent with this tag and not acknowledged (model `cnt`).
+    cnt: [DFF<Bits<C>>; K],
+    next_tag: Signal<Local, Bits<TB>>,
+    ack_cnt: Signal<Local, Bits<C>>,
+    ack_in_out: Signal<Local, Bit>,
+    ack_ok: Signal<Local, Bit>,
+    cnt_max: Constant<Bits<C>>,
+    one_cnt: Constant<Bits<C>>,
+    one_tag: Constant<Bits<TB>>,
+    slot_bit: [Constant<Bits<K>>; K],
+}
+
+impl<const K: usize, const TB: usize, const C: usize> Default for CommitCounters<K, TB, C> {
+    fn default() -> Self {
+        Self {
+            io: Default::default(),
+            cnt: std::array::from_fn(|_| Default::default()),
+            next_tag: Default::default(),
+            ack_cnt: Default::default(),
+            ack_in_out: Default::default(),
+            ack_ok: Default::default(),
+            cnt_max: Constant::new(((1u64 << C) - 1).into()),
+            one_cnt: Constant::new(1u64.into()),
+            one_tag: Constant::new(1u64.into()),
+            slot_bit: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
+        }
+    }
+}
+
+impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K, TB, C> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for k in 0..K {
+            self.cnt[k].clock.next = self.io.clock.val();
+            self.cnt[k].d.next = self.cnt[k].q.val();
+        }
+
+        // Read ports: the open slot's counter, the acknowledged slot's counter,
+        // and which counters are zero.
+        self.next_tag.next = self.io.open_tag.val() + self.one_tag.val();
+        self.io.cnt_full.next = false;
+        self.ack_cnt.next = 0.into();
+        self.io.zero.next = 0.into();
+        for k in 0..K {
+            if self.io.open_tag.val().index() == k {
+                self.io.cnt_full.next = self.cnt[k].q.val() == self.cnt_max.val();
+            }
+            if self.io.ack_tag.val().index() == k {
+                self.ack_cnt.next = self.cnt[k].q.val();
+            }
+            if !self.cnt[k].q.val().any() {
+                self.io.zero.next = self.io.zero.val() | self.slot_bit[k].val();
+            }
+        }
+        self.io.next_zero.next = self.io.zero.val().get_bit(self.next_tag.val().index());
+
+        // An ack is valid when a transferred TXN of its tag is unacknowledged.
+        self.ack_in_out.next = self.io.out_txn.val() & (self.io.out_tag.val() == self.io.ack_tag.val());
+        self.ack_ok.next = self.io.ack_valid.val()
+            & self.ack_cnt.val().any()
+            & !(self.ack_in_out.val() & (self.ack_cnt.val() == self.one_cnt.val()));
+        self.io.ack_err.next = self.io.ack_valid.val() & !self.ack_ok.val();
+
+        // Next state: -1 for a valid ack, +1 for an accepted TXN (both: unchanged).
+        for k in 0..K {
+            if self.ack_ok.val() & (self.io.ack_tag.val().index() == k) {
+                if !(self.io.accept_txn.val() & (self.io.open_tag.val().index() == k)) {
+                    self.cnt[k].d.next = self.cnt[k].q.val() - self.one_cnt.val();
+                }
+            } else if self.io.accept_txn.val() & (self.io.open_tag.val().index() == k) {
+                self.cnt[k].d.next = self.cnt[k].q.val() + self.one_cnt.val();
+            }
+        }
+        if self.io.reset.val() {
+            for k in 0..K {
+                self.cnt[k].d.next = 0.into();
+            }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! Lockstep: the rust-hdl model and the reference model get the same random
+//! inputs every cycle and must agree on every output port every cycle.
+//!
+//! A mismatch reports the configuration, seed, cycle, port, both values and
+//! the last inputs. Rerun one with `MEMBAR_SEED=<seed>`; lengthen runs with
+//! `MEMBAR_CYCLES=<n>`. Each run also checks that the stimulus reached the
+//! corners that matter (every close reason, full counters, spurious acks,
+//! reserved ops, resets, multi-slot releases where the config allows them).
+
+mod common;
+
+use common::Stimulus;
+use membar_sim::config::LevelMix;
+use membar_sim::membar_unit::Events;
+use membar_sim::{Config, Dut, Inputs, MembarModel};
+use std::collections::VecDeque;
+use std::time::Instant;
+
+const CYCLES: u64 = 200_000;
+
+/// What the stimulus made the model do, summed over a run.
+#[derive(Default, Debug)]
+struct Coverage {
+    close_by_window: u64,
+    close_by_full: u64,
+    close_by_split: u64,
+    multi_slot_release: u64,
+    joined_existing: u64,
+    level_mixed: u64,
+    close_blocked_by_stale: u64,
+    counter_full_refusal: u64,
+    membar_refused_no_room: u64,
+    spurious_ack: u64,
+    spurious_bar_ack: u64,
+    reserved_op: u64,
+    resets: u64,
+    releases: u64,
+}
+
+impl Coverage {
+    fn add(&mut self, i: &Inputs, ev: &Events, release: bool) {
+        self.close_by_window += u64::from(ev.close_by_window);
+        self.close_by_full += u64::from(ev.close_by_full);
+        self.close_by_split += u64::from(ev.close_by_split);
+        self.multi_slot_release += u64::from(ev.released_slots.count_ones() > 1);
+        self.joined_existing += u64::from(ev.joined_existing);
+        self.level_mixed += u64::from(ev.level_mixed);
+        self.close_blocked_by_stale += u64::from(ev.close_blocked_by_stale);
+        self.counter_full_refusal += u64::from(ev.counter_full_refusal);
+        self.membar_refused_no_room += u64::from(ev.membar_refused_no_room);
+        self.spurious_ack += u64::from(ev.spurious_ack);
+        self.spurious_bar_ack += u64::from(ev.spurious_bar_ack);
+        self.reserved_op += u64::from(ev.reserved_op);
+        self.resets += u64::from(i.reset);
+        self.releases += u64::from(release);
+    }
+}
+
+fn run(name: &str, cfg: &Config, default_seed: u64) {
+    let seed = common::seed(default_seed);
+    let cycles = common::cycles(CYCLES);
+    let mut model = MembarModel::new(cfg);
+    let mut rtl = membar_hw::hdl_dut(cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut stim = Stimulus::new(cfg, seed);
+    let mut recent: VecDeque<Inputs> = VecDeque::with_capacity(8);
+    let mut cov = Coverage::default();
+    let start = Instant::now();
+    for cycle in 0..cycles {
+        let i = stim.next();
+        let om = model.step(&i);
+        let or = rtl.step(&i);
+        if recent.len() == 8 {
+            recent.pop_front();
+        }
+        recent.push_back(i);
+        if let Some((port, m, r)) = om.first_difference(&or) {
+            let history: Vec<String> = recent
+                .iter()
+                .enumerate()
+                .map(|(k, i)| format!("  cycle {}: {}", cycle + 1 + k as u64 - recent.len() as u64, i.describe()))
+                .collect();
+            panic!(
+                "{name} ({}): rust-hdl disagrees with the model at cycle {cycle}, port `{port}`: model {m:#x}, rust-hdl {r:#x}\n\
+                 seed {seed} (rerun: MEMBAR_SEED={seed})\nmodel outputs:    {om:?}\nrust-hdl outputs: {or:?}\nlast inputs:\n{}",
+                cfg.short_name(),
+                history.join("\n")
+            );
+        }
+        cov.add(&i, &model.last_events, om.release_valid);
+        stim.observe(&i, &om);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{name} ({}): {cycles} cycles agree, seed {seed}, {secs:.1} s ({:.0} cycles/s both models)\n  {cov:?}",
+        cfg.short_name(),
+        cycles as f64 / secs
+    );
+    if cycles >= CYCLES {
+        check_coverage(name, cfg, &cov);
+    }
+}
+
+/// The stimulus must have reached the corners this configuration has.
+fn check_coverage(name: &str, cfg: &Config, cov: &Coverage) {
+    let mut missing = Vec::new();
+    let mut need = |hit: u64, what: &str| {
+        if hit == 0 {
+            missing.push(what.to_string());
+        }
+    };
+    need(cov.releases, "releases");
+    need(cov.close_by_window, "close by window");
+    if cfg.counter_bits <= 10 {
+        need(cov.counter_full_refusal, "full counter refusal");
+    }
+    need(cov.spurious_ack, "spurious ack");
+    need(cov.spurious_bar_ack, "spurious bar_ack");
+    need(cov.reserved_op, "reserved op");
+    need(cov.resets, "reset");
+    if cfg.ways < cfg.warps && cfg.ways <= 16 {
+        need(cov.membar_refused_no_room, "MEMBAR refused (no room)");
+    }
+    need(cov.close_blocked_by_stale, "close held back by a stale next slot");
+    if cfg.ways > 1 {
+        need(cov.joined_existing, "MEMBAR joining a slot with members");
+        need(cov.level_mixed, "levels mixed in one slot");
+    }
+    if cfg.ways <= 8 {
+        need(cov.close_by_full, "close because full");
+    }
+    if cfg.level_mix == LevelMix::Split && cfg.ways > 1 {
+        need(cov.close_by_split, "close because of a level split");
+    }
+    if cfg.max_outstanding > 1 {
+        need(cov.multi_slot_release, "several slots released in one cycle");
+    }
+    assert!(missing.is_empty(), "{name}: the stimulus never reached: {}", missing.join(", "));
+}
+
+fn grid(name: &str) -> Config {
+    Config::grid().into_iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no grid config {name}")).1
+}
+
+#[test]
+fn grid_default() {
+    run("default", &grid("default"), 1);
+}
+
+#[test]
+fn grid_w32_k4_n8_c8() {
+    run("w32_k4_n8_c8", &grid("w32_k4_n8_c8"), 2);
+}
+
+#[test]
+fn grid_w8_k2_n1_c4() {
+    run("w8_k2_n1_c4", &grid("w8_k2_n1_c4"), 3);
+}
+
+#[test]
+fn grid_w64_k8_n16_c8() {
+    run("w64_k8_n16_c8", &grid("w64_k8_n16_c8"), 4);
+}
+
+#[test]
+fn grid_w16_k4_n4_c6() {
+    run("w16_k4_n4_c6", &grid("w16_k4_n4_c6"), 5);
+}
+
+#[test]
+fn level_mix_split() {
+    run("split", &Config { level_mix: LevelMix::Split, ..Config::default() }, 6);
+}
+
+#[test]
+fn gl_bar_ack() {
+    run("gl_bar_ack", &Config { gl_bar_ack: true, ..Config::default() }, 7);
+}
+
+#[test]
+fn coalesce_window_0() {
+    run("window0", &Config { coalesce_window: 0, ..Config::default() }, 8);
+}
+
+#[test]
+fn max_outstanding_2_slots_4() {
+    run("mo2_k4", &Config { max_outstanding: 2, slots: 4, ..Config::default() }, 9);
+}
+
+#[test]
+fn counter_bits_4_and_16() {
+    run("c4", &Config { counter_bits: 4, ..Config::default() }, 10);
+    run("c16", &Config { counter_bits: 16, ways: 32, ..Config::default() }, 11);
+}
+
+#[test]
+fn warps_64_slots_8_everything() {
+    let cfg = Config {
+        warps: 64,
+        slots: 8,
+        ways: 64,
+        counter_bits: 5,
+        coalesce_window: 3,
+        max_outstanding: 7,
+        level_mix: LevelMix::Split,
+        gl_bar_ack: true,
+        ..Config::default()
+    };
+    run("w64_k8_all", &cfg, 12);
+}
+
+#[test]
+fn small_ring_many_outstanding() {
+    let cfg = Config { warps: 8, slots: 2, ways: 8, counter_bits: 6, coalesce_window: 1, ..Config::default() };
+    run("w8_k2_n8", &cfg, 13);
+    let cfg = Config {
+        warps: 16,
+        slots: 8,
+        ways: 3,
+        coalesce_window: 0,
+        max_outstanding: 5,
+        gl_bar_ack: true,
+        ..Config::default()
+    };
+    run("w16_k8_n3_mo5", &cfg, 14);
+}
