@@ -5,8 +5,8 @@
 
 use crate::common::{CmdError, CmdResult};
 use membar_sim::calibration::{
-    distinct_scenarios, evaluate_with, fit, load_cells, lone_target, run_scenario, spacing_target, summarize, Cell, CellResult, Preset,
-    Scenario, ScenarioResult,
+    distinct_scenarios, evaluate_with, fit, load_cells, lone_target, run_scenario, spacing_target,
+    summarize, Cell, CellResult, Preset, Scenario, ScenarioResult,
 };
 use membar_sim::ports::level;
 use rayon::prelude::*;
@@ -15,7 +15,11 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// Where the measurement CSVs are looked for when `--data` is not given.
-pub const DEFAULT_DATA_DIRS: &[&str] = &["../shared/calibration", "shared/calibration", "/work/shared/calibration"];
+pub const DEFAULT_DATA_DIRS: &[&str] = &[
+    "../shared/calibration",
+    "shared/calibration",
+    "/work/shared/calibration",
+];
 
 /// The presets evaluated when none is named.
 pub const DEFAULT_PRESETS: &[&str] = &["configs/h100.yaml", "configs/h200.yaml"];
@@ -33,7 +37,10 @@ pub struct Options {
 fn data_dir(opt: &Option<PathBuf>) -> Result<PathBuf, CmdError> {
     if let Some(d) = opt {
         if !d.is_dir() {
-            return Err(CmdError::input(format!("--data {}: not a directory (expected the measurement CSVs, e.g. h100_fence.csv)", d.display())));
+            return Err(CmdError::input(format!(
+                "--data {}: not a directory (expected the measurement CSVs, e.g. h100_fence.csv)",
+                d.display()
+            )));
         }
         return Ok(d.clone());
     }
@@ -56,10 +63,16 @@ fn data_dir(opt: &Option<PathBuf>) -> Result<PathBuf, CmdError> {
 }
 
 /// Run every distinct scenario of `cells` on `p`, in parallel.
-fn run_all(p: &Preset, cells: &[Cell], seed: u64) -> Result<HashMap<Scenario, ScenarioResult>, CmdError> {
+fn run_all(
+    p: &Preset,
+    cells: &[Cell],
+    seed: u64,
+) -> Result<HashMap<Scenario, ScenarioResult>, CmdError> {
     let scen = distinct_scenarios(cells);
-    let out: Vec<Result<(Scenario, ScenarioResult), String>> =
-        scen.into_par_iter().map(|s| run_scenario(p, &s, seed).map(|r| (s, r))).collect();
+    let out: Vec<Result<(Scenario, ScenarioResult), String>> = scen
+        .into_par_iter()
+        .map(|s| run_scenario(p, &s, seed).map(|r| (s, r)))
+        .collect();
     let mut m = HashMap::new();
     for r in out {
         let (s, r) = r.map_err(|e| CmdError::failed(format!("preset {}: {e}", p.name)))?;
@@ -80,13 +93,24 @@ pub fn table(cells: &[Cell], res: &[CellResult], tol: f64) -> String {
             let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- |");
         }
         let mark = if !c.goal {
-            if r.within(tol) { "info" } else { "info, outside" }
+            if r.within(tol) {
+                "info"
+            } else {
+                "info, outside"
+            }
         } else if r.within(tol) {
             "ok"
         } else {
             "MISS"
         };
-        let _ = writeln!(s, "| {} | {:.0} | {:.0} | {:+.1} % | {mark} |", c.label, c.measured, r.model, r.error * 100.0);
+        let _ = writeln!(
+            s,
+            "| {} | {:.0} | {:.0} | {:+.1} % | {mark} |",
+            c.label,
+            c.measured,
+            r.model,
+            r.error * 100.0
+        );
     }
     s
 }
@@ -98,11 +122,17 @@ pub fn table(cells: &[Cell], res: &[CellResult], tol: f64) -> String {
 pub fn combining_table(cells: &[Cell], results: &HashMap<Scenario, ScenarioResult>) -> String {
     let mut s = String::new();
     for lvl in [level::GL, level::SYS] {
-        let Some(lone) = lone_target(cells, lvl) else { continue };
-        let Some((sp, _)) = spacing_target(cells, lvl, lone) else { continue };
+        let Some(lone) = lone_target(cells, lvl) else {
+            continue;
+        };
+        let Some((sp, _)) = spacing_target(cells, lvl, lone) else {
+            continue;
+        };
         let rows: Vec<&Cell> = cells
             .iter()
-            .filter(|c| c.group.starts_with("pairs") && c.done_vs_a.is_some() && c.scenario.level() == lvl)
+            .filter(|c| {
+                c.group.starts_with("pairs") && c.done_vs_a.is_some() && c.scenario.level() == lvl
+            })
             .filter(|c| matches!(&c.scenario, Scenario::Offsets { stores: 0, .. }))
             .collect();
         if rows.is_empty() {
@@ -116,11 +146,23 @@ pub fn combining_table(cells: &[Cell], results: &HashMap<Scenario, ScenarioResul
         let _ = writeln!(s, "| Δ (B issued after A) | measured | rule | model |");
         let _ = writeln!(s, "| ---: | ---: | ---: | ---: |");
         for c in rows {
-            let Scenario::Offsets { offsets, .. } = &c.scenario else { continue };
+            let Scenario::Offsets { offsets, .. } = &c.scenario else {
+                continue;
+            };
             let d = (offsets[1] - offsets[0]) as f64;
-            let rule = if d.abs() <= 12.0 { 0.0 } else { (d + lone).max(lone + sp) - lone };
-            let model = results.get(&c.scenario).map_or(f64::NAN, |r| r.done_vs_a_median(1) - r.done_vs_a_median(0));
-            let _ = writeln!(s, "| {d:.0} | {:.0} | {rule:.0} | {model:.0} |", c.done_vs_a.unwrap_or(f64::NAN));
+            let rule = if d.abs() <= 12.0 {
+                0.0
+            } else {
+                (d + lone).max(lone + sp) - lone
+            };
+            let model = results
+                .get(&c.scenario)
+                .map_or(f64::NAN, |r| r.done_vs_a_median(1) - r.done_vs_a_median(0));
+            let _ = writeln!(
+                s,
+                "| {d:.0} | {:.0} | {rule:.0} | {model:.0} |",
+                c.done_vs_a.unwrap_or(f64::NAN)
+            );
         }
     }
     s
@@ -152,11 +194,16 @@ fn describe(p: &Preset) -> String {
 
 pub fn calibrate(opt: &Options) -> CmdResult {
     let dir = data_dir(&opt.data)?;
-    let presets: Vec<PathBuf> =
-        if opt.presets.is_empty() { DEFAULT_PRESETS.iter().map(PathBuf::from).collect() } else { opt.presets.clone() };
+    let presets: Vec<PathBuf> = if opt.presets.is_empty() {
+        DEFAULT_PRESETS.iter().map(PathBuf::from).collect()
+    } else {
+        opt.presets.clone()
+    };
     if let Some(j) = opt.jobs {
         // Ignore the error when a global pool already exists (tests calling twice).
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(j.max(1))
+            .build_global();
     }
     let tol = opt.tolerance_pct / 100.0;
     let mut misses = Vec::new();
@@ -178,7 +225,11 @@ pub fn calibrate(opt: &Options) -> CmdResult {
             for l in log {
                 println!("- {l}");
             }
-            println!("\nfitted preset (save as {} to use it):\n\n```yaml\n{}```", path.display(), q.to_yaml());
+            println!(
+                "\nfitted preset (save as {} to use it):\n\n```yaml\n{}```",
+                path.display(),
+                q.to_yaml()
+            );
             p = q;
         }
         let results = run_all(&p, &cells, opt.seed)?;
@@ -186,7 +237,12 @@ pub fn calibrate(opt: &Options) -> CmdResult {
         let sum = summarize(&cells, &res, tol);
         let sim_cycles: u64 = results.values().map(|r| r.cycles).sum();
         let checks: u64 = results.values().map(|r| r.checks).sum();
-        println!("## {} — model vs measured ({}, data {})\n", gpu.to_uppercase(), path.display(), dir.display());
+        println!(
+            "## {} — model vs measured ({}, data {})\n",
+            gpu.to_uppercase(),
+            path.display(),
+            dir.display()
+        );
         println!("{}", describe(&p));
         print!("{}", table(&cells, &res, tol));
         print!("{}", combining_table(&cells, &results));
@@ -198,7 +254,14 @@ pub fn calibrate(opt: &Options) -> CmdResult {
         );
         for (c, r) in cells.iter().zip(&res) {
             if c.goal && !r.within(tol) {
-                misses.push(format!("{gpu} {} / {}: measured {:.0}, model {:.0} ({:+.1} %)", c.group, c.label, c.measured, r.model, r.error * 100.0));
+                misses.push(format!(
+                    "{gpu} {} / {}: measured {:.0}, model {:.0} ({:+.1} %)",
+                    c.group,
+                    c.label,
+                    c.measured,
+                    r.model,
+                    r.error * 100.0
+                ));
             }
         }
     }

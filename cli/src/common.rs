@@ -15,11 +15,17 @@ pub struct CmdError {
 impl CmdError {
     /// Bad input or a missing tool: exit 2.
     pub fn input(message: impl Into<String>) -> Self {
-        CmdError { code: 2, message: message.into() }
+        CmdError {
+            code: 2,
+            message: message.into(),
+        }
     }
     /// A check failed: exit 1.
     pub fn failed(message: impl Into<String>) -> Self {
-        CmdError { code: 1, message: message.into() }
+        CmdError {
+            code: 1,
+            message: message.into(),
+        }
     }
 }
 
@@ -54,13 +60,22 @@ pub fn load_workload(spec: &str, cfg: &Config) -> Result<WorkloadFile, CmdError>
 /// Create an output file for `flag`, refusing to overwrite an existing file
 /// unless it looks like one this tool writes (`looks_ours` on its first bytes):
 /// a mistyped `--trace configs/default.yaml` must not destroy the config.
-pub fn create_output(flag: &str, path: &Path, looks_ours: fn(&[u8]) -> bool) -> Result<std::fs::File, CmdError> {
+pub fn create_output(
+    flag: &str,
+    path: &Path,
+    looks_ours: fn(&[u8]) -> bool,
+) -> Result<std::fs::File, CmdError> {
     if path.is_dir() {
-        return Err(CmdError::input(format!("{flag} {}: is a directory; expected a file path", path.display())));
+        return Err(CmdError::input(format!(
+            "{flag} {}: is a directory; expected a file path",
+            path.display()
+        )));
     }
     if path.exists() {
         let mut head = [0u8; 64];
-        let n = std::fs::File::open(path).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+        let n = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+            .unwrap_or(0);
         if n > 0 && !looks_ours(&head[..n]) {
             return Err(CmdError::input(format!(
                 "{flag} {}: the file exists and was not written by membar; refusing to overwrite it (remove it or pick another path)",
@@ -68,7 +83,8 @@ pub fn create_output(flag: &str, path: &Path, looks_ours: fn(&[u8]) -> bool) -> 
             )));
         }
     }
-    std::fs::File::create(path).map_err(|e| CmdError::input(format!("{flag} {}: {e}", path.display())))
+    std::fs::File::create(path)
+        .map_err(|e| CmdError::input(format!("{flag} {}: {e}", path.display())))
 }
 
 /// First bytes of a VCD file written by `membar_sim::vcd`.

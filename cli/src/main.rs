@@ -181,7 +181,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Generate { config, out } => rtl_cmd::generate(&config, &out),
-        Cmd::Cosim { config, verilog, workload, cycles, seed, waves } => rtl_cmd::cosim(&rtl_cmd::CosimArgs {
+        Cmd::Cosim {
+            config,
+            verilog,
+            workload,
+            cycles,
+            seed,
+            waves,
+        } => rtl_cmd::cosim(&rtl_cmd::CosimArgs {
             config: &config,
             verilog: verilog.as_deref(),
             workload: &workload,
@@ -189,22 +196,90 @@ fn main() -> ExitCode {
             seed,
             waves: waves.as_deref(),
         }),
-        Cmd::Soak { config, verilog, cycles, seed, chunk } => {
+        Cmd::Soak {
+            config,
+            verilog,
+            cycles,
+            seed,
+            chunk,
+        } => {
             if chunk == 0 {
-                Err(common::CmdError::input("--chunk 0: allowed: 1 or more cycles"))
+                Err(common::CmdError::input(
+                    "--chunk 0: allowed: 1 or more cycles",
+                ))
             } else {
-                rtl_cmd::soak(&rtl_cmd::SoakArgs { config: &config, verilog: verilog.as_deref(), cycles, seed, chunk })
+                rtl_cmd::soak(&rtl_cmd::SoakArgs {
+                    config: &config,
+                    verilog: verilog.as_deref(),
+                    cycles,
+                    seed,
+                    chunk,
+                })
             }
         }
-        Cmd::Sim { config, workload, cycles, seed, trace, coverage } => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
-        Cmd::Bench { config, cycles, workload, seed } => sim_cmd::bench(&config, &workload, cycles, seed),
-        Cmd::Sweep { grid, out, jobs, cycles, no_check } => sweep::sweep(&sweep::Options { grid, out, jobs, no_check, cycles }),
-        Cmd::Calibrate { preset, data, fit, tolerance, strict, seed, jobs } => {
-            calibrate::calibrate(&calibrate::Options { presets: preset, data, fit, tolerance_pct: tolerance, strict, seed, jobs })
-        }
-        Cmd::Synth { config, verilog, target, csv, seed, freq, timeout, keep } => {
-            synth::synth(&synth::Options { config, verilog, target, csv, seed, freq, timeout, keep })
-        }
+        Cmd::Sim {
+            config,
+            workload,
+            cycles,
+            seed,
+            trace,
+            coverage,
+        } => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
+        Cmd::Bench {
+            config,
+            cycles,
+            workload,
+            seed,
+        } => sim_cmd::bench(&config, &workload, cycles, seed),
+        Cmd::Sweep {
+            grid,
+            out,
+            jobs,
+            cycles,
+            no_check,
+        } => sweep::sweep(&sweep::Options {
+            grid,
+            out,
+            jobs,
+            no_check,
+            cycles,
+        }),
+        Cmd::Calibrate {
+            preset,
+            data,
+            fit,
+            tolerance,
+            strict,
+            seed,
+            jobs,
+        } => calibrate::calibrate(&calibrate::Options {
+            presets: preset,
+            data,
+            fit,
+            tolerance_pct: tolerance,
+            strict,
+            seed,
+            jobs,
+        }),
+        Cmd::Synth {
+            config,
+            verilog,
+            target,
+            csv,
+            seed,
+            freq,
+            timeout,
+            keep,
+        } => synth::synth(&synth::Options {
+            config,
+            verilog,
+            target,
+            csv,
+            seed,
+            freq,
+            timeout,
+            keep,
+        }),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

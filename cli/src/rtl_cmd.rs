@@ -25,10 +25,12 @@ fn generate_text(cfg: &Config) -> Result<String, CmdError> {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg)?;
-    std::fs::create_dir_all(out).map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
     let path = out.join("membar_unit.v");
     let mut f = crate::common::create_output("--out", &path, is_generated_verilog)?;
-    std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
+    std::io::Write::write_all(&mut f, text.as_bytes())
+        .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
     println!(
         "membar generate: {} ({}) -> {} ({} lines, {} bytes)",
         config.display(),
@@ -45,23 +47,32 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
 pub fn verilog_for(cfg: &Config, verilog: Option<&Path>) -> Result<PathBuf, CmdError> {
     if let Some(v) = verilog {
         if !v.is_file() {
-            return Err(CmdError::input(format!("--verilog {}: no such file", v.display())));
+            return Err(CmdError::input(format!(
+                "--verilog {}: no such file",
+                v.display()
+            )));
         }
         return Ok(v.to_path_buf());
     }
     let text = generate_text(cfg)?;
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/membar-generated").join(membar_hw::module_prefix(cfg));
-    std::fs::create_dir_all(&dir).map_err(|e| CmdError::input(format!("{}: {e}", dir.display())))?;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/membar-generated")
+        .join(membar_hw::module_prefix(cfg));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| CmdError::input(format!("{}: {e}", dir.display())))?;
     let path = dir.join("membar_unit.v");
     if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-        std::fs::write(&path, text).map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
+        std::fs::write(&path, text)
+            .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
     }
     Ok(path)
 }
 
 fn cosim_error(e: CosimError) -> CmdError {
     match e {
-        CosimError::VerilatorMissing { .. } | CosimError::VerilogMissing { .. } | CosimError::Ports { .. } => CmdError::input(e.to_string()),
+        CosimError::VerilatorMissing { .. }
+        | CosimError::VerilogMissing { .. }
+        | CosimError::Ports { .. } => CmdError::input(e.to_string()),
         _ => CmdError::failed(e.to_string()),
     }
 }
@@ -80,21 +91,44 @@ pub fn cosim(a: &CosimArgs) -> CmdResult {
     let wf = load_workload(a.workload, &cfg)?;
     let cycles = a.cycles.or(wf.cycles).unwrap_or(100_000);
     let verilog = verilog_for(&cfg, a.verilog)?;
-    let build = BuildOptions { waves: a.waves.map(Path::to_path_buf), ..BuildOptions::default() };
-    let opts = CosimOptions { cycles, seed: a.seed, label: cfg.short_name(), ..CosimOptions::default() };
+    let build = BuildOptions {
+        waves: a.waves.map(Path::to_path_buf),
+        ..BuildOptions::default()
+    };
+    let opts = CosimOptions {
+        cycles,
+        seed: a.seed,
+        label: cfg.short_name(),
+        ..CosimOptions::default()
+    };
     let mut up = Workload::new(&wf.workload, &cfg, a.seed);
     let mut dn = Mmu::new(&wf.mmu, &cfg, a.seed ^ 0xa5a5_5a5a_0f0f_f0f0);
-    let rep = membar_testbench::cosim(&verilog, &cfg, &build, &opts, &mut up, &mut dn).map_err(cosim_error)?;
-    println!("membar cosim: {} ({}), Verilog {}, workload {}, seed {}", a.config.display(), cfg.short_name(), verilog.display(), a.workload, a.seed);
+    let rep = membar_testbench::cosim(&verilog, &cfg, &build, &opts, &mut up, &mut dn)
+        .map_err(cosim_error)?;
+    println!(
+        "membar cosim: {} ({}), Verilog {}, workload {}, seed {}",
+        a.config.display(),
+        cfg.short_name(),
+        verilog.display(),
+        a.workload,
+        a.seed
+    );
     if let (Some(t), Some(hit)) = (rep.build_time, rep.cache_hit) {
-        println!("verilator build        {:.1} s{}", t.as_secs_f64(), if hit { " (cache hit)" } else { "" });
+        println!(
+            "verilator build        {:.1} s{}",
+            t.as_secs_f64(),
+            if hit { " (cache hit)" } else { "" }
+        );
     }
     print!("{rep}");
     if let Some(w) = a.waves {
         println!("waveform               {}", w.display());
     }
     if rep.passed() {
-        println!("verdict                PASS: {} cycles, every output port equal every cycle", rep.cycles);
+        println!(
+            "verdict                PASS: {} cycles, every output port equal every cycle",
+            rep.cycles
+        );
         Ok(())
     } else {
         Err(CmdError::failed(format!(
@@ -156,8 +190,17 @@ pub struct SoakArgs<'a> {
 pub fn soak(a: &SoakArgs) -> CmdResult {
     let cfg = load_config(a.config)?;
     let verilog = verilog_for(&cfg, a.verilog)?;
-    let dut0 = VerilatorDut::build(&verilog, &cfg, &BuildOptions::default()).map_err(cosim_error)?;
-    let scenarios = ["adversarial", "counter_saturation", "vc_stream", "sys_heavy", "ivall_heavy", "random_mix", "barrier_burst"];
+    let dut0 =
+        VerilatorDut::build(&verilog, &cfg, &BuildOptions::default()).map_err(cosim_error)?;
+    let scenarios = [
+        "adversarial",
+        "counter_saturation",
+        "vc_stream",
+        "sys_heavy",
+        "ivall_heavy",
+        "random_mix",
+        "barrier_burst",
+    ];
     let t0 = std::time::Instant::now();
     let mut done = 0u64;
     let mut chunk_no = 0u64;
@@ -166,10 +209,20 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
     let mut cons = Conservation::default();
     let mut checks = 0u64;
     let mut dut_secs = 0.0;
-    println!("membar soak: {} ({}), Verilog {}, {} cycles, seed {}", a.config.display(), cfg.short_name(), verilog.display(), a.cycles, a.seed);
+    println!(
+        "membar soak: {} ({}), Verilog {}, {} cycles, seed {}",
+        a.config.display(),
+        cfg.short_name(),
+        verilog.display(),
+        a.cycles,
+        a.seed
+    );
     while done < a.cycles {
         let n = a.chunk.min(a.cycles - done);
-        let seed = a.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(chunk_no);
+        let seed = a
+            .seed
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(chunk_no);
         let scen = scenarios[(chunk_no as usize) % scenarios.len()];
         let mut wf = WorkloadFile::builtin(scen).expect("built-in scenario");
         // Every chunk gets the adversarial memory system on top of its
@@ -188,7 +241,12 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
         let mut dut = dut0.fresh().map_err(cosim_error)?;
         let mut sb = Scoreboard::new(&cfg);
         let mut chunk_stats = Stats::new(&cfg);
-        let opts = RunOptions { cycles: n, seed, reset_prob: 2e-5, ..RunOptions::default() };
+        let opts = RunOptions {
+            cycles: n,
+            seed,
+            reset_prob: 2e-5,
+            ..RunOptions::default()
+        };
         let res = {
             let mut obs: Vec<&mut dyn Observer> = vec![&mut sb, &mut chunk_stats, &mut cons];
             lockstep(&mut reference, &mut dut, &mut up, &mut dn, &opts, &mut obs)
@@ -196,26 +254,37 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
         checks += sb.checks();
         stats.merge(&chunk_stats);
         coverage.merge(&reference.coverage);
-        let replay = format!("membar soak --config {} --cycles {n} (chunk {chunk_no}: scenario {scen}, seed {seed})", a.config.display());
+        let replay = format!(
+            "membar soak --config {} --cycles {n} (chunk {chunk_no}: scenario {scen}, seed {seed})",
+            a.config.display()
+        );
         match res {
             Err(m) => return Err(CmdError::failed(format!("{m}\nMISMATCH in {replay}"))),
             Ok(r) => {
                 dut_secs += r.dut_secs;
                 if let Some(f) = r.failure {
-                    return Err(CmdError::failed(format!("scoreboard violation: {f}\nin {replay}")));
+                    return Err(CmdError::failed(format!(
+                        "scoreboard violation: {f}\nin {replay}"
+                    )));
                 }
             }
         }
         done += n;
         chunk_no += 1;
         if chunk_no % 10 == 0 || done == a.cycles {
-            eprintln!("  {done}/{} cycles, {:.1} s", a.cycles, t0.elapsed().as_secs_f64());
+            eprintln!(
+                "  {done}/{} cycles, {:.1} s",
+                a.cycles,
+                t0.elapsed().as_secs_f64()
+            );
         }
     }
     let secs = t0.elapsed().as_secs_f64();
     let lost = cons.accepted - cons.transferred - cons.dropped_by_reset - cons.inside;
     println!("cycles                 {done} in {chunk_no} chunks");
-    println!("mismatches             0 (every output port equal to the reference model every cycle)");
+    println!(
+        "mismatches             0 (every output port equal to the reference model every cycle)"
+    );
     println!("scoreboard violations  0 ({checks} property checks on the Verilog's outputs)");
     println!(
         "transactions           {} accepted, {} transferred, {} discarded by {} mid-traffic resets, {} still inside, {} lost",
@@ -226,8 +295,15 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
         cons.inside,
         lost
     );
-    println!("err pulses             {} (spurious acks, bar_acks, reserved ops injected)", stats.err_cycles);
-    println!("throughput             {:.2} M cycles/s overall, Verilator step {:.2} M cycles/s", done as f64 / secs / 1e6, done as f64 / dut_secs.max(1e-9) / 1e6);
+    println!(
+        "err pulses             {} (spurious acks, bar_acks, reserved ops injected)",
+        stats.err_cycles
+    );
+    println!(
+        "throughput             {:.2} M cycles/s overall, Verilator step {:.2} M cycles/s",
+        done as f64 / secs / 1e6,
+        done as f64 / dut_secs.max(1e-9) / 1e6
+    );
     print!("{}", coverage.report());
     if lost != 0 {
         return Err(CmdError::failed(format!("{lost} transactions lost")));

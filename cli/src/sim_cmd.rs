@@ -1,24 +1,38 @@
 //! `membar sim` and `membar bench`.
 
 use crate::common::{create_output, is_vcd, load_config, load_workload, CmdError, CmdResult};
+use membar_sim::coverage::{Coverage, CoveredModel};
 use membar_sim::run::{Observer, RunOptions};
 use membar_sim::session::run_session;
 use membar_sim::vcd::VcdWriter;
-use membar_sim::coverage::{Coverage, CoveredModel};
 use membar_sim::MembarModel;
 use std::io::BufWriter;
 use std::path::Path;
 
-pub fn sim(config: &Path, workload: &str, cycles: Option<u64>, seed: u64, trace: Option<&Path>, coverage: bool) -> CmdResult {
+pub fn sim(
+    config: &Path,
+    workload: &str,
+    cycles: Option<u64>,
+    seed: u64,
+    trace: Option<&Path>,
+    coverage: bool,
+) -> CmdResult {
     let cfg = load_config(config)?;
     let wf = load_workload(workload, &cfg)?;
     let cycles = cycles.or(wf.cycles).unwrap_or(100_000);
-    let opts = RunOptions { cycles, seed, ..RunOptions::default() };
+    let opts = RunOptions {
+        cycles,
+        seed,
+        ..RunOptions::default()
+    };
     let mut dut = CoveredModel::new(&cfg);
     let mut vcd = match trace {
         Some(p) => {
             let f = create_output("--trace", p, is_vcd)?;
-            Some(VcdWriter::new(BufWriter::new(f), &cfg).map_err(|e| CmdError::input(format!("--trace {}: {e}", p.display())))?)
+            Some(
+                VcdWriter::new(BufWriter::new(f), &cfg)
+                    .map_err(|e| CmdError::input(format!("--trace {}: {e}", p.display())))?,
+            )
         }
         None => None,
     };
@@ -30,15 +44,28 @@ pub fn sim(config: &Path, workload: &str, cycles: Option<u64>, seed: u64, trace:
         run_session(&cfg, &mut dut, &wf, &opts, &mut extra)
     };
     if let Some(v) = vcd {
-        v.finish().map_err(|e| CmdError::input(format!("--trace: {e}")))?;
+        v.finish()
+            .map_err(|e| CmdError::input(format!("--trace: {e}")))?;
     }
-    println!("membar sim: config {} ({}), workload {workload}, seed {seed}", config.display(), cfg.short_name());
+    println!(
+        "membar sim: config {} ({}), workload {workload}, seed {seed}",
+        config.display(),
+        cfg.short_name()
+    );
     print!("{}", rep.stats.summary());
     println!("simulated              {} cycles in {:.2} s ({:.2} M cycles/s with workload, memory model and scoreboard)", rep.outcome.cycles, rep.secs, rep.outcome.cycles as f64 / rep.secs.max(1e-9) / 1e6);
     if Coverage::applies(&cfg) {
         let missed = dut.coverage.missed();
         let bins = dut.coverage.bins().len();
-        println!("functional coverage    {}/{bins} bins hit{}", bins - missed.len(), if coverage { "" } else { " (--coverage for the report)" });
+        println!(
+            "functional coverage    {}/{bins} bins hit{}",
+            bins - missed.len(),
+            if coverage {
+                ""
+            } else {
+                " (--coverage for the report)"
+            }
+        );
         if coverage {
             print!("{}", dut.coverage.report());
         }
@@ -58,7 +85,11 @@ pub fn bench(config: &Path, workload: &str, cycles: u64, seed: u64) -> CmdResult
     // reference model) drives every back end: identical stimulus, and since
     // the back ends are cycle-equivalent, identical behaviour.
     let trace = membar_sim::run::record_inputs(&cfg, &wf, cycles, seed);
-    println!("membar bench: config {} ({}), workload {workload}, {cycles} cycles, seed {seed}", config.display(), cfg.short_name());
+    println!(
+        "membar bench: config {} ({}), workload {workload}, {cycles} cycles, seed {seed}",
+        config.display(),
+        cfg.short_name()
+    );
     let time = |dut: &mut dyn membar_sim::Dut, n: usize| {
         let t0 = std::time::Instant::now();
         let mut sink = 0u64;
@@ -68,30 +99,62 @@ pub fn bench(config: &Path, workload: &str, cycles: u64, seed: u64) -> CmdResult
         (n as f64 / t0.elapsed().as_secs_f64().max(1e-9), sink)
     };
     let (model, model_sum) = time(&mut MembarModel::new(&cfg), trace.len());
-    println!("{:<34} {:>9.3} M cycles/s   (step only)", "reference model", model / 1e6);
-    let opts = RunOptions { cycles, seed, ..RunOptions::default() };
+    println!(
+        "{:<34} {:>9.3} M cycles/s   (step only)",
+        "reference model",
+        model / 1e6
+    );
+    let opts = RunOptions {
+        cycles,
+        seed,
+        ..RunOptions::default()
+    };
     let rep = run_session(&cfg, &mut MembarModel::new(&cfg), &wf, &opts, &mut []);
     let session = rep.outcome.cycles as f64 / rep.secs.max(1e-9);
-    println!("{:<34} {:>9.3} M cycles/s   ({:.2}x the model alone)", "model + workload + MMU + scoreboard", session / 1e6, session / model);
+    println!(
+        "{:<34} {:>9.3} M cycles/s   ({:.2}x the model alone)",
+        "model + workload + MMU + scoreboard",
+        session / 1e6,
+        session / model
+    );
     // rust-hdl is slow: a slice of the trace is enough for a stable figure.
     let n_hdl = trace.len().min(200_000);
     match membar_hw::hdl_dut(&cfg) {
         Ok(mut hdl) => {
             let (r, sum) = time(hdl.as_mut(), n_hdl);
             let (_, ref_sum) = time(&mut MembarModel::new(&cfg), n_hdl);
-            let same = if sum == ref_sum { "outputs agree" } else { "OUTPUTS DIFFER" };
-            println!("{:<34} {:>9.3} M cycles/s   (1/{:.0} of the model; {n_hdl} cycles, {same})", "rust-hdl simulation", r / 1e6, model / r);
+            let same = if sum == ref_sum {
+                "outputs agree"
+            } else {
+                "OUTPUTS DIFFER"
+            };
+            println!(
+                "{:<34} {:>9.3} M cycles/s   (1/{:.0} of the model; {n_hdl} cycles, {same})",
+                "rust-hdl simulation",
+                r / 1e6,
+                model / r
+            );
         }
         Err(e) => println!("{:<34} not available: {e}", "rust-hdl simulation"),
     }
     let verilator = crate::rtl_cmd::verilog_for(&cfg, None).and_then(|v| {
-        membar_testbench::VerilatorDut::build(&v, &cfg, &membar_testbench::BuildOptions::default()).map_err(|e| CmdError::input(e.to_string()))
+        membar_testbench::VerilatorDut::build(&v, &cfg, &membar_testbench::BuildOptions::default())
+            .map_err(|e| CmdError::input(e.to_string()))
     });
     match verilator {
         Ok(mut v) => {
             let (r, sum) = time(&mut v, trace.len());
-            let same = if sum == model_sum { "outputs agree" } else { "OUTPUTS DIFFER" };
-            println!("{:<34} {:>9.3} M cycles/s   (1/{:.1} of the model; {same})", "Verilator (FFI step)", r / 1e6, model / r);
+            let same = if sum == model_sum {
+                "outputs agree"
+            } else {
+                "OUTPUTS DIFFER"
+            };
+            println!(
+                "{:<34} {:>9.3} M cycles/s   (1/{:.1} of the model; {same})",
+                "Verilator (FFI step)",
+                r / 1e6,
+                model / r
+            );
         }
         Err(e) => println!("{:<34} not available: {}", "Verilator", e.message),
     }

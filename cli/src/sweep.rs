@@ -51,7 +51,15 @@ use serde_yaml::{Mapping, Value};
 use std::path::{Path, PathBuf};
 
 /// Settings keys of a grid file (not swept parameters).
-pub const GRID_SETTINGS: &[&str] = &["scenario", "preset", "cycles", "seed", "reference", "plots", "blocks"];
+pub const GRID_SETTINGS: &[&str] = &[
+    "scenario",
+    "preset",
+    "cycles",
+    "seed",
+    "reference",
+    "plots",
+    "blocks",
+];
 
 /// Metrics a plot may show on its y axis (CSV column names).
 pub const PLOT_METRICS: &[&str] = &[
@@ -158,7 +166,10 @@ pub fn value_text(v: &Value) -> String {
         Value::Null => String::new(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
-        other => serde_yaml::to_string(other).unwrap_or_default().trim().replace('\n', " "),
+        other => serde_yaml::to_string(other)
+            .unwrap_or_default()
+            .trim()
+            .replace('\n', " "),
     }
 }
 
@@ -214,25 +225,42 @@ fn check_value(src: &str, key: &str, t: &Target, v: &Value) -> Result<(), InputE
         Target::Workload(k) => {
             let mut m = Mapping::new();
             m.insert(Value::from(k.as_str()), v.clone());
-            WorkloadSpec::from_value(&Value::Mapping(m), src, "").map(|_| ()).map_err(|mut e| {
-                e.key = key.to_string();
-                e
-            })
+            WorkloadSpec::from_value(&Value::Mapping(m), src, "")
+                .map(|_| ())
+                .map_err(|mut e| {
+                    e.key = key.to_string();
+                    e
+                })
         }
         Target::Mmu(k) => {
             let mut m = Mapping::new();
             m.insert(Value::from(k.as_str()), v.clone());
-            MmuSpec::from_value(&Value::Mapping(m), src, "").map(|_| ()).map_err(|mut e| {
-                e.key = key.to_string();
-                e
-            })
+            MmuSpec::from_value(&Value::Mapping(m), src, "")
+                .map(|_| ())
+                .map_err(|mut e| {
+                    e.key = key.to_string();
+                    e
+                })
         }
         Target::Scenario => {
-            let name = membar_sim::config::get_str(src, key, v, "a built-in scenario name or a workload file")?;
+            let name = membar_sim::config::get_str(
+                src,
+                key,
+                v,
+                "a built-in scenario name or a workload file",
+            )?;
             if WorkloadFile::builtin(&name).is_some() || Path::new(&name).is_file() {
                 Ok(())
             } else {
-                Err(InputError::new(src, key, format!("{name:?}"), format!("a built-in scenario ({}) or an existing workload file", SCENARIOS.join(", "))))
+                Err(InputError::new(
+                    src,
+                    key,
+                    format!("{name:?}"),
+                    format!(
+                        "a built-in scenario ({}) or an existing workload file",
+                        SCENARIOS.join(", ")
+                    ),
+                ))
             }
         }
         Target::Seed => membar_sim::config::get_u64(src, key, v, 0, u64::MAX).map(|_| ()),
@@ -246,7 +274,15 @@ fn load_base(src: &str, key: &str, name: &str) -> Result<WorkloadFile, InputErro
     if Path::new(name).is_file() {
         return WorkloadFile::load(name);
     }
-    Err(InputError::new(src, key, format!("{name:?}"), format!("a built-in scenario ({}) or an existing workload file", SCENARIOS.join(", "))))
+    Err(InputError::new(
+        src,
+        key,
+        format!("{name:?}"),
+        format!(
+            "a built-in scenario ({}) or an existing workload file",
+            SCENARIOS.join(", ")
+        ),
+    ))
 }
 
 /// YAML text of a `key: value` listing parsed back into a mapping.
@@ -260,17 +296,35 @@ fn mapping_of(text: &str) -> Mapping {
 impl Grid {
     pub fn load(path: &Path, cycles_override: Option<u64>) -> Result<Grid, InputError> {
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(&src, "file", "", format!("cannot read the grid file: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError::new(&src, "file", "", format!("cannot read the grid file: {e}"))
+        })?;
         Grid::from_yaml_str(&text, &src, cycles_override)
     }
 
-    pub fn from_yaml_str(text: &str, src: &str, cycles_override: Option<u64>) -> Result<Grid, InputError> {
-        let v: Value = serde_yaml::from_str(text)
-            .map_err(|e| InputError::new(src, "yaml", "", format!("not valid YAML ({e}); expected a mapping of keys to lists of values")))?;
+    pub fn from_yaml_str(
+        text: &str,
+        src: &str,
+        cycles_override: Option<u64>,
+    ) -> Result<Grid, InputError> {
+        let v: Value = serde_yaml::from_str(text).map_err(|e| {
+            InputError::new(
+                src,
+                "yaml",
+                "",
+                format!("not valid YAML ({e}); expected a mapping of keys to lists of values"),
+            )
+        })?;
         let map = match v {
             Value::Mapping(m) => m,
-            other => return Err(InputError::new(src, "<top level>", yaml_repr(&other), "a mapping of keys to lists of values")),
+            other => {
+                return Err(InputError::new(
+                    src,
+                    "<top level>",
+                    yaml_repr(&other),
+                    "a mapping of keys to lists of values",
+                ))
+            }
         };
         let mut preset: Option<Preset> = None;
         let mut cycles = 100_000u64;
@@ -284,7 +338,14 @@ impl Grid {
             for (k, val) in m {
                 let key = match k {
                     Value::String(s) => s.clone(),
-                    other => return Err(InputError::new(src, &format!("{ctx}{}", yaml_repr(other)), "", "keys must be strings")),
+                    other => {
+                        return Err(InputError::new(
+                            src,
+                            &format!("{ctx}{}", yaml_repr(other)),
+                            "",
+                            "keys must be strings",
+                        ))
+                    }
                 };
                 let target = classify(src, &key, val)?;
                 let values = values_of(val);
@@ -294,7 +355,11 @@ impl Grid {
                 for x in &values {
                     check_value(src, &key, &target, x)?;
                 }
-                dims.push(Dim { key, target, values });
+                dims.push(Dim {
+                    key,
+                    target,
+                    values,
+                });
             }
             Ok(dims)
         };
@@ -302,14 +367,28 @@ impl Grid {
         for (k, val) in &map {
             let key = match k {
                 Value::String(s) => s.as_str(),
-                other => return Err(InputError::new(src, &yaml_repr(other), "", "keys must be strings")),
+                other => {
+                    return Err(InputError::new(
+                        src,
+                        &yaml_repr(other),
+                        "",
+                        "keys must be strings",
+                    ))
+                }
             };
             match key {
                 "preset" => {
-                    let p = membar_sim::config::get_str(src, key, val, "a preset file such as configs/h100.yaml")?;
+                    let p = membar_sim::config::get_str(
+                        src,
+                        key,
+                        val,
+                        "a preset file such as configs/h100.yaml",
+                    )?;
                     preset = Some(Preset::load(&p)?);
                 }
-                "cycles" => cycles = membar_sim::config::get_u64(src, key, val, 1, 1_000_000_000_000)?,
+                "cycles" => {
+                    cycles = membar_sim::config::get_u64(src, key, val, 1, 1_000_000_000_000)?
+                }
                 "reference" => match val {
                     Value::Mapping(m) => {
                         for (rk, rv) in m {
@@ -319,49 +398,122 @@ impl Grid {
                             reference.push((rk, rv.clone()));
                         }
                     }
-                    other => return Err(InputError::new(src, key, yaml_repr(other), "a mapping key: value")),
+                    other => {
+                        return Err(InputError::new(
+                            src,
+                            key,
+                            yaml_repr(other),
+                            "a mapping key: value",
+                        ))
+                    }
                 },
                 "plots" => {
                     let list = match val {
                         Value::Sequence(s) => s,
-                        other => return Err(InputError::new(src, key, yaml_repr(other), "a list of {x: KEY, y: METRIC, series: KEY}")),
+                        other => {
+                            return Err(InputError::new(
+                                src,
+                                key,
+                                yaml_repr(other),
+                                "a list of {x: KEY, y: METRIC, series: KEY}",
+                            ))
+                        }
                     };
                     for (n, p) in list.iter().enumerate() {
                         let pk = format!("plots[{n}]");
                         let m = match p {
                             Value::Mapping(m) => m,
-                            other => return Err(InputError::new(src, &pk, yaml_repr(other), "a mapping {x: KEY, y: METRIC, series: KEY}")),
+                            other => {
+                                return Err(InputError::new(
+                                    src,
+                                    &pk,
+                                    yaml_repr(other),
+                                    "a mapping {x: KEY, y: METRIC, series: KEY}",
+                                ))
+                            }
                         };
                         let get = |name: &str| m.get(Value::from(name)).map(value_text);
                         for (mk, mv) in m {
                             let mk = value_text(mk);
                             if !["x", "y", "series", "free", "at"].contains(&mk.as_str()) {
-                                return Err(InputError::new(src, &format!("{pk}.{mk}"), yaml_repr(mv), "unknown key; known keys: x, y, series, free, at"));
+                                return Err(InputError::new(
+                                    src,
+                                    &format!("{pk}.{mk}"),
+                                    yaml_repr(mv),
+                                    "unknown key; known keys: x, y, series, free, at",
+                                ));
                             }
                         }
                         let at: Vec<(String, String)> = match m.get(Value::from("at")) {
                             None => Vec::new(),
-                            Some(Value::Mapping(am)) => am.iter().map(|(a, b)| (value_text(a), value_text(b))).collect(),
-                            Some(other) => return Err(InputError::new(src, &format!("{pk}.at"), yaml_repr(other), "a mapping key: value")),
+                            Some(Value::Mapping(am)) => am
+                                .iter()
+                                .map(|(a, b)| (value_text(a), value_text(b)))
+                                .collect(),
+                            Some(other) => {
+                                return Err(InputError::new(
+                                    src,
+                                    &format!("{pk}.at"),
+                                    yaml_repr(other),
+                                    "a mapping key: value",
+                                ))
+                            }
                         };
-                        let free: Vec<String> = m.get(Value::from("free")).map(|v| values_of(v).iter().map(value_text).collect()).unwrap_or_default();
-                        let x = get("x").ok_or_else(|| InputError::new(src, &format!("{pk}.x"), "", "missing: the swept key on the x axis"))?;
+                        let free: Vec<String> = m
+                            .get(Value::from("free"))
+                            .map(|v| values_of(v).iter().map(value_text).collect())
+                            .unwrap_or_default();
+                        let x = get("x").ok_or_else(|| {
+                            InputError::new(
+                                src,
+                                &format!("{pk}.x"),
+                                "",
+                                "missing: the swept key on the x axis",
+                            )
+                        })?;
                         let y = get("y").unwrap_or_else(|| "wait_gl_mean".into());
                         if !PLOT_METRICS.contains(&y.as_str()) {
-                            return Err(InputError::new(src, &format!("{pk}.y"), &y, format!("one of {}", PLOT_METRICS.join(", "))));
+                            return Err(InputError::new(
+                                src,
+                                &format!("{pk}.y"),
+                                &y,
+                                format!("one of {}", PLOT_METRICS.join(", ")),
+                            ));
                         }
-                        plots.push(PlotSpec { x, y, series: get("series"), free, at });
+                        plots.push(PlotSpec {
+                            x,
+                            y,
+                            series: get("series"),
+                            free,
+                            at,
+                        });
                     }
                 }
                 "blocks" => {
                     let list = match val {
                         Value::Sequence(s) if !s.is_empty() => s,
-                        other => return Err(InputError::new(src, key, yaml_repr(other), "a non-empty list of mappings of swept keys")),
+                        other => {
+                            return Err(InputError::new(
+                                src,
+                                key,
+                                yaml_repr(other),
+                                "a non-empty list of mappings of swept keys",
+                            ))
+                        }
                     };
                     for (n, b) in list.iter().enumerate() {
                         match b {
-                            Value::Mapping(m) => blocks.push(parse_dims(m, &format!("blocks[{n}]."))?),
-                            other => return Err(InputError::new(src, &format!("blocks[{n}]"), yaml_repr(other), "a mapping of swept keys")),
+                            Value::Mapping(m) => {
+                                blocks.push(parse_dims(m, &format!("blocks[{n}]."))?)
+                            }
+                            other => {
+                                return Err(InputError::new(
+                                    src,
+                                    &format!("blocks[{n}]"),
+                                    yaml_repr(other),
+                                    "a mapping of swept keys",
+                                ))
+                            }
                         }
                     }
                 }
@@ -392,19 +544,38 @@ impl Grid {
             }
         }
         for p in &plots {
-            for k in std::iter::once(&p.x).chain(p.series.iter()).chain(p.free.iter()) {
-                let base = if keys.contains(k) { k.as_str() } else { k.rsplit_once('.').map_or(k.as_str(), |x| x.0) };
+            for k in std::iter::once(&p.x)
+                .chain(p.series.iter())
+                .chain(p.free.iter())
+            {
+                let base = if keys.contains(k) {
+                    k.as_str()
+                } else {
+                    k.rsplit_once('.').map_or(k.as_str(), |x| x.0)
+                };
                 if !keys.iter().any(|x| x == base) {
-                    return Err(InputError::new(src, "plots", k, format!("a swept key ({})", keys.join(", "))));
+                    return Err(InputError::new(
+                        src,
+                        "plots",
+                        k,
+                        format!("a swept key ({})", keys.join(", ")),
+                    ));
                 }
             }
         }
         // Base configuration and memory system.
-        let base_unit: Mapping = preset.as_ref().map(|p| mapping_of(&p.unit.to_yaml())).unwrap_or_default();
+        let base_unit: Mapping = preset
+            .as_ref()
+            .map(|p| mapping_of(&p.unit.to_yaml()))
+            .unwrap_or_default();
         let mut points = Vec::new();
         for block in &blocks {
             // Block keys override top-level keys of the same name.
-            let mut dims: Vec<Dim> = top.iter().filter(|d| !block.iter().any(|b| b.key == d.key)).cloned().collect();
+            let mut dims: Vec<Dim> = top
+                .iter()
+                .filter(|d| !block.iter().any(|b| b.key == d.key))
+                .cloned()
+                .collect();
             dims.extend(block.iter().cloned());
             let total: usize = dims.iter().map(|d| d.values.len()).product();
             for n in 0..total {
@@ -415,8 +586,11 @@ impl Grid {
                     choice[di] = rem % d.values.len();
                     rem /= d.values.len();
                 }
-                let params: Vec<(String, Value)> =
-                    dims.iter().zip(&choice).map(|(d, &c)| (d.key.clone(), d.values[c].clone())).collect();
+                let params: Vec<(String, Value)> = dims
+                    .iter()
+                    .zip(&choice)
+                    .map(|(d, &c)| (d.key.clone(), d.values[c].clone()))
+                    .collect();
                 let mut scenario = "random_mix".to_string();
                 let mut seed = 1u64;
                 let mut unit = base_unit.clone();
@@ -433,7 +607,13 @@ impl Grid {
                         Target::Seed => seed = v.as_u64().unwrap_or(1),
                     }
                 }
-                let describe = || params.iter().map(|(k, v)| format!("{k}={}", value_text(v))).collect::<Vec<_>>().join(", ");
+                let describe = || {
+                    params
+                        .iter()
+                        .map(|(k, v)| format!("{k}={}", value_text(v)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
                 let cfg = Config::from_pairs(unit, src).map_err(|mut e| {
                     e.allowed = format!("{} (at the point {})", e.allowed, describe());
                     e
@@ -448,7 +628,10 @@ impl Grid {
                     e.allowed = format!("{} (at the point {})", e.allowed, describe());
                     e
                 })?;
-                let base_mmu = preset.as_ref().map(|p| p.mmu.clone()).unwrap_or(base.mmu.clone());
+                let base_mmu = preset
+                    .as_ref()
+                    .map(|p| p.mmu.clone())
+                    .unwrap_or(base.mmu.clone());
                 let mut mm = mapping_of(&base_mmu.to_yaml(""));
                 for (k, v) in mmu_over {
                     mm.insert(Value::from(k), v);
@@ -458,7 +641,11 @@ impl Grid {
                     index: points.len(),
                     params,
                     cfg,
-                    wf: WorkloadFile { workload, mmu, cycles: Some(cycles) },
+                    wf: WorkloadFile {
+                        workload,
+                        mmu,
+                        cycles: Some(cycles),
+                    },
                     scenario,
                     seed,
                     cycles,
@@ -467,7 +654,11 @@ impl Grid {
         }
         if plots.is_empty() {
             for x in ["ways", "slots", "coalesce_window", "membar_prob"] {
-                if let Some(d) = top.iter().chain(blocks.iter().flatten()).find(|d| d.key == x) {
+                if let Some(d) = top
+                    .iter()
+                    .chain(blocks.iter().flatten())
+                    .find(|d| d.key == x)
+                {
                     if d.values.len() < 2 {
                         continue;
                     }
@@ -475,12 +666,30 @@ impl Grid {
                         .iter()
                         .find(|s| **s != x && keys.iter().any(|k| k == *s))
                         .map(|s| s.to_string());
-                    plots.push(PlotSpec { x: x.into(), y: "wait_gl_mean".into(), series: series.clone(), free: Vec::new(), at: Vec::new() });
-                    plots.push(PlotSpec { x: x.into(), y: "barrier_traffic_per_membar".into(), series, free: Vec::new(), at: Vec::new() });
+                    plots.push(PlotSpec {
+                        x: x.into(),
+                        y: "wait_gl_mean".into(),
+                        series: series.clone(),
+                        free: Vec::new(),
+                        at: Vec::new(),
+                    });
+                    plots.push(PlotSpec {
+                        x: x.into(),
+                        y: "barrier_traffic_per_membar".into(),
+                        series,
+                        free: Vec::new(),
+                        at: Vec::new(),
+                    });
                 }
             }
         }
-        Ok(Grid { points, plots, keys, reference, cycles })
+        Ok(Grid {
+            points,
+            plots,
+            keys,
+            reference,
+            cycles,
+        })
     }
 }
 
@@ -497,7 +706,10 @@ struct Occupancy {
 
 impl Occupancy {
     fn new(cfg: &Config) -> Self {
-        Occupancy { out: vec![0; tag_count(cfg) as usize], peak: 0 }
+        Occupancy {
+            out: vec![0; tag_count(cfg) as usize],
+            peak: 0,
+        }
     }
 }
 
@@ -533,7 +745,11 @@ struct IssueLatency {
 
 impl IssueLatency {
     fn new(cfg: &Config) -> Self {
-        IssueLatency { first: vec![None; cfg.warps as usize], pending: vec![None; cfg.warps as usize], lat: Default::default() }
+        IssueLatency {
+            first: vec![None; cfg.warps as usize],
+            pending: vec![None; cfg.warps as usize],
+            lat: Default::default(),
+        }
     }
 }
 
@@ -584,7 +800,11 @@ pub struct PointResult {
 }
 
 pub fn run_point(p: &Point, check: bool) -> PointResult {
-    let opts = RunOptions { cycles: p.cycles, seed: p.seed, ..RunOptions::default() };
+    let opts = RunOptions {
+        cycles: p.cycles,
+        seed: p.seed,
+        ..RunOptions::default()
+    };
     let mut occ = Occupancy::new(&p.cfg);
     let mut wait = IssueLatency::new(&p.cfg);
     let mut dut = MembarModel::new(&p.cfg);
@@ -605,13 +825,21 @@ pub fn run_point(p: &Point, check: bool) -> PointResult {
         }
     } else {
         let mut up = Workload::new(&p.wf.workload, &p.cfg, opts.seed);
-        let mut dn = membar_sim::mmu::Mmu::new(&p.wf.mmu, &p.cfg, opts.seed ^ 0xa5a5_5a5a_0f0f_f0f0);
+        let mut dn =
+            membar_sim::mmu::Mmu::new(&p.wf.mmu, &p.cfg, opts.seed ^ 0xa5a5_5a5a_0f0f_f0f0);
         let mut stats = Stats::new(&p.cfg);
         let out = {
             let mut obs: Vec<&mut dyn Observer> = vec![&mut stats, &mut occ, &mut wait];
             run(&mut dut, &mut up, &mut dn, &opts, &mut obs)
         };
-        PointResult { sim_cycles: out.cycles, stats, wait: wait.lat, peak_counter: occ.peak, check: None, secs: t0.elapsed().as_secs_f64() }
+        PointResult {
+            sim_cycles: out.cycles,
+            stats,
+            wait: wait.lat,
+            peak_counter: occ.peak,
+            check: None,
+            secs: t0.elapsed().as_secs_f64(),
+        }
     }
 }
 
@@ -666,7 +894,13 @@ pub fn metric(r: &PointResult, name: &str) -> f64 {
     let s = &r.stats;
     let cyc = s.cycles.max(1) as f64;
     let membars: u64 = s.membars.iter().sum();
-    let per_membar = |x: u64| if membars == 0 { 0.0 } else { x as f64 / membars as f64 };
+    let per_membar = |x: u64| {
+        if membars == 0 {
+            0.0
+        } else {
+            x as f64 / membars as f64
+        }
+    };
     match name {
         "sim_cycles" => r.sim_cycles as f64,
         "membars" => membars as f64,
@@ -692,7 +926,9 @@ pub fn metric(r: &PointResult, name: &str) -> f64 {
             } else {
                 return f64::NAN;
             };
-            let Some((lv, stat)) = rest.split_once('_') else { return f64::NAN };
+            let Some((lv, stat)) = rest.split_once('_') else {
+                return f64::NAN;
+            };
             let l = match lv {
                 "cta" => src[0].clone(),
                 "vc" => src[1].clone(),
@@ -731,13 +967,26 @@ fn fmt_num(x: f64) -> String {
 }
 
 /// The configuration columns always written (the whole configuration).
-const CONFIG_COLUMNS: &[&str] = &["arch", "warps", "ways", "slots", "counter_bits", "coalesce_window", "max_outstanding", "level_mix", "gl_bar_ack"];
+const CONFIG_COLUMNS: &[&str] = &[
+    "arch",
+    "warps",
+    "ways",
+    "slots",
+    "counter_bits",
+    "coalesce_window",
+    "max_outstanding",
+    "level_mix",
+    "gl_bar_ack",
+];
 
 fn write_csv(path: &Path, grid: &Grid, res: &[PointResult]) -> Result<(), CmdError> {
     let io = |e: csv::Error| CmdError::input(format!("{}: {e}", path.display()));
     let mut w = csv::Writer::from_path(path).map_err(io)?;
-    let extra: Vec<&String> =
-        grid.keys.iter().filter(|k| !CONFIG_COLUMNS.contains(&k.as_str()) && *k != "scenario" && *k != "seed").collect();
+    let extra: Vec<&String> = grid
+        .keys
+        .iter()
+        .filter(|k| !CONFIG_COLUMNS.contains(&k.as_str()) && *k != "scenario" && *k != "seed")
+        .collect();
     let mut header: Vec<String> = vec!["point".into()];
     header.extend(CONFIG_COLUMNS.iter().map(|s| s.to_string()));
     header.extend(extra.iter().map(|s| s.to_string()));
@@ -747,9 +996,19 @@ fn write_csv(path: &Path, grid: &Grid, res: &[PointResult]) -> Result<(), CmdErr
     for (p, r) in grid.points.iter().zip(res) {
         let mut row: Vec<String> = vec![p.index.to_string()];
         let d: std::collections::HashMap<String, String> = p.cfg.describe().into_iter().collect();
-        row.extend(CONFIG_COLUMNS.iter().map(|k| d.get(*k).cloned().unwrap_or_default()));
+        row.extend(
+            CONFIG_COLUMNS
+                .iter()
+                .map(|k| d.get(*k).cloned().unwrap_or_default()),
+        );
         for k in &extra {
-            row.push(p.params.iter().find(|(pk, _)| pk == *k).map(|(_, v)| value_text(v)).unwrap_or_default());
+            row.push(
+                p.params
+                    .iter()
+                    .find(|(pk, _)| pk == *k)
+                    .map(|(_, v)| value_text(v))
+                    .unwrap_or_default(),
+            );
         }
         row.push(p.scenario.clone());
         row.push(p.seed.to_string());
@@ -766,7 +1025,8 @@ fn write_csv(path: &Path, grid: &Grid, res: &[PointResult]) -> Result<(), CmdErr
         }
         w.write_record(&row).map_err(io)?;
     }
-    w.flush().map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
+    w.flush()
+        .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
     Ok(())
 }
 
@@ -782,10 +1042,18 @@ fn param_text(p: &Point, key: &str) -> Option<String> {
     // `KEY.SUB`: a number inside a mapping value.
     if let Some((base, sub)) = key.rsplit_once('.') {
         if let Some((_, Value::Mapping(m))) = p.params.iter().find(|(k, _)| k == base) {
-            return Some(m.get(Value::from(sub)).map(value_text).unwrap_or_else(|| "0".into()));
+            return Some(
+                m.get(Value::from(sub))
+                    .map(value_text)
+                    .unwrap_or_else(|| "0".into()),
+            );
         }
     }
-    p.cfg.describe().into_iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    p.cfg
+        .describe()
+        .into_iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v)
 }
 
 /// The reference value of a key: the grid's `reference`, else the default
@@ -794,9 +1062,17 @@ fn reference_value(grid: &Grid, key: &str) -> Option<String> {
     if let Some((_, v)) = grid.reference.iter().find(|(k, _)| k == key) {
         return Some(value_text(v));
     }
-    let def = Config::default().describe().into_iter().find(|(k, _)| k == key).map(|(_, v)| v);
+    let def = Config::default()
+        .describe()
+        .into_iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v);
     if let Some(d) = def {
-        if grid.points.iter().any(|p| param_text(p, key).as_deref() == Some(d.as_str())) {
+        if grid
+            .points
+            .iter()
+            .any(|p| param_text(p, key).as_deref() == Some(d.as_str()))
+        {
             return Some(d);
         }
     }
@@ -824,7 +1100,13 @@ fn axis_label(key: &str) -> String {
 }
 
 /// One plot: `(file name, series count, points drawn)`.
-fn draw_plot(dir: &Path, stem: &str, grid: &Grid, res: &[PointResult], spec: &PlotSpec) -> Result<Option<(PathBuf, usize, usize)>, CmdError> {
+fn draw_plot(
+    dir: &Path,
+    stem: &str,
+    grid: &Grid,
+    res: &[PointResult],
+    spec: &PlotSpec,
+) -> Result<Option<(PathBuf, usize, usize)>, CmdError> {
     use plotters::prelude::*;
     use plotters::style::text_anchor::{HPos, Pos, VPos};
     // The slice: every other swept key at its reference value (except the series key).
@@ -833,7 +1115,11 @@ fn draw_plot(dir: &Path, stem: &str, grid: &Grid, res: &[PointResult], spec: &Pl
         .iter()
         .filter(|k| {
             let xbase = spec.x.rsplit_once('.').map_or(spec.x.as_str(), |x| x.0);
-            **k != spec.x && k.as_str() != xbase && Some(*k) != spec.series.as_ref() && *k != "seed" && !spec.free.contains(k)
+            **k != spec.x
+                && k.as_str() != xbase
+                && Some(*k) != spec.series.as_ref()
+                && *k != "seed"
+                && !spec.free.contains(k)
         })
         .map(|k| match spec.at.iter().find(|(a, _)| a == k) {
             Some((_, v)) => (k.clone(), Some(v.clone())),
@@ -854,7 +1140,9 @@ fn draw_plot(dir: &Path, stem: &str, grid: &Grid, res: &[PointResult], spec: &Pl
         if !p.params.iter().any(|(k, _)| k == &spec.x || k == xbase) {
             continue;
         }
-        let Some(x) = param_text(p, &spec.x).and_then(|t| t.parse::<f64>().ok()) else { continue };
+        let Some(x) = param_text(p, &spec.x).and_then(|t| t.parse::<f64>().ok()) else {
+            continue;
+        };
         let y = metric(r, &spec.y);
         if !y.is_finite() {
             continue;
@@ -881,7 +1169,10 @@ fn draw_plot(dir: &Path, stem: &str, grid: &Grid, res: &[PointResult], spec: &Pl
                 _ => merged.push((x, y, 1)),
             }
         }
-        *v = merged.into_iter().map(|(x, y, n)| (x, y / n as f64)).collect();
+        *v = merged
+            .into_iter()
+            .map(|(x, y, n)| (x, y / n as f64))
+            .collect();
     }
     series.retain(|(_, v)| !v.is_empty());
     // Single points next to real curves are slices of other blocks: drop them.
@@ -900,25 +1191,50 @@ fn draw_plot(dir: &Path, stem: &str, grid: &Grid, res: &[PointResult], spec: &Pl
         name.push_str(&format!("_at_{k}_{v}"));
     }
     let path = dir.join(format!("{}.svg", name.replace(['.', '/', ' '], "_")));
-    let (xmin, xmax) = series.iter().flat_map(|(_, v)| v.iter().map(|p| p.0)).fold((f64::MAX, f64::MIN), |a, x| (a.0.min(x), a.1.max(x)));
-    let ymax = series.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)).fold(0.0f64, f64::max);
+    let (xmin, xmax) = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().map(|p| p.0))
+        .fold((f64::MAX, f64::MIN), |a, x| (a.0.min(x), a.1.max(x)));
+    let ymax = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().map(|p| p.1))
+        .fold(0.0f64, f64::max);
     // Wide positive ranges (ways 1..32, rates 0.01..0.3) on a log2 axis.
     let log_x = xmin > 0.0 && xmax / xmin >= 8.0;
     let tx = |x: f64| if log_x { x.log2() } else { x };
-    let err = |e: &dyn std::fmt::Display| CmdError::input(format!("{}: drawing the plot: {e}", path.display()));
+    let err = |e: &dyn std::fmt::Display| {
+        CmdError::input(format!("{}: drawing the plot: {e}", path.display()))
+    };
     let title = format!("{} vs {}", axis_label(&spec.y), spec.x);
     let subtitle = {
-        let fixed_txt: Vec<String> = fixed.iter().filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}={v}"))).collect();
-        if fixed_txt.is_empty() { String::new() } else { format!("at {}", fixed_txt.join(", ")) }
+        let fixed_txt: Vec<String> = fixed
+            .iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}={v}")))
+            .collect();
+        if fixed_txt.is_empty() {
+            String::new()
+        } else {
+            format!("at {}", fixed_txt.join(", "))
+        }
     };
     {
         let root = SVGBackend::new(&path, (900, 580)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(&e))?;
         let (top, plot_area) = root.split_vertically(52);
-        top.draw_text(&title, &TextStyle::from(("sans-serif", 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)), (450, 6))
-            .map_err(|e| err(&e))?;
-        top.draw_text(&subtitle, &TextStyle::from(("sans-serif", 11).into_font()).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Top)), (450, 30))
-            .map_err(|e| err(&e))?;
+        top.draw_text(
+            &title,
+            &TextStyle::from(("sans-serif", 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)),
+            (450, 6),
+        )
+        .map_err(|e| err(&e))?;
+        top.draw_text(
+            &subtitle,
+            &TextStyle::from(("sans-serif", 11).into_font())
+                .color(&RGBColor(90, 90, 90))
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+            (450, 30),
+        )
+        .map_err(|e| err(&e))?;
         let y_hi = if ymax <= 0.0 { 1.0 } else { ymax * 1.12 };
         let (x0, x1) = (tx(xmin), tx(xmax));
         let pad = if x1 > x0 { (x1 - x0) * 0.04 } else { 1.0 };
@@ -930,16 +1246,34 @@ fn draw_plot(dir: &Path, stem: &str, grid: &Grid, res: &[PointResult], spec: &Pl
             .map_err(|e| err(&e))?;
         let xfmt = |v: &f64| {
             let x = if log_x { 2f64.powf(*v) } else { *v };
-            if (x - x.round()).abs() < 1e-6 { format!("{}", x.round()) } else { format!("{:.3}", x).trim_end_matches('0').to_string() }
+            if (x - x.round()).abs() < 1e-6 {
+                format!("{}", x.round())
+            } else {
+                format!("{:.3}", x).trim_end_matches('0').to_string()
+            }
         };
-        let yfmt = |v: &f64| if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.2}") };
+        let yfmt = |v: &f64| {
+            if v.abs() >= 100.0 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.2}")
+            }
+        };
         chart
             .configure_mesh()
-            .x_desc(if log_x { format!("{} (log scale)", axis_label(&spec.x)) } else { axis_label(&spec.x) })
+            .x_desc(if log_x {
+                format!("{} (log scale)", axis_label(&spec.x))
+            } else {
+                axis_label(&spec.x)
+            })
             .y_desc(axis_label(&spec.y))
             .x_label_formatter(&xfmt)
             .y_label_formatter(&yfmt)
-            .x_labels(if log_x { ((x1 - x0).ceil() as usize + 1).max(3) } else { 10 })
+            .x_labels(if log_x {
+                ((x1 - x0).ceil() as usize + 1).max(3)
+            } else {
+                10
+            })
             .light_line_style(WHITE)
             .label_style(("sans-serif", 13))
             .draw()
@@ -947,10 +1281,15 @@ fn draw_plot(dir: &Path, stem: &str, grid: &Grid, res: &[PointResult], spec: &Pl
         for (n, (label, pts)) in series.iter().enumerate() {
             let color = Palette99::pick(n).to_rgba();
             chart
-                .draw_series(LineSeries::new(pts.iter().map(|&(x, y)| (tx(x), y)), color.stroke_width(2)).point_size(4))
+                .draw_series(
+                    LineSeries::new(pts.iter().map(|&(x, y)| (tx(x), y)), color.stroke_width(2))
+                        .point_size(4),
+                )
                 .map_err(|e| err(&e))?
                 .label(label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+                });
         }
         chart
             .configure_series_labels()
@@ -971,9 +1310,21 @@ fn draw_plot(dir: &Path, stem: &str, grid: &Grid, res: &[PointResult], spec: &Pl
 
 pub fn sweep(opt: &Options) -> CmdResult {
     let grid = Grid::load(&opt.grid, opt.cycles)?;
-    let stem = opt.grid.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "sweep".into());
-    std::fs::create_dir_all(&opt.out).map_err(|e| CmdError::input(format!("--out {}: {e}", opt.out.display())))?;
-    let jobs = opt.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+    let stem = opt
+        .grid
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "sweep".into());
+    std::fs::create_dir_all(&opt.out)
+        .map_err(|e| CmdError::input(format!("--out {}: {e}", opt.out.display())))?;
+    let jobs = opt
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -981,8 +1332,10 @@ pub fn sweep(opt: &Options) -> CmdResult {
     let n = grid.points.len();
     let pb = ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr());
     pb.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} points  eta {eta}  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} points  eta {eta}  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let check = !opt.no_check;
     println!(
@@ -1029,7 +1382,11 @@ pub fn sweep(opt: &Options) -> CmdResult {
             Some(Err(e)) => Some(format!(
                 "point {} ({}; scenario {}, seed {}): {e}",
                 p.index,
-                p.params.iter().map(|(k, v)| format!("{k}={}", value_text(v))).collect::<Vec<_>>().join(", "),
+                p.params
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", value_text(v)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 p.scenario,
                 p.seed
             )),
@@ -1038,9 +1395,21 @@ pub fn sweep(opt: &Options) -> CmdResult {
         .collect();
     if check {
         if failed.is_empty() {
-            println!("scoreboard: PASS on every point ({} property checks)", res.iter().map(|r| match &r.check { Some(Ok(c)) => *c, _ => 0 }).sum::<u64>());
+            println!(
+                "scoreboard: PASS on every point ({} property checks)",
+                res.iter()
+                    .map(|r| match &r.check {
+                        Some(Ok(c)) => *c,
+                        _ => 0,
+                    })
+                    .sum::<u64>()
+            );
         } else {
-            return Err(CmdError::failed(format!("scoreboard violation on {} points:\n  {}", failed.len(), failed.join("\n  "))));
+            return Err(CmdError::failed(format!(
+                "scoreboard violation on {} points:\n  {}",
+                failed.len(),
+                failed.join("\n  ")
+            )));
         }
     }
     Ok(())

@@ -5,23 +5,8 @@
 //! The measurements are read from `../shared/calibration` (beside the repo).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn membar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_membar")).args(args).current_dir(root()).output().expect("run membar")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{membar, root, stderr, stdout};
 
 /// One row of the cell table.
 #[derive(Debug, Clone)]
@@ -36,7 +21,9 @@ struct Row {
 
 /// The cell rows of one preset's section (`## H100 ...` up to the summary).
 fn rows(out: &str, gpu: &str) -> Vec<Row> {
-    let start = out.find(&format!("## {gpu} — model vs measured")).unwrap_or_else(|| panic!("no {gpu} section in\n{out}"));
+    let start = out
+        .find(&format!("## {gpu} — model vs measured"))
+        .unwrap_or_else(|| panic!("no {gpu} section in\n{out}"));
     let sec = &out[start..];
     let end = sec.find(&format!("\n{gpu}: ")).unwrap_or(sec.len());
     let mut group = String::new();
@@ -78,7 +65,12 @@ fn combining(out: &str, gpu: &str) -> HashMap<(String, i64), (f64, f64, f64)> {
         }
         let f: Vec<&str> = l.split('|').map(|s| s.trim()).collect();
         if !scope.is_empty() && f.len() == 6 {
-            if let (Ok(d), Ok(a), Ok(b), Ok(c)) = (f[1].parse::<i64>(), f[2].parse::<f64>(), f[3].parse::<f64>(), f[4].parse::<f64>()) {
+            if let (Ok(d), Ok(a), Ok(b), Ok(c)) = (
+                f[1].parse::<i64>(),
+                f[2].parse::<f64>(),
+                f[3].parse::<f64>(),
+                f[4].parse::<f64>(),
+            ) {
                 m.insert((scope.clone(), d), (a, b, c));
             }
         }
@@ -88,7 +80,12 @@ fn combining(out: &str, gpu: &str) -> HashMap<(String, i64), (f64, f64, f64)> {
 
 fn calibrate_output() -> String {
     let o = membar(&["calibrate"]);
-    assert!(o.status.success(), "membar calibrate failed:\n{}{}", stdout(&o), stderr(&o));
+    assert!(
+        o.status.success(),
+        "membar calibrate failed:\n{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
     stdout(&o)
 }
 
@@ -101,19 +98,32 @@ fn calibration_tables_and_the_cells_we_claim() {
         for row in &r {
             // The printed error is the error of the printed numbers.
             let e = (row.model - row.measured) / row.measured * 100.0;
-            assert!((e - row.error_pct).abs() < 0.2 || row.measured < 20.0, "{gpu} {row:?}");
+            assert!(
+                (e - row.error_pct).abs() < 0.2 || row.measured < 20.0,
+                "{gpu} {row:?}"
+            );
             let outside = row.error_pct.abs() > 20.0;
-            assert_eq!(row.mark == "MISS", outside && !row.mark.starts_with("info"), "{gpu} {row:?}");
+            assert_eq!(
+                row.mark == "MISS",
+                outside && !row.mark.starts_with("info"),
+                "{gpu} {row:?}"
+            );
         }
         // Claimed for both GPUs: lone fences, fences after S stores, GPU and SYS
         // fences of k warps without stores, every pair and group.
         for row in &r {
             let claimed = row.group.starts_with("1 warp")
-                || (row.group.starts_with("k warps") && !row.label.contains("cta") && !row.label.contains("st+"))
-                || (row.group.starts_with("pairs") && !(gpu == "H200" && row.label.starts_with("st+")))
+                || (row.group.starts_with("k warps")
+                    && !row.label.contains("cta")
+                    && !row.label.contains("st+"))
+                || (row.group.starts_with("pairs")
+                    && !(gpu == "H200" && row.label.starts_with("st+")))
                 || row.group.starts_with("groups");
             if claimed {
-                assert!(row.error_pct.abs() <= 20.0, "{gpu}: claimed cell outside ±20 %: {row:?}");
+                assert!(
+                    row.error_pct.abs() <= 20.0,
+                    "{gpu}: claimed cell outside ±20 %: {row:?}"
+                );
             }
         }
     }
@@ -121,9 +131,15 @@ fn calibration_tables_and_the_cells_we_claim() {
     let h100 = rows(&out, "H100");
     let misses: Vec<&Row> = h100.iter().filter(|r| r.mark == "MISS").collect();
     assert!(misses.len() <= 2, "H100 misses: {misses:#?}");
-    assert!(misses.iter().all(|r| r.label.contains("fence.sc.cta")), "{misses:#?}");
+    assert!(
+        misses.iter().all(|r| r.label.contains("fence.sc.cta")),
+        "{misses:#?}"
+    );
     // 32 warps together: within 5 % at GPU scope, 10 % at SYS.
-    for row in h100.iter().filter(|r| r.group.starts_with("k warps") && r.label.starts_with("k=32")) {
+    for row in h100
+        .iter()
+        .filter(|r| r.group.starts_with("k warps") && r.label.starts_with("k=32"))
+    {
         if row.label.contains("gpu") {
             assert!(row.error_pct.abs() <= 5.0, "{row:?}");
         } else if row.label.contains("sys") {
@@ -132,9 +148,28 @@ fn calibration_tables_and_the_cells_we_claim() {
     }
     // How latency grows with the number of fencing warps (GPU scope): flat up
     // to 4 warps, then two alternating groups at about 2 x 463.
-    let k = |k: u32| h100.iter().find(|r| r.label == format!("k={k:<2} fence.sc.gpu")).unwrap().model;
-    assert!(k(1) == k(4) && (k(8) - 926.0).abs() < 30.0 && (k(32) - 926.0).abs() < 30.0, "{} {} {} {}", k(1), k(4), k(8), k(32));
-    assert!(out.contains("H100: 223 of 225 goal cells within ±20 %"), "summary changed:\n{}", out.lines().filter(|l| l.contains("goal cells")).collect::<Vec<_>>().join("\n"));
+    let k = |k: u32| {
+        h100.iter()
+            .find(|r| r.label == format!("k={k:<2} fence.sc.gpu"))
+            .unwrap()
+            .model
+    };
+    assert!(
+        k(1) == k(4) && (k(8) - 926.0).abs() < 30.0 && (k(32) - 926.0).abs() < 30.0,
+        "{} {} {} {}",
+        k(1),
+        k(4),
+        k(8),
+        k(32)
+    );
+    assert!(
+        out.contains("H100: 223 of 225 goal cells within ±20 %"),
+        "summary changed:\n{}",
+        out.lines()
+            .filter(|l| l.contains("goal cells"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
     assert!(out.contains("no violation"));
 }
 
@@ -147,39 +182,80 @@ fn h100_combining_rule_comes_out_of_the_unit() {
     let m = combining(&out, "H100");
     assert!(m.len() >= 28, "{m:?}");
     for ((scope, d), (measured, rule, model)) in &m {
-        assert!((model - rule).abs() <= 2.0, "{scope} Δ={d}: model {model} vs rule {rule}");
+        assert!(
+            (model - rule).abs() <= 2.0,
+            "{scope} Δ={d}: model {model} vs rule {rule}"
+        );
         if scope == "GPU" {
-            assert!((model - measured).abs() <= 3.0, "{scope} Δ={d}: model {model} vs measured {measured}");
+            assert!(
+                (model - measured).abs() <= 3.0,
+                "{scope} Δ={d}: model {model} vs measured {measured}"
+            );
         }
     }
     // The groups: late fences at +153, +270, +426 all complete at A + 463.
     let g = rows(&out, "H100");
-    let lat = |label: &str| g.iter().find(|r| r.label.starts_with(label)).unwrap_or_else(|| panic!("{label}")).model;
+    let lat = |label: &str| {
+        g.iter()
+            .find(|r| r.label.starts_with(label))
+            .unwrap_or_else(|| panic!("{label}"))
+            .model
+    };
     for (w, at) in [("B", 153.0), ("C", 270.0), ("D", 426.0)] {
         let done = at + lat(&format!("fence.sc.gpu merge:A0 B.2u C.5u D.8u warp {w}"));
         let a = lat("fence.sc.gpu merge:A0 B.2u C.5u D.8u warp A");
-        assert!((done - a - 463.0).abs() <= 3.0, "warp {w}: done at {done}, A at {a}");
+        assert!(
+            (done - a - 463.0).abs() <= 3.0,
+            "warp {w}: done at {done}, A at {a}"
+        );
     }
 }
 
 #[test]
 fn fit_reproduces_the_shipped_presets() {
     for (preset, needles) in [
-        ("configs/h100.yaml", ["gl_bar_latency: 455", "sys_bar_latency: 803", "overhead: {cta: 8, vc: 8, gl: 181, sys: 568}"]),
-        ("configs/h200.yaml", ["gl_bar_latency: 51", "sys_bar_latency: 799", "overhead: {cta: 8, vc: 8, gl: 181, sys: 181}"]),
+        (
+            "configs/h100.yaml",
+            [
+                "gl_bar_latency: 455",
+                "sys_bar_latency: 803",
+                "overhead: {cta: 8, vc: 8, gl: 181, sys: 568}",
+            ],
+        ),
+        (
+            "configs/h200.yaml",
+            [
+                "gl_bar_latency: 51",
+                "sys_bar_latency: 799",
+                "overhead: {cta: 8, vc: 8, gl: 181, sys: 181}",
+            ],
+        ),
     ] {
         let o = membar(&["calibrate", "--fit", "--preset", preset]);
         let s = stdout(&o);
         assert!(o.status.success(), "{s}{}", stderr(&o));
-        let yaml = s.split("```yaml").nth(1).and_then(|x| x.split("```").next()).unwrap_or_else(|| panic!("no fitted YAML:\n{s}"));
+        let yaml = s
+            .split("```yaml")
+            .nth(1)
+            .and_then(|x| x.split("```").next())
+            .unwrap_or_else(|| panic!("no fitted YAML:\n{s}"));
         for n in needles {
-            assert!(yaml.contains(n), "{preset}: fitted preset lacks {n:?}:\n{yaml}");
+            assert!(
+                yaml.contains(n),
+                "{preset}: fitted preset lacks {n:?}:\n{yaml}"
+            );
         }
         let shipped = std::fs::read_to_string(root().join(preset)).unwrap();
         for n in needles {
             let key = n.split(':').next().unwrap();
-            let line = shipped.lines().find(|l| l.trim_start().starts_with(key)).unwrap();
-            assert!(line.contains(n.split_once(": ").unwrap().1), "{preset} ships {line:?}, the fit gives {n:?}");
+            let line = shipped
+                .lines()
+                .find(|l| l.trim_start().starts_with(key))
+                .unwrap();
+            assert!(
+                line.contains(n.split_once(": ").unwrap().1),
+                "{preset} ships {line:?}, the fit gives {n:?}"
+            );
         }
     }
 }
@@ -188,28 +264,53 @@ fn fit_reproduces_the_shipped_presets() {
 fn strict_mode_and_bad_inputs() {
     let o = membar(&["calibrate", "--strict"]);
     assert_eq!(o.status.code(), Some(1), "there are known misses");
-    assert!(stderr(&o).contains("goal cells outside ±20 %") && stderr(&o).contains("fence.sc.cta"), "{}", stderr(&o));
-    let o = membar(&["calibrate", "--strict", "--tolerance", "60", "--preset", "configs/h100.yaml"]);
+    assert!(
+        stderr(&o).contains("goal cells outside ±20 %") && stderr(&o).contains("fence.sc.cta"),
+        "{}",
+        stderr(&o)
+    );
+    let o = membar(&[
+        "calibrate",
+        "--strict",
+        "--tolerance",
+        "60",
+        "--preset",
+        "configs/h100.yaml",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
 
     let o = membar(&["calibrate", "--preset", "/nonexistent/p.yaml"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("/nonexistent/p.yaml") && stderr(&o).contains("cannot read"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/nonexistent/p.yaml") && stderr(&o).contains("cannot read"),
+        "{}",
+        stderr(&o)
+    );
 
     let dir = std::env::temp_dir().join(format!("membar-cal-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (text, needles) in [
         ("name: h100\nunit: {ways: 40}\n", vec!["unit.ways", "40"]),
-        ("name: h100\nsm: {overhead: {gpu: 1}}\n", vec!["sm.overhead.gpu", "cta, vc, gl, sys"]),
+        (
+            "name: h100\nsm: {overhead: {gpu: 1}}\n",
+            vec!["sm.overhead.gpu", "cta, vc, gl, sys"],
+        ),
         ("name: a100\n", vec!["name", "a100", "h100, h200"]),
-        ("name: h100\nmmu: {gl_bar_latency: -3}\n", vec!["mmu.gl_bar_latency", "-3"]),
+        (
+            "name: h100\nmmu: {gl_bar_latency: -3}\n",
+            vec!["mmu.gl_bar_latency", "-3"],
+        ),
     ] {
         let p = dir.join("bad.yaml");
         std::fs::write(&p, text).unwrap();
         let o = membar(&["calibrate", "--preset", p.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2), "{text}");
         for n in needles {
-            assert!(stderr(&o).contains(n), "{text}: {n:?} missing in {}", stderr(&o));
+            assert!(
+                stderr(&o).contains(n),
+                "{text}: {n:?} missing in {}",
+                stderr(&o)
+            );
         }
     }
     let o = membar(&["calibrate", "--data", "/nonexistent/dir"]);

@@ -10,11 +10,39 @@ use std::path::PathBuf;
 use std::process::Command;
 
 const SUBCOMMANDS: &[&str] = &["sim", "bench", "sim", "sim", "bogus", "--help", "-V", ""];
-const FLAGS: &[&str] = &["--config", "--workload", "--cycles", "--seed", "--trace", "--coverage", "--out", "--nope", "-x"];
+const FLAGS: &[&str] = &[
+    "--config",
+    "--workload",
+    "--cycles",
+    "--seed",
+    "--trace",
+    "--coverage",
+    "--out",
+    "--nope",
+    "-x",
+];
 const VALUES: &[&str] = &[
-    "configs/default.yaml", "configs/w8_k2_n1_c4.yaml", "/nonexistent.yaml", "workloads/adversarial.yaml",
-    "workloads/barrier_burst.yaml", "random_mix", "sys_heavy", "adversarial", "no_such", "0", "1", "100", "500",
-    "-1", "abc", "1e3", "18446744073709551616", "", "Cargo.toml", "docs", "\u{1F600}",
+    "configs/default.yaml",
+    "configs/w8_k2_n1_c4.yaml",
+    "/nonexistent.yaml",
+    "workloads/adversarial.yaml",
+    "workloads/barrier_burst.yaml",
+    "random_mix",
+    "sys_heavy",
+    "adversarial",
+    "no_such",
+    "0",
+    "1",
+    "100",
+    "500",
+    "-1",
+    "abc",
+    "1e3",
+    "18446744073709551616",
+    "",
+    "Cargo.toml",
+    "docs",
+    "\u{1F600}",
 ];
 
 fn root() -> PathBuf {
@@ -43,14 +71,19 @@ fn scratch() -> PathBuf {
 fn random_command_lines_never_panic() {
     let seeds: Vec<u64> = match std::env::var("FUZZ_SEED").ok().and_then(|s| s.parse().ok()) {
         Some(s) => vec![s],
-        None => (0..std::env::var("FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(150)).collect(),
+        None => (0..std::env::var("FUZZ_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(150))
+            .collect(),
     };
     let mut codes = [0u32; 3];
     let cwd = scratch();
     let before = std::fs::read(cwd.join("configs/default.yaml")).unwrap();
     for seed in seeds {
         let mut r = ChaCha8Rng::seed_from_u64(seed);
-        let mut args: Vec<String> = vec![SUBCOMMANDS[r.gen_range(0..SUBCOMMANDS.len())].to_string()];
+        let mut args: Vec<String> =
+            vec![SUBCOMMANDS[r.gen_range(0..SUBCOMMANDS.len())].to_string()];
         for _ in 0..r.gen_range(0..6) {
             args.push(FLAGS[r.gen_range(0..FLAGS.len())].to_string());
             if r.gen_bool(0.85) {
@@ -76,11 +109,18 @@ fn random_command_lines_never_panic() {
             "seed {seed}: membar {args:?} exited {code:?}\nstderr: {stderr}"
         );
         if code != Some(0) {
-            assert!(!stderr.trim().is_empty(), "seed {seed}: membar {args:?} failed without a message");
+            assert!(
+                !stderr.trim().is_empty(),
+                "seed {seed}: membar {args:?} failed without a message"
+            );
         }
         codes[code.unwrap() as usize] += 1;
     }
     println!("cli fuzz: exit codes 0/1/2 = {codes:?}");
-    assert_eq!(std::fs::read(cwd.join("configs/default.yaml")).unwrap(), before, "an output flag overwrote an input file");
+    assert_eq!(
+        std::fs::read(cwd.join("configs/default.yaml")).unwrap(),
+        before,
+        "an output flag overwrote an input file"
+    );
     let _ = std::fs::remove_dir_all(&cwd);
 }

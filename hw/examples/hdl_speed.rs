@@ -10,9 +10,15 @@ use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
 fn main() {
-    let cycles: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(200_000);
+    let cycles: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200_000);
     let only = std::env::args().nth(2);
-    for (name, cfg) in Config::grid().into_iter().filter(|(n, _)| only.as_deref().is_none_or(|o| o == *n)) {
+    for (name, cfg) in Config::grid()
+        .into_iter()
+        .filter(|(n, _)| only.as_deref().is_none_or(|o| o == *n))
+    {
         let inputs = stimulus(&cfg, cycles);
         let mut dut = membar_hw::hdl_dut(&cfg).expect("grid configurations are supported");
         let start = Instant::now();
@@ -22,7 +28,10 @@ fn main() {
             sent += u64::from(o.dn_valid && i.dn_ready && o.dn_kind == kind::TXN);
         }
         let secs = start.elapsed().as_secs_f64();
-        println!("{name:>16}: {:>8.0} cycles/s ({cycles} cycles, {sent} TXNs sent)", cycles as f64 / secs);
+        println!(
+            "{name:>16}: {:>8.0} cycles/s ({cycles} cycles, {sent} TXNs sent)",
+            cycles as f64 / secs
+        );
     }
 }
 
@@ -34,9 +43,17 @@ fn stimulus(cfg: &Config, cycles: u64) -> Vec<Inputs> {
             reset: false,
             req_valid: r.gen_bool(0.9),
             req_warp: r.gen_range(0..cfg.warps) as u8,
-            req_op: if r.gen_bool(0.1) { 4 } else { r.gen_range(0..4) },
+            req_op: if r.gen_bool(0.1) {
+                4
+            } else {
+                r.gen_range(0..4)
+            },
             req_level: r.gen_range(0..4),
-            req_ivall: if r.gen_bool(0.1) { r.gen_range(1..4) } else { 0 },
+            req_ivall: if r.gen_bool(0.1) {
+                r.gen_range(1..4)
+            } else {
+                0
+            },
             req_id: r.gen(),
             dn_ready: r.gen_bool(0.9),
             ack_valid: r.gen_bool(0.5),

@@ -167,10 +167,12 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
         self.seq_tag.next = self.seq_slot.q.val();
 
         self.out_free.next = !self.out_valid.q.val() | self.dn_ready.val();
-        self.seq_busy.next = self.seq_inval_d.q.val() | self.seq_inval_t.q.val() | self.seq_barrier.q.val();
+        self.seq_busy.next =
+            self.seq_inval_d.q.val() | self.seq_inval_t.q.val() | self.seq_barrier.q.val();
         self.out_txn.next = self.out_valid.q.val() & (self.out_kind.q.val() == self.kind_txn.val());
-        self.bar_fire.next =
-            self.out_valid.q.val() & self.dn_ready.val() & (self.out_kind.q.val() == self.kind_barrier.val());
+        self.bar_fire.next = self.out_valid.q.val()
+            & self.dn_ready.val()
+            & (self.out_kind.q.val() == self.kind_barrier.val());
 
         // Output register: sequencer first, then an accepted transaction.
         if self.out_free.val() {

@@ -137,9 +137,10 @@ impl<const TB: usize, const MB: usize> Logic for Coalescer<TB, MB> {
         // a constant comparison (a lint error), this one is not.
         self.by_window.next = self.age.q.val() == self.window.val();
         self.by_full.next = self.nmem.q.val() >= self.ways.val();
-        self.close.next = self.can_close.val() & (self.by_window.val() | self.by_full.val() | self.mismatch.val());
-        self.accept_join.next =
-            self.joining.val() & (self.close.val() | ((self.nmem.q.val() < self.ways.val()) & !self.mismatch.val()));
+        self.close.next = self.can_close.val()
+            & (self.by_window.val() | self.by_full.val() | self.mismatch.val());
+        self.accept_join.next = self.joining.val()
+            & (self.close.val() | ((self.nmem.q.val() < self.ways.val()) & !self.mismatch.val()));
         self.join_first.next = self.close.val() | !self.has_members.val();
 
         // Next state: close (open the next slot) or age, then join.

@@ -143,7 +143,8 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
         self.io.next_zero.next = self.io.zero.val().get_bit(self.next_tag.val().index());
 
         // An ack is valid when a transferred TXN of its tag is unacknowledged.
-        self.ack_in_out.next = self.io.out_txn.val() & (self.io.out_tag.val() == self.io.ack_tag.val());
+        self.ack_in_out.next =
+            self.io.out_txn.val() & (self.io.out_tag.val() == self.io.ack_tag.val());
         self.ack_ok.next = self.io.ack_valid.val()
             & self.ack_cnt.val().any()
             & !(self.ack_in_out.val() & (self.ack_cnt.val() == self.one_cnt.val()));

@@ -30,7 +30,9 @@ trait CounterCore<const K: usize, const TB: usize>: Block {
     fn io_mut(&mut self) -> &mut CounterIo<K, TB>;
 }
 
-impl<const K: usize, const TB: usize, const C: usize> CounterCore<K, TB> for CommitCounters<K, TB, C> {
+impl<const K: usize, const TB: usize, const C: usize> CounterCore<K, TB>
+    for CommitCounters<K, TB, C>
+{
     fn io(&self) -> &CounterIo<K, TB> {
         &self.io
     }
@@ -58,7 +60,10 @@ impl<const K: usize, const TB: usize> CounterBank<K, TB> {
             };
         }
         let counters = of_width!(4 5 6 7 8 9 10 11 12 13 14 15 16);
-        Ok(CounterBank { io: Default::default(), counters })
+        Ok(CounterBank {
+            io: Default::default(),
+            counters,
+        })
     }
 }
 

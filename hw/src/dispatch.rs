@@ -37,9 +37,11 @@ pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
         (64, 2) => unit!(64, 6, 2, 1),
         (64, 4) => unit!(64, 6, 4, 2),
         (64, 8) => unit!(64, 6, 8, 3),
-        (warps, slots) => {
-            Err(unsupported("warps, slots", format!("{warps}, {slots}"), "warps 8, 16, 32, 64; slots 2, 4, 8"))
-        }
+        (warps, slots) => Err(unsupported(
+            "warps, slots",
+            format!("{warps}, {slots}"),
+            "warps 8, 16, 32, 64; slots 2, 4, 8",
+        )),
     }
 }
 
@@ -53,16 +55,32 @@ fn check_supported(cfg: &Config) -> Result<(), String> {
         return Err(unsupported("slots", cfg.slots, "one of 2, 4, 8"));
     }
     if !(4..=16).contains(&cfg.counter_bits) {
-        return Err(unsupported("counter_bits", cfg.counter_bits, "an integer in 4..=16"));
+        return Err(unsupported(
+            "counter_bits",
+            cfg.counter_bits,
+            "an integer in 4..=16",
+        ));
     }
     if cfg.arch != Arch::Coalescing {
-        return Err(unsupported("arch", cfg.arch.name(), "coalescing (the only micro-architecture with RTL)"));
+        return Err(unsupported(
+            "arch",
+            cfg.arch.name(),
+            "coalescing (the only micro-architecture with RTL)",
+        ));
     }
     if !(1..=cfg.warps).contains(&cfg.ways) {
-        return Err(unsupported("ways", cfg.ways, format!("an integer in 1..=warps (warps = {})", cfg.warps)));
+        return Err(unsupported(
+            "ways",
+            cfg.ways,
+            format!("an integer in 1..=warps (warps = {})", cfg.warps),
+        ));
     }
     if cfg.coalesce_window > 255 {
-        return Err(unsupported("coalesce_window", cfg.coalesce_window, "an integer in 0..=255"));
+        return Err(unsupported(
+            "coalesce_window",
+            cfg.coalesce_window,
+            "an integer in 0..=255",
+        ));
     }
     if !(1..cfg.slots).contains(&cfg.max_outstanding) {
         return Err(unsupported(
@@ -74,6 +92,10 @@ fn check_supported(cfg: &Config) -> Result<(), String> {
     Ok(())
 }
 
-fn unsupported(key: &str, value: impl std::fmt::Display, allowed: impl std::fmt::Display) -> String {
+fn unsupported(
+    key: &str,
+    value: impl std::fmt::Display,
+    allowed: impl std::fmt::Display,
+) -> String {
     format!("membar_unit RTL: unsupported configuration: `{key}` = {value}: allowed: {allowed}")
 }

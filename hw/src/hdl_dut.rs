@@ -29,17 +29,25 @@ pub trait HdlModel: Dut {
 }
 
 /// The lockstep wrapper around one configuration of [`MembarUnit`].
-pub struct HdlDut<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize> {
+pub struct HdlDut<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize>
+{
     uut: MembarUnit<W, WB, K, TB, MB>,
 }
 
-impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize> HdlDut<W, WB, K, TB, MB> {
+impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize>
+    HdlDut<W, WB, K, TB, MB>
+{
     /// Build and connect the circuit for `cfg` and run rust-hdl's structural
     /// checks (unconnected signals, logic loops, writes to inputs).
     pub fn new(cfg: &Config) -> Result<Self, String> {
         let mut uut = MembarUnit::new(cfg)?;
         uut.connect_all();
-        check_all(&uut).map_err(|e| format!("rust-hdl check of membar_unit ({}) failed: {e:?}", cfg.short_name()))?;
+        check_all(&uut).map_err(|e| {
+            format!(
+                "rust-hdl check of membar_unit ({}) failed: {e:?}",
+                cfg.short_name()
+            )
+        })?;
         Ok(HdlDut { uut })
     }
 

@@ -36,7 +36,13 @@ use crate::slot_ring::SlotRing;
 
 /// The memory-barrier unit (W warps, K slots; WB, TB, MB derived).
 #[derive(LogicBlock)]
-pub struct MembarUnit<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize> {
+pub struct MembarUnit<
+    const W: usize,
+    const WB: usize,
+    const K: usize,
+    const TB: usize,
+    const MB: usize,
+> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub req_valid: Signal<In, Bit>,
@@ -70,7 +76,9 @@ pub struct MembarUnit<const W: usize, const WB: usize, const K: usize, const TB:
     cmd: CmdStream<WB, TB>,
 }
 
-impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize> MembarUnit<W, WB, K, TB, MB> {
+impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize>
+    MembarUnit<W, WB, K, TB, MB>
+{
     /// The unit for `cfg`, whose `warps` and `slots` must be W and K (the
     /// dispatcher guarantees it); `Err` for an unsupported `counter_bits`.
     pub fn new(cfg: &Config) -> Result<Self, String> {
@@ -202,7 +210,9 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
         self.warp_blocked.next = self.request.warp_blocked.val();
         self.release_valid.next = self.request.release_valid.val();
         self.release_mask.next = self.request.release_mask.val();
-        self.err.next = self.request.reserved_err.val() | self.counters.io.ack_err.val() | self.ring.bar_ack_err.val();
+        self.err.next = self.request.reserved_err.val()
+            | self.counters.io.ack_err.val()
+            | self.ring.bar_ack_err.val();
         if self.reset.val() {
             self.req_ready.next = false;
             self.dn_valid.next = false;

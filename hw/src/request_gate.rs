@@ -129,9 +129,11 @@ impl<const W: usize, const WB: usize> Logic for RequestGate<W, WB> {
 
         // Blocking and request decode.
         self.warp_blocked.next = self.cta_pend.q.val() | self.members_all.val();
-        self.live.next = self.req_valid.val() & !self.warp_blocked.val().get_bit(self.req_warp.val().index());
+        self.live.next =
+            self.req_valid.val() & !self.warp_blocked.val().get_bit(self.req_warp.val().index());
         self.is_membar.next = self.req_op.val() == self.op_membar.val();
-        self.plain_cta.next = (self.req_level.val() == self.level_cta.val()) & !self.req_ivall.val().any();
+        self.plain_cta.next =
+            (self.req_level.val() == self.level_cta.val()) & !self.req_ivall.val().any();
         self.joining.next = self.live.val() & self.is_membar.val() & !self.plain_cta.val();
         self.accept_cta.next = self.live.val() & self.is_membar.val() & self.plain_cta.val();
         self.accept_txn.next = self.live.val()
@@ -139,7 +141,8 @@ impl<const W: usize, const WB: usize> Logic for RequestGate<W, WB> {
             & self.out_free.val()
             & !self.seq_busy.val()
             & !self.cnt_full.val();
-        self.req_ready.next = self.accept_txn.val() | self.accept_cta.val() | self.accept_join.val();
+        self.req_ready.next =
+            self.accept_txn.val() | self.accept_cta.val() | self.accept_join.val();
         self.reserved_err.next = self.req_valid.val() & (self.req_op.val() > self.op_membar.val());
 
         // Release: a CTA-pending warp goes once no TXN of it is in the output register.
@@ -153,7 +156,8 @@ impl<const W: usize, const WB: usize> Logic for RequestGate<W, WB> {
         // Next state.
         self.cta_pend.d.next = self.cta_pend.q.val() & !self.cta_rel.val();
         if self.accept_cta.val() {
-            self.cta_pend.d.next = (self.cta_pend.q.val() & !self.cta_rel.val()) | self.warp_bit.val();
+            self.cta_pend.d.next =
+                (self.cta_pend.q.val() & !self.cta_rel.val()) | self.warp_bit.val();
         }
         if self.reset.val() {
             self.cta_pend.d.next = 0.into();

@@ -208,10 +208,15 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
         self.seq_ack_req.next = self.ack_req.q.val().get_bit(self.seq_tag.val().index());
 
         // bar_ack check.
-        self.awaiting_ack.next =
-            self.closed.q.val() & self.ack_req.q.val() & self.bar_sent.q.val() & !self.bar_acked.q.val();
-        self.bar_ack_ok.next =
-            self.bar_ack_valid.val() & self.awaiting_ack.val().get_bit(self.bar_ack_tag.val().index());
+        self.awaiting_ack.next = self.closed.q.val()
+            & self.ack_req.q.val()
+            & self.bar_sent.q.val()
+            & !self.bar_acked.q.val();
+        self.bar_ack_ok.next = self.bar_ack_valid.val()
+            & self
+                .awaiting_ack
+                .val()
+                .get_bit(self.bar_ack_tag.val().index());
         self.bar_ack_err.next = self.bar_ack_valid.val() & !self.bar_ack_ok.val();
 
         // Release walk, oldest slot (open+1) first.
@@ -243,7 +248,8 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
                     self.chain.next = false;
                 }
             }
-            self.zero_so_far.next = self.zero_so_far.val() & self.zero.val().get_bit(self.walk.val().index());
+            self.zero_so_far.next =
+                self.zero_so_far.val() & self.zero.val().get_bit(self.walk.val().index());
         }
         self.group_rel.next = 0.into();
         for k in 0..K {
@@ -261,7 +267,8 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
         if self.close.val() {
             self.closed.d.next = (self.closed.q.val() & !self.rel.val()) | self.open_bit.val();
             if self.need_ack.val() {
-                self.ack_req.d.next = (self.ack_req.q.val() & !self.rel.val()) | self.open_bit.val();
+                self.ack_req.d.next =
+                    (self.ack_req.q.val() & !self.rel.val()) | self.open_bit.val();
             }
         }
         self.bar_sent.d.next = self.bar_sent.q.val() & !self.rel.val();
@@ -270,7 +277,8 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
         }
         self.bar_acked.d.next = self.bar_acked.q.val() & !self.rel.val();
         if self.bar_ack_ok.val() {
-            self.bar_acked.d.next = (self.bar_acked.q.val() | self.bar_ack_bit.val()) & !self.rel.val();
+            self.bar_acked.d.next =
+                (self.bar_acked.q.val() | self.bar_ack_bit.val()) & !self.rel.val();
         }
         self.head.d.next = self.head_next.val();
 

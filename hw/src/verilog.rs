@@ -17,47 +17,7 @@ use rust_hdl::prelude::*;
 
 use crate::dispatch::build;
 
-/// Port direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    In,
-    Out,
-}
-
-/// The SPEC.md ports of `membar_unit` for `cfg`, in SPEC.md order:
-/// (name, direction, width).
-pub fn spec_ports(cfg: &Config) -> Vec<(&'static str, Dir, u32)> {
-    let (w, wb, tb) = (cfg.warps, cfg.wb(), cfg.tb());
-    use Dir::{In, Out};
-    vec![
-        ("clock", In, 1),
-        ("reset", In, 1),
-        ("req_valid", In, 1),
-        ("req_ready", Out, 1),
-        ("req_warp", In, wb),
-        ("req_op", In, 3),
-        ("req_level", In, 2),
-        ("req_ivall", In, 2),
-        ("req_id", In, 16),
-        ("dn_valid", Out, 1),
-        ("dn_ready", In, 1),
-        ("dn_kind", Out, 2),
-        ("dn_tag", Out, tb),
-        ("dn_warp", Out, wb),
-        ("dn_op", Out, 3),
-        ("dn_level", Out, 2),
-        ("dn_ack_req", Out, 1),
-        ("dn_id", Out, 16),
-        ("ack_valid", In, 1),
-        ("ack_tag", In, tb),
-        ("bar_ack_valid", In, 1),
-        ("bar_ack_tag", In, tb),
-        ("warp_blocked", Out, w),
-        ("release_valid", Out, 1),
-        ("release_mask", Out, w),
-        ("err", Out, 1),
-    ]
-}
+pub use membar_sim::ports::{spec_ports, Dir};
 
 /// Name of the rust-hdl top module for `cfg`, e.g.
 /// `mbu_w32_n8_k4_c8_win16_mo1_promote_glack0`; its blocks are `<prefix>__<path>`.
@@ -79,12 +39,22 @@ pub fn module_prefix(cfg: &Config) -> String {
 pub fn generate_verilog(cfg: &Config) -> Result<String, String> {
     let model = build(cfg)?;
     let top = model.block();
-    check_all(top).map_err(|e| format!("rust-hdl check of membar_unit ({}) failed: {e:?}", cfg.short_name()))?;
+    check_all(top).map_err(|e| {
+        format!(
+            "rust-hdl check of membar_unit ({}) failed: {e:?}",
+            cfg.short_name()
+        )
+    })?;
     let mut defines = ModuleDefines::default();
     top.accept("top", &mut defines);
     let prefix = module_prefix(cfg);
     let modules = rename(&defines.defines(), &prefix)?;
-    Ok(format!("{}{}\n{}", header(cfg, &prefix), modules.trim_end(), wrapper(cfg, &prefix)))
+    Ok(format!(
+        "{}{}\n{}",
+        header(cfg, &prefix),
+        modules.trim_end(),
+        wrapper(cfg, &prefix)
+    ))
 }
 
 fn header(cfg: &Config, prefix: &str) -> String {
@@ -156,12 +126,20 @@ fn wrapper(cfg: &Config, prefix: &str) -> String {
                 Dir::In => "input ",
                 Dir::Out => "output",
             };
-            let range = if width == 1 { String::new() } else { format!("[{}:0]", width - 1) };
+            let range = if width == 1 {
+                String::new()
+            } else {
+                format!("[{}:0]", width - 1)
+            };
             format!("    {dir} wire {range:<6} {name}")
         })
         .collect::<Vec<_>>()
         .join(",\n");
-    let conns = ports.iter().map(|&(name, _, _)| format!("        .{name}({name})")).collect::<Vec<_>>().join(",\n");
+    let conns = ports
+        .iter()
+        .map(|&(name, _, _)| format!("        .{name}({name})"))
+        .collect::<Vec<_>>()
+        .join(",\n");
     format!(
         "\n\n// The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.\n\
          module membar_unit (\n{decls}\n);\n\n    {prefix} core (\n{conns}\n    );\n\nendmodule // membar_unit\n"

@@ -24,12 +24,17 @@ fn every_allowed_width_combination() {
                     ways: [1, 2, 5, warps][n as usize % 4].min(warps),
                     coalesce_window: [0, 1, 7, 40][n as usize / 4 % 4],
                     max_outstanding: 1 + n % (slots - 1),
-                    level_mix: if n.is_multiple_of(3) { LevelMix::Split } else { LevelMix::Promote },
+                    level_mix: if n.is_multiple_of(3) {
+                        LevelMix::Split
+                    } else {
+                        LevelMix::Promote
+                    },
                     gl_bar_ack: n.is_multiple_of(5),
                     arch: Arch::Coalescing,
                 };
                 let mut model = MembarModel::new(&cfg);
-                let mut rtl = membar_hw::hdl_dut(&cfg).unwrap_or_else(|e| panic!("{}: {e}", cfg.short_name()));
+                let mut rtl = membar_hw::hdl_dut(&cfg)
+                    .unwrap_or_else(|e| panic!("{}: {e}", cfg.short_name()));
                 let mut stim = Stimulus::new(&cfg, u64::from(n));
                 for cycle in 0..1500 {
                     let i = stim.next();
@@ -39,8 +44,11 @@ fn every_allowed_width_combination() {
                     }
                     stim.observe(&i, &om);
                 }
-                let verilog = membar_hw::generate_verilog(&cfg).unwrap_or_else(|e| panic!("{}: {e}", cfg.short_name()));
-                let counter = &verilog[verilog.find("__counters__cnt__0(d,q,clock);").expect("no counter flop")..];
+                let verilog = membar_hw::generate_verilog(&cfg)
+                    .unwrap_or_else(|e| panic!("{}: {e}", cfg.short_name()));
+                let counter = &verilog[verilog
+                    .find("__counters__cnt__0(d,q,clock);")
+                    .expect("no counter flop")..];
                 let decl = format!("output reg  [{}:0] q;", counter_bits - 1);
                 assert!(
                     counter[..200].contains(&decl),
@@ -57,24 +65,110 @@ fn every_allowed_width_combination() {
 fn unsupported_configs_are_errors() {
     let d = Config::default();
     let cases = [
-        (Config { warps: 12, ..d.clone() }, "`warps` = 12"),
-        (Config { warps: 128, ways: 8, ..d.clone() }, "`warps` = 128"),
-        (Config { slots: 3, ..d.clone() }, "`slots` = 3"),
-        (Config { slots: 16, ..d.clone() }, "`slots` = 16"),
-        (Config { counter_bits: 3, ..d.clone() }, "`counter_bits` = 3"),
-        (Config { counter_bits: 17, ..d.clone() }, "`counter_bits` = 17"),
-        (Config { ways: 0, ..d.clone() }, "`ways` = 0"),
-        (Config { ways: 33, ..d.clone() }, "`ways` = 33"),
-        (Config { coalesce_window: 256, ..d.clone() }, "`coalesce_window` = 256"),
-        (Config { max_outstanding: 0, ..d.clone() }, "`max_outstanding` = 0"),
-        (Config { max_outstanding: 4, ..d.clone() }, "`max_outstanding` = 4"),
-        (Config { arch: Arch::PerWarpDrain, ..d.clone() }, "`arch` = per_warp_drain"),
-        (Config { arch: Arch::LsuFlush, ..d }, "`arch` = lsu_flush"),
+        (
+            Config {
+                warps: 12,
+                ..d.clone()
+            },
+            "`warps` = 12",
+        ),
+        (
+            Config {
+                warps: 128,
+                ways: 8,
+                ..d.clone()
+            },
+            "`warps` = 128",
+        ),
+        (
+            Config {
+                slots: 3,
+                ..d.clone()
+            },
+            "`slots` = 3",
+        ),
+        (
+            Config {
+                slots: 16,
+                ..d.clone()
+            },
+            "`slots` = 16",
+        ),
+        (
+            Config {
+                counter_bits: 3,
+                ..d.clone()
+            },
+            "`counter_bits` = 3",
+        ),
+        (
+            Config {
+                counter_bits: 17,
+                ..d.clone()
+            },
+            "`counter_bits` = 17",
+        ),
+        (
+            Config {
+                ways: 0,
+                ..d.clone()
+            },
+            "`ways` = 0",
+        ),
+        (
+            Config {
+                ways: 33,
+                ..d.clone()
+            },
+            "`ways` = 33",
+        ),
+        (
+            Config {
+                coalesce_window: 256,
+                ..d.clone()
+            },
+            "`coalesce_window` = 256",
+        ),
+        (
+            Config {
+                max_outstanding: 0,
+                ..d.clone()
+            },
+            "`max_outstanding` = 0",
+        ),
+        (
+            Config {
+                max_outstanding: 4,
+                ..d.clone()
+            },
+            "`max_outstanding` = 4",
+        ),
+        (
+            Config {
+                arch: Arch::PerWarpDrain,
+                ..d.clone()
+            },
+            "`arch` = per_warp_drain",
+        ),
+        (
+            Config {
+                arch: Arch::LsuFlush,
+                ..d
+            },
+            "`arch` = lsu_flush",
+        ),
     ];
     for (cfg, expected) in cases {
-        let dut_err = membar_hw::hdl_dut(&cfg).err().unwrap_or_else(|| panic!("{cfg:?} was accepted"));
-        assert!(dut_err.contains(expected) && dut_err.contains("allowed"), "{cfg:?}: `{dut_err}`");
-        let verilog_err = membar_hw::generate_verilog(&cfg).err().unwrap_or_else(|| panic!("{cfg:?} was accepted"));
+        let dut_err = membar_hw::hdl_dut(&cfg)
+            .err()
+            .unwrap_or_else(|| panic!("{cfg:?} was accepted"));
+        assert!(
+            dut_err.contains(expected) && dut_err.contains("allowed"),
+            "{cfg:?}: `{dut_err}`"
+        );
+        let verilog_err = membar_hw::generate_verilog(&cfg)
+            .err()
+            .unwrap_or_else(|| panic!("{cfg:?} was accepted"));
         assert_eq!(verilog_err, dut_err);
     }
 }

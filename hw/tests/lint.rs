@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn require(tool: &str) {
-    let found = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
+    let found = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     assert!(
         found,
         "`{tool}` is required by the lint tests and was not found on PATH.\n\
@@ -24,12 +27,18 @@ fn check_script() -> PathBuf {
 
 /// Write `cfg`'s Verilog as `membar_unit.v` in a scratch directory and run check.sh on it.
 fn lint(name: &str, cfg: &Config) -> Result<(), String> {
-    let dir = std::env::temp_dir().join(format!("membar-hw-lint-{}", std::process::id())).join(name);
+    let dir = std::env::temp_dir()
+        .join(format!("membar-hw-lint-{}", std::process::id()))
+        .join(name);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let file = dir.join("membar_unit.v");
     let verilog = membar_hw::generate_verilog(cfg)?;
     std::fs::write(&file, verilog).map_err(|e| e.to_string())?;
-    let out = Command::new("bash").arg(check_script()).arg(&file).output().map_err(|e| e.to_string())?;
+    let out = Command::new("bash")
+        .arg(check_script())
+        .arg(&file)
+        .output()
+        .map_err(|e| e.to_string())?;
     if out.status.success() {
         std::fs::remove_dir_all(&dir).ok();
         Ok(())
@@ -47,26 +56,69 @@ fn lint(name: &str, cfg: &Config) -> Result<(), String> {
 fn lint_all(configs: Vec<(String, Config)>) {
     require("verilator");
     require("yosys");
-    let failures: Vec<String> = configs.iter().filter_map(|(name, cfg)| lint(name, cfg).err()).collect();
+    let failures: Vec<String> = configs
+        .iter()
+        .filter_map(|(name, cfg)| lint(name, cfg).err())
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]
 fn grid_configs_lint_clean() {
-    lint_all(Config::grid().into_iter().map(|(n, c)| (n.to_string(), c)).collect());
+    lint_all(
+        Config::grid()
+            .into_iter()
+            .map(|(n, c)| (n.to_string(), c))
+            .collect(),
+    );
 }
 
 #[test]
 fn other_parameters_lint_clean() {
     let d = Config::default();
     lint_all(vec![
-        ("split".into(), Config { level_mix: LevelMix::Split, ..d.clone() }),
-        ("gl_bar_ack".into(), Config { gl_bar_ack: true, ..d.clone() }),
-        ("window0".into(), Config { coalesce_window: 0, ..d.clone() }),
+        (
+            "split".into(),
+            Config {
+                level_mix: LevelMix::Split,
+                ..d.clone()
+            },
+        ),
+        (
+            "gl_bar_ack".into(),
+            Config {
+                gl_bar_ack: true,
+                ..d.clone()
+            },
+        ),
+        (
+            "window0".into(),
+            Config {
+                coalesce_window: 0,
+                ..d.clone()
+            },
+        ),
         (
             "w64_k8_c16_all".into(),
-            Config { warps: 64, slots: 8, ways: 64, counter_bits: 16, max_outstanding: 7, ..d.clone() },
+            Config {
+                warps: 64,
+                slots: 8,
+                ways: 64,
+                counter_bits: 16,
+                max_outstanding: 7,
+                ..d.clone()
+            },
         ),
-        ("w16_k2_c5_n1".into(), Config { warps: 16, slots: 2, ways: 1, counter_bits: 5, coalesce_window: 255, ..d }),
+        (
+            "w16_k2_c5_n1".into(),
+            Config {
+                warps: 16,
+                slots: 2,
+                ways: 1,
+                counter_bits: 5,
+                coalesce_window: 255,
+                ..d
+            },
+        ),
     ]);
 }

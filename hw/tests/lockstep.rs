@@ -77,7 +77,13 @@ fn run(name: &str, cfg: &Config, default_seed: u64) {
             let history: Vec<String> = recent
                 .iter()
                 .enumerate()
-                .map(|(k, i)| format!("  cycle {}: {}", cycle + 1 + k as u64 - recent.len() as u64, i.describe()))
+                .map(|(k, i)| {
+                    format!(
+                        "  cycle {}: {}",
+                        cycle + 1 + k as u64 - recent.len() as u64,
+                        i.describe()
+                    )
+                })
                 .collect();
             panic!(
                 "{name} ({}): rust-hdl disagrees with the model at cycle {cycle}, port `{port}`: model {m:#x}, rust-hdl {r:#x}\n\
@@ -120,7 +126,10 @@ fn check_coverage(name: &str, cfg: &Config, cov: &Coverage) {
     if cfg.ways < cfg.warps && cfg.ways <= 16 {
         need(cov.membar_refused_no_room, "MEMBAR refused (no room)");
     }
-    need(cov.close_blocked_by_stale, "close held back by a stale next slot");
+    need(
+        cov.close_blocked_by_stale,
+        "close held back by a stale next slot",
+    );
     if cfg.ways > 1 {
         need(cov.joined_existing, "MEMBAR joining a slot with members");
         need(cov.level_mixed, "levels mixed in one slot");
@@ -132,13 +141,24 @@ fn check_coverage(name: &str, cfg: &Config, cov: &Coverage) {
         need(cov.close_by_split, "close because of a level split");
     }
     if cfg.max_outstanding > 1 {
-        need(cov.multi_slot_release, "several slots released in one cycle");
+        need(
+            cov.multi_slot_release,
+            "several slots released in one cycle",
+        );
     }
-    assert!(missing.is_empty(), "{name}: the stimulus never reached: {}", missing.join(", "));
+    assert!(
+        missing.is_empty(),
+        "{name}: the stimulus never reached: {}",
+        missing.join(", ")
+    );
 }
 
 fn grid(name: &str) -> Config {
-    Config::grid().into_iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no grid config {name}")).1
+    Config::grid()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no grid config {name}"))
+        .1
 }
 
 #[test]
@@ -168,28 +188,72 @@ fn grid_w16_k4_n4_c6() {
 
 #[test]
 fn level_mix_split() {
-    run("split", &Config { level_mix: LevelMix::Split, ..Config::default() }, 6);
+    run(
+        "split",
+        &Config {
+            level_mix: LevelMix::Split,
+            ..Config::default()
+        },
+        6,
+    );
 }
 
 #[test]
 fn gl_bar_ack() {
-    run("gl_bar_ack", &Config { gl_bar_ack: true, ..Config::default() }, 7);
+    run(
+        "gl_bar_ack",
+        &Config {
+            gl_bar_ack: true,
+            ..Config::default()
+        },
+        7,
+    );
 }
 
 #[test]
 fn coalesce_window_0() {
-    run("window0", &Config { coalesce_window: 0, ..Config::default() }, 8);
+    run(
+        "window0",
+        &Config {
+            coalesce_window: 0,
+            ..Config::default()
+        },
+        8,
+    );
 }
 
 #[test]
 fn max_outstanding_2_slots_4() {
-    run("mo2_k4", &Config { max_outstanding: 2, slots: 4, ..Config::default() }, 9);
+    run(
+        "mo2_k4",
+        &Config {
+            max_outstanding: 2,
+            slots: 4,
+            ..Config::default()
+        },
+        9,
+    );
 }
 
 #[test]
 fn counter_bits_4_and_16() {
-    run("c4", &Config { counter_bits: 4, ..Config::default() }, 10);
-    run("c16", &Config { counter_bits: 16, ways: 32, ..Config::default() }, 11);
+    run(
+        "c4",
+        &Config {
+            counter_bits: 4,
+            ..Config::default()
+        },
+        10,
+    );
+    run(
+        "c16",
+        &Config {
+            counter_bits: 16,
+            ways: 32,
+            ..Config::default()
+        },
+        11,
+    );
 }
 
 #[test]
@@ -210,7 +274,14 @@ fn warps_64_slots_8_everything() {
 
 #[test]
 fn small_ring_many_outstanding() {
-    let cfg = Config { warps: 8, slots: 2, ways: 8, counter_bits: 6, coalesce_window: 1, ..Config::default() };
+    let cfg = Config {
+        warps: 8,
+        slots: 2,
+        ways: 8,
+        counter_bits: 6,
+        coalesce_window: 1,
+        ..Config::default()
+    };
     run("w8_k2_n8", &cfg, 13);
     let cfg = Config {
         warps: 16,

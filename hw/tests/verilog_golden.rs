@@ -10,7 +10,9 @@ use membar_sim::Config;
 use std::path::{Path, PathBuf};
 
 fn out_dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../verilog_out").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../verilog_out")
+        .join(name)
 }
 
 fn bless() -> bool {
@@ -23,7 +25,11 @@ fn first_difference(expected: &str, actual: &str) -> Option<String> {
         return None;
     }
     let (e, a): (Vec<_>, Vec<_>) = (expected.lines().collect(), actual.lines().collect());
-    let line = e.iter().zip(&a).position(|(x, y)| x != y).unwrap_or(e.len().min(a.len()));
+    let line = e
+        .iter()
+        .zip(&a)
+        .position(|(x, y)| x != y)
+        .unwrap_or(e.len().min(a.len()));
     Some(format!(
         "first difference at line {}:\n  checked in: {}\n  generated:  {}\n  ({} lines checked in, {} generated)",
         line + 1,
@@ -38,7 +44,8 @@ fn first_difference(expected: &str, actual: &str) -> Option<String> {
 fn check(path: &Path, generated: &str, problems: &mut Vec<String>) {
     if bless() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, generated).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        std::fs::write(path, generated)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
         return;
     }
     match std::fs::read_to_string(path) {
@@ -62,7 +69,10 @@ fn checked_in_verilog_is_current() {
         let yaml = dir.join("config.yaml");
         match Config::load(&yaml) {
             Ok(loaded) if loaded == cfg => {}
-            Ok(loaded) => problems.push(format!("{} reads back as {loaded:?}, not {cfg:?}", yaml.display())),
+            Ok(loaded) => problems.push(format!(
+                "{} reads back as {loaded:?}, not {cfg:?}",
+                yaml.display()
+            )),
             Err(e) => problems.push(e.to_string()),
         }
     }
@@ -76,5 +86,8 @@ fn checked_in_verilog_is_current() {
 #[test]
 fn generation_is_deterministic() {
     let cfg = Config::default();
-    assert_eq!(membar_hw::generate_verilog(&cfg).unwrap(), membar_hw::generate_verilog(&cfg).unwrap());
+    assert_eq!(
+        membar_hw::generate_verilog(&cfg).unwrap(),
+        membar_hw::generate_verilog(&cfg).unwrap()
+    );
 }

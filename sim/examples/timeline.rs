@@ -7,10 +7,24 @@ use membar_sim::ports::{level, op, Dut, Inputs};
 use membar_sim::MembarModel;
 
 fn main() {
-    let cfg = Config { coalesce_window: 4, ..Config::default() };
+    let cfg = Config {
+        coalesce_window: 4,
+        ..Config::default()
+    };
     let mut m = MembarModel::new(&cfg);
-    let req = |w: u8, o: u8, l: u8, id: u16| Inputs { req_valid: true, req_warp: w, req_op: o, req_level: l, req_id: id, dn_ready: true, ..Inputs::default() };
-    let idle = Inputs { dn_ready: true, ..Inputs::default() };
+    let req = |w: u8, o: u8, l: u8, id: u16| Inputs {
+        req_valid: true,
+        req_warp: w,
+        req_op: o,
+        req_level: l,
+        req_id: id,
+        dn_ready: true,
+        ..Inputs::default()
+    };
+    let idle = Inputs {
+        dn_ready: true,
+        ..Inputs::default()
+    };
     let mut script: Vec<(Inputs, &str)> = vec![
         (req(0, op::ST, 0, 0xa0), "w0 ST data"),
         (req(0, op::MEMBAR, level::GL, 0), "w0 MEMBAR.GL"),
@@ -38,14 +52,28 @@ fn main() {
         let o = m.step(i);
         let dn = if o.dn_valid {
             let k = ["TXN", "INVAL", "BARRIER"][o.dn_kind as usize];
-            if o.dn_kind == 0 { format!("{k} t{} w{} {:#x}", o.dn_tag, o.dn_warp, o.dn_id) } else { format!("{k} t{} {}", o.dn_tag, level::NAMES[o.dn_level as usize]) }
+            if o.dn_kind == 0 {
+                format!("{k} t{} w{} {:#x}", o.dn_tag, o.dn_warp, o.dn_id)
+            } else {
+                format!("{k} t{} {}", o.dn_tag, level::NAMES[o.dn_level as usize])
+            }
         } else {
             "-".into()
         };
         println!(
             "| {c} | {what} | {} | {dn} | {} | {} | {} | {:04b} | {} | {:04b} | {:04b} |",
-            if i.req_valid { (o.req_ready as u8).to_string() } else { "-".into() },
-            q.open, q.nmem, q.age, q.closed, q.cnt[0], o.warp_blocked, o.release_mask
+            if i.req_valid {
+                (o.req_ready as u8).to_string()
+            } else {
+                "-".into()
+            },
+            q.open,
+            q.nmem,
+            q.age,
+            q.closed,
+            q.cnt[0],
+            o.warp_blocked,
+            o.release_mask
         );
     }
 }

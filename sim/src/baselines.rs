@@ -84,7 +84,13 @@ pub fn eval_baseline(cfg: &Config, q: &BaselineState, i: &Inputs) -> (Outputs, B
     let ack_ok = i.ack_valid && q.cnt[at] > (out_txn && q.out.tag as usize == at) as u16;
     let bt = i.bar_ack_tag as usize;
     // PerWarpDrain: tag = warp. LsuFlush: tag 0, owned by the one pending warp.
-    let bar_owner = if per_warp { Some(bt) } else if bt == 0 && q.pend != 0 { Some(q.pend.trailing_zeros() as usize) } else { None };
+    let bar_owner = if per_warp {
+        Some(bt)
+    } else if bt == 0 && q.pend != 0 {
+        Some(q.pend.trailing_zeros() as usize)
+    } else {
+        None
+    };
     let bar_ack_ok = i.bar_ack_valid
         && bar_owner.is_some_and(|o| {
             let b = 1u64 << o;
@@ -145,7 +151,11 @@ pub fn eval_baseline(cfg: &Config, q: &BaselineState, i: &Inputs) -> (Outputs, B
         d.bar_acked |= 1u64 << bar_owner.unwrap_or(0);
     }
     if q.out.valid && i.dn_ready && q.out.kind == kind::BARRIER {
-        let owner = if per_warp { q.out.tag as usize } else { q.pend.trailing_zeros() as usize };
+        let owner = if per_warp {
+            q.out.tag as usize
+        } else {
+            q.pend.trailing_zeros() as usize
+        };
         d.bar_sent |= 1u64 << owner;
     }
     d.pend &= !release;
@@ -156,7 +166,13 @@ pub fn eval_baseline(cfg: &Config, q: &BaselineState, i: &Inputs) -> (Outputs, B
         // The lowest warp with commands to emit goes first.
         if let Some(v) = (0..cfg.warps as usize).find(|&v| q.seq[v] != 0) {
             let s = q.seq[v];
-            let (kd, opd, bit) = if s & 1 != 0 { (kind::INVAL, 0, 1) } else if s & 2 != 0 { (kind::INVAL, 1, 2) } else { (kind::BARRIER, 0, 4) };
+            let (kd, opd, bit) = if s & 1 != 0 {
+                (kind::INVAL, 0, 1)
+            } else if s & 2 != 0 {
+                (kind::INVAL, 1, 2)
+            } else {
+                (kind::BARRIER, 0, 4)
+            };
             let is_bar = kd == kind::BARRIER;
             d.out = Cmd {
                 valid: true,
@@ -170,7 +186,16 @@ pub fn eval_baseline(cfg: &Config, q: &BaselineState, i: &Inputs) -> (Outputs, B
             };
             d.seq[v] &= !bit;
         } else if accept_txn {
-            d.out = Cmd { valid: true, kind: kind::TXN, tag: tag as u8, warp: i.req_warp, op: i.req_op, level: 0, ack_req: false, id: i.req_id };
+            d.out = Cmd {
+                valid: true,
+                kind: kind::TXN,
+                tag: tag as u8,
+                warp: i.req_warp,
+                op: i.req_op,
+                level: 0,
+                ack_req: false,
+                id: i.req_id,
+            };
         } else {
             d.out = Cmd::default();
         }
@@ -185,7 +210,9 @@ pub fn eval_baseline(cfg: &Config, q: &BaselineState, i: &Inputs) -> (Outputs, B
         let needs_bar = i.req_level != level::CTA || i.req_ivall != 0;
         if needs_bar {
             d.seq[w] = 4 | (i.req_ivall & 3);
-            let ack = i.req_level == level::SYS || i.req_ivall != 0 || (cfg.gl_bar_ack && i.req_level == level::GL);
+            let ack = i.req_level == level::SYS
+                || i.req_ivall != 0
+                || (cfg.gl_bar_ack && i.req_level == level::GL);
             if ack {
                 d.ack_req |= wbit;
             }

@@ -77,12 +77,26 @@ pub struct SmSpec {
 
 impl Default for SmSpec {
     fn default() -> Self {
-        SmSpec { overhead: [7, 7, 180, 570], loop_cycles: 20, store_issue: 14, fence_after_stores: 30, fence_issue_gap: 5, store_issue_gap: 0 }
+        SmSpec {
+            overhead: [7, 7, 180, 570],
+            loop_cycles: 20,
+            store_issue: 14,
+            fence_after_stores: 30,
+            fence_issue_gap: 5,
+            store_issue_gap: 0,
+        }
     }
 }
 
 /// Keys of the `sm:` section.
-pub const SM_KEYS: &[&str] = &["overhead", "loop_cycles", "store_issue", "fence_after_stores", "fence_issue_gap", "store_issue_gap"];
+pub const SM_KEYS: &[&str] = &[
+    "overhead",
+    "loop_cycles",
+    "store_issue",
+    "fence_after_stores",
+    "fence_issue_gap",
+    "store_issue_gap",
+];
 const LEVEL_KEYS: &[&str] = &["cta", "vc", "gl", "sys"];
 
 impl SmSpec {
@@ -94,16 +108,26 @@ impl SmSpec {
             match k.as_str() {
                 "overhead" => {
                     if !matches!(val, Value::Mapping(_)) {
-                        return Err(InputError::new(source, &key, yaml_repr(val), "a mapping {cta: N, vc: N, gl: N, sys: N} of cycles"));
+                        return Err(InputError::new(
+                            source,
+                            &key,
+                            yaml_repr(val),
+                            "a mapping {cta: N, vc: N, gl: N, sys: N} of cycles",
+                        ));
                     }
                     for (lk, lv) in mapping_pairs(source, &key, val, LEVEL_KEYS)? {
-                        let idx = LEVEL_KEYS.iter().position(|&n| n == lk).ok_or_else(|| unknown_key(source, &key, &lk, lv, LEVEL_KEYS))?;
+                        let idx = LEVEL_KEYS
+                            .iter()
+                            .position(|&n| n == lk)
+                            .ok_or_else(|| unknown_key(source, &key, &lk, lv, LEVEL_KEYS))?;
                         s.overhead[idx] = get_uint(source, &join_key(&key, &lk), lv, 0, 100_000)?;
                     }
                 }
                 "loop_cycles" => s.loop_cycles = get_uint(source, &key, val, 0, 100_000)?,
                 "store_issue" => s.store_issue = get_uint(source, &key, val, 1, 10_000)?,
-                "fence_after_stores" => s.fence_after_stores = get_uint(source, &key, val, 1, 10_000)?,
+                "fence_after_stores" => {
+                    s.fence_after_stores = get_uint(source, &key, val, 1, 10_000)?
+                }
                 "fence_issue_gap" => s.fence_issue_gap = get_uint(source, &key, val, 1, 1_000)?,
                 "store_issue_gap" => s.store_issue_gap = get_uint(source, &key, val, 0, 1_000)?,
                 _ => return Err(unknown_key(source, path, &k, val, SM_KEYS)),
@@ -144,15 +168,26 @@ impl Preset {
     pub fn load(path: impl AsRef<Path>) -> Result<Preset, InputError> {
         let path = path.as_ref();
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(&src, "file", "", format!("cannot read the preset file: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError::new(
+                &src,
+                "file",
+                "",
+                format!("cannot read the preset file: {e}"),
+            )
+        })?;
         Preset::from_yaml_str(&text, &src)
     }
 
     /// Parse and validate preset YAML; `source` names it in errors.
     pub fn from_yaml_str(text: &str, source: &str) -> Result<Preset, InputError> {
         let v = parse_yaml_text(text, source, "preset keys (name, unit, mmu, sm)")?;
-        let mut p = Preset { name: String::new(), unit: Config::default(), mmu: MmuSpec::default(), sm: SmSpec::default() };
+        let mut p = Preset {
+            name: String::new(),
+            unit: Config::default(),
+            mmu: MmuSpec::default(),
+            sm: SmSpec::default(),
+        };
         let mut seen_name = false;
         for (k, val) in mapping_pairs(source, "", &v, PRESET_KEYS)? {
             match k.as_str() {
@@ -162,9 +197,19 @@ impl Preset {
                 }
                 "unit" => {
                     let pairs = match val {
-                        Value::Mapping(m) => m.iter().map(|(a, b)| (a.clone(), b.clone())).collect::<Vec<_>>(),
+                        Value::Mapping(m) => m
+                            .iter()
+                            .map(|(a, b)| (a.clone(), b.clone()))
+                            .collect::<Vec<_>>(),
                         Value::Null => Vec::new(),
-                        other => return Err(InputError::new(source, "unit", yaml_repr(other), "a mapping of membar_unit config keys")),
+                        other => {
+                            return Err(InputError::new(
+                                source,
+                                "unit",
+                                yaml_repr(other),
+                                "a mapping of membar_unit config keys",
+                            ))
+                        }
                     };
                     p.unit = Config::from_pairs(pairs, source).map_err(|mut e| {
                         e.key = join_key("unit", &e.key);
@@ -177,15 +222,30 @@ impl Preset {
             }
         }
         if !seen_name {
-            return Err(InputError::new(source, "name", "", "missing: the preset's name (e.g. h100)"));
+            return Err(InputError::new(
+                source,
+                "name",
+                "",
+                "missing: the preset's name (e.g. h100)",
+            ));
         }
         Ok(p)
     }
 
     /// The preset as YAML that [`Preset::from_yaml_str`] reads back.
     pub fn to_yaml(&self) -> String {
-        let unit: String = self.unit.describe().into_iter().map(|(k, v)| format!("  {k}: {v}\n")).collect();
-        format!("name: {}\nunit:\n{unit}mmu:\n{}sm:\n{}", self.name, self.mmu.to_yaml("  "), self.sm.to_yaml("  "))
+        let unit: String = self
+            .unit
+            .describe()
+            .into_iter()
+            .map(|(k, v)| format!("  {k}: {v}\n"))
+            .collect();
+        format!(
+            "name: {}\nunit:\n{unit}mmu:\n{}sm:\n{}",
+            self.name,
+            self.mmu.to_yaml("  "),
+            self.sm.to_yaml("  ")
+        )
     }
 }
 
@@ -209,11 +269,21 @@ pub enum Scenario {
     /// Warps `0..fencers` loop: clock read, `stores` stores, a fence of
     /// `level`, wait for it. Warps `fencers..fencers+storers` only store, one
     /// store every `store_issue + store_pace` cycles. All start at cycle 0.
-    Loop { level: u8, stores: u32, fencers: u32, storers: u32, store_pace: u32 },
+    Loop {
+        level: u8,
+        stores: u32,
+        fencers: u32,
+        storers: u32,
+        store_pace: u32,
+    },
     /// One fence per warp per round: warp i reads the clock at
     /// `offsets[i] - min(offsets)`, issues `stores` stores and the fence.
     /// Rounds are separated by idle time.
-    Offsets { level: u8, stores: u32, offsets: Vec<i64> },
+    Offsets {
+        level: u8,
+        stores: u32,
+        offsets: Vec<i64>,
+    },
 }
 
 impl Scenario {
@@ -224,7 +294,9 @@ impl Scenario {
     }
     fn warps(&self) -> usize {
         match self {
-            Scenario::Loop { fencers, storers, .. } => (fencers + storers) as usize,
+            Scenario::Loop {
+                fencers, storers, ..
+            } => (fencers + storers) as usize,
             Scenario::Offsets { offsets, .. } => offsets.len(),
         }
     }
@@ -356,7 +428,15 @@ impl SmUpstream {
             offsets: Vec::new(),
             loop_mode: false,
             warps: vec![
-                WarpSt { fencer: true, phase: Phase::Wait, t0: 0, stores_left: 0, next_ready: 0, fence_ready: 0, iterations: 0 };
+                WarpSt {
+                    fencer: true,
+                    phase: Phase::Wait,
+                    t0: 0,
+                    stores_left: 0,
+                    next_ready: 0,
+                    fence_ready: 0,
+                    iterations: 0
+                };
                 n
             ],
             rr: 0,
@@ -366,11 +446,20 @@ impl SmUpstream {
             round_start: 0,
             round: 0,
             round_done: vec![None; n],
-            result: ScenarioResult { latencies: vec![Vec::new(); n], done_vs_a: vec![Vec::new(); n], ..Default::default() },
+            result: ScenarioResult {
+                latencies: vec![Vec::new(); n],
+                done_vs_a: vec![Vec::new(); n],
+                ..Default::default()
+            },
             finished: false,
         };
         match s {
-            Scenario::Loop { stores, fencers, store_pace, .. } => {
+            Scenario::Loop {
+                stores,
+                fencers,
+                store_pace,
+                ..
+            } => {
                 up.loop_mode = true;
                 up.stores = *stores;
                 up.store_pace = *store_pace;
@@ -378,7 +467,9 @@ impl SmUpstream {
                     st.fencer = w < *fencers as usize;
                 }
             }
-            Scenario::Offsets { stores, offsets, .. } => {
+            Scenario::Offsets {
+                stores, offsets, ..
+            } => {
                 up.stores = *stores;
                 let min = offsets.iter().copied().min().unwrap_or(0);
                 up.offsets = offsets.iter().map(|o| (o - min) as u64).collect();
@@ -444,7 +535,11 @@ impl SmUpstream {
             }
             if self.warps[w].iterations >= LOOP_WARMUP + LOOP_MEASURE {
                 self.warps[w].phase = Phase::Stopped;
-                if self.warps.iter().all(|x| !x.fencer || x.phase == Phase::Stopped) {
+                if self
+                    .warps
+                    .iter()
+                    .all(|x| !x.fencer || x.phase == Phase::Stopped)
+                {
                     self.finished = true;
                     for x in self.warps.iter_mut() {
                         x.phase = Phase::Stopped;
@@ -552,7 +647,12 @@ impl Upstream for SmUpstream {
                         st.next_ready = next.max(cycle + 1);
                         if st.stores_left == 0 {
                             // The fence follows the last store.
-                            st.fence_ready = (cycle + 1).max(st.t0 + ((self.stores - 1) * self.sm.store_issue + self.sm.fence_after_stores) as u64);
+                            st.fence_ready = (cycle + 1).max(
+                                st.t0
+                                    + ((self.stores - 1) * self.sm.store_issue
+                                        + self.sm.fence_after_stores)
+                                        as u64,
+                            );
                         }
                     } else {
                         let next = st.next_ready + (self.sm.store_issue + self.store_pace) as u64;
@@ -579,7 +679,10 @@ impl Upstream for SmUpstream {
 pub fn run_scenario(p: &Preset, s: &Scenario, seed: u64) -> Result<ScenarioResult, String> {
     let n = s.warps();
     if n == 0 || n > p.unit.warps as usize || n > MAX_WARPS {
-        return Err(format!("scenario {s:?} needs {n} warps; the preset's unit has {}", p.unit.warps));
+        return Err(format!(
+            "scenario {s:?} needs {n} warps; the preset's unit has {}",
+            p.unit.warps
+        ));
     }
     let cfg = &p.unit;
     let mut dut = MembarModel::new(cfg);
@@ -590,13 +693,17 @@ pub fn run_scenario(p: &Preset, s: &Scenario, seed: u64) -> Result<ScenarioResul
     let limit = 2_000_000u64;
     let mut cycle = 0u64;
     while cycle < limit {
-        let mut i = Inputs { reset: cycle < 2, ..Inputs::default() };
+        let mut i = Inputs {
+            reset: cycle < 2,
+            ..Inputs::default()
+        };
         up.drive(cycle, &mut i);
         dn.drive(cycle, &mut i);
         let o = dut.step(&i);
         up.observe(cycle, &i, &o);
         dn.observe(cycle, &i, &o);
-        sb.check(cycle, &i, &o).map_err(|v| format!("scoreboard violation in {s:?}: {v}"))?;
+        sb.check(cycle, &i, &o)
+            .map_err(|v| format!("scoreboard violation in {s:?}: {v}"))?;
         if o.dn_valid && i.dn_ready && o.dn_kind == crate::ports::kind::BARRIER {
             barriers += 1;
         }
@@ -606,7 +713,9 @@ pub fn run_scenario(p: &Preset, s: &Scenario, seed: u64) -> Result<ScenarioResul
         }
     }
     if !up.finished() {
-        return Err(format!("scenario {s:?} did not finish within {limit} cycles"));
+        return Err(format!(
+            "scenario {s:?} did not finish within {limit} cycles"
+        ));
     }
     let checks = sb.checks();
     let mut r = up.into_result();
@@ -675,8 +784,14 @@ struct Table {
 impl Table {
     fn load(path: &Path) -> Result<Table, InputError> {
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(&src, "file", "", format!("cannot read the measurement file: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError::new(
+                &src,
+                "file",
+                "",
+                format!("cannot read the measurement file: {e}"),
+            )
+        })?;
         let mut lines = text.lines().enumerate();
         let header: Vec<String> = match lines.next() {
             Some((_, h)) => h.split(',').map(|s| s.trim().to_string()).collect(),
@@ -689,20 +804,40 @@ impl Table {
             }
             let f: Vec<String> = l.split(',').map(|s| s.trim().to_string()).collect();
             if f.len() != header.len() {
-                return Err(InputError::new(&src, &format!("line {}", n + 1), f.len(), format!("{} comma-separated fields", header.len())));
+                return Err(InputError::new(
+                    &src,
+                    &format!("line {}", n + 1),
+                    f.len(),
+                    format!("{} comma-separated fields", header.len()),
+                ));
             }
             rows.push((n + 1, f));
         }
-        Ok(Table { file: src, header, rows })
+        Ok(Table {
+            file: src,
+            header,
+            rows,
+        })
     }
     fn col(&self, name: &str) -> Result<usize, InputError> {
-        self.header
-            .iter()
-            .position(|h| h == name)
-            .ok_or_else(|| InputError::new(&self.file, name, "", format!("missing column; the header has {}", self.header.join(", "))))
+        self.header.iter().position(|h| h == name).ok_or_else(|| {
+            InputError::new(
+                &self.file,
+                name,
+                "",
+                format!("missing column; the header has {}", self.header.join(", ")),
+            )
+        })
     }
     fn num(&self, line: usize, row: &[String], c: usize) -> Result<f64, InputError> {
-        row[c].parse::<f64>().map_err(|_| InputError::new(&self.file, &format!("line {line}, {}", self.header[c]), &row[c], "a number"))
+        row[c].parse::<f64>().map_err(|_| {
+            InputError::new(
+                &self.file,
+                &format!("line {line}, {}", self.header[c]),
+                &row[c],
+                "a number",
+            )
+        })
     }
 }
 
@@ -719,8 +854,14 @@ pub fn load_cells(dir: &Path, gpu: &str) -> Result<Vec<Cell>, InputError> {
 
     // ---- <gpu>_fence.csv ----
     let t = Table::load(&dir.join(format!("{gpu}_fence.csv")))?;
-    let (c_sec, c_name, c_st, c_k, c_med, c_mask) =
-        (t.col("section")?, t.col("name")?, t.col("stores")?, t.col("k_warps")?, t.col("med_cyc")?, t.col("warp_mask")?);
+    let (c_sec, c_name, c_st, c_k, c_med, c_mask) = (
+        t.col("section")?,
+        t.col("name")?,
+        t.col("stores")?,
+        t.col("k_warps")?,
+        t.col("med_cyc")?,
+        t.col("warp_mask")?,
+    );
     for (line, r) in &t.rows {
         let src = format!("{}:{line}", t.file);
         let sec = r[c_sec].as_str();
@@ -741,7 +882,18 @@ pub fn load_cells(dir: &Path, gpu: &str) -> Result<Vec<Cell>, InputError> {
         match sec {
             "t1" => {
                 if let Some((lvl, 0)) = parse_fence(name) {
-                    cells.push(cell("1 warp, no store", name.to_string(), Scenario::Loop { level: lvl, stores: 0, fencers: 1, storers: 0, store_pace: 0 }, true));
+                    cells.push(cell(
+                        "1 warp, no store",
+                        name.to_string(),
+                        Scenario::Loop {
+                            level: lvl,
+                            stores: 0,
+                            fencers: 1,
+                            storers: 0,
+                            store_pace: 0,
+                        },
+                        true,
+                    ));
                 }
             }
             "t2dev" => {
@@ -749,7 +901,13 @@ pub fn load_cells(dir: &Path, gpu: &str) -> Result<Vec<Cell>, InputError> {
                     cells.push(cell(
                         "1 warp, S stores then the fence",
                         format!("S={stores:<2} {name}"),
-                        Scenario::Loop { level: lvl, stores, fencers: 1, storers: 0, store_pace: 0 },
+                        Scenario::Loop {
+                            level: lvl,
+                            stores,
+                            fencers: 1,
+                            storers: 0,
+                            store_pace: 0,
+                        },
                         true,
                     ));
                 }
@@ -759,33 +917,62 @@ pub fn load_cells(dir: &Path, gpu: &str) -> Result<Vec<Cell>, InputError> {
                     cells.push(cell(
                         "k warps of one CTA looping (stores +) fence",
                         format!("k={k:<2} {name}"),
-                        Scenario::Loop { level: lvl, stores: st, fencers: k, storers: 0, store_pace: 0 },
+                        Scenario::Loop {
+                            level: lvl,
+                            stores: st,
+                            fencers: k,
+                            storers: 0,
+                            store_pace: 0,
+                        },
                         true,
                     ));
                 }
             }
             "t3mixed" => {
                 // "w0:fence.sc.gpu|others:st pace0": warp 0 fences, k-1 warps store.
-                let Some((w0, others)) = name.split_once('|') else { continue };
-                let Some(f) = w0.strip_prefix("w0:") else { continue };
-                let Some((lvl, 0)) = parse_fence(f) else { continue };
-                let pace: u32 = others.rsplit("pace").next().and_then(|p| p.parse().ok()).unwrap_or(0);
+                let Some((w0, others)) = name.split_once('|') else {
+                    continue;
+                };
+                let Some(f) = w0.strip_prefix("w0:") else {
+                    continue;
+                };
+                let Some((lvl, 0)) = parse_fence(f) else {
+                    continue;
+                };
+                let pace: u32 = others
+                    .rsplit("pace")
+                    .next()
+                    .and_then(|p| p.parse().ok())
+                    .unwrap_or(0);
                 cells.push(cell(
                     "warp 0 fences while k-1 warps store",
                     format!("k={k:<2} {f}, stores pace {pace}"),
-                    Scenario::Loop { level: lvl, stores: 0, fencers: 1, storers: k - 1, store_pace: pace },
+                    Scenario::Loop {
+                        level: lvl,
+                        stores: 0,
+                        fencers: 1,
+                        storers: k - 1,
+                        store_pace: pace,
+                    },
                     true,
                 ));
             }
             "t5mask" => {
                 let base = name.split(" [").next().unwrap_or(name);
                 if let Some((lvl, st)) = parse_fence(base) {
-                    let mask = u64::from_str_radix(r[c_mask].trim_start_matches("0x"), 16).unwrap_or(1);
+                    let mask =
+                        u64::from_str_radix(r[c_mask].trim_start_matches("0x"), 16).unwrap_or(1);
                     let n = mask.count_ones();
                     cells.push(cell(
                         "which warps fence (placement not modelled)",
                         name.to_string(),
-                        Scenario::Loop { level: lvl, stores: st, fencers: n.max(1), storers: 0, store_pace: 0 },
+                        Scenario::Loop {
+                            level: lvl,
+                            stores: st,
+                            fencers: n.max(1),
+                            storers: 0,
+                            store_pace: 0,
+                        },
                         false,
                     ));
                 }
@@ -796,10 +983,17 @@ pub fn load_cells(dir: &Path, gpu: &str) -> Result<Vec<Cell>, InputError> {
 
     // ---- <gpu>_pairs.csv: A fences, B fences Δ later (2-warp CTA rows) ----
     let t = Table::load(&dir.join(format!("{gpu}_pairs.csv")))?;
-    let (c_f, c_cw, c_d, c_b, c_dd) =
-        (t.col("fence")?, t.col("cta_warps")?, t.col("B_issue_minus_A_issue_med")?, t.col("B_lat_med")?, t.col("B_done_minus_A_done_med")?);
+    let (c_f, c_cw, c_d, c_b, c_dd) = (
+        t.col("fence")?,
+        t.col("cta_warps")?,
+        t.col("B_issue_minus_A_issue_med")?,
+        t.col("B_lat_med")?,
+        t.col("B_done_minus_A_done_med")?,
+    );
     for (line, r) in &t.rows {
-        let Some((lvl, st)) = parse_fence(&r[c_f]) else { continue };
+        let Some((lvl, st)) = parse_fence(&r[c_f]) else {
+            continue;
+        };
         if r[c_cw] != "2" {
             continue;
         }
@@ -808,7 +1002,11 @@ pub fn load_cells(dir: &Path, gpu: &str) -> Result<Vec<Cell>, InputError> {
             group: "pairs: B fences Δ cycles after A (B's latency)".into(),
             label: format!("{} Δ={d}", r[c_f]),
             measured: t.num(*line, r, c_b)?,
-            scenario: Scenario::Offsets { level: lvl, stores: st, offsets: vec![0, d] },
+            scenario: Scenario::Offsets {
+                level: lvl,
+                stores: st,
+                offsets: vec![0, d],
+            },
             metric: Metric::WarpLatency(1),
             source: format!("{}:{line}", t.file),
             goal: true,
@@ -818,8 +1016,14 @@ pub fn load_cells(dir: &Path, gpu: &str) -> Result<Vec<Cell>, InputError> {
 
     // ---- <gpu>_groups.csv: 2-4 warps at chosen offsets ----
     let t = Table::load(&dir.join(format!("{gpu}_groups.csv")))?;
-    let (c_f, c_cfg, c_w, c_iss, c_lat, c_dd) =
-        (t.col("fence")?, t.col("config")?, t.col("warp")?, t.col("issue_minus_A_med")?, t.col("lat_med")?, t.col("done_minus_A_med")?);
+    let (c_f, c_cfg, c_w, c_iss, c_lat, c_dd) = (
+        t.col("fence")?,
+        t.col("config")?,
+        t.col("warp")?,
+        t.col("issue_minus_A_med")?,
+        t.col("lat_med")?,
+        t.col("done_minus_A_med")?,
+    );
     let mut order: Vec<(String, String)> = Vec::new();
     // (line, warp, issue offset, latency, done minus A's) per (fence, config).
     type GroupRow = (usize, usize, i64, f64, f64);
@@ -830,19 +1034,36 @@ pub fn load_cells(dir: &Path, gpu: &str) -> Result<Vec<Cell>, InputError> {
             order.push(key.clone());
         }
         let w = t.num(*line, r, c_w)? as usize;
-        groups.entry(key).or_default().push((*line, w, t.num(*line, r, c_iss)? as i64, t.num(*line, r, c_lat)?, t.num(*line, r, c_dd)?));
+        groups.entry(key).or_default().push((
+            *line,
+            w,
+            t.num(*line, r, c_iss)? as i64,
+            t.num(*line, r, c_lat)?,
+            t.num(*line, r, c_dd)?,
+        ));
     }
     for key in order {
-        let Some((lvl, st)) = parse_fence(&key.0) else { continue };
+        let Some((lvl, st)) = parse_fence(&key.0) else {
+            continue;
+        };
         let mut rows = groups.remove(&key).unwrap_or_default();
         rows.sort_by_key(|x| x.1);
         let offsets: Vec<i64> = rows.iter().map(|x| x.2).collect();
         for (line, w, iss, lat, dd) in rows {
             cells.push(Cell {
                 group: "groups: warps fencing at chosen offsets (each warp's latency)".into(),
-                label: format!("{} {} warp {} at {iss:+}", key.0, key.1, (b'A' + w as u8) as char),
+                label: format!(
+                    "{} {} warp {} at {iss:+}",
+                    key.0,
+                    key.1,
+                    (b'A' + w as u8) as char
+                ),
                 measured: lat,
-                scenario: Scenario::Offsets { level: lvl, stores: st, offsets: offsets.clone() },
+                scenario: Scenario::Offsets {
+                    level: lvl,
+                    stores: st,
+                    offsets: offsets.clone(),
+                },
                 metric: Metric::WarpLatency(w),
                 source: format!("{}:{line}", t.file),
                 goal: true,
@@ -892,12 +1113,18 @@ pub fn distinct_scenarios(cells: &[Cell]) -> Vec<Scenario> {
 }
 
 /// Evaluate every cell given each distinct scenario's result.
-pub fn evaluate_with(cells: &[Cell], results: &HashMap<Scenario, ScenarioResult>) -> Vec<CellResult> {
+pub fn evaluate_with(
+    cells: &[Cell],
+    results: &HashMap<Scenario, ScenarioResult>,
+) -> Vec<CellResult> {
     cells
         .iter()
         .map(|c| {
             let model = results.get(&c.scenario).map_or(0.0, |r| cell_value(c, r));
-            CellResult { model, error: (model - c.measured) / c.measured.max(1.0) }
+            CellResult {
+                model,
+                error: (model - c.measured) / c.measured.max(1.0),
+            }
         })
         .collect()
 }
@@ -925,7 +1152,10 @@ pub struct Summary {
 }
 
 pub fn summarize(cells: &[Cell], res: &[CellResult], tol: f64) -> Summary {
-    let mut s = Summary { cells: cells.len(), ..Summary::default() };
+    let mut s = Summary {
+        cells: cells.len(),
+        ..Summary::default()
+    };
     let mut sum = 0.0;
     for (c, r) in cells.iter().zip(res) {
         sum += r.error.abs();
@@ -940,7 +1170,11 @@ pub fn summarize(cells: &[Cell], res: &[CellResult], tol: f64) -> Summary {
             s.max_goal_error = s.max_goal_error.max(r.error.abs());
         }
     }
-    s.mean_abs_error = if cells.is_empty() { 0.0 } else { sum / cells.len() as f64 };
+    s.mean_abs_error = if cells.is_empty() {
+        0.0
+    } else {
+        sum / cells.len() as f64
+    };
     s
 }
 
@@ -965,7 +1199,10 @@ impl fmt::Display for Summary {
 
 /// The measured lone latency of a level (the `1 warp, no store` cell).
 pub fn lone_target(cells: &[Cell], lvl: u8) -> Option<f64> {
-    cells.iter().find(|c| c.group.starts_with("1 warp, no store") && c.scenario.level() == lvl).map(|c| c.measured)
+    cells
+        .iter()
+        .find(|c| c.group.starts_with("1 warp, no store") && c.scenario.level() == lvl)
+        .map(|c| c.measured)
 }
 
 /// The measured spacing of back-to-back completions at a level: the median
@@ -977,7 +1214,16 @@ pub fn spacing_target(cells: &[Cell], lvl: u8, lone: f64) -> Option<(f64, i64)> 
     let mut v: Vec<u64> = Vec::new();
     let mut probe = i64::MAX;
     for c in cells {
-        if let (Scenario::Offsets { level: l, stores: 0, offsets }, Metric::WarpLatency(1), Some(dd)) = (&c.scenario, c.metric, c.done_vs_a) {
+        if let (
+            Scenario::Offsets {
+                level: l,
+                stores: 0,
+                offsets,
+            },
+            Metric::WarpLatency(1),
+            Some(dd),
+        ) = (&c.scenario, c.metric, c.done_vs_a)
+        {
             if *l == lvl && offsets.len() == 2 {
                 let d = (offsets[1] - offsets[0]) as f64;
                 if d >= 40.0 && d < lone && c.measured > lone * 1.02 + 5.0 {
@@ -1004,14 +1250,35 @@ pub fn fit(p: &Preset, cells: &[Cell], seed: u64) -> Result<(Preset, Vec<String>
     let mut q = p.clone();
     let mut log = Vec::new();
     let lone_model = |q: &Preset, lvl: u8| -> Result<f64, String> {
-        Ok(run_scenario(q, &Scenario::Loop { level: lvl, stores: 0, fencers: 1, storers: 0, store_pace: 0 }, seed)?.median_all())
+        Ok(run_scenario(
+            q,
+            &Scenario::Loop {
+                level: lvl,
+                stores: 0,
+                fencers: 1,
+                storers: 0,
+                store_pace: 0,
+            },
+            seed,
+        )?
+        .median_all())
     };
     for lvl in [level::GL, level::SYS] {
-        let Some(lone) = lone_target(cells, lvl) else { continue };
+        let Some(lone) = lone_target(cells, lvl) else {
+            continue;
+        };
         if let Some((sp, probe)) = spacing_target(cells, lvl, lone) {
             // Simulate the pair with the smallest delayed Δ: B waits behind A.
             for _ in 0..4 {
-                let r = run_scenario(&q, &Scenario::Offsets { level: lvl, stores: 0, offsets: vec![0, probe] }, seed)?;
+                let r = run_scenario(
+                    &q,
+                    &Scenario::Offsets {
+                        level: lvl,
+                        stores: 0,
+                        offsets: vec![0, probe],
+                    },
+                    seed,
+                )?;
                 let got = r.done_vs_a_median(1) - r.done_vs_a_median(0);
                 let cur = q.mmu.bar_latency(lvl).min as f64;
                 let new = (cur + sp - got).round().max(0.0) as u32;
@@ -1031,17 +1298,26 @@ pub fn fit(p: &Preset, cells: &[Cell], seed: u64) -> Result<(Preset, Vec<String>
         }
         for _ in 0..2 {
             let got = lone_model(&q, lvl)?;
-            let o = (q.sm.overhead[lvl as usize] as f64 + lone - got).round().max(0.0) as u32;
+            let o = (q.sm.overhead[lvl as usize] as f64 + lone - got)
+                .round()
+                .max(0.0) as u32;
             q.sm.overhead[lvl as usize] = o;
         }
-        log.push(format!("{}: lone fence {lone} cycles -> sm.overhead.{} {}", level::NAMES[lvl as usize], LEVEL_KEYS[lvl as usize], q.sm.overhead[lvl as usize]));
+        log.push(format!(
+            "{}: lone fence {lone} cycles -> sm.overhead.{} {}",
+            level::NAMES[lvl as usize],
+            LEVEL_KEYS[lvl as usize],
+            q.sm.overhead[lvl as usize]
+        ));
     }
     if let Some(lone) = lone_target(cells, level::CTA) {
         let got = lone_model(&q, level::CTA)?;
         let o = (q.sm.overhead[0] as f64 + lone - got).round().max(0.0) as u32;
         q.sm.overhead[0] = o;
         q.sm.overhead[1] = o;
-        log.push(format!("CTA: lone fence {lone} cycles -> sm.overhead.cta {o}"));
+        log.push(format!(
+            "CTA: lone fence {lone} cycles -> sm.overhead.cta {o}"
+        ));
     }
     Ok((q, log))
 }
@@ -1053,7 +1329,12 @@ mod tests {
     fn preset() -> Preset {
         Preset {
             name: "t".into(),
-            unit: Config { ways: 32, coalesce_window: 24, gl_bar_ack: true, ..Config::default() },
+            unit: Config {
+                ways: 32,
+                coalesce_window: 24,
+                gl_bar_ack: true,
+                ..Config::default()
+            },
             mmu: MmuSpec {
                 ready_prob: 1.0,
                 txn_latency: CycleRange::fixed(40),
@@ -1072,29 +1353,74 @@ mod tests {
         let p = preset();
         let text = p.to_yaml();
         assert_eq!(Preset::from_yaml_str(&text, "p.yaml").unwrap(), p, "{text}");
-        let e = Preset::from_yaml_str("name: x\nunit: {ways: 99}\n", "p.yaml").unwrap_err().to_string();
-        assert!(e.contains("p.yaml") && e.contains("unit.ways") && e.contains("99"), "{e}");
-        let e = Preset::from_yaml_str("name: x\nsm: {overhead: {gpu: 3}}\n", "p.yaml").unwrap_err().to_string();
-        assert!(e.contains("sm.overhead.gpu") && e.contains("cta, vc, gl, sys"), "{e}");
-        let e = Preset::from_yaml_str("name: x\nsm: {fence_issue_gap: 0}\n", "p.yaml").unwrap_err().to_string();
-        assert!(e.contains("sm.fence_issue_gap") && e.contains("1..=1000"), "{e}");
-        let e = Preset::from_yaml_str("name: x\nmmu: {gl_bar_latncy: 3}\n", "p.yaml").unwrap_err().to_string();
-        assert!(e.contains("mmu.gl_bar_latncy") && e.contains("unknown key"), "{e}");
-        let e = Preset::from_yaml_str("unit: {}\n", "p.yaml").unwrap_err().to_string();
+        let e = Preset::from_yaml_str("name: x\nunit: {ways: 99}\n", "p.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("p.yaml") && e.contains("unit.ways") && e.contains("99"),
+            "{e}"
+        );
+        let e = Preset::from_yaml_str("name: x\nsm: {overhead: {gpu: 3}}\n", "p.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("sm.overhead.gpu") && e.contains("cta, vc, gl, sys"),
+            "{e}"
+        );
+        let e = Preset::from_yaml_str("name: x\nsm: {fence_issue_gap: 0}\n", "p.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("sm.fence_issue_gap") && e.contains("1..=1000"),
+            "{e}"
+        );
+        let e = Preset::from_yaml_str("name: x\nmmu: {gl_bar_latncy: 3}\n", "p.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("mmu.gl_bar_latncy") && e.contains("unknown key"),
+            "{e}"
+        );
+        let e = Preset::from_yaml_str("unit: {}\n", "p.yaml")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("name"), "{e}");
-        let e = Preset::from_yaml_str("name: x\nextra: 1\n", "p.yaml").unwrap_err().to_string();
-        assert!(e.contains("extra") && e.contains("name, unit, mmu, sm"), "{e}");
+        let e = Preset::from_yaml_str("name: x\nextra: 1\n", "p.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("extra") && e.contains("name, unit, mmu, sm"),
+            "{e}"
+        );
     }
 
     /// A lone fence: unit latency + overhead; the model is deterministic here.
     #[test]
     fn lone_fence_latency_is_window_pipeline_barrier_overhead() {
         let p = preset();
-        let r = run_scenario(&p, &Scenario::Loop { level: level::GL, stores: 0, fencers: 1, storers: 0, store_pace: 0 }, 1).unwrap();
+        let r = run_scenario(
+            &p,
+            &Scenario::Loop {
+                level: level::GL,
+                stores: 0,
+                fencers: 1,
+                storers: 0,
+                store_pace: 0,
+            },
+            1,
+        )
+        .unwrap();
         let lat = r.median_all() as u64;
         // window 24 + close/INVAL/BARRIER/release pipeline + 450 + overhead 180.
-        assert!((24 + 450 + 180..24 + 450 + 180 + 12).contains(&lat), "{lat}");
-        assert!(r.latencies[0].iter().all(|&x| x == lat), "deterministic: {:?}", r.latencies[0]);
+        assert!(
+            (24 + 450 + 180..24 + 450 + 180 + 12).contains(&lat),
+            "{lat}"
+        );
+        assert!(
+            r.latencies[0].iter().all(|&x| x == lat),
+            "deterministic: {:?}",
+            r.latencies[0]
+        );
     }
 
     /// Fences waiting behind an outstanding barrier all join the next one;
@@ -1103,12 +1429,34 @@ mod tests {
     fn combining_comes_from_the_unit() {
         let p = preset();
         // Within the window: one completion.
-        let r = run_scenario(&p, &Scenario::Offsets { level: level::GL, stores: 0, offsets: vec![0, 10] }, 1).unwrap();
+        let r = run_scenario(
+            &p,
+            &Scenario::Offsets {
+                level: level::GL,
+                stores: 0,
+                offsets: vec![0, 10],
+            },
+            1,
+        )
+        .unwrap();
         assert_eq!(r.done_vs_a_median(0), r.done_vs_a_median(1));
         // Behind the outstanding barrier: 3 late fences share the next completion.
-        let r = run_scenario(&p, &Scenario::Offsets { level: level::GL, stores: 0, offsets: vec![0, 153, 270, 426] }, 1).unwrap();
+        let r = run_scenario(
+            &p,
+            &Scenario::Offsets {
+                level: level::GL,
+                stores: 0,
+                offsets: vec![0, 153, 270, 426],
+            },
+            1,
+        )
+        .unwrap();
         let a = r.done_vs_a_median(0);
-        let (b, c, d) = (r.done_vs_a_median(1), r.done_vs_a_median(2), r.done_vs_a_median(3));
+        let (b, c, d) = (
+            r.done_vs_a_median(1),
+            r.done_vs_a_median(2),
+            r.done_vs_a_median(3),
+        );
         assert!(b == c && c == d && b > a, "{a} {b} {c} {d}");
         // 2 BARRIERs per round (4 rounds).
         assert_eq!(r.barriers, 2 * OFFSET_ROUNDS as u64);

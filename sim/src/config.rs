@@ -25,8 +25,18 @@ pub struct InputError {
 }
 
 impl InputError {
-    pub fn new(source: &str, key: &str, value: impl fmt::Display, allowed: impl fmt::Display) -> Self {
-        InputError { source: source.to_string(), key: key.to_string(), value: value.to_string(), allowed: allowed.to_string() }
+    pub fn new(
+        source: &str,
+        key: &str,
+        value: impl fmt::Display,
+        allowed: impl fmt::Display,
+    ) -> Self {
+        InputError {
+            source: source.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+            allowed: allowed.to_string(),
+        }
     }
 }
 
@@ -35,7 +45,11 @@ impl fmt::Display for InputError {
         if self.value.is_empty() {
             write!(f, "{}: `{}`: {}", self.source, self.key, self.allowed)
         } else {
-            write!(f, "{}: `{}` = {}: allowed: {}", self.source, self.key, self.value, self.allowed)
+            write!(
+                f,
+                "{}: `{}` = {}: allowed: {}",
+                self.source, self.key, self.value, self.allowed
+            )
         }
     }
 }
@@ -173,7 +187,10 @@ impl Config {
 
     /// A short identifier, e.g. `w32_n8_k4_c8`, used in file and module names.
     pub fn short_name(&self) -> String {
-        format!("w{}_n{}_k{}_c{}", self.warps, self.ways, self.slots, self.counter_bits)
+        format!(
+            "w{}_n{}_k{}_c{}",
+            self.warps, self.ways, self.slots, self.counter_bits
+        )
     }
 
     /// Every parameter as `key: value` lines (for generated-file headers).
@@ -193,14 +210,23 @@ impl Config {
 
     /// The config as YAML text that [`Config::from_yaml_str`] reads back.
     pub fn to_yaml(&self) -> String {
-        self.describe().into_iter().map(|(k, v)| format!("{k}: {v}\n")).collect()
+        self.describe()
+            .into_iter()
+            .map(|(k, v)| format!("{k}: {v}\n"))
+            .collect()
     }
 
     /// Load and validate a YAML config file.
     pub fn load(path: &Path) -> Result<Config, InputError> {
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(&src, "file", "", format!("cannot read the config file: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError::new(
+                &src,
+                "file",
+                "",
+                format!("cannot read the config file: {e}"),
+            )
+        })?;
         Config::from_yaml_str(&text, &src)
     }
 
@@ -210,14 +236,24 @@ impl Config {
             Value::Mapping(Default::default())
         } else {
             serde_yaml::from_str(text).map_err(|e| {
-                InputError::new(source, "yaml", "", format!("not valid YAML ({e}); expected a mapping of config keys"))
+                InputError::new(
+                    source,
+                    "yaml",
+                    "",
+                    format!("not valid YAML ({e}); expected a mapping of config keys"),
+                )
             })?
         };
         let map = match value {
             Value::Mapping(m) => m,
             Value::Null => Default::default(),
             other => {
-                return Err(InputError::new(source, "<top level>", yaml_repr(&other), "a mapping of config keys"))
+                return Err(InputError::new(
+                    source,
+                    "<top level>",
+                    yaml_repr(&other),
+                    "a mapping of config keys",
+                ))
             }
         };
         Config::from_pairs(map.iter().map(|(k, v)| (k.clone(), v.clone())), source)
@@ -225,7 +261,10 @@ impl Config {
 
     /// Build a config from already-parsed YAML key/value pairs (the sweep
     /// grid uses this to override keys one point at a time).
-    pub fn from_pairs(pairs: impl IntoIterator<Item = (Value, Value)>, source: &str) -> Result<Config, InputError> {
+    pub fn from_pairs(
+        pairs: impl IntoIterator<Item = (Value, Value)>,
+        source: &str,
+    ) -> Result<Config, InputError> {
         let mut c = Config::default();
         let mut seen_ways = false;
         let mut seen_max_out = false;
@@ -233,7 +272,15 @@ impl Config {
             let key = match &k {
                 Value::String(s) => s.clone(),
                 other => {
-                    return Err(InputError::new(source, &yaml_repr(other), "", format!("keys must be strings; known keys: {}", CONFIG_KEYS.join(", "))))
+                    return Err(InputError::new(
+                        source,
+                        &yaml_repr(other),
+                        "",
+                        format!(
+                            "keys must be strings; known keys: {}",
+                            CONFIG_KEYS.join(", ")
+                        ),
+                    ))
                 }
             };
             match key.as_str() {
@@ -259,15 +306,28 @@ impl Config {
                 "gl_bar_ack" => {
                     c.gl_bar_ack = match v {
                         Value::Bool(b) => b,
-                        ref other => return Err(InputError::new(source, &key, yaml_repr(other), "true or false")),
+                        ref other => {
+                            return Err(InputError::new(
+                                source,
+                                &key,
+                                yaml_repr(other),
+                                "true or false",
+                            ))
+                        }
                     }
                 }
                 "arch" => {
                     let s = get_str(source, &key, &v, Arch::NAMES)?;
-                    c.arch = Arch::parse(&s).ok_or_else(|| InputError::new(source, &key, &s, Arch::NAMES))?;
+                    c.arch = Arch::parse(&s)
+                        .ok_or_else(|| InputError::new(source, &key, &s, Arch::NAMES))?;
                 }
                 _ => {
-                    return Err(InputError::new(source, &key, yaml_repr(&v), format!("unknown key; known keys: {}", CONFIG_KEYS.join(", "))))
+                    return Err(InputError::new(
+                        source,
+                        &key,
+                        yaml_repr(&v),
+                        format!("unknown key; known keys: {}", CONFIG_KEYS.join(", ")),
+                    ))
                 }
             }
         }
@@ -275,7 +335,15 @@ impl Config {
         if c.ways > c.warps {
             let key = if seen_ways { "ways" } else { "warps" };
             let val = if seen_ways { c.ways } else { c.warps };
-            return Err(InputError::new(source, key, val, format!("ways must be 1..=warps (ways = {}, warps = {})", c.ways, c.warps)));
+            return Err(InputError::new(
+                source,
+                key,
+                val,
+                format!(
+                    "ways must be 1..=warps (ways = {}, warps = {})",
+                    c.ways, c.warps
+                ),
+            ));
         }
         if c.max_outstanding > c.slots - 1 {
             if !seen_max_out {
@@ -283,7 +351,12 @@ impl Config {
                 // which always fits, so this cannot happen; keep the check honest.
                 c.max_outstanding = 1;
             } else {
-                return Err(InputError::new(source, "max_outstanding", c.max_outstanding, format!("1..=slots-1 (slots = {})", c.slots)));
+                return Err(InputError::new(
+                    source,
+                    "max_outstanding",
+                    c.max_outstanding,
+                    format!("1..=slots-1 (slots = {})", c.slots),
+                ));
             }
         }
         Ok(c)
@@ -291,7 +364,13 @@ impl Config {
 
     /// The named configurations shipped in `configs/` (file stem, config).
     pub fn grid() -> Vec<(&'static str, Config)> {
-        let mk = |w, k, n, cb| Config { warps: w, slots: k, ways: n, counter_bits: cb, ..Config::default() };
+        let mk = |w, k, n, cb| Config {
+            warps: w,
+            slots: k,
+            ways: n,
+            counter_bits: cb,
+            ..Config::default()
+        };
         vec![
             ("default", Config::default()),
             ("w32_k4_n8_c8", mk(32, 4, 8, 8)),
@@ -353,7 +432,14 @@ pub fn get_f64(source: &str, key: &str, v: &Value, lo: f64, hi: f64) -> Result<f
 
 /// One of a fixed set of unsigned integers.
 pub fn get_choice(source: &str, key: &str, v: &Value, choices: &[u64]) -> Result<u32, InputError> {
-    let allowed = format!("one of {}", choices.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", "));
+    let allowed = format!(
+        "one of {}",
+        choices
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     match v {
         Value::Number(n) => match n.as_u64() {
             Some(x) if choices.contains(&x) => Ok(x as u32),
@@ -395,22 +481,59 @@ mod tests {
     fn errors_name_key_value_allowed() {
         let e = Config::from_yaml_str("ways: 9\nwarps: 8\n", "f.yaml").unwrap_err();
         let s = e.to_string();
-        assert!(s.contains("f.yaml") && s.contains("ways") && s.contains('9') && s.contains("1..=warps"), "{s}");
-        let e = Config::from_yaml_str("wraps: 8\n", "f.yaml").unwrap_err().to_string();
-        assert!(e.contains("wraps") && e.contains("unknown key") && e.contains("warps"), "{e}");
-        let e = Config::from_yaml_str("slots: 3\n", "f.yaml").unwrap_err().to_string();
-        assert!(e.contains("slots") && e.contains('3') && e.contains("2, 4, 8"), "{e}");
-        let e = Config::from_yaml_str("counter_bits: -1\n", "f.yaml").unwrap_err().to_string();
-        assert!(e.contains("counter_bits") && e.contains("-1") && e.contains("4..=16"), "{e}");
-        let e = Config::from_yaml_str("counter_bits: \"8\"\n", "f.yaml").unwrap_err().to_string();
+        assert!(
+            s.contains("f.yaml")
+                && s.contains("ways")
+                && s.contains('9')
+                && s.contains("1..=warps"),
+            "{s}"
+        );
+        let e = Config::from_yaml_str("wraps: 8\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("wraps") && e.contains("unknown key") && e.contains("warps"),
+            "{e}"
+        );
+        let e = Config::from_yaml_str("slots: 3\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("slots") && e.contains('3') && e.contains("2, 4, 8"),
+            "{e}"
+        );
+        let e = Config::from_yaml_str("counter_bits: -1\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("counter_bits") && e.contains("-1") && e.contains("4..=16"),
+            "{e}"
+        );
+        let e = Config::from_yaml_str("counter_bits: \"8\"\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("counter_bits") && e.contains("\"8\""), "{e}");
-        let e = Config::from_yaml_str("max_outstanding: 3\nslots: 2\n", "f.yaml").unwrap_err().to_string();
-        assert!(e.contains("max_outstanding") && e.contains("slots = 2"), "{e}");
-        let e = Config::from_yaml_str("level_mix: mix\n", "f.yaml").unwrap_err().to_string();
-        assert!(e.contains("level_mix") && e.contains("promote or split"), "{e}");
-        let e = Config::from_yaml_str("[1, 2]", "f.yaml").unwrap_err().to_string();
+        let e = Config::from_yaml_str("max_outstanding: 3\nslots: 2\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("max_outstanding") && e.contains("slots = 2"),
+            "{e}"
+        );
+        let e = Config::from_yaml_str("level_mix: mix\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("level_mix") && e.contains("promote or split"),
+            "{e}"
+        );
+        let e = Config::from_yaml_str("[1, 2]", "f.yaml")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("mapping"), "{e}");
-        let e = Config::from_yaml_str("warps: 99999999999999999999999\n", "f.yaml").unwrap_err().to_string();
+        let e = Config::from_yaml_str("warps: 99999999999999999999999\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("warps"), "{e}");
     }
 }
@@ -432,7 +555,12 @@ mod shipped_configs {
 
     #[test]
     fn missing_file_is_a_clear_error() {
-        let e = Config::load(Path::new("/nonexistent/x.yaml")).unwrap_err().to_string();
-        assert!(e.contains("/nonexistent/x.yaml") && e.contains("cannot read"), "{e}");
+        let e = Config::load(Path::new("/nonexistent/x.yaml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("/nonexistent/x.yaml") && e.contains("cannot read"),
+            "{e}"
+        );
     }
 }

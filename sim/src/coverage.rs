@@ -195,7 +195,11 @@ impl Coverage {
 
     /// Bins never hit.
     pub fn missed(&self) -> Vec<String> {
-        self.bins().into_iter().filter(|(_, c)| *c == 0).map(|(n, _)| n).collect()
+        self.bins()
+            .into_iter()
+            .filter(|(_, c)| *c == 0)
+            .map(|(n, _)| n)
+            .collect()
     }
 
     /// The printed report: every bin with its count, then the total.
@@ -203,9 +207,20 @@ impl Coverage {
         let bins = self.bins();
         let hit = bins.iter().filter(|(_, c)| *c > 0).count();
         let mut s = String::new();
-        let _ = writeln!(s, "functional coverage ({}): {hit}/{} bins hit", self.cfg.short_name(), bins.len());
+        let _ = writeln!(
+            s,
+            "functional coverage ({}): {hit}/{} bins hit",
+            self.cfg.short_name(),
+            bins.len()
+        );
         for (n, c) in &bins {
-            let _ = writeln!(s, "  {:<28} {:>10}{}", n, c, if *c == 0 { "   <-- MISSED" } else { "" });
+            let _ = writeln!(
+                s,
+                "  {:<28} {:>10}{}",
+                n,
+                c,
+                if *c == 0 { "   <-- MISSED" } else { "" }
+            );
         }
         s
     }
@@ -226,7 +241,10 @@ pub struct CoveredModel {
 
 impl CoveredModel {
     pub fn new(cfg: &Config) -> Self {
-        CoveredModel { model: crate::MembarModel::new(cfg), coverage: Coverage::new(cfg) }
+        CoveredModel {
+            model: crate::MembarModel::new(cfg),
+            coverage: Coverage::new(cfg),
+        }
     }
 }
 
@@ -234,7 +252,8 @@ impl crate::ports::Dut for CoveredModel {
     fn step(&mut self, i: &Inputs) -> Outputs {
         let closed = self.model.q.closed.count_ones();
         let o = self.model.step(i);
-        self.coverage.observe(i, &o, &self.model.last_events, closed);
+        self.coverage
+            .observe(i, &o, &self.model.last_events, closed);
         o
     }
     fn name(&self) -> &str {

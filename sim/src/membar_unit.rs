@@ -149,7 +149,12 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
 }
 
 /// [`eval`] with a deliberate bug (see [`Fault`]).
-pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Outputs, State, Events) {
+pub fn eval_with_fault(
+    cfg: &Config,
+    q: &State,
+    i: &Inputs,
+    fault: Fault,
+) -> (Outputs, State, Events) {
     let mut ev = Events::default();
     let k = cfg.slots as u8;
     let kmask = k - 1;
@@ -177,7 +182,8 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
         q.cnt[t] > in_out as u16 || fault == Fault::AcceptSpuriousAck
     };
     let tbit = 1u8 << i.bar_ack_tag;
-    let bar_ack_ok = i.bar_ack_valid && (q.closed & q.ack_req & q.bar_sent & !q.bar_acked & tbit) != 0;
+    let bar_ack_ok =
+        i.bar_ack_valid && (q.closed & q.ack_req & q.bar_sent & !q.bar_acked & tbit) != 0;
     ev.spurious_ack = i.ack_valid && !ack_ok;
     ev.spurious_bar_ack = i.bar_ack_valid && !bar_ack_ok;
 
@@ -196,7 +202,9 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
                 acked |= bar_ack_ok && i.bar_ack_tag as usize == s;
                 cnt_s -= (ack_ok && i.ack_tag as usize == s) as u16;
             }
-            let drained = q.level[s] < level::GL || (zero_so_far && cnt_s == 0) || fault == Fault::NoCounterWait;
+            let drained = q.level[s] < level::GL
+                || (zero_so_far && cnt_s == 0)
+                || fault == Fault::NoCounterWait;
             let done = q.bar_sent & sb != 0 && acked && drained;
             if chain && done {
                 rel_slots |= sb;
@@ -214,7 +222,11 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
         }
     }
     let out_txn_warp = if out_txn { 1u64 << q.out.warp } else { 0 };
-    let cta_rel = if fault == Fault::CtaEarly { q.cta_pend } else { q.cta_pend & !out_txn_warp };
+    let cta_rel = if fault == Fault::CtaEarly {
+        q.cta_pend
+    } else {
+        q.cta_pend & !out_txn_warp
+    };
     let release_mask = group_rel | cta_rel;
     ev.released_slots = rel_slots;
 
@@ -224,7 +236,8 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
     let is_membar = i.req_op == op::MEMBAR;
     let plain_cta = i.req_level == level::CTA && i.req_ivall == 0;
     let joining = live && is_membar && !plain_cta;
-    let mismatch = cfg.level_mix == LevelMix::Split && joining && q.nmem > 0 && i.req_level != q.level[open];
+    let mismatch =
+        cfg.level_mix == LevelMix::Split && joining && q.nmem > 0 && i.req_level != q.level[open];
     ev.level_mixed = joining && q.nmem > 0 && i.req_level != q.level[open];
     // The next slot is reopened only once its counter is zero: a VC/CTA+ivall
     // barrier frees its slot with TXNs still counted, and those must stay
@@ -236,7 +249,8 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
     let by_full = q.nmem as u32 >= cfg.ways;
     let close = can_close && (by_window || by_full || mismatch);
     let cnt_full = q.cnt[open] == cmax && fault != Fault::CounterWrap;
-    let txn_op = op::is_txn(i.req_op) || (fault == Fault::AcceptReservedOp && op::is_reserved(i.req_op));
+    let txn_op =
+        op::is_txn(i.req_op) || (fault == Fault::AcceptReservedOp && op::is_reserved(i.req_op));
     let accept_txn = live && txn_op && out_free && !seq_busy && !cnt_full;
     let accept_cta = live && is_membar && plain_cta;
     let accept_join = joining && (close || ((q.nmem as u32) < cfg.ways && !mismatch));
@@ -320,7 +334,16 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
             // Keep the TXN presented after its transfer: it is sent twice.
             d.fault_mark = true;
         } else if accept_txn && !(fault == Fault::DropTxn && i.req_id & 0x3f == 0x3f) {
-            d.out = Cmd { valid: true, kind: kind::TXN, tag: q.open, warp: i.req_warp, op: i.req_op, level: 0, ack_req: false, id: i.req_id };
+            d.out = Cmd {
+                valid: true,
+                kind: kind::TXN,
+                tag: q.open,
+                warp: i.req_warp,
+                op: i.req_op,
+                level: 0,
+                ack_req: false,
+                id: i.req_id,
+            };
         } else {
             d.out = Cmd::default();
         }
@@ -342,7 +365,9 @@ pub fn eval_with_fault(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Ou
         if need_ack {
             d.ack_req |= ob;
         }
-        d.seq_pend = SEQ_BAR | if iv & 1 != 0 { SEQ_INVD } else { 0 } | if iv & 2 != 0 { SEQ_INVT } else { 0 };
+        d.seq_pend = SEQ_BAR
+            | if iv & 1 != 0 { SEQ_INVD } else { 0 }
+            | if iv & 2 != 0 { SEQ_INVT } else { 0 };
         d.seq_tag = q.open;
         d.open = (q.open + 1) & kmask;
         d.nmem = 0;
@@ -385,11 +410,20 @@ pub struct MembarModel {
 
 impl MembarModel {
     pub fn new(cfg: &Config) -> Self {
-        MembarModel { cfg: cfg.clone(), fault: Fault::None, q: State::default(), last_events: Events::default(), base: Box::default() }
+        MembarModel {
+            cfg: cfg.clone(),
+            fault: Fault::None,
+            q: State::default(),
+            last_events: Events::default(),
+            base: Box::default(),
+        }
     }
     /// The model with a deliberate bug (see [`Fault`]).
     pub fn with_fault(cfg: &Config, fault: Fault) -> Self {
-        MembarModel { fault, ..MembarModel::new(cfg) }
+        MembarModel {
+            fault,
+            ..MembarModel::new(cfg)
+        }
     }
     pub fn reset(&mut self) {
         self.q = State::default();

@@ -75,8 +75,14 @@ pub(crate) fn parse_yaml_text(text: &str, source: &str, what: &str) -> Result<Va
     if text.trim().is_empty() {
         return Ok(Value::Null);
     }
-    serde_yaml::from_str(text)
-        .map_err(|e| InputError::new(source, "yaml", "", format!("not valid YAML ({e}); expected a mapping of {what}")))
+    serde_yaml::from_str(text).map_err(|e| {
+        InputError::new(
+            source,
+            "yaml",
+            "",
+            format!("not valid YAML ({e}); expected a mapping of {what}"),
+        )
+    })
 }
 
 /// The `(key, value)` pairs of a YAML mapping (`null` = no pairs). Keys must
@@ -112,12 +118,29 @@ pub(crate) fn mapping_pairs<'a>(
 }
 
 /// The error for an unknown key.
-pub(crate) fn unknown_key(source: &str, path: &str, key: &str, v: &Value, known: &[&str]) -> InputError {
-    InputError::new(source, &join_key(path, key), yaml_repr(v), format!("unknown key; known keys: {}", known.join(", ")))
+pub(crate) fn unknown_key(
+    source: &str,
+    path: &str,
+    key: &str,
+    v: &Value,
+    known: &[&str],
+) -> InputError {
+    InputError::new(
+        source,
+        &join_key(path, key),
+        yaml_repr(v),
+        format!("unknown key; known keys: {}", known.join(", ")),
+    )
 }
 
 /// A probability in `lo..=hi`.
-pub(crate) fn get_prob(source: &str, key: &str, v: &Value, lo: f64, hi: f64) -> Result<f64, InputError> {
+pub(crate) fn get_prob(
+    source: &str,
+    key: &str,
+    v: &Value,
+    lo: f64,
+    hi: f64,
+) -> Result<f64, InputError> {
     get_f64(source, key, v, lo, hi)
 }
 
@@ -125,7 +148,12 @@ pub(crate) fn get_prob(source: &str, key: &str, v: &Value, lo: f64, hi: f64) -> 
 pub(crate) fn get_bool(source: &str, key: &str, v: &Value) -> Result<bool, InputError> {
     match v {
         Value::Bool(b) => Ok(*b),
-        other => Err(InputError::new(source, key, yaml_repr(other), "true or false")),
+        other => Err(InputError::new(
+            source,
+            key,
+            yaml_repr(other),
+            "true or false",
+        )),
     }
 }
 
@@ -165,7 +193,9 @@ impl CycleRange {
     }
     /// Parse an integer or `{min, max}`; each bound in `lo..=MAX_CYCLES`.
     pub fn parse(source: &str, key: &str, v: &Value, lo: u64) -> Result<CycleRange, InputError> {
-        let shape = format!("an integer in {lo}..={MAX_CYCLES} or a mapping {{min: A, max: B}} with A <= B");
+        let shape = format!(
+            "an integer in {lo}..={MAX_CYCLES} or a mapping {{min: A, max: B}} with A <= B"
+        );
         match v {
             Value::Number(_) => Ok(CycleRange::fixed(get_uint(source, key, v, lo, MAX_CYCLES)?)),
             Value::Mapping(_) => {
@@ -181,10 +211,18 @@ impl CycleRange {
                 }
                 match (min, max) {
                     (Some(a), Some(b)) if a <= b => Ok(CycleRange::new(a, b)),
-                    (Some(a), Some(b)) => {
-                        Err(InputError::new(source, key, format!("{{min: {a}, max: {b}}}"), "min <= max"))
-                    }
-                    _ => Err(InputError::new(source, key, "a mapping without min or max", shape)),
+                    (Some(a), Some(b)) => Err(InputError::new(
+                        source,
+                        key,
+                        format!("{{min: {a}, max: {b}}}"),
+                        "min <= max",
+                    )),
+                    _ => Err(InputError::new(
+                        source,
+                        key,
+                        "a mapping without min or max",
+                        shape,
+                    )),
                 }
             }
             other => Err(InputError::new(source, key, yaml_repr(other), shape)),
@@ -369,8 +407,9 @@ impl MmuSpec {
     pub fn load(path: impl AsRef<Path>) -> Result<MmuSpec, InputError> {
         let path = path.as_ref();
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(&src, "file", "", format!("cannot read the MMU file: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError::new(&src, "file", "", format!("cannot read the MMU file: {e}"))
+        })?;
         MmuSpec::from_yaml_str(&text, &src)
     }
 
@@ -385,7 +424,8 @@ impl MmuSpec {
             let key = join_key(path, k);
             let allowed = format!("one of {} or a scenario name", MMU_PRESETS.join(", "));
             let name = get_str(source, &key, val, &allowed)?;
-            m = MmuSpec::preset(&name).ok_or_else(|| InputError::new(source, &key, format!("{name:?}"), &allowed))?;
+            m = MmuSpec::preset(&name)
+                .ok_or_else(|| InputError::new(source, &key, format!("{name:?}"), &allowed))?;
         }
         for (k, val) in &pairs {
             let key = join_key(path, k);
@@ -405,7 +445,9 @@ impl MmuSpec {
                 "bar_gap" => m.bar_gap = get_uint(source, &key, val, 0, MAX_CYCLES)?,
                 "bar_waits_for_txns" => m.bar_waits_for_txns = get_bool(source, &key, val)?,
                 "spurious_ack_prob" => m.spurious_ack_prob = get_prob(source, &key, val, 0.0, 0.5)?,
-                "spurious_bar_ack_prob" => m.spurious_bar_ack_prob = get_prob(source, &key, val, 0.0, 0.5)?,
+                "spurious_bar_ack_prob" => {
+                    m.spurious_bar_ack_prob = get_prob(source, &key, val, 0.0, 0.5)?
+                }
                 _ => return Err(unknown_key(source, path, k, val, MMU_KEYS)),
             }
         }
@@ -435,7 +477,10 @@ impl MmuSpec {
     /// YAML mapping text (every key, one per line, each line prefixed by
     /// `indent`) that [`MmuSpec::from_yaml_str`] reads back.
     pub fn to_yaml(&self, indent: &str) -> String {
-        self.describe().into_iter().map(|(k, v)| format!("{indent}{k}: {v}\n")).collect()
+        self.describe()
+            .into_iter()
+            .map(|(k, v)| format!("{indent}{k}: {v}\n"))
+            .collect()
     }
 
     /// The barrier latency range of a level.
@@ -534,7 +579,10 @@ impl Completion {
     }
     /// Mark item `seq` done.
     fn mark(&mut self, seq: u64) {
-        if let Some(d) = seq.checked_sub(self.base).and_then(|i| self.done.get_mut(i as usize)) {
+        if let Some(d) = seq
+            .checked_sub(self.base)
+            .and_then(|i| self.done.get_mut(i as usize))
+        {
             *d = true;
         }
         while self.done.front() == Some(&true) {
@@ -720,7 +768,13 @@ impl Mmu {
             self.bar_wait.pop_front();
             let lat = self.spec.bar_latency(b.level).draw(&mut self.rng) as u64;
             let due = cycle.max(b.sent + 1) + lat;
-            self.bar_due.push(Reverse(Due { due, seq: self.bar_seq, tag: b.tag, warp: 0, sent: b.sent }));
+            self.bar_due.push(Reverse(Due {
+                due,
+                seq: self.bar_seq,
+                tag: b.tag,
+                warp: 0,
+                sent: b.sent,
+            }));
             self.bar_seq += 1;
         }
     }
@@ -793,7 +847,9 @@ impl Downstream for Mmu {
         // One bar_ack: spurious (adversarial) or the oldest due.
         i.bar_ack_valid = false;
         i.bar_ack_tag = 0;
-        if self.spec.spurious_bar_ack_prob > 0.0 && self.rng.gen_bool(self.spec.spurious_bar_ack_prob) {
+        if self.spec.spurious_bar_ack_prob > 0.0
+            && self.rng.gen_bool(self.spec.spurious_bar_ack_prob)
+        {
             match Mmu::free_tag(&mut self.rng, &self.bar_per_tag, self.slots) {
                 Some(t) => {
                     i.bar_ack_valid = true;
@@ -804,7 +860,9 @@ impl Downstream for Mmu {
                 None => self.stats.spurious_skipped += 1,
             }
         }
-        let gap_ok = self.last_bar_ack.is_none_or(|l| cycle >= l + self.spec.bar_gap as u64);
+        let gap_ok = self
+            .last_bar_ack
+            .is_none_or(|l| cycle >= l + self.spec.bar_gap as u64);
         if !i.bar_ack_valid && gap_ok {
             if let Some(&Reverse(d)) = self.bar_due.peek() {
                 if d.due <= cycle {
@@ -841,13 +899,20 @@ impl Downstream for Mmu {
             match o.dn_kind {
                 kind::TXN => {
                     let seq = self.txn_done.push();
-                    let lat = if self.spec.tail_prob > 0.0 && self.rng.gen_bool(self.spec.tail_prob) {
+                    let lat = if self.spec.tail_prob > 0.0 && self.rng.gen_bool(self.spec.tail_prob)
+                    {
                         self.spec.tail_latency.draw(&mut self.rng)
                     } else {
                         self.spec.txn_latency.draw(&mut self.rng)
                     };
                     let due = cycle + lat.max(1) as u64;
-                    self.acks.push(Reverse(Due { due, seq, tag, warp: o.dn_warp, sent: cycle }));
+                    self.acks.push(Reverse(Due {
+                        due,
+                        seq,
+                        tag,
+                        warp: o.dn_warp,
+                        sent: cycle,
+                    }));
                     self.txn_per_tag[t] += 1;
                     self.received_by_warp[o.dn_warp as usize % MAX_WARPS] += 1;
                     self.stats.txns += 1;
@@ -856,7 +921,13 @@ impl Downstream for Mmu {
                 kind::INVAL => {
                     let seq = self.inval_done.push();
                     let due = cycle + self.spec.inval_latency.draw(&mut self.rng) as u64;
-                    self.invals.push(Reverse(Due { due, seq, tag, warp: 0, sent: cycle }));
+                    self.invals.push(Reverse(Due {
+                        due,
+                        seq,
+                        tag,
+                        warp: 0,
+                        sent: cycle,
+                    }));
                     match o.dn_op {
                         0 | 1 => self.stats.invals[o.dn_op as usize] += 1,
                         _ => self.stats.bad_commands += 1,
@@ -890,17 +961,31 @@ mod tests {
     use crate::ports::op;
 
     fn err(text: &str) -> String {
-        MmuSpec::from_yaml_str(text, "m.yaml").unwrap_err().to_string()
+        MmuSpec::from_yaml_str(text, "m.yaml")
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
     fn empty_text_is_defaults_and_presets_parse() {
         assert_eq!(MmuSpec::from_yaml_str("", "m").unwrap(), MmuSpec::default());
-        assert_eq!(MmuSpec::from_yaml_str("# only a comment\n", "m").unwrap(), MmuSpec::default());
-        assert_eq!(MmuSpec::from_yaml_str("preset: ideal\n", "m").unwrap(), MmuSpec::ideal());
+        assert_eq!(
+            MmuSpec::from_yaml_str("# only a comment\n", "m").unwrap(),
+            MmuSpec::default()
+        );
+        assert_eq!(
+            MmuSpec::from_yaml_str("preset: ideal\n", "m").unwrap(),
+            MmuSpec::ideal()
+        );
         // The preset is applied first wherever it is written.
         let m = MmuSpec::from_yaml_str("ready_prob: 0.5\npreset: adversarial\n", "m").unwrap();
-        assert_eq!(m, MmuSpec { ready_prob: 0.5, ..MmuSpec::adversarial() });
+        assert_eq!(
+            m,
+            MmuSpec {
+                ready_prob: 0.5,
+                ..MmuSpec::adversarial()
+            }
+        );
         for name in MMU_PRESETS {
             assert!(MmuSpec::preset(name).is_some(), "{name}");
         }
@@ -908,7 +993,12 @@ mod tests {
 
     #[test]
     fn yaml_roundtrip_of_presets() {
-        for m in [MmuSpec::default(), MmuSpec::ideal(), MmuSpec::adversarial(), MmuSpec::h100()] {
+        for m in [
+            MmuSpec::default(),
+            MmuSpec::ideal(),
+            MmuSpec::adversarial(),
+            MmuSpec::h100(),
+        ] {
             let text = m.to_yaml("");
             assert_eq!(MmuSpec::from_yaml_str(&text, "t").unwrap(), m, "{text}");
         }
@@ -917,44 +1007,94 @@ mod tests {
     #[test]
     fn errors_name_source_key_value_allowed() {
         let e = err("ready_prob: 1.5\n");
-        assert!(e.contains("m.yaml") && e.contains("ready_prob") && e.contains("1.5") && e.contains("0.001..=1"), "{e}");
+        assert!(
+            e.contains("m.yaml")
+                && e.contains("ready_prob")
+                && e.contains("1.5")
+                && e.contains("0.001..=1"),
+            "{e}"
+        );
         let e = err("txn_latncy: 3\n");
-        assert!(e.contains("txn_latncy") && e.contains("unknown key") && e.contains("txn_latency"), "{e}");
+        assert!(
+            e.contains("txn_latncy") && e.contains("unknown key") && e.contains("txn_latency"),
+            "{e}"
+        );
         let e = err("txn_latency: -4\n");
-        assert!(e.contains("txn_latency") && e.contains("-4") && e.contains("1..=1000000"), "{e}");
+        assert!(
+            e.contains("txn_latency") && e.contains("-4") && e.contains("1..=1000000"),
+            "{e}"
+        );
         let e = err("txn_latency: 0\n");
-        assert!(e.contains("txn_latency") && e.contains("1..=1000000"), "{e}");
+        assert!(
+            e.contains("txn_latency") && e.contains("1..=1000000"),
+            "{e}"
+        );
         let e = err("txn_latency: {min: 50, max: 10}\n");
-        assert!(e.contains("txn_latency") && e.contains("min <= max") && e.contains("50"), "{e}");
+        assert!(
+            e.contains("txn_latency") && e.contains("min <= max") && e.contains("50"),
+            "{e}"
+        );
         let e = err("txn_latency: {min: 5, mux: 10}\n");
-        assert!(e.contains("txn_latency.mux") && e.contains("unknown key"), "{e}");
+        assert!(
+            e.contains("txn_latency.mux") && e.contains("unknown key"),
+            "{e}"
+        );
         let e = err("txn_latency: {min: 5}\n");
-        assert!(e.contains("txn_latency") && e.contains("min: A, max: B"), "{e}");
+        assert!(
+            e.contains("txn_latency") && e.contains("min: A, max: B"),
+            "{e}"
+        );
         let e = err("txn_latency: \"fast\"\n");
         assert!(e.contains("txn_latency") && e.contains("\"fast\""), "{e}");
         let e = err("gl_bar_latency: {min: 1, max: 4294967296}\n");
-        assert!(e.contains("gl_bar_latency.max") && e.contains("4294967296") && e.contains("0..=1000000"), "{e}");
+        assert!(
+            e.contains("gl_bar_latency.max")
+                && e.contains("4294967296")
+                && e.contains("0..=1000000"),
+            "{e}"
+        );
         let e = err("gl_bar_latency: {min: 1, max: 99999999999999999999999}\n");
-        assert!(e.contains("gl_bar_latency.max") && e.contains("99999999999999999999999"), "{e}");
+        assert!(
+            e.contains("gl_bar_latency.max") && e.contains("99999999999999999999999"),
+            "{e}"
+        );
         let e = err("bar_gap: 18446744073709551615\n");
         assert!(e.contains("bar_gap") && e.contains("0..=1000000"), "{e}");
         let e = err("bar_waits_for_txns: 1\n");
-        assert!(e.contains("bar_waits_for_txns") && e.contains("true or false"), "{e}");
+        assert!(
+            e.contains("bar_waits_for_txns") && e.contains("true or false"),
+            "{e}"
+        );
         let e = err("spurious_ack_prob: 0.9\n");
-        assert!(e.contains("spurious_ack_prob") && e.contains("0.9") && e.contains("0..=0.5"), "{e}");
+        assert!(
+            e.contains("spurious_ack_prob") && e.contains("0.9") && e.contains("0..=0.5"),
+            "{e}"
+        );
         let e = err("preset: turbo\n");
-        assert!(e.contains("preset") && e.contains("turbo") && e.contains("ideal"), "{e}");
+        assert!(
+            e.contains("preset") && e.contains("turbo") && e.contains("ideal"),
+            "{e}"
+        );
         let e = err("[1, 2]\n");
         assert!(e.contains("<top level>") && e.contains("mapping"), "{e}");
         let e = err("ready_prob: [\n");
         assert!(e.contains("YAML"), "{e}");
-        let e = MmuSpec::load("/nonexistent/mmu.yaml").unwrap_err().to_string();
-        assert!(e.contains("/nonexistent/mmu.yaml") && e.contains("cannot read"), "{e}");
+        let e = MmuSpec::load("/nonexistent/mmu.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("/nonexistent/mmu.yaml") && e.contains("cannot read"),
+            "{e}"
+        );
     }
 
     /// A scripted downstream stream: (cycle, command); the MMU is driven and
     /// observes with `dn_valid` only on those cycles.
-    fn run_script(spec: &MmuSpec, cmds: &[(u64, u8, u8, u8, bool)], cycles: u64) -> Vec<(u64, Inputs)> {
+    fn run_script(
+        spec: &MmuSpec,
+        cmds: &[(u64, u8, u8, u8, bool)],
+        cycles: u64,
+    ) -> Vec<(u64, Inputs)> {
         let cfg = Config::default();
         let mut m = Mmu::new(spec, &cfg, 7);
         let mut log = Vec::new();
@@ -964,7 +1104,15 @@ mod tests {
             let mut o = Outputs::default();
             if let Some(&(_, k, tag, lvl, ack_req)) = cmds.iter().find(|x| x.0 == c) {
                 assert!(i.dn_ready, "script assumes an always-ready MMU");
-                o = Outputs { dn_valid: true, dn_kind: k, dn_tag: tag, dn_level: lvl, dn_ack_req: ack_req, dn_op: op::ST, ..o };
+                o = Outputs {
+                    dn_valid: true,
+                    dn_kind: k,
+                    dn_tag: tag,
+                    dn_level: lvl,
+                    dn_ack_req: ack_req,
+                    dn_op: op::ST,
+                    ..o
+                };
             }
             if i.ack_valid || i.bar_ack_valid {
                 log.push((c, i));
@@ -999,19 +1147,31 @@ mod tests {
         assert_eq!(bars.len(), 1);
         assert_eq!(acks.iter().filter(|(_, i)| i.ack_tag == 0).count(), 2);
         for (c, _) in &acks {
-            assert!(*c >= 6, "ack at {c} before the first TXN (cycle 1) plus the minimum latency 5");
+            assert!(
+                *c >= 6,
+                "ack at {c} before the first TXN (cycle 1) plus the minimum latency 5"
+            );
         }
         let last_ack = acks.iter().map(|(c, _)| *c).max().unwrap();
         let (bc, bi) = bars[0];
         assert_eq!(bi.bar_ack_tag, 1);
         // After the INVAL (done at 45) and every ack, plus 3.
-        assert!(*bc >= last_ack + 3 && *bc >= 45 + 3, "bar_ack at {bc}, last ack {last_ack}");
+        assert!(
+            *bc >= last_ack + 3 && *bc >= 45 + 3,
+            "bar_ack at {bc}, last ack {last_ack}"
+        );
     }
 
     #[test]
     fn one_ack_per_cycle_and_out_of_order() {
-        let spec = MmuSpec { ready_prob: 1.0, txn_latency: CycleRange::new(1, 50), ..MmuSpec::default() };
-        let cmds: Vec<_> = (0..40u64).map(|c| (c, kind::TXN, (c % 4) as u8, 0, false)).collect();
+        let spec = MmuSpec {
+            ready_prob: 1.0,
+            txn_latency: CycleRange::new(1, 50),
+            ..MmuSpec::default()
+        };
+        let cmds: Vec<_> = (0..40u64)
+            .map(|c| (c, kind::TXN, (c % 4) as u8, 0, false))
+            .collect();
         let log = run_script(&spec, &cmds, 400);
         assert_eq!(log.iter().filter(|(_, i)| i.ack_valid).count(), 40);
         let tags: Vec<u8> = log.iter().map(|(_, i)| i.ack_tag).collect();
@@ -1036,16 +1196,28 @@ mod tests {
             m.drive(c, &mut i);
             if i.ack_valid {
                 // Tags 0 and 1 always have TXNs outstanding after cycle 2.
-                assert!(c <= 2 || i.ack_tag >= 2, "cycle {c}: spurious ack for busy tag {}", i.ack_tag);
+                assert!(
+                    c <= 2 || i.ack_tag >= 2,
+                    "cycle {c}: spurious ack for busy tag {}",
+                    i.ack_tag
+                );
                 spurious += 1;
             }
             assert_eq!(m.injected_this_cycle(), i.ack_valid || i.bar_ack_valid);
-            let o = Outputs { dn_valid: true, dn_kind: kind::TXN, dn_tag: (c % 2) as u8, ..Outputs::default() };
+            let o = Outputs {
+                dn_valid: true,
+                dn_kind: kind::TXN,
+                dn_tag: (c % 2) as u8,
+                ..Outputs::default()
+            };
             m.observe(c, &i, &o);
         }
         assert!(spurious > 0);
         assert_eq!(m.outstanding(), 60);
-        let mut i = Inputs { reset: true, ..Inputs::default() };
+        let mut i = Inputs {
+            reset: true,
+            ..Inputs::default()
+        };
         m.drive(60, &mut i);
         i.reset = true;
         m.observe(60, &i, &Outputs::default());

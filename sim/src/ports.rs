@@ -62,7 +62,13 @@ pub struct Inputs {
 impl Inputs {
     /// The inputs truncated to the configured port widths.
     pub fn masked(&self, wb: u32, tb: u32) -> Inputs {
-        let m = |v: u8, bits: u32| if bits >= 8 { v } else { v & ((1u8 << bits) - 1) };
+        let m = |v: u8, bits: u32| {
+            if bits >= 8 {
+                v
+            } else {
+                v & ((1u8 << bits) - 1)
+            }
+        };
         Inputs {
             req_warp: m(self.req_warp, wb),
             req_op: self.req_op & 7,
@@ -153,7 +159,9 @@ impl Outputs {
     /// `(port, self's value, other's value)`.
     pub fn first_difference(&self, other: &Outputs) -> Option<(&'static str, u64, u64)> {
         let (a, b) = (self.values(), other.values());
-        (0..a.len()).find(|&i| a[i] != b[i]).map(|i| (OUTPUT_PORTS[i], a[i], b[i]))
+        (0..a.len())
+            .find(|&i| a[i] != b[i])
+            .map(|i| (OUTPUT_PORTS[i], a[i], b[i]))
     }
 
     /// The downstream command is transferred this cycle.
@@ -190,4 +198,47 @@ pub trait Downstream {
     fn outstanding(&self) -> usize {
         0
     }
+}
+
+/// Port direction, as seen from `membar_unit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    In,
+    Out,
+}
+
+/// The SPEC.md ports of module `membar_unit` for `cfg`, in SPEC.md order:
+/// (name, direction, width). The emitter writes its wrapper from this table
+/// and the Verilator harness checks a Verilog file against it.
+pub fn spec_ports(cfg: &crate::Config) -> Vec<(&'static str, Dir, u32)> {
+    let (w, wb, tb) = (cfg.warps, cfg.wb(), cfg.tb());
+    use Dir::{In, Out};
+    vec![
+        ("clock", In, 1),
+        ("reset", In, 1),
+        ("req_valid", In, 1),
+        ("req_ready", Out, 1),
+        ("req_warp", In, wb),
+        ("req_op", In, 3),
+        ("req_level", In, 2),
+        ("req_ivall", In, 2),
+        ("req_id", In, 16),
+        ("dn_valid", Out, 1),
+        ("dn_ready", In, 1),
+        ("dn_kind", Out, 2),
+        ("dn_tag", Out, tb),
+        ("dn_warp", Out, wb),
+        ("dn_op", Out, 3),
+        ("dn_level", Out, 2),
+        ("dn_ack_req", Out, 1),
+        ("dn_id", Out, 16),
+        ("ack_valid", In, 1),
+        ("ack_tag", In, tb),
+        ("bar_ack_valid", In, 1),
+        ("bar_ack_tag", In, tb),
+        ("warp_blocked", Out, w),
+        ("release_valid", Out, 1),
+        ("release_mask", Out, w),
+        ("err", Out, 1),
+    ]
 }

@@ -5,7 +5,7 @@
 //! first output that differs, naming the cycle, the port and both values.
 
 use crate::config::Config;
-use crate::ports::{op, Downstream, Dut, Inputs, Outputs, Upstream};
+use crate::ports::{Downstream, Dut, Inputs, Outputs, Upstream};
 use crate::stats::Stats;
 use crate::vcd::VcdWriter;
 use rand::{Rng, SeedableRng};
@@ -28,10 +28,10 @@ impl Observer for Stats {
 
 impl<W: Write> Observer for VcdWriter<W> {
     fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
-        self.cycle(cycle, i, o).map_err(|e| format!("writing the trace: {e}"))
+        self.cycle(cycle, i, o)
+            .map_err(|e| format!("writing the trace: {e}"))
     }
 }
-
 
 impl Observer for crate::scoreboard::Scoreboard {
     fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
@@ -58,7 +58,13 @@ pub struct RunOptions {
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { cycles: 10_000, drain_cycles: 100_000, reset_cycles: 2, reset_prob: 0.0, seed: 1 }
+        RunOptions {
+            cycles: 10_000,
+            drain_cycles: 100_000,
+            reset_cycles: 2,
+            reset_prob: 0.0,
+            seed: 1,
+        }
     }
 }
 
@@ -82,7 +88,11 @@ struct ResetSchedule {
 
 impl ResetSchedule {
     fn new(o: &RunOptions) -> Self {
-        ResetSchedule { rng: ChaCha8Rng::seed_from_u64(o.seed ^ 0x5e5e_7e57), reset_cycles: o.reset_cycles, prob: o.reset_prob }
+        ResetSchedule {
+            rng: ChaCha8Rng::seed_from_u64(o.seed ^ 0x5e5e_7e57),
+            reset_cycles: o.reset_cycles,
+            prob: o.reset_prob,
+        }
     }
     fn reset(&mut self, cycle: u64, stimulus: bool) -> bool {
         cycle < self.reset_cycles || (stimulus && self.prob > 0.0 && self.rng.gen_bool(self.prob))
@@ -104,7 +114,10 @@ pub fn run(
     let mut quiet = false;
     while cycle < total + opts.drain_cycles {
         let stimulus = cycle < total;
-        let mut i = Inputs { reset: resets.reset(cycle, stimulus), ..Inputs::default() };
+        let mut i = Inputs {
+            reset: resets.reset(cycle, stimulus),
+            ..Inputs::default()
+        };
         up.drive(cycle, &mut i);
         if !stimulus {
             i.req_valid = false;
@@ -115,7 +128,11 @@ pub fn run(
         dn.observe(cycle, &i, &o);
         for ob in observers.iter_mut() {
             if let Err(e) = ob.observe(cycle, &i, &o) {
-                return RunOutcome { cycles: cycle + 1, failure: Some(e), drained: false };
+                return RunOutcome {
+                    cycles: cycle + 1,
+                    failure: Some(e),
+                    drained: false,
+                };
             }
         }
         cycle += 1;
@@ -127,19 +144,31 @@ pub fn run(
         }
     }
     let drained = quiet;
-    RunOutcome { cycles: cycle, failure: None, drained }
+    RunOutcome {
+        cycles: cycle,
+        failure: None,
+        drained,
+    }
 }
 
 /// Record the inputs a workload and memory model drive into the reference
 /// model for `cycles` cycles (after a 2-cycle reset): a fixed input trace for
 /// benchmarking back ends on identical stimulus.
-pub fn record_inputs(cfg: &Config, wf: &crate::workload::WorkloadFile, cycles: u64, seed: u64) -> Vec<Inputs> {
+pub fn record_inputs(
+    cfg: &Config,
+    wf: &crate::workload::WorkloadFile,
+    cycles: u64,
+    seed: u64,
+) -> Vec<Inputs> {
     let mut up = crate::workload::Workload::new(&wf.workload, cfg, seed);
     let mut dn = crate::mmu::Mmu::new(&wf.mmu, cfg, seed ^ 0xa5a5_5a5a_0f0f_f0f0);
     let mut dut = crate::MembarModel::new(cfg);
     let mut v = Vec::with_capacity(cycles as usize + 2);
     for cycle in 0..cycles + 2 {
-        let mut i = Inputs { reset: cycle < 2, ..Inputs::default() };
+        let mut i = Inputs {
+            reset: cycle < 2,
+            ..Inputs::default()
+        };
         up.drive(cycle, &mut i);
         dn.drive(cycle, &mut i);
         let o = dut.step(&i);
@@ -184,7 +213,10 @@ impl fmt::Display for Mismatch {
         for r in &self.history {
             writeln!(f, "  cycle {:>8} in:  {}", r.cycle, r.inputs.describe())?;
             if let Some((p, e, a)) = r.expected.first_difference(&r.actual) {
-                writeln!(f, "                 out: differs at {p}: expected {e:#x} got {a:#x}")?;
+                writeln!(
+                    f,
+                    "                 out: differs at {p}: expected {e:#x} got {a:#x}"
+                )?;
             } else {
                 writeln!(f, "                 out: equal ({:?})", r.actual)?;
             }
@@ -227,7 +259,10 @@ pub fn lockstep(
     let mut rep = LockstepReport::default();
     let t0 = std::time::Instant::now();
     for cycle in 0..total {
-        let mut i = Inputs { reset: resets.reset(cycle, true), ..Inputs::default() };
+        let mut i = Inputs {
+            reset: resets.reset(cycle, true),
+            ..Inputs::default()
+        };
         up.drive(cycle, &mut i);
         dn.drive(cycle, &mut i);
         let ta = std::time::Instant::now();
@@ -239,7 +274,12 @@ pub fn lockstep(
         if hist.len() == HISTORY {
             hist.pop_front();
         }
-        hist.push_back(CycleRecord { cycle, inputs: i, expected: e, actual: a });
+        hist.push_back(CycleRecord {
+            cycle,
+            inputs: i,
+            expected: e,
+            actual: a,
+        });
         if let Some((port, ev, av)) = e.first_difference(&a) {
             return Err(Box::new(Mismatch {
                 cycle,
@@ -265,135 +305,4 @@ pub fn lockstep(
     }
     rep.total_secs = t0.elapsed().as_secs_f64();
     Ok(rep)
-}
-
-/// Fully random port stimulus, for equivalence (lockstep) runs: every input
-/// port takes random values each cycle, with biases that keep the design busy
-/// (mostly valid ops, acks mostly on tags that have transactions out, bar_acks
-/// on tags that had a BARRIER) and occasional protocol violations. It is both
-/// the upstream and the downstream.
-pub struct RandomPorts {
-    rng: ChaCha8Rng,
-    warps: u32,
-    slots: u32,
-    /// TXNs transferred per tag, minus acks sent (what the design should see).
-    out_per_tag: Vec<u32>,
-    /// Tags with a BARRIER transferred that asked for a bar_ack.
-    bar_wait: Vec<u32>,
-    next_id: u16,
-    /// Probability that `dn_ready` is high.
-    pub ready_prob: f64,
-    /// Probability of a request each cycle.
-    pub req_prob: f64,
-    /// Probability of an ack / bar_ack attempt each cycle.
-    pub ack_prob: f64,
-    /// Probability that an ack or bar_ack is for a random tag (likely spurious).
-    pub junk_prob: f64,
-}
-
-impl RandomPorts {
-    pub fn new(cfg: &Config, seed: u64) -> Self {
-        RandomPorts {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            warps: cfg.warps,
-            slots: cfg.slots,
-            out_per_tag: vec![0; cfg.slots as usize],
-            bar_wait: vec![0; cfg.slots as usize],
-            next_id: 0,
-            ready_prob: 0.85,
-            req_prob: 0.8,
-            ack_prob: 0.6,
-            junk_prob: 0.03,
-        }
-    }
-}
-
-impl Upstream for RandomPorts {
-    fn drive(&mut self, _cycle: u64, i: &mut Inputs) {
-        let r = &mut self.rng;
-        i.req_valid = r.gen_bool(self.req_prob);
-        i.req_warp = r.gen_range(0..self.warps) as u8;
-        let x: u32 = r.gen_range(0..100);
-        i.req_op = match x {
-            0..=69 => r.gen_range(0..=op::RED),
-            70..=94 => op::MEMBAR,
-            _ => r.gen_range(0..8),
-        };
-        i.req_level = r.gen_range(0..4);
-        i.req_ivall = if r.gen_bool(0.25) { r.gen_range(0..4) } else { 0 };
-        i.req_id = self.next_id;
-        self.next_id = self.next_id.wrapping_add(r.gen_range(1..4));
-    }
-    fn observe(&mut self, _cycle: u64, _i: &Inputs, _o: &Outputs) {}
-}
-
-impl Downstream for RandomPorts {
-    fn drive(&mut self, _cycle: u64, i: &mut Inputs) {
-        let r = &mut self.rng;
-        i.dn_ready = r.gen_bool(self.ready_prob);
-        if r.gen_bool(self.ack_prob) {
-            let t = if r.gen_bool(self.junk_prob) {
-                Some(r.gen_range(0..self.slots))
-            } else {
-                let start = r.gen_range(0..self.slots);
-                (0..self.slots).map(|k| (start + k) % self.slots).find(|&t| self.out_per_tag[t as usize] > 0)
-            };
-            if let Some(t) = t {
-                i.ack_valid = true;
-                i.ack_tag = t as u8;
-            }
-        }
-        if r.gen_bool(self.ack_prob * 0.3) {
-            let t = if r.gen_bool(self.junk_prob) {
-                Some(r.gen_range(0..self.slots))
-            } else {
-                (0..self.slots).find(|&t| self.bar_wait[t as usize] > 0)
-            };
-            if let Some(t) = t {
-                i.bar_ack_valid = true;
-                i.bar_ack_tag = t as u8;
-            }
-        }
-    }
-    fn observe(&mut self, _cycle: u64, i: &Inputs, o: &Outputs) {
-        if i.reset {
-            self.out_per_tag.iter_mut().for_each(|c| *c = 0);
-            self.bar_wait.iter_mut().for_each(|c| *c = 0);
-            return;
-        }
-        let slots = self.slots as usize;
-        if i.ack_valid && !o.err {
-            let t = i.ack_tag as usize % slots;
-            self.out_per_tag[t] = self.out_per_tag[t].saturating_sub(1);
-        }
-        if i.bar_ack_valid {
-            let t = i.bar_ack_tag as usize % slots;
-            self.bar_wait[t] = self.bar_wait[t].saturating_sub(1);
-        }
-        if o.dn_valid && i.dn_ready {
-            let t = o.dn_tag as usize % slots;
-            match o.dn_kind {
-                0 => self.out_per_tag[t] += 1,
-                2 if o.dn_ack_req => self.bar_wait[t] += 1,
-                _ => {}
-            }
-        }
-    }
-    fn outstanding(&self) -> usize {
-        (self.out_per_tag.iter().sum::<u32>() + self.bar_wait.iter().sum::<u32>()) as usize
-    }
-}
-
-/// Run a lockstep comparison with [`RandomPorts`] as both stimulus sides.
-pub fn lockstep_random(
-    cfg: &Config,
-    reference: &mut dyn Dut,
-    dut: &mut dyn Dut,
-    opts: &RunOptions,
-) -> Result<LockstepReport, Box<Mismatch>> {
-    let mut up = RandomPorts::new(cfg, opts.seed);
-    let mut dn = RandomPorts::new(cfg, opts.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(1));
-    // The downstream half must track what the DUT transferred; the upstream
-    // half only generates requests. Two generators keep their streams apart.
-    lockstep(reference, dut, &mut up, &mut dn, opts, &mut [])
 }

@@ -101,8 +101,16 @@ pub struct Violation {
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.warp {
-            Some(w) => write!(f, "cycle {}: {} warp {}: {}", self.cycle, self.property, w, self.reason),
-            None => write!(f, "cycle {}: {}: {}", self.cycle, self.property, self.reason),
+            Some(w) => write!(
+                f,
+                "cycle {}: {} warp {}: {}",
+                self.cycle, self.property, w, self.reason
+            ),
+            None => write!(
+                f,
+                "cycle {}: {}: {}",
+                self.cycle, self.property, self.reason
+            ),
         }
     }
 }
@@ -333,7 +341,16 @@ macro_rules! ensure {
 }
 
 fn op_name(o: u8) -> &'static str {
-    ["LD", "ST", "ATOM", "RED", "MEMBAR", "reserved(5)", "reserved(6)", "reserved(7)"][(o & 7) as usize]
+    [
+        "LD",
+        "ST",
+        "ATOM",
+        "RED",
+        "MEMBAR",
+        "reserved(5)",
+        "reserved(6)",
+        "reserved(7)",
+    ][(o & 7) as usize]
 }
 
 fn lvl_name(l: u8) -> &'static str {
@@ -351,7 +368,12 @@ fn kind_name(k: u8) -> &'static str {
 
 fn membar_name(p: &Pend) -> String {
     let iv = ["", ".IVALLD", ".IVALLT", ".IVALLTD"][(p.ivall & 3) as usize];
-    format!("MEMBAR.{}{} (accepted cycle {})", lvl_name(p.level), iv, p.cycle)
+    format!(
+        "MEMBAR.{}{} (accepted cycle {})",
+        lvl_name(p.level),
+        iv,
+        p.cycle
+    )
 }
 
 fn describe_cmd(o: &Outputs) -> String {
@@ -375,7 +397,11 @@ impl Scoreboard {
             wb: cfg.wb(),
             tb: ntags.trailing_zeros(),
             ntags,
-            ways: if cfg.arch == Arch::Coalescing { cfg.ways as u64 } else { 1 },
+            ways: if cfg.arch == Arch::Coalescing {
+                cfg.ways as u64
+            } else {
+                1
+            },
             warp_mask: cfg.warp_mask(),
             cmax: cfg.counter_max() as u64,
             bound: liveness_bound_for(cfg),
@@ -413,7 +439,11 @@ impl Scoreboard {
             return Err(v.clone());
         }
         let i = i.masked(self.wb, self.tb);
-        let r = if i.reset { self.check_reset(cycle, o) } else { self.check_cycle(cycle, &i, o) };
+        let r = if i.reset {
+            self.check_reset(cycle, o)
+        } else {
+            self.check_cycle(cycle, &i, o)
+        };
         if let Err(v) = &r {
             self.failed = Some(v.clone());
         }
@@ -458,7 +488,14 @@ impl Scoreboard {
             p if p.starts_with("dn_") => "P3",
             _ => "P2",
         };
-        ensure!(self, cycle, bad.is_none(), prop, None, "output {port} = {v:#x} during reset (every output must be 0)");
+        ensure!(
+            self,
+            cycle,
+            bad.is_none(),
+            prop,
+            None,
+            "output {port} = {v:#x} during reset (every output must be 0)"
+        );
         self.st.clear();
         Ok(())
     }
@@ -482,8 +519,24 @@ impl Scoreboard {
         }
 
         // ---- port ranges ----
-        ensure!(self, c, o.warp_blocked & !wm == 0, "P2", None, "warp_blocked = {:#x} has bits above W = {cfg_warps}", o.warp_blocked);
-        ensure!(self, c, o.release_mask & !wm == 0, "P2", None, "release_mask = {:#x} has bits above W = {cfg_warps}", o.release_mask);
+        ensure!(
+            self,
+            c,
+            o.warp_blocked & !wm == 0,
+            "P2",
+            None,
+            "warp_blocked = {:#x} has bits above W = {cfg_warps}",
+            o.warp_blocked
+        );
+        ensure!(
+            self,
+            c,
+            o.release_mask & !wm == 0,
+            "P2",
+            None,
+            "release_mask = {:#x} has bits above W = {cfg_warps}",
+            o.release_mask
+        );
         ensure!(
             self,
             c,
@@ -498,8 +551,23 @@ impl Scoreboard {
         // ---- P3: stable while stalled, well-formed commands ----
         if let Some(p) = self.st.stalled {
             let same = o.dn_valid
-                && (o.dn_kind, o.dn_tag, o.dn_warp, o.dn_op, o.dn_level, o.dn_ack_req, o.dn_id)
-                    == (p.dn_kind, p.dn_tag, p.dn_warp, p.dn_op, p.dn_level, p.dn_ack_req, p.dn_id);
+                && (
+                    o.dn_kind,
+                    o.dn_tag,
+                    o.dn_warp,
+                    o.dn_op,
+                    o.dn_level,
+                    o.dn_ack_req,
+                    o.dn_id,
+                ) == (
+                    p.dn_kind,
+                    p.dn_tag,
+                    p.dn_warp,
+                    p.dn_op,
+                    p.dn_level,
+                    p.dn_ack_req,
+                    p.dn_id,
+                );
             ensure!(
                 self,
                 c,
@@ -513,14 +581,33 @@ impl Scoreboard {
             );
         }
         if o.dn_valid {
-            ensure!(self, c, o.dn_kind <= kind::BARRIER, "P3", None, "dn_kind = 3 (reserved): [{}]", describe_cmd(o));
-            ensure!(self, c, (o.dn_tag as u32) < ntags, "P3", None, "dn_tag {} out of range ({ntags} tags)", o.dn_tag);
+            ensure!(
+                self,
+                c,
+                o.dn_kind <= kind::BARRIER,
+                "P3",
+                None,
+                "dn_kind = 3 (reserved): [{}]",
+                describe_cmd(o)
+            );
+            ensure!(
+                self,
+                c,
+                (o.dn_tag as u32) < ntags,
+                "P3",
+                None,
+                "dn_tag {} out of range ({ntags} tags)",
+                o.dn_tag
+            );
             match o.dn_kind {
                 kind::TXN => {
                     ensure!(
                         self,
                         c,
-                        o.dn_level == 0 && !o.dn_ack_req && (o.dn_warp as u32) < cfg_warps && o.dn_op <= op::RED,
+                        o.dn_level == 0
+                            && !o.dn_ack_req
+                            && (o.dn_warp as u32) < cfg_warps
+                            && o.dn_op <= op::RED,
                         "P3",
                         Some(o.dn_warp as u32),
                         "malformed TXN (level and ack_req must be 0, op a TXN op, warp < W): [{}]",
@@ -531,7 +618,11 @@ impl Scoreboard {
                     ensure!(
                         self,
                         c,
-                        o.dn_op <= 1 && o.dn_warp == 0 && o.dn_id == 0 && o.dn_level == 0 && !o.dn_ack_req,
+                        o.dn_op <= 1
+                            && o.dn_warp == 0
+                            && o.dn_id == 0
+                            && o.dn_level == 0
+                            && !o.dn_ack_req,
                         "P3",
                         None,
                         "malformed INVAL (op 0/1; warp, id, level, ack_req 0): [{}]",
@@ -552,7 +643,14 @@ impl Scoreboard {
             }
         }
         let accepted = i.req_valid && o.req_ready;
-        ensure!(self, c, i.req_valid || !o.req_ready, "P3", None, "req_ready high without req_valid");
+        ensure!(
+            self,
+            c,
+            i.req_valid || !o.req_ready,
+            "P3",
+            None,
+            "req_ready high without req_valid"
+        );
 
         // ---- P7: err exactly on bad input ----
         let reserved = i.req_valid && op::is_reserved(i.req_op);
@@ -566,7 +664,11 @@ impl Scoreboard {
             c,
             o.err == want_err,
             "P7",
-            if reserved { Some(i.req_warp as u32) } else { None },
+            if reserved {
+                Some(i.req_warp as u32)
+            } else {
+                None
+            },
             "err = {} but expected {} ({})",
             o.err as u8,
             want_err as u8,
@@ -602,7 +704,10 @@ impl Scoreboard {
             let diff = o.warp_blocked ^ pending;
             let w = diff.trailing_zeros();
             let why = if pending >> w & 1 == 1 {
-                format!("warp_blocked low while its {} is pending", membar_name(&self.st.pend[w as usize]))
+                format!(
+                    "warp_blocked low while its {} is pending",
+                    membar_name(&self.st.pend[w as usize])
+                )
             } else {
                 "warp_blocked high with no pending MEMBAR".to_string()
             };
@@ -611,7 +716,14 @@ impl Scoreboard {
             self.checks += 1;
         }
         let stray = o.release_mask & !pending;
-        ensure!(self, c, stray == 0, "P2", Some(stray.trailing_zeros()), "released with no pending MEMBAR");
+        ensure!(
+            self,
+            c,
+            stray == 0,
+            "P2",
+            Some(stray.trailing_zeros()),
+            "released with no pending MEMBAR"
+        );
         if accepted {
             let w = i.req_warp as usize;
             ensure!(
@@ -657,11 +769,22 @@ impl Scoreboard {
         if i.req_valid && !o.req_ready && pending >> i.req_warp & 1 == 0 && !flush_stall {
             let w = i.req_warp;
             if i.req_op == op::MEMBAR && i.req_level == level::CTA && i.req_ivall == 0 {
-                ensure!(self, c, false, "P4", Some(w as u32), "refused a plain MEMBAR.CTA of a non-blocked warp");
+                ensure!(
+                    self,
+                    c,
+                    false,
+                    "P4",
+                    Some(w as u32),
+                    "refused a plain MEMBAR.CTA of a non-blocked warp"
+                );
             } else if op::is_txn(i.req_op) {
                 let out_busy = o.dn_valid && !i.dn_ready;
                 let untransferred = self.st.fifo.len() as u64;
-                let full = self.st.outstanding.iter().any(|&n| n + untransferred >= self.cmax);
+                let full = self
+                    .st
+                    .outstanding
+                    .iter()
+                    .any(|&n| n + untransferred >= self.cmax);
                 self.checks += 1;
                 if !out_busy && !full {
                     self.st.p4_deferred = Some((c, w, i.req_op));
@@ -712,11 +835,21 @@ impl Scoreboard {
         if accepted {
             let w = i.req_warp as usize;
             if op::is_txn(i.req_op) {
-                self.st.fifo.push_back(Txn { warp: i.req_warp, op: i.req_op, id: i.req_id, cycle: c });
+                self.st.fifo.push_back(Txn {
+                    warp: i.req_warp,
+                    op: i.req_op,
+                    id: i.req_id,
+                    cycle: c,
+                });
                 self.st.accepted += 1;
                 self.st.last_seq[w] = self.st.accepted;
             } else if i.req_op == op::MEMBAR {
-                let p = Pend { level: i.req_level, ivall: i.req_ivall, prior: self.st.last_seq[w], cycle: c };
+                let p = Pend {
+                    level: i.req_level,
+                    ivall: i.req_ivall,
+                    prior: self.st.last_seq[w],
+                    cycle: c,
+                };
                 self.st.needy_accepted += p.needy() as u64;
                 self.st.pend[w] = p;
                 self.st.pending |= 1u64 << w;
@@ -725,7 +858,11 @@ impl Scoreboard {
         if o.dn_valid && i.dn_ready {
             self.transfer(c, o)?;
         }
-        self.st.stalled = if o.dn_valid && !i.dn_ready { Some(*o) } else { None };
+        self.st.stalled = if o.dn_valid && !i.dn_ready {
+            Some(*o)
+        } else {
+            None
+        };
         Ok(())
     }
 
@@ -898,7 +1035,8 @@ impl Scoreboard {
                 // interleave another warp's BARRIER, so there only the release
                 // check (P1, ivall) applies.
                 let inval_before = self.st.inval_since_bar && self.cfg.arch == Arch::Coalescing;
-                let need_ack = lv == level::SYS || inval_before || (lv == level::GL && self.cfg.gl_bar_ack);
+                let need_ack =
+                    lv == level::SYS || inval_before || (lv == level::GL && self.cfg.gl_bar_ack);
                 ensure!(
                     self,
                     c,
@@ -930,7 +1068,12 @@ impl Scoreboard {
                     self.st.last_bar_ge[l] = pos;
                 }
                 if o.dn_ack_req {
-                    let b = Bar { pos, level: lv, invd: self.st.last_invd, invt: self.st.last_invt };
+                    let b = Bar {
+                        pos,
+                        level: lv,
+                        invd: self.st.last_invd,
+                        invt: self.st.last_invt,
+                    };
                     self.st.awaiting[t].push_back(b);
                     self.st.awaiting_total += 1;
                 }

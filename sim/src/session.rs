@@ -27,7 +27,10 @@ impl SessionReport {
     pub fn verdict(&self) -> String {
         match &self.outcome.failure {
             None if self.outcome.drained => format!("PASS ({} property checks)", self.checks),
-            None => format!("PASS, not drained within the drain limit ({} property checks)", self.checks),
+            None => format!(
+                "PASS, not drained within the drain limit ({} property checks)",
+                self.checks
+            ),
             Some(f) => format!("VIOLATION: {f}"),
         }
     }
@@ -64,5 +67,11 @@ pub fn run_session(
             outcome.failure = Some(v.to_string());
         }
     }
-    SessionReport { stats, outcome, checks: sb.checks(), seed: opts.seed, secs: t0.elapsed().as_secs_f64() }
+    SessionReport {
+        stats,
+        outcome,
+        checks: sb.checks(),
+        seed: opts.seed,
+        secs: t0.elapsed().as_secs_f64(),
+    }
 }

@@ -23,7 +23,12 @@ pub struct Latency {
 
 impl Default for Latency {
     fn default() -> Self {
-        Latency { hist: vec![0; LAT_BUCKETS + 1], count: 0, sum: 0, max: 0 }
+        Latency {
+            hist: vec![0; LAT_BUCKETS + 1],
+            count: 0,
+            sum: 0,
+            max: 0,
+        }
     }
 }
 
@@ -284,7 +289,10 @@ impl Stats {
             self.membars_needing_barrier,
             self.commands[2]
         );
-        let _ = writeln!(s, "release latency        level   count      mean    p50    p99    max");
+        let _ = writeln!(
+            s,
+            "release latency        level   count      mean    p50    p99    max"
+        );
         for (lv, l) in self.latency.iter().enumerate() {
             let _ = writeln!(
                 s,

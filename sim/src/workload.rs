@@ -89,7 +89,13 @@ impl ProgramStep {
     pub fn parse(text: &str) -> Option<ProgramStep> {
         let t = text.trim().to_ascii_uppercase();
         let (body, count) = match t.split_once('*') {
-            Some((b, n)) => (b.trim().to_string(), n.trim().parse::<u64>().ok().filter(|&n| (1..=MAX_COUNT).contains(&n))?),
+            Some((b, n)) => (
+                b.trim().to_string(),
+                n.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| (1..=MAX_COUNT).contains(&n))?,
+            ),
             None => (t.clone(), 1),
         };
         let step = if let Some(i) = OP_NAMES.iter().position(|&n| n == body) {
@@ -114,7 +120,10 @@ impl ProgramStep {
             }
             Step::Membar { level: lv, ivall }
         };
-        Some(ProgramStep { step, count: count as u32 })
+        Some(ProgramStep {
+            step,
+            count: count as u32,
+        })
     }
 }
 
@@ -249,23 +258,45 @@ impl Default for WorkloadSpec {
 
 /// Parse a weight mapping (`{ld: 4, st: 1}`): missing keys weigh 0, weights
 /// are in 0..=1e6 and not all 0.
-fn parse_weights(source: &str, key: &str, v: &Value, names: &[&str]) -> Result<[f64; 4], InputError> {
+fn parse_weights(
+    source: &str,
+    key: &str,
+    v: &Value,
+    names: &[&str],
+) -> Result<[f64; 4], InputError> {
     if !matches!(v, Value::Mapping(_)) {
-        return Err(InputError::new(source, key, yaml_repr(v), format!("a mapping of weights with keys {}", names.join(", "))));
+        return Err(InputError::new(
+            source,
+            key,
+            yaml_repr(v),
+            format!("a mapping of weights with keys {}", names.join(", ")),
+        ));
     }
     let mut w = [0.0; 4];
     for (k, val) in mapping_pairs(source, key, v, names)? {
-        let idx = names.iter().position(|&n| n == k).ok_or_else(|| unknown_key(source, key, &k, val, names))?;
+        let idx = names
+            .iter()
+            .position(|&n| n == k)
+            .ok_or_else(|| unknown_key(source, key, &k, val, names))?;
         w[idx] = crate::config::get_f64(source, &join_key(key, &k), val, 0.0, 1e6)?;
     }
     if w.iter().sum::<f64>() <= 0.0 {
-        return Err(InputError::new(source, key, "all weights 0", "at least one weight above 0"));
+        return Err(InputError::new(
+            source,
+            key,
+            "all weights 0",
+            "at least one weight above 0",
+        ));
     }
     Ok(w)
 }
 
 fn weights_yaml(w: &[f64; 4], names: &[&str]) -> String {
-    let items: Vec<String> = names.iter().zip(w).map(|(n, x)| format!("{n}: {}", fmt_f64(*x))).collect();
+    let items: Vec<String> = names
+        .iter()
+        .zip(w)
+        .map(|(n, x)| format!("{n}: {}", fmt_f64(*x)))
+        .collect();
     format!("{{{}}}", items.join(", "))
 }
 
@@ -278,7 +309,8 @@ fn parse_limit(source: &str, key: &str, v: &Value) -> Result<Option<u32>, InputE
 }
 
 fn parse_programs(source: &str, key: &str, v: &Value) -> Result<Vec<Vec<ProgramStep>>, InputError> {
-    let shape = "a list of programs, each a non-empty list of steps, e.g. [[ST, MEMBAR.GL, \"ST*2\"]]";
+    let shape =
+        "a list of programs, each a non-empty list of steps, e.g. [[ST, MEMBAR.GL, \"ST*2\"]]";
     let list = match v {
         Value::Sequence(s) => s,
         Value::Null => return Ok(Vec::new()),
@@ -295,7 +327,11 @@ fn parse_programs(source: &str, key: &str, v: &Value) -> Result<Vec<Vec<ProgramS
         for (si, s) in steps.iter().enumerate() {
             let skey = format!("{pkey}[{si}]");
             let text = get_str(source, &skey, s, STEP_SYNTAX)?;
-            prog.push(ProgramStep::parse(&text).ok_or_else(|| InputError::new(source, &skey, format!("{text:?}"), STEP_SYNTAX))?);
+            prog.push(
+                ProgramStep::parse(&text).ok_or_else(|| {
+                    InputError::new(source, &skey, format!("{text:?}"), STEP_SYNTAX)
+                })?,
+            );
         }
         progs.push(prog);
     }
@@ -322,13 +358,22 @@ impl WorkloadSpec {
             let val: &Value = val;
             match k.as_str() {
                 "scenario" => {}
-                "active_warps" => w.active_warps = Some(get_uint(source, &key, val, 1, MAX_WARPS as u64)?),
+                "active_warps" => {
+                    w.active_warps = Some(get_uint(source, &key, val, 1, MAX_WARPS as u64)?)
+                }
                 "issue_prob" => w.issue_prob = get_prob(source, &key, val, 0.0, 1.0)?,
                 "pick" => {
                     w.pick = match get_str(source, &key, val, Pick::NAMES)?.as_str() {
                         "round_robin" => Pick::RoundRobin,
                         "random" => Pick::Random,
-                        s => return Err(InputError::new(source, &key, format!("{s:?}"), Pick::NAMES)),
+                        s => {
+                            return Err(InputError::new(
+                                source,
+                                &key,
+                                format!("{s:?}"),
+                                Pick::NAMES,
+                            ))
+                        }
                     }
                 }
                 "op_mix" => w.op_mix = parse_weights(source, &key, val, OP_MIX_KEYS)?,
@@ -377,7 +422,15 @@ impl WorkloadSpec {
             let progs: Vec<String> = self
                 .programs
                 .iter()
-                .map(|p| format!("[{}]", p.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")))
+                .map(|p| {
+                    format!(
+                        "[{}]",
+                        p.iter()
+                            .map(|s| format!("\"{s}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
                 .collect();
             v.push(("programs", format!("[{}]", progs.join(", "))));
         }
@@ -396,7 +449,10 @@ impl WorkloadSpec {
 
     /// YAML mapping text, one key per line prefixed by `indent`.
     pub fn to_yaml(&self, indent: &str) -> String {
-        self.describe().into_iter().map(|(k, v)| format!("{indent}{k}: {v}\n")).collect()
+        self.describe()
+            .into_iter()
+            .map(|(k, v)| format!("{indent}{k}: {v}\n"))
+            .collect()
     }
 }
 
@@ -434,8 +490,14 @@ impl WorkloadFile {
     pub fn load(path: impl AsRef<Path>) -> Result<WorkloadFile, InputError> {
         let path = path.as_ref();
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(&src, "file", "", format!("cannot read the workload file: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError::new(
+                &src,
+                "file",
+                "",
+                format!("cannot read the workload file: {e}"),
+            )
+        })?;
         WorkloadFile::from_yaml_str(&text, &src)
     }
 
@@ -462,7 +524,11 @@ impl WorkloadFile {
 
     /// The whole file as YAML text that [`WorkloadFile::from_yaml_str`] reads back.
     pub fn to_yaml(&self) -> String {
-        let mut s = format!("workload:\n{}mmu:\n{}", self.workload.to_yaml("  "), self.mmu.to_yaml("  "));
+        let mut s = format!(
+            "workload:\n{}mmu:\n{}",
+            self.workload.to_yaml("  "),
+            self.mmu.to_yaml("  ")
+        );
         if let Some(c) = self.cycles {
             s.push_str(&format!("cycles: {c}\n"));
         }
@@ -487,7 +553,10 @@ impl WorkloadFile {
 
     /// Every warp: the default random mix against the default MMU.
     pub fn random_mix() -> WorkloadFile {
-        WorkloadFile { cycles: Some(20_000), ..WorkloadFile::default() }
+        WorkloadFile {
+            cycles: Some(20_000),
+            ..WorkloadFile::default()
+        }
     }
 
     /// Even warps produce (ST data, MEMBAR.GL, ST flag), odd warps consume
@@ -547,7 +616,11 @@ impl WorkloadFile {
                 ]],
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec { txn_latency: CycleRange::new(200, 600), tail_prob: 0.05, ..MmuSpec::default() },
+            mmu: MmuSpec {
+                txn_latency: CycleRange::new(200, 600),
+                tail_prob: 0.05,
+                ..MmuSpec::default()
+            },
             cycles: Some(20_000),
         }
     }
@@ -560,7 +633,10 @@ impl WorkloadFile {
                 ivall_mix: [1.0, 0.0, 0.0, 0.0],
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec { sys_bar_latency: CycleRange::new(800, 1500), ..MmuSpec::default() },
+            mmu: MmuSpec {
+                sys_bar_latency: CycleRange::new(800, 1500),
+                ..MmuSpec::default()
+            },
             cycles: Some(20_000),
         }
     }
@@ -575,7 +651,10 @@ impl WorkloadFile {
                 ivall_mix: [1.0, 2.0, 2.0, 2.0],
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec { inval_latency: CycleRange::new(20, 120), ..MmuSpec::default() },
+            mmu: MmuSpec {
+                inval_latency: CycleRange::new(20, 120),
+                ..MmuSpec::default()
+            },
             cycles: Some(20_000),
         }
     }
@@ -593,7 +672,11 @@ impl WorkloadFile {
                 membars_per_warp: Some(2),
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec { ready_prob: 1.0, txn_latency: CycleRange::new(1000, 1004), ..MmuSpec::default() },
+            mmu: MmuSpec {
+                ready_prob: 1.0,
+                txn_latency: CycleRange::new(1000, 1004),
+                ..MmuSpec::default()
+            },
             cycles: Some(20_000),
         }
     }
@@ -684,7 +767,10 @@ impl WorkloadStats {
     }
     /// Protocol violations the workload itself can see (0 for a correct unit).
     pub fn violations(&self) -> u64 {
-        self.unexpected_releases + self.pokes_accepted + self.reserved_accepted + self.reserved_no_err
+        self.unexpected_releases
+            + self.pokes_accepted
+            + self.reserved_accepted
+            + self.reserved_no_err
     }
     /// Mean MEMBAR latency (acceptance to release) of a level.
     pub fn mean_release_latency(&self, lvl: usize) -> f64 {
@@ -772,7 +858,10 @@ impl Workload {
     /// A fresh workload for configuration `cfg` (`active_warps` is clamped to
     /// `cfg.warps`), every random draw from `ChaCha8Rng::seed_from_u64(seed)`.
     pub fn new(spec: &WorkloadSpec, cfg: &Config, seed: u64) -> Workload {
-        let nwarps = spec.active_warps.map_or(cfg.warps, |n| n.min(cfg.warps)).clamp(1, MAX_WARPS as u32) as usize;
+        let nwarps = spec
+            .active_warps
+            .map_or(cfg.warps, |n| n.min(cfg.warps))
+            .clamp(1, MAX_WARPS as u32) as usize;
         let mut wl = Workload {
             spec: spec.clone(),
             nwarps,
@@ -845,11 +934,19 @@ impl Workload {
     fn random_membar(&mut self) -> Req {
         let lv = weighted(&mut self.rng, &self.spec.level_mix);
         let iv = weighted(&mut self.rng, &self.spec.ivall_mix);
-        Req { op: op::MEMBAR, level: lv, ivall: iv }
+        Req {
+            op: op::MEMBAR,
+            level: lv,
+            ivall: iv,
+        }
     }
 
     fn random_op(&mut self) -> Req {
-        Req { op: weighted(&mut self.rng, &self.spec.op_mix), level: 0, ivall: 0 }
+        Req {
+            op: weighted(&mut self.rng, &self.spec.op_mix),
+            level: 0,
+            ivall: 0,
+        }
     }
 
     /// Warp `w`'s next request, or `None` when it would exceed a limit.
@@ -863,15 +960,25 @@ impl Workload {
         } else {
             let prog = &self.spec.programs[w % self.spec.programs.len()];
             match prog[self.warps[w].pc % prog.len()].step {
-                Step::Op(o) => Req { op: o, level: 0, ivall: 0 },
+                Step::Op(o) => Req {
+                    op: o,
+                    level: 0,
+                    ivall: 0,
+                },
                 Step::AnyOp => self.random_op(),
-                Step::Membar { level: lv, ivall } => Req { op: op::MEMBAR, level: lv, ivall },
+                Step::Membar { level: lv, ivall } => Req {
+                    op: op::MEMBAR,
+                    level: lv,
+                    ivall,
+                },
                 Step::AnyMembar => self.random_membar(),
             }
         };
         let x = &self.warps[w];
         let over = if req.op == op::MEMBAR {
-            self.spec.membars_per_warp.is_some_and(|m| x.membars >= m as u64)
+            self.spec
+                .membars_per_warp
+                .is_some_and(|m| x.membars >= m as u64)
         } else {
             self.spec.ops_per_warp.is_some_and(|m| x.ops >= m as u64)
         };
@@ -928,19 +1035,34 @@ impl Upstream for Workload {
         i.req_level = 0;
         i.req_ivall = 0;
         i.req_id = 0;
-        if self.stopped || (self.spec.issue_prob < 1.0 && !self.rng.gen_bool(self.spec.issue_prob)) {
+        if self.stopped || (self.spec.issue_prob < 1.0 && !self.rng.gen_bool(self.spec.issue_prob))
+        {
             return;
         }
         if self.spec.reserved_op_prob > 0.0 && self.rng.gen_bool(self.spec.reserved_op_prob) {
             let w = self.rng.gen_range(0..self.nwarps);
-            let r = Req { op: self.rng.gen_range(5..=7), level: self.rng.gen_range(0..4), ivall: self.rng.gen_range(0..4) };
+            let r = Req {
+                op: self.rng.gen_range(5..=7),
+                level: self.rng.gen_range(0..4),
+                ivall: self.rng.gen_range(0..4),
+            };
             self.present(i, w, r);
             self.cur = Presented::Reserved;
             return;
         }
-        if self.blocked != 0 && self.spec.poke_blocked_prob > 0.0 && self.rng.gen_bool(self.spec.poke_blocked_prob) {
-            let w = nth_bit(self.blocked, self.rng.gen_range(0..self.blocked.count_ones()));
-            let r = if self.rng.gen_bool(0.5) { self.random_op() } else { self.random_membar() };
+        if self.blocked != 0
+            && self.spec.poke_blocked_prob > 0.0
+            && self.rng.gen_bool(self.spec.poke_blocked_prob)
+        {
+            let w = nth_bit(
+                self.blocked,
+                self.rng.gen_range(0..self.blocked.count_ones()),
+            );
+            let r = if self.rng.gen_bool(0.5) {
+                self.random_op()
+            } else {
+                self.random_membar()
+            };
             self.present(i, w, r);
             self.cur = Presented::Poke(w);
             return;
@@ -952,7 +1074,11 @@ impl Upstream for Workload {
         let w = match self.spec.pick {
             Pick::RoundRobin => {
                 let hi = ready & (u64::MAX << self.rr);
-                let w = if hi != 0 { hi.trailing_zeros() } else { ready.trailing_zeros() } as usize;
+                let w = if hi != 0 {
+                    hi.trailing_zeros()
+                } else {
+                    ready.trailing_zeros()
+                } as usize;
                 self.rr = (w + 1) % self.nwarps;
                 w
             }
@@ -988,7 +1114,8 @@ impl Upstream for Workload {
                     let lat = cycle - x.blocked_since;
                     self.stats.releases[lv] += 1;
                     self.stats.release_latency_sum[lv] += lat;
-                    self.stats.release_latency_max[lv] = self.stats.release_latency_max[lv].max(lat);
+                    self.stats.release_latency_max[lv] =
+                        self.stats.release_latency_max[lv].max(lat);
                     x.ready_at = x.ready_at.max(cycle + 1);
                 } else {
                     self.stats.unexpected_releases += 1;
@@ -1046,17 +1173,44 @@ mod tests {
     }
 
     fn err(text: &str) -> String {
-        WorkloadFile::from_yaml_str(text, "w.yaml").unwrap_err().to_string()
+        WorkloadFile::from_yaml_str(text, "w.yaml")
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
     fn program_steps_parse_and_print() {
-        for s in ["LD", "ST*4", "ATOM", "RED", "MEM", "MEMBAR", "MEMBAR.CTA", "MEMBAR.VC", "MEMBAR.GL.IVALLD", "MEMBAR.SYS.IVALLTD*3"] {
+        for s in [
+            "LD",
+            "ST*4",
+            "ATOM",
+            "RED",
+            "MEM",
+            "MEMBAR",
+            "MEMBAR.CTA",
+            "MEMBAR.VC",
+            "MEMBAR.GL.IVALLD",
+            "MEMBAR.SYS.IVALLTD*3",
+        ] {
             let p = ProgramStep::parse(s).unwrap_or_else(|| panic!("{s}"));
             assert_eq!(p.to_string(), s);
         }
-        assert_eq!(ProgramStep::parse("membar.gl"), ProgramStep::parse("MEMBAR.GL"));
-        for s in ["", "LDX", "ST*0", "ST*", "ST*-1", "MEMBAR.XX", "MEMBAR.GL.IVALL", "MEMBAR.GL.IVALLD.X", "MEMBAR.", "ST*99999999999"] {
+        assert_eq!(
+            ProgramStep::parse("membar.gl"),
+            ProgramStep::parse("MEMBAR.GL")
+        );
+        for s in [
+            "",
+            "LDX",
+            "ST*0",
+            "ST*",
+            "ST*-1",
+            "MEMBAR.XX",
+            "MEMBAR.GL.IVALL",
+            "MEMBAR.GL.IVALLD.X",
+            "MEMBAR.",
+            "ST*99999999999",
+        ] {
             assert!(ProgramStep::parse(s).is_none(), "{s:?} should not parse");
         }
     }
@@ -1072,48 +1226,119 @@ mod tests {
     #[test]
     fn errors_name_source_key_value_allowed() {
         let e = err("wrkload: {}\n");
-        assert!(e.contains("w.yaml") && e.contains("wrkload") && e.contains("unknown key") && e.contains("workload, mmu, cycles"), "{e}");
+        assert!(
+            e.contains("w.yaml")
+                && e.contains("wrkload")
+                && e.contains("unknown key")
+                && e.contains("workload, mmu, cycles"),
+            "{e}"
+        );
         let e = err("workload: {issue_prb: 0.5}\n");
-        assert!(e.contains("workload.issue_prb") && e.contains("unknown key") && e.contains("issue_prob"), "{e}");
+        assert!(
+            e.contains("workload.issue_prb")
+                && e.contains("unknown key")
+                && e.contains("issue_prob"),
+            "{e}"
+        );
         let e = err("workload: {issue_prob: 2}\n");
-        assert!(e.contains("workload.issue_prob") && e.contains('2') && e.contains("0..=1"), "{e}");
+        assert!(
+            e.contains("workload.issue_prob") && e.contains('2') && e.contains("0..=1"),
+            "{e}"
+        );
         let e = err("workload: {issue_prob: high}\n");
-        assert!(e.contains("workload.issue_prob") && e.contains("\"high\""), "{e}");
+        assert!(
+            e.contains("workload.issue_prob") && e.contains("\"high\""),
+            "{e}"
+        );
         let e = err("workload: {active_warps: -3}\n");
-        assert!(e.contains("workload.active_warps") && e.contains("-3") && e.contains("1..=64"), "{e}");
+        assert!(
+            e.contains("workload.active_warps") && e.contains("-3") && e.contains("1..=64"),
+            "{e}"
+        );
         let e = err("workload: {ops_per_warp: 18446744073709551615}\n");
-        assert!(e.contains("workload.ops_per_warp") && e.contains("18446744073709551615") && e.contains("0..=1000000000"), "{e}");
+        assert!(
+            e.contains("workload.ops_per_warp")
+                && e.contains("18446744073709551615")
+                && e.contains("0..=1000000000"),
+            "{e}"
+        );
         // Beyond 64 bits serde_yaml itself refuses the number; its message still names key and value.
         let e = err("workload: {ops_per_warp: 99999999999999999999999}\n");
-        assert!(e.contains("workload.ops_per_warp") && e.contains("99999999999999999999999"), "{e}");
+        assert!(
+            e.contains("workload.ops_per_warp") && e.contains("99999999999999999999999"),
+            "{e}"
+        );
         let e = err("workload: {op_mix: {ld: 1, store: 2}}\n");
-        assert!(e.contains("workload.op_mix.store") && e.contains("ld, st, atom, red"), "{e}");
+        assert!(
+            e.contains("workload.op_mix.store") && e.contains("ld, st, atom, red"),
+            "{e}"
+        );
         let e = err("workload: {op_mix: {ld: -1}}\n");
         assert!(e.contains("workload.op_mix.ld") && e.contains("-1"), "{e}");
         let e = err("workload: {level_mix: {gl: 0}}\n");
-        assert!(e.contains("workload.level_mix") && e.contains("at least one weight"), "{e}");
+        assert!(
+            e.contains("workload.level_mix") && e.contains("at least one weight"),
+            "{e}"
+        );
         let e = err("workload: {level_mix: 3}\n");
-        assert!(e.contains("workload.level_mix") && e.contains("mapping of weights"), "{e}");
+        assert!(
+            e.contains("workload.level_mix") && e.contains("mapping of weights"),
+            "{e}"
+        );
         let e = err("workload: {programs: [[ST, MEMBAR.GLX]]}\n");
-        assert!(e.contains("workload.programs[0][1]") && e.contains("MEMBAR.GLX") && e.contains("MEMBAR.<CTA|VC|GL|SYS>"), "{e}");
+        assert!(
+            e.contains("workload.programs[0][1]")
+                && e.contains("MEMBAR.GLX")
+                && e.contains("MEMBAR.<CTA|VC|GL|SYS>"),
+            "{e}"
+        );
         let e = err("workload: {programs: [[]]}\n");
-        assert!(e.contains("workload.programs[0]") && e.contains("non-empty"), "{e}");
+        assert!(
+            e.contains("workload.programs[0]") && e.contains("non-empty"),
+            "{e}"
+        );
         let e = err("workload: {programs: [[ST, 4]]}\n");
-        assert!(e.contains("workload.programs[0][1]") && e.contains('4'), "{e}");
+        assert!(
+            e.contains("workload.programs[0][1]") && e.contains('4'),
+            "{e}"
+        );
         let e = err("workload: {pick: fifo}\n");
-        assert!(e.contains("workload.pick") && e.contains("fifo") && e.contains("round_robin or random"), "{e}");
+        assert!(
+            e.contains("workload.pick")
+                && e.contains("fifo")
+                && e.contains("round_robin or random"),
+            "{e}"
+        );
         let e = err("workload: {scenario: nope}\n");
-        assert!(e.contains("workload.scenario") && e.contains("nope") && e.contains("barrier_burst"), "{e}");
+        assert!(
+            e.contains("workload.scenario") && e.contains("nope") && e.contains("barrier_burst"),
+            "{e}"
+        );
         let e = err("workload: {think: {min: 9, max: 2}}\n");
-        assert!(e.contains("workload.think") && e.contains("min <= max"), "{e}");
+        assert!(
+            e.contains("workload.think") && e.contains("min <= max"),
+            "{e}"
+        );
         let e = err("workload: {poke_blocked_prob: 0.7}\n");
-        assert!(e.contains("workload.poke_blocked_prob") && e.contains("0..=0.5"), "{e}");
+        assert!(
+            e.contains("workload.poke_blocked_prob") && e.contains("0..=0.5"),
+            "{e}"
+        );
         let e = err("mmu: {txn_latency: -5}\n");
-        assert!(e.contains("mmu.txn_latency") && e.contains("-5") && e.contains("1..=1000000"), "{e}");
+        assert!(
+            e.contains("mmu.txn_latency") && e.contains("-5") && e.contains("1..=1000000"),
+            "{e}"
+        );
         let e = err("mmu: {stall_len: {min: 0, max: 3}}\n");
-        assert!(e.contains("mmu.stall_len.min") && e.contains("1..=1000000"), "{e}");
+        assert!(
+            e.contains("mmu.stall_len.min") && e.contains("1..=1000000"),
+            "{e}"
+        );
         let e = err("mmu: 5\n");
-        assert!(e.contains("mmu") && e.contains("a mapping with keys"), "{e}");
+        assert!(
+            e.contains("mmu") && e.contains("a mapping with keys"),
+            "{e}"
+        );
         let e = err("cycles: 0\n");
         assert!(e.contains("cycles") && e.contains("1..="), "{e}");
         let e = err("cycles: 1e99\n");
@@ -1122,21 +1347,47 @@ mod tests {
         assert!(e.contains("<top level>") && e.contains("mapping"), "{e}");
         let e = err("workload: {issue_prob: [\n");
         assert!(e.contains("w.yaml") && e.contains("YAML"), "{e}");
-        let e = WorkloadFile::load("/nonexistent/dir/w.yaml").unwrap_err().to_string();
-        assert!(e.contains("/nonexistent/dir/w.yaml") && e.contains("cannot read"), "{e}");
+        let e = WorkloadFile::load("/nonexistent/dir/w.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("/nonexistent/dir/w.yaml") && e.contains("cannot read"),
+            "{e}"
+        );
         // active_warps beyond the configuration.
         let f = WorkloadFile::from_yaml_str("workload: {active_warps: 16}\n", "w.yaml").unwrap();
-        let cfg = Config { warps: 8, ways: 8, ..Config::default() };
-        let e = f.workload.validate_for(&cfg, "w.yaml").unwrap_err().to_string();
-        assert!(e.contains("active_warps") && e.contains("16") && e.contains("warps = 8"), "{e}");
+        let cfg = Config {
+            warps: 8,
+            ways: 8,
+            ..Config::default()
+        };
+        let e = f
+            .workload
+            .validate_for(&cfg, "w.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("active_warps") && e.contains("16") && e.contains("warps = 8"),
+            "{e}"
+        );
         assert_eq!(Workload::new(&f.workload, &cfg, 1).active_warps(), 8);
     }
 
     #[test]
     fn scenario_and_preset_keys_start_from_builtins() {
-        let f = WorkloadFile::from_yaml_str("workload: {scenario: barrier_burst, issue_prob: 0.5}\nmmu: {preset: barrier_burst}\n", "w").unwrap();
+        let f = WorkloadFile::from_yaml_str(
+            "workload: {scenario: barrier_burst, issue_prob: 0.5}\nmmu: {preset: barrier_burst}\n",
+            "w",
+        )
+        .unwrap();
         let b = WorkloadFile::barrier_burst();
-        assert_eq!(f.workload, WorkloadSpec { issue_prob: 0.5, ..b.workload });
+        assert_eq!(
+            f.workload,
+            WorkloadSpec {
+                issue_prob: 0.5,
+                ..b.workload
+            }
+        );
         assert_eq!(f.mmu, b.mmu);
     }
 
@@ -1145,7 +1396,12 @@ mod tests {
         for name in SCENARIOS {
             let path = workloads_dir().join(format!("{name}.yaml"));
             let f = WorkloadFile::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(f, WorkloadFile::builtin(name).unwrap(), "{} differs from the builtin", path.display());
+            assert_eq!(
+                f,
+                WorkloadFile::builtin(name).unwrap(),
+                "{} differs from the builtin",
+                path.display()
+            );
         }
         assert!(WorkloadFile::builtin("nope").is_none());
         // Every YAML file in workloads/ is a builtin.
@@ -1153,7 +1409,11 @@ mod tests {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "yaml") {
                 let stem = p.file_stem().unwrap().to_string_lossy().to_string();
-                assert!(SCENARIOS.contains(&stem.as_str()), "{} is not in SCENARIOS", p.display());
+                assert!(
+                    SCENARIOS.contains(&stem.as_str()),
+                    "{} is not in SCENARIOS",
+                    p.display()
+                );
             }
         }
     }
@@ -1163,7 +1423,11 @@ mod tests {
         for name in SCENARIOS {
             let f = WorkloadFile::builtin(name).unwrap();
             let text = f.to_yaml();
-            assert_eq!(WorkloadFile::from_yaml_str(&text, name).unwrap(), f, "{name}:\n{text}");
+            assert_eq!(
+                WorkloadFile::from_yaml_str(&text, name).unwrap(),
+                f,
+                "{name}:\n{text}"
+            );
         }
     }
 
@@ -1187,7 +1451,13 @@ mod tests {
     /// cycle that `err` pulses exactly when bad input was injected, and at
     /// each release the level's condition as far as the MMU's counts show it
     /// (GL/SYS: the warp's prior TXNs acked in earlier cycles; CTA/VC: sent).
-    fn run(cfg: &Config, file: &WorkloadFile, seed: u64, cycles: u64, reset_at: Option<u64>) -> Run {
+    fn run(
+        cfg: &Config,
+        file: &WorkloadFile,
+        seed: u64,
+        cycles: u64,
+        reset_at: Option<u64>,
+    ) -> Run {
         let ctx = format!("seed {seed}, config {}", cfg_name(cfg));
         let mut dut = MembarModel::new(cfg);
         let mut wl = Workload::new(&file.workload, cfg, seed);
@@ -1197,17 +1467,31 @@ mod tests {
         let limit = cycles + 400_000;
         let mut cycle = 0u64;
         while quiet < 8 {
-            assert!(cycle < limit, "{ctx}: no drain after {cycle} cycles: blocked {:#x}, mmu outstanding {}", wl.blocked(), mmu.outstanding());
+            assert!(
+                cycle < limit,
+                "{ctx}: no drain after {cycle} cycles: blocked {:#x}, mmu outstanding {}",
+                wl.blocked(),
+                mmu.outstanding()
+            );
             if cycle == cycles {
                 wl.stop();
             }
-            let mut i = Inputs { reset: reset_at == Some(cycle), ..Inputs::default() };
+            let mut i = Inputs {
+                reset: reset_at == Some(cycle),
+                ..Inputs::default()
+            };
             wl.drive(cycle, &mut i);
             mmu.drive(cycle, &mut i);
             let o = dut.step(&i);
             if !i.reset {
                 let injected = wl.injected_this_cycle() || mmu.injected_this_cycle();
-                assert_eq!(o.err, injected, "{ctx}, cycle {cycle}: err={} but injected={injected}; inputs {}", o.err, i.describe());
+                assert_eq!(
+                    o.err,
+                    injected,
+                    "{ctx}, cycle {cycle}: err={} but injected={injected}; inputs {}",
+                    o.err,
+                    i.describe()
+                );
                 r.err_cycles += o.err as u64;
                 r.injected_cycles += injected as u64;
                 r.counter_full_refusals += dut.last_events.counter_full_refusal as u64;
@@ -1216,7 +1500,9 @@ mod tests {
                     while m != 0 {
                         let w = m.trailing_zeros() as usize;
                         m &= m - 1;
-                        let (req, since, before) = wl.pending_membar(w).unwrap_or_else(|| panic!("{ctx}, cycle {cycle}: warp {w} released but not blocked"));
+                        let (req, since, before) = wl.pending_membar(w).unwrap_or_else(|| {
+                            panic!("{ctx}, cycle {cycle}: warp {w} released but not blocked")
+                        });
                         let ok = if req.level >= level::GL {
                             mmu.acked_of_warp(w) >= before
                         } else {
@@ -1248,25 +1534,49 @@ mod tests {
         let (w, m) = (&r.wl, &r.mmu);
         assert_eq!(w.violations(), 0, "{ctx}: workload saw violations: {w:?}");
         assert_eq!(m.bad_commands, 0, "{ctx}: bad commands downstream");
-        assert_eq!(m.acks + m.dropped_acks, m.txns, "{ctx}: every TXN acked (or dropped by reset) after draining: {m:?}");
+        assert_eq!(
+            m.acks + m.dropped_acks,
+            m.txns,
+            "{ctx}: every TXN acked (or dropped by reset) after draining: {m:?}"
+        );
         if reset_at.is_none() {
             assert_eq!(w.txns, m.txns, "{ctx}: TXNs accepted vs received");
             assert_eq!(m.acks, m.txns, "{ctx}: every TXN acked after draining");
-            assert_eq!(m.bar_acks, m.barriers_ack_req_total(), "{ctx}: every ack_req BARRIER answered");
-            assert_eq!(w.membars_total(), w.releases_total(), "{ctx}: every MEMBAR released: {w:?}");
+            assert_eq!(
+                m.bar_acks,
+                m.barriers_ack_req_total(),
+                "{ctx}: every ack_req BARRIER answered"
+            );
+            assert_eq!(
+                w.membars_total(),
+                w.releases_total(),
+                "{ctx}: every MEMBAR released: {w:?}"
+            );
         }
         r
     }
 
     /// The configuration as one line (`short_name` leaves out the other knobs).
     fn cfg_name(cfg: &Config) -> String {
-        cfg.describe().into_iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+        cfg.describe()
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     fn configs() -> Vec<Config> {
         let mut v: Vec<Config> = Config::grid().into_iter().map(|(_, c)| c).collect();
-        v.push(Config { gl_bar_ack: true, coalesce_window: 0, ..Config::default() });
-        v.push(Config { level_mix: crate::config::LevelMix::Split, max_outstanding: 3, ..Config::default() });
+        v.push(Config {
+            gl_bar_ack: true,
+            coalesce_window: 0,
+            ..Config::default()
+        });
+        v.push(Config {
+            level_mix: crate::config::LevelMix::Split,
+            max_outstanding: 3,
+            ..Config::default()
+        });
         v
     }
 
@@ -1276,9 +1586,23 @@ mod tests {
         for cfg in configs() {
             for &seed in seeds {
                 let r = run(&cfg, &file, seed, cycles, None);
-                assert_eq!(r.p1_violations, 0, "{name} seed {seed} {}: P1 violation by the reference model: {}", cfg_name(&cfg), r.first_p1);
-                assert!(r.wl.txns > 0, "{name} seed {seed} {}: no TXNs", cfg_name(&cfg));
-                assert!(r.wl.membars_total() > 0, "{name} seed {seed} {}: no MEMBARs", cfg_name(&cfg));
+                assert_eq!(
+                    r.p1_violations,
+                    0,
+                    "{name} seed {seed} {}: P1 violation by the reference model: {}",
+                    cfg_name(&cfg),
+                    r.first_p1
+                );
+                assert!(
+                    r.wl.txns > 0,
+                    "{name} seed {seed} {}: no TXNs",
+                    cfg_name(&cfg)
+                );
+                assert!(
+                    r.wl.membars_total() > 0,
+                    "{name} seed {seed} {}: no MEMBARs",
+                    cfg_name(&cfg)
+                );
                 out.push(r);
             }
         }
@@ -1304,7 +1628,9 @@ mod tests {
     fn run_sys_heavy() {
         for r in run_scenario("sys_heavy", &[7, 8], 4000) {
             assert_eq!(r.err_cycles, 0);
-            assert!(r.wl.membars[level::SYS as usize] > 0 && r.mmu.barriers[level::SYS as usize] > 0);
+            assert!(
+                r.wl.membars[level::SYS as usize] > 0 && r.mmu.barriers[level::SYS as usize] > 0
+            );
         }
     }
 
@@ -1349,7 +1675,12 @@ mod tests {
                 }
             }
         }
-        assert!(bad.is_empty(), "{} runs broke P1:\n{}", bad.len(), bad.join("\n"));
+        assert!(
+            bad.is_empty(),
+            "{} runs broke P1:\n{}",
+            bad.len(),
+            bad.join("\n")
+        );
     }
 
     #[test]
@@ -1365,7 +1696,12 @@ mod tests {
                 assert_eq!(r.wl.membars[level::GL as usize], cfg.warps as u64, "{ctx}");
                 let bars = r.mmu.barriers_total();
                 let ideal = cfg.warps.div_ceil(cfg.ways) as u64;
-                assert!(bars >= ideal && bars <= ideal + 2, "{ctx}: {bars} BARRIERs for {} MEMBARs, ways {} (ideal {ideal})", cfg.warps, cfg.ways);
+                assert!(
+                    bars >= ideal && bars <= ideal + 2,
+                    "{ctx}: {bars} BARRIERs for {} MEMBARs, ways {} (ideal {ideal})",
+                    cfg.warps,
+                    cfg.ways
+                );
             }
         }
     }
@@ -1377,14 +1713,21 @@ mod tests {
             let cfg = Config::default();
             let r = run(&cfg, &file, seed, 9000, None);
             assert_eq!(r.err_cycles, 0);
-            assert!(r.counter_full_refusals > 0, "seed {seed}: the counter never filled: {r:?}");
+            assert!(
+                r.counter_full_refusals > 0,
+                "seed {seed}: the counter never filled: {r:?}"
+            );
             assert_eq!(r.wl.txns, 4 * 400, "seed {seed}");
             assert_eq!(r.wl.membars_total(), 4 * 2, "seed {seed}");
         }
         // The counter fills on every configuration of the grid.
         for (_, cfg) in Config::grid() {
             let r = run(&cfg, &file, 33, 3000, None);
-            assert!(r.counter_full_refusals > 0, "{}: counter never filled", cfg_name(&cfg));
+            assert!(
+                r.counter_full_refusals > 0,
+                "{}: counter never filled",
+                cfg_name(&cfg)
+            );
         }
     }
 
@@ -1396,7 +1739,10 @@ mod tests {
             let r = run(&cfg, &file, seed, 3000, Some(1500));
             assert_eq!(r.wl.resets, 1);
             assert_eq!(r.mmu.resets, 1);
-            assert!(r.mmu.dropped_acks > 0 || r.wl.dropped_on_reset > 0, "seed {seed}: reset dropped nothing");
+            assert!(
+                r.mmu.dropped_acks > 0 || r.wl.dropped_on_reset > 0,
+                "seed {seed}: reset dropped nothing"
+            );
         }
     }
 
@@ -1420,7 +1766,10 @@ mod tests {
             membars_per_warp: Some(5),
             ..WorkloadSpec::default()
         };
-        let cfg = Config { warps: 8, ..Config::default() };
+        let cfg = Config {
+            warps: 8,
+            ..Config::default()
+        };
         let mut wl = Workload::new(&spec, &cfg, 5);
         let mut dut = MembarModel::new(&cfg);
         let mut mmu = Mmu::new(&MmuSpec::ideal(), &cfg, 5);
@@ -1463,12 +1812,21 @@ mod model_p1_repro {
         let mut next = 0;
         let mut last_vc_released = vcs == 0;
         for cycle in 0..400u64 {
-            let mut i = Inputs { dn_ready: true, ..Inputs::default() };
+            let mut i = Inputs {
+                dn_ready: true,
+                ..Inputs::default()
+            };
             // Present the next request once the previous VC barrier is released.
             let present = next < script.len() && (next <= 1 || last_vc_released);
             if present {
                 let (w, o, l) = script[next];
-                i = Inputs { req_valid: true, req_warp: w, req_op: o, req_level: l, ..i };
+                i = Inputs {
+                    req_valid: true,
+                    req_warp: w,
+                    req_op: o,
+                    req_level: l,
+                    ..i
+                };
             }
             let out = dut.step(&i);
             if present && out.req_ready {
@@ -1493,16 +1851,30 @@ mod model_p1_repro {
     /// K = 2 needs one VC barrier by another warp, K = 4 three.
     #[test]
     fn gl_membar_waits_for_store_tagged_in_a_released_vc_slot() {
-        let k2 = Config::grid().into_iter().find(|(n, _)| *n == "w8_k2_n1_c4").unwrap().1;
-        let k4 = Config { coalesce_window: 0, ..Config::default() };
+        let k2 = Config::grid()
+            .into_iter()
+            .find(|(n, _)| *n == "w8_k2_n1_c4")
+            .unwrap()
+            .1;
+        let k4 = Config {
+            coalesce_window: 0,
+            ..Config::default()
+        };
         let got = (warp1_release(&k2, 1), warp1_release(&k4, 3));
-        assert_eq!(got, (None, None), "(K=2, K=4): cycle warp 1 is released with its ST unacked");
+        assert_eq!(
+            got,
+            (None, None),
+            "(K=2, K=4): cycle warp 1 is released with its ST unacked"
+        );
     }
 
     /// Control: without the ring wrapping, the GL MEMBAR waits for the ST.
     #[test]
     fn gl_membar_waits_for_store_without_wrap() {
-        let k4 = Config { coalesce_window: 0, ..Config::default() };
+        let k4 = Config {
+            coalesce_window: 0,
+            ..Config::default()
+        };
         for vcs in 0..3 {
             assert_eq!(warp1_release(&k4, vcs), None, "K=4, {vcs} VC barriers");
         }

@@ -11,10 +11,36 @@ use membar_sim::workload::{WorkloadFile, SCENARIOS};
 
 /// The configurations of the default regression.
 pub fn regression_configs() -> Vec<(String, Config)> {
-    let mut v: Vec<(String, Config)> = Config::grid().into_iter().map(|(n, c)| (n.to_string(), c)).collect();
-    v.push(("split_out2".into(), Config { level_mix: LevelMix::Split, max_outstanding: 2, ..Config::default() }));
-    v.push(("out3_window0".into(), Config { max_outstanding: 3, coalesce_window: 0, ..Config::default() }));
-    v.push(("k8_out7_glack".into(), Config { slots: 8, max_outstanding: 7, gl_bar_ack: true, ways: 4, ..Config::default() }));
+    let mut v: Vec<(String, Config)> = Config::grid()
+        .into_iter()
+        .map(|(n, c)| (n.to_string(), c))
+        .collect();
+    v.push((
+        "split_out2".into(),
+        Config {
+            level_mix: LevelMix::Split,
+            max_outstanding: 2,
+            ..Config::default()
+        },
+    ));
+    v.push((
+        "out3_window0".into(),
+        Config {
+            max_outstanding: 3,
+            coalesce_window: 0,
+            ..Config::default()
+        },
+    ));
+    v.push((
+        "k8_out7_glack".into(),
+        Config {
+            slots: 8,
+            max_outstanding: 7,
+            gl_bar_ack: true,
+            ways: 4,
+            ..Config::default()
+        },
+    ));
     v
 }
 
@@ -29,7 +55,12 @@ fn default_regression_hits_every_coverage_point() {
             let wf = WorkloadFile::builtin(scen).unwrap();
             for &seed in &seeds {
                 let mut dut = CoveredModel::new(&cfg);
-                let opts = RunOptions { cycles: 20_000, seed, reset_prob: 2e-4, ..RunOptions::default() };
+                let opts = RunOptions {
+                    cycles: 20_000,
+                    seed,
+                    reset_prob: 2e-4,
+                    ..RunOptions::default()
+                };
                 let rep = run_session(&cfg, &mut dut, &wf, &opts, &mut []);
                 assert!(rep.passed(), "{name} {scen} seed {seed}: {}", rep.verdict());
                 checks += rep.checks;
@@ -47,5 +78,9 @@ fn default_regression_hits_every_coverage_point() {
         }
     }
     assert!(checks > 1_000_000, "too few property checks: {checks}");
-    assert!(failures.is_empty(), "coverage holes:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "coverage holes:\n{}",
+        failures.join("\n")
+    );
 }

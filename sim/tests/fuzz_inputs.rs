@@ -14,7 +14,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn cases() -> u64 {
-    std::env::var("FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(3000)
+    std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3000)
 }
 
 fn seeds() -> Vec<u64> {
@@ -25,12 +28,66 @@ fn seeds() -> Vec<u64> {
 }
 
 const SCALARS: &[&str] = &[
-    "0", "1", "2", "3", "4", "8", "16", "32", "64", "255", "256", "65535", "-1", "-0", "1.5", "-3.25", "1e9", "1e400",
-    "18446744073709551615", "18446744073709551616", "99999999999999999999999999", "0x10", "0o7", ".nan", ".inf",
-    "true", "false", "null", "~", "\"\"", "\"8\"", "promote", "split", "coalescing", "lsu_flush", "per_warp_drain",
-    "round_robin", "random", "ST", "MEMBAR.GL", "MEMBAR.SYS.IVALLTD", "ST*3", "LD*0", "MEMBAR.XX", "h100", "ideal",
-    "adversarial", "barrier_burst", "é", "'quoted'", "[]", "{}", "[1, 2]", "{min: 1, max: 2}", "{min: 5, max: 1}",
-    "{min: -1}", "{a: 1}", "!tag 3", "&a 1", "*a",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "8",
+    "16",
+    "32",
+    "64",
+    "255",
+    "256",
+    "65535",
+    "-1",
+    "-0",
+    "1.5",
+    "-3.25",
+    "1e9",
+    "1e400",
+    "18446744073709551615",
+    "18446744073709551616",
+    "99999999999999999999999999",
+    "0x10",
+    "0o7",
+    ".nan",
+    ".inf",
+    "true",
+    "false",
+    "null",
+    "~",
+    "\"\"",
+    "\"8\"",
+    "promote",
+    "split",
+    "coalescing",
+    "lsu_flush",
+    "per_warp_drain",
+    "round_robin",
+    "random",
+    "ST",
+    "MEMBAR.GL",
+    "MEMBAR.SYS.IVALLTD",
+    "ST*3",
+    "LD*0",
+    "MEMBAR.XX",
+    "h100",
+    "ideal",
+    "adversarial",
+    "barrier_burst",
+    "é",
+    "'quoted'",
+    "[]",
+    "{}",
+    "[1, 2]",
+    "{min: 1, max: 2}",
+    "{min: 5, max: 1}",
+    "{min: -1}",
+    "{a: 1}",
+    "!tag 3",
+    "&a 1",
+    "*a",
 ];
 
 fn scalar(r: &mut ChaCha8Rng) -> String {
@@ -111,8 +168,14 @@ fn document(r: &mut ChaCha8Rng, known: &[&str]) -> String {
 
 fn check_error_text(seed: u64, doc: &str, msg: &str, source: &str) {
     assert!(!msg.is_empty(), "seed {seed}: empty error for\n{doc}");
-    assert!(msg.contains(source), "seed {seed}: error does not name the source {source:?}: {msg}\n{doc}");
-    assert!(msg.contains('`'), "seed {seed}: error names no key: {msg}\n{doc}");
+    assert!(
+        msg.contains(source),
+        "seed {seed}: error does not name the source {source:?}: {msg}\n{doc}"
+    );
+    assert!(
+        msg.contains('`'),
+        "seed {seed}: error names no key: {msg}\n{doc}"
+    );
 }
 
 #[test]
@@ -128,8 +191,14 @@ fn config_parser_never_panics_and_names_the_key() {
             Ok(Ok(c)) => {
                 ok += 1;
                 // Whatever parsed must be within the documented ranges.
-                assert!([8, 16, 32, 64].contains(&c.warps) && c.ways >= 1 && c.ways <= c.warps, "seed {seed}: {c:?}");
-                assert!(c.max_outstanding >= 1 && c.max_outstanding < c.slots, "seed {seed}: {c:?}");
+                assert!(
+                    [8, 16, 32, 64].contains(&c.warps) && c.ways >= 1 && c.ways <= c.warps,
+                    "seed {seed}: {c:?}"
+                );
+                assert!(
+                    c.max_outstanding >= 1 && c.max_outstanding < c.slots,
+                    "seed {seed}: {c:?}"
+                );
             }
             Ok(Err(e)) => {
                 errs += 1;
@@ -139,7 +208,10 @@ fn config_parser_never_panics_and_names_the_key() {
     }
     println!("config fuzz: {ok} documents accepted, {errs} rejected with a named key");
     if std::env::var("FUZZ_SEED").is_err() {
-        assert!(ok > 10 && errs > 100, "the generator must reach both outcomes: {ok} ok, {errs} errors");
+        assert!(
+            ok > 10 && errs > 100,
+            "the generator must reach both outcomes: {ok} ok, {errs} errors"
+        );
     }
 }
 
@@ -158,14 +230,22 @@ fn workload_parser_never_panics_and_names_the_key() {
             if r.gen_bool(0.8) {
                 s.push_str("workload:");
                 for _ in 0..r.gen_range(1..5) {
-                    s.push_str(&format!("\n  {}: {}", key(&mut r, WORKLOAD_KEYS), value(&mut r, 1, 2, WORKLOAD_KEYS)));
+                    s.push_str(&format!(
+                        "\n  {}: {}",
+                        key(&mut r, WORKLOAD_KEYS),
+                        value(&mut r, 1, 2, WORKLOAD_KEYS)
+                    ));
                 }
                 s.push('\n');
             }
             if r.gen_bool(0.6) {
                 s.push_str("mmu:");
                 for _ in 0..r.gen_range(1..5) {
-                    s.push_str(&format!("\n  {}: {}", key(&mut r, MMU_KEYS), value(&mut r, 1, 2, MMU_KEYS)));
+                    s.push_str(&format!(
+                        "\n  {}: {}",
+                        key(&mut r, MMU_KEYS),
+                        value(&mut r, 1, 2, MMU_KEYS)
+                    ));
                 }
                 s.push('\n');
             }
@@ -187,7 +267,11 @@ fn workload_parser_never_panics_and_names_the_key() {
                     let mut up = membar_sim::workload::Workload::new(&wf.workload, &cfg, seed);
                     let mut dn = membar_sim::mmu::Mmu::new(&wf.mmu, &cfg, seed);
                     let mut m = membar_sim::MembarModel::new(&cfg);
-                    let opts = membar_sim::run::RunOptions { cycles: 200, drain_cycles: 0, ..Default::default() };
+                    let opts = membar_sim::run::RunOptions {
+                        cycles: 200,
+                        drain_cycles: 0,
+                        ..Default::default()
+                    };
                     membar_sim::run::run(&mut m, &mut up, &mut dn, &opts, &mut []);
                 }
             }
@@ -199,7 +283,10 @@ fn workload_parser_never_panics_and_names_the_key() {
     }
     println!("workload fuzz: {ok} documents accepted, {errs} rejected with a named key");
     if std::env::var("FUZZ_SEED").is_err() {
-        assert!(ok > 10 && errs > 100, "the generator must reach both outcomes: {ok} ok, {errs} errors");
+        assert!(
+            ok > 10 && errs > 100,
+            "the generator must reach both outcomes: {ok} ok, {errs} errors"
+        );
     }
 }
 

@@ -6,19 +6,41 @@ use membar_sim::ports::{kind, level, op, Dut, Inputs, Outputs};
 use membar_sim::MembarModel;
 
 fn req(warp: u8, opc: u8, lvl: u8, ivall: u8, id: u16) -> Inputs {
-    Inputs { req_valid: true, req_warp: warp, req_op: opc, req_level: lvl, req_ivall: ivall, req_id: id, dn_ready: true, ..Inputs::default() }
+    Inputs {
+        req_valid: true,
+        req_warp: warp,
+        req_op: opc,
+        req_level: lvl,
+        req_ivall: ivall,
+        req_id: id,
+        dn_ready: true,
+        ..Inputs::default()
+    }
 }
 
 fn idle() -> Inputs {
-    Inputs { dn_ready: true, ..Inputs::default() }
+    Inputs {
+        dn_ready: true,
+        ..Inputs::default()
+    }
 }
 
 fn ack(tag: u8) -> Inputs {
-    Inputs { dn_ready: true, ack_valid: true, ack_tag: tag, ..Inputs::default() }
+    Inputs {
+        dn_ready: true,
+        ack_valid: true,
+        ack_tag: tag,
+        ..Inputs::default()
+    }
 }
 
 fn bar_ack(tag: u8) -> Inputs {
-    Inputs { dn_ready: true, bar_ack_valid: true, bar_ack_tag: tag, ..Inputs::default() }
+    Inputs {
+        dn_ready: true,
+        bar_ack_valid: true,
+        bar_ack_tag: tag,
+        ..Inputs::default()
+    }
 }
 
 /// Step and return the outputs.
@@ -27,7 +49,10 @@ fn st(m: &mut MembarModel, i: Inputs) -> Outputs {
 }
 
 fn cfg(window: u32) -> Config {
-    Config { coalesce_window: window, ..Config::default() }
+    Config {
+        coalesce_window: window,
+        ..Config::default()
+    }
 }
 
 #[test]
@@ -38,7 +63,14 @@ fn producer_consumer_gl() {
     assert!(o.req_ready);
     // cycle 1: the ST is presented (tag 0); MEMBAR.GL of warp 3 accepted.
     let o = st(&mut m, req(3, op::MEMBAR, level::GL, 0, 0));
-    assert!(o.req_ready && o.dn_valid && o.dn_kind == kind::TXN && o.dn_id == 0x11 && o.dn_tag == 0 && o.dn_warp == 3);
+    assert!(
+        o.req_ready
+            && o.dn_valid
+            && o.dn_kind == kind::TXN
+            && o.dn_id == 0x11
+            && o.dn_tag == 0
+            && o.dn_warp == 3
+    );
     // cycle 2: warp 3 blocked; its flag store is refused without err.
     let o = st(&mut m, req(3, op::ST, 0, 0, 0x12));
     assert!(!o.req_ready && !o.err && o.warp_blocked == 1 << 3);
@@ -46,7 +78,13 @@ fn producer_consumer_gl() {
     // register in cycle 3, the BARRIER is presented in cycle 4.
     assert!(!st(&mut m, idle()).dn_valid);
     let o = st(&mut m, idle());
-    assert!(o.dn_valid && o.dn_kind == kind::BARRIER && o.dn_level == level::GL && o.dn_tag == 0 && !o.dn_ack_req);
+    assert!(
+        o.dn_valid
+            && o.dn_kind == kind::BARRIER
+            && o.dn_level == level::GL
+            && o.dn_tag == 0
+            && !o.dn_ack_req
+    );
     // Not released while the ST is unacknowledged.
     for _ in 0..5 {
         let o = st(&mut m, idle());
@@ -73,7 +111,13 @@ fn cta_releases_after_last_txn_leaves() {
     let mut i = req(1, op::MEMBAR, level::CTA, 0, 0);
     i.dn_ready = false;
     assert!(st(&mut m, i).req_ready);
-    let o = st(&mut m, Inputs { dn_ready: false, ..idle() });
+    let o = st(
+        &mut m,
+        Inputs {
+            dn_ready: false,
+            ..idle()
+        },
+    );
     assert!(!o.release_valid && o.warp_blocked == 2);
     // Transferred in this cycle...
     let o = st(&mut m, idle());
@@ -100,7 +144,10 @@ fn coalesces_behind_outstanding_barrier() {
         let o = st(&mut m, idle());
         barriers += (o.dn_valid && o.dn_kind == kind::BARRIER) as u32;
     }
-    assert_eq!(barriers, 1, "only warp 0's barrier may be out while it is outstanding");
+    assert_eq!(
+        barriers, 1,
+        "only warp 0's barrier may be out while it is outstanding"
+    );
     assert_eq!(m.q.nmem, 4);
     st(&mut m, ack(0));
     let o = st(&mut m, idle());
@@ -156,7 +203,10 @@ fn bad_input_is_refused_and_flagged() {
 
 #[test]
 fn counter_full_refuses_until_ack() {
-    let c = Config { counter_bits: 4, ..cfg(0) };
+    let c = Config {
+        counter_bits: 4,
+        ..cfg(0)
+    };
     let mut m = MembarModel::new(&c);
     for k in 0..15 {
         assert!(st(&mut m, req(0, op::ST, 0, 0, k)).req_ready, "store {k}");
@@ -169,11 +219,17 @@ fn counter_full_refuses_until_ack() {
 
 #[test]
 fn split_policy_closes_on_level_change() {
-    let c = Config { level_mix: LevelMix::Split, ..cfg(100) };
+    let c = Config {
+        level_mix: LevelMix::Split,
+        ..cfg(100)
+    };
     let mut m = MembarModel::new(&c);
     st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0));
     let o = st(&mut m, req(1, op::MEMBAR, level::SYS, 0, 0));
-    assert!(o.req_ready, "the SYS barrier closes the GL one and opens its own");
+    assert!(
+        o.req_ready,
+        "the SYS barrier closes the GL one and opens its own"
+    );
     assert_eq!(m.q.closed, 1);
     assert_eq!((m.q.open, m.q.nmem, m.q.level[1]), (1, 1, level::SYS));
     // A third level cannot close the SYS one while the GL one is outstanding.
@@ -185,7 +241,13 @@ fn split_policy_closes_on_level_change() {
 fn reset_gates_outputs_and_clears_state() {
     let mut m = MembarModel::new(&cfg(0));
     st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0));
-    let o = st(&mut m, Inputs { reset: true, ..req(1, op::ST, 0, 0, 1) });
+    let o = st(
+        &mut m,
+        Inputs {
+            reset: true,
+            ..req(1, op::ST, 0, 0, 1)
+        },
+    );
     assert_eq!(o, Outputs::default());
     assert_eq!(st(&mut m, idle()).warp_blocked, 0);
 }
@@ -212,12 +274,18 @@ fn lone_gl_latency_matches_doc() {
 #[test]
 fn per_warp_drain_waits_only_for_own_transactions() {
     use membar_sim::config::Arch;
-    let c = Config { arch: Arch::PerWarpDrain, ..cfg(0) };
+    let c = Config {
+        arch: Arch::PerWarpDrain,
+        ..cfg(0)
+    };
     let mut m = MembarModel::new(&c);
     st(&mut m, req(1, op::ST, 0, 0, 1)); // warp 1: tag 1
     st(&mut m, req(0, op::ST, 0, 0, 2)); // warp 0: tag 0
     let o = st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0));
-    assert!(o.req_ready && o.dn_kind == kind::TXN && o.dn_tag == 0, "warp 0's store carries tag 0");
+    assert!(
+        o.req_ready && o.dn_kind == kind::TXN && o.dn_tag == 0,
+        "warp 0's store carries tag 0"
+    );
     // The BARRIER takes the output register this cycle; the LD waits one cycle.
     assert!(!st(&mut m, req(2, op::LD, 0, 0, 3)).req_ready);
     let o = st(&mut m, req(2, op::LD, 0, 0, 3));
@@ -231,11 +299,17 @@ fn per_warp_drain_waits_only_for_own_transactions() {
 #[test]
 fn lsu_flush_stalls_every_warp() {
     use membar_sim::config::Arch;
-    let c = Config { arch: Arch::LsuFlush, ..cfg(0) };
+    let c = Config {
+        arch: Arch::LsuFlush,
+        ..cfg(0)
+    };
     let mut m = MembarModel::new(&c);
     st(&mut m, req(1, op::ST, 0, 0, 1));
     assert!(st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0)).req_ready);
-    assert!(!st(&mut m, req(2, op::LD, 0, 0, 3)).req_ready, "every warp stalls");
+    assert!(
+        !st(&mut m, req(2, op::LD, 0, 0, 3)).req_ready,
+        "every warp stalls"
+    );
     let o = st(&mut m, idle());
     assert!(o.dn_kind == kind::BARRIER && o.dn_tag == 0);
     assert!(!st(&mut m, idle()).release_valid);
@@ -250,10 +324,16 @@ fn lsu_flush_stalls_every_warp() {
 #[test]
 fn gl_waits_for_txn_counted_in_a_released_vc_slot() {
     for slots in [2u32, 4] {
-        let c = Config { slots, ways: 1, warps: 8, counter_bits: 4, ..cfg(0) };
+        let c = Config {
+            slots,
+            ways: 1,
+            warps: 8,
+            counter_bits: 4,
+            ..cfg(0)
+        };
         let mut m = MembarModel::new(&c);
         st(&mut m, req(1, op::ST, 0, 0, 1)); // tag 0, never acked below
-        // Enough VC barriers of other warps to walk the ring back to slot 0.
+                                             // Enough VC barriers of other warps to walk the ring back to slot 0.
         for v in 0..slots as u8 - 1 {
             let w = 2 + v;
             let mut k = 0;
@@ -268,7 +348,10 @@ fn gl_waits_for_txn_counted_in_a_released_vc_slot() {
         assert!(st(&mut m, req(1, op::MEMBAR, level::GL, 0, 0)).req_ready);
         for _ in 0..40 {
             let o = st(&mut m, idle());
-            assert!(o.release_mask & 2 == 0, "K={slots}: warp 1 released with its store unacknowledged");
+            assert!(
+                o.release_mask & 2 == 0,
+                "K={slots}: warp 1 released with its store unacknowledged"
+            );
         }
         st(&mut m, ack(0));
         let mut rel = 0;

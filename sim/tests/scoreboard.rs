@@ -65,7 +65,12 @@ impl Knobs {
         let active = [1, 2, 4, cfg.warps, cfg.warps][rng.gen_range(0..5)].min(cfg.warps);
         let mut lvl_w = [0u32; 4];
         while lvl_w.iter().all(|&w| w == 0) {
-            lvl_w = [rng.gen_range(0..4), rng.gen_range(0..4), rng.gen_range(0..4), rng.gen_range(0..4)];
+            lvl_w = [
+                rng.gen_range(0..4),
+                rng.gen_range(0..4),
+                rng.gen_range(0..4),
+                rng.gen_range(0..4),
+            ];
         }
         let quiet_every = [0u64, 300, 1500][rng.gen_range(0..3)];
         Knobs {
@@ -160,11 +165,19 @@ impl Env {
 
     fn new_request(&mut self, c: u64) -> Option<Req> {
         let k = self.k;
-        if self.draining || (k.quiet_every > 0 && c % k.quiet_every < k.quiet_len) || !self.rng.gen_bool(k.p_req) {
+        if self.draining
+            || (k.quiet_every > 0 && c % k.quiet_every < k.quiet_len)
+            || !self.rng.gen_bool(k.p_req)
+        {
             return None;
         }
         let bad = k.p_bad > 0.0 && self.rng.gen_bool(k.p_bad * 5.0);
-        let free: u64 = !self.waiting & if k.active >= 64 { u64::MAX } else { (1u64 << k.active) - 1 };
+        let free: u64 = !self.waiting
+            & if k.active >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << k.active) - 1
+            };
         let warp = if bad && self.waiting != 0 {
             // A request of a blocked warp: must be refused without err.
             let n = self.waiting.count_ones();
@@ -176,7 +189,13 @@ impl Env {
         };
         let id = self.rng.gen();
         let r = if k.p_bad > 0.0 && self.rng.gen_bool(k.p_bad) {
-            Req { warp, op: self.rng.gen_range(5..8), level: self.rng.gen_range(0..4), ivall: self.rng.gen_range(0..4), id }
+            Req {
+                warp,
+                op: self.rng.gen_range(5..8),
+                level: self.rng.gen_range(0..4),
+                ivall: self.rng.gen_range(0..4),
+                id,
+            }
         } else if self.rng.gen_bool(k.p_membar) {
             let total: u32 = k.lvl_w.iter().sum();
             let mut x = self.rng.gen_range(0..total);
@@ -185,10 +204,26 @@ impl Env {
                 x -= k.lvl_w[lvl as usize];
                 lvl += 1;
             }
-            let ivall = if self.rng.gen_bool(k.p_ivall) { self.rng.gen_range(1..4) } else { 0 };
-            Req { warp, op: op::MEMBAR, level: lvl, ivall, id: 0 }
+            let ivall = if self.rng.gen_bool(k.p_ivall) {
+                self.rng.gen_range(1..4)
+            } else {
+                0
+            };
+            Req {
+                warp,
+                op: op::MEMBAR,
+                level: lvl,
+                ivall,
+                id: 0,
+            }
         } else {
-            Req { warp, op: self.rng.gen_range(0..4), level: 0, ivall: 0, id }
+            Req {
+                warp,
+                op: self.rng.gen_range(0..4),
+                level: 0,
+                ivall: 0,
+                id,
+            }
         };
         Some(r)
     }
@@ -243,7 +278,11 @@ impl Env {
             }
         }
         let lowest = self.unacked.first().copied().unwrap_or(self.next_idx);
-        if let Some(pos) = self.bars.iter().position(|&(_, need, at)| need <= lowest && (at <= c || self.draining)) {
+        if let Some(pos) = self
+            .bars
+            .iter()
+            .position(|&(_, need, at)| need <= lowest && (at <= c || self.draining))
+        {
             let (tag, _, _) = self.bars.remove(pos);
             i.bar_ack_valid = true;
             i.bar_ack_tag = tag;
@@ -267,7 +306,10 @@ impl Env {
                     self.waiting |= 1u64 << r.warp;
                 }
                 self.cur = None;
-            } else if self.waiting >> r.warp & 1 == 1 || r.op > op::MEMBAR || !self.rng.gen_bool(self.k.p_keep) {
+            } else if self.waiting >> r.warp & 1 == 1
+                || r.op > op::MEMBAR
+                || !self.rng.gen_bool(self.k.p_keep)
+            {
                 self.cur = None;
             }
         }
@@ -323,16 +365,43 @@ fn run(cfg: &Config, fault: Fault, seed: u64, cycles: u64) -> RunResult {
 }
 
 fn run_env(cfg: &Config, fault: Fault, env: &mut Env, cycles: u64, record: bool) -> RunResult {
-    run_dut(cfg, &mut MembarModel::with_fault(cfg, fault), env, cycles, record)
+    run_dut(
+        cfg,
+        &mut MembarModel::with_fault(cfg, fault),
+        env,
+        cycles,
+        record,
+    )
 }
 
 /// Run any DUT against a scoreboard built for `cfg`.
 fn run_dut(cfg: &Config, dut: &mut dyn Dut, env: &mut Env, cycles: u64, record: bool) -> RunResult {
     let mut sb = Scoreboard::new(cfg);
-    let mut res = RunResult { violation: None, cycles: 0, checks: 0, max_quiet: 0, bound: sb.liveness_bound(), accepted_txns: 0, releases: 0, cov: [0; 6], trace: Vec::new() };
+    let mut res = RunResult {
+        violation: None,
+        cycles: 0,
+        checks: 0,
+        max_quiet: 0,
+        bound: sb.liveness_bound(),
+        accepted_txns: 0,
+        releases: 0,
+        cov: [0; 6],
+        trace: Vec::new(),
+    };
     let mut c = 0u64;
-    let mut step = |c: u64, env: &mut Env, sb: &mut Scoreboard, res: &mut RunResult| -> Result<Outputs, Violation> {
-        let i = if c == 0 { Inputs { reset: true, ..Inputs::default() } } else { env.drive(c) };
+    let mut step = |c: u64,
+                    env: &mut Env,
+                    sb: &mut Scoreboard,
+                    res: &mut RunResult|
+     -> Result<Outputs, Violation> {
+        let i = if c == 0 {
+            Inputs {
+                reset: true,
+                ..Inputs::default()
+            }
+        } else {
+            env.drive(c)
+        };
         let o = dut.step(&i);
         if record {
             res.trace.push(i);
@@ -349,7 +418,9 @@ fn run_dut(cfg: &Config, dut: &mut dyn Dut, env: &mut Env, cycles: u64, record: 
         res.cov[2] += (!i.reset && i.bar_ack_valid) as u64;
         res.cov[3] += i.reset as u64;
         res.cov[4] += o.err as u64;
-        res.cov[5] += (!i.reset && i.req_valid && !o.req_ready && o.warp_blocked >> i.req_warp & 1 == 1) as u64;
+        res.cov[5] +=
+            (!i.reset && i.req_valid && !o.req_ready && o.warp_blocked >> i.req_warp & 1 == 1)
+                as u64;
         Ok(o)
     };
     let mut outcome = Ok(());
@@ -372,7 +443,13 @@ fn run_dut(cfg: &Config, dut: &mut dyn Dut, env: &mut Env, cycles: u64, record: 
                     outcome = Err(v);
                     break;
                 }
-                Ok(o) => quiet_after_idle = if env.idle() && !o.dn_valid { quiet_after_idle + 1 } else { 0 },
+                Ok(o) => {
+                    quiet_after_idle = if env.idle() && !o.dn_valid {
+                        quiet_after_idle + 1
+                    } else {
+                        0
+                    }
+                }
             }
             c += 1;
         }
@@ -388,20 +465,84 @@ fn run_dut(cfg: &Config, dut: &mut dyn Dut, env: &mut Env, cycles: u64, record: 
 }
 
 fn variants() -> Vec<(String, Config)> {
-    let mut v: Vec<(String, Config)> = Config::grid().into_iter().map(|(n, c)| (n.to_string(), c)).collect();
+    let mut v: Vec<(String, Config)> = Config::grid()
+        .into_iter()
+        .map(|(n, c)| (n.to_string(), c))
+        .collect();
     let d = Config::default();
-    v.push(("split".into(), Config { level_mix: LevelMix::Split, ..d.clone() }));
-    v.push(("gl_bar_ack".into(), Config { gl_bar_ack: true, ..d.clone() }));
-    v.push(("max_out2".into(), Config { max_outstanding: 2, ..d.clone() }));
-    v.push(("max_out3_split".into(), Config { max_outstanding: 3, level_mix: LevelMix::Split, ..d.clone() }));
-    v.push(("window0".into(), Config { coalesce_window: 0, ..d.clone() }));
-    v.push(("window40".into(), Config { coalesce_window: 40, ..d.clone() }));
-    v.push(("k8_max_out7_w0".into(), Config { slots: 8, max_outstanding: 7, coalesce_window: 0, ..d.clone() }));
+    v.push((
+        "split".into(),
+        Config {
+            level_mix: LevelMix::Split,
+            ..d.clone()
+        },
+    ));
+    v.push((
+        "gl_bar_ack".into(),
+        Config {
+            gl_bar_ack: true,
+            ..d.clone()
+        },
+    ));
+    v.push((
+        "max_out2".into(),
+        Config {
+            max_outstanding: 2,
+            ..d.clone()
+        },
+    ));
+    v.push((
+        "max_out3_split".into(),
+        Config {
+            max_outstanding: 3,
+            level_mix: LevelMix::Split,
+            ..d.clone()
+        },
+    ));
+    v.push((
+        "window0".into(),
+        Config {
+            coalesce_window: 0,
+            ..d.clone()
+        },
+    ));
+    v.push((
+        "window40".into(),
+        Config {
+            coalesce_window: 40,
+            ..d.clone()
+        },
+    ));
+    v.push((
+        "k8_max_out7_w0".into(),
+        Config {
+            slots: 8,
+            max_outstanding: 7,
+            coalesce_window: 0,
+            ..d.clone()
+        },
+    ));
     v.push((
         "w8_k2_n1_c4_window0".into(),
-        Config { warps: 8, slots: 2, ways: 1, counter_bits: 4, coalesce_window: 0, ..d.clone() },
+        Config {
+            warps: 8,
+            slots: 2,
+            ways: 1,
+            counter_bits: 4,
+            coalesce_window: 0,
+            ..d.clone()
+        },
     ));
-    v.push(("w64_n64_c4".into(), Config { warps: 64, ways: 64, slots: 8, counter_bits: 4, ..d }));
+    v.push((
+        "w64_n64_c4".into(),
+        Config {
+            warps: 64,
+            ways: 64,
+            slots: 8,
+            counter_bits: 4,
+            ..d
+        },
+    ));
     v
 }
 
@@ -421,8 +562,17 @@ fn sweep(configs: &[(String, Config)], seeds: u64, cycles: u64) {
         let ci = (seed as usize) % configs.len();
         let (name, cfg) = &configs[ci];
         let r = run(cfg, Fault::None, seed, cycles);
-        assert!(r.violation.is_none(), "seed {seed}, config {name} ({cfg:?}): {}", r.violation.unwrap());
-        assert!(r.checks >= 5 * r.cycles, "seed {seed}, config {name}: only {} checks in {} cycles", r.checks, r.cycles);
+        assert!(
+            r.violation.is_none(),
+            "seed {seed}, config {name} ({cfg:?}): {}",
+            r.violation.unwrap()
+        );
+        assert!(
+            r.checks >= 5 * r.cycles,
+            "seed {seed}, config {name}: only {} checks in {} cycles",
+            r.checks,
+            r.cycles
+        );
         total_cycles += r.cycles;
         total_checks += r.checks;
         txns += r.accepted_txns;
@@ -436,7 +586,11 @@ fn sweep(configs: &[(String, Config)], seeds: u64, cycles: u64) {
         "{seeds} seeds, {total_cycles} cycles, {total_checks} checks, {txns} TXNs accepted, {releases} warp releases, {secs:.1} s"
     );
     for (ci, (name, cfg)) in configs.iter().enumerate() {
-        eprintln!("  {name}: longest quiescent pending streak {} (P5 bound {})", max_quiet[ci], liveness_bound_for(cfg));
+        eprintln!(
+            "  {name}: longest quiescent pending streak {} (P5 bound {})",
+            max_quiet[ci],
+            liveness_bound_for(cfg)
+        );
     }
     eprintln!("  coverage: INVAL {}, BARRIER {}, bar_ack {}, reset cycles {}, err pulses {}, blocked-warp refusals {}", cov[0], cov[1], cov[2], cov[3], cov[4], cov[5]);
     assert!(cov.iter().all(|&n| n >= 50), "coverage too thin: {cov:?}");
@@ -455,8 +609,21 @@ fn baselines_pass_random_runs() {
     let mut configs = Vec::new();
     for arch in [Arch::PerWarpDrain, Arch::LsuFlush] {
         for (name, cfg) in Config::grid().into_iter().take(3) {
-            configs.push((format!("{}_{name}", arch.name()), Config { arch, ..cfg.clone() }));
-            configs.push((format!("{}_{name}_glack", arch.name()), Config { arch, gl_bar_ack: true, ..cfg }));
+            configs.push((
+                format!("{}_{name}", arch.name()),
+                Config {
+                    arch,
+                    ..cfg.clone()
+                },
+            ));
+            configs.push((
+                format!("{}_{name}_glack", arch.name()),
+                Config {
+                    arch,
+                    gl_bar_ack: true,
+                    ..cfg
+                },
+            ));
         }
     }
     sweep(&configs, 48, 10_000);
@@ -468,18 +635,31 @@ fn baselines_pass_random_runs() {
 fn p5_bound_is_reached_by_random_runs() {
     for (name, cfg) in [
         ("default", Config::default()),
-        ("window0", Config { coalesce_window: 0, ..Config::default() }),
+        (
+            "window0",
+            Config {
+                coalesce_window: 0,
+                ..Config::default()
+            },
+        ),
     ] {
         let bound = liveness_bound_for(&cfg);
         let mut best = 0;
         let mut seed = 1000;
         while best < bound && seed < 1200 {
             let r = run(&cfg, Fault::None, seed, 20_000);
-            assert!(r.violation.is_none(), "seed {seed}, config {name}: {}", r.violation.unwrap());
+            assert!(
+                r.violation.is_none(),
+                "seed {seed}, config {name}: {}",
+                r.violation.unwrap()
+            );
             best = best.max(r.max_quiet);
             seed += 1;
         }
-        assert_eq!(best, bound, "config {name}: longest quiescent pending streak over seeds 1000..{seed}");
+        assert_eq!(
+            best, bound,
+            "config {name}: longest quiescent pending streak over seeds 1000..{seed}"
+        );
     }
 }
 
@@ -520,7 +700,9 @@ fn every_fault_is_caught_as_its_property() {
             }
             seed += 1;
         }
-        let (s, name, v) = found.unwrap_or_else(|| panic!("{fault:?} not caught as {expected:?} in seeds 0..{seed}; seen: {seen:?}"));
+        let (s, name, v) = found.unwrap_or_else(|| {
+            panic!("{fault:?} not caught as {expected:?} in seeds 0..{seed}; seen: {seen:?}")
+        });
         eprintln!("{fault:?}: seed {s} config {name}: {v}   (violations seen: {seen:?})");
     }
 }
@@ -556,8 +738,22 @@ fn p4_p5_p6_mutants_are_caught() {
     let d = Config::default();
     let cases: [(&str, Config, Config); 3] = [
         ("P4", d.clone(), d.clone()),
-        ("P5", Config { coalesce_window: 40, ..d.clone() }, d.clone()),
-        ("P6", d.clone(), Config { ways: 1, ..d.clone() }),
+        (
+            "P5",
+            Config {
+                coalesce_window: 40,
+                ..d.clone()
+            },
+            d.clone(),
+        ),
+        (
+            "P6",
+            d.clone(),
+            Config {
+                ways: 1,
+                ..d.clone()
+            },
+        ),
     ];
     for (prop, dut_cfg, sb_cfg) in cases {
         let mut found = None;
@@ -566,7 +762,17 @@ fn p4_p5_p6_mutants_are_caught() {
             let mut env = Env::new(&sb_cfg, seed);
             let mut model = MembarModel::new(&dut_cfg);
             let r = if prop == "P4" {
-                run_dut(&sb_cfg, &mut Refuser { inner: model, every: 50, n: 0 }, &mut env, 20_000, false)
+                run_dut(
+                    &sb_cfg,
+                    &mut Refuser {
+                        inner: model,
+                        every: 50,
+                        n: 0,
+                    },
+                    &mut env,
+                    20_000,
+                    false,
+                )
             } else {
                 run_dut(&sb_cfg, &mut model, &mut env, 20_000, false)
             };
@@ -578,7 +784,8 @@ fn p4_p5_p6_mutants_are_caught() {
                 }
             }
         }
-        let (seed, v) = found.unwrap_or_else(|| panic!("{prop} mutant not caught in seeds 0..100; seen {seen:?}"));
+        let (seed, v) = found
+            .unwrap_or_else(|| panic!("{prop} mutant not caught in seeds 0..100; seen {seen:?}"));
         eprintln!("{prop} mutant: seed {seed}: {v}   (violations seen: {seen:?})");
     }
 }
@@ -598,19 +805,42 @@ fn clean_model_passes(cfg: &Config, trace: &[Inputs]) -> bool {
 // ---------------------------------------------------------------------------
 
 fn rst() -> Inputs {
-    Inputs { reset: true, ..Inputs::default() }
+    Inputs {
+        reset: true,
+        ..Inputs::default()
+    }
 }
 
 fn req(warp: u8, opc: u8, lvl: u8, ivall: u8, id: u16) -> Inputs {
-    Inputs { req_valid: true, req_warp: warp, req_op: opc, req_level: lvl, req_ivall: ivall, req_id: id, dn_ready: true, ..Inputs::default() }
+    Inputs {
+        req_valid: true,
+        req_warp: warp,
+        req_op: opc,
+        req_level: lvl,
+        req_ivall: ivall,
+        req_id: id,
+        dn_ready: true,
+        ..Inputs::default()
+    }
 }
 
 fn idle() -> Inputs {
-    Inputs { dn_ready: true, ..Inputs::default() }
+    Inputs {
+        dn_ready: true,
+        ..Inputs::default()
+    }
 }
 
 fn txn_out(warp: u8, opc: u8, id: u16, tag: u8) -> Outputs {
-    Outputs { dn_valid: true, dn_kind: kind::TXN, dn_tag: tag, dn_warp: warp, dn_op: opc, dn_id: id, ..Outputs::default() }
+    Outputs {
+        dn_valid: true,
+        dn_kind: kind::TXN,
+        dn_tag: tag,
+        dn_warp: warp,
+        dn_op: opc,
+        dn_id: id,
+        ..Outputs::default()
+    }
 }
 
 /// Feed a hand-built trace; return the first violation.
@@ -625,26 +855,46 @@ fn feed(cfg: &Config, trace: &[(Inputs, Outputs)]) -> Option<Violation> {
 }
 
 fn expect(cfg: &Config, trace: &[(Inputs, Outputs)], prop: &str, cycle: u64) -> Violation {
-    let v = feed(cfg, trace).unwrap_or_else(|| panic!("no violation, expected {prop} at cycle {cycle}"));
+    let v = feed(cfg, trace)
+        .unwrap_or_else(|| panic!("no violation, expected {prop} at cycle {cycle}"));
     assert_eq!((v.property, v.cycle), (prop, cycle), "{v}");
     v
 }
 
 #[test]
 fn display_format() {
-    let v = Violation { cycle: 123, property: "P1", warp: Some(5), reason: "released GL barrier while 2 prior transactions of tag 1 unacknowledged".into() };
+    let v = Violation {
+        cycle: 123,
+        property: "P1",
+        warp: Some(5),
+        reason: "released GL barrier while 2 prior transactions of tag 1 unacknowledged".into(),
+    };
     assert_eq!(v.to_string(), "cycle 123: P1 warp 5: released GL barrier while 2 prior transactions of tag 1 unacknowledged");
-    let v = Violation { cycle: 7, property: "P3", warp: None, reason: "x".into() };
+    let v = Violation {
+        cycle: 7,
+        property: "P3",
+        warp: None,
+        reason: "x".into(),
+    };
     assert_eq!(v.to_string(), "cycle 7: P3: x");
 }
 
 #[test]
 fn unstable_command_while_stalled_is_p3() {
     let cfg = Config::default();
-    let stalled = Inputs { dn_ready: false, ..Inputs::default() };
+    let stalled = Inputs {
+        dn_ready: false,
+        ..Inputs::default()
+    };
     let ok = vec![
         (rst(), Outputs::default()),
-        (req(0, op::LD, 0, 0, 5), Outputs { req_ready: true, ..Outputs::default() }),
+        (
+            req(0, op::LD, 0, 0, 5),
+            Outputs {
+                req_ready: true,
+                ..Outputs::default()
+            },
+        ),
         (stalled, txn_out(0, op::LD, 5, 0)),
         (idle(), txn_out(0, op::LD, 5, 0)),
     ];
@@ -661,15 +911,40 @@ fn unstable_command_while_stalled_is_p3() {
 #[test]
 fn release_without_pending_membar_is_p2() {
     let cfg = Config::default();
-    let tr = vec![(rst(), Outputs::default()), (idle(), Outputs { release_valid: true, release_mask: 1 << 3, ..Outputs::default() })];
+    let tr = vec![
+        (rst(), Outputs::default()),
+        (
+            idle(),
+            Outputs {
+                release_valid: true,
+                release_mask: 1 << 3,
+                ..Outputs::default()
+            },
+        ),
+    ];
     let v = expect(&cfg, &tr, "P2", 1);
     assert_eq!(v.warp, Some(3));
-    let tr = vec![(rst(), Outputs::default()), (idle(), Outputs { release_valid: true, ..Outputs::default() })];
+    let tr = vec![
+        (rst(), Outputs::default()),
+        (
+            idle(),
+            Outputs {
+                release_valid: true,
+                ..Outputs::default()
+            },
+        ),
+    ];
     expect(&cfg, &tr, "P2", 1);
     // warp_blocked must rise the cycle after a MEMBAR is accepted.
     let tr = vec![
         (rst(), Outputs::default()),
-        (req(2, op::MEMBAR, level::CTA, 0, 0), Outputs { req_ready: true, ..Outputs::default() }),
+        (
+            req(2, op::MEMBAR, level::CTA, 0, 0),
+            Outputs {
+                req_ready: true,
+                ..Outputs::default()
+            },
+        ),
         (idle(), Outputs::default()),
     ];
     let v = expect(&cfg, &tr, "P2", 2);
@@ -679,23 +954,67 @@ fn release_without_pending_membar_is_p2() {
 #[test]
 fn missing_err_on_reserved_op_is_p7() {
     let cfg = Config::default();
-    let tr = vec![(rst(), Outputs::default()), (req(1, 6, 0, 0, 0), Outputs::default())];
+    let tr = vec![
+        (rst(), Outputs::default()),
+        (req(1, 6, 0, 0, 0), Outputs::default()),
+    ];
     expect(&cfg, &tr, "P7", 1);
-    let tr = vec![(rst(), Outputs::default()), (req(1, 6, 0, 0, 0), Outputs { err: true, ..Outputs::default() })];
+    let tr = vec![
+        (rst(), Outputs::default()),
+        (
+            req(1, 6, 0, 0, 0),
+            Outputs {
+                err: true,
+                ..Outputs::default()
+            },
+        ),
+    ];
     assert_eq!(feed(&cfg, &tr), None);
-    let tr = vec![(rst(), Outputs::default()), (req(1, 6, 0, 0, 0), Outputs { err: true, req_ready: true, ..Outputs::default() })];
+    let tr = vec![
+        (rst(), Outputs::default()),
+        (
+            req(1, 6, 0, 0, 0),
+            Outputs {
+                err: true,
+                req_ready: true,
+                ..Outputs::default()
+            },
+        ),
+    ];
     expect(&cfg, &tr, "P7", 1);
     // A spurious ack must pulse err; a non-spurious one must not.
-    let tr = vec![(rst(), Outputs::default()), (Inputs { ack_valid: true, ack_tag: 2, ..idle() }, Outputs::default())];
+    let tr = vec![
+        (rst(), Outputs::default()),
+        (
+            Inputs {
+                ack_valid: true,
+                ack_tag: 2,
+                ..idle()
+            },
+            Outputs::default(),
+        ),
+    ];
     expect(&cfg, &tr, "P7", 1);
 }
 
 #[test]
 fn nonzero_output_during_reset_is_flagged() {
     let cfg = Config::default();
-    let tr = vec![(rst(), Outputs { warp_blocked: 1, ..Outputs::default() })];
+    let tr = vec![(
+        rst(),
+        Outputs {
+            warp_blocked: 1,
+            ..Outputs::default()
+        },
+    )];
     expect(&cfg, &tr, "P2", 0);
-    let tr = vec![(rst(), Outputs { dn_valid: true, ..Outputs::default() })];
+    let tr = vec![(
+        rst(),
+        Outputs {
+            dn_valid: true,
+            ..Outputs::default()
+        },
+    )];
     expect(&cfg, &tr, "P3", 0);
 }
 
@@ -704,14 +1023,42 @@ fn nonzero_output_during_reset_is_flagged() {
 #[test]
 fn gl_release_in_the_ack_cycle_is_p1() {
     let cfg = Config::default();
-    let blocked = |m: u64| Outputs { warp_blocked: m, ..Outputs::default() };
-    let bar = Outputs { dn_valid: true, dn_kind: kind::BARRIER, dn_level: level::GL, ..blocked(1) };
-    let ack0 = Inputs { ack_valid: true, ack_tag: 0, ..idle() };
-    let rel = Outputs { release_valid: true, release_mask: 1, ..blocked(1) };
+    let blocked = |m: u64| Outputs {
+        warp_blocked: m,
+        ..Outputs::default()
+    };
+    let bar = Outputs {
+        dn_valid: true,
+        dn_kind: kind::BARRIER,
+        dn_level: level::GL,
+        ..blocked(1)
+    };
+    let ack0 = Inputs {
+        ack_valid: true,
+        ack_tag: 0,
+        ..idle()
+    };
+    let rel = Outputs {
+        release_valid: true,
+        release_mask: 1,
+        ..blocked(1)
+    };
     let base = vec![
         (rst(), Outputs::default()),
-        (req(0, op::ST, 0, 0, 9), Outputs { req_ready: true, ..Outputs::default() }),
-        (req(0, op::MEMBAR, level::GL, 0, 0), Outputs { req_ready: true, ..txn_out(0, op::ST, 9, 0) }),
+        (
+            req(0, op::ST, 0, 0, 9),
+            Outputs {
+                req_ready: true,
+                ..Outputs::default()
+            },
+        ),
+        (
+            req(0, op::MEMBAR, level::GL, 0, 0),
+            Outputs {
+                req_ready: true,
+                ..txn_out(0, op::ST, 9, 0)
+            },
+        ),
         (idle(), blocked(1)),
         (idle(), bar),
     ];
@@ -749,14 +1096,30 @@ fn gl_release_in_the_ack_cycle_is_p1() {
 #[test]
 fn refused_txn_without_excuse_is_p4() {
     let cfg = Config::default();
-    let tr = vec![(rst(), Outputs::default()), (req(4, op::LD, 0, 0, 1), Outputs::default()), (idle(), Outputs::default())];
+    let tr = vec![
+        (rst(), Outputs::default()),
+        (req(4, op::LD, 0, 0, 1), Outputs::default()),
+        (idle(), Outputs::default()),
+    ];
     let v = expect(&cfg, &tr, "P4", 1);
     assert_eq!(v.warp, Some(4));
     // Excused by a stalled output.
     let mut tr2 = vec![
         (rst(), Outputs::default()),
-        (req(0, op::LD, 0, 0, 1), Outputs { req_ready: true, ..Outputs::default() }),
-        (Inputs { dn_ready: false, ..req(4, op::LD, 0, 0, 2) }, txn_out(0, op::LD, 1, 0)),
+        (
+            req(0, op::LD, 0, 0, 1),
+            Outputs {
+                req_ready: true,
+                ..Outputs::default()
+            },
+        ),
+        (
+            Inputs {
+                dn_ready: false,
+                ..req(4, op::LD, 0, 0, 2)
+            },
+            txn_out(0, op::LD, 1, 0),
+        ),
         (idle(), txn_out(0, op::LD, 1, 0)),
         (idle(), Outputs::default()),
     ];
@@ -771,7 +1134,15 @@ fn txn_never_sent_fails_finish() {
     let cfg = Config::default();
     let mut sb = Scoreboard::new(&cfg);
     sb.check(0, &rst(), &Outputs::default()).unwrap();
-    sb.check(1, &req(0, op::LD, 0, 0, 1), &Outputs { req_ready: true, ..Outputs::default() }).unwrap();
+    sb.check(
+        1,
+        &req(0, op::LD, 0, 0, 1),
+        &Outputs {
+            req_ready: true,
+            ..Outputs::default()
+        },
+    )
+    .unwrap();
     let v = sb.finish(2).unwrap_err();
     assert_eq!(v.property, "P3", "{v}");
     // Sticky.
@@ -797,9 +1168,22 @@ fn directed(cfg: &Config, n: u64, mut at: impl FnMut(u64) -> Inputs) -> Scoreboa
 #[test]
 fn p5_window_case_reaches_bound() {
     for window in [0, 1, 5, 16, 40] {
-        let cfg = Config { coalesce_window: window, ..Config::default() };
-        let sb = directed(&cfg, 200, |c| if c == 1 { req(0, op::MEMBAR, level::VC, 0, 0) } else { idle() });
-        assert_eq!(sb.max_quiescent_streak(), window as u64 + 2, "window {window}");
+        let cfg = Config {
+            coalesce_window: window,
+            ..Config::default()
+        };
+        let sb = directed(&cfg, 200, |c| {
+            if c == 1 {
+                req(0, op::MEMBAR, level::VC, 0, 0)
+            } else {
+                idle()
+            }
+        });
+        assert_eq!(
+            sb.max_quiescent_streak(),
+            window as u64 + 2,
+            "window {window}"
+        );
         assert!(sb.max_quiescent_streak() <= sb.liveness_bound());
     }
 }
@@ -810,12 +1194,20 @@ fn p5_window_case_reaches_bound() {
 /// (+3) and presented (+4): 3 quiescent pending cycles, more than window + 2.
 #[test]
 fn p5_outstanding_limit_case_needs_three() {
-    let cfg = Config { coalesce_window: 0, max_outstanding: 1, ..Config::default() };
+    let cfg = Config {
+        coalesce_window: 0,
+        max_outstanding: 1,
+        ..Config::default()
+    };
     let sb = directed(&cfg, 100, |c| match c {
         1 => req(0, op::LD, 0, 0, 7),
         3 => req(0, op::MEMBAR, level::GL, 0, 0),
         4 => req(1, op::MEMBAR, level::GL, 0, 0),
-        30 => Inputs { ack_valid: true, ack_tag: 0, ..idle() },
+        30 => Inputs {
+            ack_valid: true,
+            ack_tag: 0,
+            ..idle()
+        },
         _ => idle(),
     });
     assert_eq!(sb.max_quiescent_streak(), 3);
@@ -829,7 +1221,11 @@ fn scoreboard_cost() {
     let seed = 7;
     let n = 200_000u64;
     let mut env = Env::new(&cfg, seed);
-    env.k = Knobs { p_bad: 0.0, p_reset: 0.0, ..env.k };
+    env.k = Knobs {
+        p_bad: 0.0,
+        p_reset: 0.0,
+        ..env.k
+    };
     let inputs: Vec<Inputs> = {
         // Record a trace once, then time model alone and model + scoreboard.
         let mut m = MembarModel::new(&cfg);
@@ -854,7 +1250,8 @@ fn scoreboard_cost() {
     let mut sb = Scoreboard::new(&cfg);
     for (c, i) in inputs.iter().enumerate() {
         let o = m.step(i);
-        sb.check(c as u64, i, &o).unwrap_or_else(|v| panic!("seed {seed}: {v}"));
+        sb.check(c as u64, i, &o)
+            .unwrap_or_else(|v| panic!("seed {seed}: {v}"));
     }
     let both = t0.elapsed();
     eprintln!(
@@ -880,12 +1277,23 @@ fn scoreboard_cost() {
 /// 30). The buggy model reopened slot 0 and released warp 1 in cycle 10.
 #[test]
 fn model_gl_waits_for_prior_txn_in_a_reused_slot() {
-    let cfg = Config { warps: 8, slots: 2, ways: 1, counter_bits: 4, coalesce_window: 0, ..Config::default() };
+    let cfg = Config {
+        warps: 8,
+        slots: 2,
+        ways: 1,
+        counter_bits: 4,
+        coalesce_window: 0,
+        ..Config::default()
+    };
     directed(&cfg, 40, |c| match c {
         1 => req(1, op::LD, 0, 0, 1),
         2 => req(0, op::MEMBAR, level::VC, 0, 0),
         3 => req(1, op::MEMBAR, level::GL, 0, 0),
-        30 => Inputs { ack_valid: true, ack_tag: 0, ..idle() },
+        30 => Inputs {
+            ack_valid: true,
+            ack_tag: 0,
+            ..idle()
+        },
         _ => idle(),
     });
 }

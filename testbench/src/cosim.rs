@@ -130,16 +130,47 @@ impl fmt::Display for Mismatch {
             self.label, self.seed, self.cycle, self.port, self.expected, self.dut_name, self.actual
         )?;
         if self.all_ports.len() > 1 {
-            let others: Vec<String> = self.all_ports[1..].iter().map(|(p, e, a)| format!("{p}: {e:#x} vs {a:#x}")).collect();
+            let others: Vec<String> = self.all_ports[1..]
+                .iter()
+                .map(|(p, e, a)| format!("{p}: {e:#x} vs {a:#x}"))
+                .collect();
             writeln!(f, "  also differing: {}", others.join(", "))?;
         }
-        writeln!(f, "  last {} cycles (inputs; model outputs; {} outputs):", self.history.len(), self.dut_name)?;
+        writeln!(
+            f,
+            "  last {} cycles (inputs; model outputs; {} outputs):",
+            self.history.len(),
+            self.dut_name
+        )?;
         let w = self.dut_name.len().max(5);
         for h in &self.history {
-            writeln!(f, "  cycle {:>9} {:<w$}: {}", h.cycle, "in", h.inputs.describe())?;
-            writeln!(f, "  {:>15} {:<w$}: {}", "", "model", describe_outputs(&h.model))?;
-            let mark = if h.model != h.dut { "   <-- differs" } else { "" };
-            writeln!(f, "  {:>15} {:<w$}: {}{}", "", self.dut_name, describe_outputs(&h.dut), mark)?;
+            writeln!(
+                f,
+                "  cycle {:>9} {:<w$}: {}",
+                h.cycle,
+                "in",
+                h.inputs.describe()
+            )?;
+            writeln!(
+                f,
+                "  {:>15} {:<w$}: {}",
+                "",
+                "model",
+                describe_outputs(&h.model)
+            )?;
+            let mark = if h.model != h.dut {
+                "   <-- differs"
+            } else {
+                ""
+            };
+            writeln!(
+                f,
+                "  {:>15} {:<w$}: {}{}",
+                "",
+                self.dut_name,
+                describe_outputs(&h.dut),
+                mark
+            )?;
         }
         match (&self.waves, &self.waves_note) {
             (Some(w), _) => writeln!(f, "  waveform: {}", w.display())?,
@@ -383,7 +414,10 @@ pub fn lockstep(
     let t_start = Instant::now();
     let mut cycle = 0u64;
     while cycle < opts.cycles {
-        let mut i = Inputs { reset: cycle < opts.initial_reset || opts.resets.iter().any(|r| r.contains(&cycle)), ..Inputs::default() };
+        let mut i = Inputs {
+            reset: cycle < opts.initial_reset || opts.resets.iter().any(|r| r.contains(&cycle)),
+            ..Inputs::default()
+        };
         up.drive(cycle, &mut i);
         down.drive(cycle, &mut i);
         // Both sides see exactly what the hardware sees.
@@ -407,13 +441,20 @@ pub fn lockstep(
             if hist.len() == opts.history {
                 hist.pop_front();
             }
-            hist.push_back(HistoryEntry { cycle, inputs: i, model: om, dut: od });
+            hist.push_back(HistoryEntry {
+                cycle,
+                inputs: i,
+                model: om,
+                dut: od,
+            });
         }
         cov.add(&i, &od, model);
         if om != od && (opts.compare_in_reset || !i.reset) {
             let (a, b) = (om.values(), od.values());
-            let all: Vec<(&'static str, u64, u64)> =
-                (0..a.len()).filter(|&k| a[k] != b[k]).map(|k| (membar_sim::ports::OUTPUT_PORTS[k], a[k], b[k])).collect();
+            let all: Vec<(&'static str, u64, u64)> = (0..a.len())
+                .filter(|&k| a[k] != b[k])
+                .map(|k| (membar_sim::ports::OUTPUT_PORTS[k], a[k], b[k]))
+                .collect();
             let (port, expected, actual) = om.first_difference(&od).expect("outputs differ");
             mismatch = Some(Mismatch {
                 label: opts.label.clone(),
@@ -485,7 +526,10 @@ pub fn cosim(
         } else if !opts.waves_on_mismatch {
             m.waves_note = Some("waves_on_mismatch is off".into());
         } else if rec.len() as u64 != report.cycles {
-            m.waves_note = Some(format!("the run exceeded record_limit ({} cycles); rerun with BuildOptions::waves", opts.record_limit));
+            m.waves_note = Some(format!(
+                "the run exceeded record_limit ({} cycles); rerun with BuildOptions::waves",
+                opts.record_limit
+            ));
         } else {
             match replay_with_waves(verilog, cfg, build, opts, &rec, m.cycle) {
                 Ok((path, check)) => {
@@ -503,9 +547,26 @@ pub fn cosim(
 
 /// The default waveform file of a mismatch.
 pub fn mismatch_waves_path(opts: &CosimOptions, cycle: u64) -> PathBuf {
-    let dir = opts.waves_dir.clone().unwrap_or_else(|| target_dir().join("cosim-waves"));
-    let label: String = opts.label.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
-    dir.join(format!("{label}_seed{}_cycle{cycle}.{}", opts.seed, opts.waves_format.extension()))
+    let dir = opts
+        .waves_dir
+        .clone()
+        .unwrap_or_else(|| target_dir().join("cosim-waves"));
+    let label: String = opts
+        .label
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dir.join(format!(
+        "{label}_seed{}_cycle{cycle}.{}",
+        opts.seed,
+        opts.waves_format.extension()
+    ))
 }
 
 /// Replay `rec` (packed inputs) into a traced build of `verilog` up to and
@@ -540,7 +601,11 @@ pub fn replay_with_waves(
     let mut o = opts.clone();
     o.waves_format = b.trace.unwrap();
     let path = mismatch_waves_path(&o, upto);
-    let start = if opts.waves_window == 0 { 0 } else { upto.saturating_sub(opts.waves_window - 1) };
+    let start = if opts.waves_window == 0 {
+        0
+    } else {
+        upto.saturating_sub(opts.waves_window - 1)
+    };
     let mut reproduced = None;
     for (c, &p) in rec.iter().enumerate().take(upto as usize + 1) {
         let c = c as u64;
@@ -557,8 +622,12 @@ pub fn replay_with_waves(
     dut.close_waves();
     let note = match reproduced {
         Some(c) if c == upto => fallback,
-        Some(c) => Some(format!("traced replay diverged at cycle {c}, not {upto} (tracing changed behaviour?)")),
-        None => Some(format!("traced replay did NOT reproduce the mismatch at cycle {upto}")),
+        Some(c) => Some(format!(
+            "traced replay diverged at cycle {c}, not {upto} (tracing changed behaviour?)"
+        )),
+        None => Some(format!(
+            "traced replay did NOT reproduce the mismatch at cycle {upto}"
+        )),
     };
     Ok((path, note))
 }

@@ -112,14 +112,18 @@ struct Shim {
 
 impl Shim {
     fn load(path: &Path) -> Result<Shim, CosimError> {
-        let err = |detail: String| CosimError::Load { path: path.to_path_buf(), detail };
+        let err = |detail: String| CosimError::Load {
+            path: path.to_path_buf(),
+            detail,
+        };
         // SAFETY: the library is one this crate built from csrc/membar_shim.cpp;
         // its initialisers are the C++ runtime's and Verilator's.
         let lib = unsafe { libloading::Library::new(path) }.map_err(|e| err(e.to_string()))?;
         unsafe {
             macro_rules! sym {
                 ($name:literal, $t:ty) => {
-                    *lib.get::<$t>(concat!($name, "\0").as_bytes()).map_err(|e| err(format!("symbol {}: {e}", $name)))?
+                    *lib.get::<$t>(concat!($name, "\0").as_bytes())
+                        .map_err(|e| err(format!("symbol {}: {e}", $name)))?
                 };
             }
             let abi: FnU32 = sym!("membar_abi_version", FnU32);
@@ -186,17 +190,30 @@ impl VerilatorDut {
     /// Check the ports, build (or take from the cache) and load the Verilated
     /// model of `verilog` for `cfg`. With `opts.waves`, the whole run is
     /// written to that file.
-    pub fn build(verilog_path: &Path, cfg: &Config, opts: &BuildOptions) -> Result<Self, CosimError> {
+    pub fn build(
+        verilog_path: &Path,
+        cfg: &Config,
+        opts: &BuildOptions,
+    ) -> Result<Self, CosimError> {
         let text = std::fs::read_to_string(verilog_path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                CosimError::VerilogMissing { path: verilog_path.to_path_buf() }
+                CosimError::VerilogMissing {
+                    path: verilog_path.to_path_buf(),
+                }
             } else {
-                CosimError::Io { what: format!("reading {}", verilog_path.display()), detail: e.to_string() }
+                CosimError::Io {
+                    what: format!("reading {}", verilog_path.display()),
+                    detail: e.to_string(),
+                }
             }
         })?;
         let problems = check_ports(&text, cfg);
         if !problems.is_empty() {
-            return Err(CosimError::Ports { path: verilog_path.to_path_buf(), config: cfg.short_name(), problems });
+            return Err(CosimError::Ports {
+                path: verilog_path.to_path_buf(),
+                config: cfg.short_name(),
+                problems,
+            });
         }
         let lib = build_library(verilog_path, opts)?;
         let mut dut = VerilatorDut::load(&lib, cfg)?;
@@ -213,7 +230,10 @@ impl VerilatorDut {
         // SAFETY: membar_create has no preconditions.
         let handle = unsafe { (shim.create)() };
         if handle.is_null() {
-            return Err(CosimError::Load { path: lib.path.clone(), detail: "membar_create returned NULL".into() });
+            return Err(CosimError::Load {
+                path: lib.path.clone(),
+                detail: "membar_create returned NULL".into(),
+            });
         }
         Ok(VerilatorDut {
             shim,
@@ -256,7 +276,10 @@ impl VerilatorDut {
     /// unit: 10 per cycle; cycle `c` has the clock low at `10c` (inputs
     /// applied) and the rising edge at `10c+5`.
     pub fn open_waves(&mut self, path: &Path) -> Result<(), CosimError> {
-        let werr = |detail: String| CosimError::Waves { path: path.to_path_buf(), detail };
+        let werr = |detail: String| CosimError::Waves {
+            path: path.to_path_buf(),
+            detail,
+        };
         if self.trace_format().is_none() {
             return Err(werr("this Verilated model was built without tracing (set BuildOptions::trace or ::waves)".into()));
         }
@@ -266,7 +289,8 @@ impl VerilatorDut {
         if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(d).map_err(|e| werr(e.to_string()))?;
         }
-        let c = CString::new(path.as_os_str().as_encoded_bytes()).map_err(|e| werr(e.to_string()))?;
+        let c =
+            CString::new(path.as_os_str().as_encoded_bytes()).map_err(|e| werr(e.to_string()))?;
         // SAFETY: valid handle and NUL-terminated path.
         let rc = unsafe { (self.shim.trace_open)(self.handle, c.as_ptr()) };
         if rc != 0 {
@@ -308,11 +332,22 @@ impl VerilatorDut {
     /// alone, without the per-cycle FFI call. Changes the model's state.
     pub fn bench_raw(&mut self, inputs: &[Inputs], cycles: u64) -> Duration {
         assert!(!inputs.is_empty());
-        let ins: Vec<InputsC> = inputs.iter().map(|i| InputsC::from_inputs(&i.masked(self.wb, self.tb))).collect();
+        let ins: Vec<InputsC> = inputs
+            .iter()
+            .map(|i| InputsC::from_inputs(&i.masked(self.wb, self.tb)))
+            .collect();
         let mut sink = 0u64;
         let t0 = Instant::now();
         // SAFETY: valid handle; `ins` outlives the call.
-        unsafe { (self.shim.step_many)(self.handle, ins.as_ptr(), ins.len() as u64, cycles, &mut sink) };
+        unsafe {
+            (self.shim.step_many)(
+                self.handle,
+                ins.as_ptr(),
+                ins.len() as u64,
+                cycles,
+                &mut sink,
+            )
+        };
         let dt = t0.elapsed();
         std::hint::black_box(sink);
         self.cycles += cycles;

@@ -6,18 +6,40 @@ use std::path::PathBuf;
 #[derive(Debug, Clone)]
 pub enum CosimError {
     /// The `verilator` executable could not be run.
-    VerilatorMissing { binary: PathBuf, detail: String },
+    VerilatorMissing {
+        binary: PathBuf,
+        detail: String,
+    },
     /// The Verilog file does not exist.
-    VerilogMissing { path: PathBuf },
+    VerilogMissing {
+        path: PathBuf,
+    },
     /// The Verilog's `membar_unit` ports do not match SPEC.md for the config.
-    Ports { path: PathBuf, config: String, problems: Vec<String> },
+    Ports {
+        path: PathBuf,
+        config: String,
+        problems: Vec<String>,
+    },
     /// Verilator or the C++ compiler failed; `log` holds their messages.
-    Build { stage: String, command: String, log: String },
+    Build {
+        stage: String,
+        command: String,
+        log: String,
+    },
     /// The built library could not be loaded or is not the expected shim.
-    Load { path: PathBuf, detail: String },
+    Load {
+        path: PathBuf,
+        detail: String,
+    },
     /// Waveform could not be opened.
-    Waves { path: PathBuf, detail: String },
-    Io { what: String, detail: String },
+    Waves {
+        path: PathBuf,
+        detail: String,
+    },
+    Io {
+        what: String,
+        detail: String,
+    },
 }
 
 impl fmt::Display for CosimError {

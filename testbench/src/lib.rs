@@ -28,5 +28,9 @@ pub use verilate::{build_library, BuildOptions, BuiltLibrary, TraceFormat};
 /// The checked-in emitted Verilog of a grid configuration:
 /// `<workspace>/verilog_out/<name>/membar_unit.v`.
 pub fn emitted_verilog_path(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("verilog_out").join(name).join("membar_unit.v")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("verilog_out")
+        .join(name)
+        .join("membar_unit.v")
 }

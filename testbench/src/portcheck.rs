@@ -6,46 +6,7 @@
 
 use membar_sim::Config;
 
-/// Direction of a port.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    In,
-    Out,
-}
-
-/// The SPEC.md ports of `membar_unit` for `cfg`: (name, direction, width).
-pub fn spec_ports(cfg: &Config) -> Vec<(&'static str, Dir, u32)> {
-    let (wb, tb, w) = (cfg.wb(), cfg.tb(), cfg.warps);
-    use Dir::*;
-    vec![
-        ("clock", In, 1),
-        ("reset", In, 1),
-        ("req_valid", In, 1),
-        ("req_ready", Out, 1),
-        ("req_warp", In, wb),
-        ("req_op", In, 3),
-        ("req_level", In, 2),
-        ("req_ivall", In, 2),
-        ("req_id", In, 16),
-        ("dn_valid", Out, 1),
-        ("dn_ready", In, 1),
-        ("dn_kind", Out, 2),
-        ("dn_tag", Out, tb),
-        ("dn_warp", Out, wb),
-        ("dn_op", Out, 3),
-        ("dn_level", Out, 2),
-        ("dn_ack_req", Out, 1),
-        ("dn_id", Out, 16),
-        ("ack_valid", In, 1),
-        ("ack_tag", In, tb),
-        ("bar_ack_valid", In, 1),
-        ("bar_ack_tag", In, tb),
-        ("warp_blocked", Out, w),
-        ("release_valid", Out, 1),
-        ("release_mask", Out, w),
-        ("err", Out, 1),
-    ]
-}
+pub use membar_sim::ports::{spec_ports, Dir};
 
 /// A declared port: name, direction, width (None when the range is not numeric).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,8 +84,14 @@ fn parse_int(s: &str) -> Option<i64> {
 /// The ports declared in `module <name>`; `None` when the module is absent.
 pub fn module_ports(verilog: &str, module: &str) -> Option<Vec<Port>> {
     let toks = tokens(&strip_comments(verilog));
-    let start = toks.windows(2).position(|w| w[0] == "module" && w[1] == module)?;
-    let end = toks[start..].iter().position(|t| t == "endmodule").map(|e| start + e).unwrap_or(toks.len());
+    let start = toks
+        .windows(2)
+        .position(|w| w[0] == "module" && w[1] == module)?;
+    let end = toks[start..]
+        .iter()
+        .position(|t| t == "endmodule")
+        .map(|e| start + e)
+        .unwrap_or(toks.len());
     let t = &toks[start..end];
     let mut ports = Vec::new();
     let mut i = 0;
@@ -138,12 +105,21 @@ pub fn module_ports(verilog: &str, module: &str) -> Option<Vec<Port>> {
             }
         };
         i += 1;
-        while i < t.len() && matches!(t[i].as_str(), "wire" | "reg" | "logic" | "signed" | "unsigned" | "var") {
+        while i < t.len()
+            && matches!(
+                t[i].as_str(),
+                "wire" | "reg" | "logic" | "signed" | "unsigned" | "var"
+            )
+        {
             i += 1;
         }
         let mut width = Some(1u32);
         if i < t.len() && t[i] == "[" {
-            let close = t[i..].iter().position(|x| x == "]").map(|p| i + p).unwrap_or(t.len());
+            let close = t[i..]
+                .iter()
+                .position(|x| x == "]")
+                .map(|p| i + p)
+                .unwrap_or(t.len());
             let inner = &t[i + 1..close.min(t.len())];
             width = match inner {
                 [a, c, b] if c == ":" => match (parse_int(a), parse_int(b)) {
@@ -160,8 +136,18 @@ pub fn module_ports(verilog: &str, module: &str) -> Option<Vec<Port>> {
             if tok == ";" || tok == ")" || tok == "input" || tok == "output" {
                 break;
             }
-            if tok != "," && tok != "=" && tok.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '\\') {
-                ports.push(Port { name: tok.trim_start_matches('\\').to_string(), dir, width });
+            if tok != ","
+                && tok != "="
+                && tok
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '\\')
+            {
+                ports.push(Port {
+                    name: tok.trim_start_matches('\\').to_string(),
+                    dir,
+                    width,
+                });
             }
             i += 1;
         }
@@ -179,14 +165,25 @@ pub fn check_ports(verilog: &str, cfg: &Config) -> Vec<String> {
     let spec = spec_ports(cfg);
     for (name, dir, width) in &spec {
         match ports.iter().find(|p| p.name == *name) {
-            None => problems.push(format!("port `{name}` is missing (SPEC.md: {} [{}])", dir_name(*dir), width)),
+            None => problems.push(format!(
+                "port `{name}` is missing (SPEC.md: {} [{}])",
+                dir_name(*dir),
+                width
+            )),
             Some(p) => {
                 if p.dir != *dir {
-                    problems.push(format!("port `{name}` is an {}, SPEC.md says {}", dir_name(p.dir), dir_name(*dir)));
+                    problems.push(format!(
+                        "port `{name}` is an {}, SPEC.md says {}",
+                        dir_name(p.dir),
+                        dir_name(*dir)
+                    ));
                 }
                 if let Some(w) = p.width {
                     if w != *width {
-                        problems.push(format!("port `{name}` is {w} bit(s) wide, SPEC.md says {width} for {}", cfg.short_name()));
+                        problems.push(format!(
+                            "port `{name}` is {w} bit(s) wide, SPEC.md says {width} for {}",
+                            cfg.short_name()
+                        ));
                     }
                 }
             }
@@ -194,7 +191,11 @@ pub fn check_ports(verilog: &str, cfg: &Config) -> Vec<String> {
     }
     for p in &ports {
         if !spec.iter().any(|(n, _, _)| *n == p.name) {
-            problems.push(format!("port `{}` ({}) is not a SPEC.md port", p.name, dir_name(p.dir)));
+            problems.push(format!(
+                "port `{}` ({}) is not a SPEC.md port",
+                p.name,
+                dir_name(p.dir)
+            ));
         }
     }
     problems
@@ -221,9 +222,15 @@ mod tests {
         assert_eq!(p.len(), 2);
         assert_eq!(p[1].width, Some(1));
         let probs = check_ports(v95, &cfg);
-        assert!(probs.iter().any(|s| s.contains("`req_warp` is missing")), "{probs:?}");
+        assert!(
+            probs.iter().any(|s| s.contains("`req_warp` is missing")),
+            "{probs:?}"
+        );
         let wrong = v.replace("[4:0] req_warp", "[5:0] req_warp");
         let probs = check_ports(&wrong, &cfg);
-        assert!(probs.iter().any(|s| s.contains("`req_warp` is 6 bit")), "{probs:?}");
+        assert!(
+            probs.iter().any(|s| s.contains("`req_warp` is 6 bit")),
+            "{probs:?}"
+        );
     }
 }

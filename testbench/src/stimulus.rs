@@ -67,7 +67,11 @@ impl RandomUpstream {
             0 => r.gen_range(1..=4.min(self.warps)),
             _ => self.warps,
         };
-        self.level = if r.gen_bool(0.5) { Some(r.gen_range(0..4)) } else { None };
+        self.level = if r.gen_bool(0.5) {
+            Some(r.gen_range(0..4))
+        } else {
+            None
+        };
     }
 
     fn pick_warp(&mut self) -> u8 {
@@ -114,7 +118,11 @@ impl Upstream for RandomUpstream {
             self.rng.gen_range(0..4)
         };
         i.req_level = self.level.unwrap_or_else(|| self.rng.gen_range(0..4));
-        i.req_ivall = if self.rng.gen_bool(self.p_ivall) { self.rng.gen_range(1..4) } else { 0 };
+        i.req_ivall = if self.rng.gen_bool(self.p_ivall) {
+            self.rng.gen_range(1..4)
+        } else {
+            0
+        };
         if i.req_op != op::MEMBAR && self.rng.gen_bool(0.5) {
             // Non-MEMBAR requests: level/ivall are don't-cares; vary them.
             i.req_level = self.rng.gen_range(0..4);
@@ -222,7 +230,9 @@ impl Downstream for RandomDownstream {
             i.ack_valid = true;
             i.ack_tag = self.rng.gen_range(0..tb_tags);
         } else if self.rng.gen_bool(self.p_ack) {
-            let busy: Vec<u8> = (0..tb_tags).filter(|&t| self.outstanding[t as usize] > 0).collect();
+            let busy: Vec<u8> = (0..tb_tags)
+                .filter(|&t| self.outstanding[t as usize] > 0)
+                .collect();
             if !busy.is_empty() {
                 // Prefer the oldest-looking (lowest count last) at random.
                 i.ack_valid = true;
@@ -259,7 +269,11 @@ impl Downstream for RandomDownstream {
             self.outstanding[t] = self.outstanding[t].saturating_sub(1);
         }
         if i.bar_ack_valid {
-            if let Some(pos) = self.bar_pending.iter().position(|&(t, _)| t == i.bar_ack_tag) {
+            if let Some(pos) = self
+                .bar_pending
+                .iter()
+                .position(|&(t, _)| t == i.bar_ack_tag)
+            {
                 self.bar_pending.remove(pos);
             }
         }
@@ -270,7 +284,11 @@ impl Downstream for RandomDownstream {
                     self.outstanding[(o.dn_tag as usize) % n] += 1;
                 }
                 kind::BARRIER if o.dn_ack_req => {
-                    let d = if self.bar_delay_max == 0 { 0 } else { self.rng.gen_range(0..=self.bar_delay_max) };
+                    let d = if self.bar_delay_max == 0 {
+                        0
+                    } else {
+                        self.rng.gen_range(0..=self.bar_delay_max)
+                    };
                     self.bar_pending.push_back((o.dn_tag, cycle + 1 + d));
                 }
                 _ => {}
@@ -281,5 +299,8 @@ impl Downstream for RandomDownstream {
 
 /// A fresh upstream/downstream pair for `cfg` and `seed`.
 pub fn random_stimulus(cfg: &Config, seed: u64) -> (RandomUpstream, RandomDownstream) {
-    (RandomUpstream::new(cfg, seed), RandomDownstream::new(cfg, seed))
+    (
+        RandomUpstream::new(cfg, seed),
+        RandomDownstream::new(cfg, seed),
+    )
 }

@@ -86,7 +86,10 @@ pub struct BuildOptions {
 impl Default for BuildOptions {
     fn default() -> Self {
         BuildOptions {
-            verilator: std::env::var_os("MEMBAR_VERILATOR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("verilator")),
+            verilator: std::env::var_os("MEMBAR_VERILATOR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("verilator")),
             waves: None,
             trace: None,
             cache_dir: None,
@@ -102,7 +105,8 @@ impl Default for BuildOptions {
 impl BuildOptions {
     /// The trace format the build needs (from `trace`, else from `waves`).
     pub fn trace_format(&self) -> Option<TraceFormat> {
-        self.trace.or_else(|| self.waves.as_deref().map(TraceFormat::for_path))
+        self.trace
+            .or_else(|| self.waves.as_deref().map(TraceFormat::for_path))
     }
 }
 
@@ -127,7 +131,10 @@ pub struct BuiltLibrary {
 /// The workspace's cargo target directory: `$CARGO_TARGET_DIR` (relative to
 /// the workspace root if relative), else `<workspace>/target`.
 pub fn target_dir() -> PathBuf {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(t) if !t.is_empty() => {
             let t = PathBuf::from(t);
@@ -158,7 +165,9 @@ pub fn verilator_version(verilator: &Path) -> Result<String, CosimError> {
         return Ok(v.clone());
     }
     let v = verilator_version_uncached(verilator)?;
-    SEEN.lock().unwrap().push((verilator.to_path_buf(), v.clone()));
+    SEEN.lock()
+        .unwrap()
+        .push((verilator.to_path_buf(), v.clone()));
     Ok(v)
 }
 
@@ -168,12 +177,22 @@ fn verilator_version_uncached(verilator: &Path) -> Result<String, CosimError> {
         Ok(o) => Err(CosimError::Build {
             stage: "verilator --version".into(),
             command: format!("{} --version", verilator.display()),
-            log: format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)),
+            log: format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            ),
         }),
         Err(e) if e.kind() == ErrorKind::NotFound || e.kind() == ErrorKind::PermissionDenied => {
-            Err(CosimError::VerilatorMissing { binary: verilator.to_path_buf(), detail: e.to_string() })
+            Err(CosimError::VerilatorMissing {
+                binary: verilator.to_path_buf(),
+                detail: e.to_string(),
+            })
         }
-        Err(e) => Err(CosimError::Io { what: format!("running {} --version", verilator.display()), detail: e.to_string() }),
+        Err(e) => Err(CosimError::Io {
+            what: format!("running {} --version", verilator.display()),
+            detail: e.to_string(),
+        }),
     }
 }
 
@@ -185,7 +204,14 @@ fn cxx_version() -> String {
 fn cxx_version_uncached() -> String {
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
     match Command::new(&cxx).arg("--version").output() {
-        Ok(o) => format!("{cxx}: {}", String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").trim()),
+        Ok(o) => format!(
+            "{cxx}: {}",
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+        ),
         Err(e) => format!("{cxx}: unavailable ({e})"),
     }
 }
@@ -193,7 +219,10 @@ fn cxx_version_uncached() -> String {
 /// `.vlt` waiver files in the Verilog's directory (sorted), which are passed to
 /// Verilator and hashed with it.
 fn waiver_files(verilog: &Path) -> Vec<PathBuf> {
-    let dir = verilog.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = verilog
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let mut v: Vec<PathBuf> = fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
@@ -250,9 +279,14 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
     let t0 = Instant::now();
     let text = fs::read(verilog).map_err(|e| {
         if e.kind() == ErrorKind::NotFound {
-            CosimError::VerilogMissing { path: verilog.to_path_buf() }
+            CosimError::VerilogMissing {
+                path: verilog.to_path_buf(),
+            }
         } else {
-            CosimError::Io { what: format!("reading {}", verilog.display()), detail: e.to_string() }
+            CosimError::Io {
+                what: format!("reading {}", verilog.display()),
+                detail: e.to_string(),
+            }
         }
     })?;
     let version = verilator_version(&opts.verilator)?;
@@ -270,7 +304,10 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
     field("format", CACHE_FORMAT.as_bytes());
     field("verilog", &text);
     for w in &waivers {
-        let data = fs::read(w).map_err(|e| CosimError::Io { what: format!("reading {}", w.display()), detail: e.to_string() })?;
+        let data = fs::read(w).map_err(|e| CosimError::Io {
+            what: format!("reading {}", w.display()),
+            detail: e.to_string(),
+        })?;
         field("waiver", &data);
     }
     field("flags", flags.join("\u{1f}").as_bytes());
@@ -281,7 +318,10 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
     let short = &hash[..16];
 
     let root = opts.cache_dir.clone().unwrap_or_else(default_cache_dir);
-    fs::create_dir_all(&root).map_err(|e| CosimError::Io { what: format!("creating {}", root.display()), detail: e.to_string() })?;
+    fs::create_dir_all(&root).map_err(|e| CosimError::Io {
+        what: format!("creating {}", root.display()),
+        detail: e.to_string(),
+    })?;
     let final_dir = root.join(short);
     let lib_name = format!("libmembar_{short}.so");
     let lib_path = final_dir.join(&lib_name);
@@ -293,24 +333,47 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
         .truncate(false)
         .write(true)
         .open(&lock_path)
-        .map_err(|e| CosimError::Io { what: format!("opening {}", lock_path.display()), detail: e.to_string() })?;
-    lock.lock().map_err(|e| CosimError::Io { what: format!("locking {}", lock_path.display()), detail: e.to_string() })?;
+        .map_err(|e| CosimError::Io {
+            what: format!("opening {}", lock_path.display()),
+            detail: e.to_string(),
+        })?;
+    lock.lock().map_err(|e| CosimError::Io {
+        what: format!("locking {}", lock_path.display()),
+        detail: e.to_string(),
+    })?;
 
     if lib_path.is_file() && !opts.force_rebuild {
         let warnings = read_warnings(&final_dir.join("build.log"));
-        return Ok(BuiltLibrary { path: lib_path, hash, cache_hit: true, elapsed: t0.elapsed(), warnings, trace });
+        return Ok(BuiltLibrary {
+            path: lib_path,
+            hash,
+            cache_hit: true,
+            elapsed: t0.elapsed(),
+            warnings,
+            trace,
+        });
     }
 
     // ---- build in a private directory ----
-    let tmp = root.join(format!(".tmp-{short}-{}-{}", std::process::id(), TMP_COUNTER.fetch_add(1, Ordering::Relaxed)));
+    let tmp = root.join(format!(
+        ".tmp-{short}-{}-{}",
+        std::process::id(),
+        TMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
     let _ = fs::remove_dir_all(&tmp);
-    let io = |what: String| move |e: std::io::Error| CosimError::Io { what, detail: e.to_string() };
+    let io = |what: String| {
+        move |e: std::io::Error| CosimError::Io {
+            what,
+            detail: e.to_string(),
+        }
+    };
     fs::create_dir_all(&tmp).map_err(io(format!("creating {}", tmp.display())))?;
     let result = (|| {
         let v_path = tmp.join("membar_unit.v");
         fs::write(&v_path, &text).map_err(io(format!("writing {}", v_path.display())))?;
         let shim_path = tmp.join("membar_shim.cpp");
-        fs::write(&shim_path, SHIM_SOURCE).map_err(io(format!("writing {}", shim_path.display())))?;
+        fs::write(&shim_path, SHIM_SOURCE)
+            .map_err(io(format!("writing {}", shim_path.display())))?;
         let mut args = flags.clone();
         args.extend(["-j".into(), opts.jobs.max(1).to_string()]);
         args.extend(["-Mdir".into(), "obj".into(), "-o".into(), lib_name.clone()]);
@@ -322,15 +385,29 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
         args.push("membar_unit.v".into());
         args.push("membar_shim.cpp".into());
         if opts.verbose {
-            eprintln!("[membar-testbench] verilating {} (cache key {short}{}) …", verilog.display(), if trace.is_some() { ", traced" } else { "" });
+            eprintln!(
+                "[membar-testbench] verilating {} (cache key {short}{}) …",
+                verilog.display(),
+                if trace.is_some() { ", traced" } else { "" }
+            );
         }
-        let out = Command::new(&opts.verilator).args(&args).current_dir(&tmp).output().map_err(|e| {
-            if e.kind() == ErrorKind::NotFound {
-                CosimError::VerilatorMissing { binary: opts.verilator.clone(), detail: e.to_string() }
-            } else {
-                CosimError::Io { what: format!("running {}", opts.verilator.display()), detail: e.to_string() }
-            }
-        })?;
+        let out = Command::new(&opts.verilator)
+            .args(&args)
+            .current_dir(&tmp)
+            .output()
+            .map_err(|e| {
+                if e.kind() == ErrorKind::NotFound {
+                    CosimError::VerilatorMissing {
+                        binary: opts.verilator.clone(),
+                        detail: e.to_string(),
+                    }
+                } else {
+                    CosimError::Io {
+                        what: format!("running {}", opts.verilator.display()),
+                        detail: e.to_string(),
+                    }
+                }
+            })?;
         let log = format!(
             "$ cd {} && {} {}\n{}\n{}",
             tmp.display(),
@@ -344,7 +421,12 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
         if !out.status.success() || !built.is_file() {
             return Err(CosimError::Build {
                 stage: "verilator --build".into(),
-                command: format!("cd {} && {} {}", tmp.display(), opts.verilator.display(), shell_join(&args)),
+                command: format!(
+                    "cd {} && {} {}",
+                    tmp.display(),
+                    opts.verilator.display(),
+                    shell_join(&args)
+                ),
                 log: relevant_log(&log),
             });
         }
@@ -378,22 +460,40 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
         }
     }
     drop(lock);
-    Ok(BuiltLibrary { path: lib_path, hash, cache_hit: false, elapsed: t0.elapsed(), warnings: warnings_of(&log), trace })
+    Ok(BuiltLibrary {
+        path: lib_path,
+        hash,
+        cache_hit: false,
+        elapsed: t0.elapsed(),
+        warnings: warnings_of(&log),
+        trace,
+    })
 }
 
 fn shell_join(args: &[String]) -> String {
     args.iter()
-        .map(|a| if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '\'' || c == '"') { format!("'{a}'") } else { a.clone() })
+        .map(|a| {
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '\'' || c == '"') {
+                format!("'{a}'")
+            } else {
+                a.clone()
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
 
 fn warnings_of(log: &str) -> Vec<String> {
-    log.lines().filter(|l| l.starts_with("%Warning")).map(str::to_string).collect()
+    log.lines()
+        .filter(|l| l.starts_with("%Warning"))
+        .map(str::to_string)
+        .collect()
 }
 
 fn read_warnings(p: &Path) -> Vec<String> {
-    fs::read_to_string(p).map(|l| warnings_of(&l)).unwrap_or_default()
+    fs::read_to_string(p)
+        .map(|l| warnings_of(&l))
+        .unwrap_or_default()
 }
 
 /// The part of a failed build's log a human needs: Verilator's `%Error`
@@ -403,9 +503,15 @@ fn relevant_log(log: &str) -> String {
     let mut keep = vec![false; lines.len()];
     let mut any = false;
     for (n, l) in lines.iter().enumerate() {
-        if l.starts_with("%Error") || l.contains("error:") || l.contains("Error ") || l.contains("undefined reference") {
+        if l.starts_with("%Error")
+            || l.contains("error:")
+            || l.contains("Error ")
+            || l.contains("undefined reference")
+        {
             any = true;
-            keep[n.saturating_sub(2)..(n + 4).min(lines.len())].iter_mut().for_each(|k| *k = true);
+            keep[n.saturating_sub(2)..(n + 4).min(lines.len())]
+                .iter_mut()
+                .for_each(|k| *k = true);
         }
     }
     let mut s = String::new();

@@ -21,13 +21,18 @@ use membar_testbench::*;
 use std::path::PathBuf;
 
 fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn verilog_out() -> PathBuf {
     match std::env::var_os("MEMBAR_VERILOG_OUT") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("verilog_out"),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join("verilog_out"),
     }
 }
 
@@ -47,17 +52,29 @@ fn emitted(name: &str) -> PathBuf {
 /// The grid config `name`; when `verilog_out/<name>/config.yaml` exists it
 /// must say the same (the file was emitted for this configuration).
 fn grid(name: &str) -> Config {
-    let cfg = Config::grid().into_iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no grid config {name}")).1;
+    let cfg = Config::grid()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no grid config {name}"))
+        .1;
     let yaml = verilog_out().join(name).join("config.yaml");
     if yaml.is_file() {
         let c = Config::load(&yaml).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(c, cfg, "{} does not match Config::grid()'s `{name}`", yaml.display());
+        assert_eq!(
+            c,
+            cfg,
+            "{} does not match Config::grid()'s `{name}`",
+            yaml.display()
+        );
     }
     cfg
 }
 
 fn quiet() -> BuildOptions {
-    BuildOptions { verbose: false, ..BuildOptions::default() }
+    BuildOptions {
+        verbose: false,
+        ..BuildOptions::default()
+    }
 }
 
 fn cosim_grid_config(name: &str) {
@@ -68,9 +85,27 @@ fn cosim_grid_config(name: &str) {
     let mut total = Coverage::default();
     for seed in 1..=seeds {
         let (mut up, mut down) = random_stimulus(&cfg, seed);
-        let opts = CosimOptions { cycles, seed, label: name.into(), ..CosimOptions::default() };
-        let r = cosim(&v, &cfg, &BuildOptions::default(), &opts, &mut up, &mut down).unwrap_or_else(|e| panic!("{e}"));
-        println!("{}  (build/cache {:.2?}, hit {:?})", r.summary(), r.build_time.unwrap(), r.cache_hit.unwrap());
+        let opts = CosimOptions {
+            cycles,
+            seed,
+            label: name.into(),
+            ..CosimOptions::default()
+        };
+        let r = cosim(
+            &v,
+            &cfg,
+            &BuildOptions::default(),
+            &opts,
+            &mut up,
+            &mut down,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        println!(
+            "{}  (build/cache {:.2?}, hit {:?})",
+            r.summary(),
+            r.build_time.unwrap(),
+            r.cache_hit.unwrap()
+        );
         if let Some(m) = &r.mismatch {
             panic!("{name}: the emitted Verilog diverges from the model\n{m}");
         }
@@ -94,7 +129,14 @@ fn cosim_grid_config(name: &str) {
         ("barrier", total.dn_barrier),
         ("inval", total.dn_inval),
         ("release", total.release_cycles),
-        ("coalesced join", if cfg.ways > 1 { total.joined_existing } else { 1 }),
+        (
+            "coalesced join",
+            if cfg.ways > 1 {
+                total.joined_existing
+            } else {
+                1
+            },
+        ),
         ("close by full", total.closes_by_full),
         ("counter full", total.counter_full_refusals),
         ("spurious ack", total.spurious_acks),
@@ -136,8 +178,15 @@ fn power_on_state_matches_without_reset() {
         let cfg = grid(name);
         let (mut up, mut down) = random_stimulus(&cfg, 9);
         down.reset_every = 0;
-        let opts = CosimOptions { cycles: 50_000, seed: 9, label: format!("{name}-no-reset"), initial_reset: 0, ..CosimOptions::default() };
-        let r = cosim(&emitted(name), &cfg, &quiet(), &opts, &mut up, &mut down).unwrap_or_else(|e| panic!("{e}"));
+        let opts = CosimOptions {
+            cycles: 50_000,
+            seed: 9,
+            label: format!("{name}-no-reset"),
+            initial_reset: 0,
+            ..CosimOptions::default()
+        };
+        let r = cosim(&emitted(name), &cfg, &quiet(), &opts, &mut up, &mut down)
+            .unwrap_or_else(|e| panic!("{e}"));
         println!("{}", r.summary());
         assert_eq!(r.coverage.reset_cycles, 0);
         if let Some(m) = &r.mismatch {
@@ -149,9 +198,18 @@ fn power_on_state_matches_without_reset() {
 /// Every grid name has a test above.
 #[test]
 fn grid_tests_cover_every_grid_config() {
-    let tested = ["default", "w32_k4_n8_c8", "w8_k2_n1_c4", "w64_k8_n16_c8", "w16_k4_n4_c6"];
+    let tested = [
+        "default",
+        "w32_k4_n8_c8",
+        "w8_k2_n1_c4",
+        "w64_k8_n16_c8",
+        "w16_k4_n4_c6",
+    ];
     for (name, _) in Config::grid() {
-        assert!(tested.contains(&name), "grid config `{name}` has no cosimulation test: add one");
+        assert!(
+            tested.contains(&name),
+            "grid config `{name}` has no cosimulation test: add one"
+        );
     }
 }
 
@@ -161,11 +219,18 @@ fn second_build_is_a_cache_hit() {
     let v = emitted("default");
     let a = build_library(&v, &quiet()).unwrap();
     let b = build_library(&v, &quiet()).unwrap();
-    println!("first: {:.2?} (hit {}), second: {:.2?} (hit {})", a.elapsed, a.cache_hit, b.elapsed, b.cache_hit);
+    println!(
+        "first: {:.2?} (hit {}), second: {:.2?} (hit {})",
+        a.elapsed, a.cache_hit, b.elapsed, b.cache_hit
+    );
     assert!(b.cache_hit);
     assert_eq!(a.path, b.path);
     assert_eq!(a.hash, b.hash);
-    assert!(b.elapsed.as_millis() < 2_000, "a cache hit took {:?}", b.elapsed);
+    assert!(
+        b.elapsed.as_millis() < 2_000,
+        "a cache hit took {:?}",
+        b.elapsed
+    );
 }
 
 /// Speed of the Verilated model alone (C++ loop, no FFI per cycle), through
@@ -181,7 +246,11 @@ fn speed_report() {
         .map(|k| Inputs {
             req_valid: true,
             req_warp: (k % 32) as u8,
-            req_op: if k % 16 == 15 { op::MEMBAR } else { (k % 4) as u8 },
+            req_op: if k % 16 == 15 {
+                op::MEMBAR
+            } else {
+                (k % 4) as u8
+            },
             req_level: (k % 4) as u8,
             req_id: k,
             dn_ready: k % 7 != 0,
@@ -200,7 +269,12 @@ fn speed_report() {
     let ffi = n as f64 / t0.elapsed().as_secs_f64();
     std::hint::black_box(sink);
     let (mut up, mut down) = random_stimulus(&cfg, 1);
-    let opts = CosimOptions { cycles: 300_000, seed: 1, label: name.into(), ..CosimOptions::default() };
+    let opts = CosimOptions {
+        cycles: 300_000,
+        seed: 1,
+        label: name.into(),
+        ..CosimOptions::default()
+    };
     let r = cosim(&v, &cfg, &quiet(), &opts, &mut up, &mut down).unwrap();
     assert!(r.passed(), "{r}");
     println!(
@@ -211,7 +285,10 @@ fn speed_report() {
         r.model_cycles_per_sec() / 1e6,
         r.loop_cycles_per_sec() / 1e6
     );
-    assert!(raw > 1e5 && r.loop_cycles_per_sec() > 5e4, "implausibly slow");
+    assert!(
+        raw > 1e5 && r.loop_cycles_per_sec() > 5e4,
+        "implausibly slow"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -222,9 +299,21 @@ fn speed_report() {
 /// `is_anchor` (given it and the next line's trimmed text) by `rewrite(line)`.
 /// Panics with a clear message when the anchor is missing or ambiguous (the
 /// emitter changed: update the mutation).
-fn mutate_one_line(text: &str, what: &str, is_anchor: impl Fn(&str, &str) -> bool, rewrite: impl Fn(&str) -> String) -> String {
+fn mutate_one_line(
+    text: &str,
+    what: &str,
+    is_anchor: impl Fn(&str, &str) -> bool,
+    rewrite: impl Fn(&str) -> String,
+) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let hits: Vec<usize> = (0..lines.len()).filter(|&n| is_anchor(lines[n].trim(), lines.get(n + 1).map(|l| l.trim()).unwrap_or(""))).collect();
+    let hits: Vec<usize> = (0..lines.len())
+        .filter(|&n| {
+            is_anchor(
+                lines[n].trim(),
+                lines.get(n + 1).map(|l| l.trim()).unwrap_or(""),
+            )
+        })
+        .collect();
     assert_eq!(
         hits.len(),
         1,
@@ -235,7 +324,12 @@ fn mutate_one_line(text: &str, what: &str, is_anchor: impl Fn(&str, &str) -> boo
     let n = hits[0];
     let new = rewrite(lines[n]);
     assert_ne!(new, lines[n], "mutation `{what}` changed nothing");
-    println!("mutation `{what}`: line {}:\n  - {}\n  + {}", n + 1, lines[n].trim(), new.trim());
+    println!(
+        "mutation `{what}`: line {}:\n  - {}\n  + {}",
+        n + 1,
+        lines[n].trim(),
+        new.trim()
+    );
     let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     out[n] = new;
     out.join("\n") + "\n"
@@ -267,11 +361,25 @@ impl<F: Fn(&State, &Inputs, &Outputs) -> bool> Dut for Probe<F> {
     }
 }
 
-fn first_cycle_where(cfg: &Config, seed: u64, cycles: u64, pred: impl Fn(&State, &Inputs, &Outputs) -> bool) -> Option<u64> {
-    let mut probe = Probe { model: MembarModel::new(cfg), pred, cycle: 0, first: None };
+fn first_cycle_where(
+    cfg: &Config,
+    seed: u64,
+    cycles: u64,
+    pred: impl Fn(&State, &Inputs, &Outputs) -> bool,
+) -> Option<u64> {
+    let mut probe = Probe {
+        model: MembarModel::new(cfg),
+        pred,
+        cycle: 0,
+        first: None,
+    };
     let mut model = MembarModel::new(cfg);
     let (mut up, mut down) = random_stimulus(cfg, seed);
-    let opts = CosimOptions { cycles, seed, ..CosimOptions::default() };
+    let opts = CosimOptions {
+        cycles,
+        seed,
+        ..CosimOptions::default()
+    };
     let (r, _) = lockstep(&mut model, &mut probe, &mut up, &mut down, &opts, false);
     assert!(r.passed());
     probe.first
@@ -279,7 +387,9 @@ fn first_cycle_where(cfg: &Config, seed: u64, cycles: u64, pred: impl Fn(&State,
 
 /// Write the mutant into a fresh temp directory (never into verilog_out/).
 fn write_mutant(tag: &str, text: &str) -> PathBuf {
-    let d = verilate::target_dir().join("testbench-tmp").join(format!("mutant-{tag}"));
+    let d = verilate::target_dir()
+        .join("testbench-tmp")
+        .join(format!("mutant-{tag}"));
     std::fs::create_dir_all(&d).unwrap();
     let p = d.join("membar_unit.v");
     std::fs::write(&p, text).unwrap();
@@ -290,24 +400,59 @@ struct MutantRun {
     mismatch: Mismatch,
 }
 
-fn run_mutant(tag: &str, cfg: &Config, mutant: &str, seed: u64, cycles: u64, waves_window: u64) -> MutantRun {
+fn run_mutant(
+    tag: &str,
+    cfg: &Config,
+    mutant: &str,
+    seed: u64,
+    cycles: u64,
+    waves_window: u64,
+) -> MutantRun {
     let v = write_mutant(tag, mutant);
-    let wdir = verilate::target_dir().join("testbench-tmp").join(format!("mutant-{tag}-waves"));
+    let wdir = verilate::target_dir()
+        .join("testbench-tmp")
+        .join(format!("mutant-{tag}-waves"));
     let _ = std::fs::remove_dir_all(&wdir);
     let (mut up, mut down) = random_stimulus(cfg, seed);
-    let opts = CosimOptions { cycles, seed, label: format!("mutant-{tag}"), waves_dir: Some(wdir.clone()), waves_window, ..CosimOptions::default() };
-    let r = cosim(&v, cfg, &BuildOptions::default(), &opts, &mut up, &mut down).unwrap_or_else(|e| panic!("{e}"));
+    let opts = CosimOptions {
+        cycles,
+        seed,
+        label: format!("mutant-{tag}"),
+        waves_dir: Some(wdir.clone()),
+        waves_window,
+        ..CosimOptions::default()
+    };
+    let r = cosim(&v, cfg, &BuildOptions::default(), &opts, &mut up, &mut down)
+        .unwrap_or_else(|e| panic!("{e}"));
     println!("{r}");
     let m = r.mismatch.unwrap_or_else(|| panic!("mutant `{tag}` survived {cycles} cycles of cosimulation: the harness missed an injected bug"));
     // The waveform of the traced replay exists, reproduces the mismatch and
     // is where the report says.
-    let w = m.waves.clone().unwrap_or_else(|| panic!("no waveform: {:?}", m.waves_note));
+    let w = m
+        .waves
+        .clone()
+        .unwrap_or_else(|| panic!("no waveform: {:?}", m.waves_note));
     assert!(w.starts_with(&wdir) && w.is_file(), "{}", w.display());
-    assert!(std::fs::metadata(&w).unwrap().len() > 200, "waveform {} is (nearly) empty", w.display());
+    assert!(
+        std::fs::metadata(&w).unwrap().len() > 200,
+        "waveform {} is (nearly) empty",
+        w.display()
+    );
     // None, or the note that FST was unavailable and VCD was written.
-    assert!(m.waves_note.as_deref().is_none_or(|n| n.starts_with("the FST build failed")), "{:?}", m.waves_note);
+    assert!(
+        m.waves_note
+            .as_deref()
+            .is_none_or(|n| n.starts_with("the FST build failed")),
+        "{:?}",
+        m.waves_note
+    );
     let text = m.to_string();
-    assert!(text.contains(&format!("seed {seed}")) && text.contains(m.port) && text.contains("waveform:"), "{text}");
+    assert!(
+        text.contains(&format!("seed {seed}"))
+            && text.contains(m.port)
+            && text.contains("waveform:"),
+        "{text}"
+    );
     assert_eq!(m.history.len(), 8);
     MutantRun { mismatch: m }
 }
@@ -356,8 +501,10 @@ fn injected_inverted_cta_release_is_caught() {
         |l| l.replace("if (out_txn)", "if (~out_txn)"),
     );
     let (seed, cycles) = (1, 200_000);
-    let expect = first_cycle_where(&cfg, seed, cycles, |q, _, _| q.cta_pend & (1u64 << q.out.warp) != 0)
-        .expect("the stimulus never reaches the mutated case; pick another seed");
+    let expect = first_cycle_where(&cfg, seed, cycles, |q, _, _| {
+        q.cta_pend & (1u64 << q.out.warp) != 0
+    })
+    .expect("the stimulus never reaches the mutated case; pick another seed");
     let m = run_mutant("cta-inverted", &cfg, &mutant, seed, cycles, 0).mismatch;
     assert!(matches!(m.port, "release_valid" | "release_mask"), "{m}");
     assert_eq!(m.cycle, expect, "{m}");
@@ -382,8 +529,14 @@ fn builtin_scenarios_on_default() {
         let mut up = Workload::new(&wf.workload, &cfg, seed);
         let mut down = Mmu::new(&wf.mmu, &cfg, seed);
         let cycles = wf.cycles.unwrap_or(20_000).clamp(20_000, 100_000);
-        let opts = CosimOptions { cycles, seed, label: format!("{name}-{scenario}"), ..CosimOptions::default() };
-        let r = cosim(&v, &cfg, &quiet(), &opts, &mut up, &mut down).unwrap_or_else(|e| panic!("{e}"));
+        let opts = CosimOptions {
+            cycles,
+            seed,
+            label: format!("{name}-{scenario}"),
+            ..CosimOptions::default()
+        };
+        let r =
+            cosim(&v, &cfg, &quiet(), &opts, &mut up, &mut down).unwrap_or_else(|e| panic!("{e}"));
         println!("{}\n  coverage: {}", r.summary(), r.coverage);
         if let Some(m) = &r.mismatch {
             panic!("scenario {scenario}: the emitted Verilog diverges from the model\n{m}");
@@ -402,22 +555,64 @@ fn builtin_scenarios_on_default() {
 fn generated_knob_variants() {
     use membar_sim::config::LevelMix;
     let variants = [
-        ("split_glack_win0", Config { warps: 16, ways: 4, slots: 4, counter_bits: 5, coalesce_window: 0, level_mix: LevelMix::Split, gl_bar_ack: true, ..Config::default() }),
-        ("mo3_win4", Config { warps: 32, ways: 32, slots: 4, counter_bits: 6, coalesce_window: 4, max_outstanding: 3, ..Config::default() }),
+        (
+            "split_glack_win0",
+            Config {
+                warps: 16,
+                ways: 4,
+                slots: 4,
+                counter_bits: 5,
+                coalesce_window: 0,
+                level_mix: LevelMix::Split,
+                gl_bar_ack: true,
+                ..Config::default()
+            },
+        ),
+        (
+            "mo3_win4",
+            Config {
+                warps: 32,
+                ways: 32,
+                slots: 4,
+                counter_bits: 6,
+                coalesce_window: 4,
+                max_outstanding: 3,
+                ..Config::default()
+            },
+        ),
     ];
     for (name, cfg) in variants {
-        let text = membar_hw::generate_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: generate_verilog failed: {e}"));
-        let d = verilate::target_dir().join("testbench-tmp").join(format!("variant-{name}"));
+        let text = membar_hw::generate_verilog(&cfg)
+            .unwrap_or_else(|e| panic!("{name}: generate_verilog failed: {e}"));
+        let d = verilate::target_dir()
+            .join("testbench-tmp")
+            .join(format!("variant-{name}"));
         std::fs::create_dir_all(&d).unwrap();
         let v = d.join("membar_unit.v");
         std::fs::write(&v, text).unwrap();
         for seed in 1..=2 {
             let (mut up, mut down) = random_stimulus(&cfg, seed);
-            let opts = CosimOptions { cycles: 100_000, seed, label: name.into(), ..CosimOptions::default() };
-            let r = cosim(&v, &cfg, &BuildOptions::default(), &opts, &mut up, &mut down).unwrap_or_else(|e| panic!("{e}"));
+            let opts = CosimOptions {
+                cycles: 100_000,
+                seed,
+                label: name.into(),
+                ..CosimOptions::default()
+            };
+            let r = cosim(
+                &v,
+                &cfg,
+                &BuildOptions::default(),
+                &opts,
+                &mut up,
+                &mut down,
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
             println!("{}\n  coverage: {}", r.summary(), r.coverage);
             if let Some(m) = &r.mismatch {
-                panic!("{name} ({}): the emitted Verilog diverges from the model\n{m}", cfg.to_yaml().replace('\n', ", "));
+                panic!(
+                    "{name} ({}): the emitted Verilog diverges from the model\n{m}",
+                    cfg.to_yaml().replace('\n', ", ")
+                );
             }
         }
     }

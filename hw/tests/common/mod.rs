@@ -21,12 +21,18 @@ use rand_chacha::ChaCha8Rng;
 
 /// Seed for a run: `MEMBAR_SEED` if set, else `default`.
 pub fn seed(default: u64) -> u64 {
-    std::env::var("MEMBAR_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    std::env::var("MEMBAR_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
 /// Cycles for a run: `MEMBAR_CYCLES` if set, else `default`.
 pub fn cycles(default: u64) -> u64 {
-    std::env::var("MEMBAR_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    std::env::var("MEMBAR_CYCLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
 /// Random inputs that react to what the unit sent downstream.
@@ -93,7 +99,11 @@ impl Stimulus {
         self.p_membar = [0.0, 0.03, 0.1, 0.3, 0.6][r.gen_range(0..5)];
         self.p_reserved = [0.0, 0.01, 0.05][r.gen_range(0..3)];
         self.p_ivall = [0.0, 0.1, 0.5][r.gen_range(0..3)];
-        self.level = if r.gen_bool(0.4) { Some(r.gen_range(0..4)) } else { None };
+        self.level = if r.gen_bool(0.4) {
+            Some(r.gen_range(0..4))
+        } else {
+            None
+        };
         self.active_warps = [1, 2, 4, self.warps, self.warps][r.gen_range(0..5)].min(self.warps);
         self.p_ready = [1.0, 0.9, 0.6][r.gen_range(0..3)];
         self.p_stall = [0.0, 0.005, 0.02][r.gen_range(0..3)];
@@ -124,7 +134,11 @@ impl Stimulus {
             reset: r.gen_bool(self.p_reset),
             req_valid: r.gen_bool(self.p_valid),
             // Mostly an active warp; sometimes any value (the port drops the high bits).
-            req_warp: if r.gen_bool(0.98) { r.gen_range(0..self.active_warps) as u8 } else { r.gen() },
+            req_warp: if r.gen_bool(0.98) {
+                r.gen_range(0..self.active_warps) as u8
+            } else {
+                r.gen()
+            },
             req_op: {
                 let x: f64 = r.gen();
                 if x < self.p_reserved {
@@ -136,7 +150,11 @@ impl Stimulus {
                 }
             },
             req_level: self.level.unwrap_or_else(|| r.gen_range(0..4)),
-            req_ivall: if r.gen_bool(self.p_ivall) { r.gen_range(1..=3) } else { 0 },
+            req_ivall: if r.gen_bool(self.p_ivall) {
+                r.gen_range(1..=3)
+            } else {
+                0
+            },
             req_id: r.gen(),
             dn_ready: true,
             ack_valid: false,

@@ -1,0 +1,47 @@
+//! Helpers shared by the CLI end-to-end tests: run the `membar` binary from
+//! the workspace root and read what it printed.
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The workspace root (where `configs/`, `workloads/` and `verilog_out/` are).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Run `membar ARGS` in the workspace root.
+pub fn membar(args: &[&str]) -> Output {
+    membar_env(args, &[])
+}
+
+/// Run `membar ARGS` in the workspace root with extra environment variables.
+pub fn membar_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_membar"));
+    c.args(args).current_dir(root());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run membar")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Everything printed, stdout then stderr.
+pub fn text(o: &Output) -> String {
+    format!("{}{}", stdout(o), stderr(o))
+}
+
+/// A fresh scratch directory for one test (`tag` keeps test files apart).
+pub fn tmp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("membar-cli-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
