@@ -1,0 +1,565 @@
+//! End-to-end tests of `membar synth` (docs/fpga.md): the default config
+//! through yosys + nextpnr-ice40 with its figures printed (fmax parsed, not
+//! asserted), the generic target, the `--csv` append rules, clear errors for a
+//! missing tool, a failing or hanging tool and bad input, and the FuseSoC
+//! cores beside the emitted Verilog (`verilog_out/membar_unit_<name>.core`,
+//! generated here from each `config.yaml`; after an intended change rewrite
+//! them with `MEMBAR_BLESS=1 cargo test --release -p membar --test cli_synth`).
+//!
+//! The parsers of the tools' reports have unit tests on captured output in
+//! `cli/src/synth.rs`. yosys and nextpnr-ice40 must be installed
+//! (`.ci/install-tools`).
+
+use membar_sim::Config;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn membar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_membar"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run membar")
+}
+
+/// `membar args` with `PATH` set to `path` only.
+fn membar_with_path(args: &[&str], path: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_membar"))
+        .args(args)
+        .current_dir(root())
+        .env("PATH", path)
+        .output()
+        .expect("run membar")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("membar-synth-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The first number after the label at the start of a line of `out`.
+fn figure(out: &str, label: &str) -> f64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(label))
+        .unwrap_or_else(|| panic!("no line starting with {label:?} in:\n{out}"));
+    let rest = &line[label.len()..];
+    rest.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .find(|t| !t.is_empty() && t.parse::<f64>().is_ok())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no number on {line:?}"))
+}
+
+#[test]
+fn default_config_on_ice40_prints_area_and_fmax() {
+    let t0 = Instant::now();
+    let o = membar(&["synth", "--config", "configs/default.yaml"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    let luts = figure(&out, "LUTs (SB_LUT4)");
+    let ffs = figure(&out, "flip-flops (SB_DFF*)");
+    let carries = figure(&out, "carries (SB_CARRY)");
+    let lcs = figure(&out, "logic cells (ICESTORM_LC)");
+    let fmax = figure(&out, "fmax estimate");
+    // Reported, not asserted against 100 MHz (docs/fpga.md has the analysis).
+    for (what, v) in [
+        ("LUTs", luts),
+        ("flip-flops", ffs),
+        ("carries", carries),
+        ("logic cells", lcs),
+        ("fmax", fmax),
+    ] {
+        assert!(v > 0.0, "{what} = {v}\n{out}");
+    }
+    // Every flop and LUT of the unit sits in a logic cell of the 7680.
+    assert!(lcs >= ffs && lcs >= luts && lcs <= 7680.0, "{out}");
+    assert!(out.contains(" / 7680 "), "{out}");
+    assert!(out.contains("critical path"), "{out}");
+    eprintln!(
+        "membar synth (ice40, default) took {:.1} s:\n{out}",
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn generic_target_and_csv_rows() {
+    let dir = tmp_dir("csv");
+    let csv = dir.join("synth.csv");
+    let csv_s = csv.to_str().unwrap();
+    // Generated Verilog, then the checked-in file of the same config.
+    let o = membar(&[
+        "synth",
+        "--config",
+        "configs/w8_k2_n1_c4.yaml",
+        "--target",
+        "generic",
+        "--csv",
+        csv_s,
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    assert!(
+        figure(&out, "LUTs ($lut, 4-input)") > 0.0 && figure(&out, "flip-flops ($_*DFF*)") > 0.0,
+        "{out}"
+    );
+    assert!(figure(&out, "longest LUT path") > 0.0, "{out}");
+    assert!(
+        out.contains("fmax estimate") && out.contains("n/a"),
+        "{out}"
+    );
+    let o = membar(&[
+        "synth",
+        "--config",
+        "configs/w8_k2_n1_c4.yaml",
+        "--verilog",
+        "verilog_out/w8_k2_n1_c4/membar_unit.v",
+        "--target",
+        "generic",
+        "--csv",
+        csv_s,
+    ]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut r = csv::Reader::from_path(&csv).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    assert_eq!(rows.len(), 2, "one header and two rows expected:\n{text}");
+    assert_eq!(
+        text.matches("config,verilog,module").count(),
+        1,
+        "the header is written once:\n{text}"
+    );
+    let col = |row: &csv::StringRecord, name: &str| {
+        row.get(
+            header
+                .iter()
+                .position(|h| h == name)
+                .unwrap_or_else(|| panic!("no column {name}")),
+        )
+        .unwrap()
+        .to_string()
+    };
+    for row in &rows {
+        assert_eq!(col(row, "target"), "generic");
+        assert_eq!(
+            (
+                col(row, "warps"),
+                col(row, "ways"),
+                col(row, "slots"),
+                col(row, "counter_bits")
+            ),
+            ("8".into(), "1".into(), "2".into(), "4".into())
+        );
+        assert!(
+            col(row, "luts").parse::<u64>().unwrap() > 0
+                && col(row, "flip_flops").parse::<u64>().unwrap() > 0,
+            "{text}"
+        );
+        assert_eq!(col(row, "fmax_mhz"), "", "no fmax without place and route");
+    }
+    assert_eq!(col(&rows[0], "verilog"), "generated");
+    assert_eq!(
+        col(&rows[1], "verilog"),
+        "verilog_out/w8_k2_n1_c4/membar_unit.v"
+    );
+
+    // A file with another header is refused before any tool runs, and left alone.
+    let foreign = dir.join("other.csv");
+    std::fs::write(&foreign, "name,value\nx,1\n").unwrap();
+    let t0 = Instant::now();
+    let o = membar(&[
+        "synth",
+        "--config",
+        "configs/default.yaml",
+        "--csv",
+        foreign.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("refusing to append"), "{}", stderr(&o));
+    assert!(
+        !stdout(&o).contains("LUTs"),
+        "no tool should have run:\n{}",
+        stdout(&o)
+    );
+    assert!(t0.elapsed().as_secs() < 20);
+    assert_eq!(
+        std::fs::read_to_string(&foreign).unwrap(),
+        "name,value\nx,1\n"
+    );
+    // A directory is not a CSV file.
+    let o = membar(&[
+        "synth",
+        "--config",
+        "configs/default.yaml",
+        "--csv",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn missing_tools_are_clear_errors() {
+    // No yosys at all.
+    let empty = tmp_dir("empty-path");
+    for target in ["ice40", "generic"] {
+        let o = membar_with_path(
+            &[
+                "synth",
+                "--config",
+                "configs/default.yaml",
+                "--target",
+                target,
+            ],
+            &empty,
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("`yosys`")
+                && err.contains("apt-get install -y yosys")
+                && err.contains(".ci/install-tools"),
+            "{err}"
+        );
+    }
+    // yosys but no nextpnr-ice40: only the ice40 target needs it.
+    let yosys = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|d| d.join("yosys"))
+        .find(|p| p.is_file())
+        .expect("yosys must be installed for these tests (bash .ci/install-tools)");
+    let only_yosys = tmp_dir("only-yosys");
+    std::os::unix::fs::symlink(&yosys, only_yosys.join("yosys")).unwrap();
+    let o = membar_with_path(&["synth", "--config", "configs/default.yaml"], &only_yosys);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`nextpnr-ice40`") && err.contains("apt-get install -y nextpnr-ice40"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&empty);
+    let _ = std::fs::remove_dir_all(&only_yosys);
+}
+
+/// A stand-in `yosys` (a shell script) on an otherwise empty PATH.
+fn fake_yosys(name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tmp_dir(name);
+    let p = dir.join("yosys");
+    std::fs::write(&p, format!("#!/bin/sh\nPATH=/usr/bin:/bin\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+#[test]
+fn failing_and_hanging_tools_fail_the_check() {
+    let failing = fake_yosys(
+        "failing",
+        "echo 'ERROR: stand-in yosys gives up' >&2\nexit 3",
+    );
+    let o = membar_with_path(
+        &[
+            "synth",
+            "--config",
+            "configs/default.yaml",
+            "--target",
+            "generic",
+        ],
+        &failing,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("yosys failed") && err.contains("stand-in yosys gives up"),
+        "{err}"
+    );
+
+    // An ABC crash is retried once (Debian's berkeley-abc aborts now and then), then reported.
+    let crashing = fake_yosys(
+        "abc-crash",
+        "echo run >> \"$(dirname \"$0\")/runs\"\necho 'ERROR: ABC: execution of command \"berkeley-abc -s -f abc.script\" failed: return code 134.' >&2\nexit 1",
+    );
+    let o = membar_with_path(
+        &[
+            "synth",
+            "--config",
+            "configs/default.yaml",
+            "--target",
+            "generic",
+        ],
+        &crashing,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("running yosys once more") && err.contains("return code 134"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(crashing.join("runs"))
+            .unwrap()
+            .lines()
+            .count(),
+        2,
+        "one retry expected"
+    );
+
+    let hanging = fake_yosys("hanging", "exec sleep 60");
+    let t0 = Instant::now();
+    let o = membar_with_path(
+        &[
+            "synth",
+            "--config",
+            "configs/default.yaml",
+            "--target",
+            "generic",
+            "--timeout",
+            "1",
+        ],
+        &hanging,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("did not finish within 1 s"), "{err}");
+    assert!(
+        t0.elapsed().as_secs() < 30,
+        "the timeout did not stop the tool"
+    );
+    let _ = std::fs::remove_dir_all(&failing);
+    let _ = std::fs::remove_dir_all(&hanging);
+    let _ = std::fs::remove_dir_all(&crashing);
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let dir = tmp_dir("bad");
+    let bad = dir.join("bad.yaml");
+    std::fs::write(&bad, "warps: 12\n").unwrap();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--config".into(), bad.display().to_string()], "warps"),
+        (
+            vec!["--config".into(), "configs/nope.yaml".into()],
+            "nope.yaml",
+        ),
+        (
+            vec![
+                "--config".into(),
+                "configs/default.yaml".into(),
+                "--verilog".into(),
+                "verilog_out/none.v".into(),
+            ],
+            "none.v",
+        ),
+        (
+            vec![
+                "--config".into(),
+                "configs/default.yaml".into(),
+                "--verilog".into(),
+                "verilog_out/w8_k2_n1_c4/membar_unit.v".into(),
+            ],
+            "not generated for",
+        ),
+        (
+            vec![
+                "--config".into(),
+                "configs/default.yaml".into(),
+                "--verilog".into(),
+                "configs/default.yaml".into(),
+            ],
+            "no `module membar_unit`",
+        ),
+        (
+            vec![
+                "--config".into(),
+                "configs/default.yaml".into(),
+                "--freq".into(),
+                "0".into(),
+            ],
+            "--freq",
+        ),
+        (
+            vec![
+                "--config".into(),
+                "configs/default.yaml".into(),
+                "--target".into(),
+                "ecp5".into(),
+            ],
+            "ecp5",
+        ),
+    ];
+    for (args, needle) in cases {
+        let mut a = vec!["synth"];
+        a.extend(args.iter().map(String::as_str));
+        let o = membar(&a);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{a:?}: {}{}",
+            stdout(&o),
+            stderr(&o)
+        );
+        assert!(
+            stderr(&o).contains(needle),
+            "{a:?}: {needle:?} not in {}",
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------
+// FuseSoC cores of the emitted Verilog.
+
+fn bless() -> bool {
+    std::env::var("MEMBAR_BLESS").is_ok_and(|v| v == "1")
+}
+
+/// (datatype, description) of each configuration key in a core file.
+fn param_doc(key: &str, cfg: &Config) -> (&'static str, String) {
+    match key {
+        "warps" => ("int", format!("W, warps: req_warp and dn_warp are log2(W) = {} bits, warp_blocked and release_mask {} bits", cfg.wb(), cfg.warps)),
+        "ways" => ("int", "N, most MEMBARs coalesced into one barrier (1: no coalescing)".into()),
+        "slots" => ("int", format!("K, coalescing indices (tags): dn_tag, ack_tag and bar_ack_tag are log2(K) = {} bits", cfg.tb())),
+        "counter_bits" => ("int", "C, width of each tag's outstanding-transaction counter (a full counter refuses TXNs)".into()),
+        "coalesce_window" => ("int", "cycles an open barrier waits for more members before it may close".into()),
+        "max_outstanding" => ("int", "closed coalesced barriers not yet released, at most".into()),
+        "level_mix" => ("str", "promote: a MEMBAR of another level joins and the level is the highest; split: it starts a new barrier".into()),
+        "gl_bar_ack" => ("bool", "GL barriers also ask for (and wait for) bar_ack".into()),
+        "arch" => ("str", "micro-architecture (the RTL exists for coalescing)".into()),
+        other => panic!("document the new configuration key {other} in the core files"),
+    }
+}
+
+fn core_text(name: &str, cfg: &Config) -> String {
+    let prefix = membar_hw::module_prefix(cfg);
+    let version = env!("CARGO_PKG_VERSION");
+    let mut s = String::new();
+    s += "CAPI=2:\n";
+    s += &format!(
+        "# FuseSoC core of {name}/membar_unit.v. Generated by cli/tests/cli_synth.rs from\n"
+    );
+    s += &format!("# {name}/config.yaml; do not edit (MEMBAR_BLESS=1 cargo test --release -p membar --test cli_synth).\n");
+    s += "# Use: fusesoc library add membar-rtl <this directory> (or --cores-root), then depend on\n";
+    s += &format!("# the name below, or run `fusesoc --cores-root . run --target lint membar-rtl:ip:membar_unit_{name}`.\n");
+    s += &format!("name: membar-rtl:ip:membar_unit_{name}:{version}\n");
+    s += &format!(
+        "description: \"GPU SM memory-barrier unit, module membar_unit (SPEC.md ports), configuration {name}: W={} warps, N={} ways, K={} slots, {}-bit counters\"\n\n",
+        cfg.warps, cfg.ways, cfg.slots, cfg.counter_bits
+    );
+    s += "filesets:\n";
+    s += "  rtl:\n";
+    s += "    files:\n";
+    s += &format!("      - {name}/membar_unit.v\n");
+    s += "    file_type: verilogSource\n";
+    s += "  lint_waivers:\n";
+    s += "    files:\n";
+    s += "      - membar_unit.vlt\n";
+    s += "    file_type: vlt\n\n";
+    s += "# The configuration is baked into the netlist: rust-hdl emits no Verilog parameters.\n";
+    s += "# These entries document it (no target passes them on; overriding one changes\n";
+    s += "# nothing). For another configuration: membar generate --config my.yaml --out DIR.\n";
+    s += &format!("# Inside: module membar_unit wraps {prefix} and its blocks {prefix}__*.\n");
+    s += "parameters:\n";
+    for (key, value) in cfg.describe() {
+        let (datatype, doc) = param_doc(&key, cfg);
+        s += &format!("  MEMBAR_{}:\n", key.to_ascii_uppercase());
+        s += &format!("    datatype: {datatype}\n");
+        s += &format!("    default: {value}\n");
+        s += &format!("    description: \"{key}: {doc}\"\n");
+        s += "    paramtype: vlogdefine\n";
+    }
+    s += "\ntargets:\n";
+    // The waivers are in the default target too: a design that depends on
+    // this core and lints itself with Verilator gets them (other tools
+    // ignore `vlt` files).
+    s += "  default: &default\n";
+    s += "    filesets: [rtl, lint_waivers]\n";
+    s += "    toplevel: membar_unit\n";
+    s += "  lint:\n";
+    s += "    <<: *default\n";
+    s += "    description: \"verilator --lint-only -Wall with the waivers of hw/lint (copied to membar_unit.vlt)\"\n";
+    s += "    default_tool: verilator\n";
+    s += "    tools:\n";
+    s += "      verilator:\n";
+    s += "        mode: lint-only\n";
+    s += "        verilator_options: [-Wall]\n";
+    s += "  synth:\n";
+    s += "    <<: *default\n";
+    s += "    description: \"yosys synth_ice40 to a JSON netlist for nextpnr-ice40 (membar synth adds place and route, docs/fpga.md)\"\n";
+    s += "    default_tool: yosys\n";
+    s += "    tools:\n";
+    s += "      yosys:\n";
+    s += "        arch: ice40\n";
+    s += "        output_format: json\n";
+    s
+}
+
+fn check_file(path: &Path, expected: &str, problems: &mut Vec<String>) {
+    if bless() {
+        std::fs::write(path, expected)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        return;
+    }
+    match std::fs::read_to_string(path) {
+        Ok(text) if text == expected => {}
+        Ok(_) => problems.push(format!("{} is stale", path.display())),
+        Err(e) => problems.push(format!("{}: {e}", path.display())),
+    }
+}
+
+#[test]
+fn fusesoc_cores_are_current() {
+    let out = root().join("verilog_out");
+    let mut problems = Vec::new();
+    let mut names = std::collections::HashSet::new();
+    for (name, cfg) in Config::grid() {
+        let text = core_text(name, &cfg);
+        assert!(
+            names.insert(format!("membar_unit_{name}")),
+            "duplicate core name {name}"
+        );
+        check_file(
+            &out.join(format!("membar_unit_{name}.core")),
+            &text,
+            &mut problems,
+        );
+        // The core describes the config its Verilog was generated from.
+        let yaml = out.join(name).join("config.yaml");
+        assert_eq!(Config::load(&yaml).unwrap(), cfg, "{}", yaml.display());
+    }
+    // verilog_out/ is self-contained: its waiver file is hw/lint's.
+    let vlt = std::fs::read_to_string(root().join("hw/lint/membar_unit.vlt"))
+        .expect("hw/lint/membar_unit.vlt");
+    check_file(&out.join("membar_unit.vlt"), &vlt, &mut problems);
+    // No core left behind for a configuration that is gone.
+    for e in std::fs::read_dir(&out).unwrap() {
+        let f = e.unwrap().file_name().into_string().unwrap();
+        if let Some(n) = f
+            .strip_prefix("membar_unit_")
+            .and_then(|f| f.strip_suffix(".core"))
+        {
+            if !names.contains(&format!("membar_unit_{n}")) {
+                problems.push(format!("verilog_out/{f} belongs to no grid configuration"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}\n\nRegenerate with\n  MEMBAR_BLESS=1 cargo test --release -p membar --test cli_synth fusesoc_cores_are_current\nand review `git diff verilog_out`.",
+        problems.join("\n")
+    );
+}
