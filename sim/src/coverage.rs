@@ -179,9 +179,9 @@ impl Coverage {
         }
         const LV: [&str; 4] = ["CTA", "VC", "GL", "SYS"];
         const IV: [&str; 4] = ["none", "D", "T", "TD"];
-        for l in 0..4 {
-            for iv in 0..4 {
-                v.push((format!("membar[{}][{}]", LV[l], IV[iv]), self.membar[l][iv]));
+        for (l, lv) in LV.iter().enumerate() {
+            for (iv, ivn) in IV.iter().enumerate() {
+                v.push((format!("membar[{lv}][{ivn}]"), self.membar[l][iv]));
             }
         }
         for (k, &c) in self.slot_in_flight.iter().enumerate() {

@@ -96,7 +96,7 @@ impl<W: Write> VcdWriter<W> {
         ];
         writeln!(self.out, "#{}\n0!", cycle * 2)?;
         for k in 0..v.len() {
-            if self.prev.map_or(true, |p| p[k] != v[k]) {
+            if self.prev.is_none_or(|p| p[k] != v[k]) {
                 if self.widths[k] == 1 {
                     writeln!(self.out, "{}{}", v[k] & 1, ident(k))?;
                 } else {
