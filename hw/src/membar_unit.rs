@@ -144,7 +144,6 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
         self.request.req_op.next = self.req_op.val();
         self.request.req_level.next = self.req_level.val();
         self.request.req_ivall.next = self.req_ivall.val();
-        self.request.members_all.next = self.ring.members_all.val();
         self.request.group_rel.next = self.ring.group_rel.val();
         self.request.out_free.next = self.cmd.out_free.val();
         self.request.seq_busy.next = self.cmd.seq_busy.val();

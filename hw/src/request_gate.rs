@@ -19,7 +19,6 @@
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
 //! - `req_valid`, `req_warp`, `req_op`, `req_level`, `req_ivall` (in): the
 //!   upstream request (SPEC.md ports).
-//! - `members_all` (in, W): OR of every slot's members (slot ring).
 //! - `group_rel` (in, W): members of the slots released this cycle (slot ring).
 //! - `out_free` (in): the output register loads this cycle if asked (command stream).
 //! - `seq_busy` (in): the sequencer has commands to emit (command stream).
@@ -48,7 +47,6 @@ pub struct RequestGate<const W: usize, const WB: usize> {
     pub req_op: Signal<In, Bits<3>>,
     pub req_level: Signal<In, Bits<2>>,
     pub req_ivall: Signal<In, Bits<2>>,
-    pub members_all: Signal<In, Bits<W>>,
     pub group_rel: Signal<In, Bits<W>>,
     pub out_free: Signal<In, Bit>,
     pub seq_busy: Signal<In, Bit>,
@@ -66,6 +64,12 @@ pub struct RequestGate<const W: usize, const WB: usize> {
     pub release_mask: Signal<Out, Bits<W>>,
     /// Warps blocked by a plain MEMBAR.CTA (model `cta_pend`).
     cta_pend: DFF<Bits<W>>,
+    /// Warps with a pending MEMBAR, kept incrementally: equals `cta_pend` OR
+    /// every slot's members (model `cta_pend | members`) at every cycle, since
+    /// a blocked warp is in exactly one of them (set when its MEMBAR is
+    /// accepted, cleared when it is released), without the K-way OR of the
+    /// slots' member masks on the accept path.
+    blocked: DFF<Bits<W>>,
     req_dec: OneHot<W, WB>,
     out_dec: OneHot<W, WB>,
     live: Signal<Local, Bit>,
@@ -88,7 +92,6 @@ impl<const W: usize, const WB: usize> Default for RequestGate<W, WB> {
             req_op: Default::default(),
             req_level: Default::default(),
             req_ivall: Default::default(),
-            members_all: Default::default(),
             group_rel: Default::default(),
             out_free: Default::default(),
             seq_busy: Default::default(),
@@ -105,6 +108,7 @@ impl<const W: usize, const WB: usize> Default for RequestGate<W, WB> {
             release_valid: Default::default(),
             release_mask: Default::default(),
             cta_pend: Default::default(),
+            blocked: Default::default(),
             req_dec: Default::default(),
             out_dec: Default::default(),
             live: Default::default(),
@@ -122,13 +126,13 @@ impl<const W: usize, const WB: usize> Default for RequestGate<W, WB> {
 impl<const W: usize, const WB: usize> Logic for RequestGate<W, WB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cta_pend);
+        dff_setup!(self, clock, cta_pend, blocked);
         self.req_dec.index.next = self.req_warp.val();
         self.out_dec.index.next = self.out_warp.val();
         self.warp_bit.next = self.req_dec.onehot.val();
 
         // Blocking and request decode.
-        self.warp_blocked.next = self.cta_pend.q.val() | self.members_all.val();
+        self.warp_blocked.next = self.blocked.q.val();
         self.live.next =
             self.req_valid.val() & !self.warp_blocked.val().get_bit(self.req_warp.val().index());
         self.is_membar.next = self.req_op.val() == self.op_membar.val();
@@ -159,8 +163,14 @@ impl<const W: usize, const WB: usize> Logic for RequestGate<W, WB> {
             self.cta_pend.d.next =
                 (self.cta_pend.q.val() & !self.cta_rel.val()) | self.warp_bit.val();
         }
+        self.blocked.d.next = self.blocked.q.val() & !self.release_mask.val();
+        if self.accept_cta.val() | self.accept_join.val() {
+            self.blocked.d.next =
+                (self.blocked.q.val() & !self.release_mask.val()) | self.warp_bit.val();
+        }
         if self.reset.val() {
             self.cta_pend.d.next = 0.into();
+            self.blocked.d.next = 0.into();
         }
     }
 }

@@ -22,6 +22,16 @@
 //! is never released and joined in the same cycle: released slots are closed,
 //! the join target is open.
 //!
+//! Timing structure (docs/fpga.md, "Timing"): the walk is a parallel prefix
+//! over ring order (per-position flags gathered from `open`, then prefix ANDs)
+//! rather than K - 1 serial steps; a join is written into the slot state one
+//! cycle late through the `pj_*` write-back register (reads of the slot's
+//! level and ivall bypass it), and a released slot's members, level and ivall
+//! are cleared one cycle late from `rel_q`. Neither delay is visible at a
+//! port: a slot joined last cycle cannot be released yet, and a slot released
+//! last cycle is free: nothing reads its state before it is cleared, and a
+//! join into it (as the new open slot) is written back after the clear.
+//!
 //! Parameter: `gl_bar_ack` (constant).
 //!
 //! Ports (W warps, K slots, TB = log2 K):
@@ -37,7 +47,6 @@
 //! - `seq_tag` (in, TB): the slot the sequencer emits commands for.
 //! - `bar_ack_valid`, `bar_ack_tag` (in): SPEC.md ports.
 //! - `head_tag` (out, TB): the oldest closed slot.
-//! - `members_all` (out, W): OR of every slot's members.
 //! - `group_rel` (out, W): members of the slots released this cycle.
 //! - `open_level`, `open_ivall` (out, 2 each): the open slot's level and ivall.
 //! - `seq_level` (out, 2), `seq_ack_req` (out): level and `ack_req` of slot `seq_tag`.
@@ -66,7 +75,6 @@ pub struct SlotRing<const W: usize, const K: usize, const TB: usize> {
     pub bar_ack_valid: Signal<In, Bit>,
     pub bar_ack_tag: Signal<In, Bits<TB>>,
     pub head_tag: Signal<Out, Bits<TB>>,
-    pub members_all: Signal<Out, Bits<W>>,
     pub group_rel: Signal<Out, Bits<W>>,
     pub open_level: Signal<Out, Bits<2>>,
     pub open_ivall: Signal<Out, Bits<2>>,
@@ -86,6 +94,26 @@ pub struct SlotRing<const W: usize, const K: usize, const TB: usize> {
     bar_acked: DFF<Bits<K>>,
     /// The oldest closed slot (model `head`).
     head: DFF<Bits<TB>>,
+    /// Join write-back: the MEMBAR that joined slot `pj_tag` last cycle, with
+    /// the slot's resulting level and ivall. Written into the slot state at
+    /// the end of this cycle, so the accept decision ends at these few flops
+    /// instead of at the enables of a slot's W + 4 state bits; the slot's
+    /// level and ivall are read through `pj_level`/`pj_ivall` meanwhile (its
+    /// members are only read by the walk, which cannot release a slot joined
+    /// last cycle: it was open then and is not yet closed).
+    pj_valid: DFF<Bit>,
+    pj_tag: DFF<Bits<TB>>,
+    pj_warp: DFF<Bits<W>>,
+    pj_level: DFF<Bits<2>>,
+    pj_ivall: DFF<Bits<2>>,
+    /// Slots released last cycle: their members, level and ivall are
+    /// cleared now, one cycle late, so the release walk ends at the K slot
+    /// flags and the outputs instead of at the slot state's enables. Nothing
+    /// reads a slot's state in the cycle after its release (it is free and not
+    /// yet open; `warp_blocked` is kept by the request gate).
+    rel_q: DFF<Bits<K>>,
+    cur_level: Signal<Local, Bits<2>>,
+    cur_ivall: Signal<Local, Bits<2>>,
     open_bit: Signal<Local, Bits<K>>,
     sent_bit: Signal<Local, Bits<K>>,
     bar_ack_bit: Signal<Local, Bits<K>>,
@@ -98,6 +126,11 @@ pub struct SlotRing<const W: usize, const K: usize, const TB: usize> {
     walk_done: Signal<Local, Bit>,
     zero_so_far: Signal<Local, Bit>,
     chain: Signal<Local, Bit>,
+    r_closed: Signal<Local, Bits<K>>,
+    r_ok: Signal<Local, Bits<K>>,
+    r_drain: Signal<Local, Bits<K>>,
+    r_zero: Signal<Local, Bits<K>>,
+    r_rel: Signal<Local, Bits<K>>,
     rel: Signal<Local, Bits<K>>,
     head_next: Signal<Local, Bits<TB>>,
     gl_bar_ack: Constant<Bit>,
@@ -128,7 +161,6 @@ impl<const W: usize, const K: usize, const TB: usize> SlotRing<W, K, TB> {
             bar_ack_valid: Default::default(),
             bar_ack_tag: Default::default(),
             head_tag: Default::default(),
-            members_all: Default::default(),
             group_rel: Default::default(),
             open_level: Default::default(),
             open_ivall: Default::default(),
@@ -143,6 +175,14 @@ impl<const W: usize, const K: usize, const TB: usize> SlotRing<W, K, TB> {
             ack_req: Default::default(),
             bar_acked: Default::default(),
             head: Default::default(),
+            pj_valid: Default::default(),
+            pj_tag: Default::default(),
+            pj_warp: Default::default(),
+            pj_level: Default::default(),
+            pj_ivall: Default::default(),
+            rel_q: Default::default(),
+            cur_level: Default::default(),
+            cur_ivall: Default::default(),
             open_bit: Default::default(),
             sent_bit: Default::default(),
             bar_ack_bit: Default::default(),
@@ -155,6 +195,11 @@ impl<const W: usize, const K: usize, const TB: usize> SlotRing<W, K, TB> {
             walk_done: Default::default(),
             zero_so_far: Default::default(),
             chain: Default::default(),
+            r_closed: Default::default(),
+            r_ok: Default::default(),
+            r_drain: Default::default(),
+            r_zero: Default::default(),
+            r_rel: Default::default(),
             rel: Default::default(),
             head_next: Default::default(),
             gl_bar_ack: Constant::new(gl_bar_ack),
@@ -169,7 +214,10 @@ impl<const W: usize, const K: usize, const TB: usize> SlotRing<W, K, TB> {
 impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, TB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, closed, bar_sent, ack_req, bar_acked, head);
+        dff_setup!(
+            self, clock, closed, bar_sent, ack_req, bar_acked, head, pj_valid, pj_tag, pj_warp,
+            pj_level, pj_ivall, rel_q
+        );
         for k in 0..K {
             self.members[k].clock.next = self.clock.val();
             self.members[k].d.next = self.members[k].q.val();
@@ -181,7 +229,6 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
         self.head_tag.next = self.head.q.val();
 
         // Read ports and slot decodes.
-        self.members_all.next = 0.into();
         self.open_level.next = 0.into();
         self.open_ivall.next = 0.into();
         self.open_bit.next = 0.into();
@@ -189,7 +236,6 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
         self.sent_bit.next = 0.into();
         self.bar_ack_bit.next = 0.into();
         for k in 0..K {
-            self.members_all.next = self.members_all.val() | self.members[k].q.val();
             if self.open_tag.val().index() == k {
                 self.open_level.next = self.level[k].q.val();
                 self.open_ivall.next = self.ivall[k].q.val();
@@ -205,6 +251,13 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
                 self.bar_ack_bit.next = self.slot_bit[k].val();
             }
         }
+        if self.pj_valid.q.val() & (self.pj_tag.q.val() == self.open_tag.val()) {
+            self.open_level.next = self.pj_level.q.val();
+            self.open_ivall.next = self.pj_ivall.q.val();
+        }
+        if self.pj_valid.q.val() & (self.pj_tag.q.val() == self.seq_tag.val()) {
+            self.seq_level.next = self.pj_level.q.val();
+        }
         self.seq_ack_req.next = self.ack_req.q.val().get_bit(self.seq_tag.val().index());
 
         // bar_ack check.
@@ -219,37 +272,74 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
                 .get_bit(self.bar_ack_tag.val().index());
         self.bar_ack_err.next = self.bar_ack_valid.val() & !self.bar_ack_ok.val();
 
-        // Release walk, oldest slot (open+1) first.
+        // Release walk, oldest slot (open+1) first, as a parallel prefix over
+        // ring order: position i (1 .. K-1) is slot open+i. First gather each
+        // position's flags (a multiplexer per position, from `open` only),
+        // then prefix-AND the zero counters and the "closed -> done" chain.
         self.walk.next = self.open_tag.val();
-        self.zero_so_far.next = true;
-        self.chain.next = true;
-        self.rel.next = 0.into();
-        self.head_next.next = self.head.q.val();
-        for _step in 1..K {
+        self.r_closed.next = 0.into();
+        self.r_ok.next = 0.into();
+        self.r_drain.next = 0.into();
+        self.r_zero.next = 0.into();
+        for step in 1..K {
             self.walk.next = self.walk.val() + self.one_tag.val();
-            self.walk_bit.next = 0.into();
             self.walk_drains.next = false;
             for k in 0..K {
                 if self.walk.val().index() == k {
-                    self.walk_bit.next = self.slot_bit[k].val();
                     self.walk_drains.next = self.level[k].q.val() >= self.level_gl.val();
                 }
             }
-            self.walk_done.next = self.bar_sent.q.val().get_bit(self.walk.val().index())
+            if self.closed.q.val().get_bit(self.walk.val().index()) {
+                self.r_closed.next = self.r_closed.val() | self.slot_bit[step].val();
+            }
+            if self.bar_sent.q.val().get_bit(self.walk.val().index())
                 & (!self.ack_req.q.val().get_bit(self.walk.val().index())
                     | self.bar_acked.q.val().get_bit(self.walk.val().index()))
-                & (!self.walk_drains.val()
-                    | (self.zero_so_far.val() & self.zero.val().get_bit(self.walk.val().index())));
-            if self.closed.q.val().get_bit(self.walk.val().index()) {
-                if self.chain.val() & self.walk_done.val() {
-                    self.rel.next = self.rel.val() | self.walk_bit.val();
-                    self.head_next.next = self.walk.val() + self.one_tag.val();
-                } else {
-                    self.chain.next = false;
+            {
+                self.r_ok.next = self.r_ok.val() | self.slot_bit[step].val();
+            }
+            if self.walk_drains.val() {
+                self.r_drain.next = self.r_drain.val() | self.slot_bit[step].val();
+            }
+            if self.zero.val().get_bit(self.walk.val().index()) {
+                self.r_zero.next = self.r_zero.val() | self.slot_bit[step].val();
+            }
+        }
+        self.zero_so_far.next = true;
+        self.chain.next = true;
+        self.r_rel.next = 0.into();
+        for step in 1..K {
+            self.zero_so_far.next = self.zero_so_far.val() & self.r_zero.val().get_bit(step);
+            self.walk_done.next = self.r_ok.val().get_bit(step)
+                & (!self.r_drain.val().get_bit(step) | self.zero_so_far.val());
+            if self.r_closed.val().get_bit(step) & self.chain.val() & self.walk_done.val() {
+                self.r_rel.next = self.r_rel.val() | self.slot_bit[step].val();
+            }
+            self.chain.next =
+                self.chain.val() & (!self.r_closed.val().get_bit(step) | self.walk_done.val());
+        }
+        // Back to slot order; `head` moves past the last released position.
+        self.walk.next = self.open_tag.val();
+        self.rel.next = 0.into();
+        for rstep in 1..K {
+            self.walk.next = self.walk.val() + self.one_tag.val();
+            self.walk_bit.next = 0.into();
+            for k in 0..K {
+                if self.walk.val().index() == k {
+                    self.walk_bit.next = self.slot_bit[k].val();
                 }
             }
-            self.zero_so_far.next =
-                self.zero_so_far.val() & self.zero.val().get_bit(self.walk.val().index());
+            if self.r_rel.val().get_bit(rstep) {
+                self.rel.next = self.rel.val() | self.walk_bit.val();
+            }
+        }
+        self.walk.next = self.open_tag.val();
+        self.head_next.next = self.head.q.val();
+        for hstep in 1..K {
+            self.walk.next = self.walk.val() + self.one_tag.val();
+            if self.r_rel.val().get_bit(hstep) {
+                self.head_next.next = self.walk.val() + self.one_tag.val();
+            }
         }
         self.group_rel.next = 0.into();
         for k in 0..K {
@@ -282,23 +372,46 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
         }
         self.head.d.next = self.head_next.val();
 
-        // Next state: per-slot barrier state (released slots clear, the join target merges).
+        // Join write-back: capture this cycle's join with the target slot's
+        // resulting level and ivall (seen through last cycle's write-back).
+        self.cur_level.next = 0.into();
+        self.cur_ivall.next = 0.into();
         for k in 0..K {
-            if self.rel.val().get_bit(k) {
+            if self.join_tag.val().index() == k {
+                self.cur_level.next = self.level[k].q.val();
+                self.cur_ivall.next = self.ivall[k].q.val();
+            }
+        }
+        if self.pj_valid.q.val() & (self.pj_tag.q.val() == self.join_tag.val()) {
+            self.cur_level.next = self.pj_level.q.val();
+            self.cur_ivall.next = self.pj_ivall.q.val();
+        }
+        self.pj_valid.d.next = self.join_en.val();
+        self.pj_tag.d.next = self.join_tag.val();
+        self.pj_warp.d.next = self.warp_bit.val();
+        if self.join_first.val() {
+            self.pj_level.d.next = self.req_level.val();
+            self.pj_ivall.d.next = self.req_ivall.val();
+        } else {
+            self.pj_ivall.d.next = self.cur_ivall.val() | self.req_ivall.val();
+            self.pj_level.d.next = self.cur_level.val();
+            if self.req_level.val() > self.cur_level.val() {
+                self.pj_level.d.next = self.req_level.val();
+            }
+        }
+
+        // Next state: per-slot barrier state (last cycle's released slots
+        // clear, last cycle's join target takes the write-back).
+        self.rel_q.d.next = self.rel.val();
+        for k in 0..K {
+            if self.rel_q.q.val().get_bit(k) {
                 self.members[k].d.next = 0.into();
                 self.level[k].d.next = 0.into();
                 self.ivall[k].d.next = 0.into();
-            } else if self.join_en.val() & (self.join_tag.val().index() == k) {
-                self.members[k].d.next = self.members[k].q.val() | self.warp_bit.val();
-                if self.join_first.val() {
-                    self.level[k].d.next = self.req_level.val();
-                    self.ivall[k].d.next = self.req_ivall.val();
-                } else {
-                    self.ivall[k].d.next = self.ivall[k].q.val() | self.req_ivall.val();
-                    if self.req_level.val() > self.level[k].q.val() {
-                        self.level[k].d.next = self.req_level.val();
-                    }
-                }
+            } else if self.pj_valid.q.val() & (self.pj_tag.q.val().index() == k) {
+                self.members[k].d.next = self.members[k].q.val() | self.pj_warp.q.val();
+                self.level[k].d.next = self.pj_level.q.val();
+                self.ivall[k].d.next = self.pj_ivall.q.val();
             }
         }
         if self.reset.val() {
@@ -307,6 +420,8 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
             self.ack_req.d.next = 0.into();
             self.bar_acked.d.next = 0.into();
             self.head.d.next = 0.into();
+            self.pj_valid.d.next = false;
+            self.rel_q.d.next = 0.into();
             for k in 0..K {
                 self.members[k].d.next = 0.into();
                 self.level[k].d.next = 0.into();

@@ -55,7 +55,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
     reg  [2:0] request__req_op;
     reg  [1:0] request__req_level;
     reg  [1:0] request__req_ivall;
-    reg  [31:0] request__members_all;
     reg  [31:0] request__group_rel;
     reg  request__out_free;
     reg  request__seq_busy;
@@ -113,7 +112,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
     reg  ring__bar_ack_valid;
     reg  [1:0] ring__bar_ack_tag;
     wire  [1:0] ring__head_tag;
-    wire  [31:0] ring__members_all;
     wire  [31:0] ring__group_rel;
     wire  [1:0] ring__open_level;
     wire  [1:0] ring__open_ivall;
@@ -155,7 +153,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         .req_op(request__req_op),
         .req_level(request__req_level),
         .req_ivall(request__req_ivall),
-        .members_all(request__members_all),
         .group_rel(request__group_rel),
         .out_free(request__out_free),
         .seq_busy(request__seq_busy),
@@ -219,7 +216,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         .bar_ack_valid(ring__bar_ack_valid),
         .bar_ack_tag(ring__bar_ack_tag),
         .head_tag(ring__head_tag),
-        .members_all(ring__members_all),
         .group_rel(ring__group_rel),
         .open_level(ring__open_level),
         .open_ivall(ring__open_ivall),
@@ -272,7 +268,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         request__req_op = req_op;
         request__req_level = req_level;
         request__req_ivall = req_ivall;
-        request__members_all = ring__members_all;
         request__group_rel = ring__group_rel;
         request__out_free = cmd__out_free;
         request__seq_busy = cmd__seq_busy;
@@ -1234,7 +1229,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__3(d,q,clock);
 endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__3
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,members_all,group_rel,out_free,seq_busy,out_txn,out_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,out_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
     
     // Module arguments
     input wire  clock;
@@ -1244,7 +1239,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,
     input wire  [2:0] req_op;
     input wire  [1:0] req_level;
     input wire  [1:0] req_ivall;
-    input wire  [31:0] members_all;
     input wire  [31:0] group_rel;
     input wire  out_free;
     input wire  seq_busy;
@@ -1270,6 +1264,9 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,
     reg  [31:0] cta_pend__d;
     wire  [31:0] cta_pend__q;
     reg  cta_pend__clock;
+    reg  [31:0] blocked__d;
+    wire  [31:0] blocked__q;
+    reg  blocked__clock;
     reg  [4:0] req_dec__index;
     wire  [31:0] req_dec__onehot;
     reg  [4:0] out_dec__index;
@@ -1288,6 +1285,11 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,
         .q(cta_pend__q),
         .clock(cta_pend__clock)
     );
+    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__blocked blocked(
+        .d(blocked__d),
+        .q(blocked__q),
+        .clock(blocked__clock)
+    );
     mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__req_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
@@ -1300,11 +1302,13 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,
     // Update code
     always @(*) begin
         cta_pend__clock = clock;
+        blocked__clock = clock;
         cta_pend__d = cta_pend__q;
+        blocked__d = blocked__q;
         req_dec__index = req_warp;
         out_dec__index = out_warp;
         warp_bit = req_dec__onehot;
-        warp_blocked = cta_pend__q | members_all;
+        warp_blocked = blocked__q;
         live = req_valid & ~warp_blocked[req_warp];
         is_membar = req_op == op_membar;
         plain_cta = (req_level == level_cta) & ~|req_ivall;
@@ -1323,12 +1327,36 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,
         if (accept_cta) begin
             cta_pend__d = (cta_pend__q & ~cta_rel) | warp_bit;
         end
+        blocked__d = blocked__q & ~release_mask;
+        if (accept_cta | accept_join) begin
+            blocked__d = (blocked__q & ~release_mask) | warp_bit;
+        end
         if (reset) begin
             cta_pend__d = 32'h0;
+            blocked__d = 32'h0;
         end
     end
     
 endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request
+
+
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__blocked(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__blocked
 
 
 module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__cta_pend(d,q,clock);
@@ -1372,7 +1400,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__req_dec(index,onehot)
 endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__req_dec
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,close,join_en,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,members_all,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,close,join_en,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
@@ -1392,7 +1420,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
     input wire  bar_ack_valid;
     input wire  [1:0] bar_ack_tag;
     output reg  [1:0] head_tag;
-    output reg  [31:0] members_all;
     output reg  [31:0] group_rel;
     output reg  [1:0] open_level;
     output reg  [1:0] open_ivall;
@@ -1462,8 +1489,28 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
     reg  [1:0] head__d;
     wire  [1:0] head__q;
     reg  head__clock;
+    reg  pj_valid__d;
+    wire  pj_valid__q;
+    reg  pj_valid__clock;
+    reg  [1:0] pj_tag__d;
+    wire  [1:0] pj_tag__q;
+    reg  pj_tag__clock;
+    reg  [31:0] pj_warp__d;
+    wire  [31:0] pj_warp__q;
+    reg  pj_warp__clock;
+    reg  [1:0] pj_level__d;
+    wire  [1:0] pj_level__q;
+    reg  pj_level__clock;
+    reg  [1:0] pj_ivall__d;
+    wire  [1:0] pj_ivall__q;
+    reg  pj_ivall__clock;
+    reg  [3:0] rel_q__d;
+    wire  [3:0] rel_q__q;
+    reg  rel_q__clock;
     
     // Local signals
+    reg  [1:0] cur_level;
+    reg  [1:0] cur_ivall;
     reg  [3:0] open_bit;
     reg  [3:0] sent_bit;
     reg  [3:0] bar_ack_bit;
@@ -1476,6 +1523,11 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
     reg  walk_done;
     reg  zero_so_far;
     reg  chain;
+    reg  [3:0] r_closed;
+    reg  [3:0] r_ok;
+    reg  [3:0] r_drain;
+    reg  [3:0] r_zero;
+    reg  [3:0] r_rel;
     reg  [3:0] rel;
     reg  [1:0] head_next;
     
@@ -1565,6 +1617,36 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
         .q(head__q),
         .clock(head__clock)
     );
+    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_valid pj_valid(
+        .d(pj_valid__d),
+        .q(pj_valid__q),
+        .clock(pj_valid__clock)
+    );
+    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_tag pj_tag(
+        .d(pj_tag__d),
+        .q(pj_tag__q),
+        .clock(pj_tag__clock)
+    );
+    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_warp pj_warp(
+        .d(pj_warp__d),
+        .q(pj_warp__q),
+        .clock(pj_warp__clock)
+    );
+    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_level pj_level(
+        .d(pj_level__d),
+        .q(pj_level__q),
+        .clock(pj_level__clock)
+    );
+    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_ivall pj_ivall(
+        .d(pj_ivall__d),
+        .q(pj_ivall__q),
+        .clock(pj_ivall__clock)
+    );
+    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__rel_q rel_q(
+        .d(rel_q__d),
+        .q(rel_q__q),
+        .clock(rel_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1573,11 +1655,23 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
         ack_req__clock = clock;
         bar_acked__clock = clock;
         head__clock = clock;
+        pj_valid__clock = clock;
+        pj_tag__clock = clock;
+        pj_warp__clock = clock;
+        pj_level__clock = clock;
+        pj_ivall__clock = clock;
+        rel_q__clock = clock;
         closed__d = closed__q;
         bar_sent__d = bar_sent__q;
         ack_req__d = ack_req__q;
         bar_acked__d = bar_acked__q;
         head__d = head__q;
+        pj_valid__d = pj_valid__q;
+        pj_tag__d = pj_tag__q;
+        pj_warp__d = pj_warp__q;
+        pj_level__d = pj_level__q;
+        pj_ivall__d = pj_ivall__q;
+        rel_q__d = rel_q__q;
         members__0__clock = clock;
         members__0__d = members__0__q;
         level__0__clock = clock;
@@ -1603,14 +1697,12 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
         ivall__3__clock = clock;
         ivall__3__d = ivall__3__q;
         head_tag = head__q;
-        members_all = 32'h0;
         open_level = 32'h0;
         open_ivall = 32'h0;
         open_bit = 32'h0;
         seq_level = 32'h0;
         sent_bit = 32'h0;
         bar_ack_bit = 32'h0;
-        members_all = members_all | members__0__q;
         if (open_tag == 0) begin
             open_level = level__0__q;
             open_ivall = ivall__0__q;
@@ -1625,7 +1717,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
         if (bar_ack_tag == 0) begin
             bar_ack_bit = slot_bit__0;
         end
-        members_all = members_all | members__1__q;
         if (open_tag == 1) begin
             open_level = level__1__q;
             open_ivall = ivall__1__q;
@@ -1640,7 +1731,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
         if (bar_ack_tag == 1) begin
             bar_ack_bit = slot_bit__1;
         end
-        members_all = members_all | members__2__q;
         if (open_tag == 2) begin
             open_level = level__2__q;
             open_ivall = ivall__2__q;
@@ -1655,7 +1745,6 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
         if (bar_ack_tag == 2) begin
             bar_ack_bit = slot_bit__2;
         end
-        members_all = members_all | members__3__q;
         if (open_tag == 3) begin
             open_level = level__3__q;
             open_ivall = ivall__3__q;
@@ -1670,105 +1759,188 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
         if (bar_ack_tag == 3) begin
             bar_ack_bit = slot_bit__3;
         end
+        if (pj_valid__q & (pj_tag__q == open_tag)) begin
+            open_level = pj_level__q;
+            open_ivall = pj_ivall__q;
+        end
+        if (pj_valid__q & (pj_tag__q == seq_tag)) begin
+            seq_level = pj_level__q;
+        end
         seq_ack_req = ack_req__q[seq_tag];
         awaiting_ack = closed__q & ack_req__q & bar_sent__q & ~bar_acked__q;
         bar_ack_ok = bar_ack_valid & awaiting_ack[bar_ack_tag];
         bar_ack_err = bar_ack_valid & ~bar_ack_ok;
         walk = open_tag;
+        r_closed = 32'h0;
+        r_ok = 32'h0;
+        r_drain = 32'h0;
+        r_zero = 32'h0;
+        walk = walk + one_tag;
+        walk_drains = 1'b0;
+        if (walk == 0) begin
+            walk_drains = level__0__q >= level_gl;
+        end
+        if (walk == 1) begin
+            walk_drains = level__1__q >= level_gl;
+        end
+        if (walk == 2) begin
+            walk_drains = level__2__q >= level_gl;
+        end
+        if (walk == 3) begin
+            walk_drains = level__3__q >= level_gl;
+        end
+        if (closed__q[walk]) begin
+            r_closed = r_closed | slot_bit__1;
+        end
+        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
+            r_ok = r_ok | slot_bit__1;
+        end
+        if (walk_drains) begin
+            r_drain = r_drain | slot_bit__1;
+        end
+        if (zero[walk]) begin
+            r_zero = r_zero | slot_bit__1;
+        end
+        walk = walk + one_tag;
+        walk_drains = 1'b0;
+        if (walk == 0) begin
+            walk_drains = level__0__q >= level_gl;
+        end
+        if (walk == 1) begin
+            walk_drains = level__1__q >= level_gl;
+        end
+        if (walk == 2) begin
+            walk_drains = level__2__q >= level_gl;
+        end
+        if (walk == 3) begin
+            walk_drains = level__3__q >= level_gl;
+        end
+        if (closed__q[walk]) begin
+            r_closed = r_closed | slot_bit__2;
+        end
+        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
+            r_ok = r_ok | slot_bit__2;
+        end
+        if (walk_drains) begin
+            r_drain = r_drain | slot_bit__2;
+        end
+        if (zero[walk]) begin
+            r_zero = r_zero | slot_bit__2;
+        end
+        walk = walk + one_tag;
+        walk_drains = 1'b0;
+        if (walk == 0) begin
+            walk_drains = level__0__q >= level_gl;
+        end
+        if (walk == 1) begin
+            walk_drains = level__1__q >= level_gl;
+        end
+        if (walk == 2) begin
+            walk_drains = level__2__q >= level_gl;
+        end
+        if (walk == 3) begin
+            walk_drains = level__3__q >= level_gl;
+        end
+        if (closed__q[walk]) begin
+            r_closed = r_closed | slot_bit__3;
+        end
+        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
+            r_ok = r_ok | slot_bit__3;
+        end
+        if (walk_drains) begin
+            r_drain = r_drain | slot_bit__3;
+        end
+        if (zero[walk]) begin
+            r_zero = r_zero | slot_bit__3;
+        end
         zero_so_far = 1'b1;
         chain = 1'b1;
+        r_rel = 32'h0;
+        zero_so_far = zero_so_far & r_zero[1];
+        walk_done = r_ok[1] & (~r_drain[1] | zero_so_far);
+        if (r_closed[1] & chain & walk_done) begin
+            r_rel = r_rel | slot_bit__1;
+        end
+        chain = chain & (~r_closed[1] | walk_done);
+        zero_so_far = zero_so_far & r_zero[2];
+        walk_done = r_ok[2] & (~r_drain[2] | zero_so_far);
+        if (r_closed[2] & chain & walk_done) begin
+            r_rel = r_rel | slot_bit__2;
+        end
+        chain = chain & (~r_closed[2] | walk_done);
+        zero_so_far = zero_so_far & r_zero[3];
+        walk_done = r_ok[3] & (~r_drain[3] | zero_so_far);
+        if (r_closed[3] & chain & walk_done) begin
+            r_rel = r_rel | slot_bit__3;
+        end
+        chain = chain & (~r_closed[3] | walk_done);
+        walk = open_tag;
         rel = 32'h0;
+        walk = walk + one_tag;
+        walk_bit = 32'h0;
+        if (walk == 0) begin
+            walk_bit = slot_bit__0;
+        end
+        if (walk == 1) begin
+            walk_bit = slot_bit__1;
+        end
+        if (walk == 2) begin
+            walk_bit = slot_bit__2;
+        end
+        if (walk == 3) begin
+            walk_bit = slot_bit__3;
+        end
+        if (r_rel[1]) begin
+            rel = rel | walk_bit;
+        end
+        walk = walk + one_tag;
+        walk_bit = 32'h0;
+        if (walk == 0) begin
+            walk_bit = slot_bit__0;
+        end
+        if (walk == 1) begin
+            walk_bit = slot_bit__1;
+        end
+        if (walk == 2) begin
+            walk_bit = slot_bit__2;
+        end
+        if (walk == 3) begin
+            walk_bit = slot_bit__3;
+        end
+        if (r_rel[2]) begin
+            rel = rel | walk_bit;
+        end
+        walk = walk + one_tag;
+        walk_bit = 32'h0;
+        if (walk == 0) begin
+            walk_bit = slot_bit__0;
+        end
+        if (walk == 1) begin
+            walk_bit = slot_bit__1;
+        end
+        if (walk == 2) begin
+            walk_bit = slot_bit__2;
+        end
+        if (walk == 3) begin
+            walk_bit = slot_bit__3;
+        end
+        if (r_rel[3]) begin
+            rel = rel | walk_bit;
+        end
+        walk = open_tag;
         head_next = head__q;
         walk = walk + one_tag;
-        walk_bit = 32'h0;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-            walk_drains = level__0__q >= level_gl;
+        if (r_rel[1]) begin
+            head_next = walk + one_tag;
         end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-            walk_drains = level__3__q >= level_gl;
-        end
-        walk_done = bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk]) & (~walk_drains | (zero_so_far & zero[walk]));
-        if (closed__q[walk]) begin
-            if (chain & walk_done) begin
-                rel = rel | walk_bit;
-                head_next = walk + one_tag;
-            end
-            else begin
-                chain = 1'b0;
-            end
-        end
-        zero_so_far = zero_so_far & zero[walk];
         walk = walk + one_tag;
-        walk_bit = 32'h0;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-            walk_drains = level__0__q >= level_gl;
+        if (r_rel[2]) begin
+            head_next = walk + one_tag;
         end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-            walk_drains = level__3__q >= level_gl;
-        end
-        walk_done = bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk]) & (~walk_drains | (zero_so_far & zero[walk]));
-        if (closed__q[walk]) begin
-            if (chain & walk_done) begin
-                rel = rel | walk_bit;
-                head_next = walk + one_tag;
-            end
-            else begin
-                chain = 1'b0;
-            end
-        end
-        zero_so_far = zero_so_far & zero[walk];
         walk = walk + one_tag;
-        walk_bit = 32'h0;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-            walk_drains = level__0__q >= level_gl;
+        if (r_rel[3]) begin
+            head_next = walk + one_tag;
         end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-            walk_drains = level__3__q >= level_gl;
-        end
-        walk_done = bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk]) & (~walk_drains | (zero_so_far & zero[walk]));
-        if (closed__q[walk]) begin
-            if (chain & walk_done) begin
-                rel = rel | walk_bit;
-                head_next = walk + one_tag;
-            end
-            else begin
-                chain = 1'b0;
-            end
-        end
-        zero_so_far = zero_so_far & zero[walk];
         group_rel = 32'h0;
         if (rel[0]) begin
             group_rel = group_rel | members__0__q;
@@ -1800,77 +1972,82 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
             bar_acked__d = (bar_acked__q | bar_ack_bit) & ~rel;
         end
         head__d = head_next;
-        if (rel[0]) begin
+        cur_level = 32'h0;
+        cur_ivall = 32'h0;
+        if (join_tag == 0) begin
+            cur_level = level__0__q;
+            cur_ivall = ivall__0__q;
+        end
+        if (join_tag == 1) begin
+            cur_level = level__1__q;
+            cur_ivall = ivall__1__q;
+        end
+        if (join_tag == 2) begin
+            cur_level = level__2__q;
+            cur_ivall = ivall__2__q;
+        end
+        if (join_tag == 3) begin
+            cur_level = level__3__q;
+            cur_ivall = ivall__3__q;
+        end
+        if (pj_valid__q & (pj_tag__q == join_tag)) begin
+            cur_level = pj_level__q;
+            cur_ivall = pj_ivall__q;
+        end
+        pj_valid__d = join_en;
+        pj_tag__d = join_tag;
+        pj_warp__d = warp_bit;
+        if (join_first) begin
+            pj_level__d = req_level;
+            pj_ivall__d = req_ivall;
+        end
+        else begin
+            pj_ivall__d = cur_ivall | req_ivall;
+            pj_level__d = cur_level;
+            if (req_level > cur_level) begin
+                pj_level__d = req_level;
+            end
+        end
+        rel_q__d = rel;
+        if (rel_q__q[0]) begin
             members__0__d = 32'h0;
             level__0__d = 32'h0;
             ivall__0__d = 32'h0;
         end
-        else if (join_en & (join_tag == 0)) begin
-            members__0__d = members__0__q | warp_bit;
-            if (join_first) begin
-                level__0__d = req_level;
-                ivall__0__d = req_ivall;
-            end
-            else begin
-                ivall__0__d = ivall__0__q | req_ivall;
-                if (req_level > level__0__q) begin
-                    level__0__d = req_level;
-                end
-            end
+        else if (pj_valid__q & (pj_tag__q == 0)) begin
+            members__0__d = members__0__q | pj_warp__q;
+            level__0__d = pj_level__q;
+            ivall__0__d = pj_ivall__q;
         end
-        if (rel[1]) begin
+        if (rel_q__q[1]) begin
             members__1__d = 32'h0;
             level__1__d = 32'h0;
             ivall__1__d = 32'h0;
         end
-        else if (join_en & (join_tag == 1)) begin
-            members__1__d = members__1__q | warp_bit;
-            if (join_first) begin
-                level__1__d = req_level;
-                ivall__1__d = req_ivall;
-            end
-            else begin
-                ivall__1__d = ivall__1__q | req_ivall;
-                if (req_level > level__1__q) begin
-                    level__1__d = req_level;
-                end
-            end
+        else if (pj_valid__q & (pj_tag__q == 1)) begin
+            members__1__d = members__1__q | pj_warp__q;
+            level__1__d = pj_level__q;
+            ivall__1__d = pj_ivall__q;
         end
-        if (rel[2]) begin
+        if (rel_q__q[2]) begin
             members__2__d = 32'h0;
             level__2__d = 32'h0;
             ivall__2__d = 32'h0;
         end
-        else if (join_en & (join_tag == 2)) begin
-            members__2__d = members__2__q | warp_bit;
-            if (join_first) begin
-                level__2__d = req_level;
-                ivall__2__d = req_ivall;
-            end
-            else begin
-                ivall__2__d = ivall__2__q | req_ivall;
-                if (req_level > level__2__q) begin
-                    level__2__d = req_level;
-                end
-            end
+        else if (pj_valid__q & (pj_tag__q == 2)) begin
+            members__2__d = members__2__q | pj_warp__q;
+            level__2__d = pj_level__q;
+            ivall__2__d = pj_ivall__q;
         end
-        if (rel[3]) begin
+        if (rel_q__q[3]) begin
             members__3__d = 32'h0;
             level__3__d = 32'h0;
             ivall__3__d = 32'h0;
         end
-        else if (join_en & (join_tag == 3)) begin
-            members__3__d = members__3__q | warp_bit;
-            if (join_first) begin
-                level__3__d = req_level;
-                ivall__3__d = req_ivall;
-            end
-            else begin
-                ivall__3__d = ivall__3__q | req_ivall;
-                if (req_level > level__3__q) begin
-                    level__3__d = req_level;
-                end
-            end
+        else if (pj_valid__q & (pj_tag__q == 3)) begin
+            members__3__d = members__3__q | pj_warp__q;
+            level__3__d = pj_level__q;
+            ivall__3__d = pj_ivall__q;
         end
         if (reset) begin
             closed__d = 32'h0;
@@ -1878,6 +2055,8 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
             ack_req__d = 32'h0;
             bar_acked__d = 32'h0;
             head__d = 32'h0;
+            pj_valid__d = 1'b0;
+            rel_q__d = 32'h0;
             members__0__d = 32'h0;
             level__0__d = 32'h0;
             ivall__0__d = 32'h0;
@@ -2217,6 +2396,120 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__3(d,q,clock);
     end
           
 endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__3
+
+
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_ivall
+
+
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_level(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_level
+
+
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_tag
+
+
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_valid
+
+
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_warp(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_warp
+
+
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__rel_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__rel_q
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
