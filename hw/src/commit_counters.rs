@@ -13,6 +13,10 @@
 //! `ack_err`. Counters need no wrap guard beyond that: a decrement needs
 //! `cnt > 0` and an increment `cnt < max`.
 //!
+//! Timing (docs/fpga.md, "Timing"): every check reads registered per-counter
+//! flags (`nz`, `one`, `full`) kept in step with the counters, never the
+//! counter bits themselves.
+//!
 //! Ports, in `io` (K slots, TB = log2 K, C = counter_bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
 //! - `open_tag` (in, TB): the open slot, which tags accepted TXNs (coalescer).
@@ -88,12 +92,24 @@ pub struct CommitCounters<const K: usize, const TB: usize, const C: usize> {
     pub io: CounterIo<K, TB>,
     /// Per slot: TXNs sent with this tag and not acknowledged (model `cnt`).
     cnt: [DFF<Bits<C>>; K],
+    /// Per-counter flags, bit k for `cnt[k]`, kept in step with the counters
+    /// (updated from the increment/decrement decision, not from the counter's
+    /// next value), so that the zero, ack and full checks compare no counter
+    /// bits: `nz` = nonzero, `one` = exactly 1, `full` = all ones.
+    nz: DFF<Bits<K>>,
+    one: DFF<Bits<K>>,
+    full: DFF<Bits<K>>,
+    nz_n: Signal<Local, Bits<K>>,
+    one_n: Signal<Local, Bits<K>>,
+    full_n: Signal<Local, Bits<K>>,
+    ack_nz: Signal<Local, Bit>,
+    ack_one: Signal<Local, Bit>,
     next_tag: Signal<Local, Bits<TB>>,
-    ack_cnt: Signal<Local, Bits<C>>,
     ack_in_out: Signal<Local, Bit>,
     ack_ok: Signal<Local, Bit>,
-    cnt_max: Constant<Bits<C>>,
     one_cnt: Constant<Bits<C>>,
+    two_cnt: Constant<Bits<C>>,
+    max_m1: Constant<Bits<C>>,
     one_tag: Constant<Bits<TB>>,
     slot_bit: [Constant<Bits<K>>; K],
 }
@@ -103,12 +119,20 @@ impl<const K: usize, const TB: usize, const C: usize> Default for CommitCounters
         Self {
             io: Default::default(),
             cnt: std::array::from_fn(|_| Default::default()),
+            nz: Default::default(),
+            one: Default::default(),
+            full: Default::default(),
+            nz_n: Default::default(),
+            one_n: Default::default(),
+            full_n: Default::default(),
+            ack_nz: Default::default(),
+            ack_one: Default::default(),
             next_tag: Default::default(),
-            ack_cnt: Default::default(),
             ack_in_out: Default::default(),
             ack_ok: Default::default(),
-            cnt_max: Constant::new(((1u64 << C) - 1).into()),
             one_cnt: Constant::new(1u64.into()),
+            two_cnt: Constant::new(2u64.into()),
+            max_m1: Constant::new(((1u64 << C) - 2).into()),
             one_tag: Constant::new(1u64.into()),
             slot_bit: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
         }
@@ -118,52 +142,72 @@ impl<const K: usize, const TB: usize, const C: usize> Default for CommitCounters
 impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K, TB, C> {
     #[hdl_gen]
     fn update(&mut self) {
+        self.nz.clock.next = self.io.clock.val();
+        self.one.clock.next = self.io.clock.val();
+        self.full.clock.next = self.io.clock.val();
         for k in 0..K {
             self.cnt[k].clock.next = self.io.clock.val();
             self.cnt[k].d.next = self.cnt[k].q.val();
         }
 
-        // Read ports: the open slot's counter, the acknowledged slot's counter,
-        // and which counters are zero.
+        // Read ports, all from the registered flags: the open slot's counter
+        // is full, the acknowledged slot's counter is nonzero / one, and
+        // which counters are zero.
         self.next_tag.next = self.io.open_tag.val() + self.one_tag.val();
-        self.io.cnt_full.next = false;
-        self.ack_cnt.next = 0.into();
-        self.io.zero.next = 0.into();
-        for k in 0..K {
-            if self.io.open_tag.val().index() == k {
-                self.io.cnt_full.next = self.cnt[k].q.val() == self.cnt_max.val();
-            }
-            if self.io.ack_tag.val().index() == k {
-                self.ack_cnt.next = self.cnt[k].q.val();
-            }
-            if !self.cnt[k].q.val().any() {
-                self.io.zero.next = self.io.zero.val() | self.slot_bit[k].val();
-            }
-        }
-        self.io.next_zero.next = self.io.zero.val().get_bit(self.next_tag.val().index());
+        self.io.cnt_full.next = self.full.q.val().get_bit(self.io.open_tag.val().index());
+        self.ack_nz.next = self.nz.q.val().get_bit(self.io.ack_tag.val().index());
+        self.ack_one.next = self.one.q.val().get_bit(self.io.ack_tag.val().index());
+        self.io.zero.next = !self.nz.q.val();
+        self.io.next_zero.next = !self.nz.q.val().get_bit(self.next_tag.val().index());
 
         // An ack is valid when a transferred TXN of its tag is unacknowledged.
         self.ack_in_out.next =
             self.io.out_txn.val() & (self.io.out_tag.val() == self.io.ack_tag.val());
         self.ack_ok.next = self.io.ack_valid.val()
-            & self.ack_cnt.val().any()
-            & !(self.ack_in_out.val() & (self.ack_cnt.val() == self.one_cnt.val()));
+            & self.ack_nz.val()
+            & !(self.ack_in_out.val() & self.ack_one.val());
         self.io.ack_err.next = self.io.ack_valid.val() & !self.ack_ok.val();
 
-        // Next state: -1 for a valid ack, +1 for an accepted TXN (both: unchanged).
+        // Next state: -1 for a valid ack, +1 for an accepted TXN (both: unchanged);
+        // the flags follow the same decision.
+        self.nz_n.next = self.nz.q.val();
+        self.one_n.next = self.one.q.val();
+        self.full_n.next = self.full.q.val();
         for k in 0..K {
             if self.ack_ok.val() & (self.io.ack_tag.val().index() == k) {
                 if !(self.io.accept_txn.val() & (self.io.open_tag.val().index() == k)) {
                     self.cnt[k].d.next = self.cnt[k].q.val() - self.one_cnt.val();
+                    self.full_n.next = self.full_n.val() & !self.slot_bit[k].val();
+                    if self.one.q.val().get_bit(k) {
+                        self.nz_n.next = self.nz_n.val() & !self.slot_bit[k].val();
+                    }
+                    self.one_n.next = self.one_n.val() & !self.slot_bit[k].val();
+                    if self.cnt[k].q.val() == self.two_cnt.val() {
+                        self.one_n.next = self.one_n.val() | self.slot_bit[k].val();
+                    }
                 }
             } else if self.io.accept_txn.val() & (self.io.open_tag.val().index() == k) {
                 self.cnt[k].d.next = self.cnt[k].q.val() + self.one_cnt.val();
+                self.nz_n.next = self.nz_n.val() | self.slot_bit[k].val();
+                self.one_n.next = self.one_n.val() & !self.slot_bit[k].val();
+                if !self.nz.q.val().get_bit(k) {
+                    self.one_n.next = self.one_n.val() | self.slot_bit[k].val();
+                }
+                if self.cnt[k].q.val() == self.max_m1.val() {
+                    self.full_n.next = self.full_n.val() | self.slot_bit[k].val();
+                }
             }
         }
+        self.nz.d.next = self.nz_n.val();
+        self.one.d.next = self.one_n.val();
+        self.full.d.next = self.full_n.val();
         if self.io.reset.val() {
             for k in 0..K {
                 self.cnt[k].d.next = 0.into();
             }
+            self.nz.d.next = 0.into();
+            self.one.d.next = 0.into();
+            self.full.d.next = 0.into();
         }
     }
 }

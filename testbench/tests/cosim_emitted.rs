@@ -469,9 +469,11 @@ fn injected_counter_off_by_one_is_caught() {
     let mutant = mutate_one_line(
         &text,
         "counter full one early (slot 0)",
-        // e.g. `io__cnt_full = cnt__0__q == cnt_max;` (any prefix of the port name)
-        |l, _| l.contains("cnt_full = cnt__0__") && l.ends_with("== cnt_max;"),
-        |l| l.replace("== cnt_max", "== (cnt_max - 1)"),
+        // The registered full flag of slot 0 is set on the increment from
+        // `max_m1` (`if (cnt__0__q == max_m1) begin`); one early, it is set
+        // from `max_m1 - 1`, so `cnt_full` rises at `cnt[0] == max - 1`.
+        |l, _| l == "if (cnt__0__q == max_m1) begin",
+        |l| l.replace("== max_m1", "== (max_m1 - 1)"),
     );
     let (seed, cycles) = (2, 400_000);
     let cmax = cfg.counter_max() as u16;

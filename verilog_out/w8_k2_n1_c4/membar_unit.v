@@ -1006,8 +1006,9 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
     output reg  io__ack_err;
     
     // Constant declarations
-    localparam  cnt_max = 4'hf;
     localparam  one_cnt = 4'h1;
+    localparam  two_cnt = 4'h2;
+    localparam  max_m1 = 4'he;
     localparam  one_tag = 1'b1;
     localparam  slot_bit__0 = 2'b1;
     localparam  slot_bit__1 = 2'b10;
@@ -1019,10 +1020,23 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
     reg  [3:0] cnt__1__d;
     wire  [3:0] cnt__1__q;
     reg  cnt__1__clock;
+    reg  [1:0] nz__d;
+    wire  [1:0] nz__q;
+    reg  nz__clock;
+    reg  [1:0] one__d;
+    wire  [1:0] one__q;
+    reg  one__clock;
+    reg  [1:0] full__d;
+    wire  [1:0] full__q;
+    reg  full__clock;
     
     // Local signals
+    reg  [1:0] nz_n;
+    reg  [1:0] one_n;
+    reg  [1:0] full_n;
+    reg  ack_nz;
+    reg  ack_one;
     reg  next_tag;
-    reg  [3:0] ack_cnt;
     reg  ack_in_out;
     reg  ack_ok;
     
@@ -1037,58 +1051,100 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
+    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__nz nz(
+        .d(nz__d),
+        .q(nz__q),
+        .clock(nz__clock)
+    );
+    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__one one(
+        .d(one__d),
+        .q(one__q),
+        .clock(one__clock)
+    );
+    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__full full(
+        .d(full__d),
+        .q(full__q),
+        .clock(full__clock)
+    );
     
     // Update code
     always @(*) begin
+        nz__clock = io__clock;
+        one__clock = io__clock;
+        full__clock = io__clock;
         cnt__0__clock = io__clock;
         cnt__0__d = cnt__0__q;
         cnt__1__clock = io__clock;
         cnt__1__d = cnt__1__q;
         next_tag = io__open_tag + one_tag;
-        io__cnt_full = 1'b0;
-        ack_cnt = 32'h0;
-        io__zero = 32'h0;
-        if (io__open_tag == 0) begin
-            io__cnt_full = cnt__0__q == cnt_max;
-        end
-        if (io__ack_tag == 0) begin
-            ack_cnt = cnt__0__q;
-        end
-        if (~|cnt__0__q) begin
-            io__zero = io__zero | slot_bit__0;
-        end
-        if (io__open_tag == 1) begin
-            io__cnt_full = cnt__1__q == cnt_max;
-        end
-        if (io__ack_tag == 1) begin
-            ack_cnt = cnt__1__q;
-        end
-        if (~|cnt__1__q) begin
-            io__zero = io__zero | slot_bit__1;
-        end
-        io__next_zero = io__zero[next_tag];
+        io__cnt_full = full__q[io__open_tag];
+        ack_nz = nz__q[io__ack_tag];
+        ack_one = one__q[io__ack_tag];
+        io__zero = ~nz__q;
+        io__next_zero = ~nz__q[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
-        ack_ok = io__ack_valid & |ack_cnt & ~(ack_in_out & (ack_cnt == one_cnt));
+        ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
+        nz_n = nz__q;
+        one_n = one__q;
+        full_n = full__q;
         if (ack_ok & (io__ack_tag == 0)) begin
             if (~(io__accept_txn & (io__open_tag == 0))) begin
                 cnt__0__d = cnt__0__q - one_cnt;
+                full_n = full_n & ~slot_bit__0;
+                if (one__q[0]) begin
+                    nz_n = nz_n & ~slot_bit__0;
+                end
+                one_n = one_n & ~slot_bit__0;
+                if (cnt__0__q == two_cnt) begin
+                    one_n = one_n | slot_bit__0;
+                end
             end
         end
         else if (io__accept_txn & (io__open_tag == 0)) begin
             cnt__0__d = cnt__0__q + one_cnt;
+            nz_n = nz_n | slot_bit__0;
+            one_n = one_n & ~slot_bit__0;
+            if (~nz__q[0]) begin
+                one_n = one_n | slot_bit__0;
+            end
+            if (cnt__0__q == max_m1) begin
+                full_n = full_n | slot_bit__0;
+            end
         end
         if (ack_ok & (io__ack_tag == 1)) begin
             if (~(io__accept_txn & (io__open_tag == 1))) begin
                 cnt__1__d = cnt__1__q - one_cnt;
+                full_n = full_n & ~slot_bit__1;
+                if (one__q[1]) begin
+                    nz_n = nz_n & ~slot_bit__1;
+                end
+                one_n = one_n & ~slot_bit__1;
+                if (cnt__1__q == two_cnt) begin
+                    one_n = one_n | slot_bit__1;
+                end
             end
         end
         else if (io__accept_txn & (io__open_tag == 1)) begin
             cnt__1__d = cnt__1__q + one_cnt;
+            nz_n = nz_n | slot_bit__1;
+            one_n = one_n & ~slot_bit__1;
+            if (~nz__q[1]) begin
+                one_n = one_n | slot_bit__1;
+            end
+            if (cnt__1__q == max_m1) begin
+                full_n = full_n | slot_bit__1;
+            end
         end
+        nz__d = nz_n;
+        one__d = one_n;
+        full__d = full_n;
         if (io__reset) begin
             cnt__0__d = 32'h0;
             cnt__1__d = 32'h0;
+            nz__d = 32'h0;
+            one__d = 32'h0;
+            full__d = 32'h0;
         end
     end
     
@@ -1131,6 +1187,63 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__1(d,q,clock);
     end
           
 endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__1
+
+
+module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__full(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__full
+
+
+module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__nz(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__nz
+
+
+module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__one(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__one
 
 
 module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,out_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
