@@ -4,12 +4,13 @@
 use crate::common::{load_config, load_workload, CmdError, CmdResult};
 use membar_sim::config::Config;
 use membar_sim::coverage::CoveredModel;
-use membar_sim::mmu::{Mmu, MmuSpec};
+use membar_sim::mmu::MmuSpec;
 use membar_sim::ports::{kind, op, Inputs, Outputs};
 use membar_sim::run::{lockstep, Observer, RunOptions};
 use membar_sim::scoreboard::Scoreboard;
+use membar_sim::session::stimulus;
 use membar_sim::stats::Stats;
-use membar_sim::workload::{Workload, WorkloadFile};
+use membar_sim::workload::WorkloadFile;
 use membar_testbench::{BuildOptions, CosimError, CosimOptions, VerilatorDut};
 use std::path::{Path, PathBuf};
 
@@ -101,8 +102,7 @@ pub fn cosim(a: &CosimArgs) -> CmdResult {
         label: cfg.short_name(),
         ..CosimOptions::default()
     };
-    let mut up = Workload::new(&wf.workload, &cfg, a.seed);
-    let mut dn = Mmu::new(&wf.mmu, &cfg, a.seed ^ 0xa5a5_5a5a_0f0f_f0f0);
+    let (mut up, mut dn) = stimulus(&cfg, &wf, a.seed);
     let rep = membar_testbench::cosim(&verilog, &cfg, &build, &opts, &mut up, &mut dn)
         .map_err(cosim_error)?;
     println!(
@@ -235,8 +235,7 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
         wf.mmu.spurious_bar_ack_prob = adv.spurious_bar_ack_prob;
         wf.workload.poke_blocked_prob = wf.workload.poke_blocked_prob.max(0.02);
         wf.workload.reserved_op_prob = wf.workload.reserved_op_prob.max(0.005);
-        let mut up = Workload::new(&wf.workload, &cfg, seed);
-        let mut dn = Mmu::new(&wf.mmu, &cfg, seed ^ 0xa5a5_5a5a_0f0f_f0f0);
+        let (mut up, mut dn) = stimulus(&cfg, &wf, seed);
         let mut reference = CoveredModel::new(&cfg);
         let mut dut = dut0.fresh().map_err(cosim_error)?;
         let mut sb = Scoreboard::new(&cfg);

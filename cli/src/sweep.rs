@@ -44,7 +44,7 @@ use membar_sim::ports::{kind, Inputs, Outputs};
 use membar_sim::run::{run, Observer, RunOptions};
 use membar_sim::session::run_session;
 use membar_sim::stats::{Latency, Stats};
-use membar_sim::workload::{Workload, WorkloadFile, WorkloadSpec, SCENARIOS, WORKLOAD_KEYS};
+use membar_sim::workload::{WorkloadFile, WorkloadSpec, SCENARIOS, WORKLOAD_KEYS};
 use membar_sim::MembarModel;
 use rayon::prelude::*;
 use serde_yaml::{Mapping, Value};
@@ -824,9 +824,7 @@ pub fn run_point(p: &Point, check: bool) -> PointResult {
             secs: t0.elapsed().as_secs_f64(),
         }
     } else {
-        let mut up = Workload::new(&p.wf.workload, &p.cfg, opts.seed);
-        let mut dn =
-            membar_sim::mmu::Mmu::new(&p.wf.mmu, &p.cfg, opts.seed ^ 0xa5a5_5a5a_0f0f_f0f0);
+        let (mut up, mut dn) = membar_sim::session::stimulus(&p.cfg, &p.wf, opts.seed);
         let mut stats = Stats::new(&p.cfg);
         let out = {
             let mut obs: Vec<&mut dyn Observer> = vec![&mut stats, &mut occ, &mut wait];

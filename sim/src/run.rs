@@ -152,31 +152,39 @@ pub fn run(
 }
 
 /// Record the inputs a workload and memory model drive into the reference
-/// model for `cycles` cycles (after a 2-cycle reset): a fixed input trace for
-/// benchmarking back ends on identical stimulus.
+/// model for `cycles` cycles (after the 2-cycle reset of [`RunOptions`]): a
+/// fixed input trace for benchmarking back ends on identical stimulus.
 pub fn record_inputs(
     cfg: &Config,
     wf: &crate::workload::WorkloadFile,
     cycles: u64,
     seed: u64,
 ) -> Vec<Inputs> {
-    let mut up = crate::workload::Workload::new(&wf.workload, cfg, seed);
-    let mut dn = crate::mmu::Mmu::new(&wf.mmu, cfg, seed ^ 0xa5a5_5a5a_0f0f_f0f0);
-    let mut dut = crate::MembarModel::new(cfg);
-    let mut v = Vec::with_capacity(cycles as usize + 2);
-    for cycle in 0..cycles + 2 {
-        let mut i = Inputs {
-            reset: cycle < 2,
-            ..Inputs::default()
-        };
-        up.drive(cycle, &mut i);
-        dn.drive(cycle, &mut i);
-        let o = dut.step(&i);
-        up.observe(cycle, &i, &o);
-        dn.observe(cycle, &i, &o);
-        v.push(i);
+    struct Recorder(Vec<Inputs>);
+    impl Observer for Recorder {
+        fn observe(&mut self, _cycle: u64, i: &Inputs, _o: &Outputs) -> Result<(), String> {
+            self.0.push(*i);
+            Ok(())
+        }
     }
-    v
+    let (mut up, mut dn) = crate::session::stimulus(cfg, wf, seed);
+    let opts = RunOptions {
+        cycles,
+        seed,
+        drain_cycles: 0,
+        ..RunOptions::default()
+    };
+    let mut rec = Recorder(Vec::with_capacity(
+        cycles as usize + opts.reset_cycles as usize,
+    ));
+    run(
+        &mut crate::MembarModel::new(cfg),
+        &mut up,
+        &mut dn,
+        &opts,
+        &mut [&mut rec],
+    );
+    rec.0
 }
 
 /// One cycle of a lockstep run, kept for mismatch reports.

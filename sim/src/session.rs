@@ -10,6 +10,16 @@ use crate::scoreboard::Scoreboard;
 use crate::stats::Stats;
 use crate::workload::{Workload, WorkloadFile};
 
+/// The stimulus of a workload file for `seed`: its warps and its memory
+/// system. Every command that takes `--seed` (sim, bench, cosim, soak, sweep)
+/// builds its stimulus here, so one seed means one stimulus everywhere.
+pub fn stimulus(cfg: &Config, wf: &WorkloadFile, seed: u64) -> (Workload, Mmu) {
+    (
+        Workload::new(&wf.workload, cfg, seed),
+        Mmu::new(&wf.mmu, cfg, seed ^ 0xa5a5_5a5a_0f0f_f0f0),
+    )
+}
+
 /// What a session produced.
 #[derive(Debug, Clone)]
 pub struct SessionReport {
@@ -50,8 +60,7 @@ pub fn run_session(
     extra: &mut [&mut dyn Observer],
 ) -> SessionReport {
     let t0 = std::time::Instant::now();
-    let mut up = Workload::new(&wf.workload, cfg, opts.seed);
-    let mut dn = Mmu::new(&wf.mmu, cfg, opts.seed ^ 0xa5a5_5a5a_0f0f_f0f0);
+    let (mut up, mut dn) = stimulus(cfg, wf, opts.seed);
     let mut sb = Scoreboard::new(cfg);
     let mut stats = Stats::new(cfg);
     let outcome = {
