@@ -14,12 +14,9 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// Where the measurement CSVs are looked for when `--data` is not given.
-pub const DEFAULT_DATA_DIRS: &[&str] = &[
-    "../shared/calibration",
-    "shared/calibration",
-    "/work/shared/calibration",
-];
+/// Where the measurement CSVs are looked for when `--data` is not given:
+/// the repository's `data/calibration/`, built into the binary.
+pub const DEFAULT_DATA_DIRS: &[&str] = &[membar_sim::calibration::BUILTIN_DATA];
 
 /// The presets evaluated when none is named.
 pub const DEFAULT_PRESETS: &[&str] = &["configs/h100.yaml", "configs/h200.yaml"];
@@ -50,16 +47,7 @@ fn data_dir(opt: &Option<PathBuf>) -> Result<PathBuf, CmdError> {
             return Ok(p);
         }
     }
-    for d in DEFAULT_DATA_DIRS {
-        let p = PathBuf::from(d);
-        if p.join("h100_fence.csv").is_file() {
-            return Ok(p);
-        }
-    }
-    Err(CmdError::input(format!(
-        "no measurement data found (looked in {}); pass --data DIR or set MEMBAR_CALIBRATION_DATA",
-        DEFAULT_DATA_DIRS.join(", ")
-    )))
+    Ok(PathBuf::from(DEFAULT_DATA_DIRS[0]))
 }
 
 /// Run every distinct scenario of `cells` on `p`, in parallel.

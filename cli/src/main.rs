@@ -126,7 +126,7 @@ enum Cmd {
         /// Preset file(s) (default: configs/h100.yaml and configs/h200.yaml).
         #[arg(long)]
         preset: Vec<PathBuf>,
-        /// Directory of the measurement CSVs (default: ../shared/calibration).
+        /// Directory of the measurement CSVs (default: data/calibration, built in).
         #[arg(long)]
         data: Option<PathBuf>,
         /// Re-derive the per-level latencies and overheads first, and print the fitted preset.

@@ -90,7 +90,7 @@ pub fn bench(config: &Path, workload: &str, cycles: u64, seed: u64) -> CmdResult
         config.display(),
         cfg.short_name()
     );
-    let time = |dut: &mut dyn membar_sim::Dut, n: usize| {
+    let time = |dut: &mut dyn membar_sim::Dut<membar_sim::ports::MembarUnitPorts>, n: usize| {
         let t0 = std::time::Instant::now();
         let mut sink = 0u64;
         for i in &trace[..n] {

@@ -2,7 +2,7 @@
 //! the shipped presets, the cells the calibration claims (within ±20 %), the
 //! way H100 fences of different warps combine (reproduced by the unit's
 //! mechanism), `--fit` reproducing the shipped presets, and clear errors.
-//! The measurements are read from `../shared/calibration` (beside the repo).
+//! The measurements are the repository's `data/calibration/` (built into the binary).
 
 use std::collections::HashMap;
 mod common;
@@ -316,4 +316,28 @@ fn strict_mode_and_bad_inputs() {
     let o = membar(&["calibrate", "--data", "/nonexistent/dir"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/dir"));
+}
+
+/// The measurements ship with the repository and are built into the binary:
+/// `membar calibrate` run from a directory with no `data/` (and no
+/// `../shared`) beside it still evaluates the H100 preset against them.
+#[test]
+fn calibrate_needs_nothing_outside_the_repository() {
+    let dir = common::tmp_dir("calibrate-elsewhere");
+    let preset = root().join("configs/h100.yaml");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_membar"))
+        .args(["calibrate", "--preset"])
+        .arg(&preset)
+        .current_dir(&dir)
+        .output()
+        .expect("run membar");
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}{}", out, stderr(&o));
+    let r = rows(&out, "H100");
+    assert!(r.len() > 100, "only {} H100 cells:\n{out}", r.len());
+    assert!(
+        out.contains("data/calibration"),
+        "the report names its data source:\n{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

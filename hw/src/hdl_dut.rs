@@ -12,7 +12,7 @@
 //! `Simulation` (a thread per testbench and a channel round trip per event),
 //! which is about a hundred times slower.
 
-use membar_sim::ports::{Dut, Inputs, Outputs};
+use membar_sim::ports::{Dut, Inputs, MembarUnitPorts, Outputs};
 use membar_sim::Config;
 use rust_hdl::prelude::*;
 
@@ -23,7 +23,7 @@ use crate::membar_unit::MembarUnit;
 const MAX_PASSES: usize = 1000;
 
 /// A rust-hdl-simulated `membar_unit` whose circuit can be inspected.
-pub trait HdlModel: Dut {
+pub trait HdlModel: Dut<MembarUnitPorts> {
     /// The circuit, for rust-hdl's checks and Verilog generation.
     fn block(&self) -> &dyn Block;
 }
@@ -32,6 +32,7 @@ pub trait HdlModel: Dut {
 pub struct HdlDut<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize>
 {
     uut: MembarUnit<W, WB, K, TB, MB>,
+    cfg: Config,
 }
 
 impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize>
@@ -48,7 +49,10 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
                 cfg.short_name()
             )
         })?;
-        Ok(HdlDut { uut })
+        Ok(HdlDut {
+            uut,
+            cfg: cfg.clone(),
+        })
     }
 
     fn settle(&mut self) {
@@ -59,43 +63,19 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
     }
 }
 
-impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize> Dut
-    for HdlDut<W, WB, K, TB, MB>
+impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB: usize>
+    unit_ports::Dut<MembarUnitPorts> for HdlDut<W, WB, K, TB, MB>
 {
     fn step(&mut self, i: &Inputs) -> Outputs {
-        let i = i.masked(WB as u32, TB as u32);
+        let i = i.masked_for(&self.cfg);
         let u = &mut self.uut;
-        u.reset.next = i.reset;
-        u.req_valid.next = i.req_valid;
-        u.req_warp.next = u64::from(i.req_warp).into();
-        u.req_op.next = u64::from(i.req_op).into();
-        u.req_level.next = u64::from(i.req_level).into();
-        u.req_ivall.next = u64::from(i.req_ivall).into();
-        u.req_id.next = u64::from(i.req_id).into();
-        u.dn_ready.next = i.dn_ready;
-        u.ack_valid.next = i.ack_valid;
-        u.ack_tag.next = u64::from(i.ack_tag).into();
-        u.bar_ack_valid.next = i.bar_ack_valid;
-        u.bar_ack_tag.next = u64::from(i.bar_ack_tag).into();
+        membar_sim::membar_unit_ports!(crate::hdl_port_io, (drive u i));
         u.clock.next = false.into();
         self.settle();
 
         let u = &self.uut;
-        let o = Outputs {
-            req_ready: u.req_ready.val(),
-            dn_valid: u.dn_valid.val(),
-            dn_kind: u64::from(u.dn_kind.val()) as u8,
-            dn_tag: u64::from(u.dn_tag.val()) as u8,
-            dn_warp: u64::from(u.dn_warp.val()) as u8,
-            dn_op: u64::from(u.dn_op.val()) as u8,
-            dn_level: u64::from(u.dn_level.val()) as u8,
-            dn_ack_req: u.dn_ack_req.val(),
-            dn_id: u64::from(u.dn_id.val()) as u16,
-            warp_blocked: u64::from(u.warp_blocked.val()),
-            release_valid: u.release_valid.val(),
-            release_mask: u64::from(u.release_mask.val()),
-            err: u.err.val(),
-        };
+        let mut o = Outputs::default();
+        membar_sim::membar_unit_ports!(crate::hdl_port_io, (read u o));
         self.uut.clock.next = true.into();
         self.settle();
         o

@@ -31,6 +31,7 @@ pub mod commit_counters;
 pub mod counter_bank;
 mod dispatch;
 mod hdl_dut;
+pub mod hdl_ports;
 pub mod membar_unit;
 pub mod onehot;
 pub mod request_gate;
@@ -43,7 +44,9 @@ pub use verilog::{generate_verilog, module_prefix, spec_ports, Dir};
 /// The rust-hdl simulation of `membar_unit` for `cfg`, stepped in lockstep
 /// like the reference model. `Err` (naming the key, the value and what is
 /// allowed) when `cfg` is outside what the RTL supports.
-pub fn hdl_dut(cfg: &membar_sim::Config) -> Result<Box<dyn membar_sim::Dut>, String> {
-    let model: Box<dyn membar_sim::Dut> = dispatch::build(cfg)?;
+pub fn hdl_dut(
+    cfg: &membar_sim::Config,
+) -> Result<Box<dyn membar_sim::Dut<membar_sim::ports::MembarUnitPorts>>, String> {
+    let model: Box<dyn membar_sim::Dut<membar_sim::ports::MembarUnitPorts>> = dispatch::build(cfg)?;
     Ok(model)
 }

@@ -118,30 +118,10 @@ fn rename(verilog: &str, prefix: &str) -> Result<String, String> {
 }
 
 fn wrapper(cfg: &Config, prefix: &str) -> String {
-    let ports = spec_ports(cfg);
-    let decls = ports
-        .iter()
-        .map(|&(name, dir, width)| {
-            let dir = match dir {
-                Dir::In => "input ",
-                Dir::Out => "output",
-            };
-            let range = if width == 1 {
-                String::new()
-            } else {
-                format!("[{}:0]", width - 1)
-            };
-            format!("    {dir} wire {range:<6} {name}")
-        })
-        .collect::<Vec<_>>()
-        .join(",\n");
-    let conns = ports
-        .iter()
-        .map(|&(name, _, _)| format!("        .{name}({name})"))
-        .collect::<Vec<_>>()
-        .join(",\n");
-    format!(
-        "\n\n// The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.\n\
-         module membar_unit (\n{decls}\n);\n\n    {prefix} core (\n{conns}\n    );\n\nendmodule // membar_unit\n"
+    use membar_sim::ports::{MembarUnitPorts, Unit};
+    unit_ports::verilog_wrapper(
+        MembarUnitPorts::MODULE,
+        prefix,
+        &MembarUnitPorts::ports(cfg),
     )
 }

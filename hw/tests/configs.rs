@@ -5,6 +5,7 @@ mod common;
 
 use common::Stimulus;
 use membar_sim::config::{Arch, LevelMix};
+use membar_sim::PortBundle;
 use membar_sim::{Config, Dut, MembarModel};
 
 /// Each (warps, slots, counter_bits) combination: the rust-hdl model builds,

@@ -12,6 +12,7 @@ mod common;
 use common::Stimulus;
 use membar_sim::config::LevelMix;
 use membar_sim::membar_unit::Events;
+use membar_sim::PortBundle;
 use membar_sim::{Config, Dut, Inputs, MembarModel};
 use std::collections::VecDeque;
 use std::time::Instant;

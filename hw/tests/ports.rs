@@ -1,50 +1,50 @@
 //! The `membar_unit` wrapper in the emitted Verilog has exactly the SPEC.md
 //! ports: names, order, directions and widths, for every grid configuration.
-//! The expected list is written out here from SPEC.md, independently of the
-//! generator's own `spec_ports`, which is checked against it too.
+//! The expected list is read from the contract itself (the port table of
+//! `spec/membar_unit.md`, widths `W`/`WB`/`TB` evaluated for the
+//! configuration), independently of the port declaration that generates the
+//! wrapper, which is checked against it too.
 
 use membar_hw::Dir;
 use membar_sim::Config;
 
-/// SPEC.md's port table for `cfg`: (name, direction, width).
+/// The port table of `spec/membar_unit.md` for `cfg`: (name, direction, width).
 fn spec_md_ports(cfg: &Config) -> Vec<(String, Dir, u32)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/membar_unit.md");
+    let text = std::fs::read_to_string(path).expect("spec/membar_unit.md");
     let (w, wb, tb) = (
         cfg.warps,
         cfg.warps.trailing_zeros(),
         cfg.slots.trailing_zeros(),
     );
-    let table: [(&str, Dir, u32); 26] = [
-        ("clock", Dir::In, 1),
-        ("reset", Dir::In, 1),
-        ("req_valid", Dir::In, 1),
-        ("req_ready", Dir::Out, 1),
-        ("req_warp", Dir::In, wb),
-        ("req_op", Dir::In, 3),
-        ("req_level", Dir::In, 2),
-        ("req_ivall", Dir::In, 2),
-        ("req_id", Dir::In, 16),
-        ("dn_valid", Dir::Out, 1),
-        ("dn_ready", Dir::In, 1),
-        ("dn_kind", Dir::Out, 2),
-        ("dn_tag", Dir::Out, tb),
-        ("dn_warp", Dir::Out, wb),
-        ("dn_op", Dir::Out, 3),
-        ("dn_level", Dir::Out, 2),
-        ("dn_ack_req", Dir::Out, 1),
-        ("dn_id", Dir::Out, 16),
-        ("ack_valid", Dir::In, 1),
-        ("ack_tag", Dir::In, tb),
-        ("bar_ack_valid", Dir::In, 1),
-        ("bar_ack_tag", Dir::In, tb),
-        ("warp_blocked", Dir::Out, w),
-        ("release_valid", Dir::Out, 1),
-        ("release_mask", Dir::Out, w),
-        ("err", Dir::Out, 1),
-    ];
-    table
-        .iter()
-        .map(|&(n, d, width)| (n.to_string(), d, width))
-        .collect()
+    let start = text
+        .find("| port | dir | width | meaning |")
+        .expect("port table");
+    let rows: Vec<(String, Dir, u32)> = text[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let name = cells[1].trim_matches('`').to_string();
+            let dir = match cells[2] {
+                "in" => Dir::In,
+                "out" => Dir::Out,
+                d => panic!("{path}: port `{name}`: direction `{d}`"),
+            };
+            let width = match cells[3] {
+                "W" => w,
+                "WB" => wb,
+                "TB" => tb,
+                n => n
+                    .parse()
+                    .unwrap_or_else(|_| panic!("{path}: port `{name}`: width `{n}`")),
+            };
+            (name, dir, width)
+        })
+        .collect();
+    assert!(rows.len() >= 20, "{path}: only {} port rows", rows.len());
+    rows
 }
 
 /// The ANSI port list of `module membar_unit (...);`: one `input|output wire [h:0] name` per line.
@@ -97,7 +97,10 @@ fn wrapper_ports_match_spec_md() {
         );
         let generator: Vec<_> = membar_hw::spec_ports(&cfg)
             .into_iter()
-            .map(|(n, d, w)| (n.to_string(), d, w))
+            .map(|p| {
+                let d = if p.dir == Dir::Clock { Dir::In } else { p.dir };
+                (p.name.to_string(), d, p.width)
+            })
             .collect();
         assert_eq!(
             generator, expected,

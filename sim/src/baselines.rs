@@ -58,17 +58,13 @@ impl Default for BaselineState {
 
 /// Number of distinct tags a configuration's ports carry.
 pub fn tag_count(cfg: &Config) -> u32 {
-    match cfg.arch {
-        Arch::PerWarpDrain => cfg.warps,
-        _ => cfg.slots,
-    }
+    cfg.tag_count()
 }
 
 /// One cycle of a baseline: outputs and next state.
 pub fn eval_baseline(cfg: &Config, q: &BaselineState, i: &Inputs) -> (Outputs, BaselineState) {
     let per_warp = cfg.arch == Arch::PerWarpDrain;
-    let tb = if per_warp { cfg.wb() } else { cfg.tb() };
-    let i = i.masked(cfg.wb(), tb);
+    let i = i.masked_for(cfg);
     if i.reset {
         return (Outputs::default(), BaselineState::default());
     }

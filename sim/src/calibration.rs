@@ -781,17 +781,61 @@ struct Table {
     rows: Vec<(usize, Vec<String>)>,
 }
 
+/// The measurement set the project ships (`data/calibration/`, copied from
+/// the H100/H200 measurements), built into the binary so `membar calibrate`
+/// works from any directory and needs nothing beside the repository.
+pub const BUILTIN_DATA: &str = "data/calibration";
+
+const BUILTIN_FILES: &[(&str, &str)] = &[
+    (
+        "h100_fence.csv",
+        include_str!("../../data/calibration/h100_fence.csv"),
+    ),
+    (
+        "h100_pairs.csv",
+        include_str!("../../data/calibration/h100_pairs.csv"),
+    ),
+    (
+        "h100_groups.csv",
+        include_str!("../../data/calibration/h100_groups.csv"),
+    ),
+    (
+        "h200_fence.csv",
+        include_str!("../../data/calibration/h200_fence.csv"),
+    ),
+    (
+        "h200_pairs.csv",
+        include_str!("../../data/calibration/h200_pairs.csv"),
+    ),
+    (
+        "h200_groups.csv",
+        include_str!("../../data/calibration/h200_groups.csv"),
+    ),
+];
+
 impl Table {
+    /// Read `path`; a path under [`BUILTIN_DATA`] that is not on disk (run
+    /// from outside the repository) is served from the built-in copy.
     fn load(path: &Path) -> Result<Table, InputError> {
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::new(
-                &src,
-                "file",
-                "",
-                format!("cannot read the measurement file: {e}"),
-            )
-        })?;
+        let builtin = path
+            .strip_prefix(BUILTIN_DATA)
+            .ok()
+            .and_then(|rest| rest.to_str())
+            .and_then(|name| BUILTIN_FILES.iter().find(|(n, _)| *n == name))
+            .map(|(_, text)| text.to_string());
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(_) if builtin.is_some() => builtin.unwrap_or_default(),
+            Err(e) => {
+                return Err(InputError::new(
+                    &src,
+                    "file",
+                    "",
+                    format!("cannot read the measurement file: {e}"),
+                ))
+            }
+        };
         let mut lines = text.lines().enumerate();
         let header: Vec<String> = match lines.next() {
             Some((_, h)) => h.split(',').map(|s| s.trim().to_string()).collect(),

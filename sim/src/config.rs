@@ -172,6 +172,19 @@ impl Config {
     pub fn tb(&self) -> u32 {
         self.slots.trailing_zeros()
     }
+    /// Coalescing indices the design tags transactions with: K slots, or one
+    /// per warp for the `per_warp_drain` baseline.
+    pub fn tag_count(&self) -> u32 {
+        match self.arch {
+            Arch::PerWarpDrain => self.warps,
+            _ => self.slots,
+        }
+    }
+    /// Width of the tag ports (`dn_tag`, `ack_tag`, `bar_ack_tag`): log2 of
+    /// [`Config::tag_count`] (= `tb()` for the coalescing design).
+    pub fn tag_bits(&self) -> u32 {
+        self.tag_count().trailing_zeros()
+    }
     /// Largest value a commit counter holds (all ones): a full counter.
     pub fn counter_max(&self) -> u32 {
         (1u32 << self.counter_bits) - 1

@@ -73,7 +73,7 @@ impl Coverage {
 
     /// Count one cycle: its ports and the reference model's events for it.
     pub fn observe(&mut self, i: &Inputs, o: &Outputs, ev: &Events, closed_slots: u32) {
-        let i = i.masked(self.cfg.wb(), self.cfg.tb());
+        let i = i.masked_for(&self.cfg);
         if i.reset {
             if o.warp_blocked != 0 || o.dn_valid || closed_slots != 0 {
                 self.hit("reset_mid_traffic");
@@ -248,7 +248,7 @@ impl CoveredModel {
     }
 }
 
-impl crate::ports::Dut for CoveredModel {
+impl unit_ports::Dut<crate::ports::MembarUnitPorts> for CoveredModel {
     fn step(&mut self, i: &Inputs) -> Outputs {
         let closed = self.model.q.closed.count_ones();
         let o = self.model.step(i);

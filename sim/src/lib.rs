@@ -18,4 +18,4 @@ pub mod workload;
 
 pub use config::{Config, InputError};
 pub use membar_unit::MembarModel;
-pub use ports::{Dut, Inputs, Outputs};
+pub use ports::{Dut, Inputs, Outputs, PortBundle};

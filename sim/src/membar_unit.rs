@@ -27,7 +27,7 @@
 
 use crate::baselines::{eval_baseline, BaselineState};
 use crate::config::{Arch, Config, LevelMix};
-use crate::ports::{kind, level, op, Dut, Inputs, Outputs};
+use crate::ports::{kind, level, op, Inputs, Outputs};
 
 /// Most slots (K) any configuration has.
 pub const MAX_SLOTS: usize = 8;
@@ -158,7 +158,7 @@ pub fn eval_with_fault(
     let mut ev = Events::default();
     let k = cfg.slots as u8;
     let kmask = k - 1;
-    let i = i.masked(cfg.wb(), cfg.tb());
+    let i = i.masked_for(cfg);
     if i.reset {
         // Synchronous reset: every output low this cycle, state cleared at the edge.
         return (Outputs::default(), State::default(), ev);
@@ -431,7 +431,7 @@ impl MembarModel {
     }
 }
 
-impl Dut for MembarModel {
+impl unit_ports::Dut<crate::ports::MembarUnitPorts> for MembarModel {
     #[inline]
     fn step(&mut self, i: &Inputs) -> Outputs {
         if self.cfg.arch != Arch::Coalescing {

@@ -5,7 +5,8 @@
 //! first output that differs, naming the cycle, the port and both values.
 
 use crate::config::Config;
-use crate::ports::{Downstream, Dut, Inputs, Outputs, Upstream};
+use crate::ports::MembarUnitPorts;
+use crate::ports::{Downstream, Dut, Inputs, Outputs, PortBundle, Upstream};
 use crate::stats::Stats;
 use crate::vcd::VcdWriter;
 use rand::{Rng, SeedableRng};
@@ -102,7 +103,7 @@ impl ResetSchedule {
 /// Run `dut` with `up`/`dn` for `opts.cycles` cycles and then drain; every
 /// observer sees every cycle.
 pub fn run(
-    dut: &mut dyn Dut,
+    dut: &mut dyn Dut<MembarUnitPorts>,
     up: &mut dyn Upstream,
     dn: &mut dyn Downstream,
     opts: &RunOptions,
@@ -254,8 +255,8 @@ pub const HISTORY: usize = 8;
 /// real hardware; the run stops at the first difference (`Err`) or at the
 /// first observer failure (`LockstepReport::failure`).
 pub fn lockstep(
-    reference: &mut dyn Dut,
-    dut: &mut dyn Dut,
+    reference: &mut dyn Dut<MembarUnitPorts>,
+    dut: &mut dyn Dut<MembarUnitPorts>,
     up: &mut dyn Upstream,
     dn: &mut dyn Downstream,
     opts: &RunOptions,

@@ -81,7 +81,7 @@
 
 use crate::baselines::tag_count;
 use crate::config::{Arch, Config};
-use crate::ports::{kind, level, op, Inputs, Outputs, OUTPUT_PORTS};
+use crate::ports::{kind, level, op, Inputs, Outputs, PortBundle};
 use std::collections::VecDeque;
 use std::fmt;
 
@@ -315,9 +315,6 @@ impl State {
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
     cfg: Config,
-    wb: u32,
-    /// Tag port width and number of tags (`slots`; `warps` for `per_warp_drain`).
-    tb: u32,
     ntags: u32,
     /// Most members one BARRIER may serve (P6): `ways`; 1 for the baselines.
     ways: u64,
@@ -394,8 +391,6 @@ impl Scoreboard {
         let ntags = tag_count(cfg);
         Scoreboard {
             cfg: cfg.clone(),
-            wb: cfg.wb(),
-            tb: ntags.trailing_zeros(),
             ntags,
             ways: if cfg.arch == Arch::Coalescing {
                 cfg.ways as u64
@@ -438,7 +433,7 @@ impl Scoreboard {
         if let Some(v) = &self.failed {
             return Err(v.clone());
         }
-        let i = i.masked(self.wb, self.tb);
+        let i = i.masked_for(&self.cfg);
         let r = if i.reset {
             self.check_reset(cycle, o)
         } else {
@@ -482,7 +477,7 @@ impl Scoreboard {
     fn check_reset(&mut self, cycle: u64, o: &Outputs) -> Result<(), Violation> {
         let vals = o.values();
         let bad = (0..vals.len()).find(|&k| vals[k] != 0);
-        let (port, v) = bad.map_or(("", 0), |k| (OUTPUT_PORTS[k], vals[k]));
+        let (port, v) = bad.map_or(("", 0), |k| (Outputs::NAMES[k], vals[k]));
         let prop = match port {
             "err" => "P7",
             p if p.starts_with("dn_") => "P3",

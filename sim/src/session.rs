@@ -5,6 +5,7 @@
 use crate::config::Config;
 use crate::mmu::Mmu;
 use crate::ports::Dut;
+use crate::ports::MembarUnitPorts;
 use crate::run::{run, Observer, RunOptions, RunOutcome};
 use crate::scoreboard::Scoreboard;
 use crate::stats::Stats;
@@ -54,7 +55,7 @@ impl SessionReport {
 /// `extra` observers (a VCD trace, coverage) see every cycle too.
 pub fn run_session(
     cfg: &Config,
-    dut: &mut dyn Dut,
+    dut: &mut dyn Dut<MembarUnitPorts>,
     wf: &WorkloadFile,
     opts: &RunOptions,
     extra: &mut [&mut dyn Observer],

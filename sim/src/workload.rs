@@ -1165,7 +1165,7 @@ mod tests {
     use super::*;
     use crate::membar_unit::MembarModel;
     use crate::mmu::{Mmu, MmuStats};
-    use crate::ports::{kind, Downstream, Dut};
+    use crate::ports::{kind, Downstream, Dut, PortBundle};
     use std::path::PathBuf;
 
     fn workloads_dir() -> PathBuf {

@@ -21,6 +21,7 @@
 use membar_sim::baselines::tag_count;
 use membar_sim::config::{Arch, Config, LevelMix};
 use membar_sim::membar_unit::{Fault, MembarModel};
+use membar_sim::ports::MembarUnitPorts;
 use membar_sim::ports::{kind, level, op, Dut, Inputs, Outputs};
 use membar_sim::scoreboard::{liveness_bound_for, Scoreboard, Violation};
 use rand::{Rng, SeedableRng};
@@ -375,7 +376,13 @@ fn run_env(cfg: &Config, fault: Fault, env: &mut Env, cycles: u64, record: bool)
 }
 
 /// Run any DUT against a scoreboard built for `cfg`.
-fn run_dut(cfg: &Config, dut: &mut dyn Dut, env: &mut Env, cycles: u64, record: bool) -> RunResult {
+fn run_dut(
+    cfg: &Config,
+    dut: &mut dyn Dut<MembarUnitPorts>,
+    env: &mut Env,
+    cycles: u64,
+    record: bool,
+) -> RunResult {
     let mut sb = Scoreboard::new(cfg);
     let mut res = RunResult {
         violation: None,
@@ -715,12 +722,12 @@ struct Refuser {
     n: u64,
 }
 
-impl Dut for Refuser {
+impl membar_sim::ports::Dut<membar_sim::ports::MembarUnitPorts> for Refuser {
     fn step(&mut self, i: &Inputs) -> Outputs {
         let mut j = *i;
         let hide = !i.reset && i.req_valid && op::is_txn(i.req_op & 7) && {
             self.n += 1;
-            self.n % self.every == 0
+            self.n.is_multiple_of(self.every)
         };
         j.req_valid &= !hide;
         self.inner.step(&j)

@@ -11,6 +11,7 @@ use crate::dut::VerilatorDut;
 use crate::error::CosimError;
 use crate::verilate::{target_dir, BuildOptions, TraceFormat};
 use membar_sim::membar_unit::MembarModel;
+use membar_sim::ports::PortBundle;
 use membar_sim::ports::{kind, op, Downstream, Upstream};
 use membar_sim::{Config, Dut, Inputs, Outputs};
 use std::collections::VecDeque;
@@ -354,55 +355,19 @@ impl fmt::Display for CosimReport {
     }
 }
 
-/// Inputs packed into 64 bits (for the replay record).
-pub fn pack_inputs(i: &Inputs) -> u64 {
-    (i.reset as u64)
-        | (i.req_valid as u64) << 1
-        | (i.req_warp as u64) << 2
-        | (i.req_op as u64) << 10
-        | (i.req_level as u64) << 13
-        | (i.req_ivall as u64) << 15
-        | (i.req_id as u64) << 17
-        | (i.dn_ready as u64) << 33
-        | (i.ack_valid as u64) << 34
-        | (i.ack_tag as u64) << 35
-        | (i.bar_ack_valid as u64) << 43
-        | (i.bar_ack_tag as u64) << 44
-}
-
-/// Inverse of [`pack_inputs`] (for inputs already masked to port widths:
-/// warp < 256, op < 8, level/ivall < 4, tags < 256).
-pub fn unpack_inputs(p: u64) -> Inputs {
-    Inputs {
-        reset: p & 1 != 0,
-        req_valid: (p >> 1) & 1 != 0,
-        req_warp: (p >> 2) as u8,
-        req_op: ((p >> 10) & 7) as u8,
-        req_level: ((p >> 13) & 3) as u8,
-        req_ivall: ((p >> 15) & 3) as u8,
-        req_id: (p >> 17) as u16,
-        dn_ready: (p >> 33) & 1 != 0,
-        ack_valid: (p >> 34) & 1 != 0,
-        ack_tag: (p >> 35) as u8,
-        bar_ack_valid: (p >> 43) & 1 != 0,
-        bar_ack_tag: (p >> 44) as u8,
-    }
-}
-
 /// The core loop for any DUT. Returns the report and, when `record` is set,
 /// the packed inputs of every cycle (up to `opts.record_limit`).
 pub fn lockstep(
     model: &mut MembarModel,
-    dut: &mut dyn Dut,
+    dut: &mut dyn Dut<membar_sim::ports::MembarUnitPorts>,
     up: &mut dyn Upstream,
     down: &mut dyn Downstream,
     opts: &CosimOptions,
     record: bool,
-) -> (CosimReport, Vec<u64>) {
+) -> (CosimReport, Vec<Inputs>) {
     let cfg = model.cfg.clone();
-    let (wb, tb) = (cfg.wb(), cfg.tb());
     let mut hist: VecDeque<HistoryEntry> = VecDeque::with_capacity(opts.history + 1);
-    let mut rec: Vec<u64> = Vec::new();
+    let mut rec: Vec<Inputs> = Vec::new();
     let mut recording = record;
     if recording {
         rec.reserve(opts.cycles.min(opts.record_limit).min(1 << 24) as usize);
@@ -421,10 +386,10 @@ pub fn lockstep(
         up.drive(cycle, &mut i);
         down.drive(cycle, &mut i);
         // Both sides see exactly what the hardware sees.
-        let i = i.masked(wb, tb);
+        let i = i.masked_for(&cfg);
         if recording {
             if (rec.len() as u64) < opts.record_limit {
-                rec.push(pack_inputs(&i));
+                rec.push(i);
             } else {
                 recording = false;
                 rec = Vec::new();
@@ -453,7 +418,7 @@ pub fn lockstep(
             let (a, b) = (om.values(), od.values());
             let all: Vec<(&'static str, u64, u64)> = (0..a.len())
                 .filter(|&k| a[k] != b[k])
-                .map(|k| (membar_sim::ports::OUTPUT_PORTS[k], a[k], b[k]))
+                .map(|k| (Outputs::NAMES[k], a[k], b[k]))
                 .collect();
             let (port, expected, actual) = om.first_difference(&od).expect("outputs differ");
             mismatch = Some(Mismatch {
@@ -577,7 +542,7 @@ pub fn replay_with_waves(
     cfg: &Config,
     build: &BuildOptions,
     opts: &CosimOptions,
-    rec: &[u64],
+    rec: &[Inputs],
     upto: u64,
 ) -> Result<(PathBuf, Option<String>), CosimError> {
     let mut b = build.clone();
@@ -607,14 +572,13 @@ pub fn replay_with_waves(
         upto.saturating_sub(opts.waves_window - 1)
     };
     let mut reproduced = None;
-    for (c, &p) in rec.iter().enumerate().take(upto as usize + 1) {
+    for (c, i) in rec.iter().enumerate().take(upto as usize + 1) {
         let c = c as u64;
         if c == start {
             dut.open_waves(&path)?;
         }
-        let i = unpack_inputs(p);
-        let om = model.step(&i);
-        let od = dut.step(&i);
+        let om = model.step(i);
+        let od = dut.step(i);
         if om != od && (opts.compare_in_reset || !i.reset) && reproduced.is_none() {
             reproduced = Some(c);
         }

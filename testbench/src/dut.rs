@@ -1,101 +1,24 @@
 //! [`VerilatorDut`]: the Verilated `membar_unit` as a [`membar_sim::Dut`],
-//! driven through the C shim in `csrc/membar_shim.cpp`.
+//! driven through the C shim that `unit_ports::verilator_shim` generates from
+//! the port declaration. Inputs and outputs cross the C ABI as 32-bit words
+//! packed by `unit_ports::pack`/`unpack` (bitvec), in declaration order.
 
 use crate::error::CosimError;
 use crate::portcheck::check_ports;
 use crate::verilate::{build_library, BuildOptions, BuiltLibrary, TraceFormat, SHIM_ABI_VERSION};
-use membar_sim::{Config, Dut, Inputs, Outputs};
+use membar_sim::ports::{MembarUnitPorts, Unit};
+use membar_sim::{Config, Inputs, Outputs};
 use std::ffi::{c_void, CString};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// `InputsC` in the shim.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InputsC {
-    pub reset: u8,
-    pub req_valid: u8,
-    pub req_warp: u8,
-    pub req_op: u8,
-    pub req_level: u8,
-    pub req_ivall: u8,
-    pub req_id: u16,
-    pub dn_ready: u8,
-    pub ack_valid: u8,
-    pub ack_tag: u8,
-    pub bar_ack_valid: u8,
-    pub bar_ack_tag: u8,
-    pub _pad: [u8; 3],
-}
-
-/// `OutputsC` in the shim.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OutputsC {
-    pub warp_blocked: u64,
-    pub release_mask: u64,
-    pub dn_id: u16,
-    pub req_ready: u8,
-    pub dn_valid: u8,
-    pub dn_kind: u8,
-    pub dn_tag: u8,
-    pub dn_warp: u8,
-    pub dn_op: u8,
-    pub dn_level: u8,
-    pub dn_ack_req: u8,
-    pub release_valid: u8,
-    pub err: u8,
-}
-
-impl InputsC {
-    /// From [`Inputs`], already masked to the port widths (Verilator expects
-    /// the unused upper bits of a port's C type to be zero).
-    pub fn from_inputs(i: &Inputs) -> InputsC {
-        InputsC {
-            reset: i.reset as u8,
-            req_valid: i.req_valid as u8,
-            req_warp: i.req_warp,
-            req_op: i.req_op,
-            req_level: i.req_level,
-            req_ivall: i.req_ivall,
-            req_id: i.req_id,
-            dn_ready: i.dn_ready as u8,
-            ack_valid: i.ack_valid as u8,
-            ack_tag: i.ack_tag,
-            bar_ack_valid: i.bar_ack_valid as u8,
-            bar_ack_tag: i.bar_ack_tag,
-            _pad: [0; 3],
-        }
-    }
-}
-
-impl OutputsC {
-    pub fn to_outputs(&self) -> Outputs {
-        Outputs {
-            req_ready: self.req_ready != 0,
-            dn_valid: self.dn_valid != 0,
-            dn_kind: self.dn_kind,
-            dn_tag: self.dn_tag,
-            dn_warp: self.dn_warp,
-            dn_op: self.dn_op,
-            dn_level: self.dn_level,
-            dn_ack_req: self.dn_ack_req != 0,
-            dn_id: self.dn_id,
-            warp_blocked: self.warp_blocked,
-            release_valid: self.release_valid != 0,
-            release_mask: self.release_mask,
-            err: self.err != 0,
-        }
-    }
-}
-
 type FnU32 = unsafe extern "C" fn() -> u32;
 type FnCreate = unsafe extern "C" fn() -> *mut c_void;
 type FnHandle = unsafe extern "C" fn(*mut c_void);
 type FnTraceOpen = unsafe extern "C" fn(*mut c_void, *const std::os::raw::c_char) -> i32;
-type FnStep = unsafe extern "C" fn(*mut c_void, *const InputsC, *mut OutputsC);
-type FnStepMany = unsafe extern "C" fn(*mut c_void, *const InputsC, u64, u64, *mut u64);
+type FnStep = unsafe extern "C" fn(*mut c_void, *const u32, *mut u32);
+type FnStepMany = unsafe extern "C" fn(*mut c_void, *const u32, u64, u64, *mut u64);
 
 /// The loaded shim: the library (kept alive) and its entry points.
 struct Shim {
@@ -111,12 +34,12 @@ struct Shim {
 }
 
 impl Shim {
-    fn load(path: &Path) -> Result<Shim, CosimError> {
+    fn load(path: &Path, in_words: usize, out_words: usize) -> Result<Shim, CosimError> {
         let err = |detail: String| CosimError::Load {
             path: path.to_path_buf(),
             detail,
         };
-        // SAFETY: the library is one this crate built from csrc/membar_shim.cpp;
+        // SAFETY: the library is one this crate built from the generated shim;
         // its initialisers are the C++ runtime's and Verilator's.
         let lib = unsafe { libloading::Library::new(path) }.map_err(|e| err(e.to_string()))?;
         unsafe {
@@ -126,32 +49,30 @@ impl Shim {
                         .map_err(|e| err(format!("symbol {}: {e}", $name)))?
                 };
             }
-            let abi: FnU32 = sym!("membar_abi_version", FnU32);
-            let sz_in: FnU32 = sym!("membar_sizeof_inputs", FnU32);
-            let sz_out: FnU32 = sym!("membar_sizeof_outputs", FnU32);
+            let abi: FnU32 = sym!("unit_abi_version", FnU32);
+            let n_in: FnU32 = sym!("unit_in_words", FnU32);
+            let n_out: FnU32 = sym!("unit_out_words", FnU32);
             if abi() != SHIM_ABI_VERSION
-                || sz_in() as usize != std::mem::size_of::<InputsC>()
-                || sz_out() as usize != std::mem::size_of::<OutputsC>()
+                || n_in() as usize != in_words
+                || n_out() as usize != out_words
             {
                 return Err(err(format!(
-                    "shim ABI mismatch: version {} (want {SHIM_ABI_VERSION}), InputsC {} bytes (want {}), OutputsC {} bytes (want {})",
+                    "shim ABI mismatch: version {} (want {SHIM_ABI_VERSION}), {} input words (want {in_words}), {} output words (want {out_words})",
                     abi(),
-                    sz_in(),
-                    std::mem::size_of::<InputsC>(),
-                    sz_out(),
-                    std::mem::size_of::<OutputsC>()
+                    n_in(),
+                    n_out(),
                 )));
             }
-            let traced_fn: FnU32 = sym!("membar_traced", FnU32);
+            let traced_fn: FnU32 = sym!("unit_traced", FnU32);
             let traced = traced_fn();
             Ok(Shim {
-                create: sym!("membar_create", FnCreate),
-                destroy: sym!("membar_destroy", FnHandle),
-                step: sym!("membar_step", FnStep),
-                step_many: sym!("membar_step_many", FnStepMany),
-                trace_open: sym!("membar_trace_open", FnTraceOpen),
-                trace_flush: sym!("membar_trace_flush", FnHandle),
-                trace_close: sym!("membar_trace_close", FnHandle),
+                create: sym!("unit_create", FnCreate),
+                destroy: sym!("unit_destroy", FnHandle),
+                step: sym!("unit_step", FnStep),
+                step_many: sym!("unit_step_many", FnStepMany),
+                trace_open: sym!("unit_trace_open", FnTraceOpen),
+                trace_flush: sym!("unit_trace_flush", FnHandle),
+                trace_close: sym!("unit_trace_close", FnHandle),
                 traced,
                 _lib: lib,
             })
@@ -167,9 +88,10 @@ pub struct VerilatorDut {
     shim: Arc<Shim>,
     handle: *mut c_void,
     cfg: Config,
-    wb: u32,
-    tb: u32,
-    wmask: u64,
+    /// Port widths in `Inputs`/`Outputs` field order (the packing layout).
+    in_widths: Vec<u32>,
+    out_widths: Vec<u32>,
+    out_buf: Vec<u32>,
     /// The library this DUT runs.
     pub library: BuiltLibrary,
     /// The Verilog it was built from.
@@ -215,7 +137,7 @@ impl VerilatorDut {
                 problems,
             });
         }
-        let lib = build_library(verilog_path, opts)?;
+        let lib = build_library(verilog_path, cfg, opts)?;
         let mut dut = VerilatorDut::load(&lib, cfg)?;
         dut.verilog = verilog_path.to_path_buf();
         if let Some(w) = &opts.waves {
@@ -226,22 +148,28 @@ impl VerilatorDut {
 
     /// Instantiate a model from an already built library.
     pub fn load(lib: &BuiltLibrary, cfg: &Config) -> Result<Self, CosimError> {
-        let shim = Arc::new(Shim::load(&lib.path)?);
-        // SAFETY: membar_create has no preconditions.
+        let in_widths = MembarUnitPorts::input_widths(cfg);
+        let out_widths = MembarUnitPorts::output_widths(cfg);
+        let shim = Arc::new(Shim::load(
+            &lib.path,
+            unit_ports::words_for(&in_widths),
+            unit_ports::words_for(&out_widths),
+        )?);
+        // SAFETY: unit_create has no preconditions.
         let handle = unsafe { (shim.create)() };
         if handle.is_null() {
             return Err(CosimError::Load {
                 path: lib.path.clone(),
-                detail: "membar_create returned NULL".into(),
+                detail: "unit_create returned NULL".into(),
             });
         }
         Ok(VerilatorDut {
             shim,
             handle,
             cfg: cfg.clone(),
-            wb: cfg.wb(),
-            tb: cfg.tb(),
-            wmask: cfg.warp_mask(),
+            out_buf: vec![0; unit_ports::words_for(&out_widths)],
+            in_widths,
+            out_widths,
             library: lib.clone(),
             verilog: PathBuf::new(),
             waves: None,
@@ -294,7 +222,7 @@ impl VerilatorDut {
         // SAFETY: valid handle and NUL-terminated path.
         let rc = unsafe { (self.shim.trace_open)(self.handle, c.as_ptr()) };
         if rc != 0 {
-            return Err(werr(format!("membar_trace_open returned {rc}")));
+            return Err(werr(format!("unit_trace_open returned {rc}")));
         }
         self.waves = Some(path.to_path_buf());
         Ok(())
@@ -332,9 +260,9 @@ impl VerilatorDut {
     /// alone, without the per-cycle FFI call. Changes the model's state.
     pub fn bench_raw(&mut self, inputs: &[Inputs], cycles: u64) -> Duration {
         assert!(!inputs.is_empty());
-        let ins: Vec<InputsC> = inputs
+        let ins: Vec<u32> = inputs
             .iter()
-            .map(|i| InputsC::from_inputs(&i.masked(self.wb, self.tb)))
+            .flat_map(|i| unit_ports::pack(i, &self.in_widths))
             .collect();
         let mut sink = 0u64;
         let t0 = Instant::now();
@@ -343,7 +271,7 @@ impl VerilatorDut {
             (self.shim.step_many)(
                 self.handle,
                 ins.as_ptr(),
-                ins.len() as u64,
+                inputs.len() as u64,
                 cycles,
                 &mut sink,
             )
@@ -356,21 +284,16 @@ impl VerilatorDut {
 
     #[inline]
     fn step_inner(&mut self, i: &Inputs) -> Outputs {
-        let ic = InputsC::from_inputs(&i.masked(self.wb, self.tb));
-        let mut oc = OutputsC::default();
-        // SAFETY: valid handle, valid pointers to repr(C) structs the shim
-        // checked the sizes of.
-        unsafe { (self.shim.step)(self.handle, &ic, &mut oc) };
+        let words = unit_ports::pack(i, &self.in_widths);
+        // SAFETY: valid handle; `words` and `out_buf` have the word counts
+        // the shim reported when it was loaded.
+        unsafe { (self.shim.step)(self.handle, words.as_ptr(), self.out_buf.as_mut_ptr()) };
         self.cycles += 1;
-        let mut o = oc.to_outputs();
-        // Verilator keeps unused upper bits clean, but be explicit.
-        o.warp_blocked &= self.wmask;
-        o.release_mask &= self.wmask;
-        o
+        unit_ports::unpack(&self.out_buf, &self.out_widths)
     }
 }
 
-impl Dut for VerilatorDut {
+impl unit_ports::Dut<MembarUnitPorts> for VerilatorDut {
     #[inline]
     fn step(&mut self, i: &Inputs) -> Outputs {
         if self.timing {
@@ -389,7 +312,7 @@ impl Dut for VerilatorDut {
 
 impl Drop for VerilatorDut {
     fn drop(&mut self) {
-        // SAFETY: the handle came from membar_create of the same library,
+        // SAFETY: the handle came from unit_create of the same library,
         // which `shim` keeps loaded; destroy closes any open waveform.
         unsafe { (self.shim.destroy)(self.handle) };
     }

@@ -2,7 +2,7 @@
 //! against the Rust reference model, in lockstep through a C ABI.
 //!
 //! - [`verilate`]: builds `verilator --cc --exe --build` + the C shim
-//!   (`csrc/membar_shim.cpp`) into a shared library, cached by a SHA-256 of
+//!   (generated from the port declaration) into a shared library, cached by a SHA-256 of
 //!   the Verilog, flags, shim and tool versions under
 //!   `<target>/verilator-cache/`.
 //! - [`VerilatorDut`]: the loaded library as a [`membar_sim::Dut`].

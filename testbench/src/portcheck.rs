@@ -163,23 +163,24 @@ pub fn check_ports(verilog: &str, cfg: &Config) -> Vec<String> {
     };
     let mut problems = Vec::new();
     let spec = spec_ports(cfg);
-    for (name, dir, width) in &spec {
-        match ports.iter().find(|p| p.name == *name) {
+    for &unit_ports::Port { name, dir, width } in &spec {
+        let dir = if dir == Dir::Clock { Dir::In } else { dir };
+        match ports.iter().find(|p| p.name == name) {
             None => problems.push(format!(
                 "port `{name}` is missing (SPEC.md: {} [{}])",
-                dir_name(*dir),
+                dir_name(dir),
                 width
             )),
             Some(p) => {
-                if p.dir != *dir {
+                if p.dir != dir {
                     problems.push(format!(
                         "port `{name}` is an {}, SPEC.md says {}",
                         dir_name(p.dir),
-                        dir_name(*dir)
+                        dir_name(dir)
                     ));
                 }
                 if let Some(w) = p.width {
-                    if w != *width {
+                    if w != width {
                         problems.push(format!(
                             "port `{name}` is {w} bit(s) wide, SPEC.md says {width} for {}",
                             cfg.short_name()
@@ -190,7 +191,7 @@ pub fn check_ports(verilog: &str, cfg: &Config) -> Vec<String> {
         }
     }
     for p in &ports {
-        if !spec.iter().any(|(n, _, _)| *n == p.name) {
+        if !spec.iter().any(|s| s.name == p.name) {
             problems.push(format!(
                 "port `{}` ({}) is not a SPEC.md port",
                 p.name,
@@ -203,7 +204,7 @@ pub fn check_ports(verilog: &str, cfg: &Config) -> Vec<String> {
 
 fn dir_name(d: Dir) -> &'static str {
     match d {
-        Dir::In => "input",
+        Dir::In | Dir::Clock => "input",
         Dir::Out => "output",
     }
 }

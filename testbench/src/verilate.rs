@@ -1,7 +1,7 @@
 //! Building the Verilated `membar_unit` into a shared library, with a cache.
 //!
 //! One build = `verilator --cc --exe --build` of the Verilog plus the C shim
-//! (`csrc/membar_shim.cpp`, compiled into this crate with `include_str!`),
+//! (generated from the unit's port declaration by `unit_ports::verilator_shim`),
 //! linked with `-shared` into `libmembar_<hash>.so`. The cache key is a SHA-256
 //! of everything that can change the library: the Verilog text, any `.vlt`
 //! waiver files beside it, the Verilator and make flags, the shim source,
@@ -23,10 +23,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-/// The C++ shim, embedded so the library does not depend on the source tree.
-pub const SHIM_SOURCE: &str = include_str!("../csrc/membar_shim.cpp");
-/// The ABI version the shim must report (`membar_abi_version`).
-pub const SHIM_ABI_VERSION: u32 = 1;
+/// The ABI version the shim must report (`unit_abi_version`).
+pub use unit_ports::shim::SHIM_ABI_VERSION;
 /// Bump to invalidate every cached library (a change in how builds are made).
 const CACHE_FORMAT: &str = "membar-testbench verilator cache v1";
 
@@ -235,7 +233,7 @@ fn waiver_files(verilog: &Path) -> Vec<PathBuf> {
 }
 
 /// The Verilator arguments of a build, except file names and `-Mdir`/`-o`.
-fn verilator_flags(opts: &BuildOptions, trace: Option<TraceFormat>) -> Vec<String> {
+fn verilator_flags(module: &str, opts: &BuildOptions, trace: Option<TraceFormat>) -> Vec<String> {
     let mut cflags = String::from("-fPIC -fvisibility=hidden");
     let mut f: Vec<String> = vec![
         "--cc".into(),
@@ -249,7 +247,7 @@ fn verilator_flags(opts: &BuildOptions, trace: Option<TraceFormat>) -> Vec<Strin
         "--x-initial".into(),
         "unique".into(),
         "--top-module".into(),
-        "membar_unit".into(),
+        module.into(),
         // rust-hdl output has WIDTH and similar lint warnings; they are kept
         // in the build log and returned, but do not stop the build.
         "-Wno-fatal".into(),
@@ -257,11 +255,11 @@ fn verilator_flags(opts: &BuildOptions, trace: Option<TraceFormat>) -> Vec<Strin
     match trace {
         Some(TraceFormat::Fst) => {
             f.push("--trace-fst".into());
-            cflags.push_str(" -DMEMBAR_TRACE_FST");
+            cflags.push_str(" -DUNIT_TRACE_FST");
         }
         Some(TraceFormat::Vcd) => {
             f.push("--trace".into());
-            cflags.push_str(" -DMEMBAR_TRACE_VCD");
+            cflags.push_str(" -DUNIT_TRACE_VCD");
         }
         None => {}
     }
@@ -275,7 +273,33 @@ fn verilator_flags(opts: &BuildOptions, trace: Option<TraceFormat>) -> Vec<Strin
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// Build (or find in the cache) the shared library for `verilog`.
-pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary, CosimError> {
+pub fn build_library(
+    verilog: &Path,
+    cfg: &membar_sim::Config,
+    opts: &BuildOptions,
+) -> Result<BuiltLibrary, CosimError> {
+    use membar_sim::ports::{MembarUnitPorts, Unit};
+    build_unit_library(
+        verilog,
+        MembarUnitPorts::MODULE,
+        &MembarUnitPorts::ports(cfg),
+        opts,
+    )
+}
+
+/// Build (or find in the cache) the shared library of the Verilated
+/// `module` in `verilog`, with the C shim generated from its port table.
+pub fn build_unit_library(
+    verilog: &Path,
+    module: &str,
+    ports: &[unit_ports::Port],
+    opts: &BuildOptions,
+) -> Result<BuiltLibrary, CosimError> {
+    let shim_source =
+        unit_ports::verilator_shim(module, ports).map_err(|detail| CosimError::Io {
+            what: format!("generating the Verilator shim for {module}"),
+            detail,
+        })?;
     let t0 = Instant::now();
     let text = fs::read(verilog).map_err(|e| {
         if e.kind() == ErrorKind::NotFound {
@@ -291,7 +315,7 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
     })?;
     let version = verilator_version(&opts.verilator)?;
     let trace = opts.trace_format();
-    let flags = verilator_flags(opts, trace);
+    let flags = verilator_flags(module, opts, trace);
     let waivers = waiver_files(verilog);
 
     // ---- cache key ----
@@ -311,7 +335,7 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
         field("waiver", &data);
     }
     field("flags", flags.join("\u{1f}").as_bytes());
-    field("shim", SHIM_SOURCE.as_bytes());
+    field("shim", shim_source.as_bytes());
     field("verilator", version.as_bytes());
     field("cxx", cxx_version().as_bytes());
     let hash: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
@@ -369,10 +393,10 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
     };
     fs::create_dir_all(&tmp).map_err(io(format!("creating {}", tmp.display())))?;
     let result = (|| {
-        let v_path = tmp.join("membar_unit.v");
+        let v_path = tmp.join(format!("{module}.v"));
         fs::write(&v_path, &text).map_err(io(format!("writing {}", v_path.display())))?;
-        let shim_path = tmp.join("membar_shim.cpp");
-        fs::write(&shim_path, SHIM_SOURCE)
+        let shim_path = tmp.join("unit_shim.cpp");
+        fs::write(&shim_path, &shim_source)
             .map_err(io(format!("writing {}", shim_path.display())))?;
         let mut args = flags.clone();
         args.extend(["-j".into(), opts.jobs.max(1).to_string()]);
@@ -382,8 +406,8 @@ pub fn build_library(verilog: &Path, opts: &BuildOptions) -> Result<BuiltLibrary
             fs::copy(w, &dst).map_err(io(format!("copying {}", w.display())))?;
             args.push(dst.file_name().unwrap().to_string_lossy().into_owned());
         }
-        args.push("membar_unit.v".into());
-        args.push("membar_shim.cpp".into());
+        args.push(format!("{module}.v"));
+        args.push("unit_shim.cpp".into());
         if opts.verbose {
             eprintln!(
                 "[membar-testbench] verilating {} (cache key {short}{}) …",

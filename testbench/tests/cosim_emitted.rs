@@ -217,8 +217,8 @@ fn grid_tests_cover_every_grid_config() {
 #[test]
 fn second_build_is_a_cache_hit() {
     let v = emitted("default");
-    let a = build_library(&v, &quiet()).unwrap();
-    let b = build_library(&v, &quiet()).unwrap();
+    let a = build_library(&v, &Config::default(), &quiet()).unwrap();
+    let b = build_library(&v, &Config::default(), &quiet()).unwrap();
     println!(
         "first: {:.2?} (hit {}), second: {:.2?} (hit {})",
         a.elapsed, a.cache_hit, b.elapsed, b.cache_hit
@@ -346,7 +346,9 @@ struct Probe<F: Fn(&State, &Inputs, &Outputs) -> bool> {
     first: Option<u64>,
 }
 
-impl<F: Fn(&State, &Inputs, &Outputs) -> bool> Dut for Probe<F> {
+impl<F: Fn(&State, &Inputs, &Outputs) -> bool> Dut<membar_sim::ports::MembarUnitPorts>
+    for Probe<F>
+{
     fn step(&mut self, i: &Inputs) -> Outputs {
         let q = self.model.q;
         let o = self.model.step(i);

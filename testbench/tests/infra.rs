@@ -35,8 +35,8 @@ fn quiet() -> BuildOptions {
 fn standin_builds_steps_and_hits_the_cache() {
     let cfg = Config::default();
     let v = standin_file(&cfg, "standin");
-    let a = build_library(&v, &quiet()).unwrap();
-    let b = build_library(&v, &quiet()).unwrap();
+    let a = build_library(&v, &cfg, &quiet()).unwrap();
+    let b = build_library(&v, &cfg, &quiet()).unwrap();
     assert!(
         b.cache_hit,
         "second build with the same inputs must be a cache hit"
@@ -50,6 +50,7 @@ fn standin_builds_steps_and_hits_the_cache() {
     // A different flag is a different key.
     let c = build_library(
         &v,
+        &cfg,
         &BuildOptions {
             trace: Some(TraceFormat::Fst),
             ..quiet()
@@ -287,7 +288,7 @@ fn concurrent_builds_of_one_key_build_once() {
     };
     let results: Vec<BuiltLibrary> = std::thread::scope(|s| {
         let hs: Vec<_> = (0..3)
-            .map(|_| s.spawn(|| build_library(&v, &opts).unwrap()))
+            .map(|_| s.spawn(|| build_library(&v, &cfg, &opts).unwrap()))
             .collect();
         hs.into_iter().map(|h| h.join().unwrap()).collect()
     });
@@ -422,21 +423,23 @@ fn lockstep_catches_model_faults() {
 
 #[test]
 fn pack_roundtrip() {
-    use membar_testbench::cosim::{pack_inputs, unpack_inputs};
+    use membar_sim::ports::{MembarUnitPorts, Unit};
     let cfg = Config {
         warps: 64,
         slots: 8,
         ways: 8,
         ..Config::default()
     };
+    let widths = MembarUnitPorts::input_widths(&cfg);
     let (mut up, mut down) = random_stimulus(&cfg, 3);
     use membar_sim::ports::{Downstream, Upstream};
     for c in 0..10_000 {
         let mut i = Inputs::default();
         up.drive(c, &mut i);
         down.drive(c, &mut i);
-        let i = i.masked(cfg.wb(), cfg.tb());
-        assert_eq!(unpack_inputs(pack_inputs(&i)), i);
+        let i = i.masked_for(&cfg);
+        let words = unit_ports::pack(&i, &widths);
+        assert_eq!(unit_ports::unpack::<Inputs>(&words, &widths), i);
     }
 }
 
