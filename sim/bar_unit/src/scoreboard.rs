@@ -541,18 +541,6 @@ impl ClusterScoreboard {
             self.owed = None;
             return Ok(());
         }
-        if o.phase != self.phase {
-            return self.fail(
-                "C2",
-                format!("phase {} expected {}", o.phase as u8, self.phase as u8),
-            );
-        }
-        if o.arrived != self.arrived {
-            return self.fail(
-                "C2",
-                format!("arrived {:#x} expected {:#x}", o.arrived, self.arrived),
-            );
-        }
         match (o.done, self.owed) {
             (true, Some((_, p))) => {
                 if o.done_phase != p {
@@ -580,6 +568,18 @@ impl ClusterScoreboard {
                     return self.fail("C1", "done_phase high without done".into());
                 }
             }
+        }
+        if o.phase != self.phase {
+            return self.fail(
+                "C2",
+                format!("phase {} expected {}", o.phase as u8, self.phase as u8),
+            );
+        }
+        if o.arrived != self.arrived {
+            return self.fail(
+                "C2",
+                format!("arrived {:#x} expected {:#x}", o.arrived, self.arrived),
+            );
         }
         let arv = i.arv & all;
         let gone = i.gone & all;
