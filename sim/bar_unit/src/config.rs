@@ -182,8 +182,9 @@ pub struct TimingConfig {
     pub red_pred_latency: u32,
     /// Loop overhead of the warp between release and its next barrier issue.
     pub loop_overhead: u32,
-    /// Extra issue cycles when the count is in a register (SHF/LOP3 re-pack).
-    pub reg_count_overhead: u32,
+    /// Extra issue cycles of a barrier with a count operand (`bar.sync a, b`, `bar.red`) over the
+    /// no-count `bar.sync a` (H100: 12, the same for an immediate or a register count).
+    pub count_overhead: u32,
     /// One-way SM ↔ cluster-aggregator latency when the cluster fits one TPC (≤ 2 CTAs).
     pub cross_sm_tpc: u32,
     /// One-way latency when the cluster spans TPCs (≥ 4 CTAs): GPC-level path.
@@ -202,15 +203,15 @@ impl TimingConfig {
         TimingConfig {
             arrival_interval: 2,
             red_arrival_interval: 3,
-            release_latency: 11,
-            red_popc_latency: 60,
-            red_pred_latency: 34,
-            loop_overhead: 0,
-            reg_count_overhead: 12,
-            cross_sm_tpc: 24,
-            cross_sm_gpc: 33,
+            release_latency: 10,
+            red_popc_latency: 62,
+            red_pred_latency: 36,
+            loop_overhead: 2,
+            count_overhead: 12,
+            cross_sm_tpc: 25,
+            cross_sm_gpc: 34,
             cluster_local: 12,
-            fence_gpu: 615,
+            fence_gpu: 616,
             fence_serial: 15,
         }
     }
@@ -223,7 +224,7 @@ impl TimingConfig {
             ("red_popc_latency", self.red_popc_latency, 0, 10_000),
             ("red_pred_latency", self.red_pred_latency, 0, 10_000),
             ("loop_overhead", self.loop_overhead, 0, 10_000),
-            ("reg_count_overhead", self.reg_count_overhead, 0, 10_000),
+            ("count_overhead", self.count_overhead, 0, 10_000),
             ("cross_sm_tpc", self.cross_sm_tpc, 0, 10_000),
             ("cross_sm_gpc", self.cross_sm_gpc, 0, 10_000),
             ("cluster_local", self.cluster_local, 0, 10_000),
@@ -255,7 +256,7 @@ impl TimingConfig {
                 "red_popc_latency" => &mut t.red_popc_latency,
                 "red_pred_latency" => &mut t.red_pred_latency,
                 "loop_overhead" => &mut t.loop_overhead,
-                "reg_count_overhead" => &mut t.reg_count_overhead,
+                "count_overhead" => &mut t.count_overhead,
                 "cross_sm_tpc" => &mut t.cross_sm_tpc,
                 "cross_sm_gpc" => &mut t.cross_sm_gpc,
                 "cluster_local" => &mut t.cluster_local,
@@ -266,7 +267,7 @@ impl TimingConfig {
                         source,
                         &format!("timing.{k}"),
                         yaml_repr(&v),
-                        "a timing key (arrival_interval, red_arrival_interval, release_latency, red_popc_latency, red_pred_latency, loop_overhead, reg_count_overhead, cross_sm_tpc, cross_sm_gpc, cluster_local, fence_gpu, fence_serial)",
+                        "a timing key (arrival_interval, red_arrival_interval, release_latency, red_popc_latency, red_pred_latency, loop_overhead, count_overhead, cross_sm_tpc, cross_sm_gpc, cluster_local, fence_gpu, fence_serial)",
                     ))
                 }
             };
