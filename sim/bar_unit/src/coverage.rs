@@ -76,6 +76,10 @@ impl BarCoverage {
             add(k.to_string());
         }
         for c in errc::ALL {
+            // A slot index out of range exists only when C is not a power of two.
+            if c == errc::SLOT_RANGE && cfg.cta_slots == 1 << cfg.sb() {
+                continue;
+            }
             add(format!("err[{}]", errc::name(c)));
         }
         BarCoverage {
@@ -242,6 +246,7 @@ impl BarCoverage {
 pub struct ClusterCoverage {
     pub cfg: ClusterConfig,
     pub bins: BTreeMap<&'static str, u64>,
+    prev_arrived: u32,
 }
 
 impl ClusterCoverage {
@@ -258,7 +263,11 @@ impl ClusterCoverage {
         ] {
             bins.insert(k, 0);
         }
-        ClusterCoverage { cfg: *cfg, bins }
+        ClusterCoverage {
+            cfg: *cfg,
+            bins,
+            prev_arrived: 0,
+        }
     }
 
     fn hit(&mut self, k: &'static str) {
@@ -268,11 +277,13 @@ impl ClusterCoverage {
     pub fn sample(&mut self, i: &ClusterInputs, o: &ClusterOutputs) {
         let all = self.cfg.rank_mask();
         if i.reset {
-            if o.arrived != 0 {
+            if self.prev_arrived != 0 {
                 self.hit("reset_mid_phase");
             }
+            self.prev_arrived = 0;
             return;
         }
+        self.prev_arrived = o.arrived;
         if o.done {
             self.hit("ranks_done");
             if i.gone & all != 0 {

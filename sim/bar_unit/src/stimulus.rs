@@ -223,6 +223,15 @@ impl BarStimulus {
                 i.ctl_valid = false;
             }
             if i.ctl_valid {
+                if let Some(w) = pick_bit(&mut self.rng, free_live) {
+                    if self.rng.gen_bool(0.1) {
+                        // A request in a ctl cycle: must be refused without err.
+                        i.req_valid = true;
+                        i.req_warp = w as u8;
+                        i.req_op = op::SYNC;
+                        i.req_all = true;
+                    }
+                }
                 return i;
             }
         }

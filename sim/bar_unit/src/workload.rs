@@ -568,12 +568,20 @@ pub fn bar_scenario(name: &str, cfg: &BarConfig, iterations: u32) -> Result<Scen
             }
         }
         "count_sweep" => {
-            // Barrier n (id n mod 16) with count n: warps 0..n-1, for n = 1..=W.
+            // Barrier n with count n: warps 0..n-1, for n = 1..=W, in rounds of
+            // 15 (ids 1..15) separated by a whole-CTA `bar.sync 0`.
             s.ctas.push((0, mask(0, w)));
+            let rounds = w.div_ceil(15);
             for k in 0..w {
-                let prog = ((k + 1)..=w)
-                    .map(|n| sync((n % 16) as u8, Some(n as u8)))
-                    .collect();
+                let mut prog = vec![];
+                for r in 0..rounds {
+                    for n in (15 * r + 1)..=(15 * r + 15).min(w) {
+                        if k < n {
+                            prog.push(sync(((n - 1) % 15 + 1) as u8, Some(n as u8)));
+                        }
+                    }
+                    prog.push(sync(0, None));
+                }
                 s.programs.push(WarpProgram {
                     warp: k as u8,
                     prog,
