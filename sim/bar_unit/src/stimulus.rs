@@ -411,9 +411,8 @@ impl ClusterStimulus {
         for r in 0..self.cfg.ranks {
             let b = 1u32 << r;
             let waiting = self.arrived & b == 0 && self.gone & b == 0;
-            if waiting && self.rng.gen_bool(self.p_arv) {
-                i.arv |= b;
-            } else if !waiting && self.rng.gen_bool(self.p_bad) {
+            let p = if waiting { self.p_arv } else { self.p_bad };
+            if self.rng.gen_bool(p) {
                 i.arv |= b;
             }
         }

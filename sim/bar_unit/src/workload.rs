@@ -273,7 +273,7 @@ impl SmEnv {
                     }
                     let p = &self.scenario.programs[self.prog_of[w].unwrap()];
                     if let Instr::Bar { .. } = p.prog[c.pc] {
-                        if best.map_or(true, |(t, _)| c.ready_at < t) {
+                        if best.is_none_or(|(t, _)| c.ready_at < t) {
                             best = Some((c.ready_at, w));
                         }
                     }

@@ -303,7 +303,7 @@ fn ctas_and_ids_are_independent_and_one_arrival_per_cycle_is_taken() {
         assert!(b.req(k, op::SYNC, 3, Some(8), 0).req_ready);
         assert!(b.req(8 + k, op::SYNC, 3, Some(8), 0).req_ready);
         assert!(
-            b.req(8 + k, op::SYNC, 4, Some(8), 0).req_ready == false,
+            !b.req(8 + k, op::SYNC, 4, Some(8), 0).req_ready,
             "blocked warp refused"
         );
     }
