@@ -159,6 +159,26 @@ impl ClusterConfig {
         }
         Ok(())
     }
+    /// Parses a YAML mapping (`ranks`; missing = default).
+    pub fn from_yaml(text: &str, source: &str) -> Result<ClusterConfig, InputError> {
+        let mut c = ClusterConfig::default();
+        for (k, v) in parse_map(text, source)? {
+            match k.as_str() {
+                "ranks" => c.ranks = int(source, &k, &v, 1, 16)?,
+                _ => {
+                    return Err(err(
+                        source,
+                        &k,
+                        yaml_repr(&v),
+                        "unknown key; known keys: ranks",
+                    ))
+                }
+            }
+        }
+        c.validate(source)?;
+        Ok(c)
+    }
+
     pub fn rank_mask(&self) -> u32 {
         ((1u64 << self.ranks) - 1) as u32
     }

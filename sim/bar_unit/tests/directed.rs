@@ -403,6 +403,17 @@ fn config_errors_name_key_value_and_allowed() {
             cta_slots: 16
         }
     );
+    let e = ClusterConfig::from_yaml("ranks: 3\n", "cl.yaml").unwrap_err();
+    assert!(
+        e.to_string().contains("cl.yaml") && e.to_string().contains("ranks"),
+        "{e}"
+    );
+    assert_eq!(
+        ClusterConfig::from_yaml("ranks: 16\n", "cl.yaml")
+            .unwrap()
+            .ranks,
+        16
+    );
     let e = ClusterConfig { ranks: 3 }.validate("x").unwrap_err();
     assert!(e.to_string().contains("1, 2, 4, 8, 16"));
     let e = TimingConfig::from_yaml("arrival_interval: 0\n", "t.yaml").unwrap_err();

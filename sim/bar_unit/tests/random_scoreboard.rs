@@ -37,6 +37,10 @@ fn bar_model_passes_scoreboard_on_grid() {
         None => (1..=12).collect(),
     };
     let cycles = env_u64("CYCLES").unwrap_or(6000);
+    println!(
+        "bar grid: {} configs x seeds {seeds:?}, {cycles} cycles each; replay one seed: SEED=<n> CYCLES={cycles} cargo test --release -p bar-unit-model --test random_scoreboard bar_model",
+        grid().len()
+    );
     let (mut arr, mut rel, mut errs, mut refs, mut runs) = (0, 0, 0, 0, 0);
     for cfg in grid() {
         for &seed in &seeds {
@@ -70,6 +74,7 @@ fn cluster_model_passes_scoreboard_all_sizes() {
         None => (1..=20).collect(),
     };
     let cycles = env_u64("CYCLES").unwrap_or(5000);
+    println!("cluster: sizes {CLUSTER_SIZES:?} x seeds {seeds:?}, {cycles} cycles; replay: SEED=<n> CYCLES={cycles} cargo test --release -p bar-unit-model --test random_scoreboard cluster");
     let (mut done, mut errs) = (0, 0);
     for n in CLUSTER_SIZES {
         let cfg = ClusterConfig { ranks: n };
