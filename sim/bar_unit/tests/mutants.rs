@@ -390,6 +390,8 @@ enum CBug {
     DoubleArrivalNoErr,
     /// done comes one cycle late.
     DoneLate,
+    /// A gone rank is not counted as arrived (exit semantics lost).
+    GoneIgnored,
 }
 
 struct CMutant {
@@ -436,6 +438,19 @@ impl ClusterDut for CMutant {
                     o.err_rank = 0;
                     self.fired = true;
                 }
+                o
+            }
+            CBug::GoneIgnored => {
+                let mut j = *i;
+                if i.gone != 0 {
+                    j.gone = 0;
+                    j.arv &= !i.gone;
+                    self.fired = true;
+                }
+                let mut o = self.m.step(&j);
+                let bad = i.arv & i.gone & all;
+                o.err |= bad != 0;
+                o.err_rank |= bad;
                 o
             }
             CBug::DoneLate => {
@@ -506,4 +521,8 @@ fn cluster_mutant_double_arrival_no_err_is_c3() {
 #[test]
 fn cluster_mutant_done_late_is_c4() {
     assert_cluster_caught(CBug::DoneLate, "C4");
+}
+#[test]
+fn cluster_mutant_gone_ignored_is_c4() {
+    assert_cluster_caught(CBug::GoneIgnored, "C4");
 }
