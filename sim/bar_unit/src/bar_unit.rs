@@ -17,6 +17,10 @@
 //! - the release register: `valid`, `slot`, `id`, `mask` (W), `op` (3),
 //!   `result` (RB).
 //!
+//! (An RTL may replace the C × 16 `waiting` masks by a per-warp barrier index
+//! and a comparison: a blocked warp waits on exactly one barrier, so the
+//! ports cannot tell; see `spec/bar_unit.md`.)
+//!
 //! `req_ready`, `err` and `err_code` are combinational from the registers and
 //! this cycle's inputs; `rel_*` and `blocked` come straight from registers.
 //!
