@@ -1,0 +1,322 @@
+//! Golden model of `bar_unit`, the SM's named-barrier unit (`bar.sync`,
+//! `bar.arrive`, `bar.red.{popc,and,or}`, 16 barriers per CTA, several CTAs
+//! per SM). Contract: `spec/bar_unit.md`.
+//!
+//! Written as hardware: [`State`] is the register file, [`eval`] the one pure
+//! next-state/output function, [`BarUnitModel::step`] the clock edge.
+//!
+//! # Registers the RTL holds (C = `cta_slots`, W = `warps`)
+//!
+//! - per barrier (C × 16 of them): `active` (1), `all` (1: the phase counts
+//!   every live warp), `expected` (CB = WB+1 bits), `count` (CB: arrivals so
+//!   far), `kind` (3: 0 plain, 2/3/4 popc/and/or), `waiting` (W: warps blocked
+//!   on it), `popc` (RB = WB+6), `and_acc` (1), `or_acc` (1);
+//! - per CTA slot: `busy` (1), `size` (CB: warps launched), `live` (CB: warps
+//!   not yet exited);
+//! - per warp: `slot` (SB), `live` (1), `blocked` (1);
+//! - the release register: `valid`, `slot`, `id`, `mask` (W), `op` (3),
+//!   `result` (RB).
+//!
+//! (An RTL may replace the C × 16 `waiting` masks by a per-warp barrier index
+//! and a comparison: a blocked warp waits on exactly one barrier, so the
+//! ports cannot tell; see `spec/bar_unit.md`.)
+//!
+//! `req_ready`, `err` and `err_code` are combinational from the registers and
+//! this cycle's inputs; `rel_*` and `blocked` come straight from registers.
+//!
+//! # One cycle
+//!
+//! - A ctl event (launch or exit) is always taken; a request in the same
+//!   cycle is refused (`req_ready` low, no `err`). A request of a blocked
+//!   warp is refused without `err`. Any other request is taken: either it is
+//!   bad (pulses `err` with its cause, changes nothing) or it is an arrival.
+//! - An arrival that brings its barrier's count to the expected count (or, in
+//!   an "all" phase, to the CTA's live warps) **completes** the barrier at this
+//!   edge: the barrier is cleared for its next phase and its waiters and
+//!   result are loaded into the release register. An exit that lowers its
+//!   CTA's live count to the arrivals of an "all" phase completes that barrier
+//!   the same way (at most one can: every other live warp is blocked on it).
+//! - The release register pulses `rel_*` in the next cycle; its warps stay
+//!   `blocked` through that cycle and are unblocked at its end.
+//!
+//! **At most one barrier completes per cycle** (one event — an arrival or an
+//! exit — is taken per cycle and each completes at most one barrier), so the
+//! release register never backs up. **B7 bound: a barrier's waiters are
+//! released exactly 1 cycle after the cycle its last arrival (or the
+//! completing exit) was taken.**
+
+use crate::config::{BarConfig, BARRIERS_PER_CTA};
+use crate::ports::{ctl, errc, op, BarInputs, BarOutputs};
+
+/// One named barrier's registers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Barrier {
+    /// A phase is open (at least one arrival taken).
+    pub active: bool,
+    /// The phase expects every live warp of the CTA (no `b` operand).
+    pub all: bool,
+    /// Expected arrivals in warps (explicit phases).
+    pub expected: u8,
+    /// Arrivals taken in this phase.
+    pub count: u8,
+    /// 0 plain (sync/arrive), 2 popc, 3 and, 4 or.
+    pub kind: u8,
+    /// Warps blocked on this barrier.
+    pub waiting: u64,
+    /// Reduction accumulators.
+    pub popc: u32,
+    pub and_acc: bool,
+    pub or_acc: bool,
+}
+
+/// The release register.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Release {
+    pub valid: bool,
+    pub slot: u8,
+    pub id: u8,
+    pub mask: u64,
+    pub op: u8,
+    pub result: u32,
+}
+
+/// Registered state of `bar_unit`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Barrier (slot s, id a) is `bars[s * 16 + a]`.
+    pub bars: Vec<Barrier>,
+    pub slot_busy: Vec<bool>,
+    pub slot_size: Vec<u8>,
+    pub slot_live: Vec<u8>,
+    /// CTA slot of each warp (meaningful when live).
+    pub warp_slot: Vec<u8>,
+    /// Bit w: warp w belongs to a CTA and has not exited.
+    pub live: u64,
+    /// Bit w: warp w is blocked at a barrier.
+    pub blocked: u64,
+    pub rel: Release,
+}
+
+impl State {
+    /// The state after reset.
+    pub fn new(cfg: &BarConfig) -> State {
+        let c = cfg.cta_slots as usize;
+        State {
+            bars: vec![Barrier::default(); c * BARRIERS_PER_CTA],
+            slot_busy: vec![false; c],
+            slot_size: vec![0; c],
+            slot_live: vec![0; c],
+            warp_slot: vec![0; cfg.warps as usize],
+            live: 0,
+            blocked: 0,
+            rel: Release::default(),
+        }
+    }
+}
+
+fn bit(w: u8) -> u64 {
+    1u64 << w
+}
+
+/// Kind of a phase opened by `o` (0 plain, else the reduction op).
+pub fn phase_kind(o: u8) -> u8 {
+    if op::is_red(o) {
+        o
+    } else {
+        0
+    }
+}
+
+/// Checks a request of a live, unblocked warp against the state; the error
+/// code, or `errc::NONE` for a legal arrival. Shared with nothing: the
+/// scoreboard has its own port-level copy of these rules.
+fn request_error(cfg: &BarConfig, s: &State, i: &BarInputs, w: u8) -> u8 {
+    if i.req_op > op::RED_OR {
+        return errc::BAD_OP;
+    }
+    if s.live & bit(w) == 0 {
+        return errc::NO_CTA;
+    }
+    if i.req_op == op::ARRIVE && i.req_all {
+        return errc::ARRIVE_NO_COUNT;
+    }
+    let slot = s.warp_slot[w as usize] as usize;
+    let count = i.req_count & ((1u16 << cfg.cb()) - 1) as u8;
+    if !i.req_all && count == 0 {
+        return errc::ZERO_COUNT;
+    }
+    if !i.req_all && count > s.slot_size[slot] {
+        return errc::COUNT_TOO_BIG;
+    }
+    let b = &s.bars[slot * BARRIERS_PER_CTA + (i.req_id & 15) as usize];
+    if b.active && (b.all != i.req_all || (!i.req_all && b.expected != count)) {
+        return errc::COUNT_MISMATCH;
+    }
+    if b.active && b.kind != phase_kind(i.req_op) {
+        return errc::KIND_MIX;
+    }
+    errc::NONE
+}
+
+/// Clears barrier `idx` for its next phase and loads the release register.
+fn complete(next: &mut State, slot: usize, id: usize) {
+    let b = next.bars[slot * BARRIERS_PER_CTA + id];
+    let result = match b.kind {
+        op::RED_POPC => b.popc,
+        op::RED_AND => b.and_acc as u32,
+        op::RED_OR => b.or_acc as u32,
+        _ => 0,
+    };
+    next.rel = Release {
+        valid: true,
+        slot: slot as u8,
+        id: id as u8,
+        mask: b.waiting,
+        op: b.kind,
+        result,
+    };
+    next.bars[slot * BARRIERS_PER_CTA + id] = Barrier::default();
+}
+
+/// The kernel: outputs of this cycle and the state after the clock edge.
+pub fn eval(cfg: &BarConfig, s: &State, i: &BarInputs) -> (BarOutputs, State) {
+    if i.reset {
+        return (BarOutputs::default(), State::new(cfg));
+    }
+    let wmask = (cfg.warps - 1) as u8;
+    let mut o = BarOutputs {
+        rel_valid: s.rel.valid,
+        rel_slot: s.rel.slot,
+        rel_id: s.rel.id,
+        rel_mask: s.rel.mask,
+        rel_op: s.rel.op,
+        rel_result: s.rel.result,
+        blocked: s.blocked,
+        ..BarOutputs::default()
+    };
+    let mut next = s.clone();
+    next.rel = Release::default();
+    if s.rel.valid {
+        next.blocked &= !s.rel.mask;
+    }
+    let mut code = errc::NONE;
+
+    if i.ctl_valid {
+        if i.ctl_op & 1 == ctl::LAUNCH {
+            let slot = (i.ctl_slot & ((1u16 << cfg.sb()) - 1) as u8) as usize;
+            let warps = i.ctl_warps & cfg.warp_mask();
+            if slot >= cfg.cta_slots as usize {
+                code = errc::SLOT_RANGE;
+            } else if s.slot_busy[slot] {
+                code = errc::SLOT_BUSY;
+            } else if warps == 0 || warps & s.live != 0 {
+                code = errc::BAD_WARPS;
+            } else {
+                let n = warps.count_ones() as u8;
+                next.slot_busy[slot] = true;
+                next.slot_size[slot] = n;
+                next.slot_live[slot] = n;
+                next.live |= warps;
+                for w in 0..cfg.warps as usize {
+                    if warps >> w & 1 == 1 {
+                        next.warp_slot[w] = slot as u8;
+                    }
+                }
+            }
+        } else {
+            let w = i.ctl_warp & wmask;
+            if s.live & bit(w) == 0 {
+                code = errc::EXIT_NOT_LIVE;
+            } else if s.blocked & bit(w) != 0 {
+                code = errc::EXIT_BLOCKED;
+            } else {
+                let slot = s.warp_slot[w as usize] as usize;
+                next.live &= !bit(w);
+                let live = s.slot_live[slot] - 1;
+                next.slot_live[slot] = live;
+                if live == 0 {
+                    next.slot_busy[slot] = false;
+                    next.slot_size[slot] = 0;
+                    for b in &mut next.bars[slot * BARRIERS_PER_CTA..(slot + 1) * BARRIERS_PER_CTA]
+                    {
+                        *b = Barrier::default();
+                    }
+                } else if let Some(id) = (0..BARRIERS_PER_CTA).find(|&id| {
+                    let b = &s.bars[slot * BARRIERS_PER_CTA + id];
+                    b.active && b.all && b.count >= live
+                }) {
+                    complete(&mut next, slot, id);
+                }
+            }
+        }
+    } else if i.req_valid {
+        let w = i.req_warp & wmask;
+        if s.blocked & bit(w) == 0 {
+            o.req_ready = true;
+            code = request_error(cfg, s, i, w);
+            if code == errc::NONE {
+                let slot = s.warp_slot[w as usize] as usize;
+                let id = (i.req_id & 15) as usize;
+                let count = i.req_count & ((1u16 << cfg.cb()) - 1) as u8;
+                let b = &mut next.bars[slot * BARRIERS_PER_CTA + id];
+                if !b.active {
+                    *b = Barrier {
+                        active: true,
+                        all: i.req_all,
+                        expected: if i.req_all { 0 } else { count },
+                        kind: phase_kind(i.req_op),
+                        and_acc: true,
+                        ..Barrier::default()
+                    };
+                }
+                b.count += 1;
+                if op::blocks(i.req_op) {
+                    b.waiting |= bit(w);
+                    next.blocked |= bit(w);
+                }
+                b.popc += i.req_pred.count_ones();
+                b.and_acc &= i.req_pred == u32::MAX;
+                b.or_acc |= i.req_pred != 0;
+                let done = if b.all {
+                    b.count >= s.slot_live[slot]
+                } else {
+                    b.count >= b.expected
+                };
+                if done {
+                    complete(&mut next, slot, id);
+                }
+            }
+        }
+    }
+    o.err = code != errc::NONE;
+    o.err_code = code;
+    (o, next)
+}
+
+/// The golden model: registers plus the clock edge.
+#[derive(Clone, Debug)]
+pub struct BarUnitModel {
+    pub cfg: BarConfig,
+    pub state: State,
+}
+
+impl BarUnitModel {
+    pub fn new(cfg: BarConfig) -> BarUnitModel {
+        BarUnitModel {
+            state: State::new(&cfg),
+            cfg,
+        }
+    }
+    /// One clock cycle: outputs of the cycle, then the edge.
+    pub fn step(&mut self, i: &BarInputs) -> BarOutputs {
+        let (o, next) = eval(&self.cfg, &self.state, i);
+        self.state = next;
+        o
+    }
+}
+
+impl crate::ports::BarDut for BarUnitModel {
+    fn step(&mut self, i: &BarInputs) -> BarOutputs {
+        BarUnitModel::step(self, i)
+    }
+}
