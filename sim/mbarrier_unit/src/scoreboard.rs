@@ -22,14 +22,16 @@
 //!   complete, more than F wakes in a cycle, or a completed phase's waiter
 //!   not woken within B = ceil(W/F) cycles of the completion.
 //! - **M4** "done" while the shadow phase has no arrivals left but a
-//!   tx-count ≠ 0 (transaction debt ignored).
+//!   tx-count ≠ 0, or an arrival accepted (no underflow `err`) in such a
+//!   phase: the transaction debt was ignored.
 //! - **M5** an arrive's token is not the parity of the phase it arrived in.
 //! - **M6** `err`/`err_src`/`err_cause` differ from the shadow's verdict of
 //!   the previous cycle's inputs (a bad input must pulse `err`; a good one
 //!   must not); every output zero during reset.
 //! - **M7** `op_ready` low outside reset; a response missing, extra or for
 //!   the wrong warp/op.
-//! - **M8** a timed-out waiter not woken within B cycles of its limit; any
+//! - **M8** a timed-out waiter not woken within B cycles of its limit (or
+//!   answered true after its limit passed with the phase incomplete); any
 //!   lost completion on an entry where an op and a complete-tx met in one
 //!   cycle (reported as M8 rather than M1/M2 there).
 //!
@@ -98,6 +100,8 @@ pub struct MbarScoreboard {
     expect: Outputs,
     /// For a test/try_wait response: the shadow entry at decision time.
     expect_entry: ShEntry,
+    /// For an expected error: the shadow entry before the bad input.
+    err_entry: ShEntry,
     violation: Option<Violation>,
     checks: u64,
 }
@@ -110,6 +114,7 @@ impl MbarScoreboard {
             waits: vec![None; cfg.warps as usize],
             expect: Outputs::default(),
             expect_entry: ShEntry::default(),
+            err_entry: ShEntry::default(),
             violation: None,
             checks: 0,
         }
@@ -155,7 +160,11 @@ impl MbarScoreboard {
                 o.rsp_valid, o.rsp_warp, o.rsp_op, x.rsp_valid, x.rsp_warp, x.rsp_op));
         }
         if (o.err, o.err_src, o.err_cause) != (x.err, x.err_src, x.err_cause) {
-            return self.fail(cycle, "M6", None, format!(
+            let e = self.err_entry;
+            // An arrival accepted although the shadow phase has no arrivals
+            // left and only owes tx-count: the unit completed it with tx ≠ 0.
+            let p = if x.err_cause == cause::UNDERFLOW && !o.err && e.pending == 0 && e.tx != 0 { "M4" } else { "M6" };
+            return self.fail(cycle, p, None, format!(
                 "err {} src {} cause {} expected err {} src {} cause {} ({})",
                 o.err, o.err_src, o.err_cause, x.err, x.err_src, x.err_cause,
                 cause::NAMES.get(x.err_cause as usize).unwrap_or(&"?")));
@@ -210,9 +219,10 @@ impl MbarScoreboard {
                     let p = if self.entries[wt.entry].collided { "M8" } else { "M2" };
                     return self.fail(cycle, p, Some(w as u32), "answered false although its phase completed before the limit".into());
                 }
-                Some((_, false)) if done => {
-                    return self.fail(cycle, "M3", Some(w as u32), format!(
-                        "woken done for entry {} parity {} whose phase did not complete before the limit", wt.entry, wt.parity as u8));
+                Some((d, false)) if done => {
+                    return self.fail(cycle, "M8", Some(w as u32), format!(
+                        "limit passed in cycle {d} (entry {} parity {} incomplete) but the warp stayed suspended and answered true later",
+                        wt.entry, wt.parity as u8));
                 }
                 Some(_) => {}
             }
@@ -237,6 +247,7 @@ impl MbarScoreboard {
         let max_tx = cfg.max_tx();
         let mut completions: Vec<(usize, bool)> = Vec::new();
         let mut errs: Vec<(u8, u8)> = Vec::new();
+        let mut snaps = [ShEntry::default(); 3];
         fn settle(e: &mut ShEntry, ix: usize, c: &mut Vec<(usize, bool)>) {
             if e.valid && e.pending == 0 && e.tx == 0 {
                 c.push((ix, e.parity));
@@ -249,6 +260,7 @@ impl MbarScoreboard {
         }
         if i.ctx_valid {
             let ix = i.ctx_entry as usize;
+            snaps[src::CTX as usize] = self.entries[ix];
             let e = &mut self.entries[ix];
             if !e.valid {
                 errs.push((src::CTX, cause::UNINIT));
@@ -261,6 +273,7 @@ impl MbarScoreboard {
         }
         if i.rarv_valid {
             let ix = i.rarv_entry as usize;
+            snaps[src::RARV as usize] = self.entries[ix];
             let e = &mut self.entries[ix];
             let n = i.rarv_count as i64;
             if !e.valid {
@@ -284,6 +297,7 @@ impl MbarScoreboard {
             let count_bad = n == 0 || n > max_count;
             let has_waiters = self.waits.iter().any(|x| matches!(x, Some(s) if s.entry == ix));
             let e = self.entries[ix];
+            snaps[src::OP as usize] = e;
             let mut c = cause::NONE;
             next.rsp_valid = true;
             next.rsp_warp = w as u8;
@@ -354,6 +368,7 @@ impl MbarScoreboard {
             .iter()
             .find_map(|&p| errs.iter().find(|&&(s, _)| s == p).copied());
         if let Some((s, c)) = reported {
+            self.err_entry = snaps[s as usize];
             next.err = true;
             next.err_src = s;
             next.err_cause = c;

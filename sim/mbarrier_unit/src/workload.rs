@@ -43,6 +43,8 @@ pub struct MbarKnobs {
     pub p_copy: f64,
     /// Probability of paying bytes before their expect_tx.
     pub p_early_tx: f64,
+    /// Share of try_wait among the waits (the rest test_wait).
+    pub p_try: f64,
 }
 
 impl MbarKnobs {
@@ -58,6 +60,7 @@ impl MbarKnobs {
             p_reset: if rng.gen_bool(0.2) { 1.0 / 4000.0 } else { 0.0 },
             p_copy: pick(rng, &[0.0, 0.5, 1.0]),
             p_early_tx: pick(rng, &[0.0, 0.1, 0.3]),
+            p_try: pick(rng, &[0.3, 0.6, 0.9]),
         }
     }
 }
@@ -197,8 +200,8 @@ impl MbarRandomEnv {
                             self.init[e] = Some(i.op_count);
                             op::INIT
                         }
-                        44..=64 => op::TEST_WAIT,
-                        _ => op::TRY_WAIT,
+                        _ if self.rng.gen_bool(self.k.p_try) => op::TRY_WAIT,
+                        _ => op::TEST_WAIT,
                     };
                     if self.rng.gen_bool(0.1) {
                         i.op_parity = !i.op_parity;

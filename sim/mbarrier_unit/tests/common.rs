@@ -7,7 +7,9 @@ use mbarrier_unit_model::config::Config;
 use mbarrier_unit_model::ports::async_groups as ag;
 use mbarrier_unit_model::ports::mbarrier::{Inputs, Outputs};
 use mbarrier_unit_model::scoreboard::{GroupScoreboard, MbarScoreboard, Violation};
-use mbarrier_unit_model::workload::{run_mbar_random, GroupRandomEnv, MbarRandomEnv};
+use mbarrier_unit_model::workload::{run_mbar_random, GroupRandomEnv, MbarKnobs, MbarRandomEnv};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 pub fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().and_then(|v| v.parse().ok())
@@ -43,7 +45,21 @@ pub fn replay(test: &str, seed: u64, cycles: u64) -> String {
 
 /// Run the random mbarrier stimulus through `step` under the scoreboard.
 pub fn mbar_run(cfg: &Config, seed: u64, n: u64, step: impl FnMut(&Inputs) -> Outputs) -> (Result<(), Violation>, MbarScoreboard) {
-    let mut env = MbarRandomEnv::new(cfg, seed);
+    mbar_run_with(cfg, seed, n, |_| {}, step)
+}
+
+/// [`mbar_run`] with the seed's knobs adjusted by `tweak` (a focused stimulus).
+pub fn mbar_run_with(
+    cfg: &Config,
+    seed: u64,
+    n: u64,
+    tweak: impl Fn(&mut MbarKnobs),
+    step: impl FnMut(&Inputs) -> Outputs,
+) -> (Result<(), Violation>, MbarScoreboard) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut k = MbarKnobs::random(&mut rng, cfg);
+    tweak(&mut k);
+    let mut env = MbarRandomEnv::with_knobs(cfg, rng, k);
     let mut sb = MbarScoreboard::new(cfg);
     let mut res = Ok(());
     run_mbar_random(&mut env, n, step, |c, i, o| match sb.check(c, i, o) {
