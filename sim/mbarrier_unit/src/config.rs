@@ -110,13 +110,25 @@ impl Config {
             return Err(err("entries", self.entries, "8, 16, 32, 64".into()));
         }
         if !(1..=PTX_COUNT_BITS).contains(&self.count_bits) {
-            return Err(err("count_bits", self.count_bits, "1..=20 (PTX: pending count up to 2^20-1)".into()));
+            return Err(err(
+                "count_bits",
+                self.count_bits,
+                "1..=20 (PTX: pending count up to 2^20-1)".into(),
+            ));
         }
         if !(1..=PTX_TX_BITS).contains(&self.tx_bits) {
-            return Err(err("tx_bits", self.tx_bits, "1..=20 (PTX: tx-count in [-(2^20-1), 2^20-1])".into()));
+            return Err(err(
+                "tx_bits",
+                self.tx_bits,
+                "1..=20 (PTX: tx-count in [-(2^20-1), 2^20-1])".into(),
+            ));
         }
         if !(1..=4095).contains(&self.try_wait_limit) {
-            return Err(err("try_wait_limit", self.try_wait_limit, "1..=4095 cycles (H100: 73)".into()));
+            return Err(err(
+                "try_wait_limit",
+                self.try_wait_limit,
+                "1..=4095 cycles (H100: 73)".into(),
+            ));
         }
         if !self.wake_fanout.is_power_of_two() || self.wake_fanout > self.warps {
             return Err(err(
@@ -126,7 +138,11 @@ impl Config {
             ));
         }
         if ![1, 2, 4, 8, 16].contains(&self.group_depth) {
-            return Err(err("group_depth", self.group_depth, "1, 2, 4, 8, 16".into()));
+            return Err(err(
+                "group_depth",
+                self.group_depth,
+                "1, 2, 4, 8, 16".into(),
+            ));
         }
         if !(1..=8).contains(&self.group_op_bits) {
             return Err(err("group_op_bits", self.group_op_bits, "1..=8".into()));
@@ -144,14 +160,22 @@ impl Config {
         };
         let doc: Value = serde_yaml::from_str(text).map_err(|e| {
             let line = e.location().map(|l| l.line()).unwrap_or(0);
-            bad(&format!("line {line}"), format!("{e}"), "a YAML mapping of configuration keys")
+            bad(
+                &format!("line {line}"),
+                format!("{e}"),
+                "a YAML mapping of configuration keys",
+            )
         })?;
         let mut cfg = Config::default();
         let map = match doc {
             Value::Null => return Ok(cfg),
             Value::Mapping(m) => m,
             other => {
-                return Err(bad("<document>", format!("{other:?}"), "a YAML mapping of configuration keys"))
+                return Err(bad(
+                    "<document>",
+                    format!("{other:?}"),
+                    "a YAML mapping of configuration keys",
+                ))
             }
         };
         for (k, v) in map {

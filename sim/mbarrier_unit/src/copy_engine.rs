@@ -15,8 +15,10 @@
 //! at the issue of the first copy of a busy period (the H100's ≈174-cycle
 //! steps, sync/README §2.2); copies reported on the same tick follow each
 //! other `report_spacing` cycles apart. Stores drain at
-//! `store_bytes_per_cycle` after `store_latency`; the read report comes
-//! `read_ahead` cycles before the completion report.
+//! `store_bytes_per_cycle` after `store_latency`, `store_gap` cycles apart
+//! when back to back; a store issued while another drains delays it by
+//! `store_issue_steal`; the read report comes `read_ahead` cycles before the
+//! completion report.
 
 use std::collections::VecDeque;
 
@@ -31,6 +33,10 @@ pub struct CopyTiming {
     pub store_latency: u64,
     pub store_bytes_per_cycle: f64,
     pub read_ahead: u64,
+    /// Drain cycles lost by the store in progress when another store is issued.
+    pub store_issue_steal: u64,
+    /// Cycles between two stores drained back to back.
+    pub store_gap: u64,
     pub chunk_bytes: u32,
 }
 
@@ -46,6 +52,8 @@ impl CopyTiming {
             store_latency: 10,
             store_bytes_per_cycle: 32.0,
             read_ahead: 2,
+            store_issue_steal: 0,
+            store_gap: 0,
             chunk_bytes: 1024,
         }
     }
@@ -111,7 +119,10 @@ impl CopyEngine {
 
     /// Nothing in flight.
     pub fn idle(&self) -> bool {
-        self.loads.is_empty() && self.ctx_q.is_empty() && self.rd_q.is_empty() && self.wr_q.is_empty()
+        self.loads.is_empty()
+            && self.ctx_q.is_empty()
+            && self.rd_q.is_empty()
+            && self.wr_q.is_empty()
     }
 
     /// Cycle at which a load issued at `now` reports (its last byte).
@@ -157,7 +168,18 @@ impl CopyEngine {
                 self.loads.push((at, entry, bytes));
             }
             Request::Store { warp, bytes } => {
-                let start = ((now + self.t.store_latency) as f64).max(self.store_free);
+                let busy = self.store_free > now as f64;
+                if busy && self.t.store_issue_steal > 0 {
+                    let steal = self.t.store_issue_steal;
+                    for x in self.rd_q.iter_mut().chain(self.wr_q.iter_mut()) {
+                        if x.0 > now {
+                            x.0 += steal;
+                        }
+                    }
+                    self.store_free += steal as f64;
+                }
+                let gap = if busy { self.t.store_gap as f64 } else { 0.0 };
+                let start = ((now + self.t.store_latency) as f64).max(self.store_free + gap);
                 let done = start + bytes as f64 / self.t.store_bytes_per_cycle;
                 self.store_free = done;
                 let done = (done.ceil() as u64).max(now + 1 + self.t.read_ahead);

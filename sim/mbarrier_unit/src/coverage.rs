@@ -234,7 +234,11 @@ impl Coverage {
     }
 
     pub fn unhit(&self) -> Vec<&'static str> {
-        self.bins.iter().filter(|(_, &n)| n == 0).map(|(&b, _)| b).collect()
+        self.bins
+            .iter()
+            .filter(|(_, &n)| n == 0)
+            .map(|(&b, _)| b)
+            .collect()
     }
 
     pub fn merge(&mut self, other: &Coverage) {

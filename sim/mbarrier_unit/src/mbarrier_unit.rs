@@ -193,9 +193,8 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
         if i.ctx_valid && i.ctx_entry == i.op_entry {
             ev.op_ctx_same_entry = true;
         }
-        let waiters_on = |d: &State| {
-            (0..w_n).any(|v| d.waiters[v].susp && d.waiters[v].entry as usize == ix)
-        };
+        let waiters_on =
+            |d: &State| (0..w_n).any(|v| d.waiters[v].susp && d.waiters[v].entry as usize == ix);
         let mut err = cause::NONE;
         let (mut token, mut done, mut susp) = (false, false, false);
         let count_bad = i.op_count == 0 || i.op_count > max_count;

@@ -64,8 +64,16 @@ pub struct Violation {
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.warp {
-            Some(w) => write!(f, "cycle {}: {} warp {}: {}", self.cycle, self.property, w, self.reason),
-            None => write!(f, "cycle {}: {}: {}", self.cycle, self.property, self.reason),
+            Some(w) => write!(
+                f,
+                "cycle {}: {} warp {}: {}",
+                self.cycle, self.property, w, self.reason
+            ),
+            None => write!(
+                f,
+                "cycle {}: {}: {}",
+                self.cycle, self.property, self.reason
+            ),
         }
     }
 }
@@ -127,8 +135,19 @@ impl MbarScoreboard {
         self.checks
     }
 
-    fn fail(&mut self, cycle: u64, p: &'static str, w: Option<u32>, r: String) -> Result<(), Violation> {
-        let v = Violation { cycle, property: p, warp: w, reason: r };
+    fn fail(
+        &mut self,
+        cycle: u64,
+        p: &'static str,
+        w: Option<u32>,
+        r: String,
+    ) -> Result<(), Violation> {
+        let v = Violation {
+            cycle,
+            property: p,
+            warp: w,
+            reason: r,
+        };
         self.violation = Some(v.clone());
         Err(v)
     }
@@ -143,9 +162,17 @@ impl MbarScoreboard {
         let wn = cfg.warps as usize;
         if i.reset {
             if *o != Outputs::default() {
-                return self.fail(cycle, "M6", None, format!("output not zero during reset: {o:?}"));
+                return self.fail(
+                    cycle,
+                    "M6",
+                    None,
+                    format!("output not zero during reset: {o:?}"),
+                );
             }
-            *self = MbarScoreboard { checks: self.checks, ..MbarScoreboard::new(&cfg) };
+            *self = MbarScoreboard {
+                checks: self.checks,
+                ..MbarScoreboard::new(&cfg)
+            };
             return Ok(());
         }
         let i = i.masked(&cfg);
@@ -155,46 +182,107 @@ impl MbarScoreboard {
         // Registered outputs: the verdict on the previous cycle.
         let x = self.expect;
         if (o.rsp_valid, o.rsp_warp, o.rsp_op) != (x.rsp_valid, x.rsp_warp, x.rsp_op) {
-            return self.fail(cycle, "M7", None, format!(
-                "response (valid {}, warp {}, op {}) expected (valid {}, warp {}, op {})",
-                o.rsp_valid, o.rsp_warp, o.rsp_op, x.rsp_valid, x.rsp_warp, x.rsp_op));
+            return self.fail(
+                cycle,
+                "M7",
+                None,
+                format!(
+                    "response (valid {}, warp {}, op {}) expected (valid {}, warp {}, op {})",
+                    o.rsp_valid, o.rsp_warp, o.rsp_op, x.rsp_valid, x.rsp_warp, x.rsp_op
+                ),
+            );
         }
         if (o.err, o.err_src, o.err_cause) != (x.err, x.err_src, x.err_cause) {
             let e = self.err_entry;
             // An arrival accepted although the shadow phase has no arrivals
             // left and only owes tx-count: the unit completed it with tx ≠ 0.
-            let p = if x.err_cause == cause::UNDERFLOW && !o.err && e.pending == 0 && e.tx != 0 { "M4" } else { "M6" };
-            return self.fail(cycle, p, None, format!(
-                "err {} src {} cause {} expected err {} src {} cause {} ({})",
-                o.err, o.err_src, o.err_cause, x.err, x.err_src, x.err_cause,
-                cause::NAMES.get(x.err_cause as usize).unwrap_or(&"?")));
+            let p = if x.err_cause == cause::UNDERFLOW && !o.err && e.pending == 0 && e.tx != 0 {
+                "M4"
+            } else {
+                "M6"
+            };
+            return self.fail(
+                cycle,
+                p,
+                None,
+                format!(
+                    "err {} src {} cause {} expected err {} src {} cause {} ({})",
+                    o.err,
+                    o.err_src,
+                    o.err_cause,
+                    x.err,
+                    x.err_src,
+                    x.err_cause,
+                    cause::NAMES.get(x.err_cause as usize).unwrap_or(&"?")
+                ),
+            );
         }
         if x.rsp_valid && !x.err {
             let w = Some(x.rsp_warp as u32);
             if op::is_arrive(x.rsp_op) && o.rsp_token != x.rsp_token {
-                return self.fail(cycle, "M5", w, format!(
-                    "arrive token {} but the arrival counted in the phase of parity {}", o.rsp_token, x.rsp_token));
+                return self.fail(
+                    cycle,
+                    "M5",
+                    w,
+                    format!(
+                        "arrive token {} but the arrival counted in the phase of parity {}",
+                        o.rsp_token, x.rsp_token
+                    ),
+                );
             }
             if (x.rsp_op == op::TEST_WAIT || x.rsp_op == op::TRY_WAIT) && o.rsp_done != x.rsp_done {
                 let e = self.expect_entry;
                 let p = if o.rsp_done {
-                    if e.pending == 0 && e.tx != 0 { "M4" } else { "M1" }
-                } else if e.collided { "M8" } else { "M1" };
+                    if e.pending == 0 && e.tx != 0 {
+                        "M4"
+                    } else {
+                        "M1"
+                    }
+                } else if e.collided {
+                    "M8"
+                } else {
+                    "M1"
+                };
                 return self.fail(cycle, p, w, format!(
                     "{} answered done={} but the phase waited on {} (shadow: pending {}, tx {})",
                     op::NAMES[x.rsp_op as usize], o.rsp_done,
                     if x.rsp_done { "has completed" } else { "has not completed" }, e.pending, e.tx));
             }
             if x.rsp_op == op::TRY_WAIT && o.rsp_suspended != x.rsp_suspended {
-                return self.fail(cycle, "M2", w, format!("try_wait suspended={} expected {}", o.rsp_suspended, x.rsp_suspended));
+                return self.fail(
+                    cycle,
+                    "M2",
+                    w,
+                    format!(
+                        "try_wait suspended={} expected {}",
+                        o.rsp_suspended, x.rsp_suspended
+                    ),
+                );
             }
         }
         // Wakes.
         if o.wake_done & !o.wake_mask != 0 {
-            return self.fail(cycle, "M3", None, format!("wake_done {:#x} outside wake_mask {:#x}", o.wake_done, o.wake_mask));
+            return self.fail(
+                cycle,
+                "M3",
+                None,
+                format!(
+                    "wake_done {:#x} outside wake_mask {:#x}",
+                    o.wake_done, o.wake_mask
+                ),
+            );
         }
         if o.wake_mask.count_ones() > cfg.wake_fanout {
-            return self.fail(cycle, "M3", None, format!("{} wakes in one cycle, fan-out F = {}", o.wake_mask.count_ones(), cfg.wake_fanout));
+            return self.fail(
+                cycle,
+                "M3",
+                None,
+                format!(
+                    "{} wakes in one cycle, fan-out F = {}",
+                    o.wake_mask.count_ones(),
+                    cfg.wake_fanout
+                ),
+            );
         }
         let bound = cfg.wake_bound();
         for w in 0..64usize {
@@ -204,20 +292,49 @@ impl MbarScoreboard {
             let done = o.wake_done >> w & 1 == 1;
             let wt = if w < wn { self.waits[w] } else { None };
             let Some(wt) = wt else {
-                return self.fail(cycle, "M3", Some(w as u32), "woken but not suspended".into());
+                return self.fail(
+                    cycle,
+                    "M3",
+                    Some(w as u32),
+                    "woken but not suspended".into(),
+                );
             };
             match wt.decided {
                 None if done => {
-                    return self.fail(cycle, "M3", Some(w as u32), format!(
-                        "woken done for entry {} parity {} whose phase has not completed", wt.entry, wt.parity as u8));
+                    return self.fail(
+                        cycle,
+                        "M3",
+                        Some(w as u32),
+                        format!(
+                            "woken done for entry {} parity {} whose phase has not completed",
+                            wt.entry, wt.parity as u8
+                        ),
+                    );
                 }
                 None => {
-                    return self.fail(cycle, "M2", Some(w as u32), format!(
-                        "answered false after {} cycles, before its limit {}", cycle - wt.since, cfg.try_wait_limit));
+                    return self.fail(
+                        cycle,
+                        "M2",
+                        Some(w as u32),
+                        format!(
+                            "answered false after {} cycles, before its limit {}",
+                            cycle - wt.since,
+                            cfg.try_wait_limit
+                        ),
+                    );
                 }
                 Some((_, true)) if !done => {
-                    let p = if self.entries[wt.entry].collided { "M8" } else { "M2" };
-                    return self.fail(cycle, p, Some(w as u32), "answered false although its phase completed before the limit".into());
+                    let p = if self.entries[wt.entry].collided {
+                        "M8"
+                    } else {
+                        "M2"
+                    };
+                    return self.fail(
+                        cycle,
+                        p,
+                        Some(w as u32),
+                        "answered false although its phase completed before the limit".into(),
+                    );
                 }
                 Some((d, false)) if done => {
                     return self.fail(cycle, "M8", Some(w as u32), format!(
@@ -229,17 +346,33 @@ impl MbarScoreboard {
             self.waits[w] = None;
         }
         for w in 0..wn {
-            if let Some(ShWait { decided: Some((d, done)), .. }) = self.waits[w] {
+            if let Some(ShWait {
+                decided: Some((d, done)),
+                ..
+            }) = self.waits[w]
+            {
                 if cycle >= d + bound {
-                    return self.fail(cycle, if done { "M3" } else { "M8" }, Some(w as u32), format!(
+                    return self.fail(
+                        cycle,
+                        if done { "M3" } else { "M8" },
+                        Some(w as u32),
+                        format!(
                         "decided ({}) in cycle {d} but not woken by cycle {} (bound B = {bound})",
-                        if done { "phase completed" } else { "limit passed" }, cycle));
+                        if done { "phase completed" } else { "limit passed" }, cycle),
+                    );
                 }
             }
         }
-        let shadow_susp = (0..wn).filter(|&w| self.waits[w].is_some()).fold(0u64, |m, w| m | 1 << w);
+        let shadow_susp = (0..wn)
+            .filter(|&w| self.waits[w].is_some())
+            .fold(0u64, |m, w| m | 1 << w);
         if o.suspended != shadow_susp {
-            return self.fail(cycle, "M2", None, format!("suspended {:#x}, expected {:#x}", o.suspended, shadow_susp));
+            return self.fail(
+                cycle,
+                "M2",
+                None,
+                format!("suspended {:#x}, expected {:#x}", o.suspended, shadow_susp),
+            );
         }
 
         // Apply this cycle's inputs to the shadow.
@@ -295,7 +428,10 @@ impl MbarScoreboard {
             let n = i.op_count as i64;
             let txb = i.op_tx as i64;
             let count_bad = n == 0 || n > max_count;
-            let has_waiters = self.waits.iter().any(|x| matches!(x, Some(s) if s.entry == ix));
+            let has_waiters = self
+                .waits
+                .iter()
+                .any(|x| matches!(x, Some(s) if s.entry == ix));
             let e = self.entries[ix];
             snaps[src::OP as usize] = e;
             let mut c = cause::NONE;
@@ -312,7 +448,14 @@ impl MbarScoreboard {
                 } else if has_waiters {
                     c = cause::WAITERS;
                 } else {
-                    self.entries[ix] = ShEntry { valid: true, parity: false, pending: n, expected: n, tx: 0, collided: false };
+                    self.entries[ix] = ShEntry {
+                        valid: true,
+                        parity: false,
+                        pending: n,
+                        expected: n,
+                        tx: 0,
+                        collided: false,
+                    };
                 }
             } else if !e.valid {
                 c = cause::UNINIT;
@@ -320,7 +463,11 @@ impl MbarScoreboard {
                 let en = &mut self.entries[ix];
                 match code {
                     op::INVAL => {
-                        if has_waiters { c = cause::WAITERS } else { *en = ShEntry::default() }
+                        if has_waiters {
+                            c = cause::WAITERS
+                        } else {
+                            *en = ShEntry::default()
+                        }
                     }
                     op::ARRIVE | op::ARRIVE_DROP | op::ARRIVE_EXPECT_TX => {
                         let add = if code == op::ARRIVE_EXPECT_TX { txb } else { 0 };
@@ -341,10 +488,20 @@ impl MbarScoreboard {
                         }
                     }
                     op::EXPECT_TX => {
-                        if en.tx + txb > max_tx { c = cause::TX_RANGE } else { en.tx += txb; settle(en, ix, &mut completions) }
+                        if en.tx + txb > max_tx {
+                            c = cause::TX_RANGE
+                        } else {
+                            en.tx += txb;
+                            settle(en, ix, &mut completions)
+                        }
                     }
                     op::COMPLETE_TX => {
-                        if en.tx - txb < -max_tx { c = cause::TX_RANGE } else { en.tx -= txb; settle(en, ix, &mut completions) }
+                        if en.tx - txb < -max_tx {
+                            c = cause::TX_RANGE
+                        } else {
+                            en.tx -= txb;
+                            settle(en, ix, &mut completions)
+                        }
                     }
                     _ => {
                         // TEST_WAIT / TRY_WAIT
@@ -352,7 +509,12 @@ impl MbarScoreboard {
                         self.expect_entry = *en;
                         if code == op::TRY_WAIT && !next.rsp_done {
                             next.rsp_suspended = true;
-                            self.waits[w] = Some(ShWait { entry: ix, parity: i.op_parity, since: cycle, decided: None });
+                            self.waits[w] = Some(ShWait {
+                                entry: ix,
+                                parity: i.op_parity,
+                                since: cycle,
+                                decided: None,
+                            });
                         }
                     }
                 }
@@ -380,7 +542,10 @@ impl MbarScoreboard {
                 if wt.decided.is_some() || wt.since == cycle {
                     continue;
                 }
-                if completions.iter().any(|&(e, p)| e == wt.entry && p == wt.parity) {
+                if completions
+                    .iter()
+                    .any(|&(e, p)| e == wt.entry && p == wt.parity)
+                {
                     wt.decided = Some((cycle, true));
                 } else if cycle - wt.since >= limit {
                     wt.decided = Some((cycle, false));
@@ -424,8 +589,19 @@ impl GroupScoreboard {
     pub fn checks(&self) -> u64 {
         self.checks
     }
-    fn fail(&mut self, cycle: u64, p: &'static str, w: Option<u32>, r: String) -> Result<(), Violation> {
-        let v = Violation { cycle, property: p, warp: w, reason: r };
+    fn fail(
+        &mut self,
+        cycle: u64,
+        p: &'static str,
+        w: Option<u32>,
+        r: String,
+    ) -> Result<(), Violation> {
+        let v = Violation {
+            cycle,
+            property: p,
+            warp: w,
+            reason: r,
+        };
         self.violation = Some(v.clone());
         Err(v)
     }
@@ -449,38 +625,77 @@ impl GroupScoreboard {
         let wn = cfg.warps as usize;
         if i.reset {
             if *o != ag::Outputs::default() {
-                return self.fail(cycle, "G4", None, format!("output not zero during reset: {o:?}"));
+                return self.fail(
+                    cycle,
+                    "G4",
+                    None,
+                    format!("output not zero during reset: {o:?}"),
+                );
             }
-            *self = GroupScoreboard { checks: self.checks, ..GroupScoreboard::new(&cfg) };
+            *self = GroupScoreboard {
+                checks: self.checks,
+                ..GroupScoreboard::new(&cfg)
+            };
             return Ok(());
         }
         let i = i.masked(&cfg);
         let x = self.expect_err;
         if o.err != (x != 0) || o.err_cause != x {
-            return self.fail(cycle, "G4", None, format!("err {} cause {} expected cause {}", o.err, o.err_cause, x));
+            return self.fail(
+                cycle,
+                "G4",
+                None,
+                format!("err {} cause {} expected cause {}", o.err, o.err_cause, x),
+            );
         }
-        let blocked = (0..wn).filter(|&w| self.waiting[w].is_some()).fold(0u64, |m, w| m | 1 << w);
+        let blocked = (0..wn)
+            .filter(|&w| self.waiting[w].is_some())
+            .fold(0u64, |m, w| m | 1 << w);
         if o.blocked != blocked {
-            return self.fail(cycle, "G2", None, format!("blocked {:#x}, expected {:#x}", o.blocked, blocked));
+            return self.fail(
+                cycle,
+                "G2",
+                None,
+                format!("blocked {:#x}, expected {:#x}", o.blocked, blocked),
+            );
         }
         for w in 0..64usize {
             let rel = o.release_mask >> w & 1 == 1;
             let Some((n, read)) = (if w < wn { self.waiting[w] } else { None }) else {
                 if rel {
-                    return self.fail(cycle, "G1", Some(w as u32), "released but not waiting".into());
+                    return self.fail(
+                        cycle,
+                        "G1",
+                        Some(w as u32),
+                        "released but not waiting".into(),
+                    );
                 }
                 continue;
             };
             let p = self.pending(w, read);
             let met = p <= n as usize;
             if rel && !met {
-                return self.fail(cycle, "G1", Some(w as u32), format!(
-                    "wait_group{} {n} released with {p} committed groups {}", if read { ".read" } else { "" },
-                    if read { "still reading" } else { "pending" }));
+                return self.fail(
+                    cycle,
+                    "G1",
+                    Some(w as u32),
+                    format!(
+                        "wait_group{} {n} released with {p} committed groups {}",
+                        if read { ".read" } else { "" },
+                        if read { "still reading" } else { "pending" }
+                    ),
+                );
             }
             if !rel && met {
-                return self.fail(cycle, "G2", Some(w as u32), format!(
-                    "wait_group{} {n} not released although only {p} groups are pending", if read { ".read" } else { "" }));
+                return self.fail(
+                    cycle,
+                    "G2",
+                    Some(w as u32),
+                    format!(
+                        "wait_group{} {n} not released although only {p} groups are pending",
+                        if read { ".read" } else { "" }
+                    ),
+                );
             }
         }
         // Readiness.
@@ -491,7 +706,8 @@ impl GroupScoreboard {
         } else {
             let w = i.ag_warp as usize;
             let full_bulk = i.ag_op == ag::op::BULK && self.open[w].1 >= cfg.max_group_ops();
-            let full_commit = i.ag_op == ag::op::COMMIT && self.committed[w].len() >= cfg.group_depth as usize;
+            let full_commit =
+                i.ag_op == ag::op::COMMIT && self.committed[w].len() >= cfg.group_depth as usize;
             let exp = self.waiting[w].is_none() && !full_bulk && !full_commit;
             if o.ag_ready != exp {
                 let why = if self.waiting[w].is_some() {
@@ -503,8 +719,17 @@ impl GroupScoreboard {
                 } else {
                     "of a free warp without overflow"
                 };
-                return self.fail(cycle, "G3", Some(w as u32), format!(
-                    "{} {} {}", ag::op::NAMES[i.ag_op as usize], why, if o.ag_ready { "accepted" } else { "refused" }));
+                return self.fail(
+                    cycle,
+                    "G3",
+                    Some(w as u32),
+                    format!(
+                        "{} {} {}",
+                        ag::op::NAMES[i.ag_op as usize],
+                        why,
+                        if o.ag_ready { "accepted" } else { "refused" }
+                    ),
+                );
             }
         }
         for w in 0..wn {

@@ -141,7 +141,11 @@ impl MbarRandomEnv {
         if self.k.p_rarv > 0.0 && self.rng.gen_bool(self.k.p_rarv) {
             i.rarv_valid = true;
             i.rarv_entry = self.rng.gen_range(0..ne) as u8;
-            i.rarv_count = if bad { self.rng.gen_range(0..=maxc + 1) } else { 1 };
+            i.rarv_count = if bad {
+                self.rng.gen_range(0..=maxc + 1)
+            } else {
+                1
+            };
         }
         if !self.rng.gen_bool(self.k.p_op) {
             return i;
@@ -161,7 +165,8 @@ impl MbarRandomEnv {
             i.op_count = self.rng.gen_range(0..=maxc + 1);
             i.op_tx = self.rng.gen_range(0..=(self.cfg.max_tx() as u32 + 1));
             i.op_parity = self.rng.gen();
-        } else if let Some(&(pe, pb)) = self.explicit_pay.front().filter(|_| self.rng.gen_bool(0.5)) {
+        } else if let Some(&(pe, pb)) = self.explicit_pay.front().filter(|_| self.rng.gen_bool(0.5))
+        {
             self.explicit_pay.pop_front();
             i.op_code = op::COMPLETE_TX;
             i.op_entry = pe;
@@ -219,7 +224,14 @@ impl MbarRandomEnv {
         let early = self.k.p_early_tx > 0.0 && self.rng.gen_bool(self.k.p_early_tx);
         if self.rng.gen_bool(self.k.p_copy) {
             let at = if early { c } else { c + 1 };
-            self.copy.issue(at, Request::Load { entry: e, bytes, cold: self.rng.gen_bool(0.3) });
+            self.copy.issue(
+                at,
+                Request::Load {
+                    entry: e,
+                    bytes,
+                    cold: self.rng.gen_bool(0.3),
+                },
+            );
         } else {
             self.explicit_pay.push_back((e, bytes));
         }
@@ -344,7 +356,10 @@ impl GroupRandomEnv {
                 80..=89 => ag::op::WAIT,
                 _ => ag::op::WAIT_READ,
             };
-            i.ag_n = self.rng.gen_range(0..=self.cfg.group_depth.min((1 << self.cfg.group_n_bits()) - 1)) as u8;
+            i.ag_n = self
+                .rng
+                .gen_range(0..=self.cfg.group_depth.min((1 << self.cfg.group_n_bits()) - 1))
+                as u8;
         }
         i
     }
@@ -356,7 +371,13 @@ impl GroupRandomEnv {
         }
         if i.ag_valid && o.ag_ready && i.ag_op == ag::op::BULK {
             let bytes = [16u32, 128, 1024, 4096][self.rng.gen_range(0..4)];
-            self.copy.issue(c, Request::Store { warp: i.ag_warp, bytes });
+            self.copy.issue(
+                c,
+                Request::Store {
+                    warp: i.ag_warp,
+                    bytes,
+                },
+            );
         }
         self.blocked = o.blocked;
     }
@@ -379,38 +400,107 @@ pub enum Parity {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Instr {
     /// `mbarrier.init` with `count`.
-    Init { entry: u8, count: u32 },
+    Init {
+        entry: u8,
+        count: u32,
+    },
     /// `mbarrier.arrive` (count); the warp does not wait for the token.
-    Arrive { entry: u8, count: u32 },
+    Arrive {
+        entry: u8,
+        count: u32,
+    },
     /// `mbarrier.arrive` whose token the next instruction depends on.
-    ArriveDep { entry: u8, count: u32 },
-    ArriveDrop { entry: u8, count: u32 },
-    ArriveExpectTx { entry: u8, count: u32, bytes: u32 },
-    ExpectTx { entry: u8, bytes: u32 },
-    CompleteTx { entry: u8, bytes: u32 },
+    ArriveDep {
+        entry: u8,
+        count: u32,
+    },
+    /// `mbarrier.arrive` with a register count (`SYNCS.ARRIVE.TRANS64.ART0`):
+    /// one lane arrives `count` times; costs the SYNCS pipe `count_arrive_extra`.
+    ArriveReg {
+        entry: u8,
+        count: u32,
+    },
+    ArriveDrop {
+        entry: u8,
+        count: u32,
+    },
+    ArriveExpectTx {
+        entry: u8,
+        count: u32,
+        bytes: u32,
+    },
+    /// `mbarrier.arrive.expect_tx` whose token the next instruction depends on.
+    ArriveExpectTxDep {
+        entry: u8,
+        count: u32,
+        bytes: u32,
+    },
+    ExpectTx {
+        entry: u8,
+        bytes: u32,
+    },
+    CompleteTx {
+        entry: u8,
+        bytes: u32,
+    },
     /// `mbarrier.arrive` on a barrier of another CTA (the remote port of this one).
-    RemoteArrive { entry: u8 },
+    RemoteArrive {
+        entry: u8,
+    },
     /// `try_wait.parity` loop until true.
-    TryWaitLoop { entry: u8, parity: Parity },
+    TryWaitLoop {
+        entry: u8,
+        parity: Parity,
+    },
     /// One `try_wait.parity` (result discarded: measures the op).
-    TryWaitOnce { entry: u8, parity: Parity },
+    TryWaitOnce {
+        entry: u8,
+        parity: Parity,
+    },
     /// `test_wait.parity` spin until true.
-    TestWaitSpin { entry: u8, parity: Parity },
-    /// One `test_wait.parity` (result discarded).
-    TestWaitOnce { entry: u8, parity: Parity },
-    FlipPhase { entry: u8 },
+    TestWaitSpin {
+        entry: u8,
+        parity: Parity,
+    },
+    /// One `test_wait.parity` whose result the warp waits for.
+    TestWaitOnce {
+        entry: u8,
+        parity: Parity,
+    },
+    /// One `test_wait.parity` whose result is used later (independent issue).
+    TestWaitIndep {
+        entry: u8,
+        parity: Parity,
+    },
+    /// `nanosleep` for this many cycles.
+    Sleep(u64),
+    FlipPhase {
+        entry: u8,
+    },
     /// `cp.async.bulk` global → shared completing on `entry`.
-    CopyLoad { entry: u8, bytes: u32, cold: bool },
+    CopyLoad {
+        entry: u8,
+        bytes: u32,
+        cold: bool,
+    },
     /// `cp.async.bulk` shared → global in the open bulk group.
-    BulkStore { bytes: u32 },
+    BulkStore {
+        bytes: u32,
+    },
     Commit,
-    WaitGroup { n: u8, read: bool },
+    WaitGroup {
+        n: u8,
+        read: bool,
+    },
     /// Independent work for `n` cycles.
     Compute(u32),
     /// Record the clock in the warp's log.
     Clock,
     /// Jump back to instruction `to` while the loop counter (per instruction) is below `times`.
-    Loop { to: usize, times: u32 },
+    Loop {
+        to: usize,
+        times: u32,
+    },
 }
 
 /// The SM side around the units: latencies in cycles.
@@ -427,8 +517,10 @@ pub struct FrontEnd {
     pub wait_return: u64,
     /// Extra cycles per warp when wakes are delivered (fan-out), beyond the unit's own.
     pub wake_interval: u64,
-    /// Loop overhead between a false try_wait / test_wait and the next one.
+    /// Loop overhead between a false try_wait and the next one.
     pub retry_gap: u64,
+    /// Loop overhead between a false test_wait and the next one of a spin.
+    pub spin_gap: u64,
     /// Issue cost of one `cp.async.bulk` (address set-up, ELECT loop).
     pub copy_issue: u64,
     /// Group unit release to warp.
@@ -437,6 +529,26 @@ pub struct FrontEnd {
     pub store_issue: u64,
     /// One-off set-up before the first copy / store of a program.
     pub copy_setup: u64,
+    /// Warp-side issue gap after an arrive-type op / a test or try wait
+    /// (a warp's own SYNCS issue throughput).
+    pub arrive_gap: u64,
+    pub wait_gap: u64,
+    /// Extra SYNCS pipe cycles of an arrive with a register count ([`Instr::ArriveReg`]).
+    pub count_arrive_extra: u64,
+    /// Extra SYNCS pipe cycles of a try_wait / of a test_wait.
+    pub wait_extra: u64,
+    pub test_extra: u64,
+    /// From a looping wait's true answer to the warp's next instruction (branch).
+    pub branch_gap: u64,
+    /// From the unit's wake output to the warp (rescheduling a suspended warp).
+    pub wake_latency: u64,
+    /// Extra issue latency of ops with a tx operand (expect/complete forms).
+    pub tx_operand_extra: u64,
+    /// Warp schedulers: each issues one SYNCS op per cycle (warp w on w mod smsp); 0 = unlimited.
+    pub smsp: u32,
+    /// test_wait polls also pass an SM-wide phase-check path that takes one
+    /// poll per `poll_interval` cycles (0: no such limit).
+    pub poll_interval: u64,
 }
 
 impl FrontEnd {
@@ -450,10 +562,21 @@ impl FrontEnd {
             wait_return: 0,
             wake_interval: 0,
             retry_gap: 1,
+            spin_gap: 1,
             copy_issue: 1,
             group_return: 0,
             store_issue: 1,
             copy_setup: 0,
+            arrive_gap: 1,
+            wait_gap: 1,
+            count_arrive_extra: 0,
+            wait_extra: 0,
+            test_extra: 0,
+            branch_gap: 0,
+            wake_latency: 0,
+            tx_operand_extra: 0,
+            smsp: 0,
+            poll_interval: 0,
         }
     }
 }
@@ -487,6 +610,9 @@ pub struct KernelStats {
     pub finished: bool,
 }
 
+/// Marks an in-flight arrive issued in the register-count form.
+const REG_COUNT: u32 = 1 << 31;
+
 /// An op travelling to the unit: (arrival cycle, warp, inputs fields).
 #[derive(Clone, Copy, Debug)]
 struct InFlight {
@@ -511,7 +637,8 @@ pub struct KernelRunner {
     progs: Vec<Vec<Instr>>,
     warps: Vec<WarpCtx>,
     queue: VecDeque<InFlight>,
-    last_accept: Option<u64>,
+    pipe_free_at: Option<u64>,
+    poll_free_at: u64,
     answered_rsp: VecDeque<(u64, usize, bool)>,
     wake_free: u64,
     remote: VecDeque<u8>,
@@ -549,7 +676,8 @@ impl KernelRunner {
             progs,
             warps,
             queue: VecDeque::new(),
-            last_accept: None,
+            pipe_free_at: None,
+            poll_free_at: 0,
             answered_rsp: VecDeque::new(),
             wake_free: 0,
             remote: VecDeque::new(),
@@ -592,8 +720,12 @@ impl KernelRunner {
         let fe = self.fe;
         let mut gi = ag::Inputs::default();
         let mut group_issue: Option<(usize, Instr)> = None;
-        // Warps issue (in index order; one group op per cycle).
-        for w in 0..self.warps.len() {
+        // Warps issue (one group op per cycle; with `smsp` > 0, one SYNCS op
+        // per scheduler (warp mod smsp) per cycle, oldest-ready first).
+        let nw = self.warps.len();
+        let mut smsp_used = [false; 64];
+        for k in 0..nw {
+            let w = (k + t as usize) % nw;
             loop {
                 let wc = &self.warps[w];
                 if wc.done || wc.waiting || wc.ready_at > t {
@@ -603,38 +735,163 @@ impl KernelRunner {
                     self.warps[w].done = true;
                     break;
                 };
-                let mut next_ready = t + fe.issue_gap;
-                let send = |q: &mut VecDeque<InFlight>, code, entry, count, tx, parity, answer| {
-                    q.push_back(InFlight { at: t + fe.issue_latency, warp: w, code, entry, count, tx, parity, answer });
-                };
-                match ins {
-                    Instr::Init { entry, count } => send(&mut self.queue, op::INIT, entry, count, 0, false, false),
-                    Instr::Arrive { entry, count } => send(&mut self.queue, op::ARRIVE, entry, count, 0, false, false),
-                    Instr::ArriveDep { entry, count } => send(&mut self.queue, op::ARRIVE, entry, count, 0, false, true),
-                    Instr::ArriveDrop { entry, count } => send(&mut self.queue, op::ARRIVE_DROP, entry, count, 0, false, false),
-                    Instr::ArriveExpectTx { entry, count, bytes } => {
-                        send(&mut self.queue, op::ARRIVE_EXPECT_TX, entry, count, bytes, false, false)
+                let syncs = matches!(
+                    ins,
+                    Instr::Init { .. }
+                        | Instr::Arrive { .. }
+                        | Instr::ArriveDep { .. }
+                        | Instr::ArriveReg { .. }
+                        | Instr::ArriveDrop { .. }
+                        | Instr::ArriveExpectTx { .. }
+                        | Instr::ArriveExpectTxDep { .. }
+                        | Instr::ExpectTx { .. }
+                        | Instr::CompleteTx { .. }
+                        | Instr::TryWaitLoop { .. }
+                        | Instr::TryWaitOnce { .. }
+                        | Instr::TestWaitSpin { .. }
+                        | Instr::TestWaitOnce { .. }
+                        | Instr::TestWaitIndep { .. }
+                );
+                if syncs && fe.smsp > 0 {
+                    let s = w % fe.smsp as usize;
+                    if smsp_used[s] {
+                        break;
                     }
-                    Instr::ExpectTx { entry, bytes } => send(&mut self.queue, op::EXPECT_TX, entry, 0, bytes, false, false),
-                    Instr::CompleteTx { entry, bytes } => send(&mut self.queue, op::COMPLETE_TX, entry, 0, bytes, false, false),
+                    smsp_used[s] = true;
+                }
+                let mut next_ready = t + fe.issue_gap;
+                let send =
+                    |q: &mut VecDeque<InFlight>, code: u8, entry, count, tx, parity, answer| {
+                        let extra = if matches!(
+                            code,
+                            op::ARRIVE_EXPECT_TX | op::EXPECT_TX | op::COMPLETE_TX
+                        ) {
+                            fe.tx_operand_extra
+                        } else {
+                            0
+                        };
+                        q.push_back(InFlight {
+                            at: t + fe.issue_latency + extra,
+                            warp: w,
+                            code,
+                            entry,
+                            count,
+                            tx,
+                            parity,
+                            answer,
+                        });
+                    };
+                match ins {
+                    Instr::Init { entry, count } => {
+                        send(&mut self.queue, op::INIT, entry, count, 0, false, false)
+                    }
+                    Instr::Arrive { entry, count } => {
+                        send(&mut self.queue, op::ARRIVE, entry, count, 0, false, false);
+                        next_ready = t + fe.arrive_gap;
+                    }
+                    Instr::ArriveReg { entry, count } => {
+                        send(
+                            &mut self.queue,
+                            op::ARRIVE,
+                            entry,
+                            count | REG_COUNT,
+                            0,
+                            false,
+                            false,
+                        );
+                        next_ready = t + fe.arrive_gap;
+                    }
+                    Instr::ArriveDep { entry, count } => {
+                        send(&mut self.queue, op::ARRIVE, entry, count, 0, false, true)
+                    }
+                    Instr::ArriveDrop { entry, count } => send(
+                        &mut self.queue,
+                        op::ARRIVE_DROP,
+                        entry,
+                        count,
+                        0,
+                        false,
+                        false,
+                    ),
+                    Instr::ArriveExpectTx {
+                        entry,
+                        count,
+                        bytes,
+                    } => {
+                        send(
+                            &mut self.queue,
+                            op::ARRIVE_EXPECT_TX,
+                            entry,
+                            count,
+                            bytes,
+                            false,
+                            false,
+                        );
+                        next_ready = t + fe.arrive_gap;
+                    }
+                    Instr::ArriveExpectTxDep {
+                        entry,
+                        count,
+                        bytes,
+                    } => send(
+                        &mut self.queue,
+                        op::ARRIVE_EXPECT_TX,
+                        entry,
+                        count,
+                        bytes,
+                        false,
+                        true,
+                    ),
+                    Instr::ExpectTx { entry, bytes } => send(
+                        &mut self.queue,
+                        op::EXPECT_TX,
+                        entry,
+                        0,
+                        bytes,
+                        false,
+                        false,
+                    ),
+                    Instr::CompleteTx { entry, bytes } => send(
+                        &mut self.queue,
+                        op::COMPLETE_TX,
+                        entry,
+                        0,
+                        bytes,
+                        false,
+                        false,
+                    ),
                     Instr::RemoteArrive { entry } => self.remote.push_back(entry),
                     Instr::TryWaitLoop { entry, parity } | Instr::TryWaitOnce { entry, parity } => {
                         let p = self.parity(w, entry, parity);
                         send(&mut self.queue, op::TRY_WAIT, entry, 0, 0, p, true)
                     }
-                    Instr::TestWaitSpin { entry, parity } | Instr::TestWaitOnce { entry, parity } => {
+                    Instr::TestWaitSpin { entry, parity }
+                    | Instr::TestWaitOnce { entry, parity } => {
                         let p = self.parity(w, entry, parity);
                         send(&mut self.queue, op::TEST_WAIT, entry, 0, 0, p, true)
                     }
+                    Instr::TestWaitIndep { entry, parity } => {
+                        let p = self.parity(w, entry, parity);
+                        send(&mut self.queue, op::TEST_WAIT, entry, 0, 0, p, false);
+                        next_ready = t + fe.wait_gap;
+                    }
+                    Instr::Sleep(n) => next_ready = t + n,
                     Instr::FlipPhase { entry } => {
                         let ph = &mut self.warps[w].phase[entry as usize];
                         *ph = !*ph;
                         next_ready = t;
                     }
                     Instr::CopyLoad { entry, bytes, cold } => {
-                        let setup = if self.warps[w].copies_issued == 0 { fe.copy_setup } else { 0 };
+                        let setup = if self.warps[w].copies_issued == 0 {
+                            fe.copy_setup
+                        } else {
+                            0
+                        };
                         self.warps[w].copies_issued += 1;
-                        self.copy.issue(t + setup + fe.copy_issue, Request::Load { entry, bytes, cold });
+                        self.copy.issue(
+                            t + setup + fe.copy_issue,
+                            Request::Load { entry, bytes, cold },
+                        );
                         self.stats.copies += 1;
                         next_ready = t + setup + fe.copy_issue;
                     }
@@ -649,7 +906,11 @@ impl KernelRunner {
                             Instr::BulkStore { .. } => gi.ag_op = ag::op::BULK,
                             Instr::Commit => gi.ag_op = ag::op::COMMIT,
                             Instr::WaitGroup { n, read } => {
-                                gi.ag_op = if read { ag::op::WAIT_READ } else { ag::op::WAIT };
+                                gi.ag_op = if read {
+                                    ag::op::WAIT_READ
+                                } else {
+                                    ag::op::WAIT
+                                };
                                 gi.ag_n = n;
                             }
                             _ => {}
@@ -683,6 +944,7 @@ impl KernelRunner {
                         | Instr::TestWaitSpin { .. }
                         | Instr::TestWaitOnce { .. }
                         | Instr::ArriveDep { .. }
+                        | Instr::ArriveExpectTxDep { .. }
                 );
                 let wc = &mut self.warps[w];
                 if answer {
@@ -699,19 +961,27 @@ impl KernelRunner {
         // The SYNCS pipe: one op per op_interval cycles, in order.
         let mut mi = Inputs::default();
         let mut accepted: Option<InFlight> = None;
-        if let Some(&h) = self.queue.front() {
-            let free = self.last_accept.map_or(true, |a| t >= a + fe.op_interval);
-            if h.at <= t && free {
-                self.queue.pop_front();
-                mi.op_valid = true;
-                mi.op_warp = h.warp as u8;
-                mi.op_code = h.code;
-                mi.op_entry = h.entry;
-                mi.op_count = h.count;
-                mi.op_tx = h.tx;
-                mi.op_parity = h.parity;
-                accepted = Some(h);
+        // One in-order pipe into the op port. With `poll_interval` > 0 a
+        // test_wait poll also needs the SM-wide phase-check path, which
+        // accepts one poll per `poll_interval` cycles.
+        let main_free = !matches!(self.pipe_free_at, Some(a) if t < a);
+        let poll_free = t >= self.poll_free_at;
+        let mut pick = None;
+        if let Some(h) = self.queue.front() {
+            let poll_ok = fe.poll_interval == 0 || h.code != op::TEST_WAIT || poll_free;
+            if h.at <= t && main_free && poll_ok {
+                pick = Some(0);
             }
+        }
+        if let Some(h) = pick.and_then(|k| self.queue.remove(k)) {
+            mi.op_valid = true;
+            mi.op_warp = h.warp as u8;
+            mi.op_code = h.code;
+            mi.op_entry = h.entry;
+            mi.op_count = h.count & !REG_COUNT;
+            mi.op_tx = h.tx;
+            mi.op_parity = h.parity;
+            accepted = Some(h);
         }
         let rep = self.copy.tick(t);
         if let Some((e, b)) = rep.ctx {
@@ -733,11 +1003,21 @@ impl KernelRunner {
         let ev = &self.mbar.last_events;
         self.stats.completions += ev.completions.len() as u64;
         if mo.op_ready {
+            if accepted.is_some_and(|h| h.code == op::TEST_WAIT) {
+                self.poll_free_at = t + fe.poll_interval;
+            }
             if let Some(h) = accepted {
-                self.last_accept = Some(t);
+                let extra = match h.code {
+                    op::ARRIVE if h.count & REG_COUNT != 0 => fe.count_arrive_extra,
+                    op::TRY_WAIT => fe.wait_extra,
+                    op::TEST_WAIT => fe.test_extra,
+                    _ => 0,
+                };
+                self.pipe_free_at = Some(t + fe.op_interval + extra);
                 self.stats.ops += 1;
                 if h.answer {
-                    self.answered_rsp.push_back((t + 1, h.warp, h.code == op::ARRIVE));
+                    self.answered_rsp
+                        .push_back((t + 1, h.warp, op::is_arrive(h.code)));
                 }
             }
         }
@@ -748,9 +1028,19 @@ impl KernelRunner {
                 let wc = &mut self.warps[w];
                 match ins {
                     Instr::BulkStore { bytes } => {
-                        let setup = if wc.copies_issued == 0 { fe.copy_setup } else { 0 };
+                        let setup = if wc.copies_issued == 0 {
+                            fe.copy_setup
+                        } else {
+                            0
+                        };
                         wc.copies_issued += 1;
-                        self.copy.issue(t + setup, Request::Store { warp: w as u8, bytes });
+                        self.copy.issue(
+                            t + setup,
+                            Request::Store {
+                                warp: w as u8,
+                                bytes,
+                            },
+                        );
                         self.stats.stores += 1;
                         wc.pc += 1;
                         wc.ready_at = t + setup + fe.store_issue;
@@ -780,7 +1070,14 @@ impl KernelRunner {
             if let Some(&(at, w, _)) = self.answered_rsp.front() {
                 if at == t && w == mo.rsp_warp as usize {
                     self.answered_rsp.pop_front();
-                    self.answer(w, mo.rsp_op, mo.rsp_token, mo.rsp_done, mo.rsp_suspended, t + fe_ret(&fe, mo.rsp_op));
+                    self.answer(
+                        w,
+                        mo.rsp_op,
+                        mo.rsp_token,
+                        mo.rsp_done,
+                        mo.rsp_suspended,
+                        t + fe_ret(&fe, mo.rsp_op),
+                    );
                 }
             }
         }
@@ -795,7 +1092,7 @@ impl KernelRunner {
                 } else {
                     self.stats.timeouts += 1;
                 }
-                let at = (t + fe.wait_return).max(self.wake_free);
+                let at = (t + fe.wake_latency).max(self.wake_free);
                 self.wake_free = at + fe.wake_interval;
                 self.answer(w, op::TRY_WAIT, false, done, false, at);
             }
@@ -812,20 +1109,21 @@ impl KernelRunner {
         let fe = self.fe;
         let wc = &mut self.warps[w];
         wc.waiting = false;
-        if code == op::ARRIVE {
-            if let Instr::ArriveDep { entry, .. } = ins {
+        if op::is_arrive(code) {
+            if let Instr::ArriveDep { entry, .. } | Instr::ArriveExpectTxDep { entry, .. } = ins {
                 wc.token[entry as usize] = token;
             }
             wc.pc += 1;
             wc.ready_at = at;
             return;
         }
-        let again = !done && matches!(ins, Instr::TryWaitLoop { .. } | Instr::TestWaitSpin { .. });
-        if again {
-            wc.ready_at = at + fe.retry_gap;
+        let looping = matches!(ins, Instr::TryWaitLoop { .. } | Instr::TestWaitSpin { .. });
+        if looping && !done {
+            let spin = matches!(ins, Instr::TestWaitSpin { .. });
+            wc.ready_at = at + if spin { fe.spin_gap } else { fe.retry_gap };
         } else {
             wc.pc += 1;
-            wc.ready_at = at;
+            wc.ready_at = at + if looping { fe.branch_gap } else { 0 };
         }
     }
 }
@@ -847,14 +1145,26 @@ fn fe_ret(fe: &FrontEnd, code: u8) -> u64 {
 /// and an "empty" barrier (entry stages+s: one arrive per consumer warp).
 /// Warp 0 produces `iters` tiles of `bytes`; warps 1..=consumers wait on
 /// full, compute, and arrive on empty. Phase bits flip per round of the ring.
-pub fn tma_pipeline(stages: u8, iters: u32, consumers: u32, bytes: u32, compute: u32) -> Vec<Vec<Instr>> {
+pub fn tma_pipeline(
+    stages: u8,
+    iters: u32,
+    consumers: u32,
+    bytes: u32,
+    compute: u32,
+) -> Vec<Vec<Instr>> {
     assert!(stages >= 1 && iters >= 1);
     let full = |s: u8| s;
     let empty = |s: u8| stages + s;
     let mut prod = Vec::new();
     for s in 0..stages {
-        prod.push(Instr::Init { entry: full(s), count: 1 });
-        prod.push(Instr::Init { entry: empty(s), count: consumers });
+        prod.push(Instr::Init {
+            entry: full(s),
+            count: 1,
+        });
+        prod.push(Instr::Init {
+            entry: empty(s),
+            count: consumers,
+        });
     }
     // Consumers start once the barriers exist.
     prod.push(Instr::Compute(4));
@@ -866,18 +1176,32 @@ pub fn tma_pipeline(stages: u8, iters: u32, consumers: u32, bytes: u32, compute:
     for s in 0..stages {
         for (v, waits_empty) in [(&mut first_round, false), (&mut later, true)] {
             if waits_empty {
-                v.push(Instr::TryWaitLoop { entry: empty(s), parity: Parity::Phase });
+                v.push(Instr::TryWaitLoop {
+                    entry: empty(s),
+                    parity: Parity::Phase,
+                });
                 v.push(Instr::FlipPhase { entry: empty(s) });
             }
-            v.push(Instr::ArriveExpectTx { entry: full(s), count: 1, bytes });
-            v.push(Instr::CopyLoad { entry: full(s), bytes, cold: false });
+            v.push(Instr::ArriveExpectTx {
+                entry: full(s),
+                count: 1,
+                bytes,
+            });
+            v.push(Instr::CopyLoad {
+                entry: full(s),
+                bytes,
+                cold: false,
+            });
         }
     }
     prod.extend(first_round);
     if rounds > 1 {
         let start = prod.len();
         prod.extend(later);
-        prod.push(Instr::Loop { to: start, times: rounds - 1 });
+        prod.push(Instr::Loop {
+            to: start,
+            times: rounds - 1,
+        });
     }
     let _ = body_start;
     let mut progs = vec![prod];
@@ -885,12 +1209,21 @@ pub fn tma_pipeline(stages: u8, iters: u32, consumers: u32, bytes: u32, compute:
         let mut c = vec![Instr::Compute(8)];
         let start = c.len();
         for s in 0..stages {
-            c.push(Instr::TryWaitLoop { entry: full(s), parity: Parity::Phase });
+            c.push(Instr::TryWaitLoop {
+                entry: full(s),
+                parity: Parity::Phase,
+            });
             c.push(Instr::FlipPhase { entry: full(s) });
             c.push(Instr::Compute(compute));
-            c.push(Instr::Arrive { entry: empty(s), count: 1 });
+            c.push(Instr::Arrive {
+                entry: empty(s),
+                count: 1,
+            });
         }
-        c.push(Instr::Loop { to: start, times: rounds });
+        c.push(Instr::Loop {
+            to: start,
+            times: rounds,
+        });
         progs.push(c);
     }
     progs
@@ -912,27 +1245,54 @@ pub fn split_k(splits: u32, tiles: u32, bytes: u32) -> Vec<Vec<Instr>> {
             // The remote split: its arrive comes through the cluster port; its
             // bytes are announced by the local copy.
             p.push(Instr::ExpectTx { entry: 0, bytes });
-            p.push(Instr::CopyLoad { entry: 0, bytes, cold: true });
+            p.push(Instr::CopyLoad {
+                entry: 0,
+                bytes,
+                cold: true,
+            });
             p.push(Instr::RemoteArrive { entry: 0 });
         } else {
-            p.push(Instr::ArriveExpectTx { entry: 0, count: 1, bytes });
-            p.push(Instr::CopyLoad { entry: 0, bytes, cold: k % 2 == 1 });
+            p.push(Instr::ArriveExpectTx {
+                entry: 0,
+                count: 1,
+                bytes,
+            });
+            p.push(Instr::CopyLoad {
+                entry: 0,
+                bytes,
+                cold: k % 2 == 1,
+            });
         }
-        p.push(Instr::TryWaitLoop { entry: 1, parity: Parity::Phase });
+        p.push(Instr::TryWaitLoop {
+            entry: 1,
+            parity: Parity::Phase,
+        });
         p.push(Instr::FlipPhase { entry: 1 });
-        p.push(Instr::Loop { to: start, times: tiles });
+        p.push(Instr::Loop {
+            to: start,
+            times: tiles,
+        });
         progs.push(p);
     }
     let mut r = vec![
-        Instr::Init { entry: 0, count: splits },
+        Instr::Init {
+            entry: 0,
+            count: splits,
+        },
         Instr::Init { entry: 1, count: 1 },
     ];
     let start = r.len();
-    r.push(Instr::TryWaitLoop { entry: 0, parity: Parity::Phase });
+    r.push(Instr::TryWaitLoop {
+        entry: 0,
+        parity: Parity::Phase,
+    });
     r.push(Instr::FlipPhase { entry: 0 });
     r.push(Instr::Compute(30));
     r.push(Instr::ArriveDep { entry: 1, count: 1 });
-    r.push(Instr::Loop { to: start, times: tiles });
+    r.push(Instr::Loop {
+        to: start,
+        times: tiles,
+    });
     progs.push(r);
     // The splitters must not touch the barriers before the reducer inits them.
     for p in progs.iter_mut().take(splits as usize) {
@@ -945,7 +1305,13 @@ pub fn split_k(splits: u32, tiles: u32, bytes: u32) -> Vec<Vec<Instr>> {
 /// `per_group` bulk stores of `bytes`, committing each group, and keeps at
 /// most `depth` groups in flight with `wait_group.read depth-1` before
 /// reusing a buffer, then `wait_group 0` at the end.
-pub fn bulk_store_groups(warps: u32, groups: u32, per_group: u32, bytes: u32, depth: u8) -> Vec<Vec<Instr>> {
+pub fn bulk_store_groups(
+    warps: u32,
+    groups: u32,
+    per_group: u32,
+    bytes: u32,
+    depth: u8,
+) -> Vec<Vec<Instr>> {
     (0..warps)
         .map(|w| {
             let mut p = vec![Instr::Compute(w)];
@@ -955,8 +1321,14 @@ pub fn bulk_store_groups(warps: u32, groups: u32, per_group: u32, bytes: u32, de
                 p.push(Instr::BulkStore { bytes });
             }
             p.push(Instr::Commit);
-            p.push(Instr::WaitGroup { n: depth.saturating_sub(1), read: true });
-            p.push(Instr::Loop { to: start, times: groups });
+            p.push(Instr::WaitGroup {
+                n: depth.saturating_sub(1),
+                read: true,
+            });
+            p.push(Instr::Loop {
+                to: start,
+                times: groups,
+            });
             p.push(Instr::WaitGroup { n: 0, read: false });
             p
         })
@@ -972,7 +1344,13 @@ pub fn scenario(name: &str, cfg: &Config) -> Option<Vec<Vec<Instr>>> {
     match name {
         "tma_pipeline" => Some(tma_pipeline(2, 24, (w - 1).min(4), 4096, 40)),
         "split_k" => Some(split_k((w - 1).min(4), 12, 2048)),
-        "bulk_store_groups" => Some(bulk_store_groups(w.min(4), 10, 2, 1024, (cfg.group_depth as u8).min(2))),
+        "bulk_store_groups" => Some(bulk_store_groups(
+            w.min(4),
+            10,
+            2,
+            1024,
+            (cfg.group_depth as u8).min(2),
+        )),
         _ => None,
     }
 }

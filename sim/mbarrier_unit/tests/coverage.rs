@@ -9,13 +9,23 @@ use mbarrier_unit_model::config::Config;
 use mbarrier_unit_model::copy_engine::CopyTiming;
 use mbarrier_unit_model::coverage::Coverage;
 use mbarrier_unit_model::mbarrier_unit::MbarrierModel;
-use mbarrier_unit_model::workload::{scenario, FrontEnd, GroupRandomEnv, KernelRunner, MbarRandomEnv, SCENARIOS};
+use mbarrier_unit_model::workload::{
+    scenario, FrontEnd, GroupRandomEnv, KernelRunner, MbarRandomEnv, SCENARIOS,
+};
 
 #[test]
 fn every_coverage_bin_is_hit() {
     let n = cycles(10_000);
     let d = Config::default();
-    let mut total = Coverage::new(&Config { warps: 64, entries: 64, ..d }, true, true);
+    let mut total = Coverage::new(
+        &Config {
+            warps: 64,
+            entries: 64,
+            ..d
+        },
+        true,
+        true,
+    );
     for (_, cfg) in grid() {
         for seed in seeds(12) {
             let mut cov = Coverage::new(&cfg, true, true);
@@ -58,5 +68,9 @@ fn every_coverage_bin_is_hit() {
     }
     println!("{}", total.report());
     let unhit = total.unhit();
-    assert!(unhit.is_empty(), "coverage bins never hit: {}", unhit.join(", "));
+    assert!(
+        unhit.is_empty(),
+        "coverage bins never hit: {}",
+        unhit.join(", ")
+    );
 }

@@ -17,7 +17,10 @@ fn mbarrier_model_passes_m1_m8_on_random_stimulus() {
             let mut m = MbarrierModel::new(&cfg);
             let (res, sb) = mbar_run(&cfg, seed, n, |i| m.step(i));
             if let Err(v) = res {
-                panic!("config {name} seed {seed}: {v}\nreplay: {}", replay("model_vs_scoreboard", seed, n));
+                panic!(
+                    "config {name} seed {seed}: {v}\nreplay: {}",
+                    replay("model_vs_scoreboard", seed, n)
+                );
             }
             total += sb.checks();
         }
@@ -35,7 +38,10 @@ fn async_groups_model_passes_g1_g4_on_random_stimulus() {
             let mut m = AsyncGroupsModel::new(&cfg);
             let (res, sb) = group_run(&cfg, seed, n, |i| m.step(i));
             if let Err(v) = res {
-                panic!("config {name} seed {seed}: {v}\nreplay: {}", replay("model_vs_scoreboard", seed, n));
+                panic!(
+                    "config {name} seed {seed}: {v}\nreplay: {}",
+                    replay("model_vs_scoreboard", seed, n)
+                );
             }
             total += sb.checks();
         }

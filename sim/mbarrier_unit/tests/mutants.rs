@@ -68,8 +68,13 @@ fn wake_wrong_barrier(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     let (o, mut d, ev) = eval_events(cfg, q, i);
     for w in 0..cfg.warps as usize {
         let wt = d.waiters[w];
-        if wt.susp && !wt.decided && q.waiters[w].susp
-            && ev.completions.iter().any(|&(e, p, _)| e != wt.entry && p == wt.parity)
+        if wt.susp
+            && !wt.decided
+            && q.waiters[w].susp
+            && ev
+                .completions
+                .iter()
+                .any(|&(e, p, _)| e != wt.entry && p == wt.parity)
         {
             d.waiters[w].decided = true;
             d.waiters[w].done = true;
@@ -99,7 +104,10 @@ fn never_time_out(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
 
 /// Times out at half the limit.
 fn time_out_early(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
-    let c2 = Config { try_wait_limit: (cfg.try_wait_limit / 2).max(1), ..*cfg };
+    let c2 = Config {
+        try_wait_limit: (cfg.try_wait_limit / 2).max(1),
+        ..*cfg
+    };
     if c2.try_wait_limit == cfg.try_wait_limit {
         // limit 1: time out in the suspension cycle's successor is the floor;
         // time out immediately instead (suspend answers false at once).
@@ -115,7 +123,9 @@ fn time_out_early(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
 fn wrap_tx(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     let (o, mut d, ev) = eval_events(cfg, q, i);
     let m = i.masked(cfg);
-    if ev.errors.contains(&(src::OP, cause::TX_RANGE)) && (m.op_code == op::EXPECT_TX || m.op_code == op::ARRIVE_EXPECT_TX) {
+    if ev.errors.contains(&(src::OP, cause::TX_RANGE))
+        && (m.op_code == op::EXPECT_TX || m.op_code == op::ARRIVE_EXPECT_TX)
+    {
         let e = &mut d.entries[m.op_entry as usize];
         let span = 2 * cfg.max_tx() + 1;
         let v = e.tx as i64 + m.op_tx as i64;
@@ -262,7 +272,13 @@ fn catch_mbar_with(name: &str, k: MbarKernel, expect: &str, tweak: fn(&mut MbarK
             });
             if let Err(v) = res {
                 println!("mutant {name}: caught on config {cname} seed {seed}: {v}");
-                assert_eq!(v.property, expect, "mutant {name} caught as {} not {expect}: {v}\nreplay: {}", v.property, replay("mutants", seed, n));
+                assert_eq!(
+                    v.property,
+                    expect,
+                    "mutant {name} caught as {} not {expect}: {v}\nreplay: {}",
+                    v.property,
+                    replay("mutants", seed, n)
+                );
                 return;
             }
         }
@@ -282,7 +298,13 @@ fn catch_group(name: &str, k: GroupKernel, expect: &str) {
             });
             if let Err(v) = res {
                 println!("mutant {name}: caught on config {cname} seed {seed}: {v}");
-                assert_eq!(v.property, expect, "mutant {name} caught as {} not {expect}: {v}\nreplay: {}", v.property, replay("mutants", seed, n));
+                assert_eq!(
+                    v.property,
+                    expect,
+                    "mutant {name} caught as {} not {expect}: {v}\nreplay: {}",
+                    v.property,
+                    replay("mutants", seed, n)
+                );
                 return;
             }
         }
@@ -292,7 +314,12 @@ fn catch_group(name: &str, k: GroupKernel, expect: &str) {
 
 #[test]
 fn m1_complete_one_arrival_early() {
-    catch_mbar_with("complete_one_early", complete_one_early, "M1", test_wait_only);
+    catch_mbar_with(
+        "complete_one_early",
+        complete_one_early,
+        "M1",
+        test_wait_only,
+    );
 }
 #[test]
 fn m1_no_parity_flip() {

@@ -32,10 +32,54 @@ pub fn grid() -> Vec<(&'static str, Config)> {
     let d = Config::default();
     vec![
         ("default", d),
-        ("w8_m8_small_counters", Config { warps: 8, entries: 8, count_bits: 3, tx_bits: 9, try_wait_limit: 5, wake_fanout: 1, group_depth: 2, group_op_bits: 2 }),
-        ("w16_m32_f4", Config { warps: 16, entries: 32, count_bits: 6, tx_bits: 12, try_wait_limit: 20, wake_fanout: 4, group_depth: 4, group_op_bits: 3 }),
-        ("w64_m64_f2", Config { warps: 64, entries: 64, count_bits: 20, tx_bits: 20, try_wait_limit: 200, wake_fanout: 2, group_depth: 16, group_op_bits: 8 }),
-        ("w32_m16_limit1", Config { try_wait_limit: 1, group_depth: 1, group_op_bits: 1, ..d }),
+        (
+            "w8_m8_small_counters",
+            Config {
+                warps: 8,
+                entries: 8,
+                count_bits: 3,
+                tx_bits: 9,
+                try_wait_limit: 5,
+                wake_fanout: 1,
+                group_depth: 2,
+                group_op_bits: 2,
+            },
+        ),
+        (
+            "w16_m32_f4",
+            Config {
+                warps: 16,
+                entries: 32,
+                count_bits: 6,
+                tx_bits: 12,
+                try_wait_limit: 20,
+                wake_fanout: 4,
+                group_depth: 4,
+                group_op_bits: 3,
+            },
+        ),
+        (
+            "w64_m64_f2",
+            Config {
+                warps: 64,
+                entries: 64,
+                count_bits: 20,
+                tx_bits: 20,
+                try_wait_limit: 200,
+                wake_fanout: 2,
+                group_depth: 16,
+                group_op_bits: 8,
+            },
+        ),
+        (
+            "w32_m16_limit1",
+            Config {
+                try_wait_limit: 1,
+                group_depth: 1,
+                group_op_bits: 1,
+                ..d
+            },
+        ),
     ]
 }
 
@@ -44,7 +88,12 @@ pub fn replay(test: &str, seed: u64, cycles: u64) -> String {
 }
 
 /// Run the random mbarrier stimulus through `step` under the scoreboard.
-pub fn mbar_run(cfg: &Config, seed: u64, n: u64, step: impl FnMut(&Inputs) -> Outputs) -> (Result<(), Violation>, MbarScoreboard) {
+pub fn mbar_run(
+    cfg: &Config,
+    seed: u64,
+    n: u64,
+    step: impl FnMut(&Inputs) -> Outputs,
+) -> (Result<(), Violation>, MbarScoreboard) {
     mbar_run_with(cfg, seed, n, |_| {}, step)
 }
 
@@ -73,7 +122,12 @@ pub fn mbar_run_with(
 }
 
 /// Run the random group stimulus through `step` under the scoreboard.
-pub fn group_run(cfg: &Config, seed: u64, n: u64, mut step: impl FnMut(&ag::Inputs) -> ag::Outputs) -> (Result<(), Violation>, GroupScoreboard) {
+pub fn group_run(
+    cfg: &Config,
+    seed: u64,
+    n: u64,
+    mut step: impl FnMut(&ag::Inputs) -> ag::Outputs,
+) -> (Result<(), Violation>, GroupScoreboard) {
     let mut env = GroupRandomEnv::new(cfg, seed);
     let mut sb = GroupScoreboard::new(cfg);
     for c in 0..n {
