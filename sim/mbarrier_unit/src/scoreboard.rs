@@ -29,7 +29,7 @@
 //!   the previous cycle's inputs (a bad input must pulse `err`; a good one
 //!   must not); every output zero during reset.
 //! - **M7** `op_ready` low outside reset; a response missing, extra or for
-//!   the wrong warp/op.
+//!   the wrong warp/op; a response field that must be 0 is not.
 //! - **M8** a timed-out waiter not woken within B cycles of its limit (or
 //!   answered true after its limit passed with the phase incomplete); any
 //!   lost completion on an entry where an op and a complete-tx met in one
@@ -259,6 +259,15 @@ impl MbarScoreboard {
                     ),
                 );
             }
+        }
+        // Every other response field is 0 (no response, an erroring op, a
+        // field the op does not answer).
+        if (o.rsp_token, o.rsp_done, o.rsp_suspended) != (x.rsp_token, x.rsp_done, x.rsp_suspended)
+        {
+            return self.fail(cycle, "M7", None, format!(
+                "response fields (token {}, done {}, suspended {}) expected ({}, {}, {}) for {}",
+                o.rsp_token, o.rsp_done, o.rsp_suspended, x.rsp_token, x.rsp_done, x.rsp_suspended,
+                if !x.rsp_valid { "no response" } else if x.err { "an erroring op" } else { "this op" }));
         }
         // Wakes.
         if o.wake_done & !o.wake_mask != 0 {

@@ -134,6 +134,22 @@ fn init_arrive_phase_completion_and_parity() {
 }
 
 #[test]
+fn inval_then_reinit() {
+    let mut h = H::new(cfg());
+    h.init(4, 1);
+    let r = h.op(0, op::INVAL, 4, 0, 0, false);
+    assert!(r.rsp_valid && !r.err);
+    h.bad_op(0, op::ARRIVE, 4, 1, 0, cause::UNINIT);
+    h.init(4, 2);
+    assert!(!h.arrive(0, 4, 1), "re-initialised at parity 0");
+    h.init(4, 1);
+    assert!(
+        !h.test(4, false),
+        "init of a valid entry without waiters restarts it"
+    );
+}
+
+#[test]
 fn arrive_expect_tx_waits_for_the_bytes() {
     let mut h = H::new(cfg());
     h.init(0, 1);
