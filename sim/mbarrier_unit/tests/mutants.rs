@@ -330,7 +330,7 @@ fn m2_time_out_early() {
     catch_mbar("time_out_early", time_out_early, "M2");
 }
 #[test]
-fn m2_suspend_on_wrong_parity() {
+fn m2_wait_and_wake_on_the_wrong_parity() {
     catch_mbar("suspend_wrong_parity", suspend_wrong_parity, "M2");
 }
 #[test]
