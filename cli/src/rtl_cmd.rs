@@ -191,7 +191,7 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
     let cfg = load_config(a.config)?;
     let verilog = verilog_for(&cfg, a.verilog)?;
     let dut0 =
-        VerilatorDut::build(&verilog, &cfg, &BuildOptions::default()).map_err(cosim_error)?;
+        <VerilatorDut>::build(&verilog, &cfg, &BuildOptions::default()).map_err(cosim_error)?;
     let scenarios = [
         "adversarial",
         "counter_saturation",

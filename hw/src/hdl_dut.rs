@@ -69,13 +69,13 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
     fn step(&mut self, i: &Inputs) -> Outputs {
         let i = i.masked_for(&self.cfg);
         let u = &mut self.uut;
-        membar_sim::membar_unit_ports!(crate::hdl_port_io, (drive u i));
+        membar_sim::membar_unit_ports!(hdl_kit::hdl_port_io, (drive u i));
         u.clock.next = false.into();
         self.settle();
 
         let u = &self.uut;
         let mut o = Outputs::default();
-        membar_sim::membar_unit_ports!(crate::hdl_port_io, (read u o));
+        membar_sim::membar_unit_ports!(hdl_kit::hdl_port_io, (read u o));
         self.uut.clock.next = true.into();
         self.settle();
         o

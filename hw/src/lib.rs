@@ -31,7 +31,6 @@ pub mod commit_counters;
 pub mod counter_bank;
 mod dispatch;
 mod hdl_dut;
-pub mod hdl_ports;
 pub mod membar_unit;
 pub mod onehot;
 pub mod request_gate;

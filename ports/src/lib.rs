@@ -140,9 +140,15 @@ pub fn mask(width: u32) -> u64 {
     }
 }
 
+/// What every unit's configuration tells reports and file names.
+pub trait UnitConfig: Clone + std::fmt::Debug {
+    /// Short name of the configuration (`w32_n8_k4_c8`), for messages.
+    fn short_name(&self) -> String;
+}
+
 /// A unit: its configuration type, its port bundles and its port table.
 pub trait Unit {
-    type Config;
+    type Config: UnitConfig;
     type Inputs: PortBundle;
     type Outputs: PortBundle;
     /// The contract's module name (`membar_unit`).
@@ -284,8 +290,14 @@ macro_rules! __bundle {
 mod tests {
     use super::*;
 
+    #[derive(Clone, Debug)]
     pub struct Cfg {
         pub w: u32,
+    }
+    impl UnitConfig for Cfg {
+        fn short_name(&self) -> String {
+            format!("w{}", self.w)
+        }
     }
 
     macro_rules! toy_ports {

@@ -40,6 +40,12 @@ impl InputError {
     }
 }
 
+impl unit_ports::UnitConfig for Config {
+    fn short_name(&self) -> String {
+        Config::short_name(self)
+    }
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.value.is_empty() {

@@ -474,7 +474,7 @@ pub fn cosim(
     down: &mut dyn Downstream,
 ) -> Result<CosimReport, CosimError> {
     let t0 = Instant::now();
-    let mut dut = VerilatorDut::build(verilog, cfg, build)?;
+    let mut dut = <VerilatorDut>::build(verilog, cfg, build)?;
     let build_time = t0.elapsed();
     let cache_hit = dut.library.cache_hit;
     dut.timing = false; // lockstep times the step itself
@@ -549,7 +549,7 @@ pub fn replay_with_waves(
     b.waves = None;
     b.trace = Some(opts.waves_format);
     let mut fallback = None;
-    let mut dut = match VerilatorDut::build(verilog, cfg, &b) {
+    let mut dut = match <VerilatorDut>::build(verilog, cfg, &b) {
         Ok(d) => d,
         // FST needs zlib's headers (zlib1g-dev); VCD needs nothing more.
         Err(CosimError::Build { log, .. }) if opts.waves_format == TraceFormat::Fst => {
@@ -557,7 +557,7 @@ pub fn replay_with_waves(
             fallback = Some(format!(
                 "the FST build failed (is zlib1g-dev installed?), wrote VCD instead; FST build messages:\n{log}"
             ));
-            VerilatorDut::build(verilog, cfg, &b)?
+            <VerilatorDut>::build(verilog, cfg, &b)?
         }
         Err(e) => return Err(e),
     };

@@ -4,14 +4,16 @@
 //! packed by `unit_ports::pack`/`unpack` (bitvec), in declaration order.
 
 use crate::error::CosimError;
-use crate::portcheck::check_ports;
-use crate::verilate::{build_library, BuildOptions, BuiltLibrary, TraceFormat, SHIM_ABI_VERSION};
-use membar_sim::ports::{MembarUnitPorts, Unit};
-use membar_sim::{Config, Inputs, Outputs};
+use crate::portcheck::check_unit_ports;
+use crate::verilate::{
+    build_unit_library, BuildOptions, BuiltLibrary, TraceFormat, SHIM_ABI_VERSION,
+};
+use membar_sim::ports::MembarUnitPorts;
 use std::ffi::{c_void, CString};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use unit_ports::{Unit, UnitConfig};
 
 type FnU32 = unsafe extern "C" fn() -> u32;
 type FnCreate = unsafe extern "C" fn() -> *mut c_void;
@@ -80,14 +82,15 @@ impl Shim {
     }
 }
 
-/// The Verilated `membar_unit` in lockstep: [`Dut::step`] = one clock cycle.
+/// A Verilated unit in lockstep: [`Dut::step`] = one clock cycle. Generic
+/// over the unit `U` (its port declaration); `membar_unit` by default.
 ///
 /// Each `VerilatorDut` owns its own Verilated model and context; several
 /// (also of different configurations) can live in one process.
-pub struct VerilatorDut {
+pub struct VerilatorDut<U: Unit = MembarUnitPorts> {
     shim: Arc<Shim>,
     handle: *mut c_void,
-    cfg: Config,
+    cfg: U::Config,
     /// Port widths in `Inputs`/`Outputs` field order (the packing layout).
     in_widths: Vec<u32>,
     out_widths: Vec<u32>,
@@ -106,15 +109,15 @@ pub struct VerilatorDut {
 
 // SAFETY: the handle is only used through &mut self; the Verilated model
 // has no thread affinity (each has its own VerilatedContext).
-unsafe impl Send for VerilatorDut {}
+unsafe impl<U: Unit> Send for VerilatorDut<U> {}
 
-impl VerilatorDut {
+impl<U: Unit> VerilatorDut<U> {
     /// Check the ports, build (or take from the cache) and load the Verilated
     /// model of `verilog` for `cfg`. With `opts.waves`, the whole run is
     /// written to that file.
     pub fn build(
         verilog_path: &Path,
-        cfg: &Config,
+        cfg: &U::Config,
         opts: &BuildOptions,
     ) -> Result<Self, CosimError> {
         let text = std::fs::read_to_string(verilog_path).map_err(|e| {
@@ -129,7 +132,8 @@ impl VerilatorDut {
                 }
             }
         })?;
-        let problems = check_ports(&text, cfg);
+        let ports = U::ports(cfg);
+        let problems = check_unit_ports(&text, U::MODULE, &ports, &cfg.short_name());
         if !problems.is_empty() {
             return Err(CosimError::Ports {
                 path: verilog_path.to_path_buf(),
@@ -137,8 +141,8 @@ impl VerilatorDut {
                 problems,
             });
         }
-        let lib = build_library(verilog_path, cfg, opts)?;
-        let mut dut = VerilatorDut::load(&lib, cfg)?;
+        let lib = build_unit_library(verilog_path, U::MODULE, &ports, opts)?;
+        let mut dut = Self::load(&lib, cfg)?;
         dut.verilog = verilog_path.to_path_buf();
         if let Some(w) = &opts.waves {
             dut.open_waves(w)?;
@@ -147,9 +151,9 @@ impl VerilatorDut {
     }
 
     /// Instantiate a model from an already built library.
-    pub fn load(lib: &BuiltLibrary, cfg: &Config) -> Result<Self, CosimError> {
-        let in_widths = MembarUnitPorts::input_widths(cfg);
-        let out_widths = MembarUnitPorts::output_widths(cfg);
+    pub fn load(lib: &BuiltLibrary, cfg: &U::Config) -> Result<Self, CosimError> {
+        let in_widths = U::input_widths(cfg);
+        let out_widths = U::output_widths(cfg);
         let shim = Arc::new(Shim::load(
             &lib.path,
             unit_ports::words_for(&in_widths),
@@ -181,12 +185,12 @@ impl VerilatorDut {
 
     /// A second, independent instance of the same model (fresh state).
     pub fn fresh(&self) -> Result<Self, CosimError> {
-        let mut d = VerilatorDut::load(&self.library, &self.cfg)?;
+        let mut d = Self::load(&self.library, &self.cfg)?;
         d.verilog = self.verilog.clone();
         Ok(d)
     }
 
-    pub fn config(&self) -> &Config {
+    pub fn config(&self) -> &U::Config {
         &self.cfg
     }
 
@@ -258,7 +262,7 @@ impl VerilatorDut {
     /// Run `cycles` cycles entirely in C++ (inputs taken round-robin from
     /// `inputs`), returning the wall time: the speed of the Verilated model
     /// alone, without the per-cycle FFI call. Changes the model's state.
-    pub fn bench_raw(&mut self, inputs: &[Inputs], cycles: u64) -> Duration {
+    pub fn bench_raw(&mut self, inputs: &[U::Inputs], cycles: u64) -> Duration {
         assert!(!inputs.is_empty());
         let ins: Vec<u32> = inputs
             .iter()
@@ -283,7 +287,7 @@ impl VerilatorDut {
     }
 
     #[inline]
-    fn step_inner(&mut self, i: &Inputs) -> Outputs {
+    fn step_inner(&mut self, i: &U::Inputs) -> U::Outputs {
         let words = unit_ports::pack(i, &self.in_widths);
         // SAFETY: valid handle; `words` and `out_buf` have the word counts
         // the shim reported when it was loaded.
@@ -293,9 +297,9 @@ impl VerilatorDut {
     }
 }
 
-impl unit_ports::Dut<MembarUnitPorts> for VerilatorDut {
+impl<U: Unit> unit_ports::Dut<U> for VerilatorDut<U> {
     #[inline]
-    fn step(&mut self, i: &Inputs) -> Outputs {
+    fn step(&mut self, i: &U::Inputs) -> U::Outputs {
         if self.timing {
             let t0 = Instant::now();
             let o = self.step_inner(i);
@@ -310,7 +314,7 @@ impl unit_ports::Dut<MembarUnitPorts> for VerilatorDut {
     }
 }
 
-impl Drop for VerilatorDut {
+impl<U: Unit> Drop for VerilatorDut<U> {
     fn drop(&mut self) {
         // SAFETY: the handle came from unit_create of the same library,
         // which `shim` keeps loaded; destroy closes any open waveform.

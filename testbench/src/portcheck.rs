@@ -158,12 +158,28 @@ pub fn module_ports(verilog: &str, module: &str) -> Option<Vec<Port>> {
 /// Problems with the ports of `module membar_unit` in `verilog` for `cfg`
 /// (empty when it matches SPEC.md).
 pub fn check_ports(verilog: &str, cfg: &Config) -> Vec<String> {
-    let Some(ports) = module_ports(verilog, "membar_unit") else {
-        return vec!["no `module membar_unit` in the file".into()];
+    use membar_sim::ports::{MembarUnitPorts, Unit};
+    check_unit_ports(
+        verilog,
+        MembarUnitPorts::MODULE,
+        &MembarUnitPorts::ports(cfg),
+        &cfg.short_name(),
+    )
+}
+
+/// Problems with the ports of `module <module>` in `verilog` against its
+/// declared port table `spec` (configuration `cfg_name`); empty when they match.
+pub fn check_unit_ports(
+    verilog: &str,
+    module: &str,
+    spec: &[unit_ports::Port],
+    cfg_name: &str,
+) -> Vec<String> {
+    let Some(ports) = module_ports(verilog, module) else {
+        return vec![format!("no `module {module}` in the file")];
     };
     let mut problems = Vec::new();
-    let spec = spec_ports(cfg);
-    for &unit_ports::Port { name, dir, width } in &spec {
+    for &unit_ports::Port { name, dir, width } in spec {
         let dir = if dir == Dir::Clock { Dir::In } else { dir };
         match ports.iter().find(|p| p.name == name) {
             None => problems.push(format!(
@@ -182,8 +198,7 @@ pub fn check_ports(verilog: &str, cfg: &Config) -> Vec<String> {
                 if let Some(w) = p.width {
                     if w != width {
                         problems.push(format!(
-                            "port `{name}` is {w} bit(s) wide, SPEC.md says {width} for {}",
-                            cfg.short_name()
+                            "port `{name}` is {w} bit(s) wide, SPEC.md says {width} for {cfg_name}"
                         ));
                     }
                 }

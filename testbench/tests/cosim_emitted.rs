@@ -240,7 +240,7 @@ fn speed_report() {
     let name = "default";
     let cfg = grid(name);
     let v = emitted(name);
-    let mut dut = VerilatorDut::build(&v, &cfg, &quiet()).unwrap();
+    let mut dut = <VerilatorDut>::build(&v, &cfg, &quiet()).unwrap();
     // A busy input pattern: loads from rotating warps, dn_ready mostly high, acks.
     let ins: Vec<Inputs> = (0..64u16)
         .map(|k| Inputs {

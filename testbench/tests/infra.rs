@@ -59,7 +59,7 @@ fn standin_builds_steps_and_hits_the_cache() {
     .unwrap();
     assert_ne!(c.hash, b.hash);
 
-    let mut dut = VerilatorDut::build(&v, &cfg, &quiet()).unwrap();
+    let mut dut = <VerilatorDut>::build(&v, &cfg, &quiet()).unwrap();
     assert_eq!(dut.name(), "verilator");
     let rst = Inputs {
         reset: true,
@@ -119,7 +119,7 @@ fn standin_64_warps_uses_all_bits() {
         ..Config::default()
     };
     let v = standin_file(&cfg, "standin64");
-    let mut dut = VerilatorDut::build(&v, &cfg, &quiet()).unwrap();
+    let mut dut = <VerilatorDut>::build(&v, &cfg, &quiet()).unwrap();
     dut.step(&Inputs {
         reset: true,
         ..Inputs::default()
@@ -157,7 +157,7 @@ fn wrong_ports_are_reported_before_building() {
         },
         "wrongports",
     );
-    let e = VerilatorDut::build(&v, &cfg, &quiet())
+    let e = <VerilatorDut>::build(&v, &cfg, &quiet())
         .err()
         .expect("must fail")
         .to_string();
@@ -181,7 +181,7 @@ fn waves_on_request() {
     for ext in ["fst", "vcd"] {
         let w = dir.join(format!("run.{ext}"));
         {
-            let mut dut = VerilatorDut::build(
+            let mut dut = <VerilatorDut>::build(
                 &v,
                 &cfg,
                 &BuildOptions {
@@ -211,7 +211,7 @@ fn waves_on_request() {
         }
     }
     // Untraced build: asking for a waveform later is a clear error.
-    let mut dut = VerilatorDut::build(&v, &cfg, &quiet()).unwrap();
+    let mut dut = <VerilatorDut>::build(&v, &cfg, &quiet()).unwrap();
     let e = dut.open_waves(&dir.join("x.fst")).unwrap_err().to_string();
     assert!(e.contains("without tracing"), "{e}");
 }
@@ -224,7 +224,7 @@ fn compile_errors_show_verilator_messages() {
         .unwrap()
         .replace("assign dn_valid = v;", "assign dn_valid = v +;");
     std::fs::write(&v, text).unwrap();
-    let e = VerilatorDut::build(&v, &cfg, &quiet())
+    let e = <VerilatorDut>::build(&v, &cfg, &quiet())
         .err()
         .expect("must fail")
         .to_string();
@@ -238,7 +238,7 @@ fn compile_errors_show_verilator_messages() {
 
 #[test]
 fn missing_verilog_is_clear() {
-    let e = VerilatorDut::build(
+    let e = <VerilatorDut>::build(
         std::path::Path::new("/nonexistent/membar_unit.v"),
         &Config::default(),
         &quiet(),
@@ -260,7 +260,7 @@ fn missing_verilator_says_how_to_install() {
         verilator: "/nonexistent/bin/verilator".into(),
         ..quiet()
     };
-    let e = VerilatorDut::build(&v, &cfg, &opts)
+    let e = <VerilatorDut>::build(&v, &cfg, &opts)
         .err()
         .expect("must fail")
         .to_string();
@@ -314,7 +314,7 @@ fn concurrent_builds_of_one_key_build_once() {
             let cfg = &cfg;
             let opts = &opts;
             s.spawn(move || {
-                let mut d = VerilatorDut::build(v, cfg, opts).unwrap();
+                let mut d = <VerilatorDut>::build(v, cfg, opts).unwrap();
                 d.step(&Inputs {
                     reset: true,
                     ..Inputs::default()

@@ -8,8 +8,8 @@
 //! output signals. The clock is left to the caller.
 //!
 //! ```text
-//! membar_sim::membar_unit_ports!(crate::hdl_port_io, (drive uut inputs));
-//! membar_sim::membar_unit_ports!(crate::hdl_port_io, (read uut outputs));
+//! membar_sim::membar_unit_ports!(hdl_kit::hdl_port_io, (drive uut inputs));
+//! membar_sim::membar_unit_ports!(hdl_kit::hdl_port_io, (read uut outputs));
 //! ```
 
 use rust_hdl::prelude::*;
@@ -59,10 +59,10 @@ macro_rules! hdl_port_io {
         $( $crate::hdl_port_io!(@ $mode $dir $u $v $name); )*
     };
     (@ drive input $u:ident $v:ident $name:ident) => {
-        $u.$name.next = $crate::hdl_ports::FromPort::from_port(unit_ports::PortValue::to_u64($v.$name))
+        $u.$name.next = $crate::hdl_ports::FromPort::from_port($crate::unit_ports::PortValue::to_u64($v.$name))
     };
     (@ read output $u:ident $v:ident $name:ident) => {
-        $v.$name = unit_ports::PortValue::from_u64($crate::hdl_ports::ToPort::to_port(&$u.$name.val()))
+        $v.$name = $crate::unit_ports::PortValue::from_u64($crate::hdl_ports::ToPort::to_port(&$u.$name.val()))
     };
     (@ $mode:ident $dir:ident $u:ident $v:ident $name:ident) => {};
 }

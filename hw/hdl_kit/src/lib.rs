@@ -1,0 +1,10 @@
+//! hdl-kit: what every unit's rust-hdl RTL crate shares.
+//!
+//! - [`hdl_ports`]: [`hdl_port_io!`] drives a rust-hdl top's input signals
+//!   from a unit's `Inputs` and reads its `Outputs`, expanding the unit's
+//!   one port declaration (crate `unit-ports`);
+//! - [`emit`]: rust-hdl's Verilog renamed under a configuration prefix.
+
+pub mod emit;
+pub mod hdl_ports;
+pub use unit_ports;
