@@ -126,14 +126,15 @@ pub fn cosim(a: &CosimArgs) -> CmdResult {
         ..CosimOptions::default()
     };
     let (mut up, mut dn) = stimulus(&cfg, &wf, a.seed);
-    let rep = membar_testbench::cosim(&verilog, &cfg, &build, &opts, &mut up, &mut dn)
-        .map_err(|e| match (&e, a.waves) {
+    let rep = membar_testbench::cosim(&verilog, &cfg, &build, &opts, &mut up, &mut dn).map_err(
+        |e| match (&e, a.waves) {
             (CosimError::Waves { detail, .. }, Some(w)) => CmdError::input(format!(
                 "--waves {}: cannot write the waveform: {detail}",
                 w.display()
             )),
             _ => cosim_error(e),
-        })?;
+        },
+    )?;
     if let (Some(t), Some(w)) = (waves_tmp, a.waves) {
         output::persist(t, "--waves", w, &inputs, output::is_waveform, "a waveform")?;
     }
@@ -332,7 +333,7 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
         }
         done += n;
         chunk_no += 1;
-        if chunk_no % 10 == 0 || done == a.cycles {
+        if chunk_no.checked_rem(10) == Some(0) || done == a.cycles {
             eprintln!(
                 "  {done}/{} cycles, {:.1} s",
                 a.cycles,

@@ -19,9 +19,10 @@ pub const MAX_BENCH_CYCLES: u64 = 20_000_000;
 
 /// `bench --cycles N`: 1..=MAX_BENCH_CYCLES.
 pub fn parse_bench_cycles(s: &str) -> Result<u64, String> {
-    let n: u64 = s.trim().parse().map_err(|_| {
-        format!("{s:?} is not a whole number; allowed: 1..={MAX_BENCH_CYCLES}")
-    })?;
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number; allowed: 1..={MAX_BENCH_CYCLES}"))?;
     if !(1..=MAX_BENCH_CYCLES).contains(&n) {
         return Err(format!(
             "{n} is out of range; allowed: 1..={MAX_BENCH_CYCLES} (bench records its input trace in memory; the figures are stable long before)"

@@ -414,7 +414,7 @@ impl Grid {
                             key,
                             format!("{p:?}"),
                             format!(
-                                "an existing preset file such as configs/h100.yaml (looked in the working directory{})",
+                                "an existing preset file such as configs/h100.yaml; cannot read it (looked in the working directory{})",
                                 dir.filter(|d| !d.as_os_str().is_empty())
                                     .map(|d| format!(" and beside the grid, in {}", d.display()))
                                     .unwrap_or_default()
@@ -1123,7 +1123,8 @@ pub fn is_sweep_csv(head: &[u8]) -> bool {
 /// A plot membar sweep wrote: our comment first, or (plots written before
 /// the comment existed) plotters' SVG root with the sweep's canvas size.
 pub fn is_sweep_svg(head: &[u8]) -> bool {
-    head.starts_with(SVG_SIGNATURE.as_bytes()) || head.starts_with(b"<svg width=\"900\" height=\"580\"")
+    head.starts_with(SVG_SIGNATURE.as_bytes())
+        || head.starts_with(b"<svg width=\"900\" height=\"580\"")
 }
 
 const SVG_SIGNATURE: &str = "<!-- membar sweep plot";
@@ -1434,8 +1435,8 @@ fn draw_plot(
             .label_style(("sans-serif", 13))
             .draw()
             .map_err(|e| err(&e))?;
-        let tick_style = TextStyle::from(("sans-serif", 13).into_font())
-            .pos(Pos::new(HPos::Center, VPos::Top));
+        let tick_style =
+            TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
         let mut last_right = i32::MIN;
         for &x in &xs {
             let (px, py) = chart.backend_coord(&(tx(x), 0.0));
@@ -1464,8 +1465,8 @@ fn draw_plot(
                 .map_err(|e| err(&e))?;
         }
         // The legend, in its own panel right of the data.
-        let lstyle = TextStyle::from(("sans-serif", 13).into_font())
-            .pos(Pos::new(HPos::Left, VPos::Center));
+        let lstyle =
+            TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         for (n, (label, _)) in series.iter().enumerate() {
             let (r, g, b) = PALETTE[n % PALETTE.len()];
             let color = RGBColor(r, g, b);
@@ -1591,7 +1592,10 @@ pub fn sweep(opt: &Options) -> CmdResult {
     let points: Vec<&Point> = grid
         .points
         .iter()
-        .filter(|p| opt.shard.map_or(true, |s| s.owns(p.index)))
+        .filter(|p| match opt.shard {
+            Some(s) => s.owns(p.index),
+            None => true,
+        })
         .collect();
     let n = points.len();
     let csv_path = match opt.shard {

@@ -23,7 +23,11 @@ fn cosim_waves_never_overwrites_its_own_config() {
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{t}");
     assert!(t.contains("--waves") && t.contains("input"), "{t}");
-    assert_eq!(std::fs::read(&cfg).unwrap(), before, "the config was changed");
+    assert_eq!(
+        std::fs::read(&cfg).unwrap(),
+        before,
+        "the config was changed"
+    );
 }
 
 #[test]
@@ -46,7 +50,11 @@ fn cosim_waves_never_overwrites_the_verilog_it_runs() {
     ]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{t}");
-    assert_eq!(std::fs::read(&v).unwrap(), before, "the Verilog was changed");
+    assert_eq!(
+        std::fs::read(&v).unwrap(),
+        before,
+        "the Verilog was changed"
+    );
 }
 
 #[test]

@@ -22,7 +22,12 @@ fn grid(dir: &Path) -> PathBuf {
 
 fn sweep(args: &[&str]) -> String {
     let o = membar(args);
-    assert!(o.status.success(), "membar {}: {}", args.join(" "), text(&o));
+    assert!(
+        o.status.success(),
+        "membar {}: {}",
+        args.join(" "),
+        text(&o)
+    );
     text(&o)
 }
 
@@ -82,7 +87,10 @@ fn merged_shards_equal_the_unsharded_csv_byte_for_byte() {
     };
     let (sa, sb) = (svgs(&whole), svgs(&merged));
     assert!(!sa.is_empty());
-    assert!(sa == sb, "plots differ between the merged and unsharded runs");
+    assert!(
+        sa == sb,
+        "plots differ between the merged and unsharded runs"
+    );
 }
 
 #[test]
@@ -92,11 +100,26 @@ fn merge_refuses_missing_and_doubled_shards() {
     let gs = g.to_str().unwrap();
     let a = dir.join("a");
     for s in ["0/3", "2/3"] {
-        sweep(&["sweep", "--grid", gs, "--out", a.to_str().unwrap(), "--shard", s]);
+        sweep(&[
+            "sweep",
+            "--grid",
+            gs,
+            "--out",
+            a.to_str().unwrap(),
+            "--shard",
+            s,
+        ]);
     }
     let out = dir.join("out");
     let merge = |dirs: &[&Path]| {
-        let mut args = vec!["sweep", "--grid", gs, "--out", out.to_str().unwrap(), "--merge"];
+        let mut args = vec![
+            "sweep",
+            "--grid",
+            gs,
+            "--out",
+            out.to_str().unwrap(),
+            "--merge",
+        ];
         args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
         membar(&args)
     };
@@ -105,8 +128,20 @@ fn merge_refuses_missing_and_doubled_shards() {
     assert!(text(&o).contains("missing: 1/3"), "{}", text(&o));
     // The same shard in two directories.
     let b = dir.join("b");
-    sweep(&["sweep", "--grid", gs, "--out", b.to_str().unwrap(), "--shard", "1/3"]);
-    std::fs::copy(a.join("shardy.shard-0-of-3.csv"), b.join("shardy.shard-0-of-3.csv")).unwrap();
+    sweep(&[
+        "sweep",
+        "--grid",
+        gs,
+        "--out",
+        b.to_str().unwrap(),
+        "--shard",
+        "1/3",
+    ]);
+    std::fs::copy(
+        a.join("shardy.shard-0-of-3.csv"),
+        b.join("shardy.shard-0-of-3.csv"),
+    )
+    .unwrap();
     let o = merge(&[&a, &b]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("twice"), "{}", text(&o));
@@ -154,7 +189,10 @@ fn gnu_parallel_recipe_from_the_readme() {
         .lines()
         .find(|l| l.trim_start().starts_with("parallel "))
         .expect("a `parallel ...` line in the README");
-    assert!(line.contains("--shard {}/") && line.contains("::: $(seq 0"), "{line}");
+    assert!(
+        line.contains("--shard {}/") && line.contains("::: $(seq 0"),
+        "{line}"
+    );
     let dir = tmp_dir("parallel");
     let g = grid(&dir);
     let shards = dir.join("shards");
@@ -178,7 +216,13 @@ fn gnu_parallel_recipe_from_the_readme() {
         String::from_utf8_lossy(&o.stderr)
     );
     let whole = dir.join("whole");
-    sweep(&["sweep", "--grid", g.to_str().unwrap(), "--out", whole.to_str().unwrap()]);
+    sweep(&[
+        "sweep",
+        "--grid",
+        g.to_str().unwrap(),
+        "--out",
+        whole.to_str().unwrap(),
+    ]);
     let merged = dir.join("merged");
     sweep(&[
         "sweep",
@@ -234,7 +278,10 @@ fn slurm_array_script_shards_the_sweep() {
         "--out",
         merged.to_str().unwrap(),
     ]);
-    assert!(t.contains("merged 3 shards") && t.contains("12 rows"), "{t}");
+    assert!(
+        t.contains("merged 3 shards") && t.contains("12 rows"),
+        "{t}"
+    );
     // Without the array variables the script refuses to run.
     let o = Command::new("bash")
         .arg(&script)

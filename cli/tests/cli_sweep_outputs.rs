@@ -105,11 +105,15 @@ fn plots_put_the_legend_outside_tick_the_swept_values_and_say_what_is_fixed() {
         assert!(t.iter().any(|(_, s)| s == v), "no tick {v}: {t:?}");
     }
     for v in ["0.016", "0.031", "0.063", "0.125", "0.25"] {
-        assert!(!t.iter().any(|(_, s)| s == v), "tick {v} is not a swept value");
+        assert!(
+            !t.iter().any(|(_, s)| s == v),
+            "tick {v} is not a swept value"
+        );
     }
     // The title says what was held fixed (slots at its reference value).
     assert!(
-        t.iter().any(|(_, s)| s.contains("held fixed") && s.contains("slots=")),
+        t.iter()
+            .any(|(_, s)| s.contains("held fixed") && s.contains("slots=")),
         "{t:?}"
     );
     // The legend's labels sit right of every data point.
@@ -119,12 +123,18 @@ fn plots_put_the_legend_outside_tick_the_swept_values_and_say_what_is_fixed() {
     let legend: Vec<&(f64, String)> = t.iter().filter(|(_, s)| s.starts_with("arch = ")).collect();
     assert_eq!(legend.len(), 3, "{t:?}");
     for (x, s) in legend {
-        assert!(*x > max_cx + 10.0, "legend {s:?} at x={x} overlaps data (max cx {max_cx})");
+        assert!(
+            *x > max_cx + 10.0,
+            "legend {s:?} at x={x} overlaps data (max cx {max_cx})"
+        );
     }
     // Every series colour from the colour-blind-safe palette.
     for (_, tag) in &cs {
         let c = colour_of(tag).unwrap_or_else(|| panic!("no colour in {tag}"));
-        assert!(PALETTE.contains(&c), "colour {c:?} not in the palette: {tag}");
+        assert!(
+            PALETTE.contains(&c),
+            "colour {c:?} not in the palette: {tag}"
+        );
     }
     // Signed as membar's own output.
     assert!(svg.starts_with("<!-- membar sweep plot"), "{}", &svg[..80]);
@@ -138,13 +148,26 @@ fn the_csv_is_the_same_bytes_on_every_run() {
     let mut csvs = Vec::new();
     for run in ["a", "b"] {
         let out = dir.join(run);
-        let o = membar(&["sweep", "--grid", g.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let o = membar(&[
+            "sweep",
+            "--grid",
+            g.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
         assert!(o.status.success(), "{}", text(&o));
         csvs.push(std::fs::read(out.join("stable.csv")).unwrap());
     }
-    let header = String::from_utf8_lossy(&csvs[0]).lines().next().unwrap().to_string();
+    let header = String::from_utf8_lossy(&csvs[0])
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
     assert!(!header.split(',').any(|c| c == "secs"), "{header}");
-    assert!(csvs[0] == csvs[1], "two runs of one grid wrote different CSVs");
+    assert!(
+        csvs[0] == csvs[1],
+        "two runs of one grid wrote different CSVs"
+    );
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -159,7 +182,10 @@ fn oversized_grids_are_refused_at_once() {
     let list = |n: usize| {
         format!(
             "[{}]",
-            (0..n).map(|i| format!("{}", i % 250 + 1)).collect::<Vec<_>>().join(", ")
+            (0..n)
+                .map(|i| format!("{}", i % 250 + 1))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     };
     let g = write(
@@ -175,8 +201,31 @@ fn oversized_grids_are_refused_at_once() {
                 .join(", ")
         ),
     );
+    // Killed after 30 s: a build that tries to run the grid must fail here,
+    // not eat the machine's memory.
     let t0 = Instant::now();
-    let o = membar(&["sweep", "--grid", g.to_str().unwrap(), "--out", dir.join("o").to_str().unwrap()]);
+    let mut child = std::process::Command::new(common::membar_bin())
+        .args([
+            "sweep",
+            "--grid",
+            g.to_str().unwrap(),
+            "--out",
+            dir.join("o").to_str().unwrap(),
+        ])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed().as_secs() > 30 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("a 256,000,000-point grid was not refused within 30 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
     let secs = t0.elapsed().as_secs_f64();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("at most 20000 points"), "{}", text(&o));
@@ -191,13 +240,20 @@ fn reported_wall_time_covers_the_whole_run() {
     let vals = |n: usize| {
         format!(
             "[{}]",
-            (0..n).map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(", ")
+            (0..n)
+                .map(|i| (i + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     };
     let g = write(
         &dir,
         "wall.yaml",
-        &format!("cycles: 1\ncoalesce_window: {}\nseed: {}\n", vals(100), vals(150)),
+        &format!(
+            "cycles: 1\ncoalesce_window: {}\nseed: {}\n",
+            vals(100),
+            vals(150)
+        ),
     );
     let t0 = Instant::now();
     let o = membar(&[
@@ -211,7 +267,10 @@ fn reported_wall_time_covers_the_whole_run() {
     let outside = t0.elapsed().as_secs_f64();
     let out = stdout(&o);
     assert!(o.status.success(), "{}", text(&o));
-    let line = out.lines().find(|l| l.contains(" s wall")).expect("wall line");
+    let line = out
+        .lines()
+        .find(|l| l.contains(" s wall"))
+        .expect("wall line");
     let wall: f64 = line
         .split(" s wall")
         .next()
@@ -231,8 +290,18 @@ fn reported_wall_time_covers_the_whole_run() {
 fn preset_paths_are_found_beside_the_grid_and_errors_name_grid_and_key() {
     let dir = tmp_dir("preset-rel");
     std::fs::copy(root().join("configs/h100.yaml"), dir.join("h100.yaml")).unwrap();
-    let g = write(&dir, "p.yaml", "preset: h100.yaml\ncycles: 2000\nways: [1, 4]\n");
-    let o = membar(&["sweep", "--grid", g.to_str().unwrap(), "--out", dir.join("o").to_str().unwrap()]);
+    let g = write(
+        &dir,
+        "p.yaml",
+        "preset: h100.yaml\ncycles: 2000\nways: [1, 4]\n",
+    );
+    let o = membar(&[
+        "sweep",
+        "--grid",
+        g.to_str().unwrap(),
+        "--out",
+        dir.join("o").to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", text(&o));
     // From another working directory too.
     let o = std::process::Command::new(common::membar_bin())
@@ -242,8 +311,17 @@ fn preset_paths_are_found_beside_the_grid_and_errors_name_grid_and_key() {
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
     let bad = write(&dir, "bad.yaml", "preset: nope.yaml\nways: [1, 4]\n");
-    let o = membar(&["sweep", "--grid", bad.to_str().unwrap(), "--out", dir.join("o3").to_str().unwrap()]);
+    let o = membar(&[
+        "sweep",
+        "--grid",
+        bad.to_str().unwrap(),
+        "--out",
+        dir.join("o3").to_str().unwrap(),
+    ]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{t}");
-    assert!(t.contains("bad.yaml") && t.contains("preset") && t.contains("nope.yaml"), "{t}");
+    assert!(
+        t.contains("bad.yaml") && t.contains("preset") && t.contains("nope.yaml"),
+        "{t}"
+    );
 }
