@@ -31,6 +31,18 @@ pub struct Options {
     pub jobs: Option<usize>,
 }
 
+/// `--tolerance P`: a percentage, 0..=1000 (not NaN, not negative).
+pub fn parse_tolerance(s: &str) -> Result<f64, String> {
+    let t: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number; allowed: a percentage 0..=1000"))?;
+    if !(t.is_finite() && (0.0..=1000.0).contains(&t)) {
+        return Err(format!("{s}: allowed: a percentage 0..=1000"));
+    }
+    Ok(t)
+}
+
 fn data_dir(opt: &Option<PathBuf>) -> Result<PathBuf, CmdError> {
     if let Some(d) = opt {
         if !d.is_dir() {

@@ -57,37 +57,90 @@ pub fn load_workload(spec: &str, cfg: &Config) -> Result<WorkloadFile, CmdError>
     Ok(wf)
 }
 
-/// Create an output file for `flag`, refusing to overwrite an existing file
-/// unless it looks like one this tool writes (`looks_ours` on its first bytes):
-/// a mistyped `--trace configs/default.yaml` must not destroy the config.
-pub fn create_output(
-    flag: &str,
-    path: &Path,
-    looks_ours: fn(&[u8]) -> bool,
-) -> Result<std::fs::File, CmdError> {
-    if path.is_dir() {
-        return Err(CmdError::input(format!(
-            "{flag} {}: is a directory; expected a file path",
-            path.display()
-        )));
+/// Largest `--cycles` (the same range as the `cycles` key of workload and
+/// grid files).
+pub const MAX_CYCLES: u64 = membar_sim::workload::MAX_RUN_CYCLES;
+
+/// `--cycles N`: 1..=MAX_CYCLES, like the `cycles` key in files.
+pub fn parse_cycles(s: &str) -> Result<u64, String> {
+    let n: u64 = s.trim().parse().map_err(|_| {
+        format!("{s:?} is not a whole number; allowed: 1..={MAX_CYCLES} (the range of the `cycles` key in workload files)")
+    })?;
+    if !(1..=MAX_CYCLES).contains(&n) {
+        return Err(format!(
+            "{n} is out of range; allowed: 1..={MAX_CYCLES} (the range of the `cycles` key in workload files)"
+        ));
     }
-    if path.exists() {
-        let mut head = [0u8; 64];
-        let n = std::fs::File::open(path)
-            .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-            .unwrap_or(0);
-        if n > 0 && !looks_ours(&head[..n]) {
-            return Err(CmdError::input(format!(
-                "{flag} {}: the file exists and was not written by membar; refusing to overwrite it (remove it or pick another path)",
-                path.display()
-            )));
-        }
-    }
-    std::fs::File::create(path)
-        .map_err(|e| CmdError::input(format!("{flag} {}: {e}", path.display())))
+    Ok(n)
 }
 
-/// First bytes of a VCD file written by `membar_sim::vcd`.
-pub fn is_vcd(head: &[u8]) -> bool {
-    head.starts_with(b"$version") || head.starts_with(b"$date") || head.starts_with(b"$comment")
+/// Most threads `--jobs` may ask for: beyond this, thread start-up costs
+/// more than it gains and very large counts exhaust the machine.
+pub const MAX_JOBS: usize = 256;
+
+/// `--jobs N`: 1..=MAX_JOBS.
+pub fn parse_jobs(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number; allowed: 1..={MAX_JOBS}"))?;
+    if !(1..=MAX_JOBS).contains(&n) {
+        return Err(format!(
+            "{n} is out of range; allowed: 1..={MAX_JOBS} parallel jobs (default: all cores)"
+        ));
+    }
+    Ok(n)
+}
+
+/// The configuration's name in the spelling of the files in `configs/` and
+/// `verilog_out/`: `w<warps>_k<slots>_n<ways>_c<counter_bits>`.
+pub fn config_name(cfg: &Config) -> String {
+    format!(
+        "w{}_k{}_n{}_c{}",
+        cfg.warps, cfg.slots, cfg.ways, cfg.counter_bits
+    )
+}
+
+/// `--config`: the file, or the built-in default configuration (the one
+/// `configs/default.yaml` documents) when none is given, so commands with a
+/// default work from any directory.
+pub fn load_config_or_default(path: Option<&Path>) -> Result<Config, CmdError> {
+    match path {
+        Some(p) => load_config(p),
+        None => Ok(Config::default()),
+    }
+}
+
+/// How a `--config` is named in reports.
+pub fn config_label(path: Option<&Path>) -> String {
+    path.map(|p| p.display().to_string())
+        .unwrap_or_else(|| "built-in default (configs/default.yaml)".into())
+}
+
+/// Read a `--verilog` file and check it before any tool runs: UTF-8 text
+/// with a `module membar_unit` that has exactly the SPEC.md ports of `cfg`.
+pub fn read_verilog(flag: &str, path: &Path, cfg: &Config) -> Result<String, CmdError> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        CmdError::input(format!(
+            "{flag} {}: {e}; expected a Verilog file written by `membar generate`",
+            path.display()
+        ))
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        CmdError::input(format!(
+            "{flag} {}: not a Verilog text file (byte {} is not UTF-8); expected a file written by `membar generate`",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let problems = membar_testbench::portcheck::check_ports(&text, cfg);
+    if !problems.is_empty() {
+        return Err(CmdError::input(format!(
+            "{flag} {}: module membar_unit does not have the SPEC.md ports of the configuration {}:\n  - {}",
+            path.display(),
+            config_name(cfg),
+            problems.join("\n  - ")
+        )));
+    }
+    Ok(text)
 }

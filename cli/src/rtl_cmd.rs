@@ -1,7 +1,11 @@
 //! `membar generate`, `membar cosim` and `membar soak`: the emitted Verilog,
 //! and the Verilator cosimulation of it against the reference model.
 
-use crate::common::{load_config, load_workload, CmdError, CmdResult};
+use crate::common::{
+    config_label, config_name, load_config, load_config_or_default, load_workload, read_verilog,
+    CmdError, CmdResult,
+};
+use crate::output::{self, RunInputs};
 use membar_sim::config::Config;
 use membar_sim::coverage::CoveredModel;
 use membar_sim::mmu::MmuSpec;
@@ -29,13 +33,19 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
     std::fs::create_dir_all(out)
         .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
     let path = out.join("membar_unit.v");
-    let mut f = crate::common::create_output("--out", &path, is_generated_verilog)?;
-    std::io::Write::write_all(&mut f, text.as_bytes())
-        .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
+    let inputs = RunInputs::new().with("--config", config);
+    output::write_file(
+        "--out",
+        &path,
+        &inputs,
+        is_generated_verilog,
+        "Verilog",
+        |w| w.write_all(text.as_bytes()),
+    )?;
     println!(
         "membar generate: {} ({}) -> {} ({} lines, {} bytes)",
         config.display(),
-        cfg.short_name(),
+        config_name(&cfg),
         path.display(),
         text.lines().count(),
         text.len()
@@ -44,20 +54,16 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
 }
 
 /// The Verilog to cosimulate: `--verilog F`, or the configuration's Verilog
-/// generated into `target/membar-generated/<prefix>/membar_unit.v`.
+/// generated into `target/membar-generated/<prefix>/membar_unit.v`. A given
+/// file is checked first (text, SPEC.md ports of `cfg`).
 pub fn verilog_for(cfg: &Config, verilog: Option<&Path>) -> Result<PathBuf, CmdError> {
     if let Some(v) = verilog {
-        if !v.is_file() {
-            return Err(CmdError::input(format!(
-                "--verilog {}: no such file",
-                v.display()
-            )));
-        }
+        read_verilog("--verilog", v, cfg)?;
         return Ok(v.to_path_buf());
     }
     let text = generate_text(cfg)?;
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/membar-generated")
+    let dir = membar_testbench::verilate::target_dir()
+        .join("membar-generated")
         .join(membar_hw::module_prefix(cfg));
     std::fs::create_dir_all(&dir)
         .map_err(|e| CmdError::input(format!("{}: {e}", dir.display())))?;
@@ -92,23 +98,50 @@ pub fn cosim(a: &CosimArgs) -> CmdResult {
     let wf = load_workload(a.workload, &cfg)?;
     let cycles = a.cycles.or(wf.cycles).unwrap_or(100_000);
     let verilog = verilog_for(&cfg, a.verilog)?;
+    // The waveform goes to a temporary file beside the target and replaces
+    // it only at the end, and only if the target is not a user's file or an
+    // input of this run.
+    let mut inputs = RunInputs::new().with("--config", a.config);
+    if let Some(v) = a.verilog {
+        inputs.add("--verilog", v);
+    }
+    if Path::new(a.workload).is_file() {
+        inputs.add("--workload", Path::new(a.workload));
+    }
+    let waves_tmp = match a.waves {
+        Some(w) => {
+            output::check_target("--waves", w, &inputs, output::is_waveform, "a waveform")?;
+            Some(output::temp_beside("--waves", w)?)
+        }
+        None => None,
+    };
     let build = BuildOptions {
-        waves: a.waves.map(Path::to_path_buf),
+        waves: waves_tmp.as_ref().map(|t| t.path().to_path_buf()),
         ..BuildOptions::default()
     };
     let opts = CosimOptions {
         cycles,
         seed: a.seed,
-        label: cfg.short_name(),
+        label: config_name(&cfg),
         ..CosimOptions::default()
     };
     let (mut up, mut dn) = stimulus(&cfg, &wf, a.seed);
-    let rep = membar_testbench::cosim(&verilog, &cfg, &build, &opts, &mut up, &mut dn)
-        .map_err(cosim_error)?;
+    let rep = membar_testbench::cosim(&verilog, &cfg, &build, &opts, &mut up, &mut dn).map_err(
+        |e| match (&e, a.waves) {
+            (CosimError::Waves { detail, .. }, Some(w)) => CmdError::input(format!(
+                "--waves {}: cannot write the waveform: {detail}",
+                w.display()
+            )),
+            _ => cosim_error(e),
+        },
+    )?;
+    if let (Some(t), Some(w)) = (waves_tmp, a.waves) {
+        output::persist(t, "--waves", w, &inputs, output::is_waveform, "a waveform")?;
+    }
     println!(
         "membar cosim: {} ({}), Verilog {}, workload {}, seed {}",
         a.config.display(),
-        cfg.short_name(),
+        config_name(&cfg),
         verilog.display(),
         a.workload,
         a.seed
@@ -131,10 +164,14 @@ pub fn cosim(a: &CosimArgs) -> CmdResult {
         );
         Ok(())
     } else {
+        let verilog_arg = a
+            .verilog
+            .map(|v| format!(" --verilog {}", shell_word(&v.display().to_string())))
+            .unwrap_or_default();
         Err(CmdError::failed(format!(
-            "cosimulation mismatch (replay: membar cosim --config {} --workload {} --cycles {cycles} --seed {})",
-            a.config.display(),
-            a.workload,
+            "cosimulation mismatch (replay: membar cosim --config {}{verilog_arg} --workload {} --cycles {cycles} --seed {})",
+            shell_word(&a.config.display().to_string()),
+            shell_word(a.workload),
             a.seed
         )))
     }
@@ -173,8 +210,24 @@ impl Observer for Conservation {
     }
 }
 
+/// Quote a word for a POSIX shell when it needs it (replay commands).
+pub fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+,@%".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// Smallest `soak --chunk`: every chunk starts with a power-on reset and
+/// should leave room for traffic and mid-traffic resets.
+pub const MIN_SOAK_CHUNK: u64 = 1000;
+
 pub struct SoakArgs<'a> {
-    pub config: &'a Path,
+    pub config: Option<&'a Path>,
     pub verilog: Option<&'a Path>,
     pub cycles: u64,
     pub seed: u64,
@@ -188,7 +241,7 @@ pub struct SoakArgs<'a> {
 /// workload (rotating through the adversarial scenarios), so a failure
 /// replays from a printed chunk seed.
 pub fn soak(a: &SoakArgs) -> CmdResult {
-    let cfg = load_config(a.config)?;
+    let cfg = load_config_or_default(a.config)?;
     let verilog = verilog_for(&cfg, a.verilog)?;
     let dut0 =
         <VerilatorDut>::build(&verilog, &cfg, &BuildOptions::default()).map_err(cosim_error)?;
@@ -211,8 +264,8 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
     let mut dut_secs = 0.0;
     println!(
         "membar soak: {} ({}), Verilog {}, {} cycles, seed {}",
-        a.config.display(),
-        cfg.short_name(),
+        config_label(a.config),
+        config_name(&cfg),
         verilog.display(),
         a.cycles,
         a.seed
@@ -253,9 +306,19 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
         checks += sb.checks();
         stats.merge(&chunk_stats);
         coverage.merge(&reference.coverage);
+        // The whole run up to and including this chunk: chunk seeds and
+        // scenarios derive from --seed and the chunk number.
         let replay = format!(
-            "membar soak --config {} --cycles {n} (chunk {chunk_no}: scenario {scen}, seed {seed})",
-            a.config.display()
+            "membar soak{}{} --cycles {} --seed {} --chunk {} (chunk {chunk_no}: scenario {scen}, chunk seed {seed})",
+            a.config
+                .map(|c| format!(" --config {}", shell_word(&c.display().to_string())))
+                .unwrap_or_default(),
+            a.verilog
+                .map(|v| format!(" --verilog {}", shell_word(&v.display().to_string())))
+                .unwrap_or_default(),
+            done + n,
+            a.seed,
+            a.chunk
         );
         match res {
             Err(m) => return Err(CmdError::failed(format!("{m}\nMISMATCH in {replay}"))),

@@ -1,6 +1,10 @@
 //! `membar sim` and `membar bench`.
 
-use crate::common::{create_output, is_vcd, load_config, load_workload, CmdError, CmdResult};
+use crate::common::{
+    config_label, config_name, load_config, load_config_or_default, load_workload, CmdError,
+    CmdResult,
+};
+use crate::output::{self, RunInputs};
 use membar_sim::coverage::{Coverage, CoveredModel};
 use membar_sim::run::{Observer, RunOptions};
 use membar_sim::session::run_session;
@@ -8,6 +12,24 @@ use membar_sim::vcd::VcdWriter;
 use membar_sim::MembarModel;
 use std::io::BufWriter;
 use std::path::Path;
+
+/// Largest `bench --cycles`: bench records the input trace in memory
+/// (about 16 bytes a cycle), so this bounds it to a few hundred MB.
+pub const MAX_BENCH_CYCLES: u64 = 20_000_000;
+
+/// `bench --cycles N`: 1..=MAX_BENCH_CYCLES.
+pub fn parse_bench_cycles(s: &str) -> Result<u64, String> {
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number; allowed: 1..={MAX_BENCH_CYCLES}"))?;
+    if !(1..=MAX_BENCH_CYCLES).contains(&n) {
+        return Err(format!(
+            "{n} is out of range; allowed: 1..={MAX_BENCH_CYCLES} (bench records its input trace in memory; the figures are stable long before)"
+        ));
+    }
+    Ok(n)
+}
 
 pub fn sim(
     config: &Path,
@@ -26,9 +48,20 @@ pub fn sim(
         ..RunOptions::default()
     };
     let mut dut = CoveredModel::new(&cfg);
+    let mut inputs = RunInputs::new().with("--config", config);
+    if Path::new(workload).is_file() {
+        inputs.add("--workload", Path::new(workload));
+    }
+    // The trace is written beside its target and renamed over it at the end.
+    let mut vcd_tmp = None;
     let mut vcd = match trace {
         Some(p) => {
-            let f = create_output("--trace", p, is_vcd)?;
+            output::check_target("--trace", p, &inputs, output::is_vcd, "a VCD trace")?;
+            let t = output::temp_beside("--trace", p)?;
+            let f = t
+                .reopen()
+                .map_err(|e| CmdError::input(format!("--trace {}: {e}", p.display())))?;
+            vcd_tmp = Some(t);
             Some(
                 VcdWriter::new(BufWriter::new(f), &cfg)
                     .map_err(|e| CmdError::input(format!("--trace {}: {e}", p.display())))?,
@@ -47,27 +80,27 @@ pub fn sim(
         v.finish()
             .map_err(|e| CmdError::input(format!("--trace: {e}")))?;
     }
+    if let (Some(t), Some(p)) = (vcd_tmp, trace) {
+        output::persist(t, "--trace", p, &inputs, output::is_vcd, "a VCD trace")?;
+    }
     println!(
         "membar sim: config {} ({}), workload {workload}, seed {seed}",
         config.display(),
-        cfg.short_name()
+        config_name(&cfg)
     );
     print!("{}", rep.stats.summary());
     println!("simulated              {} cycles in {:.2} s ({:.2} M cycles/s with workload, memory model and scoreboard)", rep.outcome.cycles, rep.secs, rep.outcome.cycles as f64 / rep.secs.max(1e-9) / 1e6);
     if Coverage::applies(&cfg) {
-        let missed = dut.coverage.missed();
-        let bins = dut.coverage.bins().len();
-        println!(
-            "functional coverage    {}/{bins} bins hit{}",
-            bins - missed.len(),
-            if coverage {
-                ""
-            } else {
-                " (--coverage for the report)"
-            }
-        );
         if coverage {
+            // The report starts with the bins-hit summary line.
             print!("{}", dut.coverage.report());
+        } else {
+            let missed = dut.coverage.missed();
+            let bins = dut.coverage.bins().len();
+            println!(
+                "functional coverage    {}/{bins} bins hit (--coverage for the report)",
+                bins - missed.len()
+            );
         }
     }
     println!("scoreboard             {}", rep.verdict());
@@ -78,8 +111,8 @@ pub fn sim(
     }
 }
 
-pub fn bench(config: &Path, workload: &str, cycles: u64, seed: u64) -> CmdResult {
-    let cfg = load_config(config)?;
+pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> CmdResult {
+    let cfg = load_config_or_default(config)?;
     let wf = load_workload(workload, &cfg)?;
     // One recorded input trace (workload + memory model reacting to the
     // reference model) drives every back end: identical stimulus, and since
@@ -87,8 +120,8 @@ pub fn bench(config: &Path, workload: &str, cycles: u64, seed: u64) -> CmdResult
     let trace = membar_sim::run::record_inputs(&cfg, &wf, cycles, seed);
     println!(
         "membar bench: config {} ({}), workload {workload}, {cycles} cycles, seed {seed}",
-        config.display(),
-        cfg.short_name()
+        config_label(config),
+        config_name(&cfg)
     );
     let time = |dut: &mut dyn membar_sim::Dut<membar_sim::ports::MembarUnitPorts>, n: usize| {
         let t0 = std::time::Instant::now();

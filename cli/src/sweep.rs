@@ -35,6 +35,8 @@
 //! a violation makes the command exit 1 after writing the outputs.
 
 use crate::common::{CmdError, CmdResult};
+use crate::output::{self, RunInputs};
+use crate::shard::Shard;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use membar_sim::baselines::tag_count;
 use membar_sim::calibration::Preset;
@@ -93,7 +95,16 @@ pub struct Options {
     pub jobs: Option<usize>,
     pub no_check: bool,
     pub cycles: Option<u64>,
+    /// Run only this slice of the points (`--shard I/N`).
+    pub shard: Option<Shard>,
+    /// Join the shard CSVs in these directories instead of running (`--merge`).
+    pub merge: Vec<PathBuf>,
 }
+
+/// Most points a grid may have (the product of its lists, summed over its
+/// blocks). Every point is held in memory while the sweep runs; split a
+/// larger design space into several grids.
+pub const MAX_GRID_POINTS: usize = 20_000;
 
 /// Where a swept key goes.
 #[derive(Clone, Debug, PartialEq)]
@@ -150,6 +161,8 @@ pub struct Grid {
     pub keys: Vec<String>,
     pub reference: Vec<(String, Value)>,
     pub cycles: u64,
+    /// Files the grid reads (preset, workload files): inputs of the run.
+    pub input_files: Vec<PathBuf>,
 }
 
 fn values_of(v: &Value) -> Vec<Value> {
@@ -299,14 +312,18 @@ impl Grid {
         let text = std::fs::read_to_string(path).map_err(|e| {
             InputError::new(&src, "file", "", format!("cannot read the grid file: {e}"))
         })?;
-        Grid::from_yaml_str(&text, &src, cycles_override)
+        Grid::from_yaml_str_in(&text, &src, path.parent(), cycles_override)
     }
 
-    pub fn from_yaml_str(
+    /// Parse a grid whose file is in `dir` (relative `preset:` paths are
+    /// looked up in the working directory, then beside the grid file).
+    pub fn from_yaml_str_in(
         text: &str,
         src: &str,
+        dir: Option<&Path>,
         cycles_override: Option<u64>,
     ) -> Result<Grid, InputError> {
+        let mut input_files: Vec<PathBuf> = Vec::new();
         let v: Value = serde_yaml::from_str(text).map_err(|e| {
             InputError::new(
                 src,
@@ -384,10 +401,45 @@ impl Grid {
                         val,
                         "a preset file such as configs/h100.yaml",
                     )?;
-                    preset = Some(Preset::load(&p)?);
+                    let beside = dir
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .map(|d| d.join(&p));
+                    let found = if Path::new(&p).is_file() {
+                        PathBuf::from(&p)
+                    } else if let Some(b) = beside.filter(|b| b.is_file()) {
+                        b
+                    } else {
+                        return Err(InputError::new(
+                            src,
+                            key,
+                            format!("{p:?}"),
+                            format!(
+                                "an existing preset file such as configs/h100.yaml; cannot read it (looked in the working directory{})",
+                                dir.filter(|d| !d.as_os_str().is_empty())
+                                    .map(|d| format!(" and beside the grid, in {}", d.display()))
+                                    .unwrap_or_default()
+                            ),
+                        ));
+                    };
+                    let loaded = Preset::load(&found).map_err(|e| {
+                        InputError::new(
+                            src,
+                            key,
+                            format!("{p:?}"),
+                            format!("a valid preset file; reading it failed: {e}"),
+                        )
+                    })?;
+                    input_files.push(found);
+                    preset = Some(loaded);
                 }
                 "cycles" => {
-                    cycles = membar_sim::config::get_u64(src, key, val, 1, 1_000_000_000_000)?
+                    cycles = membar_sim::config::get_u64(
+                        src,
+                        key,
+                        val,
+                        1,
+                        membar_sim::workload::MAX_RUN_CYCLES,
+                    )?
                 }
                 "reference" => match val {
                     Value::Mapping(m) => {
@@ -568,7 +620,41 @@ impl Grid {
             .as_ref()
             .map(|p| mapping_of(&p.unit.to_yaml()))
             .unwrap_or_default();
-        let mut points = Vec::new();
+        // Refuse oversized grids before building a single point.
+        let mut total_points: usize = 0;
+        for block in &blocks {
+            let n = top
+                .iter()
+                .filter(|d| !block.iter().any(|b| b.key == d.key))
+                .chain(block.iter())
+                .try_fold(1usize, |acc, d| acc.checked_mul(d.values.len()));
+            total_points = match n.and_then(|n| total_points.checked_add(n)) {
+                Some(t) if t <= MAX_GRID_POINTS => t,
+                _ => {
+                    return Err(InputError::new(
+                        src,
+                        "<grid size>",
+                        n.map_or_else(|| "more than 2^64".to_string(), |n| {
+                            format!("{} points", total_points.saturating_add(n))
+                        }),
+                        format!(
+                            "at most {MAX_GRID_POINTS} points (the product of the lists, summed over the blocks); split the design space into several grids"
+                        ),
+                    ))
+                }
+            };
+        }
+        for d in top.iter().chain(blocks.iter().flatten()) {
+            if d.target == Target::Scenario {
+                for v in &d.values {
+                    let name = value_text(v);
+                    if WorkloadFile::builtin(&name).is_none() && Path::new(&name).is_file() {
+                        input_files.push(PathBuf::from(name));
+                    }
+                }
+            }
+        }
+        let mut points = Vec::with_capacity(total_points);
         for block in &blocks {
             // Block keys override top-level keys of the same name.
             let mut dims: Vec<Dim> = top
@@ -689,6 +775,7 @@ impl Grid {
             keys,
             reference,
             cycles,
+            input_files,
         })
     }
 }
@@ -884,7 +971,6 @@ pub const METRIC_COLUMNS: &[&str] = &[
     "refused",
     "peak_counter_occupancy",
     "check",
-    "secs",
 ];
 
 /// Every metric of a point as numbers (NaN for `check`/text), by column name.
@@ -915,7 +1001,6 @@ pub fn metric(r: &PointResult, name: &str) -> f64 {
         "warp_stall_per_cycle" => s.warp_stall_cycles as f64 / cyc,
         "refused" => s.refused as f64,
         "peak_counter_occupancy" => r.peak_counter as f64,
-        "secs" => r.secs,
         _ => {
             let (src, rest) = if let Some(x) = name.strip_prefix("lat_") {
                 (&s.latency, x)
@@ -977,55 +1062,107 @@ const CONFIG_COLUMNS: &[&str] = &[
     "gl_bar_ack",
 ];
 
-fn write_csv(path: &Path, grid: &Grid, res: &[PointResult]) -> Result<(), CmdError> {
-    let io = |e: csv::Error| CmdError::input(format!("{}: {e}", path.display()));
-    let mut w = csv::Writer::from_path(path).map_err(io)?;
-    let extra: Vec<&String> = grid
-        .keys
-        .iter()
-        .filter(|k| !CONFIG_COLUMNS.contains(&k.as_str()) && *k != "scenario" && *k != "seed")
-        .collect();
+/// The CSV's header: point, configuration columns, other swept keys,
+/// scenario, seed, cycles, metrics. No wall-time column: the same grid gives
+/// the same bytes on every run and every machine (sharded or not).
+pub fn csv_header(grid: &Grid) -> Vec<String> {
     let mut header: Vec<String> = vec!["point".into()];
     header.extend(CONFIG_COLUMNS.iter().map(|s| s.to_string()));
-    header.extend(extra.iter().map(|s| s.to_string()));
+    header.extend(extra_keys(grid).iter().map(|s| s.to_string()));
     header.extend(["scenario", "seed", "cycles"].iter().map(|s| s.to_string()));
     header.extend(METRIC_COLUMNS.iter().map(|s| s.to_string()));
-    w.write_record(&header).map_err(io)?;
-    for (p, r) in grid.points.iter().zip(res) {
-        let mut row: Vec<String> = vec![p.index.to_string()];
-        let d: std::collections::HashMap<String, String> = p.cfg.describe().into_iter().collect();
-        row.extend(
-            CONFIG_COLUMNS
+    header
+}
+
+fn extra_keys(grid: &Grid) -> Vec<&String> {
+    grid.keys
+        .iter()
+        .filter(|k| !CONFIG_COLUMNS.contains(&k.as_str()) && *k != "scenario" && *k != "seed")
+        .collect()
+}
+
+/// One point's CSV row.
+pub fn csv_row(grid: &Grid, p: &Point, r: &PointResult) -> Vec<String> {
+    let mut row: Vec<String> = vec![p.index.to_string()];
+    let d: std::collections::HashMap<String, String> = p.cfg.describe().into_iter().collect();
+    row.extend(
+        CONFIG_COLUMNS
+            .iter()
+            .map(|k| d.get(*k).cloned().unwrap_or_default()),
+    );
+    for k in extra_keys(grid) {
+        row.push(
+            p.params
                 .iter()
-                .map(|k| d.get(*k).cloned().unwrap_or_default()),
+                .find(|(pk, _)| pk == k)
+                .map(|(_, v)| value_text(v))
+                .unwrap_or_default(),
         );
-        for k in &extra {
-            row.push(
-                p.params
-                    .iter()
-                    .find(|(pk, _)| pk == *k)
-                    .map(|(_, v)| value_text(v))
-                    .unwrap_or_default(),
-            );
-        }
-        row.push(p.scenario.clone());
-        row.push(p.seed.to_string());
-        row.push(p.cycles.to_string());
-        for c in METRIC_COLUMNS {
-            row.push(match *c {
-                "check" => match &r.check {
-                    None => "skipped".into(),
-                    Some(Ok(n)) => format!("PASS ({n} checks)"),
-                    Some(Err(e)) => format!("VIOLATION: {e}"),
-                },
-                _ => fmt_num(metric(r, c)),
-            });
-        }
-        w.write_record(&row).map_err(io)?;
     }
-    w.flush()
-        .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
-    Ok(())
+    row.push(p.scenario.clone());
+    row.push(p.seed.to_string());
+    row.push(p.cycles.to_string());
+    for c in METRIC_COLUMNS {
+        row.push(match *c {
+            "check" => match &r.check {
+                None => "skipped".into(),
+                Some(Ok(n)) => format!("PASS ({n} checks)"),
+                Some(Err(e)) => format!("VIOLATION: {e}"),
+            },
+            _ => fmt_num(metric(r, c)),
+        });
+    }
+    row
+}
+
+/// A sweep CSV membar wrote: its header starts with these columns.
+pub fn is_sweep_csv(head: &[u8]) -> bool {
+    head.starts_with(b"point,arch,warps,ways,slots,counter_bits,")
+}
+
+/// A plot membar sweep wrote: our comment first, or (plots written before
+/// the comment existed) plotters' SVG root with the sweep's canvas size.
+pub fn is_sweep_svg(head: &[u8]) -> bool {
+    head.starts_with(SVG_SIGNATURE.as_bytes())
+        || head.starts_with(b"<svg width=\"900\" height=\"580\"")
+}
+
+const SVG_SIGNATURE: &str = "<!-- membar sweep plot";
+
+fn write_csv(
+    path: &Path,
+    header: &[String],
+    rows: &[&Vec<String>],
+    inputs: &RunInputs,
+) -> Result<(), CmdError> {
+    output::write_file("--out", path, inputs, is_sweep_csv, "a sweep CSV", |w| {
+        let mut cw = csv::Writer::from_writer(w);
+        cw.write_record(header)?;
+        for r in rows {
+            cw.write_record(r.iter())?;
+        }
+        cw.flush()
+    })
+}
+
+/// Rows by point index, and the column index of each metric: what the plots
+/// read (from this run's results or from merged shard CSVs alike).
+pub struct Table<'a> {
+    pub rows: Vec<Option<&'a Vec<String>>>,
+    pub columns: std::collections::HashMap<String, usize>,
+}
+
+impl Table<'_> {
+    fn metric(&self, point: usize, name: &str) -> f64 {
+        let Some(Some(row)) = self.rows.get(point) else {
+            return f64::NAN;
+        };
+        self.columns
+            .get(name)
+            .and_then(|&c| row.get(c))
+            .and_then(|t| t.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1097,13 +1234,41 @@ fn axis_label(key: &str) -> String {
     }
 }
 
+/// Okabe–Ito colour-blind-safe palette (no yellow: too light on white).
+pub const PALETTE: &[(u8, u8, u8)] = &[
+    (0, 114, 178),   // blue
+    (213, 94, 0),    // vermillion
+    (0, 158, 115),   // bluish green
+    (204, 121, 167), // reddish purple
+    (86, 180, 233),  // sky blue
+    (230, 159, 0),   // orange
+    (0, 0, 0),       // black
+];
+
+/// Canvas of every plot, and the width of the legend panel at its right
+/// (outside the data area).
+const PLOT_W: u32 = 900;
+const PLOT_H: u32 = 580;
+const LEGEND_W: u32 = 190;
+
+/// Tick label text of an x value.
+fn tick_text(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-9 {
+        format!("{}", x.round())
+    } else {
+        let t = format!("{x:.4}");
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
 /// One plot: `(file name, series count, points drawn)`.
 fn draw_plot(
     dir: &Path,
     stem: &str,
     grid: &Grid,
-    res: &[PointResult],
+    table: &Table,
     spec: &PlotSpec,
+    inputs: &RunInputs,
 ) -> Result<Option<(PathBuf, usize, usize)>, CmdError> {
     use plotters::prelude::*;
     use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -1125,7 +1290,7 @@ fn draw_plot(
         })
         .collect();
     let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
-    for (p, r) in grid.points.iter().zip(res) {
+    for p in &grid.points {
         let in_slice = fixed.iter().all(|(k, v)| {
             // A key a point's block does not sweep does not restrict it.
             p.params.iter().all(|(pk, _)| pk != k) || param_text(p, k) == *v
@@ -1141,7 +1306,7 @@ fn draw_plot(
         let Some(x) = param_text(p, &spec.x).and_then(|t| t.parse::<f64>().ok()) else {
             continue;
         };
-        let y = metric(r, &spec.y);
+        let y = table.metric(p.index, &spec.y);
         if !y.is_finite() {
             continue;
         }
@@ -1156,7 +1321,7 @@ fn draw_plot(
     }
     // Seeds at the same x: average.
     for (_, v) in series.iter_mut() {
-        v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut merged: Vec<(f64, f64, u32)> = Vec::new();
         for &(x, y) in v.iter() {
             match merged.last_mut() {
@@ -1189,67 +1354,63 @@ fn draw_plot(
         name.push_str(&format!("_at_{k}_{v}"));
     }
     let path = dir.join(format!("{}.svg", name.replace(['.', '/', ' '], "_")));
-    let (xmin, xmax) = series
+    // The swept x values that are drawn: the ticks.
+    let mut xs: Vec<f64> = series
         .iter()
         .flat_map(|(_, v)| v.iter().map(|p| p.0))
-        .fold((f64::MAX, f64::MIN), |a, x| (a.0.min(x), a.1.max(x)));
+        .collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    let (xmin, xmax) = (xs[0], xs[xs.len() - 1]);
     let ymax = series
         .iter()
         .flat_map(|(_, v)| v.iter().map(|p| p.1))
         .fold(0.0f64, f64::max);
-    // Wide positive ranges (ways 1..32, rates 0.01..0.3) on a log2 axis.
+    // Wide positive ranges (ways 1..32, rates 0.01..0.3) on a log axis.
     let log_x = xmin > 0.0 && xmax / xmin >= 8.0;
     let tx = |x: f64| if log_x { x.log2() } else { x };
     let err = |e: &dyn std::fmt::Display| {
         CmdError::input(format!("{}: drawing the plot: {e}", path.display()))
     };
     let title = format!("{} vs {}", axis_label(&spec.y), spec.x);
-    let subtitle = {
-        let fixed_txt: Vec<String> = fixed
-            .iter()
-            .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}={v}")))
-            .collect();
-        if fixed_txt.is_empty() {
-            String::new()
-        } else {
-            format!("at {}", fixed_txt.join(", "))
-        }
+    let held: Vec<String> = fixed
+        .iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}={v}")))
+        .collect();
+    let subtitle = if held.is_empty() {
+        "held fixed: nothing else is swept".to_string()
+    } else {
+        format!("held fixed: {}", held.join(", "))
     };
+    let mut svg = String::new();
     {
-        let root = SVGBackend::new(&path, (900, 580)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (PLOT_W, PLOT_H)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(&e))?;
-        let (top, plot_area) = root.split_vertically(52);
+        let (top, body) = root.split_vertically(52);
+        let (plot_area, legend_area) = body.split_horizontally(PLOT_W - LEGEND_W);
         top.draw_text(
             &title,
             &TextStyle::from(("sans-serif", 16).into_font()).pos(Pos::new(HPos::Center, VPos::Top)),
-            (450, 6),
+            (PLOT_W as i32 / 2, 6),
         )
         .map_err(|e| err(&e))?;
         top.draw_text(
             &subtitle,
             &TextStyle::from(("sans-serif", 11).into_font())
-                .color(&RGBColor(90, 90, 90))
+                .color(&RGBColor(60, 60, 60))
                 .pos(Pos::new(HPos::Center, VPos::Top)),
-            (450, 30),
+            (PLOT_W as i32 / 2, 30),
         )
         .map_err(|e| err(&e))?;
         let y_hi = if ymax <= 0.0 { 1.0 } else { ymax * 1.12 };
         let (x0, x1) = (tx(xmin), tx(xmax));
-        let pad = if x1 > x0 { (x1 - x0) * 0.04 } else { 1.0 };
+        let pad = if x1 > x0 { (x1 - x0) * 0.05 } else { 1.0 };
         let mut chart = ChartBuilder::on(&plot_area)
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(70)
             .build_cartesian_2d((x0 - pad)..(x1 + pad), 0f64..y_hi)
             .map_err(|e| err(&e))?;
-        let xfmt = |v: &f64| {
-            let x = if log_x { 2f64.powf(*v) } else { *v };
-            if (x - x.round()).abs() < 1e-6 {
-                format!("{}", x.round())
-            } else {
-                format!("{:.3}", x).trim_end_matches('0').to_string()
-            }
-        };
         let yfmt = |v: &f64| {
             if v.abs() >= 100.0 {
                 format!("{v:.0}")
@@ -1257,6 +1418,8 @@ fn draw_plot(
                 format!("{v:.2}")
             }
         };
+        // No automatic x ticks: they fall between the swept values on a
+        // log axis. The ticks are drawn below at the swept values.
         chart
             .configure_mesh()
             .x_desc(if log_x {
@@ -1265,40 +1428,72 @@ fn draw_plot(
                 axis_label(&spec.x)
             })
             .y_desc(axis_label(&spec.y))
-            .x_label_formatter(&xfmt)
+            .x_labels(0)
+            .disable_x_mesh()
             .y_label_formatter(&yfmt)
-            .x_labels(if log_x {
-                ((x1 - x0).ceil() as usize + 1).max(3)
-            } else {
-                10
-            })
             .light_line_style(WHITE)
             .label_style(("sans-serif", 13))
             .draw()
             .map_err(|e| err(&e))?;
-        for (n, (label, pts)) in series.iter().enumerate() {
-            let color = Palette99::pick(n).to_rgba();
+        let tick_style =
+            TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+        let mut last_right = i32::MIN;
+        for &x in &xs {
+            let (px, py) = chart.backend_coord(&(tx(x), 0.0));
+            root.draw(&PathElement::new(
+                vec![(px, py), (px, py + 5)],
+                BLACK.stroke_width(1),
+            ))
+            .map_err(|e| err(&e))?;
+            // Skip a label that would overlap the previous one.
+            let t = tick_text(x);
+            let half = (t.len() as i32 * 7) / 2 + 2;
+            if px - half > last_right {
+                root.draw_text(&t, &tick_style, (px, py + 7))
+                    .map_err(|e| err(&e))?;
+                last_right = px + half;
+            }
+        }
+        for (n, (_, pts)) in series.iter().enumerate() {
+            let (r, g, b) = PALETTE[n % PALETTE.len()];
+            let color = RGBColor(r, g, b);
             chart
                 .draw_series(
                     LineSeries::new(pts.iter().map(|&(x, y)| (tx(x), y)), color.stroke_width(2))
                         .point_size(4),
                 )
-                .map_err(|e| err(&e))?
-                .label(label.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-                });
+                .map_err(|e| err(&e))?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 13))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|e| err(&e))?;
+        // The legend, in its own panel right of the data.
+        let lstyle =
+            TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        for (n, (label, _)) in series.iter().enumerate() {
+            let (r, g, b) = PALETTE[n % PALETTE.len()];
+            let color = RGBColor(r, g, b);
+            let y = 24 + 22 * n as i32;
+            legend_area
+                .draw(&PathElement::new(
+                    vec![(4, y), (26, y)],
+                    color.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?;
+            legend_area
+                .draw(&Circle::new((15, y), 4, color.filled()))
+                .map_err(|e| err(&e))?;
+            legend_area
+                .draw_text(label, &lstyle, (32, y))
+                .map_err(|e| err(&e))?;
+        }
         root.present().map_err(|e| err(&e))?;
     }
+    let text = format!(
+        "{SVG_SIGNATURE}: {} of {stem}; {} -->\n{svg}",
+        name.replace("--", "-"),
+        subtitle.replace("--", "-")
+    );
+    output::write_file("--out", &path, inputs, is_sweep_svg, "a sweep plot", |w| {
+        w.write_all(text.as_bytes())
+    })?;
     Ok(Some((path, series.len(), npts)))
 }
 
@@ -1306,15 +1501,109 @@ fn draw_plot(
 // The command
 // ---------------------------------------------------------------------------
 
-pub fn sweep(opt: &Options) -> CmdResult {
-    let grid = Grid::load(&opt.grid, opt.cycles)?;
-    let stem = opt
-        .grid
-        .file_stem()
+fn grid_stem(grid: &Path) -> String {
+    grid.file_stem()
         .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_else(|| "sweep".into());
+        .unwrap_or_else(|| "sweep".into())
+}
+
+/// Draw every plot of the grid from the table; print what was written.
+fn draw_all(
+    opt: &Options,
+    stem: &str,
+    grid: &Grid,
+    table: &Table,
+    inputs: &RunInputs,
+) -> CmdResult {
+    for spec in &grid.plots {
+        if let Some((p, s, k)) = draw_plot(&opt.out, stem, grid, table, spec, inputs)? {
+            println!("wrote {} ({s} series, {k} points)", p.display());
+        }
+    }
+    Ok(())
+}
+
+/// The `check` column's verdicts: exit 1 naming every flagged point.
+fn verdict(grid: &Grid, table: &Table, checked: bool) -> CmdResult {
+    let col = table.columns.get("check").copied();
+    let mut failed = Vec::new();
+    let mut checks = 0u64;
+    for p in &grid.points {
+        let Some(Some(row)) = table.rows.get(p.index) else {
+            continue;
+        };
+        let cell = col.and_then(|c| row.get(c)).map_or("", |s| s.as_str());
+        if let Some(v) = cell.strip_prefix("VIOLATION: ") {
+            failed.push(format!(
+                "point {} ({}; scenario {}, seed {}): {v}",
+                p.index,
+                p.params
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", value_text(v)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                p.scenario,
+                p.seed
+            ));
+        } else if let Some(n) = cell
+            .strip_prefix("PASS (")
+            .and_then(|r| r.strip_suffix(" checks)"))
+        {
+            checks += n.parse::<u64>().unwrap_or(0);
+        }
+    }
+    if !failed.is_empty() {
+        return Err(CmdError::failed(format!(
+            "scoreboard violation on {} points:\n  {}",
+            failed.len(),
+            failed.join("\n  ")
+        )));
+    }
+    if checked {
+        println!("scoreboard: PASS on every point ({checks} property checks)");
+    }
+    Ok(())
+}
+
+fn run_inputs(opt: &Options, grid: &Grid) -> RunInputs {
+    let mut inputs = RunInputs::new().with("--grid", &opt.grid);
+    for f in &grid.input_files {
+        inputs.add("--grid (a file it names)", f);
+    }
+    inputs
+}
+
+pub fn sweep(opt: &Options) -> CmdResult {
+    let t0 = std::time::Instant::now();
+    let grid = Grid::load(&opt.grid, opt.cycles)?;
+    let stem = grid_stem(&opt.grid);
+    if !opt.merge.is_empty() {
+        return merge(opt, &grid, &stem);
+    }
+    let inputs = run_inputs(opt, &grid);
+    if opt.out.exists() && !opt.out.is_dir() {
+        return Err(CmdError::input(format!(
+            "--out {}: exists and is not a directory",
+            opt.out.display()
+        )));
+    }
     std::fs::create_dir_all(&opt.out)
         .map_err(|e| CmdError::input(format!("--out {}: {e}", opt.out.display())))?;
+    let points: Vec<&Point> = grid
+        .points
+        .iter()
+        .filter(|p| match opt.shard {
+            Some(s) => s.owns(p.index),
+            None => true,
+        })
+        .collect();
+    let n = points.len();
+    let csv_path = match opt.shard {
+        Some(s) => opt.out.join(s.file_name(&stem)),
+        None => opt.out.join(format!("{stem}.csv")),
+    };
+    // Refuse to clobber before spending hours on the points.
+    output::check_target("--out", &csv_path, &inputs, is_sweep_csv, "a sweep CSV")?;
     let jobs = opt
         .jobs
         .unwrap_or_else(|| {
@@ -1322,12 +1611,11 @@ pub fn sweep(opt: &Options) -> CmdResult {
                 .map(|n| n.get())
                 .unwrap_or(1)
         })
-        .max(1);
+        .clamp(1, n.max(1));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .map_err(|e| CmdError::input(format!("--jobs {jobs}: {e}")))?;
-    let n = grid.points.len();
     let pb = ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr());
     pb.set_style(
         ProgressStyle::with_template(
@@ -1337,78 +1625,215 @@ pub fn sweep(opt: &Options) -> CmdResult {
     );
     let check = !opt.no_check;
     println!(
-        "membar sweep: {} ({} points × {} cycles, {} jobs, scoreboard {})",
+        "membar sweep: {} ({} points{} × {} cycles, {} jobs, scoreboard {})",
         opt.grid.display(),
         n,
+        opt.shard
+            .map(|s| format!(" of {} in shard {s}", grid.points.len()))
+            .unwrap_or_default(),
         grid.cycles,
         jobs,
         if check { "on" } else { "off (--no-check)" }
     );
-    let t0 = std::time::Instant::now();
-    let res: Vec<PointResult> = pool.install(|| {
-        grid.points
+    // Each point's result becomes its CSV row at once: the heavy statistics
+    // are not kept.
+    let res: Vec<(Vec<String>, u64, f64)> = pool.install(|| {
+        points
             .par_iter()
             .map(|p| {
                 let r = run_point(p, check);
                 pb.inc(1);
-                r
+                (csv_row(&grid, p, &r), r.sim_cycles, r.secs)
             })
             .collect()
     });
     pb.finish_and_clear();
-    let wall = t0.elapsed().as_secs_f64();
-    let sim: u64 = res.iter().map(|r| r.sim_cycles).sum();
-    let busy: f64 = res.iter().map(|r| r.secs).sum();
-    let csv_path = opt.out.join(format!("{stem}.csv"));
-    write_csv(&csv_path, &grid, &res)?;
-    println!("wrote {} ({} rows)", csv_path.display(), res.len());
-    for spec in &grid.plots {
-        if let Some((p, s, k)) = draw_plot(&opt.out, &stem, &grid, &res, spec)? {
-            println!("wrote {} ({s} series, {k} points)", p.display());
-        }
+    let sim: u64 = res.iter().map(|r| r.1).sum();
+    let busy: f64 = res.iter().map(|r| r.2).sum();
+    let header = csv_header(&grid);
+    let rows: Vec<&Vec<String>> = res.iter().map(|r| &r.0).collect();
+    write_csv(&csv_path, &header, &rows, &inputs)?;
+    println!("wrote {} ({} rows)", csv_path.display(), rows.len());
+    let mut table = Table {
+        rows: vec![None; grid.points.len()],
+        columns: header
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.clone(), i))
+            .collect(),
+    };
+    for (p, r) in points.iter().zip(&res) {
+        table.rows[p.index] = Some(&r.0);
     }
+    match opt.shard {
+        Some(s) => println!(
+            "shard {s}: no plots; when every shard is done: membar sweep --grid {} --merge DIR... --out DIR",
+            opt.grid.display()
+        ),
+        None => draw_all(opt, &stem, &grid, &table, &inputs)?,
+    }
+    let wall = t0.elapsed().as_secs_f64();
     println!(
-        "swept {n} points, {sim} cycles simulated in {wall:.1} s wall ({:.2} M cycles/s overall, {:.2} M cycles/s per job)",
+        "swept {n} points, {sim} cycles simulated in {wall:.1} s wall, grid loading and outputs included ({:.2} M cycles/s overall, {:.2} M cycles/s per job)",
         sim as f64 / wall.max(1e-9) / 1e6,
         sim as f64 / busy.max(1e-9) / 1e6
     );
-    let failed: Vec<String> = grid
-        .points
-        .iter()
-        .zip(&res)
-        .filter_map(|(p, r)| match &r.check {
-            Some(Err(e)) => Some(format!(
-                "point {} ({}; scenario {}, seed {}): {e}",
-                p.index,
-                p.params
-                    .iter()
-                    .map(|(k, v)| format!("{k}={}", value_text(v)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                p.scenario,
-                p.seed
-            )),
-            _ => None,
-        })
-        .collect();
-    if check {
-        if failed.is_empty() {
-            println!(
-                "scoreboard: PASS on every point ({} property checks)",
-                res.iter()
-                    .map(|r| match &r.check {
-                        Some(Ok(c)) => *c,
-                        _ => 0,
-                    })
-                    .sum::<u64>()
-            );
-        } else {
-            return Err(CmdError::failed(format!(
-                "scoreboard violation on {} points:\n  {}",
-                failed.len(),
-                failed.join("\n  ")
-            )));
+    verdict(&grid, &table, check)
+}
+
+/// `--merge DIR...`: the shard CSVs of this grid in the directories, joined
+/// into `<out>/<grid>.csv` in point order (byte for byte what the unsharded
+/// run writes), after checking that they are one complete set of shards of
+/// this grid: one shard count, every shard once, the grid's header, every
+/// point exactly once with the grid's scenario, seed and cycles.
+fn merge(opt: &Options, grid: &Grid, stem: &str) -> CmdResult {
+    let mut inputs = run_inputs(opt, grid);
+    let mut files: Vec<(Shard, PathBuf)> = Vec::new();
+    for d in &opt.merge {
+        let rd = std::fs::read_dir(d).map_err(|e| {
+            CmdError::input(format!(
+                "--merge {}: {e}; expected a directory holding {stem}.shard-I-of-N.csv files",
+                d.display()
+            ))
+        })?;
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if let Some(s) = Shard::from_file_name(stem, &name) {
+                files.push((s, e.path()));
+            }
         }
     }
-    Ok(())
+    if files.is_empty() {
+        return Err(CmdError::input(format!(
+            "--merge {}: no {stem}.shard-I-of-N.csv files there (written by membar sweep --grid {} --shard I/N)",
+            opt.merge
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            opt.grid.display()
+        )));
+    }
+    files.sort_by_key(|(s, p)| (s.count, s.index, p.clone()));
+    let count = files[0].0.count;
+    if let Some((s, p)) = files.iter().find(|(s, _)| s.count != count) {
+        return Err(CmdError::input(format!(
+            "--merge: {} is shard {s}, but {} is of {count} shards: one sweep's shards only",
+            p.display(),
+            files[0].1.display()
+        )));
+    }
+    let mut seen: Vec<Option<&PathBuf>> = vec![None; count];
+    for (s, p) in &files {
+        if let Some(q) = seen[s.index] {
+            return Err(CmdError::input(format!(
+                "--merge: shard {s} twice: {} and {}",
+                q.display(),
+                p.display()
+            )));
+        }
+        seen[s.index] = Some(p);
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|i| seen[*i].is_none())
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(CmdError::input(format!(
+            "--merge: shards missing: {} (run membar sweep --grid {} --shard I/{count} for each)",
+            missing.join(", "),
+            opt.grid.display()
+        )));
+    }
+    let header = csv_header(grid);
+    let mut all: Vec<Option<Vec<String>>> = vec![None; grid.points.len()];
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap_or(0);
+    let (c_scen, c_seed, c_cycles) = (col("scenario"), col("seed"), col("cycles"));
+    for (s, p) in &files {
+        inputs.add("--merge", p);
+        let bad = |what: String| CmdError::input(format!("--merge: {}: {what}", p.display()));
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_path(p)
+            .map_err(|e| bad(e.to_string()))?;
+        let mut recs = r.records();
+        let h: Vec<String> = match recs.next() {
+            Some(Ok(h)) => h.iter().map(str::to_string).collect(),
+            Some(Err(e)) => return Err(bad(e.to_string())),
+            None => return Err(bad("empty file".into())),
+        };
+        if h != header {
+            return Err(bad(format!(
+                "its header is not that of {} (expected {} columns starting {})",
+                opt.grid.display(),
+                header.len(),
+                header[..6].join(",")
+            )));
+        }
+        for (line, rec) in recs.enumerate() {
+            let row: Vec<String> = rec
+                .map_err(|e| bad(e.to_string()))?
+                .iter()
+                .map(str::to_string)
+                .collect();
+            let at = |what: String| bad(format!("row {}: {what}", line + 2));
+            let idx: usize = row[0]
+                .parse()
+                .map_err(|_| at(format!("point {:?} is not a point index", row[0])))?;
+            let Some(pt) = grid.points.get(idx) else {
+                return Err(at(format!(
+                    "point {idx}: the grid has {} points (0..={})",
+                    grid.points.len(),
+                    grid.points.len().saturating_sub(1)
+                )));
+            };
+            if !s.owns(idx) {
+                return Err(at(format!("point {idx} does not belong to shard {s}")));
+            }
+            if row[c_scen] != pt.scenario
+                || row[c_seed] != pt.seed.to_string()
+                || row[c_cycles] != pt.cycles.to_string()
+            {
+                return Err(at(format!(
+                    "point {idx} has scenario {}, seed {}, cycles {}; the grid's point {idx} has {}, {}, {} (another grid, or --cycles differed?)",
+                    row[c_scen], row[c_seed], row[c_cycles], pt.scenario, pt.seed, pt.cycles
+                )));
+            }
+            if all[idx].is_some() {
+                return Err(at(format!("point {idx} appears twice")));
+            }
+            all[idx] = Some(row);
+        }
+    }
+    let missing: Vec<usize> = (0..all.len()).filter(|i| all[*i].is_none()).collect();
+    if !missing.is_empty() {
+        let shown: Vec<String> = missing.iter().take(20).map(|i| i.to_string()).collect();
+        return Err(CmdError::input(format!(
+            "--merge: {} of {} points missing (points {}{}): a shard did not finish?",
+            missing.len(),
+            all.len(),
+            shown.join(", "),
+            if missing.len() > 20 { ", ..." } else { "" }
+        )));
+    }
+    std::fs::create_dir_all(&opt.out)
+        .map_err(|e| CmdError::input(format!("--out {}: {e}", opt.out.display())))?;
+    let csv_path = opt.out.join(format!("{stem}.csv"));
+    let rows: Vec<&Vec<String>> = all.iter().flatten().collect();
+    write_csv(&csv_path, &header, &rows, &inputs)?;
+    println!(
+        "merged {count} shards: wrote {} ({} rows)",
+        csv_path.display(),
+        rows.len()
+    );
+    let table = Table {
+        rows: all.iter().map(|r| r.as_ref()).collect(),
+        columns: header
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.clone(), i))
+            .collect(),
+    };
+    draw_all(opt, stem, grid, &table, &inputs)?;
+    verdict(grid, &table, false)
 }

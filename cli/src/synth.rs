@@ -387,6 +387,10 @@ pub fn rtl_name(cell: &str) -> String {
 // ---------------------------------------------------------------------------
 // Running the tools.
 
+/// The file `--keep DIR` gets, marking the directory as one membar synth
+/// works in (a later `--keep DIR` may replace its files).
+pub const KEEP_MARKER: &str = ".membar-synth-keep";
+
 /// A work directory: a fresh temporary one (removed on drop) or `--keep DIR`.
 struct WorkDir {
     path: PathBuf,
@@ -402,8 +406,25 @@ impl WorkDir {
                     k.display()
                 )));
             }
+            if k.is_dir() && !k.join(KEEP_MARKER).is_file() {
+                let used = std::fs::read_dir(k)
+                    .map_err(|e| CmdError::input(format!("--keep {}: {e}", k.display())))?
+                    .next()
+                    .is_some();
+                if used {
+                    return Err(CmdError::input(format!(
+                        "--keep {}: the directory is not empty and no earlier `membar synth --keep` used it; refusing to write the scripts, logs and netlist among other files (pass a new or empty directory)",
+                        k.display()
+                    )));
+                }
+            }
             std::fs::create_dir_all(k)
                 .map_err(|e| CmdError::input(format!("--keep {}: {e}", k.display())))?;
+            std::fs::write(
+                k.join(KEEP_MARKER),
+                "membar synth --keep works in this directory and replaces its files on the next run\n",
+            )
+            .map_err(|e| CmdError::input(format!("--keep {}: {e}", k.display())))?;
             return Ok(WorkDir {
                 path: k.to_path_buf(),
                 remove: false,
@@ -800,14 +821,8 @@ pub fn synth(opts: &Options) -> CmdResult {
             "generated for this config".to_string(),
         ),
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| CmdError::input(format!("--verilog {}: {e}", p.display())))?;
-            if !text.contains("module membar_unit") {
-                return Err(CmdError::input(format!(
-                    "--verilog {}: no `module membar_unit` in it; expected a file written by `membar generate`",
-                    p.display()
-                )));
-            }
+            // The same check as cosim: text, SPEC.md ports of this config.
+            let text = crate::common::read_verilog("--verilog", p, &cfg)?;
             if !text.contains(&format!("module {prefix}")) {
                 return Err(CmdError::input(format!(
                     "--verilog {}: it was not generated for {} (no module {prefix}); pass the configuration it was generated from",
@@ -833,7 +848,7 @@ pub fn synth(opts: &Options) -> CmdResult {
     println!(
         "membar synth: config {} ({}), target {}{}",
         opts.config.display(),
-        cfg.short_name(),
+        crate::common::config_name(&cfg),
         opts.target.name(),
         match opts.target {
             Target::Ice40 => format!(": yosys synth_ice40, nextpnr-ice40 {} --freq {} --seed {}", DEVICE_ARGS.join(" "), opts.freq, opts.seed),
@@ -929,14 +944,9 @@ pub fn synth(opts: &Options) -> CmdResult {
                 c.routing_ns,
                 c.hops()
             );
-            let mut via: Vec<String> = Vec::new();
-            for cell in c.cells.iter().skip(1) {
-                let n = rtl_name(cell);
-                if via.last() != Some(&n) {
-                    via.push(n);
-                }
-            }
-            println!("{:<27}{}", "  via (yosys cell names)", via.join(" -> "));
+            // The cells between are LUTs and carries that yosys names after
+            // one of their nets (often an input port such as `req_valid`),
+            // not signals the path goes through: name only the endpoints.
         }
         if let (Some(i), Some(o)) = (pnr.in_to_reg_ns, pnr.reg_to_out_ns) {
             println!("{:<27}input pin -> flop {i:.2} ns, flop -> output pin {o:.2} ns (pin placement is arbitrary)", "port paths");

@@ -161,6 +161,11 @@ fn small_grid_writes_one_csv_row_per_point_and_svg_plots() {
     }
     for p in &svgs {
         let s = std::fs::read_to_string(p).unwrap();
+        // membar's signature comment, then the SVG.
+        let s = match s.strip_prefix("<!-- membar sweep plot") {
+            Some(r) => r.split_once("-->\n").map_or("", |x| x.1).to_string(),
+            None => s,
+        };
         assert!(
             s.starts_with("<svg") && s.trim_end().ends_with("</svg>"),
             "{}",

@@ -1193,11 +1193,14 @@ pub struct Summary {
     pub goal_within: usize,
     pub max_goal_error: f64,
     pub mean_abs_error: f64,
+    /// The tolerance the cells were judged against (fraction, 0.2 = ±20 %).
+    pub tolerance: f64,
 }
 
 pub fn summarize(cells: &[Cell], res: &[CellResult], tol: f64) -> Summary {
     let mut s = Summary {
         cells: cells.len(),
+        tolerance: tol,
         ..Summary::default()
     };
     let mut sum = 0.0;
@@ -1226,9 +1229,10 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} of {} goal cells within ±20 % (largest goal error {:+.1} %); {} of {} cells in all; mean |error| {:.1} %",
+            "{} of {} goal cells within ±{} % (largest goal error {:+.1} %); {} of {} cells in all; mean |error| {:.1} %",
             self.goal_within,
             self.goal_cells,
+            self.tolerance * 100.0,
             self.max_goal_error * 100.0,
             self.within,
             self.cells,

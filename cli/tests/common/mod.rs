@@ -15,9 +15,18 @@ pub fn membar(args: &[&str]) -> Output {
     membar_env(args, &[])
 }
 
+/// The `membar` binary under test: this build's, or `$MEMBAR_BIN` (to check
+/// that a test fails on an older build: `MEMBAR_BIN=/path/to/old/membar`).
+pub fn membar_bin() -> PathBuf {
+    match std::env::var_os("MEMBAR_BIN") {
+        Some(b) if !b.is_empty() => PathBuf::from(b),
+        _ => PathBuf::from(env!("CARGO_BIN_EXE_membar")),
+    }
+}
+
 /// Run `membar ARGS` in the workspace root with extra environment variables.
 pub fn membar_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_membar"));
+    let mut c = Command::new(membar_bin());
     c.args(args).current_dir(root());
     for (k, v) in env {
         c.env(k, v);
