@@ -9,6 +9,7 @@ use crate::output::{self, RunInputs};
 use membar_sim::config::Config;
 use membar_sim::coverage::CoveredModel;
 use membar_sim::mmu::MmuSpec;
+use membar_sim::ports::MembarUnitPorts;
 use membar_sim::ports::{kind, op, Inputs, Outputs};
 use membar_sim::run::{lockstep, Observer, RunOptions};
 use membar_sim::scoreboard::Scoreboard;
@@ -159,7 +160,7 @@ pub fn cosim(a: &CosimArgs) -> CmdResult {
     }
     if rep.passed() {
         println!(
-            "verdict                PASS: {} cycles, every output port equal every cycle",
+            "verdict                PASS: {} cycles, every output port equal every cycle, P1–P7 scoreboard clean on the Verilog's outputs",
             rep.cycles
         );
         Ok(())
@@ -168,8 +169,13 @@ pub fn cosim(a: &CosimArgs) -> CmdResult {
             .verilog
             .map(|v| format!(" --verilog {}", shell_word(&v.display().to_string())))
             .unwrap_or_default();
+        let what = if rep.mismatch.is_some() {
+            "cosimulation mismatch"
+        } else {
+            "property violation on the Verilog's outputs"
+        };
         Err(CmdError::failed(format!(
-            "cosimulation mismatch (replay: membar cosim --config {}{verilog_arg} --workload {} --cycles {cycles} --seed {})",
+            "{what} (replay: membar cosim --config {}{verilog_arg} --workload {} --cycles {cycles} --seed {})",
             shell_word(&a.config.display().to_string()),
             shell_word(a.workload),
             a.seed
@@ -189,7 +195,7 @@ struct Conservation {
     inside: u64,
 }
 
-impl Observer for Conservation {
+impl Observer<MembarUnitPorts> for Conservation {
     fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
         if i.reset {
             // The first two cycles of every chunk are its power-on reset.
@@ -300,7 +306,8 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
             ..RunOptions::default()
         };
         let res = {
-            let mut obs: Vec<&mut dyn Observer> = vec![&mut sb, &mut chunk_stats, &mut cons];
+            let mut obs: Vec<&mut dyn Observer<MembarUnitPorts>> =
+                vec![&mut sb, &mut chunk_stats, &mut cons];
             lockstep(&mut reference, &mut dut, &mut up, &mut dn, &opts, &mut obs)
         };
         checks += sb.checks();

@@ -6,10 +6,10 @@ use crate::common::{
 };
 use crate::output::{self, RunInputs};
 use membar_sim::coverage::{Coverage, CoveredModel};
+use membar_sim::ports::MembarUnitPorts;
 use membar_sim::run::{Observer, RunOptions};
 use membar_sim::session::run_session;
 use membar_sim::vcd::VcdWriter;
-use membar_sim::MembarModel;
 use std::io::BufWriter;
 use std::path::Path;
 
@@ -70,7 +70,7 @@ pub fn sim(
         None => None,
     };
     let rep = {
-        let mut extra: Vec<&mut dyn Observer> = Vec::new();
+        let mut extra: Vec<&mut dyn Observer<MembarUnitPorts>> = Vec::new();
         if let Some(v) = vcd.as_mut() {
             extra.push(v);
         }
@@ -131,7 +131,7 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
         }
         (n as f64 / t0.elapsed().as_secs_f64().max(1e-9), sink)
     };
-    let (model, model_sum) = time(&mut MembarModel::new(&cfg), trace.len());
+    let (model, model_sum) = time(&mut *membar_sim::model_for(&cfg), trace.len());
     println!(
         "{:<34} {:>9.3} M cycles/s   (step only)",
         "reference model",
@@ -142,7 +142,7 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
         seed,
         ..RunOptions::default()
     };
-    let rep = run_session(&cfg, &mut MembarModel::new(&cfg), &wf, &opts, &mut []);
+    let rep = run_session(&cfg, &mut *membar_sim::model_for(&cfg), &wf, &opts, &mut []);
     let session = rep.outcome.cycles as f64 / rep.secs.max(1e-9);
     println!(
         "{:<34} {:>9.3} M cycles/s   ({:.2}x the model alone)",
@@ -155,7 +155,7 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
     match membar_hw::hdl_dut(&cfg) {
         Ok(mut hdl) => {
             let (r, sum) = time(hdl.as_mut(), n_hdl);
-            let (_, ref_sum) = time(&mut MembarModel::new(&cfg), n_hdl);
+            let (_, ref_sum) = time(&mut *membar_sim::model_for(&cfg), n_hdl);
             let same = if sum == ref_sum {
                 "outputs agree"
             } else {

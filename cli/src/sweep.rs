@@ -42,12 +42,12 @@ use membar_sim::baselines::tag_count;
 use membar_sim::calibration::Preset;
 use membar_sim::config::{yaml_repr, Config, InputError, CONFIG_KEYS};
 use membar_sim::mmu::{MmuSpec, MMU_KEYS};
+use membar_sim::ports::MembarUnitPorts;
 use membar_sim::ports::{kind, Inputs, Outputs};
 use membar_sim::run::{run, Observer, RunOptions};
 use membar_sim::session::run_session;
 use membar_sim::stats::{Latency, Stats};
 use membar_sim::workload::{WorkloadFile, WorkloadSpec, SCENARIOS, WORKLOAD_KEYS};
-use membar_sim::MembarModel;
 use rayon::prelude::*;
 use serde_yaml::{Mapping, Value};
 use std::path::{Path, PathBuf};
@@ -800,7 +800,7 @@ impl Occupancy {
     }
 }
 
-impl Observer for Occupancy {
+impl Observer<MembarUnitPorts> for Occupancy {
     fn observe(&mut self, _cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
         if i.reset {
             self.out.iter_mut().for_each(|x| *x = 0);
@@ -840,7 +840,7 @@ impl IssueLatency {
     }
 }
 
-impl Observer for IssueLatency {
+impl Observer<MembarUnitPorts> for IssueLatency {
     fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
         if i.reset {
             self.first.iter_mut().for_each(|x| *x = None);
@@ -894,7 +894,7 @@ pub fn run_point(p: &Point, check: bool) -> PointResult {
     };
     let mut occ = Occupancy::new(&p.cfg);
     let mut wait = IssueLatency::new(&p.cfg);
-    let mut dut = MembarModel::new(&p.cfg);
+    let mut dut = membar_sim::model_for(&p.cfg);
     let t0 = std::time::Instant::now();
     if check {
         let rep = run_session(&p.cfg, &mut dut, &p.wf, &opts, &mut [&mut occ, &mut wait]);
@@ -914,7 +914,8 @@ pub fn run_point(p: &Point, check: bool) -> PointResult {
         let (mut up, mut dn) = membar_sim::session::stimulus(&p.cfg, &p.wf, opts.seed);
         let mut stats = Stats::new(&p.cfg);
         let out = {
-            let mut obs: Vec<&mut dyn Observer> = vec![&mut stats, &mut occ, &mut wait];
+            let mut obs: Vec<&mut dyn Observer<MembarUnitPorts>> =
+                vec![&mut stats, &mut occ, &mut wait];
             run(&mut dut, &mut up, &mut dn, &opts, &mut obs)
         };
         PointResult {

@@ -229,7 +229,7 @@ fn same_grid_same_results_and_no_check_skips_the_scoreboard() {
 /// every adversarial-free scenario, for random seeds (printed).
 #[test]
 fn baselines_pass_the_scoreboard_on_scenarios_and_random_seeds() {
-    let master: u64 = std::env::var("MEMBAR_TEST_SEED")
+    let master: u64 = std::env::var("SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| {
@@ -240,7 +240,7 @@ fn baselines_pass_the_scoreboard_on_scenarios_and_random_seeds() {
         });
     let mut rng = ChaCha8Rng::seed_from_u64(master);
     let seeds: Vec<u64> = (0..3).map(|_| rng.gen_range(1..1_000_000)).collect();
-    eprintln!("baselines scoreboard test: MEMBAR_TEST_SEED={master} -> seeds {seeds:?}");
+    eprintln!("baselines scoreboard test: SEED={master} -> seeds {seeds:?}");
     let dir = tmp_dir("baselines");
     let grid = write(
         &dir,
@@ -260,17 +260,14 @@ fn baselines_pass_the_scoreboard_on_scenarios_and_random_seeds() {
     ]);
     assert!(
         o.status.success(),
-        "seeds {seeds:?} (MEMBAR_TEST_SEED={master}):\n{}{}",
+        "seeds {seeds:?} (SEED={master}):\n{}{}",
         stdout(&o),
         stderr(&o)
     );
     let (_, rows) = read_csv(&out.join("baselines.csv"));
     assert_eq!(rows.len(), 7 * 3 * 5);
     for r in &rows {
-        assert!(
-            r["check"].starts_with("PASS"),
-            "MEMBAR_TEST_SEED={master}: {r:?}"
-        );
+        assert!(r["check"].starts_with("PASS"), "SEED={master}: {r:?}");
         assert!(num(r, "membars") > 0.0, "{r:?}");
         if r["arch"] != "coalescing" {
             // One BARRIER per MEMBAR that needs one.

@@ -2,7 +2,7 @@
 //! subcommands and flags, missing values, garbage values, bad files) must end
 //! with exit code 0, 1 or 2 and a message — never a panic (exit 101) or a
 //! signal. Seeded with ChaCha8: a failure prints the seed and the arguments;
-//! `FUZZ_SEED=<n>` replays one case, `FUZZ_CASES=<n>` runs more.
+//! `SEED=<n>` replays one case, `FUZZ_CASES=<n>` runs more.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -69,7 +69,7 @@ fn scratch() -> PathBuf {
 
 #[test]
 fn random_command_lines_never_panic() {
-    let seeds: Vec<u64> = match std::env::var("FUZZ_SEED").ok().and_then(|s| s.parse().ok()) {
+    let seeds: Vec<u64> = match std::env::var("SEED").ok().and_then(|s| s.parse().ok()) {
         Some(s) => vec![s],
         None => (0..std::env::var("FUZZ_CASES")
             .ok()

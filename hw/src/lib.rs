@@ -22,7 +22,7 @@
 //! as a `membar_sim::Dut`) and [`generate_verilog`] (the text of
 //! `membar_unit.v`); `hw/lint/check.sh` lints an emitted file with Verilator
 //! and yosys.
-//! The model's deliberate faults (`membar_sim::membar_unit::Fault`) have no
+//! The model's deliberate faults (`membar_sim::mutants::Fault`) have no
 //! hardware counterpart.
 
 pub mod cmd_stream;

@@ -2,8 +2,9 @@
 //! inputs every cycle and must agree on every output port every cycle.
 //!
 //! A mismatch reports the configuration, seed, cycle, port, both values and
-//! the last inputs. Rerun one with `MEMBAR_SEED=<seed>`; lengthen runs with
-//! `MEMBAR_CYCLES=<n>`. Each run also checks that the stimulus reached the
+//! the last inputs, on the one lockstep runner (`unit_ports::lockstep`).
+//! Rerun one with `SEED=<seed>`; lengthen runs with `CYCLES=<n>` (the
+//! report prints the exact command). Each run also checks that the stimulus reached the
 //! corners that matter (every close reason, full counters, spurious acks,
 //! reserved ops, resets, multi-slot releases where the config allows them).
 
@@ -12,10 +13,12 @@ mod common;
 use common::Stimulus;
 use membar_sim::config::LevelMix;
 use membar_sim::membar_unit::Events;
-use membar_sim::PortBundle;
+use membar_sim::ports::{MembarUnitPorts, Outputs};
 use membar_sim::{Config, Dut, Inputs, MembarModel};
-use std::collections::VecDeque;
 use std::time::Instant;
+use unit_ports::lockstep::{
+    cycles_from_env, replay_command, seed_from_env, Driver, Phase, RunOptions,
+};
 
 const CYCLES: u64 = 200_000;
 
@@ -57,50 +60,70 @@ impl Coverage {
     }
 }
 
+/// The reference of a lockstep run: the model, summing [`Coverage`] from
+/// its events each cycle.
+struct Covered {
+    model: MembarModel,
+    cov: Coverage,
+}
+
+impl Dut<MembarUnitPorts> for Covered {
+    fn step(&mut self, i: &Inputs) -> Outputs {
+        let o = self.model.step(i);
+        self.cov.add(i, &self.model.last_events, o.release_valid);
+        o
+    }
+    fn name(&self) -> &str {
+        "model"
+    }
+}
+
+/// The random stimulus as the runner's driver.
+impl Driver<MembarUnitPorts> for Stimulus {
+    fn drive(&mut self, _cycle: u64, i: &mut Inputs, _phase: Phase) {
+        *i = self.next();
+    }
+    fn observe(&mut self, _cycle: u64, i: &Inputs, o: &Outputs) {
+        Stimulus::observe(self, i, o);
+    }
+}
+
 fn run(name: &str, cfg: &Config, default_seed: u64) {
-    let seed = common::seed(default_seed);
-    let cycles = common::cycles(CYCLES);
-    let mut model = MembarModel::new(cfg);
+    let seed = seed_from_env(default_seed);
+    let cycles = cycles_from_env(CYCLES);
+    let mut reference = Covered {
+        model: MembarModel::new(cfg),
+        cov: Coverage::default(),
+    };
     let mut rtl = membar_hw::hdl_dut(cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut stim = Stimulus::new(cfg, seed);
-    let mut recent: VecDeque<Inputs> = VecDeque::with_capacity(8);
-    let mut cov = Coverage::default();
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("lockstep")
+        .to_string();
+    let opts = RunOptions {
+        cycles,
+        drain_cycles: 0,
+        reset_cycles: 0,
+        seed,
+        replay: Some(replay_command("membar-hw", &test, seed, Some(cycles))),
+        ..RunOptions::default()
+    };
     let start = Instant::now();
-    for cycle in 0..cycles {
-        let i = stim.next();
-        let om = model.step(&i);
-        let or = rtl.step(&i);
-        if recent.len() == 8 {
-            recent.pop_front();
-        }
-        recent.push_back(i);
-        if let Some((port, m, r)) = om.first_difference(&or) {
-            let history: Vec<String> = recent
-                .iter()
-                .enumerate()
-                .map(|(k, i)| {
-                    format!(
-                        "  cycle {}: {}",
-                        cycle + 1 + k as u64 - recent.len() as u64,
-                        i.describe()
-                    )
-                })
-                .collect();
-            panic!(
-                "{name} ({}): rust-hdl disagrees with the model at cycle {cycle}, port `{port}`: model {m:#x}, rust-hdl {r:#x}\n\
-                 seed {seed} (rerun: MEMBAR_SEED={seed})\nmodel outputs:    {om:?}\nrust-hdl outputs: {or:?}\nlast inputs:\n{}",
-                cfg.short_name(),
-                history.join("\n")
-            );
-        }
-        cov.add(&i, &model.last_events, om.release_valid);
-        stim.observe(&i, &om);
+    match unit_ports::lockstep::run(&mut reference, Some(&mut *rtl), &mut stim, &opts, &mut []) {
+        Ok(_) => {}
+        Err(m) => panic!(
+            "{name} ({}): rust-hdl disagrees with the model\n{m}",
+            cfg.short_name()
+        ),
     }
+    let cov = reference.cov;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "{name} ({}): {cycles} cycles agree, seed {seed}, {secs:.1} s ({:.0} cycles/s both models)\n  {cov:?}",
+        "{name} ({}): {cycles} cycles agree, seed {seed}, {secs:.1} s ({:.0} cycles/s both models); replay: {}\n  {cov:?}",
         cfg.short_name(),
-        cycles as f64 / secs
+        cycles as f64 / secs,
+        opts.replay.as_deref().unwrap_or("")
     );
     if cycles >= CYCLES {
         check_coverage(name, cfg, &cov);

@@ -34,6 +34,7 @@
 //! the port check of a Verilog file. The RTL crate expands the same list
 //! with its own callback to drive and read its rust-hdl top.
 
+pub mod lockstep;
 pub mod packing;
 pub mod shim;
 pub mod wrapper;
@@ -174,6 +175,15 @@ pub trait Dut<U: Unit> {
     fn step(&mut self, i: &U::Inputs) -> U::Outputs;
     /// Short name for reports (`model`, `rust-hdl`, `verilator`).
     fn name(&self) -> &str;
+}
+
+impl<U: Unit, D: Dut<U> + ?Sized> Dut<U> for Box<D> {
+    fn step(&mut self, i: &U::Inputs) -> U::Outputs {
+        (**self).step(i)
+    }
+    fn name(&self) -> &str {
+        (**self).name()
+    }
 }
 
 /// Widths of the ports of direction `dir`, in table order (= field order).

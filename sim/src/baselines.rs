@@ -216,3 +216,31 @@ pub fn eval_baseline(cfg: &Config, q: &BaselineState, i: &Inputs) -> (Outputs, B
     }
     (out, d)
 }
+
+/// A baseline micro-architecture as a lockstep back end (the same ports as
+/// the golden model; pick one with [`crate::model_for`]).
+#[derive(Clone, Debug)]
+pub struct BaselineModel {
+    pub cfg: Config,
+    pub q: BaselineState,
+}
+
+impl BaselineModel {
+    pub fn new(cfg: &Config) -> Self {
+        BaselineModel {
+            cfg: cfg.clone(),
+            q: BaselineState::default(),
+        }
+    }
+}
+
+impl crate::ports::Dut<crate::ports::MembarUnitPorts> for BaselineModel {
+    fn step(&mut self, i: &Inputs) -> Outputs {
+        let (o, d) = eval_baseline(&self.cfg, &self.q, i);
+        self.q = d;
+        o
+    }
+    fn name(&self) -> &str {
+        "model"
+    }
+}

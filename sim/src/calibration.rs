@@ -36,9 +36,9 @@
 //! per-level parameters from the measurements.
 
 use crate::config::{get_uint, yaml_repr, Config, InputError};
-use crate::membar_unit::MembarModel;
+
 use crate::mmu::{join_key, mapping_pairs, parse_yaml_text, unknown_key, CycleRange, Mmu, MmuSpec};
-use crate::ports::{level, op, Downstream, Dut, Inputs, Outputs, Upstream};
+use crate::ports::{level, op, Downstream, Inputs, Outputs, Upstream};
 use crate::scoreboard::Scoreboard;
 use serde_yaml::Value;
 use std::collections::HashMap;
@@ -685,7 +685,7 @@ pub fn run_scenario(p: &Preset, s: &Scenario, seed: u64) -> Result<ScenarioResul
         ));
     }
     let cfg = &p.unit;
-    let mut dut = MembarModel::new(cfg);
+    let mut dut = crate::model_for(cfg);
     let mut up = SmUpstream::new(&p.sm, s);
     let mut dn = Mmu::new(&p.mmu, cfg, seed);
     let mut sb = Scoreboard::new(cfg);

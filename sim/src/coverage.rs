@@ -236,6 +236,8 @@ impl Coverage {
 /// lockstep cosimulation) and its coverage fills in.
 pub struct CoveredModel {
     pub model: crate::MembarModel,
+    /// The baseline stepped instead, when `cfg.arch` is one (no coverage).
+    pub baseline: Option<crate::baselines::BaselineModel>,
     pub coverage: Coverage,
 }
 
@@ -243,6 +245,7 @@ impl CoveredModel {
     pub fn new(cfg: &Config) -> Self {
         CoveredModel {
             model: crate::MembarModel::new(cfg),
+            baseline: (!Coverage::applies(cfg)).then(|| crate::baselines::BaselineModel::new(cfg)),
             coverage: Coverage::new(cfg),
         }
     }
@@ -250,6 +253,9 @@ impl CoveredModel {
 
 impl unit_ports::Dut<crate::ports::MembarUnitPorts> for CoveredModel {
     fn step(&mut self, i: &Inputs) -> Outputs {
+        if let Some(b) = self.baseline.as_mut() {
+            return b.step(i);
+        }
         let closed = self.model.q.closed.count_ones();
         let o = self.model.step(i);
         self.coverage

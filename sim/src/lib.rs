@@ -8,6 +8,7 @@ pub mod config;
 pub mod coverage;
 pub mod membar_unit;
 pub mod mmu;
+pub mod mutants;
 pub mod ports;
 pub mod run;
 pub mod scoreboard;
@@ -17,5 +18,16 @@ pub mod vcd;
 pub mod workload;
 
 pub use config::{Config, InputError};
+
+/// The reference model of `cfg`'s micro-architecture: the golden
+/// [`MembarModel`] for `arch: coalescing`, a
+/// [`baselines::BaselineModel`] otherwise.
+pub fn model_for(cfg: &Config) -> Box<dyn Dut<ports::MembarUnitPorts>> {
+    if cfg.arch == config::Arch::Coalescing {
+        Box::new(MembarModel::new(cfg))
+    } else {
+        Box::new(baselines::BaselineModel::new(cfg))
+    }
+}
 pub use membar_unit::MembarModel;
 pub use ports::{Dut, Inputs, Outputs, PortBundle};

@@ -25,8 +25,7 @@
 //! - A MEMBAR (other than plain CTA) joins the open slot, or the next one when
 //!   the open slot closes in the same cycle.
 
-use crate::baselines::{eval_baseline, BaselineState};
-use crate::config::{Arch, Config, LevelMix};
+use crate::config::{Config, LevelMix};
 use crate::ports::{kind, level, op, Inputs, Outputs};
 
 /// Most slots (K) any configuration has.
@@ -80,8 +79,6 @@ pub struct State {
     pub seq_tag: u8,
     /// The output register.
     pub out: Cmd,
-    /// Only used by [`Fault::DupTxn`]: the presented TXN was already sent once.
-    pub fault_mark: bool,
 }
 
 /// Sequencer bits.
@@ -116,45 +113,9 @@ pub struct Events {
     pub reserved_op: bool,
 }
 
-/// Deliberate bugs for proving that the scoreboard and the cosimulation catch
-/// them (mutation testing). `Fault::None` is the real design.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Fault {
-    #[default]
-    None,
-    /// Release a coalesced barrier one cycle early (counts this cycle's ack/bar_ack).
-    ReleaseEarly,
-    /// Accept requests of blocked warps.
-    NoBlock,
-    /// Accept every TXN whose id ends in 0x3f but never send it.
-    DropTxn,
-    /// Send every TXN whose id ends in 0x3f twice.
-    DupTxn,
-    /// Ignore a full counter: let it wrap.
-    CounterWrap,
-    /// GL/SYS barriers do not wait for their commit counters.
-    NoCounterWait,
-    /// Release MEMBAR.CTA while the warp's TXN is still in the output register.
-    CtaEarly,
-    /// Accept spurious acks (decrement a zero counter, wrapping).
-    AcceptSpuriousAck,
-    /// Never pulse `err` for a reserved op (and accept it as a TXN).
-    AcceptReservedOp,
-}
-
 /// One cycle: outputs and next state from the registered state and inputs.
 /// Pure: the whole behaviour of the unit is this function.
 pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
-    eval_with_fault(cfg, q, i, Fault::None)
-}
-
-/// [`eval`] with a deliberate bug (see [`Fault`]).
-pub fn eval_with_fault(
-    cfg: &Config,
-    q: &State,
-    i: &Inputs,
-    fault: Fault,
-) -> (Outputs, State, Events) {
     let mut ev = Events::default();
     let k = cfg.slots as u8;
     let kmask = k - 1;
@@ -179,7 +140,7 @@ pub fn eval_with_fault(
     let ack_ok = i.ack_valid && {
         let t = i.ack_tag as usize;
         let in_out = out_txn && q.out.tag == i.ack_tag;
-        q.cnt[t] > in_out as u16 || fault == Fault::AcceptSpuriousAck
+        q.cnt[t] > in_out as u16
     };
     let tbit = 1u8 << i.bar_ack_tag;
     let bar_ack_ok =
@@ -196,15 +157,8 @@ pub fn eval_with_fault(
         let s = ((q.open + r) & kmask) as usize;
         let sb = 1u8 << s;
         if q.closed & sb != 0 {
-            let mut acked = q.ack_req & sb == 0 || q.bar_acked & sb != 0;
-            let mut cnt_s = q.cnt[s];
-            if fault == Fault::ReleaseEarly {
-                acked |= bar_ack_ok && i.bar_ack_tag as usize == s;
-                cnt_s -= (ack_ok && i.ack_tag as usize == s) as u16;
-            }
-            let drained = q.level[s] < level::GL
-                || (zero_so_far && cnt_s == 0)
-                || fault == Fault::NoCounterWait;
+            let acked = q.ack_req & sb == 0 || q.bar_acked & sb != 0;
+            let drained = q.level[s] < level::GL || (zero_so_far && q.cnt[s] == 0);
             let done = q.bar_sent & sb != 0 && acked && drained;
             if chain && done {
                 rel_slots |= sb;
@@ -222,16 +176,12 @@ pub fn eval_with_fault(
         }
     }
     let out_txn_warp = if out_txn { 1u64 << q.out.warp } else { 0 };
-    let cta_rel = if fault == Fault::CtaEarly {
-        q.cta_pend
-    } else {
-        q.cta_pend & !out_txn_warp
-    };
+    let cta_rel = q.cta_pend & !out_txn_warp;
     let release_mask = group_rel | cta_rel;
     ev.released_slots = rel_slots;
 
     // ---- request acceptance and closing ----
-    let is_blocked = blocked & wbit != 0 && fault != Fault::NoBlock;
+    let is_blocked = blocked & wbit != 0;
     let live = i.req_valid && !is_blocked;
     let is_membar = i.req_op == op::MEMBAR;
     let plain_cta = i.req_level == level::CTA && i.req_ivall == 0;
@@ -248,15 +198,13 @@ pub fn eval_with_fault(
     let by_window = q.age as u32 >= cfg.coalesce_window;
     let by_full = q.nmem as u32 >= cfg.ways;
     let close = can_close && (by_window || by_full || mismatch);
-    let cnt_full = q.cnt[open] == cmax && fault != Fault::CounterWrap;
-    let txn_op =
-        op::is_txn(i.req_op) || (fault == Fault::AcceptReservedOp && op::is_reserved(i.req_op));
-    let accept_txn = live && txn_op && out_free && !seq_busy && !cnt_full;
+    let cnt_full = q.cnt[open] == cmax;
+    let accept_txn = live && op::is_txn(i.req_op) && out_free && !seq_busy && !cnt_full;
     let accept_cta = live && is_membar && plain_cta;
     let accept_join = joining && (close || ((q.nmem as u32) < cfg.ways && !mismatch));
     ev.counter_full_refusal = live && op::is_txn(i.req_op) && cnt_full;
     ev.membar_refused_no_room = joining && !accept_join;
-    ev.reserved_op = i.req_valid && op::is_reserved(i.req_op) && fault != Fault::AcceptReservedOp;
+    ev.reserved_op = i.req_valid && op::is_reserved(i.req_op);
     if close {
         ev.closed_slot = Some(q.open);
         ev.closed_members = q.nmem;
@@ -330,10 +278,7 @@ pub fn eval_with_fault(
                 id: 0,
             };
             d.seq_pend &= !pend;
-        } else if fault == Fault::DupTxn && out_txn && q.out.id & 0x3f == 0x3f && !q.fault_mark {
-            // Keep the TXN presented after its transfer: it is sent twice.
-            d.fault_mark = true;
-        } else if accept_txn && !(fault == Fault::DropTxn && i.req_id & 0x3f == 0x3f) {
+        } else if accept_txn {
             d.out = Cmd {
                 valid: true,
                 kind: kind::TXN,
@@ -350,9 +295,6 @@ pub fn eval_with_fault(
     }
     if accept_txn {
         d.cnt[open] = (d.cnt[open] + 1) & cmax;
-    }
-    if fault == Fault::DupTxn && d.out != q.out {
-        d.fault_mark = false;
     }
 
     // Close the open slot and open the next one.
@@ -395,51 +337,48 @@ pub fn eval_with_fault(
     (out, d, ev)
 }
 
+/// A membar back end that exposes the model's internal [`Events`] of its
+/// last step (the golden model and its mutants), for coverage.
+pub trait EventedModel: crate::ports::Dut<crate::ports::MembarUnitPorts> {
+    fn config(&self) -> &Config;
+    fn last_events(&self) -> &Events;
+}
+
+impl EventedModel for MembarModel {
+    fn config(&self) -> &Config {
+        &self.cfg
+    }
+    fn last_events(&self) -> &Events {
+        &self.last_events
+    }
+}
+
 /// The reference model as a [`Dut`].
 #[derive(Clone, Debug)]
 pub struct MembarModel {
     pub cfg: Config,
-    /// A deliberate bug, for mutation tests; `Fault::None` normally.
-    pub fault: Fault,
     pub q: State,
     /// Internal events of the last step (for coverage).
     pub last_events: Events,
-    /// State of the baseline micro-architectures (`cfg.arch` other than coalescing).
-    pub base: Box<BaselineState>,
 }
 
 impl MembarModel {
     pub fn new(cfg: &Config) -> Self {
         MembarModel {
             cfg: cfg.clone(),
-            fault: Fault::None,
             q: State::default(),
             last_events: Events::default(),
-            base: Box::default(),
-        }
-    }
-    /// The model with a deliberate bug (see [`Fault`]).
-    pub fn with_fault(cfg: &Config, fault: Fault) -> Self {
-        MembarModel {
-            fault,
-            ..MembarModel::new(cfg)
         }
     }
     pub fn reset(&mut self) {
         self.q = State::default();
-        *self.base = BaselineState::default();
     }
 }
 
 impl unit_ports::Dut<crate::ports::MembarUnitPorts> for MembarModel {
     #[inline]
     fn step(&mut self, i: &Inputs) -> Outputs {
-        if self.cfg.arch != Arch::Coalescing {
-            let (o, d) = eval_baseline(&self.cfg, &self.base, i);
-            *self.base = d;
-            return o;
-        }
-        let (o, d, ev) = eval_with_fault(&self.cfg, &self.q, i, self.fault);
+        let (o, d, ev) = eval(&self.cfg, &self.q, i);
         self.q = d;
         self.last_events = ev;
         o

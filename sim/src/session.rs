@@ -6,7 +6,7 @@ use crate::config::Config;
 use crate::mmu::Mmu;
 use crate::ports::Dut;
 use crate::ports::MembarUnitPorts;
-use crate::run::{run, Observer, RunOptions, RunOutcome};
+use crate::run::{run, Observer, RunOptions, RunReport};
 use crate::scoreboard::Scoreboard;
 use crate::stats::Stats;
 use crate::workload::{Workload, WorkloadFile};
@@ -25,7 +25,7 @@ pub fn stimulus(cfg: &Config, wf: &WorkloadFile, seed: u64) -> (Workload, Mmu) {
 #[derive(Debug, Clone)]
 pub struct SessionReport {
     pub stats: Stats,
-    pub outcome: RunOutcome,
+    pub outcome: RunReport,
     /// Scoreboard property checks performed (non-vacuity).
     pub checks: u64,
     pub seed: u64,
@@ -58,14 +58,14 @@ pub fn run_session(
     dut: &mut dyn Dut<MembarUnitPorts>,
     wf: &WorkloadFile,
     opts: &RunOptions,
-    extra: &mut [&mut dyn Observer],
+    extra: &mut [&mut dyn Observer<MembarUnitPorts>],
 ) -> SessionReport {
     let t0 = std::time::Instant::now();
     let (mut up, mut dn) = stimulus(cfg, wf, opts.seed);
     let mut sb = Scoreboard::new(cfg);
     let mut stats = Stats::new(cfg);
     let outcome = {
-        let mut obs: Vec<&mut dyn Observer> = vec![&mut sb, &mut stats];
+        let mut obs: Vec<&mut dyn Observer<MembarUnitPorts>> = vec![&mut sb, &mut stats];
         for e in extra.iter_mut() {
             obs.push(&mut **e);
         }

@@ -2,7 +2,7 @@
 //! expected port behaviour is worked out from docs/microarchitecture.md.
 
 use membar_sim::config::{Config, LevelMix};
-use membar_sim::ports::{kind, level, op, Dut, Inputs, Outputs};
+use membar_sim::ports::{kind, level, op, Dut, Inputs, MembarUnitPorts, Outputs};
 use membar_sim::MembarModel;
 
 fn req(warp: u8, opc: u8, lvl: u8, ivall: u8, id: u16) -> Inputs {
@@ -44,7 +44,7 @@ fn bar_ack(tag: u8) -> Inputs {
 }
 
 /// Step and return the outputs.
-fn st(m: &mut MembarModel, i: Inputs) -> Outputs {
+fn st(m: &mut dyn Dut<MembarUnitPorts>, i: Inputs) -> Outputs {
     m.step(&i)
 }
 
@@ -278,7 +278,7 @@ fn per_warp_drain_waits_only_for_own_transactions() {
         arch: Arch::PerWarpDrain,
         ..cfg(0)
     };
-    let mut m = MembarModel::new(&c);
+    let mut m = membar_sim::model_for(&c);
     st(&mut m, req(1, op::ST, 0, 0, 1)); // warp 1: tag 1
     st(&mut m, req(0, op::ST, 0, 0, 2)); // warp 0: tag 0
     let o = st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0));
@@ -303,7 +303,7 @@ fn lsu_flush_stalls_every_warp() {
         arch: Arch::LsuFlush,
         ..cfg(0)
     };
-    let mut m = MembarModel::new(&c);
+    let mut m = membar_sim::model_for(&c);
     st(&mut m, req(1, op::ST, 0, 0, 1));
     assert!(st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0)).req_ready);
     assert!(

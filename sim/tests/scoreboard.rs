@@ -20,7 +20,8 @@
 
 use membar_sim::baselines::tag_count;
 use membar_sim::config::{Arch, Config, LevelMix};
-use membar_sim::membar_unit::{Fault, MembarModel};
+use membar_sim::membar_unit::MembarModel;
+use membar_sim::mutants::{Fault, MutantModel};
 use membar_sim::ports::MembarUnitPorts;
 use membar_sim::ports::{kind, level, op, Dut, Inputs, Outputs};
 use membar_sim::scoreboard::{liveness_bound_for, Scoreboard, Violation};
@@ -366,13 +367,11 @@ fn run(cfg: &Config, fault: Fault, seed: u64, cycles: u64) -> RunResult {
 }
 
 fn run_env(cfg: &Config, fault: Fault, env: &mut Env, cycles: u64, record: bool) -> RunResult {
-    run_dut(
-        cfg,
-        &mut MembarModel::with_fault(cfg, fault),
-        env,
-        cycles,
-        record,
-    )
+    if fault == Fault::None {
+        run_dut(cfg, &mut *membar_sim::model_for(cfg), env, cycles, record)
+    } else {
+        run_dut(cfg, &mut MutantModel::new(cfg, fault), env, cycles, record)
+    }
 }
 
 /// Run any DUT against a scoreboard built for `cfg`.

@@ -10,11 +10,12 @@
 use crate::dut::VerilatorDut;
 use crate::error::CosimError;
 use crate::verilate::{target_dir, BuildOptions, TraceFormat};
-use membar_sim::membar_unit::MembarModel;
-use membar_sim::ports::PortBundle;
+use membar_sim::membar_unit::{EventedModel, MembarModel};
+use membar_sim::ports::MembarUnitPorts;
 use membar_sim::ports::{kind, op, Downstream, Upstream};
+use membar_sim::run::{Driver, Observer, Phase, RunOptions, UpDown};
+use membar_sim::scoreboard::Scoreboard;
 use membar_sim::{Config, Dut, Inputs, Outputs};
-use std::collections::VecDeque;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -69,110 +70,29 @@ impl Default for CosimOptions {
     }
 }
 
-/// One cycle of the report's history.
-#[derive(Clone, Debug)]
-pub struct HistoryEntry {
-    pub cycle: u64,
-    pub inputs: Inputs,
-    /// The reference model's outputs.
-    pub model: Outputs,
-    /// The DUT's outputs.
-    pub dut: Outputs,
-}
-
-/// The first divergence between the model and the DUT.
+/// The first divergence between the model and the DUT: the runner's
+/// [`unit_ports::lockstep::Mismatch`] (cycle, ports, seed, history) plus the
+/// run's label and the waveform written for it.
 #[derive(Clone, Debug)]
 pub struct Mismatch {
     pub label: String,
-    pub seed: u64,
-    pub dut_name: String,
-    pub cycle: u64,
-    /// The first differing port (SPEC.md order).
-    pub port: &'static str,
-    /// The model's value.
-    pub expected: u64,
-    /// The DUT's value.
-    pub actual: u64,
-    /// Every differing port at that cycle: (port, model, DUT).
-    pub all_ports: Vec<(&'static str, u64, u64)>,
-    /// The last cycles up to and including the mismatch.
-    pub history: Vec<HistoryEntry>,
+    pub found: Box<membar_sim::run::Mismatch>,
     /// The waveform written for it, if any.
     pub waves: Option<PathBuf>,
     /// Why there is no waveform, or a note about it.
     pub waves_note: Option<String>,
 }
 
-/// `name=value` for every output port.
-pub fn describe_outputs(o: &Outputs) -> String {
-    format!(
-        "req_ready={} dn_valid={} dn_kind={} dn_tag={} dn_warp={} dn_op={} dn_level={} dn_ack_req={} dn_id={:#06x} warp_blocked={:#x} release_valid={} release_mask={:#x} err={}",
-        o.req_ready as u8,
-        o.dn_valid as u8,
-        o.dn_kind,
-        o.dn_tag,
-        o.dn_warp,
-        o.dn_op,
-        o.dn_level,
-        o.dn_ack_req as u8,
-        o.dn_id,
-        o.warp_blocked,
-        o.release_valid as u8,
-        o.release_mask,
-        o.err as u8
-    )
+impl std::ops::Deref for Mismatch {
+    type Target = membar_sim::run::Mismatch;
+    fn deref(&self) -> &Self::Target {
+        &self.found
+    }
 }
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "MISMATCH [{}] seed {} at cycle {}: port `{}` expected (model) {:#x}, actual ({}) {:#x}",
-            self.label, self.seed, self.cycle, self.port, self.expected, self.dut_name, self.actual
-        )?;
-        if self.all_ports.len() > 1 {
-            let others: Vec<String> = self.all_ports[1..]
-                .iter()
-                .map(|(p, e, a)| format!("{p}: {e:#x} vs {a:#x}"))
-                .collect();
-            writeln!(f, "  also differing: {}", others.join(", "))?;
-        }
-        writeln!(
-            f,
-            "  last {} cycles (inputs; model outputs; {} outputs):",
-            self.history.len(),
-            self.dut_name
-        )?;
-        let w = self.dut_name.len().max(5);
-        for h in &self.history {
-            writeln!(
-                f,
-                "  cycle {:>9} {:<w$}: {}",
-                h.cycle,
-                "in",
-                h.inputs.describe()
-            )?;
-            writeln!(
-                f,
-                "  {:>15} {:<w$}: {}",
-                "",
-                "model",
-                describe_outputs(&h.model)
-            )?;
-            let mark = if h.model != h.dut {
-                "   <-- differs"
-            } else {
-                ""
-            };
-            writeln!(
-                f,
-                "  {:>15} {:<w$}: {}{}",
-                "",
-                self.dut_name,
-                describe_outputs(&h.dut),
-                mark
-            )?;
-        }
+        write!(f, "[{}] {}", self.label, self.found)?;
         match (&self.waves, &self.waves_note) {
             (Some(w), _) => writeln!(f, "  waveform: {}", w.display())?,
             (None, Some(n)) => writeln!(f, "  no waveform: {n}")?,
@@ -211,12 +131,11 @@ pub struct Coverage {
 }
 
 impl Coverage {
-    fn add(&mut self, i: &Inputs, o: &Outputs, m: &MembarModel) {
+    fn add(&mut self, i: &Inputs, o: &Outputs, ev: &membar_sim::membar_unit::Events) {
         if i.reset {
             self.reset_cycles += 1;
             return;
         }
-        let ev = &m.last_events;
         if i.req_valid && o.req_ready {
             if op::is_txn(i.req_op) {
                 self.txn_accepted += 1;
@@ -298,6 +217,9 @@ pub struct CosimReport {
     /// Cycles compared (up to and including a mismatch).
     pub cycles: u64,
     pub mismatch: Option<Mismatch>,
+    /// A property violation on the DUT's outputs (the P1–P7 scoreboard in
+    /// [`cosim`]), when the outputs agreed up to it.
+    pub violation: Option<String>,
     pub coverage: Coverage,
     /// Time inside the DUT's `step` (for Verilator: FFI + eval).
     pub dut_time: Duration,
@@ -324,7 +246,7 @@ impl CosimReport {
         self.cycles as f64 / self.total_time.as_secs_f64().max(1e-9)
     }
     pub fn passed(&self) -> bool {
-        self.mismatch.is_none()
+        self.mismatch.is_none() && self.violation.is_none()
     }
     /// One summary line.
     pub fn summary(&self) -> String {
@@ -333,9 +255,10 @@ impl CosimReport {
             self.label,
             self.seed,
             self.cycles,
-            match &self.mismatch {
-                None => "no mismatch".to_string(),
-                Some(m) => format!("MISMATCH at cycle {} on `{}`", m.cycle, m.port),
+            match (&self.mismatch, &self.violation) {
+                (Some(m), _) => format!("MISMATCH at cycle {} on `{}`", m.cycle, m.port),
+                (None, Some(v)) => format!("scoreboard violation: {v}"),
+                (None, None) => "no mismatch, scoreboard clean".to_string(),
             },
             self.dut_cycles_per_sec() / 1e6,
             self.model_cycles_per_sec() / 1e6,
@@ -355,109 +278,165 @@ impl fmt::Display for CosimReport {
     }
 }
 
-/// The core loop for any DUT. Returns the report and, when `record` is set,
-/// the packed inputs of every cycle (up to `opts.record_limit`).
+/// The reference of a cosimulation: the model, counting [`Coverage`] from
+/// its events each cycle.
+struct CountedModel<'a> {
+    model: &'a mut dyn EventedModel,
+    coverage: Coverage,
+}
+
+impl Dut<MembarUnitPorts> for CountedModel<'_> {
+    fn step(&mut self, i: &Inputs) -> Outputs {
+        let o = self.model.step(i);
+        self.coverage.add(i, &o, self.model.last_events());
+        o
+    }
+    fn name(&self) -> &str {
+        "model"
+    }
+}
+
+/// The membar environment with every input masked to its port width, so
+/// both sides, the record and the report see exactly what the hardware sees.
+struct Masked<'a> {
+    env: UpDown<'a>,
+    cfg: Config,
+}
+
+impl Driver<MembarUnitPorts> for Masked<'_> {
+    fn drive(&mut self, cycle: u64, i: &mut Inputs, phase: Phase) {
+        self.env.drive(cycle, i, phase);
+        *i = i.masked_for(&self.cfg);
+    }
+    fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) {
+        self.env.observe(cycle, i, o);
+    }
+}
+
+/// Records the inputs of every cycle (up to a limit) for a traced replay,
+/// then hands the cycle to the caller's observers.
+struct Recorder<'a, 'b> {
+    inputs: Vec<Inputs>,
+    limit: u64,
+    overflow: bool,
+    then: &'a mut [&'b mut dyn Observer<MembarUnitPorts>],
+}
+
+impl Observer<MembarUnitPorts> for Recorder<'_, '_> {
+    fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
+        if (self.inputs.len() as u64) < self.limit {
+            self.inputs.push(*i);
+        } else if !self.overflow {
+            self.overflow = true;
+            self.inputs = Vec::new();
+        }
+        self.then
+            .iter_mut()
+            .try_for_each(|ob| ob.observe(cycle, i, o))
+    }
+}
+
+/// The cosimulation of `dut` against `model` on the one lockstep runner
+/// ([`unit_ports::lockstep::run`]): identical (masked) inputs, every output
+/// compared every cycle, the stimulus and the `observers` (e.g. the P1–P7
+/// scoreboard) seeing the DUT's outputs. Returns the report and, when
+/// `record` is set, the inputs of every cycle (up to `opts.record_limit`).
 pub fn lockstep(
-    model: &mut MembarModel,
-    dut: &mut dyn Dut<membar_sim::ports::MembarUnitPorts>,
+    model: &mut dyn EventedModel,
+    dut: &mut dyn Dut<MembarUnitPorts>,
     up: &mut dyn Upstream,
     down: &mut dyn Downstream,
     opts: &CosimOptions,
     record: bool,
 ) -> (CosimReport, Vec<Inputs>) {
-    let cfg = model.cfg.clone();
-    let mut hist: VecDeque<HistoryEntry> = VecDeque::with_capacity(opts.history + 1);
-    let mut rec: Vec<Inputs> = Vec::new();
-    let mut recording = record;
-    if recording {
-        rec.reserve(opts.cycles.min(opts.record_limit).min(1 << 24) as usize);
+    lockstep_observed(model, dut, up, down, opts, record, &mut [])
+}
+
+/// [`lockstep`] with more observers of the DUT's outputs.
+pub fn lockstep_observed(
+    model: &mut dyn EventedModel,
+    dut: &mut dyn Dut<MembarUnitPorts>,
+    up: &mut dyn Upstream,
+    down: &mut dyn Downstream,
+    opts: &CosimOptions,
+    record: bool,
+    observers: &mut [&mut dyn Observer<MembarUnitPorts>],
+) -> (CosimReport, Vec<Inputs>) {
+    let cfg = model.config().clone();
+    let reset_cycles = opts.initial_reset.min(opts.cycles);
+    let run_opts = RunOptions {
+        cycles: opts.cycles - reset_cycles,
+        drain_cycles: 0,
+        reset_cycles,
+        reset_prob: 0.0,
+        resets: opts.resets.clone(),
+        seed: opts.seed,
+        history: opts.history,
+        compare_in_reset: opts.compare_in_reset,
+        replay: None,
+    };
+    let mut reference = CountedModel {
+        model,
+        coverage: Coverage::default(),
+    };
+    let mut env = Masked {
+        env: UpDown { up, dn: down },
+        cfg,
+    };
+    let mut rec = Recorder {
+        inputs: Vec::new(),
+        limit: if record { opts.record_limit } else { 0 },
+        overflow: !record,
+        then: observers,
+    };
+    if record {
+        rec.inputs
+            .reserve(opts.cycles.min(opts.record_limit).min(1 << 24) as usize);
     }
-    let mut cov = Coverage::default();
-    let mut dut_time = Duration::ZERO;
-    let mut model_time = Duration::ZERO;
-    let mut mismatch = None;
-    let t_start = Instant::now();
-    let mut cycle = 0u64;
-    while cycle < opts.cycles {
-        let mut i = Inputs {
-            reset: cycle < opts.initial_reset || opts.resets.iter().any(|r| r.contains(&cycle)),
-            ..Inputs::default()
-        };
-        up.drive(cycle, &mut i);
-        down.drive(cycle, &mut i);
-        // Both sides see exactly what the hardware sees.
-        let i = i.masked_for(&cfg);
-        if recording {
-            if (rec.len() as u64) < opts.record_limit {
-                rec.push(i);
-            } else {
-                recording = false;
-                rec = Vec::new();
-            }
+    let t0 = Instant::now();
+    let res = unit_ports::lockstep::run(
+        &mut reference,
+        Some(dut),
+        &mut env,
+        &run_opts,
+        &mut [&mut rec],
+    );
+    let total_time = t0.elapsed();
+    if let (Err(m), false) = (&res, rec.overflow) {
+        // Observers never see the cycle that mismatched; the replay needs it.
+        if let Some(last) = m.history.last().filter(|h| h.cycle == m.cycle) {
+            rec.inputs.push(last.inputs);
         }
-        let t0 = Instant::now();
-        let om = model.step(&i);
-        let t1 = Instant::now();
-        let od = dut.step(&i);
-        let t2 = Instant::now();
-        model_time += t1 - t0;
-        dut_time += t2 - t1;
-        if opts.history > 0 {
-            if hist.len() == opts.history {
-                hist.pop_front();
-            }
-            hist.push_back(HistoryEntry {
-                cycle,
-                inputs: i,
-                model: om,
-                dut: od,
-            });
-        }
-        cov.add(&i, &od, model);
-        if om != od && (opts.compare_in_reset || !i.reset) {
-            let (a, b) = (om.values(), od.values());
-            let all: Vec<(&'static str, u64, u64)> = (0..a.len())
-                .filter(|&k| a[k] != b[k])
-                .map(|k| (Outputs::NAMES[k], a[k], b[k]))
-                .collect();
-            let (port, expected, actual) = om.first_difference(&od).expect("outputs differ");
-            mismatch = Some(Mismatch {
+    }
+    let (cycles, mismatch, violation, model_secs, dut_secs) = match res {
+        Ok(r) => (r.cycles, None, r.failure, r.reference_secs, r.dut_secs),
+        Err(m) => (
+            m.cycle + 1,
+            Some(Mismatch {
                 label: opts.label.clone(),
-                seed: opts.seed,
-                dut_name: dut.name().to_string(),
-                cycle,
-                port,
-                expected,
-                actual,
-                all_ports: all,
-                history: hist.iter().cloned().collect(),
+                found: m,
                 waves: None,
                 waves_note: None,
-            });
-            cycle += 1;
-            break;
-        }
-        // The stimulus reacts to the DUT (the hardware), not to the model.
-        up.observe(cycle, &i, &od);
-        down.observe(cycle, &i, &od);
-        cycle += 1;
-    }
+            }),
+            None,
+            0.0,
+            0.0,
+        ),
+    };
     let report = CosimReport {
         label: opts.label.clone(),
         seed: opts.seed,
-        cycles: cycle,
+        cycles,
         mismatch,
-        coverage: cov,
-        dut_time,
-        model_time,
-        total_time: t_start.elapsed(),
+        violation,
+        coverage: reference.coverage,
+        dut_time: Duration::from_secs_f64(dut_secs),
+        model_time: Duration::from_secs_f64(model_secs),
+        total_time,
         build_time: None,
         cache_hit: None,
     };
-    if !recording {
-        rec = Vec::new();
-    }
-    (report, rec)
+    (report, if rec.overflow { Vec::new() } else { rec.inputs })
 }
 
 /// Build (or take from the cache) the Verilated model of `verilog` for `cfg`
@@ -479,7 +458,17 @@ pub fn cosim(
     let cache_hit = dut.library.cache_hit;
     dut.timing = false; // lockstep times the step itself
     let mut model = MembarModel::new(cfg);
-    let (mut report, rec) = lockstep(&mut model, &mut dut, up, down, opts, opts.waves_on_mismatch);
+    // The P1–P7 scoreboard checks the Verilog's outputs too.
+    let mut scoreboard = Scoreboard::new(cfg);
+    let (mut report, rec) = lockstep_observed(
+        &mut model,
+        &mut dut,
+        up,
+        down,
+        opts,
+        opts.waves_on_mismatch,
+        &mut [&mut scoreboard],
+    );
     report.build_time = Some(build_time);
     report.cache_hit = Some(cache_hit);
     let whole_run_waves = dut.close_waves();

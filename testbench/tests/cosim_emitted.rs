@@ -8,8 +8,8 @@
 //!   at the port and the cycle the bug predicts, with a waveform;
 //! - a second build of the same inputs is a cache hit.
 //!
-//! Knobs: `MEMBAR_COSIM_CYCLES` (default 300000), `MEMBAR_COSIM_SEEDS`
-//! (default 4), `MEMBAR_VERILOG_OUT` (default `<workspace>/verilog_out`).
+//! Knobs: `CYCLES` (default 300000), `SEED` (one seed instead of 1..=4),
+//! `MEMBAR_VERILOG_OUT` (default `<workspace>/verilog_out`).
 //! Verilator builds are cached in `<target>/verilator-cache/`, so only the
 //! first run pays ~15 s per configuration.
 
@@ -19,13 +19,6 @@ use membar_sim::{Config, Dut, Inputs, Outputs};
 use membar_testbench::stimulus::random_stimulus;
 use membar_testbench::*;
 use std::path::PathBuf;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn verilog_out() -> PathBuf {
     match std::env::var_os("MEMBAR_VERILOG_OUT") {
@@ -80,10 +73,23 @@ fn quiet() -> BuildOptions {
 fn cosim_grid_config(name: &str) {
     let cfg = grid(name);
     let v = emitted(name);
-    let cycles = env_u64("MEMBAR_COSIM_CYCLES", 300_000);
-    let seeds = env_u64("MEMBAR_COSIM_SEEDS", 4);
+    let cycles = unit_ports::lockstep::cycles_from_env(300_000);
+    // `SEED=<n>` replays one seed; by default seeds 1..=4 run.
+    let seeds: Vec<u64> = match std::env::var("SEED").ok().and_then(|s| s.parse().ok()) {
+        Some(s) => vec![s],
+        None => (1..=4).collect(),
+    };
     let mut total = Coverage::default();
-    for seed in 1..=seeds {
+    for seed in seeds {
+        println!(
+            "{name} seed {seed}: replay with {}",
+            unit_ports::lockstep::replay_command(
+                "membar-testbench",
+                &format!("grid_{name}"),
+                seed,
+                Some(cycles)
+            )
+        );
         let (mut up, mut down) = random_stimulus(&cfg, seed);
         let opts = CosimOptions {
             cycles,

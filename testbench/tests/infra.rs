@@ -2,7 +2,8 @@
 //! stand-in `membar_unit` (src/standin.rs, written to a temp dir), and the
 //! lockstep loop itself on the reference model (no Verilator needed).
 
-use membar_sim::membar_unit::{Fault, MembarModel};
+use membar_sim::membar_unit::MembarModel;
+use membar_sim::mutants::{Fault, MutantModel};
 use membar_sim::{Config, Dut, Inputs};
 use membar_testbench::stimulus::random_stimulus;
 use membar_testbench::*;
@@ -395,7 +396,7 @@ fn lockstep_catches_model_faults() {
         Fault::AcceptReservedOp,
     ] {
         let mut model = MembarModel::new(&cfg);
-        let mut dut = MembarModel::with_fault(&cfg, fault);
+        let mut dut = MutantModel::new(&cfg, fault);
         let (mut up, mut down) = random_stimulus(&cfg, 11);
         let opts = CosimOptions {
             cycles: 200_000,
@@ -483,4 +484,51 @@ fn cosim_on_standin_reports_first_mismatch_with_waveform() {
             && text.contains("waveform:"),
         "{text}"
     );
+}
+
+/// The cosimulation runs the P1–P7 scoreboard on the DUT's outputs: a
+/// design that agrees with its reference cycle for cycle but breaks the
+/// contract (here both are the model with a deliberate early release) is
+/// reported as a violation, not as a pass.
+#[test]
+fn cosim_checks_the_scoreboard_on_the_dut_outputs() {
+    use membar_sim::scoreboard::Scoreboard;
+    use membar_testbench::cosim::lockstep_observed;
+    let cfg = Config::default();
+    let opts = CosimOptions {
+        cycles: 50_000,
+        seed: 5,
+        label: "faulty-pair".into(),
+        ..CosimOptions::default()
+    };
+    for (fault, expect_violation) in [(Fault::None, false), (Fault::ReleaseEarly, true)] {
+        let (mut up, mut down) = random_stimulus(&cfg, 5);
+        let mut reference = MutantModel::new(&cfg, fault);
+        let mut dut = MutantModel::new(&cfg, fault);
+        let mut sb = Scoreboard::new(&cfg);
+        let (r, _) = lockstep_observed(
+            &mut reference,
+            &mut dut,
+            &mut up,
+            &mut down,
+            &opts,
+            false,
+            &mut [&mut sb],
+        );
+        println!("{fault:?}: {}", r.summary());
+        assert!(
+            r.mismatch.is_none(),
+            "{fault:?}: identical back ends differ"
+        );
+        assert_eq!(
+            r.violation.is_some(),
+            expect_violation,
+            "{fault:?}: {:?}",
+            r.violation
+        );
+        assert_eq!(r.passed(), !expect_violation);
+        if let Some(v) = &r.violation {
+            assert!(v.contains("P1"), "{fault:?}: {v}");
+        }
+    }
 }

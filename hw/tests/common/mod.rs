@@ -19,22 +19,6 @@ use membar_sim::{Config, Inputs, Outputs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Seed for a run: `MEMBAR_SEED` if set, else `default`.
-pub fn seed(default: u64) -> u64 {
-    std::env::var("MEMBAR_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
-/// Cycles for a run: `MEMBAR_CYCLES` if set, else `default`.
-pub fn cycles(default: u64) -> u64 {
-    std::env::var("MEMBAR_CYCLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
 /// Random inputs that react to what the unit sent downstream.
 pub struct Stimulus {
     rng: ChaCha8Rng,
