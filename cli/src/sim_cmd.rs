@@ -137,7 +137,7 @@ pub fn bench(config: &Path, workload: &str, cycles: u64, seed: u64) -> CmdResult
         }
         Err(e) => println!("{:<34} not available: {e}", "rust-hdl simulation"),
     }
-    let verilator = crate::rtl_cmd::verilog_for(&cfg, None).and_then(|v| {
+    let verilator = crate::rtl_cmd::verilog_for(&cfg, config, None).and_then(|v| {
         membar_testbench::VerilatorDut::build(&v, &cfg, &membar_testbench::BuildOptions::default())
             .map_err(|e| CmdError::input(e.to_string()))
     });

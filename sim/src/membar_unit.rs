@@ -26,11 +26,9 @@
 //!   the open slot closes in the same cycle.
 
 use crate::baselines::{eval_baseline, BaselineState};
+pub use crate::config::MAX_SLOTS;
 use crate::config::{Arch, Config, LevelMix};
 use crate::ports::{kind, level, op, Dut, Inputs, Outputs};
-
-/// Most slots (K) any configuration has.
-pub const MAX_SLOTS: usize = 8;
 
 /// The one-entry output register: the command presented on `dn_*`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -720,7 +720,7 @@ impl Dut for Refuser {
         let mut j = *i;
         let hide = !i.reset && i.req_valid && op::is_txn(i.req_op & 7) && {
             self.n += 1;
-            self.n % self.every == 0
+            self.n.is_multiple_of(self.every)
         };
         j.req_valid &= !hide;
         self.inner.step(&j)
