@@ -239,6 +239,22 @@ fn rtl_and_size_errors_name_the_file() {
         e.contains(lsu.to_str().unwrap()) && e.contains("arch") && e.contains("coalescing"),
         "{e}"
     );
+    // Also with the Verilog given: the model would be a baseline, the RTL not.
+    let o = membar(&[
+        "cosim",
+        "--config",
+        lsu.to_str().unwrap(),
+        "--verilog",
+        "verilog_out/default/membar_unit.v",
+        "--cycles",
+        "10",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains(lsu.to_str().unwrap()) && e.contains("`arch` = lsu_flush"),
+        "{e}"
+    );
     let o = membar(&["sim", "--config", "/dev/zero", "--cycles", "10"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let e = stderr(&o);

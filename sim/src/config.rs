@@ -2,9 +2,13 @@
 //! `slots`, `counter_bits`) plus the micro-architecture knobs documented in
 //! `docs/microarchitecture.md`.
 //!
-//! Parsing is strict: an unknown key, a wrong type or an out-of-range value is
-//! an [`InputError`] that names the file, the key, the value and what is
-//! allowed. Nothing here panics on bad input.
+//! Parsing is strict: serde decodes the file into `RawConfig`
+//! (`deny_unknown_fields`, typed enums), then one validation pass checks
+//! ranges and cross-key constraints. An unknown key, a wrong type or an
+//! out-of-range value is an [`InputError`] that names the file (and line), the
+//! key, the value and what is allowed (see `input.rs`). Nothing here panics on
+//! bad input. A calibrated preset (`configs/h100.yaml`) is read as its `unit:`
+//! section. The limits shared by the whole tree (`MAX_WARPS`, ...) live here.
 
 use crate::input::{decode, decode_value, present, read_input, Doc, Rule};
 use serde::Deserialize;

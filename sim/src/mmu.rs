@@ -416,9 +416,6 @@ impl MmuSpec {
 /// What each `mmu:` key allows.
 pub(crate) fn mmu_rule(key: &str) -> Rule {
     match key {
-        "preset" => Rule::Text(
-            "one of default, ideal, adversarial, h100 or a scenario name (random_mix, producer_consumer, barrier_burst, sys_heavy, ivall_heavy, counter_saturation, adversarial, h100_store_fence, vc_stream)",
-        ),
         "ready_prob" => Rule::Num(0.001, 1.0),
         "stall_prob" | "spurious_ack_prob" | "spurious_bar_ack_prob" => Rule::Num(0.0, 0.5),
         "tail_prob" => Rule::Num(0.0, 1.0),
@@ -432,12 +429,22 @@ pub(crate) fn mmu_rule(key: &str) -> Rule {
     }
 }
 
+/// What `preset` allows.
+fn preset_allowed() -> String {
+    format!(
+        "one of {} or a scenario name ({})",
+        MMU_PRESETS.join(", "),
+        crate::workload::SCENARIOS.join(", ")
+    )
+}
+
 /// What a key of an `mmu:` section allows (`key` relative to the section,
 /// e.g. `txn_latency.min`; empty: the section itself).
 pub(crate) fn mmu_allowed(key: &str) -> String {
     let (head, sub) = key.split_once('.').unwrap_or((key, ""));
     match (head, mmu_rule(head)) {
         ("", _) => format!("a mapping with keys {}", MMU_KEYS.join(", ")),
+        ("preset", _) => preset_allowed(),
         (_, Rule::Cycles(lo, hi)) if !sub.is_empty() => Rule::Int(lo, hi).allowed(),
         (_, r) => r.allowed(),
     }
@@ -490,7 +497,7 @@ impl RawMmu {
                     source,
                     &join_key(path, "preset"),
                     format!("{name:?}"),
-                    mmu_rule("preset").allowed(),
+                    preset_allowed(),
                 )
             })?,
         };

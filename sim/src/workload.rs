@@ -361,9 +361,6 @@ fn workload_rule(key: &str) -> Rule {
         "programs" => Rule::Text(PROGRAMS_SHAPE),
         "ops_per_warp" | "membars_per_warp" => Rule::Int(0, MAX_COUNT),
         "start_delay" | "think" => Rule::Cycles(0, crate::config::MAX_LATENCY),
-        "scenario" => Rule::Text(
-            "one of random_mix, producer_consumer, barrier_burst, sys_heavy, ivall_heavy, counter_saturation, adversarial, h100_store_fence, vc_stream",
-        ),
         _ => Rule::Text(""),
     }
 }
@@ -373,6 +370,7 @@ fn workload_allowed(key: &str) -> String {
     let (head, sub) = key.split_once('.').unwrap_or((key, ""));
     match (head, workload_rule(head)) {
         ("", _) => format!("a mapping with keys {}", WORKLOAD_KEYS.join(", ")),
+        ("scenario", _) => format!("one of {}", SCENARIOS.join(", ")),
         ("programs", _) if !sub.is_empty() => STEP_SYNTAX.to_string(),
         ("programs", r) => format!("{}; each step {STEP_SYNTAX}", r.allowed()),
         (_, Rule::Cycles(lo, hi)) if !sub.is_empty() => Rule::Int(lo, hi).allowed(),
