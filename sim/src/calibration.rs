@@ -236,7 +236,6 @@ impl Preset {
         let what = format!("a mapping with keys {}", PRESET_KEYS.join(", "));
         let doc = Doc {
             source,
-            text: Some(text),
             lines: true,
             what: &what,
         };

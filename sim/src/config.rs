@@ -274,7 +274,6 @@ impl Config {
         }
         let doc = Doc {
             source,
-            text: Some(text),
             lines: true,
             what: "a mapping of config keys",
         };

@@ -175,8 +175,6 @@ impl<'de> Deserialize<'de> for Text {
 pub struct Doc<'a> {
     /// File name (or `<string>`) named in errors.
     pub source: &'a str,
-    /// The text, to quote the value of an unknown key (None: no text).
-    pub text: Option<&'a str>,
     /// Report serde_yaml's line numbers (false when the text was generated).
     pub lines: bool,
     /// What the whole document must be (e.g. "a mapping of config keys").
@@ -202,8 +200,8 @@ pub fn decode<T: DeserializeOwned>(
         // A syntax error (or alias/nesting limit) anywhere in the document is
         // reported as such, even where the typed decoding stopped earlier.
         match serde_yaml::from_str::<serde::de::IgnoredAny>(text) {
-            Err(syntax) => map_error(doc, &syntax, allowed),
-            Ok(_) => map_error(doc, &e, allowed),
+            Err(syntax) => map_error(doc, text, &syntax, allowed),
+            Ok(_) => map_error(doc, text, &e, allowed),
         }
     })
 }
@@ -227,7 +225,6 @@ pub fn decode_value<T: DeserializeOwned>(
     })?;
     let doc = Doc {
         source,
-        text: Some(&text),
         lines: false,
         what,
     };
@@ -349,7 +346,12 @@ fn ticked(s: &str) -> Vec<&str> {
 
 /// A serde_yaml error as an [`InputError`] naming source (and line), key,
 /// value and what is allowed.
-fn map_error(doc: &Doc, e: &serde_yaml::Error, allowed: &dyn Fn(&str) -> String) -> InputError {
+fn map_error(
+    doc: &Doc,
+    text: &str,
+    e: &serde_yaml::Error,
+    allowed: &dyn Fn(&str) -> String,
+) -> InputError {
     let mut msg = e.to_string();
     let source = match e.location() {
         Some(l) => {
@@ -394,7 +396,7 @@ fn map_error(doc: &Doc, e: &serde_yaml::Error, allowed: &dyn Fn(&str) -> String)
         } else {
             format!("unknown key; known keys: {}", known.join(", "))
         };
-        let value = doc.text.map(|t| lookup(t, &key)).unwrap_or_default();
+        let value = lookup(text, &key);
         let value = if value.is_empty() {
             "?".to_string()
         } else {

@@ -343,7 +343,6 @@ impl MmuSpec {
     pub fn from_yaml_str(text: &str, source: &str) -> Result<MmuSpec, InputError> {
         let doc = Doc {
             source,
-            text: Some(text),
             lines: true,
             what: &mmu_allowed(""),
         };

@@ -664,7 +664,6 @@ impl WorkloadFile {
         let what = format!("a mapping with keys {}", FILE_KEYS.join(", "));
         let doc = Doc {
             source,
-            text: Some(text),
             lines: true,
             what: &what,
         };
