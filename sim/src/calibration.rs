@@ -36,7 +36,7 @@
 //! per-level parameters from the measurements.
 
 use crate::config::{Config, InputError, RawConfig, MAX_WARPS};
-use crate::input::{decode, join_key, present, read_input, Doc, Rule, Text};
+use crate::input::{decode, join_key, present, read_input, uint, Doc, Rule, Text};
 use crate::membar_unit::MembarModel;
 use crate::mmu::{mmu_allowed, CycleRange, Mmu, MmuSpec, RawMmu};
 use crate::ports::{level, op, Downstream, Dut, Inputs, Outputs, Upstream};
@@ -124,13 +124,13 @@ fn sm_rule(key: &str) -> Rule {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawOverhead {
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     cta: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     vc: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     gl: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     sys: Option<u64>,
 }
 
@@ -140,15 +140,15 @@ struct RawOverhead {
 struct RawSm {
     #[serde(default, deserialize_with = "present")]
     overhead: Option<RawOverhead>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     loop_cycles: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     store_issue: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     fence_after_stores: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     fence_issue_gap: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     store_issue_gap: Option<u64>,
 }
 

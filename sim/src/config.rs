@@ -10,7 +10,7 @@
 //! bad input. A calibrated preset (`configs/h100.yaml`) is read as its `unit:`
 //! section. The limits shared by the whole tree (`MAX_WARPS`, ...) live here.
 
-use crate::input::{decode, decode_value, present, read_input, Doc, Rule};
+use crate::input::{decode, decode_value, present, read_input, uint, Doc, Rule};
 use serde::Deserialize;
 use serde_yaml::Value;
 use std::fmt;
@@ -366,17 +366,17 @@ pub(crate) fn config_allowed(key: &str) -> String {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawConfig {
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     warps: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     ways: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     slots: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     counter_bits: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     coalesce_window: Option<u64>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     max_outstanding: Option<u64>,
     #[serde(default, deserialize_with = "present")]
     level_mix: Option<LevelMix>,

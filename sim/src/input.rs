@@ -114,7 +114,8 @@ impl Rule {
     /// `v` checked against a `Num` rule.
     pub fn num(&self, source: &str, key: &str, v: f64) -> Result<f64, InputError> {
         match *self {
-            Rule::Num(lo, hi) if v.is_finite() && v >= lo && v <= hi => Ok(v),
+            // `+ 0.0` reads -0 as 0, as the hand-written reader did.
+            Rule::Num(lo, hi) if v.is_finite() && v >= lo && v <= hi => Ok(v + 0.0),
             _ => Err(InputError::new(source, key, v, self.allowed())),
         }
     }
@@ -138,7 +139,7 @@ pub fn yaml_repr(v: &Value) -> String {
         Value::String(s) => format!("{s:?}"),
         Value::Sequence(_) => "a list".into(),
         Value::Mapping(_) => "a mapping".into(),
-        Value::Tagged(t) => format!("!{} …", t.tag),
+        Value::Tagged(t) => format!("{} …", t.tag),
     }
 }
 
@@ -148,6 +149,43 @@ pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     d: D,
 ) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
+}
+
+/// A YAML unsigned integer. Unlike `u64`, which serde_yaml fills only from
+/// digits, `-0` is 0 too (as the YAML 1.2 core schema reads it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UInt(pub u64);
+
+impl<'de> Deserialize<'de> for UInt {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = UInt;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an unsigned integer")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<UInt, E> {
+                Ok(UInt(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<UInt, E> {
+                u64::try_from(v)
+                    .map(UInt)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `deserialize_with` for an optional unsigned integer that may not be `null`.
+pub fn uint<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    UInt::deserialize(d).map(|u| Some(u.0))
+}
+
+/// `deserialize_with` for an optional unsigned integer that may be `null`
+/// (`Some(None)`), e.g. `ops_per_warp: null` (unlimited).
+pub fn uint_or_null<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u64>>, D::Error> {
+    Option::<UInt>::deserialize(d).map(|o| Some(o.map(|u| u.0)))
 }
 
 /// A YAML string: unlike `String`, which serde_yaml fills from any scalar
@@ -190,20 +228,57 @@ pub fn decode<T: DeserializeOwned>(
     text: &str,
     allowed: &dyn Fn(&str) -> String,
 ) -> Result<Option<T>, InputError> {
-    if text.lines().all(|l| {
-        let t = l.trim();
-        t.is_empty() || t.starts_with('#')
-    }) {
+    if text.trim().is_empty() {
         return Ok(None);
     }
-    serde_yaml::from_str::<Option<T>>(text).map_err(|e| {
+    let decoded = serde_yaml::from_str::<Option<T>>(text).map_err(|e| {
         // A syntax error (or alias/nesting limit) anywhere in the document is
         // reported as such, even where the typed decoding stopped earlier.
         match serde_yaml::from_str::<serde::de::IgnoredAny>(text) {
             Err(syntax) => map_error(doc, text, &syntax, allowed),
             Ok(_) => map_error(doc, text, &e, allowed),
         }
-    })
+    })?;
+    // serde_yaml reads `!tag 3` as 3 into a number; a tag means nothing in
+    // these files, so it is refused as the hand-written reader did.
+    if let Ok(v) = serde_yaml::from_str::<Value>(text) {
+        if let Some((key, tagged)) = find_tag(&v, "") {
+            let key = if key.is_empty() {
+                "<top level>".to_string()
+            } else {
+                key
+            };
+            return Err(InputError::new(
+                doc.source,
+                &key,
+                tagged,
+                format!(
+                    "a value without a YAML tag: {}",
+                    allowed(&strip_indices(&key))
+                ),
+            ));
+        }
+    }
+    Ok(decoded)
+}
+
+/// The key path and text of the first tagged value (`!tag …`) in `v`.
+fn find_tag(v: &Value, path: &str) -> Option<(String, String)> {
+    match v {
+        Value::Tagged(_) => Some((path.to_string(), yaml_repr(v))),
+        Value::Sequence(s) => s
+            .iter()
+            .enumerate()
+            .find_map(|(i, x)| find_tag(x, &format!("{path}[{i}]"))),
+        Value::Mapping(m) => m.iter().find_map(|(k, x)| {
+            let name = match k {
+                Value::String(s) => s.clone(),
+                other => value_key(other),
+            };
+            find_tag(k, path).or_else(|| find_tag(x, &join_key(path, &name)))
+        }),
+        _ => None,
+    }
 }
 
 /// Decode an already-parsed YAML value (the sweep's generated mappings). Its
@@ -270,9 +345,10 @@ fn unexpected_repr(u: &str) -> String {
     if let Some(s) = u.strip_prefix("string ") {
         s.to_string()
     } else if u.starts_with("floating point `") {
-        // serde writes 1e99 out in full; keep it short as YAML would.
+        // serde writes 1e99 out in full and -0.0 as 0: Debug keeps it short
+        // and visibly a float.
         match tick(u).parse::<f64>() {
-            Ok(x) if x != 0.0 && !(1e-4..1e16).contains(&x.abs()) => format!("{x:e}"),
+            Ok(x) => format!("{x:?}"),
             _ => tick(u),
         }
     } else if u.starts_with("integer `") || u.starts_with("boolean `") {
@@ -505,5 +581,24 @@ mod tests {
         assert_eq!(unexpected_repr("string \"8\""), "\"8\"");
         assert_eq!(lookup("a: {b: [1, {c: x}]}\n", "a.b[1].c"), "\"x\"");
         assert_eq!(ticked("expected one of `a`, `b`"), vec!["a", "b"]);
+        assert_eq!(unexpected_repr("floating point `1.5`"), "1.5");
+        assert_eq!(unexpected_repr("floating point `-0`"), "-0.0");
+        let doc = Doc {
+            source: "t.yaml",
+            lines: true,
+            what: "a mapping",
+        };
+        #[derive(Debug, Deserialize)]
+        struct N {
+            #[allow(dead_code)]
+            n: u64,
+        }
+        let e = decode::<N>(&doc, "n: !tag 3\n", &|k| format!("<{k}>"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("t.yaml") && e.contains("`n` = !tag") && e.contains("<n>"),
+            "{e}"
+        );
     }
 }

@@ -40,7 +40,9 @@
 //! [`InputError`]s naming the source, the key, the value and what is allowed.
 
 use crate::config::{Config, InputError, MAX_SLOTS, MAX_WARPS};
-use crate::input::{decode, decode_value, join_key, present, read_input, Doc, Rule, Text};
+use crate::input::{
+    decode, decode_value, join_key, present, read_input, uint, Doc, Rule, Text, UInt,
+};
 use crate::ports::{kind, level, Downstream, Inputs, Outputs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -122,8 +124,8 @@ impl<'de> Deserialize<'de> for RawCycles {
                 let (mut min, mut max) = (None, None);
                 while let Some(k) = m.next_key::<String>()? {
                     match k.as_str() {
-                        "min" if min.is_none() => min = Some(m.next_value::<u64>()?),
-                        "max" if max.is_none() => max = Some(m.next_value::<u64>()?),
+                        "min" if min.is_none() => min = Some(m.next_value::<UInt>()?.0),
+                        "max" if max.is_none() => max = Some(m.next_value::<UInt>()?.0),
                         "min" | "max" => {
                             return Err(de::Error::duplicate_field(KEYS[(k == "max") as usize]))
                         }
@@ -475,7 +477,7 @@ pub(crate) struct RawMmu {
     gl_bar_latency: Option<RawCycles>,
     #[serde(default, deserialize_with = "present")]
     sys_bar_latency: Option<RawCycles>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     bar_gap: Option<u64>,
     #[serde(default, deserialize_with = "present")]
     bar_waits_for_txns: Option<bool>,

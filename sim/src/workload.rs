@@ -35,7 +35,7 @@
 //! errors name the file, the key, the value and what is allowed.
 
 use crate::config::{Config, InputError, MAX_WARPS};
-use crate::input::{decode, join_key, present, read_input, Doc, Rule, Text};
+use crate::input::{decode, join_key, present, read_input, uint, uint_or_null, Doc, Rule, Text};
 use crate::mmu::{fmt_f64, mmu_allowed, CycleRange, MmuSpec, RawCycles, RawMmu};
 use crate::ports::{level, op, Inputs, Outputs, Upstream};
 use rand::{Rng, SeedableRng};
@@ -387,7 +387,7 @@ fn workload_allowed(key: &str) -> String {
 struct RawWorkload {
     #[serde(default, deserialize_with = "present")]
     scenario: Option<Scenario>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint")]
     active_warps: Option<u64>,
     #[serde(default, deserialize_with = "present")]
     issue_prob: Option<f64>,
@@ -403,9 +403,9 @@ struct RawWorkload {
     ivall_mix: Option<RawIvallMix>,
     #[serde(default, deserialize_with = "present")]
     programs: Option<Option<Vec<Vec<Text>>>>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint_or_null")]
     ops_per_warp: Option<Option<u64>>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "uint_or_null")]
     membars_per_warp: Option<Option<u64>>,
     #[serde(default, deserialize_with = "present")]
     start_delay: Option<RawCycles>,
@@ -532,8 +532,8 @@ struct RawWorkloadFile {
     workload: Option<RawWorkload>,
     #[serde(default)]
     mmu: Option<RawMmu>,
-    #[serde(default)]
-    cycles: Option<u64>,
+    #[serde(default, deserialize_with = "uint_or_null")]
+    cycles: Option<Option<u64>>,
 }
 
 impl WorkloadSpec {
@@ -674,7 +674,7 @@ impl WorkloadFile {
                 .unwrap_or_default()
                 .validate(source, "workload")?,
             mmu: raw.mmu.unwrap_or_default().validate(source, "mmu")?,
-            cycles: match raw.cycles {
+            cycles: match raw.cycles.flatten() {
                 Some(c) => Some(Rule::Int(1, MAX_RUN_CYCLES).int(source, "cycles", c)?),
                 None => None,
             },
