@@ -170,14 +170,16 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
         }
         Err(e) => println!("{:<34} not available: {e}", "rust-hdl simulation"),
     }
-    let verilator = crate::rtl_cmd::verilog_for(&cfg, None).and_then(|v| {
-        <membar_testbench::VerilatorDut>::build(
-            &v,
-            &cfg,
-            &membar_testbench::BuildOptions::default(),
-        )
-        .map_err(|e| CmdError::input(e.to_string()))
-    });
+    let verilator =
+        crate::rtl_cmd::verilog_for(&cfg, Path::new(&crate::common::config_label(config)), None)
+            .and_then(|v| {
+                <membar_testbench::VerilatorDut>::build(
+                    &v,
+                    &cfg,
+                    &membar_testbench::BuildOptions::default(),
+                )
+                .map_err(|e| CmdError::input(e.to_string()))
+            });
     match verilator {
         Ok(mut v) => {
             let (r, sum) = time(&mut v, trace.len());

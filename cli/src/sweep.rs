@@ -40,7 +40,9 @@ use crate::shard::Shard;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use membar_sim::baselines::tag_count;
 use membar_sim::calibration::Preset;
-use membar_sim::config::{yaml_repr, Config, InputError, CONFIG_KEYS};
+use membar_sim::config::{
+    yaml_repr, Config, InputError, CONFIG_KEYS, MAX_RUN_CYCLES, MAX_SLOTS, MAX_WARPS,
+};
 use membar_sim::mmu::{MmuSpec, MMU_KEYS};
 use membar_sim::ports::MembarUnitPorts;
 use membar_sim::ports::{kind, Inputs, Outputs};
@@ -225,15 +227,15 @@ fn check_value(src: &str, key: &str, t: &Target, v: &Value) -> Result<(), InputE
     match t {
         Target::Config(k) => {
             // Pair with the largest warps/slots so only this key's own range applies.
-            let mut pairs: Vec<(Value, Value)> = Vec::new();
+            let mut m = Mapping::new();
             if k != "warps" {
-                pairs.push((Value::from("warps"), Value::from(64)));
+                m.insert(Value::from("warps"), Value::from(MAX_WARPS as u64));
             }
             if k != "slots" {
-                pairs.push((Value::from("slots"), Value::from(8)));
+                m.insert(Value::from("slots"), Value::from(MAX_SLOTS as u64));
             }
-            pairs.push((Value::from(k.as_str()), v.clone()));
-            Config::from_pairs(pairs, src).map(|_| ())
+            m.insert(Value::from(k.as_str()), v.clone());
+            Config::from_value(&Value::Mapping(m), src).map(|_| ())
         }
         Target::Workload(k) => {
             let mut m = Mapping::new();
@@ -309,9 +311,7 @@ fn mapping_of(text: &str) -> Mapping {
 impl Grid {
     pub fn load(path: &Path, cycles_override: Option<u64>) -> Result<Grid, InputError> {
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::new(&src, "file", "", format!("cannot read the grid file: {e}"))
-        })?;
+        let text = membar_sim::input::read_input(path, "grid")?;
         Grid::from_yaml_str_in(&text, &src, path.parent(), cycles_override)
     }
 
@@ -432,15 +432,7 @@ impl Grid {
                     input_files.push(found);
                     preset = Some(loaded);
                 }
-                "cycles" => {
-                    cycles = membar_sim::config::get_u64(
-                        src,
-                        key,
-                        val,
-                        1,
-                        membar_sim::workload::MAX_RUN_CYCLES,
-                    )?
-                }
+                "cycles" => cycles = membar_sim::config::get_u64(src, key, val, 1, MAX_RUN_CYCLES)?,
                 "reference" => match val {
                     Value::Mapping(m) => {
                         for (rk, rv) in m {
@@ -700,7 +692,7 @@ impl Grid {
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                let cfg = Config::from_pairs(unit, src).map_err(|mut e| {
+                let cfg = Config::from_value(&Value::Mapping(unit), src).map_err(|mut e| {
                     e.allowed = format!("{} (at the point {})", e.allowed, describe());
                     e
                 })?;

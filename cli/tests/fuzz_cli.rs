@@ -24,6 +24,8 @@ const FLAGS: &[&str] = &[
 const VALUES: &[&str] = &[
     "configs/default.yaml",
     "configs/w8_k2_n1_c4.yaml",
+    "configs/h100.yaml",
+    "/dev/zero",
     "/nonexistent.yaml",
     "workloads/adversarial.yaml",
     "workloads/barrier_burst.yaml",

@@ -9,7 +9,8 @@
 //! at construction. An unsupported configuration is an `Err` naming the key,
 //! the value and what is allowed.
 
-use membar_sim::config::Arch;
+use membar_sim::config::{rules, Arch};
+use membar_sim::input::Rule;
 use membar_sim::Config;
 
 use crate::hdl_dut::{HdlDut, HdlModel};
@@ -45,22 +46,18 @@ pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
     }
 }
 
-/// The checks `Config::from_pairs` makes, repeated here because `Config`'s
-/// fields are public and a caller may have built one by hand.
-fn check_supported(cfg: &Config) -> Result<(), String> {
-    if ![8, 16, 32, 64].contains(&cfg.warps) {
-        return Err(unsupported("warps", cfg.warps, "one of 8, 16, 32, 64"));
-    }
-    if ![2, 4, 8].contains(&cfg.slots) {
-        return Err(unsupported("slots", cfg.slots, "one of 2, 4, 8"));
-    }
-    if !(4..=16).contains(&cfg.counter_bits) {
-        return Err(unsupported(
-            "counter_bits",
-            cfg.counter_bits,
-            "an integer in 4..=16",
-        ));
-    }
+/// The checks the config validation pass makes (same limits, from
+/// `membar_sim::config`), repeated here because `Config`'s fields are public
+/// and a caller may have built one by hand.
+pub fn check_supported(cfg: &Config) -> Result<(), String> {
+    let int = |rule: Rule, key: &str, v: u32| {
+        rule.int("", key, v as u64)
+            .map(|_| ())
+            .map_err(|e| unsupported(key, v, e.allowed))
+    };
+    int(rules::WARPS, "warps", cfg.warps)?;
+    int(rules::SLOTS, "slots", cfg.slots)?;
+    int(rules::COUNTER_BITS, "counter_bits", cfg.counter_bits)?;
     if cfg.arch != Arch::Coalescing {
         return Err(unsupported(
             "arch",
@@ -75,13 +72,11 @@ fn check_supported(cfg: &Config) -> Result<(), String> {
             format!("an integer in 1..=warps (warps = {})", cfg.warps),
         ));
     }
-    if cfg.coalesce_window > 255 {
-        return Err(unsupported(
-            "coalesce_window",
-            cfg.coalesce_window,
-            "an integer in 0..=255",
-        ));
-    }
+    int(
+        rules::COALESCE_WINDOW,
+        "coalesce_window",
+        cfg.coalesce_window,
+    )?;
     if !(1..cfg.slots).contains(&cfg.max_outstanding) {
         return Err(unsupported(
             "max_outstanding",

@@ -37,6 +37,7 @@ pub mod request_gate;
 pub mod slot_ring;
 pub mod verilog;
 
+pub use dispatch::check_supported;
 pub use membar_unit::MembarUnit;
 pub use verilog::{generate_verilog, module_prefix, spec_ports, Dir};
 

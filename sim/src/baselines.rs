@@ -16,11 +16,9 @@
 //! Both obey P1–P3, P5 and P7; `LsuFlush` breaks P4 (non-interference) by
 //! design, which the scoreboard knows.
 
-use crate::config::{Arch, Config};
+use crate::config::{Arch, Config, MAX_WARPS as MAXW};
 use crate::membar_unit::Cmd;
 use crate::ports::{kind, level, op, Inputs, Outputs};
-
-const MAXW: usize = 64;
 
 /// Registered state of the baselines.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -35,18 +35,15 @@
 //! [`evaluate`] gives model vs measured for each cell. [`fit`] derives the
 //! per-level parameters from the measurements.
 
-use crate::config::{get_uint, yaml_repr, Config, InputError};
-
-use crate::mmu::{join_key, mapping_pairs, parse_yaml_text, unknown_key, CycleRange, Mmu, MmuSpec};
+use crate::config::{Config, InputError, RawConfig, MAX_WARPS};
+use crate::input::{decode, join_key, present, read_input, uint, Doc, Rule, Text};
+use crate::mmu::{mmu_allowed, CycleRange, Mmu, MmuSpec, RawMmu};
 use crate::ports::{level, op, Downstream, Inputs, Outputs, Upstream};
 use crate::scoreboard::Scoreboard;
-use serde_yaml::Value;
+use serde::Deserialize;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
-
-/// Most warps of any configuration.
-const MAX_WARPS: usize = 64;
 
 // ---------------------------------------------------------------------------
 // SM-side parameters
@@ -97,46 +94,107 @@ pub const SM_KEYS: &[&str] = &[
     "fence_issue_gap",
     "store_issue_gap",
 ];
+
 const LEVEL_KEYS: &[&str] = &["cta", "vc", "gl", "sys"];
 
-impl SmSpec {
-    /// Parse the `sm:` mapping (`null` = defaults); `path` prefixes keys in errors.
-    pub fn from_value(v: &Value, source: &str, path: &str) -> Result<SmSpec, InputError> {
+/// What each `sm:` key allows (relative key; empty: the section).
+fn sm_allowed(key: &str) -> String {
+    match key {
+        "" => format!("a mapping with keys {}", SM_KEYS.join(", ")),
+        "overhead" => "a mapping {cta: N, vc: N, gl: N, sys: N} of cycles".into(),
+        "overhead.cta" | "overhead.vc" | "overhead.gl" | "overhead.sys" => OVERHEAD.allowed(),
+        k => sm_rule(k).allowed(),
+    }
+}
+
+const OVERHEAD: Rule = Rule::Int(0, 100_000);
+
+fn sm_rule(key: &str) -> Rule {
+    match key {
+        "loop_cycles" => Rule::Int(0, 100_000),
+        "store_issue" | "fence_after_stores" => Rule::Int(1, 10_000),
+        "fence_issue_gap" => Rule::Int(1, 1_000),
+        "store_issue_gap" => Rule::Int(0, 1_000),
+        _ => Rule::Text(""),
+    }
+}
+
+/// `sm.overhead` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOverhead {
+    #[serde(default, deserialize_with = "uint")]
+    cta: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    vc: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    gl: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    sys: Option<u64>,
+}
+
+/// An `sm:` section as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSm {
+    #[serde(default, deserialize_with = "present")]
+    overhead: Option<RawOverhead>,
+    #[serde(default, deserialize_with = "uint")]
+    loop_cycles: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    store_issue: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    fence_after_stores: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    fence_issue_gap: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    store_issue_gap: Option<u64>,
+}
+
+impl RawSm {
+    /// The validation pass; `path` prefixes keys in errors (`sm`).
+    fn validate(self, source: &str, path: &str) -> Result<SmSpec, InputError> {
         let mut s = SmSpec::default();
-        for (k, val) in mapping_pairs(source, path, v, SM_KEYS)? {
-            let key = join_key(path, &k);
-            match k.as_str() {
-                "overhead" => {
-                    if !matches!(val, Value::Mapping(_)) {
-                        return Err(InputError::new(
-                            source,
-                            &key,
-                            yaml_repr(val),
-                            "a mapping {cta: N, vc: N, gl: N, sys: N} of cycles",
-                        ));
-                    }
-                    for (lk, lv) in mapping_pairs(source, &key, val, LEVEL_KEYS)? {
-                        let idx = LEVEL_KEYS
-                            .iter()
-                            .position(|&n| n == lk)
-                            .ok_or_else(|| unknown_key(source, &key, &lk, lv, LEVEL_KEYS))?;
-                        s.overhead[idx] = get_uint(source, &join_key(&key, &lk), lv, 0, 100_000)?;
-                    }
+        if let Some(o) = self.overhead {
+            let key = join_key(path, "overhead");
+            for (i, (name, v)) in [("cta", o.cta), ("vc", o.vc), ("gl", o.gl), ("sys", o.sys)]
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(v) = v {
+                    s.overhead[i] = OVERHEAD.u32(source, &join_key(&key, name), v)?;
                 }
-                "loop_cycles" => s.loop_cycles = get_uint(source, &key, val, 0, 100_000)?,
-                "store_issue" => s.store_issue = get_uint(source, &key, val, 1, 10_000)?,
-                "fence_after_stores" => {
-                    s.fence_after_stores = get_uint(source, &key, val, 1, 10_000)?
-                }
-                "fence_issue_gap" => s.fence_issue_gap = get_uint(source, &key, val, 1, 1_000)?,
-                "store_issue_gap" => s.store_issue_gap = get_uint(source, &key, val, 0, 1_000)?,
-                _ => return Err(unknown_key(source, path, &k, val, SM_KEYS)),
+            }
+        }
+        for (name, raw, field) in [
+            ("loop_cycles", self.loop_cycles, &mut s.loop_cycles),
+            ("store_issue", self.store_issue, &mut s.store_issue),
+            (
+                "fence_after_stores",
+                self.fence_after_stores,
+                &mut s.fence_after_stores,
+            ),
+            (
+                "fence_issue_gap",
+                self.fence_issue_gap,
+                &mut s.fence_issue_gap,
+            ),
+            (
+                "store_issue_gap",
+                self.store_issue_gap,
+                &mut s.store_issue_gap,
+            ),
+        ] {
+            if let Some(v) = raw {
+                *field = sm_rule(name).u32(source, &join_key(path, name), v)?;
             }
         }
         Ok(s)
     }
+}
 
-    /// YAML lines (each prefixed by `indent`) that [`SmSpec::from_value`] reads back.
+impl SmSpec {
+    /// YAML lines (each prefixed by `indent`) that the `sm:` section reads back.
     pub fn to_yaml(&self, indent: &str) -> String {
         let o = self.overhead;
         format!(
@@ -168,68 +226,28 @@ impl Preset {
     pub fn load(path: impl AsRef<Path>) -> Result<Preset, InputError> {
         let path = path.as_ref();
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::new(
-                &src,
-                "file",
-                "",
-                format!("cannot read the preset file: {e}"),
-            )
-        })?;
+        let text = read_input(path, "preset")?;
         Preset::from_yaml_str(&text, &src)
     }
 
     /// Parse and validate preset YAML; `source` names it in errors.
     pub fn from_yaml_str(text: &str, source: &str) -> Result<Preset, InputError> {
-        let v = parse_yaml_text(text, source, "preset keys (name, unit, mmu, sm)")?;
-        let mut p = Preset {
-            name: String::new(),
-            unit: Config::default(),
-            mmu: MmuSpec::default(),
-            sm: SmSpec::default(),
+        let what = format!("a mapping with keys {}", PRESET_KEYS.join(", "));
+        let doc = Doc {
+            source,
+            lines: true,
+            what: &what,
         };
-        let mut seen_name = false;
-        for (k, val) in mapping_pairs(source, "", &v, PRESET_KEYS)? {
-            match k.as_str() {
-                "name" => {
-                    p.name = crate::config::get_str(source, "name", val, "a name such as h100")?;
-                    seen_name = true;
-                }
-                "unit" => {
-                    let pairs = match val {
-                        Value::Mapping(m) => m
-                            .iter()
-                            .map(|(a, b)| (a.clone(), b.clone()))
-                            .collect::<Vec<_>>(),
-                        Value::Null => Vec::new(),
-                        other => {
-                            return Err(InputError::new(
-                                source,
-                                "unit",
-                                yaml_repr(other),
-                                "a mapping of membar_unit config keys",
-                            ))
-                        }
-                    };
-                    p.unit = Config::from_pairs(pairs, source).map_err(|mut e| {
-                        e.key = join_key("unit", &e.key);
-                        e
-                    })?;
-                }
-                "mmu" => p.mmu = MmuSpec::from_value(val, source, "mmu")?,
-                "sm" => p.sm = SmSpec::from_value(val, source, "sm")?,
-                _ => return Err(unknown_key(source, "", &k, val, PRESET_KEYS)),
-            }
-        }
-        if !seen_name {
-            return Err(InputError::new(
-                source,
-                "name",
-                "",
-                "missing: the preset's name (e.g. h100)",
-            ));
-        }
-        Ok(p)
+        let raw: RawPreset = decode(&doc, text, &preset_allowed)?.unwrap_or_default();
+        let Text(name) = raw.name.ok_or_else(|| {
+            InputError::new(source, "name", "", "missing: the preset's name (e.g. h100)")
+        })?;
+        Ok(Preset {
+            name,
+            unit: raw.unit.unwrap_or_default().validate(source, "unit")?,
+            mmu: raw.mmu.unwrap_or_default().validate(source, "mmu")?,
+            sm: raw.sm.unwrap_or_default().validate(source, "sm")?,
+        })
     }
 
     /// The preset as YAML that [`Preset::from_yaml_str`] reads back.
@@ -247,6 +265,33 @@ impl Preset {
             self.sm.to_yaml("  ")
         )
     }
+}
+
+/// What a key of a preset file allows (dotted path from the top).
+fn preset_allowed(key: &str) -> String {
+    let (head, rest) = key.split_once('.').unwrap_or((key, ""));
+    match head {
+        "name" => "a name such as h100".into(),
+        "unit" if rest.is_empty() => "a mapping of membar_unit config keys".into(),
+        "unit" => crate::config::config_allowed(rest),
+        "mmu" => mmu_allowed(rest),
+        "sm" => sm_allowed(rest),
+        _ => format!("a mapping with keys {}", PRESET_KEYS.join(", ")),
+    }
+}
+
+/// A preset file as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPreset {
+    #[serde(default, deserialize_with = "present")]
+    name: Option<Text>,
+    #[serde(default)]
+    unit: Option<RawConfig>,
+    #[serde(default)]
+    mmu: Option<RawMmu>,
+    #[serde(default)]
+    sm: Option<RawSm>,
 }
 
 // ---------------------------------------------------------------------------
@@ -824,17 +869,9 @@ impl Table {
             .and_then(|rest| rest.to_str())
             .and_then(|name| BUILTIN_FILES.iter().find(|(n, _)| *n == name))
             .map(|(_, text)| text.to_string());
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(_) if builtin.is_some() => builtin.unwrap_or_default(),
-            Err(e) => {
-                return Err(InputError::new(
-                    &src,
-                    "file",
-                    "",
-                    format!("cannot read the measurement file: {e}"),
-                ))
-            }
+        let text = match (path.exists(), builtin) {
+            (false, Some(b)) => b,
+            _ => read_input(path, "measurement")?,
         };
         let mut lines = text.lines().enumerate();
         let header: Vec<String> = match lines.next() {

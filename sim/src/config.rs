@@ -2,13 +2,59 @@
 //! `slots`, `counter_bits`) plus the micro-architecture knobs documented in
 //! `docs/microarchitecture.md`.
 //!
-//! Parsing is strict: an unknown key, a wrong type or an out-of-range value is
-//! an [`InputError`] that names the file, the key, the value and what is
-//! allowed. Nothing here panics on bad input.
+//! Parsing is strict: serde decodes the file into `RawConfig`
+//! (`deny_unknown_fields`, typed enums), then one validation pass checks
+//! ranges and cross-key constraints. An unknown key, a wrong type or an
+//! out-of-range value is an [`InputError`] that names the file (and line), the
+//! key, the value and what is allowed (see `input.rs`). Nothing here panics on
+//! bad input. A calibrated preset (`configs/h100.yaml`) is read as its `unit:`
+//! section. The limits shared by the whole tree (`MAX_WARPS`, ...) live here.
 
+use crate::input::{decode, decode_value, present, read_input, uint, Doc, Rule};
+use serde::Deserialize;
 use serde_yaml::Value;
 use std::fmt;
 use std::path::Path;
+
+pub use crate::input::{join_key, yaml_repr};
+
+// ---------------------------------------------------------------------------
+// Limits shared by the whole tree (model, MMU, workloads, RTL, testbench, CLI)
+// ---------------------------------------------------------------------------
+
+/// Most warps of any configuration (`warps` is one of [`WARPS_CHOICES`]).
+pub const MAX_WARPS: usize = 64;
+/// The warp counts SPEC.md allows.
+pub const WARPS_CHOICES: &[u32] = &[8, 16, 32, 64];
+/// Most slots (tags) of any configuration.
+pub const MAX_SLOTS: usize = 8;
+/// The slot counts SPEC.md allows.
+pub const SLOTS_CHOICES: &[u32] = &[2, 4, 8];
+/// Narrowest and widest commit counter (`counter_bits`).
+pub const MIN_COUNTER_BITS: u32 = 4;
+pub const MAX_COUNTER_BITS: u32 = 16;
+/// Largest `coalesce_window`.
+pub const MAX_COALESCE_WINDOW: u32 = 255;
+/// Largest run length (`cycles` of a workload file or grid).
+pub const MAX_RUN_CYCLES: u64 = 1_000_000_000_000;
+/// Largest latency, stall or delay (in cycles) any cycle range may name.
+pub const MAX_LATENCY: u64 = 1_000_000;
+/// Largest `ops_per_warp` / `membars_per_warp` / program step repeat count.
+pub const MAX_COUNT: u64 = 1_000_000_000;
+
+/// What each config key allows.
+pub mod rules {
+    use super::*;
+    pub const WARPS: Rule = Rule::OneOf(WARPS_CHOICES);
+    pub const WAYS: Rule = Rule::Int(1, MAX_WARPS as u64);
+    pub const SLOTS: Rule = Rule::OneOf(SLOTS_CHOICES);
+    pub const COUNTER_BITS: Rule = Rule::Int(MIN_COUNTER_BITS as u64, MAX_COUNTER_BITS as u64);
+    pub const COALESCE_WINDOW: Rule = Rule::Int(0, MAX_COALESCE_WINDOW as u64);
+    pub const MAX_OUTSTANDING: Rule = Rule::Int(1, MAX_SLOTS as u64 - 1);
+    pub const LEVEL_MIX: Rule = Rule::Text("promote or split");
+    pub const BOOL: Rule = Rule::Text("true or false");
+    pub const ARCH: Rule = Rule::Text(Arch::NAMES);
+}
 
 /// A user-facing input error (config, workload, CLI value). Its `Display`
 /// names where (file, key or line), the offending value and what is allowed.
@@ -63,7 +109,8 @@ impl fmt::Display for InputError {
 impl std::error::Error for InputError {}
 
 /// Which micro-architecture the reference model implements.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Arch {
     /// The patent's N-way coalescing design (the RTL implements this one).
     Coalescing,
@@ -84,19 +131,12 @@ impl Arch {
             Arch::LsuFlush => "lsu_flush",
         }
     }
-    pub fn parse(s: &str) -> Option<Arch> {
-        match s {
-            "coalescing" => Some(Arch::Coalescing),
-            "per_warp_drain" => Some(Arch::PerWarpDrain),
-            "lsu_flush" => Some(Arch::LsuFlush),
-            _ => None,
-        }
-    }
 }
 
 /// What happens when a MEMBAR of a different level meets an open coalesced
 /// barrier that already has members.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum LevelMix {
     /// Join it; the coalesced barrier's level becomes the highest member level.
     Promote,
@@ -235,150 +275,38 @@ impl Config {
             .collect()
     }
 
-    /// Load and validate a YAML config file.
+    /// Load and validate a YAML config file, or the `unit:` section of a
+    /// calibrated preset (`configs/h100.yaml`; see [`Config::from_yaml_str`]).
     pub fn load(path: &Path) -> Result<Config, InputError> {
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::new(
-                &src,
-                "file",
-                "",
-                format!("cannot read the config file: {e}"),
-            )
-        })?;
+        let text = read_input(path, "config")?;
         Config::from_yaml_str(&text, &src)
     }
 
-    /// Parse and validate YAML text; `source` names it in errors.
+    /// Parse and validate YAML text; `source` names it in errors. A preset
+    /// (top-level `unit:` or `name:`, as in `configs/h100.yaml`) is read as a
+    /// whole and its `unit:` section is the config; its errors name keys as
+    /// `unit.<key>`.
     pub fn from_yaml_str(text: &str, source: &str) -> Result<Config, InputError> {
-        let value: Value = if text.trim().is_empty() {
-            Value::Mapping(Default::default())
-        } else {
-            serde_yaml::from_str(text).map_err(|e| {
-                InputError::new(
-                    source,
-                    "yaml",
-                    "",
-                    format!("not valid YAML ({e}); expected a mapping of config keys"),
-                )
-            })?
+        if is_preset(text) {
+            return crate::calibration::Preset::from_yaml_str(text, source).map(|p| p.unit);
+        }
+        let doc = Doc {
+            source,
+            lines: true,
+            what: "a mapping of config keys",
         };
-        let map = match value {
-            Value::Mapping(m) => m,
-            Value::Null => Default::default(),
-            other => {
-                return Err(InputError::new(
-                    source,
-                    "<top level>",
-                    yaml_repr(&other),
-                    "a mapping of config keys",
-                ))
-            }
-        };
-        Config::from_pairs(map.iter().map(|(k, v)| (k.clone(), v.clone())), source)
+        let raw: Option<RawConfig> = decode(&doc, text, &|k| config_allowed(k))?;
+        raw.unwrap_or_default().validate(source, "")
     }
 
-    /// Build a config from already-parsed YAML key/value pairs (the sweep
-    /// grid uses this to override keys one point at a time).
-    pub fn from_pairs(
-        pairs: impl IntoIterator<Item = (Value, Value)>,
-        source: &str,
-    ) -> Result<Config, InputError> {
-        let mut c = Config::default();
-        let mut seen_ways = false;
-        let mut seen_max_out = false;
-        for (k, v) in pairs {
-            let key = match &k {
-                Value::String(s) => s.clone(),
-                other => {
-                    return Err(InputError::new(
-                        source,
-                        &yaml_repr(other),
-                        "",
-                        format!(
-                            "keys must be strings; known keys: {}",
-                            CONFIG_KEYS.join(", ")
-                        ),
-                    ))
-                }
-            };
-            match key.as_str() {
-                "warps" => c.warps = get_choice(source, &key, &v, &[8, 16, 32, 64])?,
-                "ways" => {
-                    c.ways = get_uint(source, &key, &v, 1, 64)?;
-                    seen_ways = true;
-                }
-                "slots" => c.slots = get_choice(source, &key, &v, &[2, 4, 8])?,
-                "counter_bits" => c.counter_bits = get_uint(source, &key, &v, 4, 16)?,
-                "coalesce_window" => c.coalesce_window = get_uint(source, &key, &v, 0, 255)?,
-                "max_outstanding" => {
-                    c.max_outstanding = get_uint(source, &key, &v, 1, 7)?;
-                    seen_max_out = true;
-                }
-                "level_mix" => {
-                    c.level_mix = match get_str(source, &key, &v, "promote or split")?.as_str() {
-                        "promote" => LevelMix::Promote,
-                        "split" => LevelMix::Split,
-                        s => return Err(InputError::new(source, &key, s, "promote or split")),
-                    }
-                }
-                "gl_bar_ack" => {
-                    c.gl_bar_ack = match v {
-                        Value::Bool(b) => b,
-                        ref other => {
-                            return Err(InputError::new(
-                                source,
-                                &key,
-                                yaml_repr(other),
-                                "true or false",
-                            ))
-                        }
-                    }
-                }
-                "arch" => {
-                    let s = get_str(source, &key, &v, Arch::NAMES)?;
-                    c.arch = Arch::parse(&s)
-                        .ok_or_else(|| InputError::new(source, &key, &s, Arch::NAMES))?;
-                }
-                _ => {
-                    return Err(InputError::new(
-                        source,
-                        &key,
-                        yaml_repr(&v),
-                        format!("unknown key; known keys: {}", CONFIG_KEYS.join(", ")),
-                    ))
-                }
-            }
-        }
-        // Cross-key constraints, checked once every key is known.
-        if c.ways > c.warps {
-            let key = if seen_ways { "ways" } else { "warps" };
-            let val = if seen_ways { c.ways } else { c.warps };
-            return Err(InputError::new(
-                source,
-                key,
-                val,
-                format!(
-                    "ways must be 1..=warps (ways = {}, warps = {})",
-                    c.ways, c.warps
-                ),
-            ));
-        }
-        if c.max_outstanding > c.slots - 1 {
-            if !seen_max_out {
-                // Only `slots` was lowered: the default outstanding limit is 1,
-                // which always fits, so this cannot happen; keep the check honest.
-                c.max_outstanding = 1;
-            } else {
-                return Err(InputError::new(
-                    source,
-                    "max_outstanding",
-                    c.max_outstanding,
-                    format!("1..=slots-1 (slots = {})", c.slots),
-                ));
-            }
-        }
-        Ok(c)
+    /// Build a config from a parsed YAML mapping of config keys (the sweep
+    /// grid overrides keys one point at a time).
+    pub fn from_value(v: &Value, source: &str) -> Result<Config, InputError> {
+        let raw: Option<RawConfig> = decode_value(source, v, "a mapping of config keys", &|k| {
+            config_allowed(k)
+        })?;
+        raw.unwrap_or_default().validate(source, "")
     }
 
     /// The named configurations shipped in `configs/` (file stem, config).
@@ -400,31 +328,6 @@ impl Config {
     }
 }
 
-/// A YAML value as the user wrote it, for error messages.
-pub fn yaml_repr(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => format!("{s:?}"),
-        Value::Sequence(_) => "a list".into(),
-        Value::Mapping(_) => "a mapping".into(),
-        Value::Tagged(t) => format!("!{} …", t.tag),
-    }
-}
-
-/// An unsigned integer in `lo..=hi`.
-pub fn get_uint(source: &str, key: &str, v: &Value, lo: u64, hi: u64) -> Result<u32, InputError> {
-    let allowed = format!("an integer in {lo}..={hi}");
-    match v {
-        Value::Number(n) => match n.as_u64() {
-            Some(x) if x >= lo && x <= hi => Ok(x as u32),
-            _ => Err(InputError::new(source, key, n, allowed)),
-        },
-        other => Err(InputError::new(source, key, yaml_repr(other), allowed)),
-    }
-}
-
 /// An unsigned integer in `lo..=hi`, as u64 (for cycle counts and the like).
 pub fn get_u64(source: &str, key: &str, v: &Value, lo: u64, hi: u64) -> Result<u64, InputError> {
     let allowed = format!("an integer in {lo}..={hi}");
@@ -437,42 +340,133 @@ pub fn get_u64(source: &str, key: &str, v: &Value, lo: u64, hi: u64) -> Result<u
     }
 }
 
-/// A number in `lo..=hi` (integers accepted too).
-pub fn get_f64(source: &str, key: &str, v: &Value, lo: f64, hi: f64) -> Result<f64, InputError> {
-    let allowed = format!("a number in {lo}..={hi}");
-    match v {
-        Value::Number(n) => match n.as_f64() {
-            Some(x) if x.is_finite() && x >= lo && x <= hi => Ok(x),
-            _ => Err(InputError::new(source, key, n, allowed)),
-        },
-        other => Err(InputError::new(source, key, yaml_repr(other), allowed)),
-    }
-}
-
-/// One of a fixed set of unsigned integers.
-pub fn get_choice(source: &str, key: &str, v: &Value, choices: &[u64]) -> Result<u32, InputError> {
-    let allowed = format!(
-        "one of {}",
-        choices
-            .iter()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    match v {
-        Value::Number(n) => match n.as_u64() {
-            Some(x) if choices.contains(&x) => Ok(x as u32),
-            _ => Err(InputError::new(source, key, n, allowed)),
-        },
-        other => Err(InputError::new(source, key, yaml_repr(other), allowed)),
-    }
-}
-
 /// A string.
 pub fn get_str(source: &str, key: &str, v: &Value, allowed: &str) -> Result<String, InputError> {
     match v {
         Value::String(s) => Ok(s.clone()),
         other => Err(InputError::new(source, key, yaml_repr(other), allowed)),
+    }
+}
+
+/// Is this text a calibrated preset (top-level `unit:` or `name:`)?
+fn is_preset(text: &str) -> bool {
+    #[derive(Deserialize)]
+    struct TopKeys {
+        #[serde(default, deserialize_with = "present")]
+        unit: Option<serde::de::IgnoredAny>,
+        #[serde(default, deserialize_with = "present")]
+        name: Option<serde::de::IgnoredAny>,
+    }
+    matches!(
+        serde_yaml::from_str::<TopKeys>(text),
+        Ok(TopKeys { unit, name }) if unit.is_some() || name.is_some()
+    )
+}
+
+/// What a config key allows (`key` without a section prefix).
+pub(crate) fn config_allowed(key: &str) -> String {
+    use rules::*;
+    match key {
+        "warps" => WARPS,
+        "ways" => WAYS,
+        "slots" => SLOTS,
+        "counter_bits" => COUNTER_BITS,
+        "coalesce_window" => COALESCE_WINDOW,
+        "max_outstanding" => MAX_OUTSTANDING,
+        "level_mix" => LEVEL_MIX,
+        "gl_bar_ack" => BOOL,
+        "arch" => ARCH,
+        _ => Rule::Text("a mapping of config keys"),
+    }
+    .allowed()
+}
+
+/// A config file as written: every key optional, no unknown keys.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawConfig {
+    #[serde(default, deserialize_with = "uint")]
+    warps: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    ways: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    slots: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    counter_bits: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    coalesce_window: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    max_outstanding: Option<u64>,
+    #[serde(default, deserialize_with = "present")]
+    level_mix: Option<LevelMix>,
+    #[serde(default, deserialize_with = "present")]
+    gl_bar_ack: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
+    arch: Option<Arch>,
+}
+
+impl RawConfig {
+    /// The validation pass: ranges and cross-key constraints. `path`
+    /// prefixes keys in errors (`unit` in a preset).
+    pub(crate) fn validate(self, source: &str, path: &str) -> Result<Config, InputError> {
+        use rules::*;
+        let d = Config::default();
+        let k = |name: &str| join_key(path, name);
+        let int = |rule: Rule, name: &str, v: Option<u64>, dflt: u32| match v {
+            Some(v) => rule.u32(source, &k(name), v),
+            None => Ok(dflt),
+        };
+        let c = Config {
+            warps: int(WARPS, "warps", self.warps, d.warps)?,
+            ways: int(WAYS, "ways", self.ways, d.ways)?,
+            slots: int(SLOTS, "slots", self.slots, d.slots)?,
+            counter_bits: int(
+                COUNTER_BITS,
+                "counter_bits",
+                self.counter_bits,
+                d.counter_bits,
+            )?,
+            coalesce_window: int(
+                COALESCE_WINDOW,
+                "coalesce_window",
+                self.coalesce_window,
+                d.coalesce_window,
+            )?,
+            max_outstanding: int(
+                MAX_OUTSTANDING,
+                "max_outstanding",
+                self.max_outstanding,
+                d.max_outstanding,
+            )?,
+            level_mix: self.level_mix.unwrap_or(d.level_mix),
+            gl_bar_ack: self.gl_bar_ack.unwrap_or(d.gl_bar_ack),
+            arch: self.arch.unwrap_or(d.arch),
+        };
+        // Cross-key constraints, checked once every key is known.
+        if c.ways > c.warps {
+            let seen_ways = self.ways.is_some();
+            let key = if seen_ways { "ways" } else { "warps" };
+            let val = if seen_ways { c.ways } else { c.warps };
+            return Err(InputError::new(
+                source,
+                &k(key),
+                val,
+                format!(
+                    "ways must be 1..=warps (ways = {}, warps = {})",
+                    c.ways, c.warps
+                ),
+            ));
+        }
+        // The default outstanding limit (1) fits every slot count.
+        if c.max_outstanding > c.slots - 1 {
+            return Err(InputError::new(
+                source,
+                &k("max_outstanding"),
+                c.max_outstanding,
+                format!("1..=slots-1 (slots = {})", c.slots),
+            ));
+        }
+        Ok(c)
     }
 }
 
@@ -555,6 +549,31 @@ mod tests {
             .to_string();
         assert!(e.contains("warps"), "{e}");
     }
+
+    /// Issue 11: a number beyond 64 bits names key, value and the allowed
+    /// set (it used to say "as u128"); serde_yaml's errors carry the line.
+    #[test]
+    fn numbers_beyond_64_bits_name_key_value_allowed() {
+        let e = Config::from_yaml_str("slots: 4\nwarps: 99999999999999999999\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("f.yaml:2")
+                && e.contains("`warps` = 99999999999999999999")
+                && e.contains("allowed: one of 8, 16, 32, 64")
+                && !e.contains("u128"),
+            "{e}"
+        );
+        let e = Config::from_yaml_str("coalesce_window: -99999999999999999999\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`coalesce_window` = -99999999999999999999")
+                && e.contains("0..=255")
+                && !e.contains("i128"),
+            "{e}"
+        );
+    }
 }
 
 #[cfg(test)]
@@ -570,6 +589,47 @@ mod shipped_configs {
             let loaded = Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(loaded, cfg, "{}", path.display());
         }
+    }
+
+    /// Issue 11 item 12: a calibrated preset is a config: its `unit:` section.
+    #[test]
+    fn presets_load_as_their_unit_section() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        for name in ["h100", "h200"] {
+            let path = dir.join(format!("{name}.yaml"));
+            let cfg = Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            let preset = crate::calibration::Preset::load(&path).unwrap();
+            assert_eq!(cfg, preset.unit, "{name}");
+            assert_ne!(cfg, Config::default(), "{name}");
+        }
+        let e = Config::from_yaml_str("name: x\nunit: {ways: 99}\n", "p.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("p.yaml") && e.contains("`unit.ways`") && e.contains("99"),
+            "{e}"
+        );
+        let e = Config::from_yaml_str("name: x\nunit:\n  slots: [3]\n", "p.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("p.yaml:3") && e.contains("`unit.slots`") && e.contains("2, 4, 8"),
+            "{e}"
+        );
+        // A plain config with a preset-only key is still a config error.
+        let e = Config::from_yaml_str("warps: 8\nsm: {}\n", "c.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`sm`") && e.contains("unknown key"), "{e}");
+    }
+
+    /// Issue 11: an endless file is refused at the size limit, naming it.
+    #[test]
+    fn endless_file_is_refused() {
+        let e = Config::load(Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("/dev/zero") && e.contains("4 MiB limit"), "{e}");
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod baselines;
 pub mod calibration;
 pub mod config;
 pub mod coverage;
+pub mod input;
 pub mod membar_unit;
 pub mod mmu;
 pub mod mutants;

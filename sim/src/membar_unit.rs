@@ -25,11 +25,9 @@
 //! - A MEMBAR (other than plain CTA) joins the open slot, or the next one when
 //!   the open slot closes in the same cycle.
 
+pub use crate::config::MAX_SLOTS;
 use crate::config::{Config, LevelMix};
 use crate::ports::{kind, level, op, Inputs, Outputs};
-
-/// Most slots (K) any configuration has.
-pub const MAX_SLOTS: usize = 8;
 
 /// The one-entry output register: the command presented on `dn_*`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -39,123 +39,25 @@
 //! strictly: unknown keys, wrong types and out-of-range values are
 //! [`InputError`]s naming the source, the key, the value and what is allowed.
 
-use crate::config::{get_f64, get_str, get_uint, yaml_repr, Config, InputError};
+use crate::config::{Config, InputError, MAX_SLOTS, MAX_WARPS};
+use crate::input::{
+    decode, decode_value, join_key, present, read_input, uint, Doc, Rule, Text, UInt,
+};
 use crate::ports::{kind, level, Downstream, Inputs, Outputs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
 use serde_yaml::Value;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::fmt;
 use std::path::Path;
 
-/// Largest latency, stall or delay (in cycles) any range may name.
-pub const MAX_CYCLES: u64 = 1_000_000;
+pub use crate::config::MAX_LATENCY as MAX_CYCLES;
 
 /// Most tags (slots) of any configuration.
-const MAX_TAGS: usize = 8;
-/// Most warps of any configuration.
-const MAX_WARPS: usize = 64;
-
-// ---------------------------------------------------------------------------
-// Small YAML helpers shared with `workload.rs`.
-// ---------------------------------------------------------------------------
-
-/// `path.key`, or `key` when `path` is empty: the key named in errors.
-pub(crate) fn join_key(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-/// Parse YAML text; empty text (or only comments) is an empty mapping.
-pub(crate) fn parse_yaml_text(text: &str, source: &str, what: &str) -> Result<Value, InputError> {
-    if text.trim().is_empty() {
-        return Ok(Value::Null);
-    }
-    serde_yaml::from_str(text).map_err(|e| {
-        InputError::new(
-            source,
-            "yaml",
-            "",
-            format!("not valid YAML ({e}); expected a mapping of {what}"),
-        )
-    })
-}
-
-/// The `(key, value)` pairs of a YAML mapping (`null` = no pairs). Keys must
-/// be strings; `path` names the mapping in errors, `known` lists its keys.
-pub(crate) fn mapping_pairs<'a>(
-    source: &str,
-    path: &str,
-    v: &'a Value,
-    known: &[&str],
-) -> Result<Vec<(String, &'a Value)>, InputError> {
-    let known_list = known.join(", ");
-    match v {
-        Value::Null => Ok(Vec::new()),
-        Value::Mapping(m) => m
-            .iter()
-            .map(|(k, v)| match k {
-                Value::String(s) => Ok((s.clone(), v)),
-                other => Err(InputError::new(
-                    source,
-                    &join_key(path, &yaml_repr(other)),
-                    "",
-                    format!("keys must be strings; known keys: {known_list}"),
-                )),
-            })
-            .collect(),
-        other => Err(InputError::new(
-            source,
-            if path.is_empty() { "<top level>" } else { path },
-            yaml_repr(other),
-            format!("a mapping with keys {known_list}"),
-        )),
-    }
-}
-
-/// The error for an unknown key.
-pub(crate) fn unknown_key(
-    source: &str,
-    path: &str,
-    key: &str,
-    v: &Value,
-    known: &[&str],
-) -> InputError {
-    InputError::new(
-        source,
-        &join_key(path, key),
-        yaml_repr(v),
-        format!("unknown key; known keys: {}", known.join(", ")),
-    )
-}
-
-/// A probability in `lo..=hi`.
-pub(crate) fn get_prob(
-    source: &str,
-    key: &str,
-    v: &Value,
-    lo: f64,
-    hi: f64,
-) -> Result<f64, InputError> {
-    get_f64(source, key, v, lo, hi)
-}
-
-/// A `true`/`false` value.
-pub(crate) fn get_bool(source: &str, key: &str, v: &Value) -> Result<bool, InputError> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        other => Err(InputError::new(
-            source,
-            key,
-            yaml_repr(other),
-            "true or false",
-        )),
-    }
-}
+const MAX_TAGS: usize = MAX_SLOTS;
 
 /// A float as YAML text that reads back to the same value.
 pub(crate) fn fmt_f64(x: f64) -> String {
@@ -191,47 +93,89 @@ impl CycleRange {
             rng.gen_range(self.min..=self.max)
         }
     }
-    /// Parse an integer or `{min, max}`; each bound in `lo..=MAX_CYCLES`.
-    pub fn parse(source: &str, key: &str, v: &Value, lo: u64) -> Result<CycleRange, InputError> {
-        let shape = format!(
-            "an integer in {lo}..={MAX_CYCLES} or a mapping {{min: A, max: B}} with A <= B"
-        );
-        match v {
-            Value::Number(_) => Ok(CycleRange::fixed(get_uint(source, key, v, lo, MAX_CYCLES)?)),
-            Value::Mapping(_) => {
+}
+
+/// A cycle range as written: an integer, or `{min, max}` (either may be
+/// missing here; the validation pass requires both).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RawCycles {
+    Fixed(u64),
+    MinMax(Option<u64>, Option<u64>),
+}
+
+impl<'de> Deserialize<'de> for RawCycles {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawCycles;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a cycle count or a mapping {min: A, max: B}")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawCycles, E> {
+                Ok(RawCycles::Fixed(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawCycles, E> {
+                u64::try_from(v)
+                    .map(RawCycles::Fixed)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<RawCycles, A::Error> {
                 const KEYS: &[&str] = &["min", "max"];
                 let (mut min, mut max) = (None, None);
-                for (k, val) in mapping_pairs(source, key, v, KEYS)? {
-                    let full = join_key(key, &k);
+                while let Some(k) = m.next_key::<String>()? {
                     match k.as_str() {
-                        "min" => min = Some(get_uint(source, &full, val, lo, MAX_CYCLES)?),
-                        "max" => max = Some(get_uint(source, &full, val, lo, MAX_CYCLES)?),
-                        _ => return Err(unknown_key(source, key, &k, val, KEYS)),
+                        "min" if min.is_none() => min = Some(m.next_value::<UInt>()?.0),
+                        "max" if max.is_none() => max = Some(m.next_value::<UInt>()?.0),
+                        "min" | "max" => {
+                            return Err(de::Error::duplicate_field(KEYS[(k == "max") as usize]))
+                        }
+                        _ => return Err(de::Error::unknown_field(&k, KEYS)),
                     }
                 }
-                match (min, max) {
-                    (Some(a), Some(b)) if a <= b => Ok(CycleRange::new(a, b)),
-                    (Some(a), Some(b)) => Err(InputError::new(
+                Ok(RawCycles::MinMax(min, max))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl RawCycles {
+    /// The validation pass: each bound in `lo..=MAX_CYCLES`, min <= max.
+    pub(crate) fn validate(
+        self,
+        source: &str,
+        key: &str,
+        lo: u64,
+    ) -> Result<CycleRange, InputError> {
+        let rule = Rule::Cycles(lo, MAX_CYCLES);
+        match self {
+            RawCycles::Fixed(n) => Ok(CycleRange::fixed(rule.u32(source, key, n)?)),
+            RawCycles::MinMax(Some(a), Some(b)) => {
+                let a = rule.u32(source, &join_key(key, "min"), a)?;
+                let b = rule.u32(source, &join_key(key, "max"), b)?;
+                if a <= b {
+                    Ok(CycleRange::new(a, b))
+                } else {
+                    Err(InputError::new(
                         source,
                         key,
                         format!("{{min: {a}, max: {b}}}"),
                         "min <= max",
-                    )),
-                    _ => Err(InputError::new(
-                        source,
-                        key,
-                        "a mapping without min or max",
-                        shape,
-                    )),
+                    ))
                 }
             }
-            other => Err(InputError::new(source, key, yaml_repr(other), shape)),
+            RawCycles::MinMax(..) => Err(InputError::new(
+                source,
+                key,
+                "a mapping without min or max",
+                rule.allowed(),
+            )),
         }
     }
 }
 
 impl fmt::Display for CycleRange {
-    /// YAML flow text that [`CycleRange::parse`] reads back.
+    /// YAML flow text that a cycle-range key reads back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.min == self.max {
             write!(f, "{}", self.min)
@@ -399,59 +343,36 @@ impl MmuSpec {
 
     /// Parse a standalone YAML text holding an `mmu:`-section mapping.
     pub fn from_yaml_str(text: &str, source: &str) -> Result<MmuSpec, InputError> {
-        let v = parse_yaml_text(text, source, "mmu keys")?;
-        MmuSpec::from_value(&v, source, "")
+        let doc = Doc {
+            source,
+            lines: true,
+            what: &mmu_allowed(""),
+        };
+        let raw: Option<RawMmu> = decode(&doc, text, &|k| mmu_allowed(k))?;
+        raw.unwrap_or_default().validate(source, "")
     }
 
     /// Load a standalone YAML file holding an `mmu:`-section mapping.
     pub fn load(path: impl AsRef<Path>) -> Result<MmuSpec, InputError> {
         let path = path.as_ref();
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::new(&src, "file", "", format!("cannot read the MMU file: {e}"))
-        })?;
+        let text = read_input(path, "MMU")?;
         MmuSpec::from_yaml_str(&text, &src)
     }
 
-    /// Build from a parsed YAML mapping (`null` = defaults). `path` prefixes
-    /// the keys named in errors (`"mmu"` gives `mmu.txn_latency`). A
-    /// `preset` key is applied first, wherever it appears; the other keys
-    /// override it.
+    /// Build from a parsed YAML mapping of `mmu:` keys (`null` = defaults);
+    /// the sweep grid uses this. `path` prefixes the keys named in errors.
     pub fn from_value(v: &Value, source: &str, path: &str) -> Result<MmuSpec, InputError> {
-        let pairs = mapping_pairs(source, path, v, MMU_KEYS)?;
-        let mut m = MmuSpec::default();
-        if let Some((k, val)) = pairs.iter().find(|(k, _)| k == "preset") {
-            let key = join_key(path, k);
-            let allowed = format!("one of {} or a scenario name", MMU_PRESETS.join(", "));
-            let name = get_str(source, &key, val, &allowed)?;
-            m = MmuSpec::preset(&name)
-                .ok_or_else(|| InputError::new(source, &key, format!("{name:?}"), &allowed))?;
-        }
-        for (k, val) in &pairs {
-            let key = join_key(path, k);
-            let val: &Value = val;
-            match k.as_str() {
-                "preset" => {}
-                "ready_prob" => m.ready_prob = get_prob(source, &key, val, 0.001, 1.0)?,
-                "stall_prob" => m.stall_prob = get_prob(source, &key, val, 0.0, 0.5)?,
-                "stall_len" => m.stall_len = CycleRange::parse(source, &key, val, 1)?,
-                "txn_latency" => m.txn_latency = CycleRange::parse(source, &key, val, 1)?,
-                "tail_prob" => m.tail_prob = get_prob(source, &key, val, 0.0, 1.0)?,
-                "tail_latency" => m.tail_latency = CycleRange::parse(source, &key, val, 1)?,
-                "inval_latency" => m.inval_latency = CycleRange::parse(source, &key, val, 0)?,
-                "vc_bar_latency" => m.vc_bar_latency = CycleRange::parse(source, &key, val, 0)?,
-                "gl_bar_latency" => m.gl_bar_latency = CycleRange::parse(source, &key, val, 0)?,
-                "sys_bar_latency" => m.sys_bar_latency = CycleRange::parse(source, &key, val, 0)?,
-                "bar_gap" => m.bar_gap = get_uint(source, &key, val, 0, MAX_CYCLES)?,
-                "bar_waits_for_txns" => m.bar_waits_for_txns = get_bool(source, &key, val)?,
-                "spurious_ack_prob" => m.spurious_ack_prob = get_prob(source, &key, val, 0.0, 0.5)?,
-                "spurious_bar_ack_prob" => {
-                    m.spurious_bar_ack_prob = get_prob(source, &key, val, 0.0, 0.5)?
+        let raw: Option<RawMmu> = decode_value(source, v, &mmu_allowed(""), &|k| mmu_allowed(k))
+            .map_err(|mut e| {
+                if e.key != "<top level>" {
+                    e.key = join_key(path, &e.key);
+                } else if !path.is_empty() {
+                    e.key = path.to_string();
                 }
-                _ => return Err(unknown_key(source, path, k, val, MMU_KEYS)),
-            }
-        }
-        Ok(m)
+                e
+            })?;
+        raw.unwrap_or_default().validate(source, path)
     }
 
     /// Every key as `key: value` pairs (YAML flow values), without `preset`.
@@ -490,6 +411,131 @@ impl MmuSpec {
             level::GL => self.gl_bar_latency,
             _ => self.vc_bar_latency,
         }
+    }
+}
+
+/// What each `mmu:` key allows.
+pub(crate) fn mmu_rule(key: &str) -> Rule {
+    match key {
+        "ready_prob" => Rule::Num(0.001, 1.0),
+        "stall_prob" | "spurious_ack_prob" | "spurious_bar_ack_prob" => Rule::Num(0.0, 0.5),
+        "tail_prob" => Rule::Num(0.0, 1.0),
+        "stall_len" | "txn_latency" | "tail_latency" => Rule::Cycles(1, MAX_CYCLES),
+        "inval_latency" | "vc_bar_latency" | "gl_bar_latency" | "sys_bar_latency" => {
+            Rule::Cycles(0, MAX_CYCLES)
+        }
+        "bar_gap" => Rule::Int(0, MAX_CYCLES),
+        "bar_waits_for_txns" => Rule::Text("true or false"),
+        _ => Rule::Text(""),
+    }
+}
+
+/// What `preset` allows.
+fn preset_allowed() -> String {
+    format!(
+        "one of {} or a scenario name ({})",
+        MMU_PRESETS.join(", "),
+        crate::workload::SCENARIOS.join(", ")
+    )
+}
+
+/// What a key of an `mmu:` section allows (`key` relative to the section,
+/// e.g. `txn_latency.min`; empty: the section itself).
+pub(crate) fn mmu_allowed(key: &str) -> String {
+    let (head, sub) = key.split_once('.').unwrap_or((key, ""));
+    match (head, mmu_rule(head)) {
+        ("", _) => format!("a mapping with keys {}", MMU_KEYS.join(", ")),
+        ("preset", _) => preset_allowed(),
+        (_, Rule::Cycles(lo, hi)) if !sub.is_empty() => Rule::Int(lo, hi).allowed(),
+        (_, r) => r.allowed(),
+    }
+}
+
+/// An `mmu:` section as written: every key optional, no unknown keys.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawMmu {
+    #[serde(default, deserialize_with = "present")]
+    preset: Option<Text>,
+    #[serde(default, deserialize_with = "present")]
+    ready_prob: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    stall_prob: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    stall_len: Option<RawCycles>,
+    #[serde(default, deserialize_with = "present")]
+    txn_latency: Option<RawCycles>,
+    #[serde(default, deserialize_with = "present")]
+    tail_prob: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    tail_latency: Option<RawCycles>,
+    #[serde(default, deserialize_with = "present")]
+    inval_latency: Option<RawCycles>,
+    #[serde(default, deserialize_with = "present")]
+    vc_bar_latency: Option<RawCycles>,
+    #[serde(default, deserialize_with = "present")]
+    gl_bar_latency: Option<RawCycles>,
+    #[serde(default, deserialize_with = "present")]
+    sys_bar_latency: Option<RawCycles>,
+    #[serde(default, deserialize_with = "uint")]
+    bar_gap: Option<u64>,
+    #[serde(default, deserialize_with = "present")]
+    bar_waits_for_txns: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
+    spurious_ack_prob: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    spurious_bar_ack_prob: Option<f64>,
+}
+
+impl RawMmu {
+    /// The validation pass. A `preset` is applied first; the other keys
+    /// override it. `path` prefixes keys in errors (`mmu`).
+    pub(crate) fn validate(self, source: &str, path: &str) -> Result<MmuSpec, InputError> {
+        let mut m = match &self.preset {
+            None => MmuSpec::default(),
+            Some(Text(name)) => MmuSpec::preset(name).ok_or_else(|| {
+                InputError::new(
+                    source,
+                    &join_key(path, "preset"),
+                    format!("{name:?}"),
+                    preset_allowed(),
+                )
+            })?,
+        };
+        let key = |k: &str| join_key(path, k);
+        let prob = |k: &str, v: Option<f64>, dflt: f64| match v {
+            Some(x) => mmu_rule(k).num(source, &key(k), x),
+            None => Ok(dflt),
+        };
+        let cyc = |k: &str, v: Option<RawCycles>, dflt: CycleRange| match (v, mmu_rule(k)) {
+            (Some(r), Rule::Cycles(lo, _)) => r.validate(source, &key(k), lo),
+            _ => Ok(dflt),
+        };
+        m.ready_prob = prob("ready_prob", self.ready_prob, m.ready_prob)?;
+        m.stall_prob = prob("stall_prob", self.stall_prob, m.stall_prob)?;
+        m.stall_len = cyc("stall_len", self.stall_len, m.stall_len)?;
+        m.txn_latency = cyc("txn_latency", self.txn_latency, m.txn_latency)?;
+        m.tail_prob = prob("tail_prob", self.tail_prob, m.tail_prob)?;
+        m.tail_latency = cyc("tail_latency", self.tail_latency, m.tail_latency)?;
+        m.inval_latency = cyc("inval_latency", self.inval_latency, m.inval_latency)?;
+        m.vc_bar_latency = cyc("vc_bar_latency", self.vc_bar_latency, m.vc_bar_latency)?;
+        m.gl_bar_latency = cyc("gl_bar_latency", self.gl_bar_latency, m.gl_bar_latency)?;
+        m.sys_bar_latency = cyc("sys_bar_latency", self.sys_bar_latency, m.sys_bar_latency)?;
+        if let Some(g) = self.bar_gap {
+            m.bar_gap = mmu_rule("bar_gap").u32(source, &key("bar_gap"), g)?;
+        }
+        m.bar_waits_for_txns = self.bar_waits_for_txns.unwrap_or(m.bar_waits_for_txns);
+        m.spurious_ack_prob = prob(
+            "spurious_ack_prob",
+            self.spurious_ack_prob,
+            m.spurious_ack_prob,
+        )?;
+        m.spurious_bar_ack_prob = prob(
+            "spurious_bar_ack_prob",
+            self.spurious_bar_ack_prob,
+            m.spurious_bar_ack_prob,
+        )?;
+        Ok(m)
     }
 }
 

@@ -159,7 +159,7 @@ pub fn liveness_bound_for(cfg: &Config) -> u64 {
     }
 }
 
-const MAX_WARPS: usize = 64;
+use crate::config::MAX_WARPS;
 
 /// A pending MEMBAR.
 #[derive(Clone, Copy, Debug, Default)]

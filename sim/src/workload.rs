@@ -34,25 +34,17 @@
 //! `workloads/NAME.yaml`; a test keeps the two identical. Parsing is strict:
 //! errors name the file, the key, the value and what is allowed.
 
-use crate::config::{get_str, get_u64, get_uint, yaml_repr, Config, InputError};
-use crate::mmu::{
-    fmt_f64, get_prob, join_key, mapping_pairs, parse_yaml_text, unknown_key, CycleRange, MmuSpec,
-};
+use crate::config::{Config, InputError, MAX_WARPS};
+use crate::input::{decode, join_key, present, read_input, uint, uint_or_null, Doc, Rule, Text};
+use crate::mmu::{fmt_f64, mmu_allowed, CycleRange, MmuSpec, RawCycles, RawMmu};
 use crate::ports::{level, op, Inputs, Outputs, Upstream};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_yaml::Value;
+use serde::Deserialize;
 use std::fmt;
 use std::path::Path;
 
-/// Most warps of any configuration.
-const MAX_WARPS: usize = 64;
-
-/// Largest `ops_per_warp` / `membars_per_warp` / step repeat count.
-pub const MAX_COUNT: u64 = 1_000_000_000;
-
-/// Largest `cycles` of a workload file.
-pub const MAX_RUN_CYCLES: u64 = 1_000_000_000_000;
+pub use crate::config::{MAX_COUNT, MAX_RUN_CYCLES};
 
 // ---------------------------------------------------------------------------
 // Program steps
@@ -157,7 +149,8 @@ fn ps(text: &str) -> ProgramStep {
 // ---------------------------------------------------------------------------
 
 /// How the workload picks the warp to present among the ready ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Pick {
     RoundRobin,
     Random,
@@ -256,29 +249,57 @@ impl Default for WorkloadSpec {
     }
 }
 
-/// Parse a weight mapping (`{ld: 4, st: 1}`): missing keys weigh 0, weights
+fn weights_yaml(w: &[f64; 4], names: &[&str]) -> String {
+    let items: Vec<String> = names
+        .iter()
+        .zip(w)
+        .map(|(n, x)| format!("{n}: {}", fmt_f64(*x)))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// A weight mapping as written (`{ld: 4, st: 1}`): its own keys only.
+macro_rules! raw_weights {
+    ($name:ident, $a:ident, $b:ident, $c:ident, $d:ident) => {
+        #[derive(Debug, Default, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct $name {
+            #[serde(default, deserialize_with = "present")]
+            $a: Option<f64>,
+            #[serde(default, deserialize_with = "present")]
+            $b: Option<f64>,
+            #[serde(default, deserialize_with = "present")]
+            $c: Option<f64>,
+            #[serde(default, deserialize_with = "present")]
+            $d: Option<f64>,
+        }
+        impl $name {
+            fn weights(&self) -> [Option<f64>; 4] {
+                [self.$a, self.$b, self.$c, self.$d]
+            }
+        }
+    };
+}
+raw_weights!(RawOpMix, ld, st, atom, red);
+raw_weights!(RawLevelMix, cta, vc, gl, sys);
+raw_weights!(RawIvallMix, none, d, t, td);
+
+/// Largest weight of a mix.
+const WEIGHT: Rule = Rule::Num(0.0, 1e6);
+
+/// The validation pass of a weight mapping: missing keys weigh 0, weights
 /// are in 0..=1e6 and not all 0.
-fn parse_weights(
+fn weights(
     source: &str,
     key: &str,
-    v: &Value,
+    raw: [Option<f64>; 4],
     names: &[&str],
 ) -> Result<[f64; 4], InputError> {
-    if !matches!(v, Value::Mapping(_)) {
-        return Err(InputError::new(
-            source,
-            key,
-            yaml_repr(v),
-            format!("a mapping of weights with keys {}", names.join(", ")),
-        ));
-    }
     let mut w = [0.0; 4];
-    for (k, val) in mapping_pairs(source, key, v, names)? {
-        let idx = names
-            .iter()
-            .position(|&n| n == k)
-            .ok_or_else(|| unknown_key(source, key, &k, val, names))?;
-        w[idx] = crate::config::get_f64(source, &join_key(key, &k), val, 0.0, 1e6)?;
+    for i in 0..4 {
+        if let Some(x) = raw[i] {
+            w[i] = WEIGHT.num(source, &join_key(key, names[i]), x)?;
+        }
     }
     if w.iter().sum::<f64>() <= 0.0 {
         return Err(InputError::new(
@@ -291,106 +312,249 @@ fn parse_weights(
     Ok(w)
 }
 
-fn weights_yaml(w: &[f64; 4], names: &[&str]) -> String {
-    let items: Vec<String> = names
-        .iter()
-        .zip(w)
-        .map(|(n, x)| format!("{n}: {}", fmt_f64(*x)))
-        .collect();
-    format!("{{{}}}", items.join(", "))
+/// The shape of `programs`.
+const PROGRAMS_SHAPE: &str =
+    "a list of programs, each a non-empty list of steps, e.g. [[ST, MEMBAR.GL, \"ST*2\"]]";
+
+/// The builtin scenarios by name (the `scenario:` key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scenario {
+    RandomMix,
+    ProducerConsumer,
+    BarrierBurst,
+    SysHeavy,
+    IvallHeavy,
+    CounterSaturation,
+    Adversarial,
+    H100StoreFence,
+    VcStream,
 }
 
-/// `null` or an integer in 0..=MAX_COUNT.
-fn parse_limit(source: &str, key: &str, v: &Value) -> Result<Option<u32>, InputError> {
-    match v {
-        Value::Null => Ok(None),
-        _ => Ok(Some(get_uint(source, key, v, 0, MAX_COUNT)?)),
+impl Scenario {
+    /// The scenario's workload file.
+    pub fn file(self) -> WorkloadFile {
+        match self {
+            Scenario::RandomMix => WorkloadFile::random_mix(),
+            Scenario::ProducerConsumer => WorkloadFile::producer_consumer(),
+            Scenario::BarrierBurst => WorkloadFile::barrier_burst(),
+            Scenario::SysHeavy => WorkloadFile::sys_heavy(),
+            Scenario::IvallHeavy => WorkloadFile::ivall_heavy(),
+            Scenario::CounterSaturation => WorkloadFile::counter_saturation(),
+            Scenario::Adversarial => WorkloadFile::adversarial(),
+            Scenario::H100StoreFence => WorkloadFile::h100_store_fence(),
+            Scenario::VcStream => WorkloadFile::vc_stream(),
+        }
     }
 }
 
-fn parse_programs(source: &str, key: &str, v: &Value) -> Result<Vec<Vec<ProgramStep>>, InputError> {
-    let shape =
-        "a list of programs, each a non-empty list of steps, e.g. [[ST, MEMBAR.GL, \"ST*2\"]]";
-    let list = match v {
-        Value::Sequence(s) => s,
-        Value::Null => return Ok(Vec::new()),
-        other => return Err(InputError::new(source, key, yaml_repr(other), shape)),
-    };
+/// What each `workload:` key allows.
+fn workload_rule(key: &str) -> Rule {
+    match key {
+        "active_warps" => Rule::Int(1, MAX_WARPS as u64),
+        "issue_prob" | "membar_prob" => Rule::Num(0.0, 1.0),
+        "poke_blocked_prob" | "reserved_op_prob" => Rule::Num(0.0, 0.5),
+        "pick" => Rule::Text(Pick::NAMES),
+        "op_mix" => Rule::Text("a mapping of weights with keys ld, st, atom, red"),
+        "level_mix" => Rule::Text("a mapping of weights with keys cta, vc, gl, sys"),
+        "ivall_mix" => Rule::Text("a mapping of weights with keys none, d, t, td"),
+        "programs" => Rule::Text(PROGRAMS_SHAPE),
+        "ops_per_warp" | "membars_per_warp" => Rule::Int(0, MAX_COUNT),
+        "start_delay" | "think" => Rule::Cycles(0, crate::config::MAX_LATENCY),
+        _ => Rule::Text(""),
+    }
+}
+
+/// What a key of a `workload:` section allows (relative key; empty: the section).
+fn workload_allowed(key: &str) -> String {
+    let (head, sub) = key.split_once('.').unwrap_or((key, ""));
+    match (head, workload_rule(head)) {
+        ("", _) => format!("a mapping with keys {}", WORKLOAD_KEYS.join(", ")),
+        ("scenario", _) => format!("one of {}", SCENARIOS.join(", ")),
+        ("programs", _) if !sub.is_empty() => STEP_SYNTAX.to_string(),
+        ("programs", r) => format!("{}; each step {STEP_SYNTAX}", r.allowed()),
+        (_, Rule::Cycles(lo, hi)) if !sub.is_empty() => Rule::Int(lo, hi).allowed(),
+        ("op_mix" | "level_mix" | "ivall_mix", _) if !sub.is_empty() => WEIGHT.allowed(),
+        (_, r) => r.allowed(),
+    }
+}
+
+/// A `workload:` section as written: every key optional, no unknown keys.
+/// `ops_per_warp`, `membars_per_warp` and `programs` may be `null` (unlimited,
+/// no programs), overriding a scenario's value.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWorkload {
+    #[serde(default, deserialize_with = "present")]
+    scenario: Option<Scenario>,
+    #[serde(default, deserialize_with = "uint")]
+    active_warps: Option<u64>,
+    #[serde(default, deserialize_with = "present")]
+    issue_prob: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    pick: Option<Pick>,
+    #[serde(default, deserialize_with = "present")]
+    op_mix: Option<RawOpMix>,
+    #[serde(default, deserialize_with = "present")]
+    membar_prob: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    level_mix: Option<RawLevelMix>,
+    #[serde(default, deserialize_with = "present")]
+    ivall_mix: Option<RawIvallMix>,
+    #[serde(default, deserialize_with = "present")]
+    programs: Option<Option<Vec<Vec<Text>>>>,
+    #[serde(default, deserialize_with = "uint_or_null")]
+    ops_per_warp: Option<Option<u64>>,
+    #[serde(default, deserialize_with = "uint_or_null")]
+    membars_per_warp: Option<Option<u64>>,
+    #[serde(default, deserialize_with = "present")]
+    start_delay: Option<RawCycles>,
+    #[serde(default, deserialize_with = "present")]
+    think: Option<RawCycles>,
+    #[serde(default, deserialize_with = "present")]
+    poke_blocked_prob: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    reserved_op_prob: Option<f64>,
+}
+
+impl RawWorkload {
+    /// The validation pass. A `scenario` is applied first (the builtin
+    /// scenario's workload section); the other keys override it. `path`
+    /// prefixes keys in errors (`workload`).
+    fn validate(self, source: &str, path: &str) -> Result<WorkloadSpec, InputError> {
+        let mut w = self
+            .scenario
+            .map_or_else(WorkloadSpec::default, |s| s.file().workload);
+        let key = |k: &str| join_key(path, k);
+        let num = |k: &str, v: Option<f64>, dflt: f64| match v {
+            Some(x) => workload_rule(k).num(source, &key(k), x),
+            None => Ok(dflt),
+        };
+        let limit = |k: &str, v: Option<Option<u64>>, dflt: Option<u32>| match v {
+            Some(Some(n)) => workload_rule(k).u32(source, &key(k), n).map(Some),
+            Some(None) => Ok(None),
+            None => Ok(dflt),
+        };
+        let cyc = |k: &str, v: Option<RawCycles>, dflt: CycleRange| match v {
+            Some(r) => r.validate(source, &key(k), 0),
+            None => Ok(dflt),
+        };
+        if let Some(n) = self.active_warps {
+            w.active_warps =
+                Some(workload_rule("active_warps").u32(source, &key("active_warps"), n)?);
+        }
+        w.issue_prob = num("issue_prob", self.issue_prob, w.issue_prob)?;
+        w.pick = self.pick.unwrap_or(w.pick);
+        if let Some(m) = &self.op_mix {
+            w.op_mix = weights(source, &key("op_mix"), m.weights(), OP_MIX_KEYS)?;
+        }
+        w.membar_prob = num("membar_prob", self.membar_prob, w.membar_prob)?;
+        if let Some(m) = &self.level_mix {
+            w.level_mix = weights(source, &key("level_mix"), m.weights(), LEVEL_MIX_KEYS)?;
+        }
+        if let Some(m) = &self.ivall_mix {
+            w.ivall_mix = weights(source, &key("ivall_mix"), m.weights(), IVALL_MIX_KEYS)?;
+        }
+        if let Some(progs) = self.programs {
+            w.programs = programs(source, &key("programs"), progs.unwrap_or_default())?;
+        }
+        w.ops_per_warp = limit("ops_per_warp", self.ops_per_warp, w.ops_per_warp)?;
+        w.membars_per_warp = limit(
+            "membars_per_warp",
+            self.membars_per_warp,
+            w.membars_per_warp,
+        )?;
+        w.start_delay = cyc("start_delay", self.start_delay, w.start_delay)?;
+        w.think = cyc("think", self.think, w.think)?;
+        w.poke_blocked_prob = num(
+            "poke_blocked_prob",
+            self.poke_blocked_prob,
+            w.poke_blocked_prob,
+        )?;
+        w.reserved_op_prob = num(
+            "reserved_op_prob",
+            self.reserved_op_prob,
+            w.reserved_op_prob,
+        )?;
+        Ok(w)
+    }
+}
+
+/// The validation pass of `programs`: non-empty programs of valid steps.
+fn programs(
+    source: &str,
+    key: &str,
+    list: Vec<Vec<Text>>,
+) -> Result<Vec<Vec<ProgramStep>>, InputError> {
     let mut progs = Vec::with_capacity(list.len());
     for (pi, p) in list.iter().enumerate() {
         let pkey = format!("{key}[{pi}]");
-        let steps = match p {
-            Value::Sequence(s) if !s.is_empty() => s,
-            other => return Err(InputError::new(source, &pkey, yaml_repr(other), shape)),
-        };
-        let mut prog = Vec::with_capacity(steps.len());
-        for (si, s) in steps.iter().enumerate() {
-            let skey = format!("{pkey}[{si}]");
-            let text = get_str(source, &skey, s, STEP_SYNTAX)?;
-            prog.push(
-                ProgramStep::parse(&text).ok_or_else(|| {
-                    InputError::new(source, &skey, format!("{text:?}"), STEP_SYNTAX)
-                })?,
-            );
+        if p.is_empty() {
+            return Err(InputError::new(
+                source,
+                &pkey,
+                "an empty list",
+                PROGRAMS_SHAPE,
+            ));
+        }
+        let mut prog = Vec::with_capacity(p.len());
+        for (si, Text(text)) in p.iter().enumerate() {
+            prog.push(ProgramStep::parse(text).ok_or_else(|| {
+                InputError::new(
+                    source,
+                    &format!("{pkey}[{si}]"),
+                    format!("{text:?}"),
+                    STEP_SYNTAX,
+                )
+            })?);
         }
         progs.push(prog);
     }
     Ok(progs)
 }
 
+/// What a key of a workload file allows (dotted path from the top).
+fn file_allowed(key: &str) -> String {
+    let (head, rest) = key.split_once('.').unwrap_or((key, ""));
+    match head {
+        "workload" => workload_allowed(rest),
+        "mmu" => mmu_allowed(rest),
+        "cycles" => Rule::Int(1, MAX_RUN_CYCLES).allowed(),
+        _ => format!("a mapping with keys {}", FILE_KEYS.join(", ")),
+    }
+}
+
+/// A workload file as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWorkloadFile {
+    #[serde(default)]
+    workload: Option<RawWorkload>,
+    #[serde(default)]
+    mmu: Option<RawMmu>,
+    #[serde(default, deserialize_with = "uint_or_null")]
+    cycles: Option<Option<u64>>,
+}
+
 impl WorkloadSpec {
-    /// Build from a parsed YAML mapping (`null` = defaults); `path` prefixes
-    /// keys in errors. A `scenario` key is applied first (the builtin
-    /// scenario's workload section), the other keys override it.
-    pub fn from_value(v: &Value, source: &str, path: &str) -> Result<WorkloadSpec, InputError> {
-        let pairs = mapping_pairs(source, path, v, WORKLOAD_KEYS)?;
-        let mut w = WorkloadSpec::default();
-        if let Some((k, val)) = pairs.iter().find(|(k, _)| k == "scenario") {
-            let key = join_key(path, k);
-            let allowed = format!("one of {}", SCENARIOS.join(", "));
-            let name = get_str(source, &key, val, &allowed)?;
-            w = WorkloadFile::builtin(&name)
-                .ok_or_else(|| InputError::new(source, &key, format!("{name:?}"), &allowed))?
-                .workload;
-        }
-        for (k, val) in &pairs {
-            let key = join_key(path, k);
-            let val: &Value = val;
-            match k.as_str() {
-                "scenario" => {}
-                "active_warps" => {
-                    w.active_warps = Some(get_uint(source, &key, val, 1, MAX_WARPS as u64)?)
-                }
-                "issue_prob" => w.issue_prob = get_prob(source, &key, val, 0.0, 1.0)?,
-                "pick" => {
-                    w.pick = match get_str(source, &key, val, Pick::NAMES)?.as_str() {
-                        "round_robin" => Pick::RoundRobin,
-                        "random" => Pick::Random,
-                        s => {
-                            return Err(InputError::new(
-                                source,
-                                &key,
-                                format!("{s:?}"),
-                                Pick::NAMES,
-                            ))
-                        }
+    /// Build a `workload:` section from a parsed YAML mapping (the sweep
+    /// grid's points); `path` prefixes keys in errors.
+    pub fn from_value(
+        v: &serde_yaml::Value,
+        source: &str,
+        path: &str,
+    ) -> Result<WorkloadSpec, InputError> {
+        let raw: Option<RawWorkload> =
+            crate::input::decode_value(source, v, &workload_allowed(""), &|k| workload_allowed(k))
+                .map_err(|mut e| {
+                    if e.key != "<top level>" {
+                        e.key = join_key(path, &e.key);
+                    } else if !path.is_empty() {
+                        e.key = path.to_string();
                     }
-                }
-                "op_mix" => w.op_mix = parse_weights(source, &key, val, OP_MIX_KEYS)?,
-                "membar_prob" => w.membar_prob = get_prob(source, &key, val, 0.0, 1.0)?,
-                "level_mix" => w.level_mix = parse_weights(source, &key, val, LEVEL_MIX_KEYS)?,
-                "ivall_mix" => w.ivall_mix = parse_weights(source, &key, val, IVALL_MIX_KEYS)?,
-                "programs" => w.programs = parse_programs(source, &key, val)?,
-                "ops_per_warp" => w.ops_per_warp = parse_limit(source, &key, val)?,
-                "membars_per_warp" => w.membars_per_warp = parse_limit(source, &key, val)?,
-                "start_delay" => w.start_delay = CycleRange::parse(source, &key, val, 0)?,
-                "think" => w.think = CycleRange::parse(source, &key, val, 0)?,
-                "poke_blocked_prob" => w.poke_blocked_prob = get_prob(source, &key, val, 0.0, 0.5)?,
-                "reserved_op_prob" => w.reserved_op_prob = get_prob(source, &key, val, 0.0, 0.5)?,
-                _ => return Err(unknown_key(source, path, k, val, WORKLOAD_KEYS)),
-            }
-        }
-        Ok(w)
+                    e
+                })?;
+        raw.unwrap_or_default().validate(source, path)
     }
 
     /// Check the parts that depend on the configuration (`active_warps <= warps`).
@@ -490,36 +654,31 @@ impl WorkloadFile {
     pub fn load(path: impl AsRef<Path>) -> Result<WorkloadFile, InputError> {
         let path = path.as_ref();
         let src = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            InputError::new(
-                &src,
-                "file",
-                "",
-                format!("cannot read the workload file: {e}"),
-            )
-        })?;
+        let text = read_input(path, "workload")?;
         WorkloadFile::from_yaml_str(&text, &src)
     }
 
     /// Parse and validate YAML text; `source` names it in errors. Empty text
     /// is the default workload and MMU.
     pub fn from_yaml_str(text: &str, source: &str) -> Result<WorkloadFile, InputError> {
-        let v = parse_yaml_text(text, source, "workload file keys (workload, mmu, cycles)")?;
-        let mut f = WorkloadFile::default();
-        for (k, val) in mapping_pairs(source, "", &v, FILE_KEYS)? {
-            match k.as_str() {
-                "workload" => f.workload = WorkloadSpec::from_value(val, source, "workload")?,
-                "mmu" => f.mmu = MmuSpec::from_value(val, source, "mmu")?,
-                "cycles" => {
-                    f.cycles = match val {
-                        Value::Null => None,
-                        _ => Some(get_u64(source, "cycles", val, 1, MAX_RUN_CYCLES)?),
-                    }
-                }
-                _ => return Err(unknown_key(source, "", &k, val, FILE_KEYS)),
-            }
-        }
-        Ok(f)
+        let what = format!("a mapping with keys {}", FILE_KEYS.join(", "));
+        let doc = Doc {
+            source,
+            lines: true,
+            what: &what,
+        };
+        let raw: RawWorkloadFile = decode(&doc, text, &file_allowed)?.unwrap_or_default();
+        Ok(WorkloadFile {
+            workload: raw
+                .workload
+                .unwrap_or_default()
+                .validate(source, "workload")?,
+            mmu: raw.mmu.unwrap_or_default().validate(source, "mmu")?,
+            cycles: match raw.cycles.flatten() {
+                Some(c) => Some(Rule::Int(1, MAX_RUN_CYCLES).int(source, "cycles", c)?),
+                None => None,
+            },
+        })
     }
 
     /// The whole file as YAML text that [`WorkloadFile::from_yaml_str`] reads back.
@@ -537,18 +696,10 @@ impl WorkloadFile {
 
     /// A builtin scenario by name (see [`SCENARIOS`]).
     pub fn builtin(name: &str) -> Option<WorkloadFile> {
-        Some(match name {
-            "random_mix" => WorkloadFile::random_mix(),
-            "producer_consumer" => WorkloadFile::producer_consumer(),
-            "barrier_burst" => WorkloadFile::barrier_burst(),
-            "sys_heavy" => WorkloadFile::sys_heavy(),
-            "ivall_heavy" => WorkloadFile::ivall_heavy(),
-            "counter_saturation" => WorkloadFile::counter_saturation(),
-            "adversarial" => WorkloadFile::adversarial(),
-            "h100_store_fence" => WorkloadFile::h100_store_fence(),
-            "vc_stream" => WorkloadFile::vc_stream(),
-            _ => return None,
-        })
+        serde_yaml::from_str::<Scenario>(name)
+            .ok()
+            .filter(|_| SCENARIOS.contains(&name))
+            .map(Scenario::file)
     }
 
     /// Every warp: the default random mix against the default MMU.

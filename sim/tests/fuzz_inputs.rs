@@ -4,11 +4,12 @@
 //! every error must name the source, a key or the document, and what is allowed.
 //!
 //! Seeded with ChaCha8; a failure prints the seed and the document. Replay one
-//! case with `FUZZ_SEED=<seed> cargo test --test fuzz_inputs`; run longer with
+//! case with `SEED=<seed> cargo test --test fuzz_inputs`; run longer with
 //! `FUZZ_CASES=<n>`.
 
+use membar_sim::calibration::Preset;
 use membar_sim::config::{Config, CONFIG_KEYS};
-use membar_sim::mmu::MMU_KEYS;
+use membar_sim::mmu::{MmuSpec, MMU_KEYS};
 use membar_sim::workload::{WorkloadFile, FILE_KEYS, WORKLOAD_KEYS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -21,7 +22,7 @@ fn cases() -> u64 {
 }
 
 fn seeds() -> Vec<u64> {
-    match std::env::var("FUZZ_SEED").ok().and_then(|s| s.parse().ok()) {
+    match std::env::var("SEED").ok().and_then(|s| s.parse().ok()) {
         Some(s) => vec![s],
         None => (0..cases()).collect(),
     }
@@ -207,7 +208,7 @@ fn config_parser_never_panics_and_names_the_key() {
         }
     }
     println!("config fuzz: {ok} documents accepted, {errs} rejected with a named key");
-    if std::env::var("FUZZ_SEED").is_err() {
+    if std::env::var("SEED").is_err() {
         assert!(
             ok > 10 && errs > 100,
             "the generator must reach both outcomes: {ok} ok, {errs} errors"
@@ -282,7 +283,7 @@ fn workload_parser_never_panics_and_names_the_key() {
         }
     }
     println!("workload fuzz: {ok} documents accepted, {errs} rejected with a named key");
-    if std::env::var("FUZZ_SEED").is_err() {
+    if std::env::var("SEED").is_err() {
         assert!(
             ok > 10 && errs > 100,
             "the generator must reach both outcomes: {ok} ok, {errs} errors"
@@ -307,4 +308,80 @@ fn files_that_cannot_be_read_are_errors() {
     }
     assert_eq!(Config::load(&empty).unwrap(), Config::default());
     assert!(WorkloadFile::load(&empty).is_ok());
+}
+
+/// The protections of the YAML readers: an alias bomb (a billion laughs),
+/// nesting deeper than serde_yaml's limit and a file over the input size
+/// limit are refused with an error naming the file, for every file type.
+#[test]
+fn alias_bombs_deep_nesting_and_huge_files_are_refused() {
+    // Nine levels of ten-fold aliases: 10^9 scalars once expanded.
+    let mut bomb =
+        String::from("lol:\n  - &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..9 {
+        let prev = format!("*a{}", i - 1);
+        bomb.push_str(&format!("  - &a{i} [{}]\n", [prev.as_str(); 10].join(", ")));
+    }
+    let deep = format!("lol: {}{}\n", "[".repeat(300), "]".repeat(300));
+    let nested_map = format!("lol: {}8{}\n", "{a: ".repeat(300), "}".repeat(300));
+    type Parse = fn(&str) -> Result<(), String>;
+    let parsers: [(&str, Parse); 4] = [
+        ("config", |t| {
+            Config::from_yaml_str(t, "p.yaml")
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }),
+        ("workload", |t| {
+            WorkloadFile::from_yaml_str(t, "p.yaml")
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }),
+        ("mmu", |t| {
+            MmuSpec::from_yaml_str(t, "p.yaml")
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }),
+        ("preset", |t| {
+            Preset::from_yaml_str(t, "p.yaml")
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }),
+    ];
+    for (what, parse) in parsers {
+        for (case, doc) in [
+            ("alias bomb", &bomb),
+            ("deep list", &deep),
+            ("deep map", &nested_map),
+        ] {
+            let t0 = std::time::Instant::now();
+            let e = parse(doc).expect_err(&format!("{what}: {case} accepted"));
+            assert!(
+                e.contains("p.yaml") && e.contains('`'),
+                "{what}: {case}: {e}"
+            );
+            assert!(
+                t0.elapsed().as_secs() < 5,
+                "{what}: {case} took {:?}",
+                t0.elapsed()
+            );
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("membar-fuzz-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.yaml");
+    let mut text = String::from("warps: 32\n");
+    while text.len() <= 4 << 20 {
+        text.push_str("# padding padding padding padding padding padding padding\n");
+    }
+    std::fs::write(&big, &text).unwrap();
+    let name = big.display().to_string();
+    for e in [
+        Config::load(&big).unwrap_err().to_string(),
+        WorkloadFile::load(&big).unwrap_err().to_string(),
+        MmuSpec::load(&big).unwrap_err().to_string(),
+        Preset::load(&big).unwrap_err().to_string(),
+    ] {
+        assert!(e.contains(&name) && e.contains("4 MiB limit"), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
