@@ -247,9 +247,14 @@ pub fn calibrate(opt: &Options) -> CmdResult {
         print!("{}", table(&cells, &res, tol));
         print!("{}", combining_table(&cells, &results));
         println!(
-            "\n{}: {sum} [{} scenarios, {sim_cycles} cycles simulated, {checks} scoreboard checks, no violation, {:.1} s]\n",
+            "\n{}: {sum} [{} scenarios, {sim_cycles} cycles simulated, {checks} scoreboard checks, no violation]\n",
             gpu.to_uppercase(),
             results.len(),
+        );
+        // Wall time on stderr: stdout is the same bytes on every run.
+        eprintln!(
+            "{}: {:.1} s",
+            gpu.to_uppercase(),
             t0.elapsed().as_secs_f64()
         );
         for (c, r) in cells.iter().zip(&res) {

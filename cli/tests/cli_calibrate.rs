@@ -341,3 +341,27 @@ fn calibrate_needs_nothing_outside_the_repository() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `docs/results/calibration.md` is what `membar calibrate` prints now
+/// (regenerate: `cargo run --release --bin membar -- calibrate >
+/// docs/results/calibration.md`), so the documented tables cannot go stale.
+#[test]
+fn shipped_results_are_the_commands_output() {
+    let o = membar(&["calibrate"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = root().join("docs/results/calibration.md");
+    let shipped = std::fs::read_to_string(&path).expect("docs/results/calibration.md");
+    let now = stdout(&o);
+    if shipped != now {
+        let line = shipped
+            .lines()
+            .zip(now.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(shipped.lines().count().min(now.lines().count()));
+        panic!(
+            "{} differs from `membar calibrate` at line {}: regenerate it with\n  cargo run --release --bin membar -- calibrate > docs/results/calibration.md",
+            path.display(),
+            line + 1
+        );
+    }
+}
