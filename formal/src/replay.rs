@@ -1,0 +1,258 @@
+//! Counterexample replay: reads the VCD sby writes for a failed task, turns
+//! it into one [`Inputs`] per cycle (the free inputs of `membar_formal_top`,
+//! which carry the SPEC.md port names) plus the Verilog's [`Outputs`], and
+//! replays the inputs through the reference model ([`MembarModel`] via
+//! [`Dut::step`]) and the port-only scoreboard, so a report can say at which
+//! cycle and port the model and the Verilog part, and which SPEC property
+//! the Verilog's trace breaks.
+
+use membar_sim::ports::{spec_ports, Dir};
+use membar_sim::scoreboard::Scoreboard;
+use membar_sim::{Config, Dut, Inputs, MembarModel, Outputs};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+
+/// What the replay found.
+#[derive(Clone, Debug, Default)]
+pub struct Replay {
+    /// Cycles in the trace.
+    pub cycles: usize,
+    /// First cycle where the model's outputs differ from the Verilog's:
+    /// (cycle, port, model value, Verilog value).
+    pub divergence: Option<(usize, &'static str, u64, u64)>,
+    /// The scoreboard's first violation on the Verilog's outputs.
+    pub violation: Option<String>,
+    /// The scoreboard's verdict on the model's outputs (None: no violation).
+    pub model_violation: Option<String>,
+    /// Why the trace could not be read, if so.
+    pub error: Option<String>,
+    /// The per-cycle inputs (for printing and re-use).
+    pub inputs: Vec<Inputs>,
+}
+
+impl fmt::Display for Replay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(e) = &self.error {
+            return write!(f, "trace not replayed: {e}");
+        }
+        write!(f, "{} cycles; ", self.cycles)?;
+        match self.divergence {
+            Some((c, p, m, v)) => write!(
+                f,
+                "model and Verilog part at cycle {c}, port {p}: model {m:#x}, Verilog {v:#x}; "
+            )?,
+            None => write!(f, "model and Verilog agree on every port; ")?,
+        }
+        match &self.violation {
+            Some(v) => write!(f, "scoreboard on the Verilog: {v}")?,
+            None => write!(
+                f,
+                "scoreboard on the Verilog: no violation within the trace"
+            )?,
+        }
+        if let Some(v) = &self.model_violation {
+            write!(f, "; scoreboard on the model: {v}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A parsed VCD: per top-level signal name, its value at each sampled cycle.
+#[derive(Debug, Default)]
+pub struct Trace {
+    pub cycles: usize,
+    pub values: HashMap<String, Vec<u64>>,
+}
+
+/// Parse the VCD: signals declared directly in the first (top) scope; one
+/// sample per rising edge of `clock` (the values just before the edge are
+/// the cycle's inputs and combinational outputs), or one per timestamp when
+/// there is no clock.
+pub fn parse_vcd(text: &str) -> Result<Trace, String> {
+    let mut depth = 0usize;
+    let mut id_names: HashMap<String, Vec<String>> = HashMap::new();
+    let mut toks = text.split_whitespace().peekable();
+    let mut header_done = false;
+    // Header.
+    while let Some(t) = toks.next() {
+        match t {
+            "$scope" => {
+                depth += 1;
+            }
+            "$upscope" => depth = depth.saturating_sub(1),
+            "$var" => {
+                let _ty = toks.next();
+                let _w = toks.next();
+                let id = toks.next().ok_or("truncated $var")?.to_string();
+                let name = toks.next().ok_or("truncated $var")?.to_string();
+                if depth == 1 {
+                    id_names.entry(id).or_default().push(name);
+                }
+            }
+            "$enddefinitions" => {
+                header_done = true;
+                // skip "$end"
+                toks.next();
+                break;
+            }
+            _ => {}
+        }
+    }
+    if !header_done {
+        return Err("no $enddefinitions in the VCD".into());
+    }
+    let clock_id = id_names
+        .iter()
+        .find(|(_, n)| n.iter().any(|n| n == "clock"))
+        .map(|(id, _)| id.clone());
+    let mut cur: HashMap<String, u64> = HashMap::new();
+    let mut samples: Vec<HashMap<String, u64>> = Vec::new();
+    let mut last_clock = 0u64;
+    let mut have_time = false;
+    let sample_all = clock_id.is_none();
+    let set = |cur: &mut HashMap<String, u64>, id: &str, v: u64| {
+        cur.insert(id.to_string(), v);
+    };
+    let parse_bits =
+        |b: &str| -> u64 { b.chars().fold(0u64, |a, c| (a << 1) | u64::from(c == '1')) };
+    while let Some(t) = toks.next() {
+        if let Some(_ts) = t.strip_prefix('#') {
+            if sample_all && have_time {
+                samples.push(cur.clone());
+            }
+            have_time = true;
+            continue;
+        }
+        if t.starts_with('$') {
+            continue; // $dumpvars, $end, ...
+        }
+        let (id, v) = if let Some(bits) = t.strip_prefix('b').or_else(|| t.strip_prefix('B')) {
+            let id = toks.next().ok_or("truncated vector change")?;
+            (id.to_string(), parse_bits(bits))
+        } else {
+            let c = t.chars().next().unwrap_or('x');
+            (t[1..].to_string(), u64::from(c == '1'))
+        };
+        if Some(&id) == clock_id.as_ref() {
+            if v == 1 && last_clock == 0 {
+                samples.push(cur.clone());
+            }
+            last_clock = v;
+        }
+        set(&mut cur, &id, v);
+    }
+    if sample_all && have_time {
+        samples.push(cur.clone());
+    }
+    let mut values: HashMap<String, Vec<u64>> = HashMap::new();
+    for (id, names) in &id_names {
+        let col: Vec<u64> = samples
+            .iter()
+            .map(|s| s.get(id).copied().unwrap_or(0))
+            .collect();
+        for n in names {
+            values.insert(n.clone(), col.clone());
+        }
+    }
+    Ok(Trace {
+        cycles: samples.len(),
+        values,
+    })
+}
+
+/// The trace's inputs and Verilog outputs, per cycle.
+pub fn ports_of(cfg: &Config, tr: &Trace) -> Result<(Vec<Inputs>, Vec<Outputs>), String> {
+    for (name, _, _) in spec_ports(cfg) {
+        if name != "clock" && !tr.values.contains_key(name) {
+            return Err(format!("the trace has no top-level signal `{name}`"));
+        }
+    }
+    let g = |n: &str, c: usize| tr.values[n][c];
+    let mut ins = Vec::with_capacity(tr.cycles);
+    let mut outs = Vec::with_capacity(tr.cycles);
+    for c in 0..tr.cycles {
+        ins.push(Inputs {
+            reset: g("reset", c) != 0,
+            req_valid: g("req_valid", c) != 0,
+            req_warp: g("req_warp", c) as u8,
+            req_op: g("req_op", c) as u8,
+            req_level: g("req_level", c) as u8,
+            req_ivall: g("req_ivall", c) as u8,
+            req_id: g("req_id", c) as u16,
+            dn_ready: g("dn_ready", c) != 0,
+            ack_valid: g("ack_valid", c) != 0,
+            ack_tag: g("ack_tag", c) as u8,
+            bar_ack_valid: g("bar_ack_valid", c) != 0,
+            bar_ack_tag: g("bar_ack_tag", c) as u8,
+        });
+        outs.push(Outputs {
+            req_ready: g("req_ready", c) != 0,
+            dn_valid: g("dn_valid", c) != 0,
+            dn_kind: g("dn_kind", c) as u8,
+            dn_tag: g("dn_tag", c) as u8,
+            dn_warp: g("dn_warp", c) as u8,
+            dn_op: g("dn_op", c) as u8,
+            dn_level: g("dn_level", c) as u8,
+            dn_ack_req: g("dn_ack_req", c) != 0,
+            dn_id: g("dn_id", c) as u16,
+            warp_blocked: g("warp_blocked", c),
+            release_valid: g("release_valid", c) != 0,
+            release_mask: g("release_mask", c),
+            err: g("err", c) != 0,
+        });
+    }
+    // Every SPEC.md input of the table is used above.
+    debug_assert_eq!(
+        spec_ports(cfg).iter().filter(|p| p.1 == Dir::In).count(),
+        13
+    );
+    Ok((ins, outs))
+}
+
+/// Replay `inputs` through the model and the scoreboard, comparing with the
+/// Verilog's `outputs`.
+pub fn replay(cfg: &Config, inputs: &[Inputs], outputs: &[Outputs]) -> Replay {
+    let mut model = MembarModel::new(cfg);
+    let mut sb_v = Scoreboard::new(cfg);
+    let mut sb_m = Scoreboard::new(cfg);
+    let mut r = Replay {
+        cycles: inputs.len(),
+        inputs: inputs.to_vec(),
+        ..Replay::default()
+    };
+    for (c, (i, v)) in inputs.iter().zip(outputs).enumerate() {
+        let m = model.step(i);
+        if r.divergence.is_none() {
+            if let Some((p, mv, vv)) = m.first_difference(v) {
+                r.divergence = Some((c, p, mv, vv));
+            }
+        }
+        if r.violation.is_none() {
+            if let Err(e) = sb_v.check(c as u64, i, v) {
+                r.violation = Some(e.to_string());
+            }
+        }
+        if r.model_violation.is_none() {
+            if let Err(e) = sb_m.check(c as u64, i, &m) {
+                r.model_violation = Some(e.to_string());
+            }
+        }
+    }
+    r
+}
+
+/// Read a counterexample VCD and replay it.
+pub fn replay_vcd(cfg: &Config, vcd: &Path) -> Replay {
+    let res = std::fs::read_to_string(vcd)
+        .map_err(|e| format!("{}: {e}", vcd.display()))
+        .and_then(|t| parse_vcd(&t))
+        .and_then(|tr| ports_of(cfg, &tr));
+    match res {
+        Ok((i, o)) => replay(cfg, &i, &o),
+        Err(e) => Replay {
+            error: Some(e),
+            ..Replay::default()
+        },
+    }
+}
