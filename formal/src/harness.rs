@@ -448,3 +448,38 @@ endmodule"
     );
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(warps: u32, slots: u32) -> Config {
+        Config {
+            warps,
+            slots,
+            ..Config::default()
+        }
+    }
+
+    #[test]
+    fn every_group_label_is_one_assertion_and_every_port_is_connected() {
+        for c in [cfg(8, 2), cfg(32, 4), cfg(64, 8)] {
+            let h = harness(&c);
+            for g in GROUPS {
+                for p in g.props {
+                    let n = h.matches(&format!("      {p}: assert (")).count();
+                    assert_eq!(n, 1, "{p} in {:?}", c.short_name());
+                    assert_eq!(group_of(p).map(|g| g.props.contains(p)), Some(true));
+                }
+            }
+            for (name, _, _) in spec_ports(&c) {
+                assert!(
+                    h.contains(&format!(".{name}({name})")),
+                    "port {name} not connected"
+                );
+            }
+            assert!(h.contains(&format!("localparam W = {}", c.warps)));
+        }
+        assert!(group("p9").is_none() && group("p1").is_some());
+    }
+}

@@ -66,9 +66,9 @@ pub struct Trace {
 }
 
 /// Parse the VCD: signals declared directly in the first (top) scope; one
-/// sample per rising edge of `clock` (the values just before the edge are
-/// the cycle's inputs and combinational outputs), or one per timestamp when
-/// there is no clock.
+/// sample per timestamp in which `clock` rises (yosys-smtbmc writes step k's
+/// inputs and outputs in the timestamp of its rising edge), taken with that
+/// timestamp's final values; without a clock, one per timestamp with changes.
 pub fn parse_vcd(text: &str) -> Result<Trace, String> {
     let mut depth = 0usize;
     let mut id_names: HashMap<String, Vec<String>> = HashMap::new();
@@ -109,19 +109,17 @@ pub fn parse_vcd(text: &str) -> Result<Trace, String> {
     let mut cur: HashMap<String, u64> = HashMap::new();
     let mut samples: Vec<HashMap<String, u64>> = Vec::new();
     let mut last_clock = 0u64;
-    let mut have_time = false;
-    let sample_all = clock_id.is_none();
-    let set = |cur: &mut HashMap<String, u64>, id: &str, v: u64| {
-        cur.insert(id.to_string(), v);
-    };
+    // The current timestamp holds a rising clock edge (or, without a clock,
+    // any change): its final values are one cycle.
+    let mut edge = false;
     let parse_bits =
         |b: &str| -> u64 { b.chars().fold(0u64, |a, c| (a << 1) | u64::from(c == '1')) };
     while let Some(t) = toks.next() {
-        if let Some(_ts) = t.strip_prefix('#') {
-            if sample_all && have_time {
+        if t.starts_with('#') {
+            if edge {
                 samples.push(cur.clone());
             }
-            have_time = true;
+            edge = false;
             continue;
         }
         if t.starts_with('$') {
@@ -132,17 +130,21 @@ pub fn parse_vcd(text: &str) -> Result<Trace, String> {
             (id.to_string(), parse_bits(bits))
         } else {
             let c = t.chars().next().unwrap_or('x');
-            (t[1..].to_string(), u64::from(c == '1'))
+            (t[c.len_utf8()..].to_string(), u64::from(c == '1'))
         };
-        if Some(&id) == clock_id.as_ref() {
-            if v == 1 && last_clock == 0 {
-                samples.push(cur.clone());
+        match &clock_id {
+            Some(ck) if *ck == id => {
+                if v == 1 && last_clock == 0 {
+                    edge = true;
+                }
+                last_clock = v;
             }
-            last_clock = v;
+            Some(_) => {}
+            None => edge = true,
         }
-        set(&mut cur, &id, v);
+        cur.insert(id, v);
     }
-    if sample_all && have_time {
+    if edge {
         samples.push(cur.clone());
     }
     let mut values: HashMap<String, Vec<u64>> = HashMap::new();
@@ -254,5 +256,33 @@ pub fn replay_vcd(cfg: &Config, vcd: &Path) -> Replay {
             error: Some(e),
             ..Replay::default()
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vcd_is_sampled_at_rising_clock_edges_top_scope_only() {
+        let vcd = "$timescale 1ns $end\n$scope module top $end\n$var wire 1 ! clock $end\n$var wire 3 \" req_op $end\n\
+                   $scope module dut $end\n$var wire 3 # req_op $end\n$upscope $end\n$upscope $end\n$enddefinitions $end\n\
+                   #0\n$dumpvars\n1!\nb101 \"\nb111 #\n$end\n#5\n0!\n#10\n1!\nb10 \"\n#15\n0!\n#20\n1!\n";
+        let t = parse_vcd(vcd).unwrap();
+        // One cycle per timestamp with a rising edge, with its final values;
+        // the nested scope's req_op is not the top's.
+        assert_eq!(t.values["req_op"], vec![5, 2, 2]);
+        assert_eq!(t.cycles, 3);
+        assert!(parse_vcd("$var wire 1 ! a $end").is_err());
+    }
+
+    #[test]
+    fn a_trace_missing_a_port_is_reported() {
+        let t = Trace {
+            cycles: 1,
+            values: [("reset".to_string(), vec![1])].into_iter().collect(),
+        };
+        let e = ports_of(&Config::default(), &t).unwrap_err();
+        assert!(e.contains("req_valid"), "{e}");
     }
 }

@@ -367,3 +367,58 @@ fn find_vcd(work: &Path) -> Option<PathBuf> {
     found.sort();
     found.into_iter().next()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_are_parsed_from_sby_logs() {
+        let w = Path::new("/nonexistent");
+        assert_eq!(
+            parse_verdict("SBY [x] DONE (PASS, rc=0)", Engine::Pdr, 20, w),
+            Verdict::Proven
+        );
+        assert_eq!(
+            parse_verdict("SBY [x] DONE (PASS, rc=0)", Engine::Bmc, 12, w),
+            Verdict::Bounded(12)
+        );
+        let fail = "SBY [t] summary:   failed assertion membar_formal_top.P2_no_accept_blocked at membar_formal_top.sv:224.7-224.62 step 3\nSBY [t] DONE (FAIL, rc=2)";
+        assert_eq!(
+            parse_verdict(fail, Engine::Bmc, 24, w),
+            Verdict::Counterexample {
+                props: vec!["P2_no_accept_blocked".into()],
+                step: Some(3),
+                vcd: None
+            }
+        );
+        let abc = "engine_0: Output 1 of miter \"model/design_aiger\" was asserted in frame 3.\nsummary: engine_0 (abc bmc3) returned FAIL\nDONE (ERROR, rc=16)";
+        assert_eq!(
+            parse_verdict(abc, Engine::Bmc, 24, w),
+            Verdict::Counterexample {
+                props: vec![],
+                step: Some(3),
+                vcd: None
+            }
+        );
+        assert!(
+            matches!(parse_verdict("DONE (TIMEOUT, rc=8)", Engine::Pdr, 20, w), Verdict::Unknown(s) if s == "TIMEOUT")
+        );
+        assert!(matches!(
+            parse_verdict("", Engine::Pdr, 20, w),
+            Verdict::Unknown(_)
+        ));
+    }
+
+    #[test]
+    fn unknown_group_names_the_flag_value_and_allowed() {
+        let e = select_groups(&["p2".into(), "px".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("--props") && e.contains("\"px\"") && e.contains("p1"),
+            "{e}"
+        );
+        assert_eq!(select_groups(&[]).unwrap().len(), GROUPS.len());
+    }
+}

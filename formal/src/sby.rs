@@ -214,3 +214,29 @@ fn sby_text_with(
     s += "prep -top membar_formal_top\n\n[files]\nmembar_unit.v\nmembar_formal_top.sv\n";
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::{group, GROUPS};
+
+    #[test]
+    fn sby_has_one_task_per_group_with_its_defines() {
+        let gs: Vec<&Group> = GROUPS.iter().collect();
+        let s = sby_text(&gs, Engine::Pdr, 20, 60);
+        for g in GROUPS {
+            assert!(s.contains(&format!("\n{}\n", g.name)));
+            assert!(s.contains(&format!(
+                "{}: read -formal -D G_{} ",
+                g.name,
+                g.name.to_uppercase()
+            )));
+        }
+        assert!(s.contains("abc pdr") && s.contains("mode prove"));
+        assert!(sby_text(&gs, Engine::Bmc, 9, 60).contains("mode bmc\ndepth 9"));
+        assert!(trace_sby_text(&gs, 5, 60).contains("smtbmc yices"));
+        assert!(defines(group("p7").unwrap()).contains(&"G_MON_BAR".to_string()));
+        assert_eq!(Engine::parse("kind"), Some(Engine::Kind));
+        assert_eq!(Engine::parse("ic3"), None);
+    }
+}

@@ -24,26 +24,43 @@ fn every_mutant_is_killed_and_the_trace_replays() {
         std::fs::read_to_string(root().join("verilog_out/w8_k2_n1_c4/membar_unit.v")).unwrap();
     let only = std::env::var("MUTANT").ok();
     let scratch = tempfile::tempdir().unwrap();
-    let mut killed = Vec::new();
-    let mut survivors = Vec::new();
-    for m in MUTANTS
+    let todo: Vec<_> = MUTANTS
         .iter()
         .filter(|m| only.as_deref().is_none_or(|o| o == m.name))
-    {
-        let mutant = apply(m, &text).unwrap_or_else(|e| panic!("{e}"));
-        assert_ne!(mutant, text);
-        let v = scratch.path().join(format!("{}.v", m.name));
-        std::fs::write(&v, &mutant).unwrap();
-        let opts = Options {
-            engine: Engine::Bmc,
-            depth: 24,
-            groups: vec![m.group.to_string()],
-            timeout: 600,
-            keep: None,
-            jobs: 1,
-        };
-        let r = run(&cfg, &v, &opts).unwrap_or_else(|e| panic!("{e}"));
-        let g = &r[0];
+        .collect();
+    // Two mutants at a time (CI has two cores).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|sc| {
+        for _ in 0..2 {
+            sc.spawn(|| loop {
+                let n = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(m) = todo.get(n) else { break };
+                let mutant = apply(m, &text).unwrap_or_else(|e| panic!("{e}"));
+                assert_ne!(mutant, text);
+                let v = scratch.path().join(format!("{}.v", m.name));
+                std::fs::write(&v, &mutant).unwrap();
+                let opts = Options {
+                    engine: Engine::Bmc,
+                    depth: 24,
+                    groups: vec![m.group.to_string()],
+                    timeout: 600,
+                    keep: None,
+                    jobs: 1,
+                };
+                let r = run(&cfg, &v, &opts).unwrap_or_else(|e| panic!("{e}"));
+                results
+                    .lock()
+                    .unwrap()
+                    .push((n, *m, r.into_iter().next().unwrap()));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.0);
+    let mut killed = Vec::new();
+    let mut survivors = Vec::new();
+    for (_, m, g) in &results {
         println!("mutant {:<22} ({}): {}", m.name, m.mirrors, g.summary());
         match &g.verdict {
             Verdict::Counterexample { props, .. } => {
