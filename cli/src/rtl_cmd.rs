@@ -270,7 +270,7 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
         }
         done += n;
         chunk_no += 1;
-        if chunk_no % 10 == 0 || done == a.cycles {
+        if chunk_no.is_multiple_of(10) || done == a.cycles {
             eprintln!(
                 "  {done}/{} cycles, {:.1} s",
                 a.cycles,

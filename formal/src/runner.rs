@@ -168,12 +168,32 @@ pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResu
             let child = spawn_task(&tools, wrapper.as_deref(), &dir, "membar", g.name)?;
             running.push((gi, g, Instant::now(), child));
         }
-        for (gi, g, start, child) in running {
+        // Wait for the chunk's tasks together, so each one's wall time is its own.
+        let limit = Duration::from_secs(opts.timeout + 60);
+        let mut done: Vec<Option<Instant>> = vec![None; running.len()];
+        while done.iter().any(Option::is_none) {
+            for (k, (_, _, start, child)) in running.iter_mut().enumerate() {
+                if done[k].is_none() {
+                    let finished = !matches!(child.try_wait(), Ok(None));
+                    if finished || start.elapsed() > limit {
+                        if !finished {
+                            let _ = child.kill();
+                            let _ = child.wait();
+                        }
+                        done[k] = Some(Instant::now());
+                    }
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        for ((gi, g, start, _child), end) in running.into_iter().zip(done) {
+            let first_seconds = end.map_or(0.0, |e| (e - start).as_secs_f64());
             let work = dir.join(format!("membar_{}", g.name));
-            let out = wait_with_timeout(child, Duration::from_secs(opts.timeout + 60));
+            let out = "sby wrote no logfile.txt".to_string();
             let log = std::fs::read_to_string(work.join("logfile.txt")).unwrap_or(out);
             let mut verdict = parse_verdict(&log, opts.engine, opts.depth, &work);
             let mut log_tail = tail(&log);
+            let mut rerun_seconds = 0.0;
             // abc's counterexample: re-find it with smtbmc for a replayable
             // trace with port names and the failed assertion labels.
             if let Verdict::Counterexample {
@@ -186,17 +206,19 @@ pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResu
                     trace_sby_text(&groups, depth, opts.timeout),
                 )
                 .map_err(io)?;
+                let rerun = Instant::now();
                 let child = spawn_task(&tools, wrapper.as_deref(), &dir, "membar_trace", g.name)?;
                 let work2 = dir.join(format!("membar_trace_{}", g.name));
                 let out2 = wait_with_timeout(child, Duration::from_secs(opts.timeout + 60));
                 let log2 = std::fs::read_to_string(work2.join("logfile.txt")).unwrap_or(out2);
                 let v2 = parse_verdict(&log2, Engine::Bmc, depth, &work2);
+                rerun_seconds = rerun.elapsed().as_secs_f64();
                 log_tail = format!("{log_tail}\n--- smtbmc trace run ---\n{}", tail(&log2));
                 if matches!(v2, Verdict::Counterexample { .. }) {
                     verdict = v2;
                 }
             }
-            let seconds = start.elapsed().as_secs_f64();
+            let seconds = first_seconds + rerun_seconds;
             let replay = match &verdict {
                 Verdict::Counterexample { vcd: Some(v), .. } => Some(replay_vcd(cfg, v)),
                 _ => None,

