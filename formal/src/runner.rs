@@ -49,7 +49,12 @@ impl GroupResult {
             Verdict::Counterexample { props, step, .. } => format!(
                 "COUNTEREXAMPLE: {} fails{}",
                 props.join(", "),
-                step.map_or(String::new(), |s| format!(" in cycle {s}"))
+                // A clocked immediate assertion is checked at the edge that ends
+                // the cycle: sby's step K reports a violation in cycle K - 1.
+                step.map_or(String::new(), |s| format!(
+                    " in cycle {} (sby step {s})",
+                    s.saturating_sub(1)
+                ))
             ),
             Verdict::Unknown(s) => format!("UNKNOWN ({s})"),
         };
@@ -153,11 +158,15 @@ pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResu
     let io = |e: std::io::Error| RunError::Io(format!("{}: {e}", dir.display()));
     std::fs::write(dir.join("membar_unit.v"), &text).map_err(io)?;
     std::fs::write(dir.join("membar_formal_top.sv"), harness(cfg)).map_err(io)?;
-    std::fs::write(
-        dir.join("membar.sby"),
-        sby_text(&groups, opts.engine, opts.depth, opts.timeout),
-    )
-    .map_err(io)?;
+    // One .sby per group: sby keeps a status database per job name
+    // (`<job>/status.sqlite`), which concurrent tasks of one job would share.
+    for g in &groups {
+        std::fs::write(
+            dir.join(format!("membar_{}.sby", g.name)),
+            sby_text(&[g], opts.engine, opts.depth, opts.timeout),
+        )
+        .map_err(io)?;
+    }
     let wrapper = tools.abc_wrapper(&dir).map_err(io)?;
     let mut results: Vec<Option<GroupResult>> = vec![None; groups.len()];
     let jobs = opts.jobs.max(1);
@@ -165,7 +174,8 @@ pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResu
         let mut running = Vec::new();
         for &gi in chunk {
             let g = groups[gi];
-            let child = spawn_task(&tools, wrapper.as_deref(), &dir, "membar", g.name)?;
+            let stem = format!("membar_{}", g.name);
+            let child = spawn_task(&tools, wrapper.as_deref(), &dir, &stem, g.name)?;
             running.push((gi, g, Instant::now(), child));
         }
         // Wait for the chunk's tasks together, so each one's wall time is its own.
@@ -188,7 +198,7 @@ pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResu
         }
         for ((gi, g, start, _child), end) in running.into_iter().zip(done) {
             let first_seconds = end.map_or(0.0, |e| (e - start).as_secs_f64());
-            let work = dir.join(format!("membar_{}", g.name));
+            let work = dir.join(format!("membar_{0}_{0}", g.name));
             let out = "sby wrote no logfile.txt".to_string();
             let log = std::fs::read_to_string(work.join("logfile.txt")).unwrap_or(out);
             let mut verdict = parse_verdict(&log, opts.engine, opts.depth, &work);
@@ -201,14 +211,15 @@ pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResu
             } = &verdict
             {
                 let depth = step.map_or(opts.depth, |s| s + 2).max(2);
+                let stem = format!("trace_{}", g.name);
                 std::fs::write(
-                    dir.join("membar_trace.sby"),
-                    trace_sby_text(&groups, depth, opts.timeout),
+                    dir.join(format!("{stem}.sby")),
+                    trace_sby_text(&[g], depth, opts.timeout),
                 )
                 .map_err(io)?;
                 let rerun = Instant::now();
-                let child = spawn_task(&tools, wrapper.as_deref(), &dir, "membar_trace", g.name)?;
-                let work2 = dir.join(format!("membar_trace_{}", g.name));
+                let child = spawn_task(&tools, wrapper.as_deref(), &dir, &stem, g.name)?;
+                let work2 = dir.join(format!("trace_{0}_{0}", g.name));
                 let out2 = wait_with_timeout(child, Duration::from_secs(opts.timeout + 60));
                 let log2 = std::fs::read_to_string(work2.join("logfile.txt")).unwrap_or(out2);
                 let v2 = parse_verdict(&log2, Engine::Bmc, depth, &work2);
@@ -240,7 +251,8 @@ fn tail(log: &str) -> String {
     lines[lines.len().saturating_sub(12)..].join("\n")
 }
 
-/// Start `sby -f <stem>.sby <task>` in `dir` with the pinned tools.
+/// Start `sby -f <stem>.sby <task>` in `dir` with the pinned tools (work
+/// directory `<stem>_<task>`).
 fn spawn_task(
     tools: &Tools,
     wrapper: Option<&Path>,
