@@ -8,6 +8,7 @@
 
 use crate::common::{load_config, CmdError, CmdResult};
 use crate::rtl_cmd::verilog_for;
+use membar_formal::harness::GROUPS;
 use membar_formal::runner::{self, Options, RunError, Verdict};
 use membar_formal::sby::Engine;
 use std::path::PathBuf;
@@ -47,11 +48,20 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
     if a.jobs == 0 {
         return Err(CmdError::input("--jobs 0: allowed: 1 or more"));
     }
-    let groups: Vec<String> = a
-        .props
-        .as_deref()
-        .map(|p| p.split(',').map(|s| s.trim().to_string()).collect())
-        .unwrap_or_default();
+    let groups: Vec<String> = match a.props.as_deref() {
+        Some(p) => p.split(',').map(|s| s.trim().to_string()).collect(),
+        // pdr does not close P5's quiescence counter (docs/formal.md): by
+        // default it runs every other group; P5 is asked for explicitly.
+        None if engine == Engine::Pdr => {
+            println!("note: p5 is not run with pdr by default (it does not close); check it with --engine bmc --props p5");
+            GROUPS
+                .iter()
+                .filter(|g| g.name != "p5")
+                .map(|g| g.name.to_string())
+                .collect()
+        }
+        None => Vec::new(),
+    };
     // Validate the flags before any work.
     runner::select_groups(&groups).map_err(|e| CmdError::input(e.to_string()))?;
     let cfg = load_config(&a.config)?;

@@ -43,7 +43,7 @@ enum Cmd {
         /// pdr (abc pdr, unbounded proof), kind (smtbmc k-induction), bmc (abc bmc3).
         #[arg(long, default_value = "pdr")]
         engine: String,
-        /// Property groups, comma-separated (default: all): rst, p2, p3s, p3c, p7, cnt, p4, p5, p1.
+        /// Property groups, comma-separated (default: all; with pdr all but p5): rst, p2, p3s, p3c, p7, cnt, p4, p5, p1.
         #[arg(long)]
         props: Option<String>,
         /// Work in this directory and keep the harness, .sby, logs and traces.
