@@ -4,10 +4,10 @@
 # on every property group, then abc pdr on every group but P5 with a
 # per-group timeout of $TIMEOUT seconds (a timeout is reported as UNKNOWN).
 # Exit 1 if any group has a counterexample or did not finish.
-#   DEPTH=20 TIMEOUT=600 bash formal/run-all.sh
+#   DEPTH=15 TIMEOUT=600 bash formal/run-all.sh   (the defaults)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-DEPTH=${DEPTH:-20}
+DEPTH=${DEPTH:-15}
 TIMEOUT=${TIMEOUT:-600}
 cargo build --release --bin membar || exit 2
 M=target/release/membar
