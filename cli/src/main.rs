@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 mod calibrate;
 mod common;
+mod formal_cmd;
 mod output;
 mod rtl_cmd;
 mod shard;
@@ -26,6 +27,37 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// Formal proofs of the SPEC.md properties on the emitted Verilog
+    /// (SymbiYosys; one task per property group). Exit 1 on a counterexample
+    /// or an unfinished proof, 2 on bad input or a missing tool.
+    Formal {
+        /// The unit whose contract is checked (allowed: membar).
+        #[arg(long, default_value = "membar")]
+        unit: String,
+        #[arg(long)]
+        config: PathBuf,
+        /// The Verilog to check (default: generated from the config).
+        #[arg(long)]
+        verilog: Option<PathBuf>,
+        /// BMC / k-induction depth (cycles).
+        #[arg(long, default_value_t = 20)]
+        depth: u32,
+        /// pdr (abc pdr, unbounded proof), kind (smtbmc k-induction), bmc (abc bmc3).
+        #[arg(long, default_value = "pdr")]
+        engine: String,
+        /// Property groups, comma-separated (default: all; with pdr all but p5): rst, p2, p3s, p3c, p7, cnt, p4, p5, p1.
+        #[arg(long)]
+        props: Option<String>,
+        /// Work in this directory and keep the harness, .sby, logs and traces.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+        /// Seconds each group's task may run.
+        #[arg(long, default_value_t = 1200)]
+        timeout: u64,
+        /// Groups run at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+    },
     /// Write `DIR/membar_unit.v` (SPEC.md ports, ANSI list) for a configuration.
     Generate {
         /// YAML configuration (see configs/default.yaml).
@@ -220,6 +252,27 @@ fn main() -> ExitCode {
     default_sigpipe();
     let cli = Cli::parse();
     let r = match cli.cmd {
+        Cmd::Formal {
+            unit,
+            config,
+            verilog,
+            depth,
+            engine,
+            props,
+            keep,
+            timeout,
+            jobs,
+        } => formal_cmd::formal(&formal_cmd::FormalArgs {
+            unit,
+            config,
+            verilog,
+            depth,
+            engine,
+            props,
+            keep,
+            timeout,
+            jobs,
+        }),
         Cmd::Generate { config, out } => rtl_cmd::generate(&config, &out),
         Cmd::Cosim {
             config,

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# formal/run-all.sh: the long formal runs of docs/formal.md, one command.
+# For every shipped configuration (verilog_out/*/): abc bmc3 to depth $DEPTH
+# on every property group, then abc pdr on every group but P5 with a
+# per-group timeout of $TIMEOUT seconds (a timeout is reported as UNKNOWN).
+# Exit 1 if any group has a counterexample or did not finish.
+#   DEPTH=15 TIMEOUT=600 bash formal/run-all.sh   (the defaults)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DEPTH=${DEPTH:-15}
+TIMEOUT=${TIMEOUT:-600}
+cargo build --release --bin membar || exit 2
+M=target/release/membar
+rc=0
+for d in verilog_out/*/; do
+  n=$(basename "$d")
+  echo "=== $n: abc bmc3, depth $DEPTH"
+  "$M" formal --config "$d/config.yaml" --verilog "$d/membar_unit.v" --engine bmc --depth "$DEPTH" --timeout "$TIMEOUT" || rc=1
+  echo "=== $n: abc pdr (every group but p5), timeout $TIMEOUT s per group"
+  "$M" formal --config "$d/config.yaml" --verilog "$d/membar_unit.v" --engine pdr \
+    --props rst,p2,p3s,p3c,p7,cnt,p4,p1 --timeout "$TIMEOUT" || rc=1
+done
+exit $rc

@@ -1,0 +1,16 @@
+//! membar-formal: formal proofs of `membar_unit`'s SPEC.md contract on the
+//! emitted Verilog with SymbiYosys.
+//!
+//! - [`harness`]: the top `membar_formal_top` (free inputs, reset in cycle 0,
+//!   port-level monitor with labelled assertions, grouped),
+//! - [`sby`]: the `.sby` writer and the tool look-up (yowasp-sby, abc, yices),
+//! - [`runner`]: runs one sby task per property group and parses the result,
+//! - [`replay`]: turns a counterexample VCD into per-cycle [`membar_sim::Inputs`]
+//!   and replays it through the reference model and the scoreboard,
+//! - [`mutants`]: textual mutants of the emitted Verilog (test machinery).
+
+pub mod harness;
+pub mod mutants;
+pub mod replay;
+pub mod runner;
+pub mod sby;
