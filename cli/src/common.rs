@@ -38,7 +38,7 @@ impl From<InputError> for CmdError {
 pub type CmdResult = Result<(), CmdError>;
 
 pub fn load_config(path: &Path) -> Result<Config, CmdError> {
-    Ok(Config::load(path)?)
+    Ok(membar_sim::load_config(path)?)
 }
 
 /// A workload file path, or the name of a built-in scenario.

@@ -117,7 +117,7 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
     // One recorded input trace (workload + memory model reacting to the
     // reference model) drives every back end: identical stimulus, and since
     // the back ends are cycle-equivalent, identical behaviour.
-    let trace = membar_sim::run::record_inputs(&cfg, &wf, cycles, seed);
+    let trace = membar_sim::session::record_inputs(&cfg, &wf, cycles, seed);
     println!(
         "membar bench: config {} ({}), workload {workload}, {cycles} cycles, seed {seed}",
         config_label(config),

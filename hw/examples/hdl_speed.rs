@@ -3,8 +3,8 @@
 //!
 //! `cargo run -p membar-hw --release --example hdl_speed [cycles [config name]]`
 
-use membar_sim::ports::kind;
-use membar_sim::{Config, Inputs};
+use membar_unit_model::ports::kind;
+use membar_unit_model::{Config, Inputs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! the sequencer that emits a closed slot's INVAL/BARRIER commands.
 //!
 //! Twin of `State::{out, seq_pend, seq_tag}` and of the "Output register"
-//! part of `membar_sim::membar_unit::eval` (`out_free`, `seq_busy`, `out_txn`).
+//! part of `membar_unit_model::membar_unit::eval` (`out_free`, `seq_busy`, `out_txn`).
 //! The model's `seq_pend` bits 0, 1, 2 are the flops `seq_inval_d`,
 //! `seq_inval_t`, `seq_barrier` here.
 //!
@@ -32,7 +32,7 @@
 //! - `seq_busy` (out): the sequencer has commands to emit.
 //! - `seq_tag` (out, TB): the slot they belong to.
 
-use membar_sim::ports::kind;
+use membar_unit_model::ports::kind;
 use rust_hdl::prelude::*;
 
 /// INVAL `dn_op` encodings (SPEC.md): 0 = D (`CCTL.D.IVALL`), 1 = T (`CCTLT.IVALL`).

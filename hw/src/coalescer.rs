@@ -2,7 +2,7 @@
 //! coalesced barrier, decides when it closes, and opens the next slot.
 //!
 //! Twin of `State::{open, nmem, age}` and of the closing and joining parts of
-//! `membar_sim::membar_unit::eval` (`mismatch`, `can_close`, `by_window`,
+//! `membar_unit_model::membar_unit::eval` (`mismatch`, `can_close`, `by_window`,
 //! `by_full`, `close`, `accept_join`, "Close the open slot and open the next
 //! one").
 //!

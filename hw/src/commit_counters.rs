@@ -3,7 +3,7 @@
 //!
 //! Twin of `State::cnt` and of the `ack_ok` check, the `cnt_full` refusal,
 //! the `next_clean` condition and the counter updates of
-//! `membar_sim::membar_unit::eval`.
+//! `membar_unit_model::membar_unit::eval`.
 //!
 //! An accepted LD/ST/ATOM/RED increments the open slot's counter; a full
 //! counter (all ones) refuses further TXNs instead of wrapping. `ack_valid`

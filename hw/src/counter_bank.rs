@@ -55,7 +55,7 @@ impl<const K: usize, const TB: usize> CounterBank<K, TB> {
             ($($c:literal)*) => {
                 match counter_bits {
                     $($c => Box::new(CommitCounters::<K, TB, $c>::default()) as Box<dyn CounterCore<K, TB>>,)*
-                    other => return Err(format!("`counter_bits` = {other}: allowed: {}", membar_sim::config::rules::COUNTER_BITS.allowed())),
+                    other => return Err(format!("`counter_bits` = {other}: allowed: {}", membar_unit_model::config::rules::COUNTER_BITS.allowed())),
                 }
             };
         }

@@ -9,9 +9,9 @@
 //! at construction. An unsupported configuration is an `Err` naming the key,
 //! the value and what is allowed.
 
-use membar_sim::config::{rules, Arch};
-use membar_sim::input::Rule;
-use membar_sim::Config;
+use membar_unit_model::config::{rules, Arch};
+use membar_unit_model::input::Rule;
+use membar_unit_model::Config;
 
 use crate::hdl_dut::{HdlDut, HdlModel};
 
@@ -47,7 +47,7 @@ pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
 }
 
 /// The checks the config validation pass makes (same limits, from
-/// `membar_sim::config`), repeated here because `Config`'s fields are public
+/// `membar_unit_model::config`), repeated here because `Config`'s fields are public
 /// and a caller may have built one by hand.
 pub fn check_supported(cfg: &Config) -> Result<(), String> {
     let int = |rule: Rule, key: &str, v: u32| {

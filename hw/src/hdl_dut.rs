@@ -12,8 +12,8 @@
 //! `Simulation` (a thread per testbench and a channel round trip per event),
 //! which is about a hundred times slower.
 
-use membar_sim::ports::{Dut, Inputs, MembarUnitPorts, Outputs};
-use membar_sim::Config;
+use membar_unit_model::ports::{Dut, Inputs, MembarUnitPorts, Outputs};
+use membar_unit_model::Config;
 use rust_hdl::prelude::*;
 
 use crate::membar_unit::MembarUnit;
@@ -69,13 +69,13 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
     fn step(&mut self, i: &Inputs) -> Outputs {
         let i = i.masked_for(&self.cfg);
         let u = &mut self.uut;
-        membar_sim::membar_unit_ports!(hdl_kit::hdl_port_io, (drive u i));
+        membar_unit_model::membar_unit_ports!(hdl_kit::hdl_port_io, (drive u i));
         u.clock.next = false.into();
         self.settle();
 
         let u = &self.uut;
         let mut o = Outputs::default();
-        membar_sim::membar_unit_ports!(hdl_kit::hdl_port_io, (read u o));
+        membar_unit_model::membar_unit_ports!(hdl_kit::hdl_port_io, (read u o));
         self.uut.clock.next = true.into();
         self.settle();
         o

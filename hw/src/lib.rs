@@ -2,7 +2,7 @@
 //! (SPEC.md), its lockstep simulation and its Verilog.
 //!
 //! The RTL is the same micro-architecture as the reference model
-//! `membar_sim::membar_unit` (same registers, same next-state function, same
+//! `membar_unit_model::membar_unit` (same registers, same next-state function, same
 //! outputs every cycle, reset included), split into one block per file:
 //!
 //! | file | block | model state |
@@ -19,10 +19,10 @@
 //! Around the RTL: `dispatch.rs` maps a runtime `Config` to the const-generic
 //! unit, `hdl_dut.rs` steps its rust-hdl simulation in lockstep, `verilog.rs`
 //! emits `membar_unit.v`. Entry points: [`hdl_dut`] (the rust-hdl simulation
-//! as a `membar_sim::Dut`) and [`generate_verilog`] (the text of
+//! as a `membar_unit_model::Dut`) and [`generate_verilog`] (the text of
 //! `membar_unit.v`); `hw/lint/check.sh` lints an emitted file with Verilator
 //! and yosys.
-//! The model's deliberate faults (`membar_sim::mutants::Fault`) have no
+//! The model's deliberate faults (`membar_unit_model::mutants::Fault`) have no
 //! hardware counterpart.
 
 pub mod cmd_stream;
@@ -45,8 +45,9 @@ pub use verilog::{generate_verilog, module_prefix, spec_ports, Dir};
 /// like the reference model. `Err` (naming the key, the value and what is
 /// allowed) when `cfg` is outside what the RTL supports.
 pub fn hdl_dut(
-    cfg: &membar_sim::Config,
-) -> Result<Box<dyn membar_sim::Dut<membar_sim::ports::MembarUnitPorts>>, String> {
-    let model: Box<dyn membar_sim::Dut<membar_sim::ports::MembarUnitPorts>> = dispatch::build(cfg)?;
+    cfg: &membar_unit_model::Config,
+) -> Result<Box<dyn membar_unit_model::Dut<membar_unit_model::ports::MembarUnitPorts>>, String> {
+    let model: Box<dyn membar_unit_model::Dut<membar_unit_model::ports::MembarUnitPorts>> =
+        dispatch::build(cfg)?;
     Ok(model)
 }

@@ -1,6 +1,6 @@
 //! `membar_unit`: the SM memory-barrier unit (SPEC.md), top level.
 //!
-//! The RTL twin of the reference model `membar_sim::membar_unit` (`State` is
+//! The RTL twin of the reference model `membar_unit_model::membar_unit` (`State` is
 //! the union of the blocks' flops, `eval` the union of their kernels). This
 //! block only wires the five blocks together and to the SPEC.md ports, ORs
 //! the error sources into `err`, and forces every output low while `reset`
@@ -24,8 +24,8 @@
 //! `counter_bank.rs`); the other parameters are constants inside the blocks.
 //! Ports are the SPEC.md ports, same names and widths.
 
-use membar_sim::config::LevelMix;
-use membar_sim::Config;
+use membar_unit_model::config::LevelMix;
+use membar_unit_model::Config;
 use rust_hdl::prelude::*;
 
 use crate::cmd_stream::CmdStream;

@@ -3,7 +3,7 @@
 //! plain `MEMBAR.CTA`; and assembles the release pulse.
 //!
 //! Twin of the "request acceptance" and CTA-release parts of
-//! `membar_sim::membar_unit::eval` (`live`, `accept_txn`, `accept_cta`,
+//! `membar_unit_model::membar_unit::eval` (`live`, `accept_txn`, `accept_cta`,
 //! `joining`, `cta_rel`, `release_mask`) and of `State::cta_pend`.
 //!
 //! A request is *live* when `req_valid` is high and its warp is not blocked.
@@ -32,7 +32,7 @@
 //! - `reserved_err` (out): `req_valid` with a reserved op.
 //! - `warp_blocked`, `release_valid`, `release_mask` (out, W): SPEC.md ports.
 
-use membar_sim::ports::{level, op};
+use membar_unit_model::ports::{level, op};
 use rust_hdl::prelude::*;
 
 use crate::onehot::OneHot;

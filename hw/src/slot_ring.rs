@@ -4,7 +4,7 @@
 //! Twin of `State::{members, level, ivall, closed, bar_sent, ack_req,
 //! bar_acked, head}` and of the "acknowledgements" (`bar_ack_ok`), "release"
 //! (walk, `rel_slots`, `group_rel`, `head_d`) and slot-update parts of
-//! `membar_sim::membar_unit::eval`.
+//! `membar_unit_model::membar_unit::eval`.
 //!
 //! The K slots are used as a ring: closed slots are `head .. open-1`, the
 //! open slot is `open`, the rest are free. Every cycle the release walk visits
@@ -52,7 +52,7 @@
 //! - `seq_level` (out, 2), `seq_ack_req` (out): level and `ack_req` of slot `seq_tag`.
 //! - `bar_ack_err` (out): `bar_ack_valid` with no BARRIER awaiting it.
 
-use membar_sim::ports::level;
+use membar_unit_model::ports::level;
 use rust_hdl::prelude::*;
 
 /// Per-slot barrier state and the release walk (W warps, K slots, TB = log2 K).

@@ -12,12 +12,12 @@
 //! 3. `module membar_unit`, an ANSI-port wrapper with exactly the SPEC.md port
 //!    names, directions and widths ([`spec_ports`]) that instantiates the top.
 
-use membar_sim::Config;
+use membar_unit_model::Config;
 use rust_hdl::prelude::*;
 
 use crate::dispatch::build;
 
-pub use membar_sim::ports::{spec_ports, Dir};
+pub use membar_unit_model::ports::{spec_ports, Dir};
 
 /// Name of the rust-hdl top module for `cfg`, e.g.
 /// `mbu_w32_n8_k4_c8_win16_mo1_promote_glack0`; its blocks are `<prefix>__<path>`.
@@ -76,7 +76,7 @@ fn header(cfg: &Config, prefix: &str) -> String {
 }
 
 fn wrapper(cfg: &Config, prefix: &str) -> String {
-    use membar_sim::ports::{MembarUnitPorts, Unit};
+    use membar_unit_model::ports::{MembarUnitPorts, Unit};
     unit_ports::verilog_wrapper(
         MembarUnitPorts::MODULE,
         prefix,

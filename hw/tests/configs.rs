@@ -4,9 +4,9 @@
 mod common;
 
 use common::Stimulus;
-use membar_sim::config::{Arch, LevelMix};
-use membar_sim::PortBundle;
-use membar_sim::{Config, Dut, MembarModel};
+use membar_unit_model::config::{Arch, LevelMix};
+use membar_unit_model::PortBundle;
+use membar_unit_model::{Config, Dut, MembarModel};
 
 /// Each (warps, slots, counter_bits) combination: the rust-hdl model builds,
 /// agrees with the reference model over a short random run, and emits Verilog.

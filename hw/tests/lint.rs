@@ -4,8 +4,8 @@
 //! parameters. The tools are required: a missing one fails the test with how
 //! to install it.
 
-use membar_sim::config::LevelMix;
-use membar_sim::Config;
+use membar_unit_model::config::LevelMix;
+use membar_unit_model::Config;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -11,10 +11,10 @@
 mod common;
 
 use common::Stimulus;
-use membar_sim::config::LevelMix;
-use membar_sim::membar_unit::Events;
-use membar_sim::ports::{MembarUnitPorts, Outputs};
-use membar_sim::{Config, Dut, Inputs, MembarModel};
+use membar_unit_model::config::LevelMix;
+use membar_unit_model::membar_unit::Events;
+use membar_unit_model::ports::{MembarUnitPorts, Outputs};
+use membar_unit_model::{Config, Dut, Inputs, MembarModel};
 use std::time::Instant;
 use unit_ports::lockstep::{
     cycles_from_env, replay_command, seed_from_env, Driver, Phase, RunOptions,

@@ -6,7 +6,7 @@
 //! wrapper, which is checked against it too.
 
 use membar_hw::Dir;
-use membar_sim::Config;
+use membar_unit_model::Config;
 
 /// The port table of `spec/membar_unit.md` for `cfg`: (name, direction, width).
 fn spec_md_ports(cfg: &Config) -> Vec<(String, Dir, u32)> {

@@ -6,7 +6,7 @@
 //! `MEMBAR_BLESS=1 cargo test -p membar-hw --release --test verilog_golden`
 //! and review the diff.
 
-use membar_sim::Config;
+use membar_unit_model::Config;
 use std::path::{Path, PathBuf};
 
 fn out_dir(name: &str) -> PathBuf {

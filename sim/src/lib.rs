@@ -1,34 +1,33 @@
-//! membar-sim: the cycle-accurate reference model of `membar_unit`, its
-//! configuration, the memory-system (MMU) model, workloads, the P1–P7
-//! property scoreboard and the driver loop shared by every back end.
+//! membar-sim: the membar unit's environment and exploration — the
+//! memory-system (MMU) model, workloads, sessions and the driver of the one
+//! lockstep runner, statistics, VCD traces and the H100/H200 calibration.
+//!
+//! The golden model and its checkers live in crate `membar-unit-model`
+//! (`sim/membar_unit/`); they are re-exported here under the same paths
+//! (`membar_sim::config`, `::ports`, `::membar_unit`, `::scoreboard`, …).
 
-pub mod baselines;
+pub use membar_unit_model::{
+    baselines, config, coverage, input, membar_unit, membar_unit_ports, model_for, mutants, ports,
+    scoreboard, Config, Dut, InputError, Inputs, MembarModel, Outputs, PortBundle,
+};
+
 pub mod calibration;
-pub mod config;
-pub mod coverage;
-pub mod input;
-pub mod membar_unit;
 pub mod mmu;
-pub mod mutants;
-pub mod ports;
 pub mod run;
-pub mod scoreboard;
 pub mod session;
 pub mod stats;
 pub mod vcd;
 pub mod workload;
 
-pub use config::{Config, InputError};
-
-/// The reference model of `cfg`'s micro-architecture: the golden
-/// [`MembarModel`] for `arch: coalescing`, a
-/// [`baselines::BaselineModel`] otherwise.
-pub fn model_for(cfg: &Config) -> Box<dyn Dut<ports::MembarUnitPorts>> {
-    if cfg.arch == config::Arch::Coalescing {
-        Box::new(MembarModel::new(cfg))
+/// Load a unit configuration from `path`: a plain config file, or a
+/// calibrated preset (`configs/h100.yaml`), of which the `unit:` section is
+/// the configuration and every other section is validated too.
+pub fn load_config(path: &std::path::Path) -> Result<Config, InputError> {
+    let text = input::read_input(path, "config")?;
+    let source = path.display().to_string();
+    if config::is_preset(&text) {
+        calibration::Preset::from_yaml_str(&text, &source).map(|p| p.unit)
     } else {
-        Box::new(baselines::BaselineModel::new(cfg))
+        Config::from_yaml_str(&text, &source)
     }
 }
-pub use membar_unit::MembarModel;
-pub use ports::{Dut, Inputs, Outputs, PortBundle};

@@ -337,7 +337,7 @@ impl MmuSpec {
             "ideal" => Some(MmuSpec::ideal()),
             "adversarial" => Some(MmuSpec::adversarial()),
             "h100" => Some(MmuSpec::h100()),
-            _ => crate::workload::WorkloadFile::builtin(name).map(|f| f.mmu),
+            _ => MmuSpec::for_scenario(name),
         }
     }
 
@@ -430,12 +430,63 @@ pub(crate) fn mmu_rule(key: &str) -> Rule {
     }
 }
 
+/// The built-in workload scenarios (`workload::WorkloadFile::builtin`).
+pub const SCENARIOS: &[&str] = &[
+    "random_mix",
+    "producer_consumer",
+    "barrier_burst",
+    "sys_heavy",
+    "ivall_heavy",
+    "counter_saturation",
+    "adversarial",
+    "h100_store_fence",
+    "vc_stream",
+];
+
+impl MmuSpec {
+    /// The memory system of built-in workload scenario `name` (the scenario's
+    /// `mmu:` section; a preset may name a scenario to take its MMU).
+    pub fn for_scenario(name: &str) -> Option<MmuSpec> {
+        match name {
+            "random_mix" => Some(MmuSpec::default()),
+            "producer_consumer" => Some(MmuSpec::default()),
+            "barrier_burst" => Some(MmuSpec {
+                ready_prob: 1.0,
+                txn_latency: CycleRange::new(300, 400),
+                gl_bar_latency: CycleRange::new(600, 700),
+                ..MmuSpec::default()
+            }),
+            "sys_heavy" => Some(MmuSpec {
+                sys_bar_latency: CycleRange::new(800, 1500),
+                ..MmuSpec::default()
+            }),
+            "ivall_heavy" => Some(MmuSpec {
+                inval_latency: CycleRange::new(20, 120),
+                ..MmuSpec::default()
+            }),
+            "counter_saturation" => Some(MmuSpec {
+                ready_prob: 1.0,
+                txn_latency: CycleRange::new(1000, 1004),
+                ..MmuSpec::default()
+            }),
+            "adversarial" => Some(MmuSpec::adversarial()),
+            "h100_store_fence" => Some(MmuSpec::h100()),
+            "vc_stream" => Some(MmuSpec {
+                txn_latency: CycleRange::new(200, 600),
+                tail_prob: 0.05,
+                ..MmuSpec::default()
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// What `preset` allows.
 fn preset_allowed() -> String {
     format!(
         "one of {} or a scenario name ({})",
         MMU_PRESETS.join(", "),
-        crate::workload::SCENARIOS.join(", ")
+        SCENARIOS.join(", ")
     )
 }
 

@@ -5,7 +5,6 @@
 //! inputs. Statistics, the VCD writer and the P1–P7 scoreboard are
 //! observers of any run.
 
-use crate::config::Config;
 use crate::ports::{Downstream, Dut, Inputs, MembarUnitPorts, Outputs, Upstream};
 use crate::stats::Stats;
 use crate::vcd::VcdWriter;
@@ -26,12 +25,6 @@ impl<W: Write> Observer<MembarUnitPorts> for VcdWriter<W> {
     fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
         self.cycle(cycle, i, o)
             .map_err(|e| format!("writing the trace: {e}"))
-    }
-}
-
-impl Observer<MembarUnitPorts> for crate::scoreboard::Scoreboard {
-    fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
-        self.check(cycle, i, o).map_err(|v| v.to_string())
     }
 }
 
@@ -96,40 +89,4 @@ pub fn lockstep(
         opts,
         observers,
     )
-}
-
-/// Record the inputs a workload and memory model drive into the reference
-/// model for `cycles` cycles (after the 2-cycle reset of [`RunOptions`]): a
-/// fixed input trace for benchmarking back ends on identical stimulus.
-pub fn record_inputs(
-    cfg: &Config,
-    wf: &crate::workload::WorkloadFile,
-    cycles: u64,
-    seed: u64,
-) -> Vec<Inputs> {
-    struct Recorder(Vec<Inputs>);
-    impl Observer<MembarUnitPorts> for Recorder {
-        fn observe(&mut self, _cycle: u64, i: &Inputs, _o: &Outputs) -> Result<(), String> {
-            self.0.push(*i);
-            Ok(())
-        }
-    }
-    let (mut up, mut dn) = crate::session::stimulus(cfg, wf, seed);
-    let opts = RunOptions {
-        cycles,
-        seed,
-        drain_cycles: 0,
-        ..RunOptions::default()
-    };
-    let mut rec = Recorder(Vec::with_capacity(
-        cycles as usize + opts.reset_cycles as usize,
-    ));
-    run(
-        &mut *crate::model_for(cfg),
-        &mut up,
-        &mut dn,
-        &opts,
-        &mut [&mut rec],
-    );
-    rec.0
 }

@@ -5,7 +5,7 @@
 use crate::config::Config;
 use crate::mmu::Mmu;
 use crate::ports::Dut;
-use crate::ports::MembarUnitPorts;
+use crate::ports::{Inputs, MembarUnitPorts, Outputs};
 use crate::run::{run, Observer, RunOptions, RunReport};
 use crate::scoreboard::Scoreboard;
 use crate::stats::Stats;
@@ -84,4 +84,40 @@ pub fn run_session(
         seed: opts.seed,
         secs: t0.elapsed().as_secs_f64(),
     }
+}
+
+/// Record the inputs a workload and memory model drive into the reference
+/// model for `cycles` cycles (after the 2-cycle reset of [`RunOptions`]): a
+/// fixed input trace for benchmarking back ends on identical stimulus.
+pub fn record_inputs(
+    cfg: &Config,
+    wf: &crate::workload::WorkloadFile,
+    cycles: u64,
+    seed: u64,
+) -> Vec<Inputs> {
+    struct Recorder(Vec<Inputs>);
+    impl Observer<MembarUnitPorts> for Recorder {
+        fn observe(&mut self, _cycle: u64, i: &Inputs, _o: &Outputs) -> Result<(), String> {
+            self.0.push(*i);
+            Ok(())
+        }
+    }
+    let (mut up, mut dn) = stimulus(cfg, wf, seed);
+    let opts = RunOptions {
+        cycles,
+        seed,
+        drain_cycles: 0,
+        ..RunOptions::default()
+    };
+    let mut rec = Recorder(Vec::with_capacity(
+        cycles as usize + opts.reset_cycles as usize,
+    ));
+    crate::run::run(
+        &mut *crate::model_for(cfg),
+        &mut up,
+        &mut dn,
+        &opts,
+        &mut [&mut rec],
+    );
+    rec.0
 }

@@ -637,17 +637,7 @@ pub struct WorkloadFile {
 pub const FILE_KEYS: &[&str] = &["workload", "mmu", "cycles"];
 
 /// Names of the builtin scenarios; each is also `workloads/NAME.yaml`.
-pub const SCENARIOS: &[&str] = &[
-    "random_mix",
-    "producer_consumer",
-    "barrier_burst",
-    "sys_heavy",
-    "ivall_heavy",
-    "counter_saturation",
-    "adversarial",
-    "h100_store_fence",
-    "vc_stream",
-];
+pub use crate::mmu::SCENARIOS;
 
 impl WorkloadFile {
     /// Load and validate a workload file.
@@ -723,7 +713,7 @@ impl WorkloadFile {
                 think: CycleRange::new(0, 20),
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec::default(),
+            mmu: MmuSpec::for_scenario("producer_consumer").unwrap_or_default(),
             cycles: Some(20_000),
         }
     }
@@ -742,12 +732,7 @@ impl WorkloadFile {
                 start_delay: CycleRange::new(0, 8),
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec {
-                ready_prob: 1.0,
-                txn_latency: CycleRange::new(300, 400),
-                gl_bar_latency: CycleRange::new(600, 700),
-                ..MmuSpec::default()
-            },
+            mmu: MmuSpec::for_scenario("barrier_burst").unwrap_or_default(),
             cycles: Some(5_000),
         }
     }
@@ -767,11 +752,7 @@ impl WorkloadFile {
                 ]],
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec {
-                txn_latency: CycleRange::new(200, 600),
-                tail_prob: 0.05,
-                ..MmuSpec::default()
-            },
+            mmu: MmuSpec::for_scenario("vc_stream").unwrap_or_default(),
             cycles: Some(20_000),
         }
     }
@@ -784,10 +765,7 @@ impl WorkloadFile {
                 ivall_mix: [1.0, 0.0, 0.0, 0.0],
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec {
-                sys_bar_latency: CycleRange::new(800, 1500),
-                ..MmuSpec::default()
-            },
+            mmu: MmuSpec::for_scenario("sys_heavy").unwrap_or_default(),
             cycles: Some(20_000),
         }
     }
@@ -802,10 +780,7 @@ impl WorkloadFile {
                 ivall_mix: [1.0, 2.0, 2.0, 2.0],
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec {
-                inval_latency: CycleRange::new(20, 120),
-                ..MmuSpec::default()
-            },
+            mmu: MmuSpec::for_scenario("ivall_heavy").unwrap_or_default(),
             cycles: Some(20_000),
         }
     }
@@ -823,11 +798,7 @@ impl WorkloadFile {
                 membars_per_warp: Some(2),
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec {
-                ready_prob: 1.0,
-                txn_latency: CycleRange::new(1000, 1004),
-                ..MmuSpec::default()
-            },
+            mmu: MmuSpec::for_scenario("counter_saturation").unwrap_or_default(),
             cycles: Some(20_000),
         }
     }
@@ -844,7 +815,7 @@ impl WorkloadFile {
                 reserved_op_prob: 0.02,
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec::adversarial(),
+            mmu: MmuSpec::for_scenario("adversarial").unwrap_or_default(),
             cycles: Some(20_000),
         }
     }
@@ -858,7 +829,7 @@ impl WorkloadFile {
                 programs: vec![vec![ps("ST"), ps("MEMBAR.GL.IVALLD")]],
                 ..WorkloadSpec::default()
             },
-            mmu: MmuSpec::h100(),
+            mmu: MmuSpec::for_scenario("h100_store_fence").unwrap_or_default(),
             cycles: Some(50_000),
         }
     }

@@ -14,8 +14,8 @@
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
-use membar_sim::ports::kind;
-use membar_sim::{Config, Inputs, Outputs};
+use membar_unit_model::ports::kind;
+use membar_unit_model::{Config, Inputs, Outputs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

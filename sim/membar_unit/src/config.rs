@@ -289,7 +289,7 @@ impl Config {
     /// `unit.<key>`.
     pub fn from_yaml_str(text: &str, source: &str) -> Result<Config, InputError> {
         if is_preset(text) {
-            return crate::calibration::Preset::from_yaml_str(text, source).map(|p| p.unit);
+            return unit_section_of_preset(text, source);
         }
         let doc = Doc {
             source,
@@ -348,8 +348,39 @@ pub fn get_str(source: &str, key: &str, v: &Value, allowed: &str) -> Result<Stri
     }
 }
 
+/// The `unit:` section of a calibrated preset (`name`, `unit`, `mmu`,
+/// `sm`), its keys named `unit.<key>` in errors. The other sections belong to
+/// the environment, which validates them (`membar_sim::load_config`).
+fn unit_section_of_preset(text: &str, source: &str) -> Result<Config, InputError> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct PresetUnit {
+        #[serde(default)]
+        unit: Option<RawConfig>,
+        #[serde(default, rename = "name")]
+        _name: Option<serde::de::IgnoredAny>,
+        #[serde(default, rename = "mmu")]
+        _mmu: Option<serde::de::IgnoredAny>,
+        #[serde(default, rename = "sm")]
+        _sm: Option<serde::de::IgnoredAny>,
+    }
+    let doc = Doc {
+        source,
+        lines: true,
+        what: "a preset: a mapping with keys name, unit, mmu, sm",
+    };
+    let allowed = |k: &str| match k.split_once('.') {
+        Some(("unit", rest)) => config_allowed(rest),
+        _ => "a preset: a mapping with keys name, unit, mmu, sm".to_string(),
+    };
+    let raw: Option<PresetUnit> = decode(&doc, text, &allowed)?;
+    raw.and_then(|p| p.unit)
+        .unwrap_or_default()
+        .validate(source, "unit")
+}
+
 /// Is this text a calibrated preset (top-level `unit:` or `name:`)?
-fn is_preset(text: &str) -> bool {
+pub fn is_preset(text: &str) -> bool {
     #[derive(Deserialize)]
     struct TopKeys {
         #[serde(default, deserialize_with = "present")]
@@ -364,7 +395,7 @@ fn is_preset(text: &str) -> bool {
 }
 
 /// What a config key allows (`key` without a section prefix).
-pub(crate) fn config_allowed(key: &str) -> String {
+pub fn config_allowed(key: &str) -> String {
     use rules::*;
     match key {
         "warps" => WARPS,
@@ -384,7 +415,7 @@ pub(crate) fn config_allowed(key: &str) -> String {
 /// A config file as written: every key optional, no unknown keys.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct RawConfig {
+pub struct RawConfig {
     #[serde(default, deserialize_with = "uint")]
     warps: Option<u64>,
     #[serde(default, deserialize_with = "uint")]
@@ -408,7 +439,7 @@ pub(crate) struct RawConfig {
 impl RawConfig {
     /// The validation pass: ranges and cross-key constraints. `path`
     /// prefixes keys in errors (`unit` in a preset).
-    pub(crate) fn validate(self, source: &str, path: &str) -> Result<Config, InputError> {
+    pub fn validate(self, source: &str, path: &str) -> Result<Config, InputError> {
         use rules::*;
         let d = Config::default();
         let k = |name: &str| join_key(path, name);
@@ -583,7 +614,7 @@ mod shipped_configs {
     /// `configs/<name>.yaml` must say exactly what `Config::grid()` says.
     #[test]
     fn config_files_match_grid() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
         for (name, cfg) in Config::grid() {
             let path = dir.join(format!("{name}.yaml"));
             let loaded = Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -594,12 +625,10 @@ mod shipped_configs {
     /// Issue 11 item 12: a calibrated preset is a config: its `unit:` section.
     #[test]
     fn presets_load_as_their_unit_section() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
         for name in ["h100", "h200"] {
             let path = dir.join(format!("{name}.yaml"));
             let cfg = Config::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            let preset = crate::calibration::Preset::load(&path).unwrap();
-            assert_eq!(cfg, preset.unit, "{name}");
             assert_ne!(cfg, Config::default(), "{name}");
         }
         let e = Config::from_yaml_str("name: x\nunit: {ways: 99}\n", "p.yaml")

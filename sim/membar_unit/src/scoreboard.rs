@@ -1078,3 +1078,10 @@ impl Scoreboard {
         Ok(())
     }
 }
+
+/// The scoreboard as an observer of any run of the one lockstep runner.
+impl unit_ports::lockstep::Observer<crate::ports::MembarUnitPorts> for Scoreboard {
+    fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
+        self.check(cycle, i, o).map_err(|v| v.to_string())
+    }
+}
