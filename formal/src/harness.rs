@@ -6,7 +6,7 @@
 //!
 //! The port declarations and the instance are generated from
 //! [`membar_sim::ports::spec_ports`], never retyped. The monitor mirrors the
-//! port-only scoreboard (`sim/src/scoreboard.rs`) with bounded state: see
+//! port-only scoreboard (`sim/membar_unit/src/scoreboard.rs`) with bounded state: see
 //! [`GROUPS`] for the properties and `docs/formal.md` for the readings.
 
 use membar_sim::ports::{spec_ports, Dir, Port};

@@ -2,7 +2,7 @@
 //! of the design): each is a one-line edit at an anchor line that must occur
 //! exactly once, matching a bug the cosimulation tests inject
 //! (`testbench/tests/cosim_emitted.rs`) or a reference-model [`Fault`]
-//! (`sim/src/membar_unit.rs`). The formal run must kill every one; the
+//! (`sim/membar_unit/src/membar_unit.rs`). The formal run must kill every one; the
 //! property expected to kill it is listed (any failing property kills it).
 //!
 //! [`Fault`]: membar_sim::membar_unit::Fault

@@ -24,7 +24,7 @@
 //! - `ack_valid`, `ack_tag` (in): SPEC.md ports.
 //! - `out_txn`, `out_tag` (in): the output register holds a TXN, and its tag.
 //! - `cnt_full` (out): the open slot's counter is full.
-//! - `next_zero` (out): the counter of the slot after the open one is zero,
+//! - `next_clean` (out): the counter of the slot after the open one is zero,
 //!   so that slot may be reopened (a VC or CTA+ivall barrier frees its slot
 //!   with TXNs still counted; they must stay visible to the release walk).
 //! - `zero` (out, K): bit k set when `cnt[k]` is zero (for the release walk).
@@ -47,7 +47,7 @@ pub struct CounterIo<const K: usize, const TB: usize> {
     pub out_txn: Signal<In, Bit>,
     pub out_tag: Signal<In, Bits<TB>>,
     pub cnt_full: Signal<Out, Bit>,
-    pub next_zero: Signal<Out, Bit>,
+    pub next_clean: Signal<Out, Bit>,
     pub zero: Signal<Out, Bits<K>>,
     pub ack_err: Signal<Out, Bit>,
 }
@@ -68,7 +68,7 @@ impl<const K: usize, const TB: usize> CounterIo<K, TB> {
     /// Copy `inner`'s outputs to these.
     pub fn collect(&mut self, inner: &Self) {
         self.cnt_full.next = inner.cnt_full.val();
-        self.next_zero.next = inner.next_zero.val();
+        self.next_clean.next = inner.next_clean.val();
         self.zero.next = inner.zero.val();
         self.ack_err.next = inner.ack_err.val();
     }
@@ -158,7 +158,7 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
         self.ack_nz.next = self.nz.q.val().get_bit(self.io.ack_tag.val().index());
         self.ack_one.next = self.one.q.val().get_bit(self.io.ack_tag.val().index());
         self.io.zero.next = !self.nz.q.val();
-        self.io.next_zero.next = !self.nz.q.val().get_bit(self.next_tag.val().index());
+        self.io.next_clean.next = !self.nz.q.val().get_bit(self.next_tag.val().index());
 
         // An ack is valid when a transferred TXN of its tag is unacknowledged.
         self.ack_in_out.next =

@@ -148,7 +148,7 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
         self.request.out_free.next = self.cmd.out_free.val();
         self.request.seq_busy.next = self.cmd.seq_busy.val();
         self.request.out_txn.next = self.cmd.out_txn.val();
-        self.request.out_warp.next = self.cmd.dn_warp.val();
+        self.request.dn_warp.next = self.cmd.dn_warp.val();
         self.request.cnt_full.next = self.counters.io.cnt_full.val();
         self.request.accept_join.next = self.coalescer.accept_join.val();
 
@@ -158,7 +158,7 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
         self.coalescer.open_level.next = self.ring.open_level.val();
         self.coalescer.head_tag.next = self.ring.head_tag.val();
         self.coalescer.seq_busy.next = self.cmd.seq_busy.val();
-        self.coalescer.next_clean.next = self.counters.io.next_zero.val();
+        self.coalescer.next_clean.next = self.counters.io.next_clean.val();
 
         // Commit counters.
         self.counters.io.open_tag.next = self.coalescer.open_tag.val();
@@ -171,7 +171,7 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
         // Slot ring.
         self.ring.open_tag.next = self.coalescer.open_tag.val();
         self.ring.close.next = self.coalescer.close.val();
-        self.ring.join_en.next = self.coalescer.accept_join.val();
+        self.ring.accept_join.next = self.coalescer.accept_join.val();
         self.ring.join_tag.next = self.coalescer.join_tag.val();
         self.ring.join_first.next = self.coalescer.join_first.val();
         self.ring.warp_bit.next = self.request.warp_bit.val();

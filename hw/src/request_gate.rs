@@ -22,7 +22,7 @@
 //! - `group_rel` (in, W): members of the slots released this cycle (slot ring).
 //! - `out_free` (in): the output register loads this cycle if asked (command stream).
 //! - `seq_busy` (in): the sequencer has commands to emit (command stream).
-//! - `out_txn`, `out_warp` (in): the output register holds a TXN, and its warp.
+//! - `out_txn`, `dn_warp` (in): the output register holds a TXN, and its warp.
 //! - `cnt_full` (in): the open slot's counter is full (commit counters).
 //! - `accept_join` (in): the joining MEMBAR is accepted (coalescer).
 //! - `req_ready` (out): the request is accepted (SPEC.md `req_ready`).
@@ -51,7 +51,7 @@ pub struct RequestGate<const W: usize, const WB: usize> {
     pub out_free: Signal<In, Bit>,
     pub seq_busy: Signal<In, Bit>,
     pub out_txn: Signal<In, Bit>,
-    pub out_warp: Signal<In, Bits<WB>>,
+    pub dn_warp: Signal<In, Bits<WB>>,
     pub cnt_full: Signal<In, Bit>,
     pub accept_join: Signal<In, Bit>,
     pub req_ready: Signal<Out, Bit>,
@@ -96,7 +96,7 @@ impl<const W: usize, const WB: usize> Default for RequestGate<W, WB> {
             out_free: Default::default(),
             seq_busy: Default::default(),
             out_txn: Default::default(),
-            out_warp: Default::default(),
+            dn_warp: Default::default(),
             cnt_full: Default::default(),
             accept_join: Default::default(),
             req_ready: Default::default(),
@@ -128,7 +128,7 @@ impl<const W: usize, const WB: usize> Logic for RequestGate<W, WB> {
     fn update(&mut self) {
         dff_setup!(self, clock, cta_pend, blocked);
         self.req_dec.index.next = self.req_warp.val();
-        self.out_dec.index.next = self.out_warp.val();
+        self.out_dec.index.next = self.dn_warp.val();
         self.warp_bit.next = self.req_dec.onehot.val();
 
         // Blocking and request decode.

@@ -37,7 +37,7 @@
 //! Ports (W warps, K slots, TB = log2 K):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
 //! - `open_tag` (in, TB), `close` (in): the open slot; it closes this cycle (coalescer).
-//! - `join_en`, `join_tag` (in, TB), `join_first` (in): a MEMBAR joins slot
+//! - `accept_join`, `join_tag` (in, TB), `join_first` (in): a MEMBAR joins slot
 //!   `join_tag`, which has no members yet when `join_first` (coalescer).
 //! - `warp_bit` (in, W): the joining warp, one-hot (request gate).
 //! - `req_level`, `req_ivall` (in, 2 each): the joining MEMBAR's level and ivall.
@@ -62,7 +62,7 @@ pub struct SlotRing<const W: usize, const K: usize, const TB: usize> {
     pub reset: Signal<In, Bit>,
     pub open_tag: Signal<In, Bits<TB>>,
     pub close: Signal<In, Bit>,
-    pub join_en: Signal<In, Bit>,
+    pub accept_join: Signal<In, Bit>,
     pub join_tag: Signal<In, Bits<TB>>,
     pub join_first: Signal<In, Bit>,
     pub warp_bit: Signal<In, Bits<W>>,
@@ -148,7 +148,7 @@ impl<const W: usize, const K: usize, const TB: usize> SlotRing<W, K, TB> {
             reset: Default::default(),
             open_tag: Default::default(),
             close: Default::default(),
-            join_en: Default::default(),
+            accept_join: Default::default(),
             join_tag: Default::default(),
             join_first: Default::default(),
             warp_bit: Default::default(),
@@ -386,7 +386,7 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
             self.cur_level.next = self.pj_level.q.val();
             self.cur_ivall.next = self.pj_ivall.q.val();
         }
-        self.pj_valid.d.next = self.join_en.val();
+        self.pj_valid.d.next = self.accept_join.val();
         self.pj_tag.d.next = self.join_tag.val();
         self.pj_warp.d.next = self.warp_bit.val();
         if self.join_first.val() {

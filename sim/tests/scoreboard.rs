@@ -1,4 +1,4 @@
-//! Tests of the P1–P7 property scoreboard (`sim/src/scoreboard.rs`):
+//! Tests of the P1–P7 property scoreboard (`sim/membar_unit/src/scoreboard.rs`):
 //!
 //! 1. the real reference model passes over many seeded random runs (every
 //!    named configuration plus knob variants), non-vacuously;

@@ -59,7 +59,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
     reg  request__out_free;
     reg  request__seq_busy;
     reg  request__out_txn;
-    reg  [4:0] request__out_warp;
+    reg  [4:0] request__dn_warp;
     reg  request__cnt_full;
     reg  request__accept_join;
     wire  request__req_ready;
@@ -92,14 +92,14 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
     reg  counters__io__out_txn;
     reg  [1:0] counters__io__out_tag;
     wire  counters__io__cnt_full;
-    wire  counters__io__next_zero;
+    wire  counters__io__next_clean;
     wire  [3:0] counters__io__zero;
     wire  counters__io__ack_err;
     reg  ring__clock;
     reg  ring__reset;
     reg  [1:0] ring__open_tag;
     reg  ring__close;
-    reg  ring__join_en;
+    reg  ring__accept_join;
     reg  [1:0] ring__join_tag;
     reg  ring__join_first;
     reg  [31:0] ring__warp_bit;
@@ -157,7 +157,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         .out_free(request__out_free),
         .seq_busy(request__seq_busy),
         .out_txn(request__out_txn),
-        .out_warp(request__out_warp),
+        .dn_warp(request__dn_warp),
         .cnt_full(request__cnt_full),
         .accept_join(request__accept_join),
         .req_ready(request__req_ready),
@@ -194,7 +194,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         .io__out_txn(counters__io__out_txn),
         .io__out_tag(counters__io__out_tag),
         .io__cnt_full(counters__io__cnt_full),
-        .io__next_zero(counters__io__next_zero),
+        .io__next_clean(counters__io__next_clean),
         .io__zero(counters__io__zero),
         .io__ack_err(counters__io__ack_err)
     );
@@ -203,7 +203,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         .reset(ring__reset),
         .open_tag(ring__open_tag),
         .close(ring__close),
-        .join_en(ring__join_en),
+        .accept_join(ring__accept_join),
         .join_tag(ring__join_tag),
         .join_first(ring__join_first),
         .warp_bit(ring__warp_bit),
@@ -272,7 +272,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         request__out_free = cmd__out_free;
         request__seq_busy = cmd__seq_busy;
         request__out_txn = cmd__out_txn;
-        request__out_warp = cmd__dn_warp;
+        request__dn_warp = cmd__dn_warp;
         request__cnt_full = counters__io__cnt_full;
         request__accept_join = coalescer__accept_join;
         coalescer__joining = request__joining;
@@ -280,7 +280,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         coalescer__open_level = ring__open_level;
         coalescer__head_tag = ring__head_tag;
         coalescer__seq_busy = cmd__seq_busy;
-        coalescer__next_clean = counters__io__next_zero;
+        coalescer__next_clean = counters__io__next_clean;
         counters__io__open_tag = coalescer__open_tag;
         counters__io__accept_txn = request__accept_txn;
         counters__io__ack_valid = ack_valid;
@@ -289,7 +289,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         counters__io__out_tag = cmd__dn_tag;
         ring__open_tag = coalescer__open_tag;
         ring__close = coalescer__close;
-        ring__join_en = coalescer__accept_join;
+        ring__accept_join = coalescer__accept_join;
         ring__join_tag = coalescer__join_tag;
         ring__join_first = coalescer__join_first;
         ring__warp_bit = request__warp_bit;
@@ -989,7 +989,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__open(d,q,clock);
 endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__open
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_zero,io__zero,io__ack_err);
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero,io__ack_err);
     
     // Module arguments
     input wire  io__clock;
@@ -1001,7 +1001,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,i
     input wire  io__out_txn;
     input wire  [1:0] io__out_tag;
     output reg  io__cnt_full;
-    output reg  io__next_zero;
+    output reg  io__next_clean;
     output reg  [3:0] io__zero;
     output reg  io__ack_err;
     
@@ -1103,7 +1103,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,i
         ack_nz = nz__q[io__ack_tag];
         ack_one = one__q[io__ack_tag];
         io__zero = ~nz__q;
-        io__next_zero = ~nz__q[next_tag];
+        io__next_clean = ~nz__q[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
@@ -1356,7 +1356,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__one(d,q,clock);
 endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__one
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,out_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
     
     // Module arguments
     input wire  clock;
@@ -1370,7 +1370,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,
     input wire  out_free;
     input wire  seq_busy;
     input wire  out_txn;
-    input wire  [4:0] out_warp;
+    input wire  [4:0] dn_warp;
     input wire  cnt_full;
     input wire  accept_join;
     output reg  req_ready;
@@ -1433,7 +1433,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,
         cta_pend__d = cta_pend__q;
         blocked__d = blocked__q;
         req_dec__index = req_warp;
-        out_dec__index = out_warp;
+        out_dec__index = dn_warp;
         warp_bit = req_dec__onehot;
         warp_blocked = blocked__q;
         live = req_valid & ~warp_blocked[req_warp];
@@ -1527,14 +1527,14 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__req_dec(index,onehot)
 endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__req_dec
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,close,join_en,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [1:0] open_tag;
     input wire  close;
-    input wire  join_en;
+    input wire  accept_join;
     input wire  [1:0] join_tag;
     input wire  join_first;
     input wire  [31:0] warp_bit;
@@ -2121,7 +2121,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
             cur_level = pj_level__q;
             cur_ivall = pj_ivall__q;
         end
-        pj_valid__d = join_en;
+        pj_valid__d = accept_join;
         pj_tag__d = join_tag;
         pj_warp__d = warp_bit;
         if (join_first) begin

@@ -126,7 +126,7 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
     let wbit = 1u64 << i.req_warp;
     let open = q.open as usize;
 
-    // ---- derived state ----
+    // ---- derived state (RTL: request_gate.rs `warp_blocked`, cmd_stream.rs `out_free`/`out_txn`) ----
     let members_all = q.members[..k as usize].iter().fold(0u64, |a, m| a | m);
     let blocked = q.cta_pend | members_all;
     let out_txn = q.out.valid && q.out.kind == kind::TXN;
@@ -134,7 +134,7 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
     let seq_busy = q.seq_pend != 0;
     let nclosed = q.open.wrapping_sub(q.head) & kmask;
 
-    // ---- acknowledgements (checked against the registered state) ----
+    // ---- acknowledgements, checked against the registered state (RTL: commit_counters.rs `ack`, slot_ring.rs `bar_ack`) ----
     let ack_ok = i.ack_valid && {
         let t = i.ack_tag as usize;
         let in_out = out_txn && q.out.tag == i.ack_tag;
@@ -146,7 +146,7 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
     ev.spurious_ack = i.ack_valid && !ack_ok;
     ev.spurious_bar_ack = i.bar_ack_valid && !bar_ack_ok;
 
-    // ---- release: walk the ring from the oldest slot (open+1) to open-1 ----
+    // ---- release: walk the ring from the oldest slot (open+1) to open-1 (RTL: slot_ring.rs release walk; request_gate.rs CTA release) ----
     let mut zero_so_far = true; // every older slot's counter is zero
     let mut chain = true; // every older closed slot is released this cycle
     let mut rel_slots = 0u8;
@@ -178,7 +178,7 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
     let release_mask = group_rel | cta_rel;
     ev.released_slots = rel_slots;
 
-    // ---- request acceptance and closing ----
+    // ---- request acceptance and closing (RTL: request_gate.rs accept/refuse, coalescer.rs `close`/`accept_join`) ----
     let is_blocked = blocked & wbit != 0;
     let live = i.req_valid && !is_blocked;
     let is_membar = i.req_op == op::MEMBAR;
@@ -227,7 +227,7 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
         err: ev.reserved_op || ev.spurious_ack || ev.spurious_bar_ack,
     };
 
-    // ---- next state ----
+    // ---- next state (RTL: each block's registers; counters in commit_counters.rs, slot state in slot_ring.rs) ----
     let mut d = *q;
     if ack_ok {
         let t = i.ack_tag as usize;
@@ -253,7 +253,7 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
     d.head = head_d;
     d.cta_pend &= !cta_rel;
 
-    // Output register: sequencer first, then an accepted transaction.
+    // Output register: sequencer first, then an accepted transaction (RTL: cmd_stream.rs).
     if out_free {
         if seq_busy {
             let t = q.seq_tag as usize;
@@ -295,7 +295,7 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
         d.cnt[open] = (d.cnt[open] + 1) & cmax;
     }
 
-    // Close the open slot and open the next one.
+    // Close the open slot and open the next one (RTL: coalescer.rs, slot_ring.rs).
     if close {
         let ob = 1u8 << q.open;
         d.closed |= ob;

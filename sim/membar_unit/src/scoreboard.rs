@@ -146,7 +146,7 @@ impl std::error::Error for Violation {}
 /// A plain MEMBAR.CTA is released in the first quiescent cycle (its last TXN
 /// has left the output register), so it never adds to either.
 ///
-/// Baselines (`per_warp_drain`, `lsu_flush`, `sim/src/baselines.rs`): a
+/// Baselines (`per_warp_drain`, `lsu_flush`, `sim/membar_unit/src/baselines.rs`): a
 /// MEMBAR's commands are queued when it is accepted and the BARRIER enters a
 /// free output register the next cycle, so a pending warp sees at most 1
 /// quiescent cycle (observed by `tests/scoreboard.rs`); the bound is 3, with
