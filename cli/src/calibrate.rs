@@ -208,7 +208,6 @@ pub fn calibrate(opt: &Options) -> CmdResult {
     let tol = opt.tolerance_pct / 100.0;
     let mut misses = Vec::new();
     for path in &presets {
-        let t0 = std::time::Instant::now();
         let mut p = Preset::load(path)?;
         let gpu = p.name.clone();
         if !membar_sim::calibration::GPUS.contains(&gpu.as_str()) {
@@ -251,12 +250,7 @@ pub fn calibrate(opt: &Options) -> CmdResult {
             gpu.to_uppercase(),
             results.len(),
         );
-        // Wall time on stderr: stdout is the same bytes on every run.
-        eprintln!(
-            "{}: {:.1} s",
-            gpu.to_uppercase(),
-            t0.elapsed().as_secs_f64()
-        );
+
         for (c, r) in cells.iter().zip(&res) {
             if c.goal && !r.within(tol) {
                 misses.push(format!(
