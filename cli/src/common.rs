@@ -95,10 +95,7 @@ pub fn parse_jobs(s: &str) -> Result<usize, String> {
 /// The configuration's name in the spelling of the files in `configs/` and
 /// `verilog_out/`: `w<warps>_k<slots>_n<ways>_c<counter_bits>`.
 pub fn config_name(cfg: &Config) -> String {
-    format!(
-        "w{}_k{}_n{}_c{}",
-        cfg.warps, cfg.slots, cfg.ways, cfg.counter_bits
-    )
+    cfg.short_name()
 }
 
 /// `--config`: the file, or the built-in default configuration (the one

@@ -143,7 +143,7 @@ pub fn mask(width: u32) -> u64 {
 
 /// What every unit's configuration tells reports and file names.
 pub trait UnitConfig: Clone + std::fmt::Debug {
-    /// Short name of the configuration (`w32_n8_k4_c8`), for messages.
+    /// Short name of the configuration (`w32_k4_n8_c8`), for messages.
     fn short_name(&self) -> String;
 }
 

@@ -244,11 +244,12 @@ impl Config {
         }
     }
 
-    /// A short identifier, e.g. `w32_n8_k4_c8`, used in file and module names.
+    /// A short identifier spelled as the shipped configuration files are
+    /// named (`w32_k4_n8_c8`: warps, slots, ways, counter bits).
     pub fn short_name(&self) -> String {
         format!(
-            "w{}_n{}_k{}_c{}",
-            self.warps, self.ways, self.slots, self.counter_bits
+            "w{}_k{}_n{}_c{}",
+            self.warps, self.slots, self.ways, self.counter_bits
         )
     }
 
@@ -610,6 +611,17 @@ mod tests {
 #[cfg(test)]
 mod shipped_configs {
     use super::*;
+
+    /// Issue 11: a configuration is spelled one way: its short name is the
+    /// name of its shipped file.
+    #[test]
+    fn short_names_are_the_file_names() {
+        for (name, cfg) in Config::grid() {
+            if name != "default" {
+                assert_eq!(cfg.short_name(), name);
+            }
+        }
+    }
 
     /// `configs/<name>.yaml` must say exactly what `Config::grid()` says.
     #[test]
