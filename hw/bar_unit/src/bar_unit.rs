@@ -65,7 +65,7 @@ pub struct BarUnit<
     warps: WarpTable<W, WB, SB>,
     ctas: [CtaBarriers<CB, RB>; C],
     rel: ReleaseReg<W, SB, RB>,
-    pred_pop: Popcount<32, 6>,
+    pred_pop: Popcount<32, RB>,
     size_pop: Popcount<W, CB>,
     /// The requesting warp's CTA bank, read at barrier `req_id`.
     sel_size: Signal<Local, Bits<CB>>,

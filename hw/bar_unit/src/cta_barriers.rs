@@ -19,8 +19,8 @@
 //! - `arr_en` (in): a legal arrival at barrier `req_id` of this slot is taken.
 //! - `req_id` (in, 4): the barrier read (`rd_*`) and written by an arrival.
 //! - `arr_all`, `arr_count` (CB), `arr_kind` (3): the arrival's count form, count and phase kind.
-//! - `arr_popc` (in, 6), `arr_and`, `arr_or`: popcount / AND / OR of the arrival's predicates.
-//! - `busy`, `size` (CB), `live` (CB) (out): the slot's registers.
+//! - `arr_popc` (in, RB), `arr_and`, `arr_or`: popcount / AND / OR of the arrival's predicates.
+//! - `busy`, `size` (CB) (out): the slot's registers.
 //! - `rd_active`, `rd_all`, `rd_expected` (CB), `rd_kind` (3) (out): barrier `req_id`, for the request checks.
 //! - `done` (out): a barrier of this slot completes at this edge; `done_id` (4),
 //!   `done_kind` (3), `done_result` (RB): which, its kind and its result.
@@ -40,12 +40,11 @@ pub struct CtaBarriers<const CB: usize, const RB: usize> {
     pub arr_all: Signal<In, Bit>,
     pub arr_count: Signal<In, Bits<CB>>,
     pub arr_kind: Signal<In, Bits<3>>,
-    pub arr_popc: Signal<In, Bits<6>>,
+    pub arr_popc: Signal<In, Bits<RB>>,
     pub arr_and: Signal<In, Bit>,
     pub arr_or: Signal<In, Bit>,
     pub busy: Signal<Out, Bit>,
     pub size: Signal<Out, Bits<CB>>,
-    pub live: Signal<Out, Bits<CB>>,
     pub rd_active: Signal<Out, Bit>,
     pub rd_all: Signal<Out, Bit>,
     pub rd_expected: Signal<Out, Bits<CB>>,
@@ -84,6 +83,7 @@ pub struct CtaBarriers<const CB: usize, const RB: usize> {
     exit_found: Signal<Local, Bit>,
     id_const: [Constant<Bits<4>>; 16],
     one: Constant<Bits<CB>>,
+    one_rb: Constant<Bits<RB>>,
     k_popc: Constant<Bits<3>>,
     k_and: Constant<Bits<3>>,
     k_or: Constant<Bits<3>>,
@@ -108,7 +108,6 @@ impl<const CB: usize, const RB: usize> Default for CtaBarriers<CB, RB> {
             arr_or: Default::default(),
             busy: Default::default(),
             size: Default::default(),
-            live: Default::default(),
             rd_active: Default::default(),
             rd_all: Default::default(),
             rd_expected: Default::default(),
@@ -142,6 +141,7 @@ impl<const CB: usize, const RB: usize> Default for CtaBarriers<CB, RB> {
             exit_found: Default::default(),
             id_const: std::array::from_fn(|a| Constant::new((a as u64).into())),
             one: Constant::new(1u64.into()),
+            one_rb: Constant::new(1u64.into()),
             k_popc: Constant::new((op::RED_POPC as u64).into()),
             k_and: Constant::new((op::RED_AND as u64).into()),
             k_or: Constant::new((op::RED_OR as u64).into()),
@@ -173,7 +173,6 @@ impl<const CB: usize, const RB: usize> Logic for CtaBarriers<CB, RB> {
         }
         self.busy.next = self.busy_q.q.val();
         self.size.next = self.size_q.q.val();
-        self.live.next = self.live_q.q.val();
 
         // Read port: barrier `req_id`.
         self.rd_active.next = false;
@@ -201,12 +200,12 @@ impl<const CB: usize, const RB: usize> Logic for CtaBarriers<CB, RB> {
         // values; an open one accumulates (form and kind were checked equal).
         if self.rd_active.val() {
             self.new_count.next = self.sel_count.val() + self.one.val();
-            self.new_popc.next = self.sel_popc.val() + bit_cast::<RB, 6>(self.arr_popc.val());
+            self.new_popc.next = self.sel_popc.val() + self.arr_popc.val();
             self.new_and.next = self.sel_and.val() & self.arr_and.val();
             self.new_or.next = self.sel_or.val() | self.arr_or.val();
         } else {
             self.new_count.next = self.one.val();
-            self.new_popc.next = bit_cast::<RB, 6>(self.arr_popc.val());
+            self.new_popc.next = self.arr_popc.val();
             self.new_and.next = self.arr_and.val();
             self.new_or.next = self.arr_or.val();
         }
@@ -260,10 +259,10 @@ impl<const CB: usize, const RB: usize> Logic for CtaBarriers<CB, RB> {
                     self.done_result.next = self.new_popc.val();
                 }
                 if (self.arr_kind.val() == self.k_and.val()) & self.new_and.val() {
-                    self.done_result.next = 1.into();
+                    self.done_result.next = self.one_rb.val();
                 }
                 if (self.arr_kind.val() == self.k_or.val()) & self.new_or.val() {
-                    self.done_result.next = 1.into();
+                    self.done_result.next = self.one_rb.val();
                 }
             }
         }
@@ -304,10 +303,10 @@ impl<const CB: usize, const RB: usize> Logic for CtaBarriers<CB, RB> {
                             self.done_result.next = self.popc[a].q.val();
                         }
                         if (self.kind[a].q.val() == self.k_and.val()) & self.and_acc[a].q.val() {
-                            self.done_result.next = 1.into();
+                            self.done_result.next = self.one_rb.val();
                         }
                         if (self.kind[a].q.val() == self.k_or.val()) & self.or_acc[a].q.val() {
-                            self.done_result.next = 1.into();
+                            self.done_result.next = self.one_rb.val();
                         }
                         self.active[a].d.next = false;
                         self.all[a].d.next = false;

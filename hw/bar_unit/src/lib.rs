@@ -40,3 +40,43 @@ pub fn hdl_dut(
     let m: Box<dyn unit_ports::Dut<bar_unit_model::ports::BarUnitPorts>> = dispatch::build(cfg)?;
     Ok(m)
 }
+
+/// The configurations whose Verilog is checked in under
+/// `verilog_out/bar_unit/<name>/bar_unit.v` (with `config.yaml`): the
+/// default and three grid points (the smallest, a non-power-of-two slot
+/// count, a mid-size SM).
+pub fn shipped_configs() -> Vec<(&'static str, bar_unit_model::config::BarConfig)> {
+    use bar_unit_model::config::BarConfig;
+    vec![
+        ("default", BarConfig::default()),
+        (
+            "w8_c1",
+            BarConfig {
+                warps: 8,
+                cta_slots: 1,
+            },
+        ),
+        (
+            "w8_c3",
+            BarConfig {
+                warps: 8,
+                cta_slots: 3,
+            },
+        ),
+        (
+            "w16_c4",
+            BarConfig {
+                warps: 16,
+                cta_slots: 4,
+            },
+        ),
+    ]
+}
+
+/// `config.yaml` text of a configuration (reads back with `BarConfig::from_yaml`).
+pub fn config_yaml(cfg: &bar_unit_model::config::BarConfig) -> String {
+    format!(
+        "# bar_unit configuration (spec/bar_unit.md)\nwarps: {}\ncta_slots: {}\n",
+        cfg.warps, cfg.cta_slots
+    )
+}

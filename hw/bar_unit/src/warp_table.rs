@@ -72,6 +72,7 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     arr_bit: Signal<Local, Bits<W>>,
     blocked_n: Signal<Local, Bits<W>>,
     waiting_n: Signal<Local, Bits<W>>,
+    warp_bit: [Constant<Bits<W>>; W],
 }
 
 impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, WB, SB> {
@@ -113,6 +114,7 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             arr_bit: Default::default(),
             blocked_n: Default::default(),
             waiting_n: Default::default(),
+            warp_bit: std::array::from_fn(|w| Constant::new((1u64 << w).into())),
         }
     }
 }
@@ -147,11 +149,11 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
             if self.ctl_warp.val().index() == w {
                 self.ctl_slot.next = self.wslot[w].q.val();
             }
-            self.match_mask.next = self.match_mask.val().replace_bit(
-                w,
-                (self.wslot[w].q.val() == self.done_slot.val())
-                    & (self.wbar[w].q.val() == self.done_id.val()),
-            );
+            if (self.wslot[w].q.val() == self.done_slot.val())
+                & (self.wbar[w].q.val() == self.done_id.val())
+            {
+                self.match_mask.next = self.match_mask.val() | self.warp_bit[w].val();
+            }
         }
 
         // The arriving warp waits from this edge on; if its own arrival
