@@ -1,7 +1,8 @@
 //! The checked-in `verilog_out/bar_unit/<name>/bar_unit.v` and `config.yaml`
 //! of every shipped configuration (`bar_unit_rtl::shipped_configs`) must be
 //! exactly what the generator emits, and `config.yaml` must read back as that
-//! configuration.
+//! configuration; the FuseSoC cores `verilog_out/bar_unit_<name>.core` and
+//! the waiver copy `verilog_out/bar_unit.vlt` must be current too.
 //!
 //! After an intended change, regenerate with
 //! `MEMBAR_BLESS=1 cargo test -p bar-unit-rtl --release --test verilog_golden`
@@ -69,11 +70,30 @@ fn checked_in_verilog_is_current() {
         check(&dir.join("bar_unit.v"), &verilog, &mut problems);
         let yaml = bar_unit_rtl::config_yaml(&cfg);
         check(&dir.join("config.yaml"), &yaml, &mut problems);
+        let core = dir
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join(format!("bar_unit_{name}.core"));
+        check(
+            &core,
+            &bar_unit_rtl::fusesoc_core(name, &cfg),
+            &mut problems,
+        );
         match BarConfig::from_yaml(&yaml, name) {
             Ok(c) if c == cfg => {}
             other => problems.push(format!("{name}: config.yaml reads back as {other:?}")),
         }
     }
+    // The waiver file the cores name is the lint's.
+    let vlt = Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/bar_unit.vlt");
+    let waivers = std::fs::read_to_string(vlt).unwrap();
+    check(
+        &out_dir("..").join("bar_unit.vlt"),
+        &waivers,
+        &mut problems,
+    );
     assert!(
         problems.is_empty(),
         "{}\n\nIf the change is intended, regenerate with\n  MEMBAR_BLESS=1 cargo test -p bar-unit-rtl --release --test verilog_golden\nand review `git diff verilog_out`.",
