@@ -35,8 +35,8 @@ pub fn load_config(path: &Path) -> Result<BarConfig, CmdError> {
             path.display()
         ))
     })?;
-    Ok(BarConfig::from_yaml(&text, &path.display().to_string())
-        .map_err(|e| CmdError::input(e.to_string()))?)
+    BarConfig::from_yaml(&text, &path.display().to_string())
+        .map_err(|e| CmdError::input(e.to_string()))
 }
 
 fn is_generated_bar_verilog(head: &[u8]) -> bool {

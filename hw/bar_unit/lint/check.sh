@@ -6,16 +6,17 @@
 #      logic with no latch (proc; no $dlatch/$dlatchsr/$sr cell), and
 #      `check -assert` finds no undriven net, no multiply-driven net and no
 #      logic loop, both per module and on the flattened design.
-# Usage: hw/bar_unit/lint/check.sh path/to/bar_unit.v
+# Usage: hw/bar_unit/lint/check.sh path/to/<top>.v [top], top = bar_unit (default) or cluster_barrier
 # Exit status: 0 clean, 1 a check failed, 2 usage error or a tool is missing.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-if [[ $# -ne 1 || ! -f "$1" ]]; then
-    echo "usage: $0 path/to/bar_unit.v" >&2
+if [[ $# -lt 1 || $# -gt 2 || ! -f "$1" ]]; then
+    echo "usage: $0 path/to/bar_unit.v [top module: bar_unit (default) or cluster_barrier]" >&2
     exit 2
 fi
 verilog="$1"
+top="${2:-bar_unit}"
 
 for tool in verilator yosys; do
     if ! command -v "$tool" >/dev/null; then
@@ -25,12 +26,12 @@ for tool in verilator yosys; do
 done
 
 echo "== verilator --lint-only -Wall $verilog"
-verilator --lint-only -Wall --top-module bar_unit "$here/bar_unit.vlt" "$verilog"
+verilator --lint-only -Wall --top-module "$top" "$here/$top.vlt" "$verilog"
 
 echo "== yosys: hierarchy, proc, no latches, check -assert"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-if ! yosys -p "read_verilog $verilog; hierarchy -check -top bar_unit; proc;
+if ! yosys -p "read_verilog $verilog; hierarchy -check -top $top; proc;
                select -assert-none t:\$dlatch t:\$dlatchsr t:\$sr;
                check -assert; flatten; check -assert" >"$log" 2>&1; then
     grep -E -i "error|warning|latch inferred" "$log" | grep -v -i "no latch inferred" >&2 || tail -n 20 "$log" >&2

@@ -13,12 +13,15 @@
 //! | `release_reg.rs` | the `rel_*` register | `rel` |
 //! | `popcount.rs` | popcount primitive | — |
 //! | `onehot.rs` | one-hot decoder primitive | — |
+//! | `cluster_barrier.rs` | [`cluster_barrier::ClusterBarrier`], the per-cluster aggregator (`spec/cluster_barrier.md`) | `ClusterState` |
 //!
 //! Around the RTL: `dispatch.rs` maps a runtime `BarConfig` to the
 //! const-generic unit, `hdl_dut.rs` steps its rust-hdl simulation in
 //! lockstep, `verilog.rs` emits `bar_unit.v`.
 
 pub mod bar_unit;
+pub mod cluster_barrier;
+mod cluster_dut;
 pub mod cta_barriers;
 mod dispatch;
 mod hdl_dut;
@@ -29,6 +32,7 @@ pub mod verilog;
 pub mod warp_table;
 
 pub use bar_unit::BarUnit;
+pub use cluster_dut::{cluster_module_prefix, generate_cluster_verilog};
 pub use dispatch::SUPPORTED;
 pub use verilog::{generate_verilog, module_prefix};
 
@@ -147,4 +151,25 @@ targets:
         wb = cfg.wb(),
         sb = cfg.sb(),
     )
+}
+
+/// The rust-hdl simulation of `cluster_barrier` for `cfg`.
+pub fn cluster_hdl_dut(
+    cfg: &bar_unit_model::config::ClusterConfig,
+) -> Result<Box<dyn unit_ports::Dut<bar_unit_model::ports::ClusterBarrierPorts>>, String> {
+    let m: Box<dyn unit_ports::Dut<bar_unit_model::ports::ClusterBarrierPorts>> =
+        cluster_dut::build(cfg)?;
+    Ok(m)
+}
+
+/// The `cluster_barrier` configurations whose Verilog is checked in under
+/// `verilog_out/cluster_barrier/<name>/cluster_barrier.v`.
+pub fn shipped_cluster_configs() -> Vec<(&'static str, bar_unit_model::config::ClusterConfig)> {
+    use bar_unit_model::config::ClusterConfig;
+    vec![
+        ("default", ClusterConfig::default()),
+        ("n1", ClusterConfig { ranks: 1 }),
+        ("n2", ClusterConfig { ranks: 2 }),
+        ("n16", ClusterConfig { ranks: 16 }),
+    ]
 }

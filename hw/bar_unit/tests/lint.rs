@@ -86,3 +86,35 @@ fn lint_rejects_a_width_bug() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("WIDTH"));
 }
+
+#[test]
+fn shipped_cluster_configs_lint_clean() {
+    require("verilator");
+    require("yosys");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/check.sh");
+    let mut failures = vec![];
+    for (name, cfg) in bar_unit_rtl::shipped_cluster_configs() {
+        let dir = std::env::temp_dir()
+            .join(format!("cluster-barrier-lint-{}", std::process::id()))
+            .join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("cluster_barrier.v");
+        std::fs::write(&file, bar_unit_rtl::generate_cluster_verilog(&cfg).unwrap()).unwrap();
+        let out = Command::new("bash")
+            .arg(&script)
+            .arg(&file)
+            .arg("cluster_barrier")
+            .output()
+            .unwrap();
+        if out.status.success() {
+            std::fs::remove_dir_all(&dir).ok();
+        } else {
+            failures.push(format!(
+                "{name}: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -86,14 +86,31 @@ fn checked_in_verilog_is_current() {
             other => problems.push(format!("{name}: config.yaml reads back as {other:?}")),
         }
     }
+    for (name, cfg) in bar_unit_rtl::shipped_cluster_configs() {
+        let dir = out_dir("..").join("cluster_barrier").join(name);
+        let v =
+            bar_unit_rtl::generate_cluster_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(v.contains("do not edit") && v.contains(&format!("//   ranks: {}", cfg.ranks)));
+        check(&dir.join("cluster_barrier.v"), &v, &mut problems);
+        check(
+            &dir.join("config.yaml"),
+            &format!(
+                "# cluster_barrier configuration (spec/cluster_barrier.md)\nranks: {}\n",
+                cfg.ranks
+            ),
+            &mut problems,
+        );
+    }
+    let cvlt = Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/cluster_barrier.vlt");
+    check(
+        &out_dir("..").join("cluster_barrier.vlt"),
+        &std::fs::read_to_string(cvlt).unwrap(),
+        &mut problems,
+    );
     // The waiver file the cores name is the lint's.
     let vlt = Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/bar_unit.vlt");
     let waivers = std::fs::read_to_string(vlt).unwrap();
-    check(
-        &out_dir("..").join("bar_unit.vlt"),
-        &waivers,
-        &mut problems,
-    );
+    check(&out_dir("..").join("bar_unit.vlt"), &waivers, &mut problems);
     assert!(
         problems.is_empty(),
         "{}\n\nIf the change is intended, regenerate with\n  MEMBAR_BLESS=1 cargo test -p bar-unit-rtl --release --test verilog_golden\nand review `git diff verilog_out`.",
