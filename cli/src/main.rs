@@ -16,6 +16,7 @@ mod sim_cmd;
 mod sweep;
 mod synth;
 mod unit_bar;
+mod unit_cluster;
 
 /// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
 #[derive(Parser, Debug)]
@@ -36,7 +37,7 @@ enum Cmd {
         /// there is replaced only if membar generated it.
         #[arg(long)]
         out: PathBuf,
-        /// Which unit: membar (the memory-barrier unit, default) or bar (the named-barrier unit, spec/bar_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
         #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
         unit: unit_bar::Unit,
     },
@@ -63,7 +64,7 @@ enum Cmd {
         /// never replaces a file that is not a membar waveform.
         #[arg(long)]
         waves: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default) or bar (the named-barrier unit, spec/bar_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
         #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
         unit: unit_bar::Unit,
     },
@@ -108,7 +109,7 @@ enum Cmd {
         /// Print the functional coverage report.
         #[arg(long)]
         coverage: bool,
-        /// Which unit: membar (the memory-barrier unit, default) or bar (the named-barrier unit, spec/bar_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
         #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
         unit: unit_bar::Unit,
     },
@@ -212,7 +213,7 @@ enum Cmd {
         /// there: a new or empty directory, or one an earlier `--keep` used.
         #[arg(long)]
         keep: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default) or bar (the named-barrier unit, spec/bar_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
         #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
         unit: unit_bar::Unit,
     },
@@ -233,6 +234,28 @@ fn main() -> ExitCode {
     default_sigpipe();
     let cli = Cli::parse();
     let r = match cli.cmd {
+        Cmd::Generate {
+            unit: unit_bar::Unit::Cluster,
+            config,
+            out,
+        } => unit_cluster::generate(&config, &out),
+        Cmd::Cosim {
+            unit: unit_bar::Unit::Cluster,
+            config,
+            verilog,
+            cycles,
+            seed,
+            ..
+        } => unit_cluster::cosim(&config, verilog.as_deref(), cycles, seed),
+        Cmd::Sim {
+            unit: unit_bar::Unit::Cluster,
+            config,
+            workload,
+            cycles,
+            seed,
+            coverage,
+            ..
+        } => unit_cluster::sim(&config, &workload, cycles, seed, coverage),
         Cmd::Generate {
             unit: unit_bar::Unit::Bar,
             config,
@@ -366,6 +389,7 @@ fn main() -> ExitCode {
             };
             match unit {
                 unit_bar::Unit::Bar => unit_bar::synth(&opts),
+                unit_bar::Unit::Cluster => unit_cluster::synth(&opts),
                 unit_bar::Unit::Membar => synth::synth(&opts),
             }
         }

@@ -25,6 +25,8 @@ pub enum Unit {
     Membar,
     /// The named-barrier unit (`spec/bar_unit.md`): bar.sync / bar.arrive / bar.red.
     Bar,
+    /// The cluster barrier aggregator (`spec/cluster_barrier.md`).
+    Cluster,
 }
 
 /// A `bar_unit` configuration file (`warps`, `cta_slots`).

@@ -229,3 +229,68 @@ fn synth_runs_the_shared_flow_with_top_bar_unit() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
+
+#[test]
+fn cluster_unit_generate_cosim_sim() {
+    let out = tmp("cluster-gen");
+    let o = membar(&[
+        "generate",
+        "--unit",
+        "cluster",
+        "--config",
+        "configs/cluster_barrier/default.yaml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let emitted = std::fs::read_to_string(out.join("cluster_barrier.v")).unwrap();
+    let checked_in = std::fs::read_to_string(
+        root().join("verilog_out/cluster_barrier/default/cluster_barrier.v"),
+    )
+    .unwrap();
+    assert!(
+        emitted == checked_in,
+        "generate --unit cluster must reproduce verilog_out/cluster_barrier/default"
+    );
+    let v = out.join("cluster_barrier.v");
+    let o = membar(&[
+        "cosim",
+        "--unit",
+        "cluster",
+        "--config",
+        "configs/cluster_barrier/default.yaml",
+        "--verilog",
+        v.to_str().unwrap(),
+        "--cycles",
+        "30000",
+        "--seed",
+        "2",
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("30000 cycles, seed 2: PASS"), "{t}");
+    // The n2 configuration against the n8 Verilog: a port-width error, exit 2.
+    let o = membar(&[
+        "cosim",
+        "--unit",
+        "cluster",
+        "--config",
+        "configs/cluster_barrier/n2.yaml",
+        "--verilog",
+        v.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = membar(&[
+        "sim",
+        "--unit",
+        "cluster",
+        "--config",
+        "configs/cluster_barrier/n2.yaml",
+        "--cycles",
+        "20000",
+        "--coverage",
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("C1-C4 PASS") && t.contains("ranks_done"), "{t}");
+}
