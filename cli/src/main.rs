@@ -16,6 +16,8 @@ mod shard;
 mod sim_cmd;
 mod sweep;
 mod synth;
+mod unit_bar;
+mod unit_cluster;
 
 /// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
 #[derive(Parser, Debug)]
@@ -67,6 +69,9 @@ enum Cmd {
         /// there is replaced only if membar generated it.
         #[arg(long)]
         out: PathBuf,
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
+        #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
+        unit: unit_bar::Unit,
     },
     /// Cosimulate the emitted Verilog (Verilator) against the reference model
     /// in lockstep; every output port compared every cycle (exit 1 on a mismatch).
@@ -91,6 +96,9 @@ enum Cmd {
         /// never replaces a file that is not a membar waveform.
         #[arg(long)]
         waves: Option<PathBuf>,
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
+        #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
+        unit: unit_bar::Unit,
     },
     /// Long adversarial cosimulation (Verilator vs model, scoreboard,
     /// coverage, resets mid-traffic); exit 1 on any mismatch, violation or loss.
@@ -133,6 +141,9 @@ enum Cmd {
         /// Print the functional coverage report.
         #[arg(long)]
         coverage: bool,
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
+        #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
+        unit: unit_bar::Unit,
     },
     /// Measure simulated cycles per second of the reference model (and, when
     /// built, the rust-hdl simulation and the Verilator cosimulation).
@@ -234,6 +245,9 @@ enum Cmd {
         /// there: a new or empty directory, or one an earlier `--keep` used.
         #[arg(long)]
         keep: Option<PathBuf>,
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
+        #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
+        unit: unit_bar::Unit,
     },
 }
 
@@ -273,7 +287,51 @@ fn main() -> ExitCode {
             timeout,
             jobs,
         }),
-        Cmd::Generate { config, out } => rtl_cmd::generate(&config, &out),
+        Cmd::Generate {
+            unit: unit_bar::Unit::Cluster,
+            config,
+            out,
+        } => unit_cluster::generate(&config, &out),
+        Cmd::Cosim {
+            unit: unit_bar::Unit::Cluster,
+            config,
+            verilog,
+            cycles,
+            seed,
+            ..
+        } => unit_cluster::cosim(&config, verilog.as_deref(), cycles, seed),
+        Cmd::Sim {
+            unit: unit_bar::Unit::Cluster,
+            config,
+            workload,
+            cycles,
+            seed,
+            coverage,
+            ..
+        } => unit_cluster::sim(&config, &workload, cycles, seed, coverage),
+        Cmd::Generate {
+            unit: unit_bar::Unit::Bar,
+            config,
+            out,
+        } => unit_bar::generate(&config, &out),
+        Cmd::Generate { config, out, .. } => rtl_cmd::generate(&config, &out),
+        Cmd::Cosim {
+            unit: unit_bar::Unit::Bar,
+            config,
+            verilog,
+            cycles,
+            seed,
+            ..
+        } => unit_bar::cosim(&config, verilog.as_deref(), cycles, seed),
+        Cmd::Sim {
+            unit: unit_bar::Unit::Bar,
+            config,
+            workload,
+            cycles,
+            seed,
+            coverage,
+            ..
+        } => unit_bar::sim(&config, &workload, cycles, seed, coverage),
         Cmd::Cosim {
             config,
             verilog,
@@ -281,6 +339,7 @@ fn main() -> ExitCode {
             cycles,
             seed,
             waves,
+            ..
         } => rtl_cmd::cosim(&rtl_cmd::CosimArgs {
             config: &config,
             verilog: verilog.as_deref(),
@@ -318,6 +377,7 @@ fn main() -> ExitCode {
             seed,
             trace,
             coverage,
+            ..
         } => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
         Cmd::Bench {
             config,
@@ -368,16 +428,24 @@ fn main() -> ExitCode {
             freq,
             timeout,
             keep,
-        } => synth::synth(&synth::Options {
-            config,
-            verilog,
-            target,
-            csv,
-            seed,
-            freq,
-            timeout,
-            keep,
-        }),
+            unit,
+        } => {
+            let opts = synth::Options {
+                config,
+                verilog,
+                target,
+                csv,
+                seed,
+                freq,
+                timeout,
+                keep,
+            };
+            match unit {
+                unit_bar::Unit::Bar => unit_bar::synth(&opts),
+                unit_bar::Unit::Cluster => unit_cluster::synth(&opts),
+                unit_bar::Unit::Membar => synth::synth(&opts),
+            }
+        }
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

@@ -751,22 +751,27 @@ pub fn append_csv(path: &Path, header: bool, row: &[String]) -> Result<(), CmdEr
 // ---------------------------------------------------------------------------
 // The command.
 
-/// yosys script of `target`, reading `membar_unit.v` and writing the cell
-/// table to `stat.txt` (and `ltp.txt`, or the netlist `membar_unit.json`).
-pub fn yosys_script(target: Target) -> String {
+/// yosys script of `target`, reading `<top>.v` and writing the cell table
+/// to `stat.txt` (and `ltp.txt`, or the netlist `<top>.json`). `top` is the
+/// unit's Verilog top module (`membar_unit`, `bar_unit`).
+pub fn yosys_script(target: Target, top: &str) -> String {
     let synth = match target {
-        Target::Ice40 => "synth_ice40 -top membar_unit -json membar_unit.json\ntee -q -o stat.txt stat\n",
-        Target::Generic => "synth -flatten -top membar_unit -lut 4\ntee -q -o stat.txt stat\ntee -q -o ltp.txt ltp -noff\n",
+        Target::Ice40 => format!("synth_ice40 -top {top} -json {top}.json\ntee -q -o stat.txt stat\n"),
+        Target::Generic => format!("synth -flatten -top {top} -lut 4\ntee -q -o stat.txt stat\ntee -q -o ltp.txt ltp -noff\n"),
     };
-    format!("# membar synth --target {}\nread_verilog membar_unit.v\nhierarchy -check -top membar_unit\n{synth}", target.name())
+    format!(
+        "# membar synth --target {}\nread_verilog {top}.v\nhierarchy -check -top {top}\n{synth}",
+        target.name()
+    )
 }
 
 /// nextpnr-ice40 arguments.
-pub fn nextpnr_args(seed: u64, freq: f64) -> Vec<String> {
+pub fn nextpnr_args(seed: u64, freq: f64, top: &str) -> Vec<String> {
     let mut a: Vec<String> = DEVICE_ARGS.iter().map(|s| s.to_string()).collect();
+    let json = format!("{top}.json");
     for s in [
         "--json",
-        "membar_unit.json",
+        json.as_str(),
         "--freq",
         &format!("{freq}"),
         "--pcf-allow-unconstrained",
@@ -808,11 +813,11 @@ pub fn synth(opts: &Options) -> CmdResult {
         Some(p) => Some(check_csv(p)?),
         None => None,
     };
-    let yosys = require_tool("yosys", opts.target)?;
-    let nextpnr = match opts.target {
-        Target::Ice40 => Some(require_tool("nextpnr-ice40", opts.target)?),
-        Target::Generic => None,
-    };
+    // Fail on a missing tool before generating anything.
+    require_tool("yosys", opts.target)?;
+    if opts.target == Target::Ice40 {
+        require_tool("nextpnr-ice40", opts.target)?;
+    }
     let prefix = membar_hw::module_prefix(&cfg);
     let (verilog, source) = match &opts.verilog {
         None => (
@@ -834,21 +839,54 @@ pub fn synth(opts: &Options) -> CmdResult {
         }
     };
 
+    let fig = run_flow(
+        opts,
+        "membar_unit",
+        &crate::common::config_name(&cfg),
+        &prefix,
+        &verilog,
+        &source,
+    )?;
+    if let (Some(p), Some(header)) = (&opts.csv, csv_header) {
+        // Re-check: another run may have created the file meanwhile.
+        let header = header && check_csv(p)?;
+        append_csv(p, header, &csv_row(opts, &cfg, &fig))?;
+        println!("{:<27}{}", "appended a row to", p.display());
+    }
+    Ok(())
+}
+
+/// The synthesis flow on `verilog` (top module `top`, wrapping the rust-hdl
+/// top `prefix`; `label` names the configuration): writes `<top>.v` and the
+/// scripts in a work directory, runs yosys (and nextpnr), prints the figures.
+pub fn run_flow(
+    opts: &Options,
+    top: &str,
+    label: &str,
+    prefix: &str,
+    verilog: &str,
+    source: &str,
+) -> Result<Figures, CmdError> {
+    let yosys = require_tool("yosys", opts.target)?;
+    let nextpnr = match opts.target {
+        Target::Ice40 => Some(require_tool("nextpnr-ice40", opts.target)?),
+        Target::Generic => None,
+    };
     let work = WorkDir::new(opts.keep.as_deref())?;
     let dir = &work.path;
     let wr = |name: &str, text: &str| {
         std::fs::write(dir.join(name), text)
             .map_err(|e| CmdError::input(format!("{}: {e}", dir.join(name).display())))
     };
-    wr("membar_unit.v", &verilog)?;
-    wr("synth.ys", &yosys_script(opts.target))?;
+    wr(&format!("{top}.v"), verilog)?;
+    wr("synth.ys", &yosys_script(opts.target, top))?;
     let timeout = Duration::from_secs(opts.timeout);
     let keep = opts.keep.is_some();
 
     println!(
         "membar synth: config {} ({}), target {}{}",
         opts.config.display(),
-        crate::common::config_name(&cfg),
+        label,
         opts.target.name(),
         match opts.target {
             Target::Ice40 => format!(": yosys synth_ice40, nextpnr-ice40 {} --freq {} --seed {}", DEVICE_ARGS.join(" "), opts.freq, opts.seed),
@@ -901,7 +939,7 @@ pub fn synth(opts: &Options) -> CmdResult {
             dir,
             "nextpnr-ice40",
             &np,
-            &nextpnr_args(opts.seed, opts.freq),
+            &nextpnr_args(opts.seed, opts.freq, top),
             timeout,
             keep,
         )?;
@@ -964,13 +1002,7 @@ pub fn synth(opts: &Options) -> CmdResult {
     if keep {
         println!("{:<27}{}", "kept", dir.display());
     }
-    if let (Some(p), Some(header)) = (&opts.csv, csv_header) {
-        // Re-check: another run may have created the file meanwhile.
-        let header = header && check_csv(p)?;
-        append_csv(p, header, &csv_row(opts, &cfg, &fig))?;
-        println!("{:<27}{}", "appended a row to", p.display());
-    }
-    Ok(())
+    Ok(fig)
 }
 
 #[cfg(test)]
@@ -1114,15 +1146,25 @@ mod tests {
 
     #[test]
     fn scripts_and_args() {
-        assert!(yosys_script(Target::Ice40)
+        assert!(yosys_script(Target::Ice40, "membar_unit")
             .contains("synth_ice40 -top membar_unit -json membar_unit.json"));
-        assert!(yosys_script(Target::Generic).contains("ltp -noff"));
-        let a = nextpnr_args(7, 100.0).join(" ");
+        let b = yosys_script(Target::Ice40, "bar_unit");
+        assert!(
+            b.contains("read_verilog bar_unit.v")
+                && b.contains("-top bar_unit -json bar_unit.json")
+        );
+        assert!(!b.contains("membar_unit"));
+        assert!(yosys_script(Target::Generic, "membar_unit").contains("ltp -noff"));
+        let a = nextpnr_args(7, 100.0, "membar_unit").join(" ");
         assert!(
             a.contains("--hx8k --package ct256")
                 && a.contains("--seed 7")
-                && a.contains("--freq 100"),
+                && a.contains("--freq 100")
+                && a.contains("--json membar_unit.json"),
             "{a}"
         );
+        assert!(nextpnr_args(1, 100.0, "bar_unit")
+            .join(" ")
+            .contains("--json bar_unit.json"));
     }
 }

@@ -315,8 +315,11 @@ impl BarUnitModel {
     }
 }
 
-impl crate::ports::BarDut for BarUnitModel {
+impl unit_ports::Dut<crate::ports::BarUnitPorts> for BarUnitModel {
     fn step(&mut self, i: &BarInputs) -> BarOutputs {
         BarUnitModel::step(self, i)
+    }
+    fn name(&self) -> &str {
+        "model"
     }
 }

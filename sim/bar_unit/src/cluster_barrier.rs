@@ -99,8 +99,11 @@ impl ClusterBarrierModel {
     }
 }
 
-impl crate::ports::ClusterDut for ClusterBarrierModel {
+impl unit_ports::Dut<crate::ports::ClusterBarrierPorts> for ClusterBarrierModel {
     fn step(&mut self, i: &ClusterInputs) -> ClusterOutputs {
         ClusterBarrierModel::step(self, i)
+    }
+    fn name(&self) -> &str {
+        "model"
     }
 }

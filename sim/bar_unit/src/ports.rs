@@ -1,17 +1,9 @@
-//! Port declarations of the two blocks, as plain data: `Inputs`/`Outputs`
-//! structs with one field per port of `spec/bar_unit.md` and
-//! `spec/cluster_barrier.md` (same names, same order), the encodings, and
-//! `port_table(cfg)` listing (name, direction, width) in spec order.
+//! Port declarations of the two blocks: one declaration macro per block
+//! (`bar_unit_ports!`, `cluster_barrier_ports!`, expanded here with
+//! `unit_ports::declare_ports` into `Inputs`/`Outputs` structs with one field
+//! per port of `spec/bar_unit.md` / `spec/cluster_barrier.md` and the port
+//! tables `BarUnitPorts` / `ClusterBarrierPorts`), and the encodings.
 //! `clock` is implicit in `step()`; `reset` is an input field.
-
-use crate::config::{BarConfig, ClusterConfig};
-
-/// Port direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    In,
-    Out,
-}
 
 /// `req_op` encodings.
 pub mod op {
@@ -92,146 +84,119 @@ pub mod errc {
     }
 }
 
-/// Inputs of `bar_unit` for one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BarInputs {
-    /// Synchronous, active-high reset: afterwards no CTA, no warp live or blocked, every barrier idle.
-    pub reset: bool,
-    /// Warp issue presents a barrier request.
-    pub req_valid: bool,
-    /// Issuing warp (WB bits).
-    pub req_warp: u8,
-    /// 0 SYNC, 1 ARRIVE, 2 RED_POPC, 3 RED_AND, 4 RED_OR; 5–7 reserved.
-    pub req_op: u8,
-    /// Barrier id `a`, 0..15 (4 bits).
-    pub req_id: u8,
-    /// 1: no `b` operand: every live warp of the CTA participates.
-    pub req_all: bool,
-    /// `b`/32: expected arrivals in warps when `req_all` = 0 (CB bits).
-    pub req_count: u8,
-    /// `bar.red`: predicate of each of the warp's 32 lanes (`!c` already applied).
-    pub req_pred: u32,
-    /// A CTA launch or warp exit is presented (always taken).
-    pub ctl_valid: bool,
-    /// 0 LAUNCH, 1 EXIT.
-    pub ctl_op: u8,
-    /// LAUNCH: CTA slot (SB bits).
-    pub ctl_slot: u8,
-    /// LAUNCH: the warps of the CTA (W bits).
-    pub ctl_warps: u64,
-    /// EXIT: the exiting warp (WB bits).
-    pub ctl_warp: u8,
+/// The `spec/bar_unit.md` ports of `bar_unit`, declared once (see crate
+/// `unit-ports`): `declare_ports` turns this into [`BarInputs`]/[`BarOutputs`]
+/// and the port table [`BarUnitPorts`]; the RTL crate expands the same list
+/// to drive its rust-hdl top. Widths are functions of the configuration.
+#[macro_export]
+macro_rules! bar_unit_ports {
+    ($cb:path $(, $arg:tt)*) => { $cb! { ($($arg)*)
+        unit BarUnitPorts, module "bar_unit", config $crate::config::BarConfig, inputs BarInputs, outputs BarOutputs;
+        |cfg| [
+            /// Rising-edge clock of every flop.
+            clock: clock bool = 1,
+            /// Synchronous, active-high reset: afterwards no CTA, no warp live or blocked, every barrier idle.
+            reset: input bool = 1,
+            /// Warp issue presents a barrier request.
+            req_valid: input bool = 1,
+            /// The request is taken this cycle (only with `req_valid`).
+            req_ready: output bool = 1,
+            /// Issuing warp (WB bits).
+            req_warp: input u8 = cfg.wb(),
+            /// 0 SYNC, 1 ARRIVE, 2 RED_POPC, 3 RED_AND, 4 RED_OR; 5–7 reserved.
+            req_op: input u8 = 3,
+            /// Barrier id `a`, 0..15 (4 bits).
+            req_id: input u8 = 4,
+            /// 1: no `b` operand: every live warp of the CTA participates.
+            req_all: input bool = 1,
+            /// `b`/32: expected arrivals in warps when `req_all` = 0 (CB bits).
+            req_count: input u8 = cfg.cb(),
+            /// `bar.red`: predicate of each of the warp's 32 lanes (`!c` already applied).
+            req_pred: input u32 = 32,
+            /// A CTA launch or warp exit is presented (always taken).
+            ctl_valid: input bool = 1,
+            /// 0 LAUNCH, 1 EXIT.
+            ctl_op: input u8 = 1,
+            /// LAUNCH: CTA slot (SB bits).
+            ctl_slot: input u8 = cfg.sb(),
+            /// LAUNCH: the warps of the CTA (W bits).
+            ctl_warps: input u64 = cfg.warps,
+            /// EXIT: the exiting warp (WB bits).
+            ctl_warp: input u8 = cfg.wb(),
+            /// A barrier completed: its waiters are released this cycle.
+            rel_valid: output bool = 1,
+            /// CTA slot of the completed barrier (0 when `rel_valid` is low).
+            rel_slot: output u8 = cfg.sb(),
+            /// Id of the completed barrier.
+            rel_id: output u8 = 4,
+            /// Warps released (its `bar.sync`/`bar.red` waiters; may be 0 when every arrival was `bar.arrive`).
+            rel_mask: output u64 = cfg.warps,
+            /// Kind of the completed phase: 0 SYNC/ARRIVE, 2 RED_POPC, 3 RED_AND, 4 RED_OR.
+            rel_op: output u8 = 3,
+            /// Reduction result: popc sum, or the AND/OR in bit 0; 0 for SYNC (RB bits).
+            rel_result: output u32 = cfg.rb(),
+            /// Bit w: warp w is blocked at a barrier (from the cycle after its request through its release cycle).
+            blocked: output u64 = cfg.warps,
+            /// One-cycle pulse: a protocol violation presented this cycle.
+            err: output bool = 1,
+            /// Cause of `err` (see `errc`), 0 when `err` is low (4 bits).
+            err_code: output u8 = 4,
+        ]
+    } };
+}
+bar_unit_ports!(unit_ports::declare_ports);
+
+/// The `spec/cluster_barrier.md` ports of `cluster_barrier`, declared once:
+/// [`ClusterInputs`]/[`ClusterOutputs`] and the port table [`ClusterBarrierPorts`].
+#[macro_export]
+macro_rules! cluster_barrier_ports {
+    ($cb:path $(, $arg:tt)*) => { $cb! { ($($arg)*)
+        unit ClusterBarrierPorts, module "cluster_barrier", config $crate::config::ClusterConfig, inputs ClusterInputs, outputs ClusterOutputs;
+        |cfg| [
+            /// Rising-edge clock of every flop.
+            clock: clock bool = 1,
+            /// Synchronous, active-high reset: phase 0, nobody arrived, no rank gone.
+            reset: input bool = 1,
+            /// Bit r: CTA rank r has arrived in the current phase (every live thread of it), one pulse per phase (N bits).
+            arv: input u32 = cfg.ranks,
+            /// Bit r (level): CTA rank r has exited entirely; it counts as arrived in every later phase (N bits).
+            gone: input u32 = cfg.ranks,
+            /// One-cycle pulse: the phase `done_phase` completed; broadcast to every rank.
+            done: output bool = 1,
+            /// Parity of the completed phase (0 when `done` is low).
+            done_phase: output bool = 1,
+            /// Parity of the current phase.
+            phase: output bool = 1,
+            /// Ranks that have arrived in the current phase (N bits).
+            arrived: output u32 = cfg.ranks,
+            /// One-cycle pulse: a rank arrived twice in one phase or arrived after it was gone.
+            err: output bool = 1,
+            /// Which ranks erred this cycle (N bits).
+            err_rank: output u32 = cfg.ranks,
+        ]
+    } };
+}
+cluster_barrier_ports!(unit_ports::declare_ports);
+
+pub use unit_ports::{Dir, Dut, Port, PortBundle, Unit};
+
+impl unit_ports::UnitConfig for crate::config::BarConfig {
+    fn short_name(&self) -> String {
+        format!("w{}_c{}", self.warps, self.cta_slots)
+    }
 }
 
-/// Outputs of `bar_unit` for one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BarOutputs {
-    /// The request is taken this cycle (only with `req_valid`).
-    pub req_ready: bool,
-    /// A barrier completed: its waiters are released this cycle.
-    pub rel_valid: bool,
-    /// CTA slot of the completed barrier (0 when `rel_valid` is low).
-    pub rel_slot: u8,
-    /// Id of the completed barrier.
-    pub rel_id: u8,
-    /// Warps released (its `bar.sync`/`bar.red` waiters; may be 0 when every arrival was `bar.arrive`).
-    pub rel_mask: u64,
-    /// Kind of the completed phase: 0 SYNC/ARRIVE, 2 RED_POPC, 3 RED_AND, 4 RED_OR.
-    pub rel_op: u8,
-    /// Reduction result: popc sum, or the AND/OR in bit 0; 0 for SYNC (RB bits).
-    pub rel_result: u32,
-    /// Bit w: warp w is blocked at a barrier (from the cycle after its request through its release cycle).
-    pub blocked: u64,
-    /// One-cycle pulse: a protocol violation presented this cycle.
-    pub err: bool,
-    /// Cause of `err` (see `errc`), 0 when `err` is low (4 bits).
-    pub err_code: u8,
-}
-
-/// `bar_unit` ports (name, direction, width) in spec order.
-pub fn bar_port_table(cfg: &BarConfig) -> Vec<(&'static str, Dir, u32)> {
-    let (wb, sb, cb, rb, w) = (cfg.wb(), cfg.sb(), cfg.cb(), cfg.rb(), cfg.warps);
-    vec![
-        ("clock", Dir::In, 1),
-        ("reset", Dir::In, 1),
-        ("req_valid", Dir::In, 1),
-        ("req_ready", Dir::Out, 1),
-        ("req_warp", Dir::In, wb),
-        ("req_op", Dir::In, 3),
-        ("req_id", Dir::In, 4),
-        ("req_all", Dir::In, 1),
-        ("req_count", Dir::In, cb),
-        ("req_pred", Dir::In, 32),
-        ("ctl_valid", Dir::In, 1),
-        ("ctl_op", Dir::In, 1),
-        ("ctl_slot", Dir::In, sb),
-        ("ctl_warps", Dir::In, w),
-        ("ctl_warp", Dir::In, wb),
-        ("rel_valid", Dir::Out, 1),
-        ("rel_slot", Dir::Out, sb),
-        ("rel_id", Dir::Out, 4),
-        ("rel_mask", Dir::Out, w),
-        ("rel_op", Dir::Out, 3),
-        ("rel_result", Dir::Out, rb),
-        ("blocked", Dir::Out, w),
-        ("err", Dir::Out, 1),
-        ("err_code", Dir::Out, 4),
-    ]
-}
-
-/// Inputs of `cluster_barrier` (one aggregator per cluster) for one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ClusterInputs {
-    /// Synchronous, active-high reset: phase 0, nobody arrived, no rank gone.
-    pub reset: bool,
-    /// Bit r: CTA rank r has arrived in the current phase (every live thread of it), one pulse per phase (N bits).
-    pub arv: u32,
-    /// Bit r (level): CTA rank r has exited entirely; it counts as arrived in every later phase (N bits).
-    pub gone: u32,
-}
-
-/// Outputs of `cluster_barrier` for one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ClusterOutputs {
-    /// One-cycle pulse: the phase `done_phase` completed; broadcast to every rank.
-    pub done: bool,
-    /// Parity of the completed phase (0 when `done` is low).
-    pub done_phase: bool,
-    /// Parity of the current phase.
-    pub phase: bool,
-    /// Ranks that have arrived in the current phase (N bits).
-    pub arrived: u32,
-    /// One-cycle pulse: a rank arrived twice in one phase or arrived after it was gone.
-    pub err: bool,
-    /// Which ranks erred this cycle (N bits).
-    pub err_rank: u32,
-}
-
-/// `cluster_barrier` ports (name, direction, width) in spec order.
-pub fn cluster_port_table(cfg: &ClusterConfig) -> Vec<(&'static str, Dir, u32)> {
-    let n = cfg.ranks;
-    vec![
-        ("clock", Dir::In, 1),
-        ("reset", Dir::In, 1),
-        ("arv", Dir::In, n),
-        ("gone", Dir::In, n),
-        ("done", Dir::Out, 1),
-        ("done_phase", Dir::Out, 1),
-        ("phase", Dir::Out, 1),
-        ("arrived", Dir::Out, n),
-        ("err", Dir::Out, 1),
-        ("err_rank", Dir::Out, n),
-    ]
+impl unit_ports::UnitConfig for crate::config::ClusterConfig {
+    fn short_name(&self) -> String {
+        format!("n{}", self.ranks)
+    }
 }
 
 /// Anything that can be clocked like `bar_unit` (the golden model, a mutant
-/// wrapper in tests, later the RTL and the Verilator harness).
-pub trait BarDut {
-    /// One clock cycle: the outputs of the cycle, then the clock edge.
-    fn step(&mut self, i: &BarInputs) -> BarOutputs;
-}
+/// wrapper in tests, the rust-hdl RTL, the Verilated Verilog).
+pub trait BarDut: Dut<BarUnitPorts> {}
+impl<T: Dut<BarUnitPorts> + ?Sized> BarDut for T {}
 
 /// Anything that can be clocked like `cluster_barrier`.
-pub trait ClusterDut {
-    fn step(&mut self, i: &ClusterInputs) -> ClusterOutputs;
-}
+pub trait ClusterDut: Dut<ClusterBarrierPorts> {}
+impl<T: Dut<ClusterBarrierPorts> + ?Sized> ClusterDut for T {}

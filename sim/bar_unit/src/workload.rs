@@ -135,6 +135,9 @@ pub struct RunResult {
     pub all_done: bool,
     pub violation: Option<Violation>,
     pub coverage: BarCoverage,
+    /// With a shadow implementation ([`SmEnv::with_shadow`]): the first cycle
+    /// where its outputs differed from the model's (cycle, port, model, shadow).
+    pub shadow_mismatch: Option<(u64, &'static str, u64, u64)>,
 }
 
 impl RunResult {
@@ -169,6 +172,10 @@ pub struct SmEnv {
     pending_ctl: Vec<BarInputs>,
     /// Per (slot, id) open phase: expected reduction accumulators.
     red_acc: Vec<(u32, bool, bool)>,
+    /// An implementation (RTL, Verilog) stepped in lockstep with the model.
+    shadow: Option<Box<dyn unit_ports::Dut<crate::ports::BarUnitPorts>>>,
+    shadow_mismatch: Option<(u64, &'static str, u64, u64)>,
+    cycle: u64,
 }
 
 impl SmEnv {
@@ -202,7 +209,39 @@ impl SmEnv {
             red_acc: vec![(0, true, false); cfg.cta_slots as usize * 16],
             timing,
             scenario,
+            shadow: None,
+            shadow_mismatch: None,
+            cycle: 0,
         }
+    }
+
+    /// Steps `dut` (an implementation of `bar_unit` for the same
+    /// configuration) in lockstep with the model on the scenario's inputs;
+    /// the first output difference is reported in `RunResult::shadow_mismatch`.
+    pub fn with_shadow(
+        mut self,
+        dut: Box<dyn unit_ports::Dut<crate::ports::BarUnitPorts>>,
+    ) -> SmEnv {
+        self.shadow = Some(dut);
+        self
+    }
+
+    /// One cycle of the model (and the shadow); samples coverage.
+    fn step_unit(&mut self, i: &BarInputs) -> BarOutputs {
+        use unit_ports::PortBundle;
+        let before = self.model.state.clone();
+        let o = self.model.step(i);
+        self.cov.sample(&before, i, &o);
+        if let Some(d) = self.shadow.as_mut() {
+            let od = d.step(i);
+            if self.shadow_mismatch.is_none() {
+                if let Some((port, m, v)) = o.first_difference(&od) {
+                    self.shadow_mismatch = Some((self.cycle, port, m, v));
+                }
+            }
+        }
+        self.cycle += 1;
+        o
     }
 
     fn issue_cost(&self, ins: &Instr) -> u64 {
@@ -228,6 +267,7 @@ impl SmEnv {
             all_done: false,
             violation: None,
             coverage: BarCoverage::new(&cfg),
+            shadow_mismatch: None,
         };
         for w in 0..nw {
             if self.prog_of[w].is_none() {
@@ -307,8 +347,7 @@ impl SmEnv {
                 }
             }
             let before = self.model.state.clone();
-            let o: BarOutputs = self.model.step(&i);
-            self.cov.sample(&before, &i, &o);
+            let o: BarOutputs = self.step_unit(&i);
             if let Err(v) = self.sb.check(&i, &o) {
                 res.violation = Some(v);
                 res.cycles = now + 1;
@@ -394,9 +433,7 @@ impl SmEnv {
         }
         for _ in 0..2 {
             let i = BarInputs::default();
-            let before = self.model.state.clone();
-            let o = self.model.step(&i);
-            self.cov.sample(&before, &i, &o);
+            let o = self.step_unit(&i);
             if res.violation.is_none() {
                 if let Err(v) = self.sb.check(&i, &o) {
                     res.violation = Some(v);
@@ -409,6 +446,7 @@ impl SmEnv {
             }
         }
         res.coverage = self.cov.clone();
+        res.shadow_mismatch = self.shadow_mismatch;
         res
     }
 

@@ -7,7 +7,8 @@ use bar_unit_model::bar_unit::BarUnitModel;
 use bar_unit_model::cluster_barrier::ClusterBarrierModel;
 use bar_unit_model::config::{BarConfig, ClusterConfig, TimingConfig};
 use bar_unit_model::ports::{
-    bar_port_table, cluster_port_table, ctl, errc, op, BarInputs, BarOutputs, ClusterInputs, Dir,
+    ctl, errc, op, BarInputs, BarOutputs, BarUnitPorts, ClusterBarrierPorts, ClusterInputs, Dir,
+    Port, Unit,
 };
 use bar_unit_model::scoreboard::{BarScoreboard, ClusterScoreboard};
 
@@ -352,19 +353,20 @@ fn reset_clears_everything() {
 
 #[test]
 fn port_tables_follow_the_parameters() {
-    let t = bar_port_table(&BarConfig {
+    let t = BarUnitPorts::ports(&BarConfig {
         warps: 64,
         cta_slots: 5,
     });
-    let get = |n: &str| t.iter().find(|p| p.0 == n).copied().unwrap();
-    assert_eq!(get("req_warp"), ("req_warp", Dir::In, 6));
-    assert_eq!(get("req_count"), ("req_count", Dir::In, 7));
-    assert_eq!(get("ctl_slot"), ("ctl_slot", Dir::In, 3));
-    assert_eq!(get("rel_mask"), ("rel_mask", Dir::Out, 64));
-    assert_eq!(get("rel_result"), ("rel_result", Dir::Out, 12));
+    let get = |n: &str| t.iter().find(|p| p.name == n).copied().unwrap();
+    let port = |name, dir, width| Port { name, dir, width };
+    assert_eq!(get("req_warp"), port("req_warp", Dir::In, 6));
+    assert_eq!(get("req_count"), port("req_count", Dir::In, 7));
+    assert_eq!(get("ctl_slot"), port("ctl_slot", Dir::In, 3));
+    assert_eq!(get("rel_mask"), port("rel_mask", Dir::Out, 64));
+    assert_eq!(get("rel_result"), port("rel_result", Dir::Out, 12));
     assert_eq!(t.len(), 24);
-    let c = cluster_port_table(&ClusterConfig { ranks: 16 });
-    assert_eq!(c.iter().find(|p| p.0 == "arv").unwrap().2, 16);
+    let c = ClusterBarrierPorts::ports(&ClusterConfig { ranks: 16 });
+    assert_eq!(c.iter().find(|p| p.name == "arv").unwrap().width, 16);
     assert_eq!(
         BarConfig {
             warps: 8,

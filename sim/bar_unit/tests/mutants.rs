@@ -11,7 +11,8 @@ use bar_unit_model::bar_unit::BarUnitModel;
 use bar_unit_model::cluster_barrier::ClusterBarrierModel;
 use bar_unit_model::config::{BarConfig, ClusterConfig, BARRIERS_PER_CTA, CLUSTER_SIZES};
 use bar_unit_model::ports::{
-    ctl, errc, op, BarDut, BarInputs, BarOutputs, ClusterDut, ClusterInputs, ClusterOutputs,
+    ctl, errc, op, BarInputs, BarOutputs, BarUnitPorts, ClusterBarrierPorts, ClusterInputs,
+    ClusterOutputs, Dut,
 };
 use bar_unit_model::stimulus::{run_bar_random, run_cluster_random};
 
@@ -63,7 +64,10 @@ impl Mutant {
     }
 }
 
-impl BarDut for Mutant {
+impl Dut<BarUnitPorts> for Mutant {
+    fn name(&self) -> &str {
+        "mutant"
+    }
     fn step(&mut self, i: &BarInputs) -> BarOutputs {
         let cfg = self.m.cfg;
         let wmask = (cfg.warps - 1) as u8;
@@ -402,7 +406,10 @@ struct CMutant {
     held_phase: bool,
 }
 
-impl ClusterDut for CMutant {
+impl Dut<ClusterBarrierPorts> for CMutant {
+    fn name(&self) -> &str {
+        "mutant"
+    }
     fn step(&mut self, i: &ClusterInputs) -> ClusterOutputs {
         let all = self.m.cfg.rank_mask();
         match self.bug {

@@ -1,11 +1,12 @@
 //! The port tables in `spec/bar_unit.md` and `spec/cluster_barrier.md` list
-//! the same ports, in the same order and direction, as `bar_port_table` /
-//! `cluster_port_table`, and every port (but `clock`) is a field of the
+//! the same ports, in the same order and direction, as `BarUnitPorts::ports` /
+//! `ClusterBarrierPorts::ports` (from the declaration macros), and every port (but `clock`) is a field of the
 //! Inputs/Outputs structs of its direction.
 
 use bar_unit_model::config::{BarConfig, ClusterConfig};
 use bar_unit_model::ports::{
-    bar_port_table, cluster_port_table, BarInputs, BarOutputs, ClusterInputs, ClusterOutputs, Dir,
+    BarInputs, BarOutputs, BarUnitPorts, ClusterBarrierPorts, ClusterInputs, ClusterOutputs, Dir,
+    Port, Unit,
 };
 
 /// (name, dir) rows of the first markdown table whose header starts with `| port |`.
@@ -28,6 +29,7 @@ fn spec_ports(path: &str) -> Vec<(String, Dir)> {
             }
             let name = cols[1].trim_matches('`').to_string();
             let dir = match cols[2] {
+                "in" if name == "clock" => Dir::Clock,
                 "in" => Dir::In,
                 "out" => Dir::Out,
                 d => panic!("{path}: port {name}: direction {d:?}"),
@@ -38,11 +40,11 @@ fn spec_ports(path: &str) -> Vec<(String, Dir)> {
     rows
 }
 
-fn check(path: &str, table: Vec<(&'static str, Dir, u32)>, ins: String, outs: String) {
+fn check(path: &str, table: Vec<Port>, ins: String, outs: String) {
     let spec = spec_ports(path);
-    let code: Vec<(String, Dir)> = table.iter().map(|p| (p.0.to_string(), p.1)).collect();
+    let code: Vec<(String, Dir)> = table.iter().map(|p| (p.name.to_string(), p.dir)).collect();
     assert_eq!(spec, code, "{path} and the port table differ");
-    for (name, dir, width) in table {
+    for Port { name, dir, width } in table {
         assert!(width >= 1, "{name} has width 0");
         if name == "clock" {
             continue;
@@ -66,7 +68,7 @@ fn bar_unit_spec_table_matches_the_code() {
     ] {
         check(
             concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/bar_unit.md"),
-            bar_port_table(&cfg),
+            BarUnitPorts::ports(&cfg),
             format!("{:?}", BarInputs::default()),
             format!("{:?}", BarOutputs::default()),
         );
@@ -77,7 +79,7 @@ fn bar_unit_spec_table_matches_the_code() {
 fn cluster_barrier_spec_table_matches_the_code() {
     check(
         concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/cluster_barrier.md"),
-        cluster_port_table(&ClusterConfig::default()),
+        ClusterBarrierPorts::ports(&ClusterConfig::default()),
         format!("{:?}", ClusterInputs::default()),
         format!("{:?}", ClusterOutputs::default()),
     );

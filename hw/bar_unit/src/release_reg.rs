@@ -1,0 +1,70 @@
+//! Release register: holds the barrier completed at the last edge and drives
+//! the `rel_*` ports for one cycle.
+//!
+//! Implements the golden kernel's `State::rel` (`Release`), loaded by
+//! `complete()` and cleared every other cycle (`next.rel =
+//! Release::default()`), in `sim/bar_unit/src/bar_unit.rs`. Since at most one
+//! barrier completes per cycle it never backs up (B7: release 1 cycle after
+//! the last arrival).
+//!
+//! Ports (W warps, SB slot bits, RB reduction width):
+//! - `clock`, `reset`: the unit's clock and synchronous reset.
+//! - `done` (in): a barrier completes at this edge; `done_slot` (SB),
+//!   `done_id` (4), `done_mask` (W), `done_kind` (3), `done_result` (RB): its
+//!   slot, id, waiters, kind and reduction result.
+//! - `rel_valid`, `rel_slot`, `rel_id`, `rel_mask`, `rel_op`, `rel_result`
+//!   (out): the register, i.e. the contract's `rel_*` ports (before reset gating).
+
+use rust_hdl::prelude::*;
+
+/// The release register of `bar_unit`.
+#[derive(LogicBlock, Default)]
+pub struct ReleaseReg<const W: usize, const SB: usize, const RB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub done: Signal<In, Bit>,
+    pub done_slot: Signal<In, Bits<SB>>,
+    pub done_id: Signal<In, Bits<4>>,
+    pub done_mask: Signal<In, Bits<W>>,
+    pub done_kind: Signal<In, Bits<3>>,
+    pub done_result: Signal<In, Bits<RB>>,
+    pub rel_valid: Signal<Out, Bit>,
+    pub rel_slot: Signal<Out, Bits<SB>>,
+    pub rel_id: Signal<Out, Bits<4>>,
+    pub rel_mask: Signal<Out, Bits<W>>,
+    pub rel_op: Signal<Out, Bits<3>>,
+    pub rel_result: Signal<Out, Bits<RB>>,
+    valid_q: DFF<Bit>,
+    slot_q: DFF<Bits<SB>>,
+    id_q: DFF<Bits<4>>,
+    mask_q: DFF<Bits<W>>,
+    op_q: DFF<Bits<3>>,
+    result_q: DFF<Bits<RB>>,
+}
+
+impl<const W: usize, const SB: usize, const RB: usize> Logic for ReleaseReg<W, SB, RB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, valid_q, slot_q, id_q, mask_q, op_q, result_q);
+        self.rel_valid.next = self.valid_q.q.val();
+        self.rel_slot.next = self.slot_q.q.val();
+        self.rel_id.next = self.id_q.q.val();
+        self.rel_mask.next = self.mask_q.q.val();
+        self.rel_op.next = self.op_q.q.val();
+        self.rel_result.next = self.result_q.q.val();
+        self.valid_q.d.next = false;
+        self.slot_q.d.next = 0.into();
+        self.id_q.d.next = 0.into();
+        self.mask_q.d.next = 0.into();
+        self.op_q.d.next = 0.into();
+        self.result_q.d.next = 0.into();
+        if self.done.val() & !self.reset.val() {
+            self.valid_q.d.next = true;
+            self.slot_q.d.next = self.done_slot.val();
+            self.id_q.d.next = self.done_id.val();
+            self.mask_q.d.next = self.done_mask.val();
+            self.op_q.d.next = self.done_kind.val();
+            self.result_q.d.next = self.done_result.val();
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Warp table: per-warp registers — live (in a CTA), the CTA slot, blocked,
+//! waiting (blocked and not yet in a release), and the barrier id the warp
+//! waits on — with read ports for the requesting and the ctl warp, and the
+//! release mask of a completing barrier.
+//!
+//! Implements the per-warp parts of the golden kernel
+//! (`sim/bar_unit/src/bar_unit.rs`, `eval`): `State::live`, `warp_slot`,
+//! `blocked` (set by a taken `bar.sync`/`bar.red`, cleared at the end of the
+//! release cycle: `next.blocked &= !s.rel.mask`), and — in place of the
+//! model's per-barrier `waiting` masks — a per-warp `waiting` bit plus
+//! barrier id: a blocked warp waits on exactly one barrier (its slot, its
+//! id), so the completed barrier's `waiting` mask (`complete()`: `mask:
+//! b.waiting`) is the set of waiting warps whose (slot, id) match it.
+//!
+//! Ports (W warps, WB = log2 W, SB slot bits):
+//! - `clock`, `reset`: the unit's clock and synchronous reset.
+//! - `req_warp` (in, WB), `req_id` (in, 4): the request's warp and barrier id.
+//! - `ctl_warp` (in, WB): the EXIT's warp.
+//! - `arr_en` (in): a legal arrival is taken; `arr_blocks` (in): it is `bar.sync`/`bar.red`.
+//! - `launch_en` (in), `launch_slot` (in, SB), `launch_warps` (in, W): a legal LAUNCH.
+//! - `exit_en` (in): a legal EXIT of `ctl_warp`.
+//! - `done` (in), `done_slot` (in, SB), `done_id` (in, 4): a barrier completes at this edge.
+//! - `rel_valid`, `rel_mask` (in, W): the release register (its warps unblock at this edge).
+//! - `req_live`, `req_blocked`, `req_slot` (out): the requesting warp's registers.
+//! - `ctl_live`, `ctl_blocked`, `ctl_slot` (out): the ctl warp's registers.
+//! - `live` (out, W): every live warp (for the LAUNCH check).
+//! - `blocked` (out, W): the `blocked` port before reset gating.
+//! - `done_mask` (out, W): the warps the completing barrier releases.
+
+use rust_hdl::prelude::*;
+
+use crate::onehot::OneHot;
+
+/// Per-warp registers of `bar_unit`.
+#[derive(LogicBlock)]
+pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub req_warp: Signal<In, Bits<WB>>,
+    pub req_id: Signal<In, Bits<4>>,
+    pub ctl_warp: Signal<In, Bits<WB>>,
+    pub arr_en: Signal<In, Bit>,
+    pub arr_blocks: Signal<In, Bit>,
+    pub launch_en: Signal<In, Bit>,
+    pub launch_slot: Signal<In, Bits<SB>>,
+    pub launch_warps: Signal<In, Bits<W>>,
+    pub exit_en: Signal<In, Bit>,
+    pub done: Signal<In, Bit>,
+    pub done_slot: Signal<In, Bits<SB>>,
+    pub done_id: Signal<In, Bits<4>>,
+    pub rel_valid: Signal<In, Bit>,
+    pub rel_mask: Signal<In, Bits<W>>,
+    pub req_live: Signal<Out, Bit>,
+    pub req_blocked: Signal<Out, Bit>,
+    pub req_slot: Signal<Out, Bits<SB>>,
+    pub ctl_live: Signal<Out, Bit>,
+    pub ctl_blocked: Signal<Out, Bit>,
+    pub ctl_slot: Signal<Out, Bits<SB>>,
+    pub live: Signal<Out, Bits<W>>,
+    pub blocked: Signal<Out, Bits<W>>,
+    pub done_mask: Signal<Out, Bits<W>>,
+    live_q: DFF<Bits<W>>,
+    blocked_q: DFF<Bits<W>>,
+    waiting_q: DFF<Bits<W>>,
+    wslot: [DFF<Bits<SB>>; W],
+    wbar: [DFF<Bits<4>>; W],
+    req_dec: OneHot<W, WB>,
+    ctl_dec: OneHot<W, WB>,
+    /// Warps whose (slot, barrier id) is the completing barrier's.
+    match_mask: Signal<Local, Bits<W>>,
+    /// The arriving warp, if it blocks.
+    arr_bit: Signal<Local, Bits<W>>,
+    blocked_n: Signal<Local, Bits<W>>,
+    waiting_n: Signal<Local, Bits<W>>,
+    warp_bit: [Constant<Bits<W>>; W],
+}
+
+impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, WB, SB> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_warp: Default::default(),
+            req_id: Default::default(),
+            ctl_warp: Default::default(),
+            arr_en: Default::default(),
+            arr_blocks: Default::default(),
+            launch_en: Default::default(),
+            launch_slot: Default::default(),
+            launch_warps: Default::default(),
+            exit_en: Default::default(),
+            done: Default::default(),
+            done_slot: Default::default(),
+            done_id: Default::default(),
+            rel_valid: Default::default(),
+            rel_mask: Default::default(),
+            req_live: Default::default(),
+            req_blocked: Default::default(),
+            req_slot: Default::default(),
+            ctl_live: Default::default(),
+            ctl_blocked: Default::default(),
+            ctl_slot: Default::default(),
+            live: Default::default(),
+            blocked: Default::default(),
+            done_mask: Default::default(),
+            live_q: Default::default(),
+            blocked_q: Default::default(),
+            waiting_q: Default::default(),
+            wslot: std::array::from_fn(|_| Default::default()),
+            wbar: std::array::from_fn(|_| Default::default()),
+            req_dec: Default::default(),
+            ctl_dec: Default::default(),
+            match_mask: Default::default(),
+            arr_bit: Default::default(),
+            blocked_n: Default::default(),
+            waiting_n: Default::default(),
+            warp_bit: std::array::from_fn(|w| Constant::new((1u64 << w).into())),
+        }
+    }
+}
+
+impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB, SB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, live_q, blocked_q, waiting_q);
+        for w in 0..W {
+            self.wslot[w].clock.next = self.clock.val();
+            self.wslot[w].d.next = self.wslot[w].q.val();
+            self.wbar[w].clock.next = self.clock.val();
+            self.wbar[w].d.next = self.wbar[w].q.val();
+        }
+        self.req_dec.index.next = self.req_warp.val();
+        self.ctl_dec.index.next = self.ctl_warp.val();
+
+        // Read ports.
+        self.live.next = self.live_q.q.val();
+        self.blocked.next = self.blocked_q.q.val();
+        self.req_live.next = (self.live_q.q.val() & self.req_dec.onehot.val()).any();
+        self.req_blocked.next = (self.blocked_q.q.val() & self.req_dec.onehot.val()).any();
+        self.ctl_live.next = (self.live_q.q.val() & self.ctl_dec.onehot.val()).any();
+        self.ctl_blocked.next = (self.blocked_q.q.val() & self.ctl_dec.onehot.val()).any();
+        self.req_slot.next = 0.into();
+        self.ctl_slot.next = 0.into();
+        self.match_mask.next = 0.into();
+        for w in 0..W {
+            if self.req_warp.val().index() == w {
+                self.req_slot.next = self.wslot[w].q.val();
+            }
+            if self.ctl_warp.val().index() == w {
+                self.ctl_slot.next = self.wslot[w].q.val();
+            }
+            if (self.wslot[w].q.val() == self.done_slot.val())
+                & (self.wbar[w].q.val() == self.done_id.val())
+            {
+                self.match_mask.next = self.match_mask.val() | self.warp_bit[w].val();
+            }
+        }
+
+        // The arriving warp waits from this edge on; if its own arrival
+        // completes the barrier it is released with the other waiters.
+        self.arr_bit.next = 0.into();
+        if self.arr_en.val() & self.arr_blocks.val() {
+            self.arr_bit.next = self.req_dec.onehot.val();
+        }
+        self.done_mask.next = 0.into();
+        if self.done.val() {
+            self.done_mask.next =
+                (self.waiting_q.q.val() & self.match_mask.val()) | self.arr_bit.val();
+        }
+
+        // Next state.
+        self.blocked_n.next = self.blocked_q.q.val();
+        if self.rel_valid.val() {
+            self.blocked_n.next = self.blocked_q.q.val() & !self.rel_mask.val();
+        }
+        self.blocked_q.d.next = self.blocked_n.val() | self.arr_bit.val();
+        self.waiting_n.next = self.waiting_q.q.val() | self.arr_bit.val();
+        self.waiting_q.d.next = self.waiting_n.val() & !self.done_mask.val();
+        for w in 0..W {
+            if self.arr_en.val() & self.arr_blocks.val() & (self.req_warp.val().index() == w) {
+                self.wbar[w].d.next = self.req_id.val();
+            }
+        }
+        if self.launch_en.val() {
+            self.live_q.d.next = self.live_q.q.val() | self.launch_warps.val();
+            for w in 0..W {
+                if self.launch_warps.val().get_bit(w) {
+                    self.wslot[w].d.next = self.launch_slot.val();
+                }
+            }
+        }
+        if self.exit_en.val() {
+            self.live_q.d.next = self.live_q.q.val() & !self.ctl_dec.onehot.val();
+        }
+
+        if self.reset.val() {
+            self.live_q.d.next = 0.into();
+            self.blocked_q.d.next = 0.into();
+            self.waiting_q.d.next = 0.into();
+            for w in 0..W {
+                self.wslot[w].d.next = 0.into();
+                self.wbar[w].d.next = 0.into();
+            }
+        }
+    }
+}
