@@ -15,6 +15,7 @@ mod shard;
 mod sim_cmd;
 mod sweep;
 mod synth;
+mod unit_mbarrier;
 
 /// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
 #[derive(Parser, Debug)]
@@ -28,6 +29,9 @@ struct Cli {
 enum Cmd {
     /// Write `DIR/membar_unit.v` (SPEC.md ports, ANSI list) for a configuration.
     Generate {
+        /// Unit: membar (memory-barrier unit) or mbarrier (transaction-barrier unit, spec/mbarrier_unit.md).
+        #[arg(long, default_value = "membar")]
+        unit: String,
         /// YAML configuration (see configs/default.yaml).
         #[arg(long)]
         config: PathBuf,
@@ -39,6 +43,9 @@ enum Cmd {
     /// Cosimulate the emitted Verilog (Verilator) against the reference model
     /// in lockstep; every output port compared every cycle (exit 1 on a mismatch).
     Cosim {
+        /// Unit: membar (memory-barrier unit) or mbarrier (transaction-barrier unit, spec/mbarrier_unit.md).
+        #[arg(long, default_value = "membar")]
+        unit: String,
         /// YAML configuration (see configs/default.yaml).
         #[arg(long)]
         config: PathBuf,
@@ -83,6 +90,9 @@ enum Cmd {
     /// Simulate the reference model under a workload; print the summary and
     /// the P1–P7 scoreboard verdict (exit 1 on a violation).
     Sim {
+        /// Unit: membar (memory-barrier unit) or mbarrier (transaction-barrier unit, spec/mbarrier_unit.md).
+        #[arg(long, default_value = "membar")]
+        unit: String,
         /// YAML configuration (see configs/default.yaml).
         #[arg(long)]
         config: PathBuf,
@@ -177,6 +187,9 @@ enum Cmd {
     /// synthesis; prints LUTs, flip-flops, carries, logic cells and fmax
     /// (reported, not checked). See docs/fpga.md.
     Synth {
+        /// Unit: membar (memory-barrier unit) or mbarrier (transaction-barrier unit, spec/mbarrier_unit.md).
+        #[arg(long, default_value = "membar")]
+        unit: String,
         /// YAML configuration (see configs/default.yaml).
         #[arg(long)]
         config: PathBuf,
@@ -220,22 +233,38 @@ fn main() -> ExitCode {
     default_sigpipe();
     let cli = Cli::parse();
     let r = match cli.cmd {
-        Cmd::Generate { config, out } => rtl_cmd::generate(&config, &out),
+        Cmd::Generate { unit, config, out } => match unit_mbarrier::selected(&unit) {
+            Ok(true) => unit_mbarrier::generate(&config, &out),
+            Ok(false) => rtl_cmd::generate(&config, &out),
+            Err(e) => Err(e),
+        },
         Cmd::Cosim {
+            unit,
             config,
             verilog,
             workload,
             cycles,
             seed,
             waves,
-        } => rtl_cmd::cosim(&rtl_cmd::CosimArgs {
-            config: &config,
-            verilog: verilog.as_deref(),
-            workload: &workload,
-            cycles,
-            seed,
-            waves: waves.as_deref(),
-        }),
+        } => match unit_mbarrier::selected(&unit) {
+            Ok(true) => unit_mbarrier::cosim(
+                &config,
+                verilog.as_deref(),
+                &workload,
+                cycles,
+                seed,
+                waves.as_deref(),
+            ),
+            Ok(false) => rtl_cmd::cosim(&rtl_cmd::CosimArgs {
+                config: &config,
+                verilog: verilog.as_deref(),
+                workload: &workload,
+                cycles,
+                seed,
+                waves: waves.as_deref(),
+            }),
+            Err(e) => Err(e),
+        },
         Cmd::Soak {
             config,
             verilog,
@@ -259,13 +288,20 @@ fn main() -> ExitCode {
             }
         }
         Cmd::Sim {
+            unit,
             config,
             workload,
             cycles,
             seed,
             trace,
             coverage,
-        } => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
+        } => match unit_mbarrier::selected(&unit) {
+            Ok(true) => {
+                unit_mbarrier::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
+            }
+            Ok(false) => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
+            Err(e) => Err(e),
+        },
         Cmd::Bench {
             config,
             cycles,
@@ -307,6 +343,7 @@ fn main() -> ExitCode {
             jobs,
         }),
         Cmd::Synth {
+            unit,
             config,
             verilog,
             target,
@@ -315,16 +352,23 @@ fn main() -> ExitCode {
             freq,
             timeout,
             keep,
-        } => synth::synth(&synth::Options {
-            config,
-            verilog,
-            target,
-            csv,
-            seed,
-            freq,
-            timeout,
-            keep,
-        }),
+        } => {
+            let opts = synth::Options {
+                config,
+                verilog,
+                target,
+                csv,
+                seed,
+                freq,
+                timeout,
+                keep,
+            };
+            match unit_mbarrier::selected(&unit) {
+                Ok(true) => unit_mbarrier::synth(&opts),
+                Ok(false) => synth::synth(&opts),
+                Err(e) => Err(e),
+            }
+        }
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

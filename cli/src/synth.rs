@@ -392,8 +392,8 @@ pub fn rtl_name(cell: &str) -> String {
 pub const KEEP_MARKER: &str = ".membar-synth-keep";
 
 /// A work directory: a fresh temporary one (removed on drop) or `--keep DIR`.
-struct WorkDir {
-    path: PathBuf,
+pub struct WorkDir {
+    pub path: PathBuf,
     remove: bool,
 }
 
@@ -751,22 +751,27 @@ pub fn append_csv(path: &Path, header: bool, row: &[String]) -> Result<(), CmdEr
 // ---------------------------------------------------------------------------
 // The command.
 
-/// yosys script of `target`, reading `membar_unit.v` and writing the cell
-/// table to `stat.txt` (and `ltp.txt`, or the netlist `membar_unit.json`).
-pub fn yosys_script(target: Target) -> String {
+/// yosys script of `target` for the Verilog top module `top`: reads
+/// `<top>.v`, writes the cell table to `stat.txt` (and `ltp.txt`, or the
+/// netlist `<top>.json`).
+pub fn yosys_script(target: Target, top: &str) -> String {
     let synth = match target {
-        Target::Ice40 => "synth_ice40 -top membar_unit -json membar_unit.json\ntee -q -o stat.txt stat\n",
-        Target::Generic => "synth -flatten -top membar_unit -lut 4\ntee -q -o stat.txt stat\ntee -q -o ltp.txt ltp -noff\n",
+        Target::Ice40 => format!("synth_ice40 -top {top} -json {top}.json\ntee -q -o stat.txt stat\n"),
+        Target::Generic => format!("synth -flatten -top {top} -lut 4\ntee -q -o stat.txt stat\ntee -q -o ltp.txt ltp -noff\n"),
     };
-    format!("# membar synth --target {}\nread_verilog membar_unit.v\nhierarchy -check -top membar_unit\n{synth}", target.name())
+    format!(
+        "# membar synth --target {}\nread_verilog {top}.v\nhierarchy -check -top {top}\n{synth}",
+        target.name()
+    )
 }
 
-/// nextpnr-ice40 arguments.
-pub fn nextpnr_args(seed: u64, freq: f64) -> Vec<String> {
+/// nextpnr-ice40 arguments for the netlist `<top>.json`.
+pub fn nextpnr_args(seed: u64, freq: f64, top: &str) -> Vec<String> {
     let mut a: Vec<String> = DEVICE_ARGS.iter().map(|s| s.to_string()).collect();
+    let json = format!("{top}.json");
     for s in [
         "--json",
-        "membar_unit.json",
+        json.as_str(),
         "--freq",
         &format!("{freq}"),
         "--pcf-allow-unconstrained",
@@ -791,64 +796,36 @@ fn read(dir: &Path, name: &str) -> Result<String, CmdError> {
         .map_err(|e| CmdError::failed(format!("the tool wrote no {name} ({e})")))
 }
 
-pub fn synth(opts: &Options) -> CmdResult {
-    let cfg = load_config(&opts.config)?;
-    if !(opts.freq.is_finite() && opts.freq > 0.0 && opts.freq <= 1000.0) {
-        return Err(CmdError::input(format!(
-            "--freq {}: expected a clock target in MHz, 0 < f <= 1000",
-            opts.freq
-        )));
-    }
-    if opts.timeout == 0 {
-        return Err(CmdError::input(
-            "--timeout 0: expected a number of seconds >= 1",
-        ));
-    }
-    let csv_header = match &opts.csv {
-        Some(p) => Some(check_csv(p)?),
-        None => None,
-    };
+/// Synthesis (and, for iCE40, place and route) of `verilog`, whose top
+/// module is `top` (wrapping the rust-hdl top `prefix`), with the report
+/// printed; the work directory is returned with the figures (kept with
+/// `--keep`). Shared by every unit (`--unit`).
+pub fn run_flow(
+    opts: &Options,
+    verilog: &str,
+    top: &str,
+    prefix: &str,
+    source: &str,
+    label: &str,
+) -> Result<(Figures, WorkDir), CmdError> {
     let yosys = require_tool("yosys", opts.target)?;
     let nextpnr = match opts.target {
         Target::Ice40 => Some(require_tool("nextpnr-ice40", opts.target)?),
         Target::Generic => None,
     };
-    let prefix = membar_hw::module_prefix(&cfg);
-    let (verilog, source) = match &opts.verilog {
-        None => (
-            membar_hw::generate_verilog(&cfg)
-                .map_err(|e| CmdError::input(format!("{}: {e}", opts.config.display())))?,
-            "generated for this config".to_string(),
-        ),
-        Some(p) => {
-            // The same check as cosim: text, SPEC.md ports of this config.
-            let text = crate::common::read_verilog("--verilog", p, &cfg)?;
-            if !text.contains(&format!("module {prefix}")) {
-                return Err(CmdError::input(format!(
-                    "--verilog {}: it was not generated for {} (no module {prefix}); pass the configuration it was generated from",
-                    p.display(),
-                    opts.config.display()
-                )));
-            }
-            (text, p.display().to_string())
-        }
-    };
-
     let work = WorkDir::new(opts.keep.as_deref())?;
     let dir = &work.path;
     let wr = |name: &str, text: &str| {
         std::fs::write(dir.join(name), text)
             .map_err(|e| CmdError::input(format!("{}: {e}", dir.join(name).display())))
     };
-    wr("membar_unit.v", &verilog)?;
-    wr("synth.ys", &yosys_script(opts.target))?;
+    wr(&format!("{top}.v"), verilog)?;
+    wr("synth.ys", &yosys_script(opts.target, top))?;
     let timeout = Duration::from_secs(opts.timeout);
     let keep = opts.keep.is_some();
 
     println!(
-        "membar synth: config {} ({}), target {}{}",
-        opts.config.display(),
-        crate::common::config_name(&cfg),
+        "membar synth: {label}, target {}{}",
         opts.target.name(),
         match opts.target {
             Target::Ice40 => format!(": yosys synth_ice40, nextpnr-ice40 {} --freq {} --seed {}", DEVICE_ARGS.join(" "), opts.freq, opts.seed),
@@ -901,7 +878,7 @@ pub fn synth(opts: &Options) -> CmdResult {
             dir,
             "nextpnr-ice40",
             &np,
-            &nextpnr_args(opts.seed, opts.freq),
+            &nextpnr_args(opts.seed, opts.freq, top),
             timeout,
             keep,
         )?;
@@ -964,6 +941,54 @@ pub fn synth(opts: &Options) -> CmdResult {
     if keep {
         println!("{:<27}{}", "kept", dir.display());
     }
+    Ok((fig, work))
+}
+
+pub fn synth(opts: &Options) -> CmdResult {
+    let cfg = load_config(&opts.config)?;
+    if !(opts.freq.is_finite() && opts.freq > 0.0 && opts.freq <= 1000.0) {
+        return Err(CmdError::input(format!(
+            "--freq {}: expected a clock target in MHz, 0 < f <= 1000",
+            opts.freq
+        )));
+    }
+    if opts.timeout == 0 {
+        return Err(CmdError::input(
+            "--timeout 0: expected a number of seconds >= 1",
+        ));
+    }
+    let csv_header = match &opts.csv {
+        Some(p) => Some(check_csv(p)?),
+        None => None,
+    };
+    let prefix = membar_hw::module_prefix(&cfg);
+    let (verilog, source) = match &opts.verilog {
+        None => (
+            membar_hw::generate_verilog(&cfg)
+                .map_err(|e| CmdError::input(format!("{}: {e}", opts.config.display())))?,
+            "generated for this config".to_string(),
+        ),
+        Some(p) => {
+            // The same check as cosim: text, SPEC.md ports of this config.
+            let text = crate::common::read_verilog("--verilog", p, &cfg)?;
+            if !text.contains(&format!("module {prefix}")) {
+                return Err(CmdError::input(format!(
+                    "--verilog {}: it was not generated for {} (no module {prefix}); pass the configuration it was generated from",
+                    p.display(),
+                    opts.config.display()
+                )));
+            }
+            (text, p.display().to_string())
+        }
+    };
+
+    let label = format!(
+        "config {} ({})",
+        opts.config.display(),
+        crate::common::config_name(&cfg)
+    );
+    // The work directory lives until the CSV row is written.
+    let (fig, _work) = run_flow(opts, &verilog, "membar_unit", &prefix, &source, &label)?;
     if let (Some(p), Some(header)) = (&opts.csv, csv_header) {
         // Re-check: another run may have created the file meanwhile.
         let header = header && check_csv(p)?;
@@ -1114,10 +1139,13 @@ mod tests {
 
     #[test]
     fn scripts_and_args() {
-        assert!(yosys_script(Target::Ice40)
+        assert!(yosys_script(Target::Ice40, "membar_unit")
             .contains("synth_ice40 -top membar_unit -json membar_unit.json"));
-        assert!(yosys_script(Target::Generic).contains("ltp -noff"));
-        let a = nextpnr_args(7, 100.0).join(" ");
+        assert!(yosys_script(Target::Ice40, "mbarrier_unit")
+            .contains("read_verilog mbarrier_unit.v\nhierarchy -check -top mbarrier_unit\nsynth_ice40 -top mbarrier_unit -json mbarrier_unit.json"));
+        assert!(yosys_script(Target::Generic, "membar_unit").contains("ltp -noff"));
+        assert!(nextpnr_args(7, 100.0, "mbarrier_unit").contains(&"mbarrier_unit.json".to_string()));
+        let a = nextpnr_args(7, 100.0, "membar_unit").join(" ");
         assert!(
             a.contains("--hx8k --package ct256")
                 && a.contains("--seed 7")

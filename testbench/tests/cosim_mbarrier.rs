@@ -139,10 +139,17 @@ fn shipped_verilog_matches_model() {
 }
 
 /// Build a mutated copy of the default Verilog and run it; it must diverge.
-fn mutant(tag: &str, from: &str, to: &str) -> (Mismatch, Vec<mbarrier_unit_model::ports::mbarrier::Inputs>) {
+fn mutant(
+    tag: &str,
+    from: &str,
+    to: &str,
+) -> (Mismatch, Vec<mbarrier_unit_model::ports::mbarrier::Inputs>) {
     let cfg = Config::default();
     let text = std::fs::read_to_string(emitted("default")).unwrap();
-    assert!(text.contains(from), "mutation site `{from}` not in the emitted Verilog");
+    assert!(
+        text.contains(from),
+        "mutation site `{from}` not in the emitted Verilog"
+    );
     let dir = std::env::temp_dir().join(format!("mbar-mutant-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("mbarrier_unit.v");

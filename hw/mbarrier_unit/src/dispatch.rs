@@ -25,12 +25,21 @@ pub const SUPPORTED: &[(u32, u32, u32, u32, u32, u32)] = &[
 
 /// The rust-hdl-simulated unit for `cfg`, or why `cfg` has no RTL.
 pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
-    cfg.validate("mbarrier_unit RTL").map_err(|e| e.to_string())?;
+    cfg.validate("mbarrier_unit RTL")
+        .map_err(|e| e.to_string())?;
     macro_rules! unit {
         ($w:literal, $wb:literal, $m:literal, $eb:literal, $c:literal, $t:literal, $tm:literal, $f:literal) => {
-            Ok(Box::new(
-                HdlDut::<$w, $wb, $m, $eb, { $c + 1 }, { $t + 1 }, { $t + 3 }, $tm, $f>::new(cfg)?,
-            ))
+            Ok(Box::new(HdlDut::<
+                $w,
+                $wb,
+                $m,
+                $eb,
+                { $c + 1 },
+                { $t + 1 },
+                { $t + 3 },
+                $tm,
+                $f,
+            >::new(cfg)?))
         };
     }
     let key = (

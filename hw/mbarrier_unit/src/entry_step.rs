@@ -146,10 +146,12 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
             self.tx_new.next = self.tx_ext.val() - self.amt_ext.val();
         }
         self.tx_neg.next = (self.tx_new.val() & self.sign_xb.val()).any();
-        self.tx_bad.next = (self.tx_up.val() & !self.tx_neg.val() & (self.tx_new.val() > self.max_tx.val()))
+        self.tx_bad.next = (self.tx_up.val()
+            & !self.tx_neg.val()
+            & (self.tx_new.val() > self.max_tx.val()))
             | (self.tx_dn.val() & self.tx_neg.val() & (self.tx_new.val() < self.neg_max_tx.val()));
-        self.count_bad.next = (self.count.val() == self.zero_count.val())
-            | (self.count.val() > self.max_count.val());
+        self.count_bad.next =
+            (self.count.val() == self.zero_count.val()) | (self.count.val() > self.max_count.val());
         self.underflow.next = (self.count.val() > self.e_pending.val())
             | (self.drop.val() & (self.count.val() >= self.e_expected.val()));
         self.pend_new.next = self.e_pending.val();

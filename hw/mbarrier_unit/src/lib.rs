@@ -31,7 +31,10 @@ pub mod wake_arbiter;
 
 pub use dispatch::SUPPORTED;
 pub use mbarrier_unit::MbarrierUnit;
-pub use verilog::{config_name, config_yaml, fusesoc_core, generate_verilog, module_prefix};
+pub use verilog::{
+    config_name, config_yaml, fusesoc_core, generate_verilog, module_prefix, synth_harness,
+    HARNESS_TOP,
+};
 
 use mbarrier_unit_model::config::Config;
 use mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts;

@@ -201,8 +201,8 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
         self.is_inval.next = self.op_code.val() == self.c_inval.val();
         self.is_try.next = self.op_code.val() == self.c_try.val();
         self.is_wait.next = self.is_try.val() | (self.op_code.val() == self.c_test.val());
-        self.is_modify.next =
-            (self.op_code.val() >= self.c_arrive.val()) & (self.op_code.val() <= self.c_complete.val());
+        self.is_modify.next = (self.op_code.val() >= self.c_arrive.val())
+            & (self.op_code.val() <= self.c_complete.val());
         self.count_bad.next = (self.op_count.val() == self.zero_count.val())
             | (self.op_count.val() > self.max_count.val());
 
@@ -239,8 +239,8 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
             & (self.is_init.val() | self.is_inval.val() | self.is_modify.val());
         self.op_init.next = self.is_init.val();
         self.op_inval.next = self.is_inval.val();
-        self.op_arrive.next =
-            (self.op_code.val() >= self.c_arrive.val()) & (self.op_code.val() <= self.c_arrive_tx.val());
+        self.op_arrive.next = (self.op_code.val() >= self.c_arrive.val())
+            & (self.op_code.val() <= self.c_arrive_tx.val());
         self.op_drop.next = self.op_code.val() == self.c_drop.val();
         self.op_tx_up.next = (self.op_code.val() == self.c_arrive_tx.val())
             | (self.op_code.val() == self.c_expect.val());
@@ -264,8 +264,9 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
             self.rsp_op_r.d.next = self.op_code.val();
         }
         self.rsp_token_r.d.next = self.op_ok.val() & self.op_arrive.val() & self.op_e_parity.val();
-        self.rsp_done_r.d.next =
-            self.op_ok.val() & self.is_wait.val() & (self.op_e_parity.val() != self.op_parity.val());
+        self.rsp_done_r.d.next = self.op_ok.val()
+            & self.is_wait.val()
+            & (self.op_e_parity.val() != self.op_parity.val());
         self.rsp_suspended_r.d.next = self.susp_go.val();
 
         // Error report: op first, then complete-tx, then remote arrive.

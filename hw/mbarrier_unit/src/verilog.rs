@@ -75,7 +75,9 @@ fn header(cfg: &Config, prefix: &str) -> String {
 /// `config.yaml` of a shipped configuration: every key of `Config`, in
 /// documentation order (reads back with `Config::from_yaml_str`).
 pub fn config_yaml(cfg: &Config) -> String {
-    let mut s = String::from("# mbarrier_unit configuration (spec/mbarrier_unit.md); generated, do not edit.\n");
+    let mut s = String::from(
+        "# mbarrier_unit configuration (spec/mbarrier_unit.md); generated, do not edit.\n",
+    );
     for (k, v) in cfg.describe() {
         s += &format!("{k}: {v}\n");
     }
@@ -110,4 +112,65 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
     }
     s += "\ntargets:\n  default: &default\n    filesets: [rtl, lint_waivers]\n    toplevel: mbarrier_unit\n  lint:\n    <<: *default\n    description: \"verilator --lint-only -Wall with the waivers of hw/mbarrier_unit/lint (copied to mbarrier_unit.vlt)\"\n    default_tool: verilator\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n  synth:\n    <<: *default\n    description: \"yosys synth_ice40 to a JSON netlist for nextpnr-ice40 (membar synth --unit mbarrier adds place and route)\"\n    default_tool: yosys\n    tools:\n      yosys:\n        arch: ice40\n        output_format: json\n";
     s
+}
+
+/// Name of the synthesis harness module of [`synth_harness`].
+pub const HARNESS_TOP: &str = "mbarrier_unit_synth";
+
+/// A synthesis-only harness around `mbarrier_unit` for FPGA area and fmax:
+/// the default configuration has more ports (≈230) than an iCE40 HX8K
+/// package has pins, so every input port is fed from a serial-in shift
+/// register (one pin) and all output bits are XOR-reduced into one
+/// registered pin. Every output bit reaches the pin, so no logic of the unit
+/// is pruned; the shift register adds one flop per input bit and the XOR
+/// tree a few LUTs. Not part of the unit: `membar synth --unit mbarrier`
+/// synthesises this text followed by `mbarrier_unit.v`.
+pub fn synth_harness(cfg: &Config) -> String {
+    use unit_ports::Dir;
+    let ports = MbarrierUnitPorts::ports(cfg);
+    let ni: u32 = ports
+        .iter()
+        .filter(|p| p.dir == Dir::In)
+        .map(|p| p.width)
+        .sum();
+    let no: u32 = ports
+        .iter()
+        .filter(|p| p.dir == Dir::Out)
+        .map(|p| p.width)
+        .sum();
+    let mut conn = Vec::new();
+    let (mut i, mut o) = (0u32, 0u32);
+    for p in &ports {
+        let (lo, hi) = match p.dir {
+            Dir::Clock => {
+                conn.push(format!("        .{}(clock)", p.name));
+                continue;
+            }
+            Dir::In => {
+                i += p.width;
+                (i - p.width, i - 1)
+            }
+            Dir::Out => {
+                o += p.width;
+                (o - p.width, o - 1)
+            }
+        };
+        let bus = if p.dir == Dir::In { "sh" } else { "o" };
+        conn.push(format!("        .{}({bus}[{hi}:{lo}])", p.name));
+    }
+    format!(
+        "// {HARNESS_TOP}: synthesis-only harness of mbarrier_unit ({}): {ni} input bits from a\n\
+         // serial-in shift register, {no} output bits XOR-reduced into one registered pin.\n\
+         module {HARNESS_TOP}(input wire clock, input wire sin, output reg sout);\n\
+         \x20   reg [{}:0] sh = 0;\n\
+         \x20   wire [{}:0] o;\n\
+         \x20   always @(posedge clock) sh <= {{sh[{}:0], sin}};\n\
+         \x20   always @(posedge clock) sout <= ^o;\n\
+         \x20   mbarrier_unit u (\n{}\n    );\nendmodule\n",
+        config_name(cfg),
+        ni - 1,
+        no - 1,
+        ni - 2,
+        conn.join(",\n")
+    )
 }

@@ -118,7 +118,16 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, susp, decided, done, wparity, wake_mask_r, wake_done_r);
+        dff_setup!(
+            self,
+            clock,
+            susp,
+            decided,
+            done,
+            wparity,
+            wake_mask_r,
+            wake_done_r
+        );
         self.warp_susp.next = self.susp.q.val().get_bit(self.op_warp.val().index());
         self.waiters_on.next = false;
         self.dec_n.next = self.decided.q.val();

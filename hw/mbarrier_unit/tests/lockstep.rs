@@ -28,7 +28,10 @@ fn rtl_matches_model_on_random_stimulus() {
         let (n_seeds, n) = if k == 0 { (4, 25_000) } else { (2, 10_000) };
         let n = cycles(n);
         for seed in seeds(n_seeds) {
-            println!("{name} seed {seed}: replay with {}", replay("lockstep", seed, n));
+            println!(
+                "{name} seed {seed}: replay with {}",
+                replay("lockstep", seed, n)
+            );
             let mut dut = mbarrier_unit_rtl::hdl_dut(&cfg).expect("shipped configuration has RTL");
             let mut cov = Coverage::new(&cfg, true, false);
             let t = Instant::now();
@@ -48,7 +51,9 @@ fn rtl_matches_model_on_random_stimulus() {
     }
     if !rates.is_empty() {
         let avg = rates.iter().sum::<f64>() / rates.len() as f64;
-        println!("rust-hdl lockstep (with model + scoreboard), default configuration: {avg:.0} cycles/s");
+        println!(
+            "rust-hdl lockstep (with model + scoreboard), default configuration: {avg:.0} cycles/s"
+        );
     }
     println!("{}", total.report());
     if std::env::var("SEED").is_err() {
@@ -71,7 +76,10 @@ fn unsupported_configuration_is_a_clear_error() {
         Ok(_) => panic!("w8 m64 has no RTL"),
         Err(e) => e,
     };
-    assert!(e.contains("unsupported configuration") && e.contains("allowed"), "{e}");
+    assert!(
+        e.contains("unsupported configuration") && e.contains("allowed"),
+        "{e}"
+    );
     let bad = Config {
         warps: 12,
         ..Config::default()

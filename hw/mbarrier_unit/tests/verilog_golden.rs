@@ -54,13 +54,19 @@ fn check(path: &Path, generated: &str, problems: &mut Vec<String>) {
 fn checked_in_verilog_is_current() {
     let mut problems = Vec::new();
     let shipped = mbarrier_unit_rtl::shipped();
-    assert!(shipped.len() >= 4, "a default and at least three grid configurations");
+    assert!(
+        shipped.len() >= 4,
+        "a default and at least three grid configurations"
+    );
     for (name, cfg) in shipped {
         let dir = out_root().join("mbarrier_unit").join(&name);
         let v = mbarrier_unit_rtl::generate_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(v.contains("do not edit"), "header says generated");
         for (k, val) in cfg.describe() {
-            assert!(v.contains(&format!("//   {k}: {val}\n")), "{name}: header lists {k}");
+            assert!(
+                v.contains(&format!("//   {k}: {val}\n")),
+                "{name}: header lists {k}"
+            );
         }
         check(&dir.join("mbarrier_unit.v"), &v, &mut problems);
         let yaml = mbarrier_unit_rtl::config_yaml(&cfg);
@@ -79,7 +85,11 @@ fn checked_in_verilog_is_current() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/mbarrier_unit.vlt"),
     )
     .expect("hw/mbarrier_unit/lint/mbarrier_unit.vlt");
-    check(&out_root().join("mbarrier_unit.vlt"), &waivers, &mut problems);
+    check(
+        &out_root().join("mbarrier_unit.vlt"),
+        &waivers,
+        &mut problems,
+    );
     assert!(
         problems.is_empty(),
         "{}\nregenerate with: MEMBAR_BLESS=1 cargo test -p mbarrier-unit-rtl --release --test verilog_golden",
