@@ -18,6 +18,8 @@ mod sweep;
 mod synth;
 mod unit_bar;
 mod unit_cluster;
+mod unit_mbarrier;
+mod units;
 
 /// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
 #[derive(Parser, Debug)]
@@ -69,9 +71,9 @@ enum Cmd {
         /// there is replaced only if membar generated it.
         #[arg(long)]
         out: PathBuf,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
-        #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
-        unit: unit_bar::Unit,
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
     /// Cosimulate the emitted Verilog (Verilator) against the reference model
     /// in lockstep; every output port compared every cycle (exit 1 on a mismatch).
@@ -96,9 +98,9 @@ enum Cmd {
         /// never replaces a file that is not a membar waveform.
         #[arg(long)]
         waves: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
-        #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
-        unit: unit_bar::Unit,
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
     /// Long adversarial cosimulation (Verilator vs model, scoreboard,
     /// coverage, resets mid-traffic); exit 1 on any mismatch, violation or loss.
@@ -141,9 +143,9 @@ enum Cmd {
         /// Print the functional coverage report.
         #[arg(long)]
         coverage: bool,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
-        #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
-        unit: unit_bar::Unit,
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
     /// Measure simulated cycles per second of the reference model (and, when
     /// built, the rust-hdl simulation and the Verilator cosimulation).
@@ -245,9 +247,9 @@ enum Cmd {
         /// there: a new or empty directory, or one an earlier `--keep` used.
         #[arg(long)]
         keep: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md) or cluster (the cluster barrier, spec/cluster_barrier.md).
-        #[arg(long, value_enum, default_value_t = unit_bar::Unit::Membar)]
-        unit: unit_bar::Unit,
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
 }
 
@@ -288,12 +290,12 @@ fn main() -> ExitCode {
             jobs,
         }),
         Cmd::Generate {
-            unit: unit_bar::Unit::Cluster,
+            unit: units::Unit::Cluster,
             config,
             out,
         } => unit_cluster::generate(&config, &out),
         Cmd::Cosim {
-            unit: unit_bar::Unit::Cluster,
+            unit: units::Unit::Cluster,
             config,
             verilog,
             cycles,
@@ -301,7 +303,7 @@ fn main() -> ExitCode {
             ..
         } => unit_cluster::cosim(&config, verilog.as_deref(), cycles, seed),
         Cmd::Sim {
-            unit: unit_bar::Unit::Cluster,
+            unit: units::Unit::Cluster,
             config,
             workload,
             cycles,
@@ -310,13 +312,18 @@ fn main() -> ExitCode {
             ..
         } => unit_cluster::sim(&config, &workload, cycles, seed, coverage),
         Cmd::Generate {
-            unit: unit_bar::Unit::Bar,
+            unit: units::Unit::Bar,
             config,
             out,
         } => unit_bar::generate(&config, &out),
+        Cmd::Generate {
+            unit: units::Unit::Mbarrier,
+            config,
+            out,
+        } => unit_mbarrier::generate(&config, &out),
         Cmd::Generate { config, out, .. } => rtl_cmd::generate(&config, &out),
         Cmd::Cosim {
-            unit: unit_bar::Unit::Bar,
+            unit: units::Unit::Bar,
             config,
             verilog,
             cycles,
@@ -324,7 +331,7 @@ fn main() -> ExitCode {
             ..
         } => unit_bar::cosim(&config, verilog.as_deref(), cycles, seed),
         Cmd::Sim {
-            unit: unit_bar::Unit::Bar,
+            unit: units::Unit::Bar,
             config,
             workload,
             cycles,
@@ -333,6 +340,7 @@ fn main() -> ExitCode {
             ..
         } => unit_bar::sim(&config, &workload, cycles, seed, coverage),
         Cmd::Cosim {
+            unit,
             config,
             verilog,
             workload,
@@ -340,14 +348,24 @@ fn main() -> ExitCode {
             seed,
             waves,
             ..
-        } => rtl_cmd::cosim(&rtl_cmd::CosimArgs {
-            config: &config,
-            verilog: verilog.as_deref(),
-            workload: &workload,
-            cycles,
-            seed,
-            waves: waves.as_deref(),
-        }),
+        } => match unit {
+            units::Unit::Mbarrier => unit_mbarrier::cosim(
+                &config,
+                verilog.as_deref(),
+                &workload,
+                cycles,
+                seed,
+                waves.as_deref(),
+            ),
+            _ => rtl_cmd::cosim(&rtl_cmd::CosimArgs {
+                config: &config,
+                verilog: verilog.as_deref(),
+                workload: &workload,
+                cycles,
+                seed,
+                waves: waves.as_deref(),
+            }),
+        },
         Cmd::Soak {
             config,
             verilog,
@@ -371,6 +389,7 @@ fn main() -> ExitCode {
             }
         }
         Cmd::Sim {
+            unit,
             config,
             workload,
             cycles,
@@ -378,7 +397,12 @@ fn main() -> ExitCode {
             trace,
             coverage,
             ..
-        } => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
+        } => match unit {
+            units::Unit::Mbarrier => {
+                unit_mbarrier::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
+            }
+            _ => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
+        },
         Cmd::Bench {
             config,
             cycles,
@@ -420,6 +444,7 @@ fn main() -> ExitCode {
             jobs,
         }),
         Cmd::Synth {
+            unit,
             config,
             verilog,
             target,
@@ -428,7 +453,6 @@ fn main() -> ExitCode {
             freq,
             timeout,
             keep,
-            unit,
         } => {
             let opts = synth::Options {
                 config,
@@ -441,9 +465,10 @@ fn main() -> ExitCode {
                 keep,
             };
             match unit {
-                unit_bar::Unit::Bar => unit_bar::synth(&opts),
-                unit_bar::Unit::Cluster => unit_cluster::synth(&opts),
-                unit_bar::Unit::Membar => synth::synth(&opts),
+                units::Unit::Bar => unit_bar::synth(&opts),
+                units::Unit::Cluster => unit_cluster::synth(&opts),
+                units::Unit::Mbarrier => unit_mbarrier::synth(&opts),
+                units::Unit::Membar => synth::synth(&opts),
             }
         }
     };

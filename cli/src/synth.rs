@@ -392,8 +392,8 @@ pub fn rtl_name(cell: &str) -> String {
 pub const KEEP_MARKER: &str = ".membar-synth-keep";
 
 /// A work directory: a fresh temporary one (removed on drop) or `--keep DIR`.
-struct WorkDir {
-    path: PathBuf,
+pub struct WorkDir {
+    pub path: PathBuf,
     remove: bool,
 }
 
@@ -751,9 +751,9 @@ pub fn append_csv(path: &Path, header: bool, row: &[String]) -> Result<(), CmdEr
 // ---------------------------------------------------------------------------
 // The command.
 
-/// yosys script of `target`, reading `<top>.v` and writing the cell table
-/// to `stat.txt` (and `ltp.txt`, or the netlist `<top>.json`). `top` is the
-/// unit's Verilog top module (`membar_unit`, `bar_unit`).
+/// yosys script of `target` for the Verilog top module `top`: reads
+/// `<top>.v`, writes the cell table to `stat.txt` (and `ltp.txt`, or the
+/// netlist `<top>.json`).
 pub fn yosys_script(target: Target, top: &str) -> String {
     let synth = match target {
         Target::Ice40 => format!("synth_ice40 -top {top} -json {top}.json\ntee -q -o stat.txt stat\n"),
@@ -765,7 +765,7 @@ pub fn yosys_script(target: Target, top: &str) -> String {
     )
 }
 
-/// nextpnr-ice40 arguments.
+/// nextpnr-ice40 arguments for the netlist `<top>.json`.
 pub fn nextpnr_args(seed: u64, freq: f64, top: &str) -> Vec<String> {
     let mut a: Vec<String> = DEVICE_ARGS.iter().map(|s| s.to_string()).collect();
     let json = format!("{top}.json");
@@ -796,77 +796,18 @@ fn read(dir: &Path, name: &str) -> Result<String, CmdError> {
         .map_err(|e| CmdError::failed(format!("the tool wrote no {name} ({e})")))
 }
 
-pub fn synth(opts: &Options) -> CmdResult {
-    let cfg = load_config(&opts.config)?;
-    if !(opts.freq.is_finite() && opts.freq > 0.0 && opts.freq <= 1000.0) {
-        return Err(CmdError::input(format!(
-            "--freq {}: expected a clock target in MHz, 0 < f <= 1000",
-            opts.freq
-        )));
-    }
-    if opts.timeout == 0 {
-        return Err(CmdError::input(
-            "--timeout 0: expected a number of seconds >= 1",
-        ));
-    }
-    let csv_header = match &opts.csv {
-        Some(p) => Some(check_csv(p)?),
-        None => None,
-    };
-    // Fail on a missing tool before generating anything.
-    require_tool("yosys", opts.target)?;
-    if opts.target == Target::Ice40 {
-        require_tool("nextpnr-ice40", opts.target)?;
-    }
-    let prefix = membar_hw::module_prefix(&cfg);
-    let (verilog, source) = match &opts.verilog {
-        None => (
-            membar_hw::generate_verilog(&cfg)
-                .map_err(|e| CmdError::input(format!("{}: {e}", opts.config.display())))?,
-            "generated for this config".to_string(),
-        ),
-        Some(p) => {
-            // The same check as cosim: text, SPEC.md ports of this config.
-            let text = crate::common::read_verilog("--verilog", p, &cfg)?;
-            if !text.contains(&format!("module {prefix}")) {
-                return Err(CmdError::input(format!(
-                    "--verilog {}: it was not generated for {} (no module {prefix}); pass the configuration it was generated from",
-                    p.display(),
-                    opts.config.display()
-                )));
-            }
-            (text, p.display().to_string())
-        }
-    };
-
-    let fig = run_flow(
-        opts,
-        "membar_unit",
-        &crate::common::config_name(&cfg),
-        &prefix,
-        &verilog,
-        &source,
-    )?;
-    if let (Some(p), Some(header)) = (&opts.csv, csv_header) {
-        // Re-check: another run may have created the file meanwhile.
-        let header = header && check_csv(p)?;
-        append_csv(p, header, &csv_row(opts, &cfg, &fig))?;
-        println!("{:<27}{}", "appended a row to", p.display());
-    }
-    Ok(())
-}
-
-/// The synthesis flow on `verilog` (top module `top`, wrapping the rust-hdl
-/// top `prefix`; `label` names the configuration): writes `<top>.v` and the
-/// scripts in a work directory, runs yosys (and nextpnr), prints the figures.
+/// Synthesis (and, for iCE40, place and route) of `verilog`, whose top
+/// module is `top` (wrapping the rust-hdl top `prefix`), with the report
+/// printed; the work directory is returned with the figures (kept with
+/// `--keep`). Shared by every unit (`--unit`).
 pub fn run_flow(
     opts: &Options,
-    top: &str,
-    label: &str,
-    prefix: &str,
     verilog: &str,
+    top: &str,
+    prefix: &str,
     source: &str,
-) -> Result<Figures, CmdError> {
+    label: &str,
+) -> Result<(Figures, WorkDir), CmdError> {
     let yosys = require_tool("yosys", opts.target)?;
     let nextpnr = match opts.target {
         Target::Ice40 => Some(require_tool("nextpnr-ice40", opts.target)?),
@@ -884,9 +825,7 @@ pub fn run_flow(
     let keep = opts.keep.is_some();
 
     println!(
-        "membar synth: config {} ({}), target {}{}",
-        opts.config.display(),
-        label,
+        "membar synth: {label}, target {}{}",
         opts.target.name(),
         match opts.target {
             Target::Ice40 => format!(": yosys synth_ice40, nextpnr-ice40 {} --freq {} --seed {}", DEVICE_ARGS.join(" "), opts.freq, opts.seed),
@@ -1002,7 +941,61 @@ pub fn run_flow(
     if keep {
         println!("{:<27}{}", "kept", dir.display());
     }
-    Ok(fig)
+    Ok((fig, work))
+}
+
+pub fn synth(opts: &Options) -> CmdResult {
+    let cfg = load_config(&opts.config)?;
+    if !(opts.freq.is_finite() && opts.freq > 0.0 && opts.freq <= 1000.0) {
+        return Err(CmdError::input(format!(
+            "--freq {}: expected a clock target in MHz, 0 < f <= 1000",
+            opts.freq
+        )));
+    }
+    if opts.timeout == 0 {
+        return Err(CmdError::input(
+            "--timeout 0: expected a number of seconds >= 1",
+        ));
+    }
+    let csv_header = match &opts.csv {
+        Some(p) => Some(check_csv(p)?),
+        None => None,
+    };
+    let prefix = membar_hw::module_prefix(&cfg);
+    let (verilog, source) = match &opts.verilog {
+        None => (
+            membar_hw::generate_verilog(&cfg)
+                .map_err(|e| CmdError::input(format!("{}: {e}", opts.config.display())))?,
+            "generated for this config".to_string(),
+        ),
+        Some(p) => {
+            // The same check as cosim: text, SPEC.md ports of this config.
+            let text = crate::common::read_verilog("--verilog", p, &cfg)?;
+            if !text.contains(&format!("module {prefix}")) {
+                return Err(CmdError::input(format!(
+                    "--verilog {}: it was not generated for {} (no module {prefix}); pass the configuration it was generated from",
+                    p.display(),
+                    opts.config.display()
+                )));
+            }
+            (text, p.display().to_string())
+        }
+    };
+
+    let label = format!(
+        "config {} ({})",
+        opts.config.display(),
+        crate::common::config_name(&cfg)
+    );
+    // The work directory lives until the CSV row is written.
+    let (fig, _work) = run_flow(opts, &verilog, "membar_unit", &prefix, &source, &label)?;
+    if let (Some(p), Some(header)) = (&opts.csv, csv_header) {
+        // Re-check: another run may have created the file meanwhile.
+        let header = header && check_csv(p)?;
+        append_csv(p, header, &csv_row(opts, &cfg, &fig))?;
+        println!("{:<27}{}", "appended a row to", p.display());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1148,23 +1141,16 @@ mod tests {
     fn scripts_and_args() {
         assert!(yosys_script(Target::Ice40, "membar_unit")
             .contains("synth_ice40 -top membar_unit -json membar_unit.json"));
-        let b = yosys_script(Target::Ice40, "bar_unit");
-        assert!(
-            b.contains("read_verilog bar_unit.v")
-                && b.contains("-top bar_unit -json bar_unit.json")
-        );
-        assert!(!b.contains("membar_unit"));
+        assert!(yosys_script(Target::Ice40, "mbarrier_unit")
+            .contains("read_verilog mbarrier_unit.v\nhierarchy -check -top mbarrier_unit\nsynth_ice40 -top mbarrier_unit -json mbarrier_unit.json"));
         assert!(yosys_script(Target::Generic, "membar_unit").contains("ltp -noff"));
+        assert!(nextpnr_args(7, 100.0, "mbarrier_unit").contains(&"mbarrier_unit.json".to_string()));
         let a = nextpnr_args(7, 100.0, "membar_unit").join(" ");
         assert!(
             a.contains("--hx8k --package ct256")
                 && a.contains("--seed 7")
-                && a.contains("--freq 100")
-                && a.contains("--json membar_unit.json"),
+                && a.contains("--freq 100"),
             "{a}"
         );
-        assert!(nextpnr_args(1, 100.0, "bar_unit")
-            .join(" ")
-            .contains("--json bar_unit.json"));
     }
 }

@@ -18,17 +18,6 @@ use std::time::Instant;
 use crate::common::{CmdError, CmdResult};
 use crate::output::{self, RunInputs};
 
-/// Which unit a command acts on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Unit {
-    /// The memory-barrier unit (SPEC.md), the default.
-    Membar,
-    /// The named-barrier unit (`spec/bar_unit.md`): bar.sync / bar.arrive / bar.red.
-    Bar,
-    /// The cluster barrier aggregator (`spec/cluster_barrier.md`).
-    Cluster,
-}
-
 /// A `bar_unit` configuration file (`warps`, `cta_slots`).
 pub fn load_config(path: &Path) -> Result<BarConfig, CmdError> {
     let text = std::fs::read_to_string(path).map_err(|e| {
@@ -266,5 +255,5 @@ pub fn synth(opts: &crate::synth::Options) -> CmdResult {
         }
     };
     let label = format!("w{}_c{}", cfg.warps, cfg.cta_slots);
-    crate::synth::run_flow(opts, "bar_unit", &label, &prefix, &verilog, &source).map(|_| ())
+    crate::synth::run_flow(opts, &verilog, "bar_unit", &prefix, &source, &label).map(|_| ())
 }

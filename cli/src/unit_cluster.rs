@@ -176,11 +176,11 @@ pub fn synth(opts: &crate::synth::Options) -> CmdResult {
     let prefix = bar_unit_rtl::cluster_module_prefix(&cfg);
     crate::synth::run_flow(
         opts,
-        "cluster_barrier",
-        &format!("n{}", cfg.ranks),
-        &prefix,
         &verilog,
+        "cluster_barrier",
+        &prefix,
         "generated for this config",
+        &format!("n{}", cfg.ranks),
     )
     .map(|_| ())
 }

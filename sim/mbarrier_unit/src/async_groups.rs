@@ -258,3 +258,12 @@ impl AsyncGroupsModel {
         o
     }
 }
+
+impl unit_ports::Dut<crate::ports::async_groups::AsyncGroupsPorts> for AsyncGroupsModel {
+    fn step(&mut self, i: &Inputs) -> Outputs {
+        AsyncGroupsModel::step(self, i)
+    }
+    fn name(&self) -> &str {
+        "model"
+    }
+}

@@ -246,3 +246,42 @@ impl Config {
         (1u32 << self.group_op_bits) - 1
     }
 }
+
+impl Config {
+    /// Short name of the configuration, for messages, directories and module
+    /// names: `w32_m16_c20_t20_l73_f1_g8_o4` (warps, entries, count_bits,
+    /// tx_bits, try_wait_limit, wake_fanout, group_depth, group_op_bits).
+    pub fn name(&self) -> String {
+        format!(
+            "w{}_m{}_c{}_t{}_l{}_f{}_g{}_o{}",
+            self.warps,
+            self.entries,
+            self.count_bits,
+            self.tx_bits,
+            self.try_wait_limit,
+            self.wake_fanout,
+            self.group_depth,
+            self.group_op_bits
+        )
+    }
+
+    /// Every parameter as (YAML key, value), in documentation order.
+    pub fn describe(&self) -> Vec<(&'static str, u32)> {
+        vec![
+            ("warps", self.warps),
+            ("entries", self.entries),
+            ("count_bits", self.count_bits),
+            ("tx_bits", self.tx_bits),
+            ("try_wait_limit", self.try_wait_limit),
+            ("wake_fanout", self.wake_fanout),
+            ("group_depth", self.group_depth),
+            ("group_op_bits", self.group_op_bits),
+        ]
+    }
+}
+
+impl unit_ports::UnitConfig for Config {
+    fn short_name(&self) -> String {
+        self.name()
+    }
+}

@@ -413,3 +413,12 @@ impl MbarrierModel {
         o
     }
 }
+
+impl unit_ports::Dut<crate::ports::mbarrier::MbarrierUnitPorts> for MbarrierModel {
+    fn step(&mut self, i: &Inputs) -> Outputs {
+        MbarrierModel::step(self, i)
+    }
+    fn name(&self) -> &str {
+        "model"
+    }
+}

@@ -1,30 +1,141 @@
-//! The ports of the two blocks as plain data, one field per port of the
-//! contracts (`spec/mbarrier_unit.md`, `spec/async_groups.md`) with the same
-//! names, and each block's port table (name, direction, width as a function
-//! of the [`Config`]) in spec order. `clock` is implicit (one call of a
-//! kernel is one cycle); `reset` is a field. Values wider than a port are
-//! truncated by the hardware: [`mbarrier::Inputs::masked`] shows what it sees.
+//! The ports of the two blocks, each declared ONCE as a callback macro
+//! ([`mbarrier_unit_ports!`](crate::mbarrier_unit_ports),
+//! [`async_groups_ports!`](crate::async_groups_ports)) in the form of
+//! `unit_ports`: expanded here with `unit_ports::declare_ports` into the
+//! `Inputs`/`Outputs` structs (one field per port of the contracts
+//! `spec/mbarrier_unit.md`, `spec/async_groups.md`, same names), the port
+//! tables (`MbarrierUnitPorts`, `AsyncGroupsPorts`: name, direction, width as
+//! a function of the [`Config`], in spec order), and expanded by the RTL
+//! crate with its own callback to drive its rust-hdl top. `clock` is implicit
+//! (one call of a kernel is one cycle); `reset` is a field. Values wider than
+//! a port are truncated by the hardware: [`mbarrier::Inputs::masked`] shows
+//! what it sees.
 
 use crate::config::Config;
 
-/// Port direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    In,
-    Out,
+pub use unit_ports::{Dir, Dut, Port, PortBundle, Unit};
+
+/// The ports of `mbarrier_unit` (spec order), for a callback macro.
+#[macro_export]
+macro_rules! mbarrier_unit_ports {
+    ($cb:path $(, $arg:tt)*) => { $cb! { ($($arg)*)
+        unit MbarrierUnitPorts, module "mbarrier_unit", config $crate::config::Config, inputs Inputs, outputs Outputs;
+        |cfg| [
+            /// Rising-edge clock of every flop.
+            clock: clock bool = 1,
+            /// Synchronous active-high reset.
+            reset: input bool = 1,
+            /// Warp issue presents an mbarrier operation.
+            op_valid: input bool = 1,
+            /// The operation presented is accepted this cycle (high whenever not in reset).
+            op_ready: output bool = 1,
+            /// Issuing warp.
+            op_warp: input u8 = cfg.wb(),
+            /// Operation (`op::*`).
+            op_code: input u8 = 4,
+            /// Barrier entry (shared-memory address mapped to an entry, see the spec).
+            op_entry: input u8 = cfg.eb(),
+            /// Arrival count (init, arrive, arrive_drop, arrive_expect_tx).
+            op_count: input u32 = cfg.count_port_bits(),
+            /// Transaction bytes (arrive_expect_tx, expect_tx, complete_tx).
+            op_tx: input u32 = cfg.tx_port_bits(),
+            /// Phase parity waited on (test_wait, try_wait).
+            op_parity: input bool = 1,
+            /// The copy engine reports `ctx_bytes` transferred for barrier `ctx_entry`.
+            ctx_valid: input bool = 1,
+            /// Entry the completed transaction bytes count against.
+            ctx_entry: input u8 = cfg.eb(),
+            /// Bytes completed (pays down tx-count).
+            ctx_bytes: input u32 = cfg.tx_port_bits(),
+            /// A remote arrive from another CTA of the cluster.
+            rarv_valid: input bool = 1,
+            /// Entry the remote arrive targets.
+            rarv_entry: input u8 = cfg.eb(),
+            /// Arrival count of the remote arrive.
+            rarv_count: input u32 = cfg.count_port_bits(),
+            /// A response to the operation accepted in the previous cycle.
+            rsp_valid: output bool = 1,
+            /// Its warp.
+            rsp_warp: output u8 = cfg.wb(),
+            /// Its op code.
+            rsp_op: output u8 = 4,
+            /// Arrive variants: parity of the phase the arrival counted in (the state token).
+            rsp_token: output bool = 1,
+            /// test_wait / try_wait: the phase waited on has completed.
+            rsp_done: output bool = 1,
+            /// try_wait: the warp is suspended; its answer comes on `wake_*`.
+            rsp_suspended: output bool = 1,
+            /// Bit w: suspended warp w's try_wait answers this cycle.
+            wake_mask: output u64 = cfg.warps,
+            /// Bit w (within `wake_mask`): true = phase completed, false = limit passed.
+            wake_done: output u64 = cfg.warps,
+            /// Bit w: warp w is suspended in a try_wait.
+            suspended: output u64 = cfg.warps,
+            /// One-cycle pulse: a bad input of the previous cycle was ignored.
+            err: output bool = 1,
+            /// Port of the reported bad input (`src::*`; op first, then ctx, then rarv).
+            err_src: output u8 = 2,
+            /// Why (`cause::*`).
+            err_cause: output u8 = 4,
+        ]
+    } };
 }
 
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
+/// The ports of `async_groups` (spec order), for a callback macro.
+#[macro_export]
+macro_rules! async_groups_ports {
+    ($cb:path $(, $arg:tt)*) => { $cb! { ($($arg)*)
+        unit AsyncGroupsPorts, module "async_groups", config $crate::config::Config, inputs Inputs, outputs Outputs;
+        |cfg| [
+            /// Rising-edge clock of every flop.
+            clock: clock bool = 1,
+            /// Synchronous active-high reset.
+            reset: input bool = 1,
+            /// Warp issue presents a group operation.
+            ag_valid: input bool = 1,
+            /// The presented operation is accepted this cycle.
+            ag_ready: output bool = 1,
+            /// Issuing warp.
+            ag_warp: input u8 = cfg.wb(),
+            /// Operation (`op::*`).
+            ag_op: input u8 = 2,
+            /// N of `wait_group N`.
+            ag_n: input u8 = cfg.group_n_bits(),
+            /// The copy engine has read the source of `rd_warp`'s oldest unread operation.
+            rd_valid: input bool = 1,
+            /// Warp of the read report.
+            rd_warp: input u8 = cfg.wb(),
+            /// The copy engine has completed (writes visible) `wr_warp`'s oldest incomplete operation.
+            wr_valid: input bool = 1,
+            /// Warp of the completion report.
+            wr_warp: input u8 = cfg.wb(),
+            /// Bit w: warp w is blocked in a wait_group (through its release cycle).
+            blocked: output u64 = cfg.warps,
+            /// Bit w: warp w's wait_group returns this cycle.
+            release_mask: output u64 = cfg.warps,
+            /// One-cycle pulse: a bad completion report of the previous cycle was ignored.
+            err: output bool = 1,
+            /// Which reports were bad (`cause::*` bits).
+            err_cause: output u8 = 2,
+        ]
+    } };
+}
+
+/// A port table as (name, direction, width) rows in spec order, `clock`
+/// shown as an input (derived from the declaration).
+fn rows(ports: Vec<Port>) -> Vec<(&'static str, Dir, u32)> {
+    ports
+        .into_iter()
+        .map(|p| {
+            let dir = if p.dir == Dir::Clock { Dir::In } else { p.dir };
+            (p.name, dir, p.width)
+        })
+        .collect()
 }
 
 /// Ports of `mbarrier_unit`.
 pub mod mbarrier {
-    use super::{mask, Config, Dir};
+    use super::{Config, Dir};
 
     /// `op_code` encodings (4 bits; 9..=15 reserved: refused with `err`).
     pub mod op {
@@ -86,138 +197,24 @@ pub mod mbarrier {
         ];
     }
 
-    /// One cycle of inputs.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-    pub struct Inputs {
-        /// Synchronous active-high reset.
-        pub reset: bool,
-        /// Warp issue presents an mbarrier operation.
-        pub op_valid: bool,
-        /// Issuing warp.
-        pub op_warp: u8,
-        /// Operation (`op::*`).
-        pub op_code: u8,
-        /// Barrier entry (shared-memory address mapped to an entry, see the spec).
-        pub op_entry: u8,
-        /// Arrival count (init, arrive, arrive_drop, arrive_expect_tx).
-        pub op_count: u32,
-        /// Transaction bytes (arrive_expect_tx, expect_tx, complete_tx).
-        pub op_tx: u32,
-        /// Phase parity waited on (test_wait, try_wait).
-        pub op_parity: bool,
-        /// The copy engine reports `ctx_bytes` transferred for barrier `ctx_entry`.
-        pub ctx_valid: bool,
-        /// Entry the completed transaction bytes count against.
-        pub ctx_entry: u8,
-        /// Bytes completed (pays down tx-count).
-        pub ctx_bytes: u32,
-        /// A remote arrive from another CTA of the cluster.
-        pub rarv_valid: bool,
-        /// Entry the remote arrive targets.
-        pub rarv_entry: u8,
-        /// Arrival count of the remote arrive.
-        pub rarv_count: u32,
-    }
-
-    /// One cycle of outputs. All but `op_ready` are registered.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-    pub struct Outputs {
-        /// The operation presented is accepted this cycle (high whenever not in reset).
-        pub op_ready: bool,
-        /// A response to the operation accepted in the previous cycle.
-        pub rsp_valid: bool,
-        /// Its warp.
-        pub rsp_warp: u8,
-        /// Its op code.
-        pub rsp_op: u8,
-        /// Arrive variants: parity of the phase the arrival counted in (the state token).
-        pub rsp_token: bool,
-        /// test_wait / try_wait: the phase waited on has completed.
-        pub rsp_done: bool,
-        /// try_wait: the warp is suspended; its answer comes on `wake_*`.
-        pub rsp_suspended: bool,
-        /// Bit w: suspended warp w's try_wait answers this cycle.
-        pub wake_mask: u64,
-        /// Bit w (within `wake_mask`): true = phase completed, false = limit passed.
-        pub wake_done: u64,
-        /// Bit w: warp w is suspended in a try_wait.
-        pub suspended: u64,
-        /// One-cycle pulse: a bad input of the previous cycle was ignored.
-        pub err: bool,
-        /// Port of the reported bad input (`src::*`; op first, then ctx, then rarv).
-        pub err_src: u8,
-        /// Why (`cause::*`).
-        pub err_cause: u8,
-    }
+    crate::mbarrier_unit_ports!(unit_ports::declare_ports);
 
     impl Inputs {
         /// What the hardware sees: every field truncated to its port width.
         pub fn masked(&self, cfg: &Config) -> Inputs {
-            Inputs {
-                reset: self.reset,
-                op_valid: self.op_valid,
-                op_warp: (self.op_warp as u64 & mask(cfg.wb())) as u8,
-                op_code: self.op_code & 0xf,
-                op_entry: (self.op_entry as u64 & mask(cfg.eb())) as u8,
-                op_count: (self.op_count as u64 & mask(cfg.count_port_bits())) as u32,
-                op_tx: (self.op_tx as u64 & mask(cfg.tx_port_bits())) as u32,
-                op_parity: self.op_parity,
-                ctx_valid: self.ctx_valid,
-                ctx_entry: (self.ctx_entry as u64 & mask(cfg.eb())) as u8,
-                ctx_bytes: (self.ctx_bytes as u64 & mask(cfg.tx_port_bits())) as u32,
-                rarv_valid: self.rarv_valid,
-                rarv_entry: (self.rarv_entry as u64 & mask(cfg.eb())) as u8,
-                rarv_count: (self.rarv_count as u64 & mask(cfg.count_port_bits())) as u32,
-            }
+            self.masked_for(cfg)
         }
     }
 
-    /// Ports in spec order: (name, direction, width).
+    /// Ports in spec order: (name, direction, width), from the declaration.
     pub fn port_table(cfg: &Config) -> Vec<(&'static str, Dir, u32)> {
-        use Dir::*;
-        let (wb, eb, cb, tb, w) = (
-            cfg.wb(),
-            cfg.eb(),
-            cfg.count_port_bits(),
-            cfg.tx_port_bits(),
-            cfg.warps,
-        );
-        vec![
-            ("clock", In, 1),
-            ("reset", In, 1),
-            ("op_valid", In, 1),
-            ("op_ready", Out, 1),
-            ("op_warp", In, wb),
-            ("op_code", In, 4),
-            ("op_entry", In, eb),
-            ("op_count", In, cb),
-            ("op_tx", In, tb),
-            ("op_parity", In, 1),
-            ("ctx_valid", In, 1),
-            ("ctx_entry", In, eb),
-            ("ctx_bytes", In, tb),
-            ("rarv_valid", In, 1),
-            ("rarv_entry", In, eb),
-            ("rarv_count", In, cb),
-            ("rsp_valid", Out, 1),
-            ("rsp_warp", Out, wb),
-            ("rsp_op", Out, 4),
-            ("rsp_token", Out, 1),
-            ("rsp_done", Out, 1),
-            ("rsp_suspended", Out, 1),
-            ("wake_mask", Out, w),
-            ("wake_done", Out, w),
-            ("suspended", Out, w),
-            ("err", Out, 1),
-            ("err_src", Out, 2),
-            ("err_cause", Out, 4),
-        ]
+        super::rows(<MbarrierUnitPorts as super::Unit>::ports(cfg))
     }
 }
 
 /// Ports of `async_groups`.
 pub mod async_groups {
-    use super::{mask, Config, Dir};
+    use super::{Config, Dir};
 
     /// `ag_op` encodings (2 bits, all used).
     pub mod op {
@@ -240,83 +237,17 @@ pub mod async_groups {
         pub const WR_SPURIOUS: u8 = 2;
     }
 
-    /// One cycle of inputs.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-    pub struct Inputs {
-        /// Synchronous active-high reset.
-        pub reset: bool,
-        /// Warp issue presents a group operation.
-        pub ag_valid: bool,
-        /// Issuing warp.
-        pub ag_warp: u8,
-        /// Operation (`op::*`).
-        pub ag_op: u8,
-        /// N of `wait_group N`.
-        pub ag_n: u8,
-        /// The copy engine has read the source of `rd_warp`'s oldest unread operation.
-        pub rd_valid: bool,
-        /// Warp of the read report.
-        pub rd_warp: u8,
-        /// The copy engine has completed (writes visible) `wr_warp`'s oldest incomplete operation.
-        pub wr_valid: bool,
-        /// Warp of the completion report.
-        pub wr_warp: u8,
-    }
-
-    /// One cycle of outputs. `ag_ready` and `release_mask` are combinational
-    /// from the registered state and `ag_*`; the rest registered.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-    pub struct Outputs {
-        /// The presented operation is accepted this cycle.
-        pub ag_ready: bool,
-        /// Bit w: warp w is blocked in a wait_group (through its release cycle).
-        pub blocked: u64,
-        /// Bit w: warp w's wait_group returns this cycle.
-        pub release_mask: u64,
-        /// One-cycle pulse: a bad completion report of the previous cycle was ignored.
-        pub err: bool,
-        /// Which reports were bad (`cause::*` bits).
-        pub err_cause: u8,
-    }
+    crate::async_groups_ports!(unit_ports::declare_ports);
 
     impl Inputs {
         /// What the hardware sees: every field truncated to its port width.
         pub fn masked(&self, cfg: &Config) -> Inputs {
-            let wm = mask(cfg.wb());
-            Inputs {
-                reset: self.reset,
-                ag_valid: self.ag_valid,
-                ag_warp: (self.ag_warp as u64 & wm) as u8,
-                ag_op: self.ag_op & 3,
-                ag_n: (self.ag_n as u64 & mask(cfg.group_n_bits())) as u8,
-                rd_valid: self.rd_valid,
-                rd_warp: (self.rd_warp as u64 & wm) as u8,
-                wr_valid: self.wr_valid,
-                wr_warp: (self.wr_warp as u64 & wm) as u8,
-            }
+            self.masked_for(cfg)
         }
     }
 
-    /// Ports in spec order: (name, direction, width).
+    /// Ports in spec order: (name, direction, width), from the declaration.
     pub fn port_table(cfg: &Config) -> Vec<(&'static str, Dir, u32)> {
-        use Dir::*;
-        let (wb, w) = (cfg.wb(), cfg.warps);
-        vec![
-            ("clock", In, 1),
-            ("reset", In, 1),
-            ("ag_valid", In, 1),
-            ("ag_ready", Out, 1),
-            ("ag_warp", In, wb),
-            ("ag_op", In, 2),
-            ("ag_n", In, cfg.group_n_bits()),
-            ("rd_valid", In, 1),
-            ("rd_warp", In, wb),
-            ("wr_valid", In, 1),
-            ("wr_warp", In, wb),
-            ("blocked", Out, w),
-            ("release_mask", Out, w),
-            ("err", Out, 1),
-            ("err_cause", Out, 2),
-        ]
+        super::rows(<AsyncGroupsPorts as super::Unit>::ports(cfg))
     }
 }

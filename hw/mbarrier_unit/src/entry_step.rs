@@ -1,0 +1,214 @@
+//! Entry step: one port's read-modify-write of one barrier entry, purely
+//! combinational; the unit chains three of them each cycle (complete-tx,
+//! remote arrive, operation), each seeing the previous one's result.
+//!
+//! Implements the golden kernel's (`mbarrier_unit_model::mbarrier_unit::eval`)
+//! per-port entry update: the checks of steps 1-3 (uninit, bad count,
+//! tx range, underflow, in that priority), the counter arithmetic
+//! (`pending -= count`, `expected -= count` for a drop, `tx += / -= amt`) and
+//! `complete_if_due` (pending = 0 and tx = 0 on a valid entry: flip the
+//! parity, reload pending from expected). `init`/`inval` of the op port are
+//! applied here too (their checks are the op port's).
+//!
+//! Ports (CB = count_bits + 1, TB = tx_bits + 1, XB = TB + 2):
+//! - `act` (in): this port applies to the entry this cycle (already checked
+//!   for reserved op / suspended warp / waiters by the op port).
+//! - `init`, `inval` (in): with `act`: write a fresh entry (`pending =
+//!   expected = count`) / an invalid one; no checks here.
+//! - `arrive`, `drop` (in): arrive `count` times; also lower `expected`.
+//! - `tx_up`, `tx_dn` (in): add / subtract `amt` to / from tx-count.
+//! - `count` (in, CB), `amt` (in, TB): the operands.
+//! - `e_valid`, `e_parity`, `e_pending`, `e_expected`, `e_tx` (in): the entry
+//!   before this step (`e_tx` two's complement, TB bits).
+//! - `n_valid`, `n_parity`, `n_pending`, `n_expected`, `n_tx` (out): the
+//!   entry after it (= before when not `act` or refused).
+//! - `cause` (out, 4): the `err_cause` of a refused step, 0 otherwise.
+//! - `complete` (out): this step completed the phase of parity `e_parity`.
+
+use mbarrier_unit_model::ports::mbarrier::cause;
+use rust_hdl::prelude::*;
+
+/// One read-modify-write of an entry (CB count bits, TB tx bits, XB = TB + 2).
+#[derive(LogicBlock)]
+pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
+    pub act: Signal<In, Bit>,
+    pub init: Signal<In, Bit>,
+    pub inval: Signal<In, Bit>,
+    pub arrive: Signal<In, Bit>,
+    pub drop: Signal<In, Bit>,
+    pub tx_up: Signal<In, Bit>,
+    pub tx_dn: Signal<In, Bit>,
+    pub count: Signal<In, Bits<CB>>,
+    pub amt: Signal<In, Bits<TB>>,
+    pub e_valid: Signal<In, Bit>,
+    pub e_parity: Signal<In, Bit>,
+    pub e_pending: Signal<In, Bits<CB>>,
+    pub e_expected: Signal<In, Bits<CB>>,
+    pub e_tx: Signal<In, Bits<TB>>,
+    pub n_valid: Signal<Out, Bit>,
+    pub n_parity: Signal<Out, Bit>,
+    pub n_pending: Signal<Out, Bits<CB>>,
+    pub n_expected: Signal<Out, Bits<CB>>,
+    pub n_tx: Signal<Out, Bits<TB>>,
+    pub cause: Signal<Out, Bits<4>>,
+    pub complete: Signal<Out, Bit>,
+    tx_ext: Signal<Local, Bits<XB>>,
+    amt_ext: Signal<Local, Bits<XB>>,
+    tx_new: Signal<Local, Bits<XB>>,
+    tx_neg: Signal<Local, Bit>,
+    pend_new: Signal<Local, Bits<CB>>,
+    exp_new: Signal<Local, Bits<CB>>,
+    count_bad: Signal<Local, Bit>,
+    underflow: Signal<Local, Bit>,
+    tx_bad: Signal<Local, Bit>,
+    max_count: Constant<Bits<CB>>,
+    zero_count: Constant<Bits<CB>>,
+    zero_tx: Constant<Bits<TB>>,
+    zero_xb: Constant<Bits<XB>>,
+    sign_tb: Constant<Bits<TB>>,
+    sign_ext: Constant<Bits<XB>>,
+    sign_xb: Constant<Bits<XB>>,
+    max_tx: Constant<Bits<XB>>,
+    neg_max_tx: Constant<Bits<XB>>,
+    c_uninit: Constant<Bits<4>>,
+    c_bad_count: Constant<Bits<4>>,
+    c_underflow: Constant<Bits<4>>,
+    c_tx_range: Constant<Bits<4>>,
+}
+
+impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB, TB, XB> {
+    fn default() -> Self {
+        assert!(XB == TB + 2 && CB >= 2 && TB >= 2 && XB <= 64);
+        let max_tx = (1u64 << (TB - 1)) - 1;
+        let xmask = if XB == 64 { u64::MAX } else { (1u64 << XB) - 1 };
+        Self {
+            act: Default::default(),
+            init: Default::default(),
+            inval: Default::default(),
+            arrive: Default::default(),
+            drop: Default::default(),
+            tx_up: Default::default(),
+            tx_dn: Default::default(),
+            count: Default::default(),
+            amt: Default::default(),
+            e_valid: Default::default(),
+            e_parity: Default::default(),
+            e_pending: Default::default(),
+            e_expected: Default::default(),
+            e_tx: Default::default(),
+            n_valid: Default::default(),
+            n_parity: Default::default(),
+            n_pending: Default::default(),
+            n_expected: Default::default(),
+            n_tx: Default::default(),
+            cause: Default::default(),
+            complete: Default::default(),
+            tx_ext: Default::default(),
+            amt_ext: Default::default(),
+            tx_new: Default::default(),
+            tx_neg: Default::default(),
+            pend_new: Default::default(),
+            exp_new: Default::default(),
+            count_bad: Default::default(),
+            underflow: Default::default(),
+            tx_bad: Default::default(),
+            max_count: Constant::new(((1u64 << (CB - 1)) - 1).into()),
+            zero_count: Constant::new(0u64.into()),
+            zero_tx: Constant::new(0u64.into()),
+            zero_xb: Constant::new(0u64.into()),
+            sign_tb: Constant::new((1u64 << (TB - 1)).into()),
+            sign_ext: Constant::new((xmask & !((1u64 << TB) - 1)).into()),
+            sign_xb: Constant::new((1u64 << (XB - 1)).into()),
+            max_tx: Constant::new(max_tx.into()),
+            neg_max_tx: Constant::new(((xmask - max_tx + 1) & xmask).into()),
+            c_uninit: Constant::new(u64::from(cause::UNINIT).into()),
+            c_bad_count: Constant::new(u64::from(cause::BAD_COUNT).into()),
+            c_underflow: Constant::new(u64::from(cause::UNDERFLOW).into()),
+            c_tx_range: Constant::new(u64::from(cause::TX_RANGE).into()),
+        }
+    }
+}
+
+impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, TB, XB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Signed tx-count arithmetic at XB bits (no wrap, then range-checked).
+        self.tx_ext.next = bit_cast::<XB, TB>(self.e_tx.val());
+        if (self.e_tx.val() & self.sign_tb.val()).any() {
+            self.tx_ext.next = bit_cast::<XB, TB>(self.e_tx.val()) | self.sign_ext.val();
+        }
+        self.amt_ext.next = bit_cast::<XB, TB>(self.amt.val());
+        self.tx_new.next = self.tx_ext.val();
+        if self.tx_up.val() {
+            self.tx_new.next = self.tx_ext.val() + self.amt_ext.val();
+        }
+        if self.tx_dn.val() {
+            self.tx_new.next = self.tx_ext.val() - self.amt_ext.val();
+        }
+        self.tx_neg.next = (self.tx_new.val() & self.sign_xb.val()).any();
+        self.tx_bad.next = (self.tx_up.val()
+            & !self.tx_neg.val()
+            & (self.tx_new.val() > self.max_tx.val()))
+            | (self.tx_dn.val() & self.tx_neg.val() & (self.tx_new.val() < self.neg_max_tx.val()));
+        self.count_bad.next =
+            (self.count.val() == self.zero_count.val()) | (self.count.val() > self.max_count.val());
+        self.underflow.next = (self.count.val() > self.e_pending.val())
+            | (self.drop.val() & (self.count.val() >= self.e_expected.val()));
+        self.pend_new.next = self.e_pending.val();
+        if self.arrive.val() {
+            self.pend_new.next = self.e_pending.val() - self.count.val();
+        }
+        self.exp_new.next = self.e_expected.val();
+        if self.drop.val() {
+            self.exp_new.next = self.e_expected.val() - self.count.val();
+        }
+
+        // Checks, in the golden kernel's priority.
+        self.cause.next = 0.into();
+        if self.act.val() & !self.init.val() & !self.inval.val() {
+            if !self.e_valid.val() {
+                self.cause.next = self.c_uninit.val();
+            } else if self.arrive.val() & self.count_bad.val() {
+                self.cause.next = self.c_bad_count.val();
+            } else if self.tx_bad.val() {
+                self.cause.next = self.c_tx_range.val();
+            } else if self.arrive.val() & self.underflow.val() {
+                self.cause.next = self.c_underflow.val();
+            }
+        }
+
+        // Result (unchanged unless applied), then completion.
+        self.n_valid.next = self.e_valid.val();
+        self.n_parity.next = self.e_parity.val();
+        self.n_pending.next = self.e_pending.val();
+        self.n_expected.next = self.e_expected.val();
+        self.n_tx.next = self.e_tx.val();
+        self.complete.next = false;
+        if self.act.val() {
+            if self.init.val() {
+                self.n_valid.next = true;
+                self.n_parity.next = false;
+                self.n_pending.next = self.count.val();
+                self.n_expected.next = self.count.val();
+                self.n_tx.next = self.zero_tx.val();
+            } else if self.inval.val() {
+                self.n_valid.next = false;
+                self.n_parity.next = false;
+                self.n_pending.next = self.zero_count.val();
+                self.n_expected.next = self.zero_count.val();
+                self.n_tx.next = self.zero_tx.val();
+            } else if !self.cause.val().any() {
+                self.n_pending.next = self.pend_new.val();
+                self.n_expected.next = self.exp_new.val();
+                self.n_tx.next = bit_cast::<TB, XB>(self.tx_new.val());
+                if (self.pend_new.val() == self.zero_count.val())
+                    & (self.tx_new.val() == self.zero_xb.val())
+                {
+                    self.complete.next = true;
+                    self.n_parity.next = !self.e_parity.val();
+                    self.n_pending.next = self.exp_new.val();
+                }
+            }
+        }
+    }
+}

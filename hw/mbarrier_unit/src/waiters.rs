@@ -1,0 +1,193 @@
+//! Waiters: per warp, the `try_wait` suspension register (entry, parity,
+//! timer, decided, done), the decisions of the cycle (phase completed, or
+//! the limit L passed), the wake and `suspended` output registers.
+//!
+//! Implements the golden kernel's `State::waiters`, its "Decisions" loop
+//! (a suspended, undecided warp whose (entry, parity) matches one of the
+//! cycle's up to three completions is decided done; otherwise it is decided
+//! "not done" when its timer reaches L − 1, else the timer counts), the
+//! clear of the warps the wake arbiter grants, a new suspension by the op
+//! port, the `wake_mask`/`wake_done`/`suspended` outputs, and the checks the
+//! op port needs: `warp_susp` (the issuing warp is suspended) and
+//! `waiters_on` (some warp is suspended on `op_entry`).
+//!
+//! Ports (W warps, WB = log2 W, EB = log2 M, TMB = timer bits):
+//! - `clock`, `reset`.
+//! - `op_warp` (in, WB), `op_entry` (in, EB), `op_parity` (in): the op port.
+//! - `susp_go` (in): suspend `op_warp` on (`op_entry`, `op_parity`).
+//! - `ctx_complete`, `ctx_entry`, `ctx_cpar`; `rarv_complete`, `rarv_entry`,
+//!   `rarv_cpar`; `op_complete`, `op_entry`, `op_cpar` (in): the cycle's
+//!   completions (entry, parity of the completed phase).
+//! - `grant` (in, W): warps woken this cycle (wake arbiter).
+//! - `cand` (out, W): suspended warps whose answer is decided (wake arbiter).
+//! - `warp_susp`, `waiters_on` (out): for the op port's checks.
+//! - `wake_mask`, `wake_done`, `suspended` (out, W, registered): contract ports.
+
+use rust_hdl::prelude::*;
+
+/// Per-warp try_wait suspension (W warps, M = 2^EB entries, TMB-bit timers).
+#[derive(LogicBlock)]
+pub struct Waiters<const W: usize, const WB: usize, const EB: usize, const TMB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub op_warp: Signal<In, Bits<WB>>,
+    pub op_entry: Signal<In, Bits<EB>>,
+    pub op_parity: Signal<In, Bit>,
+    pub susp_go: Signal<In, Bit>,
+    pub ctx_complete: Signal<In, Bit>,
+    pub ctx_entry: Signal<In, Bits<EB>>,
+    pub ctx_cpar: Signal<In, Bit>,
+    pub rarv_complete: Signal<In, Bit>,
+    pub rarv_entry: Signal<In, Bits<EB>>,
+    pub rarv_cpar: Signal<In, Bit>,
+    pub op_complete: Signal<In, Bit>,
+    pub op_cpar: Signal<In, Bit>,
+    pub grant: Signal<In, Bits<W>>,
+    pub cand: Signal<Out, Bits<W>>,
+    pub warp_susp: Signal<Out, Bit>,
+    pub waiters_on: Signal<Out, Bit>,
+    pub wake_mask: Signal<Out, Bits<W>>,
+    pub wake_done: Signal<Out, Bits<W>>,
+    pub suspended: Signal<Out, Bits<W>>,
+    susp: DFF<Bits<W>>,
+    decided: DFF<Bits<W>>,
+    done: DFF<Bits<W>>,
+    wparity: DFF<Bits<W>>,
+    wentry: [DFF<Bits<EB>>; W],
+    timer: [DFF<Bits<TMB>>; W],
+    wake_mask_r: DFF<Bits<W>>,
+    wake_done_r: DFF<Bits<W>>,
+    dec_n: Signal<Local, Bits<W>>,
+    done_n: Signal<Local, Bits<W>>,
+    par_n: Signal<Local, Bits<W>>,
+    new_bit: Signal<Local, Bits<W>>,
+    hit: Signal<Local, Bit>,
+    limit_m1: Constant<Bits<TMB>>,
+    one_t: Constant<Bits<TMB>>,
+    warp_idx: [Constant<Bits<WB>>; W],
+}
+
+impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Waiters<W, WB, EB, TMB> {
+    /// Waiters whose "not done" decision comes L = `limit` cycles after suspension.
+    pub fn new(limit: u32) -> Self {
+        assert!(limit >= 1 && u64::from(limit - 1) < (1u64 << TMB) && (1 << WB) == W);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            op_warp: Default::default(),
+            op_entry: Default::default(),
+            op_parity: Default::default(),
+            susp_go: Default::default(),
+            ctx_complete: Default::default(),
+            ctx_entry: Default::default(),
+            ctx_cpar: Default::default(),
+            rarv_complete: Default::default(),
+            rarv_entry: Default::default(),
+            rarv_cpar: Default::default(),
+            op_complete: Default::default(),
+            op_cpar: Default::default(),
+            grant: Default::default(),
+            cand: Default::default(),
+            warp_susp: Default::default(),
+            waiters_on: Default::default(),
+            wake_mask: Default::default(),
+            wake_done: Default::default(),
+            suspended: Default::default(),
+            susp: Default::default(),
+            decided: Default::default(),
+            done: Default::default(),
+            wparity: Default::default(),
+            wentry: std::array::from_fn(|_| Default::default()),
+            timer: std::array::from_fn(|_| Default::default()),
+            wake_mask_r: Default::default(),
+            wake_done_r: Default::default(),
+            dec_n: Default::default(),
+            done_n: Default::default(),
+            par_n: Default::default(),
+            new_bit: Default::default(),
+            hit: Default::default(),
+            limit_m1: Constant::new(u64::from(limit - 1).into()),
+            one_t: Constant::new(1u64.into()),
+            warp_idx: std::array::from_fn(|w| Constant::new((w as u64).into())),
+        }
+    }
+}
+
+impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
+    for Waiters<W, WB, EB, TMB>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            susp,
+            decided,
+            done,
+            wparity,
+            wake_mask_r,
+            wake_done_r
+        );
+        self.warp_susp.next = self.susp.q.val().get_bit(self.op_warp.val().index());
+        self.waiters_on.next = false;
+        self.dec_n.next = self.decided.q.val();
+        self.done_n.next = self.done.q.val();
+        self.par_n.next = self.wparity.q.val();
+        self.new_bit.next = 0.into();
+        for w in 0..W {
+            self.wentry[w].clock.next = self.clock.val();
+            self.timer[w].clock.next = self.clock.val();
+            self.wentry[w].d.next = self.wentry[w].q.val();
+            self.timer[w].d.next = self.timer[w].q.val();
+            if self.susp.q.val().get_bit(w) & (self.wentry[w].q.val() == self.op_entry.val()) {
+                self.waiters_on.next = true;
+            }
+            // Decision: a completion of the awaited phase first, then the limit.
+            self.hit.next = (self.ctx_complete.val()
+                & (self.ctx_entry.val() == self.wentry[w].q.val())
+                & (self.ctx_cpar.val() == self.wparity.q.val().get_bit(w)))
+                | (self.rarv_complete.val()
+                    & (self.rarv_entry.val() == self.wentry[w].q.val())
+                    & (self.rarv_cpar.val() == self.wparity.q.val().get_bit(w)))
+                | (self.op_complete.val()
+                    & (self.op_entry.val() == self.wentry[w].q.val())
+                    & (self.op_cpar.val() == self.wparity.q.val().get_bit(w)));
+            if self.susp.q.val().get_bit(w) & !self.decided.q.val().get_bit(w) {
+                if self.hit.val() {
+                    self.dec_n.next = self.dec_n.val().replace_bit(w, true);
+                    self.done_n.next = self.done_n.val().replace_bit(w, true);
+                } else if self.timer[w].q.val() >= self.limit_m1.val() {
+                    self.dec_n.next = self.dec_n.val().replace_bit(w, true);
+                } else {
+                    self.timer[w].d.next = self.timer[w].q.val() + self.one_t.val();
+                }
+            }
+            // A new suspension (the warp was not suspended: the op port refuses otherwise).
+            if self.susp_go.val() & (self.op_warp.val() == self.warp_idx[w].val()) {
+                self.new_bit.next = self.new_bit.val().replace_bit(w, true);
+                self.par_n.next = self.par_n.val().replace_bit(w, self.op_parity.val());
+                self.wentry[w].d.next = self.op_entry.val();
+                self.timer[w].d.next = 0.into();
+            }
+        }
+        self.cand.next = self.susp.q.val() & self.dec_n.val();
+
+        // Next state: granted warps leave, the new one enters.
+        self.susp.d.next = (self.susp.q.val() & !self.grant.val()) | self.new_bit.val();
+        self.decided.d.next = self.dec_n.val() & !self.grant.val();
+        self.done.d.next = self.done_n.val() & !self.grant.val();
+        self.wparity.d.next = self.par_n.val();
+        self.wake_mask_r.d.next = self.grant.val();
+        self.wake_done_r.d.next = self.grant.val() & self.done_n.val();
+        if self.reset.val() {
+            self.susp.d.next = 0.into();
+            self.decided.d.next = 0.into();
+            self.done.d.next = 0.into();
+            self.wake_mask_r.d.next = 0.into();
+            self.wake_done_r.d.next = 0.into();
+        }
+        self.wake_mask.next = self.wake_mask_r.q.val();
+        self.wake_done.next = self.wake_done_r.q.val();
+        self.suspended.next = self.susp.q.val();
+    }
+}
