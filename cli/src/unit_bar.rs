@@ -254,6 +254,11 @@ pub fn synth(opts: &crate::synth::Options) -> CmdResult {
             (text, p.display().to_string())
         }
     };
-    let label = format!("w{}_c{}", cfg.warps, cfg.cta_slots);
+    let label = format!(
+        "unit bar, config {} (w{}_c{})",
+        opts.config.display(),
+        cfg.warps,
+        cfg.cta_slots
+    );
     crate::synth::run_flow(opts, &verilog, "bar_unit", &prefix, &source, &label).map(|_| ())
 }

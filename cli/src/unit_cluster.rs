@@ -180,7 +180,11 @@ pub fn synth(opts: &crate::synth::Options) -> CmdResult {
         "cluster_barrier",
         &prefix,
         "generated for this config",
-        &format!("n{}", cfg.ranks),
+        &format!(
+            "unit cluster, config {} (n{})",
+            opts.config.display(),
+            cfg.ranks
+        ),
     )
     .map(|_| ())
 }
