@@ -105,6 +105,8 @@ pub enum Slot {
     /// The state space written in the opcode (generic if none).
     Space,
     Const(i64),
+    /// All threads of the CTA (no count operand).
+    All,
     Absent,
 }
 
@@ -276,7 +278,7 @@ pub static TABLE: &[Row] = &[
     Row { forms: &["barrier.cluster.wait.acquire"], sass: "UCGABAR_WAIT; CCTL.IVALL", ops: &[L::ClusterWait, IV], source: SYNC31, note: "default = .acquire = .aligned" },
     Row { forms: &["barrier.cluster.arrive.release (non-cluster launch)", "barrier.cluster.arrive.relaxed (non-cluster launch)"], sass: "(run-time branch not taken)", ops: &[L::Nothing], source: SYNC31,
         note: "header without `cluster`: the c[0x0][0x140] test fails and the arrive does nothing" },
-    Row { forms: &["barrier.cluster.wait.acquire (non-cluster launch)"], sass: "BAR.SYNC.DEFER_BLOCKING 0x0", ops: &[L::Bar { op: BarOp::Sync, id: Const(0), count: Absent }], source: SYNC31,
+    Row { forms: &["barrier.cluster.wait.acquire (non-cluster launch)"], sass: "BAR.SYNC.DEFER_BLOCKING 0x0", ops: &[L::Bar { op: BarOp::Sync, id: Const(0), count: All }], source: SYNC31,
         note: "header without `cluster`: the wait becomes a CTA-wide bar.sync 0 with no MEMBAR (33 cycles)" },
     // ---- mbarrier (seed 004; sync §2, §3.2) ----
     Row { forms: &["mbarrier.init"], sass: "SYNCS.EXCH.64 URZ, [UR], UR", ops: &[mb(MbOp::Init, false, Op(0), Op(1))], source: SYNC5, note: "34 cycles" },
@@ -443,6 +445,7 @@ fn fill(s: &Slot, inst: &Inst) -> Arg {
             })
         }
         Const(v) => Arg::Imm(v),
+        All => Arg::All,
         Absent => Arg::Absent,
     }
 }
@@ -544,6 +547,7 @@ impl fmt::Display for Slot {
             OpIfN(i, n) => write!(f, "op{i} if {n} operands|all"),
             Space => write!(f, "space"),
             Const(v) => write!(f, "{v}"),
+            All => write!(f, "all"),
             Absent => write!(f, "-"),
         }
     }
