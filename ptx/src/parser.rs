@@ -323,7 +323,6 @@ const TYPES: [&str; 16] = [
 ];
 
 fn parse_stmt(p: &mut P) -> Result<Stmt> {
-    let (l, c) = p.here();
     let mut guard = None;
     if p.is_punct('@') {
         p.pos += 1;
@@ -354,7 +353,6 @@ fn parse_stmt(p: &mut P) -> Result<Stmt> {
         }
     }
     p.punct(';')?;
-    let _ = (l, c);
     let form = classify(p.file, line, col, &w, &operands)?;
     Ok(Stmt::Inst(Inst {
         line,
