@@ -899,19 +899,22 @@ fn bar(q: &Q, head: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
             qs.remove(i);
         }
     }
-    let id_count = |first: usize| -> Result<()> {
-        q.value(ops, first, "the barrier id a")?;
-        q.value(ops, first + 1, "the thread count b")?;
-        if let Some(Operand::Imm(a)) = ops.get(first) {
+    // `count`: the operand index of b, if present.
+    let id_count = |id: usize, count: Option<usize>| -> Result<()> {
+        q.value(ops, id, "the barrier id a")?;
+        if let Some(Operand::Imm(a)) = ops.get(id) {
             if !(0..16).contains(a) {
                 return q.err(format!("found barrier id {a}, expected 0..15"));
             }
         }
-        if let Some(Operand::Imm(b)) = ops.get(first + 1) {
-            if *b <= 0 || b % 32 != 0 || *b > 1024 {
-                return q.err(format!(
-                    "found thread count {b}, expected a positive multiple of 32 up to 1024"
-                ));
+        if let Some(c) = count {
+            q.value(ops, c, "the thread count b")?;
+            if let Some(Operand::Imm(b)) = ops.get(c) {
+                if *b <= 0 || b % 32 != 0 || *b > 1024 {
+                    return q.err(format!(
+                        "found thread count {b}, expected a positive multiple of 32 up to 1024"
+                    ));
+                }
             }
         }
         Ok(())
@@ -929,23 +932,23 @@ fn bar(q: &Q, head: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
     match qs.as_slice() {
         ["sync"] => {
             q.operands(ops, 1..=2, "1 or 2 operands (a{, b})")?;
-            id_count(0)?;
+            id_count(0, Some(1))?;
             Ok("bar.sync".into())
         }
         ["arrive"] => {
             q.operands(ops, 2..=2, "2 operands (a, b): bar.arrive requires the thread count")?;
-            id_count(0)?;
+            id_count(0, Some(1))?;
             Ok("bar.arrive".into())
         }
         ["red", "popc", "u32"] => {
             q.operands(ops, 3..=4, "3 or 4 operands (d, a{, b}, {!}c)")?;
-            id_count(1)?;
+            id_count(1, (ops.len() == 4).then_some(2))?;
             red_src(ops.len() - 1)?;
             Ok("bar.red.popc.u32".into())
         }
         ["red", o @ ("and" | "or"), "pred"] => {
             q.operands(ops, 3..=4, "3 or 4 operands (p, a{, b}, {!}c)")?;
-            id_count(1)?;
+            id_count(1, (ops.len() == 4).then_some(2))?;
             red_src(ops.len() - 1)?;
             Ok(format!("bar.red.{o}.pred"))
         }

@@ -255,3 +255,117 @@ fn structure_errors_are_located() {
         s => panic!("{s:?}"),
     }
 }
+
+fn lowering_of(inst: &str, cluster_launch: bool) -> String {
+    let m = parse_module("s.ptx", &wrap(&[inst]), 1).unwrap_or_else(|e| panic!("{e}"));
+    let i = m.entries[0].insts().next().unwrap();
+    ptx_front::lower::ops_text(&lower_inst(i, cluster_launch).unwrap().1)
+}
+
+#[test]
+fn the_measured_sm90_map_is_what_the_table_says() {
+    // data/calibration/README.md §What PTX becomes (sm_90)
+    assert_eq!(
+        lowering_of("membar.cta;", true),
+        "Membar{level: Cta, ivall: None}"
+    );
+    assert_eq!(
+        lowering_of("fence.sc.cluster;", true),
+        "Membar{level: Gl, ivall: D}"
+    );
+    assert_eq!(
+        lowering_of("membar.sys;", true),
+        "Membar{level: Sys, ivall: D}"
+    );
+    assert_eq!(
+        lowering_of("fence.release.sys;", true),
+        "Membar{level: Sys, ivall: None}"
+    );
+    assert_eq!(lowering_of("fence.acquire.sys;", true), "Inval{ivall: D}");
+    assert_eq!(
+        lowering_of("fence.proxy.async;", true),
+        "Membar{level: Gl, ivall: None}; ProxyFence{kind: Async}"
+    );
+    // data/calibration/sync/README.md §PTX → SASS
+    assert_eq!(
+        lowering_of("fence.mbarrier_init.release.cluster;", true),
+        "Nothing"
+    );
+    assert_eq!(
+        lowering_of("bar.sync 0;", true),
+        "Bar{op: Sync, id: 0, count: all}"
+    );
+    assert_eq!(
+        lowering_of("bar.red.or.pred %p1, 3, !%p;", true),
+        "Bar{op: RedOr, id: 3, count: all}"
+    );
+    assert_eq!(
+        lowering_of("barrier.cluster.arrive.relaxed;", true),
+        "ClusterArrive"
+    );
+    assert_eq!(
+        lowering_of("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r1];", true),
+        "Membar{level: Cta, ivall: None}; Membar{level: Gl, ivall: None}; Mbarrier{op: Arrive, remote, addr: [%r1], arg: 1}"
+    );
+    assert_eq!(
+        lowering_of("st.release.cluster.shared::cluster.u32 [%r2], %r1;", true),
+        "Membar{level: Gl, ivall: None}; Txn{op: St, space: shared::cluster}"
+    );
+    assert_eq!(
+        lowering_of("ld.relaxed.cluster.shared::cta.u32 %r1, [x];", true),
+        "Txn{op: Ld, space: shared::cta}"
+    );
+    assert_eq!(
+        lowering_of("cp.async.bulk.wait_group 2;", true),
+        "AsyncGroup{op: Wait, arg: 2}; Inval{ivall: D}"
+    );
+    assert_eq!(
+        lowering_of("mbarrier.expect_tx.relaxed.cta.b64 [b], 64;", true),
+        "Mbarrier{op: ExpectTx, addr: [b], arg: 64}"
+    );
+    // the non-cluster launch variants (sync §3.1)
+    assert_eq!(lowering_of("barrier.cluster.arrive;", false), "Nothing");
+    assert_eq!(
+        lowering_of("barrier.cluster.wait;", false),
+        "Bar{op: Sync, id: 0, count: all}"
+    );
+}
+
+#[test]
+fn assumed_rows_say_so_and_measured_rows_cite_the_calibration() {
+    for r in TABLE {
+        if r.sass.starts_with("(assumed)") || r.sass.starts_with("(not in the map)") {
+            assert!(
+                r.note.contains("not measured") || r.note.contains("assumed"),
+                "{:?}: an unmeasured row needs a note saying so",
+                r.forms
+            );
+        } else if r
+            .forms
+            .iter()
+            .any(|f| f.starts_with("fence") || f.starts_with("membar") || f.starts_with("bar"))
+        {
+            assert!(
+                r.source.starts_with("data/calibration/"),
+                "{:?}: {}",
+                r.forms,
+                r.source
+            );
+        }
+    }
+}
+
+#[test]
+fn bar_red_operands_without_a_count_are_id_then_predicate() {
+    assert!(err("bar.red.popc.u32 %r1, 1, 33, %p;").contains("found thread count 33"));
+    assert!(err("bar.red.and.pred %p1, 17, %p;").contains("found barrier id 17"));
+    assert!(err("bar.red.and.pred %p1, 1, 64, 5;").contains("expected a predicate"));
+    assert_eq!(
+        lowering_of("bar.red.popc.u32 %r1, 1, !%p;", true),
+        "Bar{op: RedPopc, id: 1, count: all}"
+    );
+    assert_eq!(
+        lowering_of("bar.red.popc.u32 %r1, %r2, %r3, %p;", true),
+        "Bar{op: RedPopc, id: %r2, count: %r3}"
+    );
+}
