@@ -1,6 +1,7 @@
 //! Seeded fuzzing: mutated example files and random byte strings never make
 //! `parse` panic; it returns Ok or an error located inside the input.
-//! Replay a failure with `SEED=<n> cargo test -p ptx-front --test fuzz`.
+//! Replay a failure with `SEED=<n> cargo test -p ptx-front --test fuzz`;
+//! `FUZZ_SEEDS=<n>` runs n seeds instead of 3000.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -114,7 +115,12 @@ fn check(seed: u64, input: &str) {
 fn parse_never_panics_on_mutated_examples_or_random_bytes() {
     let seeds: Vec<u64> = match std::env::var("SEED") {
         Ok(s) => vec![s.parse().expect("SEED=<u64>")],
-        Err(_) => (0..3000).collect(),
+        // FUZZ_SEEDS=<n> runs more seeds (default 3000).
+        Err(_) => (0..std::env::var("FUZZ_SEEDS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(3000))
+            .collect(),
     };
     let corpus = corpus();
     let (mut ok, mut errs) = (0, 0);
@@ -124,6 +130,11 @@ fn parse_never_panics_on_mutated_examples_or_random_bytes() {
             let n = rng.gen_range(0..300);
             let bytes: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
             String::from_utf8_lossy(&bytes).into_owned()
+        } else if seed % 4 == 2 {
+            // keep the header, mutate only the PTX body (reaches deeper into the parser)
+            let base = &corpus[rng.gen_range(0..corpus.len())];
+            let cut = base[3..].find("\n---\n").map(|i| i + 3 + 5).unwrap_or(0);
+            format!("{}{}", &base[..cut], mutate(&mut rng, &base[cut..]))
         } else {
             let base = &corpus[rng.gen_range(0..corpus.len())];
             mutate(&mut rng, base)
