@@ -11,6 +11,7 @@ mod calibrate;
 mod common;
 mod formal_cmd;
 mod output;
+mod ptx_cmd;
 mod rtl_cmd;
 mod shard;
 mod sim_cmd;
@@ -31,6 +32,16 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// PTX front end: `--lower FILE` prints each instruction with its sm_90
+    /// lowering; `--table` prints the lowering table with sources. Exit 2 on a bad file.
+    Ptx {
+        /// A program file (YAML header + PTX), e.g. examples/membar_flag.ptx.
+        #[arg(long, conflicts_with = "table")]
+        lower: Option<PathBuf>,
+        /// Print the whole lowering table (Markdown).
+        #[arg(long)]
+        table: bool,
+    },
     /// Formal proofs of the SPEC.md properties on the emitted Verilog
     /// (SymbiYosys; one task per property group). Exit 1 on a counterexample
     /// or an unfinished proof, 2 on bad input or a missing tool.
@@ -268,6 +279,7 @@ fn main() -> ExitCode {
     default_sigpipe();
     let cli = Cli::parse();
     let r = match cli.cmd {
+        Cmd::Ptx { lower, table } => ptx_cmd::run(lower.as_deref(), table),
         Cmd::Formal {
             unit,
             config,

@@ -1,0 +1,1224 @@
+//! The PTX body: entries (`.entry name { ... }`), declarations, labels and
+//! instructions of the synchronisation subset, parsed into an AST whose
+//! instructions carry a canonical *form* (the key of the lowering table).
+
+use crate::error::{PtxError, Result};
+use crate::lexer::{lex, Tok, Token};
+
+/// The instruction families of the subset (for the "outside the subset" error).
+pub const SUPPORTED: &str = "ld, st, atom, red, membar, fence, bar, barrier, barrier.cluster, \
+mbarrier, cp.async.bulk, cp.async.bulk.commit_group, cp.async.bulk.wait_group, setp, mov, add, bra, ret, exit";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Operand {
+    Reg(String),
+    Imm(i64),
+    /// `[base]` or `[base+off]`; base is a register, a symbol or a number.
+    Addr {
+        base: String,
+        offset: i64,
+    },
+    /// The sink `_`.
+    Sink,
+    /// `!p` (the negated predicate source of `bar.red`).
+    NotPred(String),
+}
+
+impl Operand {
+    pub fn text(&self) -> String {
+        match self {
+            Operand::Reg(r) => r.clone(),
+            Operand::Imm(i) => i.to_string(),
+            Operand::Addr { base, offset: 0 } => format!("[{base}]"),
+            Operand::Addr { base, offset } => format!("[{base}{offset:+}]"),
+            Operand::Sink => "_".into(),
+            Operand::NotPred(p) => format!("!{p}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Guard {
+    pub negated: bool,
+    pub reg: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inst {
+    pub line: usize,
+    pub col: usize,
+    pub guard: Option<Guard>,
+    /// The opcode as written.
+    pub opcode: String,
+    /// The canonical form (defaults filled in, synonyms merged): the lowering table's key.
+    pub form: String,
+    pub operands: Vec<Operand>,
+}
+
+impl Inst {
+    /// The instruction as written (guard, opcode, operands).
+    pub fn text(&self) -> String {
+        let g = match &self.guard {
+            Some(g) => format!("@{}{} ", if g.negated { "!" } else { "" }, g.reg),
+            None => String::new(),
+        };
+        let ops: Vec<String> = self.operands.iter().map(|o| o.text()).collect();
+        if ops.is_empty() {
+            format!("{g}{};", self.opcode)
+        } else {
+            format!("{g}{} {};", self.opcode, ops.join(", "))
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stmt {
+    Label {
+        name: String,
+        line: usize,
+    },
+    /// `.reg .b32 %r<4>;` → names %r0..%r3; `.shared .align 8 .b64 bar;` → bar.
+    Decl {
+        space: String,
+        names: Vec<String>,
+        line: usize,
+    },
+    Inst(Inst),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub name: String,
+    pub line: usize,
+    pub body: Vec<Stmt>,
+}
+
+impl Entry {
+    pub fn insts(&self) -> impl Iterator<Item = &Inst> {
+        self.body.iter().filter_map(|s| match s {
+            Stmt::Inst(i) => Some(i),
+            _ => None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Module {
+    pub entries: Vec<Entry>,
+}
+
+struct P<'a> {
+    file: &'a str,
+    toks: Vec<Token>,
+    pos: usize,
+    end_line: usize,
+}
+
+fn found(t: Option<&Token>) -> String {
+    match t {
+        Some(t) => t.tok.describe(),
+        None => "the end of the file".into(),
+    }
+}
+
+impl<'a> P<'a> {
+    fn peek(&self) -> Option<&Token> {
+        self.toks.get(self.pos)
+    }
+    fn here(&self) -> (usize, usize) {
+        match self.peek() {
+            Some(t) => (t.line, t.col),
+            None => match self.toks.last() {
+                Some(t) => (t.line, t.col),
+                None => (self.end_line, 1),
+            },
+        }
+    }
+    fn err<T>(&self, expected: &str) -> Result<T> {
+        let (l, c) = self.here();
+        Err(PtxError::new(
+            self.file,
+            l,
+            c,
+            format!("found {}, expected {expected}", found(self.peek())),
+        ))
+    }
+    fn next(&mut self) -> Option<Token> {
+        let t = self.toks.get(self.pos).cloned();
+        if t.is_some() {
+            self.pos += 1;
+        }
+        t
+    }
+    fn is_punct(&self, c: char) -> bool {
+        matches!(self.peek(), Some(Token { tok: Tok::Punct(d), .. }) if *d == c)
+    }
+    fn punct(&mut self, c: char) -> Result<()> {
+        if self.is_punct(c) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            self.err(&format!("`{c}`"))
+        }
+    }
+    fn word(&mut self, expected: &str) -> Result<(String, usize, usize)> {
+        match self.peek() {
+            Some(Token {
+                tok: Tok::Word(w),
+                line,
+                col,
+            }) => {
+                let r = (w.clone(), *line, *col);
+                self.pos += 1;
+                Ok(r)
+            }
+            _ => self.err(expected),
+        }
+    }
+}
+
+/// Parse a PTX body; `first_line` is the file line where `src` starts.
+pub fn parse_module(file: &str, src: &str, first_line: usize) -> Result<Module> {
+    let toks = lex(file, src, first_line)?;
+    let end_line = first_line + src.lines().count().max(1) - 1;
+    let mut p = P {
+        file,
+        toks,
+        pos: 0,
+        end_line,
+    };
+    let mut entries: Vec<Entry> = Vec::new();
+    while p.peek().is_some() {
+        let (w, line, col) =
+            p.word("`.version`, `.target`, `.address_size`, `.visible` or `.entry`")?;
+        match w.as_str() {
+            ".version" | ".address_size" => match p.next() {
+                Some(Token {
+                    tok: Tok::Int(_) | Tok::Num(_),
+                    ..
+                }) => {}
+                _ => {
+                    p.pos = p.pos.saturating_sub(1);
+                    return p.err(&format!("a number after `{w}`"));
+                }
+            },
+            ".target" => {
+                p.word("a target such as `sm_90`")?;
+                while p.is_punct(',') {
+                    p.pos += 1;
+                    p.word("a target option")?;
+                }
+            }
+            ".visible" => {
+                let (e, _, _) = p.word("`.entry` after `.visible`")?;
+                if e != ".entry" {
+                    p.pos -= 1;
+                    return p.err("`.entry` after `.visible`");
+                }
+                entries.push(parse_entry(&mut p, line)?);
+            }
+            ".entry" | ".func" => entries.push(parse_entry(&mut p, line)?),
+            _ => {
+                return Err(PtxError::new(
+                    file,
+                    line,
+                    col,
+                    format!(
+                        "found `{w}`, expected `.version`, `.target`, `.address_size` or `.entry NAME {{ ... }}` at the top level"
+                    ),
+                ))
+            }
+        }
+    }
+    for (i, e) in entries.iter().enumerate() {
+        if let Some(d) = entries[..i].iter().find(|d| d.name == e.name) {
+            return Err(PtxError::new(
+                file,
+                e.line,
+                1,
+                format!(
+                    "found a second entry `{}`, expected each entry name once (first at line {})",
+                    e.name, d.line
+                ),
+            ));
+        }
+    }
+    Ok(Module { entries })
+}
+
+fn parse_entry(p: &mut P, line: usize) -> Result<Entry> {
+    let (name, _, _) = p.word("the entry's name")?;
+    if p.is_punct('(') {
+        // Parameters are accepted and ignored.
+        p.pos += 1;
+        let mut depth = 1;
+        while depth > 0 {
+            match p.next() {
+                Some(Token {
+                    tok: Tok::Punct('('),
+                    ..
+                }) => depth += 1,
+                Some(Token {
+                    tok: Tok::Punct(')'),
+                    ..
+                }) => depth -= 1,
+                Some(_) => {}
+                None => return p.err("`)` closing the parameter list"),
+            }
+        }
+    }
+    p.punct('{')?;
+    let mut body = Vec::new();
+    loop {
+        if p.is_punct('}') {
+            p.pos += 1;
+            break;
+        }
+        if p.peek().is_none() {
+            return p.err(&format!("`}}` closing entry `{name}`"));
+        }
+        body.push(parse_stmt(p)?);
+    }
+    // Labels: unique, and every branch target defined.
+    let labels: Vec<&str> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Label { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    for s in &body {
+        if let Stmt::Label { name: l, line } = s {
+            if labels.iter().filter(|x| **x == l).count() > 1 {
+                return Err(PtxError::new(
+                    p.file,
+                    *line,
+                    1,
+                    format!("found label `{l}` defined twice, expected each label once"),
+                ));
+            }
+        }
+        if let Stmt::Inst(i) = s {
+            if i.form == "bra" {
+                if let Some(Operand::Reg(t)) = i.operands.first() {
+                    if !labels.contains(&t.as_str()) {
+                        return Err(PtxError::new(
+                            p.file,
+                            i.line,
+                            i.col,
+                            format!("found `bra {t}`, expected a label defined in entry `{name}`"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(Entry { name, line, body })
+}
+
+const DECL_SPACES: [&str; 5] = [".reg", ".shared", ".global", ".local", ".const"];
+const TYPES: [&str; 16] = [
+    "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32",
+    "f64", "pred",
+];
+
+fn parse_stmt(p: &mut P) -> Result<Stmt> {
+    let mut guard = None;
+    if p.is_punct('@') {
+        p.pos += 1;
+        let negated = p.is_punct('!');
+        if negated {
+            p.pos += 1;
+        }
+        let (reg, _, _) = p.word("a predicate register after `@`")?;
+        guard = Some(Guard { negated, reg });
+    }
+    let (w, line, col) = p.word("an instruction, a label or a declaration")?;
+    if guard.is_none() && p.is_punct(':') {
+        p.pos += 1;
+        return Ok(Stmt::Label { name: w, line });
+    }
+    if guard.is_none() && DECL_SPACES.contains(&w.as_str()) {
+        return parse_decl(p, w, line);
+    }
+    let mut operands = Vec::new();
+    if !p.is_punct(';') {
+        loop {
+            operands.push(parse_operand(p)?);
+            if p.is_punct(',') {
+                p.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+    p.punct(';')?;
+    let form = classify(p.file, line, col, &w, &operands)?;
+    Ok(Stmt::Inst(Inst {
+        line,
+        col,
+        guard,
+        opcode: w,
+        form,
+        operands,
+    }))
+}
+
+fn parse_decl(p: &mut P, space: String, line: usize) -> Result<Stmt> {
+    let mut names = Vec::new();
+    let mut typed = false;
+    loop {
+        if p.is_punct(';') {
+            p.pos += 1;
+            break;
+        }
+        let t = p.next();
+        match t.as_ref().map(|t| &t.tok) {
+            Some(Tok::Word(w)) if w == ".align" => {
+                if !matches!(p.next().map(|t| t.tok), Some(Tok::Int(_))) {
+                    p.pos -= 1;
+                    return p.err("an alignment number after `.align`");
+                }
+            }
+            Some(Tok::Word(w)) if w.starts_with('.') => {
+                if !TYPES.contains(&&w[1..]) {
+                    p.pos -= 1;
+                    return p.err(&format!("a type (one of .{})", TYPES.join(", .")));
+                }
+                typed = true;
+            }
+            Some(Tok::Word(w)) => {
+                if !typed {
+                    p.pos -= 1;
+                    return p.err("a type such as `.b32` before the names");
+                }
+                let name = w.clone();
+                if p.is_punct('<') {
+                    p.pos += 1;
+                    let n = match p.next().map(|t| t.tok) {
+                        Some(Tok::Int(n)) if (1..=4096).contains(&n) => n,
+                        _ => {
+                            p.pos -= 1;
+                            return p.err("a register count 1..4096 in `<N>`");
+                        }
+                    };
+                    p.punct('>')?;
+                    for k in 0..n {
+                        names.push(format!("{name}{k}"));
+                    }
+                } else {
+                    names.push(name);
+                }
+                if p.is_punct('[') {
+                    p.pos += 1;
+                    if !matches!(p.next().map(|t| t.tok), Some(Tok::Int(_))) {
+                        p.pos -= 1;
+                        return p.err("an array size");
+                    }
+                    p.punct(']')?;
+                }
+            }
+            Some(Tok::Punct(',')) if !names.is_empty() => {}
+            _ => {
+                if t.is_some() {
+                    p.pos -= 1;
+                }
+                return p.err("a type, a name or `;` in the declaration");
+            }
+        }
+    }
+    if names.is_empty() {
+        p.pos -= 1;
+        return p.err(&format!("at least one name declared by `{space}`"));
+    }
+    Ok(Stmt::Decl { space, names, line })
+}
+
+fn parse_operand(p: &mut P) -> Result<Operand> {
+    let expected = "an operand (register, number, `[address]`, `_` or `!pred`)";
+    match p.peek().map(|t| t.tok.clone()) {
+        Some(Tok::Punct('[')) => {
+            p.pos += 1;
+            let base = match p.next().map(|t| t.tok) {
+                Some(Tok::Word(w)) => w,
+                Some(Tok::Int(i)) => i.to_string(),
+                _ => {
+                    p.pos -= 1;
+                    return p.err("a register, symbol or number inside `[ ]`");
+                }
+            };
+            let mut offset = 0;
+            if p.is_punct('+') || p.is_punct('-') {
+                let neg = p.is_punct('-');
+                p.pos += 1;
+                match p.next().map(|t| t.tok) {
+                    Some(Tok::Int(i)) => offset = if neg { -i } else { i },
+                    _ => {
+                        p.pos -= 1;
+                        return p.err("an integer offset");
+                    }
+                }
+            }
+            p.punct(']')?;
+            Ok(Operand::Addr { base, offset })
+        }
+        Some(Tok::Punct('-')) => {
+            p.pos += 1;
+            match p.next().map(|t| t.tok) {
+                Some(Tok::Int(i)) => Ok(Operand::Imm(-i)),
+                _ => {
+                    p.pos -= 1;
+                    p.err("an integer after `-`")
+                }
+            }
+        }
+        Some(Tok::Punct('!')) => {
+            p.pos += 1;
+            let (w, _, _) = p.word("a predicate register after `!`")?;
+            Ok(Operand::NotPred(w))
+        }
+        Some(Tok::Int(i)) => {
+            p.pos += 1;
+            Ok(Operand::Imm(i))
+        }
+        Some(Tok::Word(w)) => {
+            p.pos += 1;
+            if w == "_" {
+                Ok(Operand::Sink)
+            } else {
+                Ok(Operand::Reg(w))
+            }
+        }
+        _ => p.err(expected),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Instruction forms
+
+struct Q<'a> {
+    file: &'a str,
+    line: usize,
+    col: usize,
+    opcode: &'a str,
+}
+
+impl Q<'_> {
+    fn err<T>(&self, msg: String) -> Result<T> {
+        Err(PtxError::new(self.file, self.line, self.col, msg))
+    }
+    fn bad_qual<T>(&self, q: &str, allowed: &str) -> Result<T> {
+        self.err(format!(
+            "found qualifier `.{q}` in `{}`, expected one of {allowed}",
+            self.opcode
+        ))
+    }
+    fn operands(
+        &self,
+        ops: &[Operand],
+        n: std::ops::RangeInclusive<usize>,
+        shape: &str,
+    ) -> Result<()> {
+        if n.contains(&ops.len()) {
+            Ok(())
+        } else {
+            self.err(format!(
+                "found {} operand(s) for `{}`, expected {shape}",
+                ops.len(),
+                self.opcode
+            ))
+        }
+    }
+    fn addr(&self, ops: &[Operand], i: usize, what: &str) -> Result<()> {
+        match ops.get(i) {
+            Some(Operand::Addr { .. }) => Ok(()),
+            Some(o) => self.err(format!(
+                "found `{}` as operand {} of `{}`, expected an address `[...]` ({what})",
+                o.text(),
+                i + 1,
+                self.opcode
+            )),
+            None => Ok(()),
+        }
+    }
+    fn value(&self, ops: &[Operand], i: usize, what: &str) -> Result<()> {
+        match ops.get(i) {
+            Some(Operand::Reg(_) | Operand::Imm(_)) | None => Ok(()),
+            Some(o) => self.err(format!(
+                "found `{}` as operand {} of `{}`, expected a register or an immediate ({what})",
+                o.text(),
+                i + 1,
+                self.opcode
+            )),
+        }
+    }
+}
+
+const SCOPES: [&str; 4] = ["cta", "cluster", "gpu", "sys"];
+const SPACES: [&str; 7] = [
+    "global",
+    "shared",
+    "shared::cta",
+    "shared::cluster",
+    "local",
+    "param",
+    "const",
+];
+
+fn one(slot: &mut Option<String>, q: &str, what: &str, qq: &Q) -> Result<()> {
+    if let Some(prev) = slot {
+        return qq.err(format!(
+            "found a second {what} `.{q}` in `{}` (already `.{prev}`), expected at most one",
+            qq.opcode
+        ));
+    }
+    *slot = Some(q.to_string());
+    Ok(())
+}
+
+/// The canonical form of an instruction, or a located error.
+pub fn classify(
+    file: &str,
+    line: usize,
+    col: usize,
+    opcode: &str,
+    ops: &[Operand],
+) -> Result<String> {
+    let q = Q {
+        file,
+        line,
+        col,
+        opcode,
+    };
+    let parts: Vec<&str> = opcode.split('.').collect();
+    if parts.iter().any(|s| s.is_empty()) {
+        return q.err(format!(
+            "found `{opcode}`, expected an opcode with non-empty `.`-separated qualifiers"
+        ));
+    }
+    let quals = &parts[1..];
+    match parts[0] {
+        "ld" | "st" | "atom" | "red" => memory(&q, parts[0], quals, ops),
+        "membar" | "fence" => fence(&q, parts[0], quals, ops),
+        "bar" | "barrier" => bar(&q, parts[0], quals, ops),
+        "mbarrier" => mbarrier(&q, quals, ops),
+        "cp" => cp(&q, quals, ops),
+        "setp" => {
+            const CMP: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+            if quals.len() != 2 || !CMP.contains(&quals[0]) || !TYPES[..12].contains(&quals[1]) {
+                return q.err(format!(
+                    "found `{opcode}`, expected `setp.CMP.TYPE` with CMP one of {} and an integer type",
+                    CMP.join(", ")
+                ));
+            }
+            q.operands(ops, 3..=3, "3 operands (p, a, b)")?;
+            q.value(ops, 1, "a")?;
+            q.value(ops, 2, "b")?;
+            Ok("setp".into())
+        }
+        "mov" | "add" => {
+            if quals.len() != 1 || !TYPES[..15].contains(&quals[0]) {
+                return q.err(format!(
+                    "found `{opcode}`, expected `{}.TYPE` with one type such as `.u32`",
+                    parts[0]
+                ));
+            }
+            if parts[0] == "mov" {
+                q.operands(ops, 2..=2, "2 operands (d, a)")?;
+                q.value(ops, 1, "a")?;
+            } else {
+                q.operands(ops, 3..=3, "3 operands (d, a, b)")?;
+                q.value(ops, 1, "a")?;
+                q.value(ops, 2, "b")?;
+            }
+            Ok(parts[0].into())
+        }
+        "bra" => {
+            if !(quals.is_empty() || quals == ["uni"]) {
+                return q.err(format!("found `{opcode}`, expected `bra` or `bra.uni`"));
+            }
+            q.operands(ops, 1..=1, "1 operand (a label)")?;
+            if !matches!(ops[0], Operand::Reg(_)) {
+                return q.err(format!("found `{}`, expected a label", ops[0].text()));
+            }
+            Ok("bra".into())
+        }
+        "ret" | "exit" => {
+            if !quals.is_empty() && quals != ["uni"] {
+                return q.err(format!("found `{opcode}`, expected `{}`", parts[0]));
+            }
+            q.operands(ops, 0..=0, "no operands")?;
+            Ok(parts[0].into())
+        }
+        _ => q.err(format!(
+            "`{opcode}` is outside the supported PTX subset (supported: {SUPPORTED})"
+        )),
+    }
+}
+
+fn memory(q: &Q, op: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
+    const ATOM_OPS: [&str; 10] = [
+        "add", "and", "or", "xor", "exch", "cas", "min", "max", "inc", "dec",
+    ];
+    let sems: &[&str] = match op {
+        "ld" => &["weak", "volatile", "relaxed", "acquire"],
+        "st" => &["weak", "volatile", "relaxed", "release"],
+        "atom" => &["relaxed", "acquire", "release", "acq_rel"],
+        _ => &["relaxed", "release"],
+    };
+    let (mut sem, mut scope, mut space, mut ty, mut aop, mut vec) =
+        (None, None, None, None, None, None);
+    for &x in quals {
+        if sems.contains(&x) {
+            one(&mut sem, x, "ordering", q)?;
+        } else if SCOPES.contains(&x) {
+            one(&mut scope, x, "scope", q)?;
+        } else if SPACES.contains(&x) {
+            one(&mut space, x, "state space", q)?;
+        } else if TYPES[..15].contains(&x) {
+            one(&mut ty, x, "type", q)?;
+        } else if (op == "atom" || op == "red") && ATOM_OPS.contains(&x) {
+            one(&mut aop, x, "operation", q)?;
+        } else if (op == "ld" || op == "st") && (x == "v2" || x == "v4") {
+            one(&mut vec, x, "vector width", q)?;
+        } else {
+            let mut allowed: Vec<String> = sems.iter().map(|s| format!(".{s}")).collect();
+            allowed.extend(SCOPES.iter().map(|s| format!(".{s}")));
+            allowed.extend(SPACES.iter().map(|s| format!(".{s}")));
+            if op == "atom" || op == "red" {
+                allowed.extend(ATOM_OPS.iter().map(|s| format!(".{s}")));
+            } else {
+                allowed.push(".v2/.v4".into());
+            }
+            allowed.push("a type such as .u32".into());
+            return q.bad_qual(x, &allowed.join(", "));
+        }
+    }
+    if ty.is_none() {
+        return q.err(format!(
+            "found `{}` without a type, expected a type such as `.u32`",
+            q.opcode
+        ));
+    }
+    if (op == "atom" || op == "red") && aop.is_none() {
+        return q.err(format!(
+            "found `{}` without an operation, expected one of .{}",
+            q.opcode,
+            ATOM_OPS.join(", .")
+        ));
+    }
+    if vec.is_some() && sem.is_some() && sem.as_deref() != Some("weak") {
+        return q.err(format!(
+            "found `{}`: vector accesses are weak only, expected no ordering qualifier",
+            q.opcode
+        ));
+    }
+    if let Some(s) = space.as_deref() {
+        if (op != "ld" && (s == "param" || s == "const"))
+            || ((op == "atom" || op == "red") && s == "local")
+        {
+            return q.err(format!(
+                "found state space `.{s}` in `{}`, expected .global, .shared{{::cta,::cluster}}{}",
+                q.opcode,
+                if op == "st" { ", .local" } else { "" }
+            ));
+        }
+    }
+    // Defaults (PTX ISA memory consistency model): ld/st without an ordering
+    // are weak; atom/red default to .relaxed.gpu.
+    let sem = match (sem, op) {
+        (Some(s), _) => s,
+        (None, "atom" | "red") => "relaxed".to_string(),
+        (None, _) => "weak".to_string(),
+    };
+    let scope = match (sem.as_str(), scope) {
+        ("weak" | "volatile", Some(s)) => {
+            return q.err(format!(
+                "found scope `.{s}` on a .{sem} access in `{}`, expected a scope only with .relaxed/.acquire/.release/.acq_rel",
+                q.opcode
+            ))
+        }
+        ("weak" | "volatile", None) => None,
+        (_, Some(s)) => Some(s),
+        (_, None) if op == "atom" || op == "red" => Some("gpu".to_string()),
+        (_, None) => {
+            return q.err(format!(
+                "found `{}` without a scope, expected one of .cta, .cluster, .gpu, .sys with .{sem}",
+                q.opcode
+            ))
+        }
+    };
+    match op {
+        "ld" => {
+            q.operands(ops, 2..=2, "2 operands (d, [a])")?;
+            q.addr(ops, 1, "the source")?;
+        }
+        "st" => {
+            q.operands(ops, 2..=2, "2 operands ([a], b)")?;
+            q.addr(ops, 0, "the destination")?;
+            q.value(ops, 1, "the value")?;
+        }
+        "atom" => {
+            let n = if aop.as_deref() == Some("cas") { 4 } else { 3 };
+            q.operands(
+                ops,
+                n..=n,
+                if n == 4 {
+                    "4 operands (d, [a], b, c)"
+                } else {
+                    "3 operands (d, [a], b)"
+                },
+            )?;
+            q.addr(ops, 1, "the location")?;
+        }
+        _ => {
+            q.operands(ops, 2..=2, "2 operands ([a], b)")?;
+            q.addr(ops, 0, "the location")?;
+        }
+    }
+    Ok(match scope {
+        Some(s) => format!("{op}.{sem}.{s}"),
+        None => format!("{op}.{sem}"),
+    })
+}
+
+fn fence(q: &Q, head: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
+    let scope_of = |x: &str| -> Result<String> {
+        if SCOPES.contains(&x) {
+            Ok(x.to_string())
+        } else {
+            q.err(format!(
+                "found scope `.{x}` in `{}`, expected one of .cta, .cluster, .gpu, .sys",
+                q.opcode
+            ))
+        }
+    };
+    let no_ops = |f: String| -> Result<String> {
+        q.operands(ops, 0..=0, "no operands")?;
+        Ok(f)
+    };
+    if head == "membar" {
+        return match quals {
+            ["cta"] => no_ops("membar.cta".into()),
+            ["gl"] => no_ops("membar.gl".into()),
+            ["sys"] => no_ops("membar.sys".into()),
+            ["proxy", rest @ ..] => proxy(q, "membar", rest, ops),
+            _ => q.err(format!(
+                "found `{}`, expected `membar.cta`, `membar.gl`, `membar.sys` or `membar.proxy.PROXYKIND`",
+                q.opcode
+            )),
+        };
+    }
+    match quals {
+        ["proxy", rest @ ..] => proxy(q, "fence", rest, ops),
+        ["mbarrier_init", "release", "cluster"] => no_ops("fence.mbarrier_init.release.cluster".into()),
+        ["mbarrier_init", ..] => q.err(format!(
+            "found `{}`, expected `fence.mbarrier_init.release.cluster` (the only .op_restrict form)",
+            q.opcode
+        )),
+        ["release", "sync_restrict::shared::cta", "cluster"] => {
+            no_ops("fence.release.sync_restrict::shared::cta.cluster".into())
+        }
+        ["acquire", "sync_restrict::shared::cluster", "cluster"] => {
+            no_ops("fence.acquire.sync_restrict::shared::cluster.cluster".into())
+        }
+        [_, r, _] if r.starts_with("sync_restrict") => q.err(format!(
+            "found `{}`, expected `fence.release.sync_restrict::shared::cta.cluster` or `fence.acquire.sync_restrict::shared::cluster.cluster`",
+            q.opcode
+        )),
+        [s] => no_ops(format!("fence.acq_rel.{}", scope_of(s)?)),
+        [sem, s] if ["sc", "acq_rel", "acquire", "release"].contains(sem) => {
+            no_ops(format!("fence.{sem}.{}", scope_of(s)?))
+        }
+        [sem, _] => q.bad_qual(sem, ".sc, .acq_rel, .acquire, .release"),
+        _ => q.err(format!(
+            "found `{}`, expected `fence{{.sem}}.scope`, `fence.proxy.*`, `fence.mbarrier_init.release.cluster` or a `.sync_restrict` form",
+            q.opcode
+        )),
+    }
+}
+
+fn proxy(q: &Q, head: &str, rest: &[&str], ops: &[Operand]) -> Result<String> {
+    let none = || q.operands(ops, 0..=0, "no operands");
+    let f = match rest {
+        ["alias"] => "fence.proxy.alias".to_string(),
+        ["async"] => "fence.proxy.async".to_string(),
+        ["async", "global"] => "fence.proxy.async.global".to_string(),
+        ["async", "shared::cta"] => "fence.proxy.async.shared::cta".to_string(),
+        ["async", "shared::cluster"] => "fence.proxy.async.shared::cluster".to_string(),
+        ["tensormap::generic", "release", s] if head == "fence" && SCOPES.contains(s) => {
+            none()?;
+            return Ok(format!("fence.proxy.tensormap::generic.release.{s}"));
+        }
+        ["tensormap::generic", "acquire", s] if head == "fence" && SCOPES.contains(s) => {
+            q.operands(ops, 2..=2, "2 operands ([addr], 128)")?;
+            q.addr(ops, 0, "the tensormap")?;
+            if ops[1] != Operand::Imm(128) {
+                return q.err(format!(
+                    "found size `{}`, expected the literal 128 (the only supported size)",
+                    ops[1].text()
+                ));
+            }
+            return Ok(format!("fence.proxy.tensormap::generic.acquire.{s}"));
+        }
+        ["async::generic", "acquire", "sync_restrict::shared::cluster", "cluster"] if head == "fence" => {
+            "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster".to_string()
+        }
+        ["async::generic", "release", "sync_restrict::shared::cta", "cluster"] if head == "fence" => {
+            "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster".to_string()
+        }
+        _ => {
+            return q.err(format!(
+                "found `{}`, expected a proxy kind .alias, .async, .async.global, .async.shared::cta, .async.shared::cluster{}",
+                q.opcode,
+                if head == "fence" {
+                    ", .tensormap::generic.{release,acquire}.SCOPE or .async::generic.{acquire,release}.sync_restrict::….cluster"
+                } else {
+                    ""
+                }
+            ))
+        }
+    };
+    none()?;
+    Ok(f)
+}
+
+fn bar(q: &Q, head: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
+    let mut qs: Vec<&str> = quals.to_vec();
+    if qs.first() == Some(&"cluster") {
+        return cluster(q, &qs[1..], ops);
+    }
+    if qs.first() == Some(&"cta") {
+        qs.remove(0);
+    }
+    if head == "barrier" {
+        if let Some(i) = qs.iter().position(|x| *x == "aligned") {
+            if i != 1 && !(qs.first() == Some(&"red") && i == 2) {
+                return q.err(format!("found `.aligned` out of place in `{}`", q.opcode));
+            }
+            qs.remove(i);
+        }
+    }
+    // `count`: the operand index of b, if present.
+    let id_count = |id: usize, count: Option<usize>| -> Result<()> {
+        q.value(ops, id, "the barrier id a")?;
+        if let Some(Operand::Imm(a)) = ops.get(id) {
+            if !(0..16).contains(a) {
+                return q.err(format!("found barrier id {a}, expected 0..15"));
+            }
+        }
+        if let Some(c) = count {
+            q.value(ops, c, "the thread count b")?;
+            if let Some(Operand::Imm(b)) = ops.get(c) {
+                if *b <= 0 || b % 32 != 0 || *b > 1024 {
+                    return q.err(format!(
+                        "found thread count {b}, expected a positive multiple of 32 up to 1024"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    };
+    let red_src = |i: usize| -> Result<()> {
+        match ops.get(i) {
+            Some(Operand::Reg(_) | Operand::NotPred(_)) => Ok(()),
+            Some(o) => q.err(format!(
+                "found `{}`, expected a predicate `p` or `!p` as the last operand",
+                o.text()
+            )),
+            None => Ok(()),
+        }
+    };
+    match qs.as_slice() {
+        ["sync"] => {
+            q.operands(ops, 1..=2, "1 or 2 operands (a{, b})")?;
+            id_count(0, Some(1))?;
+            Ok("bar.sync".into())
+        }
+        ["arrive"] => {
+            q.operands(ops, 2..=2, "2 operands (a, b): bar.arrive requires the thread count")?;
+            id_count(0, Some(1))?;
+            Ok("bar.arrive".into())
+        }
+        ["red", "popc", "u32"] => {
+            q.operands(ops, 3..=4, "3 or 4 operands (d, a{, b}, {!}c)")?;
+            id_count(1, (ops.len() == 4).then_some(2))?;
+            red_src(ops.len() - 1)?;
+            Ok("bar.red.popc.u32".into())
+        }
+        ["red", o @ ("and" | "or"), "pred"] => {
+            q.operands(ops, 3..=4, "3 or 4 operands (p, a{, b}, {!}c)")?;
+            id_count(1, (ops.len() == 4).then_some(2))?;
+            red_src(ops.len() - 1)?;
+            Ok(format!("bar.red.{o}.pred"))
+        }
+        _ => q.err(format!(
+            "found `{}`, expected {head}{{.cta}}.sync, .arrive, .red.popc.u32, .red.and.pred or .red.or.pred{}",
+            q.opcode,
+            if head == "barrier" { " (each with optional .aligned), or barrier.cluster.arrive/wait" } else { "" }
+        )),
+    }
+}
+
+fn cluster(q: &Q, quals: &[&str], ops: &[Operand]) -> Result<String> {
+    q.operands(ops, 0..=0, "no operands")?;
+    let mut qs: Vec<&str> = quals.to_vec();
+    if qs.last() == Some(&"aligned") {
+        qs.pop();
+    }
+    match qs.as_slice() {
+        ["arrive"] | ["arrive", "release"] => Ok("barrier.cluster.arrive.release".into()),
+        ["arrive", "relaxed"] => Ok("barrier.cluster.arrive.relaxed".into()),
+        ["wait"] | ["wait", "acquire"] => Ok("barrier.cluster.wait.acquire".into()),
+        _ => q.err(format!(
+            "found `{}`, expected barrier.cluster.arrive{{.release|.relaxed}}{{.aligned}} or barrier.cluster.wait{{.acquire}}{{.aligned}}",
+            q.opcode
+        )),
+    }
+}
+
+fn mbarrier(q: &Q, quals: &[&str], ops: &[Operand]) -> Result<String> {
+    const OPS: [&str; 9] = [
+        "init",
+        "inval",
+        "arrive",
+        "arrive_drop",
+        "expect_tx",
+        "complete_tx",
+        "test_wait",
+        "try_wait",
+        "pending_count",
+    ];
+    let Some(&op) = quals.first() else {
+        return q.err(format!(
+            "found `mbarrier` alone, expected mbarrier.{}",
+            OPS.join("/")
+        ));
+    };
+    if !OPS.contains(&op) {
+        return q.err(format!(
+            "found `mbarrier.{op}`, expected one of mbarrier.{}",
+            OPS.join(", mbarrier.")
+        ));
+    }
+    let (mut sem, mut scope, mut space, mut ty) = (None, None, None, None);
+    let (mut expect_tx, mut no_complete, mut parity) = (false, false, false);
+    for &x in &quals[1..] {
+        match x {
+            "release" | "acquire" | "relaxed" => one(&mut sem, x, "ordering", q)?,
+            "cta" | "cluster" => one(&mut scope, x, "scope", q)?,
+            "shared" | "shared::cta" | "shared::cluster" => {
+                one(&mut space, if x == "shared" { "shared::cta" } else { x }, "state space", q)?
+            }
+            "b64" => one(&mut ty, x, "type", q)?,
+            "expect_tx" if (op == "arrive" || op == "arrive_drop") && !expect_tx => expect_tx = true,
+            "noComplete" if (op == "arrive" || op == "arrive_drop") && !no_complete => no_complete = true,
+            "parity" if (op == "test_wait" || op == "try_wait") && !parity => parity = true,
+            _ => {
+                return q.bad_qual(
+                    x,
+                    ".release/.acquire/.relaxed, .cta/.cluster, .shared{::cta,::cluster}, .b64 and, by operation, .expect_tx, .noComplete, .parity",
+                )
+            }
+        }
+    }
+    if ty.is_none() {
+        return q.err(format!(
+            "found `{}` without `.b64`, expected the `.b64` type",
+            q.opcode
+        ));
+    }
+    let space = space.unwrap_or_else(|| "shared::cta".into());
+    let allowed_sems: &[&str] = match op {
+        "arrive" | "arrive_drop" => &["release", "relaxed"],
+        "expect_tx" | "complete_tx" => &["relaxed"],
+        "test_wait" | "try_wait" => &["acquire", "relaxed"],
+        _ => &[],
+    };
+    if let Some(s) = sem.as_deref() {
+        if !allowed_sems.contains(&s) {
+            return q.err(format!(
+                "found `.{s}` in `{}`, expected {}",
+                q.opcode,
+                if allowed_sems.is_empty() {
+                    "no ordering qualifier".to_string()
+                } else {
+                    format!("one of .{}", allowed_sems.join(", ."))
+                }
+            ));
+        }
+    }
+    if allowed_sems.is_empty() && scope.is_some() {
+        return q.err(format!("found a scope in `{}`, expected none", q.opcode));
+    }
+    if space == "shared::cluster"
+        && !matches!(op, "arrive" | "arrive_drop" | "expect_tx" | "complete_tx")
+    {
+        return q.err(format!(
+            "found `.shared::cluster` in `{}`, expected `.shared::cta` (remote form only for arrive, arrive_drop, expect_tx, complete_tx)",
+            q.opcode
+        ));
+    }
+    if no_complete
+        && (expect_tx || scope.as_deref() == Some("cluster") || space == "shared::cluster")
+    {
+        return q.err(format!(
+            "found `{}`, expected .noComplete only with .cta scope, a local barrier and no .expect_tx",
+            q.opcode
+        ));
+    }
+    let sem = sem.unwrap_or_else(|| allowed_sems.first().copied().unwrap_or("").to_string());
+    let scope = scope.unwrap_or_else(|| "cta".into());
+    match op {
+        "init" => {
+            q.operands(ops, 2..=2, "2 operands ([addr], count)")?;
+            q.addr(ops, 0, "the mbarrier")?;
+            q.value(ops, 1, "the count")?;
+            Ok("mbarrier.init".into())
+        }
+        "inval" => {
+            q.operands(ops, 1..=1, "1 operand ([addr])")?;
+            q.addr(ops, 0, "the mbarrier")?;
+            Ok("mbarrier.inval".into())
+        }
+        "pending_count" => {
+            q.operands(ops, 2..=2, "2 operands (count, state)")?;
+            Ok("mbarrier.pending_count".into())
+        }
+        "arrive" | "arrive_drop" => {
+            let remote = space == "shared::cluster";
+            if remote && !matches!(ops.first(), Some(Operand::Sink)) {
+                return q.err(format!(
+                    "found `{}` as the state of a `.shared::cluster` arrive, expected the sink `_`",
+                    ops.first().map(|o| o.text()).unwrap_or_default()
+                ));
+            }
+            if expect_tx || no_complete {
+                q.operands(
+                    ops,
+                    3..=3,
+                    if expect_tx {
+                        "3 operands (state, [addr], txCount)"
+                    } else {
+                        "3 operands (state, [addr], count)"
+                    },
+                )?;
+            } else {
+                q.operands(ops, 2..=3, "2 or 3 operands (state, [addr]{, count})")?;
+            }
+            q.addr(ops, 1, "the mbarrier")?;
+            q.value(ops, 2, "the count")?;
+            let mut f = format!("mbarrier.{op}");
+            if expect_tx {
+                f.push_str(".expect_tx");
+            }
+            if no_complete {
+                f.push_str(".noComplete");
+            }
+            Ok(format!("{f}.{sem}.{scope}.{space}"))
+        }
+        "expect_tx" | "complete_tx" => {
+            q.operands(ops, 2..=2, "2 operands ([addr], txCount)")?;
+            q.addr(ops, 0, "the mbarrier")?;
+            q.value(ops, 1, "txCount")?;
+            Ok(format!("mbarrier.{op}.{sem}.{scope}.{space}"))
+        }
+        _ => {
+            if op == "try_wait" {
+                q.operands(
+                    ops,
+                    3..=4,
+                    "3 or 4 operands (waitComplete, [addr], state|phaseParity{, suspendTimeHint})",
+                )?;
+                q.value(ops, 3, "suspendTimeHint")?;
+            } else {
+                q.operands(
+                    ops,
+                    3..=3,
+                    "3 operands (waitComplete, [addr], state|phaseParity)",
+                )?;
+            }
+            q.addr(ops, 1, "the mbarrier")?;
+            q.value(ops, 2, "the state or parity")?;
+            if parity {
+                if let Some(Operand::Imm(v)) = ops.get(2) {
+                    if !(0..=1).contains(v) {
+                        return q.err(format!("found parity {v}, expected 0 or 1"));
+                    }
+                }
+            }
+            let par = if parity { ".parity" } else { "" };
+            Ok(format!("mbarrier.{op}{par}.{sem}.{scope}"))
+        }
+    }
+}
+
+fn cp(q: &Q, quals: &[&str], ops: &[Operand]) -> Result<String> {
+    let outside = || {
+        q.err(format!(
+            "`{}` is outside the supported PTX subset (supported: {SUPPORTED}; of cp.* only cp.async.bulk with .mbarrier::complete_tx::bytes or .bulk_group, commit_group and wait_group)",
+            q.opcode
+        ))
+    };
+    match quals {
+        ["async", "bulk", "commit_group"] => {
+            q.operands(ops, 0..=0, "no operands")?;
+            Ok("cp.async.bulk.commit_group".into())
+        }
+        ["async", "bulk", "wait_group", rest @ ..] => {
+            let read = match rest {
+                [] => false,
+                ["read"] => true,
+                _ => return q.err(format!("found `{}`, expected cp.async.bulk.wait_group{{.read}} N", q.opcode)),
+            };
+            q.operands(ops, 1..=1, "1 operand (N, an integer constant)")?;
+            match ops[0] {
+                Operand::Imm(n) if (0..=63).contains(&n) => {}
+                _ => return q.err(format!("found `{}`, expected N, an integer constant 0..63", ops[0].text())),
+            }
+            Ok(if read {
+                "cp.async.bulk.wait_group.read".into()
+            } else {
+                "cp.async.bulk.wait_group".into()
+            })
+        }
+        ["async", "bulk", dst, src, done] => {
+            let dst = if *dst == "shared" { "shared::cluster" } else { dst };
+            let f = match (dst, *src, *done) {
+                ("shared::cluster" | "shared::cta", "global", "mbarrier::complete_tx::bytes") => {
+                    format!("cp.async.bulk.{dst}.global.mbarrier::complete_tx::bytes")
+                }
+                ("shared::cluster", "shared::cta", "mbarrier::complete_tx::bytes") => {
+                    "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes".into()
+                }
+                ("global", "shared::cta", "bulk_group") => "cp.async.bulk.global.shared::cta.bulk_group".into(),
+                _ => {
+                    return q.err(format!(
+                        "found `{}`, expected cp.async.bulk.shared::{{cluster,cta}}.global.mbarrier::complete_tx::bytes, cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes or cp.async.bulk.global.shared::cta.bulk_group",
+                        q.opcode
+                    ))
+                }
+            };
+            if f.ends_with("bulk_group") {
+                q.operands(ops, 3..=3, "3 operands ([dst], [src], size)")?;
+            } else {
+                q.operands(ops, 4..=4, "4 operands ([dst], [src], size, [mbar])")?;
+                q.addr(ops, 3, "the mbarrier")?;
+            }
+            q.addr(ops, 0, "the destination")?;
+            q.addr(ops, 1, "the source")?;
+            q.value(ops, 2, "the size")?;
+            if let Operand::Imm(s) = ops[2] {
+                if s <= 0 || s % 16 != 0 {
+                    return q.err(format!("found size {s}, expected a positive multiple of 16"));
+                }
+            }
+            Ok(f)
+        }
+        ["async", "bulk", ..] => q.err(format!(
+            "found `{}`, expected one of the cp.async.bulk forms: .DST.SRC.COMPLETION, .commit_group, .wait_group{{.read}}",
+            q.opcode
+        )),
+        _ => outside(),
+    }
+}
