@@ -29,6 +29,15 @@ impl CmdError {
     }
 }
 
+/// An application failure (a tool, a file the run itself produced) with its
+/// chain of context (`anyhow::Context`): exit 1, the whole chain printed.
+/// Bad input never takes this path: it is an [`InputError`] (exit 2).
+impl From<anyhow::Error> for CmdError {
+    fn from(e: anyhow::Error) -> Self {
+        CmdError::failed(format!("{e:#}"))
+    }
+}
+
 impl From<InputError> for CmdError {
     fn from(e: InputError) -> Self {
         CmdError::input(e.to_string())
@@ -140,4 +149,27 @@ pub fn read_verilog(flag: &str, path: &Path, cfg: &Config) -> Result<String, Cmd
         )));
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod anyhow_tests {
+    use super::CmdError;
+    use anyhow::Context;
+
+    /// An application failure keeps its context chain and exits 1; an input
+    /// error stays exit 2.
+    #[test]
+    fn application_failures_carry_their_context_and_exit_1() {
+        let r: Result<String, std::io::Error> =
+            std::fs::read_to_string("/nonexistent/membar/stat.txt");
+        let e: CmdError = r.context("the tool wrote no stat.txt").unwrap_err().into();
+        assert_eq!(e.code, 1);
+        assert!(
+            e.message.starts_with("the tool wrote no stat.txt: ") && e.message.len() > 30,
+            "{}",
+            e.message
+        );
+        let i: CmdError = membar_sim::InputError::new("c.yaml", "warps", 3, "8, 16, 32, 64").into();
+        assert_eq!(i.code, 2);
+    }
 }

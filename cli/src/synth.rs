@@ -517,7 +517,11 @@ fn run_tool(
                 )));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => return Err(CmdError::failed(format!("waiting for {name}: {e}"))),
+            Err(e) => {
+                return Err(anyhow::Error::new(e)
+                    .context(format!("waiting for {name}"))
+                    .into())
+            }
         }
     };
     let secs = t0.elapsed().as_secs_f64();
@@ -792,8 +796,10 @@ pub fn nextpnr_args(seed: u64, freq: f64, top: &str) -> Vec<String> {
 const ABC_CRASH: &str = "ABC: execution of command";
 
 fn read(dir: &Path, name: &str) -> Result<String, CmdError> {
-    std::fs::read_to_string(dir.join(name))
-        .map_err(|e| CmdError::failed(format!("the tool wrote no {name} ({e})")))
+    use anyhow::Context;
+    let path = dir.join(name);
+    Ok(std::fs::read_to_string(&path)
+        .with_context(|| format!("the tool wrote no {name} ({})", path.display()))?)
 }
 
 /// Synthesis (and, for iCE40, place and route) of `verilog`, whose top
