@@ -30,6 +30,7 @@ pub mod coalescer;
 pub mod commit_counters;
 pub mod counter_bank;
 mod dispatch;
+pub mod fusesoc;
 mod hdl_dut;
 pub mod membar_unit;
 pub mod onehot;
@@ -38,6 +39,7 @@ pub mod slot_ring;
 pub mod verilog;
 
 pub use dispatch::check_supported;
+pub use fusesoc::fusesoc_core;
 pub use membar_unit::MembarUnit;
 pub use verilog::{generate_verilog, module_prefix, spec_ports, Dir};
 

@@ -91,3 +91,49 @@ fn generation_is_deterministic() {
         membar_hw::generate_verilog(&cfg).unwrap()
     );
 }
+
+// FuseSoC cores of the emitted Verilog (written by membar_hw::fusesoc_core).
+
+#[test]
+fn fusesoc_cores_are_current() {
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../verilog_out");
+    let mut problems = Vec::new();
+    let mut names = std::collections::HashSet::new();
+    for (name, cfg) in Config::grid() {
+        let text = membar_hw::fusesoc_core(name, &cfg);
+        assert!(
+            names.insert(format!("membar_unit_{name}")),
+            "duplicate core name {name}"
+        );
+        check(
+            &out.join(format!("membar_unit_{name}.core")),
+            &text,
+            &mut problems,
+        );
+        // The core describes the config its Verilog was generated from.
+        let yaml = out.join(name).join("config.yaml");
+        assert_eq!(Config::load(&yaml).unwrap(), cfg, "{}", yaml.display());
+    }
+    // verilog_out/ is self-contained: its waiver file is hw/lint's.
+    let vlt =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/membar_unit.vlt"))
+            .expect("hw/lint/membar_unit.vlt");
+    check(&out.join("membar_unit.vlt"), &vlt, &mut problems);
+    // No core left behind for a configuration that is gone.
+    for e in std::fs::read_dir(&out).unwrap() {
+        let f = e.unwrap().file_name().into_string().unwrap();
+        if let Some(n) = f
+            .strip_prefix("membar_unit_")
+            .and_then(|f| f.strip_suffix(".core"))
+        {
+            if !names.contains(&format!("membar_unit_{n}")) {
+                problems.push(format!("verilog_out/{f} belongs to no grid configuration"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}\n\nRegenerate with\n  MEMBAR_BLESS=1 cargo test --release -p membar-hw --test verilog_golden fusesoc_cores_are_current\nand review `git diff verilog_out`.",
+        problems.join("\n")
+    );
+}
