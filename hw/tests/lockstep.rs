@@ -12,7 +12,7 @@ mod common;
 
 use common::Stimulus;
 use membar_unit_model::config::LevelMix;
-use membar_unit_model::membar_unit::Events;
+use membar_unit_model::coverage::EventCounts;
 use membar_unit_model::ports::{MembarUnitPorts, Outputs};
 use membar_unit_model::{Config, Dut, Inputs, MembarModel};
 use std::time::Instant;
@@ -22,55 +22,17 @@ use unit_ports::lockstep::{
 
 const CYCLES: u64 = 200_000;
 
-/// What the stimulus made the model do, summed over a run.
-#[derive(Default, Debug)]
-struct Coverage {
-    close_by_window: u64,
-    close_by_full: u64,
-    close_by_split: u64,
-    multi_slot_release: u64,
-    joined_existing: u64,
-    level_mixed: u64,
-    close_blocked_by_stale: u64,
-    counter_full_refusal: u64,
-    membar_refused_no_room: u64,
-    spurious_ack: u64,
-    spurious_bar_ack: u64,
-    reserved_op: u64,
-    resets: u64,
-    releases: u64,
-}
-
-impl Coverage {
-    fn add(&mut self, i: &Inputs, ev: &Events, release: bool) {
-        self.close_by_window += u64::from(ev.close_by_window);
-        self.close_by_full += u64::from(ev.close_by_full);
-        self.close_by_split += u64::from(ev.close_by_split);
-        self.multi_slot_release += u64::from(ev.released_slots.count_ones() > 1);
-        self.joined_existing += u64::from(ev.joined_existing);
-        self.level_mixed += u64::from(ev.level_mixed);
-        self.close_blocked_by_stale += u64::from(ev.close_blocked_by_stale);
-        self.counter_full_refusal += u64::from(ev.counter_full_refusal);
-        self.membar_refused_no_room += u64::from(ev.membar_refused_no_room);
-        self.spurious_ack += u64::from(ev.spurious_ack);
-        self.spurious_bar_ack += u64::from(ev.spurious_bar_ack);
-        self.reserved_op += u64::from(ev.reserved_op);
-        self.resets += u64::from(i.reset);
-        self.releases += u64::from(release);
-    }
-}
-
-/// The reference of a lockstep run: the model, summing [`Coverage`] from
+/// The reference of a lockstep run: the model, summing [`EventCounts`] from
 /// its events each cycle.
 struct Covered {
     model: MembarModel,
-    cov: Coverage,
+    cov: EventCounts,
 }
 
 impl Dut<MembarUnitPorts> for Covered {
     fn step(&mut self, i: &Inputs) -> Outputs {
         let o = self.model.step(i);
-        self.cov.add(i, &self.model.last_events, o.release_valid);
+        self.cov.add(i, &o, &self.model.last_events);
         o
     }
     fn name(&self) -> &str {
@@ -93,7 +55,7 @@ fn run(name: &str, cfg: &Config, default_seed: u64) {
     let cycles = cycles_from_env(CYCLES);
     let mut reference = Covered {
         model: MembarModel::new(cfg),
-        cov: Coverage::default(),
+        cov: EventCounts::default(),
     };
     let mut rtl = membar_hw::hdl_dut(cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut stim = Stimulus::new(cfg, seed);
@@ -131,24 +93,24 @@ fn run(name: &str, cfg: &Config, default_seed: u64) {
 }
 
 /// The stimulus must have reached the corners this configuration has.
-fn check_coverage(name: &str, cfg: &Config, cov: &Coverage) {
+fn check_coverage(name: &str, cfg: &Config, cov: &EventCounts) {
     let mut missing = Vec::new();
     let mut need = |hit: u64, what: &str| {
         if hit == 0 {
             missing.push(what.to_string());
         }
     };
-    need(cov.releases, "releases");
-    need(cov.close_by_window, "close by window");
+    need(cov.release_cycles, "releases");
+    need(cov.closes_by_window, "close by window");
     if cfg.counter_bits <= 10 {
-        need(cov.counter_full_refusal, "full counter refusal");
+        need(cov.counter_full_refusals, "full counter refusal");
     }
-    need(cov.spurious_ack, "spurious ack");
-    need(cov.spurious_bar_ack, "spurious bar_ack");
-    need(cov.reserved_op, "reserved op");
-    need(cov.resets, "reset");
+    need(cov.spurious_acks, "spurious ack");
+    need(cov.spurious_bar_acks, "spurious bar_ack");
+    need(cov.reserved_ops, "reserved op");
+    need(cov.reset_cycles, "reset");
     if cfg.ways < cfg.warps && cfg.ways <= 16 {
-        need(cov.membar_refused_no_room, "MEMBAR refused (no room)");
+        need(cov.membar_no_room, "MEMBAR refused (no room)");
     }
     need(
         cov.close_blocked_by_stale,
@@ -159,10 +121,10 @@ fn check_coverage(name: &str, cfg: &Config, cov: &Coverage) {
         need(cov.level_mixed, "levels mixed in one slot");
     }
     if cfg.ways <= 8 {
-        need(cov.close_by_full, "close because full");
+        need(cov.closes_by_full, "close because full");
     }
     if cfg.level_mix == LevelMix::Split && cfg.ways > 1 {
-        need(cov.close_by_split, "close because of a level split");
+        need(cov.closes_by_split, "close because of a level split");
     }
     if cfg.max_outstanding > 1 {
         need(

@@ -12,7 +12,7 @@ use crate::error::CosimError;
 use crate::verilate::{target_dir, BuildOptions, TraceFormat};
 use membar_sim::membar_unit::{EventedModel, MembarModel};
 use membar_sim::ports::MembarUnitPorts;
-use membar_sim::ports::{kind, op, Downstream, Upstream};
+use membar_sim::ports::{Downstream, Upstream};
 use membar_sim::run::{Driver, Observer, Phase, RunOptions, UpDown};
 use membar_sim::scoreboard::Scoreboard;
 use membar_sim::{Config, Dut, Inputs, Outputs};
@@ -102,112 +102,9 @@ impl fmt::Display for Mismatch {
     }
 }
 
-/// What happened in a run (from the model's events and the ports), to show
-/// that the stimulus reached the interesting cases.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Coverage {
-    pub reset_cycles: u64,
-    pub txn_accepted: u64,
-    pub membar_accepted: u64,
-    pub blocked_refusals: u64,
-    pub dn_txn: u64,
-    pub dn_inval: u64,
-    pub dn_barrier: u64,
-    pub dn_barrier_ack_req: u64,
-    pub dn_stalls: u64,
-    pub release_cycles: u64,
-    pub released_warps: u64,
-    pub err_pulses: u64,
-    pub closes_by_window: u64,
-    pub closes_by_full: u64,
-    pub closes_by_split: u64,
-    pub joined_existing: u64,
-    pub level_mixed: u64,
-    pub counter_full_refusals: u64,
-    pub membar_no_room: u64,
-    pub spurious_acks: u64,
-    pub spurious_bar_acks: u64,
-    pub reserved_ops: u64,
-}
-
-impl Coverage {
-    fn add(&mut self, i: &Inputs, o: &Outputs, ev: &membar_sim::membar_unit::Events) {
-        if i.reset {
-            self.reset_cycles += 1;
-            return;
-        }
-        if i.req_valid && o.req_ready {
-            if op::is_txn(i.req_op) {
-                self.txn_accepted += 1;
-            } else if i.req_op == op::MEMBAR {
-                self.membar_accepted += 1;
-            }
-        }
-        if i.req_valid && !o.req_ready && (o.warp_blocked >> (i.req_warp & 63)) & 1 != 0 {
-            self.blocked_refusals += 1;
-        }
-        if o.dn_valid && i.dn_ready {
-            match o.dn_kind {
-                kind::TXN => self.dn_txn += 1,
-                kind::INVAL => self.dn_inval += 1,
-                kind::BARRIER => {
-                    self.dn_barrier += 1;
-                    self.dn_barrier_ack_req += o.dn_ack_req as u64;
-                }
-                _ => {}
-            }
-        }
-        self.dn_stalls += (o.dn_valid && !i.dn_ready) as u64;
-        if o.release_valid {
-            self.release_cycles += 1;
-            self.released_warps += o.release_mask.count_ones() as u64;
-        }
-        self.err_pulses += o.err as u64;
-        if ev.closed_slot.is_some() {
-            self.closes_by_window += ev.close_by_window as u64;
-            self.closes_by_full += ev.close_by_full as u64;
-            self.closes_by_split += ev.close_by_split as u64;
-        }
-        self.joined_existing += ev.joined_existing as u64;
-        self.level_mixed += ev.level_mixed as u64;
-        self.counter_full_refusals += ev.counter_full_refusal as u64;
-        self.membar_no_room += ev.membar_refused_no_room as u64;
-        self.spurious_acks += ev.spurious_ack as u64;
-        self.spurious_bar_acks += ev.spurious_bar_ack as u64;
-        self.reserved_ops += ev.reserved_op as u64;
-    }
-}
-
-impl fmt::Display for Coverage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "txn_acc={} membar_acc={} blocked_refused={} dn_txn={} dn_inval={} dn_bar={} (ack_req {}) dn_stalls={} releases={} (warps {}) err={} close(window/full/split)={}/{}/{} joined={} level_mixed={} cnt_full={} membar_no_room={} spurious(ack/bar_ack)={}/{} reserved={} reset_cycles={}",
-            self.txn_accepted,
-            self.membar_accepted,
-            self.blocked_refusals,
-            self.dn_txn,
-            self.dn_inval,
-            self.dn_barrier,
-            self.dn_barrier_ack_req,
-            self.dn_stalls,
-            self.release_cycles,
-            self.released_warps,
-            self.err_pulses,
-            self.closes_by_window,
-            self.closes_by_full,
-            self.closes_by_split,
-            self.joined_existing,
-            self.level_mixed,
-            self.counter_full_refusals,
-            self.membar_no_room,
-            self.spurious_acks,
-            self.spurious_bar_acks,
-            self.reserved_ops,
-            self.reset_cycles
-        )
-    }
-}
+/// What happened in a run: the model's event counts (one type for every
+/// lockstep run, `membar_unit_model::coverage::EventCounts`).
+pub use membar_sim::coverage::EventCounts as Coverage;
 
 /// The result of a run.
 #[derive(Clone, Debug)]
