@@ -320,7 +320,7 @@ fn strict_mode_and_bad_inputs() {
 
 /// The measurements ship with the repository and are built into the binary:
 /// `membar calibrate` run from a directory with no `data/` (and no
-/// `../shared`) beside it still evaluates the H100 preset against them.
+/// nothing else) beside it still evaluates the H100 preset against them.
 #[test]
 fn calibrate_needs_nothing_outside_the_repository() {
     let dir = common::tmp_dir("calibrate-elsewhere");
