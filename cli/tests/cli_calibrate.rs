@@ -319,8 +319,8 @@ fn strict_mode_and_bad_inputs() {
 }
 
 /// The measurements ship with the repository and are built into the binary:
-/// `membar calibrate` run from a directory with no `data/` (and no
-/// nothing else) beside it still evaluates the H100 preset against them.
+/// `membar calibrate` run from an empty directory, with no `data/` and no
+/// other checkout beside it, still evaluates the H100 preset against them.
 #[test]
 fn calibrate_needs_nothing_outside_the_repository() {
     let dir = common::tmp_dir("calibrate-elsewhere");
