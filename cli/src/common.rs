@@ -46,6 +46,14 @@ impl From<InputError> for CmdError {
 
 pub type CmdResult = Result<(), CmdError>;
 
+/// The text of a unit's `--config` file, through the project's one bounded
+/// input reader (4 MiB; `/dev/zero` is refused, naming the file); `expected`
+/// says what the file should be, for the error.
+pub fn read_config_text(path: &Path, expected: &str) -> Result<String, CmdError> {
+    membar_sim::input::read_input(path, "config")
+        .map_err(|e| CmdError::input(format!("--config {e}; expected {expected}")))
+}
+
 pub fn load_config(path: &Path) -> Result<Config, CmdError> {
     Ok(membar_sim::load_config(path)?)
 }

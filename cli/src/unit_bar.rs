@@ -20,12 +20,8 @@ use crate::output::{self, RunInputs};
 
 /// A `bar_unit` configuration file (`warps`, `cta_slots`).
 pub fn load_config(path: &Path) -> Result<BarConfig, CmdError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        CmdError::input(format!(
-            "--config {}: {e}; expected a bar_unit YAML file (keys: warps, cta_slots)",
-            path.display()
-        ))
-    })?;
+    let text =
+        crate::common::read_config_text(path, "a bar_unit YAML file (keys: warps, cta_slots)")?;
     BarConfig::from_yaml(&text, &path.display().to_string())
         .map_err(|e| CmdError::input(e.to_string()))
 }

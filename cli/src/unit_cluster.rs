@@ -19,12 +19,7 @@ use crate::output::{self, RunInputs};
 
 /// A `cluster_barrier` configuration file (`ranks`).
 pub fn load_config(path: &Path) -> Result<ClusterConfig, CmdError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        CmdError::input(format!(
-            "--config {}: {e}; expected a cluster_barrier YAML file (key: ranks)",
-            path.display()
-        ))
-    })?;
+    let text = crate::common::read_config_text(path, "a cluster_barrier YAML file (key: ranks)")?;
     ClusterConfig::from_yaml(&text, &path.display().to_string())
         .map_err(|e| CmdError::input(e.to_string()))
 }

@@ -294,3 +294,26 @@ fn cluster_unit_generate_cosim_sim() {
     assert!(o.status.success(), "{t}");
     assert!(t.contains("C1-C4 PASS") && t.contains("ranks_done"), "{t}");
 }
+
+/// Issue 11's input bound holds for every unit: an endless `--config` is
+/// refused at the size limit, naming the file, with exit 2.
+#[test]
+fn endless_config_is_refused_for_every_unit() {
+    for unit in ["bar", "cluster", "mbarrier"] {
+        let o = membar(&[
+            "generate",
+            "--unit",
+            unit,
+            "--config",
+            "/dev/zero",
+            "--out",
+            "/tmp",
+        ]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{unit}: {t}");
+        assert!(
+            t.contains("/dev/zero") && t.contains("4 MiB"),
+            "{unit}: {t}"
+        );
+    }
+}
