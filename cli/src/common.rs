@@ -54,6 +54,28 @@ pub fn read_config_text(path: &Path, expected: &str) -> Result<String, CmdError>
         .map_err(|e| CmdError::input(format!("--config {e}; expected {expected}")))
 }
 
+/// Write generated Verilog to `target/membar-generated/<prefix>/<file>`
+/// (unchanged text is not rewritten, so the Verilator cache and file times
+/// stay) and return its path: the Verilog a command runs when no
+/// `--verilog` is given.
+pub fn generated_verilog_file(
+    prefix: &str,
+    file: &str,
+    text: &str,
+) -> Result<std::path::PathBuf, CmdError> {
+    let dir = membar_testbench::verilate::target_dir()
+        .join("membar-generated")
+        .join(prefix);
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| CmdError::input(format!("{}: {e}", dir.display())))?;
+    let path = dir.join(file);
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
+        std::fs::write(&path, text)
+            .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
+    }
+    Ok(path)
+}
+
 pub fn load_config(path: &Path) -> Result<Config, CmdError> {
     Ok(membar_sim::load_config(path)?)
 }

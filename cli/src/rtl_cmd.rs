@@ -80,17 +80,7 @@ pub fn verilog_for(
         return Ok(v.to_path_buf());
     }
     let text = generate_text(cfg, source)?;
-    let dir = membar_testbench::verilate::target_dir()
-        .join("membar-generated")
-        .join(membar_hw::module_prefix(cfg));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| CmdError::input(format!("{}: {e}", dir.display())))?;
-    let path = dir.join("membar_unit.v");
-    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-        std::fs::write(&path, text)
-            .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
-    }
-    Ok(path)
+    crate::common::generated_verilog_file(&membar_hw::module_prefix(cfg), "membar_unit.v", &text)
 }
 
 fn cosim_error(e: CosimError) -> CmdError {

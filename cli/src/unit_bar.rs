@@ -74,17 +74,7 @@ fn verilog_for(
         return Ok(v.to_path_buf());
     }
     let text = generate_text(cfg, config)?;
-    let dir = membar_testbench::verilate::target_dir()
-        .join("membar-generated")
-        .join(bar_unit_rtl::module_prefix(cfg));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| CmdError::input(format!("{}: {e}", dir.display())))?;
-    let path = dir.join("bar_unit.v");
-    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-        std::fs::write(&path, text)
-            .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
-    }
-    Ok(path)
+    crate::common::generated_verilog_file(&bar_unit_rtl::module_prefix(cfg), "bar_unit.v", &text)
 }
 
 /// `membar cosim --unit bar`: the Verilog against the golden model in

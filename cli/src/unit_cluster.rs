@@ -62,17 +62,11 @@ pub fn cosim(config: &Path, verilog: Option<&Path>, cycles: Option<u64>, seed: u
         Some(v) => v.to_path_buf(),
         None => {
             let text = generate_text(&cfg, config)?;
-            let dir = membar_testbench::verilate::target_dir()
-                .join("membar-generated")
-                .join(bar_unit_rtl::cluster_module_prefix(&cfg));
-            std::fs::create_dir_all(&dir)
-                .map_err(|e| CmdError::input(format!("{}: {e}", dir.display())))?;
-            let p = dir.join("cluster_barrier.v");
-            if std::fs::read_to_string(&p).ok().as_deref() != Some(text.as_str()) {
-                std::fs::write(&p, text)
-                    .map_err(|e| CmdError::input(format!("{}: {e}", p.display())))?;
-            }
-            p
+            crate::common::generated_verilog_file(
+                &bar_unit_rtl::cluster_module_prefix(&cfg),
+                "cluster_barrier.v",
+                &text,
+            )?
         }
     };
     let opts = membar_testbench::BuildOptions {
