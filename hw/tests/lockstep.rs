@@ -12,33 +12,15 @@ mod common;
 
 use common::Stimulus;
 use membar_unit_model::config::LevelMix;
-use membar_unit_model::coverage::EventCounts;
+use membar_unit_model::coverage::{EventCounted, EventCounts};
 use membar_unit_model::ports::{MembarUnitPorts, Outputs};
-use membar_unit_model::{Config, Dut, Inputs, MembarModel};
+use membar_unit_model::{Config, Inputs, MembarModel};
 use std::time::Instant;
 use unit_ports::lockstep::{
     cycles_from_env, replay_command, seed_from_env, Driver, Phase, RunOptions,
 };
 
 const CYCLES: u64 = 200_000;
-
-/// The reference of a lockstep run: the model, summing [`EventCounts`] from
-/// its events each cycle.
-struct Covered {
-    model: MembarModel,
-    cov: EventCounts,
-}
-
-impl Dut<MembarUnitPorts> for Covered {
-    fn step(&mut self, i: &Inputs) -> Outputs {
-        let o = self.model.step(i);
-        self.cov.add(i, &o, &self.model.last_events);
-        o
-    }
-    fn name(&self) -> &str {
-        "model"
-    }
-}
 
 /// The random stimulus as the runner's driver.
 impl Driver<MembarUnitPorts> for Stimulus {
@@ -53,10 +35,8 @@ impl Driver<MembarUnitPorts> for Stimulus {
 fn run(name: &str, cfg: &Config, default_seed: u64) {
     let seed = seed_from_env(default_seed);
     let cycles = cycles_from_env(CYCLES);
-    let mut reference = Covered {
-        model: MembarModel::new(cfg),
-        cov: EventCounts::default(),
-    };
+    let mut model = MembarModel::new(cfg);
+    let mut reference = EventCounted::new(&mut model);
     let mut rtl = membar_hw::hdl_dut(cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut stim = Stimulus::new(cfg, seed);
     let test = std::thread::current()
@@ -79,7 +59,7 @@ fn run(name: &str, cfg: &Config, default_seed: u64) {
             cfg.short_name()
         ),
     }
-    let cov = reference.cov;
+    let cov = reference.counts;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
         "{name} ({}): {cycles} cycles agree, seed {seed}, {secs:.1} s ({:.0} cycles/s both models); replay: {}\n  {cov:?}",

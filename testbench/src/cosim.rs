@@ -10,6 +10,7 @@
 use crate::dut::VerilatorDut;
 use crate::error::CosimError;
 use crate::verilate::{target_dir, BuildOptions, TraceFormat};
+use membar_sim::coverage::EventCounted;
 use membar_sim::membar_unit::{EventedModel, MembarModel};
 use membar_sim::ports::MembarUnitPorts;
 use membar_sim::ports::{Downstream, Upstream};
@@ -175,24 +176,6 @@ impl fmt::Display for CosimReport {
     }
 }
 
-/// The reference of a cosimulation: the model, counting [`Coverage`] from
-/// its events each cycle.
-struct CountedModel<'a> {
-    model: &'a mut dyn EventedModel,
-    coverage: Coverage,
-}
-
-impl Dut<MembarUnitPorts> for CountedModel<'_> {
-    fn step(&mut self, i: &Inputs) -> Outputs {
-        let o = self.model.step(i);
-        self.coverage.add(i, &o, self.model.last_events());
-        o
-    }
-    fn name(&self) -> &str {
-        "model"
-    }
-}
-
 /// The membar environment with every input masked to its port width, so
 /// both sides, the record and the report see exactly what the hardware sees.
 struct Masked<'a> {
@@ -272,10 +255,7 @@ pub fn lockstep_observed(
         compare_in_reset: opts.compare_in_reset,
         replay: None,
     };
-    let mut reference = CountedModel {
-        model,
-        coverage: Coverage::default(),
-    };
+    let mut reference = EventCounted::new(model);
     let mut env = Masked {
         env: UpDown { up, dn: down },
         cfg,
@@ -326,7 +306,7 @@ pub fn lockstep_observed(
         cycles,
         mismatch,
         violation,
-        coverage: reference.coverage,
+        coverage: reference.counts,
         dut_time: Duration::from_secs_f64(dut_secs),
         model_time: Duration::from_secs_f64(model_secs),
         total_time,

@@ -383,3 +383,31 @@ impl fmt::Display for EventCounts {
         )
     }
 }
+
+/// A membar model (golden or mutant) that sums [`EventCounts`] from its
+/// events as it steps: the reference of a lockstep run that reports what the
+/// stimulus reached.
+pub struct EventCounted<'a> {
+    pub model: &'a mut dyn crate::membar_unit::EventedModel,
+    pub counts: EventCounts,
+}
+
+impl<'a> EventCounted<'a> {
+    pub fn new(model: &'a mut dyn crate::membar_unit::EventedModel) -> Self {
+        EventCounted {
+            model,
+            counts: EventCounts::default(),
+        }
+    }
+}
+
+impl unit_ports::Dut<crate::ports::MembarUnitPorts> for EventCounted<'_> {
+    fn step(&mut self, i: &Inputs) -> Outputs {
+        let o = self.model.step(i);
+        self.counts.add(i, &o, self.model.last_events());
+        o
+    }
+    fn name(&self) -> &str {
+        "model"
+    }
+}
