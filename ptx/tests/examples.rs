@@ -99,7 +99,7 @@ fn bar_arrive_producer_consumer_lowers_to_bar_unit_ops() {
     );
     assert_eq!(
         of(&l, "consumer", "bar.red.popc.u32"),
-        "Bar{op: RedPopc, id: 2, count: 64}"
+        "Bar{op: RedPopc, id: 2, count: all}"
     );
     assert_eq!(
         of(&l, "consumer", "ld.shared.u32"),

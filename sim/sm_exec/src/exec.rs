@@ -1,0 +1,1533 @@
+//! The executor: runs a PTX program file cycle by cycle on the unit
+//! reference models (`docs/memory_model.md` §Executor).
+//!
+//! One CTA per SM. Each SM holds its own `membar_unit` model
+//! ([`MembarModel`]), `bar_unit` model, `mbarrier_unit` model and
+//! `async_groups` model; each cluster one `cluster_barrier` model. Each warp
+//! has a PC, registers (64-bit, written as the instruction's type), and
+//! issues its instruction's lowered ops (`ptx_front::lower_program`) one per
+//! cycle. Each unit has one request port per SM: warps compete in
+//! round-robin order. The units decide when a warp is blocked and released:
+//! the executor only offers requests and reads `req_ready`, `release_mask`,
+//! `rel_mask`, `rsp_*`, `wake_*`, `done`. The memory system
+//! ([`crate::memory::Memory`]) answers the membar unit's `dn_*` commands with
+//! values, acks and bar_acks.
+
+use crate::memory::{Access, AtomOp, Copy, Done, MemTiming, Memory, Txn};
+use crate::trace::{Cause, Trace};
+use bar_unit_model::bar_unit::BarUnitModel;
+use bar_unit_model::cluster_barrier::ClusterBarrierModel;
+use bar_unit_model::config::{BarConfig, ClusterConfig};
+use bar_unit_model::ports::{ctl, errc, op as bop, BarInputs, ClusterInputs};
+use mbarrier_unit_model::async_groups::AsyncGroupsModel;
+use mbarrier_unit_model::mbarrier_unit::MbarrierModel;
+use mbarrier_unit_model::ports::async_groups as ag;
+use mbarrier_unit_model::ports::mbarrier as mb;
+use membar_unit_model::ports::{kind, level as mlevel, op as mop};
+use membar_unit_model::{Config as MembarConfig, MembarModel};
+use ptx_front::lower::{Arg, BarOp, GroupOp, Ivall, Level, Lowered, MbOp, ProxyKind, TxnOp};
+use ptx_front::parser::{Operand, Stmt};
+use ptx_front::{Program, PtxError};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use unit_ports::Dut;
+
+/// Options of one run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub seed: u64,
+    /// Cycle cap: a run still going at this cycle stops and says why.
+    pub max_cycles: u64,
+    pub timing: MemTiming,
+    /// Each warp starts after a random delay 0..=start_skew cycles.
+    pub start_skew: u64,
+    /// Record a trace.
+    pub trace: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            seed: 1,
+            max_cycles: 1_000_000,
+            timing: MemTiming::default(),
+            start_skew: 200,
+            trace: false,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every warp exited and the memory system drained.
+    Finished,
+    /// Every live warp blocked and nothing in flight: (warp name, what it waits on).
+    Deadlock(Vec<(String, String)>),
+    /// The cycle cap was reached: (warp name, what it is doing).
+    CycleCap(Vec<(String, String)>),
+    /// A unit reported a protocol error (a program bug): file:line:col message.
+    UnitError(String),
+}
+
+/// Per-warp results.
+#[derive(Debug, Clone)]
+pub struct WarpResult {
+    pub cta: u32,
+    pub warp: u32,
+    pub program: String,
+    pub regs: BTreeMap<String, u64>,
+    /// Stall cycles by cause.
+    pub stalls: BTreeMap<&'static str, u64>,
+    pub issued: u64,
+    pub exited_at: Option<u64>,
+}
+
+impl WarpResult {
+    pub fn name(&self) -> String {
+        format!("cta{}.w{}", self.cta, self.warp)
+    }
+}
+
+/// Result of a run.
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    pub outcome: Outcome,
+    pub cycles: u64,
+    pub warps: Vec<WarpResult>,
+    pub trace: Trace,
+}
+
+impl RunResult {
+    /// A register of warp (cta, warp).
+    pub fn reg(&self, cta: u32, warp: u32, reg: &str) -> Option<u64> {
+        self.warps
+            .iter()
+            .find(|w| w.cta == cta && w.warp == warp)
+            .and_then(|w| w.regs.get(reg).copied())
+    }
+}
+
+/// One instruction ready to run: its operands, guard and lowered ops.
+#[derive(Debug, Clone)]
+struct Code {
+    inst: ptx_front::Inst,
+    ops: Vec<Lowered>,
+}
+
+struct Entry {
+    code: Vec<Code>,
+    labels: HashMap<String, usize>,
+    /// Declared symbols: name -> space.
+    syms: HashMap<String, String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Wait {
+    /// Not blocked.
+    None,
+    /// Not yet started (start skew).
+    Start(u64),
+    /// MEMBAR accepted: until `release_mask`.
+    Membar,
+    /// bar.sync / bar.red: until `rel_mask`; destination of a reduction.
+    Bar(Option<(String, u8)>),
+    /// mbarrier op accepted: its response next cycle (destination register).
+    MbRsp(Option<String>),
+    /// try_wait suspended: until `wake_mask` (destination predicate).
+    MbWake(Option<String>),
+    /// wait_group: until `release_mask`.
+    Group,
+    /// barrier.cluster.wait: until the cluster completed phase `n`.
+    Cluster(u64),
+    Exited,
+}
+
+struct Warp {
+    cta: usize,
+    slot: u8,
+    hw_warp: u32,
+    entry: usize,
+    program: String,
+    pc: usize,
+    /// Next lowered op of the current instruction.
+    opi: usize,
+    regs: HashMap<String, u64>,
+    /// Registers with a load/atomic in flight.
+    pending: HashMap<String, u32>,
+    /// Loads/atomics in flight.
+    inflight: u32,
+    wait: Wait,
+    stalls: BTreeMap<&'static str, u64>,
+    issued: u64,
+    exited_at: Option<u64>,
+    /// Cluster phases this warp arrived in.
+    cluster_arrivals: u64,
+    /// The instruction last issued (line, text): where a blocked warp waits.
+    at: (usize, String),
+}
+
+struct Sm {
+    membar: MembarModel,
+    bar: BarUnitModel,
+    mbar: MbarrierModel,
+    groups: AsyncGroupsModel,
+    /// Warps of this CTA (executor indices), by hardware warp slot.
+    warps: Vec<usize>,
+    rr: usize,
+    /// req_id -> transaction waiting to leave the membar unit.
+    txns: HashMap<u16, Txn>,
+    next_id: u16,
+    /// Warp exits to present on bar_unit's ctl port.
+    exits: VecDeque<u8>,
+    launched: bool,
+    /// mbarrier entries by (symbol, offset).
+    entries: HashMap<(String, i64), u8>,
+    /// Pending complete-tx reports (entry, bytes) and remote arrives (entry, count, at).
+    ctx: VecDeque<(u8, u32)>,
+    rarv: Vec<(u64, u8, u32)>,
+    /// Pending async_groups rd/wr reports (warp slot).
+    rd: VecDeque<u8>,
+    wr: VecDeque<u8>,
+    /// Cluster: arrivals of this CTA in the current phase; phases sent.
+    cl_arrived: u32,
+    cl_sent: u64,
+    gone: bool,
+}
+
+struct Cluster {
+    model: ClusterBarrierModel,
+    first_cta: usize,
+    size: usize,
+    /// Completed phases.
+    done: u64,
+    /// Pending arrive pulses (at, rank).
+    arv: Vec<(u64, usize)>,
+}
+
+/// Destination register and op of a `bar.red`.
+type RedDst = Option<(String, u8)>;
+
+/// Bytes of shared memory reserved per declared symbol.
+const SHARED_STRIDE: u64 = 0x1_0000;
+/// Base of the addresses of `.global` symbols.
+const GLOBAL_BASE: u64 = 0x1000_0000;
+
+/// A runtime error of the program (a unit flagged `err`), located.
+fn located(p: &Program, line: usize, col: usize, msg: String) -> String {
+    PtxError::new(&p.file, line, col, msg).to_string()
+}
+
+/// The machine: program, warps, SMs, memory.
+pub struct Machine<'p> {
+    prog: &'p Program,
+    entries: Vec<Entry>,
+    warps: Vec<Warp>,
+    sms: Vec<Sm>,
+    clusters: Vec<Cluster>,
+    mem: Memory,
+    now: u64,
+    trace: Trace,
+    opts: RunOptions,
+    /// Addresses of shared symbols: name -> offset in the CTA's window.
+    shared_syms: HashMap<String, u64>,
+    global_syms: HashMap<String, u64>,
+    error: Option<String>,
+    last_progress: u64,
+}
+
+fn level_code(l: Level) -> u8 {
+    match l {
+        Level::Cta => mlevel::CTA,
+        Level::Vc => mlevel::VC,
+        Level::Gl => mlevel::GL,
+        Level::Sys => mlevel::SYS,
+    }
+}
+
+fn ivall_code(i: Ivall) -> u8 {
+    match i {
+        Ivall::None => 0,
+        Ivall::D => 1,
+        Ivall::T => 2,
+        Ivall::TD => 3,
+    }
+}
+
+/// Width mask of a PTX type qualifier.
+fn type_mask(opcode: &str) -> u64 {
+    let q: Vec<&str> = opcode.split('.').collect();
+    if q.iter().any(|t| matches!(*t, "u64" | "s64" | "b64")) {
+        u64::MAX
+    } else if q.iter().any(|t| matches!(*t, "u16" | "s16" | "b16")) {
+        0xffff
+    } else if q.iter().any(|t| matches!(*t, "u8" | "s8" | "b8")) {
+        0xff
+    } else if q.contains(&"pred") {
+        1
+    } else {
+        0xffff_ffff
+    }
+}
+
+impl<'p> Machine<'p> {
+    /// Build the machine for `prog` (already parsed; lowering errors are returned located).
+    pub fn new(prog: &'p Program, opts: RunOptions) -> Result<Machine<'p>, PtxError> {
+        let lowered = ptx_front::lower_program(prog)?;
+        let mut entries = Vec::new();
+        let mut shared_syms = HashMap::new();
+        let mut global_syms = HashMap::new();
+        for (e, (name, insts)) in prog.module.entries.iter().zip(lowered) {
+            debug_assert_eq!(&e.name, &name);
+            let mut labels = HashMap::new();
+            let mut syms = HashMap::new();
+            let mut n = 0;
+            for s in &e.body {
+                match s {
+                    Stmt::Label { name, .. } => {
+                        labels.insert(name.clone(), n);
+                    }
+                    Stmt::Decl { space, names, .. } => {
+                        for nm in names {
+                            syms.insert(nm.clone(), space.clone());
+                            if space.starts_with("shared") {
+                                let k = shared_syms.len() as u64;
+                                shared_syms.entry(nm.clone()).or_insert(k * SHARED_STRIDE);
+                            } else if space == "global" {
+                                let k = global_syms.len() as u64;
+                                global_syms
+                                    .entry(nm.clone())
+                                    .or_insert(GLOBAL_BASE + k * SHARED_STRIDE);
+                            }
+                        }
+                    }
+                    Stmt::Inst(_) => n += 1,
+                }
+            }
+            let code = insts
+                .into_iter()
+                .map(|li| Code {
+                    inst: li.inst,
+                    ops: li.ops,
+                })
+                .collect();
+            entries.push(Entry { code, labels, syms });
+        }
+        let h = &prog.header;
+        let ctas = h.ctas as usize;
+        let mut mem = Memory::new(ctas, opts.timing, opts.seed);
+        let mcfg = MembarConfig::default();
+        let bcfg = BarConfig {
+            warps: 32,
+            cta_slots: 1,
+        };
+        let mbcfg = mbarrier_unit_model::config::Config::default();
+        let mut sms: Vec<Sm> = (0..ctas)
+            .map(|_| Sm {
+                membar: MembarModel::new(&mcfg),
+                bar: BarUnitModel::new(bcfg),
+                mbar: MbarrierModel::new(&mbcfg),
+                groups: AsyncGroupsModel::new(&mbcfg),
+                warps: Vec::new(),
+                rr: 0,
+                txns: HashMap::new(),
+                next_id: 0,
+                exits: VecDeque::new(),
+                launched: false,
+                entries: HashMap::new(),
+                ctx: VecDeque::new(),
+                rarv: Vec::new(),
+                rd: VecDeque::new(),
+                wr: VecDeque::new(),
+                cl_arrived: 0,
+                cl_sent: 0,
+                gone: false,
+            })
+            .collect();
+        let mut warps = Vec::new();
+        for w in &h.warps {
+            let entry = prog
+                .module
+                .entries
+                .iter()
+                .position(|e| e.name == w.program)
+                .expect("header checked: program names an entry");
+            let start = mem.rand_range(0, opts.start_skew);
+            let idx = warps.len();
+            sms[w.cta as usize].warps.push(idx);
+            warps.push(Warp {
+                cta: w.cta as usize,
+                slot: w.warp as u8,
+                hw_warp: w.warp,
+                entry,
+                program: w.program.clone(),
+                pc: 0,
+                opi: 0,
+                regs: HashMap::new(),
+                pending: HashMap::new(),
+                inflight: 0,
+                wait: Wait::Start(start),
+                stalls: BTreeMap::new(),
+                issued: 0,
+                exited_at: None,
+                cluster_arrivals: 0,
+                at: (0, String::new()),
+            });
+        }
+        let mut clusters = Vec::new();
+        if let Some(c) = h.cluster {
+            let ranks = c.next_power_of_two();
+            for k in 0..ctas / c as usize {
+                clusters.push(Cluster {
+                    model: ClusterBarrierModel::new(ClusterConfig { ranks }),
+                    first_cta: k * c as usize,
+                    size: c as usize,
+                    done: 0,
+                    arv: Vec::new(),
+                });
+            }
+        }
+        let mut trace = Trace::new(opts.trace);
+        for w in &warps {
+            trace.add_warp(format!("cta{}.w{}", w.cta, w.hw_warp));
+        }
+        Ok(Machine {
+            prog,
+            entries,
+            warps,
+            sms,
+            clusters,
+            mem,
+            now: 0,
+            trace,
+            opts,
+            shared_syms,
+            global_syms,
+            error: None,
+            last_progress: 0,
+        })
+    }
+
+    fn reg(&self, w: usize, name: &str) -> u64 {
+        self.warps[w].regs.get(name).copied().unwrap_or(0)
+    }
+
+    /// Value of an operand: register, immediate, or a symbol's address.
+    fn value(&self, w: usize, o: &Operand) -> u64 {
+        match o {
+            Operand::Imm(i) => *i as u64,
+            Operand::Reg(r) => self.sym_or_reg(w, r),
+            Operand::NotPred(p) => (self.reg(w, p) == 0) as u64,
+            Operand::Addr { base, offset } => self.sym_or_reg(w, base).wrapping_add(*offset as u64),
+            Operand::Sink => 0,
+        }
+    }
+
+    fn sym_or_reg(&self, w: usize, r: &str) -> u64 {
+        if let Some(a) = self.shared_syms.get(r) {
+            if !self.warps[w].regs.contains_key(r) {
+                return *a;
+            }
+        }
+        if let Some(a) = self.global_syms.get(r) {
+            if !self.warps[w].regs.contains_key(r) {
+                return *a;
+            }
+        }
+        if let Ok(v) = r.parse::<i64>() {
+            return v as u64;
+        }
+        self.reg(w, r)
+    }
+
+    fn arg_value(&self, w: usize, a: &Arg) -> Option<u64> {
+        match a {
+            Arg::Imm(i) => Some(*i as u64),
+            Arg::Reg(r) => Some(self.sym_or_reg(w, r)),
+            Arg::Addr(_) | Arg::Space(_) | Arg::All | Arg::Absent => None,
+        }
+    }
+
+    /// Is the address operand a shared-memory address?
+    fn is_shared(&self, w: usize, space: &Arg, addr: &Operand) -> bool {
+        match space {
+            Arg::Space(s) if s.starts_with("shared") => true,
+            Arg::Space(s) if s == "generic" => match addr {
+                Operand::Addr { base, .. } => self.entries[self.warps[w].entry]
+                    .syms
+                    .get(base)
+                    .is_some_and(|sp| sp.starts_with("shared")),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    fn code(&self, w: usize) -> Option<&Code> {
+        let wp = &self.warps[w];
+        self.entries[wp.entry].code.get(wp.pc)
+    }
+
+    fn name(&self, w: usize) -> String {
+        format!("cta{}.w{}", self.warps[w].cta, self.warps[w].hw_warp)
+    }
+
+    /// Registers an instruction reads or writes (for the load scoreboard).
+    fn touches_pending(&self, w: usize, c: &Code) -> bool {
+        let p = &self.warps[w].pending;
+        if p.is_empty() {
+            return false;
+        }
+        let hit = |r: &str| p.contains_key(r);
+        if let Some(g) = &c.inst.guard {
+            if hit(&g.reg) {
+                return true;
+            }
+        }
+        c.inst.operands.iter().any(|o| match o {
+            Operand::Reg(r) | Operand::NotPred(r) => hit(r),
+            Operand::Addr { base, .. } => hit(base),
+            _ => false,
+        })
+    }
+
+    fn guard_true(&self, w: usize, c: &Code) -> bool {
+        match &c.inst.guard {
+            None => true,
+            Some(g) => (self.reg(w, &g.reg) != 0) != g.negated,
+        }
+    }
+
+    fn set_reg(&mut self, w: usize, r: &str, v: u64) {
+        if r == "_" {
+            return;
+        }
+        self.warps[w].regs.insert(r.to_string(), v);
+    }
+
+    fn fail(&mut self, w: usize, msg: String) {
+        if self.error.is_none() {
+            let (line, col) = self
+                .code(w)
+                .map(|c| (c.inst.line, c.inst.col))
+                .unwrap_or((1, 1));
+            let m = format!("{} (warp {}, cycle {})", msg, self.name(w), self.now);
+            self.error = Some(located(self.prog, line, col, m));
+        }
+    }
+
+    /// Finish the current op: next op, or next instruction.
+    fn advance(&mut self, w: usize) {
+        let n = self.code(w).map(|c| c.ops.len()).unwrap_or(0);
+        let wp = &mut self.warps[w];
+        wp.opi += 1;
+        if wp.opi >= n {
+            wp.opi = 0;
+            wp.pc += 1;
+        }
+        wp.issued += 1;
+        self.last_progress = self.now;
+    }
+
+    /// Run to the end.
+    pub fn run(mut self) -> RunResult {
+        let outcome = loop {
+            if let Some(e) = self.error.take() {
+                break Outcome::UnitError(e);
+            }
+            if self.warps.iter().all(|w| w.wait == Wait::Exited) && self.mem.idle() {
+                break Outcome::Finished;
+            }
+            if self.now >= self.opts.max_cycles {
+                break Outcome::CycleCap(self.waiting());
+            }
+            if self.deadlocked() {
+                break Outcome::Deadlock(self.waiting());
+            }
+            self.cycle();
+            self.now += 1;
+        };
+        let warps = self
+            .warps
+            .iter()
+            .map(|w| WarpResult {
+                cta: w.cta as u32,
+                warp: w.hw_warp,
+                program: w.program.clone(),
+                regs: w.regs.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+                stalls: w.stalls.clone(),
+                issued: w.issued,
+                exited_at: w.exited_at,
+            })
+            .collect();
+        RunResult {
+            outcome,
+            cycles: self.now,
+            warps,
+            trace: self.trace,
+        }
+    }
+
+    /// Every live warp blocked, memory idle and nothing moved for a while.
+    fn deadlocked(&self) -> bool {
+        let live: Vec<&Warp> = self
+            .warps
+            .iter()
+            .filter(|w| w.wait != Wait::Exited)
+            .collect();
+        !live.is_empty()
+            && self.mem.idle()
+            && self.now > self.last_progress + 2_000
+            && live
+                .iter()
+                .all(|w| !matches!(w.wait, Wait::None | Wait::Start(_) | Wait::MbWake(_)))
+    }
+
+    fn waiting(&self) -> Vec<(String, String)> {
+        (0..self.warps.len())
+            .filter(|&w| self.warps[w].wait != Wait::Exited)
+            .map(|w| {
+                let wp = &self.warps[w];
+                let at = if wp.wait == Wait::None || wp.at.0 == 0 {
+                    self.code(w)
+                        .map(|c| format!("line {}: {}", c.inst.line, c.inst.text()))
+                        .unwrap_or_else(|| "end of program".into())
+                } else {
+                    format!("line {}: {}", wp.at.0, wp.at.1)
+                };
+                let what = match &self.warps[w].wait {
+                    Wait::None => "running".to_string(),
+                    Wait::Start(_) => "not started".into(),
+                    Wait::Membar => "membar unit release (MEMBAR)".into(),
+                    Wait::Bar(_) => "named barrier release (bar_unit)".into(),
+                    Wait::MbRsp(_) => "mbarrier response".into(),
+                    Wait::MbWake(_) => "mbarrier try_wait wake".into(),
+                    Wait::Group => "async group (wait_group)".into(),
+                    Wait::Cluster(n) => format!("cluster barrier phase {n}"),
+                    Wait::Exited => "exited".into(),
+                };
+                (self.name(w), format!("waits on {what} at {at}"))
+            })
+            .collect()
+    }
+
+    fn cause_of(wait: &Wait) -> Option<Cause> {
+        match wait {
+            Wait::Membar => Some(Cause::Membar),
+            Wait::Bar(_) => Some(Cause::Bar),
+            Wait::MbRsp(_) | Wait::MbWake(_) => Some(Cause::Mbarrier),
+            Wait::Group => Some(Cause::WaitGroup),
+            Wait::Cluster(_) => Some(Cause::Cluster),
+            _ => None,
+        }
+    }
+
+    fn block(&mut self, w: usize, wait: Wait) {
+        if let Some(c) = Self::cause_of(&wait) {
+            self.trace.block(self.now, w, c);
+        }
+        self.warps[w].wait = wait;
+    }
+
+    fn release(&mut self, w: usize) {
+        self.trace.release(self.now, w);
+        self.warps[w].wait = Wait::None;
+        self.last_progress = self.now;
+    }
+
+    fn apply_done(&mut self, d: Vec<Done>) {
+        for x in d {
+            match x {
+                Done::Reg { warp, reg, val } => {
+                    let wp = &mut self.warps[warp];
+                    if let Some(n) = wp.pending.get_mut(&reg) {
+                        *n -= 1;
+                        if *n == 0 {
+                            wp.pending.remove(&reg);
+                        }
+                    }
+                    wp.regs.insert(reg, val as u64);
+                    self.last_progress = self.now;
+                }
+                Done::Event { warp, what } => self.trace.event(self.now, warp, what),
+                Done::Complete { warp } => {
+                    let wp = &mut self.warps[warp];
+                    wp.inflight = wp.inflight.saturating_sub(1);
+                }
+                Done::CopyRead { warp, group } => {
+                    if group {
+                        let (c, s) = (self.warps[warp].cta, self.warps[warp].slot);
+                        self.sms[c].rd.push_back(s);
+                    }
+                }
+                Done::CopyWritten {
+                    warp,
+                    group,
+                    cta,
+                    entry,
+                    bytes,
+                } => {
+                    if group {
+                        let s = self.warps[warp].slot;
+                        self.sms[cta].wr.push_back(s);
+                    }
+                    if let Some(e) = entry {
+                        self.sms[cta].ctx.push_back((e, bytes));
+                    }
+                }
+            }
+        }
+    }
+
+    /// mbarrier entry of an address operand in CTA `cta`.
+    fn mb_entry(&mut self, w: usize, a: &Arg) -> Option<u8> {
+        let key = match a {
+            Arg::Addr(text) => {
+                let inner = text.trim_start_matches('[').trim_end_matches(']');
+                let (b, off) = match inner.find(['+', '-']) {
+                    Some(i) if i > 0 => (
+                        inner[..i].to_string(),
+                        inner[i..]
+                            .trim_start_matches('+')
+                            .parse::<i64>()
+                            .unwrap_or(0),
+                    ),
+                    _ => (inner.to_string(), 0),
+                };
+                // A register base: its value names the barrier.
+                if self.shared_syms.contains_key(&b) {
+                    (b, off)
+                } else {
+                    (format!("@{}", self.sym_or_reg(w, &b)), off)
+                }
+            }
+            _ => return None,
+        };
+        let cta = self.warps[w].cta;
+        let sm = &mut self.sms[cta];
+        if let Some(e) = sm.entries.get(&key) {
+            return Some(*e);
+        }
+        let n = sm.entries.len();
+        if n >= 16 {
+            return None;
+        }
+        sm.entries.insert(key, n as u8);
+        Some(n as u8)
+    }
+
+    /// One clock cycle of the whole machine.
+    fn cycle(&mut self) {
+        let now = self.now;
+        let done = self.mem.tick(now);
+        self.apply_done(done);
+        for c in 0..self.sms.len() {
+            self.cycle_sm(c);
+        }
+        self.cycle_clusters();
+        // Stall accounting.
+        for w in 0..self.warps.len() {
+            let wp = &self.warps[w];
+            let cause = match &wp.wait {
+                Wait::Exited | Wait::Start(_) => None,
+                Wait::None => None,
+                other => Self::cause_of(other),
+            };
+            if let Some(c) = cause {
+                *self.warps[w].stalls.entry(c.name()).or_insert(0) += 1;
+            }
+        }
+        self.trace.cycle(now);
+    }
+
+    fn cycle_clusters(&mut self) {
+        let now = self.now;
+        for k in 0..self.clusters.len() {
+            let cl = &mut self.clusters[k];
+            let mut arv = 0u32;
+            cl.arv.retain(|&(at, r)| {
+                if at <= now {
+                    arv |= 1 << r;
+                    false
+                } else {
+                    true
+                }
+            });
+            let mut gone = 0u32;
+            for r in 0..cl.model.cfg.ranks as usize {
+                if r >= cl.size || self.sms[cl.first_cta + r].gone {
+                    gone |= 1 << r;
+                }
+            }
+            let o = cl.model.step(&ClusterInputs {
+                reset: false,
+                arv,
+                gone,
+            });
+            if o.err {
+                let first = cl.first_cta;
+                if let Some(&w) = self.sms[first].warps.first() {
+                    self.fail(w, format!("cluster_barrier err (ranks {:#b})", o.err_rank));
+                }
+            }
+            if o.done {
+                self.clusters[k].done += 1;
+                self.last_progress = now;
+            }
+        }
+        // Release cluster waiters.
+        for w in 0..self.warps.len() {
+            if let Wait::Cluster(n) = self.warps[w].wait {
+                let cta = self.warps[w].cta;
+                let k = cta / self.clusters[0].size.max(1);
+                if self.clusters[k].done >= n {
+                    self.release(w);
+                }
+            }
+        }
+    }
+
+    /// A CTA-level cluster arrive of warp `w` (or an exit).
+    fn cluster_arrive_count(&mut self, cta: usize) {
+        if self.clusters.is_empty() {
+            return;
+        }
+        let size = self.clusters[0].size;
+        let live = self.sms[cta]
+            .warps
+            .iter()
+            .filter(|&&w| self.warps[w].wait != Wait::Exited)
+            .count() as u32;
+        let sm = &mut self.sms[cta];
+        if live > 0 && sm.cl_arrived >= live {
+            sm.cl_arrived = 0;
+            sm.cl_sent += 1;
+            let lat = 2 + (self.now % 7);
+            self.clusters[cta / size]
+                .arv
+                .push((self.now + lat, cta % size));
+        }
+    }
+
+    fn cycle_sm(&mut self, c: usize) {
+        let now = self.now;
+        // Start warps.
+        for &w in &self.sms[c].warps.clone() {
+            if let Wait::Start(t) = self.warps[w].wait {
+                if t <= now {
+                    self.warps[w].wait = Wait::None;
+                    self.trace.release(now, w);
+                }
+            }
+        }
+        // Candidates per unit, round robin over the CTA's warps.
+        let order: Vec<usize> = {
+            let ws = &self.sms[c].warps;
+            let n = ws.len();
+            (0..n)
+                .map(|k| ws[(self.sms[c].rr + k) % n.max(1)])
+                .collect()
+        };
+        if !order.is_empty() {
+            self.sms[c].rr = (self.sms[c].rr + 1) % order.len();
+        }
+        let mut membar_req: Option<(usize, membar_unit_model::Inputs, Option<Txn>)> = None;
+        let mut bar_req: Option<(usize, BarInputs, RedDst)> = None;
+        let mut mb_req: Option<(usize, mb::Inputs, Option<String>)> = None;
+        let mut ag_req: Option<(usize, ag::Inputs, bool)> = None;
+        for &w in &order {
+            if self.warps[w].wait != Wait::None {
+                continue;
+            }
+            let Some(code) = self.code(w).cloned() else {
+                // Fell off the end: exit.
+                self.do_exit(w);
+                continue;
+            };
+            if self.warps[w].opi == 0 {
+                if self.touches_pending(w, &code) {
+                    *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
+                    continue;
+                }
+                if !self.guard_true(w, &code) {
+                    self.warps[w].pc += 1;
+                    self.warps[w].issued += 1;
+                    self.last_progress = now;
+                    continue;
+                }
+                self.trace.issue(now, w, code.inst.line, &code.inst.text());
+                self.warps[w].at = (code.inst.line, code.inst.text());
+            }
+            if code.ops.is_empty() {
+                self.advance(w);
+                continue;
+            }
+            let op = code.ops[self.warps[w].opi].clone();
+            let slot = self.warps[w].slot;
+            match op {
+                Lowered::Membar { level, ivall } => {
+                    if membar_req.is_none() {
+                        let i = membar_unit_model::Inputs {
+                            req_valid: true,
+                            req_warp: slot,
+                            req_op: mop::MEMBAR,
+                            req_level: level_code(level),
+                            req_ivall: ivall_code(ivall),
+                            ..Default::default()
+                        };
+                        membar_req = Some((w, i, None));
+                    } else {
+                        *self.warps[w].stalls.entry("port").or_insert(0) += 1;
+                    }
+                }
+                Lowered::Txn { op, space } => {
+                    if membar_req.is_none() {
+                        let txn = self.make_txn(w, &code, op, &space);
+                        let id = self.sms[c].next_id;
+                        let i = membar_unit_model::Inputs {
+                            req_valid: true,
+                            req_warp: slot,
+                            req_op: match op {
+                                TxnOp::Ld => mop::LD,
+                                TxnOp::St => mop::ST,
+                                TxnOp::Atom => mop::ATOM,
+                                TxnOp::Red => mop::RED,
+                            },
+                            req_id: id,
+                            ..Default::default()
+                        };
+                        membar_req = Some((w, i, Some(txn)));
+                    } else {
+                        *self.warps[w].stalls.entry("port").or_insert(0) += 1;
+                    }
+                }
+                Lowered::Inval { .. } => {
+                    // CCTL.IVALL after the warp's loads returned (their data is in L1 order).
+                    if self.warps[w].inflight > 0 {
+                        *self.warps[w].stalls.entry("membar").or_insert(0) += 1;
+                    } else {
+                        self.mem.invalidate(c);
+                        self.trace
+                            .event(now, w, "CCTL.IVALL: L1 invalidated".into());
+                        self.advance(w);
+                    }
+                }
+                Lowered::ProxyFence { kind } => {
+                    if kind == ProxyKind::Async {
+                        self.mem.proxy_fence(c);
+                        self.trace.event(now, w, "fence.proxy.async".into());
+                    }
+                    self.advance(w);
+                }
+                Lowered::Bar { op, id, count } => {
+                    if bar_req.is_some() || !self.sms[c].launched || !self.sms[c].exits.is_empty() {
+                        *self.warps[w].stalls.entry("port").or_insert(0) += 1;
+                        continue;
+                    }
+                    let idv = self.arg_value(w, &id).unwrap_or(0) as u8;
+                    let (all, cnt) = match &count {
+                        Arg::All | Arg::Absent => (true, 0),
+                        a => (false, (self.arg_value(w, a).unwrap_or(0) / 32) as u8),
+                    };
+                    let mut pred = 0u32;
+                    let mut dst = None;
+                    let opc = match op {
+                        BarOp::Sync => bop::SYNC,
+                        BarOp::Arrive => bop::ARRIVE,
+                        BarOp::RedPopc => bop::RED_POPC,
+                        BarOp::RedAnd => bop::RED_AND,
+                        BarOp::RedOr => bop::RED_OR,
+                    };
+                    if bop::is_red(opc) {
+                        if let Some(last) = code.inst.operands.last() {
+                            if self.value(w, last) != 0 {
+                                pred = u32::MAX;
+                            }
+                        }
+                        if let Some(Operand::Reg(d)) = code.inst.operands.first() {
+                            dst = Some((d.clone(), opc));
+                        }
+                    }
+                    let i = BarInputs {
+                        req_valid: true,
+                        req_warp: slot,
+                        req_op: opc,
+                        req_id: idv,
+                        req_all: all,
+                        req_count: cnt,
+                        req_pred: pred,
+                        ..Default::default()
+                    };
+                    bar_req = Some((w, i, dst));
+                }
+                Lowered::ClusterArrive => {
+                    let wp = &mut self.warps[w];
+                    wp.cluster_arrivals += 1;
+                    self.sms[c].cl_arrived += 1;
+                    self.cluster_arrive_count(c);
+                    self.advance(w);
+                }
+                Lowered::ClusterWait => {
+                    let n = self.warps[w].cluster_arrivals;
+                    self.advance(w);
+                    let k = c / self.clusters.first().map(|x| x.size).unwrap_or(1);
+                    if self.clusters.get(k).is_some_and(|cl| cl.done < n) {
+                        self.block(w, Wait::Cluster(n));
+                    }
+                }
+                Lowered::Mbarrier {
+                    op,
+                    remote,
+                    addr,
+                    arg,
+                    ..
+                } => {
+                    let Some(entry) = self.mb_entry(w, &addr) else {
+                        self.fail(w, format!("mbarrier address {addr}: more than 16 mbarrier objects in CTA {c} (the unit holds 16 entries)"));
+                        continue;
+                    };
+                    let v = self.arg_value(w, &arg);
+                    if remote && matches!(op, MbOp::Arrive | MbOp::ArriveDrop) {
+                        // Through the remote-arrive port, after the cluster path's latency.
+                        let at = now + self.mem.rand_range(10, 80);
+                        self.sms[c].rarv.push((at, entry, v.unwrap_or(1) as u32));
+                        self.trace.event(now, w, format!("remote arrive on {addr}"));
+                        self.advance(w);
+                        continue;
+                    }
+                    if mb_req.is_some() {
+                        *self.warps[w].stalls.entry("port").or_insert(0) += 1;
+                        continue;
+                    }
+                    let code_op = match op {
+                        MbOp::Init => mb::op::INIT,
+                        MbOp::Inval => mb::op::INVAL,
+                        MbOp::Arrive => mb::op::ARRIVE,
+                        MbOp::ArriveDrop => mb::op::ARRIVE_DROP,
+                        MbOp::ArriveExpectTx => mb::op::ARRIVE_EXPECT_TX,
+                        MbOp::ExpectTx => mb::op::EXPECT_TX,
+                        MbOp::CompleteTx => mb::op::COMPLETE_TX,
+                        MbOp::TestWait => mb::op::TEST_WAIT,
+                        MbOp::TryWait => mb::op::TRY_WAIT,
+                    };
+                    let mut i = mb::Inputs {
+                        op_valid: true,
+                        op_warp: slot,
+                        op_code: code_op,
+                        op_entry: entry,
+                        op_count: 1,
+                        ..Default::default()
+                    };
+                    match op {
+                        MbOp::Init | MbOp::Arrive | MbOp::ArriveDrop => {
+                            i.op_count = v.unwrap_or(1) as u32
+                        }
+                        MbOp::ArriveExpectTx | MbOp::ExpectTx | MbOp::CompleteTx => {
+                            i.op_tx = v.unwrap_or(0) as u32
+                        }
+                        MbOp::TestWait | MbOp::TryWait => i.op_parity = v.unwrap_or(0) & 1 != 0,
+                        MbOp::Inval => {}
+                    }
+                    let dst = match code.inst.operands.first() {
+                        Some(Operand::Reg(r))
+                            if !matches!(
+                                op,
+                                MbOp::Init | MbOp::Inval | MbOp::ExpectTx | MbOp::CompleteTx
+                            ) =>
+                        {
+                            Some(r.clone())
+                        }
+                        _ => None,
+                    };
+                    mb_req = Some((w, i, dst));
+                }
+                Lowered::AsyncCopy { bytes, mbar, .. } => {
+                    let Some(entry) = self.mb_entry(w, &mbar) else {
+                        self.fail(
+                            w,
+                            format!("mbarrier address {mbar}: more than 16 mbarrier objects"),
+                        );
+                        continue;
+                    };
+                    let ops = &code.inst.operands;
+                    let dst = ops.first().map(|o| self.value(w, o)).unwrap_or(0);
+                    let src = ops.get(1).map(|o| self.value(w, o)).unwrap_or(0);
+                    let src_shared = code.inst.opcode.contains(".shared::cta.mbarrier")
+                        || code.inst.form.contains("shared::cluster.shared::cta");
+                    let n = self.arg_value(w, &bytes).unwrap_or(0) as u32;
+                    self.mem.copy(
+                        now,
+                        Copy {
+                            warp: w,
+                            cta: c,
+                            group: false,
+                            entry: Some(entry),
+                            src_shared,
+                            dst_shared: true,
+                            src,
+                            dst,
+                            bytes: n,
+                        },
+                    );
+                    self.trace.event(now, w, format!("bulk copy {n} B issued"));
+                    self.advance(w);
+                }
+                Lowered::AsyncGroup { op, arg } => {
+                    if ag_req.is_some() {
+                        *self.warps[w].stalls.entry("port").or_insert(0) += 1;
+                        continue;
+                    }
+                    let (o, n) = match op {
+                        GroupOp::Issue => (ag::op::BULK, 0),
+                        GroupOp::Commit => (ag::op::COMMIT, 0),
+                        GroupOp::Wait => (ag::op::WAIT, self.arg_value(w, &arg).unwrap_or(0)),
+                        GroupOp::WaitRead => {
+                            (ag::op::WAIT_READ, self.arg_value(w, &arg).unwrap_or(0))
+                        }
+                    };
+                    let i = ag::Inputs {
+                        ag_valid: true,
+                        ag_warp: slot,
+                        ag_op: o,
+                        ag_n: n as u8,
+                        ..Default::default()
+                    };
+                    ag_req = Some((w, i, op == GroupOp::Issue));
+                }
+                Lowered::Exit => {
+                    if self.warps[w].inflight > 0 {
+                        *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
+                        continue;
+                    }
+                    self.do_exit(w);
+                }
+                Lowered::Local => {
+                    self.exec_local(w, &code);
+                }
+                Lowered::Nothing => self.advance(w),
+            }
+        }
+
+        // ---- membar unit ----
+        let mut mi = membar_unit_model::Inputs {
+            dn_ready: true,
+            ..Default::default()
+        };
+        if let Some((_, i, _)) = &membar_req {
+            mi = membar_unit_model::Inputs {
+                dn_ready: true,
+                ..*i
+            };
+        }
+        if let Some(t) = self.mem.take_ack(c) {
+            mi.ack_valid = true;
+            mi.ack_tag = t;
+        }
+        if let Some(t) = self.mem.take_bar_ack(c) {
+            mi.bar_ack_valid = true;
+            mi.bar_ack_tag = t;
+        }
+        let mo = self.sms[c].membar.step(&mi);
+        if mo.err {
+            let w = membar_req
+                .as_ref()
+                .map(|r| r.0)
+                .unwrap_or(self.sms[c].warps[0]);
+            self.fail(w, "membar_unit err (protocol violation)".into());
+        }
+        if mo.dn_valid {
+            match mo.dn_kind {
+                kind::TXN => {
+                    if let Some(t) = self.sms[c].txns.remove(&mo.dn_id) {
+                        let d = self.mem.dispatch(now, t, mo.dn_tag);
+                        self.apply_done(d);
+                    }
+                }
+                kind::INVAL => {
+                    self.mem.invalidate(c);
+                }
+                _ => self.mem.barrier(now, c, mo.dn_tag, mo.dn_ack_req),
+            }
+        }
+        if let Some((w, i, txn)) = membar_req {
+            if mo.req_ready {
+                if let Some(t) = txn {
+                    if let (Some(d), Access::Load { .. } | Access::Atom { .. }) = (&t.dst, t.acc) {
+                        *self.warps[w].pending.entry(d.clone()).or_insert(0) += 1;
+                    }
+                    if !matches!(t.acc, Access::Store { .. }) || t.shared {
+                        self.warps[w].inflight += 1;
+                    }
+                    self.sms[c].txns.insert(i.req_id, t);
+                    self.sms[c].next_id = self.sms[c].next_id.wrapping_add(1);
+                    self.advance(w);
+                } else {
+                    self.advance(w);
+                    self.block(w, Wait::Membar);
+                }
+            } else {
+                *self.warps[w].stalls.entry("membar").or_insert(0) += 1;
+            }
+        }
+        if mo.release_valid {
+            for &w in &self.sms[c].warps.clone() {
+                if self.warps[w].wait == Wait::Membar
+                    && mo.release_mask & (1 << self.warps[w].slot) != 0
+                {
+                    self.release(w);
+                }
+            }
+        }
+
+        // ---- bar unit ----
+        let mut bi = BarInputs::default();
+        if !self.sms[c].launched {
+            let mut mask = 0u64;
+            for &w in &self.sms[c].warps {
+                mask |= 1 << self.warps[w].slot;
+            }
+            bi.ctl_valid = true;
+            bi.ctl_op = ctl::LAUNCH;
+            bi.ctl_slot = 0;
+            bi.ctl_warps = mask;
+            self.sms[c].launched = true;
+        } else if let Some(x) = self.sms[c].exits.pop_front() {
+            bi.ctl_valid = true;
+            bi.ctl_op = ctl::EXIT;
+            bi.ctl_warp = x;
+        } else if let Some((_, i, _)) = &bar_req {
+            bi = *i;
+        }
+        let bo = self.sms[c].bar.step(&bi);
+        if bo.err {
+            let w = bar_req
+                .as_ref()
+                .map(|r| r.0)
+                .unwrap_or(self.sms[c].warps[0]);
+            self.fail(w, format!("bar_unit err: {}", errc::name(bo.err_code)));
+        }
+        if let Some((w, i, dst)) = bar_req {
+            if bo.req_ready && bi.req_valid {
+                self.advance(w);
+                if bop::blocks(i.req_op) {
+                    self.block(w, Wait::Bar(dst));
+                }
+            }
+        }
+        if bo.rel_valid {
+            for &w in &self.sms[c].warps.clone() {
+                if let Wait::Bar(dst) = self.warps[w].wait.clone() {
+                    if bo.rel_mask & (1 << self.warps[w].slot) != 0 {
+                        if let Some((d, opc)) = dst {
+                            let v = if opc == bop::RED_POPC {
+                                bo.rel_result as u64
+                            } else {
+                                (bo.rel_result & 1) as u64
+                            };
+                            self.set_reg(w, &d, v);
+                        }
+                        self.release(w);
+                    }
+                }
+            }
+        }
+
+        // ---- mbarrier unit ----
+        let mut ni = mb::Inputs::default();
+        if let Some((_, i, _)) = &mb_req {
+            ni = *i;
+        }
+        if let Some((e, b)) = self.sms[c].ctx.pop_front() {
+            ni.ctx_valid = true;
+            ni.ctx_entry = e;
+            ni.ctx_bytes = b;
+        }
+        if let Some(k) = self.sms[c].rarv.iter().position(|r| r.0 <= now) {
+            let (_, e, n) = self.sms[c].rarv.remove(k);
+            ni.rarv_valid = true;
+            ni.rarv_entry = e;
+            ni.rarv_count = n;
+        }
+        let no = self.sms[c].mbar.step(&ni);
+        if no.err {
+            let w = self.sms[c]
+                .warps
+                .iter()
+                .copied()
+                .find(|&w| self.warps[w].slot == no.rsp_warp)
+                .unwrap_or(self.sms[c].warps[0]);
+            let cause = mb::cause::NAMES
+                .get(no.err_cause as usize)
+                .copied()
+                .unwrap_or("?");
+            self.fail(w, format!("mbarrier_unit err: {cause}"));
+        }
+        // Responses to last cycle's op.
+        if no.rsp_valid {
+            for &w in &self.sms[c].warps.clone() {
+                if self.warps[w].slot != no.rsp_warp {
+                    continue;
+                }
+                if let Wait::MbRsp(dst) = self.warps[w].wait.clone() {
+                    if no.rsp_suspended {
+                        self.warps[w].wait = Wait::MbWake(dst);
+                    } else {
+                        if let Some(d) = dst {
+                            let v = if mb::op::is_arrive(no.rsp_op) {
+                                no.rsp_token as u64
+                            } else {
+                                no.rsp_done as u64
+                            };
+                            self.set_reg(w, &d, v);
+                        }
+                        self.release(w);
+                    }
+                }
+            }
+        }
+        if no.wake_mask != 0 {
+            for &w in &self.sms[c].warps.clone() {
+                let b = 1u64 << self.warps[w].slot;
+                if no.wake_mask & b != 0 {
+                    if let Wait::MbWake(dst) = self.warps[w].wait.clone() {
+                        if let Some(d) = dst {
+                            self.set_reg(w, &d, (no.wake_done & b != 0) as u64);
+                        }
+                        self.release(w);
+                    }
+                }
+            }
+        }
+        if let Some((w, _, dst)) = mb_req {
+            if no.op_ready {
+                self.advance(w);
+                self.block(w, Wait::MbRsp(dst));
+            }
+        }
+
+        // ---- async groups ----
+        let mut gi = ag::Inputs::default();
+        if let Some((_, i, _)) = &ag_req {
+            gi = *i;
+        }
+        if let Some(s) = self.sms[c].rd.pop_front() {
+            gi.rd_valid = true;
+            gi.rd_warp = s;
+        } else if let Some(s) = self.sms[c].wr.pop_front() {
+            gi.wr_valid = true;
+            gi.wr_warp = s;
+        }
+        let go = self.sms[c].groups.step(&gi);
+        if go.err {
+            let w = self.sms[c].warps[0];
+            self.fail(w, format!("async_groups err (cause {:#b})", go.err_cause));
+        }
+        if go.release_mask != 0 {
+            for &w in &self.sms[c].warps.clone() {
+                if self.warps[w].wait == Wait::Group
+                    && go.release_mask & (1 << self.warps[w].slot) != 0
+                {
+                    self.release(w);
+                }
+            }
+        }
+        if let Some((w, i, issue)) = ag_req {
+            if go.ag_ready {
+                if issue {
+                    let code = self.code(w).cloned().expect("issuing warp has code");
+                    let ops = &code.inst.operands;
+                    let dst = ops.first().map(|o| self.value(w, o)).unwrap_or(0);
+                    let src = ops.get(1).map(|o| self.value(w, o)).unwrap_or(0);
+                    let n = ops.get(2).map(|o| self.value(w, o)).unwrap_or(0) as u32;
+                    self.mem.copy(
+                        now,
+                        Copy {
+                            warp: w,
+                            cta: c,
+                            group: true,
+                            entry: None,
+                            src_shared: true,
+                            dst_shared: false,
+                            src,
+                            dst,
+                            bytes: n,
+                        },
+                    );
+                    self.trace
+                        .event(now, w, format!("bulk copy {n} B (group) issued"));
+                }
+                self.advance(w);
+                if i.ag_op == ag::op::WAIT || i.ag_op == ag::op::WAIT_READ {
+                    self.block(w, Wait::Group);
+                }
+            } else {
+                *self.warps[w].stalls.entry("wait_group").or_insert(0) += 1;
+            }
+        }
+    }
+
+    fn do_exit(&mut self, w: usize) {
+        let c = self.warps[w].cta;
+        self.warps[w].wait = Wait::Exited;
+        self.warps[w].exited_at = Some(self.now);
+        self.warps[w].issued += 1;
+        self.last_progress = self.now;
+        self.trace.exit(self.now, w);
+        let slot = self.warps[w].slot;
+        self.sms[c].exits.push_back(slot);
+        // The cluster barrier: an exited warp counts as arrived.
+        if self.sms[c]
+            .warps
+            .iter()
+            .all(|&v| self.warps[v].wait == Wait::Exited)
+        {
+            self.sms[c].gone = true;
+        } else {
+            self.cluster_arrive_count(c);
+        }
+    }
+
+    fn make_txn(&self, w: usize, code: &Code, op: TxnOp, space: &Arg) -> Txn {
+        let ops = &code.inst.operands;
+        let form = &code.inst.form;
+        let quals: Vec<&str> = code.inst.opcode.split('.').collect();
+        let (addr_op, dst, acc) = match op {
+            TxnOp::Ld => {
+                let strong = (form.contains("relaxed")
+                    || form.contains("acquire")
+                    || form.contains("volatile"))
+                    && !form.contains(".cta");
+                let d = match ops.first() {
+                    Some(Operand::Reg(r)) => Some(r.clone()),
+                    _ => None,
+                };
+                (ops.get(1), d, Access::Load { strong })
+            }
+            TxnOp::St => {
+                let v = ops.get(1).map(|o| self.value(w, o)).unwrap_or(0);
+                (ops.first(), None, Access::Store { val: v as u32 })
+            }
+            TxnOp::Atom | TxnOp::Red => {
+                let aop = quals
+                    .iter()
+                    .find_map(|q| AtomOp::parse(q))
+                    .unwrap_or(AtomOp::Add);
+                let (a, rest, d) = if op == TxnOp::Atom {
+                    let d = match ops.first() {
+                        Some(Operand::Reg(r)) => Some(r.clone()),
+                        _ => None,
+                    };
+                    (ops.get(1), &ops[2.min(ops.len())..], d)
+                } else {
+                    (ops.first(), &ops[1.min(ops.len())..], None)
+                };
+                let b = rest.first().map(|o| self.value(w, o)).unwrap_or(0) as u32;
+                let cc = rest.get(1).map(|o| self.value(w, o)).unwrap_or(0) as u32;
+                (a, d, Access::Atom { op: aop, b, c: cc })
+            }
+        };
+        let addr = addr_op.map(|o| self.value(w, o)).unwrap_or(0);
+        let shared = addr_op.is_some_and(|a| self.is_shared(w, space, a));
+        Txn {
+            sm: self.warps[w].cta,
+            warp: w,
+            dst,
+            addr,
+            shared,
+            acc,
+            line: code.inst.line,
+        }
+    }
+
+    fn exec_local(&mut self, w: usize, code: &Code) {
+        let ops = &code.inst.operands;
+        let opc = code.inst.opcode.clone();
+        let head = opc.split('.').next().unwrap_or("");
+        let mask = type_mask(&opc);
+        match head {
+            "mov" => {
+                if let (Some(Operand::Reg(d)), Some(a)) = (ops.first(), ops.get(1)) {
+                    let v = self.value(w, a) & mask;
+                    self.set_reg(w, d, v);
+                }
+                self.advance(w);
+            }
+            "add" => {
+                if let (Some(Operand::Reg(d)), Some(a), Some(b)) =
+                    (ops.first(), ops.get(1), ops.get(2))
+                {
+                    let v = self.value(w, a).wrapping_add(self.value(w, b)) & mask;
+                    self.set_reg(w, d, v);
+                }
+                self.advance(w);
+            }
+            "setp" => {
+                let q: Vec<&str> = opc.split('.').collect();
+                let cmp = q.get(1).copied().unwrap_or("eq");
+                let signed = q.get(2).is_some_and(|t| t.starts_with('s'));
+                if let (Some(Operand::Reg(d)), Some(a), Some(b)) =
+                    (ops.first(), ops.get(1), ops.get(2))
+                {
+                    let (x, y) = (self.value(w, a) & mask, self.value(w, b) & mask);
+                    let (sx, sy) = if mask == u64::MAX {
+                        (x as i64, y as i64)
+                    } else {
+                        (x as u32 as i32 as i64, y as u32 as i32 as i64)
+                    };
+                    let r = match (cmp, signed) {
+                        ("eq", _) => x == y,
+                        ("ne", _) => x != y,
+                        ("lt", true) => sx < sy,
+                        ("le", true) => sx <= sy,
+                        ("gt", true) => sx > sy,
+                        ("ge", true) => sx >= sy,
+                        ("lt", false) => x < y,
+                        ("le", false) => x <= y,
+                        ("gt", false) => x > y,
+                        _ => x >= y,
+                    };
+                    self.set_reg(w, d, r as u64);
+                }
+                self.advance(w);
+            }
+            "bra" => {
+                let target = match ops.first() {
+                    Some(Operand::Reg(l)) => {
+                        self.entries[self.warps[w].entry].labels.get(l).copied()
+                    }
+                    _ => None,
+                };
+                match target {
+                    Some(t) => {
+                        let wp = &mut self.warps[w];
+                        wp.pc = t;
+                        wp.opi = 0;
+                        wp.issued += 1;
+                        self.last_progress = self.now;
+                    }
+                    None => {
+                        self.fail(w, "bra: unknown label".into());
+                    }
+                }
+            }
+            "mbarrier" => {
+                // pending_count: a state token read, no unit access.
+                if let Some(Operand::Reg(d)) = ops.first() {
+                    self.set_reg(w, d, 0);
+                }
+                self.advance(w);
+            }
+            _ => self.advance(w),
+        }
+    }
+}
+
+/// Parse and run a program file's text. Errors (parse, lowering) are located.
+pub fn run_source(file: &str, src: &str, opts: RunOptions) -> Result<RunResult, PtxError> {
+    let prog = ptx_front::parse(file, src)?;
+    run_program(&prog, opts)
+}
+
+/// Run a parsed program.
+pub fn run_program(prog: &Program, opts: RunOptions) -> Result<RunResult, PtxError> {
+    Ok(Machine::new(prog, opts)?.run())
+}

@@ -1,0 +1,21 @@
+//! `sm-exec`: runs a PTX program file (`ptx-front`) cycle by cycle on the
+//! unit reference models — `membar_unit` (MEMBAR / fences and the
+//! LD/ST/ATOM/RED stream), `bar_unit` and `cluster_barrier`, `mbarrier_unit`
+//! and `async_groups` — with a memory system that stores values and is as
+//! weak as the PTX memory model allows between SMs (`docs/memory_model.md`),
+//! so that a missing fence really produces a stale read. Litmus tests
+//! (`litmus/`, `docs/litmus.md`) and per-warp traces (VCD, Chrome JSON).
+//!
+//! | file | what |
+//! | --- | --- |
+//! | `exec.rs` | the machine: warps, issue, the unit models, stall accounting, deadlock / cycle cap |
+//! | `memory.rs` | the memory system with values: L2, per-SM L1 + store buffer, shared memory, async proxy, copy engine |
+//! | `trace.rs` | the per-warp timeline and its VCD / Chrome-trace writers |
+//! | `litmus.rs` | litmus headers, many seeded runs, outcome table and verdicts |
+
+pub mod exec;
+pub mod litmus;
+pub mod memory;
+pub mod trace;
+
+pub use exec::{run_program, run_source, Outcome, RunOptions, RunResult, WarpResult};
