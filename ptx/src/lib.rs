@@ -13,4 +13,4 @@ pub mod program;
 pub use error::PtxError;
 pub use lower::{lower_inst, lower_program, Lowered, Row, TABLE};
 pub use parser::{Inst, Module, Operand};
-pub use program::{parse, Header, Program};
+pub use program::{parse, Header, Litmus, Program};

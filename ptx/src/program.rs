@@ -39,6 +39,32 @@ pub struct Header {
     #[serde(default)]
     pub cluster: Option<u32>,
     pub warps: Vec<WarpPlacement>,
+    /// A litmus test's expectations (`litmus/`, `docs/litmus.md`); checked by `sm-exec`.
+    #[serde(default)]
+    pub litmus: Option<Litmus>,
+}
+
+/// The `litmus:` key of a litmus test file: which registers are observed and
+/// which outcomes the fenced test forbids.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Litmus {
+    /// Observed registers as `CTA/WARP/%reg`, e.g. `1/0/%r1`.
+    pub observe: Vec<String>,
+    /// Outcomes (one value per observed register) forbidden with the fences.
+    pub forbidden: Vec<Vec<i64>>,
+    /// Outcomes the PTX memory model allows for this file (any other outcome fails).
+    pub allowed: Vec<Vec<i64>>,
+    /// `never`: a forbidden outcome must never appear (fenced test); `seen`:
+    /// it must appear (the twin without the fence, or a too-narrow scope);
+    /// `stronger`: PTX allows it but this model cannot produce it (documented).
+    pub expect: String,
+    /// The file of the other half of the pair (fenced / unfenced).
+    #[serde(default)]
+    pub twin: Option<String>,
+    /// One line on what the test shows.
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 fn one() -> u32 {

@@ -1,1 +1,283 @@
-//! placeholder
+//! Litmus tests (`litmus/*.ptx`, `docs/litmus.md`): a program file whose
+//! header carries a `litmus:` key (observed registers, forbidden and allowed
+//! outcomes, what is expected), run many times with random timing; the
+//! outcomes are counted and judged.
+//!
+//! Verdicts: `expect: never` passes when no forbidden outcome was observed;
+//! `expect: seen` passes when one was (the twin without the fence, or a fence
+//! of too narrow a scope: the model's weakness is real); `expect: stronger`
+//! passes when none was, and says that PTX would allow it (a documented
+//! limit of the model). Any outcome outside `forbidden` ∪ `allowed`, or a run
+//! that deadlocks, hits the cycle cap or trips a unit error, fails the test.
+
+use crate::exec::{run_program, Outcome, RunOptions};
+use ptx_front::{Litmus, Program, PtxError};
+use std::collections::BTreeMap;
+
+/// One observed register.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observed {
+    pub cta: u32,
+    pub warp: u32,
+    pub reg: String,
+}
+
+/// A loaded litmus test.
+#[derive(Debug, Clone)]
+pub struct Test {
+    pub name: String,
+    pub prog: Program,
+    pub spec: Litmus,
+    pub observe: Vec<Observed>,
+}
+
+/// The file line of the first header line containing `key` (or 1).
+fn key_line(src: &str, key: &str) -> usize {
+    src.lines()
+        .take_while(|l| !l.starts_with(".version"))
+        .position(|l| l.contains(key))
+        .map(|n| n + 1)
+        .unwrap_or(1)
+}
+
+/// Parse and check a litmus file. `file` names it in errors.
+pub fn load(file: &str, src: &str) -> Result<Test, PtxError> {
+    let prog = ptx_front::parse(file, src)?;
+    let err = |key: &str, msg: String| {
+        PtxError::new(
+            file,
+            key_line(src, key.split('[').next().unwrap_or(key)),
+            1,
+            format!("header key `litmus.{key}`: {msg}"),
+        )
+    };
+    let Some(spec) = prog.header.litmus.clone() else {
+        return Err(PtxError::new(
+            file,
+            1,
+            1,
+            "found no `litmus:` key in the header, expected a litmus test (observe, forbidden, allowed, expect; see docs/litmus.md)",
+        ));
+    };
+    if spec.observe.is_empty() {
+        return Err(err(
+            "observe",
+            "found an empty list, expected at least one `CTA/WARP/%reg`".into(),
+        ));
+    }
+    let mut observe = Vec::new();
+    for (i, o) in spec.observe.iter().enumerate() {
+        let parts: Vec<&str> = o.splitn(3, '/').collect();
+        let parsed = match parts.as_slice() {
+            [c, w, r] => c
+                .parse::<u32>()
+                .ok()
+                .zip(w.parse::<u32>().ok())
+                .map(|(c, w)| (c, w, r.to_string())),
+            _ => None,
+        };
+        let Some((cta, warp, reg)) = parsed else {
+            return Err(err(
+                &format!("observe[{i}]"),
+                format!("found `{o}`, expected `CTA/WARP/%reg` such as `1/0/%r1`"),
+            ));
+        };
+        if !prog
+            .header
+            .warps
+            .iter()
+            .any(|p| p.cta == cta && p.warp == warp)
+        {
+            return Err(err(
+                &format!("observe[{i}]"),
+                format!("found cta {cta} warp {warp}, expected a warp placed under `warps`"),
+            ));
+        }
+        observe.push(Observed { cta, warp, reg });
+    }
+    for (key, list) in [("forbidden", &spec.forbidden), ("allowed", &spec.allowed)] {
+        for (i, o) in list.iter().enumerate() {
+            if o.len() != observe.len() {
+                return Err(err(
+                    &format!("{key}[{i}]"),
+                    format!(
+                        "found {} values, expected {} (one per observed register)",
+                        o.len(),
+                        observe.len()
+                    ),
+                ));
+            }
+        }
+    }
+    if spec.forbidden.is_empty() {
+        return Err(err(
+            "forbidden",
+            "found an empty list, expected at least one outcome".into(),
+        ));
+    }
+    if !["never", "seen", "stronger"].contains(&spec.expect.as_str()) {
+        return Err(err(
+            "expect",
+            format!("found `{}`, expected never, seen or stronger", spec.expect),
+        ));
+    }
+    let name = std::path::Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| file.to_string());
+    Ok(Test {
+        name,
+        prog,
+        spec,
+        observe,
+    })
+}
+
+/// The result of many runs of one test.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub name: String,
+    pub expect: String,
+    pub runs: u64,
+    /// Outcome -> count.
+    pub outcomes: BTreeMap<Vec<i64>, u64>,
+    pub forbidden_seen: u64,
+    /// Outcomes neither forbidden nor allowed.
+    pub unexpected: u64,
+    /// Runs that did not finish (deadlock, cycle cap, unit error): the first reason.
+    pub failed_runs: u64,
+    pub first_failure: Option<String>,
+    pub note: String,
+    pub seed: u64,
+    pub forbidden: Vec<Vec<i64>>,
+}
+
+impl Report {
+    pub fn pass(&self) -> bool {
+        if self.unexpected > 0 || self.failed_runs > 0 {
+            return false;
+        }
+        match self.expect.as_str() {
+            "seen" => self.forbidden_seen > 0,
+            _ => self.forbidden_seen == 0,
+        }
+    }
+    pub fn verdict(&self) -> String {
+        let ok = if self.pass() { "PASS" } else { "FAIL" };
+        let why = if self.failed_runs > 0 {
+            format!("{} runs did not finish", self.failed_runs)
+        } else if self.unexpected > 0 {
+            format!("{} outcomes outside forbidden/allowed", self.unexpected)
+        } else {
+            match self.expect.as_str() {
+                "never" => "forbidden never observed".into(),
+                "seen" => "forbidden observed without the fence".into(),
+                _ => "PTX allows it; the model is stronger here".into(),
+            }
+        };
+        format!("{ok}: {why}")
+    }
+}
+
+/// The seed of run `i` of test `name` from the base seed (stable, documented).
+pub fn run_seed(base: u64, name: &str, i: u64) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ base;
+    for b in name.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    let mut z = h.wrapping_add(i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Cycle cap of one litmus run.
+pub const LITMUS_MAX_CYCLES: u64 = 200_000;
+
+/// Run `t` `runs` times from base seed `seed`.
+pub fn run_test(t: &Test, runs: u64, seed: u64) -> Report {
+    let mut r = Report {
+        name: t.name.clone(),
+        expect: t.spec.expect.clone(),
+        runs,
+        outcomes: BTreeMap::new(),
+        forbidden_seen: 0,
+        unexpected: 0,
+        failed_runs: 0,
+        first_failure: None,
+        note: t.spec.note.clone().unwrap_or_default(),
+        seed,
+        forbidden: t.spec.forbidden.clone(),
+    };
+    for i in 0..runs {
+        let s = run_seed(seed, &t.name, i);
+        let opts = RunOptions {
+            seed: s,
+            max_cycles: LITMUS_MAX_CYCLES,
+            ..RunOptions::default()
+        };
+        let res = match run_program(&t.prog, opts) {
+            Ok(x) => x,
+            Err(e) => {
+                r.failed_runs += 1;
+                r.first_failure.get_or_insert(e.to_string());
+                continue;
+            }
+        };
+        if res.outcome != Outcome::Finished {
+            r.failed_runs += 1;
+            r.first_failure
+                .get_or_insert(format!("run {i} (seed {s}): {:?}", res.outcome));
+            continue;
+        }
+        let o: Vec<i64> = t
+            .observe
+            .iter()
+            .map(|ob| res.reg(ob.cta, ob.warp, &ob.reg).unwrap_or(0) as i64)
+            .collect();
+        if t.spec.forbidden.contains(&o) {
+            r.forbidden_seen += 1;
+        } else if !t.spec.allowed.contains(&o) {
+            r.unexpected += 1;
+        }
+        *r.outcomes.entry(o).or_insert(0) += 1;
+    }
+    r
+}
+
+/// The results table (Markdown), as `membar litmus` prints it.
+pub fn table(reports: &[Report], runs: u64, seed: u64) -> String {
+    let mut s = String::new();
+    s.push_str("# Litmus results\n\n");
+    s.push_str(&format!(
+        "Generated by `membar litmus --runs {runs} --seed {seed} --markdown docs/results/litmus.md` (all files of `litmus/`); do not edit.\n"
+    ));
+    s.push_str("Outcomes are the observed registers in the order of each file's `observe` list, with their counts; **bold** = forbidden with the fence.\n\n");
+    s.push_str("| test | runs | outcomes observed (count) | forbidden seen | expect | verdict |\n");
+    s.push_str("|---|---|---|---|---|---|\n");
+    for r in reports {
+        let outs: Vec<String> = r
+            .outcomes
+            .iter()
+            .map(|(o, n)| {
+                let v: Vec<String> = o.iter().map(|x| x.to_string()).collect();
+                if r.forbidden.contains(o) {
+                    format!("**({})**: {n}", v.join(","))
+                } else {
+                    format!("({}): {n}", v.join(","))
+                }
+            })
+            .collect();
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            r.name,
+            r.runs,
+            outs.join("<br>"),
+            r.forbidden_seen,
+            r.expect,
+            r.verdict()
+        ));
+    }
+    s
+}

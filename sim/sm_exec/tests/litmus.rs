@@ -1,0 +1,57 @@
+//! Every litmus test of `litmus/` meets its expectation: fenced tests never
+//! show the forbidden outcome, their unfenced twins do (the memory model's
+//! weakness is real). Runs `LITMUS_RUNS` (default 300) seeded runs per test;
+//! base seed `SEED` (default 1).
+
+use sm_exec::litmus::{load, run_test, table, Test};
+use unit_ports::lockstep::{replay_command, seed_from_env};
+
+fn tests() -> Vec<Test> {
+    let dir = format!("{}/../../litmus", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            let name = format!("litmus/{}", p.file_name().unwrap().to_string_lossy());
+            load(&name, &std::fs::read_to_string(p).unwrap()).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn every_litmus_test_meets_its_expectation() {
+    let seed = seed_from_env(1);
+    let runs: u64 = std::env::var("LITMUS_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    println!(
+        "seed {seed}, {runs} runs per test; replay: LITMUS_RUNS={runs} {}",
+        replay_command(
+            "sm-exec",
+            "every_litmus_test_meets_its_expectation",
+            seed,
+            None
+        )
+    );
+    let ts = tests();
+    assert!(ts.len() >= 20, "{} litmus files", ts.len());
+    let t0 = std::time::Instant::now();
+    let reports: Vec<_> = ts.iter().map(|t| run_test(t, runs, seed)).collect();
+    println!("{}", table(&reports, runs, seed));
+    println!("{:.1} s", t0.elapsed().as_secs_f64());
+    for r in &reports {
+        assert!(
+            r.pass(),
+            "{}: {} ({:?})",
+            r.name,
+            r.verdict(),
+            r.first_failure
+        );
+    }
+}
