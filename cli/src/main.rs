@@ -10,9 +10,11 @@ use std::process::ExitCode;
 mod calibrate;
 mod common;
 mod formal_cmd;
+mod litmus_cmd;
 mod output;
 mod ptx_cmd;
 mod rtl_cmd;
+mod run_cmd;
 mod shard;
 mod sim_cmd;
 mod sweep;
@@ -32,6 +34,39 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// Execute a PTX program file cycle by cycle on the unit reference models
+    /// with the weak memory model (docs/memory_model.md): final registers,
+    /// stall cycles per warp by cause, total cycles. Exit 1 on a deadlock or
+    /// the cycle cap, 2 on a bad file or a unit protocol error.
+    Run {
+        /// A program file (YAML header + PTX), e.g. examples/membar_flag.ptx.
+        program: PathBuf,
+        /// Seed of the random memory timing.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cycle cap.
+        #[arg(long, default_value_t = 1_000_000)]
+        cycles: u64,
+        /// Write the per-warp timeline: FILE.vcd (GTKWave) or FILE.json (Chrome trace).
+        #[arg(long)]
+        trace: Option<PathBuf>,
+    },
+    /// Run litmus tests (default: every litmus/*.ptx) many times with random
+    /// timing; print observed outcomes and verdicts (docs/litmus.md). Exit 1
+    /// when a verdict fails.
+    Litmus {
+        /// Litmus files (default: litmus/*.ptx).
+        files: Vec<PathBuf>,
+        /// Runs per test.
+        #[arg(long, default_value_t = 1000)]
+        runs: u64,
+        /// Base seed (each run's seed derives from it, the test name and the run index).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also write the table to this Markdown file (docs/results/litmus.md).
+        #[arg(long)]
+        markdown: Option<PathBuf>,
+    },
     /// PTX front end: `--lower FILE` prints each instruction with its sm_90
     /// lowering; `--table` prints the lowering table with sources. Exit 2 on a bad file.
     Ptx {
@@ -280,6 +315,18 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Ptx { lower, table } => ptx_cmd::run(lower.as_deref(), table),
+        Cmd::Run {
+            program,
+            seed,
+            cycles,
+            trace,
+        } => run_cmd::run(&program, seed, cycles, trace.as_deref()),
+        Cmd::Litmus {
+            files,
+            runs,
+            seed,
+            markdown,
+        } => litmus_cmd::run(&files, runs, seed, markdown.as_deref()),
         Cmd::Formal {
             unit,
             config,

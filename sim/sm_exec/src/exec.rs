@@ -164,6 +164,7 @@ struct Warp {
     cluster_arrivals: u64,
     /// The instruction last issued (line, text): where a blocked warp waits.
     at: (usize, String),
+    at_col: usize,
 }
 
 struct Sm {
@@ -206,6 +207,9 @@ struct Cluster {
 
 /// Destination register and op of a `bar.red`.
 type RedDst = Option<(String, u8)>;
+
+/// Largest bulk copy the model performs (bytes).
+const MAX_COPY: u64 = 1 << 20;
 
 /// Bytes of shared memory reserved per declared symbol.
 const SHARED_STRIDE: u64 = 0x1_0000;
@@ -371,7 +375,11 @@ impl<'p> Machine<'p> {
                 exited_at: None,
                 cluster_arrivals: 0,
                 at: (0, String::new()),
+                at_col: 1,
             });
+        }
+        for sm in sms.iter_mut() {
+            sm.gone = sm.warps.is_empty();
         }
         let mut clusters = Vec::new();
         if let Some(c) = h.cluster {
@@ -506,10 +514,15 @@ impl<'p> Machine<'p> {
 
     fn fail(&mut self, w: usize, msg: String) {
         if self.error.is_none() {
-            let (line, col) = self
-                .code(w)
-                .map(|c| (c.inst.line, c.inst.col))
-                .unwrap_or((1, 1));
+            // The instruction the warp issued last (a unit answers a cycle later).
+            let wp = &self.warps[w];
+            let (line, col) = if wp.at.0 != 0 {
+                (wp.at.0, wp.at_col)
+            } else {
+                self.code(w)
+                    .map(|c| (c.inst.line, c.inst.col))
+                    .unwrap_or((1, 1))
+            };
             let m = format!("{} (warp {}, cycle {})", msg, self.name(w), self.now);
             self.error = Some(located(self.prog, line, col, m));
         }
@@ -721,7 +734,10 @@ impl<'p> Machine<'p> {
         let done = self.mem.tick(now);
         self.apply_done(done);
         for c in 0..self.sms.len() {
-            self.cycle_sm(c);
+            // A CTA with no warp placed has nothing to run (and counts as exited).
+            if !self.sms[c].warps.is_empty() {
+                self.cycle_sm(c);
+            }
         }
         self.cycle_clusters();
         // Stall accounting.
@@ -856,6 +872,7 @@ impl<'p> Machine<'p> {
                 }
                 self.trace.issue(now, w, code.inst.line, &code.inst.text());
                 self.warps[w].at = (code.inst.line, code.inst.text());
+                self.warps[w].at_col = code.inst.col;
             }
             if code.ops.is_empty() {
                 self.advance(w);
@@ -1053,7 +1070,12 @@ impl<'p> Machine<'p> {
                     let src = ops.get(1).map(|o| self.value(w, o)).unwrap_or(0);
                     let src_shared = code.inst.opcode.contains(".shared::cta.mbarrier")
                         || code.inst.form.contains("shared::cluster.shared::cta");
-                    let n = self.arg_value(w, &bytes).unwrap_or(0) as u32;
+                    let n = self.arg_value(w, &bytes).unwrap_or(0);
+                    if n > MAX_COPY {
+                        self.fail(w, format!("bulk copy of {n} bytes, expected at most {MAX_COPY} (the model copies word by word)"));
+                        continue;
+                    }
+                    let n = n as u32;
                     self.mem.copy(
                         now,
                         Copy {
@@ -1337,7 +1359,12 @@ impl<'p> Machine<'p> {
                     let ops = &code.inst.operands;
                     let dst = ops.first().map(|o| self.value(w, o)).unwrap_or(0);
                     let src = ops.get(1).map(|o| self.value(w, o)).unwrap_or(0);
-                    let n = ops.get(2).map(|o| self.value(w, o)).unwrap_or(0) as u32;
+                    let n = ops.get(2).map(|o| self.value(w, o)).unwrap_or(0);
+                    if n > MAX_COPY {
+                        self.fail(w, format!("bulk copy of {n} bytes, expected at most {MAX_COPY} (the model copies word by word)"));
+                        return;
+                    }
+                    let n = n as u32;
                     self.mem.copy(
                         now,
                         Copy {

@@ -1,0 +1,178 @@
+//! `membar run PROGRAM`: executes a PTX program file cycle by cycle on the
+//! unit reference models with the weak memory model (`sm-exec`,
+//! `docs/memory_model.md`); prints the final registers of every warp, the
+//! stall cycles per warp by cause and the total cycles; `--trace FILE.vcd` or
+//! `FILE.json` writes the per-warp timeline (no clobber, `output.rs`).
+//!
+//! Exit: 0 finished; 1 deadlock or cycle cap (with who waits on what); 2 a
+//! bad file, flag, or a unit protocol error (`FILE:LINE:COL: ...`).
+
+use crate::common::{CmdError, CmdResult};
+use crate::output::{self, RunInputs};
+use sm_exec::{run_program, Outcome, RunOptions, RunResult};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
+
+/// Largest input program file read (bytes).
+const MAX_INPUT: u64 = 4 << 20;
+
+/// Read a program file, bounded; errors name the flag and the file.
+pub fn read_program(flag: &str, path: &Path) -> Result<String, CmdError> {
+    let name = path.display();
+    let meta =
+        std::fs::metadata(path).map_err(|e| CmdError::input(format!("{flag} {name}: {e}")))?;
+    if !meta.is_file() {
+        return Err(CmdError::input(format!(
+            "{flag} {name}: not a regular file"
+        )));
+    }
+    if meta.len() > MAX_INPUT {
+        return Err(CmdError::input(format!(
+            "{flag} {name}: {} bytes, expected at most {MAX_INPUT}",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| CmdError::input(format!("{flag} {name}: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        CmdError::input(format!(
+            "{name}: not UTF-8 text (byte {}), expected a PTX program file",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// First bytes of a Chrome-trace JSON written by `membar run`.
+pub fn is_run_json(head: &[u8]) -> bool {
+    head.starts_with(b"{\"displayTimeUnit\"")
+        && head.windows(20).any(|w| w == b"membar run (sm-exec)")
+}
+
+/// The printed report of a run.
+pub fn report(file: &str, seed: u64, r: &RunResult) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# membar run {file} (seed {seed})");
+    let outcome = match &r.outcome {
+        Outcome::Finished => "finished: every warp exited, memory drained".to_string(),
+        Outcome::Deadlock(_) => "DEADLOCK: every live warp blocked, nothing in flight".into(),
+        Outcome::CycleCap(_) => "CYCLE CAP reached before the program finished".into(),
+        Outcome::UnitError(e) => format!("unit error: {e}"),
+    };
+    let _ = writeln!(s, "outcome: {outcome}");
+    let _ = writeln!(s, "total cycles: {}", r.cycles);
+    let causes = [
+        "membar",
+        "bar",
+        "mbarrier",
+        "wait_group",
+        "cluster",
+        "scoreboard",
+        "port",
+    ];
+    let _ = writeln!(s, "\nstall cycles by cause:");
+    let _ = write!(
+        s,
+        "{:<10} {:<12} {:>7} {:>7}",
+        "warp", "program", "issued", "exit@"
+    );
+    for c in causes {
+        let _ = write!(s, " {c:>10}");
+    }
+    s.push('\n');
+    for w in &r.warps {
+        let _ = write!(
+            s,
+            "{:<10} {:<12} {:>7} {:>7}",
+            w.name(),
+            w.program,
+            w.issued,
+            w.exited_at
+                .map(|x| x.to_string())
+                .unwrap_or_else(|| "-".into())
+        );
+        for c in causes {
+            let _ = write!(s, " {:>10}", w.stalls.get(c).copied().unwrap_or(0));
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "\nfinal registers:");
+    for w in &r.warps {
+        let regs: Vec<String> = w.regs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(s, "  {}: {}", w.name(), regs.join(" "));
+    }
+    if let Outcome::Deadlock(ws) | Outcome::CycleCap(ws) = &r.outcome {
+        let _ = writeln!(s, "\nwaiting warps:");
+        for (w, what) in ws {
+            let _ = writeln!(s, "  {w} {what}");
+        }
+    }
+    s
+}
+
+pub fn run(program: &Path, seed: u64, cycles: u64, trace: Option<&Path>) -> CmdResult {
+    if cycles == 0 {
+        return Err(CmdError::input(
+            "--cycles 0: expected a cycle cap of at least 1",
+        ));
+    }
+    let trace_kind = match trace {
+        None => None,
+        Some(t) => match t.extension().and_then(|e| e.to_str()) {
+            Some("vcd") => Some("vcd"),
+            Some("json") => Some("json"),
+            _ => {
+                return Err(CmdError::input(format!(
+                    "--trace {}: found extension {:?}, expected .vcd (GTKWave/Surfer) or .json (Chrome trace)",
+                    t.display(),
+                    t.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()
+                )))
+            }
+        },
+    };
+    let inputs = RunInputs::new().with("PROGRAM", program);
+    if let (Some(t), Some(k)) = (trace, trace_kind) {
+        let sig: output::Signature = if k == "vcd" {
+            output::is_vcd
+        } else {
+            is_run_json
+        };
+        output::check_target("--trace", t, &inputs, sig, "a membar run trace")?;
+    }
+    let name = program.display().to_string();
+    let src = read_program("PROGRAM", program)?;
+    let prog = ptx_front::parse(&name, &src).map_err(|e| CmdError::input(e.to_string()))?;
+    let opts = RunOptions {
+        seed,
+        max_cycles: cycles,
+        trace: trace.is_some(),
+        ..RunOptions::default()
+    };
+    let r = run_program(&prog, opts).map_err(|e| CmdError::input(e.to_string()))?;
+    std::io::stdout()
+        .write_all(report(&name, seed, &r).as_bytes())
+        .map_err(|e| CmdError::failed(format!("writing stdout: {e}")))?;
+    if let (Some(t), Some(k)) = (trace, trace_kind) {
+        let sig: output::Signature = if k == "vcd" {
+            output::is_vcd
+        } else {
+            is_run_json
+        };
+        output::write_file("--trace", t, &inputs, sig, "a membar run trace", |w| {
+            if k == "vcd" {
+                r.trace.write_vcd(w)
+            } else {
+                r.trace.write_json(w)
+            }
+        })?;
+    }
+    match &r.outcome {
+        Outcome::Finished => Ok(()),
+        Outcome::Deadlock(_) => Err(CmdError::failed(format!(
+            "{name}: deadlock (see the waiting warps above)"
+        ))),
+        Outcome::CycleCap(_) => Err(CmdError::failed(format!(
+            "{name}: not finished after --cycles {cycles} (see the waiting warps above)"
+        ))),
+        Outcome::UnitError(e) => Err(CmdError::input(e.clone())),
+    }
+}

@@ -1,0 +1,159 @@
+//! Malformed and mutated PTX through the executor (`membar run`'s engine)
+//! never panics or hangs: the seed examples and litmus files are mutated
+//! (lines dropped, duplicated, swapped; numbers replaced by edge values;
+//! registers and labels renamed; bytes inserted) and every file that still
+//! parses is run under a small cycle cap. `FUZZ_SEEDS=<n>` (default 3000) cases
+//! from base seed `SEED` (default 1).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sm_exec::{run_source, RunOptions};
+use unit_ports::lockstep::{replay_command, seed_from_env};
+
+fn corpus() -> Vec<(String, String)> {
+    let root = format!("{}/../..", env!("CARGO_MANIFEST_DIR"));
+    let mut v = Vec::new();
+    for d in ["examples", "litmus"] {
+        let mut fs: Vec<_> = std::fs::read_dir(format!("{root}/{d}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+            .collect();
+        fs.sort();
+        for f in fs {
+            v.push((
+                f.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&f).unwrap(),
+            ));
+        }
+    }
+    v
+}
+
+const EDGE: [&str; 12] = [
+    "0",
+    "1",
+    "-1",
+    "2",
+    "15",
+    "16",
+    "31",
+    "64",
+    "4096",
+    "65536",
+    "2147483647",
+    "4294967296",
+];
+
+fn mutate(src: &str, rng: &mut ChaCha8Rng) -> String {
+    let mut lines: Vec<String> = src.lines().map(|l| l.to_string()).collect();
+    for _ in 0..rng.gen_range(1..=4) {
+        if lines.is_empty() {
+            break;
+        }
+        let n = lines.len();
+        let i = rng.gen_range(0..n);
+        match rng.gen_range(0..7) {
+            0 => {
+                lines.remove(i);
+            }
+            1 => {
+                let l = lines[i].clone();
+                lines.insert(rng.gen_range(0..=n), l);
+            }
+            2 => lines.swap(i, rng.gen_range(0..n)),
+            3 | 4 => {
+                // Replace one number by an edge value.
+                let l = &lines[i];
+                let starts: Vec<usize> = l
+                    .char_indices()
+                    .filter(|(k, c)| {
+                        c.is_ascii_digit()
+                            && (*k == 0 || !l.as_bytes()[k - 1].is_ascii_alphanumeric())
+                    })
+                    .map(|(k, _)| k)
+                    .collect();
+                if let Some(&k) = starts.get(rng.gen_range(0..starts.len().max(1))) {
+                    let e = l[k..]
+                        .find(|c: char| !c.is_ascii_digit())
+                        .map(|e| k + e)
+                        .unwrap_or(l.len());
+                    let v = EDGE[rng.gen_range(0..EDGE.len())];
+                    lines[i] = format!("{}{}{}", &l[..k], v, &l[e..]);
+                }
+            }
+            5 => {
+                // Rename a register or label.
+                let from = ["%r1", "%r0", "%rd0", "%p", "WAIT", "SPIN", "bar", "slot"];
+                let to = ["%r2", "%rd1", "%p0", "%r9", "LOOP", "tile", "full"];
+                let f = from[rng.gen_range(0..from.len())];
+                let t = to[rng.gen_range(0..to.len())];
+                lines[i] = lines[i].replace(f, t);
+            }
+            _ => {
+                let l = &mut lines[i];
+                let k = rng.gen_range(0..=l.len());
+                let k = (0..=k).rev().find(|&k| l.is_char_boundary(k)).unwrap_or(0);
+                let junk = [
+                    "@", ";", "[", "]", ".", "{", "}", ",", "\u{0}", "é", "::", "-",
+                ];
+                l.insert_str(k, junk[rng.gen_range(0..junk.len())]);
+            }
+        }
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn mutated_programs_never_panic_or_hang() {
+    let seed = seed_from_env(1);
+    let n: u64 = std::env::var("FUZZ_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3000);
+    println!(
+        "base seed {seed}, {n} cases; replay: FUZZ_SEEDS={n} {}",
+        replay_command(
+            "sm-exec",
+            "mutated_programs_never_panic_or_hang",
+            seed,
+            None
+        )
+    );
+    let corpus = corpus();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut parsed, mut finished, mut capped) = (0, 0, 0);
+    for case in 0..n {
+        let (name, src) = &corpus[rng.gen_range(0..corpus.len())];
+        let m = mutate(src, &mut rng);
+        let r = std::panic::catch_unwind(|| {
+            run_source(
+                name,
+                &m,
+                RunOptions {
+                    seed: case,
+                    max_cycles: 20_000,
+                    ..RunOptions::default()
+                },
+            )
+        });
+        let r = match r {
+            Ok(r) => r,
+            Err(_) => panic!("case {case} (base seed {seed}) of {name} panicked; program:\n{m}"),
+        };
+        if let Ok(res) = r {
+            parsed += 1;
+            assert!(res.cycles <= 20_000, "case {case}: ran past the cycle cap");
+            match res.outcome {
+                sm_exec::Outcome::Finished => finished += 1,
+                sm_exec::Outcome::CycleCap(_) => capped += 1,
+                _ => {}
+            }
+        }
+    }
+    println!("{parsed} of {n} mutants parsed and ran: {finished} finished, {capped} hit the cap");
+    assert!(
+        parsed > n / 10,
+        "too few mutants parse ({parsed}): the fuzzer tests nothing"
+    );
+}
