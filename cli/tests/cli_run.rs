@@ -107,6 +107,10 @@ fn bad_input_exits_2_with_the_location() {
     let o = membar(&["run", "examples/membar_flag.ptx", "--trace", "t.txt"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("expected .vcd"), "{}", err(&o));
+    std::fs::write(&f, b"---\nwarps: [\xff\xfe\x00]\n---\n").unwrap();
+    let o = membar(&["run", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("not UTF-8"), "{}", err(&o));
     let o = membar(&["run", "no/such.ptx"]);
     assert_eq!(o.status.code(), Some(2));
     let o = membar(&["run", "examples/membar_flag.ptx", "--cycles", "0"]);

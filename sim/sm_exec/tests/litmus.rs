@@ -55,3 +55,31 @@ fn every_litmus_test_meets_its_expectation() {
         );
     }
 }
+
+/// The verdicts can fail: the unfenced MP twin judged as if it were fenced
+/// fails (its forbidden outcome appears), and the fenced MP judged as a twin
+/// fails (it never appears).
+#[test]
+fn verdicts_fail_when_the_expectation_is_wrong() {
+    let dir = format!("{}/../../litmus", env!("CARGO_MANIFEST_DIR"));
+    let flip = |file: &str, from: &str, to: &str| {
+        let src = std::fs::read_to_string(format!("{dir}/{file}"))
+            .unwrap()
+            .replace(from, to);
+        load(file, &src).unwrap()
+    };
+    let t = flip("mp_gpu_nofence.ptx", "expect: seen", "expect: never");
+    let r = run_test(&t, 300, 1);
+    assert!(!r.pass() && r.forbidden_seen > 0, "{}", r.verdict());
+    let t = flip("mp_gpu.ptx", "expect: never", "expect: seen");
+    let r = run_test(&t, 300, 1);
+    assert!(!r.pass() && r.forbidden_seen == 0, "{}", r.verdict());
+    // An outcome outside forbidden ∪ allowed fails too.
+    let t = flip(
+        "mp_gpu.ptx",
+        "allowed: [[0, 0], [0, 42], [1, 42]]",
+        "allowed: [[0, 0], [0, 42]]",
+    );
+    let r = run_test(&t, 300, 1);
+    assert!(!r.pass() && r.unexpected > 0, "{}", r.verdict());
+}
