@@ -199,6 +199,11 @@ pub const LITMUS_MAX_CYCLES: u64 = 200_000;
 
 /// Run `t` `runs` times from base seed `seed`.
 pub fn run_test(t: &Test, runs: u64, seed: u64) -> Report {
+    run_test_with(t, runs, seed, &RunOptions::default())
+}
+
+/// [`run_test`] with other run options (timing, faults); seed and cycle cap are set per run.
+pub fn run_test_with(t: &Test, runs: u64, seed: u64, base: &RunOptions) -> Report {
     let mut r = Report {
         name: t.name.clone(),
         expect: t.spec.expect.clone(),
@@ -218,7 +223,8 @@ pub fn run_test(t: &Test, runs: u64, seed: u64) -> Report {
         let opts = RunOptions {
             seed: s,
             max_cycles: LITMUS_MAX_CYCLES,
-            ..RunOptions::default()
+            trace: false,
+            ..base.clone()
         };
         let res = match run_program(&t.prog, opts) {
             Ok(x) => x,

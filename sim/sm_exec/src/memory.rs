@@ -6,8 +6,9 @@
 //!   in L2 (multi-copy atomic).
 //! - **Per SM** (one CTA per SM): an **L1** that is not coherent (a line may
 //!   hold a stale value until a `CCTL.IVALL` invalidates it; a line may start
-//!   stale: at an SM's first access to an address its L1 holds the initial
-//!   value with probability 1/2, "the kernel read it earlier"), and a
+//!   stale: at an SM's first access to an address, if its L1 was not
+//!   invalidated since the start, it holds the initial value 0 with
+//!   probability 1/2, "the kernel read it earlier"), and a
 //!   **store buffer**: a store is written into the SM's L1 when it leaves the
 //!   membar unit and drains to L2 after a random delay, out of order across
 //!   addresses (in order per address).
@@ -52,6 +53,19 @@ pub struct MemTiming {
     pub copy_write: (u64, u64),
     /// Probability (per mille) that an SM's L1 starts with a stale line.
     pub stale_permille: u32,
+    /// Deliberate bugs, for tests that prove the litmus verdicts depend on
+    /// the acknowledgement and invalidate paths (all off normally).
+    pub faults: Faults,
+}
+
+/// Deliberate bugs of the memory system (tests only; all `false` by default).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// Acknowledge a store when it enters the store buffer instead of when it
+    /// reaches L2: a fence no longer waits for visibility.
+    pub early_store_ack: bool,
+    /// Ignore INVAL commands and `Inval` ops: stale L1 lines survive fences.
+    pub ignore_invalidate: bool,
 }
 
 impl Default for MemTiming {
@@ -65,6 +79,7 @@ impl Default for MemTiming {
             copy_read: (50, 300),
             copy_write: (20, 200),
             stale_permille: 500,
+            faults: Faults::default(),
         }
     }
 }
@@ -214,6 +229,8 @@ struct SmMem {
     /// Latest drain time per address (keeps per-address order).
     last_drain: HashMap<u64, u64>,
     touched: HashSet<u64>,
+    /// The L1 was invalidated since the start: no line from before the kernel is left.
+    invalidated: bool,
     /// Dispatch sequence number of the next transaction.
     seq: u64,
     acks: Vec<u8>,
@@ -374,14 +391,10 @@ impl Memory {
         }
         let addr = txn.addr;
         let first = self.sms[sm].touched.insert(addr);
-        if first && self.rng.gen_range(0..1000) < self.t.stale_permille {
-            let init = self
-                .l2
-                .get(&addr)
-                .and_then(|v| v.first())
-                .map(|v| v.val)
-                .unwrap_or(0);
-            self.sms[sm].l1.insert(addr, init);
+        if first && !self.sms[sm].invalidated && self.rng.gen_range(0..1000) < self.t.stale_permille
+        {
+            // The value before the kernel's first store: memory starts at 0.
+            self.sms[sm].l1.insert(addr, 0);
         }
         match txn.acc {
             Access::Store { val } => {
@@ -397,6 +410,9 @@ impl Memory {
                     tag,
                     warp: txn.warp,
                 });
+                if self.t.faults.early_store_ack {
+                    self.sms[sm].acks.push(tag);
+                }
                 out.push(Done::Event {
                     warp: txn.warp,
                     what: format!("st [{addr:#x}] = {val} (L1, drains at {at})"),
@@ -466,7 +482,11 @@ impl Memory {
 
     /// An INVAL command (`CCTL.IVALL`): the SM's L1 drops every line.
     pub fn invalidate(&mut self, sm: usize) {
+        if self.t.faults.ignore_invalidate {
+            return;
+        }
         self.sms[sm].l1.clear();
+        self.sms[sm].invalidated = true;
     }
 
     /// A BARRIER command left the membar unit; `ack_req`: answer with `bar_ack`.
@@ -537,7 +557,9 @@ impl Memory {
                         sm,
                         seq: e.seq,
                     });
-                    self.sms[sm].acks.push(e.tag);
+                    if !self.t.faults.early_store_ack {
+                        self.sms[sm].acks.push(e.tag);
+                    }
                     out.push(Done::Event {
                         warp: e.warp,
                         what: format!("st [{:#x}] = {} visible in L2", e.addr, e.val),

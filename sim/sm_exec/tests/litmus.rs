@@ -83,3 +83,46 @@ fn verdicts_fail_when_the_expectation_is_wrong() {
     let r = run_test(&t, 300, 1);
     assert!(!r.pass() && r.unexpected > 0, "{}", r.verdict());
 }
+
+/// The fenced tests pass because of the acknowledgement and invalidate
+/// paths: a memory system that acknowledges a store before it reaches L2, or
+/// that ignores invalidates, lets the forbidden outcomes through the fences.
+#[test]
+fn fenced_tests_fail_with_a_broken_memory_system() {
+    use sm_exec::litmus::run_test_with;
+    use sm_exec::memory::{Faults, MemTiming};
+    use sm_exec::RunOptions;
+    let all = tests();
+    let get = |n: &str| all.iter().find(|t| t.name == n).unwrap();
+    let with = |f: Faults| RunOptions {
+        timing: MemTiming {
+            faults: f,
+            ..MemTiming::default()
+        },
+        ..RunOptions::default()
+    };
+    let early = with(Faults {
+        early_store_ack: true,
+        ..Faults::default()
+    });
+    for n in ["mp_gpu", "sb_gpu"] {
+        let r = run_test_with(get(n), 300, 1, &early);
+        assert!(
+            r.forbidden_seen > 0,
+            "{n} with early store acks: {}",
+            r.verdict()
+        );
+    }
+    let noinval = with(Faults {
+        ignore_invalidate: true,
+        ..Faults::default()
+    });
+    for n in ["mp_gpu", "mp_relacq_gpu"] {
+        let r = run_test_with(get(n), 300, 1, &noinval);
+        assert!(
+            r.forbidden_seen > 0,
+            "{n} without invalidates: {}",
+            r.verdict()
+        );
+    }
+}
