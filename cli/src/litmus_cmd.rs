@@ -54,7 +54,16 @@ pub fn run(files: &[PathBuf], runs: u64, seed: u64, markdown: Option<&Path>) -> 
         let src = read_program("FILES", f)?;
         tests.push(load(&name, &src).map_err(|e| CmdError::input(e.to_string()))?);
     }
+    let t0 = std::time::Instant::now();
     let reports: Vec<_> = tests.iter().map(|t| run_test(t, runs, seed)).collect();
+    let secs = t0.elapsed().as_secs_f64();
+    let cycles: u64 = reports.iter().map(|r| r.cycles).sum();
+    eprintln!(
+        "membar litmus: {} runs, {cycles} simulated cycles in {secs:.1} s ({:.0} runs/s, {:.2} M cycles/s)",
+        runs * reports.len() as u64,
+        (runs * reports.len() as u64) as f64 / secs.max(1e-9),
+        cycles as f64 / secs.max(1e-9) / 1e6
+    );
     let text = table(&reports, runs, seed);
     std::io::stdout()
         .write_all(text.as_bytes())

@@ -147,10 +147,37 @@ pub fn run(program: &Path, seed: u64, cycles: u64, trace: Option<&Path>) -> CmdR
         trace: trace.is_some(),
         ..RunOptions::default()
     };
+    let t0 = std::time::Instant::now();
     let r = run_program(&prog, opts).map_err(|e| CmdError::input(e.to_string()))?;
+    let secs = t0.elapsed().as_secs_f64();
+    let mut text = report(&name, seed, &r);
+    // A litmus file: its observed registers and how the outcome is judged.
+    if r.outcome == Outcome::Finished {
+        if let Ok(t) = sm_exec::litmus::load(&name, &src) {
+            let o = sm_exec::litmus::outcome_of(&t.observe, &r);
+            let v: Vec<String> = o.iter().map(|x| x.to_string()).collect();
+            let judged = if t.spec.forbidden.contains(&o) {
+                "FORBIDDEN with the fence"
+            } else if t.spec.allowed.contains(&o) {
+                "allowed"
+            } else {
+                "outside forbidden/allowed"
+            };
+            text.push_str(&format!(
+                "\nlitmus: observed ({}) = ({}): {judged}\n",
+                t.spec.observe.join(", "),
+                v.join(", ")
+            ));
+        }
+    }
     std::io::stdout()
-        .write_all(report(&name, seed, &r).as_bytes())
+        .write_all(text.as_bytes())
         .map_err(|e| CmdError::failed(format!("writing stdout: {e}")))?;
+    eprintln!(
+        "membar run: {} cycles in {secs:.3} s ({:.2} M cycles/s)",
+        r.cycles,
+        r.cycles as f64 / secs.max(1e-9) / 1e6
+    );
     if let (Some(t), Some(k)) = (trace, trace_kind) {
         let sig: output::Signature = if k == "vcd" {
             output::is_vcd

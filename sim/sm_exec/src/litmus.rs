@@ -152,6 +152,8 @@ pub struct Report {
     pub forbidden: Vec<Vec<i64>>,
     /// The seed of the first run that showed a forbidden outcome (`membar run FILE --seed` replays it).
     pub first_forbidden_seed: Option<u64>,
+    /// Simulated cycles over all runs (for the speed line, not the table).
+    pub cycles: u64,
 }
 
 impl Report {
@@ -194,6 +196,14 @@ pub fn run_seed(base: u64, name: &str, i: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The outcome of observed registers `observe` in a finished run.
+pub fn outcome_of(observe: &[Observed], res: &crate::RunResult) -> Vec<i64> {
+    observe
+        .iter()
+        .map(|ob| res.reg(ob.cta, ob.warp, &ob.reg).unwrap_or(0) as i64)
+        .collect()
+}
+
 /// Cycle cap of one litmus run.
 pub const LITMUS_MAX_CYCLES: u64 = 200_000;
 
@@ -217,6 +227,7 @@ pub fn run_test_with(t: &Test, runs: u64, seed: u64, base: &RunOptions) -> Repor
         seed,
         forbidden: t.spec.forbidden.clone(),
         first_forbidden_seed: None,
+        cycles: 0,
     };
     for i in 0..runs {
         let s = run_seed(seed, &t.name, i);
@@ -234,17 +245,14 @@ pub fn run_test_with(t: &Test, runs: u64, seed: u64, base: &RunOptions) -> Repor
                 continue;
             }
         };
+        r.cycles += res.cycles;
         if res.outcome != Outcome::Finished {
             r.failed_runs += 1;
             r.first_failure
                 .get_or_insert(format!("run {i} (seed {s}): {:?}", res.outcome));
             continue;
         }
-        let o: Vec<i64> = t
-            .observe
-            .iter()
-            .map(|ob| res.reg(ob.cta, ob.warp, &ob.reg).unwrap_or(0) as i64)
-            .collect();
+        let o = outcome_of(&t.observe, &res);
         if t.spec.forbidden.contains(&o) {
             r.forbidden_seen += 1;
             r.first_forbidden_seed.get_or_insert(s);
