@@ -44,8 +44,7 @@ pub fn read_program(flag: &str, path: &Path) -> Result<String, CmdError> {
 
 /// First bytes of a Chrome-trace JSON written by `membar run`.
 pub fn is_run_json(head: &[u8]) -> bool {
-    head.starts_with(b"{\"displayTimeUnit\"")
-        && head.windows(20).any(|w| w == b"membar run (sm-exec)")
+    head.starts_with(b"{\"otherData\": {\"generator\": \"membar run (sm-exec)\"")
 }
 
 /// The printed report of a run.

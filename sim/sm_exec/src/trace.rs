@@ -108,12 +108,17 @@ impl Trace {
         writeln!(w, "$comment state: 0 running 1 membar 2 bar 3 mbarrier 4 wait_group 5 cluster 6 not-started 7 exited $end")?;
         writeln!(w, "$timescale 1ns $end")?;
         writeln!(w, "$scope module sm $end")?;
+        // Identifier codes: printable ASCII without `$` (keyword start).
         let id = |k: usize, s: usize| {
+            let alphabet: Vec<char> = (33u8..127)
+                .filter(|&c| c != b'$')
+                .map(|c| c as char)
+                .collect();
             let mut n = k * 4 + s;
             let mut out = String::new();
             loop {
-                out.push((33 + (n % 94)) as u8 as char);
-                n /= 94;
+                out.push(alphabet[n % alphabet.len()]);
+                n /= alphabet.len();
                 if n == 0 {
                     break;
                 }
@@ -211,7 +216,7 @@ impl Trace {
                 (c, k)
             })
             .collect();
-        writeln!(w, "{{\"displayTimeUnit\": \"ns\", \"otherData\": {{\"generator\": \"membar run (sm-exec)\", \"time_unit\": \"1 us = 1 cycle\"}},")?;
+        writeln!(w, "{{\"otherData\": {{\"generator\": \"membar run (sm-exec)\", \"time_unit\": \"1 us = 1 cycle\"}},")?;
         writeln!(w, "\"traceEvents\": [")?;
         let mut first = true;
         let mut emit = |w: &mut dyn Write, s: String| -> io::Result<()> {
