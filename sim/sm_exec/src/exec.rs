@@ -193,6 +193,9 @@ struct Sm {
     cl_arrived: u32,
     cl_sent: u64,
     gone: bool,
+    /// The mbarrier / async-group units saw an input since reset.
+    mbar_used: bool,
+    groups_used: bool,
 }
 
 struct Cluster {
@@ -345,6 +348,8 @@ impl<'p> Machine<'p> {
                 cl_arrived: 0,
                 cl_sent: 0,
                 gone: false,
+                mbar_used: false,
+                groups_used: false,
             })
             .collect();
         let mut warps = Vec::new();
@@ -1269,7 +1274,17 @@ impl<'p> Machine<'p> {
             ni.rarv_entry = e;
             ni.rarv_count = n;
         }
-        let no = self.sms[c].mbar.step(&ni);
+        // A unit that never saw an input since reset stays in its reset state:
+        // stepping it with idle inputs changes nothing, so it is skipped.
+        self.sms[c].mbar_used |= ni != mb::Inputs::default();
+        let no = if self.sms[c].mbar_used {
+            self.sms[c].mbar.step(&ni)
+        } else {
+            mb::Outputs {
+                op_ready: true,
+                ..Default::default()
+            }
+        };
         if no.err {
             let w = self.sms[c]
                 .warps
@@ -1338,7 +1353,12 @@ impl<'p> Machine<'p> {
             gi.wr_valid = true;
             gi.wr_warp = s;
         }
-        let go = self.sms[c].groups.step(&gi);
+        self.sms[c].groups_used |= gi != ag::Inputs::default();
+        let go = if self.sms[c].groups_used {
+            self.sms[c].groups.step(&gi)
+        } else {
+            ag::Outputs::default()
+        };
         if go.err {
             let w = self.sms[c].warps[0];
             self.fail(w, format!("async_groups err (cause {:#b})", go.err_cause));
