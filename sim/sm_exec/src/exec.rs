@@ -190,7 +190,6 @@ struct Sm {
     rd: VecDeque<u8>,
     wr: VecDeque<u8>,
     /// Cluster: arrivals of this CTA in the current phase; phases sent.
-    cl_arrived: u32,
     cl_sent: u64,
     gone: bool,
     /// The mbarrier / async-group units saw an input since reset.
@@ -345,7 +344,6 @@ impl<'p> Machine<'p> {
                 rarv: Vec::new(),
                 rd: VecDeque::new(),
                 wr: VecDeque::new(),
-                cl_arrived: 0,
                 cl_sent: 0,
                 gone: false,
                 mbar_used: false,
@@ -813,15 +811,19 @@ impl<'p> Machine<'p> {
             return;
         }
         let size = self.clusters[0].size;
-        let live = self.sms[cta]
-            .warps
-            .iter()
-            .filter(|&&w| self.warps[w].wait != Wait::Exited)
-            .count() as u32;
-        let sm = &mut self.sms[cta];
-        if live > 0 && sm.cl_arrived >= live {
-            sm.cl_arrived = 0;
-            sm.cl_sent += 1;
+        // The CTA arrives (one `arv` pulse) when every live warp arrived in
+        // this phase; an exited warp counts as arrived.
+        loop {
+            let sent = self.sms[cta].cl_sent;
+            let ws = &self.sms[cta].warps;
+            let any_live = ws.iter().any(|&w| self.warps[w].wait != Wait::Exited);
+            let all = ws.iter().all(|&w| {
+                self.warps[w].wait == Wait::Exited || self.warps[w].cluster_arrivals > sent
+            });
+            if !(any_live && all) {
+                break;
+            }
+            self.sms[cta].cl_sent += 1;
             let lat = 2 + (self.now % 7);
             self.clusters[cta / size]
                 .arv
@@ -984,7 +986,6 @@ impl<'p> Machine<'p> {
                 Lowered::ClusterArrive => {
                     let wp = &mut self.warps[w];
                     wp.cluster_arrivals += 1;
-                    self.sms[c].cl_arrived += 1;
                     self.cluster_arrive_count(c);
                     self.advance(w);
                 }

@@ -149,3 +149,24 @@ fn traces_are_well_formed() {
     assert_eq!(json.matches('{').count(), json.matches('}').count());
     assert!(json.trim_end().ends_with("]}"));
 }
+
+/// A CTA's cluster arrival waits for every live warp: a warp that arrives
+/// and exits does not arrive for a sibling that is still working, so the
+/// other CTA's reader is released only after the writer's release-arrive and
+/// reads its store.
+#[test]
+fn cluster_barrier_waits_for_every_live_warp_of_the_cta() {
+    let src = "---\nctas: 2\ncluster: 2\nwarps:\n  - {cta: 0, warp: 0, program: quitter}\n  - {cta: 0, warp: 1, program: writer}\n  - {cta: 1, warp: 0, program: reader}\n---\n.version 8.0\n.target sm_90\n\
+.entry quitter {\n    barrier.cluster.arrive;\n    ret;\n}\n\
+.entry writer {\n    .reg .b32 %r<2>;\n    .reg .b64 %rd<1>;\n    .reg .pred %p;\n    mov.u32 %r0, 0;\nL:\n    add.u32 %r0, %r0, 1;\n    setp.lt.u32 %p, %r0, 300;\n    @%p bra L;\n    mov.u64 %rd0, 4096;\n    st.global.u32 [%rd0], 1;\n    barrier.cluster.arrive;\n    barrier.cluster.wait;\n    ret;\n}\n\
+.entry reader {\n    .reg .b32 %r<2>;\n    .reg .b64 %rd<1>;\n    mov.u64 %rd0, 4096;\n    barrier.cluster.arrive;\n    barrier.cluster.wait;\n    ld.global.u32 %r1, [%rd0];\n    ret;\n}\n";
+    for seed in 0..40 {
+        let r = run_source("c.ptx", src, RunOptions { seed, ..opts() }).unwrap();
+        assert_eq!(r.outcome, Outcome::Finished, "seed {seed}");
+        assert_eq!(
+            r.reg(1, 0, "%r1"),
+            Some(1),
+            "seed {seed}: reader released early"
+        );
+    }
+}
