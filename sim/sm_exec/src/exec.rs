@@ -762,6 +762,9 @@ impl<'p> Machine<'p> {
         let now = self.now;
         for k in 0..self.clusters.len() {
             let cl = &mut self.clusters[k];
+            // A rank whose arrival pulse is still on its way is not gone yet
+            // (its last warp arrived, then exited).
+            let in_flight: u32 = cl.arv.iter().fold(0, |m, &(_, r)| m | 1 << r);
             let mut arv = 0u32;
             cl.arv.retain(|&(at, r)| {
                 if at <= now {
@@ -773,7 +776,7 @@ impl<'p> Machine<'p> {
             });
             let mut gone = 0u32;
             for r in 0..cl.model.cfg.ranks as usize {
-                if r >= cl.size || self.sms[cl.first_cta + r].gone {
+                if r >= cl.size || (self.sms[cl.first_cta + r].gone && in_flight & (1 << r) == 0) {
                     gone |= 1 << r;
                 }
             }

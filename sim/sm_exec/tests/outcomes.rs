@@ -170,3 +170,17 @@ fn cluster_barrier_waits_for_every_live_warp_of_the_cta() {
         );
     }
 }
+
+/// A CTA whose only warp arrives at the cluster barrier and exits at once
+/// is "gone" only after its arrival pulse reached the aggregator (no
+/// arrive-after-gone error), and the other CTA's wait completes.
+#[test]
+fn arrive_then_exit_completes_the_cluster_phase() {
+    let src = "---\nctas: 2\ncluster: 2\nwarps:\n  - {cta: 0, warp: 0, program: a}\n  - {cta: 1, warp: 0, program: b}\n---\n.version 8.0\n.target sm_90\n\
+.entry a {\n    barrier.cluster.arrive.relaxed;\n    ret;\n}\n\
+.entry b {\n    barrier.cluster.arrive.relaxed;\n    barrier.cluster.wait;\n    ret;\n}\n";
+    for seed in 0..40 {
+        let r = run_source("g.ptx", src, RunOptions { seed, ..opts() }).unwrap();
+        assert_eq!(r.outcome, Outcome::Finished, "seed {seed}");
+    }
+}
