@@ -228,6 +228,9 @@ struct SmMem {
     sb: Vec<SbEntry>,
     /// Latest drain time per address (keeps per-address order).
     last_drain: HashMap<u64, u64>,
+    /// Latest L2 read time per address: reads of one address by one SM
+    /// complete in order (read-read coherence).
+    last_read: HashMap<u64, u64>,
     touched: HashSet<u64>,
     /// The L1 was invalidated since the start: no line from before the kernel is left.
     invalidated: bool,
@@ -422,7 +425,12 @@ impl Memory {
                 let hit = self.local(sm, addr, !strong);
                 let (at, val) = match hit {
                     Some(v) => (now + self.rand(self.t.l1), Some(v)),
-                    None => (now + self.rand(self.t.l2), None),
+                    None => {
+                        let last = self.sms[sm].last_read.get(&addr).copied().unwrap_or(0);
+                        let at = (now + self.rand(self.t.l2)).max(last + 1);
+                        self.sms[sm].last_read.insert(addr, at);
+                        (at, None)
+                    }
                 };
                 self.pending.push(Pending::Load {
                     at,
@@ -797,6 +805,55 @@ mod tests {
             val: 0
         }));
         assert_eq!(m.l2_value(16), 9);
+    }
+
+    #[test]
+    fn strong_reads_of_one_address_by_one_sm_never_go_back_in_coherence_order() {
+        for seed in 0..30 {
+            let mut m = Memory::new(2, MemTiming::default(), seed);
+            let mut vals = Vec::new();
+            for t in 0..400u64 {
+                if t % 20 == 0 {
+                    m.dispatch(
+                        t,
+                        txn(
+                            1,
+                            40,
+                            Access::Store {
+                                val: (t / 20) as u32 + 1,
+                            },
+                        ),
+                        0,
+                    );
+                }
+                let mut l = txn(0, 40, Access::Load { strong: true });
+                l.dst = Some(format!("r{t}"));
+                m.dispatch(t, l, 0);
+                for d in m.tick(t) {
+                    if let Done::Reg { reg, val, .. } = d {
+                        vals.push((reg[1..].parse::<u64>().unwrap(), val));
+                    }
+                }
+                for sm in 0..2 {
+                    while m.take_ack(sm).is_some() {}
+                }
+            }
+            run_until_idle(&mut m, 400).1.into_iter().for_each(|d| {
+                if let Done::Reg { reg, val, .. } = d {
+                    vals.push((reg[1..].parse::<u64>().unwrap(), val));
+                }
+            });
+            vals.sort();
+            assert_eq!(vals.len(), 400);
+            assert!(
+                vals.windows(2).all(|w| w[0].1 <= w[1].1),
+                "seed {seed}: a later read saw an older value"
+            );
+            assert!(
+                vals.last().unwrap().1 > 1,
+                "seed {seed}: the stores never became visible"
+            );
+        }
     }
 
     #[test]
