@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod calibrate;
+mod calibrate_units;
 mod common;
 mod formal_cmd;
 mod output;
@@ -228,6 +229,12 @@ enum Cmd {
         /// Parallel jobs, 1..=256 (default: all cores).
         #[arg(long, value_parser = common::parse_jobs)]
         jobs: Option<usize>,
+        /// A sync unit's H100 table instead of the membar unit's: bar (tables 1.1, 1.2, 1.4, 3.1) or mbarrier (2.1, 2.2, 2.3, 4.1).
+        #[arg(long)]
+        unit: Option<units::Unit>,
+        /// With --unit: also write the table as markdown to FILE (e.g. docs/results/calibration_bar.md).
+        #[arg(long, requires = "unit")]
+        markdown: Option<PathBuf>,
     },
     /// FPGA area and fmax of the emitted Verilog: yosys synth_ice40 and
     /// nextpnr-ice40 on an iCE40 HX8K (default), or yosys' generic LUT4
@@ -456,6 +463,15 @@ fn main() -> ExitCode {
             merge,
         }),
         Cmd::Calibrate {
+            unit: Some(unit),
+            markdown,
+            tolerance,
+            strict,
+            ..
+        } if unit != units::Unit::Membar || markdown.is_some() => {
+            calibrate_units::calibrate(unit, markdown.as_deref(), tolerance, strict)
+        }
+        Cmd::Calibrate {
             preset,
             data,
             fit,
@@ -463,6 +479,7 @@ fn main() -> ExitCode {
             strict,
             seed,
             jobs,
+            ..
         } => calibrate::calibrate(&calibrate::Options {
             presets: preset,
             data,
