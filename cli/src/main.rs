@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod calibrate;
+mod calibrate_units;
 mod common;
 mod formal_cmd;
 mod litmus_cmd;
@@ -19,6 +20,7 @@ mod shard;
 mod sim_cmd;
 mod sweep;
 mod synth;
+mod unit_async_groups;
 mod unit_bar;
 mod unit_cluster;
 mod unit_mbarrier;
@@ -117,7 +119,7 @@ enum Cmd {
         /// there is replaced only if membar generated it.
         #[arg(long)]
         out: PathBuf,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -144,7 +146,7 @@ enum Cmd {
         /// never replaces a file that is not a membar waveform.
         #[arg(long)]
         waves: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -189,7 +191,7 @@ enum Cmd {
         /// Print the functional coverage report.
         #[arg(long)]
         coverage: bool,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -262,6 +264,12 @@ enum Cmd {
         /// Parallel jobs, 1..=256 (default: all cores).
         #[arg(long, value_parser = common::parse_jobs)]
         jobs: Option<usize>,
+        /// A sync unit's H100 table instead of the membar unit's: bar (tables 1.1, 1.2, 1.4, 3.1) or mbarrier (2.1, 2.2, 2.3, 4.1).
+        #[arg(long)]
+        unit: Option<units::Unit>,
+        /// With --unit: also write the table as markdown to FILE (e.g. docs/results/calibration_bar.md).
+        #[arg(long, requires = "unit")]
+        markdown: Option<PathBuf>,
     },
     /// FPGA area and fmax of the emitted Verilog: yosys synth_ice40 and
     /// nextpnr-ice40 on an iCE40 HX8K (default), or yosys' generic LUT4
@@ -293,7 +301,7 @@ enum Cmd {
         /// there: a new or empty directory, or one an earlier `--keep` used.
         #[arg(long)]
         keep: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -380,6 +388,11 @@ fn main() -> ExitCode {
             config,
             out,
         } => unit_mbarrier::generate(&config, &out),
+        Cmd::Generate {
+            unit: units::Unit::AsyncGroups,
+            config,
+            out,
+        } => unit_async_groups::generate(&config, &out),
         Cmd::Generate { config, out, .. } => rtl_cmd::generate(&config, &out),
         Cmd::Cosim {
             unit: units::Unit::Bar,
@@ -409,6 +422,14 @@ fn main() -> ExitCode {
             ..
         } => match unit {
             units::Unit::Mbarrier => unit_mbarrier::cosim(
+                &config,
+                verilog.as_deref(),
+                &workload,
+                cycles,
+                seed,
+                waves.as_deref(),
+            ),
+            units::Unit::AsyncGroups => unit_async_groups::cosim(
                 &config,
                 verilog.as_deref(),
                 &workload,
@@ -460,6 +481,9 @@ fn main() -> ExitCode {
             units::Unit::Mbarrier => {
                 unit_mbarrier::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
             }
+            units::Unit::AsyncGroups => {
+                unit_async_groups::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
+            }
             _ => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
         },
         Cmd::Bench {
@@ -486,6 +510,15 @@ fn main() -> ExitCode {
             merge,
         }),
         Cmd::Calibrate {
+            unit: Some(unit),
+            markdown,
+            tolerance,
+            strict,
+            ..
+        } if unit != units::Unit::Membar || markdown.is_some() => {
+            calibrate_units::calibrate(unit, markdown.as_deref(), tolerance, strict)
+        }
+        Cmd::Calibrate {
             preset,
             data,
             fit,
@@ -493,6 +526,7 @@ fn main() -> ExitCode {
             strict,
             seed,
             jobs,
+            ..
         } => calibrate::calibrate(&calibrate::Options {
             presets: preset,
             data,
@@ -527,6 +561,7 @@ fn main() -> ExitCode {
                 units::Unit::Bar => unit_bar::synth(&opts),
                 units::Unit::Cluster => unit_cluster::synth(&opts),
                 units::Unit::Mbarrier => unit_mbarrier::synth(&opts),
+                units::Unit::AsyncGroups => unit_async_groups::synth(&opts),
                 units::Unit::Membar => synth::synth(&opts),
             }
         }

@@ -236,3 +236,26 @@ pub fn report(cells: &[Cell]) -> String {
     }
     s
 }
+
+/// One row of a calibration table: (sub, test, cfg, metric, measured, model).
+pub type CalibrationRow = (String, String, String, String, f64, f64);
+
+/// The table `membar calibrate --unit bar` prints: every row of
+/// [`H100_SYNC_BAR_CSV`] (tables 1.1, 1.2, 1.4, 3.1) computed with the H100
+/// preset [`TimingConfig::h100`], as (sub, test, cfg, metric, measured,
+/// model) rows; the metric is the median closed-loop period in cycles.
+pub fn h100_calibration_rows() -> Vec<CalibrationRow> {
+    calibrate(&TimingConfig::h100())
+        .into_iter()
+        .map(|c| {
+            (
+                c.sub,
+                c.test,
+                c.cfg,
+                "median loop period (cycles)".to_string(),
+                c.measured,
+                c.model,
+            )
+        })
+        .collect()
+}

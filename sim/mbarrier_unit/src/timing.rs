@@ -544,3 +544,21 @@ pub fn calibrate(h: &H100, csv: &str) -> Result<Vec<Cell>, String> {
     }
     Ok(out)
 }
+
+/// `data/calibration/h100_sync_mbarrier.csv` (tables 2.1, 2.2, 2.3, 4.1 of
+/// the H100 sync calibration), built in.
+pub const H100_SYNC_MBARRIER_CSV: &str =
+    include_str!("../../../data/calibration/h100_sync_mbarrier.csv");
+
+/// One row of a calibration table: (sub, test, cfg, metric, measured, model).
+pub type CalibrationRow = (String, String, String, String, f64, f64);
+
+/// The table `membar calibrate --unit mbarrier` prints: every row of
+/// [`H100_SYNC_MBARRIER_CSV`] computed by the mechanisms of the preset
+/// [`H100::preset`], as (sub, test, cfg, metric, measured, model) rows.
+pub fn h100_calibration_rows() -> Result<Vec<CalibrationRow>, String> {
+    Ok(calibrate(&H100::preset(), H100_SYNC_MBARRIER_CSV)?
+        .into_iter()
+        .map(|c| (c.sub, c.test, c.cfg, c.metric, c.measured, c.model))
+        .collect())
+}
