@@ -441,6 +441,8 @@ pub const SCENARIOS: &[&str] = &[
     "adversarial",
     "h100_store_fence",
     "vc_stream",
+    "lone_barrier",
+    "fence_trickle",
 ];
 
 impl MmuSpec {
@@ -471,6 +473,7 @@ impl MmuSpec {
             }),
             "adversarial" => Some(MmuSpec::adversarial()),
             "h100_store_fence" => Some(MmuSpec::h100()),
+            "lone_barrier" | "fence_trickle" => Some(MmuSpec::default()),
             "vc_stream" => Some(MmuSpec {
                 txn_latency: CycleRange::new(200, 600),
                 tail_prob: 0.05,

@@ -8,16 +8,17 @@
 //   slots: 4
 //   counter_bits: 8
 //   coalesce_window: 16
+//   lone_window: 0
 //   max_outstanding: 1
 //   level_mix: promote
 //   gl_bar_ack: false
 //   arch: coalescing
 //
-// `membar_unit` (last in this file) has the SPEC.md ports and wraps `mbu_w32_n8_k4_c8_win16_mo1_promote_glack0`,
-// the rust-hdl top; `mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__<block>` are its blocks and flops.
+// `membar_unit` (last in this file) has the SPEC.md ports and wraps `mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0`,
+// the rust-hdl top; `mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__<block>` are its blocks and flops.
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
     
     // Module arguments
     input wire  clock;
@@ -145,7 +146,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
     wire  [1:0] cmd__seq_tag;
     
     // Sub module instances
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request request(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request request(
         .clock(request__clock),
         .reset(request__reset),
         .req_valid(request__req_valid),
@@ -169,7 +170,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         .release_valid(request__release_valid),
         .release_mask(request__release_mask)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer coalescer(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer coalescer(
         .clock(coalescer__clock),
         .reset(coalescer__reset),
         .joining(coalescer__joining),
@@ -184,7 +185,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         .join_tag(coalescer__join_tag),
         .join_first(coalescer__join_first)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters counters(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters counters(
         .io__clock(counters__io__clock),
         .io__reset(counters__io__reset),
         .io__open_tag(counters__io__open_tag),
@@ -198,7 +199,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         .io__zero(counters__io__zero),
         .io__ack_err(counters__io__ack_err)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring ring(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring ring(
         .clock(ring__clock),
         .reset(ring__reset),
         .open_tag(ring__open_tag),
@@ -223,7 +224,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         .seq_ack_req(ring__seq_ack_req),
         .bar_ack_err(ring__bar_ack_err)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd cmd(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd cmd(
         .clock(cmd__clock),
         .reset(cmd__reset),
         .dn_ready(cmd__dn_ready),
@@ -341,10 +342,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready
         end
     end
     
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
     
     // Module arguments
     input wire  clock;
@@ -419,62 +420,62 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd(clock,reset,dn_ready,accep
     reg  seq_slot__clock;
     
     // Sub module instances
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_valid out_valid(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_valid out_valid(
         .d(out_valid__d),
         .q(out_valid__q),
         .clock(out_valid__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_kind out_kind(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_kind out_kind(
         .d(out_kind__d),
         .q(out_kind__q),
         .clock(out_kind__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_tag out_tag(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_tag out_tag(
         .d(out_tag__d),
         .q(out_tag__q),
         .clock(out_tag__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_warp out_warp(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_warp out_warp(
         .d(out_warp__d),
         .q(out_warp__q),
         .clock(out_warp__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_op out_op(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_op out_op(
         .d(out_op__d),
         .q(out_op__q),
         .clock(out_op__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_level out_level(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_level out_level(
         .d(out_level__d),
         .q(out_level__q),
         .clock(out_level__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_ack_req out_ack_req(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_ack_req out_ack_req(
         .d(out_ack_req__d),
         .q(out_ack_req__q),
         .clock(out_ack_req__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_id out_id(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_id out_id(
         .d(out_id__d),
         .q(out_id__q),
         .clock(out_id__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_inval_d seq_inval_d(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
         .clock(seq_inval_d__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_inval_t seq_inval_t(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t seq_inval_t(
         .d(seq_inval_t__d),
         .q(seq_inval_t__q),
         .clock(seq_inval_t__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_barrier seq_barrier(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_barrier seq_barrier(
         .d(seq_barrier__d),
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_slot seq_slot(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_slot seq_slot(
         .d(seq_slot__d),
         .q(seq_slot__q),
         .clock(seq_slot__clock)
@@ -590,10 +591,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd(clock,reset,dn_ready,accep
         end
     end
     
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_ack_req(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_ack_req(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -609,10 +610,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_ack_req(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_ack_req
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_ack_req
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_id(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_id(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -628,10 +629,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_id(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_id
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_id
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_kind(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_kind(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -647,10 +648,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_kind(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_kind
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_kind
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_level(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_level(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -666,10 +667,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_level(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_level
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_level
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_op(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_op(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -685,10 +686,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_op(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_op
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_op
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_tag(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_tag(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -704,10 +705,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_tag
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_tag
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_valid(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -723,10 +724,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_valid
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_valid
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_warp(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_warp(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -742,10 +743,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_warp(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__out_warp
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__out_warp
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -761,10 +762,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_barrier
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_barrier
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -780,10 +781,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_inval_d
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -799,10 +800,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_inval_t
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -818,10 +819,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__cmd__seq_slot
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__cmd__seq_slot
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining,req_level,open_level,head_tag,seq_busy,next_clean,open_tag,close,accept_join,join_tag,join_first);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,joining,req_level,open_level,head_tag,seq_busy,next_clean,open_tag,close,accept_join,join_tag,join_first);
     
     // Module arguments
     input wire  clock;
@@ -841,6 +842,8 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining,
     // Constant declarations
     localparam  ways = 6'b1000;
     localparam  window = 8'h10;
+    localparam  lone_c = 8'h1;
+    localparam  lone_zero = 1'b1;
     localparam  max_outstanding = 2'b1;
     localparam  split = 1'b0;
     localparam  one_tag = 2'b1;
@@ -857,6 +860,9 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining,
     reg  [7:0] age__d;
     wire  [7:0] age__q;
     reg  age__clock;
+    reg  lone__d;
+    wire  lone__q;
+    reg  lone__clock;
     
     // Local signals
     reg  [1:0] nclosed;
@@ -864,24 +870,31 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining,
     reg  mismatch;
     reg  can_close;
     reg  by_window;
+    reg  by_coalesce;
+    reg  by_lone;
     reg  by_full;
     reg  [5:0] nmem_kept;
     
     // Sub module instances
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__open open(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__open open(
         .d(open__d),
         .q(open__q),
         .clock(open__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__nmem nmem(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__nmem nmem(
         .d(nmem__d),
         .q(nmem__q),
         .clock(nmem__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__age age(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__age age(
         .d(age__d),
         .q(age__q),
         .clock(age__clock)
+    );
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__lone lone(
+        .d(lone__d),
+        .q(lone__q),
+        .clock(lone__clock)
     );
     
     // Update code
@@ -889,15 +902,19 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining,
         open__clock = clock;
         nmem__clock = clock;
         age__clock = clock;
+        lone__clock = clock;
         open__d = open__q;
         nmem__d = nmem__q;
         age__d = age__q;
+        lone__d = lone__q;
         open_tag = open__q;
         nclosed = open__q - head_tag;
         has_members = |nmem__q;
         mismatch = split & joining & has_members & (req_level != open_level);
         can_close = has_members & (nclosed < max_outstanding) & ~seq_busy & next_clean;
-        by_window = age__q == window;
+        by_coalesce = age__q == window;
+        by_lone = lone__q & (lone_zero | (age__q >= lone_c));
+        by_window = by_coalesce | by_lone;
         by_full = nmem__q >= ways;
         close = can_close & (by_window | by_full | mismatch);
         accept_join = joining & (close | ((nmem__q < ways) & ~mismatch));
@@ -910,7 +927,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining,
         else begin
             join_tag = open__q;
             nmem_kept = nmem__q;
-            if (has_members & ~by_window) begin
+            if (has_members & ~by_coalesce) begin
                 age__d = age__q + one_age;
             end
         end
@@ -920,19 +937,21 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining,
             nmem__d = nmem_kept + one_nmem;
             if (join_first) begin
                 age__d = 32'h0;
+                lone__d = ~close & ~|nclosed;
             end
         end
         if (reset) begin
             open__d = 32'h0;
             nmem__d = 32'h0;
             age__d = 32'h0;
+            lone__d = 1'b0;
         end
     end
     
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__age(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__age(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -948,10 +967,29 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__age(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__age
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__age
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__nmem(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__lone(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__lone
+
+
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__nmem(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -967,10 +1005,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__nmem(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__nmem
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__nmem
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__open(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__open(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -986,10 +1024,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__open(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__coalescer__open
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer__open
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero,io__ack_err);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero,io__ack_err);
     
     // Module arguments
     input wire  io__clock;
@@ -1049,37 +1087,37 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,i
     reg  ack_ok;
     
     // Sub module instances
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__0 cnt__0(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__0 cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__1 cnt__1(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__1 cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__2 cnt__2(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__2 cnt__2(
         .d(cnt__2__d),
         .q(cnt__2__q),
         .clock(cnt__2__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__3 cnt__3(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__3 cnt__3(
         .d(cnt__3__d),
         .q(cnt__3__q),
         .clock(cnt__3__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__nz nz(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__nz nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__one one(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__one one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__full full(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__full full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
@@ -1220,10 +1258,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,i
         end
     end
     
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__0(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__0(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1239,10 +1277,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__0
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__0
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__1(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__1(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1258,10 +1296,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__1
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__1
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__2(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__2(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1277,10 +1315,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__2
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__2
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__3(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__3(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1296,10 +1334,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__cnt__3
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__3
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__full(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__full(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1315,10 +1353,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__full(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__full
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__full
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__nz(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__nz(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1334,10 +1372,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__nz(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__nz
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__nz
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__one(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__one(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1353,10 +1391,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__one(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__counters__one
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__one
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
     
     // Module arguments
     input wire  clock;
@@ -1407,21 +1445,21 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,
     reg  [31:0] cta_rel;
     
     // Sub module instances
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__cta_pend cta_pend(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__cta_pend cta_pend(
         .d(cta_pend__d),
         .q(cta_pend__q),
         .clock(cta_pend__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__blocked blocked(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__blocked blocked(
         .d(blocked__d),
         .q(blocked__q),
         .clock(blocked__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__req_dec req_dec(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__req_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__out_dec out_dec(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__out_dec out_dec(
         .index(out_dec__index),
         .onehot(out_dec__onehot)
     );
@@ -1464,10 +1502,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,
         end
     end
     
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__blocked(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__blocked(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1483,10 +1521,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__blocked(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__blocked
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__blocked
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__cta_pend(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__cta_pend(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1502,10 +1540,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__cta_pend(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__cta_pend
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__cta_pend
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__out_dec(index,onehot);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__out_dec(index,onehot);
     
     // Module arguments
     input wire  [4:0] index;
@@ -1513,10 +1551,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__out_dec(index,onehot)
     
     // Update code (custom)
     always @(*) onehot = 32'h1 << index;
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__out_dec
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__out_dec
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__req_dec(index,onehot);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__req_dec(index,onehot);
     
     // Module arguments
     input wire  [4:0] index;
@@ -1524,10 +1562,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__req_dec(index,onehot)
     
     // Update code (custom)
     always @(*) onehot = 32'h1 << index;
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__request__req_dec
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request__req_dec
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
@@ -1659,117 +1697,117 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
     reg  [1:0] head_next;
     
     // Sub module instances
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__0 members__0(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__0 members__0(
         .d(members__0__d),
         .q(members__0__q),
         .clock(members__0__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__1 members__1(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__1 members__1(
         .d(members__1__d),
         .q(members__1__q),
         .clock(members__1__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__2 members__2(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__2 members__2(
         .d(members__2__d),
         .q(members__2__q),
         .clock(members__2__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__3 members__3(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__3 members__3(
         .d(members__3__d),
         .q(members__3__q),
         .clock(members__3__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__0 level__0(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__0 level__0(
         .d(level__0__d),
         .q(level__0__q),
         .clock(level__0__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__1 level__1(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__1 level__1(
         .d(level__1__d),
         .q(level__1__q),
         .clock(level__1__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__2 level__2(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__2 level__2(
         .d(level__2__d),
         .q(level__2__q),
         .clock(level__2__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__3 level__3(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__3 level__3(
         .d(level__3__d),
         .q(level__3__q),
         .clock(level__3__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__0 ivall__0(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__0 ivall__0(
         .d(ivall__0__d),
         .q(ivall__0__q),
         .clock(ivall__0__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__1 ivall__1(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__1 ivall__1(
         .d(ivall__1__d),
         .q(ivall__1__q),
         .clock(ivall__1__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__2 ivall__2(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__2 ivall__2(
         .d(ivall__2__d),
         .q(ivall__2__q),
         .clock(ivall__2__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__3 ivall__3(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__3 ivall__3(
         .d(ivall__3__d),
         .q(ivall__3__q),
         .clock(ivall__3__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__closed closed(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__closed closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__bar_sent bar_sent(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__bar_sent bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ack_req ack_req(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ack_req ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__bar_acked bar_acked(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__bar_acked bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__head head(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__head head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_valid pj_valid(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_valid pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
         .clock(pj_valid__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_tag pj_tag(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_tag pj_tag(
         .d(pj_tag__d),
         .q(pj_tag__q),
         .clock(pj_tag__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_warp pj_warp(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_warp pj_warp(
         .d(pj_warp__d),
         .q(pj_warp__q),
         .clock(pj_warp__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_level pj_level(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_level pj_level(
         .d(pj_level__d),
         .q(pj_level__q),
         .clock(pj_level__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_ivall pj_ivall(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_ivall pj_ivall(
         .d(pj_ivall__d),
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__rel_q rel_q(
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__rel_q rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
@@ -2199,10 +2237,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clos
         end
     end
     
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ack_req(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ack_req(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2218,10 +2256,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ack_req(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ack_req
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ack_req
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__bar_acked(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__bar_acked(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2237,10 +2275,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__bar_acked(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__bar_acked
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__bar_acked
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__bar_sent(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__bar_sent(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2256,10 +2294,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__bar_sent(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__bar_sent
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__bar_sent
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__closed(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__closed(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2275,10 +2313,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__closed(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__closed
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__closed
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__head(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__head(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2294,10 +2332,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__head(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__head
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__head
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__0(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__0(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2313,10 +2351,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__0
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__0
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__1(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__1(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2332,10 +2370,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__1
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__1
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__2(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__2(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2351,10 +2389,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__2
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__2
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__3(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__3(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2370,10 +2408,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__ivall__3
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__ivall__3
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__0(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__0(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2389,10 +2427,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__0
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__0
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__1(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__1(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2408,10 +2446,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__1
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__1
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__2(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__2(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2427,10 +2465,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__2
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__2
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__3(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__3(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2446,10 +2484,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__level__3
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__level__3
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__0(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2465,10 +2503,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__0
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__0
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__1(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2484,10 +2522,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__1
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__1
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__2(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__2(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2503,10 +2541,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__2
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__2
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__3(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__3(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2522,10 +2560,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__members__3
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__members__3
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2541,10 +2579,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_ivall
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_ivall
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_level(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_level(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2560,10 +2598,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_level(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_level
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_level
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_tag(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_tag(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2579,10 +2617,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_tag
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_tag
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_valid(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2598,10 +2636,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_valid
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_valid
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_warp(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_warp(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2617,10 +2655,10 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_warp(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__pj_warp
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__pj_warp
 
 
-module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__rel_q(d,q,clock);
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__rel_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2636,7 +2674,7 @@ module mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__rel_q(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w32_n8_k4_c8_win16_mo1_promote_glack0__ring__rel_q
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__ring__rel_q
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
@@ -2669,7 +2707,7 @@ module membar_unit (
     output wire        err
 );
 
-    mbu_w32_n8_k4_c8_win16_mo1_promote_glack0 core (
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0 core (
         .clock(clock),
         .reset(reset),
         .req_valid(req_valid),
