@@ -16,7 +16,8 @@
 //! is accepted into the open slot, or into the next one when the open slot
 //! closes in the same cycle; it is refused while the open slot is full or must
 //! split and cannot close. `age` counts cycles since the first member joined
-//! and saturates at `coalesce_window` (which is >= `lone_window`).
+//! and saturates at `coalesce_window` (a `lone_window` above it never fires
+//! first, so it acts as `coalesce_window`, as in the model).
 //!
 //! Parameters (constants baked in by the constructor): `ways` (MB bits,
 //! MB = WB + 1 so `ways = W` fits), `window` and `lone_window` (8 bits), `max_outstanding`
@@ -179,14 +180,19 @@ impl<const TB: usize, const MB: usize> Logic for Coalescer<TB, MB> {
                 self.age.d.next = self.age.q.val() + self.one_age.val();
             }
         }
+        // `lone` of the slot a first member would join (the next one when the
+        // open slot closes now: never lone), loaded whether or not a MEMBAR
+        // joins (it is read only once the slot has members), so that it does
+        // not wait for the accept decision.
+        if self.join_first.val() {
+            self.lone.d.next = !self.close.val() & !self.nclosed.val().any();
+        }
         self.open.d.next = self.join_tag.val();
         self.nmem.d.next = self.nmem_kept.val();
         if self.accept_join.val() {
             self.nmem.d.next = self.nmem_kept.val() + self.one_nmem.val();
             if self.join_first.val() {
                 self.age.d.next = 0.into();
-                // Joining the slot after one that closes now is never lone.
-                self.lone.d.next = !self.close.val() & !self.nclosed.val().any();
             }
         }
         if self.reset.val() {

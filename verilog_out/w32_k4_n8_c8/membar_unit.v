@@ -931,13 +931,15 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,jo
                 age__d = age__q + one_age;
             end
         end
+        if (join_first) begin
+            lone__d = ~close & ~|nclosed;
+        end
         open__d = join_tag;
         nmem__d = nmem_kept;
         if (accept_join) begin
             nmem__d = nmem_kept + one_nmem;
             if (join_first) begin
                 age__d = 32'h0;
-                lone__d = ~close & ~|nclosed;
             end
         end
         if (reset) begin
@@ -1047,6 +1049,7 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
     localparam  one_cnt = 8'h1;
     localparam  two_cnt = 8'h2;
     localparam  max_m1 = 8'hfe;
+    localparam  max_m2 = 8'hfd;
     localparam  one_tag = 2'b1;
     localparam  slot_bit__0 = 4'h1;
     localparam  slot_bit__1 = 4'h2;
@@ -1075,11 +1078,21 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
     reg  [3:0] full__d;
     wire  [3:0] full__q;
     reg  full__clock;
+    reg  [3:0] am1__d;
+    wire  [3:0] am1__q;
+    reg  am1__clock;
+    reg  [3:0] pend__d;
+    wire  [3:0] pend__q;
+    reg  pend__clock;
     
     // Local signals
+    reg  [3:0] lnz;
+    reg  [3:0] lone;
+    reg  [3:0] lfull;
     reg  [3:0] nz_n;
     reg  [3:0] one_n;
     reg  [3:0] full_n;
+    reg  [3:0] am1_n;
     reg  ack_nz;
     reg  ack_one;
     reg  [1:0] next_tag;
@@ -1122,12 +1135,24 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
         .q(full__q),
         .clock(full__clock)
     );
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__am1 am1(
+        .d(am1__d),
+        .q(am1__q),
+        .clock(am1__clock)
+    );
+    mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__pend pend(
+        .d(pend__d),
+        .q(pend__q),
+        .clock(pend__clock)
+    );
     
     // Update code
     always @(*) begin
         nz__clock = io__clock;
         one__clock = io__clock;
         full__clock = io__clock;
+        am1__clock = io__clock;
+        pend__clock = io__clock;
         cnt__0__clock = io__clock;
         cnt__0__d = cnt__0__q;
         cnt__1__clock = io__clock;
@@ -1136,22 +1161,43 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
         cnt__2__d = cnt__2__q;
         cnt__3__clock = io__clock;
         cnt__3__d = cnt__3__q;
+        lnz = nz__q | pend__q;
+        lone = (one__q & ~pend__q) | (~nz__q & pend__q);
+        lfull = full__q | (am1__q & pend__q);
         next_tag = io__open_tag + one_tag;
-        io__cnt_full = full__q[io__open_tag];
-        ack_nz = nz__q[io__ack_tag];
-        ack_one = one__q[io__ack_tag];
-        io__zero = ~nz__q;
-        io__next_clean = ~nz__q[next_tag];
+        io__cnt_full = lfull[io__open_tag];
+        ack_nz = lnz[io__ack_tag];
+        ack_one = lone[io__ack_tag];
+        io__zero = ~lnz;
+        io__next_clean = ~lnz[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
+        pend__d = 32'h0;
+        if (io__accept_txn & (io__open_tag == 0)) begin
+            pend__d = slot_bit__0;
+        end
+        if (io__accept_txn & (io__open_tag == 1)) begin
+            pend__d = slot_bit__1;
+        end
+        if (io__accept_txn & (io__open_tag == 2)) begin
+            pend__d = slot_bit__2;
+        end
+        if (io__accept_txn & (io__open_tag == 3)) begin
+            pend__d = slot_bit__3;
+        end
         nz_n = nz__q;
         one_n = one__q;
         full_n = full__q;
+        am1_n = am1__q;
         if (ack_ok & (io__ack_tag == 0)) begin
-            if (~(io__accept_txn & (io__open_tag == 0))) begin
+            if (~pend__q[0]) begin
                 cnt__0__d = cnt__0__q - one_cnt;
                 full_n = full_n & ~slot_bit__0;
+                am1_n = am1_n & ~slot_bit__0;
+                if (full__q[0]) begin
+                    am1_n = am1_n | slot_bit__0;
+                end
                 if (one__q[0]) begin
                     nz_n = nz_n & ~slot_bit__0;
                 end
@@ -1161,8 +1207,12 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 0)) begin
+        else if (pend__q[0]) begin
             cnt__0__d = cnt__0__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__0;
+            if (cnt__0__q == max_m2) begin
+                am1_n = am1_n | slot_bit__0;
+            end
             nz_n = nz_n | slot_bit__0;
             one_n = one_n & ~slot_bit__0;
             if (~nz__q[0]) begin
@@ -1173,9 +1223,13 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
             end
         end
         if (ack_ok & (io__ack_tag == 1)) begin
-            if (~(io__accept_txn & (io__open_tag == 1))) begin
+            if (~pend__q[1]) begin
                 cnt__1__d = cnt__1__q - one_cnt;
                 full_n = full_n & ~slot_bit__1;
+                am1_n = am1_n & ~slot_bit__1;
+                if (full__q[1]) begin
+                    am1_n = am1_n | slot_bit__1;
+                end
                 if (one__q[1]) begin
                     nz_n = nz_n & ~slot_bit__1;
                 end
@@ -1185,8 +1239,12 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 1)) begin
+        else if (pend__q[1]) begin
             cnt__1__d = cnt__1__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__1;
+            if (cnt__1__q == max_m2) begin
+                am1_n = am1_n | slot_bit__1;
+            end
             nz_n = nz_n | slot_bit__1;
             one_n = one_n & ~slot_bit__1;
             if (~nz__q[1]) begin
@@ -1197,9 +1255,13 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
             end
         end
         if (ack_ok & (io__ack_tag == 2)) begin
-            if (~(io__accept_txn & (io__open_tag == 2))) begin
+            if (~pend__q[2]) begin
                 cnt__2__d = cnt__2__q - one_cnt;
                 full_n = full_n & ~slot_bit__2;
+                am1_n = am1_n & ~slot_bit__2;
+                if (full__q[2]) begin
+                    am1_n = am1_n | slot_bit__2;
+                end
                 if (one__q[2]) begin
                     nz_n = nz_n & ~slot_bit__2;
                 end
@@ -1209,8 +1271,12 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 2)) begin
+        else if (pend__q[2]) begin
             cnt__2__d = cnt__2__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__2;
+            if (cnt__2__q == max_m2) begin
+                am1_n = am1_n | slot_bit__2;
+            end
             nz_n = nz_n | slot_bit__2;
             one_n = one_n & ~slot_bit__2;
             if (~nz__q[2]) begin
@@ -1221,9 +1287,13 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
             end
         end
         if (ack_ok & (io__ack_tag == 3)) begin
-            if (~(io__accept_txn & (io__open_tag == 3))) begin
+            if (~pend__q[3]) begin
                 cnt__3__d = cnt__3__q - one_cnt;
                 full_n = full_n & ~slot_bit__3;
+                am1_n = am1_n & ~slot_bit__3;
+                if (full__q[3]) begin
+                    am1_n = am1_n | slot_bit__3;
+                end
                 if (one__q[3]) begin
                     nz_n = nz_n & ~slot_bit__3;
                 end
@@ -1233,8 +1303,12 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 3)) begin
+        else if (pend__q[3]) begin
             cnt__3__d = cnt__3__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__3;
+            if (cnt__3__q == max_m2) begin
+                am1_n = am1_n | slot_bit__3;
+            end
             nz_n = nz_n | slot_bit__3;
             one_n = one_n & ~slot_bit__3;
             if (~nz__q[3]) begin
@@ -1247,6 +1321,7 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
         nz__d = nz_n;
         one__d = one_n;
         full__d = full_n;
+        am1__d = am1_n;
         if (io__reset) begin
             cnt__0__d = 32'h0;
             cnt__1__d = 32'h0;
@@ -1255,10 +1330,31 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
             nz__d = 32'h0;
             one__d = 32'h0;
             full__d = 32'h0;
+            am1__d = 32'h0;
+            pend__d = 32'h0;
         end
     end
     
 endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters
+
+
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__am1(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__am1
 
 
 module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__cnt__0(d,q,clock);
@@ -1392,6 +1488,25 @@ module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__one(d,q,clock)
     end
           
 endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__one
+
+
+module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__pend(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__counters__pend
 
 
 module mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);

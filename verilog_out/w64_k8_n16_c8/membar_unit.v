@@ -931,13 +931,15 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,j
                 age__d = age__q + one_age;
             end
         end
+        if (join_first) begin
+            lone__d = ~close & ~|nclosed;
+        end
         open__d = join_tag;
         nmem__d = nmem_kept;
         if (accept_join) begin
             nmem__d = nmem_kept + one_nmem;
             if (join_first) begin
                 age__d = 32'h0;
-                lone__d = ~close & ~|nclosed;
             end
         end
         if (reset) begin
@@ -1047,6 +1049,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
     localparam  one_cnt = 8'h1;
     localparam  two_cnt = 8'h2;
     localparam  max_m1 = 8'hfe;
+    localparam  max_m2 = 8'hfd;
     localparam  one_tag = 3'b1;
     localparam  slot_bit__0 = 8'h1;
     localparam  slot_bit__1 = 8'h2;
@@ -1091,11 +1094,21 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
     reg  [7:0] full__d;
     wire  [7:0] full__q;
     reg  full__clock;
+    reg  [7:0] am1__d;
+    wire  [7:0] am1__q;
+    reg  am1__clock;
+    reg  [7:0] pend__d;
+    wire  [7:0] pend__q;
+    reg  pend__clock;
     
     // Local signals
+    reg  [7:0] lnz;
+    reg  [7:0] lone;
+    reg  [7:0] lfull;
     reg  [7:0] nz_n;
     reg  [7:0] one_n;
     reg  [7:0] full_n;
+    reg  [7:0] am1_n;
     reg  ack_nz;
     reg  ack_one;
     reg  [2:0] next_tag;
@@ -1158,12 +1171,24 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
         .q(full__q),
         .clock(full__clock)
     );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__am1 am1(
+        .d(am1__d),
+        .q(am1__q),
+        .clock(am1__clock)
+    );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__pend pend(
+        .d(pend__d),
+        .q(pend__q),
+        .clock(pend__clock)
+    );
     
     // Update code
     always @(*) begin
         nz__clock = io__clock;
         one__clock = io__clock;
         full__clock = io__clock;
+        am1__clock = io__clock;
+        pend__clock = io__clock;
         cnt__0__clock = io__clock;
         cnt__0__d = cnt__0__q;
         cnt__1__clock = io__clock;
@@ -1180,22 +1205,55 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
         cnt__6__d = cnt__6__q;
         cnt__7__clock = io__clock;
         cnt__7__d = cnt__7__q;
+        lnz = nz__q | pend__q;
+        lone = (one__q & ~pend__q) | (~nz__q & pend__q);
+        lfull = full__q | (am1__q & pend__q);
         next_tag = io__open_tag + one_tag;
-        io__cnt_full = full__q[io__open_tag];
-        ack_nz = nz__q[io__ack_tag];
-        ack_one = one__q[io__ack_tag];
-        io__zero = ~nz__q;
-        io__next_clean = ~nz__q[next_tag];
+        io__cnt_full = lfull[io__open_tag];
+        ack_nz = lnz[io__ack_tag];
+        ack_one = lone[io__ack_tag];
+        io__zero = ~lnz;
+        io__next_clean = ~lnz[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
+        pend__d = 32'h0;
+        if (io__accept_txn & (io__open_tag == 0)) begin
+            pend__d = slot_bit__0;
+        end
+        if (io__accept_txn & (io__open_tag == 1)) begin
+            pend__d = slot_bit__1;
+        end
+        if (io__accept_txn & (io__open_tag == 2)) begin
+            pend__d = slot_bit__2;
+        end
+        if (io__accept_txn & (io__open_tag == 3)) begin
+            pend__d = slot_bit__3;
+        end
+        if (io__accept_txn & (io__open_tag == 4)) begin
+            pend__d = slot_bit__4;
+        end
+        if (io__accept_txn & (io__open_tag == 5)) begin
+            pend__d = slot_bit__5;
+        end
+        if (io__accept_txn & (io__open_tag == 6)) begin
+            pend__d = slot_bit__6;
+        end
+        if (io__accept_txn & (io__open_tag == 7)) begin
+            pend__d = slot_bit__7;
+        end
         nz_n = nz__q;
         one_n = one__q;
         full_n = full__q;
+        am1_n = am1__q;
         if (ack_ok & (io__ack_tag == 0)) begin
-            if (~(io__accept_txn & (io__open_tag == 0))) begin
+            if (~pend__q[0]) begin
                 cnt__0__d = cnt__0__q - one_cnt;
                 full_n = full_n & ~slot_bit__0;
+                am1_n = am1_n & ~slot_bit__0;
+                if (full__q[0]) begin
+                    am1_n = am1_n | slot_bit__0;
+                end
                 if (one__q[0]) begin
                     nz_n = nz_n & ~slot_bit__0;
                 end
@@ -1205,8 +1263,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 0)) begin
+        else if (pend__q[0]) begin
             cnt__0__d = cnt__0__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__0;
+            if (cnt__0__q == max_m2) begin
+                am1_n = am1_n | slot_bit__0;
+            end
             nz_n = nz_n | slot_bit__0;
             one_n = one_n & ~slot_bit__0;
             if (~nz__q[0]) begin
@@ -1217,9 +1279,13 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
             end
         end
         if (ack_ok & (io__ack_tag == 1)) begin
-            if (~(io__accept_txn & (io__open_tag == 1))) begin
+            if (~pend__q[1]) begin
                 cnt__1__d = cnt__1__q - one_cnt;
                 full_n = full_n & ~slot_bit__1;
+                am1_n = am1_n & ~slot_bit__1;
+                if (full__q[1]) begin
+                    am1_n = am1_n | slot_bit__1;
+                end
                 if (one__q[1]) begin
                     nz_n = nz_n & ~slot_bit__1;
                 end
@@ -1229,8 +1295,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 1)) begin
+        else if (pend__q[1]) begin
             cnt__1__d = cnt__1__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__1;
+            if (cnt__1__q == max_m2) begin
+                am1_n = am1_n | slot_bit__1;
+            end
             nz_n = nz_n | slot_bit__1;
             one_n = one_n & ~slot_bit__1;
             if (~nz__q[1]) begin
@@ -1241,9 +1311,13 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
             end
         end
         if (ack_ok & (io__ack_tag == 2)) begin
-            if (~(io__accept_txn & (io__open_tag == 2))) begin
+            if (~pend__q[2]) begin
                 cnt__2__d = cnt__2__q - one_cnt;
                 full_n = full_n & ~slot_bit__2;
+                am1_n = am1_n & ~slot_bit__2;
+                if (full__q[2]) begin
+                    am1_n = am1_n | slot_bit__2;
+                end
                 if (one__q[2]) begin
                     nz_n = nz_n & ~slot_bit__2;
                 end
@@ -1253,8 +1327,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 2)) begin
+        else if (pend__q[2]) begin
             cnt__2__d = cnt__2__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__2;
+            if (cnt__2__q == max_m2) begin
+                am1_n = am1_n | slot_bit__2;
+            end
             nz_n = nz_n | slot_bit__2;
             one_n = one_n & ~slot_bit__2;
             if (~nz__q[2]) begin
@@ -1265,9 +1343,13 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
             end
         end
         if (ack_ok & (io__ack_tag == 3)) begin
-            if (~(io__accept_txn & (io__open_tag == 3))) begin
+            if (~pend__q[3]) begin
                 cnt__3__d = cnt__3__q - one_cnt;
                 full_n = full_n & ~slot_bit__3;
+                am1_n = am1_n & ~slot_bit__3;
+                if (full__q[3]) begin
+                    am1_n = am1_n | slot_bit__3;
+                end
                 if (one__q[3]) begin
                     nz_n = nz_n & ~slot_bit__3;
                 end
@@ -1277,8 +1359,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 3)) begin
+        else if (pend__q[3]) begin
             cnt__3__d = cnt__3__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__3;
+            if (cnt__3__q == max_m2) begin
+                am1_n = am1_n | slot_bit__3;
+            end
             nz_n = nz_n | slot_bit__3;
             one_n = one_n & ~slot_bit__3;
             if (~nz__q[3]) begin
@@ -1289,9 +1375,13 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
             end
         end
         if (ack_ok & (io__ack_tag == 4)) begin
-            if (~(io__accept_txn & (io__open_tag == 4))) begin
+            if (~pend__q[4]) begin
                 cnt__4__d = cnt__4__q - one_cnt;
                 full_n = full_n & ~slot_bit__4;
+                am1_n = am1_n & ~slot_bit__4;
+                if (full__q[4]) begin
+                    am1_n = am1_n | slot_bit__4;
+                end
                 if (one__q[4]) begin
                     nz_n = nz_n & ~slot_bit__4;
                 end
@@ -1301,8 +1391,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 4)) begin
+        else if (pend__q[4]) begin
             cnt__4__d = cnt__4__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__4;
+            if (cnt__4__q == max_m2) begin
+                am1_n = am1_n | slot_bit__4;
+            end
             nz_n = nz_n | slot_bit__4;
             one_n = one_n & ~slot_bit__4;
             if (~nz__q[4]) begin
@@ -1313,9 +1407,13 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
             end
         end
         if (ack_ok & (io__ack_tag == 5)) begin
-            if (~(io__accept_txn & (io__open_tag == 5))) begin
+            if (~pend__q[5]) begin
                 cnt__5__d = cnt__5__q - one_cnt;
                 full_n = full_n & ~slot_bit__5;
+                am1_n = am1_n & ~slot_bit__5;
+                if (full__q[5]) begin
+                    am1_n = am1_n | slot_bit__5;
+                end
                 if (one__q[5]) begin
                     nz_n = nz_n & ~slot_bit__5;
                 end
@@ -1325,8 +1423,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 5)) begin
+        else if (pend__q[5]) begin
             cnt__5__d = cnt__5__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__5;
+            if (cnt__5__q == max_m2) begin
+                am1_n = am1_n | slot_bit__5;
+            end
             nz_n = nz_n | slot_bit__5;
             one_n = one_n & ~slot_bit__5;
             if (~nz__q[5]) begin
@@ -1337,9 +1439,13 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
             end
         end
         if (ack_ok & (io__ack_tag == 6)) begin
-            if (~(io__accept_txn & (io__open_tag == 6))) begin
+            if (~pend__q[6]) begin
                 cnt__6__d = cnt__6__q - one_cnt;
                 full_n = full_n & ~slot_bit__6;
+                am1_n = am1_n & ~slot_bit__6;
+                if (full__q[6]) begin
+                    am1_n = am1_n | slot_bit__6;
+                end
                 if (one__q[6]) begin
                     nz_n = nz_n & ~slot_bit__6;
                 end
@@ -1349,8 +1455,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 6)) begin
+        else if (pend__q[6]) begin
             cnt__6__d = cnt__6__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__6;
+            if (cnt__6__q == max_m2) begin
+                am1_n = am1_n | slot_bit__6;
+            end
             nz_n = nz_n | slot_bit__6;
             one_n = one_n & ~slot_bit__6;
             if (~nz__q[6]) begin
@@ -1361,9 +1471,13 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
             end
         end
         if (ack_ok & (io__ack_tag == 7)) begin
-            if (~(io__accept_txn & (io__open_tag == 7))) begin
+            if (~pend__q[7]) begin
                 cnt__7__d = cnt__7__q - one_cnt;
                 full_n = full_n & ~slot_bit__7;
+                am1_n = am1_n & ~slot_bit__7;
+                if (full__q[7]) begin
+                    am1_n = am1_n | slot_bit__7;
+                end
                 if (one__q[7]) begin
                     nz_n = nz_n & ~slot_bit__7;
                 end
@@ -1373,8 +1487,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 7)) begin
+        else if (pend__q[7]) begin
             cnt__7__d = cnt__7__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__7;
+            if (cnt__7__q == max_m2) begin
+                am1_n = am1_n | slot_bit__7;
+            end
             nz_n = nz_n | slot_bit__7;
             one_n = one_n & ~slot_bit__7;
             if (~nz__q[7]) begin
@@ -1387,6 +1505,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
         nz__d = nz_n;
         one__d = one_n;
         full__d = full_n;
+        am1__d = am1_n;
         if (io__reset) begin
             cnt__0__d = 32'h0;
             cnt__1__d = 32'h0;
@@ -1399,10 +1518,31 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
             nz__d = 32'h0;
             one__d = 32'h0;
             full__d = 32'h0;
+            am1__d = 32'h0;
+            pend__d = 32'h0;
         end
     end
     
 endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__am1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__am1
 
 
 module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__0(d,q,clock);
@@ -1612,6 +1752,25 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__one(d,q,clock
     end
           
 endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__one
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__pend(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__pend
 
 
 module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);

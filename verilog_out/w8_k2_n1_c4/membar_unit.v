@@ -931,13 +931,15 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,joi
                 age__d = age__q + one_age;
             end
         end
+        if (join_first) begin
+            lone__d = ~close & ~|nclosed;
+        end
         open__d = join_tag;
         nmem__d = nmem_kept;
         if (accept_join) begin
             nmem__d = nmem_kept + one_nmem;
             if (join_first) begin
                 age__d = 32'h0;
-                lone__d = ~close & ~|nclosed;
             end
         end
         if (reset) begin
@@ -1047,6 +1049,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
     localparam  one_cnt = 4'h1;
     localparam  two_cnt = 4'h2;
     localparam  max_m1 = 4'he;
+    localparam  max_m2 = 4'hd;
     localparam  one_tag = 1'b1;
     localparam  slot_bit__0 = 2'b1;
     localparam  slot_bit__1 = 2'b10;
@@ -1067,11 +1070,21 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
     reg  [1:0] full__d;
     wire  [1:0] full__q;
     reg  full__clock;
+    reg  [1:0] am1__d;
+    wire  [1:0] am1__q;
+    reg  am1__clock;
+    reg  [1:0] pend__d;
+    wire  [1:0] pend__q;
+    reg  pend__clock;
     
     // Local signals
+    reg  [1:0] lnz;
+    reg  [1:0] lone;
+    reg  [1:0] lfull;
     reg  [1:0] nz_n;
     reg  [1:0] one_n;
     reg  [1:0] full_n;
+    reg  [1:0] am1_n;
     reg  ack_nz;
     reg  ack_one;
     reg  next_tag;
@@ -1104,32 +1117,59 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
         .q(full__q),
         .clock(full__clock)
     );
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__am1 am1(
+        .d(am1__d),
+        .q(am1__q),
+        .clock(am1__clock)
+    );
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__pend pend(
+        .d(pend__d),
+        .q(pend__q),
+        .clock(pend__clock)
+    );
     
     // Update code
     always @(*) begin
         nz__clock = io__clock;
         one__clock = io__clock;
         full__clock = io__clock;
+        am1__clock = io__clock;
+        pend__clock = io__clock;
         cnt__0__clock = io__clock;
         cnt__0__d = cnt__0__q;
         cnt__1__clock = io__clock;
         cnt__1__d = cnt__1__q;
+        lnz = nz__q | pend__q;
+        lone = (one__q & ~pend__q) | (~nz__q & pend__q);
+        lfull = full__q | (am1__q & pend__q);
         next_tag = io__open_tag + one_tag;
-        io__cnt_full = full__q[io__open_tag];
-        ack_nz = nz__q[io__ack_tag];
-        ack_one = one__q[io__ack_tag];
-        io__zero = ~nz__q;
-        io__next_clean = ~nz__q[next_tag];
+        io__cnt_full = lfull[io__open_tag];
+        ack_nz = lnz[io__ack_tag];
+        ack_one = lone[io__ack_tag];
+        io__zero = ~lnz;
+        io__next_clean = ~lnz[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
+        pend__d = 32'h0;
+        if (io__accept_txn & (io__open_tag == 0)) begin
+            pend__d = slot_bit__0;
+        end
+        if (io__accept_txn & (io__open_tag == 1)) begin
+            pend__d = slot_bit__1;
+        end
         nz_n = nz__q;
         one_n = one__q;
         full_n = full__q;
+        am1_n = am1__q;
         if (ack_ok & (io__ack_tag == 0)) begin
-            if (~(io__accept_txn & (io__open_tag == 0))) begin
+            if (~pend__q[0]) begin
                 cnt__0__d = cnt__0__q - one_cnt;
                 full_n = full_n & ~slot_bit__0;
+                am1_n = am1_n & ~slot_bit__0;
+                if (full__q[0]) begin
+                    am1_n = am1_n | slot_bit__0;
+                end
                 if (one__q[0]) begin
                     nz_n = nz_n & ~slot_bit__0;
                 end
@@ -1139,8 +1179,12 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 0)) begin
+        else if (pend__q[0]) begin
             cnt__0__d = cnt__0__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__0;
+            if (cnt__0__q == max_m2) begin
+                am1_n = am1_n | slot_bit__0;
+            end
             nz_n = nz_n | slot_bit__0;
             one_n = one_n & ~slot_bit__0;
             if (~nz__q[0]) begin
@@ -1151,9 +1195,13 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
             end
         end
         if (ack_ok & (io__ack_tag == 1)) begin
-            if (~(io__accept_txn & (io__open_tag == 1))) begin
+            if (~pend__q[1]) begin
                 cnt__1__d = cnt__1__q - one_cnt;
                 full_n = full_n & ~slot_bit__1;
+                am1_n = am1_n & ~slot_bit__1;
+                if (full__q[1]) begin
+                    am1_n = am1_n | slot_bit__1;
+                end
                 if (one__q[1]) begin
                     nz_n = nz_n & ~slot_bit__1;
                 end
@@ -1163,8 +1211,12 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 1)) begin
+        else if (pend__q[1]) begin
             cnt__1__d = cnt__1__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__1;
+            if (cnt__1__q == max_m2) begin
+                am1_n = am1_n | slot_bit__1;
+            end
             nz_n = nz_n | slot_bit__1;
             one_n = one_n & ~slot_bit__1;
             if (~nz__q[1]) begin
@@ -1177,16 +1229,38 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
         nz__d = nz_n;
         one__d = one_n;
         full__d = full_n;
+        am1__d = am1_n;
         if (io__reset) begin
             cnt__0__d = 32'h0;
             cnt__1__d = 32'h0;
             nz__d = 32'h0;
             one__d = 32'h0;
             full__d = 32'h0;
+            am1__d = 32'h0;
+            pend__d = 32'h0;
         end
     end
     
 endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters
+
+
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__am1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__am1
 
 
 module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__cnt__0(d,q,clock);
@@ -1282,6 +1356,25 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__one(d,q,clock);
     end
           
 endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__one
+
+
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__pend(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__pend
 
 
 module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);

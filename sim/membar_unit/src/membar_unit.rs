@@ -206,7 +206,7 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
     // behind an outstanding (closed, not yet released) barrier, the shorter
     // `lone_window` for a `lone` one, which had nothing older outstanding
     // (no window tax on a lone barrier). `age` saturates at
-    // `coalesce_window` (>= `lone_window`).
+    // `coalesce_window` (a larger `lone_window` acts as `coalesce_window`).
     let by_coalesce = q.age as u32 >= cfg.coalesce_window;
     let by_lone = q.lone && q.age as u32 >= cfg.lone_window;
     let by_window = by_coalesce || by_lone;
@@ -332,6 +332,12 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
     } else if q.nmem > 0 {
         d.age = if by_coalesce { q.age } else { q.age + 1 };
     }
+    // `lone` of the slot the next first member joins (the one after a slot
+    // that closes now is never lone); loaded while the slot is empty, read
+    // only once it has members.
+    if close || q.nmem == 0 {
+        d.lone = nclosed == 0 && !close;
+    }
     if accept_join {
         let t = d.open as usize;
         ev.joined_existing = d.nmem > 0;
@@ -339,8 +345,6 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
             d.level[t] = i.req_level;
             d.ivall[t] = i.req_ivall;
             d.age = 0;
-            // Joining the slot after one that closes this cycle is never lone.
-            d.lone = nclosed == 0 && !close;
         } else {
             d.level[t] = d.level[t].max(i.req_level);
             d.ivall[t] |= i.req_ivall;
