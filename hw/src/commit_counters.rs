@@ -14,8 +14,16 @@
 //! `cnt > 0` and an increment `cnt < max`.
 //!
 //! Timing (docs/fpga.md, "Timing"): every check reads registered per-counter
-//! flags (`nz`, `one`, `full`) kept in step with the counters, never the
-//! counter bits themselves.
+//! flags (`nz`, `one`, `full`, `am1`) kept in step with the counters, never the
+//! counter bits themselves. An accepted TXN reaches its counter one cycle
+//! late: `pend` (one-hot, registered) holds the increment of the TXN accepted
+//! in the previous cycle, so the accept decision (the unit's longest cone,
+//! from `warp_blocked[req_warp]`) ends at one K-bit register instead of the
+//! clock enables of every counter and flag. Every read adds `pend` back (the
+//! *logical* counter, the model's `cnt`, is `cnt + pend`), so the ports see
+//! exactly the model's counters. `pend` never meets a decrement of an empty
+//! counter: the TXN it counts sits in the output register in that cycle, so an
+//! ack of its tag is valid only when the logical counter is at least 2.
 //!
 //! Ports, in `io` (K slots, TB = log2 K, C = counter_bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
@@ -99,9 +107,18 @@ pub struct CommitCounters<const K: usize, const TB: usize, const C: usize> {
     nz: DFF<Bits<K>>,
     one: DFF<Bits<K>>,
     full: DFF<Bits<K>>,
+    /// `am1` = all ones but one (`cnt == max - 1`), for the logical full test.
+    am1: DFF<Bits<K>>,
+    /// One-hot: the TXN accepted last cycle, not yet in its counter.
+    pend: DFF<Bits<K>>,
+    /// Flags of the logical counter (`cnt + pend`).
+    lnz: Signal<Local, Bits<K>>,
+    lone: Signal<Local, Bits<K>>,
+    lfull: Signal<Local, Bits<K>>,
     nz_n: Signal<Local, Bits<K>>,
     one_n: Signal<Local, Bits<K>>,
     full_n: Signal<Local, Bits<K>>,
+    am1_n: Signal<Local, Bits<K>>,
     ack_nz: Signal<Local, Bit>,
     ack_one: Signal<Local, Bit>,
     next_tag: Signal<Local, Bits<TB>>,
@@ -110,6 +127,7 @@ pub struct CommitCounters<const K: usize, const TB: usize, const C: usize> {
     one_cnt: Constant<Bits<C>>,
     two_cnt: Constant<Bits<C>>,
     max_m1: Constant<Bits<C>>,
+    max_m2: Constant<Bits<C>>,
     one_tag: Constant<Bits<TB>>,
     slot_bit: [Constant<Bits<K>>; K],
 }
@@ -122,9 +140,15 @@ impl<const K: usize, const TB: usize, const C: usize> Default for CommitCounters
             nz: Default::default(),
             one: Default::default(),
             full: Default::default(),
+            am1: Default::default(),
+            pend: Default::default(),
+            lnz: Default::default(),
+            lone: Default::default(),
+            lfull: Default::default(),
             nz_n: Default::default(),
             one_n: Default::default(),
             full_n: Default::default(),
+            am1_n: Default::default(),
             ack_nz: Default::default(),
             ack_one: Default::default(),
             next_tag: Default::default(),
@@ -133,6 +157,7 @@ impl<const K: usize, const TB: usize, const C: usize> Default for CommitCounters
             one_cnt: Constant::new(1u64.into()),
             two_cnt: Constant::new(2u64.into()),
             max_m1: Constant::new(((1u64 << C) - 2).into()),
+            max_m2: Constant::new(((1u64 << C) - 3).into()),
             one_tag: Constant::new(1u64.into()),
             slot_bit: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
         }
@@ -145,6 +170,8 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
         self.nz.clock.next = self.io.clock.val();
         self.one.clock.next = self.io.clock.val();
         self.full.clock.next = self.io.clock.val();
+        self.am1.clock.next = self.io.clock.val();
+        self.pend.clock.next = self.io.clock.val();
         for k in 0..K {
             self.cnt[k].clock.next = self.io.clock.val();
             self.cnt[k].d.next = self.cnt[k].q.val();
@@ -153,12 +180,17 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
         // Read ports, all from the registered flags: the open slot's counter
         // is full, the acknowledged slot's counter is nonzero / one, and
         // which counters are zero.
+        // The logical counter is `cnt + pend` (pend is 0 or 1).
+        self.lnz.next = self.nz.q.val() | self.pend.q.val();
+        self.lone.next =
+            (self.one.q.val() & !self.pend.q.val()) | (!self.nz.q.val() & self.pend.q.val());
+        self.lfull.next = self.full.q.val() | (self.am1.q.val() & self.pend.q.val());
         self.next_tag.next = self.io.open_tag.val() + self.one_tag.val();
-        self.io.cnt_full.next = self.full.q.val().get_bit(self.io.open_tag.val().index());
-        self.ack_nz.next = self.nz.q.val().get_bit(self.io.ack_tag.val().index());
-        self.ack_one.next = self.one.q.val().get_bit(self.io.ack_tag.val().index());
-        self.io.zero.next = !self.nz.q.val();
-        self.io.next_clean.next = !self.nz.q.val().get_bit(self.next_tag.val().index());
+        self.io.cnt_full.next = self.lfull.val().get_bit(self.io.open_tag.val().index());
+        self.ack_nz.next = self.lnz.val().get_bit(self.io.ack_tag.val().index());
+        self.ack_one.next = self.lone.val().get_bit(self.io.ack_tag.val().index());
+        self.io.zero.next = !self.lnz.val();
+        self.io.next_clean.next = !self.lnz.val().get_bit(self.next_tag.val().index());
 
         // An ack is valid when a transferred TXN of its tag is unacknowledged.
         self.ack_in_out.next =
@@ -168,16 +200,28 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
             & !(self.ack_in_out.val() & self.ack_one.val());
         self.io.ack_err.next = self.io.ack_valid.val() & !self.ack_ok.val();
 
-        // Next state: -1 for a valid ack, +1 for an accepted TXN (both: unchanged);
-        // the flags follow the same decision.
+        // Next state of the physical counter: -1 for a valid ack, +1 for last
+        // cycle's accepted TXN (`pend`; both: unchanged); the flags follow the
+        // same decision. This cycle's accepted TXN goes to `pend`.
+        self.pend.d.next = 0.into();
+        for k in 0..K {
+            if self.io.accept_txn.val() & (self.io.open_tag.val().index() == k) {
+                self.pend.d.next = self.slot_bit[k].val();
+            }
+        }
         self.nz_n.next = self.nz.q.val();
         self.one_n.next = self.one.q.val();
         self.full_n.next = self.full.q.val();
+        self.am1_n.next = self.am1.q.val();
         for k in 0..K {
             if self.ack_ok.val() & (self.io.ack_tag.val().index() == k) {
-                if !(self.io.accept_txn.val() & (self.io.open_tag.val().index() == k)) {
+                if !self.pend.q.val().get_bit(k) {
                     self.cnt[k].d.next = self.cnt[k].q.val() - self.one_cnt.val();
                     self.full_n.next = self.full_n.val() & !self.slot_bit[k].val();
+                    self.am1_n.next = self.am1_n.val() & !self.slot_bit[k].val();
+                    if self.full.q.val().get_bit(k) {
+                        self.am1_n.next = self.am1_n.val() | self.slot_bit[k].val();
+                    }
                     if self.one.q.val().get_bit(k) {
                         self.nz_n.next = self.nz_n.val() & !self.slot_bit[k].val();
                     }
@@ -186,8 +230,12 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
                         self.one_n.next = self.one_n.val() | self.slot_bit[k].val();
                     }
                 }
-            } else if self.io.accept_txn.val() & (self.io.open_tag.val().index() == k) {
+            } else if self.pend.q.val().get_bit(k) {
                 self.cnt[k].d.next = self.cnt[k].q.val() + self.one_cnt.val();
+                self.am1_n.next = self.am1_n.val() & !self.slot_bit[k].val();
+                if self.cnt[k].q.val() == self.max_m2.val() {
+                    self.am1_n.next = self.am1_n.val() | self.slot_bit[k].val();
+                }
                 self.nz_n.next = self.nz_n.val() | self.slot_bit[k].val();
                 self.one_n.next = self.one_n.val() & !self.slot_bit[k].val();
                 if !self.nz.q.val().get_bit(k) {
@@ -201,6 +249,7 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
         self.nz.d.next = self.nz_n.val();
         self.one.d.next = self.one_n.val();
         self.full.d.next = self.full_n.val();
+        self.am1.d.next = self.am1_n.val();
         if self.io.reset.val() {
             for k in 0..K {
                 self.cnt[k].d.next = 0.into();
@@ -208,6 +257,8 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
             self.nz.d.next = 0.into();
             self.one.d.next = 0.into();
             self.full.d.next = 0.into();
+            self.am1.d.next = 0.into();
+            self.pend.d.next = 0.into();
         }
     }
 }

@@ -115,6 +115,7 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
             coalescer: Coalescer::new(
                 cfg.ways,
                 cfg.coalesce_window,
+                cfg.lone_window,
                 cfg.max_outstanding,
                 cfg.level_mix == LevelMix::Split,
             ),

@@ -20,15 +20,16 @@ use crate::dispatch::build;
 pub use membar_unit_model::ports::{spec_ports, Dir};
 
 /// Name of the rust-hdl top module for `cfg`, e.g.
-/// `mbu_w32_n8_k4_c8_win16_mo1_promote_glack0`; its blocks are `<prefix>__<path>`.
+/// `mbu_w32_n8_k4_c8_win16_lone0_mo1_promote_glack0`; its blocks are `<prefix>__<path>`.
 pub fn module_prefix(cfg: &Config) -> String {
     format!(
-        "mbu_w{}_n{}_k{}_c{}_win{}_mo{}_{}_glack{}",
+        "mbu_w{}_n{}_k{}_c{}_win{}_lone{}_mo{}_{}_glack{}",
         cfg.warps,
         cfg.ways,
         cfg.slots,
         cfg.counter_bits,
         cfg.coalesce_window,
+        cfg.lone_window,
         cfg.max_outstanding,
         cfg.level_mix.name(),
         u8::from(cfg.gl_bar_ack)

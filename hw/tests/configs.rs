@@ -24,6 +24,8 @@ fn every_allowed_width_combination() {
                     counter_bits,
                     ways: [1, 2, 5, warps][n as usize % 4].min(warps),
                     coalesce_window: [0, 1, 7, 40][n as usize / 4 % 4],
+                    // Above coalesce_window too (it then acts as coalesce_window).
+                    lone_window: [0, 1, 3, 40][n as usize / 16 % 4],
                     max_outstanding: 1 + n % (slots - 1),
                     level_mix: if n.is_multiple_of(3) {
                         LevelMix::Split

@@ -99,6 +99,13 @@ fn other_parameters_lint_clean() {
             },
         ),
         (
+            "lone3".into(),
+            Config {
+                lone_window: 3,
+                ..d.clone()
+            },
+        ),
+        (
             "w64_k8_c16_all".into(),
             Config {
                 warps: 64,
@@ -117,6 +124,7 @@ fn other_parameters_lint_clean() {
                 ways: 1,
                 counter_bits: 5,
                 coalesce_window: 255,
+                lone_window: 255,
                 ..d
             },
         ),

@@ -82,6 +82,9 @@ fn check_coverage(name: &str, cfg: &Config, cov: &EventCounts) {
     };
     need(cov.release_cycles, "releases");
     need(cov.closes_by_window, "close by window");
+    if cfg.lone_window < cfg.coalesce_window {
+        need(cov.closes_by_lone, "close by the lone window");
+    }
     if cfg.counter_bits <= 10 {
         need(cov.counter_full_refusals, "full counter refusal");
     }
@@ -185,6 +188,34 @@ fn coalesce_window_0() {
             ..Config::default()
         },
         8,
+    );
+}
+
+/// `lone_window = coalesce_window`: the unit before issue 15 (every
+/// coalesced barrier waits the full window, even a lone one).
+#[test]
+fn lone_window_legacy() {
+    run(
+        "lone16",
+        &Config {
+            lone_window: 16,
+            ..Config::default()
+        },
+        16,
+    );
+}
+
+/// A short lone window with two barriers outstanding: both windows in use.
+#[test]
+fn lone_window_3_max_outstanding_2() {
+    run(
+        "lone3_mo2",
+        &Config {
+            lone_window: 3,
+            max_outstanding: 2,
+            ..Config::default()
+        },
+        17,
     );
 }
 

@@ -1,5 +1,5 @@
 //! Prints the cycle-by-cycle diagram of docs/microarchitecture.md: two warps
-//! coalescing into one GL barrier (coalesce_window = 4). Run with
+//! coalescing into one GL barrier (coalesce_window = lone_window = 4). Run with
 //! `cargo run -p membar-sim --example timeline`.
 
 use membar_sim::config::Config;
@@ -9,6 +9,7 @@ use membar_sim::MembarModel;
 fn main() {
     let cfg = Config {
         coalesce_window: 4,
+        lone_window: 4,
         ..Config::default()
     };
     let mut m = MembarModel::new(&cfg);

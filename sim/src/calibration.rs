@@ -1417,6 +1417,7 @@ mod tests {
             unit: Config {
                 ways: 32,
                 coalesce_window: 24,
+                lone_window: 24,
                 gl_bar_ack: true,
                 ..Config::default()
             },

@@ -12,6 +12,7 @@ pub use membar_unit_model::{
 };
 
 pub mod calibration;
+pub mod drop_demote;
 pub mod mmu;
 pub mod run;
 pub mod session;

@@ -18,6 +18,17 @@
 //!   [`MmuSpec::bar_gap`] cycles after the previous `bar_ack`. One `bar_ack`
 //!   per cycle. A BARRIER without `dn_ack_req` is only counted.
 //!
+//! **Drop/demote** ([`MmuSpec::drop_demote`], off by default; the memory-side
+//! trick of US 8,997,103): the MMU tracks the traffic it has seen since the
+//! last barrier. A GL barrier with no TXN transferred since the previous GL or
+//! SYS BARRIER has nothing to make visible: it is *dropped*, i.e. answered
+//! without the barrier latency (and outside `bar_gap`: it never reaches the
+//! fabric) as soon as its earlier commands are done. A SYS barrier with no
+//! system-scope TXN since the previous SYS BARRIER is *demoted*: treated as GL
+//! (GL latency, and dropped too if there was no traffic at all). Which TXNs
+//! are system-scope (host or peer memory) is drawn per TXN with
+//! [`MmuSpec::sys_traffic_prob`] (default 0: all traffic is GPU memory).
+//!
 //! An ack or `bar_ack` is driven at the earliest the cycle after its command's
 //! transfer. `dn_ready` is high with probability [`MmuSpec::ready_prob`], and
 //! low throughout stall bursts ([`MmuSpec::stall_prob`], [`MmuSpec::stall_len`]).
@@ -228,6 +239,14 @@ pub struct MmuSpec {
     /// `spurious_bar_ack_prob` (0..=0.5, default 0): per cycle, send a
     /// `bar_ack` for a tag with no BARRIER awaiting one.
     pub spurious_bar_ack_prob: f64,
+    /// `drop_demote` (default false): drop GL barriers with no TXN since the
+    /// previous GL/SYS barrier (answer at once), demote SYS barriers with no
+    /// system-scope TXN since the previous SYS barrier to GL (file header).
+    pub drop_demote: bool,
+    /// `sys_traffic_prob` (0..=1, default 0): probability a TXN is
+    /// system-scope (host/peer memory), which a later SYS barrier must flush;
+    /// only drawn with `drop_demote`.
+    pub sys_traffic_prob: f64,
 }
 
 /// Every key of an `mmu:` section, in documentation order.
@@ -247,6 +266,8 @@ pub const MMU_KEYS: &[&str] = &[
     "bar_waits_for_txns",
     "spurious_ack_prob",
     "spurious_bar_ack_prob",
+    "drop_demote",
+    "sys_traffic_prob",
 ];
 
 /// Named MMU presets (the `preset:` key). A workload scenario name
@@ -271,6 +292,8 @@ impl Default for MmuSpec {
             bar_waits_for_txns: true,
             spurious_ack_prob: 0.0,
             spurious_bar_ack_prob: 0.0,
+            drop_demote: false,
+            sys_traffic_prob: 0.0,
         }
     }
 }
@@ -307,6 +330,7 @@ impl MmuSpec {
             bar_waits_for_txns: false,
             spurious_ack_prob: 0.05,
             spurious_bar_ack_prob: 0.05,
+            ..MmuSpec::default()
         }
     }
 
@@ -392,6 +416,8 @@ impl MmuSpec {
             ("bar_waits_for_txns", self.bar_waits_for_txns.to_string()),
             ("spurious_ack_prob", fmt_f64(self.spurious_ack_prob)),
             ("spurious_bar_ack_prob", fmt_f64(self.spurious_bar_ack_prob)),
+            ("drop_demote", self.drop_demote.to_string()),
+            ("sys_traffic_prob", fmt_f64(self.sys_traffic_prob)),
         ]
     }
 
@@ -419,13 +445,13 @@ pub(crate) fn mmu_rule(key: &str) -> Rule {
     match key {
         "ready_prob" => Rule::Num(0.001, 1.0),
         "stall_prob" | "spurious_ack_prob" | "spurious_bar_ack_prob" => Rule::Num(0.0, 0.5),
-        "tail_prob" => Rule::Num(0.0, 1.0),
+        "tail_prob" | "sys_traffic_prob" => Rule::Num(0.0, 1.0),
         "stall_len" | "txn_latency" | "tail_latency" => Rule::Cycles(1, MAX_CYCLES),
         "inval_latency" | "vc_bar_latency" | "gl_bar_latency" | "sys_bar_latency" => {
             Rule::Cycles(0, MAX_CYCLES)
         }
         "bar_gap" => Rule::Int(0, MAX_CYCLES),
-        "bar_waits_for_txns" => Rule::Text("true or false"),
+        "bar_waits_for_txns" | "drop_demote" => Rule::Text("true or false"),
         _ => Rule::Text(""),
     }
 }
@@ -441,6 +467,8 @@ pub const SCENARIOS: &[&str] = &[
     "adversarial",
     "h100_store_fence",
     "vc_stream",
+    "lone_barrier",
+    "fence_trickle",
 ];
 
 impl MmuSpec {
@@ -471,6 +499,7 @@ impl MmuSpec {
             }),
             "adversarial" => Some(MmuSpec::adversarial()),
             "h100_store_fence" => Some(MmuSpec::h100()),
+            "lone_barrier" | "fence_trickle" => Some(MmuSpec::default()),
             "vc_stream" => Some(MmuSpec {
                 txn_latency: CycleRange::new(200, 600),
                 tail_prob: 0.05,
@@ -536,6 +565,10 @@ pub(crate) struct RawMmu {
     spurious_ack_prob: Option<f64>,
     #[serde(default, deserialize_with = "present")]
     spurious_bar_ack_prob: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    drop_demote: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
+    sys_traffic_prob: Option<f64>,
 }
 
 impl RawMmu {
@@ -586,6 +619,12 @@ impl RawMmu {
             self.spurious_bar_ack_prob,
             m.spurious_bar_ack_prob,
         )?;
+        m.drop_demote = self.drop_demote.unwrap_or(m.drop_demote);
+        m.sys_traffic_prob = prob(
+            "sys_traffic_prob",
+            self.sys_traffic_prob,
+            m.sys_traffic_prob,
+        )?;
         Ok(m)
     }
 }
@@ -633,6 +672,10 @@ pub struct MmuStats {
     pub resets: u64,
     pub dropped_acks: u64,
     pub dropped_bar_acks: u64,
+    /// `drop_demote`: ack-requesting GL barriers answered without the
+    /// barrier latency, and SYS barriers treated as GL (by original level).
+    pub bars_dropped: [u64; 4],
+    pub bars_demoted: u64,
 }
 
 impl MmuStats {
@@ -712,6 +755,8 @@ struct Due {
     warp: u8,
     /// Cycle the command was transferred.
     sent: u64,
+    /// A dropped barrier (`drop_demote`): exempt from `bar_gap`.
+    dropped: bool,
 }
 
 /// A BARRIER with `dn_ack_req` waiting for earlier TXNs/INVALs.
@@ -723,6 +768,8 @@ struct WaitingBar {
     /// TXNs / INVALs transferred before it.
     txn_before: u64,
     inval_before: u64,
+    /// `drop_demote`: answered without the barrier latency.
+    dropped: bool,
 }
 
 /// What the last `drive` put on the ports.
@@ -754,6 +801,10 @@ pub struct Mmu {
     bar_due: BinaryHeap<Reverse<Due>>,
     bar_seq: u64,
     last_bar_ack: Option<u64>,
+    /// `drop_demote`: a TXN was transferred since the last GL/SYS BARRIER,
+    /// a system-scope one since the last SYS BARRIER.
+    txn_since_gl: bool,
+    sys_txn_since_sys: bool,
     /// Per tag: TXNs transferred in earlier cycles minus acks sent.
     txn_per_tag: [u32; MAX_TAGS],
     /// Per tag: BARRIERs awaiting `bar_ack`.
@@ -782,6 +833,8 @@ impl Mmu {
             bar_due: BinaryHeap::with_capacity(MAX_TAGS),
             bar_seq: 0,
             last_bar_ack: None,
+            txn_since_gl: false,
+            sys_txn_since_sys: false,
             txn_per_tag: [0; MAX_TAGS],
             bar_per_tag: [0; MAX_TAGS],
             received_by_warp: [0; MAX_WARPS],
@@ -852,6 +905,8 @@ impl Mmu {
         self.txn_per_tag = [0; MAX_TAGS];
         self.bar_per_tag = [0; MAX_TAGS];
         self.last_bar_ack = None;
+        self.txn_since_gl = false;
+        self.sys_txn_since_sys = false;
     }
 
     /// Move ack-requesting BARRIERs whose earlier commands are done to the
@@ -863,7 +918,11 @@ impl Mmu {
                 break;
             }
             self.bar_wait.pop_front();
-            let lat = self.spec.bar_latency(b.level).draw(&mut self.rng) as u64;
+            let lat = if b.dropped {
+                0
+            } else {
+                self.spec.bar_latency(b.level).draw(&mut self.rng) as u64
+            };
             let due = cycle.max(b.sent + 1) + lat;
             self.bar_due.push(Reverse(Due {
                 due,
@@ -871,6 +930,7 @@ impl Mmu {
                 tag: b.tag,
                 warp: 0,
                 sent: b.sent,
+                dropped: b.dropped,
             }));
             self.bar_seq += 1;
         }
@@ -960,15 +1020,17 @@ impl Downstream for Mmu {
         let gap_ok = self
             .last_bar_ack
             .is_none_or(|l| cycle >= l + self.spec.bar_gap as u64);
-        if !i.bar_ack_valid && gap_ok {
+        if !i.bar_ack_valid {
             if let Some(&Reverse(d)) = self.bar_due.peek() {
-                if d.due <= cycle {
+                if d.due <= cycle && (gap_ok || d.dropped) {
                     self.bar_due.pop();
                     i.bar_ack_valid = true;
                     i.bar_ack_tag = d.tag;
                     let t = d.tag as usize % MAX_TAGS;
                     self.bar_per_tag[t] = self.bar_per_tag[t].saturating_sub(1);
-                    self.last_bar_ack = Some(cycle);
+                    if !d.dropped {
+                        self.last_bar_ack = Some(cycle);
+                    }
                     self.stats.bar_acks += 1;
                     let lat = cycle - d.sent;
                     self.stats.bar_latency_sum += lat;
@@ -1009,7 +1071,16 @@ impl Downstream for Mmu {
                         tag,
                         warp: o.dn_warp,
                         sent: cycle,
+                        dropped: false,
                     }));
+                    if self.spec.drop_demote {
+                        self.txn_since_gl = true;
+                        if self.spec.sys_traffic_prob > 0.0
+                            && self.rng.gen_bool(self.spec.sys_traffic_prob)
+                        {
+                            self.sys_txn_since_sys = true;
+                        }
+                    }
                     self.txn_per_tag[t] += 1;
                     self.received_by_warp[o.dn_warp as usize % MAX_WARPS] += 1;
                     self.stats.txns += 1;
@@ -1024,6 +1095,7 @@ impl Downstream for Mmu {
                         tag,
                         warp: 0,
                         sent: cycle,
+                        dropped: false,
                     }));
                     match o.dn_op {
                         0 | 1 => self.stats.invals[o.dn_op as usize] += 1,
@@ -1033,14 +1105,29 @@ impl Downstream for Mmu {
                 kind::BARRIER => {
                     let lv = o.dn_level & 3;
                     self.stats.barriers[lv as usize] += 1;
+                    // Drop/demote: the level the memory system treats it as.
+                    let (mut eff, mut dropped) = (lv, false);
+                    if self.spec.drop_demote && lv >= level::GL {
+                        if lv == level::SYS && !self.sys_txn_since_sys {
+                            eff = level::GL;
+                        }
+                        dropped = eff == level::GL && !self.txn_since_gl;
+                        if lv == level::SYS {
+                            self.sys_txn_since_sys = false;
+                        }
+                        self.txn_since_gl = false;
+                    }
                     if o.dn_ack_req {
                         self.stats.barriers_ack_req[lv as usize] += 1;
+                        self.stats.bars_dropped[lv as usize] += dropped as u64;
+                        self.stats.bars_demoted += (eff != lv) as u64;
                         self.bar_wait.push_back(WaitingBar {
                             tag,
-                            level: lv,
+                            level: eff,
                             sent: cycle,
                             txn_before: self.txn_done.next(),
                             inval_before: self.inval_done.next(),
+                            dropped,
                         });
                         self.bar_per_tag[t] += 1;
                     }
@@ -1257,6 +1344,119 @@ mod tests {
             *bc >= last_ack + 3 && *bc >= 45 + 3,
             "bar_ack at {bc}, last ack {last_ack}"
         );
+    }
+
+    /// Cycles of the bar_acks of a script, in order.
+    fn bar_ack_cycles(spec: &MmuSpec, cmds: &[(u64, u8, u8, u8, bool)]) -> Vec<u64> {
+        run_script(spec, cmds, 400)
+            .iter()
+            .filter(|(_, i)| i.bar_ack_valid)
+            .map(|(c, _)| *c)
+            .collect()
+    }
+
+    /// Drop: a GL barrier with no TXN since the previous GL/SYS barrier is
+    /// answered the cycle after its transfer (no barrier latency, no
+    /// bar_gap); with a TXN in between, or without `drop_demote`, it takes
+    /// the GL latency. A VC barrier does not count as a previous one.
+    #[test]
+    fn drop_answers_a_gl_barrier_without_traffic_at_once() {
+        let off = MmuSpec {
+            ready_prob: 1.0,
+            txn_latency: CycleRange::fixed(10),
+            vc_bar_latency: CycleRange::fixed(7),
+            gl_bar_latency: CycleRange::fixed(50),
+            sys_bar_latency: CycleRange::fixed(100),
+            bar_gap: 30,
+            ..MmuSpec::default()
+        };
+        let on = MmuSpec {
+            drop_demote: true,
+            ..off.clone()
+        };
+        // Every barrier waits for the TXN at 1 (acked at 11).
+        let cmds = [
+            (1, kind::TXN, 0, 0, false),
+            (2, kind::BARRIER, 0, level::GL, true), // traffic before it: 11 + 50
+            (3, kind::BARRIER, 1, level::GL, true), // nothing since: dropped
+            (4, kind::BARRIER, 2, level::VC, true), // VC: never dropped, 11 + 7
+            (5, kind::BARRIER, 3, level::GL, true), // nothing since the GL at 3: dropped
+            (100, kind::TXN, 0, 0, false),
+            (101, kind::BARRIER, 0, level::GL, true), // traffic: acked at 110, + 50
+        ];
+        // Off: VC at 18, the GLs at 61 and then 30 apart (bar_gap), the last at 160.
+        assert_eq!(bar_ack_cycles(&off, &cmds), vec![18, 61, 91, 121, 160]);
+        // On: the dropped ones as soon as the TXN is acked (one bar_ack per
+        // cycle), outside the gap; the real ones keep their latency.
+        assert_eq!(bar_ack_cycles(&on, &cmds), vec![11, 12, 18, 61, 160]);
+        let mmu_stats = |spec: &MmuSpec| {
+            let mut m = Mmu::new(spec, &Config::default(), 7);
+            for c in 0..400 {
+                let mut i = Inputs::default();
+                m.drive(c, &mut i);
+                let mut o = Outputs::default();
+                if let Some(&(_, k, tag, lvl, ack_req)) = cmds.iter().find(|x| x.0 == c) {
+                    o = Outputs {
+                        dn_valid: true,
+                        dn_kind: k,
+                        dn_tag: tag,
+                        dn_level: lvl,
+                        dn_ack_req: ack_req,
+                        ..o
+                    };
+                }
+                m.observe(c, &i, &o);
+            }
+            m.stats()
+        };
+        assert_eq!(mmu_stats(&on).bars_dropped, [0, 0, 2, 0]);
+        assert_eq!(mmu_stats(&off).bars_dropped, [0; 4]);
+    }
+
+    /// Demote: a SYS barrier with no system-scope TXN since the previous SYS
+    /// barrier takes the GL latency (and is dropped without any traffic);
+    /// with every TXN system-scope it keeps the SYS latency.
+    #[test]
+    fn demote_treats_sys_without_system_traffic_as_gl() {
+        let base = MmuSpec {
+            ready_prob: 1.0,
+            txn_latency: CycleRange::fixed(10),
+            gl_bar_latency: CycleRange::fixed(50),
+            sys_bar_latency: CycleRange::fixed(100),
+            drop_demote: true,
+            ..MmuSpec::default()
+        };
+        let cmds = [
+            (1, kind::TXN, 0, 0, false),
+            (2, kind::BARRIER, 0, level::SYS, true),
+            (200, kind::BARRIER, 1, level::SYS, true),
+        ];
+        // Global traffic only: GL latency after the ack (11), then dropped.
+        assert_eq!(bar_ack_cycles(&base, &cmds), vec![61, 201]);
+        // Every TXN system-scope: SYS latency; the second SYS has no traffic
+        // since the first, so it is demoted and dropped.
+        let sys = MmuSpec {
+            sys_traffic_prob: 1.0,
+            ..base.clone()
+        };
+        assert_eq!(bar_ack_cycles(&sys, &cmds), vec![111, 201]);
+        // The keys parse strictly.
+        let m = MmuSpec::from_yaml_str("drop_demote: true\nsys_traffic_prob: 0.25\n", "m.yaml")
+            .unwrap();
+        assert!(m.drop_demote && m.sys_traffic_prob == 0.25);
+        let e = err("drop_demote: 3\n");
+        assert!(
+            e.contains("drop_demote") && e.contains("true or false"),
+            "{e}"
+        );
+        let e = err("sys_traffic_prob: 2\n");
+        assert!(e.contains("sys_traffic_prob") && e.contains('2'), "{e}");
+        // Off: SYS latency both times.
+        let off = MmuSpec {
+            drop_demote: false,
+            ..base
+        };
+        assert_eq!(bar_ack_cycles(&off, &cmds), vec![111, 301]);
     }
 
     #[test]

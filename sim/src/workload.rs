@@ -329,6 +329,8 @@ pub enum Scenario {
     Adversarial,
     H100StoreFence,
     VcStream,
+    LoneBarrier,
+    FenceTrickle,
 }
 
 impl Scenario {
@@ -344,6 +346,8 @@ impl Scenario {
             Scenario::Adversarial => WorkloadFile::adversarial(),
             Scenario::H100StoreFence => WorkloadFile::h100_store_fence(),
             Scenario::VcStream => WorkloadFile::vc_stream(),
+            Scenario::LoneBarrier => WorkloadFile::lone_barrier(),
+            Scenario::FenceTrickle => WorkloadFile::fence_trickle(),
         }
     }
 }
@@ -822,6 +826,42 @@ impl WorkloadFile {
 
     /// The calibration loop: every warp repeats ST + MEMBAR.GL.IVALLD (what
     /// `fence.sc.gpu` becomes on sm_90) against the H100-calibrated MMU.
+    /// Fences that find nothing older outstanding (issue 15, "no window
+    /// tax"): two warps each store or load, think 200..400 cycles, then
+    /// fence (MEMBAR.GL); a lone GL costs the unit `lone_window + 4` cycles.
+    pub fn lone_barrier() -> WorkloadFile {
+        WorkloadFile {
+            workload: WorkloadSpec {
+                active_warps: Some(2),
+                issue_prob: 1.0,
+                programs: vec![
+                    vec![ps("ST"), ps("MEMBAR.GL")],
+                    vec![ps("LD"), ps("MEMBAR.GL")],
+                ],
+                think: CycleRange::new(200, 400),
+                ..WorkloadSpec::default()
+            },
+            mmu: MmuSpec::for_scenario("lone_barrier").unwrap_or_default(),
+            cycles: Some(20_000),
+        }
+    }
+
+    /// Every warp stores and fences (MEMBAR.GL) with 0..800 cycles of think
+    /// time after each request: fences trickle in, some alone, some behind an
+    /// outstanding barrier, so coalesced barriers of every size form.
+    pub fn fence_trickle() -> WorkloadFile {
+        WorkloadFile {
+            workload: WorkloadSpec {
+                issue_prob: 1.0,
+                programs: vec![vec![ps("ST"), ps("MEMBAR.GL")]],
+                think: CycleRange::new(0, 800),
+                ..WorkloadSpec::default()
+            },
+            mmu: MmuSpec::for_scenario("fence_trickle").unwrap_or_default(),
+            cycles: Some(20_000),
+        }
+    }
+
     pub fn h100_store_fence() -> WorkloadFile {
         WorkloadFile {
             workload: WorkloadSpec {

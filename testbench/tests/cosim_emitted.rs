@@ -579,13 +579,14 @@ fn generated_knob_variants() {
             },
         ),
         (
-            "mo3_win4",
+            "mo3_win4_lone2",
             Config {
                 warps: 32,
                 ways: 32,
                 slots: 4,
                 counter_bits: 6,
                 coalesce_window: 4,
+                lone_window: 2,
                 max_outstanding: 3,
                 ..Config::default()
             },

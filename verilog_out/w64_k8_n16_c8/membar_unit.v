@@ -8,16 +8,17 @@
 //   slots: 8
 //   counter_bits: 8
 //   coalesce_window: 16
+//   lone_window: 0
 //   max_outstanding: 1
 //   level_mix: promote
 //   gl_bar_ack: false
 //   arch: coalescing
 //
-// `membar_unit` (last in this file) has the SPEC.md ports and wraps `mbu_w64_n16_k8_c8_win16_mo1_promote_glack0`,
-// the rust-hdl top; `mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__<block>` are its blocks and flops.
+// `membar_unit` (last in this file) has the SPEC.md ports and wraps `mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0`,
+// the rust-hdl top; `mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__<block>` are its blocks and flops.
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
     
     // Module arguments
     input wire  clock;
@@ -145,7 +146,7 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_read
     wire  [2:0] cmd__seq_tag;
     
     // Sub module instances
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request request(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request request(
         .clock(request__clock),
         .reset(request__reset),
         .req_valid(request__req_valid),
@@ -169,7 +170,7 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_read
         .release_valid(request__release_valid),
         .release_mask(request__release_mask)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer coalescer(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer coalescer(
         .clock(coalescer__clock),
         .reset(coalescer__reset),
         .joining(coalescer__joining),
@@ -184,7 +185,7 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_read
         .join_tag(coalescer__join_tag),
         .join_first(coalescer__join_first)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters counters(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters counters(
         .io__clock(counters__io__clock),
         .io__reset(counters__io__reset),
         .io__open_tag(counters__io__open_tag),
@@ -198,7 +199,7 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_read
         .io__zero(counters__io__zero),
         .io__ack_err(counters__io__ack_err)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring ring(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring ring(
         .clock(ring__clock),
         .reset(ring__reset),
         .open_tag(ring__open_tag),
@@ -223,7 +224,7 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_read
         .seq_ack_req(ring__seq_ack_req),
         .bar_ack_err(ring__bar_ack_err)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd cmd(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd cmd(
         .clock(cmd__clock),
         .reset(cmd__reset),
         .dn_ready(cmd__dn_ready),
@@ -341,10 +342,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0(clock,reset,req_valid,req_read
         end
     end
     
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
     
     // Module arguments
     input wire  clock;
@@ -419,62 +420,62 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd(clock,reset,dn_ready,acce
     reg  seq_slot__clock;
     
     // Sub module instances
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_valid out_valid(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_valid out_valid(
         .d(out_valid__d),
         .q(out_valid__q),
         .clock(out_valid__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_kind out_kind(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_kind out_kind(
         .d(out_kind__d),
         .q(out_kind__q),
         .clock(out_kind__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_tag out_tag(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_tag out_tag(
         .d(out_tag__d),
         .q(out_tag__q),
         .clock(out_tag__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_warp out_warp(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_warp out_warp(
         .d(out_warp__d),
         .q(out_warp__q),
         .clock(out_warp__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_op out_op(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_op out_op(
         .d(out_op__d),
         .q(out_op__q),
         .clock(out_op__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_level out_level(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_level out_level(
         .d(out_level__d),
         .q(out_level__q),
         .clock(out_level__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_ack_req out_ack_req(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_ack_req out_ack_req(
         .d(out_ack_req__d),
         .q(out_ack_req__q),
         .clock(out_ack_req__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_id out_id(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_id out_id(
         .d(out_id__d),
         .q(out_id__q),
         .clock(out_id__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_inval_d seq_inval_d(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
         .clock(seq_inval_d__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_inval_t seq_inval_t(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t seq_inval_t(
         .d(seq_inval_t__d),
         .q(seq_inval_t__q),
         .clock(seq_inval_t__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_barrier seq_barrier(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_barrier seq_barrier(
         .d(seq_barrier__d),
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_slot seq_slot(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_slot seq_slot(
         .d(seq_slot__d),
         .q(seq_slot__q),
         .clock(seq_slot__clock)
@@ -590,10 +591,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd(clock,reset,dn_ready,acce
         end
     end
     
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_ack_req(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_ack_req(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -609,10 +610,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_ack_req(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_ack_req
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_ack_req
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_id(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_id(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -628,10 +629,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_id(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_id
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_id
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_kind(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_kind(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -647,10 +648,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_kind(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_kind
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_kind
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_level(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_level(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -666,10 +667,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_level(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_level
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_level
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_op(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_op(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -685,10 +686,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_op(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_op
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_op
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_tag(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_tag(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -704,10 +705,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_tag
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_tag
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_valid(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -723,10 +724,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_valid
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_valid
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_warp(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_warp(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -742,10 +743,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_warp(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__out_warp
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_warp
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -761,10 +762,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_barrier
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_barrier
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -780,10 +781,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_inval_d
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -799,10 +800,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_inval_t
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -818,10 +819,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__cmd__seq_slot
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_slot
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining,req_level,open_level,head_tag,seq_busy,next_clean,open_tag,close,accept_join,join_tag,join_first);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,joining,req_level,open_level,head_tag,seq_busy,next_clean,open_tag,close,accept_join,join_tag,join_first);
     
     // Module arguments
     input wire  clock;
@@ -841,6 +842,8 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining
     // Constant declarations
     localparam  ways = 7'b10000;
     localparam  window = 8'h10;
+    localparam  lone_c = 8'h1;
+    localparam  lone_zero = 1'b1;
     localparam  max_outstanding = 3'b1;
     localparam  split = 1'b0;
     localparam  one_tag = 3'b1;
@@ -857,6 +860,9 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining
     reg  [7:0] age__d;
     wire  [7:0] age__q;
     reg  age__clock;
+    reg  lone__d;
+    wire  lone__q;
+    reg  lone__clock;
     
     // Local signals
     reg  [2:0] nclosed;
@@ -864,24 +870,31 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining
     reg  mismatch;
     reg  can_close;
     reg  by_window;
+    reg  by_coalesce;
+    reg  by_lone;
     reg  by_full;
     reg  [6:0] nmem_kept;
     
     // Sub module instances
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__open open(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__open open(
         .d(open__d),
         .q(open__q),
         .clock(open__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__nmem nmem(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__nmem nmem(
         .d(nmem__d),
         .q(nmem__q),
         .clock(nmem__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__age age(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__age age(
         .d(age__d),
         .q(age__q),
         .clock(age__clock)
+    );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__lone lone(
+        .d(lone__d),
+        .q(lone__q),
+        .clock(lone__clock)
     );
     
     // Update code
@@ -889,15 +902,19 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining
         open__clock = clock;
         nmem__clock = clock;
         age__clock = clock;
+        lone__clock = clock;
         open__d = open__q;
         nmem__d = nmem__q;
         age__d = age__q;
+        lone__d = lone__q;
         open_tag = open__q;
         nclosed = open__q - head_tag;
         has_members = |nmem__q;
         mismatch = split & joining & has_members & (req_level != open_level);
         can_close = has_members & (nclosed < max_outstanding) & ~seq_busy & next_clean;
-        by_window = age__q == window;
+        by_coalesce = age__q == window;
+        by_lone = lone__q & (lone_zero | (age__q >= lone_c));
+        by_window = by_coalesce | by_lone;
         by_full = nmem__q >= ways;
         close = can_close & (by_window | by_full | mismatch);
         accept_join = joining & (close | ((nmem__q < ways) & ~mismatch));
@@ -910,9 +927,12 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining
         else begin
             join_tag = open__q;
             nmem_kept = nmem__q;
-            if (has_members & ~by_window) begin
+            if (has_members & ~by_coalesce) begin
                 age__d = age__q + one_age;
             end
+        end
+        if (join_first) begin
+            lone__d = ~close & ~|nclosed;
         end
         open__d = join_tag;
         nmem__d = nmem_kept;
@@ -926,13 +946,14 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer(clock,reset,joining
             open__d = 32'h0;
             nmem__d = 32'h0;
             age__d = 32'h0;
+            lone__d = 1'b0;
         end
     end
     
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__age(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__age(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -948,10 +969,29 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__age(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__age
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__age
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__nmem(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__lone(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__lone
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__nmem(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -967,10 +1007,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__nmem(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__nmem
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__nmem
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__open(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__open(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -986,10 +1026,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__open(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__coalescer__open
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__open
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero,io__ack_err);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero,io__ack_err);
     
     // Module arguments
     input wire  io__clock;
@@ -1009,6 +1049,7 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
     localparam  one_cnt = 8'h1;
     localparam  two_cnt = 8'h2;
     localparam  max_m1 = 8'hfe;
+    localparam  max_m2 = 8'hfd;
     localparam  one_tag = 3'b1;
     localparam  slot_bit__0 = 8'h1;
     localparam  slot_bit__1 = 8'h2;
@@ -1053,11 +1094,21 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
     reg  [7:0] full__d;
     wire  [7:0] full__q;
     reg  full__clock;
+    reg  [7:0] am1__d;
+    wire  [7:0] am1__q;
+    reg  am1__clock;
+    reg  [7:0] pend__d;
+    wire  [7:0] pend__q;
+    reg  pend__clock;
     
     // Local signals
+    reg  [7:0] lnz;
+    reg  [7:0] lone;
+    reg  [7:0] lfull;
     reg  [7:0] nz_n;
     reg  [7:0] one_n;
     reg  [7:0] full_n;
+    reg  [7:0] am1_n;
     reg  ack_nz;
     reg  ack_one;
     reg  [2:0] next_tag;
@@ -1065,60 +1116,70 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
     reg  ack_ok;
     
     // Sub module instances
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__0 cnt__0(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__0 cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__1 cnt__1(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__1 cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__2 cnt__2(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__2 cnt__2(
         .d(cnt__2__d),
         .q(cnt__2__q),
         .clock(cnt__2__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__3 cnt__3(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__3 cnt__3(
         .d(cnt__3__d),
         .q(cnt__3__q),
         .clock(cnt__3__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__4 cnt__4(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__4 cnt__4(
         .d(cnt__4__d),
         .q(cnt__4__q),
         .clock(cnt__4__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__5 cnt__5(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__5 cnt__5(
         .d(cnt__5__d),
         .q(cnt__5__q),
         .clock(cnt__5__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__6 cnt__6(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__6 cnt__6(
         .d(cnt__6__d),
         .q(cnt__6__q),
         .clock(cnt__6__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__7 cnt__7(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__7 cnt__7(
         .d(cnt__7__d),
         .q(cnt__7__q),
         .clock(cnt__7__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__nz nz(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__nz nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__one one(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__one one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__full full(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__full full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
+    );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__am1 am1(
+        .d(am1__d),
+        .q(am1__q),
+        .clock(am1__clock)
+    );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__pend pend(
+        .d(pend__d),
+        .q(pend__q),
+        .clock(pend__clock)
     );
     
     // Update code
@@ -1126,6 +1187,8 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
         nz__clock = io__clock;
         one__clock = io__clock;
         full__clock = io__clock;
+        am1__clock = io__clock;
+        pend__clock = io__clock;
         cnt__0__clock = io__clock;
         cnt__0__d = cnt__0__q;
         cnt__1__clock = io__clock;
@@ -1142,22 +1205,55 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
         cnt__6__d = cnt__6__q;
         cnt__7__clock = io__clock;
         cnt__7__d = cnt__7__q;
+        lnz = nz__q | pend__q;
+        lone = (one__q & ~pend__q) | (~nz__q & pend__q);
+        lfull = full__q | (am1__q & pend__q);
         next_tag = io__open_tag + one_tag;
-        io__cnt_full = full__q[io__open_tag];
-        ack_nz = nz__q[io__ack_tag];
-        ack_one = one__q[io__ack_tag];
-        io__zero = ~nz__q;
-        io__next_clean = ~nz__q[next_tag];
+        io__cnt_full = lfull[io__open_tag];
+        ack_nz = lnz[io__ack_tag];
+        ack_one = lone[io__ack_tag];
+        io__zero = ~lnz;
+        io__next_clean = ~lnz[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
+        pend__d = 32'h0;
+        if (io__accept_txn & (io__open_tag == 0)) begin
+            pend__d = slot_bit__0;
+        end
+        if (io__accept_txn & (io__open_tag == 1)) begin
+            pend__d = slot_bit__1;
+        end
+        if (io__accept_txn & (io__open_tag == 2)) begin
+            pend__d = slot_bit__2;
+        end
+        if (io__accept_txn & (io__open_tag == 3)) begin
+            pend__d = slot_bit__3;
+        end
+        if (io__accept_txn & (io__open_tag == 4)) begin
+            pend__d = slot_bit__4;
+        end
+        if (io__accept_txn & (io__open_tag == 5)) begin
+            pend__d = slot_bit__5;
+        end
+        if (io__accept_txn & (io__open_tag == 6)) begin
+            pend__d = slot_bit__6;
+        end
+        if (io__accept_txn & (io__open_tag == 7)) begin
+            pend__d = slot_bit__7;
+        end
         nz_n = nz__q;
         one_n = one__q;
         full_n = full__q;
+        am1_n = am1__q;
         if (ack_ok & (io__ack_tag == 0)) begin
-            if (~(io__accept_txn & (io__open_tag == 0))) begin
+            if (~pend__q[0]) begin
                 cnt__0__d = cnt__0__q - one_cnt;
                 full_n = full_n & ~slot_bit__0;
+                am1_n = am1_n & ~slot_bit__0;
+                if (full__q[0]) begin
+                    am1_n = am1_n | slot_bit__0;
+                end
                 if (one__q[0]) begin
                     nz_n = nz_n & ~slot_bit__0;
                 end
@@ -1167,8 +1263,12 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 0)) begin
+        else if (pend__q[0]) begin
             cnt__0__d = cnt__0__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__0;
+            if (cnt__0__q == max_m2) begin
+                am1_n = am1_n | slot_bit__0;
+            end
             nz_n = nz_n | slot_bit__0;
             one_n = one_n & ~slot_bit__0;
             if (~nz__q[0]) begin
@@ -1179,9 +1279,13 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
             end
         end
         if (ack_ok & (io__ack_tag == 1)) begin
-            if (~(io__accept_txn & (io__open_tag == 1))) begin
+            if (~pend__q[1]) begin
                 cnt__1__d = cnt__1__q - one_cnt;
                 full_n = full_n & ~slot_bit__1;
+                am1_n = am1_n & ~slot_bit__1;
+                if (full__q[1]) begin
+                    am1_n = am1_n | slot_bit__1;
+                end
                 if (one__q[1]) begin
                     nz_n = nz_n & ~slot_bit__1;
                 end
@@ -1191,8 +1295,12 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 1)) begin
+        else if (pend__q[1]) begin
             cnt__1__d = cnt__1__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__1;
+            if (cnt__1__q == max_m2) begin
+                am1_n = am1_n | slot_bit__1;
+            end
             nz_n = nz_n | slot_bit__1;
             one_n = one_n & ~slot_bit__1;
             if (~nz__q[1]) begin
@@ -1203,9 +1311,13 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
             end
         end
         if (ack_ok & (io__ack_tag == 2)) begin
-            if (~(io__accept_txn & (io__open_tag == 2))) begin
+            if (~pend__q[2]) begin
                 cnt__2__d = cnt__2__q - one_cnt;
                 full_n = full_n & ~slot_bit__2;
+                am1_n = am1_n & ~slot_bit__2;
+                if (full__q[2]) begin
+                    am1_n = am1_n | slot_bit__2;
+                end
                 if (one__q[2]) begin
                     nz_n = nz_n & ~slot_bit__2;
                 end
@@ -1215,8 +1327,12 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 2)) begin
+        else if (pend__q[2]) begin
             cnt__2__d = cnt__2__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__2;
+            if (cnt__2__q == max_m2) begin
+                am1_n = am1_n | slot_bit__2;
+            end
             nz_n = nz_n | slot_bit__2;
             one_n = one_n & ~slot_bit__2;
             if (~nz__q[2]) begin
@@ -1227,9 +1343,13 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
             end
         end
         if (ack_ok & (io__ack_tag == 3)) begin
-            if (~(io__accept_txn & (io__open_tag == 3))) begin
+            if (~pend__q[3]) begin
                 cnt__3__d = cnt__3__q - one_cnt;
                 full_n = full_n & ~slot_bit__3;
+                am1_n = am1_n & ~slot_bit__3;
+                if (full__q[3]) begin
+                    am1_n = am1_n | slot_bit__3;
+                end
                 if (one__q[3]) begin
                     nz_n = nz_n & ~slot_bit__3;
                 end
@@ -1239,8 +1359,12 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 3)) begin
+        else if (pend__q[3]) begin
             cnt__3__d = cnt__3__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__3;
+            if (cnt__3__q == max_m2) begin
+                am1_n = am1_n | slot_bit__3;
+            end
             nz_n = nz_n | slot_bit__3;
             one_n = one_n & ~slot_bit__3;
             if (~nz__q[3]) begin
@@ -1251,9 +1375,13 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
             end
         end
         if (ack_ok & (io__ack_tag == 4)) begin
-            if (~(io__accept_txn & (io__open_tag == 4))) begin
+            if (~pend__q[4]) begin
                 cnt__4__d = cnt__4__q - one_cnt;
                 full_n = full_n & ~slot_bit__4;
+                am1_n = am1_n & ~slot_bit__4;
+                if (full__q[4]) begin
+                    am1_n = am1_n | slot_bit__4;
+                end
                 if (one__q[4]) begin
                     nz_n = nz_n & ~slot_bit__4;
                 end
@@ -1263,8 +1391,12 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 4)) begin
+        else if (pend__q[4]) begin
             cnt__4__d = cnt__4__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__4;
+            if (cnt__4__q == max_m2) begin
+                am1_n = am1_n | slot_bit__4;
+            end
             nz_n = nz_n | slot_bit__4;
             one_n = one_n & ~slot_bit__4;
             if (~nz__q[4]) begin
@@ -1275,9 +1407,13 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
             end
         end
         if (ack_ok & (io__ack_tag == 5)) begin
-            if (~(io__accept_txn & (io__open_tag == 5))) begin
+            if (~pend__q[5]) begin
                 cnt__5__d = cnt__5__q - one_cnt;
                 full_n = full_n & ~slot_bit__5;
+                am1_n = am1_n & ~slot_bit__5;
+                if (full__q[5]) begin
+                    am1_n = am1_n | slot_bit__5;
+                end
                 if (one__q[5]) begin
                     nz_n = nz_n & ~slot_bit__5;
                 end
@@ -1287,8 +1423,12 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 5)) begin
+        else if (pend__q[5]) begin
             cnt__5__d = cnt__5__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__5;
+            if (cnt__5__q == max_m2) begin
+                am1_n = am1_n | slot_bit__5;
+            end
             nz_n = nz_n | slot_bit__5;
             one_n = one_n & ~slot_bit__5;
             if (~nz__q[5]) begin
@@ -1299,9 +1439,13 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
             end
         end
         if (ack_ok & (io__ack_tag == 6)) begin
-            if (~(io__accept_txn & (io__open_tag == 6))) begin
+            if (~pend__q[6]) begin
                 cnt__6__d = cnt__6__q - one_cnt;
                 full_n = full_n & ~slot_bit__6;
+                am1_n = am1_n & ~slot_bit__6;
+                if (full__q[6]) begin
+                    am1_n = am1_n | slot_bit__6;
+                end
                 if (one__q[6]) begin
                     nz_n = nz_n & ~slot_bit__6;
                 end
@@ -1311,8 +1455,12 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 6)) begin
+        else if (pend__q[6]) begin
             cnt__6__d = cnt__6__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__6;
+            if (cnt__6__q == max_m2) begin
+                am1_n = am1_n | slot_bit__6;
+            end
             nz_n = nz_n | slot_bit__6;
             one_n = one_n & ~slot_bit__6;
             if (~nz__q[6]) begin
@@ -1323,9 +1471,13 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
             end
         end
         if (ack_ok & (io__ack_tag == 7)) begin
-            if (~(io__accept_txn & (io__open_tag == 7))) begin
+            if (~pend__q[7]) begin
                 cnt__7__d = cnt__7__q - one_cnt;
                 full_n = full_n & ~slot_bit__7;
+                am1_n = am1_n & ~slot_bit__7;
+                if (full__q[7]) begin
+                    am1_n = am1_n | slot_bit__7;
+                end
                 if (one__q[7]) begin
                     nz_n = nz_n & ~slot_bit__7;
                 end
@@ -1335,8 +1487,12 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 7)) begin
+        else if (pend__q[7]) begin
             cnt__7__d = cnt__7__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__7;
+            if (cnt__7__q == max_m2) begin
+                am1_n = am1_n | slot_bit__7;
+            end
             nz_n = nz_n | slot_bit__7;
             one_n = one_n & ~slot_bit__7;
             if (~nz__q[7]) begin
@@ -1349,6 +1505,7 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
         nz__d = nz_n;
         one__d = one_n;
         full__d = full_n;
+        am1__d = am1_n;
         if (io__reset) begin
             cnt__0__d = 32'h0;
             cnt__1__d = 32'h0;
@@ -1361,13 +1518,15 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters(io__clock,io__reset,
             nz__d = 32'h0;
             one__d = 32'h0;
             full__d = 32'h0;
+            am1__d = 32'h0;
+            pend__d = 32'h0;
         end
     end
     
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__0(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__am1(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1383,10 +1542,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__0
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__am1
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__1(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__0(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1402,10 +1561,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__1
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__0
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__2(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__1(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1421,10 +1580,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__2
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__1
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__3(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__2(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1440,10 +1599,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__3
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__2
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__4(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__3(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1459,10 +1618,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__4
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__3
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__5(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__4(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1478,10 +1637,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__5
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__4
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__6(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__5(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1497,10 +1656,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__6
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__5
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__7(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__6(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1516,10 +1675,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__cnt__7
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__6
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__full(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__7(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1535,10 +1694,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__full(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__full
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__7
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__nz(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__full(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1554,10 +1713,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__nz(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__nz
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__full
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__one(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__nz(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1573,10 +1732,48 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__one(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__counters__one
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__nz
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__one(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__one
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__pend(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__pend
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
     
     // Module arguments
     input wire  clock;
@@ -1627,21 +1824,21 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid
     reg  [63:0] cta_rel;
     
     // Sub module instances
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__cta_pend cta_pend(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__cta_pend cta_pend(
         .d(cta_pend__d),
         .q(cta_pend__q),
         .clock(cta_pend__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__blocked blocked(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__blocked blocked(
         .d(blocked__d),
         .q(blocked__q),
         .clock(blocked__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__req_dec req_dec(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__req_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__out_dec out_dec(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__out_dec out_dec(
         .index(out_dec__index),
         .onehot(out_dec__onehot)
     );
@@ -1684,10 +1881,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request(clock,reset,req_valid
         end
     end
     
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__blocked(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__blocked(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -1703,10 +1900,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__blocked(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__blocked
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__blocked
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__cta_pend(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__cta_pend(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -1722,10 +1919,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__cta_pend(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__cta_pend
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__cta_pend
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__out_dec(index,onehot);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__out_dec(index,onehot);
     
     // Module arguments
     input wire  [5:0] index;
@@ -1733,10 +1930,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__out_dec(index,onehot
     
     // Update code (custom)
     always @(*) onehot = 64'h1 << index;
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__out_dec
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__out_dec
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__req_dec(index,onehot);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__req_dec(index,onehot);
     
     // Module arguments
     input wire  [5:0] index;
@@ -1744,10 +1941,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__req_dec(index,onehot
     
     // Update code (custom)
     always @(*) onehot = 64'h1 << index;
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__request__req_dec
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__req_dec
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
@@ -1919,177 +2116,177 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clo
     reg  [2:0] head_next;
     
     // Sub module instances
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__0 members__0(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__0 members__0(
         .d(members__0__d),
         .q(members__0__q),
         .clock(members__0__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__1 members__1(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__1 members__1(
         .d(members__1__d),
         .q(members__1__q),
         .clock(members__1__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__2 members__2(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__2 members__2(
         .d(members__2__d),
         .q(members__2__q),
         .clock(members__2__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__3 members__3(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__3 members__3(
         .d(members__3__d),
         .q(members__3__q),
         .clock(members__3__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__4 members__4(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__4 members__4(
         .d(members__4__d),
         .q(members__4__q),
         .clock(members__4__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__5 members__5(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__5 members__5(
         .d(members__5__d),
         .q(members__5__q),
         .clock(members__5__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__6 members__6(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__6 members__6(
         .d(members__6__d),
         .q(members__6__q),
         .clock(members__6__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__7 members__7(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__7 members__7(
         .d(members__7__d),
         .q(members__7__q),
         .clock(members__7__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__0 level__0(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__0 level__0(
         .d(level__0__d),
         .q(level__0__q),
         .clock(level__0__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__1 level__1(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__1 level__1(
         .d(level__1__d),
         .q(level__1__q),
         .clock(level__1__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__2 level__2(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__2 level__2(
         .d(level__2__d),
         .q(level__2__q),
         .clock(level__2__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__3 level__3(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__3 level__3(
         .d(level__3__d),
         .q(level__3__q),
         .clock(level__3__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__4 level__4(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__4 level__4(
         .d(level__4__d),
         .q(level__4__q),
         .clock(level__4__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__5 level__5(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__5 level__5(
         .d(level__5__d),
         .q(level__5__q),
         .clock(level__5__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__6 level__6(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__6 level__6(
         .d(level__6__d),
         .q(level__6__q),
         .clock(level__6__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__7 level__7(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__7 level__7(
         .d(level__7__d),
         .q(level__7__q),
         .clock(level__7__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__0 ivall__0(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__0 ivall__0(
         .d(ivall__0__d),
         .q(ivall__0__q),
         .clock(ivall__0__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__1 ivall__1(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__1 ivall__1(
         .d(ivall__1__d),
         .q(ivall__1__q),
         .clock(ivall__1__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__2 ivall__2(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__2 ivall__2(
         .d(ivall__2__d),
         .q(ivall__2__q),
         .clock(ivall__2__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__3 ivall__3(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__3 ivall__3(
         .d(ivall__3__d),
         .q(ivall__3__q),
         .clock(ivall__3__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__4 ivall__4(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__4 ivall__4(
         .d(ivall__4__d),
         .q(ivall__4__q),
         .clock(ivall__4__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__5 ivall__5(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__5 ivall__5(
         .d(ivall__5__d),
         .q(ivall__5__q),
         .clock(ivall__5__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__6 ivall__6(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__6 ivall__6(
         .d(ivall__6__d),
         .q(ivall__6__q),
         .clock(ivall__6__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__7 ivall__7(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__7 ivall__7(
         .d(ivall__7__d),
         .q(ivall__7__q),
         .clock(ivall__7__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__closed closed(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__closed closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__bar_sent bar_sent(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__bar_sent bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ack_req ack_req(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ack_req ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__bar_acked bar_acked(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__bar_acked bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__head head(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__head head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_valid pj_valid(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_valid pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
         .clock(pj_valid__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_tag pj_tag(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_tag pj_tag(
         .d(pj_tag__d),
         .q(pj_tag__q),
         .clock(pj_tag__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_warp pj_warp(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_warp pj_warp(
         .d(pj_warp__d),
         .q(pj_warp__q),
         .clock(pj_warp__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_level pj_level(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_level pj_level(
         .d(pj_level__d),
         .q(pj_level__q),
         .clock(pj_level__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_ivall pj_ivall(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_ivall pj_ivall(
         .d(pj_ivall__d),
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__rel_q rel_q(
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__rel_q rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
@@ -3059,10 +3256,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring(clock,reset,open_tag,clo
         end
     end
     
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ack_req(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ack_req(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -3078,10 +3275,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ack_req(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ack_req
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ack_req
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__bar_acked(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__bar_acked(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -3097,10 +3294,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__bar_acked(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__bar_acked
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__bar_acked
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__bar_sent(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__bar_sent(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -3116,10 +3313,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__bar_sent(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__bar_sent
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__bar_sent
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__closed(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__closed(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -3135,10 +3332,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__closed(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__closed
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__closed
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__head(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__head(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -3154,10 +3351,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__head(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__head
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__head
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__0(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__0(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3173,10 +3370,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__0
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__0
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__1(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__1(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3192,10 +3389,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__1
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__1
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__2(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__2(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3211,10 +3408,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__2
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__2
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__3(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__3(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3230,10 +3427,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__3
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__3
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__4(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__4(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3249,10 +3446,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__4
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__4
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__5(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__5(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3268,10 +3465,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__5
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__5
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__6(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__6(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3287,10 +3484,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__6
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__6
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__7(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__7(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3306,10 +3503,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__ivall__7
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__7
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__0(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__0(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3325,10 +3522,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__0
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__0
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__1(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__1(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3344,10 +3541,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__1
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__1
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__2(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__2(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3363,10 +3560,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__2
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__2
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__3(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__3(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3382,10 +3579,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__3
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__3
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__4(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__4(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3401,10 +3598,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__4
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__4
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__5(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__5(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3420,10 +3617,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__5
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__5
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__6(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__6(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3439,10 +3636,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__6
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__6
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__7(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__7(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3458,10 +3655,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__level__7
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__level__7
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__0(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3477,10 +3674,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__0
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__0
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__1(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3496,10 +3693,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__1
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__1
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__2(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3515,10 +3712,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__2(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__2
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__2
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__3(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3534,10 +3731,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__3(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__3
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__3
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__4(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__4(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3553,10 +3750,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__4(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__4
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__4
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__5(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__5(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3572,10 +3769,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__5(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__5
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__5
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__6(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__6(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3591,10 +3788,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__6(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__6
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__6
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__7(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__7(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3610,10 +3807,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__7(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__members__7
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__7
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3629,10 +3826,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_ivall
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_ivall
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_level(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_level(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3648,10 +3845,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_level(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_level
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_level
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_tag(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_tag(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -3667,10 +3864,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_tag
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_tag
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_valid(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3686,10 +3883,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_valid
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_valid
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_warp(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_warp(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3705,10 +3902,10 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_warp(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__pj_warp
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_warp
 
 
-module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__rel_q(d,q,clock);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__rel_q(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -3724,7 +3921,7 @@ module mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__rel_q(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w64_n16_k8_c8_win16_mo1_promote_glack0__ring__rel_q
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__rel_q
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
@@ -3757,7 +3954,7 @@ module membar_unit (
     output wire        err
 );
 
-    mbu_w64_n16_k8_c8_win16_mo1_promote_glack0 core (
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0 core (
         .clock(clock),
         .reset(reset),
         .req_valid(req_valid),

@@ -8,16 +8,17 @@
 //   slots: 2
 //   counter_bits: 4
 //   coalesce_window: 16
+//   lone_window: 0
 //   max_outstanding: 1
 //   level_mix: promote
 //   gl_bar_ack: false
 //   arch: coalescing
 //
-// `membar_unit` (last in this file) has the SPEC.md ports and wraps `mbu_w8_n1_k2_c4_win16_mo1_promote_glack0`,
-// the rust-hdl top; `mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__<block>` are its blocks and flops.
+// `membar_unit` (last in this file) has the SPEC.md ports and wraps `mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0`,
+// the rust-hdl top; `mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__<block>` are its blocks and flops.
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
     
     // Module arguments
     input wire  clock;
@@ -145,7 +146,7 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready,
     wire  cmd__seq_tag;
     
     // Sub module instances
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request request(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request request(
         .clock(request__clock),
         .reset(request__reset),
         .req_valid(request__req_valid),
@@ -169,7 +170,7 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready,
         .release_valid(request__release_valid),
         .release_mask(request__release_mask)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer coalescer(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer coalescer(
         .clock(coalescer__clock),
         .reset(coalescer__reset),
         .joining(coalescer__joining),
@@ -184,7 +185,7 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready,
         .join_tag(coalescer__join_tag),
         .join_first(coalescer__join_first)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters counters(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters counters(
         .io__clock(counters__io__clock),
         .io__reset(counters__io__reset),
         .io__open_tag(counters__io__open_tag),
@@ -198,7 +199,7 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready,
         .io__zero(counters__io__zero),
         .io__ack_err(counters__io__ack_err)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring ring(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring ring(
         .clock(ring__clock),
         .reset(ring__reset),
         .open_tag(ring__open_tag),
@@ -223,7 +224,7 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready,
         .seq_ack_req(ring__seq_ack_req),
         .bar_ack_err(ring__bar_ack_err)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd cmd(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd cmd(
         .clock(cmd__clock),
         .reset(cmd__reset),
         .dn_ready(cmd__dn_ready),
@@ -341,10 +342,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0(clock,reset,req_valid,req_ready,
         end
     end
     
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
     
     // Module arguments
     input wire  clock;
@@ -419,62 +420,62 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd(clock,reset,dn_ready,accept
     reg  seq_slot__clock;
     
     // Sub module instances
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_valid out_valid(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_valid out_valid(
         .d(out_valid__d),
         .q(out_valid__q),
         .clock(out_valid__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_kind out_kind(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_kind out_kind(
         .d(out_kind__d),
         .q(out_kind__q),
         .clock(out_kind__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_tag out_tag(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_tag out_tag(
         .d(out_tag__d),
         .q(out_tag__q),
         .clock(out_tag__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_warp out_warp(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_warp out_warp(
         .d(out_warp__d),
         .q(out_warp__q),
         .clock(out_warp__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_op out_op(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_op out_op(
         .d(out_op__d),
         .q(out_op__q),
         .clock(out_op__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_level out_level(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_level out_level(
         .d(out_level__d),
         .q(out_level__q),
         .clock(out_level__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_ack_req out_ack_req(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_ack_req out_ack_req(
         .d(out_ack_req__d),
         .q(out_ack_req__q),
         .clock(out_ack_req__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_id out_id(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_id out_id(
         .d(out_id__d),
         .q(out_id__q),
         .clock(out_id__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_inval_d seq_inval_d(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
         .clock(seq_inval_d__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_inval_t seq_inval_t(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t seq_inval_t(
         .d(seq_inval_t__d),
         .q(seq_inval_t__q),
         .clock(seq_inval_t__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_barrier seq_barrier(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_barrier seq_barrier(
         .d(seq_barrier__d),
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_slot seq_slot(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_slot seq_slot(
         .d(seq_slot__d),
         .q(seq_slot__q),
         .clock(seq_slot__clock)
@@ -590,10 +591,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd(clock,reset,dn_ready,accept
         end
     end
     
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_ack_req(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_ack_req(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -609,10 +610,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_ack_req(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_ack_req
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_ack_req
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_id(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_id(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -628,10 +629,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_id(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_id
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_id
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_kind(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_kind(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -647,10 +648,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_kind(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_kind
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_kind
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_level(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_level(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -666,10 +667,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_level(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_level
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_level
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_op(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_op(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -685,10 +686,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_op(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_op
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_op
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_tag(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_tag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -704,10 +705,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_tag
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_tag
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_valid(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -723,10 +724,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_valid
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_valid
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_warp(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_warp(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -742,10 +743,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_warp(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__out_warp
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__out_warp
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -761,10 +762,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_barrier
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_barrier
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -780,10 +781,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_inval_d
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -799,10 +800,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_inval_t
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -818,10 +819,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__cmd__seq_slot
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd__seq_slot
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer(clock,reset,joining,req_level,open_level,head_tag,seq_busy,next_clean,open_tag,close,accept_join,join_tag,join_first);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,joining,req_level,open_level,head_tag,seq_busy,next_clean,open_tag,close,accept_join,join_tag,join_first);
     
     // Module arguments
     input wire  clock;
@@ -841,6 +842,8 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer(clock,reset,joining,r
     // Constant declarations
     localparam  ways = 4'h1;
     localparam  window = 8'h10;
+    localparam  lone_c = 8'h1;
+    localparam  lone_zero = 1'b1;
     localparam  max_outstanding = 1'b1;
     localparam  split = 1'b0;
     localparam  one_tag = 1'b1;
@@ -857,6 +860,9 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer(clock,reset,joining,r
     reg  [7:0] age__d;
     wire  [7:0] age__q;
     reg  age__clock;
+    reg  lone__d;
+    wire  lone__q;
+    reg  lone__clock;
     
     // Local signals
     reg  nclosed;
@@ -864,24 +870,31 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer(clock,reset,joining,r
     reg  mismatch;
     reg  can_close;
     reg  by_window;
+    reg  by_coalesce;
+    reg  by_lone;
     reg  by_full;
     reg  [3:0] nmem_kept;
     
     // Sub module instances
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__open open(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__open open(
         .d(open__d),
         .q(open__q),
         .clock(open__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__nmem nmem(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__nmem nmem(
         .d(nmem__d),
         .q(nmem__q),
         .clock(nmem__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__age age(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__age age(
         .d(age__d),
         .q(age__q),
         .clock(age__clock)
+    );
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__lone lone(
+        .d(lone__d),
+        .q(lone__q),
+        .clock(lone__clock)
     );
     
     // Update code
@@ -889,15 +902,19 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer(clock,reset,joining,r
         open__clock = clock;
         nmem__clock = clock;
         age__clock = clock;
+        lone__clock = clock;
         open__d = open__q;
         nmem__d = nmem__q;
         age__d = age__q;
+        lone__d = lone__q;
         open_tag = open__q;
         nclosed = open__q - head_tag;
         has_members = |nmem__q;
         mismatch = split & joining & has_members & (req_level != open_level);
         can_close = has_members & (nclosed < max_outstanding) & ~seq_busy & next_clean;
-        by_window = age__q == window;
+        by_coalesce = age__q == window;
+        by_lone = lone__q & (lone_zero | (age__q >= lone_c));
+        by_window = by_coalesce | by_lone;
         by_full = nmem__q >= ways;
         close = can_close & (by_window | by_full | mismatch);
         accept_join = joining & (close | ((nmem__q < ways) & ~mismatch));
@@ -910,9 +927,12 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer(clock,reset,joining,r
         else begin
             join_tag = open__q;
             nmem_kept = nmem__q;
-            if (has_members & ~by_window) begin
+            if (has_members & ~by_coalesce) begin
                 age__d = age__q + one_age;
             end
+        end
+        if (join_first) begin
+            lone__d = ~close & ~|nclosed;
         end
         open__d = join_tag;
         nmem__d = nmem_kept;
@@ -926,13 +946,14 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer(clock,reset,joining,r
             open__d = 32'h0;
             nmem__d = 32'h0;
             age__d = 32'h0;
+            lone__d = 1'b0;
         end
     end
     
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__age(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__age(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -948,29 +969,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__age(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__age
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__age
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__nmem(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__nmem
-
-
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__open(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__lone(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -986,10 +988,48 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__open(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__coalescer__open
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__lone
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero,io__ack_err);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__nmem(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__nmem
+
+
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__open(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__open
+
+
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero,io__ack_err);
     
     // Module arguments
     input wire  io__clock;
@@ -1009,6 +1049,7 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
     localparam  one_cnt = 4'h1;
     localparam  two_cnt = 4'h2;
     localparam  max_m1 = 4'he;
+    localparam  max_m2 = 4'hd;
     localparam  one_tag = 1'b1;
     localparam  slot_bit__0 = 2'b1;
     localparam  slot_bit__1 = 2'b10;
@@ -1029,11 +1070,21 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
     reg  [1:0] full__d;
     wire  [1:0] full__q;
     reg  full__clock;
+    reg  [1:0] am1__d;
+    wire  [1:0] am1__q;
+    reg  am1__clock;
+    reg  [1:0] pend__d;
+    wire  [1:0] pend__q;
+    reg  pend__clock;
     
     // Local signals
+    reg  [1:0] lnz;
+    reg  [1:0] lone;
+    reg  [1:0] lfull;
     reg  [1:0] nz_n;
     reg  [1:0] one_n;
     reg  [1:0] full_n;
+    reg  [1:0] am1_n;
     reg  ack_nz;
     reg  ack_one;
     reg  next_tag;
@@ -1041,30 +1092,40 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
     reg  ack_ok;
     
     // Sub module instances
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__0 cnt__0(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__cnt__0 cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__1 cnt__1(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__cnt__1 cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__nz nz(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__nz nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__one one(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__one one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__full full(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__full full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
+    );
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__am1 am1(
+        .d(am1__d),
+        .q(am1__q),
+        .clock(am1__clock)
+    );
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__pend pend(
+        .d(pend__d),
+        .q(pend__q),
+        .clock(pend__clock)
     );
     
     // Update code
@@ -1072,26 +1133,43 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
         nz__clock = io__clock;
         one__clock = io__clock;
         full__clock = io__clock;
+        am1__clock = io__clock;
+        pend__clock = io__clock;
         cnt__0__clock = io__clock;
         cnt__0__d = cnt__0__q;
         cnt__1__clock = io__clock;
         cnt__1__d = cnt__1__q;
+        lnz = nz__q | pend__q;
+        lone = (one__q & ~pend__q) | (~nz__q & pend__q);
+        lfull = full__q | (am1__q & pend__q);
         next_tag = io__open_tag + one_tag;
-        io__cnt_full = full__q[io__open_tag];
-        ack_nz = nz__q[io__ack_tag];
-        ack_one = one__q[io__ack_tag];
-        io__zero = ~nz__q;
-        io__next_clean = ~nz__q[next_tag];
+        io__cnt_full = lfull[io__open_tag];
+        ack_nz = lnz[io__ack_tag];
+        ack_one = lone[io__ack_tag];
+        io__zero = ~lnz;
+        io__next_clean = ~lnz[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
+        pend__d = 32'h0;
+        if (io__accept_txn & (io__open_tag == 0)) begin
+            pend__d = slot_bit__0;
+        end
+        if (io__accept_txn & (io__open_tag == 1)) begin
+            pend__d = slot_bit__1;
+        end
         nz_n = nz__q;
         one_n = one__q;
         full_n = full__q;
+        am1_n = am1__q;
         if (ack_ok & (io__ack_tag == 0)) begin
-            if (~(io__accept_txn & (io__open_tag == 0))) begin
+            if (~pend__q[0]) begin
                 cnt__0__d = cnt__0__q - one_cnt;
                 full_n = full_n & ~slot_bit__0;
+                am1_n = am1_n & ~slot_bit__0;
+                if (full__q[0]) begin
+                    am1_n = am1_n | slot_bit__0;
+                end
                 if (one__q[0]) begin
                     nz_n = nz_n & ~slot_bit__0;
                 end
@@ -1101,8 +1179,12 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 0)) begin
+        else if (pend__q[0]) begin
             cnt__0__d = cnt__0__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__0;
+            if (cnt__0__q == max_m2) begin
+                am1_n = am1_n | slot_bit__0;
+            end
             nz_n = nz_n | slot_bit__0;
             one_n = one_n & ~slot_bit__0;
             if (~nz__q[0]) begin
@@ -1113,9 +1195,13 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
             end
         end
         if (ack_ok & (io__ack_tag == 1)) begin
-            if (~(io__accept_txn & (io__open_tag == 1))) begin
+            if (~pend__q[1]) begin
                 cnt__1__d = cnt__1__q - one_cnt;
                 full_n = full_n & ~slot_bit__1;
+                am1_n = am1_n & ~slot_bit__1;
+                if (full__q[1]) begin
+                    am1_n = am1_n | slot_bit__1;
+                end
                 if (one__q[1]) begin
                     nz_n = nz_n & ~slot_bit__1;
                 end
@@ -1125,8 +1211,12 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 1)) begin
+        else if (pend__q[1]) begin
             cnt__1__d = cnt__1__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__1;
+            if (cnt__1__q == max_m2) begin
+                am1_n = am1_n | slot_bit__1;
+            end
             nz_n = nz_n | slot_bit__1;
             one_n = one_n & ~slot_bit__1;
             if (~nz__q[1]) begin
@@ -1139,19 +1229,41 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters(io__clock,io__reset,io
         nz__d = nz_n;
         one__d = one_n;
         full__d = full_n;
+        am1__d = am1_n;
         if (io__reset) begin
             cnt__0__d = 32'h0;
             cnt__1__d = 32'h0;
             nz__d = 32'h0;
             one__d = 32'h0;
             full__d = 32'h0;
+            am1__d = 32'h0;
+            pend__d = 32'h0;
         end
     end
     
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__0(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__am1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__am1
+
+
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__cnt__0(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1167,10 +1279,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__0
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__cnt__0
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__1(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__cnt__1(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1186,10 +1298,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__cnt__1
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__cnt__1
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__full(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__full(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1205,10 +1317,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__full(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__full
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__full
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__nz(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__nz(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1224,10 +1336,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__nz(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__nz
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__nz
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__one(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__one(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1243,10 +1355,29 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__one(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__counters__one
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__one
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__pend(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters__pend
+
+
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
     
     // Module arguments
     input wire  clock;
@@ -1297,21 +1428,21 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request(clock,reset,req_valid,r
     reg  [7:0] cta_rel;
     
     // Sub module instances
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__cta_pend cta_pend(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__cta_pend cta_pend(
         .d(cta_pend__d),
         .q(cta_pend__q),
         .clock(cta_pend__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__blocked blocked(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__blocked blocked(
         .d(blocked__d),
         .q(blocked__q),
         .clock(blocked__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__req_dec req_dec(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__req_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__out_dec out_dec(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__out_dec out_dec(
         .index(out_dec__index),
         .onehot(out_dec__onehot)
     );
@@ -1354,10 +1485,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request(clock,reset,req_valid,r
         end
     end
     
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__blocked(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__blocked(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1373,10 +1504,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__blocked(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__blocked
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__blocked
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__cta_pend(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__cta_pend(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1392,10 +1523,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__cta_pend(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__cta_pend
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__cta_pend
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__out_dec(index,onehot);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__out_dec(index,onehot);
     
     // Module arguments
     input wire  [2:0] index;
@@ -1403,10 +1534,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__out_dec(index,onehot);
     
     // Update code (custom)
     always @(*) onehot = 8'h1 << index;
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__out_dec
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__out_dec
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__req_dec(index,onehot);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__req_dec(index,onehot);
     
     // Module arguments
     input wire  [2:0] index;
@@ -1414,10 +1545,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__req_dec(index,onehot);
     
     // Update code (custom)
     always @(*) onehot = 8'h1 << index;
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__request__req_dec
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__req_dec
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
@@ -1529,87 +1660,87 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring(clock,reset,open_tag,close
     reg  head_next;
     
     // Sub module instances
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__members__0 members__0(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__members__0 members__0(
         .d(members__0__d),
         .q(members__0__q),
         .clock(members__0__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__members__1 members__1(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__members__1 members__1(
         .d(members__1__d),
         .q(members__1__q),
         .clock(members__1__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__level__0 level__0(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__level__0 level__0(
         .d(level__0__d),
         .q(level__0__q),
         .clock(level__0__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__level__1 level__1(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__level__1 level__1(
         .d(level__1__d),
         .q(level__1__q),
         .clock(level__1__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ivall__0 ivall__0(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__ivall__0 ivall__0(
         .d(ivall__0__d),
         .q(ivall__0__q),
         .clock(ivall__0__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ivall__1 ivall__1(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__ivall__1 ivall__1(
         .d(ivall__1__d),
         .q(ivall__1__q),
         .clock(ivall__1__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__closed closed(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__closed closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__bar_sent bar_sent(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__bar_sent bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ack_req ack_req(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__ack_req ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__bar_acked bar_acked(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__bar_acked bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__head head(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__head head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_valid pj_valid(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_valid pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
         .clock(pj_valid__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_tag pj_tag(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_tag pj_tag(
         .d(pj_tag__d),
         .q(pj_tag__q),
         .clock(pj_tag__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_warp pj_warp(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_warp pj_warp(
         .d(pj_warp__d),
         .q(pj_warp__q),
         .clock(pj_warp__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_level pj_level(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_level pj_level(
         .d(pj_level__d),
         .q(pj_level__q),
         .clock(pj_level__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_ivall pj_ivall(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_ivall pj_ivall(
         .d(pj_ivall__d),
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__rel_q rel_q(
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__rel_q rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
@@ -1841,10 +1972,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring(clock,reset,open_tag,close
         end
     end
     
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ack_req(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__ack_req(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1860,10 +1991,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ack_req(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ack_req
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__ack_req
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__bar_acked(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__bar_acked(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1879,10 +2010,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__bar_acked(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__bar_acked
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__bar_acked
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__bar_sent(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__bar_sent(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1898,10 +2029,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__bar_sent(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__bar_sent
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__bar_sent
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__closed(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__closed(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1917,10 +2048,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__closed(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__closed
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__closed
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__head(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__head(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1936,10 +2067,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__head(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__head
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__head
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ivall__0(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__ivall__0(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1955,10 +2086,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ivall__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ivall__0
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__ivall__0
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ivall__1(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__ivall__1(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1974,10 +2105,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ivall__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__ivall__1
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__ivall__1
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__level__0(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__level__0(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1993,10 +2124,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__level__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__level__0
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__level__0
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__level__1(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__level__1(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2012,10 +2143,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__level__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__level__1
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__level__1
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__members__0(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__members__0(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -2031,10 +2162,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__members__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__members__0
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__members__0
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__members__1(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__members__1(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -2050,10 +2181,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__members__1(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__members__1
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__members__1
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2069,10 +2200,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_ivall
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_ivall
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_level(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_level(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2088,10 +2219,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_level(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_level
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_level
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_tag(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_tag(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2107,10 +2238,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_tag
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_tag
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_valid(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2126,10 +2257,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_valid
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_valid
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_warp(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_warp(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -2145,10 +2276,10 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_warp(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__pj_warp
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_warp
 
 
-module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__rel_q(d,q,clock);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__rel_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -2164,7 +2295,7 @@ module mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__rel_q(d,q,clock);
        q <= d;
     end
           
-endmodule // mbu_w8_n1_k2_c4_win16_mo1_promote_glack0__ring__rel_q
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__rel_q
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
@@ -2197,7 +2328,7 @@ module membar_unit (
     output wire        err
 );
 
-    mbu_w8_n1_k2_c4_win16_mo1_promote_glack0 core (
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0 core (
         .clock(clock),
         .reset(reset),
         .req_valid(req_valid),

@@ -50,6 +50,7 @@ pub mod rules {
     pub const SLOTS: Rule = Rule::OneOf(SLOTS_CHOICES);
     pub const COUNTER_BITS: Rule = Rule::Int(MIN_COUNTER_BITS as u64, MAX_COUNTER_BITS as u64);
     pub const COALESCE_WINDOW: Rule = Rule::Int(0, MAX_COALESCE_WINDOW as u64);
+    pub const LONE_WINDOW: Rule = Rule::Int(0, MAX_COALESCE_WINDOW as u64);
     pub const MAX_OUTSTANDING: Rule = Rule::Int(1, MAX_SLOTS as u64 - 1);
     pub const LEVEL_MIX: Rule = Rule::Text("promote or split");
     pub const BOOL: Rule = Rule::Text("true or false");
@@ -169,6 +170,13 @@ pub struct Config {
     /// Cycles an open coalesced barrier with members waits for more members
     /// before it may close (0..=255). 0 closes it as soon as allowed.
     pub coalesce_window: u32,
+    /// The window of a lone coalesced barrier (nothing older outstanding
+    /// when its first member joined): it may close once its first member is
+    /// this many cycles old (0..=255; above `coalesce_window` it acts as
+    /// `coalesce_window`). 0 closes a lone barrier at once (no window tax);
+    /// `lone_window = coalesce_window` is the unit before issue 15 (every
+    /// barrier waits the full window).
+    pub lone_window: u32,
     /// Coalesced barriers closed (sent) but not yet released, at most
     /// (1..=slots-1). The patent's default embodiment: 1.
     pub max_outstanding: u32,
@@ -188,6 +196,7 @@ impl Default for Config {
             slots: 4,
             counter_bits: 8,
             coalesce_window: 16,
+            lone_window: 0,
             max_outstanding: 1,
             level_mix: LevelMix::Promote,
             gl_bar_ack: false,
@@ -203,6 +212,7 @@ pub const CONFIG_KEYS: &[&str] = &[
     "slots",
     "counter_bits",
     "coalesce_window",
+    "lone_window",
     "max_outstanding",
     "level_mix",
     "gl_bar_ack",
@@ -261,6 +271,7 @@ impl Config {
             ("slots".into(), self.slots.to_string()),
             ("counter_bits".into(), self.counter_bits.to_string()),
             ("coalesce_window".into(), self.coalesce_window.to_string()),
+            ("lone_window".into(), self.lone_window.to_string()),
             ("max_outstanding".into(), self.max_outstanding.to_string()),
             ("level_mix".into(), self.level_mix.name().into()),
             ("gl_bar_ack".into(), self.gl_bar_ack.to_string()),
@@ -404,6 +415,7 @@ pub fn config_allowed(key: &str) -> String {
         "slots" => SLOTS,
         "counter_bits" => COUNTER_BITS,
         "coalesce_window" => COALESCE_WINDOW,
+        "lone_window" => LONE_WINDOW,
         "max_outstanding" => MAX_OUTSTANDING,
         "level_mix" => LEVEL_MIX,
         "gl_bar_ack" => BOOL,
@@ -427,6 +439,8 @@ pub struct RawConfig {
     counter_bits: Option<u64>,
     #[serde(default, deserialize_with = "uint")]
     coalesce_window: Option<u64>,
+    #[serde(default, deserialize_with = "uint")]
+    lone_window: Option<u64>,
     #[serde(default, deserialize_with = "uint")]
     max_outstanding: Option<u64>,
     #[serde(default, deserialize_with = "present")]
@@ -464,6 +478,7 @@ impl RawConfig {
                 self.coalesce_window,
                 d.coalesce_window,
             )?,
+            lone_window: int(LONE_WINDOW, "lone_window", self.lone_window, d.lone_window)?,
             max_outstanding: int(
                 MAX_OUTSTANDING,
                 "max_outstanding",
@@ -564,6 +579,24 @@ mod tests {
         assert!(
             e.contains("max_outstanding") && e.contains("slots = 2"),
             "{e}"
+        );
+        // A lone window above coalesce_window is allowed (it acts as
+        // coalesce_window), so a sweep can vary coalesce_window under a preset.
+        assert_eq!(
+            Config::from_yaml_str("coalesce_window: 8\nlone_window: 9\n", "f.yaml")
+                .unwrap()
+                .lone_window,
+            9
+        );
+        let e = Config::from_yaml_str("lone_window: 256\n", "f.yaml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("lone_window") && e.contains("0..=255"), "{e}");
+        assert_eq!(
+            Config::from_yaml_str("lone_window: 16\n", "f.yaml")
+                .unwrap()
+                .lone_window,
+            16
         );
         let e = Config::from_yaml_str("level_mix: mix\n", "f.yaml")
             .unwrap_err()

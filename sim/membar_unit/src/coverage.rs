@@ -14,7 +14,9 @@
 //! - `slot_in_flight[k]` for every slot k: slot k closed (carried a barrier)
 //! - `all_slots_busy`: `max_outstanding` barriers closed at once (every index
 //!   the configuration allows in flight)
-//! - `window_expiry`, `close_full`: why a barrier closed
+//! - `window_expiry`, `close_full`: why a barrier closed; `lone_close`: the
+//!   short `lone_window` closed it (nothing older outstanding) before
+//!   `coalesce_window` expired (expected when `lone_window < coalesce_window`)
 //! - `backpressure_pending`: `dn_ready` low while a warp waits on a barrier
 //! - `spurious_ack`, `spurious_bar_ack`, `reserved_op`
 //! - `reset_mid_traffic`: reset while a warp was blocked or a command presented
@@ -47,6 +49,7 @@ const NAMED: &[&str] = &[
     "all_slots_busy",
     "window_expiry",
     "close_full",
+    "lone_close",
     "backpressure_pending",
     "spurious_ack",
     "spurious_bar_ack",
@@ -89,6 +92,9 @@ impl Coverage {
             self.group_size[n] += 1;
             if ev.close_by_window {
                 self.hit("window_expiry");
+            }
+            if ev.close_by_lone {
+                self.hit("lone_close");
             }
             if ev.close_by_full {
                 self.hit("close_full");
@@ -166,6 +172,7 @@ impl Coverage {
                 // every one closes by the window first.
                 "window_expiry" => self.cfg.ways > 1,
                 "close_full" => self.cfg.coalesce_window > 0 || self.cfg.ways == 1,
+                "lone_close" => self.cfg.lone_window < self.cfg.coalesce_window,
                 _ => true,
             })
             .collect()
@@ -288,6 +295,7 @@ pub struct EventCounts {
     pub closes_by_window: u64,
     pub closes_by_full: u64,
     pub closes_by_split: u64,
+    pub closes_by_lone: u64,
     pub joined_existing: u64,
     pub level_mixed: u64,
     pub counter_full_refusals: u64,
@@ -340,6 +348,7 @@ impl EventCounts {
             self.closes_by_window += ev.close_by_window as u64;
             self.closes_by_full += ev.close_by_full as u64;
             self.closes_by_split += ev.close_by_split as u64;
+            self.closes_by_lone += ev.close_by_lone as u64;
         }
         self.joined_existing += ev.joined_existing as u64;
         self.level_mixed += ev.level_mixed as u64;
@@ -357,7 +366,7 @@ impl fmt::Display for EventCounts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "txn_acc={} membar_acc={} blocked_refused={} dn_txn={} dn_inval={} dn_bar={} (ack_req {}) dn_stalls={} releases={} (warps {}) err={} close(window/full/split)={}/{}/{} joined={} level_mixed={} cnt_full={} membar_no_room={} spurious(ack/bar_ack)={}/{} reserved={} reset_cycles={}",
+            "txn_acc={} membar_acc={} blocked_refused={} dn_txn={} dn_inval={} dn_bar={} (ack_req {}) dn_stalls={} releases={} (warps {}) err={} close(window/full/split/lone)={}/{}/{}/{} joined={} level_mixed={} cnt_full={} membar_no_room={} spurious(ack/bar_ack)={}/{} reserved={} reset_cycles={}",
             self.txn_accepted,
             self.membar_accepted,
             self.blocked_refusals,
@@ -372,6 +381,7 @@ impl fmt::Display for EventCounts {
             self.closes_by_window,
             self.closes_by_full,
             self.closes_by_split,
+            self.closes_by_lone,
             self.joined_existing,
             self.level_mixed,
             self.counter_full_refusals,

@@ -20,8 +20,9 @@
 //!   accepted LD/ST/ATOM/RED tagged with the open slot.
 //! - The open slot closes when it has members, fewer than `max_outstanding`
 //!   slots are closed, the sequencer is idle, the next slot's counter is zero,
-//!   and its window expired, it is full (`ways` members) or (`split`) a MEMBAR
-//!   of another level arrives.
+//!   and its window expired (`coalesce_window`, or `lone_window` when its
+//!   first member joined while no closed slot awaited release), it is full
+//!   (`ways` members) or (`split`) a MEMBAR of another level arrives.
 //! - A MEMBAR (other than plain CTA) joins the open slot, or the next one when
 //!   the open slot closes in the same cycle.
 
@@ -67,8 +68,12 @@ pub struct State {
     pub head: u8,
     /// Members of the open slot.
     pub nmem: u8,
-    /// Cycles since the open slot's first member joined (saturates at the window).
+    /// Cycles since the open slot's first member joined (saturates at `coalesce_window`).
     pub age: u8,
+    /// The open slot's first member joined while no closed slot awaited
+    /// release: it closes after `lone_window` instead of `coalesce_window`.
+    /// (While a slot is open no other slot closes, so it stays lone.)
+    pub lone: bool,
     /// Warps blocked by a plain MEMBAR.CTA.
     pub cta_pend: u64,
     /// Sequencer: commands still to emit for slot `seq_tag`
@@ -94,6 +99,10 @@ pub struct Events {
     pub close_by_window: bool,
     pub close_by_full: bool,
     pub close_by_split: bool,
+    /// The lone window let it close: a lone slot (nothing older outstanding
+    /// when its first member joined), `age >= lone_window` while
+    /// `coalesce_window` had not expired.
+    pub close_by_lone: bool,
     /// Slots released this cycle.
     pub released_slots: u8,
     /// A MEMBAR joined a slot with members already (coalesced).
@@ -193,7 +202,14 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
     let next_clean = q.cnt[((q.open + 1) & kmask) as usize] == 0;
     let can_close = q.nmem > 0 && (nclosed as u32) < cfg.max_outstanding && !seq_busy && next_clean;
     ev.close_blocked_by_stale = q.nmem > 0 && !next_clean;
-    let by_window = q.age as u32 >= cfg.coalesce_window;
+    // The window: `coalesce_window` for a slot whose first member arrived
+    // behind an outstanding (closed, not yet released) barrier, the shorter
+    // `lone_window` for a `lone` one, which had nothing older outstanding
+    // (no window tax on a lone barrier). `age` saturates at
+    // `coalesce_window` (a larger `lone_window` acts as `coalesce_window`).
+    let by_coalesce = q.age as u32 >= cfg.coalesce_window;
+    let by_lone = q.lone && q.age as u32 >= cfg.lone_window;
+    let by_window = by_coalesce || by_lone;
     let by_full = q.nmem as u32 >= cfg.ways;
     let close = can_close && (by_window || by_full || mismatch);
     let cnt_full = q.cnt[open] == cmax;
@@ -209,6 +225,7 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
         ev.close_by_window = by_window;
         ev.close_by_full = by_full;
         ev.close_by_split = mismatch;
+        ev.close_by_lone = by_lone && !by_coalesce;
     }
 
     let out = Outputs {
@@ -313,7 +330,13 @@ pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Events) {
         d.nmem = 0;
         d.age = 0;
     } else if q.nmem > 0 {
-        d.age = if by_window { q.age } else { q.age + 1 };
+        d.age = if by_coalesce { q.age } else { q.age + 1 };
+    }
+    // `lone` of the slot the next first member joins (the one after a slot
+    // that closes now is never lone); loaded while the slot is empty, read
+    // only once it has members.
+    if close || q.nmem == 0 {
+        d.lone = nclosed == 0 && !close;
     }
     if accept_join {
         let t = d.open as usize;

@@ -134,7 +134,10 @@ impl std::error::Error for Violation {}
 ///   the window expires and the slot closes in *t+1+window*, the sequencer
 ///   loads the BARRIER into the output register in *t+2+window*, it is
 ///   presented in *t+3+window*: quiescent pending cycles *t+1 … t+2+window*,
-///   i.e. `window + 2`.
+///   i.e. `window + 2`. (A `lone` slot, whose first member joined with
+///   nothing older outstanding, waits only `lone_window`, at most
+///   `coalesce_window`; a slot opened behind an outstanding barrier waits
+///   `coalesce_window`, which can run on after that barrier's release.)
 /// - outstanding limit: the open slot has members and its window has expired
 ///   but `max_outstanding` slots are closed; the last ack (or bar_ack, or the
 ///   BARRIER transfer of a VC slot) arrives in *a*; the closed slot releases
@@ -151,7 +154,7 @@ impl std::error::Error for Violation {}
 /// free output register the next cycle, so a pending warp sees at most 1
 /// quiescent cycle (observed by `tests/scoreboard.rs`); the bound is 3, with
 /// a margin of 2 for variations of those exploratory designs. The window
-/// knob does not apply to them.
+/// knobs do not apply to them.
 pub fn liveness_bound_for(cfg: &Config) -> u64 {
     match cfg.arch {
         Arch::Coalescing => (cfg.coalesce_window as u64 + 2).max(3),
