@@ -46,7 +46,7 @@ enum Cmd {
     /// (SymbiYosys; one task per property group). Exit 1 on a counterexample
     /// or an unfinished proof, 2 on bad input or a missing tool.
     Formal {
-        /// The unit whose contract is checked (allowed: membar).
+        /// The unit whose contract is checked (allowed: membar, bar, cluster, mbarrier).
         #[arg(long, default_value = "membar")]
         unit: String,
         #[arg(long)]
