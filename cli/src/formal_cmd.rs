@@ -127,7 +127,7 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
             );
             all_groups
                 .iter()
-                .filter(|g| !skip.contains(&g.name))
+                .filter(|g| !skip.contains(&g.name) && g.name != "all")
                 .map(|g| g.name.to_string())
                 .collect()
         }

@@ -69,6 +69,11 @@ pub const GROUPS: &[Group] = &[
         ],
         what: "M3/M8 for any entry: at most F wakes per cycle; wake_done only within wake_mask; a warp woken only if it was suspended; no warp suspended more than L + B consecutive cycles",
     },
+    Group {
+        name: "all",
+        props: &["RST_outputs_zero", "M7_ready", "M7_rsp", "M7_rsp_idle", "M1_rsp_exact", "M6_err", "M6_quiet", "M2_suspended", "M2_not_suspended", "M2_wake_decided", "M3_wake_bound", "M3_fanout", "M3_done_in_mask", "M3_wake_only_suspended", "M8_liveness"],
+        what: "every group above in one task (one front-end run: the bounded checks of the large configurations)",
+    },
 ];
 
 /// Groups pdr is not asked for by default (bounded liveness counters).
@@ -101,6 +106,7 @@ pub fn harness(cfg: &Config) -> String {
         env!("CARGO_PKG_VERSION"),
         unit_ports::UnitConfig::short_name(cfg)
     );
+    s += "`ifdef G_ALL\n`define G_RST\n`define G_M7\n`define G_M1\n`define G_M6\n`define G_M2\n`define G_M8\n`endif\n";
     s += &ports_section(
         &ports,
         "mbarrier_unit",

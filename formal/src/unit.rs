@@ -162,12 +162,12 @@ pub fn replay_unit<U: Unit>(
         }
         if r.violation.is_none() {
             if let Err(e) = sb_v(c as u64, i, v) {
-                r.violation = Some(format!("cycle {c}: {e}"));
+                r.violation = Some(e);
             }
         }
         if r.model_violation.is_none() {
             if let Err(e) = sb_m(c as u64, i, &m) {
-                r.model_violation = Some(format!("cycle {c}: {e}"));
+                r.model_violation = Some(e);
             }
         }
     }
