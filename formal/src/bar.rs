@@ -250,7 +250,7 @@ endmodule
 
 /// The unit's formal run for `cfg`.
 pub fn spec(cfg: &BarConfig) -> UnitSpec {
-    let c = cfg.clone();
+    let c = *cfg;
     UnitSpec {
         unit: "bar",
         module: "bar_unit",
@@ -259,7 +259,7 @@ pub fn spec(cfg: &BarConfig) -> UnitSpec {
         top: "bar_unit_formal_top".into(),
         replay: Box::new(move |v| {
             let ports = BarUnitPorts::ports(&c);
-            let mut model = BarUnitModel::new(c.clone());
+            let mut model = BarUnitModel::new(c);
             let mut sv = BarScoreboard::new(&c);
             let mut sm = BarScoreboard::new(&c);
             crate::unit::replay_unit::<BarUnitPorts>(

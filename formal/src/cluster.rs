@@ -111,7 +111,7 @@ endmodule
 
 /// The unit's formal run for `cfg`.
 pub fn spec(cfg: &ClusterConfig) -> UnitSpec {
-    let c = cfg.clone();
+    let c = *cfg;
     UnitSpec {
         unit: "cluster",
         module: "cluster_barrier",
@@ -120,7 +120,7 @@ pub fn spec(cfg: &ClusterConfig) -> UnitSpec {
         top: "cluster_barrier_formal_top".into(),
         replay: Box::new(move |v| {
             let ports = ClusterBarrierPorts::ports(&c);
-            let mut model = ClusterBarrierModel::new(c.clone());
+            let mut model = ClusterBarrierModel::new(c);
             let mut sv = ClusterScoreboard::new(&c);
             let mut sm = ClusterScoreboard::new(&c);
             crate::unit::replay_unit::<ClusterBarrierPorts>(

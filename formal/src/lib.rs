@@ -1,4 +1,5 @@
-//! membar-formal: formal proofs of `membar_unit`'s SPEC.md contract on the
+//! membar-formal: formal proofs of the units' contracts (membar_unit SPEC.md,
+//! bar_unit, cluster_barrier, mbarrier_unit) on the
 //! emitted Verilog with SymbiYosys.
 //!
 //! - [`harness`]: the top `membar_formal_top` (free inputs, reset in cycle 0,

@@ -307,7 +307,7 @@ endmodule
 
 /// The unit's formal run for `cfg`.
 pub fn spec(cfg: &Config) -> UnitSpec {
-    let c = cfg.clone();
+    let c = *cfg;
     UnitSpec {
         unit: "mbarrier",
         module: "mbarrier_unit",

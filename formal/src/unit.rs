@@ -97,11 +97,11 @@ pub fn ports_section(ports: &[Port], module: &str, top: &str, reads: &[&str]) ->
     s
 }
 
+/// One cycle of a trace: the inputs and the Verilog's outputs.
+pub type Row<U> = (<U as Unit>::Inputs, <U as Unit>::Outputs);
+
 /// The trace's per-cycle inputs and (Verilog) outputs of unit `U`, by port name.
-pub fn bundles_of<U: Unit>(
-    ports: &[Port],
-    tr: &Trace,
-) -> Result<Vec<(U::Inputs, U::Outputs)>, String> {
+pub fn bundles_of<U: Unit>(ports: &[Port], tr: &Trace) -> Result<Vec<Row<U>>, String> {
     for p in ports {
         if p.dir != Dir::Clock && !tr.values.contains_key(p.name) {
             return Err(format!("the trace has no top-level signal `{}`", p.name));
