@@ -21,6 +21,7 @@ fn pdr_skips(unit: &str) -> &'static [&'static str] {
     match unit {
         "membar" => &["p5"],
         "mbarrier" => membar_formal::mbarrier::PDR_SKIP,
+        "bar" => membar_formal::bar::PDR_SKIP,
         _ => &[],
     }
 }
