@@ -3,12 +3,18 @@
 # For every shipped configuration (verilog_out/*/): abc bmc3 to depth $DEPTH
 # on every property group, then abc pdr on every group but P5 with a
 # per-group timeout of $TIMEOUT seconds (a timeout is reported as UNKNOWN).
+# Then the bar, cluster and mbarrier units on every shipped configuration
+# (verilog_out/<unit>/*/): abc pdr on the groups it closes, then on the
+# ones it did not close within 300-420 s (bar b1/b6c, mbarrier m1/m6/m2; they
+# may end UNKNOWN, see docs/formal.md), and abc bmc3 to $UDEPTH on every
+# group in one task (`all`).
 # Exit 1 if any group has a counterexample or did not finish.
-#   DEPTH=15 TIMEOUT=600 bash formal/run-all.sh   (the defaults)
+#   DEPTH=15 UDEPTH=6 TIMEOUT=600 bash formal/run-all.sh   (the defaults)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DEPTH=${DEPTH:-15}
 TIMEOUT=${TIMEOUT:-600}
+UDEPTH=${UDEPTH:-6}
 cargo build --release --bin membar || exit 2
 M=target/release/membar
 rc=0
@@ -19,5 +25,23 @@ for d in verilog_out/*/; do
   echo "=== $n: abc pdr (every group but p5), timeout $TIMEOUT s per group"
   "$M" formal --config "$d/config.yaml" --verilog "$d/membar_unit.v" --engine pdr \
     --props rst,p2,p3s,p3c,p7,cnt,p4,p1 --timeout "$TIMEOUT" || rc=1
+done
+for pair in bar:bar_unit cluster:cluster_barrier mbarrier:mbarrier_unit; do
+  u=${pair%%:*}; mod=${pair#*:}
+  for d in verilog_out/"$mod"/*/; do
+    n=$(basename "$d")
+    echo "=== $u $n: abc pdr, timeout $TIMEOUT s per group"
+    "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine pdr --timeout "$TIMEOUT" || rc=1
+    case $u in
+      bar) hard=b1,b6c ;;
+      mbarrier) hard=m1,m6,m2 ;;
+      *) hard= ;;
+    esac
+    if [ -n "$hard" ]; then
+      "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine pdr --props "$hard" --timeout "$TIMEOUT" || rc=1
+    fi
+    echo "=== $u $n: abc bmc3, depth $UDEPTH, every group in one task"
+    "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine bmc --depth "$UDEPTH" --props all --timeout "$TIMEOUT" || rc=1
+  done
 done
 exit $rc

@@ -8,13 +8,74 @@
 
 use crate::common::{load_config, CmdError, CmdResult};
 use crate::rtl_cmd::verilog_for;
-use membar_formal::harness::GROUPS;
 use membar_formal::runner::{self, Options, RunError, Verdict};
 use membar_formal::sby::Engine;
-use std::path::PathBuf;
+use membar_formal::unit::UnitSpec;
+use std::path::{Path, PathBuf};
 
 /// Units with a formal harness.
-pub const UNITS: &str = "membar";
+pub const UNITS: &str = "membar, bar, cluster, mbarrier";
+
+/// Groups that pdr does not close (run with bmc, asked for explicitly).
+fn pdr_skips(unit: &str) -> &'static [&'static str] {
+    match unit {
+        "membar" => &["p5"],
+        "mbarrier" => membar_formal::mbarrier::PDR_SKIP,
+        "bar" => membar_formal::bar::PDR_SKIP,
+        _ => &[],
+    }
+}
+
+/// The unit's formal spec, its configuration's short name and the Verilog to check.
+fn unit_spec(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), CmdError> {
+    let v = a.verilog.as_deref();
+    Ok(match a.unit.as_str() {
+        "membar" => {
+            let cfg = load_config(&a.config)?;
+            let verilog = verilog_for(&cfg, &a.config, v)?;
+            (membar_formal::unit::membar(&cfg), cfg.short_name(), verilog)
+        }
+        "bar" => {
+            let cfg = crate::unit_bar::load_config(&a.config)?;
+            let verilog = crate::unit_bar::verilog_for(&cfg, &a.config, v)?;
+            let name = format!("w{}_c{}", cfg.warps, cfg.cta_slots);
+            (membar_formal::bar::spec(&cfg), name, verilog)
+        }
+        "cluster" => {
+            let cfg = crate::unit_cluster::load_config(&a.config)?;
+            let verilog = match v {
+                Some(p) => p.to_path_buf(),
+                None => crate::common::generated_verilog_file(
+                    &bar_unit_rtl::cluster_module_prefix(&cfg),
+                    "cluster_barrier.v",
+                    &crate::unit_cluster::generate_text(&cfg, &a.config)?,
+                )?,
+            };
+            let name = format!("n{}", cfg.ranks);
+            (membar_formal::cluster::spec(&cfg), name, verilog)
+        }
+        "mbarrier" => {
+            let cfg = crate::unit_mbarrier::load(&a.config)?;
+            let verilog = match v {
+                Some(p) => p.to_path_buf(),
+                None => crate::common::generated_verilog_file(
+                    &mbarrier_unit_rtl::module_prefix(&cfg),
+                    "mbarrier_unit.v",
+                    &crate::unit_mbarrier::verilog_for(&cfg, &a.config)?,
+                )?,
+            };
+            let name = unit_ports::UnitConfig::short_name(&cfg);
+            (membar_formal::mbarrier::spec(&cfg), name, verilog)
+        }
+        _ => unreachable!("checked by formal()"),
+    })
+}
+
+fn check_readable(p: &Path) -> Result<(), CmdError> {
+    std::fs::metadata(p)
+        .map(|_| ())
+        .map_err(|e| CmdError::input(format!("--verilog {}: cannot read: {e}", p.display())))
+}
 
 pub struct FormalArgs {
     pub unit: String,
@@ -29,7 +90,7 @@ pub struct FormalArgs {
 }
 
 pub fn formal(a: &FormalArgs) -> CmdResult {
-    if a.unit != "membar" {
+    if !UNITS.split(", ").any(|u| u == a.unit) {
         return Err(CmdError::input(format!(
             "--unit {:?}: no formal harness for this unit; allowed: {UNITS}",
             a.unit
@@ -48,24 +109,37 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
     if a.jobs == 0 {
         return Err(CmdError::input("--jobs 0: allowed: 1 or more"));
     }
+    let all_groups = match a.unit.as_str() {
+        "membar" => membar_formal::harness::GROUPS,
+        "bar" => membar_formal::bar::GROUPS,
+        "cluster" => membar_formal::cluster::GROUPS,
+        _ => membar_formal::mbarrier::GROUPS,
+    };
+    let skip = pdr_skips(&a.unit);
     let groups: Vec<String> = match a.props.as_deref() {
         Some(p) => p.split(',').map(|s| s.trim().to_string()).collect(),
-        // pdr does not close P5's quiescence counter (docs/formal.md): by
-        // default it runs every other group; P5 is asked for explicitly.
-        None if engine == Engine::Pdr => {
-            println!("note: p5 is not run with pdr by default (it does not close); check it with --engine bmc --props p5");
-            GROUPS
+        // pdr does not close some bounded-liveness groups (docs/formal.md):
+        // by default it runs every other group; those are asked for explicitly.
+        None if engine == Engine::Pdr && !skip.is_empty() => {
+            println!(
+                "note: {} not run with pdr by default (does not close); check with --engine bmc --props {}",
+                skip.join(", "),
+                skip.join(",")
+            );
+            all_groups
                 .iter()
-                .filter(|g| g.name != "p5")
+                .filter(|g| !skip.contains(&g.name) && g.name != "all")
                 .map(|g| g.name.to_string())
                 .collect()
         }
         None => Vec::new(),
     };
     // Validate the flags before any work.
-    runner::select_groups(&groups).map_err(|e| CmdError::input(e.to_string()))?;
-    let cfg = load_config(&a.config)?;
-    let verilog = verilog_for(&cfg, &a.config, a.verilog.as_deref())?;
+    runner::select_groups_in(all_groups, &groups).map_err(|e| CmdError::input(e.to_string()))?;
+    if let Some(v) = a.verilog.as_deref() {
+        check_readable(v)?;
+    }
+    let (spec, short, verilog) = unit_spec(a)?;
     let opts = Options {
         engine,
         depth: a.depth,
@@ -75,14 +149,15 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
         jobs: a.jobs,
     };
     println!(
-        "formal: unit membar, config {} ({}), verilog {}, engine {}, depth {}",
+        "formal: unit {}, config {} ({}), verilog {}, engine {}, depth {}",
+        a.unit,
         a.config.display(),
-        cfg.short_name(),
+        short,
         verilog.display(),
         engine.name(),
         a.depth
     );
-    let results = runner::run(&cfg, &verilog, &opts).map_err(|e| match e {
+    let results = runner::run_unit(&spec, &verilog, &opts).map_err(|e| match e {
         RunError::Input(s) | RunError::Io(s) => CmdError::input(s),
         RunError::Missing(m) => CmdError::input(m.to_string()),
     })?;

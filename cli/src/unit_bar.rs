@@ -65,7 +65,7 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
 
 /// `--verilog F` (checked by the Verilator port check), or the
 /// configuration's Verilog generated into `target/membar-generated/`.
-fn verilog_for(
+pub(crate) fn verilog_for(
     cfg: &BarConfig,
     config: &Path,
     verilog: Option<&Path>,

@@ -1,7 +1,8 @@
 //! `membar formal` flag handling: bad `--unit` / `--engine` / `--props` /
 //! `--depth` exit 2 naming the flag, the value and what is allowed; a missing
 //! tool exits 2 with the install line; a quick real run (the P2 group of the
-//! small configuration, abc pdr) proves and reports. The proofs themselves are
+//! small configuration, abc pdr) proves and reports; the other units take
+//! `--unit bar|cluster|mbarrier` with their own groups. The proofs themselves are
 //! tested in `formal/tests/`.
 
 use std::path::{Path, PathBuf};
@@ -82,6 +83,50 @@ fn small_config_p2_group_proves() {
     assert_eq!(o.status.code(), Some(0), "{out}\n{}", stderr(&o));
     assert!(
         out.contains("p2") && out.contains("PROVEN (unbounded)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn other_units_run_and_name_their_groups() {
+    // Bad --props for the bar unit lists the bar unit's groups.
+    let o = membar(
+        &[
+            "formal",
+            "--unit",
+            "bar",
+            "--config",
+            "verilog_out/bar_unit/w8_c1/config.yaml",
+            "--props",
+            "p2",
+        ],
+        None,
+    );
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("\"p2\"") && e.contains("b1") && e.contains("b6c"),
+        "{e}"
+    );
+    // A real run: the cluster barrier's C1 group on 2 ranks, abc pdr.
+    let o = membar(
+        &[
+            "formal",
+            "--unit",
+            "cluster",
+            "--config",
+            "verilog_out/cluster_barrier/n2/config.yaml",
+            "--verilog",
+            "verilog_out/cluster_barrier/n2/cluster_barrier.v",
+            "--props",
+            "c1",
+        ],
+        None,
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", stderr(&o));
+    assert!(
+        out.contains("unit cluster") && out.contains("c1") && out.contains("PROVEN (unbounded)"),
         "{out}"
     );
 }

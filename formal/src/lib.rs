@@ -1,4 +1,5 @@
-//! membar-formal: formal proofs of `membar_unit`'s SPEC.md contract on the
+//! membar-formal: formal proofs of the units' contracts (membar_unit SPEC.md,
+//! bar_unit, cluster_barrier, mbarrier_unit) on the
 //! emitted Verilog with SymbiYosys.
 //!
 //! - [`harness`]: the top `membar_formal_top` (free inputs, reset in cycle 0,
@@ -7,10 +8,18 @@
 //! - [`runner`]: runs one sby task per property group and parses the result,
 //! - [`replay`]: turns a counterexample VCD into per-cycle [`membar_sim::Inputs`]
 //!   and replays it through the reference model and the scoreboard,
-//! - [`mutants`]: textual mutants of the emitted Verilog (test machinery).
+//! - [`mutants`]: textual mutants of the emitted Verilog (test machinery),
+//! - [`unit`]: what the runner needs of a unit (harness, groups, replay) and
+//!   the harness part generated from a port declaration; [`bar`],
+//!   [`cluster`], [`mbarrier`]: the harnesses of the other units.
 
+pub mod bar;
+pub mod cluster;
 pub mod harness;
+pub mod mbarrier;
+
 pub mod mutants;
 pub mod replay;
 pub mod runner;
 pub mod sby;
+pub mod unit;

@@ -4,9 +4,10 @@
 //! unknown / timeout / error, with wall time. A counterexample is replayed
 //! through the reference model and the scoreboard ([`crate::replay`]).
 
-use crate::harness::{harness, Group, GROUPS};
-use crate::replay::{replay_vcd, Replay};
-use crate::sby::{sby_text, trace_sby_text, Engine, MissingTool, Tools};
+use crate::harness::{Group, GROUPS};
+use crate::replay::Replay;
+use crate::sby::{sby_text_for, trace_sby_text_for, Engine, Files, MissingTool, Tools};
+use crate::unit::UnitSpec;
 use membar_sim::Config;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -117,16 +118,25 @@ impl std::fmt::Display for RunError {
 
 /// Resolve group names (`--props`): every name must be a group.
 pub fn select_groups(names: &[String]) -> Result<Vec<&'static Group>, RunError> {
+    select_groups_in(GROUPS, names)
+}
+
+/// Resolve group names among `all` (one unit's groups).
+pub fn select_groups_in(
+    all: &'static [Group],
+    names: &[String],
+) -> Result<Vec<&'static Group>, RunError> {
     if names.is_empty() {
-        return Ok(GROUPS.iter().collect());
+        // `all` is the union of the others in one task: not run twice.
+        return Ok(all.iter().filter(|g| g.name != "all").collect());
     }
     names
         .iter()
         .map(|n| {
-            crate::harness::group(n.trim()).ok_or_else(|| {
+            all.iter().find(|g| g.name == n.trim()).ok_or_else(|| {
                 RunError::Input(format!(
                     "--props {n:?}: no such property group; allowed: {}",
-                    GROUPS.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+                    all.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
                 ))
             })
         })
@@ -135,7 +145,23 @@ pub fn select_groups(names: &[String]) -> Result<Vec<&'static Group>, RunError> 
 
 /// Run the formal check of `verilog` (a `membar_unit` for `cfg`).
 pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResult>, RunError> {
-    let groups = select_groups(&opts.groups)?;
+    run_unit(&crate::unit::membar(cfg), verilog, opts)
+}
+
+/// Run the formal check of `verilog`, the emitted Verilog of `spec`'s unit
+/// (its harness, property groups and counterexample replay).
+pub fn run_unit(
+    spec: &UnitSpec,
+    verilog: &Path,
+    opts: &Options,
+) -> Result<Vec<GroupResult>, RunError> {
+    let groups = select_groups_in(spec.groups, &opts.groups)?;
+    let (vname, hname, top) = spec.file_names();
+    let files = Files {
+        verilog: &vname,
+        harness: &hname,
+        top: &top,
+    };
     let tools = Tools::find(opts.engine).map_err(RunError::Missing)?;
     let text = std::fs::read_to_string(verilog).map_err(|e| {
         RunError::Input(format!("--verilog {}: cannot read: {e}", verilog.display()))
@@ -156,14 +182,14 @@ pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResu
         }
     };
     let io = |e: std::io::Error| RunError::Io(format!("{}: {e}", dir.display()));
-    std::fs::write(dir.join("membar_unit.v"), &text).map_err(io)?;
-    std::fs::write(dir.join("membar_formal_top.sv"), harness(cfg)).map_err(io)?;
+    std::fs::write(dir.join(&vname), &text).map_err(io)?;
+    std::fs::write(dir.join(&hname), &spec.harness).map_err(io)?;
     // One .sby per group: sby keeps a status database per job name
     // (`<job>/status.sqlite`), which concurrent tasks of one job would share.
     for g in &groups {
         std::fs::write(
             dir.join(format!("membar_{}.sby", g.name)),
-            sby_text(&[g], opts.engine, opts.depth, opts.timeout),
+            sby_text_for(files, &[g], opts.engine, opts.depth, opts.timeout),
         )
         .map_err(io)?;
     }
@@ -214,7 +240,7 @@ pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResu
                 let stem = format!("trace_{}", g.name);
                 std::fs::write(
                     dir.join(format!("{stem}.sby")),
-                    trace_sby_text(&[g], depth, opts.timeout),
+                    trace_sby_text_for(files, &[g], depth, opts.timeout),
                 )
                 .map_err(io)?;
                 let rerun = Instant::now();
@@ -231,7 +257,7 @@ pub fn run(cfg: &Config, verilog: &Path, opts: &Options) -> Result<Vec<GroupResu
             }
             let seconds = first_seconds + rerun_seconds;
             let replay = match &verdict {
-                Verdict::Counterexample { vcd: Some(v), .. } => Some(replay_vcd(cfg, v)),
+                Verdict::Counterexample { vcd: Some(v), .. } => Some((spec.replay)(v)),
                 _ => None,
             };
             results[gi] = Some(GroupResult {

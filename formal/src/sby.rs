@@ -176,7 +176,41 @@ pub fn defines(g: &Group) -> Vec<String> {
 /// The `.sby` text: one task per group, `engine`, `depth`, `timeout` seconds.
 /// `verilog` and `harness` are the file names (copied next to the .sby).
 pub fn sby_text(groups: &[&Group], engine: Engine, depth: u32, timeout: u64) -> String {
-    sby_text_with(groups, engine.mode(), engine.engine_line(), depth, timeout)
+    sby_text_for(MEMBAR_FILES, groups, engine, depth, timeout)
+}
+
+/// The files of one unit's formal run: the unit's Verilog (copied as
+/// `verilog`), the harness (`harness`) and its top module (`top`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Files<'a> {
+    pub verilog: &'a str,
+    pub harness: &'a str,
+    pub top: &'a str,
+}
+
+/// The membar unit's file names.
+pub const MEMBAR_FILES: Files<'static> = Files {
+    verilog: "membar_unit.v",
+    harness: "membar_formal_top.sv",
+    top: "membar_formal_top",
+};
+
+/// [`sby_text`] for any unit's files.
+pub fn sby_text_for(
+    files: Files,
+    groups: &[&Group],
+    engine: Engine,
+    depth: u32,
+    timeout: u64,
+) -> String {
+    sby_text_with(
+        files,
+        groups,
+        engine.mode(),
+        engine.engine_line(),
+        depth,
+        timeout,
+    )
 }
 
 /// The `.sby` that re-finds an abc counterexample with `smtbmc yices` (BMC to
@@ -184,10 +218,16 @@ pub fn sby_text(groups: &[&Group], engine: Engine, depth: u32, timeout: u64) -> 
 /// the failed assertions. (The abc witness maps free inputs to internal
 /// names that yosys-smtbmc 0.70 cannot replay.)
 pub fn trace_sby_text(groups: &[&Group], depth: u32, timeout: u64) -> String {
-    sby_text_with(groups, "bmc", "smtbmc yices", depth, timeout)
+    trace_sby_text_for(MEMBAR_FILES, groups, depth, timeout)
+}
+
+/// [`trace_sby_text`] for any unit's files.
+pub fn trace_sby_text_for(files: Files, groups: &[&Group], depth: u32, timeout: u64) -> String {
+    sby_text_with(files, groups, "bmc", "smtbmc yices", depth, timeout)
 }
 
 fn sby_text_with(
+    files: Files,
     groups: &[&Group],
     mode: &str,
     engine_line: &str,
@@ -201,17 +241,22 @@ fn sby_text_with(
         s += &format!("{}\n", g.name);
     }
     s += &format!(
-        "\n[options]\nmode {mode}\ndepth {depth}\nmulticlock off\ntimeout {timeout}\n\n[engines]\n{engine_line}\n\n[script]\nread -formal membar_unit.v\n"
+        "\n[options]\nmode {mode}\ndepth {depth}\nmulticlock off\ntimeout {timeout}\n\n[engines]\n{engine_line}\n\n[script]\nread -formal {}\n",
+        files.verilog
     );
     for g in groups {
         let d: Vec<String> = defines(g).iter().map(|d| format!("-D {d}")).collect();
         s += &format!(
-            "{}: read -formal {} membar_formal_top.sv\n",
+            "{}: read -formal {} {}\n",
             g.name,
-            d.join(" ")
+            d.join(" "),
+            files.harness
         );
     }
-    s += "prep -top membar_formal_top\n\n[files]\nmembar_unit.v\nmembar_formal_top.sv\n";
+    s += &format!(
+        "prep -top {}\n\n[files]\n{}\n{}\n",
+        files.top, files.verilog, files.harness
+    );
     s
 }
 

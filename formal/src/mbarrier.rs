@@ -1,0 +1,333 @@
+//! The formal harness of `mbarrier_unit` (`spec/mbarrier_unit.md`, M1–M8):
+//! every input free, reset in cycle 0, and a port-level monitor that keeps,
+//! from the inputs alone, the state of one free constant entry `fe` (valid,
+//! phase parity, pending, expected, signed tx-count) through the cycle's
+//! three steps (complete-tx, remote arrive, operation, each completing the
+//! phase when pending = tx = 0), which warps are suspended on `fe`, and the
+//! try_wait of one free constant warp `fw` on `fe` (decision: done at the
+//! first completion of `fe`, not done when L cycles pass; the wake within B
+//! cycles). Since `fe` and `fw` are arbitrary, the properties hold for every
+//! entry and warp.
+//!
+//! Facts the monitor cannot know at the ports for another entry are read
+//! from the unit (sound by the same first-violation argument as the bar
+//! harness): whether the issuing warp is suspended (`suspended`, registered:
+//! the state at the start of the cycle), checked for `fw` by `m2`.
+//! `err` is checked exactly in the cycles whose every valid port either
+//! names `fe` or fails an entry-independent check (reserved op, suspended
+//! warp); a cycle mixing a good op on `fe` with a complete-tx on another
+//! entry is covered by the instance whose `fe` is that entry only when it
+//! errs first in report order — see docs/formal.md.
+
+use crate::harness::Group;
+use crate::unit::{popcount, ports_section, UnitSpec};
+use mbarrier_unit_model::config::Config;
+use mbarrier_unit_model::mbarrier_unit::MbarrierModel;
+use mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts;
+use mbarrier_unit_model::scoreboard::MbarScoreboard;
+use unit_ports::Unit;
+
+/// The property groups of `mbarrier_unit`.
+pub const GROUPS: &[Group] = &[
+    Group {
+        name: "rst",
+        props: &["RST_outputs_zero"],
+        what: "every output (op_ready included) is 0 in a reset cycle",
+    },
+    Group {
+        name: "m7",
+        props: &["M7_ready", "M7_rsp", "M7_rsp_idle"],
+        what: "M7: op_ready high in every cycle outside reset; exactly one response (rsp_valid, rsp_warp, rsp_op) in the cycle after each accepted operation, none otherwise; rsp_* 0 without rsp_valid",
+    },
+    Group {
+        name: "m1",
+        props: &["M1_rsp_exact"],
+        what: "M1/M4/M5/M2 answers for entry fe: the token of an arrive (parity of the phase it counted in), test_wait/try_wait done = (parity after complete-tx and remote arrive != op_parity), try_wait suspended iff not done, all 0 for an erroring op — with fe's phase, pending, expected and tx-count followed through init, inval, arrive, arrive_drop, arrive_expect_tx, expect_tx, complete_tx, the ctx and rarv ports and every completion (pending = tx = 0)",
+    },
+    Group {
+        name: "m6",
+        props: &["M6_err", "M6_quiet"],
+        what: "M6: err / err_src / err_cause in the next cycle exactly the first bad input (op, then complete-tx, then remote arrive) with its cause (reserved, suspended warp, uninit, bad count, underflow, tx range, waiters), for every cycle whose valid ports name fe or fail an entry-independent check; no err for good inputs; err_src = err_cause = 0 without err",
+    },
+    Group {
+        name: "m2",
+        props: &[
+            "M2_suspended",
+            "M2_not_suspended",
+            "M2_wake_decided",
+            "M3_wake_bound",
+        ],
+        what: "M2/M3 for warp fw on entry fe: suspended[fw] from the cycle after its suspending try_wait through the cycle before its wake; woken only after its decision, with wake_done = 1 iff fe completed (the phase waited on) before L cycles passed, 0 iff L passed first; woken within B = ceil(W/F) cycles of the decision",
+    },
+    Group {
+        name: "m8",
+        props: &[
+            "M3_fanout",
+            "M3_done_in_mask",
+            "M3_wake_only_suspended",
+            "M8_liveness",
+        ],
+        what: "M3/M8 for any entry: at most F wakes per cycle; wake_done only within wake_mask; a warp woken only if it was suspended; no warp suspended more than L + B consecutive cycles",
+    },
+    Group {
+        name: "all",
+        props: &["RST_outputs_zero", "M7_ready", "M7_rsp", "M7_rsp_idle", "M1_rsp_exact", "M6_err", "M6_quiet", "M2_suspended", "M2_not_suspended", "M2_wake_decided", "M3_wake_bound", "M3_fanout", "M3_done_in_mask", "M3_wake_only_suspended", "M8_liveness"],
+        what: "every group above in one task (one front-end run: the bounded checks of the large configurations)",
+    },
+];
+
+/// Groups `membar formal` does not run under pdr by default: they follow
+/// entry fe's counters, which pdr does not relate to the RTL's in 300 s
+/// (docs/formal.md); check them with `--engine bmc`.
+pub const PDR_SKIP: &[&str] = &["m1", "m6", "m2"];
+
+/// SystemVerilog of `mbarrier_unit_formal_top` for `cfg`.
+pub fn harness(cfg: &Config) -> String {
+    let ports = MbarrierUnitPorts::ports(cfg);
+    let (w, wb, eb, cbp, tbp) = (
+        cfg.warps,
+        cfg.wb(),
+        cfg.eb(),
+        cfg.count_port_bits(),
+        cfg.tx_port_bits(),
+    );
+    let (maxc, maxtx, l, f, b) = (
+        cfg.max_count(),
+        cfg.max_tx(),
+        cfg.try_wait_limit,
+        cfg.wake_fanout,
+        cfg.wake_bound(),
+    );
+    let tx = tbp + 2;
+    // Counters of L + B + 1 cycles.
+    let lb = l as u64 + b + 2;
+    let kb = 64 - lb.leading_zeros();
+    let fb = 64 - (w as u64).leading_zeros();
+    let mut s = format!(
+        "// mbarrier_unit_formal_top.sv: formal harness of mbarrier_unit, generated by membar-formal {} — do not edit.\n// Configuration: {}.\n\n",
+        env!("CARGO_PKG_VERSION"),
+        unit_ports::UnitConfig::short_name(cfg)
+    );
+    s += "`ifdef G_ALL\n`define G_RST\n`define G_M7\n`define G_M1\n`define G_M6\n`define G_M2\n`define G_M8\n`endif\n";
+    s += &ports_section(
+        &ports,
+        "mbarrier_unit",
+        "mbarrier_unit_formal_top",
+        &[
+            "reset",
+            "op_valid",
+            "op_ready",
+            "op_warp",
+            "op_code",
+            "op_entry",
+            "op_count",
+            "op_tx",
+            "op_parity",
+            "ctx_valid",
+            "ctx_entry",
+            "ctx_bytes",
+            "rarv_valid",
+            "rarv_entry",
+            "rarv_count",
+            "rsp_valid",
+            "rsp_warp",
+            "rsp_op",
+            "rsp_token",
+            "rsp_done",
+            "rsp_suspended",
+            "wake_mask",
+            "wake_done",
+            "suspended",
+            "err",
+            "err_src",
+            "err_cause",
+        ],
+    );
+    let pc_wake = popcount("wake_mask", w, fb);
+    s += &format!(
+        "  localparam W = {w}, WB = {wb}, EB = {eb}, CB = {cbp}, TB = {tbp}, TX = {tx}, KB = {kb};
+  localparam integer MAXC = {maxc}, MAXTX = {maxtx}, L = {l}, F = {f}, B = {b};
+  (* anyconst *) reg [EB-1:0] fe;   // the entry watched
+  (* anyconst *) reg [WB-1:0] fw;   // the warp watched (m2)
+
+  // Entry fe at the start of the cycle.
+  reg e_v, e_par; reg [CB-1:0] e_pend, e_exp; reg signed [TX-1:0] e_tx;
+  // Warps whose latest suspending try_wait was on fe (with `suspended`: waiters of fe).
+  reg [W-1:0] sfe;
+  wire waiters = (suspended & sfe) != 0;
+
+  // Step 1: complete-tx.
+  wire signed [TX-1:0] ctxb = $signed({{2'b00, ctx_bytes}});
+  wire c_hit = ctx_valid && ctx_entry == fe;
+  wire [3:0] c_cause = !e_v ? 4'd3 : ((e_tx - ctxb) < -MAXTX) ? 4'd6 : 4'd0;
+  wire c_ok = c_hit && c_cause == 0;
+  wire signed [TX-1:0] tx1 = c_ok ? e_tx - ctxb : e_tx;
+  wire comp1 = c_ok && e_pend == 0 && tx1 == 0;
+  wire par1 = comp1 ? !e_par : e_par;
+  wire [CB-1:0] pend1 = comp1 ? e_exp : e_pend;
+  // Step 2: remote arrive.
+  wire r_hit = rarv_valid && rarv_entry == fe;
+  wire [3:0] r_cause = !e_v ? 4'd3 : (rarv_count == 0 || rarv_count > MAXC) ? 4'd4 : (rarv_count > pend1) ? 4'd5 : 4'd0;
+  wire r_ok = r_hit && r_cause == 0;
+  wire [CB-1:0] pend2a = r_ok ? pend1 - rarv_count : pend1;
+  wire comp2 = r_ok && pend2a == 0 && tx1 == 0;
+  wire par2 = comp2 ? !par1 : par1;
+  wire [CB-1:0] pend2 = comp2 ? e_exp : pend2a;
+  // Step 3: the operation.
+  wire [W-1:0] wbit = {{{{(W-1){{1'b0}}}}, 1'b1}} << op_warp;
+  wire o_susp_w = (suspended & wbit) != 0;
+  wire o_res = op_code > 4'd8;
+  wire o_hit = op_valid && op_entry == fe;
+  wire o_indep = op_valid && (o_res || o_susp_w);        // errs whatever the entry
+  wire cnt_bad = op_count == 0 || op_count > MAXC;
+  wire is_arr = op_code == 4'd2 || op_code == 4'd3 || op_code == 4'd4;
+  wire signed [TX-1:0] optx = $signed({{2'b00, op_tx}});
+  wire signed [TX-1:0] tx_arr = (op_code == 4'd4) ? tx1 + optx : tx1;
+  wire [3:0] o_cause =
+      o_res ? 4'd1 : o_susp_w ? 4'd2
+    : op_code == 4'd0 ? (cnt_bad ? 4'd4 : waiters ? 4'd7 : 4'd0)
+    : !e_v ? 4'd3
+    : op_code == 4'd1 ? (waiters ? 4'd7 : 4'd0)
+    : is_arr ? (cnt_bad ? 4'd4 : (tx_arr > MAXTX) ? 4'd6
+               : (op_count > pend2 || (op_code == 4'd3 && op_count >= e_exp)) ? 4'd5 : 4'd0)
+    : op_code == 4'd5 ? ((tx1 + optx > MAXTX) ? 4'd6 : 4'd0)
+    : op_code == 4'd6 ? ((tx1 - optx < -MAXTX) ? 4'd6 : 4'd0)
+    : 4'd0;
+  wire o_ok = o_hit && o_cause == 0;
+  wire signed [TX-1:0] tx3 = !o_ok ? tx1 : is_arr ? tx_arr : op_code == 4'd5 ? tx1 + optx : op_code == 4'd6 ? tx1 - optx : tx1;
+  wire [CB-1:0] pend3a = (o_ok && is_arr) ? pend2 - op_count : pend2;
+  wire [CB-1:0] exp3 = (o_ok && op_code == 4'd3) ? e_exp - op_count : e_exp;
+  wire step3_changes = o_ok && (is_arr || op_code == 4'd5 || op_code == 4'd6);
+  wire comp3 = step3_changes && e_v && pend3a == 0 && tx3 == 0;
+  wire o_done = par2 != op_parity;
+  wire o_suspends = o_ok && op_code == 4'd8 && !o_done;
+  wire comp_any = comp1 || comp2 || comp3;
+
+  // Expected response (m1) and error report (m6), due next cycle.
+  reg x_rk, x_tok, x_done, x_sus;
+  reg x_ek, x_err; reg [1:0] x_src; reg [3:0] x_cause;
+  wire o_known = !op_valid || o_indep || o_hit;
+  wire [3:0] o_c = op_valid ? o_cause : 4'd0;
+  wire c_known = !ctx_valid || c_hit;
+  wire [3:0] c_c = c_hit ? c_cause : 4'd0;
+  wire r_known = !rarv_valid || r_hit;
+  wire [3:0] r_c = r_hit ? r_cause : 4'd0;
+  wire e_known = o_known && (o_c != 0 || (c_known && (c_c != 0 || r_known)));
+
+  // Warp fw's try_wait on fe.
+  reg f_s, f_dec, f_done; reg [KB-1:0] f_timer, f_age;
+  wire fw_woken = wake_mask[fw];
+  reg prev_susp_fw; reg [KB-1:0] run;
+
+  always @(posedge clock) begin
+    if (reset) begin
+      e_v <= 1'b0; e_par <= 1'b0; e_pend <= 0; e_exp <= 0; e_tx <= 0; sfe <= 0;
+      x_rk <= 1'b0; x_ek <= 1'b1; x_err <= 1'b0; x_src <= 0; x_cause <= 0;
+      f_s <= 1'b0; f_dec <= 1'b0; f_done <= 1'b0; f_timer <= 0; f_age <= 0;
+      prev_susp_fw <= 1'b0; run <= 0;
+    end else begin
+      // fe after the three steps.
+      if (o_ok && op_code == 4'd0) begin
+        e_v <= 1'b1; e_par <= 1'b0; e_pend <= op_count; e_exp <= op_count; e_tx <= 0;
+      end else if (o_ok && op_code == 4'd1) begin
+        e_v <= 1'b0; e_par <= 1'b0; e_pend <= 0; e_exp <= 0; e_tx <= 0;
+      end else begin
+        e_par <= comp3 ? !par2 : par2;
+        e_pend <= comp3 ? exp3 : pend3a;
+        e_exp <= exp3;
+        e_tx <= tx3;
+      end
+      if (op_valid && op_code == 4'd8 && !o_susp_w && !o_res)
+        sfe <= (sfe & ~wbit) | (o_suspends ? wbit : {{W{{1'b0}}}});
+      x_rk <= op_valid && (o_indep || o_hit);
+      x_tok <= o_ok && is_arr ? par2 : 1'b0;
+      x_done <= o_ok && (op_code == 4'd7 || op_code == 4'd8) ? o_done : 1'b0;
+      x_sus <= o_suspends;
+      x_ek <= e_known;
+      x_err <= (o_c | c_c | r_c) != 0;
+      x_src <= o_c != 0 ? 2'd0 : c_c != 0 ? 2'd1 : 2'd2;
+      x_cause <= o_c != 0 ? o_c : c_c != 0 ? c_c : r_c;
+      // fw: decision, age, wake.
+      if (f_s && !f_dec) begin
+        if (comp_any) begin f_dec <= 1'b1; f_done <= 1'b1; f_age <= 0; end
+        else if (f_timer + 1 >= L) begin f_dec <= 1'b1; f_done <= 1'b0; f_age <= 0; end
+        else f_timer <= f_timer + 1'b1;
+      end else if (f_dec && f_age != {{KB{{1'b1}}}}) f_age <= f_age + 1'b1;
+      if (fw_woken) begin f_s <= 1'b0; f_dec <= 1'b0; end
+      if (o_suspends && op_warp == fw) begin
+        f_s <= 1'b1; f_dec <= 1'b0; f_done <= 1'b0; f_timer <= 0; f_age <= 0;
+      end
+      prev_susp_fw <= suspended[fw];
+      run <= suspended[fw] ? (run == {{KB{{1'b1}}}} ? run : run + 1'b1) : 0;
+    end
+  end
+
+  always @(posedge clock) begin
+    if (reset) begin
+`ifdef G_RST
+      RST_outputs_zero: assert (!op_ready && !rsp_valid && rsp_warp == 0 && rsp_op == 0 && !rsp_token && !rsp_done
+                         && !rsp_suspended && wake_mask == 0 && wake_done == 0 && suspended == 0 && !err
+                         && err_src == 0 && err_cause == 0);
+`endif
+    end else begin
+`ifdef G_M7
+      M7_ready: assert (op_ready);
+      M7_rsp: assert (rsp_valid == p_valid && (!rsp_valid || (rsp_warp == p_warp && rsp_op == p_code)));
+      M7_rsp_idle: assert (rsp_valid || (rsp_warp == 0 && rsp_op == 0 && !rsp_token && !rsp_done && !rsp_suspended));
+`endif
+`ifdef G_M1
+      M1_rsp_exact: assert (!x_rk || (rsp_token == x_tok && rsp_done == x_done && rsp_suspended == x_sus));
+`endif
+`ifdef G_M6
+      M6_err: assert (!x_ek || (err == x_err && (!x_err || (err_src == x_src && err_cause == x_cause))));
+      M6_quiet: assert (err || (err_src == 0 && err_cause == 0));
+`endif
+`ifdef G_M2
+      M2_suspended: assert (!(f_s && !fw_woken) || suspended[fw]);
+      M2_not_suspended: assert (!(suspended[fw] && sfe[fw]) || (f_s && !fw_woken));
+      M2_wake_decided: assert (!(fw_woken && sfe[fw]) || (f_s && f_dec && wake_done[fw] == f_done));
+      M3_wake_bound: assert (!(f_dec && !fw_woken && f_age >= B - 1));
+`endif
+`ifdef G_M8
+      M3_fanout: assert (({pc_wake}) <= F);
+      M3_done_in_mask: assert ((wake_done & ~wake_mask) == 0);
+      M3_wake_only_suspended: assert (!fw_woken || prev_susp_fw);
+      M8_liveness: assert (run < L + B);
+`endif
+    end
+  end
+  // The previous cycle's operation (M7).
+  reg p_valid; reg [WB-1:0] p_warp; reg [3:0] p_code;
+  always @(posedge clock) begin
+    p_valid <= !reset && op_valid; p_warp <= op_warp; p_code <= op_code;
+  end
+endmodule
+"
+    );
+    s
+}
+
+/// The unit's formal run for `cfg`.
+pub fn spec(cfg: &Config) -> UnitSpec {
+    let c = *cfg;
+    UnitSpec {
+        unit: "mbarrier",
+        module: "mbarrier_unit",
+        groups: GROUPS,
+        harness: harness(cfg),
+        top: "mbarrier_unit_formal_top".into(),
+        replay: Box::new(move |v| {
+            let ports = MbarrierUnitPorts::ports(&c);
+            let mut model = MbarrierModel::new(&c);
+            let mut sv = MbarScoreboard::new(&c);
+            let mut sm = MbarScoreboard::new(&c);
+            crate::unit::replay_unit::<MbarrierUnitPorts>(
+                &ports,
+                v,
+                &mut model,
+                Box::new(move |k, i, o| sv.check(k, i, o).map_err(|e| e.to_string())),
+                Box::new(move |k, i, o| sm.check(k, i, o).map_err(|e| e.to_string())),
+            )
+        }),
+    }
+}
