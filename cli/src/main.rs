@@ -239,8 +239,8 @@ enum Cmd {
         /// Synthesise this emitted file instead of generating the config's Verilog.
         #[arg(long)]
         verilog: Option<PathBuf>,
-        /// ice40: synth_ice40 + nextpnr-ice40 (HX8K); generic: synth -lut 4, no place and route.
-        #[arg(long, value_enum, default_value_t = synth::Target::Ice40)]
+        /// ice40: synth_ice40 + nextpnr-ice40 (HX8K); ecp5: synth_ecp5 + nextpnr-ecp5 (LFE5U-85F); generic: synth -lut 4, no place and route.
+        #[arg(long, default_value = "ice40", value_parser = synth::target_parser())]
         target: synth::Target,
         /// Append a row to this CSV file (header written when the file is new).
         #[arg(long)]
