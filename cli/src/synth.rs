@@ -7,7 +7,7 @@
 //! `--csv F` appends one row (with a header when `F` is new or empty) and
 //! refuses, before running anything, a file whose header is not this one.
 
-use crate::common::{load_config, CmdError, CmdResult};
+use crate::common::{load_config, CmdError};
 pub use fpga_synth::{Figures, Target, WorkDir};
 use membar_sim::Config;
 use std::io::Write;
@@ -225,7 +225,7 @@ pub fn append_csv(path: &Path, header: bool, row: &[String]) -> Result<(), CmdEr
     f.write_all(text.as_bytes()).map_err(io)
 }
 
-pub fn synth(opts: &Options) -> CmdResult {
+pub fn synth(opts: &Options) -> Result<Figures, CmdError> {
     let cfg = load_config(&opts.config)?;
     if !(opts.freq.is_finite() && opts.freq > 0.0 && opts.freq <= 1000.0) {
         return Err(CmdError::input(format!(
@@ -276,7 +276,7 @@ pub fn synth(opts: &Options) -> CmdResult {
         append_csv(p, header, &csv_row(opts, &cfg, &fig))?;
         println!("{:<27}{}", "appended a row to", p.display());
     }
-    Ok(())
+    Ok(fig)
 }
 
 #[cfg(test)]
