@@ -1,10 +1,10 @@
 //! `membar calibrate`: model vs measured fence latencies for the calibrated
 //! presets (`configs/h100.yaml`, `configs/h200.yaml`), cell by cell, with the
 //! error of each; `--fit` re-derives the per-level parameters first.
-//! The engine is `membar_sim::calibration`.
+//! The engine is `membar_explore::calibration`.
 
 use crate::common::{CmdError, CmdResult};
-use membar_sim::calibration::{
+use membar_explore::calibration::{
     distinct_scenarios, evaluate_with, fit, load_cells, lone_target, run_scenario, spacing_target,
     summarize, Cell, CellResult, Preset, Scenario, ScenarioResult,
 };
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 /// Where the measurement CSVs are looked for when `--data` is not given:
 /// the repository's `data/calibration/`, built into the binary.
-pub const DEFAULT_DATA_DIRS: &[&str] = &[membar_sim::calibration::BUILTIN_DATA];
+pub const DEFAULT_DATA_DIRS: &[&str] = &[membar_explore::calibration::BUILTIN_DATA];
 
 /// The presets evaluated when none is named.
 pub const DEFAULT_PRESETS: &[&str] = &["configs/h100.yaml", "configs/h200.yaml"];
@@ -210,11 +210,11 @@ pub fn calibrate(opt: &Options) -> CmdResult {
     for path in &presets {
         let mut p = Preset::load(path)?;
         let gpu = p.name.clone();
-        if !membar_sim::calibration::GPUS.contains(&gpu.as_str()) {
+        if !membar_explore::calibration::GPUS.contains(&gpu.as_str()) {
             return Err(CmdError::input(format!(
                 "{}: `name` = {gpu:?}: allowed: {} (it selects the measurement files <name>_fence.csv, ...)",
                 path.display(),
-                membar_sim::calibration::GPUS.join(", ")
+                membar_explore::calibration::GPUS.join(", ")
             )));
         }
         let cells = load_cells(&dir, &gpu)?;

@@ -7,7 +7,7 @@
 //! case with `SEED=<seed> cargo test --test fuzz_inputs`; run longer with
 //! `FUZZ_CASES=<n>`.
 
-use membar_sim::calibration::Preset;
+use membar_explore::calibration::Preset;
 use membar_sim::config::{Config, CONFIG_KEYS};
 use membar_sim::mmu::{MmuSpec, MMU_KEYS};
 use membar_sim::workload::{WorkloadFile, FILE_KEYS, WORKLOAD_KEYS};
