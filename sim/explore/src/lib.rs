@@ -7,12 +7,14 @@
 //! - [`plot`]: the SVG plots of a sweep;
 //! - [`calibration`]: calibrated presets (`configs/h100.yaml`), the SM
 //!   scenarios that reproduce the measured fence latencies
-//!   (`data/calibration/`), the evaluation and the fit.
+//!   (`data/calibration/`), the evaluation and the fit;
+//!   [`calibration_report`] runs them in parallel and prints the tables.
 //!
 //! The command line (`membar sweep`, `membar calibrate`) only parses
 //! arguments, writes the outputs and sets exit codes.
 
 pub mod calibration;
+pub mod calibration_report;
 pub mod grid;
 pub mod plot;
 pub mod sweep;
