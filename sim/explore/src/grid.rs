@@ -40,6 +40,7 @@ use membar_sim::config::{
 };
 use membar_sim::mmu::{MmuSpec, MMU_KEYS};
 use membar_sim::workload::{WorkloadFile, WorkloadSpec, SCENARIOS, WORKLOAD_KEYS};
+use serde::Deserialize;
 use serde_yaml::{Mapping, Value};
 use std::path::{Path, PathBuf};
 
@@ -284,6 +285,90 @@ fn mapping_of(text: &str) -> Mapping {
     }
 }
 
+/// Known keys of a `plots:` entry.
+const PLOT_KEYS: &[&str] = &["x", "y", "series", "free", "at"];
+
+/// A `plots:` entry as written: typed, no unknown keys.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlot {
+    #[serde(default)]
+    x: Option<Value>,
+    #[serde(default)]
+    y: Option<Value>,
+    #[serde(default)]
+    series: Option<Value>,
+    #[serde(default)]
+    free: Option<Value>,
+    #[serde(default)]
+    at: Option<Mapping>,
+}
+
+impl RawPlot {
+    /// The `n`th `plots:` entry `v`, validated into a [`PlotSpec`]; errors
+    /// name `plots[n].KEY`, the value and what is allowed.
+    fn decode(src: &str, n: usize, v: &Value) -> Result<PlotSpec, InputError> {
+        let pk = format!("plots[{n}]");
+        if !matches!(v, Value::Mapping(_)) {
+            return Err(InputError::new(
+                src,
+                &pk,
+                yaml_repr(v),
+                "a mapping {x: KEY, y: METRIC, series: KEY}",
+            ));
+        }
+        let allowed = |key: &str| match key {
+            "x" | "series" => "a swept key".to_string(),
+            "y" => format!("one of {}", PLOT_METRICS.join(", ")),
+            "free" => "a swept key or a list of them".to_string(),
+            "at" => "a mapping key: value".to_string(),
+            _ => format!("unknown key; known keys: {}", PLOT_KEYS.join(", ")),
+        };
+        let raw: RawPlot = membar_sim::input::decode_value(src, v, "a plot", &allowed)
+            .map_err(|mut e| {
+                e.key = if e.key == "<top level>" {
+                    pk.clone()
+                } else {
+                    format!("{pk}.{}", e.key)
+                };
+                e
+            })?
+            .ok_or_else(|| InputError::new(src, &pk, "null", allowed("")))?;
+        let x = raw.x.as_ref().map(value_text).ok_or_else(|| {
+            InputError::new(
+                src,
+                &format!("{pk}.x"),
+                "",
+                "missing: the swept key on the x axis",
+            )
+        })?;
+        let y = raw
+            .y
+            .as_ref()
+            .map(value_text)
+            .unwrap_or_else(|| "wait_gl_mean".into());
+        if !PLOT_METRICS.contains(&y.as_str()) {
+            return Err(InputError::new(src, &format!("{pk}.y"), &y, allowed("y")));
+        }
+        Ok(PlotSpec {
+            x,
+            y,
+            series: raw.series.as_ref().map(value_text),
+            free: raw
+                .free
+                .as_ref()
+                .map(|v| values_of(v).iter().map(value_text).collect())
+                .unwrap_or_default(),
+            at: raw
+                .at
+                .unwrap_or_default()
+                .iter()
+                .map(|(a, b)| (value_text(a), value_text(b)))
+                .collect(),
+        })
+    }
+}
+
 impl Grid {
     pub fn load(path: &Path, cycles_override: Option<u64>) -> Result<Grid, InputError> {
         let src = path.display().to_string();
@@ -440,73 +525,7 @@ impl Grid {
                         }
                     };
                     for (n, p) in list.iter().enumerate() {
-                        let pk = format!("plots[{n}]");
-                        let m = match p {
-                            Value::Mapping(m) => m,
-                            other => {
-                                return Err(InputError::new(
-                                    src,
-                                    &pk,
-                                    yaml_repr(other),
-                                    "a mapping {x: KEY, y: METRIC, series: KEY}",
-                                ))
-                            }
-                        };
-                        let get = |name: &str| m.get(Value::from(name)).map(value_text);
-                        for (mk, mv) in m {
-                            let mk = value_text(mk);
-                            if !["x", "y", "series", "free", "at"].contains(&mk.as_str()) {
-                                return Err(InputError::new(
-                                    src,
-                                    &format!("{pk}.{mk}"),
-                                    yaml_repr(mv),
-                                    "unknown key; known keys: x, y, series, free, at",
-                                ));
-                            }
-                        }
-                        let at: Vec<(String, String)> = match m.get(Value::from("at")) {
-                            None => Vec::new(),
-                            Some(Value::Mapping(am)) => am
-                                .iter()
-                                .map(|(a, b)| (value_text(a), value_text(b)))
-                                .collect(),
-                            Some(other) => {
-                                return Err(InputError::new(
-                                    src,
-                                    &format!("{pk}.at"),
-                                    yaml_repr(other),
-                                    "a mapping key: value",
-                                ))
-                            }
-                        };
-                        let free: Vec<String> = m
-                            .get(Value::from("free"))
-                            .map(|v| values_of(v).iter().map(value_text).collect())
-                            .unwrap_or_default();
-                        let x = get("x").ok_or_else(|| {
-                            InputError::new(
-                                src,
-                                &format!("{pk}.x"),
-                                "",
-                                "missing: the swept key on the x axis",
-                            )
-                        })?;
-                        let y = get("y").unwrap_or_else(|| "wait_gl_mean".into());
-                        if !PLOT_METRICS.contains(&y.as_str()) {
-                            return Err(InputError::new(
-                                src,
-                                &format!("{pk}.y"),
-                                &y,
-                                format!("one of {}", PLOT_METRICS.join(", ")),
-                            ));
-                        }
-                        plots.push(PlotSpec {
-                            x,
-                            y,
-                            series: get("series"),
-                            free,
-                            at,
-                        });
+                        plots.push(RawPlot::decode(src, n, p)?);
                     }
                 }
                 "blocks" => {
