@@ -644,14 +644,6 @@ impl MmuStats {
     pub fn barriers_ack_req_total(&self) -> u64 {
         self.barriers_ack_req.iter().sum()
     }
-    /// Mean TXN ack latency (0 without acks).
-    pub fn mean_txn_latency(&self) -> f64 {
-        if self.acks == 0 {
-            0.0
-        } else {
-            self.txn_latency_sum as f64 / self.acks as f64
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------
