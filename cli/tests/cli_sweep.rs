@@ -382,7 +382,11 @@ fn bad_grid_files_are_clear_errors_with_exit_code_2() {
         ),
         (
             "ways: [1, 2]\nplots: [{x: ways, colour: red}]\n",
-            &["plots[0].colour", "red", "known keys: x, y, series, free, at"],
+            &[
+                "plots[0].colour",
+                "red",
+                "known keys: x, y, series, free, at",
+            ],
         ),
         (
             "ways: [1, 2]\nplots: [{x: ways, at: 3}]\n",

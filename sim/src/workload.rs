@@ -1031,7 +1031,6 @@ impl Workload {
         self.cur == Presented::Reserved
     }
 
-
     /// Warp `w`'s pending MEMBAR: `(request, cycle accepted, TXNs of w
     /// accepted before it)`, or `None` when `w` is not blocked.
     pub fn pending_membar(&self, w: usize) -> Option<(Req, u64, u64)> {
