@@ -2,7 +2,7 @@
 //! every unit (the `config.yaml` files under `verilog_out/`) through the
 //! place-and-route flows of the chosen families (`--target`, default both
 //! iCE40 and ECP5), plus a scaling table of the membar unit over warps (W),
-//! ways (K) and counter bits (C) around the default configuration; the
+//! coalescing indices / slots (K) and counter bits (C) around the default configuration; the
 //! figures (LUTs, flip-flops, logic cells, fmax) go to one Markdown file.
 //! A configuration whose flow fails gets a row naming the failure.
 
@@ -100,7 +100,7 @@ fn cells(r: &Row) -> String {
 }
 
 /// The membar configurations of the scaling table: the default with one of
-/// W (warps), K (ways) or C (counter bits) changed.
+/// W (warps), K (slots, the coalescing indices) or C (counter bits) changed.
 fn scaling_configs() -> Vec<(String, Config)> {
     let d = Config::default();
     let mut v = Vec::new();
@@ -117,7 +117,7 @@ fn scaling_configs() -> Vec<(String, Config)> {
         v.push((
             format!("K={k}"),
             Config {
-                ways: k,
+                slots: k,
                 ..d.clone()
             },
         ));
@@ -287,9 +287,9 @@ fn markdown_text(
         let d = Config::default();
         let _ = writeln!(
             s,
-            "\n## Membar unit scaling\n\nThe default configuration (W={} warps, K={} ways, \
-             C={} counter bits, N={} slots) with one parameter changed.\n",
-            d.warps, d.ways, d.counter_bits, d.slots
+            "\n## Membar unit scaling\n\nThe default configuration (W={} warps, K={} slots \
+             (coalescing indices), C={} counter bits, N={} ways) with one of W, K, C changed.\n",
+            d.warps, d.slots, d.counter_bits, d.ways
         );
         let _ = writeln!(
             s,
