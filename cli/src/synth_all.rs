@@ -92,10 +92,44 @@ fn cells(r: &Row) -> String {
                     .unwrap_or_default()
             )
         }
-        Err(e) => format!(
-            "failed: {} | | |",
-            e.lines().next().unwrap_or("").replace('|', "/")
-        ),
+        Err(e) => format!("failed: {} | | |", failure(e).replace('|', "/")),
+    }
+}
+
+/// A failed flow in one table cell: what failed, and why when the log says
+/// it (the design does not fit the device, or nextpnr's first `ERROR:`).
+fn failure(message: &str) -> String {
+    let what = message
+        .lines()
+        .next()
+        .unwrap_or("")
+        .split("; end of its output")
+        .next()
+        .unwrap_or("");
+    let body = |l: &str| l.trim_start().trim_start_matches('|').trim().to_string();
+    for l in message.lines().map(body) {
+        let l = l.trim_start_matches("Info:").trim();
+        for cell in ["ICESTORM_LC:", "TRELLIS_COMB:"] {
+            let Some(rest) = l.strip_prefix(cell) else {
+                continue;
+            };
+            let nums: Vec<u64> = rest
+                .split(|c: char| c == '/' || c.is_whitespace())
+                .filter_map(|t| t.parse().ok())
+                .collect();
+            if let [used, total, ..] = nums[..] {
+                if used > total {
+                    return format!(
+                        "{what}: does not fit the device ({used} / {total} {})",
+                        cell.trim_end_matches(':')
+                    );
+                }
+            }
+        }
+    }
+    match message.lines().map(body).find(|l| l.starts_with("ERROR:")) {
+        Some(err) => format!("{what}: {}", err.chars().take(160).collect::<String>()),
+        None => what.to_string(),
     }
 }
 
@@ -301,4 +335,30 @@ fn markdown_text(
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::failure;
+
+    #[test]
+    fn failures_say_why() {
+        let overfull =
+            "nextpnr-ice40 failed (exit status: 255) after 6.0 s; end of its output:\n  \
+            | ERROR: Unable to place cell 'x_LC', no BELs remaining\n  | ...\n  \
+            | Info: \t         ICESTORM_LC: 15681/ 7680   204%\n";
+        assert_eq!(
+            failure(overfull),
+            "nextpnr-ice40 failed (exit status: 255) after 6.0 s: does not fit the device (15681 / 7680 ICESTORM_LC)"
+        );
+        let err = "yosys failed (exit status: 1) after 1.0 s; end of its output:\n  | ERROR: syntax error\n";
+        assert_eq!(
+            failure(err),
+            "yosys failed (exit status: 1) after 1.0 s: ERROR: syntax error"
+        );
+        assert_eq!(
+            failure("yosys did not finish within 420 s (raise --timeout)"),
+            "yosys did not finish within 420 s (raise --timeout)"
+        );
+    }
 }
