@@ -285,6 +285,19 @@ fn mapping_of(text: &str) -> Mapping {
     }
 }
 
+/// The list `val` of setting `key`, or an error saying it must be `allowed`.
+fn sequence<'a>(
+    src: &str,
+    key: &str,
+    val: &'a Value,
+    allowed: &str,
+) -> Result<&'a Vec<Value>, InputError> {
+    match val {
+        Value::Sequence(s) => Ok(s),
+        other => Err(InputError::new(src, key, yaml_repr(other), allowed)),
+    }
+}
+
 /// Known keys of a `plots:` entry.
 const PLOT_KEYS: &[&str] = &["x", "y", "series", "free", "at"];
 
@@ -513,33 +526,24 @@ impl Grid {
                     }
                 },
                 "plots" => {
-                    let list = match val {
-                        Value::Sequence(s) => s,
-                        other => {
-                            return Err(InputError::new(
-                                src,
-                                key,
-                                yaml_repr(other),
-                                "a list of {x: KEY, y: METRIC, series: KEY}",
-                            ))
-                        }
-                    };
+                    let list =
+                        sequence(src, key, val, "a list of {x: KEY, y: METRIC, series: KEY}")?;
                     for (n, p) in list.iter().enumerate() {
                         plots.push(RawPlot::decode(src, n, p)?);
                     }
                 }
                 "blocks" => {
-                    let list = match val {
-                        Value::Sequence(s) if !s.is_empty() => s,
-                        other => {
-                            return Err(InputError::new(
-                                src,
-                                key,
-                                yaml_repr(other),
-                                "a non-empty list of mappings of swept keys",
-                            ))
-                        }
-                    };
+                    let list =
+                        sequence(src, key, val, "a non-empty list of mappings of swept keys")
+                            .and_then(|l| match l.is_empty() {
+                                true => Err(InputError::new(
+                                    src,
+                                    key,
+                                    "[]",
+                                    "a non-empty list of mappings of swept keys",
+                                )),
+                                false => Ok(l),
+                            })?;
                     for (n, b) in list.iter().enumerate() {
                         match b {
                             Value::Mapping(m) => {
