@@ -77,7 +77,7 @@ pub fn generated_verilog_file(
 }
 
 pub fn load_config(path: &Path) -> Result<Config, CmdError> {
-    Ok(membar_sim::load_config(path)?)
+    Ok(membar_explore::load_config(path)?)
 }
 
 /// A workload file path, or the name of a built-in scenario.

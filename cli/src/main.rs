@@ -20,6 +20,7 @@ mod shard;
 mod sim_cmd;
 mod sweep;
 mod synth;
+mod synth_all;
 mod unit_async_groups;
 mod unit_bar;
 mod unit_cluster;
@@ -277,14 +278,23 @@ enum Cmd {
     /// (reported, not checked). See docs/fpga.md.
     Synth {
         /// YAML configuration (see configs/default.yaml).
-        #[arg(long)]
-        config: PathBuf,
+        #[arg(long, required_unless_present = "all_configs")]
+        config: Option<PathBuf>,
+        /// Every shipped configuration (verilog_out/) of every unit (or of
+        /// --unit), on each --target family (default ice40,ecp5), plus a
+        /// membar scaling table over W, K, C: written to --markdown F.
+        #[arg(long, requires = "markdown", conflicts_with_all = ["config", "verilog", "csv", "keep"])]
+        all_configs: bool,
+        /// With --all-configs: the Markdown file the tables go to.
+        #[arg(long, requires = "all_configs")]
+        markdown: Option<PathBuf>,
         /// Synthesise this emitted file instead of generating the config's Verilog.
         #[arg(long)]
         verilog: Option<PathBuf>,
-        /// ice40: synth_ice40 + nextpnr-ice40 (HX8K); generic: synth -lut 4, no place and route.
-        #[arg(long, value_enum, default_value_t = synth::Target::Ice40)]
-        target: synth::Target,
+        /// ice40: synth_ice40 + nextpnr-ice40 (HX8K); ecp5: synth_ecp5 + nextpnr-ecp5 (LFE5U-85F); generic: synth -lut 4, no place and route.
+        /// With --all-configs, a comma-separated list (default ice40,ecp5).
+        #[arg(long, value_delimiter = ',', value_parser = synth::target_parser())]
+        target: Vec<synth::Target>,
         /// Append a row to this CSV file (header written when the file is new).
         #[arg(long)]
         csv: Option<PathBuf>,
@@ -301,9 +311,9 @@ enum Cmd {
         /// there: a new or empty directory, or one an earlier `--keep` used.
         #[arg(long)]
         keep: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
-        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
-        unit: units::Unit,
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md). With --all-configs and no --unit: every unit.
+        #[arg(long, value_enum)]
+        unit: Option<units::Unit>,
     },
 }
 
@@ -539,6 +549,8 @@ fn main() -> ExitCode {
         Cmd::Synth {
             unit,
             config,
+            all_configs,
+            markdown,
             verilog,
             target,
             csv,
@@ -547,22 +559,56 @@ fn main() -> ExitCode {
             timeout,
             keep,
         } => {
-            let opts = synth::Options {
-                config,
+            let mut opts = synth::Options {
+                config: config.unwrap_or_default(),
                 verilog,
-                target,
+                target: synth::Target::Ice40,
                 csv,
                 seed,
                 freq,
                 timeout,
                 keep,
             };
-            match unit {
-                units::Unit::Bar => unit_bar::synth(&opts),
-                units::Unit::Cluster => unit_cluster::synth(&opts),
-                units::Unit::Mbarrier => unit_mbarrier::synth(&opts),
-                units::Unit::AsyncGroups => unit_async_groups::synth(&opts),
-                units::Unit::Membar => synth::synth(&opts),
+            match (all_configs, markdown) {
+                (true, Some(md)) => {
+                    let targets = if target.is_empty() {
+                        vec![synth::Target::Ice40, synth::Target::Ecp5]
+                    } else {
+                        target
+                    };
+                    let units = match unit {
+                        Some(u) => vec![u],
+                        None => vec![
+                            units::Unit::Membar,
+                            units::Unit::Bar,
+                            units::Unit::Cluster,
+                            units::Unit::Mbarrier,
+                            units::Unit::AsyncGroups,
+                        ],
+                    };
+                    synth_all::run(&opts, &targets, &units, &md)
+                }
+                _ => match target.as_slice() {
+                    [] | [_] => {
+                        opts.target = target.first().copied().unwrap_or(synth::Target::Ice40);
+                        match unit.unwrap_or(units::Unit::Membar) {
+                            units::Unit::Bar => unit_bar::synth(&opts),
+                            units::Unit::Cluster => unit_cluster::synth(&opts),
+                            units::Unit::Mbarrier => unit_mbarrier::synth(&opts),
+                            units::Unit::AsyncGroups => unit_async_groups::synth(&opts),
+                            units::Unit::Membar => synth::synth(&opts),
+                        }
+                        .map(|_| ())
+                    }
+                    _ => Err(common::CmdError::input(format!(
+                        "--target {}: one target per run (a list goes with --all-configs)",
+                        target
+                            .iter()
+                            .map(|t| t.name())
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    ))),
+                },
             }
         }
     };

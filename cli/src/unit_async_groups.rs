@@ -202,7 +202,7 @@ pub fn sim(
 }
 
 /// `membar synth --unit async_groups`.
-pub fn synth(opts: &crate::synth::Options) -> CmdResult {
+pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
     let cfg = load(&opts.config)?;
     if opts.csv.is_some() {
         return Err(CmdError::input(
@@ -245,6 +245,6 @@ pub fn synth(opts: &crate::synth::Options) -> CmdResult {
         &prefix,
         &source,
         &label,
-    )?;
-    Ok(())
+    )
+    .map(|(f, _)| f)
 }

@@ -214,7 +214,7 @@ pub fn sim(
 }
 
 /// `membar synth --unit bar`: the configuration's Verilog through the shared flow.
-pub fn synth(opts: &crate::synth::Options) -> CmdResult {
+pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
     if opts.csv.is_some() {
         return Err(CmdError::input(
             "--csv: not available with --unit bar (the CSV columns are membar_unit's parameters)",
@@ -246,5 +246,5 @@ pub fn synth(opts: &crate::synth::Options) -> CmdResult {
         cfg.warps,
         cfg.cta_slots
     );
-    crate::synth::run_flow(opts, &verilog, "bar_unit", &prefix, &source, &label).map(|_| ())
+    crate::synth::run_flow(opts, &verilog, "bar_unit", &prefix, &source, &label).map(|(f, _)| f)
 }

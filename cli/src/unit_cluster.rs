@@ -154,7 +154,7 @@ pub fn sim(
 }
 
 /// `membar synth --unit cluster`.
-pub fn synth(opts: &crate::synth::Options) -> CmdResult {
+pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
     if opts.csv.is_some() || opts.verilog.is_some() {
         return Err(CmdError::input(
             "--csv/--verilog: not available with --unit cluster (the configuration's Verilog is generated)",
@@ -175,5 +175,5 @@ pub fn synth(opts: &crate::synth::Options) -> CmdResult {
             cfg.ranks
         ),
     )
-    .map(|_| ())
+    .map(|(f, _)| f)
 }

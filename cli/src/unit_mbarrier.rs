@@ -202,7 +202,7 @@ pub fn sim(
 }
 
 /// `membar synth --unit mbarrier`.
-pub fn synth(opts: &crate::synth::Options) -> CmdResult {
+pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
     let cfg = load(&opts.config)?;
     if opts.csv.is_some() {
         return Err(CmdError::input(
@@ -247,6 +247,6 @@ pub fn synth(opts: &crate::synth::Options) -> CmdResult {
         &prefix,
         &source,
         &label,
-    )?;
-    Ok(())
+    )
+    .map(|(f, _)| f)
 }

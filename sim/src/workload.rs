@@ -934,14 +934,6 @@ impl WorkloadStats {
             + self.reserved_accepted
             + self.reserved_no_err
     }
-    /// Mean MEMBAR latency (acceptance to release) of a level.
-    pub fn mean_release_latency(&self, lvl: usize) -> f64 {
-        if self.releases[lvl] == 0 {
-            0.0
-        } else {
-            self.release_latency_sum[lvl] as f64 / self.releases[lvl] as f64
-        }
-    }
 }
 
 /// Per-warp state.
@@ -1077,11 +1069,6 @@ impl Workload {
     /// this cycle (P7).
     pub fn injected_this_cycle(&self) -> bool {
         self.cur == Presented::Reserved
-    }
-
-    /// Transactions of warp `w` accepted so far.
-    pub fn txns_of_warp(&self, w: usize) -> u64 {
-        self.warps.get(w).map_or(0, |x| x.txns)
     }
 
     /// Warp `w`'s pending MEMBAR: `(request, cycle accepted, TXNs of w

@@ -24,13 +24,3 @@ pub use cosim::{cosim, lockstep, CosimOptions, CosimReport, Coverage, Mismatch};
 pub use dut::VerilatorDut;
 pub use error::CosimError;
 pub use verilate::{build_library, BuildOptions, BuiltLibrary, TraceFormat};
-
-/// The checked-in emitted Verilog of a grid configuration:
-/// `<workspace>/verilog_out/<name>/membar_unit.v`.
-pub fn emitted_verilog_path(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("verilog_out")
-        .join(name)
-        .join("membar_unit.v")
-}

@@ -362,7 +362,7 @@ pub fn get_str(source: &str, key: &str, v: &Value, allowed: &str) -> Result<Stri
 
 /// The `unit:` section of a calibrated preset (`name`, `unit`, `mmu`,
 /// `sm`), its keys named `unit.<key>` in errors. The other sections belong to
-/// the environment, which validates them (`membar_sim::load_config`).
+/// the environment, which validates them (`membar_explore::load_config`).
 fn unit_section_of_preset(text: &str, source: &str) -> Result<Config, InputError> {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]

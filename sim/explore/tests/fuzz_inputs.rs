@@ -4,10 +4,10 @@
 //! every error must name the source, a key or the document, and what is allowed.
 //!
 //! Seeded with ChaCha8; a failure prints the seed and the document. Replay one
-//! case with `SEED=<seed> cargo test --test fuzz_inputs`; run longer with
+//! case with `SEED=<seed> cargo test --release -p membar-explore --test fuzz_inputs`; run longer with
 //! `FUZZ_CASES=<n>`.
 
-use membar_sim::calibration::Preset;
+use membar_explore::calibration::Preset;
 use membar_sim::config::{Config, CONFIG_KEYS};
 use membar_sim::mmu::{MmuSpec, MMU_KEYS};
 use membar_sim::workload::{WorkloadFile, FILE_KEYS, WORKLOAD_KEYS};

@@ -18,13 +18,13 @@
 //! input (reserved ops, spurious ack/bar_ack, requests of blocked warps) and
 //! mid-run resets. Every assertion message names the seed.
 
-use membar_sim::baselines::tag_count;
-use membar_sim::config::{Arch, Config, LevelMix};
-use membar_sim::membar_unit::MembarModel;
-use membar_sim::mutants::{Fault, MutantModel};
-use membar_sim::ports::MembarUnitPorts;
-use membar_sim::ports::{kind, level, op, Dut, Inputs, Outputs};
-use membar_sim::scoreboard::{liveness_bound_for, Scoreboard, Violation};
+use membar_unit_model::baselines::tag_count;
+use membar_unit_model::config::{Arch, Config, LevelMix};
+use membar_unit_model::membar_unit::MembarModel;
+use membar_unit_model::mutants::{Fault, MutantModel};
+use membar_unit_model::ports::MembarUnitPorts;
+use membar_unit_model::ports::{kind, level, op, Dut, Inputs, Outputs};
+use membar_unit_model::scoreboard::{liveness_bound_for, Scoreboard, Violation};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
@@ -368,7 +368,13 @@ fn run(cfg: &Config, fault: Fault, seed: u64, cycles: u64) -> RunResult {
 
 fn run_env(cfg: &Config, fault: Fault, env: &mut Env, cycles: u64, record: bool) -> RunResult {
     if fault == Fault::None {
-        run_dut(cfg, &mut *membar_sim::model_for(cfg), env, cycles, record)
+        run_dut(
+            cfg,
+            &mut *membar_unit_model::model_for(cfg),
+            env,
+            cycles,
+            record,
+        )
     } else {
         run_dut(cfg, &mut MutantModel::new(cfg, fault), env, cycles, record)
     }
@@ -745,7 +751,7 @@ struct Refuser {
     n: u64,
 }
 
-impl membar_sim::ports::Dut<membar_sim::ports::MembarUnitPorts> for Refuser {
+impl membar_unit_model::ports::Dut<membar_unit_model::ports::MembarUnitPorts> for Refuser {
     fn step(&mut self, i: &Inputs) -> Outputs {
         let mut j = *i;
         let hide = !i.reset && i.req_valid && op::is_txn(i.req_op & 7) && {

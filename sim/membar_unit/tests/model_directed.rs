@@ -1,9 +1,9 @@
 //! Directed tests of the reference model: hand-written cycle sequences whose
 //! expected port behaviour is worked out from docs/microarchitecture.md.
 
-use membar_sim::config::{Config, LevelMix};
-use membar_sim::ports::{kind, level, op, Dut, Inputs, MembarUnitPorts, Outputs};
-use membar_sim::MembarModel;
+use membar_unit_model::config::{Config, LevelMix};
+use membar_unit_model::ports::{kind, level, op, Dut, Inputs, MembarUnitPorts, Outputs};
+use membar_unit_model::MembarModel;
 
 fn req(warp: u8, opc: u8, lvl: u8, ivall: u8, id: u16) -> Inputs {
     Inputs {
@@ -289,12 +289,12 @@ fn lone_gl_latency_matches_doc() {
 
 #[test]
 fn per_warp_drain_waits_only_for_own_transactions() {
-    use membar_sim::config::Arch;
+    use membar_unit_model::config::Arch;
     let c = Config {
         arch: Arch::PerWarpDrain,
         ..cfg(0)
     };
-    let mut m = membar_sim::model_for(&c);
+    let mut m = membar_unit_model::model_for(&c);
     st(&mut m, req(1, op::ST, 0, 0, 1)); // warp 1: tag 1
     st(&mut m, req(0, op::ST, 0, 0, 2)); // warp 0: tag 0
     let o = st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0));
@@ -314,12 +314,12 @@ fn per_warp_drain_waits_only_for_own_transactions() {
 
 #[test]
 fn lsu_flush_stalls_every_warp() {
-    use membar_sim::config::Arch;
+    use membar_unit_model::config::Arch;
     let c = Config {
         arch: Arch::LsuFlush,
         ..cfg(0)
     };
-    let mut m = membar_sim::model_for(&c);
+    let mut m = membar_unit_model::model_for(&c);
     st(&mut m, req(1, op::ST, 0, 0, 1));
     assert!(st(&mut m, req(0, op::MEMBAR, level::GL, 0, 0)).req_ready);
     assert!(
