@@ -19,6 +19,7 @@ mod shard;
 mod sim_cmd;
 mod sweep;
 mod synth;
+mod unit_async_groups;
 mod unit_bar;
 mod unit_cluster;
 mod unit_mbarrier;
@@ -117,7 +118,7 @@ enum Cmd {
         /// there is replaced only if membar generated it.
         #[arg(long)]
         out: PathBuf,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -144,7 +145,7 @@ enum Cmd {
         /// never replaces a file that is not a membar waveform.
         #[arg(long)]
         waves: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -189,7 +190,7 @@ enum Cmd {
         /// Print the functional coverage report.
         #[arg(long)]
         coverage: bool,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -293,7 +294,7 @@ enum Cmd {
         /// there: a new or empty directory, or one an earlier `--keep` used.
         #[arg(long)]
         keep: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md) or mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -380,6 +381,11 @@ fn main() -> ExitCode {
             config,
             out,
         } => unit_mbarrier::generate(&config, &out),
+        Cmd::Generate {
+            unit: units::Unit::AsyncGroups,
+            config,
+            out,
+        } => unit_async_groups::generate(&config, &out),
         Cmd::Generate { config, out, .. } => rtl_cmd::generate(&config, &out),
         Cmd::Cosim {
             unit: units::Unit::Bar,
@@ -409,6 +415,14 @@ fn main() -> ExitCode {
             ..
         } => match unit {
             units::Unit::Mbarrier => unit_mbarrier::cosim(
+                &config,
+                verilog.as_deref(),
+                &workload,
+                cycles,
+                seed,
+                waves.as_deref(),
+            ),
+            units::Unit::AsyncGroups => unit_async_groups::cosim(
                 &config,
                 verilog.as_deref(),
                 &workload,
@@ -459,6 +473,9 @@ fn main() -> ExitCode {
         } => match unit {
             units::Unit::Mbarrier => {
                 unit_mbarrier::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
+            }
+            units::Unit::AsyncGroups => {
+                unit_async_groups::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
             }
             _ => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
         },
@@ -527,6 +544,7 @@ fn main() -> ExitCode {
                 units::Unit::Bar => unit_bar::synth(&opts),
                 units::Unit::Cluster => unit_cluster::synth(&opts),
                 units::Unit::Mbarrier => unit_mbarrier::synth(&opts),
+                units::Unit::AsyncGroups => unit_async_groups::synth(&opts),
                 units::Unit::Membar => synth::synth(&opts),
             }
         }

@@ -11,4 +11,7 @@ pub enum Unit {
     Cluster,
     /// The transaction-barrier unit (`spec/mbarrier_unit.md`).
     Mbarrier,
+    /// The bulk async-group tracker (`spec/async_groups.md`).
+    #[value(name = "async_groups", alias = "async-groups")]
+    AsyncGroups,
 }

@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
-# Lint and synthesis-readiness checks of an emitted mbarrier_unit.v:
-#   1. verilator --lint-only -Wall, with the waivers in mbarrier_unit.vlt (beside
+# Lint and synthesis-readiness checks of an emitted mbarrier_unit.v or
+# async_groups.v (the top module is the file's name):
+#   1. verilator --lint-only -Wall, with the waivers in <top>.vlt (beside
 #      this script) and nothing else;
 #   2. yosys: every module resolves (hierarchy -check), processes map to
 #      logic with no latch (proc; no $dlatch/$dlatchsr/$sr cell), and
 #      `check -assert` finds no undriven net, no multiply-driven net and no
 #      logic loop, both per module and on the flattened design.
-# Usage: hw/lint/check.sh path/to/mbarrier_unit.v
+# Usage: hw/mbarrier_unit/lint/check.sh path/to/{mbarrier_unit,async_groups}.v
 # Exit status: 0 clean, 1 a check failed, 2 usage error or a tool is missing.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [[ $# -ne 1 || ! -f "$1" ]]; then
-    echo "usage: $0 path/to/mbarrier_unit.v" >&2
+    echo "usage: $0 path/to/mbarrier_unit.v|async_groups.v" >&2
     exit 2
 fi
 verilog="$1"
+top="$(basename "$verilog" .v)"
+case "$top" in
+    mbarrier_unit|async_groups) ;;
+    *) echo "error: $verilog: the file name must be mbarrier_unit.v or async_groups.v (it names the top module)" >&2
+       exit 2 ;;
+esac
 
 for tool in verilator yosys; do
     if ! command -v "$tool" >/dev/null; then
@@ -25,12 +32,12 @@ for tool in verilator yosys; do
 done
 
 echo "== verilator --lint-only -Wall $verilog"
-verilator --lint-only -Wall --top-module mbarrier_unit "$here/mbarrier_unit.vlt" "$verilog"
+verilator --lint-only -Wall --top-module "$top" "$here/$top.vlt" "$verilog"
 
 echo "== yosys: hierarchy, proc, no latches, check -assert"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-if ! yosys -p "read_verilog $verilog; hierarchy -check -top mbarrier_unit; proc;
+if ! yosys -p "read_verilog $verilog; hierarchy -check -top $top; proc;
                select -assert-none t:\$dlatch t:\$dlatchsr t:\$sr;
                check -assert; flatten; check -assert" >"$log" 2>&1; then
     grep -E -i "error|warning|latch inferred" "$log" | grep -v -i "no latch inferred" >&2 || tail -n 20 "$log" >&2

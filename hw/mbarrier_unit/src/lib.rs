@@ -18,7 +18,25 @@
 //! Around it: `dispatch.rs` maps a runtime `Config` to the const-generic
 //! unit, `hdl_dut.rs` steps its rust-hdl simulation in lockstep,
 //! `verilog.rs` emits `mbarrier_unit.v`.
+//!
+//! The crate also holds the RTL twin of the async-group tracker
+//! `mbarrier_unit_model::async_groups` (`spec/async_groups.md`):
+//!
+//! | file | block | kernel part |
+//! | --- | --- | --- |
+//! | `async_groups.rs` | [`AsyncGroups`]: top, warp decode, `err` register | `eval`, reported error |
+//! | `ag_warp.rs` | one warp: ring of groups, open group, wait, retirement (×W) | `WarpGroups`, per-warp steps |
+//! | `ag_first.rs` | circular priority encoder from `head` (×3 per warp) | "oldest group with …" loops |
+//!
+//! with `ag_dispatch.rs`, `ag_hdl_dut.rs`, `ag_verilog.rs` (`async_groups.v`)
+//! around it.
 
+mod ag_dispatch;
+pub mod ag_first;
+mod ag_hdl_dut;
+pub mod ag_verilog;
+pub mod ag_warp;
+pub mod async_groups;
 mod dispatch;
 pub mod entry_file;
 pub mod entry_step;
@@ -29,6 +47,12 @@ pub mod verilog;
 pub mod waiters;
 pub mod wake_arbiter;
 
+pub use ag_dispatch::AG_SUPPORTED;
+pub use ag_verilog::{
+    ag_config_name, ag_config_yaml, ag_describe, ag_fusesoc_core, ag_generate_verilog,
+    ag_module_prefix, ag_synth_harness, AG_HARNESS_TOP,
+};
+pub use async_groups::AsyncGroups;
 pub use dispatch::SUPPORTED;
 pub use mbarrier_unit::MbarrierUnit;
 pub use verilog::{
@@ -37,6 +61,7 @@ pub use verilog::{
 };
 
 use mbarrier_unit_model::config::Config;
+use mbarrier_unit_model::ports::async_groups::AsyncGroupsPorts;
 use mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts;
 
 /// The rust-hdl simulation of `mbarrier_unit` for `cfg`, stepped in lockstep
@@ -84,5 +109,45 @@ pub fn shipped() -> Vec<(String, Config)> {
     ];
     let mut v = vec![("default".to_string(), d)];
     v.extend(grid.iter().map(|c| (config_name(c), *c)));
+    v
+}
+
+/// The rust-hdl simulation of `async_groups` for `cfg`, stepped in lockstep
+/// like the golden model `AsyncGroupsModel`. `Err` (naming the keys, the
+/// value and what is allowed) when `cfg` has no RTL.
+pub fn ag_hdl_dut(cfg: &Config) -> Result<Box<dyn unit_ports::Dut<AsyncGroupsPorts>>, String> {
+    let m: Box<dyn unit_ports::Dut<AsyncGroupsPorts>> = ag_dispatch::build(cfg)?;
+    Ok(m)
+}
+
+/// The `async_groups` configurations whose Verilog is checked in
+/// (`verilog_out/async_groups/<name>/async_groups.v`): the default
+/// (32 warps, 8 groups, 4-bit counters) and three grid points (two groups of
+/// one operation on 8 warps, 4 groups of 3 operations on 16 warps, 4
+/// groups of 255 operations on 64 warps). Name `default` or [`ag_config_name`].
+pub fn ag_shipped() -> Vec<(String, Config)> {
+    let d = Config::default();
+    let grid = [
+        Config {
+            warps: 8,
+            group_depth: 2,
+            group_op_bits: 1,
+            ..d
+        },
+        Config {
+            warps: 16,
+            group_depth: 4,
+            group_op_bits: 2,
+            ..d
+        },
+        Config {
+            warps: 64,
+            group_depth: 4,
+            group_op_bits: 8,
+            ..d
+        },
+    ];
+    let mut v = vec![("default".to_string(), d)];
+    v.extend(grid.iter().map(|c| (ag_config_name(c), *c)));
     v
 }

@@ -795,3 +795,11 @@ impl GroupScoreboard {
         Ok(())
     }
 }
+
+/// The G1–G4 scoreboard as an observer of the one lockstep runner: it sees
+/// the design under test's outputs.
+impl unit_ports::lockstep::Observer<ag::AsyncGroupsPorts> for GroupScoreboard {
+    fn observe(&mut self, cycle: u64, i: &ag::Inputs, o: &ag::Outputs) -> Result<(), String> {
+        self.check(cycle, i, o).map_err(|v| v.to_string())
+    }
+}

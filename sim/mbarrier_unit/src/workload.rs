@@ -1354,3 +1354,15 @@ pub fn scenario(name: &str, cfg: &Config) -> Option<Vec<Vec<Instr>>> {
         _ => None,
     }
 }
+
+/// [`GroupRandomEnv`] as the environment of the one lockstep runner
+/// (`unit_ports::lockstep::run`): the RTL lockstep and the Verilator
+/// cosimulation of `async_groups` drive it this way.
+impl unit_ports::lockstep::Driver<ag::AsyncGroupsPorts> for GroupRandomEnv {
+    fn drive(&mut self, cycle: u64, i: &mut ag::Inputs, _phase: unit_ports::lockstep::Phase) {
+        *i = GroupRandomEnv::drive(self, cycle);
+    }
+    fn observe(&mut self, cycle: u64, i: &ag::Inputs, o: &ag::Outputs) {
+        GroupRandomEnv::observe(self, cycle, i, o);
+    }
+}
