@@ -17,7 +17,7 @@ pub mod sm_sync;
 pub mod verilog;
 
 pub use sm_sync::SmSync;
-pub use verilog::{generate_verilog, module_prefix};
+pub use verilog::{generate_verilog, module_prefix, synth_harness, HARNESS_TOP};
 
 /// The rust-hdl simulation of `sm_sync` for `cfg`, stepped in lockstep like
 /// the reference model; `Err` when `cfg` has no RTL.

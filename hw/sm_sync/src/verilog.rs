@@ -38,3 +38,54 @@ pub fn generate_verilog(cfg: &Config) -> Result<String, String> {
         unit_ports::verilog_wrapper(SmSyncPorts::MODULE, &prefix, &SmSyncPorts::ports(cfg))
     ))
 }
+
+/// Name of the synthesis harness module of [`synth_harness`].
+pub const HARNESS_TOP: &str = "sm_sync_synth";
+
+/// A synthesis-only harness around `sm_sync` for FPGA area and fmax (as
+/// `mbarrier_unit_rtl::ag_synth_harness` does for the tracker): every input
+/// port is fed from a serial-in shift register (one pin) and all output
+/// bits are XOR-reduced into one registered pin, so no logic is pruned and
+/// the pin count fits any package; the shift register adds one flop per
+/// input bit. `membar synth --unit sm_sync` synthesises this text followed
+/// by `sm_sync.v`.
+pub fn synth_harness(cfg: &Config) -> String {
+    use unit_ports::Dir;
+    let ports = SmSyncPorts::ports(cfg);
+    let width = |d: Dir| -> u32 { ports.iter().filter(|p| p.dir == d).map(|p| p.width).sum() };
+    let (ni, no) = (width(Dir::In), width(Dir::Out));
+    let mut conn = Vec::new();
+    let (mut i, mut o) = (0u32, 0u32);
+    for p in &ports {
+        let (bus, lo, hi) = match p.dir {
+            Dir::Clock => {
+                conn.push(format!("        .{}(clock)", p.name));
+                continue;
+            }
+            Dir::In => {
+                i += p.width;
+                ("sh", i - p.width, i - 1)
+            }
+            Dir::Out => {
+                o += p.width;
+                ("o", o - p.width, o - 1)
+            }
+        };
+        conn.push(format!("        .{}({bus}[{hi}:{lo}])", p.name));
+    }
+    format!(
+        "// {HARNESS_TOP}: synthesis-only harness of sm_sync ({}): {ni} input bits from a\n\
+         // serial-in shift register, {no} output bits XOR-reduced into one registered pin.\n\
+         module {HARNESS_TOP}(input wire clock, input wire sin, output reg sout);\n\
+         \x20   reg [{}:0] sh = 0;\n\
+         \x20   wire [{}:0] o;\n\
+         \x20   always @(posedge clock) sh <= {{sh[{}:0], sin}};\n\
+         \x20   always @(posedge clock) sout <= ^o;\n\
+         \x20   sm_sync u (\n{}\n    );\nendmodule\n",
+        cfg.short_name(),
+        ni - 1,
+        no - 1,
+        ni - 2,
+        conn.join(",\n")
+    )
+}

@@ -168,7 +168,8 @@ pub fn random_lowered(cfg: &Config, rng: &mut ChaCha8Rng) -> Lowered {
         },
         30..=41 => {
             // Blocking forms share barrier 0 with every live warp (no
-            // deadlock); arrive with a count on barrier 1; rarely anything.
+            // deadlock); arrive with a count on barrier 1; rarely an arrive
+            // with any id and count.
             let op = [
                 BarOp::Sync,
                 BarOp::Sync,
@@ -179,8 +180,9 @@ pub fn random_lowered(cfg: &Config, rng: &mut ChaCha8Rng) -> Lowered {
                 BarOp::RedOr,
             ][rng.gen_range(0..7)];
             if rng.gen_bool(0.05) {
+                // Arrive (never blocks) with any id and count, legal or not.
                 Lowered::Bar {
-                    op,
+                    op: BarOp::Arrive,
                     id: Arg::Imm(rng.gen_range(0..16)),
                     count: if rng.gen_bool(0.5) {
                         Arg::All
@@ -240,10 +242,11 @@ pub fn random_lowered(cfg: &Config, rng: &mut ChaCha8Rng) -> Lowered {
             let op = [
                 GroupOp::Issue,
                 GroupOp::Issue,
+                GroupOp::Issue,
                 GroupOp::Commit,
                 GroupOp::Wait,
                 GroupOp::WaitRead,
-            ][rng.gen_range(0..5)];
+            ][rng.gen_range(0..6)];
             Lowered::AsyncGroup {
                 op,
                 arg: Arg::Imm(rng.gen_range(0..=cfg.mbarrier.group_depth as i64)),
@@ -270,6 +273,8 @@ pub struct StreamDriver {
     ctx: VecDeque<(u64, u8, u32)>,
     unread: Vec<u32>,
     unwritten: Vec<u32>,
+    /// Unit of each warp's last accepted instruction.
+    last_unit: Vec<u8>,
     /// Probability of a reserved unit/op instruction.
     pub reserved_prob: f64,
     /// Probability that warp issue offers an instruction in a cycle.
@@ -296,6 +301,7 @@ impl StreamDriver {
             ctx: VecDeque::new(),
             unread: vec![0; w],
             unwritten: vec![0; w],
+            last_unit: vec![0; w],
             reserved_prob: 0.02,
             issue_prob: 0.8,
             offered: [0; 5],
@@ -307,15 +313,22 @@ impl StreamDriver {
     }
 
     fn pick(&mut self, cycle: u64) -> Option<(u8, Instr)> {
-        // Rarely a protocol violation: a blocked warp issues.
+        // Rarely a protocol violation: a blocked warp issues (the units
+        // refuse or flag it).
         let rogue = self.rng.gen_bool(0.03);
-        let cand: Vec<u8> = (0..self.cfg.warps() as u8)
-            .filter(|&w| {
-                self.live >> w & 1 == 1
-                    && (self.blocked >> w & 1 == 0 || rogue)
-                    && self.rest[w as usize] == 0
-            })
+        let usable = |w: u8, blocked: bool| {
+            self.live >> w & 1 == 1
+                && (self.blocked >> w & 1 == 1) == blocked
+                && self.rest[w as usize] == 0
+        };
+        let mut cand: Vec<u8> = (0..self.cfg.warps() as u8)
+            .filter(|&w| rogue && usable(w, true))
             .collect();
+        if cand.is_empty() {
+            cand = (0..self.cfg.warps() as u8)
+                .filter(|&w| usable(w, false))
+                .collect();
+        }
         if cand.is_empty() {
             return None;
         }
@@ -339,7 +352,17 @@ impl StreamDriver {
         }
         let entries = self.cfg.mbarrier.entries.min(4);
         let entry = self.rng.gen_range(0..entries) as u8;
-        let l = random_lowered(&self.cfg, &mut self.rng);
+        let mut l = random_lowered(&self.cfg, &mut self.rng);
+        if self.blocked >> w & 1 == 1 {
+            // A blocked warp issues again to the unit that blocks it.
+            let u = self.last_unit[w as usize];
+            for _ in 0..50 {
+                if encode(&l, entry).is_some_and(|x| x.unit == u) {
+                    break;
+                }
+                l = random_lowered(&self.cfg, &mut self.rng);
+            }
+        }
         match &l {
             Lowered::Exit => {
                 self.exit = Some(w);
@@ -423,7 +446,7 @@ impl Driver<SmSyncPorts> for StreamDriver {
             i.rarv_count = 1;
         }
         let w = self.cfg.warps() as usize;
-        if self.rng.gen_bool(0.3) {
+        if self.rng.gen_bool(0.2) {
             let c: Vec<usize> = (0..w).filter(|&k| self.unread[k] > 0).collect();
             if !c.is_empty() {
                 i.rd_valid = true;
@@ -476,6 +499,7 @@ impl Driver<SmSyncPorts> for StreamDriver {
         if i.in_valid && o.in_ready {
             let (w, x) = self.cur.take().expect("offered instruction");
             self.rest[w as usize] = 2;
+            self.last_unit[w as usize] = x.unit;
             self.held = 0;
             if x.unit == unit::ASYNC && x.op == 0 {
                 self.unread[w as usize] += 1;
