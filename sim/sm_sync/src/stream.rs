@@ -4,19 +4,26 @@
 //! (`ptx_front::lower::Lowered`, what `sm_exec` feeds each unit) to the
 //! top's decoded-instruction fields — the same composition `sm_exec` uses,
 //! through one port. [`StreamDriver`] plays warp issue and the memory side:
-//! every cycle it picks a live, unblocked, resting-free warp, draws a random
-//! lowered op (`random_lowered`: membar/fence forms, ld/st/atom/red, bar
-//! forms, every mbarrier op, bulk copies completing on an mbarrier,
-//! commit/wait_group, exit) and presents its encoding until it is taken; a
-//! few percent of instructions carry a reserved unit or op code. It answers
+//! every cycle it picks a live, unblocked, resting-free warp and presents
+//! the encoding of that warp's next lowered op until it is taken (or
+//! withdraws it after 8 cycles). A warp's ops come from its current PTX
+//! instruction: half the time a random row of the lowering table
+//! (`random_table_row`: any PTX form of the subset, its lowered ops in
+//! order, e.g. `fence.acq_rel.gpu` then a store), otherwise one random
+//! lowered op with targeted operands (`random_lowered`: membar/fence forms,
+//! ld/st/atom/red, bar forms, every mbarrier op, bulk copies completing on
+//! an mbarrier, commit/wait_group, exit). A few percent of instructions
+//! carry a reserved unit or op code, and now and then a blocked warp issues
+//! again to the unit that blocks it. It answers
 //! membar TXNs and BARRIERs after random delays, reports bulk-copy reads and
 //! completions in order per warp, delivers complete_tx bytes and remote
-//! arrives to the mbarrier unit, and launches the CTA (bar `ctl`), again
+//! arrives (the table's `.shared::cluster` arrives, and random ones) to the
+//! mbarrier unit, and launches the CTA (bar `ctl`), again
 //! after a reset or when every warp has exited.
 
 use crate::config::Config;
 use crate::ports::{unit, Inputs, Outputs, SmSyncPorts};
-use ptx_front::lower::{Arg, BarOp, CopyDir, GroupOp, Ivall, Level, Lowered, MbOp, TxnOp};
+use ptx_front::lower::{Arg, BarOp, CopyDir, GroupOp, Ivall, Level, Lowered, MbOp, Slot, TxnOp};
 use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -65,8 +72,9 @@ fn imm(a: &Arg) -> Option<i64> {
 
 /// The instruction a lowered op puts on the port (operands must be
 /// immediates; `entry` is the mbarrier entry the address maps to), or
-/// `None` for ops no unit of `sm_sync` executes (cluster barrier, proxy
-/// fences, ALU, exit, bulk copies, a lone invalidate).
+/// `None` for ops no unit of `sm_sync` executes on this port (cluster
+/// barrier, proxy fences, ALU, exit, bulk copies, a lone invalidate, a
+/// remote mbarrier arrive — that one arrives on `rarv_*`, as in `sm_exec`).
 pub fn encode(op: &Lowered, entry: u8) -> Option<Instr> {
     let level = |l: &Level| match l {
         Level::Cta => 0,
@@ -119,6 +127,11 @@ pub fn encode(op: &Lowered, entry: u8) -> Option<Instr> {
                 ..Default::default()
             }
         }
+        Lowered::Mbarrier {
+            op: MbOp::Arrive | MbOp::ArriveDrop,
+            remote: true,
+            ..
+        } => return None,
         Lowered::Mbarrier { op, arg, .. } => {
             let v = imm(arg);
             let mut x = Instr {
@@ -256,6 +269,80 @@ pub fn random_lowered(cfg: &Config, rng: &mut ChaCha8Rng) -> Lowered {
     }
 }
 
+/// The ops of a random row of the PTX lowering table (`ptx_front::TABLE`,
+/// one PTX instruction form), with random immediate operands for `cfg`
+/// (blocking barrier forms on barrier 0 with every live warp, so random
+/// programs cannot deadlock on ids), and the row's first form.
+pub fn random_table_row(cfg: &Config, rng: &mut ChaCha8Rng) -> (&'static str, Vec<Lowered>) {
+    let row = &ptx_front::TABLE[rng.gen_range(0..ptx_front::TABLE.len())];
+    let ops = row.ops.iter().map(|op| instantiate(op, cfg, rng)).collect();
+    (row.forms[0], ops)
+}
+
+/// One lowered op of the table with random immediates for its slots.
+pub fn instantiate(op: &Lowered<Slot>, cfg: &Config, rng: &mut ChaCha8Rng) -> Lowered {
+    let w = cfg.warps() as i64;
+    match op {
+        Lowered::Membar { level, ivall } => Lowered::Membar {
+            level: *level,
+            ivall: *ivall,
+        },
+        Lowered::Inval { ivall } => Lowered::Inval { ivall: *ivall },
+        Lowered::Txn { op, .. } => Lowered::Txn {
+            op: *op,
+            space: Arg::Imm(rng.gen_range(0..65536)),
+        },
+        Lowered::Bar { op, .. } => {
+            if *op == BarOp::Arrive {
+                Lowered::Bar {
+                    op: *op,
+                    id: Arg::Imm(1),
+                    count: Arg::Imm(32 * rng.gen_range(1..=w)),
+                }
+            } else {
+                Lowered::Bar {
+                    op: *op,
+                    id: Arg::Imm(0),
+                    count: Arg::All,
+                }
+            }
+        }
+        Lowered::ClusterArrive => Lowered::ClusterArrive,
+        Lowered::ClusterWait => Lowered::ClusterWait,
+        Lowered::Mbarrier { op, remote, .. } => {
+            let arg = match op {
+                MbOp::Init => Arg::Imm(rng.gen_range(1..=3)),
+                MbOp::Arrive | MbOp::ArriveDrop => Arg::Imm(1),
+                MbOp::ArriveExpectTx | MbOp::ExpectTx | MbOp::CompleteTx => {
+                    Arg::Imm(rng.gen_range(0..=16))
+                }
+                MbOp::TestWait | MbOp::TryWait => Arg::Imm(rng.gen_range(0..2)),
+                MbOp::Inval => Arg::Absent,
+            };
+            Lowered::Mbarrier {
+                op: *op,
+                remote: *remote,
+                addr: Arg::Addr("bar".into()),
+                arg,
+                hint: Arg::Absent,
+            }
+        }
+        Lowered::AsyncCopy { dir, .. } => Lowered::AsyncCopy {
+            dir: *dir,
+            bytes: Arg::Imm(rng.gen_range(1..=16)),
+            mbar: Arg::Addr("bar".into()),
+        },
+        Lowered::AsyncGroup { op, .. } => Lowered::AsyncGroup {
+            op: *op,
+            arg: Arg::Imm(rng.gen_range(0..=cfg.mbarrier.group_depth as i64)),
+        },
+        Lowered::ProxyFence { kind } => Lowered::ProxyFence { kind: *kind },
+        Lowered::Exit => Lowered::Exit,
+        Lowered::Local => Lowered::Local,
+        Lowered::Nothing => Lowered::Nothing,
+    }
+}
+
 /// Warp issue plus the memory side (see the module docs).
 pub struct StreamDriver {
     cfg: Config,
@@ -271,10 +358,19 @@ pub struct StreamDriver {
     acks: VecDeque<(u64, u8)>,
     bar_acks: VecDeque<(u64, u8)>,
     ctx: VecDeque<(u64, u8, u32)>,
+    rarv: VecDeque<(u64, u8, u32)>,
     unread: Vec<u32>,
     unwritten: Vec<u32>,
     /// Unit of each warp's last accepted instruction.
     last_unit: Vec<u8>,
+    /// Per warp: the remaining lowered ops of its current PTX instruction
+    /// (a table row), with the mbarrier entry its address maps to.
+    queue: Vec<VecDeque<(Lowered, u8)>>,
+    /// Probability that a warp's next PTX instruction is a random row of
+    /// the lowering table (else a random lowered op with targeted operands).
+    pub table_prob: f64,
+    /// PTX instruction forms drawn from the table.
+    pub forms: u64,
     /// Probability of a reserved unit/op instruction.
     pub reserved_prob: f64,
     /// Probability that warp issue offers an instruction in a cycle.
@@ -299,9 +395,13 @@ impl StreamDriver {
             acks: VecDeque::new(),
             bar_acks: VecDeque::new(),
             ctx: VecDeque::new(),
+            rarv: VecDeque::new(),
             unread: vec![0; w],
             unwritten: vec![0; w],
             last_unit: vec![0; w],
+            queue: vec![VecDeque::new(); w],
+            table_prob: 0.5,
+            forms: 0,
             reserved_prob: 0.02,
             issue_prob: 0.8,
             offered: [0; 5],
@@ -315,7 +415,7 @@ impl StreamDriver {
     fn pick(&mut self, cycle: u64) -> Option<(u8, Instr)> {
         // Rarely a protocol violation: a blocked warp issues (the units
         // refuse or flag it).
-        let rogue = self.rng.gen_bool(0.03);
+        let rogue = self.rng.gen_bool(0.05);
         let usable = |w: u8, blocked: bool| {
             self.live >> w & 1 == 1
                 && (self.blocked >> w & 1 == 1) == blocked
@@ -351,9 +451,31 @@ impl StreamDriver {
             ));
         }
         let entries = self.cfg.mbarrier.entries.min(4);
-        let entry = self.rng.gen_range(0..entries) as u8;
+        let mut entry = self.rng.gen_range(0..entries) as u8;
+        let blocked = self.blocked >> w & 1 == 1;
+        if !blocked && self.queue[w as usize].is_empty() && self.rng.gen_bool(0.02) {
+            // A burst of bulk copies, one more than a group's operation
+            // counter holds: the tracker back-pressures the last ones.
+            let n = (1usize << self.cfg.mbarrier.group_op_bits) + 1;
+            let bulk = Lowered::AsyncGroup {
+                op: GroupOp::Issue,
+                arg: Arg::Absent,
+            };
+            self.queue[w as usize].extend(std::iter::repeat_n((bulk, entry), n));
+        }
+        if !blocked && self.queue[w as usize].is_empty() && self.rng.gen_bool(self.table_prob) {
+            let (_, ops) = random_table_row(&self.cfg, &mut self.rng);
+            self.forms += 1;
+            self.queue[w as usize].extend(ops.into_iter().map(|o| (o, entry)));
+        }
         let mut l = random_lowered(&self.cfg, &mut self.rng);
-        if self.blocked >> w & 1 == 1 {
+        if !blocked {
+            if let Some((q, e)) = self.queue[w as usize].pop_front() {
+                l = q;
+                entry = e;
+            }
+        }
+        if blocked {
             // A blocked warp issues again to the unit that blocks it.
             let u = self.last_unit[w as usize];
             for _ in 0..50 {
@@ -366,6 +488,18 @@ impl StreamDriver {
         match &l {
             Lowered::Exit => {
                 self.exit = Some(w);
+                None
+            }
+            Lowered::Mbarrier {
+                op: MbOp::Arrive | MbOp::ArriveDrop,
+                remote: true,
+                arg,
+                ..
+            } => {
+                // A remote arrive (from a peer CTA's SM) arrives on rarv.
+                let at = cycle + self.rng.gen_range(10..80);
+                self.rarv
+                    .push_back((at, entry, imm(arg).unwrap_or(1) as u32));
                 None
             }
             Lowered::AsyncCopy { bytes, .. } => {
@@ -440,13 +574,19 @@ impl Driver<SmSyncPorts> for StreamDriver {
             i.ctx_valid = true;
             i.ctx_entry = e;
             i.ctx_bytes = n;
+        }
+        if self.rarv.front().is_some_and(|a| a.0 <= cycle) {
+            let (_, e, n) = self.rarv.pop_front().unwrap();
+            i.rarv_valid = true;
+            i.rarv_entry = e;
+            i.rarv_count = n;
         } else if self.rng.gen_bool(0.002) {
             i.rarv_valid = true;
             i.rarv_entry = self.rng.gen_range(0..self.cfg.mbarrier.entries.min(4)) as u8;
             i.rarv_count = 1;
         }
         let w = self.cfg.warps() as usize;
-        if self.rng.gen_bool(0.2) {
+        if self.rng.gen_bool(0.1) {
             let c: Vec<usize> = (0..w).filter(|&k| self.unread[k] > 0).collect();
             if !c.is_empty() {
                 i.rd_valid = true;
@@ -477,6 +617,8 @@ impl Driver<SmSyncPorts> for StreamDriver {
             *self = StreamDriver {
                 rng: self.rng.clone(),
                 offered: self.offered,
+                forms: self.forms,
+                table_prob: self.table_prob,
                 reserved_prob: self.reserved_prob,
                 issue_prob: self.issue_prob,
                 ..StreamDriver::new(&self.cfg, 0)
@@ -528,6 +670,7 @@ impl Driver<SmSyncPorts> for StreamDriver {
             && self.acks.is_empty()
             && self.bar_acks.is_empty()
             && self.ctx.is_empty()
+            && self.rarv.is_empty()
             && self.unread.iter().all(|&n| n == 0)
             && self.unwritten.iter().all(|&n| n == 0)
     }
