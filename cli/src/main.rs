@@ -25,6 +25,7 @@ mod unit_async_groups;
 mod unit_bar;
 mod unit_cluster;
 mod unit_mbarrier;
+mod unit_sm_sync;
 mod units;
 
 /// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
@@ -120,7 +121,7 @@ enum Cmd {
         /// there is replaced only if membar generated it.
         #[arg(long)]
         out: PathBuf,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md), async_groups (the bulk async-group tracker, spec/async_groups.md) or sm_sync (the four units behind one instruction port, spec/sm_sync.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -147,7 +148,7 @@ enum Cmd {
         /// never replaces a file that is not a membar waveform.
         #[arg(long)]
         waves: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md), async_groups (the bulk async-group tracker, spec/async_groups.md) or sm_sync (the four units behind one instruction port, spec/sm_sync.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -192,7 +193,7 @@ enum Cmd {
         /// Print the functional coverage report.
         #[arg(long)]
         coverage: bool,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md).
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md), async_groups (the bulk async-group tracker, spec/async_groups.md) or sm_sync (the four units behind one instruction port, spec/sm_sync.md).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -311,7 +312,7 @@ enum Cmd {
         /// there: a new or empty directory, or one an earlier `--keep` used.
         #[arg(long)]
         keep: Option<PathBuf>,
-        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md) or async_groups (the bulk async-group tracker, spec/async_groups.md). With --all-configs and no --unit: every unit.
+        /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md), async_groups (the bulk async-group tracker, spec/async_groups.md) or sm_sync (the four units behind one instruction port, spec/sm_sync.md). With --all-configs and no --unit: every unit.
         #[arg(long, value_enum)]
         unit: Option<units::Unit>,
     },
@@ -403,6 +404,11 @@ fn main() -> ExitCode {
             config,
             out,
         } => unit_async_groups::generate(&config, &out),
+        Cmd::Generate {
+            unit: units::Unit::SmSync,
+            config,
+            out,
+        } => unit_sm_sync::generate(&config, &out),
         Cmd::Generate { config, out, .. } => rtl_cmd::generate(&config, &out),
         Cmd::Cosim {
             unit: units::Unit::Bar,
@@ -440,6 +446,14 @@ fn main() -> ExitCode {
                 waves.as_deref(),
             ),
             units::Unit::AsyncGroups => unit_async_groups::cosim(
+                &config,
+                verilog.as_deref(),
+                &workload,
+                cycles,
+                seed,
+                waves.as_deref(),
+            ),
+            units::Unit::SmSync => unit_sm_sync::cosim(
                 &config,
                 verilog.as_deref(),
                 &workload,
@@ -493,6 +507,9 @@ fn main() -> ExitCode {
             }
             units::Unit::AsyncGroups => {
                 unit_async_groups::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
+            }
+            units::Unit::SmSync => {
+                unit_sm_sync::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
             }
             _ => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
         },
@@ -584,6 +601,7 @@ fn main() -> ExitCode {
                             units::Unit::Cluster,
                             units::Unit::Mbarrier,
                             units::Unit::AsyncGroups,
+                            units::Unit::SmSync,
                         ],
                     };
                     synth_all::run(&opts, &targets, &units, &md)
@@ -596,6 +614,7 @@ fn main() -> ExitCode {
                             units::Unit::Cluster => unit_cluster::synth(&opts),
                             units::Unit::Mbarrier => unit_mbarrier::synth(&opts),
                             units::Unit::AsyncGroups => unit_async_groups::synth(&opts),
+                            units::Unit::SmSync => unit_sm_sync::synth(&opts),
                             units::Unit::Membar => synth::synth(&opts),
                         }
                         .map(|_| ())

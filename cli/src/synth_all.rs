@@ -30,6 +30,7 @@ fn unit_dir(unit: Unit) -> &'static str {
         Unit::Cluster => "cluster_barrier",
         Unit::Mbarrier => "mbarrier_unit",
         Unit::AsyncGroups => "async_groups",
+        Unit::SmSync => "sm_sync",
     }
 }
 
@@ -40,12 +41,20 @@ fn unit_name(unit: Unit) -> &'static str {
         Unit::Cluster => "cluster",
         Unit::Mbarrier => "mbarrier",
         Unit::AsyncGroups => "async_groups",
+        Unit::SmSync => "sm_sync",
     }
 }
 
 /// The shipped configurations of `unit`: (name, `config.yaml` path), by name.
 pub fn shipped(root: &Path, unit: Unit) -> Result<Vec<(String, PathBuf)>, CmdError> {
-    let others = [Unit::Bar, Unit::Cluster, Unit::Mbarrier, Unit::AsyncGroups].map(unit_dir);
+    let others = [
+        Unit::Bar,
+        Unit::Cluster,
+        Unit::Mbarrier,
+        Unit::AsyncGroups,
+        Unit::SmSync,
+    ]
+    .map(unit_dir);
     let dir = root.join(unit_dir(unit));
     let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
         .map_err(|e| {
@@ -77,6 +86,7 @@ fn synth_one(unit: Unit, opts: &Options) -> Result<Figures, CmdError> {
         Unit::Cluster => crate::unit_cluster::synth(opts),
         Unit::Mbarrier => crate::unit_mbarrier::synth(opts),
         Unit::AsyncGroups => crate::unit_async_groups::synth(opts),
+        Unit::SmSync => crate::unit_sm_sync::synth(opts),
         Unit::Membar => crate::synth::synth(opts),
     }
 }

@@ -14,4 +14,7 @@ pub enum Unit {
     /// The bulk async-group tracker (`spec/async_groups.md`).
     #[value(name = "async_groups", alias = "async-groups")]
     AsyncGroups,
+    /// The four units behind one decoded-instruction port (`spec/sm_sync.md`).
+    #[value(name = "sm_sync", alias = "sm-sync")]
+    SmSync,
 }

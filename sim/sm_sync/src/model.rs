@@ -1,0 +1,326 @@
+//! The reference model of `sm_sync`: the composition of the four unit
+//! models through their public pure kernels (`membar_unit::eval`,
+//! `bar_unit::eval`, `mbarrier_unit::eval`, `async_groups::eval`) — no unit
+//! logic is copied here. [`route`] is the decoder (spec §Decode): it turns
+//! this cycle's top inputs into each unit's inputs; [`eval`] steps every unit
+//! and combines their outputs (spec §Outputs).
+//!
+//! [`Fault`] lists deliberate bugs (used by the mutant tests to prove that
+//! every scoreboard property can fail); [`SmSyncModel::new`] has none.
+
+use crate::config::Config;
+use crate::ports::{src, unit, Inputs, Outputs};
+use bar_unit_model::ports::{BarInputs, BarOutputs};
+use mbarrier_unit_model::ports::{async_groups as ag, mbarrier as mb};
+use membar_unit_model::ports as mp;
+
+/// What each unit sees in one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Routed {
+    pub membar: mp::Inputs,
+    pub bar: BarInputs,
+    pub mb: mb::Inputs,
+    pub ag: ag::Inputs,
+    /// The decoder refuses this cycle's instruction (reserved unit or op).
+    pub refused: bool,
+}
+
+/// What each unit answers in one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitOutputs {
+    pub membar: mp::Outputs,
+    pub bar: BarOutputs,
+    pub mb: mb::Outputs,
+    pub ag: ag::Outputs,
+}
+
+/// Registered state: the four units' states (the top itself holds none).
+#[derive(Clone, Debug)]
+pub struct State {
+    pub membar: membar_unit_model::membar_unit::State,
+    pub bar: bar_unit_model::bar_unit::State,
+    pub mb: mbarrier_unit_model::mbarrier_unit::State,
+    pub ag: mbarrier_unit_model::async_groups::State,
+}
+
+impl State {
+    pub fn new(cfg: &Config) -> State {
+        State {
+            membar: Default::default(),
+            bar: bar_unit_model::bar_unit::State::new(&cfg.bar),
+            mb: Default::default(),
+            ag: Default::default(),
+        }
+    }
+}
+
+/// A deliberate bug of the top (mutant tests only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// bar instructions go to the bar unit with `req_all` dropped (S1).
+    BarDropsAll,
+    /// mbarrier ops are delivered to the async-group tracker's port too (S1).
+    MbarrierAlsoToAsync,
+    /// `in_ready` is 1 whatever the unit says (S2).
+    ReadyAlways,
+    /// `warp_blocked` leaves out the async-group tracker (S3).
+    BlockedMissesAsync,
+    /// `release_mask` leaves out the mbarrier unit's wakes (S4).
+    ReleaseMissesWake,
+    /// A reserved membar op (5..7) is passed to the membar unit instead of refused (S5).
+    ReservedOpForwarded,
+    /// `err_src` drops the bar bit (S6).
+    ErrSrcMissesBar,
+    /// A refused instruction is taken silently: no `err`, no decoder bit (S5).
+    RefusalNotFlagged,
+}
+
+impl Fault {
+    pub const ALL: [Fault; 8] = [
+        Fault::BarDropsAll,
+        Fault::MbarrierAlsoToAsync,
+        Fault::ReadyAlways,
+        Fault::BlockedMissesAsync,
+        Fault::ReleaseMissesWake,
+        Fault::ReservedOpForwarded,
+        Fault::ErrSrcMissesBar,
+        Fault::RefusalNotFlagged,
+    ];
+}
+
+/// The decoder: each unit's inputs for this cycle's top inputs (spec §Decode).
+/// Operand fields reach the selected unit truncated to its port widths;
+/// the memory-side inputs go to their unit unchanged; `reset` to all.
+pub fn route(cfg: &Config, i: &Inputs, fault: Option<Fault>) -> Routed {
+    let refused = i.in_valid
+        && unit::refused(i.in_unit, i.in_op)
+        && !(fault == Some(Fault::ReservedOpForwarded) && i.in_unit == unit::MEMBAR && i.in_op < 8);
+    let go = |u: u8| i.in_valid && !refused && i.in_unit == u;
+    let membar = mp::Inputs {
+        reset: i.reset,
+        req_valid: go(unit::MEMBAR),
+        req_warp: i.in_warp,
+        req_op: i.in_op,
+        req_level: i.in_level,
+        req_ivall: i.in_ivall,
+        req_id: i.in_id,
+        dn_ready: i.dn_ready,
+        ack_valid: i.ack_valid,
+        ack_tag: i.ack_tag,
+        bar_ack_valid: i.bar_ack_valid,
+        bar_ack_tag: i.bar_ack_tag,
+    }
+    .masked_for(&cfg.membar);
+    let bar = BarInputs {
+        reset: i.reset,
+        req_valid: go(unit::BAR),
+        req_warp: i.in_warp,
+        req_op: i.in_op,
+        req_id: i.in_id as u8,
+        req_all: i.in_all && fault != Some(Fault::BarDropsAll),
+        req_count: i.in_count as u8,
+        req_pred: i.in_pred,
+        ctl_valid: i.ctl_valid,
+        ctl_op: i.ctl_op,
+        ctl_slot: i.ctl_slot,
+        ctl_warps: i.ctl_warps,
+        ctl_warp: i.ctl_warp,
+    }
+    .masked_for(&cfg.bar);
+    let mbi = mb::Inputs {
+        reset: i.reset,
+        op_valid: go(unit::MBARRIER),
+        op_warp: i.in_warp,
+        op_code: i.in_op,
+        op_entry: i.in_id as u8,
+        op_count: i.in_count,
+        op_tx: i.in_tx,
+        op_parity: i.in_parity,
+        ctx_valid: i.ctx_valid,
+        ctx_entry: i.ctx_entry,
+        ctx_bytes: i.ctx_bytes,
+        rarv_valid: i.rarv_valid,
+        rarv_entry: i.rarv_entry,
+        rarv_count: i.rarv_count,
+    }
+    .masked_for(&cfg.mbarrier);
+    let agi = ag::Inputs {
+        reset: i.reset,
+        ag_valid: go(unit::ASYNC)
+            || (fault == Some(Fault::MbarrierAlsoToAsync) && go(unit::MBARRIER)),
+        ag_warp: i.in_warp,
+        ag_op: i.in_op,
+        ag_n: i.in_count as u8,
+        rd_valid: i.rd_valid,
+        rd_warp: i.rd_warp,
+        wr_valid: i.wr_valid,
+        wr_warp: i.wr_warp,
+    }
+    .masked_for(&cfg.mbarrier);
+    Routed {
+        membar,
+        bar,
+        mb: mbi,
+        ag: agi,
+        refused,
+    }
+}
+
+/// The top's outputs from the units' outputs (spec §Outputs).
+pub fn combine(
+    cfg: &Config,
+    i: &Inputs,
+    r: &Routed,
+    u: &UnitOutputs,
+    fault: Option<Fault>,
+) -> Outputs {
+    let m = &u.membar;
+    let b = &u.bar;
+    let x = &u.mb;
+    let g = &u.ag;
+    let in_ready = (fault == Some(Fault::ReadyAlways)
+        || r.refused
+        || match i.in_unit {
+            unit::MEMBAR => m.req_ready,
+            unit::BAR => b.req_ready,
+            unit::MBARRIER => x.op_ready,
+            unit::ASYNC => g.ag_ready,
+            _ => false,
+        })
+        && !i.reset;
+    let ag_blocked = if fault == Some(Fault::BlockedMissesAsync) {
+        0
+    } else {
+        g.blocked
+    };
+    let wake = if fault == Some(Fault::ReleaseMissesWake) {
+        0
+    } else {
+        x.wake_mask
+    };
+    let membar_rel = if m.release_valid { m.release_mask } else { 0 };
+    let mut err_src = 0u8;
+    if m.err {
+        err_src |= src::MEMBAR;
+    }
+    if b.err && fault != Some(Fault::ErrSrcMissesBar) {
+        err_src |= src::BAR;
+    }
+    if x.err {
+        err_src |= src::MBARRIER;
+    }
+    if g.err {
+        err_src |= src::ASYNC;
+    }
+    let flag = r.refused && !i.reset && fault != Some(Fault::RefusalNotFlagged);
+    if flag {
+        err_src |= src::DECODER;
+    }
+    let o = Outputs {
+        in_ready,
+        warp_blocked: m.warp_blocked | b.blocked | x.suspended | ag_blocked,
+        release_mask: membar_rel | b.rel_mask | wake | g.release_mask,
+        err: m.err || b.err || x.err || g.err || flag,
+        err_src,
+        dn_valid: m.dn_valid,
+        dn_kind: m.dn_kind,
+        dn_tag: m.dn_tag,
+        dn_warp: m.dn_warp,
+        dn_op: m.dn_op,
+        dn_level: m.dn_level,
+        dn_ack_req: m.dn_ack_req,
+        dn_id: m.dn_id,
+        bar_rel_valid: b.rel_valid,
+        bar_rel_slot: b.rel_slot,
+        bar_rel_id: b.rel_id,
+        bar_rel_op: b.rel_op,
+        bar_rel_result: b.rel_result,
+        bar_err_code: b.err_code,
+        mb_rsp_valid: x.rsp_valid,
+        mb_rsp_warp: x.rsp_warp,
+        mb_rsp_op: x.rsp_op,
+        mb_rsp_token: x.rsp_token,
+        mb_rsp_done: x.rsp_done,
+        mb_rsp_suspended: x.rsp_suspended,
+        mb_wake_mask: x.wake_mask,
+        mb_wake_done: x.wake_done,
+        mb_err_src: x.err_src,
+        mb_err_cause: x.err_cause,
+        ag_err_cause: g.err_cause,
+    };
+    o.masked_for(cfg)
+}
+
+/// Step the four unit kernels on routed inputs.
+pub fn eval_units(cfg: &Config, q: &State, r: &Routed) -> (UnitOutputs, State) {
+    let (mo, md, _) = membar_unit_model::membar_unit::eval(&cfg.membar, &q.membar, &r.membar);
+    let (bo, bd) = bar_unit_model::bar_unit::eval(&cfg.bar, &q.bar, &r.bar);
+    let (xo, xd) = mbarrier_unit_model::mbarrier_unit::eval(&cfg.mbarrier, &q.mb, &r.mb);
+    let (go, gd) = mbarrier_unit_model::async_groups::eval(&cfg.mbarrier, &q.ag, &r.ag);
+    (
+        UnitOutputs {
+            membar: mo,
+            bar: bo,
+            mb: xo,
+            ag: go,
+        },
+        State {
+            membar: md,
+            bar: bd,
+            mb: xd,
+            ag: gd,
+        },
+    )
+}
+
+/// The pure kernel: this cycle's outputs and the next state.
+pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
+    eval_with(cfg, q, i, None)
+}
+
+/// [`eval`] with an optional deliberate bug.
+pub fn eval_with(cfg: &Config, q: &State, i: &Inputs, fault: Option<Fault>) -> (Outputs, State) {
+    let i = i.masked_for(cfg);
+    let r = route(cfg, &i, fault);
+    let (u, d) = eval_units(cfg, q, &r);
+    (combine(cfg, &i, &r, &u, fault), d)
+}
+
+/// The reference model as a lockstep back end.
+pub struct SmSyncModel {
+    pub cfg: Config,
+    pub state: State,
+    pub fault: Option<Fault>,
+}
+
+impl SmSyncModel {
+    pub fn new(cfg: &Config) -> SmSyncModel {
+        SmSyncModel {
+            cfg: cfg.clone(),
+            state: State::new(cfg),
+            fault: None,
+        }
+    }
+    /// A model with a deliberate bug (mutant tests).
+    pub fn with_fault(cfg: &Config, fault: Fault) -> SmSyncModel {
+        SmSyncModel {
+            fault: Some(fault),
+            ..SmSyncModel::new(cfg)
+        }
+    }
+}
+
+impl unit_ports::Dut<crate::ports::SmSyncPorts> for SmSyncModel {
+    fn step(&mut self, i: &Inputs) -> Outputs {
+        let (o, d) = eval_with(&self.cfg, &self.state, i, self.fault);
+        self.state = d;
+        o
+    }
+    fn name(&self) -> &str {
+        if self.fault.is_some() {
+            "mutant"
+        } else {
+            "model"
+        }
+    }
+}

@@ -1,0 +1,677 @@
+//! Random PTX-derived instruction streams and the environment of `sm_sync`.
+//!
+//! [`encode`] maps one lowered op of the PTX front end's lowering table
+//! (`ptx_front::lower::Lowered`, what `sm_exec` feeds each unit) to the
+//! top's decoded-instruction fields — the same composition `sm_exec` uses,
+//! through one port. [`StreamDriver`] plays warp issue and the memory side:
+//! every cycle it picks a live, unblocked, resting-free warp and presents
+//! the encoding of that warp's next lowered op until it is taken (or
+//! withdraws it after 8 cycles). A warp's ops come from its current PTX
+//! instruction: half the time a random row of the lowering table
+//! (`random_table_row`: any PTX form of the subset, its lowered ops in
+//! order, e.g. `fence.acq_rel.gpu` then a store), otherwise one random
+//! lowered op with targeted operands (`random_lowered`: membar/fence forms,
+//! ld/st/atom/red, bar forms, every mbarrier op, bulk copies completing on
+//! an mbarrier, commit/wait_group, exit). A few percent of instructions
+//! carry a reserved unit or op code, and now and then a blocked warp issues
+//! again to the unit that blocks it. It answers
+//! membar TXNs and BARRIERs after random delays, reports bulk-copy reads and
+//! completions in order per warp, delivers complete_tx bytes and remote
+//! arrives (the table's `.shared::cluster` arrives, and random ones) to the
+//! mbarrier unit, and launches the CTA (bar `ctl`), again
+//! after a reset or when every warp has exited.
+
+use crate::config::Config;
+use crate::ports::{unit, Inputs, Outputs, SmSyncPorts};
+use ptx_front::lower::{Arg, BarOp, CopyDir, GroupOp, Ivall, Level, Lowered, MbOp, Slot, TxnOp};
+use rand::Rng;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+use unit_ports::lockstep::{Driver, Phase};
+
+/// The decoded-instruction fields of one instruction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Instr {
+    pub unit: u8,
+    pub op: u8,
+    pub id: u16,
+    pub level: u8,
+    pub ivall: u8,
+    pub all: bool,
+    pub count: u32,
+    pub tx: u32,
+    pub parity: bool,
+    pub pred: u32,
+}
+
+impl Instr {
+    /// Put the instruction on the port for warp `w`.
+    pub fn drive(&self, w: u8, i: &mut Inputs) {
+        i.in_valid = true;
+        i.in_warp = w;
+        i.in_unit = self.unit;
+        i.in_op = self.op;
+        i.in_id = self.id;
+        i.in_level = self.level;
+        i.in_ivall = self.ivall;
+        i.in_all = self.all;
+        i.in_count = self.count;
+        i.in_tx = self.tx;
+        i.in_parity = self.parity;
+        i.in_pred = self.pred;
+    }
+}
+
+fn imm(a: &Arg) -> Option<i64> {
+    match a {
+        Arg::Imm(v) => Some(*v),
+        _ => None,
+    }
+}
+
+/// The instruction a lowered op puts on the port (operands must be
+/// immediates; `entry` is the mbarrier entry the address maps to), or
+/// `None` for ops no unit of `sm_sync` executes on this port (cluster
+/// barrier, proxy fences, ALU, exit, bulk copies, a lone invalidate, a
+/// remote mbarrier arrive — that one arrives on `rarv_*`, as in `sm_exec`).
+pub fn encode(op: &Lowered, entry: u8) -> Option<Instr> {
+    let level = |l: &Level| match l {
+        Level::Cta => 0,
+        Level::Vc => 1,
+        Level::Gl => 2,
+        Level::Sys => 3,
+    };
+    let ivall = |v: &Ivall| match v {
+        Ivall::None => 0,
+        Ivall::D => 1,
+        Ivall::T => 2,
+        Ivall::TD => 3,
+    };
+    Some(match op {
+        Lowered::Membar { level: l, ivall: v } => Instr {
+            unit: unit::MEMBAR,
+            op: 4,
+            level: level(l),
+            ivall: ivall(v),
+            ..Default::default()
+        },
+        Lowered::Txn { op, space } => Instr {
+            unit: unit::MEMBAR,
+            op: match op {
+                TxnOp::Ld => 0,
+                TxnOp::St => 1,
+                TxnOp::Atom => 2,
+                TxnOp::Red => 3,
+            },
+            id: imm(space).unwrap_or(0) as u16,
+            ..Default::default()
+        },
+        Lowered::Bar { op, id, count } => {
+            let (all, c) = match count {
+                Arg::All | Arg::Absent => (true, 0),
+                a => (false, (imm(a).unwrap_or(0) / 32) as u32),
+            };
+            Instr {
+                unit: unit::BAR,
+                op: match op {
+                    BarOp::Sync => 0,
+                    BarOp::Arrive => 1,
+                    BarOp::RedPopc => 2,
+                    BarOp::RedAnd => 3,
+                    BarOp::RedOr => 4,
+                },
+                id: imm(id).unwrap_or(0) as u16,
+                all,
+                count: c,
+                ..Default::default()
+            }
+        }
+        Lowered::Mbarrier {
+            op: MbOp::Arrive | MbOp::ArriveDrop,
+            remote: true,
+            ..
+        } => return None,
+        Lowered::Mbarrier { op, arg, .. } => {
+            let v = imm(arg);
+            let mut x = Instr {
+                unit: unit::MBARRIER,
+                op: *op as u8,
+                id: entry as u16,
+                count: 1,
+                ..Default::default()
+            };
+            match op {
+                MbOp::Init | MbOp::Arrive | MbOp::ArriveDrop => x.count = v.unwrap_or(1) as u32,
+                MbOp::ArriveExpectTx | MbOp::ExpectTx | MbOp::CompleteTx => {
+                    x.tx = v.unwrap_or(0) as u32
+                }
+                MbOp::TestWait | MbOp::TryWait => x.parity = v.unwrap_or(0) & 1 != 0,
+                MbOp::Inval => {}
+            }
+            x
+        }
+        Lowered::AsyncGroup { op, arg } => Instr {
+            unit: unit::ASYNC,
+            op: match op {
+                GroupOp::Issue => 0,
+                GroupOp::Commit => 1,
+                GroupOp::Wait => 2,
+                GroupOp::WaitRead => 3,
+            },
+            count: imm(arg).unwrap_or(0) as u32,
+            ..Default::default()
+        },
+        _ => return None,
+    })
+}
+
+/// A random lowered op of the PTX subset, with immediate operands drawn for
+/// `cfg` (mostly legal, sometimes not: the units must flag those).
+pub fn random_lowered(cfg: &Config, rng: &mut ChaCha8Rng) -> Lowered {
+    let w = cfg.warps() as i64;
+    match rng.gen_range(0..100) {
+        0..=11 => Lowered::Membar {
+            level: [Level::Cta, Level::Vc, Level::Gl, Level::Sys][rng.gen_range(0..4)],
+            ivall: [Ivall::None, Ivall::D, Ivall::T, Ivall::TD][rng.gen_range(0..4)],
+        },
+        12..=29 => Lowered::Txn {
+            op: [TxnOp::Ld, TxnOp::St, TxnOp::Atom, TxnOp::Red][rng.gen_range(0..4)],
+            space: Arg::Imm(rng.gen_range(0..65536)),
+        },
+        30..=41 => {
+            // Blocking forms share barrier 0 with every live warp (no
+            // deadlock); arrive with a count on barrier 1; rarely an arrive
+            // with any id and count.
+            let op = [
+                BarOp::Sync,
+                BarOp::Sync,
+                BarOp::Sync,
+                BarOp::Arrive,
+                BarOp::RedPopc,
+                BarOp::RedAnd,
+                BarOp::RedOr,
+            ][rng.gen_range(0..7)];
+            if rng.gen_bool(0.05) {
+                // Arrive (never blocks) with any id and count, legal or not.
+                Lowered::Bar {
+                    op: BarOp::Arrive,
+                    id: Arg::Imm(rng.gen_range(0..16)),
+                    count: if rng.gen_bool(0.5) {
+                        Arg::All
+                    } else {
+                        Arg::Imm(32 * rng.gen_range(0..=w + 1))
+                    },
+                }
+            } else if op == BarOp::Arrive {
+                Lowered::Bar {
+                    op,
+                    id: Arg::Imm(1),
+                    count: Arg::Imm(32 * rng.gen_range(1..=w)),
+                }
+            } else {
+                Lowered::Bar {
+                    op,
+                    id: Arg::Imm(0),
+                    count: Arg::All,
+                }
+            }
+        }
+        42..=69 => {
+            let op = [
+                MbOp::Init,
+                MbOp::Inval,
+                MbOp::Arrive,
+                MbOp::ArriveDrop,
+                MbOp::ArriveExpectTx,
+                MbOp::ExpectTx,
+                MbOp::CompleteTx,
+                MbOp::TestWait,
+                MbOp::TryWait,
+            ][rng.gen_range(0..9)];
+            let arg = match op {
+                MbOp::Init => Arg::Imm(rng.gen_range(1..=3)),
+                MbOp::Arrive | MbOp::ArriveDrop => Arg::Imm(1),
+                MbOp::ArriveExpectTx | MbOp::ExpectTx | MbOp::CompleteTx => {
+                    Arg::Imm(rng.gen_range(0..=16))
+                }
+                MbOp::TestWait | MbOp::TryWait => Arg::Imm(rng.gen_range(0..2)),
+                MbOp::Inval => Arg::Absent,
+            };
+            Lowered::Mbarrier {
+                op,
+                remote: false,
+                addr: Arg::Addr("bar".into()),
+                arg,
+                hint: Arg::Absent,
+            }
+        }
+        70..=74 => Lowered::AsyncCopy {
+            dir: CopyDir::GlobalToShared,
+            bytes: Arg::Imm(rng.gen_range(1..=16)),
+            mbar: Arg::Addr("bar".into()),
+        },
+        75..=97 => {
+            let op = [
+                GroupOp::Issue,
+                GroupOp::Issue,
+                GroupOp::Issue,
+                GroupOp::Commit,
+                GroupOp::Wait,
+                GroupOp::WaitRead,
+            ][rng.gen_range(0..6)];
+            Lowered::AsyncGroup {
+                op,
+                arg: Arg::Imm(rng.gen_range(0..=cfg.mbarrier.group_depth as i64)),
+            }
+        }
+        _ => Lowered::Exit,
+    }
+}
+
+/// The ops of a random row of the PTX lowering table (`ptx_front::TABLE`,
+/// one PTX instruction form), with random immediate operands for `cfg`
+/// (blocking barrier forms on barrier 0 with every live warp, so random
+/// programs cannot deadlock on ids), and the row's first form.
+pub fn random_table_row(cfg: &Config, rng: &mut ChaCha8Rng) -> (&'static str, Vec<Lowered>) {
+    let row = &ptx_front::TABLE[rng.gen_range(0..ptx_front::TABLE.len())];
+    let ops = row.ops.iter().map(|op| instantiate(op, cfg, rng)).collect();
+    (row.forms[0], ops)
+}
+
+/// One lowered op of the table with random immediates for its slots.
+pub fn instantiate(op: &Lowered<Slot>, cfg: &Config, rng: &mut ChaCha8Rng) -> Lowered {
+    let w = cfg.warps() as i64;
+    match op {
+        Lowered::Membar { level, ivall } => Lowered::Membar {
+            level: *level,
+            ivall: *ivall,
+        },
+        Lowered::Inval { ivall } => Lowered::Inval { ivall: *ivall },
+        Lowered::Txn { op, .. } => Lowered::Txn {
+            op: *op,
+            space: Arg::Imm(rng.gen_range(0..65536)),
+        },
+        Lowered::Bar { op, .. } => {
+            if *op == BarOp::Arrive {
+                Lowered::Bar {
+                    op: *op,
+                    id: Arg::Imm(1),
+                    count: Arg::Imm(32 * rng.gen_range(1..=w)),
+                }
+            } else {
+                Lowered::Bar {
+                    op: *op,
+                    id: Arg::Imm(0),
+                    count: Arg::All,
+                }
+            }
+        }
+        Lowered::ClusterArrive => Lowered::ClusterArrive,
+        Lowered::ClusterWait => Lowered::ClusterWait,
+        Lowered::Mbarrier { op, remote, .. } => {
+            let arg = match op {
+                MbOp::Init => Arg::Imm(rng.gen_range(1..=3)),
+                MbOp::Arrive | MbOp::ArriveDrop => Arg::Imm(1),
+                MbOp::ArriveExpectTx | MbOp::ExpectTx | MbOp::CompleteTx => {
+                    Arg::Imm(rng.gen_range(0..=16))
+                }
+                MbOp::TestWait | MbOp::TryWait => Arg::Imm(rng.gen_range(0..2)),
+                MbOp::Inval => Arg::Absent,
+            };
+            Lowered::Mbarrier {
+                op: *op,
+                remote: *remote,
+                addr: Arg::Addr("bar".into()),
+                arg,
+                hint: Arg::Absent,
+            }
+        }
+        Lowered::AsyncCopy { dir, .. } => Lowered::AsyncCopy {
+            dir: *dir,
+            bytes: Arg::Imm(rng.gen_range(1..=16)),
+            mbar: Arg::Addr("bar".into()),
+        },
+        Lowered::AsyncGroup { op, .. } => Lowered::AsyncGroup {
+            op: *op,
+            arg: Arg::Imm(rng.gen_range(0..=cfg.mbarrier.group_depth as i64)),
+        },
+        Lowered::ProxyFence { kind } => Lowered::ProxyFence { kind: *kind },
+        Lowered::Exit => Lowered::Exit,
+        Lowered::Local => Lowered::Local,
+        Lowered::Nothing => Lowered::Nothing,
+    }
+}
+
+/// Warp issue plus the memory side (see the module docs).
+pub struct StreamDriver {
+    cfg: Config,
+    rng: ChaCha8Rng,
+    /// The instruction on the port: (warp, instruction), cycles offered.
+    cur: Option<(u8, Instr)>,
+    held: u32,
+    rest: Vec<u8>,
+    blocked: u64,
+    live: u64,
+    need_launch: bool,
+    exit: Option<u8>,
+    acks: VecDeque<(u64, u8)>,
+    bar_acks: VecDeque<(u64, u8)>,
+    ctx: VecDeque<(u64, u8, u32)>,
+    rarv: VecDeque<(u64, u8, u32)>,
+    unread: Vec<u32>,
+    unwritten: Vec<u32>,
+    /// Unit of each warp's last accepted instruction.
+    last_unit: Vec<u8>,
+    /// Per warp: the remaining lowered ops of its current PTX instruction
+    /// (a table row), with the mbarrier entry its address maps to.
+    queue: Vec<VecDeque<(Lowered, u8)>>,
+    /// Probability that a warp's next PTX instruction is a random row of
+    /// the lowering table (else a random lowered op with targeted operands).
+    pub table_prob: f64,
+    /// PTX instruction forms drawn from the table.
+    pub forms: u64,
+    /// Probability of a reserved unit/op instruction.
+    pub reserved_prob: f64,
+    /// Probability that warp issue offers an instruction in a cycle.
+    pub issue_prob: f64,
+    /// Instructions offered (by unit; index 4 = reserved).
+    pub offered: [u64; 5],
+}
+
+impl StreamDriver {
+    pub fn new(cfg: &Config, seed: u64) -> StreamDriver {
+        let w = cfg.warps() as usize;
+        StreamDriver {
+            cfg: cfg.clone(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            cur: None,
+            held: 0,
+            rest: vec![0; w],
+            blocked: 0,
+            live: 0,
+            need_launch: true,
+            exit: None,
+            acks: VecDeque::new(),
+            bar_acks: VecDeque::new(),
+            ctx: VecDeque::new(),
+            rarv: VecDeque::new(),
+            unread: vec![0; w],
+            unwritten: vec![0; w],
+            last_unit: vec![0; w],
+            queue: vec![VecDeque::new(); w],
+            table_prob: 0.5,
+            forms: 0,
+            reserved_prob: 0.02,
+            issue_prob: 0.8,
+            offered: [0; 5],
+        }
+    }
+
+    fn all_warps(&self) -> u64 {
+        unit_ports::mask(self.cfg.warps())
+    }
+
+    fn pick(&mut self, cycle: u64) -> Option<(u8, Instr)> {
+        // Rarely a protocol violation: a blocked warp issues (the units
+        // refuse or flag it).
+        let rogue = self.rng.gen_bool(0.05);
+        let usable = |w: u8, blocked: bool| {
+            self.live >> w & 1 == 1
+                && (self.blocked >> w & 1 == 1) == blocked
+                && self.rest[w as usize] == 0
+        };
+        let mut cand: Vec<u8> = (0..self.cfg.warps() as u8)
+            .filter(|&w| rogue && usable(w, true))
+            .collect();
+        if cand.is_empty() {
+            cand = (0..self.cfg.warps() as u8)
+                .filter(|&w| usable(w, false))
+                .collect();
+        }
+        if cand.is_empty() {
+            return None;
+        }
+        let w = cand[self.rng.gen_range(0..cand.len())];
+        if self.rng.gen_bool(self.reserved_prob) {
+            let (u, op) = if self.rng.gen_bool(0.3) {
+                (self.rng.gen_range(4..8), self.rng.gen_range(0..16))
+            } else {
+                let u = self.rng.gen_range(0..4u8);
+                (u, self.rng.gen_range(unit::OPS[u as usize]..16))
+            };
+            return Some((
+                w,
+                Instr {
+                    unit: u,
+                    op,
+                    id: self.rng.gen(),
+                    ..Default::default()
+                },
+            ));
+        }
+        let entries = self.cfg.mbarrier.entries.min(4);
+        let mut entry = self.rng.gen_range(0..entries) as u8;
+        let blocked = self.blocked >> w & 1 == 1;
+        if !blocked && self.queue[w as usize].is_empty() && self.rng.gen_bool(0.02) {
+            // A burst of bulk copies, one more than a group's operation
+            // counter holds: the tracker back-pressures the last ones.
+            let n = (1usize << self.cfg.mbarrier.group_op_bits) + 1;
+            let bulk = Lowered::AsyncGroup {
+                op: GroupOp::Issue,
+                arg: Arg::Absent,
+            };
+            self.queue[w as usize].extend(std::iter::repeat_n((bulk, entry), n));
+        }
+        if !blocked && self.queue[w as usize].is_empty() && self.rng.gen_bool(self.table_prob) {
+            let (_, ops) = random_table_row(&self.cfg, &mut self.rng);
+            self.forms += 1;
+            self.queue[w as usize].extend(ops.into_iter().map(|o| (o, entry)));
+        }
+        let mut l = random_lowered(&self.cfg, &mut self.rng);
+        if !blocked {
+            if let Some((q, e)) = self.queue[w as usize].pop_front() {
+                l = q;
+                entry = e;
+            }
+        }
+        if blocked {
+            // A blocked warp issues again to the unit that blocks it.
+            let u = self.last_unit[w as usize];
+            for _ in 0..50 {
+                if encode(&l, entry).is_some_and(|x| x.unit == u) {
+                    break;
+                }
+                l = random_lowered(&self.cfg, &mut self.rng);
+            }
+        }
+        match &l {
+            Lowered::Exit => {
+                self.exit = Some(w);
+                None
+            }
+            Lowered::Mbarrier {
+                op: MbOp::Arrive | MbOp::ArriveDrop,
+                remote: true,
+                arg,
+                ..
+            } => {
+                // A remote arrive (from a peer CTA's SM) arrives on rarv.
+                let at = cycle + self.rng.gen_range(10..80);
+                self.rarv
+                    .push_back((at, entry, imm(arg).unwrap_or(1) as u32));
+                None
+            }
+            Lowered::AsyncCopy { bytes, .. } => {
+                let n = imm(bytes).unwrap_or(0) as u32;
+                let at = cycle + self.rng.gen_range(5..40);
+                self.ctx.push_back((at, entry, n));
+                None
+            }
+            _ => {
+                let mut x = encode(&l, entry)?;
+                if x.unit == unit::BAR && x.op >= 2 {
+                    x.pred = self.rng.gen();
+                }
+                Some((w, x))
+            }
+        }
+    }
+}
+
+impl Driver<SmSyncPorts> for StreamDriver {
+    fn drive(&mut self, cycle: u64, i: &mut Inputs, phase: Phase) {
+        if i.reset {
+            return;
+        }
+        for r in self.rest.iter_mut() {
+            *r = r.saturating_sub(1);
+        }
+        if self.need_launch {
+            i.ctl_valid = true;
+            i.ctl_op = 0;
+            i.ctl_slot = 0;
+            i.ctl_warps = self.all_warps();
+        } else if let Some(w) = self.exit.take() {
+            if self.blocked >> w & 1 == 0 && self.cur.is_none_or(|(cw, _)| cw != w) {
+                i.ctl_valid = true;
+                i.ctl_op = 1;
+                i.ctl_warp = w;
+            }
+        }
+        // Warp issue withdraws an instruction not taken within 8 cycles
+        // (e.g. a bulk op into a full group) and issues another.
+        if self.held >= 8 {
+            self.cur = None;
+            self.held = 0;
+        }
+        if self.cur.is_none() && phase == Phase::Stimulus && self.rng.gen_bool(self.issue_prob) {
+            self.cur = self.pick(cycle);
+            if let Some((_, x)) = self.cur {
+                self.offered[(x.unit as usize).min(4)] += 1;
+            }
+        }
+        if let Some((w, x)) = self.cur {
+            x.drive(w, i);
+            self.held += 1;
+        }
+        // Memory side.
+        i.dn_ready = self.rng.gen_bool(0.8);
+        if self.acks.front().is_some_and(|a| a.0 <= cycle) {
+            i.ack_valid = true;
+            i.ack_tag = self.acks.pop_front().unwrap().1;
+        } else if phase == Phase::Stimulus && self.rng.gen_bool(0.0005) {
+            // A spurious acknowledgement (the membar unit flags it).
+            i.ack_valid = true;
+            i.ack_tag = self.rng.gen_range(0..self.cfg.membar.slots) as u8;
+        }
+        if self.bar_acks.front().is_some_and(|a| a.0 <= cycle) {
+            i.bar_ack_valid = true;
+            i.bar_ack_tag = self.bar_acks.pop_front().unwrap().1;
+        }
+        if self.ctx.front().is_some_and(|a| a.0 <= cycle) {
+            let (_, e, n) = self.ctx.pop_front().unwrap();
+            i.ctx_valid = true;
+            i.ctx_entry = e;
+            i.ctx_bytes = n;
+        }
+        if self.rarv.front().is_some_and(|a| a.0 <= cycle) {
+            let (_, e, n) = self.rarv.pop_front().unwrap();
+            i.rarv_valid = true;
+            i.rarv_entry = e;
+            i.rarv_count = n;
+        } else if self.rng.gen_bool(0.002) {
+            i.rarv_valid = true;
+            i.rarv_entry = self.rng.gen_range(0..self.cfg.mbarrier.entries.min(4)) as u8;
+            i.rarv_count = 1;
+        }
+        let w = self.cfg.warps() as usize;
+        if self.rng.gen_bool(0.1) {
+            let c: Vec<usize> = (0..w).filter(|&k| self.unread[k] > 0).collect();
+            if !c.is_empty() {
+                i.rd_valid = true;
+                i.rd_warp = c[self.rng.gen_range(0..c.len())] as u8;
+            }
+        } else if phase == Phase::Stimulus && self.rng.gen_bool(0.0005) {
+            let c: Vec<usize> = (0..w).filter(|&k| self.unread[k] == 0).collect();
+            if !c.is_empty() {
+                // A spurious read report (the tracker flags and ignores it).
+                i.rd_valid = true;
+                i.rd_warp = c[self.rng.gen_range(0..c.len())] as u8;
+            }
+        }
+        if self.rng.gen_bool(0.3) {
+            let c: Vec<usize> = (0..w)
+                .filter(|&k| self.unwritten[k] > 0 && !(i.rd_valid && i.rd_warp as usize == k))
+                .collect();
+            if !c.is_empty() {
+                i.wr_valid = true;
+                i.wr_warp = c[self.rng.gen_range(0..c.len())] as u8;
+            }
+        }
+    }
+
+    fn observe(&mut self, cycle: u64, i: &Inputs, o: &Outputs) {
+        if i.reset {
+            let w = self.cfg.warps() as usize;
+            *self = StreamDriver {
+                rng: self.rng.clone(),
+                offered: self.offered,
+                forms: self.forms,
+                table_prob: self.table_prob,
+                reserved_prob: self.reserved_prob,
+                issue_prob: self.issue_prob,
+                ..StreamDriver::new(&self.cfg, 0)
+            };
+            debug_assert_eq!(self.rest.len(), w);
+            return;
+        }
+        self.blocked = o.warp_blocked;
+        if i.ctl_valid {
+            if i.ctl_op == 0 {
+                self.live = i.ctl_warps;
+                self.need_launch = false;
+            } else {
+                self.live &= !(1u64 << i.ctl_warp);
+                if self.live == 0 {
+                    self.need_launch = true;
+                }
+            }
+        }
+        if i.in_valid && o.in_ready {
+            let (w, x) = self.cur.take().expect("offered instruction");
+            self.rest[w as usize] = 2;
+            self.last_unit[w as usize] = x.unit;
+            self.held = 0;
+            if x.unit == unit::ASYNC && x.op == 0 {
+                self.unread[w as usize] += 1;
+            }
+        }
+        if i.rd_valid && self.unread[i.rd_warp as usize] > 0 {
+            let k = i.rd_warp as usize;
+            self.unread[k] -= 1;
+            self.unwritten[k] += 1;
+        }
+        if i.wr_valid {
+            self.unwritten[i.wr_warp as usize] -= 1;
+        }
+        if o.dn_valid && i.dn_ready {
+            let at = cycle + self.rng.gen_range(1..30);
+            match o.dn_kind {
+                0 => self.acks.push_back((at, o.dn_tag)),
+                2 if o.dn_ack_req => self.bar_acks.push_back((at, o.dn_tag)),
+                _ => {}
+            }
+        }
+    }
+
+    fn idle(&self, _o: &Outputs) -> bool {
+        self.cur.is_none()
+            && self.acks.is_empty()
+            && self.bar_acks.is_empty()
+            && self.ctx.is_empty()
+            && self.rarv.is_empty()
+            && self.unread.iter().all(|&n| n == 0)
+            && self.unwritten.iter().all(|&n| n == 0)
+    }
+}
