@@ -279,6 +279,74 @@ pub fn synth(opts: &Options) -> Result<Figures, CmdError> {
     Ok(fig)
 }
 
+/// What `membar synth --unit U` needs to know of a unit other than membar.
+pub struct UnitSynth<'a> {
+    /// The unit's name on the command line (`bar`, `mbarrier`, …).
+    pub unit: &'a str,
+    /// The configuration's short name, for the report's label.
+    pub config_name: String,
+    /// The unit's top module for this configuration (`--verilog` must hold it).
+    pub prefix: String,
+    /// The module to synthesise: the unit's top, or the harness's.
+    pub top: &'a str,
+    /// A serial-in / XOR-out harness put in front of the unit when its ports
+    /// outnumber the package's pins.
+    pub harness: Option<String>,
+    /// Whether `--verilog` may replace the generated Verilog.
+    pub verilog_flag: bool,
+}
+
+/// `membar synth --unit U` for every unit but membar: the `--csv` refusal, the
+/// `--verilog` file (checked to hold the configuration's top module) or the
+/// generated text, the harness, and the flow.
+pub fn synth_unit(
+    opts: &Options,
+    u: UnitSynth,
+    generate: impl FnOnce() -> Result<String, CmdError>,
+) -> Result<Figures, CmdError> {
+    if opts.csv.is_some() {
+        return Err(CmdError::input(format!(
+            "--csv: not available with --unit {} (the CSV columns are the membar unit's parameters)",
+            u.unit
+        )));
+    }
+    let (verilog, source) = match &opts.verilog {
+        Some(p) if !u.verilog_flag => return Err(CmdError::input(format!(
+            "--verilog {}: not available with --unit {} (the configuration's Verilog is generated)",
+            p.display(),
+            u.unit
+        ))),
+        None => (generate()?, "generated for this config".to_string()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| CmdError::input(format!("--verilog {}: {e}", p.display())))?;
+            if !text.contains(&format!("module {}", u.prefix)) {
+                return Err(CmdError::input(format!(
+                    "--verilog {}: it was not generated for {} (no module {}); pass the configuration it was generated from",
+                    p.display(),
+                    opts.config.display(),
+                    u.prefix
+                )));
+            }
+            (text, p.display().to_string())
+        }
+    };
+    let label = format!(
+        "unit {}, config {} ({})",
+        u.unit,
+        opts.config.display(),
+        u.config_name
+    );
+    let (text, source) = match u.harness {
+        Some(h) => (
+            format!("{h}{verilog}"),
+            format!("{source} + synthesis harness {}", u.top),
+        ),
+        None => (verilog, source),
+    };
+    run_flow(opts, &text, u.top, &u.prefix, &source, &label).map(|(f, _)| f)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -215,36 +215,14 @@ pub fn sim(
 
 /// `membar synth --unit bar`: the configuration's Verilog through the shared flow.
 pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
-    if opts.csv.is_some() {
-        return Err(CmdError::input(
-            "--csv: not available with --unit bar (the CSV columns are membar_unit's parameters)",
-        ));
-    }
     let cfg = load_config(&opts.config)?;
-    let prefix = bar_unit_rtl::module_prefix(&cfg);
-    let (verilog, source) = match &opts.verilog {
-        None => (
-            generate_text(&cfg, &opts.config)?,
-            "generated for this config".to_string(),
-        ),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| CmdError::input(format!("--verilog {}: {e}", p.display())))?;
-            if !text.contains(&format!("module {prefix}(")) {
-                return Err(CmdError::input(format!(
-                    "--verilog {}: it was not generated for {} (no module {prefix}); pass the configuration it was generated from",
-                    p.display(),
-                    opts.config.display()
-                )));
-            }
-            (text, p.display().to_string())
-        }
+    let unit = crate::synth::UnitSynth {
+        unit: "bar",
+        config_name: format!("w{}_c{}", cfg.warps, cfg.cta_slots),
+        prefix: bar_unit_rtl::module_prefix(&cfg),
+        top: "bar_unit",
+        harness: None,
+        verilog_flag: true,
     };
-    let label = format!(
-        "unit bar, config {} (w{}_c{})",
-        opts.config.display(),
-        cfg.warps,
-        cfg.cta_slots
-    );
-    crate::synth::run_flow(opts, &verilog, "bar_unit", &prefix, &source, &label).map(|(f, _)| f)
+    crate::synth::synth_unit(opts, unit, || generate_text(&cfg, &opts.config))
 }

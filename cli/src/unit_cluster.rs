@@ -155,25 +155,14 @@ pub fn sim(
 
 /// `membar synth --unit cluster`.
 pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
-    if opts.csv.is_some() || opts.verilog.is_some() {
-        return Err(CmdError::input(
-            "--csv/--verilog: not available with --unit cluster (the configuration's Verilog is generated)",
-        ));
-    }
     let cfg = load_config(&opts.config)?;
-    let verilog = generate_text(&cfg, &opts.config)?;
-    let prefix = bar_unit_rtl::cluster_module_prefix(&cfg);
-    crate::synth::run_flow(
-        opts,
-        &verilog,
-        "cluster_barrier",
-        &prefix,
-        "generated for this config",
-        &format!(
-            "unit cluster, config {} (n{})",
-            opts.config.display(),
-            cfg.ranks
-        ),
-    )
-    .map(|(f, _)| f)
+    let unit = crate::synth::UnitSynth {
+        unit: "cluster",
+        config_name: format!("n{}", cfg.ranks),
+        prefix: bar_unit_rtl::cluster_module_prefix(&cfg),
+        top: "cluster_barrier",
+        harness: None,
+        verilog_flag: false,
+    };
+    crate::synth::synth_unit(opts, unit, || generate_text(&cfg, &opts.config))
 }

@@ -204,49 +204,15 @@ pub fn sim(
 /// `membar synth --unit mbarrier`.
 pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
     let cfg = load(&opts.config)?;
-    if opts.csv.is_some() {
-        return Err(CmdError::input(
-            "--csv: not available with --unit mbarrier (the CSV columns are the membar unit's parameters)",
-        ));
-    }
-    let prefix = mbarrier_unit_rtl::module_prefix(&cfg);
-    let (verilog, source) = match &opts.verilog {
-        None => (
-            verilog_for(&cfg, &opts.config)?,
-            "generated for this config".to_string(),
-        ),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| CmdError::input(format!("--verilog {}: {e}", p.display())))?;
-            if !text.contains(&format!("module {prefix}")) {
-                return Err(CmdError::input(format!(
-                    "--verilog {}: it was not generated for {} (no module {prefix})",
-                    p.display(),
-                    opts.config.display()
-                )));
-            }
-            (text, p.display().to_string())
-        }
-    };
-    let label = format!(
-        "unit mbarrier, config {} ({})",
-        opts.config.display(),
-        mbarrier_unit_rtl::config_name(&cfg)
-    );
     // The default configuration has more ports than the HX8K package has
     // pins: synthesise the unit inside its serial-in / XOR-out harness.
-    let text = format!("{}{verilog}", mbarrier_unit_rtl::synth_harness(&cfg));
-    let source = format!(
-        "{source} + synthesis harness {}",
-        mbarrier_unit_rtl::HARNESS_TOP
-    );
-    crate::synth::run_flow(
-        opts,
-        &text,
-        mbarrier_unit_rtl::HARNESS_TOP,
-        &prefix,
-        &source,
-        &label,
-    )
-    .map(|(f, _)| f)
+    let unit = crate::synth::UnitSynth {
+        unit: "mbarrier",
+        config_name: mbarrier_unit_rtl::config_name(&cfg),
+        prefix: mbarrier_unit_rtl::module_prefix(&cfg),
+        top: mbarrier_unit_rtl::HARNESS_TOP,
+        harness: Some(mbarrier_unit_rtl::synth_harness(&cfg)),
+        verilog_flag: true,
+    };
+    crate::synth::synth_unit(opts, unit, || verilog_for(&cfg, &opts.config))
 }

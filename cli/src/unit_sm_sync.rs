@@ -256,42 +256,15 @@ pub fn sim(
 /// `membar synth --unit sm_sync`.
 pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
     let (name, cfg) = load(&opts.config)?;
-    if opts.csv.is_some() {
-        return Err(CmdError::input(
-            "--csv: not available with --unit sm_sync (the CSV columns are the membar unit's parameters)",
-        ));
-    }
-    let prefix = sm_sync_rtl::module_prefix(&cfg);
-    let (verilog, source) = match &opts.verilog {
-        None => (
-            verilog_for(&cfg, &opts.config)?,
-            "generated for this config".to_string(),
-        ),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| CmdError::input(format!("--verilog {}: {e}", p.display())))?;
-            if !text.contains(&format!("module {prefix}")) {
-                return Err(CmdError::input(format!(
-                    "--verilog {}: it was not generated for {} (no module {prefix})",
-                    p.display(),
-                    opts.config.display()
-                )));
-            }
-            (text, p.display().to_string())
-        }
+    let unit = crate::synth::UnitSynth {
+        unit: "sm_sync",
+        config_name: name.to_string(),
+        prefix: sm_sync_rtl::module_prefix(&cfg),
+        top: sm_sync_rtl::HARNESS_TOP,
+        harness: Some(sm_sync_rtl::synth_harness(&cfg)),
+        verilog_flag: true,
     };
-    let label = format!("unit sm_sync, config {} ({name})", opts.config.display());
-    let text = format!("{}{verilog}", sm_sync_rtl::synth_harness(&cfg));
-    let source = format!("{source} + synthesis harness {}", sm_sync_rtl::HARNESS_TOP);
-    crate::synth::run_flow(
-        opts,
-        &text,
-        sm_sync_rtl::HARNESS_TOP,
-        &prefix,
-        &source,
-        &label,
-    )
-    .map(|(f, _)| f)
+    crate::synth::synth_unit(opts, unit, || verilog_for(&cfg, &opts.config))
 }
 
 #[cfg(test)]
