@@ -23,8 +23,11 @@ mod synth;
 mod synth_all;
 mod unit_async_groups;
 mod unit_bar;
+mod unit_bench;
 mod unit_cluster;
+mod unit_kit;
 mod unit_mbarrier;
+mod unit_soak;
 mod units;
 
 /// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
@@ -170,6 +173,9 @@ enum Cmd {
         /// least 1000.
         #[arg(long, default_value_t = 200_000)]
         chunk: u64,
+        /// Which unit: membar (default), bar or cluster (--config required).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
     /// Simulate the reference model under a workload; print the summary and
     /// the P1–P7 scoreboard verdict (exit 1 on a violation).
@@ -211,6 +217,9 @@ enum Cmd {
         /// Random seed (workload, memory model).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Which unit: membar (default), bar or cluster (their golden model, Verilator and the lockstep loop; --config required).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
     /// Sweep configuration keys and workload parameters (cartesian product of
     /// the grid file's lists) in parallel; write a CSV row per point and SVG
@@ -462,12 +471,22 @@ fn main() -> ExitCode {
             cycles,
             seed,
             chunk,
+            unit,
         } => {
             if chunk < rtl_cmd::MIN_SOAK_CHUNK {
                 Err(common::CmdError::input(format!(
                     "--chunk {chunk}: allowed: {} or more cycles (each chunk starts with a power-on reset, and mid-traffic resets need room)",
                     rtl_cmd::MIN_SOAK_CHUNK
                 )))
+            } else if unit != units::Unit::Membar {
+                unit_soak::dispatch(
+                    unit,
+                    config.as_deref(),
+                    verilog.as_deref(),
+                    cycles,
+                    seed,
+                    chunk,
+                )
             } else {
                 rtl_cmd::soak(&rtl_cmd::SoakArgs {
                     config: config.as_deref(),
@@ -501,7 +520,11 @@ fn main() -> ExitCode {
             cycles,
             workload,
             seed,
-        } => sim_cmd::bench(config.as_deref(), &workload, cycles, seed),
+            unit,
+        } => match unit {
+            units::Unit::Membar => sim_cmd::bench(config.as_deref(), &workload, cycles, seed),
+            u => unit_bench::dispatch(u, config.as_deref(), cycles, seed),
+        },
         Cmd::Sweep {
             grid,
             out,
