@@ -28,6 +28,7 @@ mod unit_cluster;
 mod unit_kit;
 mod unit_mbarrier;
 mod unit_soak;
+mod unit_sweep;
 mod units;
 
 /// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
@@ -249,6 +250,9 @@ enum Cmd {
         /// (checking that every point is there exactly once) and draw the plots.
         #[arg(long, num_args = 1..)]
         merge: Vec<PathBuf>,
+        /// Which unit: membar (default), bar or cluster (a grid of the unit's config and scenario keys, run on its golden model; see cli/src/unit_sweep.rs).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
     /// Model vs measured fence latencies (H100/H200) for the calibrated
     /// presets, cell by cell with the error of each.
@@ -528,11 +532,29 @@ fn main() -> ExitCode {
         Cmd::Sweep {
             grid,
             out,
+            shard,
+            merge,
+            unit,
+            ..
+        } if unit != units::Unit::Membar => {
+            if shard.is_some() || !merge.is_empty() {
+                Err(common::CmdError::input(format!(
+                    "--shard/--merge: not available with --unit {}",
+                    unit_kit::flag(unit)
+                )))
+            } else {
+                unit_sweep::sweep(unit, &grid, &out)
+            }
+        }
+        Cmd::Sweep {
+            grid,
+            out,
             jobs,
             cycles,
             no_check,
             shard,
             merge,
+            ..
         } => sweep::sweep(&sweep::Options {
             grid,
             out,

@@ -138,3 +138,121 @@ fn soak_on_defective_verilog_fails_and_its_replay_reproduces_it() {
         "the replay must hit the same mismatch"
     );
 }
+
+fn sweep_csv(unit: &str, grid: &str) -> String {
+    let out = common::tmp_dir(&format!("unit-sweep-{unit}"));
+    let o = membar(&[
+        "sweep",
+        "--unit",
+        unit,
+        "--grid",
+        grid,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let stem = std::path::Path::new(grid)
+        .file_stem()
+        .unwrap()
+        .to_str()
+        .unwrap();
+    std::fs::read_to_string(out.join(format!("{stem}.csv"))).unwrap()
+}
+
+#[test]
+fn sweep_each_unit_writes_a_row_per_point_with_its_metrics() {
+    let csv = sweep_csv("bar", "grids/bar_sweep.yaml");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(
+        lines[0].contains("releases_per_kcycle,errors,mean_resume_interval"),
+        "{csv}"
+    );
+    assert_eq!(lines.len(), 1 + 3 * 2 * 3, "{csv}");
+    assert!(
+        lines[1..].iter().all(|l| l.ends_with(",true")),
+        "every program finishes:\n{csv}"
+    );
+    let csv = sweep_csv("cluster", "grids/cluster_sweep.yaml");
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 4 * 2 * 2, "{csv}");
+    // Columns: unit,seed,ranks,warps_per_cta,release,iterations,cycles,...
+    for pair in rows.chunks(2) {
+        assert_eq!((pair[0][4], pair[1][4]), ("false", "true"), "{csv}");
+        let cyc = |r: &Vec<&str>| r[6].parse::<u64>().unwrap();
+        assert!(
+            cyc(&pair[1]) > cyc(&pair[0]),
+            "the release fence costs cycles:\n{csv}"
+        );
+    }
+}
+
+#[test]
+fn sweep_bad_grid_key_value_or_unit_is_exit_2_naming_them() {
+    let dir = common::tmp_dir("unit-sweep-bad");
+    let cases = [
+        (
+            "unit: bar\nconfig: { wraps: [8] }\n",
+            "config.wraps",
+            "warps, cta_slots",
+        ),
+        (
+            "unit: bar\nworkload: { scenario: [nope] }\n",
+            "workload.scenario",
+            "syncthreads_loop",
+        ),
+        ("unit: bar\nconfig: { warps: [999] }\n", "warps", "999"),
+        ("unit: cluster\n", "unit", "bar (the --unit of this run)"),
+        (
+            "unit: bar\nspeed: 3\n",
+            "speed",
+            "unit, seed, config, workload",
+        ),
+    ];
+    for (k, (grid, key, allowed)) in cases.iter().enumerate() {
+        let g = dir.join(format!("g{k}.yaml"));
+        std::fs::write(&g, grid).unwrap();
+        let o = membar(&[
+            "sweep",
+            "--unit",
+            "bar",
+            "--grid",
+            g.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{grid}: {t}");
+        assert!(
+            t.contains(&format!("g{k}.yaml")) && t.contains(key) && t.contains(allowed),
+            "{grid}: {t}"
+        );
+    }
+    // A file that is not a unit sweep CSV is never replaced.
+    std::fs::write(dir.join("bar_sweep.csv"), "mine\n").unwrap();
+    let o = membar(&[
+        "sweep",
+        "--unit",
+        "bar",
+        "--grid",
+        "grids/bar_sweep.yaml",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("bar_sweep.csv")).unwrap(),
+        "mine\n"
+    );
+    let o = membar(&[
+        "sweep",
+        "--unit",
+        "mbarrier",
+        "--grid",
+        "grids/bar_sweep.yaml",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
