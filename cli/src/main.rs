@@ -174,7 +174,7 @@ enum Cmd {
         /// least 1000.
         #[arg(long, default_value_t = 200_000)]
         chunk: u64,
-        /// Which unit: membar (default), bar or cluster (--config required).
+        /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (--config required).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
@@ -218,7 +218,7 @@ enum Cmd {
         /// Random seed (workload, memory model).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Which unit: membar (default), bar or cluster (their golden model, Verilator and the lockstep loop; --config required).
+        /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (their golden model, Verilator and the lockstep loop; --config required).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },

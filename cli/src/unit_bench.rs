@@ -1,4 +1,4 @@
-//! `membar bench --unit bar|cluster`: simulated cycles per second of the
+//! `membar bench --unit bar|cluster|mbarrier|async_groups`: simulated cycles per second of the
 //! unit's golden model alone, of its Verilated Verilog, and of the whole
 //! lockstep loop (stimulus + model + Verilator + compare + scoreboard), on
 //! the unit's seeded random stimulus through `unit_ports::lockstep::run`.
@@ -110,6 +110,12 @@ pub fn dispatch(
     match unit {
         Unit::Bar => bench::<crate::unit_kit::bar::Bar>(config, cycles, seed),
         Unit::Cluster => bench::<crate::unit_kit::cluster::Cluster>(config, cycles, seed),
-        other => Err(crate::unit_kit::unsupported(other, "bench")),
+        Unit::Mbarrier => bench::<crate::unit_kit::mbarrier::Mbarrier>(config, cycles, seed),
+        Unit::AsyncGroups => {
+            bench::<crate::unit_kit::async_groups::AsyncGroups>(config, cycles, seed)
+        }
+        Unit::Membar => Err(CmdError::input(
+            "--unit membar: handled by the membar command",
+        )),
     }
 }

@@ -288,10 +288,163 @@ pub fn example_config(unit: crate::units::Unit) -> &'static str {
     }
 }
 
-/// The exit-2 error for a unit `cmd` does not drive yet.
-pub fn unsupported(unit: crate::units::Unit, cmd: &str) -> CmdError {
-    CmdError::input(format!(
-        "--unit {}: `membar {cmd}` takes --unit membar, bar or cluster",
-        flag(unit)
-    ))
+/// `--verilog F`, or `text` (the configuration's generated Verilog) written
+/// into `target/membar-generated/<prefix>/<file>`.
+fn given_or_generated(
+    verilog: Option<&Path>,
+    prefix: &str,
+    file: &str,
+    text: impl FnOnce() -> Result<String, CmdError>,
+) -> Result<PathBuf, CmdError> {
+    match verilog {
+        Some(v) => Ok(v.to_path_buf()),
+        None => crate::common::generated_verilog_file(prefix, file, &text()?),
+    }
+}
+
+pub mod mbarrier {
+    use super::*;
+    use mbarrier_unit_model::config::Config;
+    use mbarrier_unit_model::coverage::Coverage;
+    use mbarrier_unit_model::mbarrier_unit::MbarrierModel;
+    use mbarrier_unit_model::ports::mbarrier::{Inputs, MbarrierUnitPorts, Outputs};
+    use mbarrier_unit_model::scoreboard::MbarScoreboard;
+    use mbarrier_unit_model::workload::MbarRandomEnv;
+
+    pub struct Mbarrier;
+    pub struct Covered {
+        model: MbarrierModel,
+        cov: Coverage,
+    }
+    impl Dut<MbarrierUnitPorts> for Covered {
+        fn step(&mut self, i: &Inputs) -> Outputs {
+            let o = self.model.step(i);
+            self.cov.observe_mbar(i, &o, &self.model.last_events);
+            o
+        }
+        fn name(&self) -> &str {
+            "model"
+        }
+    }
+    impl Stimulus<MbarrierUnitPorts> for MbarRandomEnv {
+        fn next(&mut self, cycle: u64, _prev: &Outputs) -> Inputs {
+            self.drive(cycle)
+        }
+        fn seen(&mut self, cycle: u64, i: &Inputs, o: &Outputs) {
+            self.observe(cycle, i, o)
+        }
+    }
+    impl Kit for Mbarrier {
+        type U = MbarrierUnitPorts;
+        type Model = Covered;
+        type Coverage = Coverage;
+        const FLAG: &'static str = "mbarrier";
+        const PROPS: &'static str = "M1-M8";
+        fn load(path: &Path) -> Result<Config, CmdError> {
+            crate::unit_mbarrier::load(path)
+        }
+        fn verilog(
+            cfg: &Config,
+            config: &Path,
+            verilog: Option<&Path>,
+        ) -> Result<PathBuf, CmdError> {
+            given_or_generated(
+                verilog,
+                &mbarrier_unit_rtl::module_prefix(cfg),
+                "mbarrier_unit.v",
+                || crate::unit_mbarrier::verilog_for(cfg, config),
+            )
+        }
+        fn coverage(cfg: &Config) -> Coverage {
+            Coverage::new(cfg, true, false)
+        }
+        fn model(cfg: &Config, cov: Coverage) -> Covered {
+            Covered {
+                model: MbarrierModel::new(cfg),
+                cov,
+            }
+        }
+        fn into_coverage(m: Covered) -> Coverage {
+            m.cov
+        }
+        fn coverage_report(c: &Coverage) -> String {
+            c.report()
+        }
+        fn coverage_unhit(c: &Coverage) -> Vec<String> {
+            c.unhit().into_iter().map(String::from).collect()
+        }
+        fn stimulus(cfg: &Config, seed: u64) -> Box<dyn Stimulus<MbarrierUnitPorts>> {
+            Box::new(MbarRandomEnv::new(cfg, seed))
+        }
+        fn scoreboard(cfg: &Config) -> Box<dyn Observer<MbarrierUnitPorts>> {
+            let mut sb = MbarScoreboard::new(cfg);
+            Box::new(CheckObserver(move |c: u64, i: &Inputs, o: &Outputs| {
+                sb.check(c, i, o).map_err(|v| v.to_string())
+            }))
+        }
+    }
+}
+
+pub mod async_groups {
+    use super::*;
+    use mbarrier_unit_model::config::Config;
+    use mbarrier_unit_model::coverage::{Coverage, CoveredGroups};
+    use mbarrier_unit_model::ports::async_groups::{AsyncGroupsPorts, Inputs, Outputs};
+    use mbarrier_unit_model::scoreboard::GroupScoreboard;
+    use mbarrier_unit_model::workload::GroupRandomEnv;
+
+    pub struct AsyncGroups;
+    impl Stimulus<AsyncGroupsPorts> for GroupRandomEnv {
+        fn next(&mut self, cycle: u64, _prev: &Outputs) -> Inputs {
+            GroupRandomEnv::drive(self, cycle)
+        }
+        fn seen(&mut self, cycle: u64, i: &Inputs, o: &Outputs) {
+            GroupRandomEnv::observe(self, cycle, i, o)
+        }
+    }
+    impl Kit for AsyncGroups {
+        type U = AsyncGroupsPorts;
+        type Model = CoveredGroups;
+        type Coverage = Coverage;
+        const FLAG: &'static str = "async_groups";
+        const PROPS: &'static str = "G1-G4";
+        fn load(path: &Path) -> Result<Config, CmdError> {
+            crate::unit_async_groups::load(path)
+        }
+        fn verilog(
+            cfg: &Config,
+            config: &Path,
+            verilog: Option<&Path>,
+        ) -> Result<PathBuf, CmdError> {
+            given_or_generated(
+                verilog,
+                &mbarrier_unit_rtl::ag_module_prefix(cfg),
+                "async_groups.v",
+                || crate::unit_async_groups::verilog_for(cfg, config),
+            )
+        }
+        fn coverage(cfg: &Config) -> Coverage {
+            Coverage::new(cfg, false, true)
+        }
+        fn model(cfg: &Config, cov: Coverage) -> CoveredGroups {
+            let mut m = CoveredGroups::new(cfg);
+            m.cov = cov;
+            m
+        }
+        fn into_coverage(m: CoveredGroups) -> Coverage {
+            m.cov
+        }
+        fn coverage_report(c: &Coverage) -> String {
+            c.report()
+        }
+        fn coverage_unhit(c: &Coverage) -> Vec<String> {
+            c.unhit().into_iter().map(String::from).collect()
+        }
+        fn stimulus(cfg: &Config, seed: u64) -> Box<dyn Stimulus<AsyncGroupsPorts>> {
+            Box::new(GroupRandomEnv::new(cfg, seed))
+        }
+        fn scoreboard(cfg: &Config) -> Box<dyn Observer<AsyncGroupsPorts>> {
+            Box::new(GroupScoreboard::new(cfg))
+        }
+    }
 }

@@ -1,4 +1,4 @@
-//! `membar soak --unit bar|cluster`: a long cosimulation of the unit's
+//! `membar soak --unit bar|cluster|mbarrier|async_groups`: a long cosimulation of the unit's
 //! Verilog (Verilator) against its golden model in lockstep
 //! (`unit_ports::lockstep::run`), in chunks: every chunk starts from a fresh
 //! Verilated instance and model held in reset, with its own seed derived
@@ -135,6 +135,10 @@ pub fn dispatch(
     match unit {
         Unit::Bar => soak::<crate::unit_kit::bar::Bar>(&a),
         Unit::Cluster => soak::<crate::unit_kit::cluster::Cluster>(&a),
-        other => Err(crate::unit_kit::unsupported(other, "soak")),
+        Unit::Mbarrier => soak::<crate::unit_kit::mbarrier::Mbarrier>(&a),
+        Unit::AsyncGroups => soak::<crate::unit_kit::async_groups::AsyncGroups>(&a),
+        Unit::Membar => Err(CmdError::input(
+            "--unit membar: handled by the membar command",
+        )),
     }
 }

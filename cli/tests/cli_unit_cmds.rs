@@ -1,5 +1,5 @@
-//! `membar bench|soak|sweep --unit bar|cluster`: each command on a small
-//! configuration of each unit, bad flags exit 2 with a message, and a soak
+//! `membar bench|soak --unit bar|cluster|mbarrier|async_groups` and `membar
+//! sweep --unit bar|cluster`: each command on a small configuration of each unit, bad flags exit 2 with a message, and a soak
 //! on an injected Verilog defect fails with a replay command that
 //! reproduces the failure.
 
@@ -11,6 +11,14 @@ fn bench_each_unit_prints_model_verilator_and_lockstep_rates() {
     for (unit, config) in [
         ("bar", "configs/bar_unit/w8_c1.yaml"),
         ("cluster", "configs/cluster_barrier/n2.yaml"),
+        (
+            "mbarrier",
+            "verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/config.yaml",
+        ),
+        (
+            "async_groups",
+            "verilog_out/async_groups/w8_g2_o1/config.yaml",
+        ),
     ] {
         let o = membar(&[
             "bench", "--unit", unit, "--config", config, "--cycles", "20000",
@@ -56,6 +64,14 @@ fn soak_each_unit_passes_in_chunks_with_coverage() {
     for (unit, config) in [
         ("bar", "configs/bar_unit/w8_c1.yaml"),
         ("cluster", "configs/cluster_barrier/n2.yaml"),
+        (
+            "mbarrier",
+            "verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/config.yaml",
+        ),
+        (
+            "async_groups",
+            "verilog_out/async_groups/w8_g2_o1/config.yaml",
+        ),
     ] {
         let o = membar(&[
             "soak", "--unit", unit, "--config", config, "--cycles", "30000", "--chunk", "10000",
