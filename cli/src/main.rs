@@ -250,7 +250,7 @@ enum Cmd {
         /// (checking that every point is there exactly once) and draw the plots.
         #[arg(long, num_args = 1..)]
         merge: Vec<PathBuf>,
-        /// Which unit: membar (default), bar or cluster (a grid of the unit's config and scenario keys, run on its golden model; see cli/src/unit_sweep.rs).
+        /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (a grid of the unit's config and scenario keys, run on its golden model with its scoreboard; see cli/src/unit_sweep.rs).
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },

@@ -21,6 +21,11 @@
 //! (arrive.release + GPU fence instead of .relaxed), `iterations`; columns:
 //! cycles, phases, phases per kcycle, mean cycles between a warp's waits
 //! returning, early waits.
+//! mbarrier / async_groups: config keys of the mbarrier YAML; workload keys
+//! `scenario` (tma_pipeline, split_k, bulk_store_groups), `load_latency_l2`,
+//! `store_latency` (copy engine), `wake_latency` (front end); columns:
+//! cycles, ops, completions, wakes, wakes per kcycle, try_wait timeouts,
+//! group releases, warp-cycles blocked in wait_group, errors, finished.
 
 use crate::common::{CmdError, CmdResult};
 use crate::output::{self, RunInputs};
@@ -65,7 +70,16 @@ fn keys(unit: crate::units::Unit) -> (&'static [&'static str], &'static [&'stati
             bar_unit_model::config::BAR_KEYS,
             &["scenario", "iterations"],
         ),
-        _ => (&["ranks"], &["warps_per_cta", "release", "iterations"]),
+        crate::units::Unit::Cluster => (&["ranks"], &["warps_per_cta", "release", "iterations"]),
+        _ => (
+            mbarrier_unit_model::config::KEYS,
+            &[
+                "scenario",
+                "load_latency_l2",
+                "store_latency",
+                "wake_latency",
+            ],
+        ),
     }
 }
 
@@ -163,18 +177,22 @@ fn wint(
     point: &[(&'static str, String, Value)],
     key: &str,
     default: u64,
+    min: u64,
     max: u64,
 ) -> Result<u64, CmdError> {
     match wval(point, key) {
         None => Ok(default),
-        Some(v) => v.as_u64().filter(|n| (1..=max).contains(n)).ok_or_else(|| {
-            grid_err(
-                grid,
-                &format!("workload.{key}"),
-                &scalar(v),
-                &format!("an integer 1..={max}"),
-            )
-        }),
+        Some(v) => v
+            .as_u64()
+            .filter(|n| (min..=max).contains(n))
+            .ok_or_else(|| {
+                grid_err(
+                    grid,
+                    &format!("workload.{key}"),
+                    &scalar(v),
+                    &format!("an integer {min}..={max}"),
+                )
+            }),
     }
 }
 
@@ -223,7 +241,7 @@ fn run_point(
             let name = wval(point, "scenario")
                 .map(scalar)
                 .unwrap_or_else(|| "syncthreads_loop".into());
-            let it = wint(grid, point, "iterations", 10, 10_000)? as u32;
+            let it = wint(grid, point, "iterations", 10, 1, 10_000)? as u32;
             let sc = bar_scenario(&name, &cfg, it).map_err(|e| {
                 CmdError::input(format!(
                     "{source}: key `workload.scenario`: value {name}: {e} (bar_unit scenarios: {})",
@@ -257,11 +275,14 @@ fn run_point(
                 ("all_done", r.all_done.to_string()),
             ])
         }
+        crate::units::Unit::Mbarrier | crate::units::Unit::AsyncGroups => {
+            kernel_point(unit, grid, &source, point)
+        }
         _ => {
             let cfg = ClusterConfig::from_yaml(&config_text(point), &source)
                 .map_err(|e| CmdError::input(e.to_string()))?;
-            let k = wint(grid, point, "warps_per_cta", 4, 32)? as u32;
-            let it = wint(grid, point, "iterations", 10, 10_000)? as u32;
+            let k = wint(grid, point, "warps_per_cta", 4, 1, 32)? as u32;
+            let it = wint(grid, point, "iterations", 10, 1, 10_000)? as u32;
             let release = match wval(point, "release") {
                 None => false,
                 Some(v) => v
@@ -293,6 +314,91 @@ fn run_point(
     }
 }
 
+/// mbarrier / async_groups: a kernel scenario on both units, the copy engine
+/// and the front end (`KernelRunner`), both scoreboards on every cycle.
+fn kernel_point(
+    unit: crate::units::Unit,
+    grid: &Path,
+    source: &str,
+    point: &[(&'static str, String, Value)],
+) -> Result<Vec<(&'static str, String)>, CmdError> {
+    use mbarrier_unit_model::config::Config;
+    use mbarrier_unit_model::copy_engine::CopyTiming;
+    use mbarrier_unit_model::scoreboard::{GroupScoreboard, MbarScoreboard};
+    use mbarrier_unit_model::workload::{scenario, FrontEnd, KernelRunner, SCENARIOS};
+    let cfg = Config::from_yaml_str(&config_text(point), source)
+        .map_err(|e| CmdError::input(e.to_string()))?;
+    let default = if unit == crate::units::Unit::Mbarrier {
+        "tma_pipeline"
+    } else {
+        "bulk_store_groups"
+    };
+    let name = wval(point, "scenario")
+        .map(scalar)
+        .unwrap_or_else(|| default.into());
+    let progs = scenario(&name, &cfg)
+        .ok_or_else(|| grid_err(grid, "workload.scenario", &name, &SCENARIOS.join(", ")))?;
+    let mut copy = CopyTiming::functional();
+    copy.load_latency_l2 = wint(
+        grid,
+        point,
+        "load_latency_l2",
+        copy.load_latency_l2,
+        1,
+        100_000,
+    )?;
+    copy.store_latency = wint(grid, point, "store_latency", copy.store_latency, 1, 100_000)?;
+    let mut fe = FrontEnd::ideal();
+    fe.wake_latency = wint(grid, point, "wake_latency", fe.wake_latency, 0, 10_000)?;
+    let mut msb = MbarScoreboard::new(&cfg);
+    let mut gsb = GroupScoreboard::new(&cfg);
+    let mut violation: Option<String> = None;
+    let mut stall = 0u64;
+    let mut r = KernelRunner::new(&cfg, fe, copy, progs);
+    let stats = r.run(10_000_000, |c, x| {
+        stall += u64::from(x.go.blocked.count_ones());
+        if violation.is_none() {
+            if let Err(v) = msb.check(c, &x.mi, &x.mo) {
+                violation = Some(format!("M1-M8 at cycle {c}: {v}"));
+            } else if let Err(v) = gsb.check(c, &x.gi, &x.go) {
+                violation = Some(format!("G1-G4 at cycle {c}: {v}"));
+            }
+        }
+    });
+    if let Some(v) = violation {
+        return Err(CmdError::failed(format!(
+            "{source} ({}, {name}): scoreboard violation: {v}",
+            mbarrier_unit_rtl::config_name(&cfg)
+        )));
+    }
+    let cfg_name = if unit == crate::units::Unit::Mbarrier {
+        mbarrier_unit_rtl::config_name(&cfg)
+    } else {
+        mbarrier_unit_rtl::ag_config_name(&cfg)
+    };
+    let mut row = vec![("config", cfg_name)];
+    row.extend([
+        ("scenario", name),
+        ("load_latency_l2", copy.load_latency_l2.to_string()),
+        ("store_latency", copy.store_latency.to_string()),
+        ("wake_latency", fe.wake_latency.to_string()),
+        ("cycles", stats.cycles.to_string()),
+        ("ops", stats.ops.to_string()),
+        ("completions", stats.completions.to_string()),
+        ("wakes", stats.wakes_done.to_string()),
+        (
+            "wakes_per_kcycle",
+            format!("{:.3}", per_k(stats.wakes_done, stats.cycles)),
+        ),
+        ("timeouts", stats.timeouts.to_string()),
+        ("group_releases", stats.group_releases.to_string()),
+        ("wait_group_stall_warp_cycles", stall.to_string()),
+        ("errors", stats.errors.to_string()),
+        ("finished", stats.finished.to_string()),
+    ]);
+    Ok(row)
+}
+
 fn is_unit_sweep_csv(head: &[u8]) -> bool {
     head.starts_with(b"unit,")
 }
@@ -300,11 +406,10 @@ fn is_unit_sweep_csv(head: &[u8]) -> bool {
 /// `membar sweep --unit U --grid G --out DIR`.
 pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
     use crate::units::Unit;
-    if !matches!(unit, Unit::Bar | Unit::Cluster) {
-        return Err(CmdError::input(format!(
-            "--unit {}: `membar sweep` takes --unit membar, bar or cluster",
-            crate::unit_kit::flag(unit)
-        )));
+    if unit == Unit::Membar {
+        return Err(CmdError::input(
+            "--unit membar: handled by the membar sweep",
+        ));
     }
     let text = std::fs::read_to_string(grid)
         .map_err(|e| CmdError::input(format!("--grid {}: {e}", grid.display())))?;

@@ -1,5 +1,5 @@
-//! `membar bench|soak --unit bar|cluster|mbarrier|async_groups` and `membar
-//! sweep --unit bar|cluster`: each command on a small configuration of each unit, bad flags exit 2 with a message, and a soak
+//! `membar bench|soak|sweep --unit bar|cluster|mbarrier|async_groups`: each
+//! command on a small configuration of each unit, bad flags exit 2 with a message, and a soak
 //! on an injected Verilog defect fails with a replay command that
 //! reproduces the failure.
 
@@ -271,4 +271,64 @@ fn sweep_bad_grid_key_value_or_unit_is_exit_2_naming_them() {
         "grids/bar_sweep.yaml",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
+
+/// Column `name` of every row of a CSV.
+fn column<'a>(csv: &'a str, name: &str) -> Vec<&'a str> {
+    let mut lines = csv.lines();
+    let k = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|c| c == name)
+        .unwrap_or_else(|| panic!("no column {name} in\n{csv}"));
+    lines.map(|l| l.split(',').nth(k).unwrap()).collect()
+}
+
+#[test]
+fn sweep_mbarrier_and_async_groups_latencies_move_their_metrics() {
+    let csv = sweep_csv("mbarrier", "grids/mbarrier_sweep.yaml");
+    assert_eq!(csv.lines().count(), 1 + 16, "{csv}");
+    let cycles: Vec<u64> = column(&csv, "cycles")
+        .iter()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    // load_latency_l2 is the last axis: [20, 200] alternate.
+    for p in cycles.chunks(2) {
+        assert!(p[1] > p[0], "a slower L2 must lengthen the kernel:\n{csv}");
+    }
+    assert!(
+        column(&csv, "finished").iter().all(|f| *f == "true"),
+        "{csv}"
+    );
+    let csv = sweep_csv("async_groups", "grids/async_groups_sweep.yaml");
+    let stall: Vec<u64> = column(&csv, "wait_group_stall_warp_cycles")
+        .iter()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    // store_latency is the last axis: [10, 100] alternate.
+    for p in stall.chunks(2) {
+        assert!(
+            p[1] > p[0],
+            "slower stores must stall wait_group longer:\n{csv}"
+        );
+    }
+    let dir = common::tmp_dir("unit-sweep-bad-mbar");
+    let g = dir.join("g.yaml");
+    std::fs::write(&g, "workload: { store_latency: [0] }\n").unwrap();
+    let o = membar(&[
+        "sweep",
+        "--unit",
+        "async_groups",
+        "--grid",
+        g.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("workload.store_latency") && text(&o).contains("1..=100000"),
+        "{}",
+        text(&o)
+    );
 }
