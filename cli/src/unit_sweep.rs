@@ -1,4 +1,4 @@
-//! `membar sweep --unit bar|cluster --grid G.yaml`: the cartesian product of
+//! `membar sweep --unit bar|cluster|mbarrier|async_groups --grid G.yaml`: the cartesian product of
 //! a grid's configuration keys and workload (scenario) keys, each point run
 //! on the unit's golden model under its scenario with its scoreboard (H100
 //! timing), one CSV row per point written through `output.rs` to
