@@ -527,6 +527,10 @@ fn main() -> ExitCode {
             unit,
         } => match unit {
             units::Unit::Membar => sim_cmd::bench(config.as_deref(), &workload, cycles, seed),
+            u if workload != "random_mix" => Err(common::CmdError::input(format!(
+                "--workload {workload}: with --unit {} bench runs the unit's seeded random stimulus; allowed: random_mix (the default)",
+                unit_kit::flag(u)
+            ))),
             u => unit_bench::dispatch(u, config.as_deref(), cycles, seed),
         },
         Cmd::Sweep {

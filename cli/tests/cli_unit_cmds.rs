@@ -42,6 +42,17 @@ fn bench_bad_unit_or_missing_config_is_exit_2() {
     let o = membar(&["bench", "--unit", "bogus"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("bogus"), "{}", text(&o));
+    let o = membar(&[
+        "bench",
+        "--unit",
+        "cluster",
+        "--config",
+        "configs/cluster_barrier/n2.yaml",
+        "--workload",
+        "vc_stream",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--workload vc_stream"), "{}", text(&o));
     let o = membar(&["bench", "--unit", "bar"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
