@@ -3,7 +3,10 @@
 //! (`unit_ports::lockstep::run`), in chunks: every chunk starts from a fresh
 //! Verilated instance and model held in reset, with its own seed derived
 //! from `--seed` and the chunk number (as `membar soak` does for membar).
-//! Every output port is compared every cycle, the unit's scoreboard checks
+//! Resets in the middle of traffic come from the unit's own stimulus (its
+//! seeded knobs include a reset probability; the stimulus then clears its
+//! view of the unit), not from the runner, whose resets the stimulus could
+//! not see. Every output port is compared every cycle, the unit's scoreboard checks
 //! the Verilog's outputs, coverage accumulates over the chunks; a failure
 //! prints the command that replays the run up to the failing chunk.
 
