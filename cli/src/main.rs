@@ -23,9 +23,13 @@ mod synth;
 mod synth_all;
 mod unit_async_groups;
 mod unit_bar;
+mod unit_bench;
 mod unit_cluster;
+mod unit_kit;
 mod unit_mbarrier;
 mod unit_sm_sync;
+mod unit_soak;
+mod unit_sweep;
 mod units;
 
 /// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
@@ -171,6 +175,9 @@ enum Cmd {
         /// least 1000.
         #[arg(long, default_value_t = 200_000)]
         chunk: u64,
+        /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (--config required).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
     /// Simulate the reference model under a workload; print the summary and
     /// the P1–P7 scoreboard verdict (exit 1 on a violation).
@@ -212,6 +219,9 @@ enum Cmd {
         /// Random seed (workload, memory model).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (their golden model, Verilator and the lockstep loop; --config required).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
     /// Sweep configuration keys and workload parameters (cartesian product of
     /// the grid file's lists) in parallel; write a CSV row per point and SVG
@@ -241,6 +251,9 @@ enum Cmd {
         /// (checking that every point is there exactly once) and draw the plots.
         #[arg(long, num_args = 1..)]
         merge: Vec<PathBuf>,
+        /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (a grid of the unit's config and scenario keys, run on its golden model with its scoreboard; see cli/src/unit_sweep.rs).
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
     },
     /// Model vs measured fence latencies (H100/H200) for the calibrated
     /// presets, cell by cell with the error of each.
@@ -476,12 +489,22 @@ fn main() -> ExitCode {
             cycles,
             seed,
             chunk,
+            unit,
         } => {
             if chunk < rtl_cmd::MIN_SOAK_CHUNK {
                 Err(common::CmdError::input(format!(
                     "--chunk {chunk}: allowed: {} or more cycles (each chunk starts with a power-on reset, and mid-traffic resets need room)",
                     rtl_cmd::MIN_SOAK_CHUNK
                 )))
+            } else if unit != units::Unit::Membar {
+                unit_soak::dispatch(
+                    unit,
+                    config.as_deref(),
+                    verilog.as_deref(),
+                    cycles,
+                    seed,
+                    chunk,
+                )
             } else {
                 rtl_cmd::soak(&rtl_cmd::SoakArgs {
                     config: config.as_deref(),
@@ -518,7 +541,32 @@ fn main() -> ExitCode {
             cycles,
             workload,
             seed,
-        } => sim_cmd::bench(config.as_deref(), &workload, cycles, seed),
+            unit,
+        } => match unit {
+            units::Unit::Membar => sim_cmd::bench(config.as_deref(), &workload, cycles, seed),
+            u if workload != "random_mix" => Err(common::CmdError::input(format!(
+                "--workload {workload}: with --unit {} bench runs the unit's seeded random stimulus; allowed: random_mix (the default)",
+                unit_kit::flag(u)
+            ))),
+            u => unit_bench::dispatch(u, config.as_deref(), cycles, seed),
+        },
+        Cmd::Sweep {
+            grid,
+            out,
+            shard,
+            merge,
+            unit,
+            ..
+        } if unit != units::Unit::Membar => {
+            if shard.is_some() || !merge.is_empty() {
+                Err(common::CmdError::input(format!(
+                    "--shard/--merge: not available with --unit {}",
+                    unit_kit::flag(unit)
+                )))
+            } else {
+                unit_sweep::sweep(unit, &grid, &out)
+            }
+        }
         Cmd::Sweep {
             grid,
             out,
@@ -527,6 +575,7 @@ fn main() -> ExitCode {
             no_check,
             shard,
             merge,
+            ..
         } => sweep::sweep(&sweep::Options {
             grid,
             out,

@@ -311,11 +311,13 @@ pub fn synth_unit(
         )));
     }
     let (verilog, source) = match &opts.verilog {
-        Some(p) if !u.verilog_flag => return Err(CmdError::input(format!(
+        Some(p) if !u.verilog_flag => {
+            return Err(CmdError::input(format!(
             "--verilog {}: not available with --unit {} (the configuration's Verilog is generated)",
             p.display(),
             u.unit
-        ))),
+        )))
+        }
         None => (generate()?, "generated for this config".to_string()),
         Some(p) => {
             let text = std::fs::read_to_string(p)
