@@ -4,7 +4,7 @@
 // (checked-in copies: MEMBAR_BLESS=1 cargo test -p sm-sync-rtl --release --test verilog_golden).
 //
 // Configuration w8_k2_c1_m8_g2:
-//   membar: Config { warps: 8, ways: 1, slots: 2, counter_bits: 4, coalesce_window: 16, max_outstanding: 1, level_mix: Promote, gl_bar_ack: false, arch: Coalescing }
+//   membar: Config { warps: 8, ways: 1, slots: 2, counter_bits: 4, coalesce_window: 16, lone_window: 0, max_outstanding: 1, level_mix: Promote, gl_bar_ack: false, arch: Coalescing }
 //   bar: BarConfig { warps: 8, cta_slots: 1 }
 //   mbarrier/async groups: Config { warps: 8, entries: 8, count_bits: 4, tx_bits: 6, try_wait_limit: 8, wake_fanout: 1, group_depth: 2, group_op_bits: 1 }
 //
@@ -18306,6 +18306,8 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
     // Constant declarations
     localparam  ways = 4'h1;
     localparam  window = 8'h10;
+    localparam  lone_c = 8'h1;
+    localparam  lone_zero = 1'b1;
     localparam  max_outstanding = 1'b1;
     localparam  split = 1'b0;
     localparam  one_tag = 1'b1;
@@ -18322,6 +18324,9 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
     reg  [7:0] age__d;
     wire  [7:0] age__q;
     reg  age__clock;
+    reg  lone__d;
+    wire  lone__q;
+    reg  lone__clock;
     
     // Local signals
     reg  nclosed;
@@ -18329,6 +18334,8 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
     reg  mismatch;
     reg  can_close;
     reg  by_window;
+    reg  by_coalesce;
+    reg  by_lone;
     reg  by_full;
     reg  [3:0] nmem_kept;
     
@@ -18348,21 +18355,30 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
         .q(age__q),
         .clock(age__clock)
     );
+    smsync_w8_k2_c1_m8_g2__membar__coalescer__lone lone(
+        .d(lone__d),
+        .q(lone__q),
+        .clock(lone__clock)
+    );
     
     // Update code
     always @(*) begin
         open__clock = clock;
         nmem__clock = clock;
         age__clock = clock;
+        lone__clock = clock;
         open__d = open__q;
         nmem__d = nmem__q;
         age__d = age__q;
+        lone__d = lone__q;
         open_tag = open__q;
         nclosed = open__q - head_tag;
         has_members = |nmem__q;
         mismatch = split & joining & has_members & (req_level != open_level);
         can_close = has_members & (nclosed < max_outstanding) & ~seq_busy & next_clean;
-        by_window = age__q == window;
+        by_coalesce = age__q == window;
+        by_lone = lone__q & (lone_zero | (age__q >= lone_c));
+        by_window = by_coalesce | by_lone;
         by_full = nmem__q >= ways;
         close = can_close & (by_window | by_full | mismatch);
         accept_join = joining & (close | ((nmem__q < ways) & ~mismatch));
@@ -18375,9 +18391,12 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
         else begin
             join_tag = open__q;
             nmem_kept = nmem__q;
-            if (has_members & ~by_window) begin
+            if (has_members & ~by_coalesce) begin
                 age__d = age__q + one_age;
             end
+        end
+        if (join_first) begin
+            lone__d = ~close & ~|nclosed;
         end
         open__d = join_tag;
         nmem__d = nmem_kept;
@@ -18391,6 +18410,7 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
             open__d = 32'h0;
             nmem__d = 32'h0;
             age__d = 32'h0;
+            lone__d = 1'b0;
         end
     end
     
@@ -18414,6 +18434,25 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer__age(d,q,clock);
     end
           
 endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__age
+
+
+module smsync_w8_k2_c1_m8_g2__membar__coalescer__lone(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__lone
 
 
 module smsync_w8_k2_c1_m8_g2__membar__coalescer__nmem(d,q,clock);
@@ -18474,6 +18513,7 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
     localparam  one_cnt = 4'h1;
     localparam  two_cnt = 4'h2;
     localparam  max_m1 = 4'he;
+    localparam  max_m2 = 4'hd;
     localparam  one_tag = 1'b1;
     localparam  slot_bit__0 = 2'b1;
     localparam  slot_bit__1 = 2'b10;
@@ -18494,11 +18534,21 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
     reg  [1:0] full__d;
     wire  [1:0] full__q;
     reg  full__clock;
+    reg  [1:0] am1__d;
+    wire  [1:0] am1__q;
+    reg  am1__clock;
+    reg  [1:0] pend__d;
+    wire  [1:0] pend__q;
+    reg  pend__clock;
     
     // Local signals
+    reg  [1:0] lnz;
+    reg  [1:0] lone;
+    reg  [1:0] lfull;
     reg  [1:0] nz_n;
     reg  [1:0] one_n;
     reg  [1:0] full_n;
+    reg  [1:0] am1_n;
     reg  ack_nz;
     reg  ack_one;
     reg  next_tag;
@@ -18531,32 +18581,59 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
         .q(full__q),
         .clock(full__clock)
     );
+    smsync_w8_k2_c1_m8_g2__membar__counters__am1 am1(
+        .d(am1__d),
+        .q(am1__q),
+        .clock(am1__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__membar__counters__pend pend(
+        .d(pend__d),
+        .q(pend__q),
+        .clock(pend__clock)
+    );
     
     // Update code
     always @(*) begin
         nz__clock = io__clock;
         one__clock = io__clock;
         full__clock = io__clock;
+        am1__clock = io__clock;
+        pend__clock = io__clock;
         cnt__0__clock = io__clock;
         cnt__0__d = cnt__0__q;
         cnt__1__clock = io__clock;
         cnt__1__d = cnt__1__q;
+        lnz = nz__q | pend__q;
+        lone = (one__q & ~pend__q) | (~nz__q & pend__q);
+        lfull = full__q | (am1__q & pend__q);
         next_tag = io__open_tag + one_tag;
-        io__cnt_full = full__q[io__open_tag];
-        ack_nz = nz__q[io__ack_tag];
-        ack_one = one__q[io__ack_tag];
-        io__zero = ~nz__q;
-        io__next_clean = ~nz__q[next_tag];
+        io__cnt_full = lfull[io__open_tag];
+        ack_nz = lnz[io__ack_tag];
+        ack_one = lone[io__ack_tag];
+        io__zero = ~lnz;
+        io__next_clean = ~lnz[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
+        pend__d = 32'h0;
+        if (io__accept_txn & (io__open_tag == 0)) begin
+            pend__d = slot_bit__0;
+        end
+        if (io__accept_txn & (io__open_tag == 1)) begin
+            pend__d = slot_bit__1;
+        end
         nz_n = nz__q;
         one_n = one__q;
         full_n = full__q;
+        am1_n = am1__q;
         if (ack_ok & (io__ack_tag == 0)) begin
-            if (~(io__accept_txn & (io__open_tag == 0))) begin
+            if (~pend__q[0]) begin
                 cnt__0__d = cnt__0__q - one_cnt;
                 full_n = full_n & ~slot_bit__0;
+                am1_n = am1_n & ~slot_bit__0;
+                if (full__q[0]) begin
+                    am1_n = am1_n | slot_bit__0;
+                end
                 if (one__q[0]) begin
                     nz_n = nz_n & ~slot_bit__0;
                 end
@@ -18566,8 +18643,12 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 0)) begin
+        else if (pend__q[0]) begin
             cnt__0__d = cnt__0__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__0;
+            if (cnt__0__q == max_m2) begin
+                am1_n = am1_n | slot_bit__0;
+            end
             nz_n = nz_n | slot_bit__0;
             one_n = one_n & ~slot_bit__0;
             if (~nz__q[0]) begin
@@ -18578,9 +18659,13 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
             end
         end
         if (ack_ok & (io__ack_tag == 1)) begin
-            if (~(io__accept_txn & (io__open_tag == 1))) begin
+            if (~pend__q[1]) begin
                 cnt__1__d = cnt__1__q - one_cnt;
                 full_n = full_n & ~slot_bit__1;
+                am1_n = am1_n & ~slot_bit__1;
+                if (full__q[1]) begin
+                    am1_n = am1_n | slot_bit__1;
+                end
                 if (one__q[1]) begin
                     nz_n = nz_n & ~slot_bit__1;
                 end
@@ -18590,8 +18675,12 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 1)) begin
+        else if (pend__q[1]) begin
             cnt__1__d = cnt__1__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__1;
+            if (cnt__1__q == max_m2) begin
+                am1_n = am1_n | slot_bit__1;
+            end
             nz_n = nz_n | slot_bit__1;
             one_n = one_n & ~slot_bit__1;
             if (~nz__q[1]) begin
@@ -18604,16 +18693,38 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
         nz__d = nz_n;
         one__d = one_n;
         full__d = full_n;
+        am1__d = am1_n;
         if (io__reset) begin
             cnt__0__d = 32'h0;
             cnt__1__d = 32'h0;
             nz__d = 32'h0;
             one__d = 32'h0;
             full__d = 32'h0;
+            am1__d = 32'h0;
+            pend__d = 32'h0;
         end
     end
     
 endmodule // smsync_w8_k2_c1_m8_g2__membar__counters
+
+
+module smsync_w8_k2_c1_m8_g2__membar__counters__am1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__am1
 
 
 module smsync_w8_k2_c1_m8_g2__membar__counters__cnt__0(d,q,clock);
@@ -18709,6 +18820,25 @@ module smsync_w8_k2_c1_m8_g2__membar__counters__one(d,q,clock);
     end
           
 endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__one
+
+
+module smsync_w8_k2_c1_m8_g2__membar__counters__pend(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__pend
 
 
 module smsync_w8_k2_c1_m8_g2__membar__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);

@@ -4,7 +4,7 @@
 // (checked-in copies: MEMBAR_BLESS=1 cargo test -p sm-sync-rtl --release --test verilog_golden).
 //
 // Configuration w16_k4_c4_m32_g4:
-//   membar: Config { warps: 16, ways: 4, slots: 4, counter_bits: 6, coalesce_window: 16, max_outstanding: 1, level_mix: Promote, gl_bar_ack: false, arch: Coalescing }
+//   membar: Config { warps: 16, ways: 4, slots: 4, counter_bits: 6, coalesce_window: 16, lone_window: 0, max_outstanding: 1, level_mix: Promote, gl_bar_ack: false, arch: Coalescing }
 //   bar: BarConfig { warps: 16, cta_slots: 4 }
 //   mbarrier/async groups: Config { warps: 16, entries: 32, count_bits: 10, tx_bits: 12, try_wait_limit: 40, wake_fanout: 2, group_depth: 4, group_op_bits: 2 }
 //
@@ -49294,6 +49294,8 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
     // Constant declarations
     localparam  ways = 5'b100;
     localparam  window = 8'h10;
+    localparam  lone_c = 8'h1;
+    localparam  lone_zero = 1'b1;
     localparam  max_outstanding = 2'b1;
     localparam  split = 1'b0;
     localparam  one_tag = 2'b1;
@@ -49310,6 +49312,9 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
     reg  [7:0] age__d;
     wire  [7:0] age__q;
     reg  age__clock;
+    reg  lone__d;
+    wire  lone__q;
+    reg  lone__clock;
     
     // Local signals
     reg  [1:0] nclosed;
@@ -49317,6 +49322,8 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
     reg  mismatch;
     reg  can_close;
     reg  by_window;
+    reg  by_coalesce;
+    reg  by_lone;
     reg  by_full;
     reg  [4:0] nmem_kept;
     
@@ -49336,21 +49343,30 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
         .q(age__q),
         .clock(age__clock)
     );
+    smsync_w16_k4_c4_m32_g4__membar__coalescer__lone lone(
+        .d(lone__d),
+        .q(lone__q),
+        .clock(lone__clock)
+    );
     
     // Update code
     always @(*) begin
         open__clock = clock;
         nmem__clock = clock;
         age__clock = clock;
+        lone__clock = clock;
         open__d = open__q;
         nmem__d = nmem__q;
         age__d = age__q;
+        lone__d = lone__q;
         open_tag = open__q;
         nclosed = open__q - head_tag;
         has_members = |nmem__q;
         mismatch = split & joining & has_members & (req_level != open_level);
         can_close = has_members & (nclosed < max_outstanding) & ~seq_busy & next_clean;
-        by_window = age__q == window;
+        by_coalesce = age__q == window;
+        by_lone = lone__q & (lone_zero | (age__q >= lone_c));
+        by_window = by_coalesce | by_lone;
         by_full = nmem__q >= ways;
         close = can_close & (by_window | by_full | mismatch);
         accept_join = joining & (close | ((nmem__q < ways) & ~mismatch));
@@ -49363,9 +49379,12 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
         else begin
             join_tag = open__q;
             nmem_kept = nmem__q;
-            if (has_members & ~by_window) begin
+            if (has_members & ~by_coalesce) begin
                 age__d = age__q + one_age;
             end
+        end
+        if (join_first) begin
+            lone__d = ~close & ~|nclosed;
         end
         open__d = join_tag;
         nmem__d = nmem_kept;
@@ -49379,6 +49398,7 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
             open__d = 32'h0;
             nmem__d = 32'h0;
             age__d = 32'h0;
+            lone__d = 1'b0;
         end
     end
     
@@ -49402,6 +49422,25 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer__age(d,q,clock);
     end
           
 endmodule // smsync_w16_k4_c4_m32_g4__membar__coalescer__age
+
+
+module smsync_w16_k4_c4_m32_g4__membar__coalescer__lone(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w16_k4_c4_m32_g4__membar__coalescer__lone
 
 
 module smsync_w16_k4_c4_m32_g4__membar__coalescer__nmem(d,q,clock);
@@ -49462,6 +49501,7 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
     localparam  one_cnt = 6'b1;
     localparam  two_cnt = 6'b10;
     localparam  max_m1 = 6'b111110;
+    localparam  max_m2 = 6'b111101;
     localparam  one_tag = 2'b1;
     localparam  slot_bit__0 = 4'h1;
     localparam  slot_bit__1 = 4'h2;
@@ -49490,11 +49530,21 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
     reg  [3:0] full__d;
     wire  [3:0] full__q;
     reg  full__clock;
+    reg  [3:0] am1__d;
+    wire  [3:0] am1__q;
+    reg  am1__clock;
+    reg  [3:0] pend__d;
+    wire  [3:0] pend__q;
+    reg  pend__clock;
     
     // Local signals
+    reg  [3:0] lnz;
+    reg  [3:0] lone;
+    reg  [3:0] lfull;
     reg  [3:0] nz_n;
     reg  [3:0] one_n;
     reg  [3:0] full_n;
+    reg  [3:0] am1_n;
     reg  ack_nz;
     reg  ack_one;
     reg  [1:0] next_tag;
@@ -49537,12 +49587,24 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
         .q(full__q),
         .clock(full__clock)
     );
+    smsync_w16_k4_c4_m32_g4__membar__counters__am1 am1(
+        .d(am1__d),
+        .q(am1__q),
+        .clock(am1__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__membar__counters__pend pend(
+        .d(pend__d),
+        .q(pend__q),
+        .clock(pend__clock)
+    );
     
     // Update code
     always @(*) begin
         nz__clock = io__clock;
         one__clock = io__clock;
         full__clock = io__clock;
+        am1__clock = io__clock;
+        pend__clock = io__clock;
         cnt__0__clock = io__clock;
         cnt__0__d = cnt__0__q;
         cnt__1__clock = io__clock;
@@ -49551,22 +49613,43 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
         cnt__2__d = cnt__2__q;
         cnt__3__clock = io__clock;
         cnt__3__d = cnt__3__q;
+        lnz = nz__q | pend__q;
+        lone = (one__q & ~pend__q) | (~nz__q & pend__q);
+        lfull = full__q | (am1__q & pend__q);
         next_tag = io__open_tag + one_tag;
-        io__cnt_full = full__q[io__open_tag];
-        ack_nz = nz__q[io__ack_tag];
-        ack_one = one__q[io__ack_tag];
-        io__zero = ~nz__q;
-        io__next_clean = ~nz__q[next_tag];
+        io__cnt_full = lfull[io__open_tag];
+        ack_nz = lnz[io__ack_tag];
+        ack_one = lone[io__ack_tag];
+        io__zero = ~lnz;
+        io__next_clean = ~lnz[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
+        pend__d = 32'h0;
+        if (io__accept_txn & (io__open_tag == 0)) begin
+            pend__d = slot_bit__0;
+        end
+        if (io__accept_txn & (io__open_tag == 1)) begin
+            pend__d = slot_bit__1;
+        end
+        if (io__accept_txn & (io__open_tag == 2)) begin
+            pend__d = slot_bit__2;
+        end
+        if (io__accept_txn & (io__open_tag == 3)) begin
+            pend__d = slot_bit__3;
+        end
         nz_n = nz__q;
         one_n = one__q;
         full_n = full__q;
+        am1_n = am1__q;
         if (ack_ok & (io__ack_tag == 0)) begin
-            if (~(io__accept_txn & (io__open_tag == 0))) begin
+            if (~pend__q[0]) begin
                 cnt__0__d = cnt__0__q - one_cnt;
                 full_n = full_n & ~slot_bit__0;
+                am1_n = am1_n & ~slot_bit__0;
+                if (full__q[0]) begin
+                    am1_n = am1_n | slot_bit__0;
+                end
                 if (one__q[0]) begin
                     nz_n = nz_n & ~slot_bit__0;
                 end
@@ -49576,8 +49659,12 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 0)) begin
+        else if (pend__q[0]) begin
             cnt__0__d = cnt__0__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__0;
+            if (cnt__0__q == max_m2) begin
+                am1_n = am1_n | slot_bit__0;
+            end
             nz_n = nz_n | slot_bit__0;
             one_n = one_n & ~slot_bit__0;
             if (~nz__q[0]) begin
@@ -49588,9 +49675,13 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
             end
         end
         if (ack_ok & (io__ack_tag == 1)) begin
-            if (~(io__accept_txn & (io__open_tag == 1))) begin
+            if (~pend__q[1]) begin
                 cnt__1__d = cnt__1__q - one_cnt;
                 full_n = full_n & ~slot_bit__1;
+                am1_n = am1_n & ~slot_bit__1;
+                if (full__q[1]) begin
+                    am1_n = am1_n | slot_bit__1;
+                end
                 if (one__q[1]) begin
                     nz_n = nz_n & ~slot_bit__1;
                 end
@@ -49600,8 +49691,12 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 1)) begin
+        else if (pend__q[1]) begin
             cnt__1__d = cnt__1__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__1;
+            if (cnt__1__q == max_m2) begin
+                am1_n = am1_n | slot_bit__1;
+            end
             nz_n = nz_n | slot_bit__1;
             one_n = one_n & ~slot_bit__1;
             if (~nz__q[1]) begin
@@ -49612,9 +49707,13 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
             end
         end
         if (ack_ok & (io__ack_tag == 2)) begin
-            if (~(io__accept_txn & (io__open_tag == 2))) begin
+            if (~pend__q[2]) begin
                 cnt__2__d = cnt__2__q - one_cnt;
                 full_n = full_n & ~slot_bit__2;
+                am1_n = am1_n & ~slot_bit__2;
+                if (full__q[2]) begin
+                    am1_n = am1_n | slot_bit__2;
+                end
                 if (one__q[2]) begin
                     nz_n = nz_n & ~slot_bit__2;
                 end
@@ -49624,8 +49723,12 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 2)) begin
+        else if (pend__q[2]) begin
             cnt__2__d = cnt__2__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__2;
+            if (cnt__2__q == max_m2) begin
+                am1_n = am1_n | slot_bit__2;
+            end
             nz_n = nz_n | slot_bit__2;
             one_n = one_n & ~slot_bit__2;
             if (~nz__q[2]) begin
@@ -49636,9 +49739,13 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
             end
         end
         if (ack_ok & (io__ack_tag == 3)) begin
-            if (~(io__accept_txn & (io__open_tag == 3))) begin
+            if (~pend__q[3]) begin
                 cnt__3__d = cnt__3__q - one_cnt;
                 full_n = full_n & ~slot_bit__3;
+                am1_n = am1_n & ~slot_bit__3;
+                if (full__q[3]) begin
+                    am1_n = am1_n | slot_bit__3;
+                end
                 if (one__q[3]) begin
                     nz_n = nz_n & ~slot_bit__3;
                 end
@@ -49648,8 +49755,12 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
                 end
             end
         end
-        else if (io__accept_txn & (io__open_tag == 3)) begin
+        else if (pend__q[3]) begin
             cnt__3__d = cnt__3__q + one_cnt;
+            am1_n = am1_n & ~slot_bit__3;
+            if (cnt__3__q == max_m2) begin
+                am1_n = am1_n | slot_bit__3;
+            end
             nz_n = nz_n | slot_bit__3;
             one_n = one_n & ~slot_bit__3;
             if (~nz__q[3]) begin
@@ -49662,6 +49773,7 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
         nz__d = nz_n;
         one__d = one_n;
         full__d = full_n;
+        am1__d = am1_n;
         if (io__reset) begin
             cnt__0__d = 32'h0;
             cnt__1__d = 32'h0;
@@ -49670,10 +49782,31 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
             nz__d = 32'h0;
             one__d = 32'h0;
             full__d = 32'h0;
+            am1__d = 32'h0;
+            pend__d = 32'h0;
         end
     end
     
 endmodule // smsync_w16_k4_c4_m32_g4__membar__counters
+
+
+module smsync_w16_k4_c4_m32_g4__membar__counters__am1(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w16_k4_c4_m32_g4__membar__counters__am1
 
 
 module smsync_w16_k4_c4_m32_g4__membar__counters__cnt__0(d,q,clock);
@@ -49807,6 +49940,25 @@ module smsync_w16_k4_c4_m32_g4__membar__counters__one(d,q,clock);
     end
           
 endmodule // smsync_w16_k4_c4_m32_g4__membar__counters__one
+
+
+module smsync_w16_k4_c4_m32_g4__membar__counters__pend(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w16_k4_c4_m32_g4__membar__counters__pend
 
 
 module smsync_w16_k4_c4_m32_g4__membar__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
