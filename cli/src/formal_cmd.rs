@@ -14,7 +14,7 @@ use membar_formal::unit::UnitSpec;
 use std::path::{Path, PathBuf};
 
 /// Units with a formal harness.
-pub const UNITS: &str = "membar, bar, cluster, mbarrier";
+pub const UNITS: &str = "membar, bar, cluster, mbarrier, async_groups, sm_sync";
 
 /// Groups that pdr does not close (run with bmc, asked for explicitly).
 fn pdr_skips(unit: &str) -> &'static [&'static str] {
@@ -22,6 +22,7 @@ fn pdr_skips(unit: &str) -> &'static [&'static str] {
         "membar" => &["p5"],
         "mbarrier" => membar_formal::mbarrier::PDR_SKIP,
         "bar" => membar_formal::bar::PDR_SKIP,
+        "sm_sync" => membar_formal::sm_sync::PDR_SKIP,
         _ => &[],
     }
 }
@@ -66,6 +67,31 @@ fn unit_spec(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), CmdError> {
             };
             let name = unit_ports::UnitConfig::short_name(&cfg);
             (membar_formal::mbarrier::spec(&cfg), name, verilog)
+        }
+        "async_groups" => {
+            let cfg = crate::unit_async_groups::load(&a.config)?;
+            let verilog = match v {
+                Some(p) => p.to_path_buf(),
+                None => crate::common::generated_verilog_file(
+                    &format!("agrp_{}", mbarrier_unit_rtl::ag_config_name(&cfg)),
+                    "async_groups.v",
+                    &crate::unit_async_groups::verilog_for(&cfg, &a.config)?,
+                )?,
+            };
+            let name = mbarrier_unit_rtl::ag_config_name(&cfg);
+            (membar_formal::async_groups::spec(&cfg), name, verilog)
+        }
+        "sm_sync" => {
+            let (name, cfg) = crate::unit_sm_sync::load(&a.config)?;
+            let verilog = match v {
+                Some(p) => p.to_path_buf(),
+                None => crate::common::generated_verilog_file(
+                    &format!("sm_sync_{name}"),
+                    "sm_sync.v",
+                    &crate::unit_sm_sync::verilog_for(&cfg, &a.config)?,
+                )?,
+            };
+            (membar_formal::sm_sync::spec(&cfg), name, verilog)
         }
         _ => unreachable!("checked by formal()"),
     })
@@ -113,6 +139,8 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
         "membar" => membar_formal::harness::GROUPS,
         "bar" => membar_formal::bar::GROUPS,
         "cluster" => membar_formal::cluster::GROUPS,
+        "async_groups" => membar_formal::async_groups::GROUPS,
+        "sm_sync" => membar_formal::sm_sync::GROUPS,
         _ => membar_formal::mbarrier::GROUPS,
     };
     let skip = pdr_skips(&a.unit);

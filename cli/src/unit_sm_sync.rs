@@ -60,7 +60,7 @@ pub fn parse_config(text: &str, source: &str) -> Result<Config, CmdError> {
         .map_err(|_| CmdError::input(format!("{source}: `preset` = {name}: allowed: {allowed}")))
 }
 
-fn load(path: &Path) -> Result<(String, Config), CmdError> {
+pub(crate) fn load(path: &Path) -> Result<(String, Config), CmdError> {
     let text = crate::common::read_config_text(path, "an sm_sync YAML file (preset: small|w16)")?;
     let cfg = parse_config(&text, &path.display().to_string())?;
     let name = Config::named()
@@ -71,7 +71,7 @@ fn load(path: &Path) -> Result<(String, Config), CmdError> {
     Ok((name, cfg))
 }
 
-fn verilog_for(cfg: &Config, path: &Path) -> Result<String, CmdError> {
+pub(crate) fn verilog_for(cfg: &Config, path: &Path) -> Result<String, CmdError> {
     sm_sync_rtl::generate_verilog(cfg)
         .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))
 }

@@ -13,6 +13,7 @@
 //!   the harness part generated from a port declaration; [`bar`],
 //!   [`cluster`], [`mbarrier`]: the harnesses of the other units.
 
+pub mod async_groups;
 pub mod bar;
 pub mod cluster;
 pub mod harness;
@@ -22,4 +23,5 @@ pub mod mutants;
 pub mod replay;
 pub mod runner;
 pub mod sby;
+pub mod sm_sync;
 pub mod unit;
