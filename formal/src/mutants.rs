@@ -448,6 +448,140 @@ pub const MBARRIER_MUTANTS: &[Mutant] = &[
     ),
 ];
 
+const AG_W3: Option<&str> = Some("module agrp_w8_g2_o1__warps__3(");
+
+/// Mutants of `async_groups` (`verilog_out/async_groups/w8_g2_o1`), each in
+/// one warp's block (warp 3: the free warp `fw` of the harness finds it),
+/// mirroring the G scoreboard's mutants (`sim/mbarrier_unit/tests/mutants.rs`).
+pub const ASYNC_GROUPS_MUTANTS: &[Mutant] = &[
+    mutant(
+        "ag_read_pending_short",
+        "G1: a .read wait counts one group fewer still reading (released early)",
+        AG_W3,
+        "read_pend = n__q - age_r;",
+        "n__q - age_r",
+        "n__q - age_r - 1",
+        "g1",
+    ),
+    mutant(
+        "ag_read_as_full",
+        "G2: a .read wait treated as a full wait (released late)",
+        AG_W3,
+        "met = read_pend <= wait_n__q;",
+        "read_pend <= wait_n__q",
+        "n__q <= wait_n__q",
+        "g2",
+    ),
+    mutant(
+        "ag_bulk_wraps",
+        "G3: a bulk op into a full open group is accepted (the counter wraps)",
+        AG_W3,
+        "ready = open_wr__q != max_ops;",
+        "open_wr__q != max_ops",
+        "1'b1",
+        "g3",
+    ),
+    mutant(
+        "ag_spurious_rd_silent",
+        "G4: a spurious rd report is not flagged",
+        AG_W3,
+        "rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;",
+        "rd_hit & ~enc_r__any & ~|open_rd__q",
+        "1'b0",
+        "g4",
+    ),
+    mutant(
+        "ag_wr_before_rd_taken",
+        "G4: a wr report of an unread operation is taken",
+        AG_W3,
+        "wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);",
+        " & (tgt_wr > tgt_rd_post)",
+        "",
+        "g4",
+    ),
+];
+
+const SM_TOP: Option<&str> = Some("module smsync_w8_k2_c1_m8_g2(");
+const SM_DEC: Option<&str> = Some("module smsync_w8_k2_c1_m8_g2__dec(");
+
+/// Mutants of `sm_sync` (`verilog_out/sm_sync/small`): the decoder and the
+/// top's routing / combining, mirroring the S scoreboard's model mutants
+/// (`sim/sm_sync/tests/random_scoreboard.rs`) where they are port-visible.
+pub const SM_SYNC_MUTANTS: &[Mutant] = &[
+    mutant(
+        "sm_refused_not_taken",
+        "S2: a refused instruction is not taken (in_ready = the unit's ready)",
+        SM_TOP,
+        "in_ready = (dec__refused | unit_ready) & ~reset;",
+        "(dec__refused | unit_ready)",
+        "unit_ready",
+        "s2",
+    ),
+    mutant(
+        "sm_async_warp_inverted",
+        "S3/S1: the tracker receives another warp than the issuing one",
+        SM_TOP,
+        "ag__ag_warp = in_warp;",
+        "in_warp",
+        "~in_warp",
+        "s3",
+    ),
+    mutant(
+        "sm_mb_wake_dropped",
+        "S4: mbarrier wakes left out of release_mask (Fault: mbarrier wakes dropped)",
+        SM_TOP,
+        "release_mask = membar_rel | bar__rel_mask | mb__wake_mask | ag__release_mask;",
+        " | mb__wake_mask",
+        "",
+        "s4",
+    ),
+    mutant(
+        "sm_silent_refusal",
+        "S5: a refused instruction is not flagged (Fault: silent refusal)",
+        SM_DEC,
+        "flag = in_valid & ~op_ok & ~reset;",
+        "in_valid & ~op_ok & ~reset",
+        "1'b0",
+        "s5",
+    ),
+    mutant(
+        "sm_reserved_bar_op_forwarded",
+        "S5: a refused bar op reaches the bar unit (Fault: reserved op forwarded)",
+        SM_DEC,
+        "to_bar = in_valid & op_ok & (in_unit == 32'h1);",
+        "in_valid & op_ok &",
+        "in_valid &",
+        "s5",
+    ),
+    mutant(
+        "sm_bar_err_src_dropped",
+        "S6: the bar bit of err_src dropped (Fault: bar err_src bit)",
+        SM_TOP,
+        "src = (src & ~(1 << (32'h1)) | ((bar__err) << (32'h1)));",
+        "((bar__err)",
+        "((1'b0)",
+        "s6",
+    ),
+    mutant(
+        "sm_mb_warp_inverted",
+        "S1: the mbarrier unit receives another warp than the issuing one",
+        SM_TOP,
+        "mb__op_warp = in_warp;",
+        "in_warp",
+        "~in_warp",
+        "s1m",
+    ),
+    mutant(
+        "sm_membar_id_truncated",
+        "S1: the membar request id loses its high byte",
+        SM_TOP,
+        "membar__req_id = in_id;",
+        "in_id",
+        "{8'h00, in_id[7:0]}",
+        "s1d",
+    ),
+];
+
 /// Every unit's mutants.
 pub const UNIT_MUTANTS: &[UnitMutants] = &[
     UnitMutants {
@@ -467,5 +601,17 @@ pub const UNIT_MUTANTS: &[UnitMutants] = &[
         dir: "mbarrier_unit/w8_m8_c4_t6_l8_f1",
         file: "mbarrier_unit.v",
         mutants: MBARRIER_MUTANTS,
+    },
+    UnitMutants {
+        unit: "async_groups",
+        dir: "async_groups/w8_g2_o1",
+        file: "async_groups.v",
+        mutants: ASYNC_GROUPS_MUTANTS,
+    },
+    UnitMutants {
+        unit: "sm_sync",
+        dir: "sm_sync/small",
+        file: "sm_sync.v",
+        mutants: SM_SYNC_MUTANTS,
     },
 ];

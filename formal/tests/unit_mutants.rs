@@ -10,7 +10,8 @@
 //! of each property group (10 of 19); every mutant (≈4–5 min on two busy
 //! cores) is one command:
 //! `FORMAL_MUTANTS=all cargo test --release -p membar-formal --test unit_mutants`.
-//! Replay one mutant: `MUTANT=bar_no_block cargo test --release -p membar-formal --test unit_mutants`.
+//! Replay one mutant: `MUTANT=bar_no_block cargo test --release -p membar-formal --test unit_mutants`;
+//! one unit's: `MUTANT_UNIT=sm_sync FORMAL_MUTANTS=all cargo test …`.
 
 use membar_formal::mutants::{apply, Mutant, UnitMutants, UNIT_MUTANTS};
 use membar_formal::runner::{run_unit, Options, Verdict};
@@ -32,6 +33,12 @@ fn spec_of(u: &UnitMutants) -> UnitSpec {
         "cluster" => membar_formal::cluster::spec(
             &bar_unit_model::config::ClusterConfig::from_yaml(&text, "config").unwrap(),
         ),
+        "async_groups" => membar_formal::async_groups::spec(
+            &mbarrier_unit_model::config::Config::from_yaml_str(&text, "config").unwrap(),
+        ),
+        "sm_sync" => membar_formal::sm_sync::spec(
+            &sm_sync_model::Config::by_name(u.dir.rsplit('/').next().unwrap()).unwrap(),
+        ),
         _ => membar_formal::mbarrier::spec(
             &mbarrier_unit_model::config::Config::from_yaml_str(&text, "config").unwrap(),
         ),
@@ -50,6 +57,7 @@ fn depth(unit: &str) -> u32 {
 #[test]
 fn every_unit_mutant_is_killed_and_the_trace_replays() {
     let only = std::env::var("MUTANT").ok();
+    let unit_only = std::env::var("MUTANT_UNIT").ok();
     let every = std::env::var("FORMAL_MUTANTS").is_ok_and(|v| v == "all") || only.is_some();
     let scratch = tempfile::tempdir().unwrap();
     let mut seen_groups: Vec<(&str, &str)> = Vec::new();
@@ -57,6 +65,7 @@ fn every_unit_mutant_is_killed_and_the_trace_replays() {
         .iter()
         .flat_map(|u| u.mutants.iter().map(move |m| (u, m)))
         .filter(|(_, m)| only.as_deref().is_none_or(|o| o == m.name))
+        .filter(|(u, _)| unit_only.as_deref().is_none_or(|o| o == u.unit))
         .filter(|(u, m)| {
             let first = !seen_groups.contains(&(u.unit, m.group));
             seen_groups.push((u.unit, m.group));
