@@ -7,18 +7,22 @@
 # (verilog_out/<unit>/*/): abc pdr on the groups it closes, then on the
 # ones it did not close within 300-420 s (bar b1/b6c, mbarrier m1/m6/m2; they
 # may end UNKNOWN, see docs/formal.md), and abc bmc3 to $UDEPTH on every
-# group in one task (`all`).
+# group in one task (`all`). Then async_groups and sm_sync on every shipped
+# configuration: abc pdr per group, and abc bmc3 to $ADEPTH on `all`
+# (async `default` at depth 8 takes ≈190 s, docs/formal.md).
 # Exit 1 if any group has a counterexample or did not finish.
-#   DEPTH=15 UDEPTH=6 TIMEOUT=600 bash formal/run-all.sh   (the defaults)
+#   DEPTH=15 UDEPTH=6 ADEPTH=8 TIMEOUT=600 bash formal/run-all.sh   (the defaults)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DEPTH=${DEPTH:-15}
 TIMEOUT=${TIMEOUT:-600}
 UDEPTH=${UDEPTH:-6}
+ADEPTH=${ADEPTH:-8}
 cargo build --release --bin membar || exit 2
 M=target/release/membar
 rc=0
 for d in verilog_out/*/; do
+  [ -f "$d/membar_unit.v" ] || continue   # the other units' directories
   n=$(basename "$d")
   echo "=== $n: abc bmc3, depth $DEPTH"
   "$M" formal --config "$d/config.yaml" --verilog "$d/membar_unit.v" --engine bmc --depth "$DEPTH" --timeout "$TIMEOUT" || rc=1
@@ -42,6 +46,16 @@ for pair in bar:bar_unit cluster:cluster_barrier mbarrier:mbarrier_unit; do
     fi
     echo "=== $u $n: abc bmc3, depth $UDEPTH, every group in one task"
     "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine bmc --depth "$UDEPTH" --props all --timeout "$TIMEOUT" || rc=1
+  done
+done
+for pair in async_groups:async_groups sm_sync:sm_sync; do
+  u=${pair%%:*}; mod=${pair#*:}
+  for d in verilog_out/"$mod"/*/; do
+    n=$(basename "$d")
+    echo "=== $u $n: abc pdr, timeout $TIMEOUT s per group"
+    "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine pdr --timeout "$TIMEOUT" || rc=1
+    echo "=== $u $n: abc bmc3, depth $ADEPTH, every group in one task"
+    "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine bmc --depth "$ADEPTH" --props all --timeout "$TIMEOUT" || rc=1
   done
 done
 exit $rc

@@ -2,7 +2,7 @@
 //! `--depth` exit 2 naming the flag, the value and what is allowed; a missing
 //! tool exits 2 with the install line; a quick real run (the P2 group of the
 //! small configuration, abc pdr) proves and reports; the other units take
-//! `--unit bar|cluster|mbarrier` with their own groups. The proofs themselves are
+//! `--unit bar|cluster|mbarrier|async_groups|sm_sync` with their own groups. The proofs themselves are
 //! tested in `formal/tests/`.
 
 use std::path::{Path, PathBuf};
@@ -127,6 +127,52 @@ fn other_units_run_and_name_their_groups() {
     assert_eq!(o.status.code(), Some(0), "{out}\n{}", stderr(&o));
     assert!(
         out.contains("unit cluster") && out.contains("c1") && out.contains("PROVEN (unbounded)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn async_groups_and_sm_sync_run_and_name_their_groups() {
+    // Bad --props for sm_sync lists sm_sync's groups.
+    let o = membar(
+        &[
+            "formal",
+            "--unit",
+            "sm_sync",
+            "--config",
+            "configs/sm_sync_small.yaml",
+            "--props",
+            "g1",
+        ],
+        None,
+    );
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("\"g1\"") && e.contains("s1m") && e.contains("s1d"),
+        "{e}"
+    );
+    // A real run: the tracker's G3 group on its small configuration, abc pdr.
+    let o = membar(
+        &[
+            "formal",
+            "--unit",
+            "async_groups",
+            "--config",
+            "verilog_out/async_groups/w8_g2_o1/config.yaml",
+            "--verilog",
+            "verilog_out/async_groups/w8_g2_o1/async_groups.v",
+            "--props",
+            "g3",
+        ],
+        None,
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", stderr(&o));
+    assert!(
+        out.contains("unit async_groups")
+            && out.contains("g3")
+            && out.contains("PROVEN (unbounded)"),
         "{out}"
     );
 }
