@@ -1,13 +1,13 @@
-//! Every textual mutant of the bar, cluster and mbarrier units' emitted
-//! Verilog (`membar_formal::mutants::UNIT_MUTANTS`, one per kind of bug their
+//! Every textual mutant of the bar, cluster, mbarrier, async_groups and
+//! sm_sync emitted Verilog (`membar_formal::mutants::UNIT_MUTANTS`, one per kind of bug their
 //! scoreboards' mutant tests inject) is killed by the formal run: a
 //! counterexample in its property group (`abc bmc3`), whose trace the replay
 //! reads and where the reference model parts from the Verilog or the
 //! scoreboard flags it. The unmutated designs passing the same groups is
-//! `tests/units.rs`.
+//! `tests/units.rs` and `tests/async_sm_sync.rs`.
 //!
 //! To stay within the CI budget the test runs, by default, the first mutant
-//! of each property group (10 of 19); every mutant (≈4–5 min on two busy
+//! of each property group (21 of 32); every mutant (≈7–8 min on two busy
 //! cores) is one command:
 //! `FORMAL_MUTANTS=all cargo test --release -p membar-formal --test unit_mutants`.
 //! Replay one mutant: `MUTANT=bar_no_block cargo test --release -p membar-formal --test unit_mutants`;
