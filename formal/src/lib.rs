@@ -1,5 +1,5 @@
 //! membar-formal: formal proofs of the units' contracts (membar_unit SPEC.md,
-//! bar_unit, cluster_barrier, mbarrier_unit) on the
+//! bar_unit, cluster_barrier, mbarrier_unit, async_groups, sm_sync) on the
 //! emitted Verilog with SymbiYosys.
 //!
 //! - [`harness`]: the top `membar_formal_top` (free inputs, reset in cycle 0,

@@ -7,7 +7,8 @@
 //! `tests/units.rs` and `tests/async_sm_sync.rs`.
 //!
 //! To stay within the CI budget the test runs, by default, the first mutant
-//! of each property group (21 of 32); every mutant (≈7–8 min on two busy
+//! of each property group, for sm_sync only two of them ([`SM_SYNC_CI`]):
+//! 16 of 32; every mutant (≈7–8 min on two busy
 //! cores) is one command:
 //! `FORMAL_MUTANTS=all cargo test --release -p membar-formal --test unit_mutants`.
 //! Replay one mutant: `MUTANT=bar_no_block cargo test --release -p membar-formal --test unit_mutants`;
@@ -45,6 +46,11 @@ fn spec_of(u: &UnitMutants) -> UnitSpec {
     }
 }
 
+/// The sm_sync mutants run by default: each sm_sync run spends ≈20 s in
+/// yosys reading the 20 000-line top, so CI runs the decoder's (S5) and the
+/// release combiner's (S4) only; `FORMAL_MUTANTS=all` runs all 8.
+const SM_SYNC_CI: &[&str] = &["sm_silent_refusal", "sm_mb_wake_dropped"];
+
 /// BMC depth per unit: enough for each mutant's shortest trace (the
 /// mbarrier timeout mutant needs L = 8 cycles after a try_wait).
 fn depth(unit: &str) -> u32 {
@@ -69,7 +75,7 @@ fn every_unit_mutant_is_killed_and_the_trace_replays() {
         .filter(|(u, m)| {
             let first = !seen_groups.contains(&(u.unit, m.group));
             seen_groups.push((u.unit, m.group));
-            every || first
+            every || (first && (u.unit != "sm_sync" || SM_SYNC_CI.contains(&m.name)))
         })
         .collect();
     println!(
