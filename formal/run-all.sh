@@ -9,15 +9,16 @@
 # may end UNKNOWN, see docs/formal.md), and abc bmc3 to $UDEPTH on every
 # group in one task (`all`). Then async_groups and sm_sync on every shipped
 # configuration: abc pdr per group, and abc bmc3 to $ADEPTH on `all`
-# (async `default` at depth 8 takes ≈190 s, docs/formal.md).
+# (async `default` depth 6 ≈40 s, depth 8 ≈190 s; `w64_g4_o8` depth 6
+# ≈60 s, depth 8 > 500 s: docs/formal.md).
 # Exit 1 if any group has a counterexample or did not finish.
-#   DEPTH=15 UDEPTH=6 ADEPTH=8 TIMEOUT=600 bash formal/run-all.sh   (the defaults)
+#   DEPTH=15 UDEPTH=6 ADEPTH=6 TIMEOUT=600 bash formal/run-all.sh   (the defaults)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DEPTH=${DEPTH:-15}
 TIMEOUT=${TIMEOUT:-600}
 UDEPTH=${UDEPTH:-6}
-ADEPTH=${ADEPTH:-8}
+ADEPTH=${ADEPTH:-6}
 cargo build --release --bin membar || exit 2
 M=target/release/membar
 rc=0
