@@ -7,12 +7,12 @@
 # (verilog_out/<unit>/*/): abc pdr on the groups it closes, then on the
 # ones it did not close within 300-420 s (bar b1/b6c, mbarrier m1/m6/m2; they
 # may end UNKNOWN, see docs/formal.md), and abc bmc3 to $UDEPTH on every
-# group in one task (`all`). Then async_groups and sm_sync on every shipped
-# configuration: abc pdr per group (async g1-g4 beyond w8_g2_o1 are
-# expected to end UNKNOWN, docs/formal.md), and abc bmc3 to $ADEPTH on `all`
-# (async `default` depth 6 ≈40 s, depth 8 ≈190 s; `w64_g4_o8` depth 6
-# ≈60 s, depth 8 > 500 s: docs/formal.md).
+# group in one task (`all`).
 # Exit 1 if any group has a counterexample or did not finish.
+# Last, async_groups and sm_sync on every shipped configuration: abc pdr per
+# group (async g1-g4 beyond w8_g2_o1 are expected to end UNKNOWN,
+# docs/formal.md), and abc bmc3 to $ADEPTH on `all` (async `default` depth 6
+# ≈40 s, depth 8 ≈190 s; `w64_g4_o8` depth 6 ≈60 s, depth 8 > 500 s).
 #   DEPTH=15 UDEPTH=6 ADEPTH=6 TIMEOUT=600 bash formal/run-all.sh   (the defaults)
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -12,8 +12,12 @@
 //! - [`unit`]: what the runner needs of a unit (harness, groups, replay) and
 //!   the harness part generated from a port declaration; [`bar`],
 //!   [`cluster`], [`mbarrier`]: the harnesses of the other units.
+//! - [`async_groups`], [`sm_sync`]: the harnesses of the async-group tracker
+//!   and of the sm_sync top.
 
 pub mod async_groups;
+pub mod sm_sync;
+
 pub mod bar;
 pub mod cluster;
 pub mod harness;
@@ -23,5 +27,4 @@ pub mod mutants;
 pub mod replay;
 pub mod runner;
 pub mod sby;
-pub mod sm_sync;
 pub mod unit;
