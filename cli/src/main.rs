@@ -103,7 +103,7 @@ enum Cmd {
         /// pdr (abc pdr, unbounded proof), kind (smtbmc k-induction), bmc (abc bmc3).
         #[arg(long, default_value = "pdr")]
         engine: String,
-        /// Property groups, comma-separated (default: all; with pdr all but p5). membar: rst, p2, p3s, p3c, p7, cnt, p4, p5, p1; bar: rst, b1, b2, b4, b6, b6c; cluster: rst, c1, c2, c3; mbarrier: rst, m7, m1, m6, m2, m8; async_groups: rst, g1, g2, g3, g4; sm_sync: rst, s2, s3, s4, s5, s6, s1m, s1d; every unit but membar: all (every group in one task).
+        /// Property groups, comma-separated (default: all; with pdr all but p5). membar: rst, p2, p3s, p3c, p7, cnt, p4, p5, p1; bar: rst, b1, b2, b4, b6, b6c; cluster: rst, c1, c2, c3; mbarrier: rst, m7, m1, m6, m2, m8; async_groups: rst, g1, g2, g3, g4; sm_sync: rst, s2, s3, s4, s5, s6, s1m, s1b, s1d; every unit but membar: all (every group in one task).
         #[arg(long)]
         props: Option<String>,
         /// Work in this directory and keep the harness, .sby, logs and traces.

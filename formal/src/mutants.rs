@@ -572,6 +572,15 @@ pub const SM_SYNC_MUTANTS: &[Mutant] = &[
         "s1m",
     ),
     mutant(
+        "sm_bar_id_high_nibble",
+        "S1: the bar unit gets in_id[7:4] as its barrier id",
+        SM_TOP,
+        "bar__req_id = in_id[(32'h0)+:(4)];",
+        "(32'h0)",
+        "(32'h4)",
+        "s1b",
+    ),
+    mutant(
         "sm_membar_id_truncated",
         "S1: the membar request id loses its high byte",
         SM_TOP,

@@ -12,7 +12,9 @@
 //!   after an mbarrier instruction, complete-tx or remote arrive, the
 //!   tracker's only after a read/completion report;
 //! - S1 routing of the mbarrier op port (a response exactly the cycle after
-//!   each mbarrier instruction, with its warp and op) and of the membar
+//!   each mbarrier instruction, with its warp and op), of the bar id field
+//!   (a release of barrier `fb` only after a bar instruction naming `fb`,
+//!   for a free constant `fb`) and of the membar
 //!   request port (the TXN conservation monitor of the membar harness on
 //!   `in_*` → `dn_*`: every LD/ST/ATOM/RED instruction taken leaves
 //!   downstream once, in order, with its warp, op and id);
@@ -78,6 +80,11 @@ pub const GROUPS: &[Group] = &[
         what: "S1 (mbarrier op port): mb_rsp_valid exactly in the cycle after an mbarrier instruction was presented (not refused, outside reset), with its warp and op",
     },
     Group {
+        name: "s1b",
+        props: &["S1_bar_rel_id"],
+        what: "S1 (bar request port, id field): a bar release names barrier id fb only after a bar instruction with in_id[3:0] = fb was taken (a free constant fb)",
+    },
+    Group {
         name: "s1d",
         props: &[
             "S1_dn_no_extra",
@@ -105,6 +112,7 @@ pub const GROUPS: &[Group] = &[
             "S6_err_or",
             "S6_src_causes",
             "S1_mb_rsp",
+            "S1_bar_rel_id",
             "S1_dn_no_extra",
             "S1_dn_order",
             "S1_dn_order_pass",
@@ -134,7 +142,7 @@ pub fn harness(cfg: &Config) -> String {
         cfg.bar.cta_slots,
         cfg.mbarrier.name()
     );
-    s += "`ifdef G_ALL\n`define G_RST\n`define G_S2\n`define G_S3\n`define G_S4\n`define G_S5\n`define G_S6\n`define G_S1M\n`define G_S1D\n`endif\n";
+    s += "`ifdef G_ALL\n`define G_RST\n`define G_S2\n`define G_S3\n`define G_S4\n`define G_S5\n`define G_S6\n`define G_S1M\n`define G_S1B\n`define G_S1D\n`endif\n";
     let outputs: Vec<&str> = ports
         .iter()
         .filter(|p| p.dir == unit_ports::Dir::Out)
@@ -166,6 +174,8 @@ pub fn harness(cfg: &Config) -> String {
             "bar_ack_valid",
             "ctl_valid",
             "bar_err_code",
+            "bar_rel_valid",
+            "bar_rel_id",
             "ctx_valid",
             "rarv_valid",
             "mb_rsp_valid",
@@ -201,6 +211,11 @@ pub fn harness(cfg: &Config) -> String {
     p_mb_in <= !reset && (to_mb || ctx_valid || rarv_valid);
     p_ag_in <= !reset && (rd_valid || wr_valid);
   end
+
+  // S1 bar: a bar instruction naming barrier fb (low 4 bits of in_id) has been taken since reset.
+  (* anyconst *) reg [3:0] fb;
+  reg seen_fb;
+  always @(posedge clock) seen_fb <= !reset && (seen_fb || (to_bar && in_ready && in_id[3:0] == fb));
 
   // S1 membar: taken-unsent TXN count, and one tracked taken TXN with the count ahead of it.
   wire acc_txn = in_valid && in_ready && in_unit == 3'd0 && in_op <= 4'd3;
@@ -259,6 +274,9 @@ pub fn harness(cfg: &Config) -> String {
 `endif
 `ifdef G_S1M
       S1_mb_rsp: assert (mb_rsp_valid == p_mb_op && (!mb_rsp_valid || (mb_rsp_warp == p_warp && mb_rsp_op == p_op)));
+`endif
+`ifdef G_S1B
+      S1_bar_rel_id: assert (!(bar_rel_valid && bar_rel_id == fb) || seen_fb);
 `endif
 `ifdef G_S1D
       S1_dn_no_extra: assert (!(fire_txn && avail == 4'd0));

@@ -8,7 +8,7 @@
 //!
 //! To stay within the CI budget the test runs, by default, the first mutant
 //! of each property group, for sm_sync only two of them ([`SM_SYNC_CI`]):
-//! 16 of 32; every mutant (≈7–8 min on two busy
+//! 16 of 33; every mutant (≈7–8 min on two busy
 //! cores) is one command:
 //! `FORMAL_MUTANTS=all cargo test --release -p membar-formal --test unit_mutants`.
 //! Replay one mutant: `MUTANT=bar_no_block cargo test --release -p membar-formal --test unit_mutants`;
@@ -48,7 +48,7 @@ fn spec_of(u: &UnitMutants) -> UnitSpec {
 
 /// The sm_sync mutants run by default: each sm_sync run spends ≈20 s in
 /// yosys reading the 20 000-line top, so CI runs the decoder's (S5) and the
-/// release combiner's (S4) only; `FORMAL_MUTANTS=all` runs all 8.
+/// release combiner's (S4) only; `FORMAL_MUTANTS=all` runs all 9.
 const SM_SYNC_CI: &[&str] = &["sm_silent_refusal", "sm_mb_wake_dropped"];
 
 /// BMC depth per unit: enough for each mutant's shortest trace (the
