@@ -52,9 +52,15 @@ impl GroupResult {
                 props.join(", "),
                 // A clocked immediate assertion is checked at the edge that ends
                 // the cycle: sby's step K reports a violation in cycle K - 1.
+                // The strengthening invariants (`INV_*`, `always @*`) are
+                // checked in their own step.
                 step.map_or(String::new(), |s| format!(
                     " in cycle {} (sby step {s})",
-                    s.saturating_sub(1)
+                    if props.iter().all(|p| p.starts_with("INV_")) {
+                        s
+                    } else {
+                        s.saturating_sub(1)
+                    }
                 ))
             ),
             Verdict::Unknown(s) => format!("UNKNOWN ({s})"),
@@ -182,6 +188,8 @@ pub fn run_unit(
         }
     };
     let io = |e: std::io::Error| RunError::Io(format!("{}: {e}", dir.display()));
+    crate::taps::check_paths(&spec.harness, &text)
+        .map_err(|e| RunError::Input(format!("--verilog {}: {e}", verilog.display())))?;
     std::fs::write(dir.join(&vname), &text).map_err(io)?;
     std::fs::write(dir.join(&hname), &spec.harness).map_err(io)?;
     // One .sby per group: sby keeps a status database per job name
@@ -189,7 +197,12 @@ pub fn run_unit(
     for g in &groups {
         std::fs::write(
             dir.join(format!("membar_{}.sby", g.name)),
-            sby_text_for(files, &[g], opts.engine, opts.depth, opts.timeout),
+            crate::taps::insert(
+                &sby_text_for(files, &[g], opts.engine, opts.depth, opts.timeout),
+                &spec.harness,
+                &top,
+                g.name,
+            ),
         )
         .map_err(io)?;
     }
@@ -240,7 +253,12 @@ pub fn run_unit(
                 let stem = format!("trace_{}", g.name);
                 std::fs::write(
                     dir.join(format!("{stem}.sby")),
-                    trace_sby_text_for(files, &[g], depth, opts.timeout),
+                    crate::taps::insert(
+                        &trace_sby_text_for(files, &[g], depth, opts.timeout),
+                        &spec.harness,
+                        &top,
+                        g.name,
+                    ),
                 )
                 .map_err(io)?;
                 let rerun = Instant::now();
