@@ -234,8 +234,10 @@ pub fn harness(cfg: &Config) -> String {
         env!("CARGO_PKG_VERSION"),
         unit_ports::UnitConfig::short_name(cfg)
     );
-    // The tasks of m1, m6, m2 assert the invariants too (k-induction needs them).
-    s += "`ifdef G_M1\n`define G_INV\n`endif\n`ifdef G_M6\n`define G_INV\n`endif\n`ifdef G_M2\n`define G_INV\n`endif\n";
+    // In proof runs (G_PROVE: pdr, kind) the tasks of m1, m6, m2 assert the
+    // invariants too (k-induction needs them); bounded runs check the port
+    // properties alone.
+    s += "`ifdef G_PROVE\n`ifdef G_M1\n`define G_INV\n`endif\n`ifdef G_M6\n`define G_INV\n`endif\n`ifdef G_M2\n`define G_INV\n`endif\n`endif\n";
     s += "`ifdef G_ALL\n`define G_RST\n`define G_M7\n`define G_M1\n`define G_M6\n`define G_M2\n`define G_M8\n`define G_INV\n`endif\n";
     s += &ports_section(
         &ports,

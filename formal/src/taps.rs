@@ -12,8 +12,9 @@
 //!
 //! and the runner, for the groups that use taps (the harness lists them in a
 //! `// @tap-groups g1 g2` line), adds to the yosys script after `prep`:
-//! `flatten`, then `connect -set <wire> <flattened register net>` for each
-//! tap. After `flatten` the register `q` of instance `dut.core.ctas__0.count__5`
+//! `setattr -set keep 1 <top>/w:*` (the harness's wires survive `flatten`
+//! under their names), `flatten`, then `connect -nomap -set <wire>
+//! <flattened register net>` for each tap. After `flatten` the register `q` of instance `dut.core.ctas__0.count__5`
 //! is the net `dut.core.ctas__0.count__5.q`. A tap whose instance path or
 //! width does not exist makes yosys stop with an error naming it (`connect`
 //! cannot parse the net, or the widths differ), and [`check_paths`] refuses
@@ -88,7 +89,10 @@ pub fn script(harness: &str, top: &str, group: &str) -> String {
     if taps.is_empty() || !tap_groups(harness).iter().any(|g| g == group) {
         return String::new();
     }
-    let mut s = format!("flatten\ncd {top}\n");
+    // Keep the harness's own wires (the ports among them): after `flatten`
+    // opt_clean would otherwise leave only the instance's names of the port
+    // nets, and the counterexample VCD would lack the top-level ports.
+    let mut s = format!("setattr -set keep 1 {top}/w:*\nflatten\ncd {top}\n");
     for (w, n) in taps {
         s += &format!("connect -nomap -set {w} {n}\n");
     }
@@ -157,7 +161,7 @@ mod tests {
         let sby = "[script]\nread -formal a.v\nprep -top top\n\n[files]\n";
         let with = insert(sby, &h, "top", "b1");
         assert!(with.contains(
-            "prep -top top\nflatten\ncd top\nconnect -nomap -set t_a dut.core.x__0.a__1.q\nconnect -nomap -set t_b dut.core.y.q\ncd ..\n\n[files]"
+            "prep -top top\nsetattr -set keep 1 top/w:*\nflatten\ncd top\nconnect -nomap -set t_a dut.core.x__0.a__1.q\nconnect -nomap -set t_b dut.core.y.q\ncd ..\n\n[files]"
         ));
         assert_eq!(insert(sby, &h, "top", "b2"), sby);
         let v = "  m x__0(\n  n a__1(\n  k y(\n";
