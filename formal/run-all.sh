@@ -4,10 +4,11 @@
 # on every property group, then abc pdr on every group but P5 with a
 # per-group timeout of $TIMEOUT seconds (a timeout is reported as UNKNOWN).
 # Then the bar, cluster and mbarrier units on every shipped configuration
-# (verilog_out/<unit>/*/): abc pdr on the groups it closes, then on the
-# ones it did not close within 300-420 s (bar b1/b6c, mbarrier m1/m6/m2; they
-# may end UNKNOWN, see docs/formal.md), and abc bmc3 to $UDEPTH on every
-# group in one task (`all`).
+# (verilog_out/<unit>/*/): abc pdr on the groups it closes, then k-induction
+# (depth 2, with the strengthening invariants) on the others (bar
+# inv/invb/b1/b6c, mbarrier inv/m1/m6/m2: proven on the small configurations,
+# may end UNKNOWN on the larger ones, see docs/formal.md), and abc bmc3 to
+# $UDEPTH on every group in one task (`all`).
 # Exit 1 if any group has a counterexample or did not finish.
 # Last, async_groups and sm_sync on every shipped configuration: abc pdr per
 # group (async g1-g4 beyond w8_g2_o1 are expected to end UNKNOWN,
@@ -39,12 +40,13 @@ for pair in bar:bar_unit cluster:cluster_barrier mbarrier:mbarrier_unit; do
     echo "=== $u $n: abc pdr, timeout $TIMEOUT s per group"
     "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine pdr --timeout "$TIMEOUT" || rc=1
     case $u in
-      bar) hard=b1,b6c ;;
-      mbarrier) hard=m1,m6,m2 ;;
+      bar) hard=inv,invb,b1,b6c ;;
+      mbarrier) hard=inv,m1,m6,m2 ;;
       *) hard= ;;
     esac
     if [ -n "$hard" ]; then
-      "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine pdr --props "$hard" --timeout "$TIMEOUT" || rc=1
+      echo "=== $u $n: k-induction depth 2 ($hard), timeout $TIMEOUT s per group"
+      "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine kind --depth 2 --props "$hard" --timeout "$TIMEOUT" || rc=1
     fi
     echo "=== $u $n: abc bmc3, depth $UDEPTH, every group in one task"
     "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine bmc --depth "$UDEPTH" --props all --timeout "$TIMEOUT" || rc=1

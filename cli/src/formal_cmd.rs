@@ -150,8 +150,9 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
         // by default it runs every other group; those are asked for explicitly.
         None if engine == Engine::Pdr && !skip.is_empty() => {
             println!(
-                "note: {} not run with pdr by default (does not close); check with --engine bmc --props {}",
+                "note: {} not run with pdr by default (does not close); check with --engine {} --props {}",
                 skip.join(", "),
+                if a.unit == "membar" { "bmc" } else { "kind --depth 2" },
                 skip.join(",")
             );
             all_groups

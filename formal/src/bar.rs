@@ -15,6 +15,7 @@
 //! equal to the pending set for every warp.
 
 use crate::harness::Group;
+use crate::taps::{self, Tap};
 use crate::unit::{popcount, ports_section, UnitSpec};
 use bar_unit_model::bar_unit::BarUnitModel;
 use bar_unit_model::config::BarConfig;
@@ -60,16 +61,212 @@ pub const GROUPS: &[Group] = &[
         what: "B6, every cause: as b6, plus the causes that need slot or barrier state — count_too_big (slot fs's size), count_mismatch and kind_mix (barrier (fs, fa)'s open phase) — and no err for a good arrival at (fs, fa). (Bad inputs change nothing: B1/B2 hold with the erroring events ignored.)",
     },
     Group {
+        name: "inv",
+        props: &["INV_live", "INV_slot", "INV_ins", "INV_slive", "INV_wait", "INV_all_cnt"],
+        what: "strengthening invariants about the RTL's registers (taps) that need no assumption: INV_live: live = the RTL's live warps; INV_slot: slot fs's busy/size/live count = the RTL's (nothing in a slot >= C); INV_ins: fs's warps = the live warps whose RTL slot is fs; INV_slive: fs's live count = their number, busy iff nonzero; INV_wait: waiting within blocked within live, blocked = waiting + the release register's mask; INV_all_cnt (the lemma): barrier (fs, fa) has no waiting warp while closed, and while open as an \"all\" phase its RTL count equals its number of waiting warps",
+    },
+    Group {
+        name: "invb",
+        props: &["INV_bar", "INV_wait_fb"],
+        what: "the monitor's barrier (fs, fa) = the RTL's: INV_bar: open, form, expected (0 for \"all\"), count, kind, popc/AND/OR equal while open; INV_wait_fb: its waiters = the RTL's waiting warps of (fs, fa). Its tasks (and b1's, b6c's) assert inv too and ASSUME the lemma INV_all_cnt for all 16 barriers of fs (ASM_all_cnt), which group inv proves for every barrier (fa is free); that gives the exit rule's \"lowest id\" (two \"all\" barriers cannot both reach the live count)",
+    },
+    Group {
         name: "all",
-        props: &["RST_outputs_zero", "B1_release_exact", "B1_release_fields", "B1_idle_zero", "B2_blocked_eq_pending", "B2_no_accept_blocked", "B2_release_only_blocked", "B2_ready_valid", "B4_throughput", "B6_err_warp", "B6_code_zero", "B6_err"],
+        props: &["RST_outputs_zero", "B1_release_exact", "B1_release_fields", "B1_idle_zero", "B2_blocked_eq_pending", "B2_no_accept_blocked", "B2_release_only_blocked", "B2_ready_valid", "B4_throughput", "B6_err_warp", "B6_code_zero", "B6_err", "INV_live", "INV_slot", "INV_ins", "INV_slive", "INV_wait", "INV_all_cnt", "INV_bar", "INV_wait_fb"],
         what: "every group above in one task (one front-end run: the bounded checks of the large configurations)",
     },
 ];
 
 /// Groups `membar formal` does not run under pdr by default: they need the
 /// monitor's barrier state related to the RTL's, which pdr does not find in
-/// 420 s (docs/formal.md); check them with `--engine bmc`.
-pub const PDR_SKIP: &[&str] = &["b1", "b6c"];
+/// 420 s. With the strengthening invariants (groups inv, invb) k-induction
+/// proves them: `--engine kind --depth 2 --props inv,invb,b1,b6c` (docs/formal.md).
+pub const PDR_SKIP: &[&str] = &["b1", "b6c", "inv", "invb"];
+
+/// The groups whose tasks connect the taps and assert the invariants.
+pub const TAP_GROUPS: &[&str] = &["b1", "b6c", "inv", "invb", "all"];
+
+/// The taps (RTL registers) the invariants read, their declarations, the
+/// multiplexers on (fs, fa), and the lemma's per-barrier check over slot fs.
+fn taps(cfg: &BarConfig) -> String {
+    let (w, c, sb, cb, rb) = (cfg.warps, cfg.cta_slots, cfg.sb(), cfg.cb(), cfg.rb());
+    let wt = "dut.core.warps";
+    let mut t = vec![
+        Tap::new("t_live", w, format!("{wt}.live_q.q")),
+        Tap::new("t_blocked", w, format!("{wt}.blocked_q.q")),
+        Tap::new("t_waiting", w, format!("{wt}.waiting_q.q")),
+    ];
+    for k in 0..w {
+        t.push(Tap::new(
+            format!("t_wslot_{k}"),
+            sb,
+            format!("{wt}.wslot__{k}.q"),
+        ));
+        t.push(Tap::new(
+            format!("t_wbar_{k}"),
+            4,
+            format!("{wt}.wbar__{k}.q"),
+        ));
+    }
+    const FIELDS: [(&str, &str); 8] = [
+        ("act", "active"),
+        ("all", "all"),
+        ("exp", "expected"),
+        ("cnt", "count"),
+        ("kind", "kind"),
+        ("popc", "popc"),
+        ("and", "and_acc"),
+        ("or", "or_acc"),
+    ];
+    let width = |f: &str| match f {
+        "exp" | "cnt" => cb,
+        "kind" => 3,
+        "popc" => rb,
+        _ => 1,
+    };
+    for k in 0..c {
+        let cta = format!("dut.core.ctas__{k}");
+        t.push(Tap::new(
+            format!("t_busy_{k}"),
+            1,
+            format!("{cta}.busy_q.q"),
+        ));
+        t.push(Tap::new(
+            format!("t_size_{k}"),
+            cb,
+            format!("{cta}.size_q.q"),
+        ));
+        t.push(Tap::new(
+            format!("t_slive_{k}"),
+            cb,
+            format!("{cta}.live_q.q"),
+        ));
+        for a in 0..16 {
+            for (f, r) in FIELDS {
+                t.push(Tap::new(
+                    format!("t_{f}_{k}_{a}"),
+                    width(f),
+                    format!("{cta}.{r}__{a}.q"),
+                ));
+            }
+        }
+    }
+    let mut s = taps::declare(&t, TAP_GROUPS);
+    let cat = |f: &dyn Fn(u32) -> String, n: u32| {
+        let v: Vec<String> = (0..n).rev().map(f).collect();
+        format!("{{{}}}", v.join(", "))
+    };
+    s += &format!(
+        "  wire [W-1:0] t_at_fs = {};\n",
+        cat(&|k| format!("t_wslot_{k} == fs"), w)
+    );
+    s += &format!(
+        "  wire [W-1:0] t_on_fb = t_at_fs & {};\n",
+        cat(&|k| format!("t_wbar_{k} == fa"), w)
+    );
+    s += "  wire [W-1:0] t_wait_fs = t_waiting & t_at_fs;\n";
+    s += "  // Slot fs and barrier (fs, fa) in the RTL; per barrier of fs: open, \"all\", count.\n";
+    s += "  reg r_busy; reg [CB-1:0] r_size, r_slive;
+  reg r_act, r_all, r_and, r_or; reg [CB-1:0] r_exp, r_cnt; reg [2:0] r_kind; reg [RB-1:0] r_popc;\n";
+    s += "  reg [15:0] ra_act, ra_all; reg [16*CB-1:0] ra_cnt;\n";
+    s += "  always @* begin
+    r_busy = 0; r_size = 0; r_slive = 0; r_act = 0; r_all = 0; r_and = 0; r_or = 0;
+    r_exp = 0; r_cnt = 0; r_kind = 0; r_popc = 0; ra_act = 0; ra_all = 0; ra_cnt = 0;\n";
+    for k in 0..c {
+        s += &format!(
+            "    if (fs == {k}) begin
+      r_busy = t_busy_{k}; r_size = t_size_{k}; r_slive = t_slive_{k};\n"
+        );
+        s += &format!(
+            "      ra_act = {}; ra_all = {}; ra_cnt = {};
+      case (fa)\n",
+            cat(&|a| format!("t_act_{k}_{a}"), 16),
+            cat(&|a| format!("t_all_{k}_{a}"), 16),
+            cat(&|a| format!("t_cnt_{k}_{a}"), 16)
+        );
+        for a in 0..16 {
+            s += &format!("        {a}: begin r_act = t_act_{k}_{a}; r_all = t_all_{k}_{a}; r_exp = t_exp_{k}_{a}; r_cnt = t_cnt_{k}_{a}; r_kind = t_kind_{k}_{a}; r_popc = t_popc_{k}_{a}; r_and = t_and_{k}_{a}; r_or = t_or_{k}_{a}; end\n");
+        }
+        s += "      endcase
+    end\n";
+    }
+    s += "  end\n";
+    // The lemma for one barrier: closed -> no waiters; open "all" -> count = waiters.
+    let lemma = |act: &str, all: &str, cnt: &str, waiters: &str| {
+        format!(
+            "(({act}) || {waiters} == 0) && (!(({act}) && ({all})) || {cnt} == {})",
+            popcount(waiters, w, cb)
+        )
+    };
+    s += "  wire [W-1:0] t_wait_fb = t_wait_fs & t_on_fb;\n";
+    s += &format!(
+        "  wire lemma_fb = {};\n",
+        lemma("r_act", "r_all", "r_cnt", "t_wait_fb")
+    );
+    for a in 0..16 {
+        s += &format!(
+            "  wire [W-1:0] t_wa_{a} = t_wait_fs & {};\n",
+            cat(&|k| format!("t_wbar_{k} == {a}"), w)
+        );
+    }
+    let every: Vec<String> = (0..16)
+        .map(|a| {
+            format!(
+                "    ({})",
+                lemma(
+                    &format!("ra_act[{a}]"),
+                    &format!("ra_all[{a}]"),
+                    &format!("ra_cnt[{a}*CB +: CB]"),
+                    &format!("t_wa_{a}")
+                )
+            )
+        })
+        .collect();
+    s += &format!(
+        "  wire lemma_all = 1'b1
+{};\n",
+        every
+            .iter()
+            .map(|e| format!("   &&{e}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    s += &format!("  wire [CB-1:0] ins_pc = {};\n", popcount("ins", w, cb));
+    s
+}
+
+/// The invariants: combinational (`always @*`), so each one is checked in
+/// the step it names and k-induction assumes it in the steps before.
+const INVARIANTS: &str = "
+`ifdef G_INV
+  always @* begin
+    if (!reset) begin
+      INV_live: assert (live == t_live);
+      INV_slot: assert (fs >= C ? (!busy && slive == 0 && ins == 0 && !b_act)
+                                : (busy == r_busy && size == r_size && slive == r_slive));
+      INV_ins: assert (ins == (t_live & t_at_fs));
+      INV_slive: assert (slive == ins_pc && busy == (slive != 0));
+      INV_wait: assert ((t_waiting & ~t_blocked) == 0 && (t_blocked & ~t_live) == 0
+                        && t_blocked == (t_waiting | (rel_valid ? rel_mask : {W{1'b0}}))
+                        && (!rel_valid || (t_waiting & rel_mask) == 0));
+      INV_all_cnt: assert (lemma_fb);
+    end
+  end
+`endif
+`ifdef G_INVB
+  always @* begin
+    if (!reset) begin
+      INV_bar: assert (b_act == r_act && (!b_act || (b_all == r_all && (!b_all || b_exp == 0) && b_exp == r_exp
+                        && b_cnt == r_cnt && b_kind == r_kind && b_popc == r_popc && b_and == r_and && b_or == r_or)));
+      INV_wait_fb: assert (b_act ? b_wait == t_wait_fb : t_wait_fb == 0);
+    end
+  end
+`endif
+`ifdef G_ASM
+  // The lemma INV_all_cnt for every barrier of slot fs, assumed: group inv
+  // proves it for the free barrier fa, hence for every barrier.
+  always @* if (!reset) ASM_all_cnt: assume (lemma_all);
+`endif\n";
 
 /// SystemVerilog of `bar_unit_formal_top` for `cfg`.
 pub fn harness(cfg: &BarConfig) -> String {
@@ -86,7 +283,12 @@ pub fn harness(cfg: &BarConfig) -> String {
         "// bar_unit_formal_top.sv: formal harness of bar_unit, generated by membar-formal {} — do not edit.\n// Configuration: warps {w}, cta_slots {c}.\n\n",
         env!("CARGO_PKG_VERSION")
     );
-    s += "`ifdef G_ALL\n`define G_RST\n`define G_B1\n`define G_B2\n`define G_B4\n`define G_B6\n`define G_B6C\n`endif\n";
+    // In proof runs (G_PROVE: pdr, kind) b1 and b6c assert the invariants
+    // too and, like invb, assume the lemma proven by inv (k-induction needs
+    // them); bounded runs check the port properties alone; `all` asserts
+    // the invariants and assumes nothing.
+    s += "`ifdef G_PROVE\n`ifdef G_B1\n`define G_INVB\n`endif\n`ifdef G_B6C\n`define G_INVB\n`endif\n`ifdef G_INVB\n`define G_ASM\n`endif\n`endif\n`ifdef G_INVB\n`define G_INV\n`endif\n";
+    s += "`ifdef G_ALL\n`define G_RST\n`define G_B1\n`define G_B2\n`define G_B4\n`define G_B6\n`define G_B6C\n`define G_INV\n`define G_INVB\n`endif\n";
     s += &ports_section(
         &ports,
         "bar_unit",
@@ -247,9 +449,11 @@ pub fn harness(cfg: &BarConfig) -> String {
 `endif
     end
   end
-endmodule
 "
     );
+    s += &taps(cfg);
+    s += INVARIANTS;
+    s += "endmodule\n";
     s
 }
 

@@ -8,6 +8,7 @@
 //! - [`runner`]: runs one sby task per property group and parses the result,
 //! - [`replay`]: turns a counterexample VCD into per-cycle [`membar_sim::Inputs`]
 //!   and replays it through the reference model and the scoreboard,
+//! - [`taps`]: harness wires connected to the RTL's registers (strengthening invariants),
 //! - [`mutants`]: textual mutants of the emitted Verilog (test machinery),
 //! - [`unit`]: what the runner needs of a unit (harness, groups, replay) and
 //!   the harness part generated from a port declaration; [`bar`],
@@ -27,4 +28,5 @@ pub mod mutants;
 pub mod replay;
 pub mod runner;
 pub mod sby;
+pub mod taps;
 pub mod unit;

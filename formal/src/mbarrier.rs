@@ -20,6 +20,7 @@
 //! errs first in report order — see docs/formal.md.
 
 use crate::harness::Group;
+use crate::taps::{self, Tap};
 use crate::unit::{popcount, ports_section, UnitSpec};
 use mbarrier_unit_model::config::Config;
 use mbarrier_unit_model::mbarrier_unit::MbarrierModel;
@@ -70,16 +71,141 @@ pub const GROUPS: &[Group] = &[
         what: "M3/M8 for any entry: at most F wakes per cycle; wake_done only within wake_mask; a warp woken only if it was suspended; no warp suspended more than L + B consecutive cycles",
     },
     Group {
+        name: "inv",
+        props: INV_PROPS,
+        what: "strengthening invariants (the monitor's state = the RTL's registers; asserted in m1, m6, m2 too): INV_entry: entry fe's valid, parity, pending, expected and tx-count equal the RTL's (pending/expected/tx only while valid; the monitor's are 0 otherwise); INV_range: tx in [-MAXTX, MAXTX], pending <= expected <= MAXC; INV_sfe: suspended = the RTL's susp, and a suspended warp's latest try_wait was on fe iff its RTL wentry is fe; INV_wt: decided only while suspended, done only when decided; INV_fw: fw's try_wait on fe (suspended, decided, done, timer, waited parity) equals the RTL's; INV_age: fw decided and not woken: age + (fw - rr mod W) <= W - 2 (round robin)",
+    },
+    Group {
         name: "all",
-        props: &["RST_outputs_zero", "M7_ready", "M7_rsp", "M7_rsp_idle", "M1_rsp_exact", "M6_err", "M6_quiet", "M2_suspended", "M2_not_suspended", "M2_wake_decided", "M3_wake_bound", "M3_fanout", "M3_done_in_mask", "M3_wake_only_suspended", "M8_liveness"],
+        props: &["RST_outputs_zero", "M7_ready", "M7_rsp", "M7_rsp_idle", "M1_rsp_exact", "M6_err", "M6_quiet", "M2_suspended", "M2_not_suspended", "M2_wake_decided", "M3_wake_bound", "M3_fanout", "M3_done_in_mask", "M3_wake_only_suspended", "M8_liveness", "INV_entry", "INV_range", "INV_sfe", "INV_wt", "INV_fw", "INV_age"],
         what: "every group above in one task (one front-end run: the bounded checks of the large configurations)",
     },
 ];
 
+/// The strengthening invariants (group `inv`, also asserted by the tasks of
+/// m1, m6 and m2): `always @*` assertions over the monitor and the RTL's
+/// registers (taps, [`crate::taps`]).
+pub const INV_PROPS: &[&str] = &[
+    "INV_entry",
+    "INV_range",
+    "INV_sfe",
+    "INV_wt",
+    "INV_fw",
+    "INV_age",
+];
+
 /// Groups `membar formal` does not run under pdr by default: they follow
-/// entry fe's counters, which pdr does not relate to the RTL's in 300 s
-/// (docs/formal.md); check them with `--engine bmc`.
-pub const PDR_SKIP: &[&str] = &["m1", "m6", "m2"];
+/// entry fe's counters, which pdr does not relate to the RTL's in 300 s.
+/// With the strengthening invariants ([`INV_PROPS`]) k-induction proves
+/// them: `--engine kind --depth 2 --props inv,m1,m6,m2` (docs/formal.md).
+pub const PDR_SKIP: &[&str] = &["m1", "m6", "m2", "inv"];
+
+/// The groups whose tasks connect the taps and assert the invariants.
+pub const TAP_GROUPS: &[&str] = &["m1", "m6", "m2", "inv", "all"];
+
+/// The taps (RTL registers) the invariants read, and their declarations
+/// plus the multiplexers on fe / fw.
+fn taps(cfg: &Config) -> String {
+    let (w, m, eb, cbp, tbp, tmb, wb) = (
+        cfg.warps,
+        cfg.entries,
+        cfg.eb(),
+        cfg.count_port_bits(),
+        cfg.tx_port_bits(),
+        cfg.timer_bits(),
+        cfg.wb(),
+    );
+    let e = "dut.core.entries";
+    let wt = "dut.core.waiters";
+    let mut t = vec![
+        Tap::new("t_valid", m, format!("{e}.valid.q")),
+        Tap::new("t_parity", m, format!("{e}.parity.q")),
+    ];
+    for i in 0..m {
+        t.push(Tap::new(
+            format!("t_pend_{i}"),
+            cbp,
+            format!("{e}.pending__{i}.q"),
+        ));
+        t.push(Tap::new(
+            format!("t_exp_{i}"),
+            cbp,
+            format!("{e}.expected__{i}.q"),
+        ));
+        t.push(Tap::new(format!("t_tx_{i}"), tbp, format!("{e}.tx__{i}.q")));
+    }
+    for (n, r) in [
+        ("t_susp", "susp"),
+        ("t_dec", "decided"),
+        ("t_done", "done"),
+        ("t_wpar", "wparity"),
+    ] {
+        t.push(Tap::new(n, w, format!("{wt}.{r}.q")));
+    }
+    t.push(Tap::new("t_rr", wb, "dut.core.wake.rr.q"));
+    for k in 0..w {
+        t.push(Tap::new(
+            format!("t_wentry_{k}"),
+            eb,
+            format!("{wt}.wentry__{k}.q"),
+        ));
+        t.push(Tap::new(
+            format!("t_timer_{k}"),
+            tmb,
+            format!("{wt}.timer__{k}.q"),
+        ));
+    }
+    let mut s = taps::declare(&t, TAP_GROUPS);
+    s += &format!(
+        "  reg [CB-1:0] r_pend, r_exp; reg [TB-1:0] r_tx; reg [{}:0] r_timer;\n",
+        tmb - 1
+    );
+    s += "  always @* begin
+    r_pend = 0; r_exp = 0; r_tx = 0; r_timer = 0;
+    case (fe)\n";
+    for i in 0..m {
+        s += &format!(
+            "      {i}: begin r_pend = t_pend_{i}; r_exp = t_exp_{i}; r_tx = t_tx_{i}; end\n"
+        );
+    }
+    s += "    endcase
+    case (fw)\n";
+    for k in 0..w {
+        s += &format!("      {k}: r_timer = t_timer_{k};\n");
+    }
+    s += "    endcase
+  end\n";
+    s += "  wire signed [TX-1:0] r_txs = $signed({{2{r_tx[TB-1]}}, r_tx});\n";
+    s += "  wire [WB-1:0] f_dist = fw - t_rr;   // round-robin distance from the pointer to fw\n";
+    let on: Vec<String> = (0..w)
+        .rev()
+        .map(|k| format!("t_wentry_{k} == fe"))
+        .collect();
+    s += &format!("  wire [W-1:0] t_on_fe = {{{}}};\n", on.join(", "));
+    s
+}
+
+/// The invariants: combinational (`always @*`), so each one is checked in
+/// the step it names and k-induction assumes it in the steps before.
+const INVARIANTS: &str = "
+`ifdef G_INV
+  always @* begin
+    if (!reset) begin
+      INV_entry: assert (e_v == t_valid[fe] && e_par == t_parity[fe]
+                         && (!e_v || (e_pend == r_pend && e_exp == r_exp && e_tx == r_txs))
+                         && (e_v || (e_pend == 0 && e_exp == 0 && e_tx == 0)));
+      INV_range: assert (e_tx <= MAXTX && e_tx >= -MAXTX && e_pend <= e_exp && e_exp <= MAXC);
+      INV_sfe: assert ((suspended & sfe) == (suspended & t_on_fe) && suspended == t_susp);
+      INV_wt: assert ((t_dec & ~t_susp) == 0 && (t_done & ~t_dec) == 0);
+      INV_fw: assert (f_s ? (sfe[fw] && (!fw_woken ? (t_susp[fw] && t_on_fe[fw] && t_dec[fw] == f_dec
+                                                     && (!f_dec || t_done[fw] == f_done)
+                                                     && (f_dec || (r_timer == f_timer && t_wpar[fw] == e_par && e_v && f_timer < L)))
+                                    : (!t_susp[fw] && f_dec)))
+                          : !(sfe[fw] && (t_susp[fw] || fw_woken)));
+      INV_age: assert ((!f_dec || f_s) && (!(f_s && f_dec && !fw_woken) || f_age + f_dist <= W - 2));
+    end
+  end
+`endif\n";
 
 /// SystemVerilog of `mbarrier_unit_formal_top` for `cfg`.
 pub fn harness(cfg: &Config) -> String {
@@ -108,7 +234,11 @@ pub fn harness(cfg: &Config) -> String {
         env!("CARGO_PKG_VERSION"),
         unit_ports::UnitConfig::short_name(cfg)
     );
-    s += "`ifdef G_ALL\n`define G_RST\n`define G_M7\n`define G_M1\n`define G_M6\n`define G_M2\n`define G_M8\n`endif\n";
+    // In proof runs (G_PROVE: pdr, kind) the tasks of m1, m6, m2 assert the
+    // invariants too (k-induction needs them); bounded runs check the port
+    // properties alone.
+    s += "`ifdef G_PROVE\n`ifdef G_M1\n`define G_INV\n`endif\n`ifdef G_M6\n`define G_INV\n`endif\n`ifdef G_M2\n`define G_INV\n`endif\n`endif\n";
+    s += "`ifdef G_ALL\n`define G_RST\n`define G_M7\n`define G_M1\n`define G_M6\n`define G_M2\n`define G_M8\n`define G_INV\n`endif\n";
     s += &ports_section(
         &ports,
         "mbarrier_unit",
@@ -301,9 +431,11 @@ pub fn harness(cfg: &Config) -> String {
   always @(posedge clock) begin
     p_valid <= !reset && op_valid; p_warp <= op_warp; p_code <= op_code;
   end
-endmodule
 "
     );
+    s += &taps(cfg);
+    s += INVARIANTS;
+    s += "endmodule\n";
     s
 }
 

@@ -52,9 +52,15 @@ impl GroupResult {
                 props.join(", "),
                 // A clocked immediate assertion is checked at the edge that ends
                 // the cycle: sby's step K reports a violation in cycle K - 1.
+                // The strengthening invariants (`INV_*`, `always @*`) are
+                // checked in their own step.
                 step.map_or(String::new(), |s| format!(
                     " in cycle {} (sby step {s})",
-                    s.saturating_sub(1)
+                    if props.iter().all(|p| p.starts_with("INV_")) {
+                        s
+                    } else {
+                        s.saturating_sub(1)
+                    }
                 ))
             ),
             Verdict::Unknown(s) => format!("UNKNOWN ({s})"),
@@ -182,6 +188,8 @@ pub fn run_unit(
         }
     };
     let io = |e: std::io::Error| RunError::Io(format!("{}: {e}", dir.display()));
+    crate::taps::check_paths(&spec.harness, &text)
+        .map_err(|e| RunError::Input(format!("--verilog {}: {e}", verilog.display())))?;
     std::fs::write(dir.join(&vname), &text).map_err(io)?;
     std::fs::write(dir.join(&hname), &spec.harness).map_err(io)?;
     // One .sby per group: sby keeps a status database per job name
@@ -189,7 +197,12 @@ pub fn run_unit(
     for g in &groups {
         std::fs::write(
             dir.join(format!("membar_{}.sby", g.name)),
-            sby_text_for(files, &[g], opts.engine, opts.depth, opts.timeout),
+            crate::taps::insert(
+                &sby_text_for(files, &[g], opts.engine, opts.depth, opts.timeout),
+                &spec.harness,
+                &top,
+                g.name,
+            ),
         )
         .map_err(io)?;
     }
@@ -231,28 +244,37 @@ pub fn run_unit(
             let mut log_tail = tail(&log);
             let mut rerun_seconds = 0.0;
             // abc's counterexample: re-find it with smtbmc for a replayable
-            // trace with port names and the failed assertion labels.
-            if let Verdict::Counterexample {
-                vcd: None, step, ..
-            } = &verdict
-            {
-                let depth = step.map_or(opts.depth, |s| s + 2).max(2);
-                let stem = format!("trace_{}", g.name);
-                std::fs::write(
-                    dir.join(format!("{stem}.sby")),
-                    trace_sby_text_for(files, &[g], depth, opts.timeout),
-                )
-                .map_err(io)?;
-                let rerun = Instant::now();
-                let child = spawn_task(&tools, wrapper.as_deref(), &dir, &stem, g.name)?;
-                let work2 = dir.join(format!("trace_{0}_{0}", g.name));
-                let out2 = wait_with_timeout(child, Duration::from_secs(opts.timeout + 60));
-                let log2 = std::fs::read_to_string(work2.join("logfile.txt")).unwrap_or(out2);
-                let v2 = parse_verdict(&log2, Engine::Bmc, depth, &work2);
-                rerun_seconds = rerun.elapsed().as_secs_f64();
-                log_tail = format!("{log_tail}\n--- smtbmc trace run ---\n{}", tail(&log2));
-                if matches!(v2, Verdict::Counterexample { .. }) {
-                    verdict = v2;
+            // trace with port names and the failed assertion labels. (With
+            // taps the design is flattened first and sby converts abc's
+            // witness itself, but its VCD lacks the top-level ports.)
+            let tapped = !crate::taps::script(&spec.harness, &top, g.name).is_empty();
+            if let Verdict::Counterexample { vcd, step, .. } = &verdict {
+                if vcd.is_some() && !(tapped && opts.engine.needs_abc()) {
+                    // smtbmc's own trace: replayable as it is.
+                } else {
+                    let depth = step.map_or(opts.depth, |s| s + 2).max(2);
+                    let stem = format!("trace_{}", g.name);
+                    std::fs::write(
+                        dir.join(format!("{stem}.sby")),
+                        crate::taps::insert(
+                            &trace_sby_text_for(files, &[g], depth, opts.timeout),
+                            &spec.harness,
+                            &top,
+                            g.name,
+                        ),
+                    )
+                    .map_err(io)?;
+                    let rerun = Instant::now();
+                    let child = spawn_task(&tools, wrapper.as_deref(), &dir, &stem, g.name)?;
+                    let work2 = dir.join(format!("trace_{0}_{0}", g.name));
+                    let out2 = wait_with_timeout(child, Duration::from_secs(opts.timeout + 60));
+                    let log2 = std::fs::read_to_string(work2.join("logfile.txt")).unwrap_or(out2);
+                    let v2 = parse_verdict(&log2, Engine::Bmc, depth, &work2);
+                    rerun_seconds = rerun.elapsed().as_secs_f64();
+                    log_tail = format!("{log_tail}\n--- smtbmc trace run ---\n{}", tail(&log2));
+                    if matches!(v2, Verdict::Counterexample { .. }) {
+                        verdict = v2;
+                    }
                 }
             }
             let seconds = first_seconds + rerun_seconds;

@@ -245,7 +245,11 @@ fn sby_text_with(
         files.verilog
     );
     for g in groups {
-        let d: Vec<String> = defines(g).iter().map(|d| format!("-D {d}")).collect();
+        let mut d: Vec<String> = defines(g).iter().map(|d| format!("-D {d}")).collect();
+        // Proof runs: a harness may add strengthening invariants (docs/formal.md).
+        if mode == "prove" {
+            d.push("-D G_PROVE".into());
+        }
         s += &format!(
             "{}: read -formal {} {}\n",
             g.name,
@@ -279,6 +283,9 @@ mod tests {
         }
         assert!(s.contains("abc pdr") && s.contains("mode prove"));
         assert!(sby_text(&gs, Engine::Bmc, 9, 60).contains("mode bmc\ndepth 9"));
+        assert!(
+            s.contains("-D G_PROVE ") && !sby_text(&gs, Engine::Bmc, 9, 60).contains("G_PROVE")
+        );
         assert!(trace_sby_text(&gs, 5, 60).contains("smtbmc yices"));
         assert!(defines(group("p7").unwrap()).contains(&"G_MON_BAR".to_string()));
         assert_eq!(Engine::parse("kind"), Some(Engine::Kind));

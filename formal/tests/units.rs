@@ -1,11 +1,12 @@
 //! The formal runs of the bar, cluster and mbarrier units that CI runs
-//! (docs/formal.md): on each unit's small shipped configuration, the groups
-//! `abc pdr` proves unboundedly (cluster: every group; bar `w8_c1`: rst, b2,
-//! b4, b6; mbarrier `w8_m8_c4_t6_l8_f1`: rst, m7, m8) and a bounded check
-//! (`abc bmc3`) of the groups pdr does not close (bar b1, b6c; mbarrier m1,
-//! m6, m2); on each unit's default configuration a bounded check of every
-//! group in one task (`all`). Each prints its figures. The harnesses can
-//! fail: `tests/unit_mutants.rs` kills a mutant of each property group.
+//! (docs/formal.md): on each unit's small shipped configuration, every
+//! property group proven unboundedly — with `abc pdr` (cluster: every group;
+//! bar `w8_c1`: rst, b2, b4, b6; mbarrier `w8_m8_c4_t6_l8_f1`: rst, m7, m8)
+//! or with k-induction (`smtbmc yices`, depth 2) strengthened by invariants
+//! over the RTL's registers (bar: inv, b1, b6c; mbarrier: m1, m6, m2); on
+//! each unit's default configuration a bounded check of every group in one
+//! task (`all`). Each prints its figures. The harnesses can fail:
+//! `tests/unit_mutants.rs` kills a mutant of each property group.
 //!
 //! Longer runs (pdr on the other configurations, deeper BMC) are one
 //! command: `bash formal/run-all.sh` (see docs/formal.md).
@@ -79,8 +80,9 @@ fn opts(engine: Engine, depth: u32, groups: &[&str]) -> Options {
     }
 }
 
-const BAR_SMALL_DEPTH: u32 = 6;
-const MBAR_SMALL_DEPTH: u32 = 5;
+/// k-induction depth: the invariants are combinational, the properties
+/// clocked (checked one step late), so 2 steps close every group.
+const KIND_DEPTH: u32 = 2;
 const DEFAULT_DEPTH: u32 = 4;
 
 #[test]
@@ -95,45 +97,44 @@ fn cluster_small_and_default_every_group_proven() {
 }
 
 #[test]
-fn bar_small_config_proven_and_bounded() {
+fn bar_small_config_every_group_proven() {
     let (spec, v) = shipped("bar_unit", "w8_c1");
     let proven = ["rst", "b2", "b4", "b6"];
     let r = run_unit(&spec, &v, &opts(Engine::Pdr, 20, &proven)).unwrap_or_else(|e| panic!("{e}"));
     report("bar_unit w8_c1, abc pdr", &r);
     assert_eq!(r.len(), proven.len());
     expect_all(&r, Verdict::Proven);
-    let r = run_unit(
-        &spec,
-        &v,
-        &opts(Engine::Bmc, BAR_SMALL_DEPTH, &["b1", "b6c"]),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    // inv proves the lemma b1 and b6c assume (INV_all_cnt for every
+    // barrier); invb's assertions are part of b1's and b6c's tasks.
+    let kind = ["inv", "b1", "b6c"];
+    let r = run_unit(&spec, &v, &opts(Engine::Kind, KIND_DEPTH, &kind))
+        .unwrap_or_else(|e| panic!("{e}"));
     report(
-        &format!("bar_unit w8_c1, abc bmc3 depth {BAR_SMALL_DEPTH}"),
+        &format!("bar_unit w8_c1, smtbmc yices k-induction depth {KIND_DEPTH}"),
         &r,
     );
-    expect_all(&r, Verdict::Bounded(BAR_SMALL_DEPTH));
+    assert_eq!(r.len(), kind.len());
+    expect_all(&r, Verdict::Proven);
 }
 
 #[test]
-fn mbarrier_small_config_proven_and_bounded() {
+fn mbarrier_small_config_every_group_proven() {
     let (spec, v) = shipped("mbarrier_unit", "w8_m8_c4_t6_l8_f1");
     let proven = ["rst", "m7", "m8"];
     let r = run_unit(&spec, &v, &opts(Engine::Pdr, 20, &proven)).unwrap_or_else(|e| panic!("{e}"));
     report("mbarrier_unit w8_m8_c4_t6_l8_f1, abc pdr", &r);
     assert_eq!(r.len(), proven.len());
     expect_all(&r, Verdict::Proven);
-    let r = run_unit(
-        &spec,
-        &v,
-        &opts(Engine::Bmc, MBAR_SMALL_DEPTH, &["m1", "m6", "m2"]),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    // Each of m1, m6, m2 asserts (so proves) the invariants of group inv.
+    let kind = ["m1", "m6", "m2"];
+    let r = run_unit(&spec, &v, &opts(Engine::Kind, KIND_DEPTH, &kind))
+        .unwrap_or_else(|e| panic!("{e}"));
     report(
-        &format!("mbarrier_unit w8_m8_c4_t6_l8_f1, abc bmc3 depth {MBAR_SMALL_DEPTH}"),
+        &format!("mbarrier_unit w8_m8_c4_t6_l8_f1, smtbmc yices k-induction depth {KIND_DEPTH}"),
         &r,
     );
-    expect_all(&r, Verdict::Bounded(MBAR_SMALL_DEPTH));
+    assert_eq!(r.len(), kind.len());
+    expect_all(&r, Verdict::Proven);
 }
 
 #[test]
