@@ -14,12 +14,6 @@
 //! coalescer only closes a slot while the sequencer is idle). The register
 //! holds still while `dn_valid && !dn_ready`.
 //!
-//! Timing: the TXN-only fields (`dn_warp`, `dn_id`) are captured from the
-//! request whenever the register loads and the sequencer is idle, accepted or
-//! not, and shown through `out_is_txn` (0 otherwise, as the model has them):
-//! the accept decision drives the few flops that say what the register holds,
-//! not the 21 bits of warp and id.
-//!
 //! Ports (WB = log2 W, TB = log2 K):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
 //! - `dn_ready` (in): SPEC.md port.
@@ -33,8 +27,7 @@
 //! - `dn_valid`, `dn_kind`, `dn_tag`, `dn_warp`, `dn_op`, `dn_level`,
 //!   `dn_ack_req`, `dn_id` (out): the output register (SPEC.md ports).
 //! - `out_free` (out): the output register loads this cycle.
-//! - `out_txn` (out): it holds a TXN (of warp `txn_warp`, tag `dn_tag`).
-//! - `txn_warp` (out, WB): the warp of the TXN it holds (meaningful with `out_txn`).
+//! - `out_txn` (out): it holds a TXN (of warp `dn_warp`, tag `dn_tag`).
 //! - `bar_fire` (out): a BARRIER (tag `dn_tag`) is transferred this cycle.
 //! - `seq_busy` (out): the sequencer has commands to emit.
 //! - `seq_tag` (out, TB): the slot they belong to.
@@ -71,7 +64,6 @@ pub struct CmdStream<const WB: usize, const TB: usize> {
     pub dn_id: Signal<Out, Bits<16>>,
     pub out_free: Signal<Out, Bit>,
     pub out_txn: Signal<Out, Bit>,
-    pub txn_warp: Signal<Out, Bits<WB>>,
     pub bar_fire: Signal<Out, Bit>,
     pub seq_busy: Signal<Out, Bit>,
     pub seq_tag: Signal<Out, Bits<TB>>,
@@ -124,7 +116,6 @@ impl<const WB: usize, const TB: usize> Default for CmdStream<WB, TB> {
             dn_id: Default::default(),
             out_free: Default::default(),
             out_txn: Default::default(),
-            txn_warp: Default::default(),
             bar_fire: Default::default(),
             seq_busy: Default::default(),
             seq_tag: Default::default(),
@@ -173,15 +164,11 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
         self.dn_valid.next = self.out_valid.q.val();
         self.dn_kind.next = self.out_kind.q.val();
         self.dn_tag.next = self.out_tag.q.val();
-        self.txn_warp.next = self.out_warp.q.val();
-        self.dn_warp.next = 0.into();
-        self.dn_id.next = 0.into();
-        if self.out_is_txn.q.val() {
-            self.dn_warp.next = self.out_warp.q.val();
-        }
+        self.dn_warp.next = self.out_warp.q.val();
         self.dn_op.next = self.out_op.q.val();
         self.dn_level.next = self.out_level.q.val();
         self.dn_ack_req.next = self.out_ack_req.q.val();
+        self.dn_id.next = self.out_id.q.val();
         self.seq_tag.next = self.seq_slot.q.val();
 
         self.out_free.next = !self.out_valid.q.val() | self.dn_ready.val();
@@ -198,6 +185,8 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
             if self.seq_busy.val() {
                 self.out_valid.d.next = true;
                 self.out_tag.d.next = self.seq_slot.q.val();
+                self.out_warp.d.next = 0.into();
+                self.out_id.d.next = 0.into();
                 if self.seq_inval_d.q.val() {
                     self.out_kind.d.next = self.kind_inval.val();
                     self.out_op.d.next = self.inval_d.val();
@@ -222,20 +211,20 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
                 self.out_is_txn.d.next = true;
                 self.out_kind.d.next = self.kind_txn.val();
                 self.out_tag.d.next = self.open_tag.val();
+                self.out_warp.d.next = self.req_warp.val();
                 self.out_op.d.next = self.req_op.val();
                 self.out_level.d.next = 0.into();
                 self.out_ack_req.d.next = false;
+                self.out_id.d.next = self.req_id.val();
             } else {
                 self.out_valid.d.next = false;
                 self.out_kind.d.next = 0.into();
                 self.out_tag.d.next = 0.into();
+                self.out_warp.d.next = 0.into();
                 self.out_op.d.next = 0.into();
                 self.out_level.d.next = 0.into();
                 self.out_ack_req.d.next = false;
-            }
-            if !self.seq_busy.val() {
-                self.out_warp.d.next = self.req_warp.val();
-                self.out_id.d.next = self.req_id.val();
+                self.out_id.d.next = 0.into();
             }
         }
 

@@ -107,8 +107,6 @@ pub struct Coalescer<const K: usize, const TB: usize, const MB: usize> {
     win_m1: Constant<Bits<8>>,
     win_pos: Constant<Bit>,
     win_zero: Constant<Bit>,
-    ways: Constant<Bits<MB>>,
-    window: Constant<Bits<8>>,
     /// `lone_window`, at least 1 (`lone_zero` covers 0 without a constant comparison).
     lone_c: Constant<Bits<8>>,
     lone_zero: Constant<Bit>,
@@ -180,8 +178,6 @@ impl<const K: usize, const TB: usize, const MB: usize> Coalescer<K, TB, MB> {
             win_m1: Constant::new(u64::from(window.saturating_sub(1)).into()),
             win_pos: Constant::new(window >= 1),
             win_zero: Constant::new(window == 0),
-            ways: Constant::new(u64::from(ways).into()),
-            window: Constant::new(u64::from(window).into()),
             lone_c: Constant::new(u64::from(lone_window.max(1)).into()),
             lone_zero: Constant::new(lone_window == 0),
             mo_back: std::array::from_fn(|k| {

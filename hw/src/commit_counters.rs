@@ -28,10 +28,7 @@
 //! Ports, in `io` (K slots, TB = log2 K, C = counter_bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
 //! - `open_tag` (in, TB): the open slot, which tags accepted TXNs (coalescer).
-//! - `txn_ok`, `warp_free` (in): a TXN is accepted this cycle when both are
-//!   high (request gate: everything but the blocked check, and the requesting
-//!   warp is not blocked). Kept apart so that the increment's one-hot is
-//!   formed from `txn_ok` before the late `warp_free` is ANDed in.
+//! - `accept_txn` (in): a TXN is accepted this cycle (request gate).
 //! - `ack_valid`, `ack_tag` (in): SPEC.md ports.
 //! - `out_txn`, `out_tag` (in): the output register holds a TXN, and its tag.
 //! - `cnt_full` (out): the open slot's counter is full.
@@ -52,8 +49,7 @@ pub struct CounterIo<const K: usize, const TB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub open_tag: Signal<In, Bits<TB>>,
-    pub txn_ok: Signal<In, Bit>,
-    pub warp_free: Signal<In, Bit>,
+    pub accept_txn: Signal<In, Bit>,
     pub ack_valid: Signal<In, Bit>,
     pub ack_tag: Signal<In, Bits<TB>>,
     pub out_txn: Signal<In, Bit>,
@@ -70,8 +66,7 @@ impl<const K: usize, const TB: usize> CounterIo<K, TB> {
         inner.clock.next = self.clock.val();
         inner.reset.next = self.reset.val();
         inner.open_tag.next = self.open_tag.val();
-        inner.txn_ok.next = self.txn_ok.val();
-        inner.warp_free.next = self.warp_free.val();
+        inner.accept_txn.next = self.accept_txn.val();
         inner.ack_valid.next = self.ack_valid.val();
         inner.ack_tag.next = self.ack_tag.val();
         inner.out_txn.next = self.out_txn.val();
@@ -91,8 +86,7 @@ impl<const K: usize, const TB: usize> CounterIo<K, TB> {
         self.clock.connect();
         self.reset.connect();
         self.open_tag.connect();
-        self.txn_ok.connect();
-        self.warp_free.connect();
+        self.accept_txn.connect();
         self.ack_valid.connect();
         self.ack_tag.connect();
         self.out_txn.connect();
@@ -132,7 +126,6 @@ pub struct CommitCounters<const K: usize, const TB: usize, const C: usize> {
     ack_ok: Signal<Local, Bit>,
     out_bit: Signal<Local, Bits<K>>,
     ack_okv: Signal<Local, Bits<K>>,
-    offer: Signal<Local, Bits<K>>,
     one_cnt: Constant<Bits<C>>,
     two_cnt: Constant<Bits<C>>,
     max_m1: Constant<Bits<C>>,
@@ -165,7 +158,6 @@ impl<const K: usize, const TB: usize, const C: usize> Default for CommitCounters
             ack_ok: Default::default(),
             out_bit: Default::default(),
             ack_okv: Default::default(),
-            offer: Default::default(),
             one_cnt: Constant::new(1u64.into()),
             two_cnt: Constant::new(2u64.into()),
             max_m1: Constant::new(((1u64 << C) - 2).into()),
@@ -225,15 +217,11 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
         // Next state of the physical counter: -1 for a valid ack, +1 for last
         // cycle's accepted TXN (`pend`; both: unchanged); the flags follow the
         // same decision. This cycle's accepted TXN goes to `pend`.
-        self.offer.next = 0.into();
-        for k in 0..K {
-            if self.io.txn_ok.val() & !self.io.reset.val() & (self.io.open_tag.val().index() == k) {
-                self.offer.next = self.slot_bit[k].val();
-            }
-        }
         self.pend.d.next = 0.into();
-        if self.io.warp_free.val() {
-            self.pend.d.next = self.offer.val();
+        for k in 0..K {
+            if self.io.accept_txn.val() & (self.io.open_tag.val().index() == k) {
+                self.pend.d.next = self.slot_bit[k].val();
+            }
         }
         self.nz_n.next = self.nz.q.val();
         self.one_n.next = self.one.q.val();
@@ -287,6 +275,7 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
             self.one.d.next = 0.into();
             self.full.d.next = 0.into();
             self.am1.d.next = 0.into();
+            self.pend.d.next = 0.into();
         }
     }
 }

@@ -149,7 +149,7 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
         self.request.out_free.next = self.cmd.out_free.val();
         self.request.seq_busy.next = self.cmd.seq_busy.val();
         self.request.out_txn.next = self.cmd.out_txn.val();
-        self.request.dn_warp.next = self.cmd.txn_warp.val();
+        self.request.dn_warp.next = self.cmd.dn_warp.val();
         self.request.cnt_full.next = self.counters.io.cnt_full.val();
         self.request.accept_join.next = self.coalescer.accept_join.val();
         self.request.join_ok.next = self.coalescer.join_ok.val();
@@ -164,8 +164,7 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
 
         // Commit counters.
         self.counters.io.open_tag.next = self.coalescer.open_tag.val();
-        self.counters.io.txn_ok.next = self.request.txn_ok.val();
-        self.counters.io.warp_free.next = self.request.warp_free.val();
+        self.counters.io.accept_txn.next = self.request.accept_txn.val();
         self.counters.io.ack_valid.next = self.ack_valid.val();
         self.counters.io.ack_tag.next = self.ack_tag.val();
         self.counters.io.out_txn.next = self.cmd.out_txn.val();

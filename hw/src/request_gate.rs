@@ -27,9 +27,7 @@
 //! - `accept_join` (in): the joining MEMBAR is accepted (coalescer).
 //! - `join_ok` (in): a joining MEMBAR would be accepted (coalescer; state only).
 //! - `req_ready` (out): the request is accepted (SPEC.md `req_ready`).
-//! - `accept_txn` (out): a LD/ST/ATOM/RED is accepted (`txn_ok & warp_free`).
-//! - `txn_ok` (out): a LD/ST/ATOM/RED would be accepted if its warp were not blocked.
-//! - `warp_free` (out): the requesting warp is not blocked.
+//! - `accept_txn` (out): a LD/ST/ATOM/RED is accepted.
 //! - `joining` (out): a live MEMBAR that needs a coalesced barrier.
 //! - `warp_bit` (out, W): one-hot of `req_warp`.
 //! - `reserved_err` (out): `req_valid` with a reserved op.
@@ -60,8 +58,6 @@ pub struct RequestGate<const W: usize, const WB: usize> {
     pub join_ok: Signal<In, Bit>,
     pub req_ready: Signal<Out, Bit>,
     pub accept_txn: Signal<Out, Bit>,
-    pub txn_ok: Signal<Out, Bit>,
-    pub warp_free: Signal<Out, Bit>,
     pub joining: Signal<Out, Bit>,
     pub warp_bit: Signal<Out, Bits<W>>,
     pub reserved_err: Signal<Out, Bit>,
@@ -110,8 +106,6 @@ impl<const W: usize, const WB: usize> Default for RequestGate<W, WB> {
             join_ok: Default::default(),
             req_ready: Default::default(),
             accept_txn: Default::default(),
-            txn_ok: Default::default(),
-            warp_free: Default::default(),
             joining: Default::default(),
             warp_bit: Default::default(),
             reserved_err: Default::default(),
@@ -146,19 +140,18 @@ impl<const W: usize, const WB: usize> Logic for RequestGate<W, WB> {
 
         // Blocking and request decode.
         self.warp_blocked.next = self.blocked.q.val();
-        self.warp_free.next = !self.warp_blocked.val().get_bit(self.req_warp.val().index());
-        self.live.next = self.req_valid.val() & self.warp_free.val();
+        self.live.next =
+            self.req_valid.val() & !self.warp_blocked.val().get_bit(self.req_warp.val().index());
         self.is_membar.next = self.req_op.val() == self.op_membar.val();
         self.plain_cta.next =
             (self.req_level.val() == self.level_cta.val()) & !self.req_ivall.val().any();
         self.joining.next = self.live.val() & self.is_membar.val() & !self.plain_cta.val();
         self.accept_cta.next = self.live.val() & self.is_membar.val() & self.plain_cta.val();
-        self.txn_ok.next = self.req_valid.val()
+        self.accept_txn.next = self.live.val()
             & (self.req_op.val() <= self.op_red.val())
             & self.out_free.val()
             & !self.seq_busy.val()
             & !self.cnt_full.val();
-        self.accept_txn.next = self.txn_ok.val() & self.warp_free.val();
         self.req_ready.next =
             self.accept_txn.val() | self.accept_cta.val() | self.accept_join.val();
         self.reserved_err.next = self.req_valid.val() & (self.req_op.val() > self.op_membar.val());
