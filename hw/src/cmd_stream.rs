@@ -76,6 +76,9 @@ pub struct CmdStream<const WB: usize, const TB: usize> {
     out_level: DFF<Bits<2>>,
     out_ack_req: DFF<Bit>,
     out_id: DFF<Bits<16>>,
+    /// The output register holds a TXN (`out_valid` and kind TXN, kept as
+    /// its own flop so that the ack check reads one flop, not a decode).
+    out_is_txn: DFF<Bit>,
     /// Commands still to emit (model `seq_pend`) for slot `seq_slot` (model `seq_tag`).
     seq_inval_d: DFF<Bit>,
     seq_inval_t: DFF<Bit>,
@@ -124,6 +127,7 @@ impl<const WB: usize, const TB: usize> Default for CmdStream<WB, TB> {
             out_level: Default::default(),
             out_ack_req: Default::default(),
             out_id: Default::default(),
+            out_is_txn: Default::default(),
             seq_inval_d: Default::default(),
             seq_inval_t: Default::default(),
             seq_barrier: Default::default(),
@@ -151,6 +155,7 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
             out_level,
             out_ack_req,
             out_id,
+            out_is_txn,
             seq_inval_d,
             seq_inval_t,
             seq_barrier,
@@ -169,13 +174,14 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
         self.out_free.next = !self.out_valid.q.val() | self.dn_ready.val();
         self.seq_busy.next =
             self.seq_inval_d.q.val() | self.seq_inval_t.q.val() | self.seq_barrier.q.val();
-        self.out_txn.next = self.out_valid.q.val() & (self.out_kind.q.val() == self.kind_txn.val());
+        self.out_txn.next = self.out_is_txn.q.val();
         self.bar_fire.next = self.out_valid.q.val()
             & self.dn_ready.val()
             & (self.out_kind.q.val() == self.kind_barrier.val());
 
         // Output register: sequencer first, then an accepted transaction.
         if self.out_free.val() {
+            self.out_is_txn.d.next = false;
             if self.seq_busy.val() {
                 self.out_valid.d.next = true;
                 self.out_tag.d.next = self.seq_slot.q.val();
@@ -202,6 +208,7 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
                 }
             } else if self.accept_txn.val() {
                 self.out_valid.d.next = true;
+                self.out_is_txn.d.next = true;
                 self.out_kind.d.next = self.kind_txn.val();
                 self.out_tag.d.next = self.open_tag.val();
                 self.out_warp.d.next = self.req_warp.val();
@@ -221,7 +228,10 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
             }
         }
 
-        // A closing slot loads the sequencer.
+        // A closing slot loads the sequencer. It closes only while the
+        // sequencer is idle (the coalescer's `can_close`), so a load never
+        // meets a command being emitted: each flag is `close ? load : kept`,
+        // one multiplexer after `close`.
         if self.close.val() {
             self.seq_inval_d.d.next = self.open_ivall.val().get_bit(0);
             self.seq_inval_t.d.next = self.open_ivall.val().get_bit(1);
@@ -237,6 +247,7 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
             self.out_level.d.next = 0.into();
             self.out_ack_req.d.next = false;
             self.out_id.d.next = 0.into();
+            self.out_is_txn.d.next = false;
             self.seq_inval_d.d.next = false;
             self.seq_inval_t.d.next = false;
             self.seq_barrier.d.next = false;

@@ -124,6 +124,8 @@ pub struct CommitCounters<const K: usize, const TB: usize, const C: usize> {
     next_tag: Signal<Local, Bits<TB>>,
     ack_in_out: Signal<Local, Bit>,
     ack_ok: Signal<Local, Bit>,
+    out_bit: Signal<Local, Bits<K>>,
+    ack_okv: Signal<Local, Bits<K>>,
     one_cnt: Constant<Bits<C>>,
     two_cnt: Constant<Bits<C>>,
     max_m1: Constant<Bits<C>>,
@@ -154,6 +156,8 @@ impl<const K: usize, const TB: usize, const C: usize> Default for CommitCounters
             next_tag: Default::default(),
             ack_in_out: Default::default(),
             ack_ok: Default::default(),
+            out_bit: Default::default(),
+            ack_okv: Default::default(),
             one_cnt: Constant::new(1u64.into()),
             two_cnt: Constant::new(2u64.into()),
             max_m1: Constant::new(((1u64 << C) - 2).into()),
@@ -199,6 +203,16 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
             & self.ack_nz.val()
             & !(self.ack_in_out.val() & self.ack_one.val());
         self.io.ack_err.next = self.io.ack_valid.val() & !self.ack_ok.val();
+        // The same check per slot (`ack_okv[k]`: an ack of tag k would be
+        // valid), from flops only, so that counter k's update needs no
+        // multiplexer on `ack_tag`: it is `ack_valid & ack_tag == k & ack_okv[k]`.
+        self.out_bit.next = 0.into();
+        for k in 0..K {
+            if self.io.out_txn.val() & (self.io.out_tag.val().index() == k) {
+                self.out_bit.next = self.slot_bit[k].val();
+            }
+        }
+        self.ack_okv.next = self.lnz.val() & !(self.out_bit.val() & self.lone.val());
 
         // Next state of the physical counter: -1 for a valid ack, +1 for last
         // cycle's accepted TXN (`pend`; both: unchanged); the flags follow the
@@ -214,7 +228,10 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
         self.full_n.next = self.full.q.val();
         self.am1_n.next = self.am1.q.val();
         for k in 0..K {
-            if self.ack_ok.val() & (self.io.ack_tag.val().index() == k) {
+            if self.io.ack_valid.val()
+                & (self.io.ack_tag.val().index() == k)
+                & self.ack_okv.val().get_bit(k)
+            {
                 if !self.pend.q.val().get_bit(k) {
                     self.cnt[k].d.next = self.cnt[k].q.val() - self.one_cnt.val();
                     self.full_n.next = self.full_n.val() & !self.slot_bit[k].val();

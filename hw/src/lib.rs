@@ -12,7 +12,7 @@
 //! | `coalescer.rs` | the open slot, close and join decisions | `open`, `nmem`, `age` |
 //! | `commit_counters.rs` | per-slot outstanding-TXN counters, `ack` check | `cnt` |
 //! | `counter_bank.rs` | holds the counters whatever their width (transparent) | — |
-//! | `slot_ring.rs` | per-slot barrier state, `bar_ack` check, release walk | `members`, `level`, `ivall`, `closed`, `bar_sent`, `ack_req`, `bar_acked`, `head` |
+//! | `slot_ring.rs` | per-slot barrier state, `bar_ack` check, release walk | `members`, `level`, `ivall`, `closed`, `bar_sent`, `ack_req`, `bar_acked` (no `head`: see the block header) |
 //! | `cmd_stream.rs` | output register, INVAL/BARRIER sequencer | `out`, `seq_pend`, `seq_tag` |
 //! | `onehot.rs` | one-hot decoder primitive | — |
 //!

@@ -70,7 +70,7 @@ pub struct MembarUnit<
     pub release_mask: Signal<Out, Bits<W>>,
     pub err: Signal<Out, Bit>,
     request: RequestGate<W, WB>,
-    coalescer: Coalescer<TB, MB>,
+    coalescer: Coalescer<K, TB, MB>,
     counters: CounterBank<K, TB>,
     ring: SlotRing<W, K, TB>,
     cmd: CmdStream<WB, TB>,
@@ -152,12 +152,13 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
         self.request.dn_warp.next = self.cmd.dn_warp.val();
         self.request.cnt_full.next = self.counters.io.cnt_full.val();
         self.request.accept_join.next = self.coalescer.accept_join.val();
+        self.request.join_ok.next = self.coalescer.join_ok.val();
 
         // Coalescer.
         self.coalescer.joining.next = self.request.joining.val();
         self.coalescer.req_level.next = self.req_level.val();
         self.coalescer.open_level.next = self.ring.open_level.val();
-        self.coalescer.head_tag.next = self.ring.head_tag.val();
+        self.coalescer.closed_set.next = self.ring.closed_set.val();
         self.coalescer.seq_busy.next = self.cmd.seq_busy.val();
         self.coalescer.next_clean.next = self.counters.io.next_clean.val();
 

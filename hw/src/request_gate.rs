@@ -25,6 +25,7 @@
 //! - `out_txn`, `dn_warp` (in): the output register holds a TXN, and its warp.
 //! - `cnt_full` (in): the open slot's counter is full (commit counters).
 //! - `accept_join` (in): the joining MEMBAR is accepted (coalescer).
+//! - `join_ok` (in): a joining MEMBAR would be accepted (coalescer; state only).
 //! - `req_ready` (out): the request is accepted (SPEC.md `req_ready`).
 //! - `accept_txn` (out): a LD/ST/ATOM/RED is accepted.
 //! - `joining` (out): a live MEMBAR that needs a coalesced barrier.
@@ -54,6 +55,7 @@ pub struct RequestGate<const W: usize, const WB: usize> {
     pub dn_warp: Signal<In, Bits<WB>>,
     pub cnt_full: Signal<In, Bit>,
     pub accept_join: Signal<In, Bit>,
+    pub join_ok: Signal<In, Bit>,
     pub req_ready: Signal<Out, Bit>,
     pub accept_txn: Signal<Out, Bit>,
     pub joining: Signal<Out, Bit>,
@@ -76,6 +78,8 @@ pub struct RequestGate<const W: usize, const WB: usize> {
     is_membar: Signal<Local, Bit>,
     plain_cta: Signal<Local, Bit>,
     accept_cta: Signal<Local, Bit>,
+    take_cta: Signal<Local, Bit>,
+    take_any: Signal<Local, Bit>,
     cta_rel: Signal<Local, Bits<W>>,
     op_red: Constant<Bits<3>>,
     op_membar: Constant<Bits<3>>,
@@ -99,6 +103,7 @@ impl<const W: usize, const WB: usize> Default for RequestGate<W, WB> {
             dn_warp: Default::default(),
             cnt_full: Default::default(),
             accept_join: Default::default(),
+            join_ok: Default::default(),
             req_ready: Default::default(),
             accept_txn: Default::default(),
             joining: Default::default(),
@@ -115,6 +120,8 @@ impl<const W: usize, const WB: usize> Default for RequestGate<W, WB> {
             is_membar: Default::default(),
             plain_cta: Default::default(),
             accept_cta: Default::default(),
+            take_cta: Default::default(),
+            take_any: Default::default(),
             cta_rel: Default::default(),
             op_red: Constant::new(u64::from(op::RED).into()),
             op_membar: Constant::new(u64::from(op::MEMBAR).into()),
@@ -157,16 +164,25 @@ impl<const W: usize, const WB: usize> Logic for RequestGate<W, WB> {
         self.release_mask.next = self.group_rel.val() | self.cta_rel.val();
         self.release_valid.next = self.release_mask.val().any();
 
-        // Next state.
+        // Next state, per warp: a warp that is not blocked becomes blocked
+        // when it is the requesting warp and its MEMBAR is taken. For that
+        // warp `live` is `req_valid & !blocked[w]`, so the update reads
+        // `blocked[w]` directly instead of through `warp_blocked[req_warp]`
+        // (the same values as `accept_cta`/`accept_join` times `warp_bit`,
+        // without the W:1 multiplexer on the path into the W flops).
+        self.take_cta.next = self.req_valid.val() & self.is_membar.val() & self.plain_cta.val();
+        self.take_any.next = self.req_valid.val()
+            & self.is_membar.val()
+            & (self.plain_cta.val() | self.join_ok.val());
         self.cta_pend.d.next = self.cta_pend.q.val() & !self.cta_rel.val();
-        if self.accept_cta.val() {
-            self.cta_pend.d.next =
-                (self.cta_pend.q.val() & !self.cta_rel.val()) | self.warp_bit.val();
+        if self.take_cta.val() {
+            self.cta_pend.d.next = (self.cta_pend.q.val() & !self.cta_rel.val())
+                | (self.warp_bit.val() & !self.blocked.q.val());
         }
         self.blocked.d.next = self.blocked.q.val() & !self.release_mask.val();
-        if self.accept_cta.val() | self.accept_join.val() {
-            self.blocked.d.next =
-                (self.blocked.q.val() & !self.release_mask.val()) | self.warp_bit.val();
+        if self.take_any.val() {
+            self.blocked.d.next = (self.blocked.q.val() & !self.release_mask.val())
+                | (self.warp_bit.val() & !self.blocked.q.val());
         }
         if self.reset.val() {
             self.cta_pend.d.next = 0.into();

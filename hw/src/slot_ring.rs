@@ -2,7 +2,7 @@
 //! check, and the in-order release walk.
 //!
 //! Twin of `State::{members, level, ivall, closed, bar_sent, ack_req,
-//! bar_acked, head}` and of the "acknowledgements" (`bar_ack_ok`), "release"
+//! bar_acked}` and of the "acknowledgements" (`bar_ack_ok`), "release"
 //! (walk, `rel_slots`, `group_rel`, `head_d`) and slot-update parts of
 //! `membar_unit_model::membar_unit::eval`.
 //!
@@ -22,9 +22,17 @@
 //! is never released and joined in the same cycle: released slots are closed,
 //! the join target is open.
 //!
-//! Timing structure (docs/fpga.md, "Timing"): the walk is a parallel prefix
-//! over ring order (per-position flags gathered from `open`, then prefix ANDs)
-//! rather than K - 1 serial steps; a join is written into the slot state one
+//! Timing structure (docs/fpga.md, "Timing"): the walk is computed per slot
+//! in slot order, never rotated into ring order and back: slot k is released
+//! when it is closed and done and every closed slot met walking back from k
+//! to the open slot is done (closed slots are contiguous, so the walk back
+//! stops at the open slot or passes free slots), and its zero-counter prefix
+//! is the AND of the counters from k back to the slot after the open one.
+//! Each walk-back step is a rotation of a K-bit vector by one slot, so each
+//! `rel` bit is a flat function of the K slots' flags and the open one-hot.
+//! The RTL keeps no `head`: the closed slots are exactly `head .. open-1`, so
+//! what the model reads from `open - head` is the number of closed slots
+//! (`closed`, to the coalescer). A join is written into the slot state one
 //! cycle late through the `pj_*` write-back register (reads of the slot's
 //! level and ivall bypass it), and a released slot's members, level and ivall
 //! are cleared one cycle late from `rel_q`. Neither delay is visible at a
@@ -46,7 +54,7 @@
 //!   tag (command stream).
 //! - `seq_tag` (in, TB): the slot the sequencer emits commands for.
 //! - `bar_ack_valid`, `bar_ack_tag` (in): SPEC.md ports.
-//! - `head_tag` (out, TB): the oldest closed slot.
+//! - `closed` (out, K): which slots are closed (awaiting release).
 //! - `group_rel` (out, W): members of the slots released this cycle.
 //! - `open_level`, `open_ivall` (out, 2 each): the open slot's level and ivall.
 //! - `seq_level` (out, 2), `seq_ack_req` (out): level and `ack_req` of slot `seq_tag`.
@@ -74,7 +82,7 @@ pub struct SlotRing<const W: usize, const K: usize, const TB: usize> {
     pub seq_tag: Signal<In, Bits<TB>>,
     pub bar_ack_valid: Signal<In, Bit>,
     pub bar_ack_tag: Signal<In, Bits<TB>>,
-    pub head_tag: Signal<Out, Bits<TB>>,
+    pub closed_set: Signal<Out, Bits<K>>,
     pub group_rel: Signal<Out, Bits<W>>,
     pub open_level: Signal<Out, Bits<2>>,
     pub open_ivall: Signal<Out, Bits<2>>,
@@ -92,8 +100,6 @@ pub struct SlotRing<const W: usize, const K: usize, const TB: usize> {
     bar_sent: DFF<Bits<K>>,
     ack_req: DFF<Bits<K>>,
     bar_acked: DFF<Bits<K>>,
-    /// The oldest closed slot (model `head`).
-    head: DFF<Bits<TB>>,
     /// Join write-back: the MEMBAR that joined slot `pj_tag` last cycle, with
     /// the slot's resulting level and ivall. Written into the slot state at
     /// the end of this cycle, so the accept decision ends at these few flops
@@ -112,31 +118,27 @@ pub struct SlotRing<const W: usize, const K: usize, const TB: usize> {
     /// reads a slot's state in the cycle after its release (it is free and not
     /// yet open; `warp_blocked` is kept by the request gate).
     rel_q: DFF<Bits<K>>,
-    cur_level: Signal<Local, Bits<2>>,
-    cur_ivall: Signal<Local, Bits<2>>,
     open_bit: Signal<Local, Bits<K>>,
     sent_bit: Signal<Local, Bits<K>>,
     bar_ack_bit: Signal<Local, Bits<K>>,
     awaiting_ack: Signal<Local, Bits<K>>,
     bar_ack_ok: Signal<Local, Bit>,
     need_ack: Signal<Local, Bit>,
-    walk: Signal<Local, Bits<TB>>,
-    walk_bit: Signal<Local, Bits<K>>,
-    walk_drains: Signal<Local, Bit>,
-    walk_done: Signal<Local, Bit>,
-    zero_so_far: Signal<Local, Bit>,
-    chain: Signal<Local, Bit>,
-    r_closed: Signal<Local, Bits<K>>,
-    r_ok: Signal<Local, Bits<K>>,
-    r_drain: Signal<Local, Bits<K>>,
+    s_ok: Signal<Local, Bits<K>>,
+    s_drain: Signal<Local, Bits<K>>,
+    s_zero: Signal<Local, Bits<K>>,
+    s_done: Signal<Local, Bits<K>>,
+    stop: Signal<Local, Bits<K>>,
+    r_open: Signal<Local, Bits<K>>,
     r_zero: Signal<Local, Bits<K>>,
-    r_rel: Signal<Local, Bits<K>>,
+    r_pass: Signal<Local, Bits<K>>,
     rel: Signal<Local, Bits<K>>,
-    head_next: Signal<Local, Bits<TB>>,
     gl_bar_ack: Constant<Bit>,
     level_gl: Constant<Bits<2>>,
     level_sys: Constant<Bits<2>>,
-    one_tag: Constant<Bits<TB>>,
+    /// Shift amounts of a rotation by one slot: bit k of the result is bit k - 1.
+    rot_1: Constant<Bits<8>>,
+    rot_km1: Constant<Bits<8>>,
     slot_bit: [Constant<Bits<K>>; K],
 }
 
@@ -160,7 +162,7 @@ impl<const W: usize, const K: usize, const TB: usize> SlotRing<W, K, TB> {
             seq_tag: Default::default(),
             bar_ack_valid: Default::default(),
             bar_ack_tag: Default::default(),
-            head_tag: Default::default(),
+            closed_set: Default::default(),
             group_rel: Default::default(),
             open_level: Default::default(),
             open_ivall: Default::default(),
@@ -174,38 +176,32 @@ impl<const W: usize, const K: usize, const TB: usize> SlotRing<W, K, TB> {
             bar_sent: Default::default(),
             ack_req: Default::default(),
             bar_acked: Default::default(),
-            head: Default::default(),
             pj_valid: Default::default(),
             pj_tag: Default::default(),
             pj_warp: Default::default(),
             pj_level: Default::default(),
             pj_ivall: Default::default(),
             rel_q: Default::default(),
-            cur_level: Default::default(),
-            cur_ivall: Default::default(),
             open_bit: Default::default(),
             sent_bit: Default::default(),
             bar_ack_bit: Default::default(),
             awaiting_ack: Default::default(),
             bar_ack_ok: Default::default(),
             need_ack: Default::default(),
-            walk: Default::default(),
-            walk_bit: Default::default(),
-            walk_drains: Default::default(),
-            walk_done: Default::default(),
-            zero_so_far: Default::default(),
-            chain: Default::default(),
-            r_closed: Default::default(),
-            r_ok: Default::default(),
-            r_drain: Default::default(),
+            s_ok: Default::default(),
+            s_drain: Default::default(),
+            s_zero: Default::default(),
+            s_done: Default::default(),
+            stop: Default::default(),
+            r_open: Default::default(),
             r_zero: Default::default(),
-            r_rel: Default::default(),
+            r_pass: Default::default(),
             rel: Default::default(),
-            head_next: Default::default(),
             gl_bar_ack: Constant::new(gl_bar_ack),
             level_gl: Constant::new(u64::from(level::GL).into()),
             level_sys: Constant::new(u64::from(level::SYS).into()),
-            one_tag: Constant::new(1u64.into()),
+            rot_1: Constant::new(1u64.into()),
+            rot_km1: Constant::new((K as u64 - 1).into()),
             slot_bit: std::array::from_fn(|k| Constant::new((1u64 << k).into())),
         }
     }
@@ -215,8 +211,8 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, closed, bar_sent, ack_req, bar_acked, head, pj_valid, pj_tag, pj_warp,
-            pj_level, pj_ivall, rel_q
+            self, clock, closed, bar_sent, ack_req, bar_acked, pj_valid, pj_tag, pj_warp, pj_level,
+            pj_ivall, rel_q
         );
         for k in 0..K {
             self.members[k].clock.next = self.clock.val();
@@ -226,7 +222,7 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
             self.ivall[k].clock.next = self.clock.val();
             self.ivall[k].d.next = self.ivall[k].q.val();
         }
-        self.head_tag.next = self.head.q.val();
+        self.closed_set.next = self.closed.q.val();
 
         // Read ports and slot decodes.
         self.open_level.next = 0.into();
@@ -272,74 +268,45 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
                 .get_bit(self.bar_ack_tag.val().index());
         self.bar_ack_err.next = self.bar_ack_valid.val() & !self.bar_ack_ok.val();
 
-        // Release walk, oldest slot (open+1) first, as a parallel prefix over
-        // ring order: position i (1 .. K-1) is slot open+i. First gather each
-        // position's flags (a multiplexer per position, from `open` only),
-        // then prefix-AND the zero counters and the "closed -> done" chain.
-        self.walk.next = self.open_tag.val();
-        self.r_closed.next = 0.into();
-        self.r_ok.next = 0.into();
-        self.r_drain.next = 0.into();
-        self.r_zero.next = 0.into();
-        for step in 1..K {
-            self.walk.next = self.walk.val() + self.one_tag.val();
-            self.walk_drains.next = false;
-            for k in 0..K {
-                if self.walk.val().index() == k {
-                    self.walk_drains.next = self.level[k].q.val() >= self.level_gl.val();
-                }
-            }
-            if self.closed.q.val().get_bit(self.walk.val().index()) {
-                self.r_closed.next = self.r_closed.val() | self.slot_bit[step].val();
-            }
-            if self.bar_sent.q.val().get_bit(self.walk.val().index())
-                & (!self.ack_req.q.val().get_bit(self.walk.val().index())
-                    | self.bar_acked.q.val().get_bit(self.walk.val().index()))
-            {
-                self.r_ok.next = self.r_ok.val() | self.slot_bit[step].val();
-            }
-            if self.walk_drains.val() {
-                self.r_drain.next = self.r_drain.val() | self.slot_bit[step].val();
-            }
-            if self.zero.val().get_bit(self.walk.val().index()) {
-                self.r_zero.next = self.r_zero.val() | self.slot_bit[step].val();
+        // Release walk, per slot in slot order. A slot is done when its
+        // BARRIER was transferred and its bar_ack came (if asked for) and, if
+        // it drains (GL, SYS), its counter and every counter walking back to
+        // the slot after the open one are zero (`s_zero`). A slot is released
+        // when it is closed, done, and every closed slot walking back to the
+        // open slot is done. Each step back is a rotation by one slot of the
+        // whole vector (bit k takes bit k - 1), `stop` marks the slots whose
+        // walk back has reached the open slot.
+        self.s_ok.next = self.bar_sent.q.val() & (!self.ack_req.q.val() | self.bar_acked.q.val());
+        self.s_drain.next = 0.into();
+        for k in 0..K {
+            if self.level[k].q.val() >= self.level_gl.val() {
+                self.s_drain.next = self.s_drain.val() | self.slot_bit[k].val();
             }
         }
-        self.zero_so_far.next = true;
-        self.chain.next = true;
-        self.r_rel.next = 0.into();
-        for step in 1..K {
-            self.zero_so_far.next = self.zero_so_far.val() & self.r_zero.val().get_bit(step);
-            self.walk_done.next = self.r_ok.val().get_bit(step)
-                & (!self.r_drain.val().get_bit(step) | self.zero_so_far.val());
-            if self.r_closed.val().get_bit(step) & self.chain.val() & self.walk_done.val() {
-                self.r_rel.next = self.r_rel.val() | self.slot_bit[step].val();
-            }
-            self.chain.next =
-                self.chain.val() & (!self.r_closed.val().get_bit(step) | self.walk_done.val());
+        self.s_zero.next = self.zero.val();
+        self.stop.next = 0.into();
+        self.r_open.next = self.open_bit.val();
+        self.r_zero.next = self.zero.val();
+        for _step in 1..K {
+            self.r_open.next =
+                (self.r_open.val() << self.rot_1.val()) | (self.r_open.val() >> self.rot_km1.val());
+            self.r_zero.next =
+                (self.r_zero.val() << self.rot_1.val()) | (self.r_zero.val() >> self.rot_km1.val());
+            self.stop.next = self.stop.val() | self.r_open.val();
+            self.s_zero.next = self.s_zero.val() & (self.stop.val() | self.r_zero.val());
         }
-        // Back to slot order; `head` moves past the last released position.
-        self.walk.next = self.open_tag.val();
-        self.rel.next = 0.into();
-        for rstep in 1..K {
-            self.walk.next = self.walk.val() + self.one_tag.val();
-            self.walk_bit.next = 0.into();
-            for k in 0..K {
-                if self.walk.val().index() == k {
-                    self.walk_bit.next = self.slot_bit[k].val();
-                }
-            }
-            if self.r_rel.val().get_bit(rstep) {
-                self.rel.next = self.rel.val() | self.walk_bit.val();
-            }
-        }
-        self.walk.next = self.open_tag.val();
-        self.head_next.next = self.head.q.val();
-        for hstep in 1..K {
-            self.walk.next = self.walk.val() + self.one_tag.val();
-            if self.r_rel.val().get_bit(hstep) {
-                self.head_next.next = self.walk.val() + self.one_tag.val();
-            }
+        self.s_done.next = self.s_ok.val() & (!self.s_drain.val() | self.s_zero.val());
+        self.rel.next = self.closed.q.val() & self.s_done.val();
+        self.stop.next = 0.into();
+        self.r_open.next = self.open_bit.val();
+        self.r_pass.next = !self.closed.q.val() | self.s_done.val();
+        for _step in 1..K {
+            self.r_open.next =
+                (self.r_open.val() << self.rot_1.val()) | (self.r_open.val() >> self.rot_km1.val());
+            self.r_pass.next =
+                (self.r_pass.val() << self.rot_1.val()) | (self.r_pass.val() >> self.rot_km1.val());
+            self.stop.next = self.stop.val() | self.r_open.val();
+            self.rel.next = self.rel.val() & (self.stop.val() | self.r_pass.val());
         }
         self.group_rel.next = 0.into();
         for k in 0..K {
@@ -370,22 +337,13 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
             self.bar_acked.d.next =
                 (self.bar_acked.q.val() | self.bar_ack_bit.val()) & !self.rel.val();
         }
-        self.head.d.next = self.head_next.val();
 
         // Join write-back: capture this cycle's join with the target slot's
-        // resulting level and ivall (seen through last cycle's write-back).
-        self.cur_level.next = 0.into();
-        self.cur_ivall.next = 0.into();
-        for k in 0..K {
-            if self.join_tag.val().index() == k {
-                self.cur_level.next = self.level[k].q.val();
-                self.cur_ivall.next = self.ivall[k].q.val();
-            }
-        }
-        if self.pj_valid.q.val() & (self.pj_tag.q.val() == self.join_tag.val()) {
-            self.cur_level.next = self.pj_level.q.val();
-            self.cur_ivall.next = self.pj_ivall.q.val();
-        }
+        // resulting level and ivall. A join into a slot with members is a
+        // join into the open slot (a slot that closes this cycle takes no
+        // member: the joiner goes to the next, empty one, `join_first`), so
+        // the target's level and ivall are `open_level`/`open_ivall` (seen
+        // through last cycle's write-back); no multiplexer on `join_tag`.
         self.pj_valid.d.next = self.accept_join.val();
         self.pj_tag.d.next = self.join_tag.val();
         self.pj_warp.d.next = self.warp_bit.val();
@@ -393,9 +351,9 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
             self.pj_level.d.next = self.req_level.val();
             self.pj_ivall.d.next = self.req_ivall.val();
         } else {
-            self.pj_ivall.d.next = self.cur_ivall.val() | self.req_ivall.val();
-            self.pj_level.d.next = self.cur_level.val();
-            if self.req_level.val() > self.cur_level.val() {
+            self.pj_ivall.d.next = self.open_ivall.val() | self.req_ivall.val();
+            self.pj_level.d.next = self.open_level.val();
+            if self.req_level.val() > self.open_level.val() {
                 self.pj_level.d.next = self.req_level.val();
             }
         }
@@ -419,7 +377,6 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
             self.bar_sent.d.next = 0.into();
             self.ack_req.d.next = 0.into();
             self.bar_acked.d.next = 0.into();
-            self.head.d.next = 0.into();
             self.pj_valid.d.next = false;
             self.rel_q.d.next = 0.into();
             for k in 0..K {

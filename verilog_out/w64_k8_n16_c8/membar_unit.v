@@ -63,6 +63,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,re
     reg  [5:0] request__dn_warp;
     reg  request__cnt_full;
     reg  request__accept_join;
+    reg  request__join_ok;
     wire  request__req_ready;
     wire  request__accept_txn;
     wire  request__joining;
@@ -76,11 +77,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,re
     reg  coalescer__joining;
     reg  [1:0] coalescer__req_level;
     reg  [1:0] coalescer__open_level;
-    reg  [2:0] coalescer__head_tag;
+    reg  [7:0] coalescer__closed_set;
     reg  coalescer__seq_busy;
     reg  coalescer__next_clean;
     wire  [2:0] coalescer__open_tag;
     wire  coalescer__close;
+    wire  coalescer__join_ok;
     wire  coalescer__accept_join;
     wire  [2:0] coalescer__join_tag;
     wire  coalescer__join_first;
@@ -112,7 +114,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,re
     reg  [2:0] ring__seq_tag;
     reg  ring__bar_ack_valid;
     reg  [2:0] ring__bar_ack_tag;
-    wire  [2:0] ring__head_tag;
+    wire  [7:0] ring__closed_set;
     wire  [63:0] ring__group_rel;
     wire  [1:0] ring__open_level;
     wire  [1:0] ring__open_ivall;
@@ -161,6 +163,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,re
         .dn_warp(request__dn_warp),
         .cnt_full(request__cnt_full),
         .accept_join(request__accept_join),
+        .join_ok(request__join_ok),
         .req_ready(request__req_ready),
         .accept_txn(request__accept_txn),
         .joining(request__joining),
@@ -176,11 +179,12 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,re
         .joining(coalescer__joining),
         .req_level(coalescer__req_level),
         .open_level(coalescer__open_level),
-        .head_tag(coalescer__head_tag),
+        .closed_set(coalescer__closed_set),
         .seq_busy(coalescer__seq_busy),
         .next_clean(coalescer__next_clean),
         .open_tag(coalescer__open_tag),
         .close(coalescer__close),
+        .join_ok(coalescer__join_ok),
         .accept_join(coalescer__accept_join),
         .join_tag(coalescer__join_tag),
         .join_first(coalescer__join_first)
@@ -216,7 +220,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,re
         .seq_tag(ring__seq_tag),
         .bar_ack_valid(ring__bar_ack_valid),
         .bar_ack_tag(ring__bar_ack_tag),
-        .head_tag(ring__head_tag),
+        .closed_set(ring__closed_set),
         .group_rel(ring__group_rel),
         .open_level(ring__open_level),
         .open_ivall(ring__open_ivall),
@@ -276,10 +280,11 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,re
         request__dn_warp = cmd__dn_warp;
         request__cnt_full = counters__io__cnt_full;
         request__accept_join = coalescer__accept_join;
+        request__join_ok = coalescer__join_ok;
         coalescer__joining = request__joining;
         coalescer__req_level = req_level;
         coalescer__open_level = ring__open_level;
-        coalescer__head_tag = ring__head_tag;
+        coalescer__closed_set = ring__closed_set;
         coalescer__seq_busy = cmd__seq_busy;
         coalescer__next_clean = counters__io__next_clean;
         counters__io__open_tag = coalescer__open_tag;
@@ -406,6 +411,9 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_read
     reg  [15:0] out_id__d;
     wire  [15:0] out_id__q;
     reg  out_id__clock;
+    reg  out_is_txn__d;
+    wire  out_is_txn__q;
+    reg  out_is_txn__clock;
     reg  seq_inval_d__d;
     wire  seq_inval_d__q;
     reg  seq_inval_d__clock;
@@ -460,6 +468,11 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_read
         .q(out_id__q),
         .clock(out_id__clock)
     );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_is_txn out_is_txn(
+        .d(out_is_txn__d),
+        .q(out_is_txn__q),
+        .clock(out_is_txn__clock)
+    );
     mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
@@ -491,6 +504,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_read
         out_level__clock = clock;
         out_ack_req__clock = clock;
         out_id__clock = clock;
+        out_is_txn__clock = clock;
         seq_inval_d__clock = clock;
         seq_inval_t__clock = clock;
         seq_barrier__clock = clock;
@@ -503,6 +517,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_read
         out_level__d = out_level__q;
         out_ack_req__d = out_ack_req__q;
         out_id__d = out_id__q;
+        out_is_txn__d = out_is_txn__q;
         seq_inval_d__d = seq_inval_d__q;
         seq_inval_t__d = seq_inval_t__q;
         seq_barrier__d = seq_barrier__q;
@@ -518,9 +533,10 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_read
         seq_tag = seq_slot__q;
         out_free = ~out_valid__q | dn_ready;
         seq_busy = seq_inval_d__q | seq_inval_t__q | seq_barrier__q;
-        out_txn = out_valid__q & (out_kind__q == kind_txn);
+        out_txn = out_is_txn__q;
         bar_fire = out_valid__q & dn_ready & (out_kind__q == kind_barrier);
         if (out_free) begin
+            out_is_txn__d = 1'b0;
             if (seq_busy) begin
                 out_valid__d = 1'b1;
                 out_tag__d = seq_slot__q;
@@ -550,6 +566,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_read
             end
             else if (accept_txn) begin
                 out_valid__d = 1'b1;
+                out_is_txn__d = 1'b1;
                 out_kind__d = kind_txn;
                 out_tag__d = open_tag;
                 out_warp__d = req_warp;
@@ -584,6 +601,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_read
             out_level__d = 32'h0;
             out_ack_req__d = 1'b0;
             out_id__d = 32'h0;
+            out_is_txn__d = 1'b0;
             seq_inval_d__d = 1'b0;
             seq_inval_t__d = 1'b0;
             seq_barrier__d = 1'b0;
@@ -630,6 +648,25 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_id(d,q,clock);
     end
           
 endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_id
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_is_txn(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_is_txn
 
 
 module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__out_kind(d,q,clock);
@@ -822,7 +859,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_slot(d,q,clock
 endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__cmd__seq_slot
 
 
-module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,joining,req_level,open_level,head_tag,seq_busy,next_clean,open_tag,close,accept_join,join_tag,join_first);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,joining,req_level,open_level,closed_set,seq_busy,next_clean,open_tag,close,join_ok,accept_join,join_tag,join_first);
     
     // Module arguments
     input wire  clock;
@@ -830,21 +867,42 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,j
     input wire  joining;
     input wire  [1:0] req_level;
     input wire  [1:0] open_level;
-    input wire  [2:0] head_tag;
+    input wire  [7:0] closed_set;
     input wire  seq_busy;
     input wire  next_clean;
     output reg  [2:0] open_tag;
     output reg  close;
+    output reg  join_ok;
     output reg  accept_join;
     output reg  [2:0] join_tag;
     output reg  join_first;
     
     // Constant declarations
-    localparam  ways = 7'b10000;
-    localparam  window = 8'h10;
+    localparam  ways_m2 = 7'b1110;
+    localparam  has_m2 = 1'b1;
+    localparam  ways_is_1 = 1'b0;
+    localparam  ways_is_2 = 1'b0;
+    localparam  win_m1 = 8'hf;
+    localparam  win_pos = 1'b1;
+    localparam  win_zero = 1'b0;
     localparam  lone_c = 8'h1;
     localparam  lone_zero = 1'b1;
-    localparam  max_outstanding = 3'b1;
+    localparam  mo_back__0 = 8'h80;
+    localparam  mo_back__1 = 8'h1;
+    localparam  mo_back__2 = 8'h2;
+    localparam  mo_back__3 = 8'h4;
+    localparam  mo_back__4 = 8'h8;
+    localparam  mo_back__5 = 8'h10;
+    localparam  mo_back__6 = 8'h20;
+    localparam  mo_back__7 = 8'h40;
+    localparam  one_back__0 = 8'h80;
+    localparam  one_back__1 = 8'h1;
+    localparam  one_back__2 = 8'h2;
+    localparam  one_back__3 = 8'h4;
+    localparam  one_back__4 = 8'h8;
+    localparam  one_back__5 = 8'h10;
+    localparam  one_back__6 = 8'h20;
+    localparam  one_back__7 = 8'h40;
     localparam  split = 1'b0;
     localparam  one_tag = 3'b1;
     localparam  one_nmem = 7'b1;
@@ -863,17 +921,41 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,j
     reg  lone__d;
     wire  lone__q;
     reg  lone__clock;
+    reg  nz_f__d;
+    wire  nz_f__q;
+    reg  nz_f__clock;
+    reg  full_f__d;
+    wire  full_f__q;
+    reg  full_f__clock;
+    reg  am1_f__d;
+    wire  am1_f__q;
+    reg  am1_f__clock;
+    reg  bc_f__d;
+    wire  bc_f__q;
+    reg  bc_f__clock;
+    reg  ge_f__d;
+    wire  ge_f__q;
+    reg  ge_f__clock;
     
     // Local signals
-    reg  [2:0] nclosed;
+    reg  room;
+    reg  none_closed;
     reg  has_members;
     reg  mismatch;
+    reg  level_differs;
     reg  can_close;
     reg  by_window;
     reg  by_coalesce;
     reg  by_lone;
     reg  by_full;
     reg  [6:0] nmem_kept;
+    reg  zeroed;
+    reg  aging;
+    reg  k_nz;
+    reg  k_full;
+    reg  k_am1;
+    reg  k_am2;
+    reg  [7:0] age_inc;
     
     // Sub module instances
     mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__open open(
@@ -896,6 +978,31 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,j
         .q(lone__q),
         .clock(lone__clock)
     );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__nz_f nz_f(
+        .d(nz_f__d),
+        .q(nz_f__q),
+        .clock(nz_f__clock)
+    );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__full_f full_f(
+        .d(full_f__d),
+        .q(full_f__q),
+        .clock(full_f__clock)
+    );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__am1_f am1_f(
+        .d(am1_f__d),
+        .q(am1_f__q),
+        .clock(am1_f__clock)
+    );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__bc_f bc_f(
+        .d(bc_f__d),
+        .q(bc_f__q),
+        .clock(bc_f__clock)
+    );
+    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__ge_f ge_f(
+        .d(ge_f__d),
+        .q(ge_f__q),
+        .clock(ge_f__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -903,21 +1010,66 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,j
         nmem__clock = clock;
         age__clock = clock;
         lone__clock = clock;
+        nz_f__clock = clock;
+        full_f__clock = clock;
+        am1_f__clock = clock;
+        bc_f__clock = clock;
+        ge_f__clock = clock;
         open__d = open__q;
         nmem__d = nmem__q;
         age__d = age__q;
         lone__d = lone__q;
+        nz_f__d = nz_f__q;
+        full_f__d = full_f__q;
+        am1_f__d = am1_f__q;
+        bc_f__d = bc_f__q;
+        ge_f__d = ge_f__q;
         open_tag = open__q;
-        nclosed = open__q - head_tag;
-        has_members = |nmem__q;
-        mismatch = split & joining & has_members & (req_level != open_level);
-        can_close = has_members & (nclosed < max_outstanding) & ~seq_busy & next_clean;
-        by_coalesce = age__q == window;
-        by_lone = lone__q & (lone_zero | (age__q >= lone_c));
+        room = 1'b1;
+        none_closed = 1'b1;
+        if (open__q == 0) begin
+            room = ~|(closed_set & mo_back__0);
+            none_closed = ~|(closed_set & one_back__0);
+        end
+        if (open__q == 1) begin
+            room = ~|(closed_set & mo_back__1);
+            none_closed = ~|(closed_set & one_back__1);
+        end
+        if (open__q == 2) begin
+            room = ~|(closed_set & mo_back__2);
+            none_closed = ~|(closed_set & one_back__2);
+        end
+        if (open__q == 3) begin
+            room = ~|(closed_set & mo_back__3);
+            none_closed = ~|(closed_set & one_back__3);
+        end
+        if (open__q == 4) begin
+            room = ~|(closed_set & mo_back__4);
+            none_closed = ~|(closed_set & one_back__4);
+        end
+        if (open__q == 5) begin
+            room = ~|(closed_set & mo_back__5);
+            none_closed = ~|(closed_set & one_back__5);
+        end
+        if (open__q == 6) begin
+            room = ~|(closed_set & mo_back__6);
+            none_closed = ~|(closed_set & one_back__6);
+        end
+        if (open__q == 7) begin
+            room = ~|(closed_set & mo_back__7);
+            none_closed = ~|(closed_set & one_back__7);
+        end
+        has_members = nz_f__q;
+        level_differs = split & has_members & (req_level != open_level);
+        mismatch = joining & level_differs;
+        can_close = has_members & room & ~seq_busy & next_clean;
+        by_coalesce = bc_f__q ^ win_zero;
+        by_lone = lone__q & (lone_zero | ge_f__q);
         by_window = by_coalesce | by_lone;
-        by_full = nmem__q >= ways;
+        by_full = full_f__q;
         close = can_close & (by_window | by_full | mismatch);
-        accept_join = joining & (close | ((nmem__q < ways) & ~mismatch));
+        join_ok = can_close | (~by_full & ~level_differs);
+        accept_join = joining & join_ok;
         join_first = close | ~has_members;
         if (close) begin
             join_tag = open__q + one_tag;
@@ -932,21 +1084,56 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,j
             end
         end
         if (join_first) begin
-            lone__d = ~close & ~|nclosed;
+            lone__d = ~close & none_closed;
         end
         open__d = join_tag;
         nmem__d = nmem_kept;
         if (accept_join) begin
             nmem__d = nmem_kept + one_nmem;
-            if (join_first) begin
-                age__d = 32'h0;
-            end
+        end
+        if (close) begin
+            k_nz = 1'b0;
+            k_full = 1'b0;
+            k_am1 = ways_is_1;
+            k_am2 = ways_is_2;
+        end
+        else begin
+            k_nz = nz_f__q;
+            k_full = full_f__q;
+            k_am1 = am1_f__q ^ ways_is_1;
+            k_am2 = has_m2 & (nmem__q == ways_m2);
+        end
+        if (accept_join) begin
+            nz_f__d = 1'b1;
+            full_f__d = k_am1;
+            am1_f__d = k_am2 ^ ways_is_1;
+        end
+        else begin
+            nz_f__d = k_nz;
+            full_f__d = k_full;
+            am1_f__d = k_am1 ^ ways_is_1;
+        end
+        zeroed = close;
+        aging = has_members & ~by_coalesce;
+        age_inc = age__q + one_age;
+        if (zeroed) begin
+            bc_f__d = 1'b0;
+            ge_f__d = 1'b0;
+        end
+        else if (aging) begin
+            bc_f__d = (win_pos & (age__q == win_m1)) ^ win_zero;
+            ge_f__d = age_inc >= lone_c;
         end
         if (reset) begin
             open__d = 32'h0;
             nmem__d = 32'h0;
             age__d = 32'h0;
             lone__d = 1'b0;
+            nz_f__d = 1'b0;
+            full_f__d = 1'b0;
+            am1_f__d = 1'b0;
+            bc_f__d = 1'b0;
+            ge_f__d = 1'b0;
         end
     end
     
@@ -970,6 +1157,82 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__age(d,q,cloc
     end
           
 endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__age
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__am1_f(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__am1_f
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__bc_f(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__bc_f
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__full_f(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__full_f
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__ge_f(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__ge_f
 
 
 module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__lone(d,q,clock);
@@ -1008,6 +1271,25 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__nmem(d,q,clo
     end
           
 endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__nmem
+
+
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__nz_f(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__nz_f
 
 
 module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__coalescer__open(d,q,clock);
@@ -1114,6 +1396,8 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
     reg  [2:0] next_tag;
     reg  ack_in_out;
     reg  ack_ok;
+    reg  [7:0] out_bit;
+    reg  [7:0] ack_okv;
     
     // Sub module instances
     mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__cnt__0 cnt__0(
@@ -1217,6 +1501,32 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
         io__ack_err = io__ack_valid & ~ack_ok;
+        out_bit = 32'h0;
+        if (io__out_txn & (io__out_tag == 0)) begin
+            out_bit = slot_bit__0;
+        end
+        if (io__out_txn & (io__out_tag == 1)) begin
+            out_bit = slot_bit__1;
+        end
+        if (io__out_txn & (io__out_tag == 2)) begin
+            out_bit = slot_bit__2;
+        end
+        if (io__out_txn & (io__out_tag == 3)) begin
+            out_bit = slot_bit__3;
+        end
+        if (io__out_txn & (io__out_tag == 4)) begin
+            out_bit = slot_bit__4;
+        end
+        if (io__out_txn & (io__out_tag == 5)) begin
+            out_bit = slot_bit__5;
+        end
+        if (io__out_txn & (io__out_tag == 6)) begin
+            out_bit = slot_bit__6;
+        end
+        if (io__out_txn & (io__out_tag == 7)) begin
+            out_bit = slot_bit__7;
+        end
+        ack_okv = lnz & ~(out_bit & lone);
         pend__d = 32'h0;
         if (io__accept_txn & (io__open_tag == 0)) begin
             pend__d = slot_bit__0;
@@ -1246,7 +1556,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
         one_n = one__q;
         full_n = full__q;
         am1_n = am1__q;
-        if (ack_ok & (io__ack_tag == 0)) begin
+        if (io__ack_valid & (io__ack_tag == 0) & ack_okv[0]) begin
             if (~pend__q[0]) begin
                 cnt__0__d = cnt__0__q - one_cnt;
                 full_n = full_n & ~slot_bit__0;
@@ -1278,7 +1588,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 full_n = full_n | slot_bit__0;
             end
         end
-        if (ack_ok & (io__ack_tag == 1)) begin
+        if (io__ack_valid & (io__ack_tag == 1) & ack_okv[1]) begin
             if (~pend__q[1]) begin
                 cnt__1__d = cnt__1__q - one_cnt;
                 full_n = full_n & ~slot_bit__1;
@@ -1310,7 +1620,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 full_n = full_n | slot_bit__1;
             end
         end
-        if (ack_ok & (io__ack_tag == 2)) begin
+        if (io__ack_valid & (io__ack_tag == 2) & ack_okv[2]) begin
             if (~pend__q[2]) begin
                 cnt__2__d = cnt__2__q - one_cnt;
                 full_n = full_n & ~slot_bit__2;
@@ -1342,7 +1652,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 full_n = full_n | slot_bit__2;
             end
         end
-        if (ack_ok & (io__ack_tag == 3)) begin
+        if (io__ack_valid & (io__ack_tag == 3) & ack_okv[3]) begin
             if (~pend__q[3]) begin
                 cnt__3__d = cnt__3__q - one_cnt;
                 full_n = full_n & ~slot_bit__3;
@@ -1374,7 +1684,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 full_n = full_n | slot_bit__3;
             end
         end
-        if (ack_ok & (io__ack_tag == 4)) begin
+        if (io__ack_valid & (io__ack_tag == 4) & ack_okv[4]) begin
             if (~pend__q[4]) begin
                 cnt__4__d = cnt__4__q - one_cnt;
                 full_n = full_n & ~slot_bit__4;
@@ -1406,7 +1716,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 full_n = full_n | slot_bit__4;
             end
         end
-        if (ack_ok & (io__ack_tag == 5)) begin
+        if (io__ack_valid & (io__ack_tag == 5) & ack_okv[5]) begin
             if (~pend__q[5]) begin
                 cnt__5__d = cnt__5__q - one_cnt;
                 full_n = full_n & ~slot_bit__5;
@@ -1438,7 +1748,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 full_n = full_n | slot_bit__5;
             end
         end
-        if (ack_ok & (io__ack_tag == 6)) begin
+        if (io__ack_valid & (io__ack_tag == 6) & ack_okv[6]) begin
             if (~pend__q[6]) begin
                 cnt__6__d = cnt__6__q - one_cnt;
                 full_n = full_n & ~slot_bit__6;
@@ -1470,7 +1780,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters(io__clock,io__
                 full_n = full_n | slot_bit__6;
             end
         end
-        if (ack_ok & (io__ack_tag == 7)) begin
+        if (io__ack_valid & (io__ack_tag == 7) & ack_okv[7]) begin
             if (~pend__q[7]) begin
                 cnt__7__d = cnt__7__q - one_cnt;
                 full_n = full_n & ~slot_bit__7;
@@ -1773,7 +2083,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__pend(d,q,cloc
 endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__counters__pend
 
 
-module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,join_ok,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
     
     // Module arguments
     input wire  clock;
@@ -1790,6 +2100,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req
     input wire  [5:0] dn_warp;
     input wire  cnt_full;
     input wire  accept_join;
+    input wire  join_ok;
     output reg  req_ready;
     output reg  accept_txn;
     output reg  joining;
@@ -1821,6 +2132,8 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req
     reg  is_membar;
     reg  plain_cta;
     reg  accept_cta;
+    reg  take_cta;
+    reg  take_any;
     reg  [63:0] cta_rel;
     
     // Sub module instances
@@ -1867,13 +2180,15 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req
         end
         release_mask = group_rel | cta_rel;
         release_valid = |release_mask;
+        take_cta = req_valid & is_membar & plain_cta;
+        take_any = req_valid & is_membar & (plain_cta | join_ok);
         cta_pend__d = cta_pend__q & ~cta_rel;
-        if (accept_cta) begin
-            cta_pend__d = (cta_pend__q & ~cta_rel) | warp_bit;
+        if (take_cta) begin
+            cta_pend__d = (cta_pend__q & ~cta_rel) | (warp_bit & ~blocked__q);
         end
         blocked__d = blocked__q & ~release_mask;
-        if (accept_cta | accept_join) begin
-            blocked__d = (blocked__q & ~release_mask) | warp_bit;
+        if (take_any) begin
+            blocked__d = (blocked__q & ~release_mask) | (warp_bit & ~blocked__q);
         end
         if (reset) begin
             cta_pend__d = 32'h0;
@@ -1944,7 +2259,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__req_dec(index,
 endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request__req_dec
 
 
-module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,head_tag,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
@@ -1963,7 +2278,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
     input wire  [2:0] seq_tag;
     input wire  bar_ack_valid;
     input wire  [2:0] bar_ack_tag;
-    output reg  [2:0] head_tag;
+    output reg  [7:0] closed_set;
     output reg  [63:0] group_rel;
     output reg  [1:0] open_level;
     output reg  [1:0] open_ivall;
@@ -1975,7 +2290,8 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
     localparam  gl_bar_ack = 1'b0;
     localparam  level_gl = 2'b10;
     localparam  level_sys = 2'b11;
-    localparam  one_tag = 3'b1;
+    localparam  rot_1 = 8'h1;
+    localparam  rot_km1 = 8'h7;
     localparam  slot_bit__0 = 8'h1;
     localparam  slot_bit__1 = 8'h2;
     localparam  slot_bit__2 = 8'h4;
@@ -2070,9 +2386,6 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
     reg  [7:0] bar_acked__d;
     wire  [7:0] bar_acked__q;
     reg  bar_acked__clock;
-    reg  [2:0] head__d;
-    wire  [2:0] head__q;
-    reg  head__clock;
     reg  pj_valid__d;
     wire  pj_valid__q;
     reg  pj_valid__clock;
@@ -2093,27 +2406,21 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
     reg  rel_q__clock;
     
     // Local signals
-    reg  [1:0] cur_level;
-    reg  [1:0] cur_ivall;
     reg  [7:0] open_bit;
     reg  [7:0] sent_bit;
     reg  [7:0] bar_ack_bit;
     reg  [7:0] awaiting_ack;
     reg  bar_ack_ok;
     reg  need_ack;
-    reg  [2:0] walk;
-    reg  [7:0] walk_bit;
-    reg  walk_drains;
-    reg  walk_done;
-    reg  zero_so_far;
-    reg  chain;
-    reg  [7:0] r_closed;
-    reg  [7:0] r_ok;
-    reg  [7:0] r_drain;
+    reg  [7:0] s_ok;
+    reg  [7:0] s_drain;
+    reg  [7:0] s_zero;
+    reg  [7:0] s_done;
+    reg  [7:0] stop;
+    reg  [7:0] r_open;
     reg  [7:0] r_zero;
-    reg  [7:0] r_rel;
+    reg  [7:0] r_pass;
     reg  [7:0] rel;
-    reg  [2:0] head_next;
     
     // Sub module instances
     mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__members__0 members__0(
@@ -2256,11 +2563,6 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__head head(
-        .d(head__d),
-        .q(head__q),
-        .clock(head__clock)
-    );
     mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__pj_valid pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
@@ -2298,7 +2600,6 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
         bar_sent__clock = clock;
         ack_req__clock = clock;
         bar_acked__clock = clock;
-        head__clock = clock;
         pj_valid__clock = clock;
         pj_tag__clock = clock;
         pj_warp__clock = clock;
@@ -2309,7 +2610,6 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
         bar_sent__d = bar_sent__q;
         ack_req__d = ack_req__q;
         bar_acked__d = bar_acked__q;
-        head__d = head__q;
         pj_valid__d = pj_valid__q;
         pj_tag__d = pj_tag__q;
         pj_warp__d = pj_warp__q;
@@ -2364,7 +2664,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
         level__7__d = level__7__q;
         ivall__7__clock = clock;
         ivall__7__d = ivall__7__q;
-        head_tag = head__q;
+        closed_set = closed__q;
         open_level = 32'h0;
         open_ivall = 32'h0;
         open_bit = 32'h0;
@@ -2494,557 +2794,97 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
         awaiting_ack = closed__q & ack_req__q & bar_sent__q & ~bar_acked__q;
         bar_ack_ok = bar_ack_valid & awaiting_ack[bar_ack_tag];
         bar_ack_err = bar_ack_valid & ~bar_ack_ok;
-        walk = open_tag;
-        r_closed = 32'h0;
-        r_ok = 32'h0;
-        r_drain = 32'h0;
-        r_zero = 32'h0;
-        walk = walk + one_tag;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_drains = level__0__q >= level_gl;
-        end
-        if (walk == 1) begin
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_drains = level__3__q >= level_gl;
-        end
-        if (walk == 4) begin
-            walk_drains = level__4__q >= level_gl;
-        end
-        if (walk == 5) begin
-            walk_drains = level__5__q >= level_gl;
-        end
-        if (walk == 6) begin
-            walk_drains = level__6__q >= level_gl;
-        end
-        if (walk == 7) begin
-            walk_drains = level__7__q >= level_gl;
-        end
-        if (closed__q[walk]) begin
-            r_closed = r_closed | slot_bit__1;
-        end
-        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
-            r_ok = r_ok | slot_bit__1;
-        end
-        if (walk_drains) begin
-            r_drain = r_drain | slot_bit__1;
-        end
-        if (zero[walk]) begin
-            r_zero = r_zero | slot_bit__1;
-        end
-        walk = walk + one_tag;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_drains = level__0__q >= level_gl;
-        end
-        if (walk == 1) begin
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_drains = level__3__q >= level_gl;
-        end
-        if (walk == 4) begin
-            walk_drains = level__4__q >= level_gl;
-        end
-        if (walk == 5) begin
-            walk_drains = level__5__q >= level_gl;
-        end
-        if (walk == 6) begin
-            walk_drains = level__6__q >= level_gl;
-        end
-        if (walk == 7) begin
-            walk_drains = level__7__q >= level_gl;
-        end
-        if (closed__q[walk]) begin
-            r_closed = r_closed | slot_bit__2;
-        end
-        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
-            r_ok = r_ok | slot_bit__2;
-        end
-        if (walk_drains) begin
-            r_drain = r_drain | slot_bit__2;
-        end
-        if (zero[walk]) begin
-            r_zero = r_zero | slot_bit__2;
-        end
-        walk = walk + one_tag;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_drains = level__0__q >= level_gl;
-        end
-        if (walk == 1) begin
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_drains = level__3__q >= level_gl;
-        end
-        if (walk == 4) begin
-            walk_drains = level__4__q >= level_gl;
-        end
-        if (walk == 5) begin
-            walk_drains = level__5__q >= level_gl;
-        end
-        if (walk == 6) begin
-            walk_drains = level__6__q >= level_gl;
-        end
-        if (walk == 7) begin
-            walk_drains = level__7__q >= level_gl;
-        end
-        if (closed__q[walk]) begin
-            r_closed = r_closed | slot_bit__3;
-        end
-        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
-            r_ok = r_ok | slot_bit__3;
-        end
-        if (walk_drains) begin
-            r_drain = r_drain | slot_bit__3;
-        end
-        if (zero[walk]) begin
-            r_zero = r_zero | slot_bit__3;
-        end
-        walk = walk + one_tag;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_drains = level__0__q >= level_gl;
-        end
-        if (walk == 1) begin
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_drains = level__3__q >= level_gl;
-        end
-        if (walk == 4) begin
-            walk_drains = level__4__q >= level_gl;
-        end
-        if (walk == 5) begin
-            walk_drains = level__5__q >= level_gl;
-        end
-        if (walk == 6) begin
-            walk_drains = level__6__q >= level_gl;
-        end
-        if (walk == 7) begin
-            walk_drains = level__7__q >= level_gl;
-        end
-        if (closed__q[walk]) begin
-            r_closed = r_closed | slot_bit__4;
-        end
-        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
-            r_ok = r_ok | slot_bit__4;
-        end
-        if (walk_drains) begin
-            r_drain = r_drain | slot_bit__4;
-        end
-        if (zero[walk]) begin
-            r_zero = r_zero | slot_bit__4;
-        end
-        walk = walk + one_tag;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_drains = level__0__q >= level_gl;
-        end
-        if (walk == 1) begin
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_drains = level__3__q >= level_gl;
-        end
-        if (walk == 4) begin
-            walk_drains = level__4__q >= level_gl;
-        end
-        if (walk == 5) begin
-            walk_drains = level__5__q >= level_gl;
-        end
-        if (walk == 6) begin
-            walk_drains = level__6__q >= level_gl;
-        end
-        if (walk == 7) begin
-            walk_drains = level__7__q >= level_gl;
-        end
-        if (closed__q[walk]) begin
-            r_closed = r_closed | slot_bit__5;
-        end
-        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
-            r_ok = r_ok | slot_bit__5;
-        end
-        if (walk_drains) begin
-            r_drain = r_drain | slot_bit__5;
-        end
-        if (zero[walk]) begin
-            r_zero = r_zero | slot_bit__5;
-        end
-        walk = walk + one_tag;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_drains = level__0__q >= level_gl;
-        end
-        if (walk == 1) begin
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_drains = level__3__q >= level_gl;
-        end
-        if (walk == 4) begin
-            walk_drains = level__4__q >= level_gl;
-        end
-        if (walk == 5) begin
-            walk_drains = level__5__q >= level_gl;
-        end
-        if (walk == 6) begin
-            walk_drains = level__6__q >= level_gl;
-        end
-        if (walk == 7) begin
-            walk_drains = level__7__q >= level_gl;
-        end
-        if (closed__q[walk]) begin
-            r_closed = r_closed | slot_bit__6;
-        end
-        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
-            r_ok = r_ok | slot_bit__6;
-        end
-        if (walk_drains) begin
-            r_drain = r_drain | slot_bit__6;
-        end
-        if (zero[walk]) begin
-            r_zero = r_zero | slot_bit__6;
-        end
-        walk = walk + one_tag;
-        walk_drains = 1'b0;
-        if (walk == 0) begin
-            walk_drains = level__0__q >= level_gl;
-        end
-        if (walk == 1) begin
-            walk_drains = level__1__q >= level_gl;
-        end
-        if (walk == 2) begin
-            walk_drains = level__2__q >= level_gl;
-        end
-        if (walk == 3) begin
-            walk_drains = level__3__q >= level_gl;
-        end
-        if (walk == 4) begin
-            walk_drains = level__4__q >= level_gl;
-        end
-        if (walk == 5) begin
-            walk_drains = level__5__q >= level_gl;
-        end
-        if (walk == 6) begin
-            walk_drains = level__6__q >= level_gl;
-        end
-        if (walk == 7) begin
-            walk_drains = level__7__q >= level_gl;
-        end
-        if (closed__q[walk]) begin
-            r_closed = r_closed | slot_bit__7;
-        end
-        if (bar_sent__q[walk] & (~ack_req__q[walk] | bar_acked__q[walk])) begin
-            r_ok = r_ok | slot_bit__7;
-        end
-        if (walk_drains) begin
-            r_drain = r_drain | slot_bit__7;
-        end
-        if (zero[walk]) begin
-            r_zero = r_zero | slot_bit__7;
-        end
-        zero_so_far = 1'b1;
-        chain = 1'b1;
-        r_rel = 32'h0;
-        zero_so_far = zero_so_far & r_zero[1];
-        walk_done = r_ok[1] & (~r_drain[1] | zero_so_far);
-        if (r_closed[1] & chain & walk_done) begin
-            r_rel = r_rel | slot_bit__1;
-        end
-        chain = chain & (~r_closed[1] | walk_done);
-        zero_so_far = zero_so_far & r_zero[2];
-        walk_done = r_ok[2] & (~r_drain[2] | zero_so_far);
-        if (r_closed[2] & chain & walk_done) begin
-            r_rel = r_rel | slot_bit__2;
-        end
-        chain = chain & (~r_closed[2] | walk_done);
-        zero_so_far = zero_so_far & r_zero[3];
-        walk_done = r_ok[3] & (~r_drain[3] | zero_so_far);
-        if (r_closed[3] & chain & walk_done) begin
-            r_rel = r_rel | slot_bit__3;
-        end
-        chain = chain & (~r_closed[3] | walk_done);
-        zero_so_far = zero_so_far & r_zero[4];
-        walk_done = r_ok[4] & (~r_drain[4] | zero_so_far);
-        if (r_closed[4] & chain & walk_done) begin
-            r_rel = r_rel | slot_bit__4;
-        end
-        chain = chain & (~r_closed[4] | walk_done);
-        zero_so_far = zero_so_far & r_zero[5];
-        walk_done = r_ok[5] & (~r_drain[5] | zero_so_far);
-        if (r_closed[5] & chain & walk_done) begin
-            r_rel = r_rel | slot_bit__5;
-        end
-        chain = chain & (~r_closed[5] | walk_done);
-        zero_so_far = zero_so_far & r_zero[6];
-        walk_done = r_ok[6] & (~r_drain[6] | zero_so_far);
-        if (r_closed[6] & chain & walk_done) begin
-            r_rel = r_rel | slot_bit__6;
-        end
-        chain = chain & (~r_closed[6] | walk_done);
-        zero_so_far = zero_so_far & r_zero[7];
-        walk_done = r_ok[7] & (~r_drain[7] | zero_so_far);
-        if (r_closed[7] & chain & walk_done) begin
-            r_rel = r_rel | slot_bit__7;
-        end
-        chain = chain & (~r_closed[7] | walk_done);
-        walk = open_tag;
-        rel = 32'h0;
-        walk = walk + one_tag;
-        walk_bit = 32'h0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-        end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-        end
-        if (walk == 4) begin
-            walk_bit = slot_bit__4;
-        end
-        if (walk == 5) begin
-            walk_bit = slot_bit__5;
-        end
-        if (walk == 6) begin
-            walk_bit = slot_bit__6;
-        end
-        if (walk == 7) begin
-            walk_bit = slot_bit__7;
-        end
-        if (r_rel[1]) begin
-            rel = rel | walk_bit;
-        end
-        walk = walk + one_tag;
-        walk_bit = 32'h0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-        end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-        end
-        if (walk == 4) begin
-            walk_bit = slot_bit__4;
-        end
-        if (walk == 5) begin
-            walk_bit = slot_bit__5;
-        end
-        if (walk == 6) begin
-            walk_bit = slot_bit__6;
-        end
-        if (walk == 7) begin
-            walk_bit = slot_bit__7;
-        end
-        if (r_rel[2]) begin
-            rel = rel | walk_bit;
-        end
-        walk = walk + one_tag;
-        walk_bit = 32'h0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-        end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-        end
-        if (walk == 4) begin
-            walk_bit = slot_bit__4;
-        end
-        if (walk == 5) begin
-            walk_bit = slot_bit__5;
-        end
-        if (walk == 6) begin
-            walk_bit = slot_bit__6;
-        end
-        if (walk == 7) begin
-            walk_bit = slot_bit__7;
-        end
-        if (r_rel[3]) begin
-            rel = rel | walk_bit;
-        end
-        walk = walk + one_tag;
-        walk_bit = 32'h0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-        end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-        end
-        if (walk == 4) begin
-            walk_bit = slot_bit__4;
-        end
-        if (walk == 5) begin
-            walk_bit = slot_bit__5;
-        end
-        if (walk == 6) begin
-            walk_bit = slot_bit__6;
-        end
-        if (walk == 7) begin
-            walk_bit = slot_bit__7;
-        end
-        if (r_rel[4]) begin
-            rel = rel | walk_bit;
-        end
-        walk = walk + one_tag;
-        walk_bit = 32'h0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-        end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-        end
-        if (walk == 4) begin
-            walk_bit = slot_bit__4;
-        end
-        if (walk == 5) begin
-            walk_bit = slot_bit__5;
-        end
-        if (walk == 6) begin
-            walk_bit = slot_bit__6;
-        end
-        if (walk == 7) begin
-            walk_bit = slot_bit__7;
-        end
-        if (r_rel[5]) begin
-            rel = rel | walk_bit;
-        end
-        walk = walk + one_tag;
-        walk_bit = 32'h0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-        end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-        end
-        if (walk == 4) begin
-            walk_bit = slot_bit__4;
-        end
-        if (walk == 5) begin
-            walk_bit = slot_bit__5;
-        end
-        if (walk == 6) begin
-            walk_bit = slot_bit__6;
-        end
-        if (walk == 7) begin
-            walk_bit = slot_bit__7;
-        end
-        if (r_rel[6]) begin
-            rel = rel | walk_bit;
-        end
-        walk = walk + one_tag;
-        walk_bit = 32'h0;
-        if (walk == 0) begin
-            walk_bit = slot_bit__0;
-        end
-        if (walk == 1) begin
-            walk_bit = slot_bit__1;
-        end
-        if (walk == 2) begin
-            walk_bit = slot_bit__2;
-        end
-        if (walk == 3) begin
-            walk_bit = slot_bit__3;
-        end
-        if (walk == 4) begin
-            walk_bit = slot_bit__4;
-        end
-        if (walk == 5) begin
-            walk_bit = slot_bit__5;
-        end
-        if (walk == 6) begin
-            walk_bit = slot_bit__6;
-        end
-        if (walk == 7) begin
-            walk_bit = slot_bit__7;
-        end
-        if (r_rel[7]) begin
-            rel = rel | walk_bit;
-        end
-        walk = open_tag;
-        head_next = head__q;
-        walk = walk + one_tag;
-        if (r_rel[1]) begin
-            head_next = walk + one_tag;
-        end
-        walk = walk + one_tag;
-        if (r_rel[2]) begin
-            head_next = walk + one_tag;
-        end
-        walk = walk + one_tag;
-        if (r_rel[3]) begin
-            head_next = walk + one_tag;
-        end
-        walk = walk + one_tag;
-        if (r_rel[4]) begin
-            head_next = walk + one_tag;
-        end
-        walk = walk + one_tag;
-        if (r_rel[5]) begin
-            head_next = walk + one_tag;
-        end
-        walk = walk + one_tag;
-        if (r_rel[6]) begin
-            head_next = walk + one_tag;
-        end
-        walk = walk + one_tag;
-        if (r_rel[7]) begin
-            head_next = walk + one_tag;
-        end
+        s_ok = bar_sent__q & (~ack_req__q | bar_acked__q);
+        s_drain = 32'h0;
+        if (level__0__q >= level_gl) begin
+            s_drain = s_drain | slot_bit__0;
+        end
+        if (level__1__q >= level_gl) begin
+            s_drain = s_drain | slot_bit__1;
+        end
+        if (level__2__q >= level_gl) begin
+            s_drain = s_drain | slot_bit__2;
+        end
+        if (level__3__q >= level_gl) begin
+            s_drain = s_drain | slot_bit__3;
+        end
+        if (level__4__q >= level_gl) begin
+            s_drain = s_drain | slot_bit__4;
+        end
+        if (level__5__q >= level_gl) begin
+            s_drain = s_drain | slot_bit__5;
+        end
+        if (level__6__q >= level_gl) begin
+            s_drain = s_drain | slot_bit__6;
+        end
+        if (level__7__q >= level_gl) begin
+            s_drain = s_drain | slot_bit__7;
+        end
+        s_zero = zero;
+        stop = 32'h0;
+        r_open = open_bit;
+        r_zero = zero;
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_zero = (r_zero << rot_1) | (r_zero >> rot_km1);
+        stop = stop | r_open;
+        s_zero = s_zero & (stop | r_zero);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_zero = (r_zero << rot_1) | (r_zero >> rot_km1);
+        stop = stop | r_open;
+        s_zero = s_zero & (stop | r_zero);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_zero = (r_zero << rot_1) | (r_zero >> rot_km1);
+        stop = stop | r_open;
+        s_zero = s_zero & (stop | r_zero);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_zero = (r_zero << rot_1) | (r_zero >> rot_km1);
+        stop = stop | r_open;
+        s_zero = s_zero & (stop | r_zero);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_zero = (r_zero << rot_1) | (r_zero >> rot_km1);
+        stop = stop | r_open;
+        s_zero = s_zero & (stop | r_zero);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_zero = (r_zero << rot_1) | (r_zero >> rot_km1);
+        stop = stop | r_open;
+        s_zero = s_zero & (stop | r_zero);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_zero = (r_zero << rot_1) | (r_zero >> rot_km1);
+        stop = stop | r_open;
+        s_zero = s_zero & (stop | r_zero);
+        s_done = s_ok & (~s_drain | s_zero);
+        rel = closed__q & s_done;
+        stop = 32'h0;
+        r_open = open_bit;
+        r_pass = ~closed__q | s_done;
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
+        stop = stop | r_open;
+        rel = rel & (stop | r_pass);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
+        stop = stop | r_open;
+        rel = rel & (stop | r_pass);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
+        stop = stop | r_open;
+        rel = rel & (stop | r_pass);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
+        stop = stop | r_open;
+        rel = rel & (stop | r_pass);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
+        stop = stop | r_open;
+        rel = rel & (stop | r_pass);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
+        stop = stop | r_open;
+        rel = rel & (stop | r_pass);
+        r_open = (r_open << rot_1) | (r_open >> rot_km1);
+        r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
+        stop = stop | r_open;
+        rel = rel & (stop | r_pass);
         group_rel = 32'h0;
         if (rel[0]) begin
             group_rel = group_rel | members__0__q;
@@ -3087,45 +2927,6 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
         if (bar_ack_ok) begin
             bar_acked__d = (bar_acked__q | bar_ack_bit) & ~rel;
         end
-        head__d = head_next;
-        cur_level = 32'h0;
-        cur_ivall = 32'h0;
-        if (join_tag == 0) begin
-            cur_level = level__0__q;
-            cur_ivall = ivall__0__q;
-        end
-        if (join_tag == 1) begin
-            cur_level = level__1__q;
-            cur_ivall = ivall__1__q;
-        end
-        if (join_tag == 2) begin
-            cur_level = level__2__q;
-            cur_ivall = ivall__2__q;
-        end
-        if (join_tag == 3) begin
-            cur_level = level__3__q;
-            cur_ivall = ivall__3__q;
-        end
-        if (join_tag == 4) begin
-            cur_level = level__4__q;
-            cur_ivall = ivall__4__q;
-        end
-        if (join_tag == 5) begin
-            cur_level = level__5__q;
-            cur_ivall = ivall__5__q;
-        end
-        if (join_tag == 6) begin
-            cur_level = level__6__q;
-            cur_ivall = ivall__6__q;
-        end
-        if (join_tag == 7) begin
-            cur_level = level__7__q;
-            cur_ivall = ivall__7__q;
-        end
-        if (pj_valid__q & (pj_tag__q == join_tag)) begin
-            cur_level = pj_level__q;
-            cur_ivall = pj_ivall__q;
-        end
         pj_valid__d = accept_join;
         pj_tag__d = join_tag;
         pj_warp__d = warp_bit;
@@ -3134,9 +2935,9 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
             pj_ivall__d = req_ivall;
         end
         else begin
-            pj_ivall__d = cur_ivall | req_ivall;
-            pj_level__d = cur_level;
-            if (req_level > cur_level) begin
+            pj_ivall__d = open_ivall | req_ivall;
+            pj_level__d = open_level;
+            if (req_level > open_level) begin
                 pj_level__d = req_level;
             end
         end
@@ -3226,7 +3027,6 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_t
             bar_sent__d = 32'h0;
             ack_req__d = 32'h0;
             bar_acked__d = 32'h0;
-            head__d = 32'h0;
             pj_valid__d = 1'b0;
             rel_q__d = 32'h0;
             members__0__d = 32'h0;
@@ -3333,25 +3133,6 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__closed(d,q,clock)
     end
           
 endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__closed
-
-
-module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__head(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__head
 
 
 module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__ring__ivall__0(d,q,clock);
