@@ -39,7 +39,7 @@ fn generate_reproduces_the_checked_in_verilog_and_keeps_foreign_files() {
     let a = args(&other);
     let o = membar(&a.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("not replacing"), "{}", text(&o));
+    assert!(text(&o).contains("refusing to overwrite"), "{}", text(&o));
     assert_eq!(
         std::fs::read_to_string(other.join("async_groups.v")).unwrap(),
         "module mine; endmodule\n"
