@@ -192,19 +192,16 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
                     self.out_op.d.next = self.inval_d.val();
                     self.out_level.d.next = 0.into();
                     self.out_ack_req.d.next = false;
-                    self.seq_inval_d.d.next = false;
                 } else if self.seq_inval_t.q.val() {
                     self.out_kind.d.next = self.kind_inval.val();
                     self.out_op.d.next = self.inval_t.val();
                     self.out_level.d.next = 0.into();
                     self.out_ack_req.d.next = false;
-                    self.seq_inval_t.d.next = false;
                 } else {
                     self.out_kind.d.next = self.kind_barrier.val();
                     self.out_op.d.next = 0.into();
                     self.out_level.d.next = self.seq_level.val();
                     self.out_ack_req.d.next = self.seq_ack_req.val();
-                    self.seq_barrier.d.next = false;
                 }
             } else if self.accept_txn.val() {
                 self.out_valid.d.next = true;
@@ -228,10 +225,17 @@ impl<const WB: usize, const TB: usize> Logic for CmdStream<WB, TB> {
             }
         }
 
-        // A closing slot loads the sequencer. It closes only while the
-        // sequencer is idle (the coalescer's `can_close`), so a load never
-        // meets a command being emitted: each flag is `close ? load : kept`,
-        // one multiplexer after `close`.
+        // The sequencer emits INVAL D, INVAL T, BARRIER in that order, one
+        // per cycle the output register loads. A closing slot loads it; it
+        // closes only while the sequencer is idle (the coalescer's
+        // `can_close`), so a load never meets a command being emitted and
+        // each flag is `close ? load : (flag & not emitted now)`, one
+        // multiplexer after `close`.
+        self.seq_inval_d.d.next = self.seq_inval_d.q.val() & !self.out_free.val();
+        self.seq_inval_t.d.next =
+            self.seq_inval_t.q.val() & !(self.out_free.val() & !self.seq_inval_d.q.val());
+        self.seq_barrier.d.next = self.seq_barrier.q.val()
+            & !(self.out_free.val() & !self.seq_inval_d.q.val() & !self.seq_inval_t.q.val());
         if self.close.val() {
             self.seq_inval_d.d.next = self.open_ivall.val().get_bit(0);
             self.seq_inval_t.d.next = self.open_ivall.val().get_bit(1);

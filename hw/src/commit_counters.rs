@@ -35,7 +35,11 @@
 //! - `next_clean` (out): the counter of the slot after the open one is zero,
 //!   so that slot may be reopened (a VC or CTA+ivall barrier frees its slot
 //!   with TXNs still counted; they must stay visible to the release walk).
-//! - `zero` (out, K): bit k set when `cnt[k]` is zero (for the release walk).
+//! - `zero_next` (out, K): bit k set when `cnt[k]` will be zero next cycle,
+//!   not counting a TXN accepted this cycle (for the release walk, which is
+//!   computed a cycle ahead: a TXN accepted now is tagged with the open slot,
+//!   which next cycle is open or the youngest closed slot, whose BARRIER has
+//!   not been sent, so its counter decides no release then).
 //! - `ack_err` (out): `ack_valid` for a tag with nothing to acknowledge.
 
 use rust_hdl::prelude::*;
@@ -56,7 +60,7 @@ pub struct CounterIo<const K: usize, const TB: usize> {
     pub out_tag: Signal<In, Bits<TB>>,
     pub cnt_full: Signal<Out, Bit>,
     pub next_clean: Signal<Out, Bit>,
-    pub zero: Signal<Out, Bits<K>>,
+    pub zero_next: Signal<Out, Bits<K>>,
     pub ack_err: Signal<Out, Bit>,
 }
 
@@ -77,7 +81,7 @@ impl<const K: usize, const TB: usize> CounterIo<K, TB> {
     pub fn collect(&mut self, inner: &Self) {
         self.cnt_full.next = inner.cnt_full.val();
         self.next_clean.next = inner.next_clean.val();
-        self.zero.next = inner.zero.val();
+        self.zero_next.next = inner.zero_next.val();
         self.ack_err.next = inner.ack_err.val();
     }
 
@@ -193,7 +197,6 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
         self.io.cnt_full.next = self.lfull.val().get_bit(self.io.open_tag.val().index());
         self.ack_nz.next = self.lnz.val().get_bit(self.io.ack_tag.val().index());
         self.ack_one.next = self.lone.val().get_bit(self.io.ack_tag.val().index());
-        self.io.zero.next = !self.lnz.val();
         self.io.next_clean.next = !self.lnz.val().get_bit(self.next_tag.val().index());
 
         // An ack is valid when a transferred TXN of its tag is unacknowledged.
@@ -264,6 +267,7 @@ impl<const K: usize, const TB: usize, const C: usize> Logic for CommitCounters<K
             }
         }
         self.nz.d.next = self.nz_n.val();
+        self.io.zero_next.next = !self.nz_n.val();
         self.one.d.next = self.one_n.val();
         self.full.d.next = self.full_n.val();
         self.am1.d.next = self.am1_n.val();

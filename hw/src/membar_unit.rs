@@ -179,7 +179,7 @@ impl<const W: usize, const WB: usize, const K: usize, const TB: usize, const MB:
         self.ring.warp_bit.next = self.request.warp_bit.val();
         self.ring.req_level.next = self.req_level.val();
         self.ring.req_ivall.next = self.req_ivall.val();
-        self.ring.zero.next = self.counters.io.zero.val();
+        self.ring.zero_next.next = self.counters.io.zero_next.val();
         self.ring.bar_fire.next = self.cmd.bar_fire.val();
         self.ring.out_tag.next = self.cmd.dn_tag.val();
         self.ring.seq_tag.next = self.cmd.seq_tag.val();

@@ -30,6 +30,9 @@
 //! is the AND of the counters from k back to the slot after the open one.
 //! Each walk-back step is a rotation of a K-bit vector by one slot, so each
 //! `rel` bit is a flat function of the K slots' flags and the open one-hot.
+//! The walk reads only registered state, so it runs a cycle ahead on the
+//! next-state values (`rel_now` holds this cycle's release; see the kernel
+//! comment for the two next-state terms it may leave out).
 //! The RTL keeps no `head`: the closed slots are exactly `head .. open-1`, so
 //! what the model reads from `open - head` is the number of closed slots
 //! (`closed`, to the coalescer). A join is written into the slot state one
@@ -49,7 +52,7 @@
 //!   `join_tag`, which has no members yet when `join_first` (coalescer).
 //! - `warp_bit` (in, W): the joining warp, one-hot (request gate).
 //! - `req_level`, `req_ivall` (in, 2 each): the joining MEMBAR's level and ivall.
-//! - `zero` (in, K): which slots' counters are zero (commit counters).
+//! - `zero_next` (in, K): which slots' counters are zero next cycle (commit counters).
 //! - `bar_fire`, `out_tag` (in): a BARRIER is transferred downstream, and its
 //!   tag (command stream).
 //! - `seq_tag` (in, TB): the slot the sequencer emits commands for.
@@ -76,7 +79,7 @@ pub struct SlotRing<const W: usize, const K: usize, const TB: usize> {
     pub warp_bit: Signal<In, Bits<W>>,
     pub req_level: Signal<In, Bits<2>>,
     pub req_ivall: Signal<In, Bits<2>>,
-    pub zero: Signal<In, Bits<K>>,
+    pub zero_next: Signal<In, Bits<K>>,
     pub bar_fire: Signal<In, Bit>,
     pub out_tag: Signal<In, Bits<TB>>,
     pub seq_tag: Signal<In, Bits<TB>>,
@@ -118,12 +121,21 @@ pub struct SlotRing<const W: usize, const K: usize, const TB: usize> {
     /// reads a slot's state in the cycle after its release (it is free and not
     /// yet open; `warp_blocked` is kept by the request gate).
     rel_q: DFF<Bits<K>>,
+    /// The slots released this cycle, computed last cycle from the state
+    /// this cycle has (the walk reads only registered state, so it can run a
+    /// cycle ahead on the next-state values): the release pulse and the
+    /// per-warp blocking update start at these K flops.
+    rel_now: DFF<Bits<K>>,
     open_bit: Signal<Local, Bits<K>>,
     sent_bit: Signal<Local, Bits<K>>,
     bar_ack_bit: Signal<Local, Bits<K>>,
     awaiting_ack: Signal<Local, Bits<K>>,
     bar_ack_ok: Signal<Local, Bit>,
     need_ack: Signal<Local, Bit>,
+    n_closed: Signal<Local, Bits<K>>,
+    rel_n: Signal<Local, Bits<K>>,
+    fire_bits: Signal<Local, Bits<K>>,
+    back_bits: Signal<Local, Bits<K>>,
     s_ok: Signal<Local, Bits<K>>,
     s_drain: Signal<Local, Bits<K>>,
     s_zero: Signal<Local, Bits<K>>,
@@ -156,7 +168,7 @@ impl<const W: usize, const K: usize, const TB: usize> SlotRing<W, K, TB> {
             warp_bit: Default::default(),
             req_level: Default::default(),
             req_ivall: Default::default(),
-            zero: Default::default(),
+            zero_next: Default::default(),
             bar_fire: Default::default(),
             out_tag: Default::default(),
             seq_tag: Default::default(),
@@ -182,12 +194,17 @@ impl<const W: usize, const K: usize, const TB: usize> SlotRing<W, K, TB> {
             pj_level: Default::default(),
             pj_ivall: Default::default(),
             rel_q: Default::default(),
+            rel_now: Default::default(),
             open_bit: Default::default(),
             sent_bit: Default::default(),
             bar_ack_bit: Default::default(),
             awaiting_ack: Default::default(),
             bar_ack_ok: Default::default(),
             need_ack: Default::default(),
+            n_closed: Default::default(),
+            rel_n: Default::default(),
+            fire_bits: Default::default(),
+            back_bits: Default::default(),
             s_ok: Default::default(),
             s_drain: Default::default(),
             s_zero: Default::default(),
@@ -212,7 +229,7 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
     fn update(&mut self) {
         dff_setup!(
             self, clock, closed, bar_sent, ack_req, bar_acked, pj_valid, pj_tag, pj_warp, pj_level,
-            pj_ivall, rel_q
+            pj_ivall, rel_q, rel_now
         );
         for k in 0..K {
             self.members[k].clock.next = self.clock.val();
@@ -268,7 +285,29 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
                 .get_bit(self.bar_ack_tag.val().index());
         self.bar_ack_err.next = self.bar_ack_valid.val() & !self.bar_ack_ok.val();
 
-        // Release walk, per slot in slot order. A slot is done when its
+        // This cycle's release was decided last cycle (`rel_now`).
+        self.rel.next = self.rel_now.q.val();
+
+        // Next cycle's release walk, on next cycle's state, per slot in slot
+        // order. Next cycle's state as far as the walk can see it: this
+        // cycle's released slots are gone, a BARRIER transferred now counts
+        // as sent and a valid bar_ack now as received, counters as they will
+        // be (`zero_next`). A slot closing now is left out, and `open` is
+        // taken as it is now: the closing slot has sent no BARRIER, so it is
+        // not done next cycle, and it is the youngest closed slot, so no
+        // other slot's walk back meets it; the slot that would open instead
+        // is free with a zero counter (`next_clean`), so dropping it from the
+        // zero prefix changes nothing.
+        self.n_closed.next = self.closed.q.val() & !self.rel.val();
+        self.fire_bits.next = 0.into();
+        if self.bar_fire.val() {
+            self.fire_bits.next = self.sent_bit.val();
+        }
+        self.back_bits.next = 0.into();
+        if self.bar_ack_valid.val() {
+            self.back_bits.next = self.bar_ack_bit.val() & self.awaiting_ack.val();
+        }
+        // A slot is done when its
         // BARRIER was transferred and its bar_ack came (if asked for) and, if
         // it drains (GL, SYS), its counter and every counter walking back to
         // the slot after the open one are zero (`s_zero`). A slot is released
@@ -276,17 +315,18 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
         // open slot is done. Each step back is a rotation by one slot of the
         // whole vector (bit k takes bit k - 1), `stop` marks the slots whose
         // walk back has reached the open slot.
-        self.s_ok.next = self.bar_sent.q.val() & (!self.ack_req.q.val() | self.bar_acked.q.val());
+        self.s_ok.next = (self.bar_sent.q.val() | self.fire_bits.val())
+            & (!self.ack_req.q.val() | self.bar_acked.q.val() | self.back_bits.val());
         self.s_drain.next = 0.into();
         for k in 0..K {
             if self.level[k].q.val() >= self.level_gl.val() {
                 self.s_drain.next = self.s_drain.val() | self.slot_bit[k].val();
             }
         }
-        self.s_zero.next = self.zero.val();
+        self.s_zero.next = self.zero_next.val();
         self.stop.next = 0.into();
         self.r_open.next = self.open_bit.val();
-        self.r_zero.next = self.zero.val();
+        self.r_zero.next = self.zero_next.val();
         for _step in 1..K {
             self.r_open.next =
                 (self.r_open.val() << self.rot_1.val()) | (self.r_open.val() >> self.rot_km1.val());
@@ -296,18 +336,19 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
             self.s_zero.next = self.s_zero.val() & (self.stop.val() | self.r_zero.val());
         }
         self.s_done.next = self.s_ok.val() & (!self.s_drain.val() | self.s_zero.val());
-        self.rel.next = self.closed.q.val() & self.s_done.val();
+        self.rel_n.next = self.n_closed.val() & self.s_done.val();
         self.stop.next = 0.into();
         self.r_open.next = self.open_bit.val();
-        self.r_pass.next = !self.closed.q.val() | self.s_done.val();
+        self.r_pass.next = !self.n_closed.val() | self.s_done.val();
         for _step in 1..K {
             self.r_open.next =
                 (self.r_open.val() << self.rot_1.val()) | (self.r_open.val() >> self.rot_km1.val());
             self.r_pass.next =
                 (self.r_pass.val() << self.rot_1.val()) | (self.r_pass.val() >> self.rot_km1.val());
             self.stop.next = self.stop.val() | self.r_open.val();
-            self.rel.next = self.rel.val() & (self.stop.val() | self.r_pass.val());
+            self.rel_n.next = self.rel_n.val() & (self.stop.val() | self.r_pass.val());
         }
+        self.rel_now.d.next = self.rel_n.val();
         self.group_rel.next = 0.into();
         for k in 0..K {
             if self.rel.val().get_bit(k) {
@@ -379,6 +420,7 @@ impl<const W: usize, const K: usize, const TB: usize> Logic for SlotRing<W, K, T
             self.bar_acked.d.next = 0.into();
             self.pj_valid.d.next = false;
             self.rel_q.d.next = 0.into();
+            self.rel_now.d.next = 0.into();
             for k in 0..K {
                 self.members[k].d.next = 0.into();
                 self.level[k].d.next = 0.into();

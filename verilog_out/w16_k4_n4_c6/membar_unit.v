@@ -96,7 +96,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req
     reg  [1:0] counters__io__out_tag;
     wire  counters__io__cnt_full;
     wire  counters__io__next_clean;
-    wire  [3:0] counters__io__zero;
+    wire  [3:0] counters__io__zero_next;
     wire  counters__io__ack_err;
     reg  ring__clock;
     reg  ring__reset;
@@ -108,7 +108,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req
     reg  [15:0] ring__warp_bit;
     reg  [1:0] ring__req_level;
     reg  [1:0] ring__req_ivall;
-    reg  [3:0] ring__zero;
+    reg  [3:0] ring__zero_next;
     reg  ring__bar_fire;
     reg  [1:0] ring__out_tag;
     reg  [1:0] ring__seq_tag;
@@ -200,7 +200,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req
         .io__out_tag(counters__io__out_tag),
         .io__cnt_full(counters__io__cnt_full),
         .io__next_clean(counters__io__next_clean),
-        .io__zero(counters__io__zero),
+        .io__zero_next(counters__io__zero_next),
         .io__ack_err(counters__io__ack_err)
     );
     mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring ring(
@@ -214,7 +214,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req
         .warp_bit(ring__warp_bit),
         .req_level(ring__req_level),
         .req_ivall(ring__req_ivall),
-        .zero(ring__zero),
+        .zero_next(ring__zero_next),
         .bar_fire(ring__bar_fire),
         .out_tag(ring__out_tag),
         .seq_tag(ring__seq_tag),
@@ -301,7 +301,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req
         ring__warp_bit = request__warp_bit;
         ring__req_level = req_level;
         ring__req_ivall = req_ivall;
-        ring__zero = counters__io__zero;
+        ring__zero_next = counters__io__zero_next;
         ring__bar_fire = cmd__bar_fire;
         ring__out_tag = cmd__dn_tag;
         ring__seq_tag = cmd__seq_tag;
@@ -547,21 +547,18 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready
                     out_op__d = inval_d;
                     out_level__d = 32'h0;
                     out_ack_req__d = 1'b0;
-                    seq_inval_d__d = 1'b0;
                 end
                 else if (seq_inval_t__q) begin
                     out_kind__d = kind_inval;
                     out_op__d = inval_t;
                     out_level__d = 32'h0;
                     out_ack_req__d = 1'b0;
-                    seq_inval_t__d = 1'b0;
                 end
                 else begin
                     out_kind__d = kind_barrier;
                     out_op__d = 32'h0;
                     out_level__d = seq_level;
                     out_ack_req__d = seq_ack_req;
-                    seq_barrier__d = 1'b0;
                 end
             end
             else if (accept_txn) begin
@@ -586,6 +583,9 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready
                 out_id__d = 32'h0;
             end
         end
+        seq_inval_d__d = seq_inval_d__q & ~out_free;
+        seq_inval_t__d = seq_inval_t__q & ~(out_free & ~seq_inval_d__q);
+        seq_barrier__d = seq_barrier__q & ~(out_free & ~seq_inval_d__q & ~seq_inval_t__q);
         if (close) begin
             seq_inval_d__d = open_ivall[32'h0];
             seq_inval_t__d = open_ivall[32'h1];
@@ -1287,7 +1287,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__open(d,q,cloc
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__open
 
 
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero,io__ack_err);
+module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero_next,io__ack_err);
     
     // Module arguments
     input wire  io__clock;
@@ -1300,7 +1300,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
     input wire  [1:0] io__out_tag;
     output reg  io__cnt_full;
     output reg  io__next_clean;
-    output reg  [3:0] io__zero;
+    output reg  [3:0] io__zero_next;
     output reg  io__ack_err;
     
     // Constant declarations
@@ -1428,7 +1428,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
         io__cnt_full = lfull[io__open_tag];
         ack_nz = lnz[io__ack_tag];
         ack_one = lone[io__ack_tag];
-        io__zero = ~lnz;
         io__next_clean = ~lnz[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
@@ -1593,6 +1592,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
             end
         end
         nz__d = nz_n;
+        io__zero_next = ~nz_n;
         one__d = one_n;
         full__d = full_n;
         am1__d = am1_n;
@@ -1959,7 +1959,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__req_dec(index,o
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__req_dec
 
 
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero_next,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
@@ -1972,7 +1972,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
     input wire  [15:0] warp_bit;
     input wire  [1:0] req_level;
     input wire  [1:0] req_ivall;
-    input wire  [3:0] zero;
+    input wire  [3:0] zero_next;
     input wire  bar_fire;
     input wire  [1:0] out_tag;
     input wire  [1:0] seq_tag;
@@ -2064,6 +2064,9 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
     reg  [3:0] rel_q__d;
     wire  [3:0] rel_q__q;
     reg  rel_q__clock;
+    reg  [3:0] rel_now__d;
+    wire  [3:0] rel_now__q;
+    reg  rel_now__clock;
     
     // Local signals
     reg  [3:0] open_bit;
@@ -2072,6 +2075,10 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
     reg  [3:0] awaiting_ack;
     reg  bar_ack_ok;
     reg  need_ack;
+    reg  [3:0] n_closed;
+    reg  [3:0] rel_n;
+    reg  [3:0] fire_bits;
+    reg  [3:0] back_bits;
     reg  [3:0] s_ok;
     reg  [3:0] s_drain;
     reg  [3:0] s_zero;
@@ -2193,6 +2200,11 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
         .q(rel_q__q),
         .clock(rel_q__clock)
     );
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_now rel_now(
+        .d(rel_now__d),
+        .q(rel_now__q),
+        .clock(rel_now__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2206,6 +2218,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
         pj_level__clock = clock;
         pj_ivall__clock = clock;
         rel_q__clock = clock;
+        rel_now__clock = clock;
         closed__d = closed__q;
         bar_sent__d = bar_sent__q;
         ack_req__d = ack_req__q;
@@ -2216,6 +2229,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
         pj_level__d = pj_level__q;
         pj_ivall__d = pj_ivall__q;
         rel_q__d = rel_q__q;
+        rel_now__d = rel_now__q;
         members__0__clock = clock;
         members__0__d = members__0__q;
         level__0__clock = clock;
@@ -2314,7 +2328,17 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
         awaiting_ack = closed__q & ack_req__q & bar_sent__q & ~bar_acked__q;
         bar_ack_ok = bar_ack_valid & awaiting_ack[bar_ack_tag];
         bar_ack_err = bar_ack_valid & ~bar_ack_ok;
-        s_ok = bar_sent__q & (~ack_req__q | bar_acked__q);
+        rel = rel_now__q;
+        n_closed = closed__q & ~rel;
+        fire_bits = 32'h0;
+        if (bar_fire) begin
+            fire_bits = sent_bit;
+        end
+        back_bits = 32'h0;
+        if (bar_ack_valid) begin
+            back_bits = bar_ack_bit & awaiting_ack;
+        end
+        s_ok = (bar_sent__q | fire_bits) & (~ack_req__q | bar_acked__q | back_bits);
         s_drain = 32'h0;
         if (level__0__q >= level_gl) begin
             s_drain = s_drain | slot_bit__0;
@@ -2328,10 +2352,10 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
         if (level__3__q >= level_gl) begin
             s_drain = s_drain | slot_bit__3;
         end
-        s_zero = zero;
+        s_zero = zero_next;
         stop = 32'h0;
         r_open = open_bit;
-        r_zero = zero;
+        r_zero = zero_next;
         r_open = (r_open << rot_1) | (r_open >> rot_km1);
         r_zero = (r_zero << rot_1) | (r_zero >> rot_km1);
         stop = stop | r_open;
@@ -2345,22 +2369,23 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
         stop = stop | r_open;
         s_zero = s_zero & (stop | r_zero);
         s_done = s_ok & (~s_drain | s_zero);
-        rel = closed__q & s_done;
+        rel_n = n_closed & s_done;
         stop = 32'h0;
         r_open = open_bit;
-        r_pass = ~closed__q | s_done;
+        r_pass = ~n_closed | s_done;
         r_open = (r_open << rot_1) | (r_open >> rot_km1);
         r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
         stop = stop | r_open;
-        rel = rel & (stop | r_pass);
+        rel_n = rel_n & (stop | r_pass);
         r_open = (r_open << rot_1) | (r_open >> rot_km1);
         r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
         stop = stop | r_open;
-        rel = rel & (stop | r_pass);
+        rel_n = rel_n & (stop | r_pass);
         r_open = (r_open << rot_1) | (r_open >> rot_km1);
         r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
         stop = stop | r_open;
-        rel = rel & (stop | r_pass);
+        rel_n = rel_n & (stop | r_pass);
+        rel_now__d = rel_n;
         group_rel = 32'h0;
         if (rel[0]) begin
             group_rel = group_rel | members__0__q;
@@ -2453,6 +2478,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
             bar_acked__d = 32'h0;
             pj_valid__d = 1'b0;
             rel_q__d = 32'h0;
+            rel_now__d = 32'h0;
             members__0__d = 32'h0;
             level__0__d = 32'h0;
             ivall__0__d = 32'h0;
@@ -2868,6 +2894,25 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_warp(d,q,clock)
     end
           
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_warp
+
+
+module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_now(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_now
 
 
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_q(d,q,clock);

@@ -96,7 +96,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req_
     reg  counters__io__out_tag;
     wire  counters__io__cnt_full;
     wire  counters__io__next_clean;
-    wire  [1:0] counters__io__zero;
+    wire  [1:0] counters__io__zero_next;
     wire  counters__io__ack_err;
     reg  ring__clock;
     reg  ring__reset;
@@ -108,7 +108,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req_
     reg  [7:0] ring__warp_bit;
     reg  [1:0] ring__req_level;
     reg  [1:0] ring__req_ivall;
-    reg  [1:0] ring__zero;
+    reg  [1:0] ring__zero_next;
     reg  ring__bar_fire;
     reg  ring__out_tag;
     reg  ring__seq_tag;
@@ -200,7 +200,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req_
         .io__out_tag(counters__io__out_tag),
         .io__cnt_full(counters__io__cnt_full),
         .io__next_clean(counters__io__next_clean),
-        .io__zero(counters__io__zero),
+        .io__zero_next(counters__io__zero_next),
         .io__ack_err(counters__io__ack_err)
     );
     mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring ring(
@@ -214,7 +214,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req_
         .warp_bit(ring__warp_bit),
         .req_level(ring__req_level),
         .req_ivall(ring__req_ivall),
-        .zero(ring__zero),
+        .zero_next(ring__zero_next),
         .bar_fire(ring__bar_fire),
         .out_tag(ring__out_tag),
         .seq_tag(ring__seq_tag),
@@ -301,7 +301,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0(clock,reset,req_valid,req_
         ring__warp_bit = request__warp_bit;
         ring__req_level = req_level;
         ring__req_ivall = req_ivall;
-        ring__zero = counters__io__zero;
+        ring__zero_next = counters__io__zero_next;
         ring__bar_fire = cmd__bar_fire;
         ring__out_tag = cmd__dn_tag;
         ring__seq_tag = cmd__seq_tag;
@@ -547,21 +547,18 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready,
                     out_op__d = inval_d;
                     out_level__d = 32'h0;
                     out_ack_req__d = 1'b0;
-                    seq_inval_d__d = 1'b0;
                 end
                 else if (seq_inval_t__q) begin
                     out_kind__d = kind_inval;
                     out_op__d = inval_t;
                     out_level__d = 32'h0;
                     out_ack_req__d = 1'b0;
-                    seq_inval_t__d = 1'b0;
                 end
                 else begin
                     out_kind__d = kind_barrier;
                     out_op__d = 32'h0;
                     out_level__d = seq_level;
                     out_ack_req__d = seq_ack_req;
-                    seq_barrier__d = 1'b0;
                 end
             end
             else if (accept_txn) begin
@@ -586,6 +583,9 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready,
                 out_id__d = 32'h0;
             end
         end
+        seq_inval_d__d = seq_inval_d__q & ~out_free;
+        seq_inval_t__d = seq_inval_t__q & ~(out_free & ~seq_inval_d__q);
+        seq_barrier__d = seq_barrier__q & ~(out_free & ~seq_inval_d__q & ~seq_inval_t__q);
         if (close) begin
             seq_inval_d__d = open_ivall[32'h0];
             seq_inval_t__d = open_ivall[32'h1];
@@ -1275,7 +1275,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__open(d,q,clock
 endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__coalescer__open
 
 
-module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero,io__ack_err);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero_next,io__ack_err);
     
     // Module arguments
     input wire  io__clock;
@@ -1288,7 +1288,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
     input wire  io__out_tag;
     output reg  io__cnt_full;
     output reg  io__next_clean;
-    output reg  [1:0] io__zero;
+    output reg  [1:0] io__zero_next;
     output reg  io__ack_err;
     
     // Constant declarations
@@ -1394,7 +1394,6 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
         io__cnt_full = lfull[io__open_tag];
         ack_nz = lnz[io__ack_tag];
         ack_one = lone[io__ack_tag];
-        io__zero = ~lnz;
         io__next_clean = ~lnz[next_tag];
         ack_in_out = io__out_txn & (io__out_tag == io__ack_tag);
         ack_ok = io__ack_valid & ack_nz & ~(ack_in_out & ack_one);
@@ -1483,6 +1482,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__counters(io__clock,io__re
             end
         end
         nz__d = nz_n;
+        io__zero_next = ~nz_n;
         one__d = one_n;
         full__d = full_n;
         am1__d = am1_n;
@@ -1809,7 +1809,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__req_dec(index,on
 endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__request__req_dec
 
 
-module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero_next,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
@@ -1822,7 +1822,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag
     input wire  [7:0] warp_bit;
     input wire  [1:0] req_level;
     input wire  [1:0] req_ivall;
-    input wire  [1:0] zero;
+    input wire  [1:0] zero_next;
     input wire  bar_fire;
     input wire  out_tag;
     input wire  seq_tag;
@@ -1894,6 +1894,9 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag
     reg  [1:0] rel_q__d;
     wire  [1:0] rel_q__q;
     reg  rel_q__clock;
+    reg  [1:0] rel_now__d;
+    wire  [1:0] rel_now__q;
+    reg  rel_now__clock;
     
     // Local signals
     reg  [1:0] open_bit;
@@ -1902,6 +1905,10 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag
     reg  [1:0] awaiting_ack;
     reg  bar_ack_ok;
     reg  need_ack;
+    reg  [1:0] n_closed;
+    reg  [1:0] rel_n;
+    reg  [1:0] fire_bits;
+    reg  [1:0] back_bits;
     reg  [1:0] s_ok;
     reg  [1:0] s_drain;
     reg  [1:0] s_zero;
@@ -1993,6 +2000,11 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag
         .q(rel_q__q),
         .clock(rel_q__clock)
     );
+    mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__rel_now rel_now(
+        .d(rel_now__d),
+        .q(rel_now__q),
+        .clock(rel_now__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2006,6 +2018,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag
         pj_level__clock = clock;
         pj_ivall__clock = clock;
         rel_q__clock = clock;
+        rel_now__clock = clock;
         closed__d = closed__q;
         bar_sent__d = bar_sent__q;
         ack_req__d = ack_req__q;
@@ -2016,6 +2029,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag
         pj_level__d = pj_level__q;
         pj_ivall__d = pj_ivall__q;
         rel_q__d = rel_q__q;
+        rel_now__d = rel_now__q;
         members__0__clock = clock;
         members__0__d = members__0__q;
         level__0__clock = clock;
@@ -2074,7 +2088,17 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag
         awaiting_ack = closed__q & ack_req__q & bar_sent__q & ~bar_acked__q;
         bar_ack_ok = bar_ack_valid & awaiting_ack[bar_ack_tag];
         bar_ack_err = bar_ack_valid & ~bar_ack_ok;
-        s_ok = bar_sent__q & (~ack_req__q | bar_acked__q);
+        rel = rel_now__q;
+        n_closed = closed__q & ~rel;
+        fire_bits = 32'h0;
+        if (bar_fire) begin
+            fire_bits = sent_bit;
+        end
+        back_bits = 32'h0;
+        if (bar_ack_valid) begin
+            back_bits = bar_ack_bit & awaiting_ack;
+        end
+        s_ok = (bar_sent__q | fire_bits) & (~ack_req__q | bar_acked__q | back_bits);
         s_drain = 32'h0;
         if (level__0__q >= level_gl) begin
             s_drain = s_drain | slot_bit__0;
@@ -2082,23 +2106,24 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag
         if (level__1__q >= level_gl) begin
             s_drain = s_drain | slot_bit__1;
         end
-        s_zero = zero;
+        s_zero = zero_next;
         stop = 32'h0;
         r_open = open_bit;
-        r_zero = zero;
+        r_zero = zero_next;
         r_open = (r_open << rot_1) | (r_open >> rot_km1);
         r_zero = (r_zero << rot_1) | (r_zero >> rot_km1);
         stop = stop | r_open;
         s_zero = s_zero & (stop | r_zero);
         s_done = s_ok & (~s_drain | s_zero);
-        rel = closed__q & s_done;
+        rel_n = n_closed & s_done;
         stop = 32'h0;
         r_open = open_bit;
-        r_pass = ~closed__q | s_done;
+        r_pass = ~n_closed | s_done;
         r_open = (r_open << rot_1) | (r_open >> rot_km1);
         r_pass = (r_pass << rot_1) | (r_pass >> rot_km1);
         stop = stop | r_open;
-        rel = rel & (stop | r_pass);
+        rel_n = rel_n & (stop | r_pass);
+        rel_now__d = rel_n;
         group_rel = 32'h0;
         if (rel[0]) begin
             group_rel = group_rel | members__0__q;
@@ -2165,6 +2190,7 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag
             bar_acked__d = 32'h0;
             pj_valid__d = 1'b0;
             rel_q__d = 32'h0;
+            rel_now__d = 32'h0;
             members__0__d = 32'h0;
             level__0__d = 32'h0;
             ivall__0__d = 32'h0;
@@ -2460,6 +2486,25 @@ module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_warp(d,q,clock);
     end
           
 endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__pj_warp
+
+
+module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__rel_now(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__rel_now
 
 
 module mbu_w8_n1_k2_c4_win16_lone0_mo1_promote_glack0__ring__rel_q(d,q,clock);
