@@ -1,47 +1,91 @@
-//! From a runtime [`BarConfig`] to a const-generic [`BarUnit`].
+//! From a runtime [`BarConfig`] to a const-generic [`BarUnit`](crate::BarUnit).
 //!
-//! The port widths are const generics (W, WB, C, SB, CB, RB), so each
-//! (warps, cta_slots) pair is its own type; the pairs with RTL are listed in
-//! [`SUPPORTED`], one arm each below. Any other configuration is an `Err`
-//! naming the keys, the value and what is allowed.
+//! The port widths are const generics (W, WB, C, SB, CB, RB), all derived
+//! from `warps` and `cta_slots` in one place, [`generics`]. The width sets
+//! listed in [`SUPPORTED`] are compiled in (one arm each below: their
+//! rust-hdl simulation runs in process). Every other configuration the
+//! contract allows still gets its Verilog: [`specialization`] describes the
+//! emitter that `hdl_kit::specialize` builds for it on demand.
 
 use bar_unit_model::config::BarConfig;
 
 use crate::hdl_dut::{HdlBarDut, HdlBarModel};
 
-/// (warps, cta_slots) pairs with RTL.
+/// (warps, cta_slots) pairs compiled in.
 pub const SUPPORTED: [(u32, u32); 6] = [(8, 1), (8, 3), (8, 4), (16, 4), (32, 8), (64, 8)];
 
-/// The rust-hdl-simulated unit for `cfg`, or why `cfg` has no RTL.
-pub fn build(cfg: &BarConfig) -> Result<Box<dyn HdlBarModel>, String> {
+/// The const generics of `cfg`: [W, WB, C, SB, CB, RB].
+pub fn generics(cfg: &BarConfig) -> [usize; 6] {
+    [
+        cfg.warps as usize,
+        cfg.wb() as usize,
+        cfg.cta_slots as usize,
+        cfg.sb() as usize,
+        cfg.cb() as usize,
+        cfg.rb() as usize,
+    ]
+}
+
+/// The rust-hdl-simulated unit for `cfg`: `Ok(None)` when `cfg` is valid but
+/// its widths are not compiled in, `Err` when `cfg` is invalid.
+pub fn build_compiled(cfg: &BarConfig) -> Result<Option<Box<dyn HdlBarModel>>, String> {
     cfg.validate("configuration")
         .map_err(|e| format!("bar_unit RTL: {e}"))?;
-    macro_rules! unit {
-        ($w:literal, $wb:literal, $c:literal, $sb:literal) => {
-            Ok(Box::new(HdlBarDut::<
-                $w,
-                $wb,
-                $c,
-                $sb,
-                { $wb + 1 },
-                { $wb + 6 },
-            >::new(cfg)?))
+    macro_rules! arms {
+        ($g:expr; $([$w:literal, $wb:literal, $c:literal, $sb:literal, $cb:literal, $rb:literal]),*) => {
+            match $g {
+                $([$w, $wb, $c, $sb, $cb, $rb] => Some(Box::new(HdlBarDut::<$w, $wb, $c, $sb, $cb, $rb>::new(cfg)?) as Box<dyn HdlBarModel>),)*
+                _ => None,
+            }
         };
     }
-    match (cfg.warps, cfg.cta_slots) {
-        (8, 1) => unit!(8, 3, 1, 1),
-        (8, 3) => unit!(8, 3, 3, 2),
-        (8, 4) => unit!(8, 3, 4, 2),
-        (16, 4) => unit!(16, 4, 4, 2),
-        (32, 8) => unit!(32, 5, 8, 3),
-        (64, 8) => unit!(64, 6, 8, 3),
-        (warps, slots) => Err(format!(
-            "bar_unit RTL: unsupported configuration: `warps, cta_slots` = {warps}, {slots}: allowed: {}",
+    Ok(arms!(generics(cfg);
+        [8, 3, 1, 1, 4, 9],
+        [8, 3, 3, 2, 4, 9],
+        [8, 3, 4, 2, 4, 9],
+        [16, 4, 4, 2, 5, 10],
+        [32, 5, 8, 3, 6, 11],
+        [64, 6, 8, 3, 7, 12]))
+}
+
+/// The rust-hdl-simulated unit for `cfg`, or why there is none in process.
+pub fn build(cfg: &BarConfig) -> Result<Box<dyn HdlBarModel>, String> {
+    build_compiled(cfg)?.ok_or_else(|| {
+        format!(
+            "bar_unit RTL: the rust-hdl simulation of `warps, cta_slots` = {}, {} is not compiled in \
+             (compiled in: {}); its Verilog (generate, cosim, synth, formal) works for every valid configuration",
+            cfg.warps,
+            cfg.cta_slots,
             SUPPORTED
                 .iter()
                 .map(|(w, c)| format!("{w}, {c}"))
                 .collect::<Vec<_>>()
                 .join("; ")
-        )),
+        )
+    })
+}
+
+/// The specialized emitter of `cfg`'s Verilog (for widths not compiled in).
+pub fn specialization(cfg: &BarConfig) -> hdl_kit::specialize::Request<'static> {
+    use unit_ports::UnitConfig;
+    let g = generics(cfg)
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    hdl_kit::specialize::Request {
+        unit: "bar_unit",
+        config_name: cfg.short_name(),
+        crates: vec![
+            ("bar-unit-rtl", env!("CARGO_MANIFEST_DIR")),
+            ("bar-unit-model", concat!(env!("CARGO_MANIFEST_DIR"), "/../../sim/bar_unit")),
+        ],
+        body: format!(
+            "    let cfg = bar_unit_model::config::BarConfig::from_yaml(text, \"config\").map_err(|e| e.to_string())?;\n\
+             \x20   let dut = bar_unit_rtl::hdl_dut::HdlBarDut::<{g}>::new(&cfg)?;\n\
+             \x20   bar_unit_rtl::verilog::verilog_of(&cfg, bar_unit_rtl::hdl_dut::HdlBarModel::block(&dut))"
+        ),
+        generics: g,
+        config_yaml: crate::config_yaml(cfg),
     }
 }

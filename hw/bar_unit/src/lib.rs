@@ -23,8 +23,8 @@ pub mod bar_unit;
 pub mod cluster_barrier;
 mod cluster_dut;
 pub mod cta_barriers;
-mod dispatch;
-mod hdl_dut;
+pub mod dispatch;
+pub mod hdl_dut;
 pub mod onehot;
 pub mod popcount;
 pub mod release_reg;
@@ -34,7 +34,7 @@ pub mod warp_table;
 pub use bar_unit::BarUnit;
 pub use cluster_dut::{cluster_module_prefix, generate_cluster_verilog};
 pub use dispatch::SUPPORTED;
-pub use verilog::{generate_verilog, module_prefix};
+pub use verilog::{generate_verilog, module_prefix, verilog_of};
 
 /// The rust-hdl simulation of `bar_unit` for `cfg`, stepped in lockstep like
 /// the golden model; `Err` when `cfg` has no RTL.

@@ -11,17 +11,26 @@ use bar_unit_model::ports::{BarUnitPorts, Unit};
 use rust_hdl::prelude::*;
 use unit_ports::UnitConfig;
 
-use crate::dispatch::build;
+use crate::dispatch::{build_compiled, specialization};
 
 /// Name of the rust-hdl top module for `cfg`, e.g. `bar_w32_c8`.
 pub fn module_prefix(cfg: &BarConfig) -> String {
     format!("bar_{}", cfg.short_name())
 }
 
-/// The full text of `bar_unit.v` for `cfg`.
+/// The full text of `bar_unit.v` for `cfg`: from the compiled-in RTL when
+/// its widths are compiled in, else from a specialized emitter
+/// (`dispatch::specialization`, built on demand).
 pub fn generate_verilog(cfg: &BarConfig) -> Result<String, String> {
-    let model = build(cfg)?;
-    let top = model.block();
+    match build_compiled(cfg)? {
+        Some(model) => verilog_of(cfg, model.block()),
+        None => hdl_kit::specialize::verilog(&specialization(cfg)),
+    }
+}
+
+/// The text of `bar_unit.v` for `cfg` from its circuit `top` (a `BarUnit` of
+/// `cfg`'s widths).
+pub fn verilog_of(cfg: &BarConfig, top: &dyn Block) -> Result<String, String> {
     check_all(top).map_err(|e| {
         format!(
             "rust-hdl check of bar_unit ({}) failed: {e:?}",

@@ -4,7 +4,10 @@
 //!   from a unit's `Inputs` and reads its `Outputs`, expanding the unit's
 //!   one port declaration (crate `unit-ports`);
 //! - [`emit`]: rust-hdl's Verilog renamed under a configuration prefix.
+//! - [`specialize`]: Verilog for widths not compiled in, from an emitter
+//!   crate built on demand.
 
 pub mod emit;
 pub mod hdl_ports;
 pub use unit_ports;
+pub mod specialize;
