@@ -1,18 +1,21 @@
 //! From a runtime [`Config`] to a const-generic [`AsyncGroups`](crate::async_groups::AsyncGroups).
 //!
 //! The tracker's logic depends on three keys only: `warps` (W),
-//! `group_depth` (G) and `group_op_bits` (OB); the derived widths (WB, HB,
-//! NB) are const generics too, so each supported (W, G, OB) is one arm
-//! below: the default and the grid configurations shipped in
-//! `verilog_out/async_groups/`, plus a few more. Anything else is an `Err`
-//! naming the keys, the value and what is allowed. Adding a configuration
-//! is one line here.
+//! `group_depth` (G) and `group_op_bits` (OB); the derived widths (WB,
+//! HB = log2 G, NB) are const generics too, all derived in one place,
+//! [`ag_generics`]. The (W, G, OB) of [`AG_SUPPORTED`] are compiled in (one
+//! arm each below; their rust-hdl simulation runs in process): the default
+//! and the grid configurations shipped in `verilog_out/async_groups/`, plus
+//! a few more. Every other configuration the contract allows still gets its
+//! Verilog: [`ag_specialization`] describes the emitter that
+//! `hdl_kit::specialize` builds for it on demand. `group_depth` 1 has no RTL
+//! (a one-group ring has no group index: HB would be 0 bits).
 
 use mbarrier_unit_model::config::Config;
 
 use crate::ag_hdl_dut::{AgHdlDut, AgHdlModel};
 
-/// (warps, group_depth, group_op_bits) with RTL.
+/// (warps, group_depth, group_op_bits) compiled in.
 pub const AG_SUPPORTED: &[(u32, u32, u32)] = &[
     (32, 8, 4),
     (8, 2, 1),
@@ -24,34 +27,96 @@ pub const AG_SUPPORTED: &[(u32, u32, u32)] = &[
     (16, 8, 4),
 ];
 
-/// The rust-hdl-simulated tracker for `cfg`, or why `cfg` has no RTL.
-pub fn build(cfg: &Config) -> Result<Box<dyn AgHdlModel>, String> {
+/// The const generics of `cfg`: [W, WB, G, HB, NB, OB].
+pub fn ag_generics(cfg: &Config) -> [usize; 6] {
+    [
+        cfg.warps,
+        cfg.wb(),
+        cfg.group_depth,
+        cfg.group_depth.trailing_zeros(),
+        cfg.group_n_bits(),
+        cfg.group_op_bits,
+    ]
+    .map(|v| v as usize)
+}
+
+/// `cfg` valid for the tracker's RTL (the model's checks, and G ≥ 2).
+fn check(cfg: &Config) -> Result<(), String> {
     cfg.validate("async_groups RTL")
         .map_err(|e| e.to_string())?;
-    // (W, WB, G, HB, NB, OB)
-    macro_rules! unit {
-        ($w:literal, $wb:literal, $g:literal, $hb:literal, $nb:literal, $ob:literal) => {
-            Ok(Box::new(AgHdlDut::<$w, $wb, $g, $hb, $nb, $ob>::new(cfg)?))
+    if cfg.group_depth < 2 {
+        return Err(format!(
+            "async_groups RTL: `group_depth` = {}: allowed for the RTL: 2, 4, 8, 16 \
+             (a one-group ring has no group index; the golden model takes 1)",
+            cfg.group_depth
+        ));
+    }
+    Ok(())
+}
+
+/// The rust-hdl-simulated tracker for `cfg`: `Ok(None)` when `cfg` is valid
+/// but its widths are not compiled in, `Err` when the RTL cannot take `cfg`.
+pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn AgHdlModel>>, String> {
+    check(cfg)?;
+    macro_rules! arms {
+        ($g:expr; $([$($v:literal),*]),*) => {
+            match $g {
+                $([$($v),*] => Some(Box::new(AgHdlDut::<$($v),*>::new(cfg)?) as Box<dyn AgHdlModel>),)*
+                _ => None,
+            }
         };
     }
-    let key = (cfg.warps, cfg.group_depth, cfg.group_op_bits);
-    match key {
-        (32, 8, 4) => unit!(32, 5, 8, 3, 4, 4),
-        (8, 2, 1) => unit!(8, 3, 2, 1, 2, 1),
-        (16, 4, 2) => unit!(16, 4, 4, 2, 3, 2),
-        (64, 4, 8) => unit!(64, 6, 4, 2, 3, 8),
-        (64, 16, 8) => unit!(64, 6, 16, 4, 5, 8),
-        (8, 2, 3) => unit!(8, 3, 2, 1, 2, 3),
-        (32, 16, 4) => unit!(32, 5, 16, 4, 5, 4),
-        (16, 8, 4) => unit!(16, 4, 8, 3, 4, 4),
-        _ => Err(format!(
-            "async_groups RTL: unsupported configuration: `warps, group_depth, group_op_bits` = {key:?}: \
-             allowed: one of {} (group_depth 1 has no RTL; add a line to hw/mbarrier_unit/src/ag_dispatch.rs for more)",
+    Ok(arms!(ag_generics(cfg);
+        [32, 5, 8, 3, 4, 4],
+        [8, 3, 2, 1, 2, 1],
+        [16, 4, 4, 2, 3, 2],
+        [64, 6, 4, 2, 3, 8],
+        [64, 6, 16, 4, 5, 8],
+        [8, 3, 2, 1, 2, 3],
+        [32, 5, 16, 4, 5, 4],
+        [16, 4, 8, 3, 4, 4]))
+}
+
+/// The rust-hdl-simulated tracker for `cfg`, or why there is none in process.
+pub fn build(cfg: &Config) -> Result<Box<dyn AgHdlModel>, String> {
+    build_compiled(cfg)?.ok_or_else(|| {
+        format!(
+            "async_groups RTL: the rust-hdl simulation of `warps, group_depth, group_op_bits` = {:?} \
+             is not compiled in (compiled in: {}); its Verilog (generate, cosim, synth, formal) \
+             works for every valid configuration",
+            (cfg.warps, cfg.group_depth, cfg.group_op_bits),
             AG_SUPPORTED
                 .iter()
                 .map(|t| format!("{t:?}"))
                 .collect::<Vec<_>>()
                 .join(", ")
-        )),
+        )
+    })
+}
+
+/// The specialized emitter of `cfg`'s Verilog (for widths not compiled in).
+pub fn ag_specialization(cfg: &Config) -> hdl_kit::specialize::Request<'static> {
+    let g = ag_generics(cfg)
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    hdl_kit::specialize::Request {
+        unit: "async_groups",
+        config_name: crate::ag_config_name(cfg),
+        crates: vec![
+            ("mbarrier-unit-rtl", env!("CARGO_MANIFEST_DIR")),
+            (
+                "mbarrier-unit-model",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../../sim/mbarrier_unit"),
+            ),
+        ],
+        body: format!(
+            "    let cfg = mbarrier_unit_model::config::Config::from_yaml_str(text, \"config\").map_err(|e| e.to_string())?;\n\
+             \x20   let dut = mbarrier_unit_rtl::ag_hdl_dut::AgHdlDut::<{g}>::new(&cfg)?;\n\
+             \x20   mbarrier_unit_rtl::ag_verilog::ag_verilog_of(&cfg, mbarrier_unit_rtl::ag_hdl_dut::AgHdlModel::block(&dut))"
+        ),
+        generics: g,
+        config_yaml: crate::config_yaml(cfg),
     }
 }

@@ -13,7 +13,7 @@ use mbarrier_unit_model::ports::async_groups::AsyncGroupsPorts;
 use rust_hdl::prelude::*;
 use unit_ports::{Unit, UnitConfig};
 
-use crate::ag_dispatch::build;
+use crate::ag_dispatch::{ag_specialization, build_compiled};
 
 /// The parameters that change the tracker's logic, as a name: `w32_g8_o4`
 /// (warps, group_depth, group_op_bits).
@@ -35,10 +35,17 @@ pub fn ag_module_prefix(cfg: &Config) -> String {
     format!("agrp_{}", ag_config_name(cfg))
 }
 
-/// The full text of `async_groups.v` for `cfg`.
+/// The full text of `async_groups.v` for `cfg`: from the compiled-in RTL when its
+/// widths are compiled in, else from a specialized emitter built on demand.
 pub fn ag_generate_verilog(cfg: &Config) -> Result<String, String> {
-    let model = build(cfg)?;
-    let top = model.block();
+    match build_compiled(cfg)? {
+        Some(model) => ag_verilog_of(cfg, model.block()),
+        None => hdl_kit::specialize::verilog(&ag_specialization(cfg)),
+    }
+}
+
+/// The text of `async_groups.v` for `cfg` from its circuit `top` (of `cfg`'s widths).
+pub fn ag_verilog_of(cfg: &Config, top: &dyn Block) -> Result<String, String> {
     check_all(top).map_err(|e| {
         format!(
             "rust-hdl check of async_groups ({}) failed: {e:?}",

@@ -1,18 +1,20 @@
-//! From a runtime [`Config`] to a const-generic [`MbarrierUnit`].
+//! From a runtime [`Config`] to a const-generic [`MbarrierUnit`](crate::MbarrierUnit).
 //!
 //! Every port width and the wake fan-out are const generics (W, WB, M, EB,
-//! CB, TB, XB, TMB, F), so each configuration the RTL supports is its own
-//! type, one arm below: the default and the grid configurations shipped in
-//! `verilog_out/mbarrier_unit/`, plus a few more. The try-wait limit L is a
-//! constant set at construction (its timer width TMB = `Config::timer_bits`
-//! is a const generic). Anything else is an `Err` naming the keys, the value
-//! and what is allowed. Adding a configuration is one line here.
+//! CB, TB, XB, TMB, F), all derived from the configuration in one place,
+//! [`generics`]. The width sets of [`SUPPORTED`] are compiled in (one arm
+//! each below; their rust-hdl simulation runs in process): the default and
+//! the grid configurations shipped in `verilog_out/mbarrier_unit/`, plus a
+//! few more. The try-wait limit L is a constant set at construction (its
+//! timer width TMB is a const generic). Every other configuration the
+//! contract allows still gets its Verilog: [`specialization`] describes the
+//! emitter that `hdl_kit::specialize` builds for it on demand.
 
 use mbarrier_unit_model::config::Config;
 
 use crate::hdl_dut::{HdlDut, HdlModel};
 
-/// (warps, entries, count_bits, tx_bits, timer_bits, wake_fanout) with RTL.
+/// (warps, entries, count_bits, tx_bits, timer_bits, wake_fanout) compiled in.
 pub const SUPPORTED: &[(u32, u32, u32, u32, u32, u32)] = &[
     (32, 16, 20, 20, 7, 1),
     (8, 8, 4, 6, 4, 1),
@@ -23,50 +25,92 @@ pub const SUPPORTED: &[(u32, u32, u32, u32, u32, u32)] = &[
     (16, 16, 20, 20, 7, 1),
 ];
 
-/// The rust-hdl-simulated unit for `cfg`, or why `cfg` has no RTL.
-pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
-    cfg.validate("mbarrier_unit RTL")
-        .map_err(|e| e.to_string())?;
-    macro_rules! unit {
-        ($w:literal, $wb:literal, $m:literal, $eb:literal, $c:literal, $t:literal, $tm:literal, $f:literal) => {
-            Ok(Box::new(HdlDut::<
-                $w,
-                $wb,
-                $m,
-                $eb,
-                { $c + 1 },
-                { $t + 1 },
-                { $t + 3 },
-                $tm,
-                $f,
-            >::new(cfg)?))
-        };
-    }
-    let key = (
+/// The const generics of `cfg`: [W, WB, M, EB, CB, TB, XB, TMB, F].
+pub fn generics(cfg: &Config) -> [usize; 9] {
+    [
         cfg.warps,
+        cfg.wb(),
         cfg.entries,
-        cfg.count_bits,
-        cfg.tx_bits,
+        cfg.eb(),
+        cfg.count_port_bits(),
+        cfg.tx_port_bits(),
+        cfg.tx_bits + 3,
         cfg.timer_bits(),
         cfg.wake_fanout,
-    );
-    match key {
-        (32, 16, 20, 20, 7, 1) => unit!(32, 5, 16, 4, 20, 20, 7, 1),
-        (8, 8, 4, 6, 4, 1) => unit!(8, 3, 8, 3, 4, 6, 4, 1),
-        (16, 32, 10, 12, 6, 2) => unit!(16, 4, 32, 5, 10, 12, 6, 2),
-        (64, 8, 8, 16, 8, 4) => unit!(64, 6, 8, 3, 8, 16, 8, 4),
-        (32, 16, 20, 20, 7, 2) => unit!(32, 5, 16, 4, 20, 20, 7, 2),
-        (32, 32, 20, 20, 7, 1) => unit!(32, 5, 32, 5, 20, 20, 7, 1),
-        (16, 16, 20, 20, 7, 1) => unit!(16, 4, 16, 4, 20, 20, 7, 1),
-        _ => Err(format!(
-            "mbarrier_unit RTL: unsupported configuration: `warps, entries, count_bits, tx_bits, \
-             timer bits of try_wait_limit, wake_fanout` = {key:?}: allowed: one of {} \
-             (timer bits = ceil(log2(try_wait_limit + 1)); add a line to hw/mbarrier_unit/src/dispatch.rs for more)",
+    ]
+    .map(|v| v as usize)
+}
+
+/// The rust-hdl-simulated unit for `cfg`: `Ok(None)` when `cfg` is valid but
+/// its widths are not compiled in, `Err` when `cfg` is invalid.
+pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn HdlModel>>, String> {
+    cfg.validate("mbarrier_unit RTL")
+        .map_err(|e| e.to_string())?;
+    macro_rules! arms {
+        ($g:expr; $([$($v:literal),*]),*) => {
+            match $g {
+                $([$($v),*] => Some(Box::new(HdlDut::<$($v),*>::new(cfg)?) as Box<dyn HdlModel>),)*
+                _ => None,
+            }
+        };
+    }
+    Ok(arms!(generics(cfg);
+        [32, 5, 16, 4, 21, 21, 23, 7, 1],
+        [8, 3, 8, 3, 5, 7, 9, 4, 1],
+        [16, 4, 32, 5, 11, 13, 15, 6, 2],
+        [64, 6, 8, 3, 9, 17, 19, 8, 4],
+        [32, 5, 16, 4, 21, 21, 23, 7, 2],
+        [32, 5, 32, 5, 21, 21, 23, 7, 1],
+        [16, 4, 16, 4, 21, 21, 23, 7, 1]))
+}
+
+/// The rust-hdl-simulated unit for `cfg`, or why there is none in process.
+pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
+    build_compiled(cfg)?.ok_or_else(|| {
+        format!(
+            "mbarrier_unit RTL: the rust-hdl simulation of `warps, entries, count_bits, tx_bits, \
+             timer bits of try_wait_limit, wake_fanout` = {:?} is not compiled in (compiled in: {}); \
+             its Verilog (generate, cosim, synth, formal) works for every valid configuration",
+            (
+                cfg.warps,
+                cfg.entries,
+                cfg.count_bits,
+                cfg.tx_bits,
+                cfg.timer_bits(),
+                cfg.wake_fanout
+            ),
             SUPPORTED
                 .iter()
                 .map(|t| format!("{t:?}"))
                 .collect::<Vec<_>>()
                 .join(", ")
-        )),
+        )
+    })
+}
+
+/// The specialized emitter of `cfg`'s Verilog (for widths not compiled in).
+pub fn specialization(cfg: &Config) -> hdl_kit::specialize::Request<'static> {
+    let g = generics(cfg)
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    hdl_kit::specialize::Request {
+        unit: "mbarrier_unit",
+        config_name: crate::config_name(cfg),
+        crates: vec![
+            ("mbarrier-unit-rtl", env!("CARGO_MANIFEST_DIR")),
+            (
+                "mbarrier-unit-model",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../../sim/mbarrier_unit"),
+            ),
+        ],
+        body: format!(
+            "    let cfg = mbarrier_unit_model::config::Config::from_yaml_str(text, \"config\").map_err(|e| e.to_string())?;\n\
+             \x20   let dut = mbarrier_unit_rtl::hdl_dut::HdlDut::<{g}>::new(&cfg)?;\n\
+             \x20   mbarrier_unit_rtl::verilog::verilog_of(&cfg, mbarrier_unit_rtl::hdl_dut::HdlModel::block(&dut))"
+        ),
+        generics: g,
+        config_yaml: crate::config_yaml(cfg),
     }
 }

@@ -31,16 +31,16 @@
 //! with `ag_dispatch.rs`, `ag_hdl_dut.rs`, `ag_verilog.rs` (`async_groups.v`)
 //! around it.
 
-mod ag_dispatch;
+pub mod ag_dispatch;
 pub mod ag_first;
-mod ag_hdl_dut;
+pub mod ag_hdl_dut;
 pub mod ag_verilog;
 pub mod ag_warp;
 pub mod async_groups;
-mod dispatch;
+pub mod dispatch;
 pub mod entry_file;
 pub mod entry_step;
-mod hdl_dut;
+pub mod hdl_dut;
 pub mod mbarrier_unit;
 pub mod op_port;
 pub mod verilog;

@@ -11,7 +11,7 @@ use mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts;
 use rust_hdl::prelude::*;
 use unit_ports::{Unit, UnitConfig};
 
-use crate::dispatch::build;
+use crate::dispatch::{build_compiled, specialization};
 
 /// The parameters that change `mbarrier_unit`'s logic, as a name:
 /// `w32_m16_c20_t20_l73_f1` (warps, entries, count_bits, tx_bits,
@@ -28,10 +28,17 @@ pub fn module_prefix(cfg: &Config) -> String {
     format!("mbar_{}", config_name(cfg))
 }
 
-/// The full text of `mbarrier_unit.v` for `cfg`.
+/// The full text of `mbarrier_unit.v` for `cfg`: from the compiled-in RTL when its
+/// widths are compiled in, else from a specialized emitter built on demand.
 pub fn generate_verilog(cfg: &Config) -> Result<String, String> {
-    let model = build(cfg)?;
-    let top = model.block();
+    match build_compiled(cfg)? {
+        Some(model) => verilog_of(cfg, model.block()),
+        None => hdl_kit::specialize::verilog(&specialization(cfg)),
+    }
+}
+
+/// The text of `mbarrier_unit.v` for `cfg` from its circuit `top` (of `cfg`'s widths).
+pub fn verilog_of(cfg: &Config, top: &dyn Block) -> Result<String, String> {
     check_all(top).map_err(|e| {
         format!(
             "rust-hdl check of mbarrier_unit ({}) failed: {e:?}",
