@@ -29,7 +29,7 @@ pub mod cmd_stream;
 pub mod coalescer;
 pub mod commit_counters;
 pub mod counter_bank;
-mod dispatch;
+pub mod dispatch;
 pub mod fusesoc;
 mod hdl_dut;
 pub mod membar_unit;
