@@ -7,7 +7,8 @@
 use crate::common::{CmdError, CmdResult};
 use crate::output::{self, RunInputs};
 use crate::run_cmd::read_program;
-use sm_exec::litmus::{load, run_test, table};
+use sm_exec::litmus::{load, run_test_with, table};
+use sm_exec::RunOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -16,7 +17,13 @@ pub fn is_litmus_md(head: &[u8]) -> bool {
     head.starts_with(b"# Litmus results")
 }
 
-pub fn run(files: &[PathBuf], runs: u64, seed: u64, markdown: Option<&Path>) -> CmdResult {
+pub fn run(
+    files: &[PathBuf],
+    runs: u64,
+    seed: u64,
+    markdown: Option<&Path>,
+    on: crate::on_target::On,
+) -> CmdResult {
     if runs == 0 {
         return Err(CmdError::input(
             "--runs 0: expected at least 1 run per test",
@@ -55,7 +62,14 @@ pub fn run(files: &[PathBuf], runs: u64, seed: u64, markdown: Option<&Path>) -> 
         tests.push(load(&name, &src).map_err(|e| CmdError::input(e.to_string()))?);
     }
     let t0 = std::time::Instant::now();
-    let reports: Vec<_> = tests.iter().map(|t| run_test(t, runs, seed)).collect();
+    let base = RunOptions {
+        backend: crate::on_target::backend(on)?,
+        ..RunOptions::default()
+    };
+    let reports: Vec<_> = tests
+        .iter()
+        .map(|t| run_test_with(t, runs, seed, &base))
+        .collect();
     let secs = t0.elapsed().as_secs_f64();
     let cycles: u64 = reports.iter().map(|r| r.cycles).sum();
     eprintln!(

@@ -12,6 +12,7 @@ mod calibrate_units;
 mod common;
 mod formal_cmd;
 mod litmus_cmd;
+mod on_target;
 mod output;
 mod ptx_cmd;
 mod rtl_cmd;
@@ -58,6 +59,11 @@ enum Cmd {
         /// Write the per-warp timeline: FILE.vcd (GTKWave) or FILE.json (Chrome trace).
         #[arg(long)]
         trace: Option<PathBuf>,
+        /// Where each SM's sm_sync top runs: the reference model, or also its
+        /// rust-hdl simulation or its Verilated Verilog, checked in lockstep
+        /// against the model (exit 1 at the first differing port).
+        #[arg(long, value_enum, default_value_t = on_target::On::Model)]
+        on: on_target::On,
     },
     /// Run litmus tests (default: every litmus/*.ptx) many times with random
     /// timing; print observed outcomes and verdicts (docs/litmus.md). Exit 1
@@ -74,6 +80,11 @@ enum Cmd {
         /// Also write the table to this Markdown file (docs/results/litmus.md).
         #[arg(long)]
         markdown: Option<PathBuf>,
+        /// Where each SM's sm_sync top runs: the reference model, or also its
+        /// rust-hdl simulation or its Verilated Verilog in lockstep with the
+        /// model (a difference fails the run).
+        #[arg(long, value_enum, default_value_t = on_target::On::Model)]
+        on: on_target::On,
     },
     /// PTX front end: `--lower FILE` prints each instruction with its sm_90
     /// lowering; `--table` prints the lowering table with sources. Exit 2 on a bad file.
@@ -352,13 +363,15 @@ fn main() -> ExitCode {
             seed,
             cycles,
             trace,
-        } => run_cmd::run(&program, seed, cycles, trace.as_deref()),
+            on,
+        } => run_cmd::run(&program, seed, cycles, trace.as_deref(), on),
         Cmd::Litmus {
             files,
             runs,
             seed,
             markdown,
-        } => litmus_cmd::run(&files, runs, seed, markdown.as_deref()),
+            on,
+        } => litmus_cmd::run(&files, runs, seed, markdown.as_deref(), on),
         Cmd::Formal {
             unit,
             config,

@@ -2,8 +2,8 @@
 //!
 //! The top's 21 const generics are derived from the four units'
 //! configurations in one place, [`generics`]; the named configurations of
-//! `Config::named` are compiled in (their rust-hdl simulation runs in
-//! process). Every other valid configuration (any file of `preset` and
+//! `Config::named` and the PTX executor's SM are compiled in (their
+//! rust-hdl simulation runs in process). Every other valid configuration (any file of `preset` and
 //! `membar`/`bar`/`mbarrier` sections) still gets its Verilog:
 //! [`specialization`] describes the emitter `hdl_kit::specialize` builds.
 
@@ -51,7 +51,7 @@ fn check(cfg: &Config) -> Result<(), String> {
         .map_err(|e| format!("sm_sync membar: {e}"))?;
     if cfg.mbarrier.group_depth < 2 {
         return Err(format!(
-            "sm_sync mbarrier: `group_depth` = {}: allowed for the RTL: 2, 4, 8, 16 \
+            "sm_sync mbarrier: unsupported configuration: `group_depth` = {}: allowed for the RTL: 2, 4, 8, 16 \
              (a one-group ring has no group index)",
             cfg.mbarrier.group_depth
         ));
@@ -76,7 +76,10 @@ pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn HdlModel>>, String>
     }
     Ok(arms!(generics(cfg);
         [8, 3, 2, 1, 4, 1, 1, 4, 9, 8, 3, 5, 7, 9, 4, 1, 2, 1, 2, 1, 5],
-        [16, 4, 4, 2, 5, 4, 2, 5, 10, 32, 5, 11, 13, 15, 6, 2, 4, 2, 3, 2, 11]))
+        [16, 4, 4, 2, 5, 4, 2, 5, 10, 32, 5, 11, 13, 15, 6, 2, 4, 2, 3, 2, 11],
+        // The PTX executor's SM (`sm_exec::exec::exec_config`: every unit's
+        // default, 32 warps, one CTA slot): `membar run --on rtl`.
+        [32, 5, 4, 2, 6, 1, 1, 6, 11, 16, 4, 21, 21, 23, 7, 1, 8, 3, 4, 4, 21]))
 }
 
 /// The rust-hdl-simulated top for `cfg`, or why there is none in process.
