@@ -29,7 +29,11 @@ fn rtl_decoder_matches_the_encoding_for_every_unit_and_op() {
                 d.to_ag.val(),
             ];
             for (k, s) in sel.iter().enumerate() {
-                assert_eq!(*s, !refused && u as usize == k, "unit {u} op {op} select {k}");
+                assert_eq!(
+                    *s,
+                    !refused && u as usize == k,
+                    "unit {u} op {op} select {k}"
+                );
             }
             checked += 1;
         }
