@@ -54,8 +54,7 @@ fn random_only(workload: &str) -> CmdResult {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load(config)?;
     let v = verilog_for(&cfg, config)?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
+    crate::unit_kit::create_out_dir(out)?;
     let file = out.join("async_groups.v");
     // The project's writer: a temporary file beside the target, renamed
     // over it only when the target is absent or membar's own Verilog.

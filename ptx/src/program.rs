@@ -90,6 +90,14 @@ impl Program {
 
 /// Parse a program file (header + PTX). `file` is used in error messages.
 pub fn parse(file: &str, src: &str) -> Result<Program> {
+    if src.starts_with('\u{feff}') {
+        return Err(PtxError::new(
+            file,
+            1,
+            1,
+            "the file starts with a UTF-8 byte-order mark (bytes EF BB BF), expected the YAML header's first line `---`; save the file without a BOM",
+        ));
+    }
     let lines: Vec<&str> = src.split('\n').collect();
     if lines.first().map(|l| l.trim_end()) != Some("---") {
         return Err(PtxError::new(

@@ -93,6 +93,9 @@ pub struct FlowOptions {
     pub timeout: u64,
     /// Work (and leave the scripts, logs, netlist, report) in this directory.
     pub keep: Option<PathBuf>,
+    /// The unit is synthesised inside a serial-in / XOR-out harness (its
+    /// ports outnumber the package's pins): the I/O line says so.
+    pub serial_harness: bool,
 }
 
 /// Why a flow did not produce figures.
@@ -906,8 +909,15 @@ pub fn run_flow(
         100.0 * pnr.lc_used as f64 / pnr.lc_total.max(1) as f64
     );
     println!(
-        "{:<27}{} / {} (every port on a pin, placed freely)",
-        names.io, pnr.io_used, pnr.io_total
+        "{:<27}{} / {} ({})",
+        names.io,
+        pnr.io_used,
+        pnr.io_total,
+        if opts.serial_harness {
+            "the serial-in / XOR-out harness's pins, placed freely; the unit's ports are inside it"
+        } else {
+            "every port on a pin, placed freely"
+        }
     );
     let verdict = if pnr.fmax_mhz >= opts.freq {
         "meets"
