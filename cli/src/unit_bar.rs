@@ -97,12 +97,7 @@ pub fn cosim(
     let opts = wv.build_options();
     let t0 = Instant::now();
     let mut dut = membar_testbench::VerilatorDut::<BarUnitPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| {
-            CmdError::input(format!(
-                "{}: {e}",
-                crate::unit_kit::verilog_label(&path, verilog.is_some())
-            ))
-        })?;
+        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
     let build = t0.elapsed();
     let mut model = BarUnitModel::new(cfg);
     let mut stim = BarStimulus::new(&cfg, seed);

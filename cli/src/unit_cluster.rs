@@ -81,12 +81,7 @@ pub fn cosim(
     let wv = crate::unit_kit::Waves::new(waves, inputs)?;
     let opts = wv.build_options();
     let mut dut = membar_testbench::VerilatorDut::<ClusterBarrierPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| {
-            CmdError::input(format!(
-                "{}: {e}",
-                crate::unit_kit::verilog_label(&path, verilog.is_some())
-            ))
-        })?;
+        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
     let mut model = ClusterBarrierModel::new(cfg);
     let mut stim = ClusterStimulus::new(&cfg, seed);
     let mut sb = ClusterScoreboard::new(&cfg);

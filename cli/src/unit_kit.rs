@@ -121,6 +121,14 @@ pub fn verilog_label(path: &Path, given: bool) -> String {
     }
 }
 
+/// A Verilator build error of `path` as an input error, the file named once.
+pub fn build_error(e: &membar_testbench::CosimError, path: &Path, given: bool) -> CmdError {
+    let msg = e.to_string();
+    let prefix = format!("{}: ", path.display());
+    let msg = msg.strip_prefix(&prefix).unwrap_or(&msg);
+    CmdError::input(format!("{}: {msg}", verilog_label(path, given)))
+}
+
 /// The port check cosimulation makes (`membar_testbench::portcheck`), before
 /// any tool runs: `path` is UTF-8 text with a `module <U::MODULE>` whose ports
 /// are exactly those of `cfg`. A mismatch is an input error (exit 2).
@@ -224,7 +232,7 @@ pub fn verilator<K: Kit>(
         ..Default::default()
     };
     membar_testbench::VerilatorDut::<K::U>::build(path, cfg, &opts)
-        .map_err(|e| CmdError::input(format!("{}: {e}", verilog_label(path, given))))
+        .map_err(|e| build_error(&e, path, given))
 }
 
 pub mod bar {

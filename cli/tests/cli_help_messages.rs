@@ -240,8 +240,8 @@ fn messages_name_what_the_user_wrote() {
                 "--verilog",
                 "verilog_out/bar_unit/w16_c4/bar_unit.v",
             ],
-            vec!["module bar_unit"],
-            vec!["membar_unit"],
+            vec!["--verilog verilog_out/bar_unit/w16_c4/bar_unit.v: module bar_unit does not have"],
+            vec!["membar_unit", "bar_unit.v: verilog_out"],
         ),
         (vec!["run", &bom], vec!["byte-order mark"], vec!["\u{feff}"]),
         (
