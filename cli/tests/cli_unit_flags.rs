@@ -157,9 +157,23 @@ fn flags_a_unit_does_not_honour_are_refused_with_exit_2() {
 }
 
 #[test]
-fn cosim_bar_and_cluster_write_the_waveform_and_keep_a_users_file() {
+fn cosim_of_every_unit_writes_the_waveform_and_keeps_a_users_file() {
     let d = common::tmp_dir("flags-waves");
-    for (unit, config, file) in [("bar", BAR, "bar.vcd"), ("cluster", CLUSTER, "cluster.vcd")] {
+    for (unit, config, file) in [
+        ("bar", BAR, "bar.vcd"),
+        ("cluster", CLUSTER, "cluster.vcd"),
+        (
+            "mbarrier",
+            "verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/config.yaml",
+            "mbarrier.vcd",
+        ),
+        (
+            "async_groups",
+            "verilog_out/async_groups/w8_g2_o1/config.yaml",
+            "async_groups.vcd",
+        ),
+        ("sm_sync", "configs/sm_sync_small.yaml", "sm_sync.vcd"),
+    ] {
         let w = d.join(file);
         let o = membar(&[
             "cosim",
