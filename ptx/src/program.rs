@@ -272,6 +272,17 @@ mod tests {
     const BODY: &str = ".version 8.0\n.target sm_90\n.entry a {\n  membar.gl;\n}\n";
 
     #[test]
+    fn a_byte_order_mark_is_named() {
+        let e = parse("f.ptx", "\u{feff}---\nwarps: []\n---\n").unwrap_err();
+        let m = e.to_string();
+        assert!(
+            m.contains("f.ptx:1:1") && m.contains("byte-order mark"),
+            "{m}"
+        );
+        assert!(!m.contains('\u{feff}'), "{m}");
+    }
+
+    #[test]
     fn header_places_warps() {
         let src = format!("---\nctas: 2\ncluster: 2\nwarps:\n  - {{cta: 0, warp: 0, program: a}}\n  - {{cta: 1, warp: 3, program: a}}\n---\n{BODY}");
         let p = parse("t.ptx", &src).unwrap();
