@@ -199,13 +199,15 @@ pub fn run(
             }
         })?;
     }
+    let replay = format!("membar run {name} --seed {seed} --cycles {cycles} --trace run.json");
     match &r.outcome {
         Outcome::Finished => Ok(()),
         Outcome::Deadlock(_) => Err(CmdError::failed(format!(
-            "{name}: deadlock (see the waiting warps above)"
+            "{name}: deadlock at cycle {} with seed {seed} (see the waiting warps above)\n  replay: {replay}",
+            r.cycles
         ))),
         Outcome::CycleCap(_) => Err(CmdError::failed(format!(
-            "{name}: not finished after --cycles {cycles} (see the waiting warps above)"
+            "{name}: not finished after --cycles {cycles} with seed {seed} (see the waiting warps above)\n  replay: {replay}"
         ))),
         Outcome::UnitError(e) => Err(CmdError::input(e.clone())),
         Outcome::Mismatch(m) => Err(CmdError::failed(format!(

@@ -40,6 +40,7 @@ impl Options {
             freq: self.freq,
             timeout: self.timeout,
             keep: self.keep.clone(),
+            serial_harness: false,
         }
     }
 }
@@ -320,8 +321,15 @@ pub fn synth_unit(
         }
         None => (generate()?, "generated for this config".to_string()),
         Some(p) => {
-            let text = std::fs::read_to_string(p)
+            let bytes = std::fs::read(p)
                 .map_err(|e| CmdError::input(format!("--verilog {}: {e}", p.display())))?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                CmdError::input(format!(
+                    "--verilog {}: not a Verilog text file (byte {} is not UTF-8); expected a file written by `membar generate`",
+                    p.display(),
+                    e.utf8_error().valid_up_to()
+                ))
+            })?;
             if !text.contains(&format!("module {}", u.prefix)) {
                 return Err(CmdError::input(format!(
                     "--verilog {}: it was not generated for {} (no module {}); pass the configuration it was generated from",
@@ -339,6 +347,7 @@ pub fn synth_unit(
         opts.config.display(),
         u.config_name
     );
+    let serial_harness = u.harness.is_some();
     let (text, source) = match u.harness {
         Some(h) => (
             format!("{h}{verilog}"),
@@ -346,7 +355,10 @@ pub fn synth_unit(
         ),
         None => (verilog, source),
     };
-    run_flow(opts, &text, u.top, &u.prefix, &source, &label).map(|(f, _)| f)
+    // Units inside a serial-in / XOR-out harness: the pins are the harness's.
+    let mut flow = opts.flow();
+    flow.serial_harness = serial_harness;
+    Ok(fpga_synth::run_flow(&flow, &text, u.top, &u.prefix, &source, &label)?.0)
 }
 
 #[cfg(test)]

@@ -65,8 +65,7 @@ fn random_only(workload: &str) -> CmdResult {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let (name, cfg) = load(config)?;
     let v = verilog_for(&cfg, config)?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
+    crate::unit_kit::create_out_dir(out)?;
     let file = out.join("sm_sync.v");
     // The project's writer: a temporary file beside the target, renamed
     // over it only when the target is absent or membar's own Verilog.
@@ -120,12 +119,19 @@ pub fn cosim(
             &verilog_for(&cfg, config)?,
         )?,
     };
-    let opts = membar_testbench::BuildOptions {
-        waves: waves.map(Path::to_path_buf),
-        ..membar_testbench::BuildOptions::default()
-    };
+    // --waves: no clobber, written beside the target and renamed at the end
+    // (passed or not), as for the other units.
+    let mut inputs = crate::output::RunInputs::new().with("--config", config);
+    if let Some(v) = verilog {
+        inputs.add("--verilog", v);
+    }
+    let wv = crate::unit_kit::Waves::new(waves, inputs)?;
+    let opts = wv.build_options();
+    let verilog_arg = verilog
+        .map(|v| format!(" --verilog {}", v.display()))
+        .unwrap_or_default();
     let mut dut = membar_testbench::VerilatorDut::<SmSyncPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| CmdError::input(e.to_string()))?;
+        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
     let mut model = SmSyncModel::new(&cfg);
     let mut drv = StreamDriver::new(&cfg, seed);
     let mut sb = Scoreboard::new(&cfg);
@@ -133,27 +139,29 @@ pub fn cosim(
         seed,
         n,
         format!(
-            "membar cosim --unit sm_sync --config {} --verilog {} --seed {seed} --cycles {n}",
+            "membar cosim --unit sm_sync --config {}{verilog_arg} --seed {seed} --cycles {n}",
             config.display(),
-            path.display()
         ),
     );
     let t = Instant::now();
     let r = unit_ports::lockstep::run(&mut model, Some(&mut dut), &mut drv, &ro, &mut [&mut sb]);
     let secs = t.elapsed().as_secs_f64();
-    match r {
-        Err(m) => {
-            dut.flush_waves();
-            return Err(CmdError::failed(m.to_string()));
-        }
-        Ok(rep) => {
-            if let Some(f) = rep.failure {
-                dut.flush_waves();
-                return Err(CmdError::failed(format!("scoreboard on the Verilog: {f}")));
-            }
-        }
+    let failure = match r {
+        Err(m) => Some(m.to_string()),
+        Ok(rep) => rep
+            .failure
+            .map(|f| format!("scoreboard on the Verilog: {f}")),
+    };
+    let written = wv.finish(&mut dut)?;
+    if let Some(f) = failure {
+        return Err(CmdError::failed(match written {
+            Some(w) => format!("{f}\nwaveform: {}", w.display()),
+            None => f,
+        }));
     }
-    dut.close_waves();
+    if let Some(w) = &written {
+        println!("waveform: {}", w.display());
+    }
     println!(
         "cosim sm_sync {name} ({}): {n} cycles, seed {seed}: no mismatch, S1-S6 hold; {} instructions accepted, {} refused; {:.0} cycles/s",
         path.display(),
