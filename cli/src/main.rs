@@ -16,6 +16,7 @@ mod litmus_cmd;
 mod on_target;
 mod output;
 mod ptx_cmd;
+mod registry;
 mod rtl_cmd;
 mod run_cmd;
 mod shard;
@@ -460,68 +461,7 @@ fn main() -> ExitCode {
             timeout,
             jobs,
         }),
-        Cmd::Generate {
-            unit: units::Unit::Cluster,
-            config,
-            out,
-        } => unit_cluster::generate(&config, &out),
-        Cmd::Cosim {
-            unit: units::Unit::Cluster,
-            config,
-            verilog,
-            cycles,
-            seed,
-            waves,
-            ..
-        } => unit_cluster::cosim(&config, verilog.as_deref(), cycles, seed, waves.as_deref()),
-        Cmd::Sim {
-            unit: units::Unit::Cluster,
-            config,
-            workload,
-            cycles,
-            seed,
-            coverage,
-            ..
-        } => unit_cluster::sim(&config, &workload, cycles, seed, coverage),
-        Cmd::Generate {
-            unit: units::Unit::Bar,
-            config,
-            out,
-        } => unit_bar::generate(&config, &out),
-        Cmd::Generate {
-            unit: units::Unit::Mbarrier,
-            config,
-            out,
-        } => unit_mbarrier::generate(&config, &out),
-        Cmd::Generate {
-            unit: units::Unit::AsyncGroups,
-            config,
-            out,
-        } => unit_async_groups::generate(&config, &out),
-        Cmd::Generate {
-            unit: units::Unit::SmSync,
-            config,
-            out,
-        } => unit_sm_sync::generate(&config, &out),
-        Cmd::Generate { config, out, .. } => rtl_cmd::generate(&config, &out),
-        Cmd::Cosim {
-            unit: units::Unit::Bar,
-            config,
-            verilog,
-            cycles,
-            seed,
-            waves,
-            ..
-        } => unit_bar::cosim(&config, verilog.as_deref(), cycles, seed, waves.as_deref()),
-        Cmd::Sim {
-            unit: units::Unit::Bar,
-            config,
-            workload,
-            cycles,
-            seed,
-            coverage,
-            ..
-        } => unit_bar::sim(&config, &workload, cycles, seed, coverage),
+        Cmd::Generate { unit, config, out } => (registry::entry(unit).generate)(&config, &out),
         Cmd::Cosim {
             unit,
             config,
@@ -530,41 +470,14 @@ fn main() -> ExitCode {
             cycles,
             seed,
             waves,
-            ..
-        } => match unit {
-            units::Unit::Mbarrier => unit_mbarrier::cosim(
-                &config,
-                verilog.as_deref(),
-                &workload,
-                cycles,
-                seed,
-                waves.as_deref(),
-            ),
-            units::Unit::AsyncGroups => unit_async_groups::cosim(
-                &config,
-                verilog.as_deref(),
-                &workload,
-                cycles,
-                seed,
-                waves.as_deref(),
-            ),
-            units::Unit::SmSync => unit_sm_sync::cosim(
-                &config,
-                verilog.as_deref(),
-                &workload,
-                cycles,
-                seed,
-                waves.as_deref(),
-            ),
-            _ => rtl_cmd::cosim(&rtl_cmd::CosimArgs {
-                config: &config,
-                verilog: verilog.as_deref(),
-                workload: &workload,
-                cycles,
-                seed,
-                waves: waves.as_deref(),
-            }),
-        },
+        } => (registry::entry(unit).cosim)(&registry::CosimArgs {
+            config: &config,
+            verilog: verilog.as_deref(),
+            workload: &workload,
+            cycles,
+            seed,
+            waves: waves.as_deref(),
+        }),
         Cmd::Soak {
             config,
             verilog,
@@ -605,19 +518,14 @@ fn main() -> ExitCode {
             seed,
             trace,
             coverage,
-            ..
-        } => match unit {
-            units::Unit::Mbarrier => {
-                unit_mbarrier::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
-            }
-            units::Unit::AsyncGroups => {
-                unit_async_groups::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
-            }
-            units::Unit::SmSync => {
-                unit_sm_sync::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage)
-            }
-            _ => sim_cmd::sim(&config, &workload, cycles, seed, trace.as_deref(), coverage),
-        },
+        } => (registry::entry(unit).sim)(&registry::SimArgs {
+            config: &config,
+            workload: &workload,
+            cycles,
+            seed,
+            trace: trace.as_deref(),
+            coverage,
+        }),
         Cmd::Bench {
             config,
             cycles,
@@ -713,29 +621,15 @@ fn main() -> ExitCode {
                     };
                     let units = match unit {
                         Some(u) => vec![u],
-                        None => vec![
-                            units::Unit::Membar,
-                            units::Unit::Bar,
-                            units::Unit::Cluster,
-                            units::Unit::Mbarrier,
-                            units::Unit::AsyncGroups,
-                            units::Unit::SmSync,
-                        ],
+                        None => registry::units(),
                     };
                     synth_all::run(&opts, &targets, &units, &md)
                 }
                 _ => match target.as_slice() {
                     [] | [_] => {
                         opts.target = target.first().copied().unwrap_or(synth::Target::Ice40);
-                        match unit.unwrap_or(units::Unit::Membar) {
-                            units::Unit::Bar => unit_bar::synth(&opts),
-                            units::Unit::Cluster => unit_cluster::synth(&opts),
-                            units::Unit::Mbarrier => unit_mbarrier::synth(&opts),
-                            units::Unit::AsyncGroups => unit_async_groups::synth(&opts),
-                            units::Unit::SmSync => unit_sm_sync::synth(&opts),
-                            units::Unit::Membar => synth::synth(&opts),
-                        }
-                        .map(|_| ())
+                        (registry::entry(unit.unwrap_or(units::Unit::Membar)).synth)(&opts)
+                            .map(|_| ())
                     }
                     _ => Err(common::CmdError::input(format!(
                         "--target {}: one target per run (a list goes with --all-configs)",
