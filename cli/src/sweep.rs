@@ -312,10 +312,15 @@ fn merge(opt: &Options, grid: &Grid, stem: &str) -> CmdResult {
     for (s, p) in &files {
         inputs.add("--merge", p);
         let bad = |what: String| CmdError::input(format!("--merge: {}: {what}", p.display()));
+        let text = crate::common::read_input_text(
+            "--merge",
+            p,
+            "shard CSV",
+            crate::common::MAX_CSV_BYTES,
+        )?;
         let mut r = csv::ReaderBuilder::new()
             .has_headers(false)
-            .from_path(p)
-            .map_err(|e| bad(e.to_string()))?;
+            .from_reader(text.as_bytes());
         let mut recs = r.records();
         let h: Vec<String> = match recs.next() {
             Some(Ok(h)) => h.iter().map(str::to_string).collect(),

@@ -176,8 +176,8 @@ pub fn check_csv(path: &Path) -> Result<bool, CmdError> {
     if !path.exists() {
         return Ok(true);
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CmdError::input(format!("--csv {}: {e}", path.display())))?;
+    let text =
+        crate::common::read_input_text("--csv", path, "synth CSV", crate::common::MAX_CSV_BYTES)?;
     let Some(first) = text.lines().next() else {
         return Ok(true);
     };
@@ -320,8 +320,7 @@ pub fn synth_unit(
         }
         None => (generate()?, "generated for this config".to_string()),
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| CmdError::input(format!("--verilog {}: {e}", p.display())))?;
+            let text = crate::common::read_verilog_text("--verilog", p)?;
             if !text.contains(&format!("module {}", u.prefix)) {
                 return Err(CmdError::input(format!(
                     "--verilog {}: it was not generated for {} (no module {}); pass the configuration it was generated from",

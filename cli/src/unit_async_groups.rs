@@ -92,7 +92,7 @@ pub fn cosim(
     // target/membar-generated/<prefix>/ (unchanged text is not rewritten, so
     // the Verilator build cache is reused across runs).
     let path = match verilog {
-        Some(p) => p.to_path_buf(),
+        Some(p) => crate::common::given_verilog(p)?,
         None => crate::common::generated_verilog_file(
             &format!("async_groups_{}", mbarrier_unit_rtl::ag_config_name(&cfg)),
             "async_groups.v",

@@ -71,7 +71,7 @@ pub(crate) fn verilog_for(
     verilog: Option<&Path>,
 ) -> Result<PathBuf, CmdError> {
     if let Some(v) = verilog {
-        return Ok(v.to_path_buf());
+        return crate::common::given_verilog(v);
     }
     let text = generate_text(cfg, config)?;
     crate::common::generated_verilog_file(&bar_unit_rtl::module_prefix(cfg), "bar_unit.v", &text)

@@ -59,7 +59,7 @@ pub fn cosim(config: &Path, verilog: Option<&Path>, cycles: Option<u64>, seed: u
     let cfg = load_config(config)?;
     let cycles = cycles.unwrap_or(100_000);
     let path: PathBuf = match verilog {
-        Some(v) => v.to_path_buf(),
+        Some(v) => crate::common::given_verilog(v)?,
         None => {
             let text = generate_text(&cfg, config)?;
             crate::common::generated_verilog_file(

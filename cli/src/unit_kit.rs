@@ -223,7 +223,7 @@ pub mod cluster {
             verilog: Option<&Path>,
         ) -> Result<PathBuf, CmdError> {
             if let Some(v) = verilog {
-                return Ok(v.to_path_buf());
+                return crate::common::given_verilog(v);
             }
             let text = crate::unit_cluster::generate_text(cfg, config)?;
             crate::common::generated_verilog_file(
@@ -299,7 +299,7 @@ fn given_or_generated(
     text: impl FnOnce() -> Result<String, CmdError>,
 ) -> Result<PathBuf, CmdError> {
     match verilog {
-        Some(v) => Ok(v.to_path_buf()),
+        Some(v) => crate::common::given_verilog(v),
         None => crate::common::generated_verilog_file(prefix, file, &text()?),
     }
 }

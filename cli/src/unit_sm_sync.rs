@@ -138,7 +138,7 @@ pub fn cosim(
     // target/membar-generated/<prefix>/ (unchanged text is not rewritten, so
     // the Verilator build cache is reused across runs).
     let path = match verilog {
-        Some(p) => p.to_path_buf(),
+        Some(p) => crate::common::given_verilog(p)?,
         None => crate::common::generated_verilog_file(
             &sm_sync_rtl::module_prefix(&cfg),
             "sm_sync.v",
