@@ -11,10 +11,8 @@ use sm_exec::litmus::{load, run_test, table};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// First bytes of a table written by `membar litmus`.
-pub fn is_litmus_md(head: &[u8]) -> bool {
-    head.starts_with(b"# Litmus results")
-}
+/// The table is Markdown, recognised by its verified marker line.
+const MARKDOWN: output::Owner = output::Owner::Marked(output::Mark::Markdown);
 
 pub fn run(files: &[PathBuf], runs: u64, seed: u64, markdown: Option<&Path>) -> CmdResult {
     if runs == 0 {
@@ -46,7 +44,7 @@ pub fn run(files: &[PathBuf], runs: u64, seed: u64, markdown: Option<&Path>) -> 
         inputs.add("FILES", f);
     }
     if let Some(m) = markdown {
-        output::check_target("--markdown", m, &inputs, is_litmus_md, "a litmus table")?;
+        output::check_target("--markdown", m, &inputs, MARKDOWN, "a litmus table")?;
     }
     let mut tests = Vec::new();
     for f in &files {
@@ -69,14 +67,9 @@ pub fn run(files: &[PathBuf], runs: u64, seed: u64, markdown: Option<&Path>) -> 
         .write_all(text.as_bytes())
         .map_err(|e| CmdError::failed(format!("writing stdout: {e}")))?;
     if let Some(m) = markdown {
-        output::write_file(
-            "--markdown",
-            m,
-            &inputs,
-            is_litmus_md,
-            "a litmus table",
-            |w| w.write_all(text.as_bytes()),
-        )?;
+        output::write_file("--markdown", m, &inputs, MARKDOWN, "a litmus table", |w| {
+            w.write_all(text.as_bytes())
+        })?;
     }
     let bad: Vec<String> = reports
         .iter()

@@ -24,9 +24,13 @@ pub fn read_program(flag: &str, path: &Path) -> Result<String, CmdError> {
 /// cycle: 10^6 cycles is about 100 MB).
 pub const MAX_TRACE_CYCLES: u64 = 1_000_000;
 
-/// First bytes of a Chrome-trace JSON written by `membar run`.
-pub fn is_run_json(head: &[u8]) -> bool {
-    head.starts_with(b"{\"otherData\": {\"generator\": \"membar run (sm-exec)\"")
+/// How a `--trace` file of kind `vcd`/`json` is recognised as ours.
+fn trace_owner(kind: &str) -> output::Owner {
+    output::Owner::Marked(if kind == "vcd" {
+        output::Mark::Wave
+    } else {
+        output::Mark::Json
+    })
 }
 
 /// The printed report of a run.
@@ -117,12 +121,7 @@ pub fn run(program: &Path, seed: u64, cycles: u64, trace: Option<&Path>) -> CmdR
     }
     let inputs = RunInputs::new().with("PROGRAM", program);
     if let (Some(t), Some(k)) = (trace, trace_kind) {
-        let sig: output::Signature = if k == "vcd" {
-            output::is_vcd
-        } else {
-            is_run_json
-        };
-        output::check_target("--trace", t, &inputs, sig, "a membar run trace")?;
+        output::check_target("--trace", t, &inputs, trace_owner(k), "a membar run trace")?;
     }
     let name = program.display().to_string();
     let src = read_program("PROGRAM", program)?;
@@ -178,11 +177,7 @@ pub fn run(program: &Path, seed: u64, cycles: u64, trace: Option<&Path>) -> CmdR
         r.cycles as f64 / secs.max(1e-9) / 1e6
     );
     if let (Some(t), Some(k)) = (trace, trace_kind) {
-        let sig: output::Signature = if k == "vcd" {
-            output::is_vcd
-        } else {
-            is_run_json
-        };
+        let sig = trace_owner(k);
         output::write_file("--trace", t, &inputs, sig, "a membar run trace", |w| {
             if k == "vcd" {
                 r.trace.write_vcd(w)

@@ -47,7 +47,7 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
         "--out",
         &path,
         &inputs,
-        is_generated_bar_verilog,
+        output::Owner::Header(is_generated_bar_verilog),
         "Verilog",
         |w| w.write_all(text.as_bytes()),
     )?;

@@ -41,9 +41,14 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
         .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
     let path = out.join("cluster_barrier.v");
     let inputs = RunInputs::new().with("--config", config);
-    output::write_file("--out", &path, &inputs, is_generated, "Verilog", |w| {
-        w.write_all(text.as_bytes())
-    })?;
+    output::write_file(
+        "--out",
+        &path,
+        &inputs,
+        output::Owner::Header(is_generated),
+        "Verilog",
+        |w| w.write_all(text.as_bytes()),
+    )?;
     println!(
         "membar generate --unit cluster: {} (n{}) -> {} ({} lines)",
         config.display(),

@@ -99,7 +99,7 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
         "--out",
         &file,
         &crate::output::RunInputs::new().with("--config", config),
-        |head| head.starts_with(GENERATED.as_bytes()),
+        crate::output::Owner::Header(|head| head.starts_with(GENERATED.as_bytes())),
         "Verilog",
         |w| w.write_all(v.as_bytes()),
     )?;

@@ -450,10 +450,6 @@ fn kernel_point(
     Ok(row)
 }
 
-fn is_unit_sweep_csv(head: &[u8]) -> bool {
-    head.starts_with(b"unit,")
-}
-
 /// `membar sweep --unit U --grid G --out DIR`.
 pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
     use crate::units::Unit;
@@ -522,7 +518,7 @@ pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
         "--out",
         &path,
         &inputs,
-        is_unit_sweep_csv,
+        output::Owner::Marked(output::Mark::Hash),
         "a sweep CSV",
         |w| {
             let cols: Vec<&str> = rows[0].iter().map(|(c, _)| *c).collect();
