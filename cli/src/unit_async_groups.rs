@@ -99,8 +99,9 @@ pub fn cosim(
             &verilog_for(&cfg, config)?,
         )?,
     };
+    let waves_out = crate::unit_kit::begin_waves(config, verilog, waves)?;
     let opts = membar_testbench::BuildOptions {
-        waves: waves.map(Path::to_path_buf),
+        waves: waves_out.as_ref().map(|p| p.path().to_path_buf()),
         ..membar_testbench::BuildOptions::default()
     };
     let mut dut = membar_testbench::VerilatorDut::<AsyncGroupsPorts>::build(&path, &cfg, &opts)
@@ -131,17 +132,17 @@ pub fn cosim(
     let secs = t.elapsed().as_secs_f64();
     match r {
         Err(m) => {
-            dut.flush_waves();
+            crate::unit_kit::end_waves(&mut dut, waves_out)?;
             return Err(CmdError::failed(m.to_string()));
         }
         Ok(rep) => {
             if let Some(f) = rep.failure {
-                dut.flush_waves();
+                crate::unit_kit::end_waves(&mut dut, waves_out)?;
                 return Err(CmdError::failed(format!("scoreboard on the Verilog: {f}")));
             }
         }
     }
-    dut.close_waves();
+    crate::unit_kit::end_waves(&mut dut, waves_out)?;
     println!(
         "cosim async_groups {} ({}): {n} cycles, seed {seed}: no mismatch, G1-G4 hold; {:.0} cycles/s",
         mbarrier_unit_rtl::ag_config_name(&cfg),

@@ -88,6 +88,43 @@ impl<U: Unit, F: FnMut(u64, &U::Inputs, &U::Outputs) -> Result<(), String>> Obse
     }
 }
 
+/// `cosim --unit U --waves F`: the waveform output (checked now, written
+/// into a temporary file beside `F`), or `None` without `--waves`. The
+/// config and the Verilog of the run are inputs it may not replace.
+pub fn begin_waves(
+    config: &Path,
+    verilog: Option<&Path>,
+    waves: Option<&Path>,
+) -> Result<Option<crate::output::Pending>, CmdError> {
+    let Some(w) = waves else {
+        return Ok(None);
+    };
+    let mut inputs = crate::output::RunInputs::new().with("--config", config);
+    if let Some(v) = verilog {
+        inputs.add("--verilog", v);
+    }
+    crate::output::Pending::begin(
+        "--waves",
+        w,
+        &inputs,
+        crate::output::Mark::Wave,
+        "a waveform",
+    )
+    .map(Some)
+}
+
+/// Close the Verilated model's waveform and move it onto its target.
+pub fn end_waves<U: Unit>(
+    dut: &mut membar_testbench::VerilatorDut<U>,
+    waves: Option<crate::output::Pending>,
+) -> Result<(), CmdError> {
+    dut.close_waves();
+    match waves {
+        Some(p) => p.finish(),
+        None => Ok(()),
+    }
+}
+
 /// The Verilator build of `path` for `cfg` (a bad file is an input error).
 pub fn verilator<K: Kit>(
     path: &Path,

@@ -93,8 +93,9 @@ pub fn cosim(
             &verilog_for(&cfg, config)?,
         )?,
     };
+    let waves_out = crate::unit_kit::begin_waves(config, verilog, waves)?;
     let opts = membar_testbench::BuildOptions {
-        waves: waves.map(Path::to_path_buf),
+        waves: waves_out.as_ref().map(|p| p.path().to_path_buf()),
         ..membar_testbench::BuildOptions::default()
     };
     let mut dut = membar_testbench::VerilatorDut::<MbarrierUnitPorts>::build(&path, &cfg, &opts)
@@ -108,7 +109,7 @@ pub fn cosim(
         let want = model.step(&i);
         let got = dut.step(&i);
         if let Some((port, g, w)) = got.first_difference(&want) {
-            dut.flush_waves();
+            crate::unit_kit::end_waves(&mut dut, waves_out)?;
             return Err(CmdError::failed(format!(
                 "mismatch at cycle {c} on `{port}`: verilog {g:#x}, model {w:#x}\ninputs: {}\nreplay: membar cosim --unit mbarrier --config {} --verilog {} --seed {seed} --cycles {}",
                 i.describe(),
@@ -123,7 +124,7 @@ pub fn cosim(
         env.observe(c, &i, &got);
     }
     let secs = t.elapsed().as_secs_f64();
-    dut.close_waves();
+    crate::unit_kit::end_waves(&mut dut, waves_out)?;
     println!(
         "cosim mbarrier_unit {} ({}): {n} cycles, seed {seed}: no mismatch, M1-M8 hold; {:.0} cycles/s",
         mbarrier_unit_rtl::config_name(&cfg),
