@@ -409,3 +409,24 @@ fn unit_grid_values_cannot_inject_keys() {
     let csv = std::fs::read_to_string(out.join("ok.csv")).unwrap();
     assert!(csv.contains("bar,1,8,2,"), "{csv}");
 }
+
+/// Item 9: a long `run` says how far it is on stderr (every 2 s).
+#[test]
+fn long_runs_report_progress_on_stderr() {
+    let dir = tmp_dir("bounds-progress");
+    let p = dir.join("spin.ptx");
+    std::fs::write(
+        &p,
+        "---\nctas: 1\nwarps:\n  - {cta: 0, warp: 0, program: spin}\n---\n.version 8.0\n.target sm_90\n.address_size 64\n\n.visible .entry spin\n{\n    .reg .b32 %r<4>;\n    .reg .b64 %rd<4>;\n    .reg .pred %p<2>;\n    mov.u64 %rd1, 8192;\nWAIT:\n    ld.volatile.global.u32 %r1, [%rd1];\n    setp.eq.u32 %p0, %r1, 0;\n    @%p0 bra WAIT;\n    ret;\n}\n",
+    )
+    .unwrap();
+    // About 2 M cycles/s here: 15 s, long enough for progress lines on a
+    // machine several times faster too.
+    let o = membar_within(120, &["run", p.to_str().unwrap(), "--cycles", "30000000"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        err.contains("membar run: cycle ") && err.contains("of at most 30000000"),
+        "{err}"
+    );
+}
