@@ -65,7 +65,7 @@ pub fn read_input_bytes(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, In
             "file",
             "",
             format!(
-                "cannot read the {what} file: it is {kind}; allowed: a regular file of at most {}",
+                "cannot read the {what} file: it is {kind}; allowed: a regular file within the {} limit",
                 size_text(cap)
             ),
         )
