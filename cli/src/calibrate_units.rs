@@ -34,8 +34,9 @@ pub fn table(unit: Unit, tolerance_pct: f64) -> Result<(String, f64, f64), CmdEr
         ),
         other => {
             return Err(CmdError::input(format!(
-            "--unit {other:?}: allowed with calibrate --unit: bar, mbarrier (membar: omit --unit)"
-        )))
+                "--unit {}: allowed with calibrate --unit: bar, mbarrier (membar: omit --unit)",
+                crate::unit_kit::flag(other)
+            )))
         }
     };
     let mut errs: Vec<f64> = rows.iter().map(|r| ((r.5 - r.4) / r.4).abs()).collect();

@@ -29,6 +29,42 @@ fn pdr_skips(unit: &str) -> &'static [&'static str] {
 
 /// The unit's formal spec, its configuration's short name and the Verilog to check.
 fn unit_spec(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), CmdError> {
+    let (spec, name, verilog) = unit_spec_unchecked(a)?;
+    // The same port check cosimulation makes: a Verilog of another
+    // configuration is refused (exit 2), not proven against the wrong harness.
+    use crate::unit_kit::check_verilog;
+    let given = a.verilog.is_some();
+    match a.unit.as_str() {
+        "bar" => check_verilog::<bar_unit_model::ports::BarUnitPorts>(
+            &verilog,
+            given,
+            &crate::unit_bar::load_config(&a.config)?,
+        )?,
+        "cluster" => check_verilog::<bar_unit_model::ports::ClusterBarrierPorts>(
+            &verilog,
+            given,
+            &crate::unit_cluster::load_config(&a.config)?,
+        )?,
+        "mbarrier" => check_verilog::<mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts>(
+            &verilog,
+            given,
+            &crate::unit_mbarrier::load(&a.config)?,
+        )?,
+        "async_groups" => check_verilog::<
+            mbarrier_unit_model::ports::async_groups::AsyncGroupsPorts,
+        >(&verilog, given, &crate::unit_async_groups::load(&a.config)?)?,
+        "sm_sync" => check_verilog::<sm_sync_model::SmSyncPorts>(
+            &verilog,
+            given,
+            &crate::unit_sm_sync::load(&a.config)?.1,
+        )?,
+        // membar: checked by rtl_cmd::verilog_for.
+        _ => {}
+    }
+    Ok((spec, name, verilog))
+}
+
+fn unit_spec_unchecked(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), CmdError> {
     let v = a.verilog.as_deref();
     Ok(match a.unit.as_str() {
         "membar" => {

@@ -3,15 +3,17 @@
 //! Exit codes: 0 success; 1 a check failed (scoreboard violation, cosimulation
 //! mismatch, regression); 2 bad input (config, workload, flag) or a missing tool.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod calibrate;
 mod calibrate_units;
 mod common;
+mod flags;
 mod formal_cmd;
 mod litmus_cmd;
+mod on_target;
 mod output;
 mod ptx_cmd;
 mod rtl_cmd;
@@ -32,18 +34,24 @@ mod unit_soak;
 mod unit_sweep;
 mod units;
 
-/// membar-rtl: the SM memory-barrier unit — reference model, RTL, cosimulation.
+/// membar-rtl: the SM synchronisation units (membar, bar, cluster, mbarrier,
+/// async_groups, and sm_sync, the four behind one port) — reference models,
+/// RTL, Verilog, cosimulation, formal proofs, FPGA synthesis, PTX litmus tests.
 #[derive(Parser, Debug)]
-#[command(name = "membar", version, about, long_about = None)]
+#[command(name = "membar", version, about = ABOUT, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
 }
 
+const ABOUT: &str = "membar-rtl: the SM synchronisation units (membar, bar, cluster, mbarrier, async_groups, sm_sync) — reference models, RTL, cosimulation, formal proofs, FPGA synthesis, PTX litmus tests.\n\nExit codes: 0 success; 1 a check failed (the message ends with a replay command); 2 bad input or a missing tool. When both happen (e.g. `litmus` with a refused file and a failed verdict), 2 wins over 1, and 1 over 0.";
+
 #[derive(Subcommand, Debug)]
 enum Cmd {
-    /// Execute a PTX program file cycle by cycle on the unit reference models
-    /// with the weak memory model (docs/memory_model.md): final registers,
+    /// Execute a PTX program on the unit models with the weak memory model.
+    ///
+    /// Runs cycle by cycle on the unit reference models with the weak memory
+    /// model (docs/memory_model.md): final registers,
     /// stall cycles per warp by cause, total cycles. Exit 1 on a deadlock or
     /// the cycle cap, 2 on a bad file or a unit protocol error.
     Run {
@@ -58,10 +66,19 @@ enum Cmd {
         /// Write the per-warp timeline: FILE.vcd (GTKWave) or FILE.json (Chrome trace).
         #[arg(long)]
         trace: Option<PathBuf>,
+        /// Where each SM's sm_sync top runs: the reference model, or also its
+        /// rust-hdl simulation or its Verilated Verilog, checked in lockstep
+        /// against the model (exit 1 at the first differing port).
+        #[arg(long, value_enum, default_value_t = on_target::On::Model)]
+        on: on_target::On,
     },
-    /// Run litmus tests (default: every litmus/*.ptx) many times with random
-    /// timing; print observed outcomes and verdicts (docs/litmus.md). Exit 1
-    /// when a verdict fails.
+    /// Run litmus tests many times with random timing: outcomes and verdicts.
+    ///
+    /// Runs litmus tests (default: every litmus/*.ptx) many times with random
+    /// timing; prints observed outcomes and verdicts (docs/litmus.md). Exit 1
+    /// when a verdict fails, with the command that replays the test; a
+    /// refused file (bad header, unreadable) does not stop the others: they
+    /// run and are reported, then the exit code is 2 (2 over 1 over 0).
     Litmus {
         /// Litmus files (default: litmus/*.ptx).
         files: Vec<PathBuf>,
@@ -74,9 +91,16 @@ enum Cmd {
         /// Also write the table to this Markdown file (docs/results/litmus.md).
         #[arg(long)]
         markdown: Option<PathBuf>,
+        /// Where each SM's sm_sync top runs: the reference model, or also its
+        /// rust-hdl simulation or its Verilated Verilog in lockstep with the
+        /// model (a difference fails the run).
+        #[arg(long, value_enum, default_value_t = on_target::On::Model)]
+        on: on_target::On,
     },
-    /// PTX front end: `--lower FILE` prints each instruction with its sm_90
-    /// lowering; `--table` prints the lowering table with sources. Exit 2 on a bad file.
+    /// PTX front end: a program's sm_90 lowering, or the lowering table.
+    ///
+    /// `--lower FILE` prints each instruction with its sm_90 lowering;
+    /// `--table` prints the lowering table with sources. Exit 2 on a bad file.
     Ptx {
         /// A program file (YAML header + PTX), e.g. examples/membar_flag.ptx.
         #[arg(long, conflicts_with = "table")]
@@ -85,16 +109,23 @@ enum Cmd {
         #[arg(long)]
         table: bool,
     },
-    /// Formal proofs of the SPEC.md properties on the emitted Verilog
-    /// (SymbiYosys; one task per property group). Exit 1 on a counterexample
-    /// or an unfinished proof, 2 on bad input or a missing tool.
+    /// Formal proofs of a unit's contract properties on its Verilog (SymbiYosys).
+    ///
+    /// One task per property group, on the emitted Verilog of the unit
+    /// (SPEC.md; spec/*.md for the other units). Exit 1 on a counterexample
+    /// or an unfinished proof, 2 on bad input (a --verilog whose ports are not
+    /// the --config's included) or a missing tool.
     Formal {
         /// The unit whose contract is checked (allowed: membar, bar, cluster, mbarrier, async_groups, sm_sync).
         #[arg(long, default_value = "membar")]
         unit: String,
+        /// YAML configuration of the unit (membar: configs/default.yaml; bar:
+        /// configs/bar_unit/; cluster: configs/cluster_barrier/; sm_sync:
+        /// configs/sm_sync_small.yaml; or verilog_out/<unit>/<config>/config.yaml).
         #[arg(long)]
         config: PathBuf,
-        /// The Verilog to check (default: generated from the config).
+        /// The Verilog to check (default: generated from the config); its
+        /// module's ports must be those of --config (else exit 2).
         #[arg(long)]
         verilog: Option<PathBuf>,
         /// BMC / k-induction depth (cycles).
@@ -103,7 +134,14 @@ enum Cmd {
         /// pdr (abc pdr, unbounded proof), kind (smtbmc k-induction), bmc (abc bmc3).
         #[arg(long, default_value = "pdr")]
         engine: String,
-        /// Property groups, comma-separated (default: all; with pdr all but p5). membar: rst, p2, p3s, p3c, p7, cnt, p4, p5, p1; bar: rst, b1, b2, b4, b6, b6c; cluster: rst, c1, c2, c3; mbarrier: rst, m7, m1, m6, m2, m8; async_groups: rst, g1, g2, g3, g4; sm_sync: rst, s2, s3, s4, s5, s6, s1m, s1b, s1d; every unit but membar: all (every group in one task).
+        /// Property groups, comma-separated (default: every group; with pdr,
+        /// the groups pdr does not close are left out and named in a note:
+        /// membar p5; bar b1, b6c, inv, invb; mbarrier m1, m6, m2, inv).
+        /// membar: rst, p2, p3s, p3c, p7, cnt, p4, p5, p1; bar: rst, b1, b2,
+        /// b4, b6, b6c, inv, invb; cluster: rst, c1, c2, c3; mbarrier: rst, m7,
+        /// m1, m6, m2, m8, inv; async_groups: rst, g1, g2, g3, g4; sm_sync:
+        /// rst, s2, s3, s4, s5, s6, s1m, s1b, s1d; every unit but membar also
+        /// takes all (every group in one task).
         #[arg(long)]
         props: Option<String>,
         /// Work in this directory and keep the harness, .sby, logs and traces.
@@ -116,12 +154,17 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
     },
-    /// Write `DIR/membar_unit.v` (SPEC.md ports, ANSI list) for a configuration.
+    /// Write a unit's Verilog for a configuration: `DIR/<module>.v`.
+    ///
+    /// The module per unit: membar `DIR/membar_unit.v`, bar `DIR/bar_unit.v`,
+    /// cluster `DIR/cluster_barrier.v`, mbarrier `DIR/mbarrier_unit.v`,
+    /// async_groups `DIR/async_groups.v`, sm_sync `DIR/sm_sync.v` (the
+    /// contract's ports, ANSI list).
     Generate {
         /// YAML configuration (see configs/default.yaml).
         #[arg(long)]
         config: PathBuf,
-        /// Output directory (created if absent); an existing `membar_unit.v`
+        /// Output directory (created if absent); an existing `<module>.v`
         /// there is replaced only if membar generated it.
         #[arg(long)]
         out: PathBuf,
@@ -129,8 +172,10 @@ enum Cmd {
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
-    /// Cosimulate the emitted Verilog (Verilator) against the reference model
-    /// in lockstep; every output port compared every cycle (exit 1 on a mismatch).
+    /// Cosimulate a unit's Verilog (Verilator) against its reference model.
+    ///
+    /// In lockstep; every output port compared every cycle (exit 1 on a
+    /// mismatch, with the replay command).
     Cosim {
         /// YAML configuration (see configs/default.yaml).
         #[arg(long)]
@@ -138,7 +183,9 @@ enum Cmd {
         /// The Verilog to run (default: generated from the config).
         #[arg(long)]
         verilog: Option<PathBuf>,
-        /// Workload YAML file, or the name of a built-in scenario.
+        /// Workload YAML file, or the name of a built-in scenario (membar;
+        /// mbarrier, async_groups, sm_sync: random or their scenarios; bar and
+        /// cluster run their seeded random stimulus and refuse --workload).
         #[arg(long, default_value = "random_mix")]
         workload: String,
         /// Cycles to cosimulate, 1..=10^12 (default: the workload file's
@@ -156,8 +203,10 @@ enum Cmd {
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
-    /// Long adversarial cosimulation (Verilator vs model, scoreboard,
-    /// coverage, resets mid-traffic); exit 1 on any mismatch, violation or loss.
+    /// Long adversarial cosimulation with resets, scoreboard and coverage.
+    ///
+    /// Verilator vs model, scoreboard, coverage, resets mid-traffic; exit 1
+    /// on any mismatch, violation or loss.
     Soak {
         /// YAML configuration (default: the built-in default configuration).
         #[arg(long)]
@@ -176,11 +225,13 @@ enum Cmd {
         #[arg(long, default_value_t = 200_000)]
         chunk: u64,
         /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (--config required).
-        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        #[arg(long, default_value = "membar", value_parser = units::parser(units::SOAK_UNITS))]
         unit: units::Unit,
     },
-    /// Simulate the reference model under a workload; print the summary and
-    /// the P1–P7 scoreboard verdict (exit 1 on a violation).
+    /// Simulate a unit's reference model under a workload, with its scoreboard.
+    ///
+    /// Prints the summary and the scoreboard verdict (membar: P1–P7; exit 1
+    /// on a violation).
     Sim {
         /// YAML configuration (see configs/default.yaml).
         #[arg(long)]
@@ -194,7 +245,8 @@ enum Cmd {
         /// Random seed (workload, memory model).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Write a VCD waveform of the ports.
+        /// Write a VCD waveform of the ports (membar, mbarrier, async_groups;
+        /// bar, cluster and sm_sync refuse it: use `cosim --waves`).
         #[arg(long)]
         trace: Option<PathBuf>,
         /// Print the functional coverage report.
@@ -204,8 +256,11 @@ enum Cmd {
         #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
         unit: units::Unit,
     },
-    /// Measure simulated cycles per second of the reference model (and, when
-    /// built, the rust-hdl simulation and the Verilator cosimulation).
+    /// Measure simulated cycles per second of the model, RTL and Verilator.
+    ///
+    /// The reference model (and, when built, the rust-hdl simulation and the
+    /// Verilator cosimulation); with --unit, the unit's golden model, its
+    /// Verilated Verilog and the lockstep loop.
     Bench {
         /// YAML configuration (default: the built-in default configuration).
         #[arg(long)]
@@ -220,27 +275,33 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (their golden model, Verilator and the lockstep loop; --config required).
-        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        #[arg(long, default_value = "membar", value_parser = units::parser(units::SOAK_UNITS))]
         unit: units::Unit,
     },
-    /// Sweep configuration keys and workload parameters (cartesian product of
-    /// the grid file's lists) in parallel; write a CSV row per point and SVG
-    /// plots (exit 1 if the scoreboard flags a point). `--shard i/n` runs a
-    /// slice of the points; `--merge DIR...` joins the shards' CSVs.
+    /// Sweep a grid of configuration and workload keys: a CSV row per point.
+    ///
+    /// The cartesian product of the grid file's lists; exit 1 if the
+    /// scoreboard flags a point. membar: points in parallel (--jobs), CSV and
+    /// the grid's SVG plots; `--shard i/n` runs a slice of the points,
+    /// `--merge DIR...` joins the shards' CSVs. --unit bar|cluster|mbarrier|
+    /// async_groups: points one after another, the CSV only (no plots; plot
+    /// the CSV yourself), and a warning names any axis whose values all gave
+    /// identical metrics; --jobs, --cycles, --no-check, --shard and --merge
+    /// are membar's and refused with --unit.
     Sweep {
         /// Grid YAML file (see grids/default_sweep.yaml).
         #[arg(long)]
         grid: PathBuf,
-        /// Output directory for <grid>.csv and <grid>_*.svg (or a shard's CSV).
+        /// Output directory for <grid>.csv and (membar) <grid>_*.svg (or a shard's CSV).
         #[arg(long, default_value = "sweep_out")]
         out: PathBuf,
-        /// Parallel jobs, 1..=256 (default: all cores).
+        /// Parallel jobs, 1..=256 (default: all cores; membar only).
         #[arg(long, value_parser = common::parse_jobs)]
         jobs: Option<usize>,
-        /// Stimulus cycles per point, 1..=10^12 (overrides the grid's `cycles`).
+        /// Stimulus cycles per point, 1..=10^12 (overrides the grid's `cycles`; membar only).
         #[arg(long, value_parser = common::parse_cycles)]
         cycles: Option<u64>,
-        /// Leave the P1–P7 scoreboard out (faster; default: check every point).
+        /// Leave the P1–P7 scoreboard out (faster; default: check every point; membar only).
         #[arg(long)]
         no_check: bool,
         /// Run only shard I of N (points whose index is I mod N), writing
@@ -252,11 +313,14 @@ enum Cmd {
         #[arg(long, num_args = 1..)]
         merge: Vec<PathBuf>,
         /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (a grid of the unit's config and scenario keys, run on its golden model with its scoreboard; see cli/src/unit_sweep.rs).
-        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        #[arg(long, default_value = "membar", value_parser = units::parser(units::SOAK_UNITS))]
         unit: units::Unit,
     },
-    /// Model vs measured fence latencies (H100/H200) for the calibrated
-    /// presets, cell by cell with the error of each.
+    /// Model vs measured latencies (H100/H200), cell by cell with the error.
+    ///
+    /// The membar unit's fence latencies for the calibrated presets; with
+    /// --unit bar|mbarrier, that unit's H100 table (--preset, --data, --fit,
+    /// --seed and --jobs are the membar calibration's and refused with --unit).
     Calibrate {
         /// Preset file(s) (default: configs/h100.yaml and configs/h200.yaml).
         #[arg(long)]
@@ -279,17 +343,19 @@ enum Cmd {
         /// Parallel jobs, 1..=256 (default: all cores).
         #[arg(long, value_parser = common::parse_jobs)]
         jobs: Option<usize>,
-        /// A sync unit's H100 table instead of the membar unit's: bar (tables 1.1, 1.2, 1.4, 3.1) or mbarrier (2.1, 2.2, 2.3, 4.1).
-        #[arg(long)]
+        /// A sync unit's H100 table instead of the membar unit's: bar (tables 1.1, 1.2, 1.4, 3.1) or mbarrier (2.1, 2.2, 2.3, 4.1); membar is the default table.
+        #[arg(long, value_parser = units::parser(units::CALIBRATE_UNITS))]
         unit: Option<units::Unit>,
-        /// With --unit: also write the table as markdown to FILE (e.g. docs/results/calibration_bar.md).
+        /// With --unit bar|mbarrier: also write the table as markdown to FILE (e.g. docs/results/calibration_bar.md).
         #[arg(long, requires = "unit")]
         markdown: Option<PathBuf>,
     },
-    /// FPGA area and fmax of the emitted Verilog: yosys synth_ice40 and
-    /// nextpnr-ice40 on an iCE40 HX8K (default), or yosys' generic LUT4
-    /// synthesis; prints LUTs, flip-flops, carries, logic cells and fmax
-    /// (reported, not checked). See docs/fpga.md.
+    /// FPGA area and fmax of a unit's Verilog (yosys, nextpnr).
+    ///
+    /// yosys synth_ice40 and nextpnr-ice40 on an iCE40 HX8K (default),
+    /// synth_ecp5 + nextpnr-ecp5, or yosys' generic LUT4 synthesis; prints
+    /// LUTs, flip-flops, carries, logic cells and fmax (reported, not
+    /// checked). See docs/fpga.md.
     Synth {
         /// YAML configuration (see configs/default.yaml).
         #[arg(long, required_unless_present = "all_configs")]
@@ -309,7 +375,7 @@ enum Cmd {
         /// With --all-configs, a comma-separated list (default ice40,ecp5).
         #[arg(long, value_delimiter = ',', value_parser = synth::target_parser())]
         target: Vec<synth::Target>,
-        /// Append a row to this CSV file (header written when the file is new).
+        /// Append a row to this CSV file (header written when the file is new; membar only: the columns are its parameters).
         #[arg(long)]
         csv: Option<PathBuf>,
         /// nextpnr placer seed.
@@ -344,7 +410,19 @@ fn default_sigpipe() {
 
 fn main() -> ExitCode {
     default_sigpipe();
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    // A flag the chosen unit's command does not honour is refused, never
+    // silently ignored (the table is in flags.rs).
+    if let Some((name, sub)) = matches.subcommand() {
+        if let Err(e) = flags::check(&Cli::command(), name, sub) {
+            eprintln!("membar: {}", e.message);
+            return ExitCode::from(e.code);
+        }
+    }
     let r = match cli.cmd {
         Cmd::Ptx { lower, table } => ptx_cmd::run(lower.as_deref(), table),
         Cmd::Run {
@@ -352,13 +430,15 @@ fn main() -> ExitCode {
             seed,
             cycles,
             trace,
-        } => run_cmd::run(&program, seed, cycles, trace.as_deref()),
+            on,
+        } => run_cmd::run(&program, seed, cycles, trace.as_deref(), on),
         Cmd::Litmus {
             files,
             runs,
             seed,
             markdown,
-        } => litmus_cmd::run(&files, runs, seed, markdown.as_deref()),
+            on,
+        } => litmus_cmd::run(&files, runs, seed, markdown.as_deref(), on),
         Cmd::Formal {
             unit,
             config,
@@ -391,8 +471,9 @@ fn main() -> ExitCode {
             verilog,
             cycles,
             seed,
+            waves,
             ..
-        } => unit_cluster::cosim(&config, verilog.as_deref(), cycles, seed),
+        } => unit_cluster::cosim(&config, verilog.as_deref(), cycles, seed, waves.as_deref()),
         Cmd::Sim {
             unit: units::Unit::Cluster,
             config,
@@ -429,8 +510,9 @@ fn main() -> ExitCode {
             verilog,
             cycles,
             seed,
+            waves,
             ..
-        } => unit_bar::cosim(&config, verilog.as_deref(), cycles, seed),
+        } => unit_bar::cosim(&config, verilog.as_deref(), cycles, seed, waves.as_deref()),
         Cmd::Sim {
             unit: units::Unit::Bar,
             config,
@@ -544,29 +626,14 @@ fn main() -> ExitCode {
             unit,
         } => match unit {
             units::Unit::Membar => sim_cmd::bench(config.as_deref(), &workload, cycles, seed),
-            u if workload != "random_mix" => Err(common::CmdError::input(format!(
-                "--workload {workload}: with --unit {} bench runs the unit's seeded random stimulus; allowed: random_mix (the default)",
-                unit_kit::flag(u)
-            ))),
+            // --workload: refused for the units by flags.rs.
             u => unit_bench::dispatch(u, config.as_deref(), cycles, seed),
         },
+        // --jobs, --cycles, --no-check, --shard, --merge: refused for the
+        // units by flags.rs.
         Cmd::Sweep {
-            grid,
-            out,
-            shard,
-            merge,
-            unit,
-            ..
-        } if unit != units::Unit::Membar => {
-            if shard.is_some() || !merge.is_empty() {
-                Err(common::CmdError::input(format!(
-                    "--shard/--merge: not available with --unit {}",
-                    unit_kit::flag(unit)
-                )))
-            } else {
-                unit_sweep::sweep(unit, &grid, &out)
-            }
-        }
+            grid, out, unit, ..
+        } if unit != units::Unit::Membar => unit_sweep::sweep(unit, &grid, &out),
         Cmd::Sweep {
             grid,
             out,
@@ -585,13 +652,15 @@ fn main() -> ExitCode {
             shard,
             merge,
         }),
+        // --markdown with membar, and the membar calibration's flags with a
+        // unit: refused by flags.rs.
         Cmd::Calibrate {
             unit: Some(unit),
             markdown,
             tolerance,
             strict,
             ..
-        } if unit != units::Unit::Membar || markdown.is_some() => {
+        } if unit != units::Unit::Membar => {
             calibrate_units::calibrate(unit, markdown.as_deref(), tolerance, strict)
         }
         Cmd::Calibrate {
@@ -686,5 +755,29 @@ fn main() -> ExitCode {
             eprintln!("membar: {}", e.message);
             ExitCode::from(e.code)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every entry of the flags table names an argument of its command.
+    #[test]
+    fn flags_table_names_real_arguments() {
+        let cmd = Cli::command();
+        for n in flags::NOT_HONOURED {
+            let sub = cmd
+                .find_subcommand(n.cmd)
+                .unwrap_or_else(|| panic!("no subcommand {}", n.cmd));
+            assert!(
+                sub.get_arguments().any(|a| a.get_id() == n.id),
+                "{} has no argument {}",
+                n.cmd,
+                n.id
+            );
+            assert!(sub.get_arguments().any(|a| a.get_id() == "unit"));
+        }
+        cmd.debug_assert();
     }
 }

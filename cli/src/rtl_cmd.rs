@@ -41,8 +41,7 @@ fn rtl_supported(cfg: &Config, source: &Path) -> CmdResult {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg, config)?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
+    crate::unit_kit::create_out_dir(out)?;
     let path = out.join("membar_unit.v");
     let inputs = RunInputs::new().with("--config", config);
     output::write_file(

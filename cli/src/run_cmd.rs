@@ -42,6 +42,7 @@ pub fn report(file: &str, seed: u64, r: &RunResult) -> String {
         Outcome::Deadlock(_) => "DEADLOCK: every live warp blocked, nothing in flight".into(),
         Outcome::CycleCap(_) => "CYCLE CAP reached before the program finished".into(),
         Outcome::UnitError(e) => format!("unit error: {e}"),
+        Outcome::Mismatch(m) => format!("MISMATCH of the sm_sync twin and its model: {m}"),
     };
     let _ = writeln!(s, "outcome: {outcome}");
     let _ = writeln!(s, "total cycles: {}", r.cycles);
@@ -94,7 +95,13 @@ pub fn report(file: &str, seed: u64, r: &RunResult) -> String {
     s
 }
 
-pub fn run(program: &Path, seed: u64, cycles: u64, trace: Option<&Path>) -> CmdResult {
+pub fn run(
+    program: &Path,
+    seed: u64,
+    cycles: u64,
+    trace: Option<&Path>,
+    on: crate::on_target::On,
+) -> CmdResult {
     if cycles == 0 {
         return Err(CmdError::input(
             "--cycles 0: expected a cycle cap of at least 1",
@@ -130,6 +137,7 @@ pub fn run(program: &Path, seed: u64, cycles: u64, trace: Option<&Path>) -> CmdR
         seed,
         max_cycles: cycles,
         trace: trace.is_some(),
+        backend: crate::on_target::backend(on)?,
         ..RunOptions::default()
     };
     let t0 = std::time::Instant::now();
@@ -186,14 +194,30 @@ pub fn run(program: &Path, seed: u64, cycles: u64, trace: Option<&Path>) -> CmdR
             }
         })?;
     }
+    let replay = format!("membar run {name} --seed {seed} --cycles {cycles} --trace run.json");
     match &r.outcome {
         Outcome::Finished => Ok(()),
         Outcome::Deadlock(_) => Err(CmdError::failed(format!(
-            "{name}: deadlock (see the waiting warps above)"
+            "{name}: deadlock at cycle {} with seed {seed} (see the waiting warps above)\n  replay: {replay}",
+            r.cycles
         ))),
         Outcome::CycleCap(_) => Err(CmdError::failed(format!(
-            "{name}: not finished after --cycles {cycles} (see the waiting warps above)"
+            "{name}: not finished after --cycles {cycles} with seed {seed} (see the waiting warps above)\n  replay: {replay}"
         ))),
         Outcome::UnitError(e) => Err(CmdError::input(e.clone())),
+        Outcome::Mismatch(m) => Err(CmdError::failed(format!(
+            "{name}: --on {}: the sm_sync top differs from its reference model: {m}; replay: membar run {} --seed {seed} --cycles {cycles} --on {}",
+            opts_name(on),
+            program.display(),
+            opts_name(on)
+        ))),
+    }
+}
+
+fn opts_name(on: crate::on_target::On) -> &'static str {
+    match on {
+        crate::on_target::On::Model => "model",
+        crate::on_target::On::Rtl => "rtl",
+        crate::on_target::On::Verilog => "verilog",
     }
 }

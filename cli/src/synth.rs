@@ -40,6 +40,7 @@ impl Options {
             freq: self.freq,
             timeout: self.timeout,
             keep: self.keep.clone(),
+            serial_harness: false,
         }
     }
 }
@@ -338,6 +339,7 @@ pub fn synth_unit(
         opts.config.display(),
         u.config_name
     );
+    let serial_harness = u.harness.is_some();
     let (text, source) = match u.harness {
         Some(h) => (
             format!("{h}{verilog}"),
@@ -345,7 +347,10 @@ pub fn synth_unit(
         ),
         None => (verilog, source),
     };
-    run_flow(opts, &text, u.top, &u.prefix, &source, &label).map(|(f, _)| f)
+    // Units inside a serial-in / XOR-out harness: the pins are the harness's.
+    let mut flow = opts.flow();
+    flow.serial_harness = serial_harness;
+    Ok(fpga_synth::run_flow(&flow, &text, u.top, &u.prefix, &source, &label)?.0)
 }
 
 #[cfg(test)]

@@ -54,8 +54,7 @@ fn random_only(workload: &str) -> CmdResult {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load(config)?;
     let v = verilog_for(&cfg, config)?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
+    crate::unit_kit::create_out_dir(out)?;
     let file = out.join("async_groups.v");
     // The project's writer: a temporary file beside the target, renamed
     // over it only when the target is absent or membar's own Verilog.
@@ -99,13 +98,19 @@ pub fn cosim(
             &verilog_for(&cfg, config)?,
         )?,
     };
-    let waves_out = crate::unit_kit::begin_waves(config, verilog, waves)?;
-    let opts = membar_testbench::BuildOptions {
-        waves: waves_out.as_ref().map(|p| p.path().to_path_buf()),
-        ..membar_testbench::BuildOptions::default()
-    };
+    // --waves: no clobber, written beside the target and renamed at the end
+    // (passed or not), as for the other units.
+    let mut inputs = crate::output::RunInputs::new().with("--config", config);
+    if let Some(v) = verilog {
+        inputs.add("--verilog", v);
+    }
+    let wv = crate::unit_kit::Waves::new(waves, inputs)?;
+    let opts = wv.build_options();
+    let verilog_arg = verilog
+        .map(|v| format!(" --verilog {}", v.display()))
+        .unwrap_or_default();
     let mut dut = membar_testbench::VerilatorDut::<AsyncGroupsPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| CmdError::input(e.to_string()))?;
+        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
     let mut reference = CoveredGroups::new(&cfg);
     let mut env = GroupRandomEnv::new(&cfg, seed);
     let mut sb = GroupScoreboard::new(&cfg);
@@ -115,9 +120,8 @@ pub fn cosim(
         reset_cycles: 0,
         seed,
         replay: Some(format!(
-            "membar cosim --unit async_groups --config {} --verilog {} --seed {seed} --cycles {n}",
+            "membar cosim --unit async_groups --config {}{verilog_arg} --seed {seed} --cycles {n}",
             config.display(),
-            path.display()
         )),
         ..RunOptions::default()
     };
@@ -130,19 +134,22 @@ pub fn cosim(
         &mut [&mut sb],
     );
     let secs = t.elapsed().as_secs_f64();
-    match r {
-        Err(m) => {
-            crate::unit_kit::end_waves(&mut dut, waves_out)?;
-            return Err(CmdError::failed(m.to_string()));
-        }
-        Ok(rep) => {
-            if let Some(f) = rep.failure {
-                crate::unit_kit::end_waves(&mut dut, waves_out)?;
-                return Err(CmdError::failed(format!("scoreboard on the Verilog: {f}")));
-            }
-        }
+    let failure = match r {
+        Err(m) => Some(m.to_string()),
+        Ok(rep) => rep
+            .failure
+            .map(|f| format!("scoreboard on the Verilog: {f}")),
+    };
+    let written = wv.finish(&mut dut)?;
+    if let Some(f) = failure {
+        return Err(CmdError::failed(match written {
+            Some(w) => format!("{f}\nwaveform: {}", w.display()),
+            None => f,
+        }));
     }
-    crate::unit_kit::end_waves(&mut dut, waves_out)?;
+    if let Some(w) = &written {
+        println!("waveform: {}", w.display());
+    }
     println!(
         "cosim async_groups {} ({}): {n} cycles, seed {seed}: no mismatch, G1-G4 hold; {:.0} cycles/s",
         mbarrier_unit_rtl::ag_config_name(&cfg),

@@ -39,8 +39,7 @@ fn generate_text(cfg: &BarConfig, config: &Path) -> Result<String, CmdError> {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg, config)?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
+    crate::unit_kit::create_out_dir(out)?;
     let path = out.join("bar_unit.v");
     let inputs = RunInputs::new().with("--config", config);
     output::write_file(
@@ -80,17 +79,25 @@ pub(crate) fn verilog_for(
 /// `membar cosim --unit bar`: the Verilog against the golden model in
 /// lockstep on random stimulus; exit 1 at the first difference or
 /// scoreboard violation.
-pub fn cosim(config: &Path, verilog: Option<&Path>, cycles: Option<u64>, seed: u64) -> CmdResult {
+pub fn cosim(
+    config: &Path,
+    verilog: Option<&Path>,
+    cycles: Option<u64>,
+    seed: u64,
+    waves: Option<&Path>,
+) -> CmdResult {
     let cfg = load_config(config)?;
     let cycles = cycles.unwrap_or(100_000);
     let path = verilog_for(&cfg, config, verilog)?;
-    let opts = membar_testbench::BuildOptions {
-        verbose: false,
-        ..Default::default()
-    };
+    let mut inputs = RunInputs::new().with("--config", config);
+    if let Some(v) = verilog {
+        inputs.add("--verilog", v);
+    }
+    let wv = crate::unit_kit::Waves::new(waves, inputs)?;
+    let opts = wv.build_options();
     let t0 = Instant::now();
     let mut dut = membar_testbench::VerilatorDut::<BarUnitPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| CmdError::input(format!("--verilog {}: {e}", path.display())))?;
+        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
     let build = t0.elapsed();
     let mut model = BarUnitModel::new(cfg);
     let mut stim = BarStimulus::new(&cfg, seed);
@@ -98,9 +105,13 @@ pub fn cosim(config: &Path, verilog: Option<&Path>, cycles: Option<u64>, seed: u
     let mut prev = BarOutputs::default();
     let mut in_dut = 0.0f64;
     let replay = format!(
-        "membar cosim --unit bar --config {} --cycles {cycles} --seed {seed}",
-        config.display()
+        "membar cosim --unit bar --config {}{} --cycles {cycles} --seed {seed}",
+        config.display(),
+        verilog
+            .map(|v| format!(" --verilog {}", v.display()))
+            .unwrap_or_default()
     );
+    let mut failure = None;
     for cycle in 0..cycles {
         let i = stim.next(&prev);
         let om = model.step(&i);
@@ -108,17 +119,27 @@ pub fn cosim(config: &Path, verilog: Option<&Path>, cycles: Option<u64>, seed: u
         let ov = Dut::<BarUnitPorts>::step(&mut dut, &i);
         in_dut += t.elapsed().as_secs_f64();
         if let Some((port, m, v)) = om.first_difference(&ov) {
-            return Err(CmdError::failed(format!(
+            failure = Some(format!(
                 "cosim bar_unit: MISMATCH at cycle {cycle}, port {port}: model {m:#x}, Verilog {v:#x}\n  inputs: {}\n  replay: {replay}",
                 i.describe()
-            )));
+            ));
+            break;
         }
         if let Err(v) = sb.check(&i, &ov) {
-            return Err(CmdError::failed(format!(
+            failure = Some(format!(
                 "cosim bar_unit: scoreboard violation on the Verilog at cycle {cycle}: {v:?}\n  replay: {replay}"
-            )));
+            ));
+            break;
         }
         prev = om;
+    }
+    let written = wv.finish(&mut dut)?;
+    if let Some(f) = failure {
+        let f = match &written {
+            Some(w) => format!("{f}\n  waveform: {}", w.display()),
+            None => f,
+        };
+        return Err(CmdError::failed(f));
     }
     println!(
         "cosim bar_unit: {} ({}) vs golden model: {cycles} cycles, seed {seed}: PASS; {} arrivals, {} releases, {} errors; Verilator {:.0} cycles/s (build/cache {:.1?})",
@@ -130,6 +151,9 @@ pub fn cosim(config: &Path, verilog: Option<&Path>, cycles: Option<u64>, seed: u
         cycles as f64 / in_dut.max(1e-9),
         build
     );
+    if let Some(w) = written {
+        println!("waveform: {}", w.display());
+    }
     Ok(())
 }
 

@@ -37,7 +37,7 @@ pub fn bench<K: Kit>(config: &Path, cycles: u64, seed: u64) -> CmdResult {
         )));
     }
     // Lockstep against the Verilated Verilog.
-    let mut dut = crate::unit_kit::verilator::<K>(&verilog, &cfg)?;
+    let mut dut = crate::unit_kit::verilator::<K>(&verilog, false, &cfg)?;
     let mut model = K::model(&cfg, K::coverage(&cfg));
     let mut drv = StimDriver::new(K::stimulus(&cfg, seed));
     let mut sb = K::scoreboard(&cfg);

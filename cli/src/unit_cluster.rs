@@ -37,8 +37,7 @@ pub(crate) fn generate_text(cfg: &ClusterConfig, config: &Path) -> Result<String
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg, config)?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
+    crate::unit_kit::create_out_dir(out)?;
     let path = out.join("cluster_barrier.v");
     let inputs = RunInputs::new().with("--config", config);
     output::write_file(
@@ -60,7 +59,13 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
 }
 
 /// `membar cosim --unit cluster`: exit 1 at the first difference or violation.
-pub fn cosim(config: &Path, verilog: Option<&Path>, cycles: Option<u64>, seed: u64) -> CmdResult {
+pub fn cosim(
+    config: &Path,
+    verilog: Option<&Path>,
+    cycles: Option<u64>,
+    seed: u64,
+    waves: Option<&Path>,
+) -> CmdResult {
     let cfg = load_config(config)?;
     let cycles = cycles.unwrap_or(100_000);
     let path: PathBuf = match verilog {
@@ -74,44 +79,64 @@ pub fn cosim(config: &Path, verilog: Option<&Path>, cycles: Option<u64>, seed: u
             )?
         }
     };
-    let opts = membar_testbench::BuildOptions {
-        verbose: false,
-        ..Default::default()
-    };
+    let mut inputs = RunInputs::new().with("--config", config);
+    if let Some(v) = verilog {
+        inputs.add("--verilog", v);
+    }
+    let wv = crate::unit_kit::Waves::new(waves, inputs)?;
+    let opts = wv.build_options();
     let mut dut = membar_testbench::VerilatorDut::<ClusterBarrierPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| CmdError::input(format!("--verilog {}: {e}", path.display())))?;
+        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
     let mut model = ClusterBarrierModel::new(cfg);
     let mut stim = ClusterStimulus::new(&cfg, seed);
     let mut sb = ClusterScoreboard::new(&cfg);
     let mut prev = ClusterOutputs::default();
     let replay = format!(
-        "membar cosim --unit cluster --config {} --cycles {cycles} --seed {seed}",
-        config.display()
+        "membar cosim --unit cluster --config {}{} --cycles {cycles} --seed {seed}",
+        config.display(),
+        verilog
+            .map(|v| format!(" --verilog {}", v.display()))
+            .unwrap_or_default()
     );
     let t0 = Instant::now();
+    let mut failure = None;
     for cycle in 0..cycles {
         let i = stim.next(&prev);
         let om = model.step(&i);
         let ov = Dut::<ClusterBarrierPorts>::step(&mut dut, &i);
         if let Some((port, m, v)) = om.first_difference(&ov) {
-            return Err(CmdError::failed(format!(
+            failure = Some(format!(
                 "cosim cluster_barrier: MISMATCH at cycle {cycle}, port {port}: model {m:#x}, Verilog {v:#x}\n  replay: {replay}"
-            )));
+            ));
+            break;
         }
         if let Err(v) = sb.check(&i, &ov) {
-            return Err(CmdError::failed(format!(
+            failure = Some(format!(
                 "cosim cluster_barrier: scoreboard violation on the Verilog at cycle {cycle}: {v:?}\n  replay: {replay}"
-            )));
+            ));
+            break;
         }
         prev = om;
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    let written = wv.finish(&mut dut)?;
+    if let Some(f) = failure {
+        let f = match &written {
+            Some(w) => format!("{f}\n  waveform: {}", w.display()),
+            None => f,
+        };
+        return Err(CmdError::failed(f));
     }
     println!(
         "cosim cluster_barrier: {} vs golden model: {cycles} cycles, seed {seed}: PASS; {} completions, {} errors; {:.0} cycles/s (model + Verilator)",
         path.display(),
         sb.completions,
         sb.errors,
-        cycles as f64 / t0.elapsed().as_secs_f64().max(1e-9)
+        cycles as f64 / secs.max(1e-9)
     );
+    if let Some(w) = written {
+        println!("waveform: {}", w.display());
+    }
     Ok(())
 }
 

@@ -88,46 +88,130 @@ impl<U: Unit, F: FnMut(u64, &U::Inputs, &U::Outputs) -> Result<(), String>> Obse
     }
 }
 
-/// `cosim --unit U --waves F`: the waveform output (checked now, written
-/// into a temporary file beside `F`), or `None` without `--waves`. The
-/// config and the Verilog of the run are inputs it may not replace.
-pub fn begin_waves(
-    config: &Path,
-    verilog: Option<&Path>,
-    waves: Option<&Path>,
-) -> Result<Option<crate::output::Pending>, CmdError> {
-    let Some(w) = waves else {
-        return Ok(None);
-    };
-    let mut inputs = crate::output::RunInputs::new().with("--config", config);
-    if let Some(v) = verilog {
-        inputs.add("--verilog", v);
+/// Create the `--out` directory (and its parents): an existing file there is
+/// an input error that says so, not the system's "File exists".
+pub fn create_out_dir(out: &Path) -> Result<(), CmdError> {
+    if out.exists() && !out.is_dir() {
+        return Err(CmdError::input(format!(
+            "--out {}: exists and is not a directory; expected a directory (created if absent)",
+            out.display()
+        )));
     }
-    crate::output::Pending::begin(
-        "--waves",
-        w,
-        &inputs,
-        crate::output::Mark::Wave,
-        "a waveform",
-    )
-    .map(Some)
+    std::fs::create_dir_all(out).map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::NotADirectory => {
+                "a part of the path is a file, not a directory".to_string()
+            }
+            _ => e.to_string(),
+        };
+        CmdError::input(format!(
+            "--out {}: cannot create the directory: {why}",
+            out.display()
+        ))
+    })
 }
 
-/// Close the Verilated model's waveform and move it onto its target.
-pub fn end_waves<U: Unit>(
-    dut: &mut membar_testbench::VerilatorDut<U>,
-    waves: Option<crate::output::Pending>,
-) -> Result<(), CmdError> {
-    dut.close_waves();
-    match waves {
-        Some(p) => p.finish(),
-        None => Ok(()),
+/// How a Verilog file is named in messages: `--verilog F` when the user gave
+/// it, otherwise the file generated for the configuration.
+pub fn verilog_label(path: &Path, given: bool) -> String {
+    if given {
+        format!("--verilog {}", path.display())
+    } else {
+        format!("the Verilog generated for --config ({})", path.display())
+    }
+}
+
+/// A Verilator build error of `path` as an input error, the file named once.
+pub fn build_error(e: &membar_testbench::CosimError, path: &Path, given: bool) -> CmdError {
+    let msg = e.to_string();
+    let prefix = format!("{}: ", path.display());
+    let msg = msg.strip_prefix(&prefix).unwrap_or(&msg);
+    CmdError::input(format!("{}: {msg}", verilog_label(path, given)))
+}
+
+/// The port check cosimulation makes (`membar_testbench::portcheck`), before
+/// any tool runs: `path` is UTF-8 text with a `module <U::MODULE>` whose ports
+/// are exactly those of `cfg`. A mismatch is an input error (exit 2).
+pub fn check_verilog<U: Unit>(path: &Path, given: bool, cfg: &U::Config) -> Result<(), CmdError> {
+    use unit_ports::UnitConfig;
+    let label = verilog_label(path, given);
+    // The one bounded reader: a FIFO, a device or a file over 64 MiB is
+    // refused before any tool opens it.
+    let text = crate::common::read_verilog_text("--verilog", path)?;
+    let problems = membar_testbench::portcheck::check_unit_ports(
+        &text,
+        U::MODULE,
+        &U::ports(cfg),
+        &cfg.short_name(),
+    );
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(CmdError::input(format!(
+            "{label}: module {} does not have the ports of the configuration {} (was it generated from another --config?):\n  - {}",
+            U::MODULE,
+            cfg.short_name(),
+            problems.join("\n  - ")
+        )))
+    }
+}
+
+/// `cosim --waves FILE` for the units whose cosim loop lives in the CLI:
+/// the target is checked (not a user's file, not an input of the run), the
+/// waveform is written to a temporary file beside it and renamed over it
+/// when the run ends (passed or not), as `membar cosim` does.
+pub struct Waves {
+    pending: Option<crate::output::Pending>,
+    target: Option<PathBuf>,
+}
+
+impl Waves {
+    pub fn new(target: Option<&Path>, inputs: crate::output::RunInputs) -> Result<Self, CmdError> {
+        use crate::output;
+        let pending = match target {
+            Some(w) => Some(output::Pending::begin(
+                "--waves",
+                w,
+                &inputs,
+                output::Mark::Wave,
+                "a waveform",
+            )?),
+            None => None,
+        };
+        Ok(Waves {
+            pending,
+            target: target.map(Path::to_path_buf),
+        })
+    }
+    /// Build options that write the waveform to the temporary file.
+    pub fn build_options(&self) -> membar_testbench::BuildOptions {
+        membar_testbench::BuildOptions {
+            verbose: false,
+            waves: self.pending.as_ref().map(|p| p.path().to_path_buf()),
+            ..Default::default()
+        }
+    }
+    /// Close the DUT's waveform, seal it with its marker and move it into
+    /// place.
+    pub fn finish<U: Unit>(
+        self,
+        dut: &mut membar_testbench::VerilatorDut<U>,
+    ) -> Result<Option<PathBuf>, CmdError> {
+        dut.close_waves();
+        match (self.pending, self.target) {
+            (Some(p), Some(w)) => {
+                p.finish()?;
+                Ok(Some(w))
+            }
+            _ => Ok(None),
+        }
     }
 }
 
 /// The Verilator build of `path` for `cfg` (a bad file is an input error).
 pub fn verilator<K: Kit>(
     path: &Path,
+    given: bool,
     cfg: &<K::U as Unit>::Config,
 ) -> Result<membar_testbench::VerilatorDut<K::U>, CmdError> {
     let opts = membar_testbench::BuildOptions {
@@ -135,7 +219,7 @@ pub fn verilator<K: Kit>(
         ..Default::default()
     };
     membar_testbench::VerilatorDut::<K::U>::build(path, cfg, &opts)
-        .map_err(|e| CmdError::input(format!("--verilog {}: {e}", path.display())))
+        .map_err(|e| build_error(&e, path, given))
 }
 
 pub mod bar {

@@ -44,8 +44,7 @@ pub(crate) fn verilog_for(cfg: &Config, path: &Path) -> Result<String, CmdError>
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load(config)?;
     let v = verilog_for(&cfg, config)?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
+    crate::unit_kit::create_out_dir(out)?;
     let file = out.join("mbarrier_unit.v");
     // The project's writer: a temporary file beside the target, renamed
     // over it only when the target is absent or membar's own Verilog.
@@ -93,44 +92,63 @@ pub fn cosim(
             &verilog_for(&cfg, config)?,
         )?,
     };
-    let waves_out = crate::unit_kit::begin_waves(config, verilog, waves)?;
-    let opts = membar_testbench::BuildOptions {
-        waves: waves_out.as_ref().map(|p| p.path().to_path_buf()),
-        ..membar_testbench::BuildOptions::default()
-    };
+    // --waves: no clobber, written beside the target and renamed at the end
+    // (passed or not), as for the other units.
+    let mut inputs = crate::output::RunInputs::new().with("--config", config);
+    if let Some(v) = verilog {
+        inputs.add("--verilog", v);
+    }
+    let wv = crate::unit_kit::Waves::new(waves, inputs)?;
+    let opts = wv.build_options();
+    let verilog_arg = verilog
+        .map(|v| format!(" --verilog {}", v.display()))
+        .unwrap_or_default();
     let mut dut = membar_testbench::VerilatorDut::<MbarrierUnitPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| CmdError::input(e.to_string()))?;
+        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
     let mut model = MbarrierModel::new(&cfg);
     let mut sb = MbarScoreboard::new(&cfg);
     let mut env = MbarRandomEnv::new(&cfg, seed);
     let t = Instant::now();
+    let mut failure = None;
     for c in 0..n {
         let i = env.drive(c);
         let want = model.step(&i);
         let got = dut.step(&i);
+        let replay = format!(
+            "membar cosim --unit mbarrier --config {}{verilog_arg} --seed {seed} --cycles {}",
+            config.display(),
+            c + 1
+        );
         if let Some((port, g, w)) = got.first_difference(&want) {
-            crate::unit_kit::end_waves(&mut dut, waves_out)?;
-            return Err(CmdError::failed(format!(
-                "mismatch at cycle {c} on `{port}`: verilog {g:#x}, model {w:#x}\ninputs: {}\nreplay: membar cosim --unit mbarrier --config {} --verilog {} --seed {seed} --cycles {}",
+            failure = Some(format!(
+                "mismatch at cycle {c} on `{port}`: verilog {g:#x}, model {w:#x}\ninputs: {}\nreplay: {replay}",
                 i.describe(),
-                config.display(),
-                path.display(),
-                c + 1
-            )));
+            ));
+            break;
         }
         if let Err(v) = sb.check(c, &i, &got) {
-            return Err(CmdError::failed(format!("cycle {c}: scoreboard: {v}")));
+            failure = Some(format!("cycle {c}: scoreboard: {v}\nreplay: {replay}"));
+            break;
         }
         env.observe(c, &i, &got);
     }
     let secs = t.elapsed().as_secs_f64();
-    crate::unit_kit::end_waves(&mut dut, waves_out)?;
+    let written = wv.finish(&mut dut)?;
+    if let Some(f) = failure {
+        return Err(CmdError::failed(match written {
+            Some(w) => format!("{f}\nwaveform: {}", w.display()),
+            None => f,
+        }));
+    }
     println!(
         "cosim mbarrier_unit {} ({}): {n} cycles, seed {seed}: no mismatch, M1-M8 hold; {:.0} cycles/s",
         mbarrier_unit_rtl::config_name(&cfg),
         path.display(),
         n as f64 / secs
     );
+    if let Some(w) = written {
+        println!("waveform: {}", w.display());
+    }
     Ok(())
 }
 

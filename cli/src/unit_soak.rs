@@ -33,7 +33,7 @@ pub fn chunk_seed(seed: u64, n: u64) -> u64 {
 pub fn soak<K: Kit>(a: &Args) -> CmdResult {
     let cfg = K::load(a.config)?;
     let verilog = K::verilog(&cfg, a.config, a.verilog)?;
-    let dut0 = crate::unit_kit::verilator::<K>(&verilog, &cfg)?;
+    let dut0 = crate::unit_kit::verilator::<K>(&verilog, a.verilog.is_some(), &cfg)?;
     println!(
         "membar soak --unit {}: {} ({}), Verilog {}, {} cycles, seed {}, chunks of {}",
         K::FLAG,

@@ -450,6 +450,56 @@ fn kernel_point(
     Ok(row)
 }
 
+/// The axes (with two or more values) whose values all gave identical
+/// metrics: for every setting of the other axes, each value of the axis gave
+/// the same metric columns (those that are not a config or workload key).
+/// One line per such axis, for a warning.
+fn flat_axes(
+    unit: crate::units::Unit,
+    axes: &[Axis],
+    points: &[Vec<(&'static str, String, Value)>],
+    rows: &[Vec<(&'static str, String)>],
+) -> Vec<String> {
+    let (cfg_keys, wl_keys) = keys(unit);
+    let is_param = |c: &str| c == "config" || cfg_keys.contains(&c) || wl_keys.contains(&c);
+    let metrics = |r: &Vec<(&'static str, String)>| -> Vec<String> {
+        r.iter()
+            .filter(|(c, _)| !is_param(c))
+            .map(|(c, v)| format!("{c}={v}"))
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (j, a) in axes.iter().enumerate() {
+        if a.values.len() < 2 {
+            continue;
+        }
+        // Other axes' values -> the metrics seen for each value of axis j.
+        let mut groups: BTreeMap<Vec<String>, Vec<Vec<String>>> = BTreeMap::new();
+        for (p, r) in points.iter().zip(rows) {
+            let others: Vec<String> = p
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != j)
+                .map(|(_, (_, _, v))| scalar(v))
+                .collect();
+            groups.entry(others).or_default().push(metrics(r));
+        }
+        if groups
+            .values()
+            .all(|ms| ms.windows(2).all(|w| w[0] == w[1]))
+        {
+            let vals: Vec<String> = a.values.iter().map(scalar).collect();
+            out.push(format!(
+                "axis `{}.{}` ({}): every value gave identical metrics at every point of the other axes; under this grid it changes nothing the sweep measures",
+                a.section,
+                a.key,
+                vals.join(", ")
+            ));
+        }
+    }
+    out
+}
+
 /// `membar sweep --unit U --grid G --out DIR`.
 pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
     use crate::units::Unit;
@@ -509,8 +559,7 @@ pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "grid".into());
-    std::fs::create_dir_all(out)
-        .map_err(|e| CmdError::input(format!("--out {}: {e}", out.display())))?;
+    crate::unit_kit::create_out_dir(out)?;
     let path = out.join(format!("{stem}.csv"));
     let flag = crate::unit_kit::flag(unit);
     let inputs = RunInputs::new().with("--grid", grid);
@@ -530,6 +579,9 @@ pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
             Ok(())
         },
     )?;
+    for w in flat_axes(unit, &axes, &points, &rows) {
+        eprintln!("warning: {w}");
+    }
     let by_axis: BTreeMap<&str, usize> = axes
         .iter()
         .map(|a| (a.key.as_str(), a.values.len()))

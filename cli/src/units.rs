@@ -18,3 +18,30 @@ pub enum Unit {
     #[value(name = "sm_sync", alias = "sm-sync")]
     SmSync,
 }
+
+/// Units of `soak`, `bench` and `sweep --unit` (sm_sync is run as a whole
+/// by `cosim --unit sm_sync`).
+pub const SOAK_UNITS: &[Unit] = &[
+    Unit::Membar,
+    Unit::Bar,
+    Unit::Cluster,
+    Unit::Mbarrier,
+    Unit::AsyncGroups,
+];
+
+/// Units of `calibrate --unit` (the units with an H100 table; membar is the default table).
+pub const CALIBRATE_UNITS: &[Unit] = &[Unit::Membar, Unit::Bar, Unit::Mbarrier];
+
+/// A `--unit` parser that accepts (and lists in help) only `allowed`.
+pub fn parser(allowed: &'static [Unit]) -> impl clap::builder::TypedValueParser<Value = Unit> {
+    use clap::builder::TypedValueParser;
+    use clap::ValueEnum;
+    clap::builder::PossibleValuesParser::new(
+        allowed
+            .iter()
+            .filter_map(|u| u.to_possible_value())
+            .collect::<Vec<_>>(),
+    )
+    // Only the names listed above get here, so the fallback is never taken.
+    .map(|s| Unit::from_str(&s, false).unwrap_or(Unit::Membar))
+}

@@ -70,8 +70,9 @@ fn bad_bar_configuration_is_exit_2_naming_file_key_value() {
             && t.contains("8, 16, 32, 64"),
         "{t}"
     );
-    // Legal for the model, but no RTL: a clear error, not a panic.
-    std::fs::write(&cfg, "warps: 16\ncta_slots: 5\n").unwrap();
+    // Legal for the model but beyond the contract's slot range for 16
+    // warps: a clear error naming the rule, not a panic.
+    std::fs::write(&cfg, "warps: 16\ncta_slots: 17\n").unwrap();
     let o = membar(&[
         "generate",
         "--unit",
@@ -83,7 +84,10 @@ fn bad_bar_configuration_is_exit_2_naming_file_key_value() {
     ]);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{t}");
-    assert!(t.contains("unsupported") && t.contains("16, 5"), "{t}");
+    assert!(
+        t.contains("cta_slots") && t.contains("17") && t.contains("1..=warps"),
+        "{t}"
+    );
 }
 
 #[test]

@@ -175,9 +175,18 @@ pub fn run_unit(
     let tmp;
     let dir: PathBuf = match &opts.keep {
         Some(d) => {
+            if d.exists() && !d.is_dir() {
+                return Err(RunError::Input(format!(
+                    "--keep {}: exists and is not a directory; expected a directory for the harness, .sby files, logs and traces",
+                    d.display()
+                )));
+            }
             std::fs::create_dir_all(d)
                 .map_err(|e| RunError::Io(format!("--keep {}: {e}", d.display())))?;
-            d.clone()
+            // sby runs its engines (and the abc wrapper written here) from
+            // inside the task directory: a relative path would not resolve.
+            std::path::absolute(d)
+                .map_err(|e| RunError::Io(format!("--keep {}: {e}", d.display())))?
         }
         None => {
             tmp = tempfile::Builder::new()

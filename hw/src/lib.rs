@@ -14,7 +14,7 @@
 //! | `counter_bank.rs` | holds the counters whatever their width (transparent) | — |
 //! | `slot_ring.rs` | per-slot barrier state, `bar_ack` check, release walk | `members`, `level`, `ivall`, `closed`, `bar_sent`, `ack_req`, `bar_acked` (no `head`: see the block header) |
 //! | `cmd_stream.rs` | output register, INVAL/BARRIER sequencer | `out`, `seq_pend`, `seq_tag` |
-//! | `onehot.rs` | one-hot decoder primitive | — |
+//! | `hdl_kit::onehot` | one-hot decoder primitive (shared) | — |
 //!
 //! Around the RTL: `dispatch.rs` maps a runtime `Config` to the const-generic
 //! unit, `hdl_dut.rs` steps its rust-hdl simulation in lockstep, `verilog.rs`
@@ -29,11 +29,12 @@ pub mod cmd_stream;
 pub mod coalescer;
 pub mod commit_counters;
 pub mod counter_bank;
-mod dispatch;
+pub mod dispatch;
 pub mod fusesoc;
 mod hdl_dut;
 pub mod membar_unit;
-pub mod onehot;
+/// The shared one-hot decoder primitive (`hdl_kit::onehot`).
+pub use hdl_kit::onehot;
 pub mod request_gate;
 pub mod slot_ring;
 pub mod verilog;

@@ -90,6 +90,14 @@ impl Program {
 
 /// Parse a program file (header + PTX). `file` is used in error messages.
 pub fn parse(file: &str, src: &str) -> Result<Program> {
+    if src.starts_with('\u{feff}') {
+        return Err(PtxError::new(
+            file,
+            1,
+            1,
+            "the file starts with a UTF-8 byte-order mark (bytes EF BB BF), expected the YAML header's first line `---`; save the file without a BOM",
+        ));
+    }
     let lines: Vec<&str> = src.split('\n').collect();
     if lines.first().map(|l| l.trim_end()) != Some("---") {
         return Err(PtxError::new(
@@ -262,6 +270,17 @@ mod tests {
     use super::*;
 
     const BODY: &str = ".version 8.0\n.target sm_90\n.entry a {\n  membar.gl;\n}\n";
+
+    #[test]
+    fn a_byte_order_mark_is_named() {
+        let e = parse("f.ptx", "\u{feff}---\nwarps: []\n---\n").unwrap_err();
+        let m = e.to_string();
+        assert!(
+            m.contains("f.ptx:1:1") && m.contains("byte-order mark"),
+            "{m}"
+        );
+        assert!(!m.contains('\u{feff}'), "{m}");
+    }
 
     #[test]
     fn header_places_warps() {

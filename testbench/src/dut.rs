@@ -137,6 +137,7 @@ impl<U: Unit> VerilatorDut<U> {
         if !problems.is_empty() {
             return Err(CosimError::Ports {
                 path: verilog_path.to_path_buf(),
+                module: U::MODULE.to_string(),
                 config: cfg.short_name(),
                 problems,
             });
@@ -226,7 +227,10 @@ impl<U: Unit> VerilatorDut<U> {
         // SAFETY: valid handle and NUL-terminated path.
         let rc = unsafe { (self.shim.trace_open)(self.handle, c.as_ptr()) };
         if rc != 0 {
-            return Err(werr(format!("unit_trace_open returned {rc}")));
+            return Err(werr(match rc {
+                -1 => "this Verilated model was built without tracing".to_string(),
+                _ => "the file cannot be opened for writing (check that its directory exists and is writable)".to_string(),
+            }));
         }
         self.waves = Some(path.to_path_buf());
         Ok(())

@@ -17,6 +17,8 @@ pub enum CosimError {
     /// The Verilog's `membar_unit` ports do not match SPEC.md for the config.
     Ports {
         path: PathBuf,
+        /// The contract's module (`membar_unit`, `bar_unit`, …).
+        module: String,
         config: String,
         problems: Vec<String>,
     },
@@ -55,8 +57,8 @@ impl fmt::Display for CosimError {
                 "Verilog file {} does not exist: generate it first (membar_hw::generate_verilog / `membar generate`)",
                 path.display()
             ),
-            CosimError::Ports { path, config, problems } => {
-                write!(f, "{}: module membar_unit does not have the SPEC.md ports for config {config}:", path.display())?;
+            CosimError::Ports { path, module, config, problems } => {
+                write!(f, "{}: module {module} does not have the contract's ports for config {config}:", path.display())?;
                 for p in problems {
                     write!(f, "\n  - {p}")?;
                 }

@@ -12,7 +12,7 @@
 //! | `cta_barriers.rs` | one CTA slot's 16 barriers, arrival/exit/completion | `bars`, `slot_busy`, `slot_size`, `slot_live` |
 //! | `release_reg.rs` | the `rel_*` register | `rel` |
 //! | `popcount.rs` | popcount primitive | — |
-//! | `onehot.rs` | one-hot decoder primitive | — |
+//! | `hdl_kit::onehot` | one-hot decoder primitive (shared) | — |
 //! | `cluster_barrier.rs` | [`cluster_barrier::ClusterBarrier`], the per-cluster aggregator (`spec/cluster_barrier.md`) | `ClusterState` |
 //!
 //! Around the RTL: `dispatch.rs` maps a runtime `BarConfig` to the
@@ -25,7 +25,8 @@ mod cluster_dut;
 pub mod cta_barriers;
 pub mod dispatch;
 pub mod hdl_dut;
-pub mod onehot;
+/// The shared one-hot decoder primitive (`hdl_kit::onehot`).
+pub use hdl_kit::onehot;
 pub mod popcount;
 pub mod release_reg;
 pub mod verilog;

@@ -4,10 +4,12 @@
 //!   from a unit's `Inputs` and reads its `Outputs`, expanding the unit's
 //!   one port declaration (crate `unit-ports`);
 //! - [`emit`]: rust-hdl's Verilog renamed under a configuration prefix.
+//! - [`onehot`]: the one-hot decoder primitive the units' RTL shares.
 //! - [`specialize`]: Verilog for widths not compiled in, from an emitter
 //!   crate built on demand.
 
 pub mod emit;
 pub mod hdl_ports;
+pub mod onehot;
 pub use unit_ports;
 pub mod specialize;

@@ -46,7 +46,7 @@ fn check(cfg: &Config) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     if cfg.group_depth < 2 {
         return Err(format!(
-            "async_groups RTL: `group_depth` = {}: allowed for the RTL: 2, 4, 8, 16 \
+            "async_groups RTL: unsupported configuration: `group_depth` = {}: allowed for the RTL: 2, 4, 8, 16 \
              (a one-group ring has no group index; the golden model takes 1)",
             cfg.group_depth
         ));

@@ -1,34 +1,124 @@
-//! From a runtime [`Config`] to a const-generic [`SmSync`]: one arm per
-//! supported configuration (the named ones of `Config::named`). Anything
-//! else is an `Err` naming the configuration and what is allowed.
+//! From a runtime [`Config`] to a const-generic [`SmSync`].
+//!
+//! The top's 21 const generics are derived from the four units'
+//! configurations in one place, [`generics`]; the named configurations of
+//! `Config::named` and the PTX executor's SM are compiled in (their
+//! rust-hdl simulation runs in process). Every other valid configuration (any file of `preset` and
+//! `membar`/`bar`/`mbarrier` sections) still gets its Verilog:
+//! [`specialization`] describes the emitter `hdl_kit::specialize` builds.
 
 use sm_sync_model::Config;
+use unit_ports::UnitConfig;
 
 use crate::hdl_dut::{HdlDut, HdlModel};
 use crate::sm_sync::SmSync;
 
-/// The rust-hdl-simulated top for `cfg`, or why `cfg` has no RTL.
-pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
+/// The const generics of `cfg`, in `SmSync`'s order: W, WB; membar K, TB,
+/// MB; bar C, SB, BCB, RB; mbarrier M, EB, MCB, MTB, XB, TMB, F; async
+/// groups G, HB, NB, OB; CNT.
+pub fn generics(cfg: &Config) -> [usize; 21] {
+    let (m, b, mb) = (&cfg.membar, &cfg.bar, &cfg.mbarrier);
+    [
+        m.warps,
+        m.warps.trailing_zeros(),
+        m.slots,
+        m.slots.trailing_zeros(),
+        m.warps.trailing_zeros() + 1,
+        b.cta_slots,
+        b.sb(),
+        b.cb(),
+        b.rb(),
+        mb.entries,
+        mb.eb(),
+        mb.count_port_bits(),
+        mb.tx_port_bits(),
+        mb.tx_bits + 3,
+        mb.timer_bits(),
+        mb.wake_fanout,
+        mb.group_depth,
+        mb.group_depth.trailing_zeros(),
+        mb.group_n_bits(),
+        mb.group_op_bits,
+        cfg.count_bits(),
+    ]
+    .map(|v| v as usize)
+}
+
+/// `cfg` valid, and every unit able to take it in RTL.
+fn check(cfg: &Config) -> Result<(), String> {
     cfg.validate()?;
-    // W, WB; membar K, TB, MB; bar C, SB, BCB, RB; mbarrier M, EB, MCB, MTB,
-    // XB, TMB, F; async G, HB, NB, OB; CNT.
-    if *cfg == Config::small() {
-        let t = SmSync::<8, 3, 2, 1, 4, 1, 1, 4, 9, 8, 3, 5, 7, 9, 4, 1, 2, 1, 2, 1, 5>::new(cfg)?;
-        return Ok(Box::new(HdlDut::new(t, cfg)?));
+    membar_hw::dispatch::check_supported(&cfg.membar)
+        .map_err(|e| format!("sm_sync membar: {e}"))?;
+    if cfg.mbarrier.group_depth < 2 {
+        return Err(format!(
+            "sm_sync mbarrier: unsupported configuration: `group_depth` = {}: allowed for the RTL: 2, 4, 8, 16 \
+             (a one-group ring has no group index)",
+            cfg.mbarrier.group_depth
+        ));
     }
-    if *cfg == Config::w16() {
-        let t =
-            SmSync::<16, 4, 4, 2, 5, 4, 2, 5, 10, 32, 5, 11, 13, 15, 6, 2, 4, 2, 3, 2, 11>::new(
-                cfg,
-            )?;
-        return Ok(Box::new(HdlDut::new(t, cfg)?));
+    Ok(())
+}
+
+/// The rust-hdl-simulated top for `cfg`: `Ok(None)` when `cfg` is valid
+/// but its widths are not compiled in, `Err` when the RTL cannot take it.
+pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn HdlModel>>, String> {
+    check(cfg)?;
+    macro_rules! arms {
+        ($g:expr; $([$($v:literal),*]),*) => {
+            match $g {
+                $([$($v),*] => {
+                    let t = SmSync::<$($v),*>::new(cfg)?;
+                    Some(Box::new(HdlDut::new(t, cfg)?) as Box<dyn HdlModel>)
+                })*
+                _ => None,
+            }
+        };
     }
-    Err(format!(
-        "sm_sync RTL: unsupported configuration {cfg:?}: allowed: {} (add an arm to hw/sm_sync/src/dispatch.rs for more)",
-        Config::named()
-            .iter()
-            .map(|(n, _)| *n)
-            .collect::<Vec<_>>()
-            .join(", ")
-    ))
+    Ok(arms!(generics(cfg);
+        [8, 3, 2, 1, 4, 1, 1, 4, 9, 8, 3, 5, 7, 9, 4, 1, 2, 1, 2, 1, 5],
+        [16, 4, 4, 2, 5, 4, 2, 5, 10, 32, 5, 11, 13, 15, 6, 2, 4, 2, 3, 2, 11],
+        // The PTX executor's SM (`sm_exec::exec::exec_config`: every unit's
+        // default, 32 warps, one CTA slot): `membar run --on rtl`.
+        [32, 5, 4, 2, 6, 1, 1, 6, 11, 16, 4, 21, 21, 23, 7, 1, 8, 3, 4, 4, 21]))
+}
+
+/// The rust-hdl-simulated top for `cfg`, or why there is none in process.
+pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
+    build_compiled(cfg)?.ok_or_else(|| {
+        format!(
+            "sm_sync RTL: the rust-hdl simulation of {} is not compiled in (compiled in: {}); \
+             its Verilog (generate, cosim, synth, formal) works for every valid configuration",
+            cfg.short_name(),
+            Config::named()
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// The specialized emitter of `cfg`'s Verilog (for widths not compiled in).
+pub fn specialization(cfg: &Config) -> hdl_kit::specialize::Request<'static> {
+    let g = generics(cfg)
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    hdl_kit::specialize::Request {
+        unit: "sm_sync",
+        config_name: cfg.short_name(),
+        crates: vec![
+            ("sm-sync-rtl", env!("CARGO_MANIFEST_DIR")),
+            ("sm-sync-model", concat!(env!("CARGO_MANIFEST_DIR"), "/../../sim/sm_sync")),
+        ],
+        body: format!(
+            "    let cfg = sm_sync_model::Config::from_yaml_str(text, \"config\")?;\n\
+             \x20   let top = sm_sync_rtl::SmSync::<{g}>::new(&cfg)?;\n\
+             \x20   let dut = sm_sync_rtl::hdl_dut::HdlDut::new(top, &cfg)?;\n\
+             \x20   sm_sync_rtl::verilog::verilog_of(&cfg, sm_sync_rtl::hdl_dut::HdlModel::block(&dut))"
+        ),
+        generics: g,
+        config_yaml: cfg.to_yaml(),
+    }
 }

@@ -11,13 +11,13 @@
 //! lockstep, `verilog.rs` emits `sm_sync.v`.
 
 pub mod decoder;
-mod dispatch;
-mod hdl_dut;
+pub mod dispatch;
+pub mod hdl_dut;
 pub mod sm_sync;
 pub mod verilog;
 
 pub use sm_sync::SmSync;
-pub use verilog::{generate_verilog, module_prefix, synth_harness, HARNESS_TOP};
+pub use verilog::{generate_verilog, module_prefix, synth_harness, verilog_of, HARNESS_TOP};
 
 /// The rust-hdl simulation of `sm_sync` for `cfg`, stepped in lockstep like
 /// the reference model; `Err` when `cfg` has no RTL.

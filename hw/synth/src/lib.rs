@@ -93,6 +93,9 @@ pub struct FlowOptions {
     pub timeout: u64,
     /// Work (and leave the scripts, logs, netlist, report) in this directory.
     pub keep: Option<PathBuf>,
+    /// The unit is synthesised inside a serial-in / XOR-out harness (its
+    /// ports outnumber the package's pins): the I/O line says so.
+    pub serial_harness: bool,
 }
 
 /// Why a flow did not produce figures.
@@ -722,6 +725,17 @@ pub fn yosys_script(target: Target, top: &str) -> String {
     )
 }
 
+/// What the I/O line of a report says about the pins: every port of the
+/// unit on a pin, or (for a unit built inside the serial-in / XOR-out
+/// harness) the harness's pins, the unit's ports inside it.
+pub fn io_note(serial_harness: bool) -> &'static str {
+    if serial_harness {
+        "the serial-in / XOR-out harness's pins, placed freely; the unit's ports are inside it"
+    } else {
+        "every port on a pin, placed freely"
+    }
+}
+
 /// nextpnr arguments of `target` for the netlist `<top>.json` (every port
 /// on a pin nextpnr picks).
 pub fn nextpnr_args(target: Target, seed: u64, freq: f64, top: &str) -> Vec<String> {
@@ -906,8 +920,11 @@ pub fn run_flow(
         100.0 * pnr.lc_used as f64 / pnr.lc_total.max(1) as f64
     );
     println!(
-        "{:<27}{} / {} (every port on a pin, placed freely)",
-        names.io, pnr.io_used, pnr.io_total
+        "{:<27}{} / {} ({})",
+        names.io,
+        pnr.io_used,
+        pnr.io_total,
+        io_note(opts.serial_harness)
     );
     let verdict = if pnr.fmax_mhz >= opts.freq {
         "meets"
@@ -954,6 +971,14 @@ pub fn run_flow(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A unit inside the serial harness is not reported as "every port on a pin".
+    #[test]
+    fn io_line_names_the_harness_pins() {
+        assert!(io_note(false).contains("every port on a pin"));
+        assert!(!io_note(true).contains("every port"));
+        assert!(io_note(true).contains("harness"));
+    }
 
     const ICE40_STAT: &str = include_str!("../testdata/yosys023_ice40_stat.txt");
     const GENERIC_STAT: &str = include_str!("../testdata/yosys023_generic_stat.txt");

@@ -19,6 +19,14 @@ pub struct InputError {
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key == "<document>" {
+            // Not a key: the file as a whole is of the wrong shape.
+            return write!(
+                f,
+                "{}: the file holds {}; allowed: {}",
+                self.source, self.value, self.allowed
+            );
+        }
         write!(
             f,
             "{}: key `{}`: value `{}` is not allowed; allowed: {}",

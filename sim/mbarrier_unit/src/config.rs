@@ -19,11 +19,32 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key == "<document>" {
+            // Not a key: the file as a whole is of the wrong shape.
+            return write!(
+                f,
+                "{}: the file holds {}; allowed: {}",
+                self.source, self.value, self.allowed
+            );
+        }
         write!(
             f,
             "{}: `{}` = {}: allowed: {}",
             self.source, self.key, self.value, self.allowed
         )
+    }
+}
+
+/// A YAML value as the user wrote it (`-8`, `"x"`, `a list`), for messages.
+fn yaml_repr(v: &Value) -> String {
+    match v {
+        Value::Null => "null (empty)".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => format!("{s:?}"),
+        Value::Sequence(_) => "a list".into(),
+        Value::Mapping(_) => "a mapping".into(),
+        Value::Tagged(t) => format!("!{}", t.tag),
     }
 }
 
@@ -173,7 +194,7 @@ impl Config {
             other => {
                 return Err(bad(
                     "<document>",
-                    format!("{other:?}"),
+                    yaml_repr(&other),
                     "a YAML mapping of configuration keys",
                 ))
             }
@@ -181,7 +202,7 @@ impl Config {
         for (k, v) in map {
             let key = match k {
                 Value::String(s) => s,
-                other => return Err(bad("<key>", format!("{other:?}"), "a string key")),
+                other => return Err(bad("<key>", yaml_repr(&other), "a string key")),
             };
             let slot = match key.as_str() {
                 "warps" => &mut cfg.warps,
@@ -196,7 +217,7 @@ impl Config {
             };
             *slot = match v.as_u64() {
                 Some(n) if n <= u32::MAX as u64 => n as u32,
-                _ => return Err(bad(&key, format!("{v:?}"), "a non-negative integer")),
+                _ => return Err(bad(&key, yaml_repr(&v), "a non-negative integer")),
             };
         }
         cfg.validate(source)?;

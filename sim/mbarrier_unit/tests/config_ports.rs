@@ -49,12 +49,19 @@ fn bad_values_name_key_value_and_allowed() {
     assert!(KEYS.iter().all(|k| e.allowed.contains(k)));
     let e = Config::from_yaml_str("warps: -1", "c.yaml").expect_err("negative");
     assert_eq!(e.key, "warps");
+    // The value as written, not serde_yaml's debug form.
+    assert!(e.to_string().contains("`warps` = -1"), "{e}");
+    assert!(!e.to_string().contains("Number("), "{e}");
     let e = Config::from_yaml_str("warps: [1, 2]", "c.yaml").expect_err("list");
     assert_eq!(e.key, "warps");
     let e = Config::from_yaml_str("warps: 8\n  entries: :", "c.yaml").expect_err("syntax");
     assert!(e.key.starts_with("line "), "{e}");
     let e = Config::from_yaml_str("- 1", "c.yaml").expect_err("not a mapping");
     assert_eq!(e.key, "<document>");
+    assert_eq!(
+        e.to_string(),
+        "c.yaml: the file holds a list; allowed: a YAML mapping of configuration keys"
+    );
 }
 
 #[test]

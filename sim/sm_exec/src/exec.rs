@@ -1,35 +1,42 @@
 //! The executor: runs a PTX program file cycle by cycle on the unit
 //! reference models (`docs/memory_model.md` §Executor).
 //!
-//! One CTA per SM. Each SM holds its own `membar_unit` model
-//! ([`MembarModel`]), `bar_unit` model, `mbarrier_unit` model and
-//! `async_groups` model; each cluster one `cluster_barrier` model. Each warp
-//! has a PC, registers (64-bit, written as the instruction's type), and
-//! issues its instruction's lowered ops (`ptx_front::lower_program`) one per
-//! cycle. Each unit has one request port per SM: warps compete in
-//! round-robin order. The units decide when a warp is blocked and released:
-//! the executor only offers requests and reads `req_ready`, `release_mask`,
-//! `rel_mask`, `rsp_*`, `wake_*`, `done`. The memory system
-//! ([`crate::memory::Memory`]) answers the membar unit's `dn_*` commands with
-//! values, acks and bar_acks.
+//! One CTA per SM. Each SM holds one `sm_sync` top (spec/sm_sync.md: the
+//! membar, named-barrier, mbarrier and async-group units behind one
+//! decoded-instruction port) as a [`Dut`]: by default its reference model
+//! `sm_sync_model::SmSyncModel`; [`RunOptions::backend`] can put the rust-hdl
+//! simulation or the Verilated Verilog there instead (`membar run --on`),
+//! checked in lockstep against the model. Each cluster has one
+//! `cluster_barrier` model. Each warp has a PC, registers (64-bit, written
+//! as the instruction's type), and issues its instruction's lowered ops
+//! (`ptx_front::lower_program`) one per cycle. The SM has one instruction
+//! port: every cycle at most one warp's op, in round-robin order, is
+//! encoded by `sm_sync_model::encode` (the encoding the RTL decoder takes)
+//! and presented; the others wait ("port"). The units decide when a warp is
+//! blocked and released: the executor only offers instructions and reads
+//! `in_ready`, `release_mask`, `bar_rel_*`, `mb_rsp_*`, `mb_wake_*`, `err`.
+//! The memory system ([`crate::memory::Memory`]) answers the membar unit's
+//! `dn_*` commands with values, acks and bar_acks, and drives the
+//! pass-through ports (`ctx_*`, `rarv_*`, `rd_*`, `wr_*`; `ctl_*` launches
+//! the CTA and reports warp exits).
 
 use crate::memory::{Access, AtomOp, Copy, Done, MemTiming, Memory, Txn};
 use crate::trace::{Cause, Trace};
-use bar_unit_model::bar_unit::BarUnitModel;
 use bar_unit_model::cluster_barrier::ClusterBarrierModel;
 use bar_unit_model::config::{BarConfig, ClusterConfig};
-use bar_unit_model::ports::{ctl, errc, op as bop, BarInputs, ClusterInputs};
-use mbarrier_unit_model::async_groups::AsyncGroupsModel;
-use mbarrier_unit_model::mbarrier_unit::MbarrierModel;
-use mbarrier_unit_model::ports::async_groups as ag;
+use bar_unit_model::ports::{ctl, errc, op as bop, ClusterInputs};
 use mbarrier_unit_model::ports::mbarrier as mb;
-use membar_unit_model::ports::{kind, level as mlevel, op as mop};
-use membar_unit_model::{Config as MembarConfig, MembarModel};
-use ptx_front::lower::{Arg, BarOp, GroupOp, Ivall, Level, Lowered, MbOp, ProxyKind, TxnOp};
+use membar_unit_model::ports::kind;
+use membar_unit_model::Config as MembarConfig;
+use ptx_front::lower::{Arg, GroupOp, Lowered, MbOp, ProxyKind, TxnOp};
 use ptx_front::parser::{Operand, Stmt};
 use ptx_front::{Program, PtxError};
+use sm_sync_model::encode::{encode, Instr};
+use sm_sync_model::ports::src;
+use sm_sync_model::{Inputs as SmInputs, SmSyncModel, SmSyncPorts};
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use unit_ports::Dut;
+use std::sync::Arc;
+use unit_ports::{Dut, PortBundle};
 
 /// Options of one run.
 #[derive(Debug, Clone)]
@@ -42,6 +49,52 @@ pub struct RunOptions {
     pub start_skew: u64,
     /// Record a trace.
     pub trace: bool,
+    /// What runs each SM's `sm_sync` top (default: its reference model).
+    pub backend: Backend,
+}
+
+/// What runs each SM's `sm_sync` top besides its reference model: nothing
+/// (`model`), or a twin of the top for [`exec_config`] — the rust-hdl
+/// simulation or the Verilated Verilog — stepped in lockstep with the model
+/// on the same inputs, every output port compared every cycle; the first
+/// difference stops the run ([`RunResult::mismatch`]).
+#[derive(Clone)]
+pub struct Backend {
+    /// `model`, `rtl`, `verilog`: for messages.
+    pub name: &'static str,
+    /// The twin of SM `k`'s top, or `None` for the model alone.
+    #[allow(clippy::type_complexity)]
+    pub build:
+        Arc<dyn Fn(usize) -> Result<Option<Box<dyn Dut<SmSyncPorts>>>, String> + Send + Sync>,
+}
+
+impl std::fmt::Debug for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Backend({})", self.name)
+    }
+}
+
+impl Default for Backend {
+    fn default() -> Self {
+        Backend {
+            name: "model",
+            build: Arc::new(|_| Ok(None)),
+        }
+    }
+}
+
+/// The `sm_sync` configuration of every SM the executor runs: the membar
+/// unit's default, 32 warps in one CTA slot, the mbarrier unit's and the
+/// async-group tracker's defaults.
+pub fn exec_config() -> sm_sync_model::Config {
+    sm_sync_model::Config {
+        membar: MembarConfig::default(),
+        bar: BarConfig {
+            warps: 32,
+            cta_slots: 1,
+        },
+        mbarrier: mbarrier_unit_model::config::Config::default(),
+    }
 }
 
 impl Default for RunOptions {
@@ -52,6 +105,7 @@ impl Default for RunOptions {
             timing: MemTiming::default(),
             start_skew: 200,
             trace: false,
+            backend: Backend::default(),
         }
     }
 }
@@ -67,6 +121,34 @@ pub enum Outcome {
     CycleCap(Vec<(String, String)>),
     /// A unit reported a protocol error (a program bug): file:line:col message.
     UnitError(String),
+    /// The twin of the `sm_sync` top (`--on rtl|verilog`) differed from the
+    /// reference model on the same inputs.
+    Mismatch(Mismatch),
+}
+
+/// The first output port where the twin and the reference model differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    pub cycle: u64,
+    /// The SM (= CTA) whose top differed.
+    pub sm: usize,
+    pub port: &'static str,
+    pub model: u64,
+    pub twin: u64,
+    /// `rust-hdl`, `verilator`, ...
+    pub twin_name: String,
+    /// That cycle's inputs of the top, `name=value`.
+    pub inputs: String,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cycle {}, SM {}: port `{}`: model {:#x}, {} {:#x}; inputs: {}",
+            self.cycle, self.sm, self.port, self.model, self.twin_name, self.twin, self.inputs
+        )
+    }
 }
 
 /// Per-warp results.
@@ -168,10 +250,10 @@ struct Warp {
 }
 
 struct Sm {
-    membar: MembarModel,
-    bar: BarUnitModel,
-    mbar: MbarrierModel,
-    groups: AsyncGroupsModel,
+    /// The SM's `sm_sync` top: the reference model, and the twin checked
+    /// against it in lockstep (`--on rtl|verilog`).
+    port: SmSyncModel,
+    twin: Option<Box<dyn Dut<SmSyncPorts>>>,
     /// Warps of this CTA (executor indices), by hardware warp slot.
     warps: Vec<usize>,
     rr: usize,
@@ -192,9 +274,6 @@ struct Sm {
     /// Cluster: arrivals of this CTA in the current phase; phases sent.
     cl_sent: u64,
     gone: bool,
-    /// The mbarrier / async-group units saw an input since reset.
-    mbar_used: bool,
-    groups_used: bool,
 }
 
 struct Cluster {
@@ -205,6 +284,18 @@ struct Cluster {
     done: u64,
     /// Pending arrive pulses (at, rank).
     arv: Vec<(u64, usize)>,
+}
+
+/// What the executor does once the SM's instruction port answers.
+enum Req {
+    /// membar unit: a transaction (None for a MEMBAR).
+    Membar(Option<Txn>),
+    /// bar unit: destination of a reduction, and whether the op blocks.
+    Bar(RedDst, bool),
+    /// mbarrier unit: destination register of the response.
+    Mb(Option<String>),
+    /// async groups: a bulk issue; a wait.
+    Ag(bool, bool),
 }
 
 /// Destination register and op of a `bar.red`.
@@ -238,28 +329,11 @@ pub struct Machine<'p> {
     shared_syms: HashMap<String, u64>,
     global_syms: HashMap<String, u64>,
     error: Option<String>,
+    /// The first lockstep difference of a twin (`--on rtl|verilog`).
+    mismatch: Option<Mismatch>,
     last_progress: u64,
 }
 
-fn level_code(l: Level) -> u8 {
-    match l {
-        Level::Cta => mlevel::CTA,
-        Level::Vc => mlevel::VC,
-        Level::Gl => mlevel::GL,
-        Level::Sys => mlevel::SYS,
-    }
-}
-
-fn ivall_code(i: Ivall) -> u8 {
-    match i {
-        Ivall::None => 0,
-        Ivall::D => 1,
-        Ivall::T => 2,
-        Ivall::TD => 3,
-    }
-}
-
-/// Width mask of a PTX type qualifier.
 fn type_mask(opcode: &str) -> u64 {
     let q: Vec<&str> = opcode.split('.').collect();
     if q.iter().any(|t| matches!(*t, "u64" | "s64" | "b64")) {
@@ -321,35 +395,30 @@ impl<'p> Machine<'p> {
         let h = &prog.header;
         let ctas = h.ctas as usize;
         let mut mem = Memory::new(ctas, opts.timing, opts.seed);
-        let mcfg = MembarConfig::default();
-        let bcfg = BarConfig {
-            warps: 32,
-            cta_slots: 1,
-        };
-        let mbcfg = mbarrier_unit_model::config::Config::default();
         let mut sms: Vec<Sm> = (0..ctas)
-            .map(|_| Sm {
-                membar: MembarModel::new(&mcfg),
-                bar: BarUnitModel::new(bcfg),
-                mbar: MbarrierModel::new(&mbcfg),
-                groups: AsyncGroupsModel::new(&mbcfg),
-                warps: Vec::new(),
-                rr: 0,
-                txns: HashMap::new(),
-                next_id: 0,
-                exits: VecDeque::new(),
-                launched: false,
-                entries: HashMap::new(),
-                ctx: VecDeque::new(),
-                rarv: Vec::new(),
-                rd: VecDeque::new(),
-                wr: VecDeque::new(),
-                cl_sent: 0,
-                gone: false,
-                mbar_used: false,
-                groups_used: false,
+            .map(|k| {
+                let twin = (opts.backend.build)(k).map_err(|e| {
+                    PtxError::new(&prog.file, 0, 0, format!("--on {}: {e}", opts.backend.name))
+                })?;
+                Ok(Sm {
+                    port: SmSyncModel::new(&exec_config()),
+                    twin,
+                    warps: Vec::new(),
+                    rr: 0,
+                    txns: HashMap::new(),
+                    next_id: 0,
+                    exits: VecDeque::new(),
+                    launched: false,
+                    entries: HashMap::new(),
+                    ctx: VecDeque::new(),
+                    rarv: Vec::new(),
+                    rd: VecDeque::new(),
+                    wr: VecDeque::new(),
+                    cl_sent: 0,
+                    gone: false,
+                })
             })
-            .collect();
+            .collect::<Result<_, PtxError>>()?;
         let mut warps = Vec::new();
         for w in &h.warps {
             let entry = prog
@@ -414,6 +483,7 @@ impl<'p> Machine<'p> {
             shared_syms,
             global_syms,
             error: None,
+            mismatch: None,
             last_progress: 0,
         })
     }
@@ -555,6 +625,9 @@ impl<'p> Machine<'p> {
         let outcome = loop {
             if self.now & 0xffff == 0 && self.now > 0 {
                 progress(self.now);
+            }
+            if let Some(m) = self.mismatch.take() {
+                break Outcome::Mismatch(m);
             }
             if let Some(e) = self.error.take() {
                 break Outcome::UnitError(e);
@@ -865,10 +938,8 @@ impl<'p> Machine<'p> {
         if !order.is_empty() {
             self.sms[c].rr = (self.sms[c].rr + 1) % order.len();
         }
-        let mut membar_req: Option<(usize, membar_unit_model::Inputs, Option<Txn>)> = None;
-        let mut bar_req: Option<(usize, BarInputs, RedDst)> = None;
-        let mut mb_req: Option<(usize, mb::Inputs, Option<String>)> = None;
-        let mut ag_req: Option<(usize, ag::Inputs, bool)> = None;
+        // At most one warp's op on the SM's instruction port this cycle.
+        let mut req: Option<(usize, Instr, Req)> = None;
         for &w in &order {
             if self.warps[w].wait != Wait::None {
                 continue;
@@ -898,42 +969,24 @@ impl<'p> Machine<'p> {
                 continue;
             }
             let op = code.ops[self.warps[w].opi].clone();
-            let slot = self.warps[w].slot;
+            let port_busy = req.is_some();
             match op {
-                Lowered::Membar { level, ivall } => {
-                    if membar_req.is_none() {
-                        let i = membar_unit_model::Inputs {
-                            req_valid: true,
-                            req_warp: slot,
-                            req_op: mop::MEMBAR,
-                            req_level: level_code(level),
-                            req_ivall: ivall_code(ivall),
-                            ..Default::default()
-                        };
-                        membar_req = Some((w, i, None));
-                    } else {
+                Lowered::Membar { .. } => {
+                    if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
+                    } else {
+                        let x = encode(&op, 0).expect("a MEMBAR has an encoding");
+                        req = Some((w, x, Req::Membar(None)));
                     }
                 }
-                Lowered::Txn { op, space } => {
-                    if membar_req.is_none() {
-                        let txn = self.make_txn(w, &code, op, &space);
-                        let id = self.sms[c].next_id;
-                        let i = membar_unit_model::Inputs {
-                            req_valid: true,
-                            req_warp: slot,
-                            req_op: match op {
-                                TxnOp::Ld => mop::LD,
-                                TxnOp::St => mop::ST,
-                                TxnOp::Atom => mop::ATOM,
-                                TxnOp::Red => mop::RED,
-                            },
-                            req_id: id,
-                            ..Default::default()
-                        };
-                        membar_req = Some((w, i, Some(txn)));
-                    } else {
+                Lowered::Txn { op: top, ref space } => {
+                    if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
+                    } else {
+                        let txn = self.make_txn(w, &code, top, space);
+                        let mut x = encode(&op, 0).expect("a transaction has an encoding");
+                        x.id = self.sms[c].next_id;
+                        req = Some((w, x, Req::Membar(Some(txn))));
                     }
                 }
                 Lowered::Inval { .. } => {
@@ -954,46 +1007,39 @@ impl<'p> Machine<'p> {
                     }
                     self.advance(w);
                 }
-                Lowered::Bar { op, id, count } => {
-                    if bar_req.is_some() || !self.sms[c].launched || !self.sms[c].exits.is_empty() {
+                Lowered::Bar {
+                    op: bar_op,
+                    id,
+                    count,
+                } => {
+                    if port_busy || !self.sms[c].launched || !self.sms[c].exits.is_empty() {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                         continue;
                     }
                     let idv = self.arg_value(w, &id).unwrap_or(0) as u8;
-                    let (all, cnt) = match &count {
-                        Arg::All | Arg::Absent => (true, 0),
-                        a => (false, (self.arg_value(w, a).unwrap_or(0) / 32) as u8),
+                    let count = match count {
+                        Arg::All | Arg::Absent => count,
+                        a => Arg::Imm(self.arg_value(w, &a).unwrap_or(0) as i64),
                     };
-                    let mut pred = 0u32;
+                    let resolved = Lowered::Bar {
+                        op: bar_op,
+                        id: Arg::Imm(idv as i64),
+                        count,
+                    };
+                    let mut x = encode(&resolved, 0).expect("a bar op has an encoding");
                     let mut dst = None;
-                    let opc = match op {
-                        BarOp::Sync => bop::SYNC,
-                        BarOp::Arrive => bop::ARRIVE,
-                        BarOp::RedPopc => bop::RED_POPC,
-                        BarOp::RedAnd => bop::RED_AND,
-                        BarOp::RedOr => bop::RED_OR,
-                    };
-                    if bop::is_red(opc) {
+                    if bop::is_red(x.op) {
                         if let Some(last) = code.inst.operands.last() {
                             if self.value(w, last) != 0 {
-                                pred = u32::MAX;
+                                x.pred = u32::MAX;
                             }
                         }
                         if let Some(Operand::Reg(d)) = code.inst.operands.first() {
-                            dst = Some((d.clone(), opc));
+                            dst = Some((d.clone(), x.op));
                         }
                     }
-                    let i = BarInputs {
-                        req_valid: true,
-                        req_warp: slot,
-                        req_op: opc,
-                        req_id: idv,
-                        req_all: all,
-                        req_count: cnt,
-                        req_pred: pred,
-                        ..Default::default()
-                    };
-                    bar_req = Some((w, i, dst));
+                    let blocks = bop::blocks(x.op);
+                    req = Some((w, x, Req::Bar(dst, blocks)));
                 }
                 Lowered::ClusterArrive => {
                     let wp = &mut self.warps[w];
@@ -1010,18 +1056,18 @@ impl<'p> Machine<'p> {
                     }
                 }
                 Lowered::Mbarrier {
-                    op,
+                    op: mb_op,
                     remote,
                     addr,
                     arg,
-                    ..
+                    hint,
                 } => {
                     let Some(entry) = self.mb_entry(w, &addr) else {
                         self.fail(w, format!("mbarrier address {addr}: more than 16 mbarrier objects in CTA {c} (the unit holds 16 entries)"));
                         continue;
                     };
                     let v = self.arg_value(w, &arg);
-                    if remote && matches!(op, MbOp::Arrive | MbOp::ArriveDrop) {
+                    if remote && matches!(mb_op, MbOp::Arrive | MbOp::ArriveDrop) {
                         // Through the remote-arrive port, after the cluster path's latency.
                         let at = now + self.mem.rand_range(10, 80);
                         self.sms[c].rarv.push((at, entry, v.unwrap_or(1) as u32));
@@ -1029,43 +1075,25 @@ impl<'p> Machine<'p> {
                         self.advance(w);
                         continue;
                     }
-                    if mb_req.is_some() {
+                    if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                         continue;
                     }
-                    let code_op = match op {
-                        MbOp::Init => mb::op::INIT,
-                        MbOp::Inval => mb::op::INVAL,
-                        MbOp::Arrive => mb::op::ARRIVE,
-                        MbOp::ArriveDrop => mb::op::ARRIVE_DROP,
-                        MbOp::ArriveExpectTx => mb::op::ARRIVE_EXPECT_TX,
-                        MbOp::ExpectTx => mb::op::EXPECT_TX,
-                        MbOp::CompleteTx => mb::op::COMPLETE_TX,
-                        MbOp::TestWait => mb::op::TEST_WAIT,
-                        MbOp::TryWait => mb::op::TRY_WAIT,
+                    let resolved = Lowered::Mbarrier {
+                        op: mb_op,
+                        remote,
+                        addr,
+                        arg: match v {
+                            Some(v) => Arg::Imm(v as i64),
+                            None => Arg::Absent,
+                        },
+                        hint,
                     };
-                    let mut i = mb::Inputs {
-                        op_valid: true,
-                        op_warp: slot,
-                        op_code: code_op,
-                        op_entry: entry,
-                        op_count: 1,
-                        ..Default::default()
-                    };
-                    match op {
-                        MbOp::Init | MbOp::Arrive | MbOp::ArriveDrop => {
-                            i.op_count = v.unwrap_or(1) as u32
-                        }
-                        MbOp::ArriveExpectTx | MbOp::ExpectTx | MbOp::CompleteTx => {
-                            i.op_tx = v.unwrap_or(0) as u32
-                        }
-                        MbOp::TestWait | MbOp::TryWait => i.op_parity = v.unwrap_or(0) & 1 != 0,
-                        MbOp::Inval => {}
-                    }
+                    let x = encode(&resolved, entry).expect("a local mbarrier op has an encoding");
                     let dst = match code.inst.operands.first() {
                         Some(Operand::Reg(r))
                             if !matches!(
-                                op,
+                                mb_op,
                                 MbOp::Init | MbOp::Inval | MbOp::ExpectTx | MbOp::CompleteTx
                             ) =>
                         {
@@ -1073,7 +1101,7 @@ impl<'p> Machine<'p> {
                         }
                         _ => None,
                     };
-                    mb_req = Some((w, i, dst));
+                    req = Some((w, x, Req::Mb(dst)));
                 }
                 Lowered::AsyncCopy { bytes, mbar, .. } => {
                     let Some(entry) = self.mb_entry(w, &mbar) else {
@@ -1111,27 +1139,25 @@ impl<'p> Machine<'p> {
                     self.trace.event(now, w, format!("bulk copy {n} B issued"));
                     self.advance(w);
                 }
-                Lowered::AsyncGroup { op, arg } => {
-                    if ag_req.is_some() {
+                Lowered::AsyncGroup { op: g_op, arg } => {
+                    if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                         continue;
                     }
-                    let (o, n) = match op {
-                        GroupOp::Issue => (ag::op::BULK, 0),
-                        GroupOp::Commit => (ag::op::COMMIT, 0),
-                        GroupOp::Wait => (ag::op::WAIT, self.arg_value(w, &arg).unwrap_or(0)),
-                        GroupOp::WaitRead => {
-                            (ag::op::WAIT_READ, self.arg_value(w, &arg).unwrap_or(0))
-                        }
+                    let arg = match self.arg_value(w, &arg) {
+                        Some(v) => Arg::Imm(v as i64),
+                        None => Arg::Absent,
                     };
-                    let i = ag::Inputs {
-                        ag_valid: true,
-                        ag_warp: slot,
-                        ag_op: o,
-                        ag_n: n as u8,
-                        ..Default::default()
-                    };
-                    ag_req = Some((w, i, op == GroupOp::Issue));
+                    let x = encode(&Lowered::AsyncGroup { op: g_op, arg }, 0)
+                        .expect("an async-group op has an encoding");
+                    req = Some((
+                        w,
+                        x,
+                        Req::Ag(
+                            g_op == GroupOp::Issue,
+                            matches!(g_op, GroupOp::Wait | GroupOp::WaitRead),
+                        ),
+                    ));
                 }
                 Lowered::Exit => {
                     if self.warps[w].inflight > 0 {
@@ -1147,246 +1173,231 @@ impl<'p> Machine<'p> {
             }
         }
 
-        // ---- membar unit ----
-        let mut mi = membar_unit_model::Inputs {
+        // ---- the sm_sync top's inputs: the instruction, then the pass-through ports ----
+        let mut i = SmInputs {
             dn_ready: true,
             ..Default::default()
         };
-        if let Some((_, i, _)) = &membar_req {
-            mi = membar_unit_model::Inputs {
-                dn_ready: true,
-                ..*i
-            };
+        if let Some((w, x, _)) = &req {
+            x.drive(self.warps[*w].slot, &mut i);
         }
         if let Some(t) = self.mem.take_ack(c) {
-            mi.ack_valid = true;
-            mi.ack_tag = t;
+            i.ack_valid = true;
+            i.ack_tag = t;
         }
         if let Some(t) = self.mem.take_bar_ack(c) {
-            mi.bar_ack_valid = true;
-            mi.bar_ack_tag = t;
+            i.bar_ack_valid = true;
+            i.bar_ack_tag = t;
         }
-        let mo = self.sms[c].membar.step(&mi);
-        if mo.err {
-            let w = membar_req
-                .as_ref()
-                .map(|r| r.0)
-                .unwrap_or(self.sms[c].warps[0]);
-            self.fail(w, "membar_unit err (protocol violation)".into());
+        if !self.sms[c].launched {
+            let mut mask = 0u64;
+            for &w in &self.sms[c].warps {
+                mask |= 1 << self.warps[w].slot;
+            }
+            i.ctl_valid = true;
+            i.ctl_op = ctl::LAUNCH;
+            i.ctl_slot = 0;
+            i.ctl_warps = mask;
+            self.sms[c].launched = true;
+        } else if let Some(x) = self.sms[c].exits.pop_front() {
+            i.ctl_valid = true;
+            i.ctl_op = ctl::EXIT;
+            i.ctl_warp = x;
         }
-        if mo.dn_valid {
-            match mo.dn_kind {
+        if let Some((e, b)) = self.sms[c].ctx.pop_front() {
+            i.ctx_valid = true;
+            i.ctx_entry = e;
+            i.ctx_bytes = b;
+        }
+        if let Some(k) = self.sms[c].rarv.iter().position(|r| r.0 <= now) {
+            let (_, e, n) = self.sms[c].rarv.remove(k);
+            i.rarv_valid = true;
+            i.rarv_entry = e;
+            i.rarv_count = n;
+        }
+        if let Some(s) = self.sms[c].rd.pop_front() {
+            i.rd_valid = true;
+            i.rd_warp = s;
+        } else if let Some(s) = self.sms[c].wr.pop_front() {
+            i.wr_valid = true;
+            i.wr_warp = s;
+        }
+        let o = self.sms[c].port.step(&i);
+        if let Some(twin) = self.sms[c].twin.as_mut() {
+            let t = twin.step(&i);
+            if let Some((port, want, got)) = o.first_difference(&t) {
+                let name = twin.name().to_string();
+                self.mismatch = Some(Mismatch {
+                    cycle: now,
+                    sm: c,
+                    port,
+                    model: want,
+                    twin: got,
+                    twin_name: name,
+                    inputs: i.describe(),
+                });
+                return;
+            }
+        }
+
+        // ---- errors, by source ----
+        if o.err {
+            let first = self.sms[c].warps[0];
+            let requester = req.as_ref().map(|r| r.0).unwrap_or(first);
+            if o.err_src & src::DECODER != 0 {
+                self.fail(
+                    requester,
+                    format!("sm_sync decoder refused unit {} op {}", i.in_unit, i.in_op),
+                );
+            }
+            if o.err_src & src::MEMBAR != 0 {
+                self.fail(requester, "membar_unit err (protocol violation)".into());
+            }
+            if o.err_src & src::BAR != 0 {
+                self.fail(
+                    requester,
+                    format!("bar_unit err: {}", errc::name(o.bar_err_code)),
+                );
+            }
+            if o.err_src & src::MBARRIER != 0 {
+                let w = self.sms[c]
+                    .warps
+                    .iter()
+                    .copied()
+                    .find(|&w| self.warps[w].slot == o.mb_rsp_warp)
+                    .unwrap_or(first);
+                let cause = mb::cause::NAMES
+                    .get(o.mb_err_cause as usize)
+                    .copied()
+                    .unwrap_or("?");
+                self.fail(w, format!("mbarrier_unit err: {cause}"));
+            }
+            if o.err_src & src::ASYNC != 0 {
+                self.fail(
+                    first,
+                    format!("async_groups err (cause {:#b})", o.ag_err_cause),
+                );
+            }
+        }
+
+        // ---- membar downstream commands ----
+        if o.dn_valid {
+            match o.dn_kind {
                 kind::TXN => {
-                    if let Some(t) = self.sms[c].txns.remove(&mo.dn_id) {
-                        let d = self.mem.dispatch(now, t, mo.dn_tag);
+                    if let Some(t) = self.sms[c].txns.remove(&o.dn_id) {
+                        let d = self.mem.dispatch(now, t, o.dn_tag);
                         self.apply_done(d);
                     }
                 }
                 kind::INVAL => {
                     self.mem.invalidate(c);
                 }
-                _ => self.mem.barrier(now, c, mo.dn_tag, mo.dn_ack_req),
+                _ => self.mem.barrier(now, c, o.dn_tag, o.dn_ack_req),
             }
         }
-        if let Some((w, i, txn)) = membar_req {
-            if mo.req_ready {
-                if let Some(t) = txn {
+
+        // ---- releases (a warp waits on one unit at a time) ----
+        for &w in &self.sms[c].warps.clone() {
+            let b = 1u64 << self.warps[w].slot;
+            if o.release_mask & b == 0 {
+                continue;
+            }
+            match self.warps[w].wait.clone() {
+                Wait::Membar | Wait::Group => self.release(w),
+                Wait::Bar(dst) if o.bar_rel_valid => {
+                    if let Some((d, opc)) = dst {
+                        let v = if opc == bop::RED_POPC {
+                            o.bar_rel_result as u64
+                        } else {
+                            (o.bar_rel_result & 1) as u64
+                        };
+                        self.set_reg(w, &d, v);
+                    }
+                    self.release(w);
+                }
+                _ => {}
+            }
+        }
+        // mbarrier responses to last cycle's op, then wakes.
+        if o.mb_rsp_valid {
+            for &w in &self.sms[c].warps.clone() {
+                if self.warps[w].slot != o.mb_rsp_warp {
+                    continue;
+                }
+                if let Wait::MbRsp(dst) = self.warps[w].wait.clone() {
+                    if o.mb_rsp_suspended {
+                        self.warps[w].wait = Wait::MbWake(dst);
+                    } else {
+                        if let Some(d) = dst {
+                            let v = if mb::op::is_arrive(o.mb_rsp_op) {
+                                o.mb_rsp_token as u64
+                            } else {
+                                o.mb_rsp_done as u64
+                            };
+                            self.set_reg(w, &d, v);
+                        }
+                        self.release(w);
+                    }
+                }
+            }
+        }
+        if o.mb_wake_mask != 0 {
+            for &w in &self.sms[c].warps.clone() {
+                let b = 1u64 << self.warps[w].slot;
+                if o.mb_wake_mask & b != 0 {
+                    if let Wait::MbWake(dst) = self.warps[w].wait.clone() {
+                        if let Some(d) = dst {
+                            self.set_reg(w, &d, (o.mb_wake_done & b != 0) as u64);
+                        }
+                        self.release(w);
+                    }
+                }
+            }
+        }
+
+        // ---- the instruction: taken or not ----
+        let Some((w, x, r)) = req else {
+            return;
+        };
+        let took = o.in_ready;
+        match r {
+            Req::Membar(txn) => {
+                if !took {
+                    *self.warps[w].stalls.entry("membar").or_insert(0) += 1;
+                } else if let Some(t) = txn {
                     if let (Some(d), Access::Load { .. } | Access::Atom { .. }) = (&t.dst, t.acc) {
                         *self.warps[w].pending.entry(d.clone()).or_insert(0) += 1;
                     }
                     if !matches!(t.acc, Access::Store { .. }) || t.shared {
                         self.warps[w].inflight += 1;
                     }
-                    self.sms[c].txns.insert(i.req_id, t);
+                    self.sms[c].txns.insert(x.id, t);
                     self.sms[c].next_id = self.sms[c].next_id.wrapping_add(1);
                     self.advance(w);
                 } else {
                     self.advance(w);
                     self.block(w, Wait::Membar);
                 }
-            } else {
-                *self.warps[w].stalls.entry("membar").or_insert(0) += 1;
             }
-        }
-        if mo.release_valid {
-            for &w in &self.sms[c].warps.clone() {
-                if self.warps[w].wait == Wait::Membar
-                    && mo.release_mask & (1 << self.warps[w].slot) != 0
-                {
-                    self.release(w);
-                }
-            }
-        }
-
-        // ---- bar unit ----
-        let mut bi = BarInputs::default();
-        if !self.sms[c].launched {
-            let mut mask = 0u64;
-            for &w in &self.sms[c].warps {
-                mask |= 1 << self.warps[w].slot;
-            }
-            bi.ctl_valid = true;
-            bi.ctl_op = ctl::LAUNCH;
-            bi.ctl_slot = 0;
-            bi.ctl_warps = mask;
-            self.sms[c].launched = true;
-        } else if let Some(x) = self.sms[c].exits.pop_front() {
-            bi.ctl_valid = true;
-            bi.ctl_op = ctl::EXIT;
-            bi.ctl_warp = x;
-        } else if let Some((_, i, _)) = &bar_req {
-            bi = *i;
-        }
-        let bo = self.sms[c].bar.step(&bi);
-        if bo.err {
-            let w = bar_req
-                .as_ref()
-                .map(|r| r.0)
-                .unwrap_or(self.sms[c].warps[0]);
-            self.fail(w, format!("bar_unit err: {}", errc::name(bo.err_code)));
-        }
-        if let Some((w, i, dst)) = bar_req {
-            if bo.req_ready && bi.req_valid {
-                self.advance(w);
-                if bop::blocks(i.req_op) {
-                    self.block(w, Wait::Bar(dst));
-                }
-            }
-        }
-        if bo.rel_valid {
-            for &w in &self.sms[c].warps.clone() {
-                if let Wait::Bar(dst) = self.warps[w].wait.clone() {
-                    if bo.rel_mask & (1 << self.warps[w].slot) != 0 {
-                        if let Some((d, opc)) = dst {
-                            let v = if opc == bop::RED_POPC {
-                                bo.rel_result as u64
-                            } else {
-                                (bo.rel_result & 1) as u64
-                            };
-                            self.set_reg(w, &d, v);
-                        }
-                        self.release(w);
+            Req::Bar(dst, blocks) => {
+                if took {
+                    self.advance(w);
+                    if blocks {
+                        self.block(w, Wait::Bar(dst));
                     }
                 }
             }
-        }
-
-        // ---- mbarrier unit ----
-        let mut ni = mb::Inputs::default();
-        if let Some((_, i, _)) = &mb_req {
-            ni = *i;
-        }
-        if let Some((e, b)) = self.sms[c].ctx.pop_front() {
-            ni.ctx_valid = true;
-            ni.ctx_entry = e;
-            ni.ctx_bytes = b;
-        }
-        if let Some(k) = self.sms[c].rarv.iter().position(|r| r.0 <= now) {
-            let (_, e, n) = self.sms[c].rarv.remove(k);
-            ni.rarv_valid = true;
-            ni.rarv_entry = e;
-            ni.rarv_count = n;
-        }
-        // A unit that never saw an input since reset stays in its reset state:
-        // stepping it with idle inputs changes nothing, so it is skipped.
-        self.sms[c].mbar_used |= ni != mb::Inputs::default();
-        let no = if self.sms[c].mbar_used {
-            self.sms[c].mbar.step(&ni)
-        } else {
-            mb::Outputs {
-                op_ready: true,
-                ..Default::default()
-            }
-        };
-        if no.err {
-            let w = self.sms[c]
-                .warps
-                .iter()
-                .copied()
-                .find(|&w| self.warps[w].slot == no.rsp_warp)
-                .unwrap_or(self.sms[c].warps[0]);
-            let cause = mb::cause::NAMES
-                .get(no.err_cause as usize)
-                .copied()
-                .unwrap_or("?");
-            self.fail(w, format!("mbarrier_unit err: {cause}"));
-        }
-        // Responses to last cycle's op.
-        if no.rsp_valid {
-            for &w in &self.sms[c].warps.clone() {
-                if self.warps[w].slot != no.rsp_warp {
-                    continue;
-                }
-                if let Wait::MbRsp(dst) = self.warps[w].wait.clone() {
-                    if no.rsp_suspended {
-                        self.warps[w].wait = Wait::MbWake(dst);
-                    } else {
-                        if let Some(d) = dst {
-                            let v = if mb::op::is_arrive(no.rsp_op) {
-                                no.rsp_token as u64
-                            } else {
-                                no.rsp_done as u64
-                            };
-                            self.set_reg(w, &d, v);
-                        }
-                        self.release(w);
-                    }
+            Req::Mb(dst) => {
+                if took {
+                    self.advance(w);
+                    self.block(w, Wait::MbRsp(dst));
                 }
             }
-        }
-        if no.wake_mask != 0 {
-            for &w in &self.sms[c].warps.clone() {
-                let b = 1u64 << self.warps[w].slot;
-                if no.wake_mask & b != 0 {
-                    if let Wait::MbWake(dst) = self.warps[w].wait.clone() {
-                        if let Some(d) = dst {
-                            self.set_reg(w, &d, (no.wake_done & b != 0) as u64);
-                        }
-                        self.release(w);
-                    }
+            Req::Ag(issue, waits) => {
+                if !took {
+                    *self.warps[w].stalls.entry("wait_group").or_insert(0) += 1;
+                    return;
                 }
-            }
-        }
-        if let Some((w, _, dst)) = mb_req {
-            if no.op_ready {
-                self.advance(w);
-                self.block(w, Wait::MbRsp(dst));
-            }
-        }
-
-        // ---- async groups ----
-        let mut gi = ag::Inputs::default();
-        if let Some((_, i, _)) = &ag_req {
-            gi = *i;
-        }
-        if let Some(s) = self.sms[c].rd.pop_front() {
-            gi.rd_valid = true;
-            gi.rd_warp = s;
-        } else if let Some(s) = self.sms[c].wr.pop_front() {
-            gi.wr_valid = true;
-            gi.wr_warp = s;
-        }
-        self.sms[c].groups_used |= gi != ag::Inputs::default();
-        let go = if self.sms[c].groups_used {
-            self.sms[c].groups.step(&gi)
-        } else {
-            ag::Outputs::default()
-        };
-        if go.err {
-            let w = self.sms[c].warps[0];
-            self.fail(w, format!("async_groups err (cause {:#b})", go.err_cause));
-        }
-        if go.release_mask != 0 {
-            for &w in &self.sms[c].warps.clone() {
-                if self.warps[w].wait == Wait::Group
-                    && go.release_mask & (1 << self.warps[w].slot) != 0
-                {
-                    self.release(w);
-                }
-            }
-        }
-        if let Some((w, i, issue)) = ag_req {
-            if go.ag_ready {
                 if issue {
                     let code = self.code(w).cloned().expect("issuing warp has code");
                     let ops = &code.inst.operands;
@@ -1416,11 +1427,9 @@ impl<'p> Machine<'p> {
                         .event(now, w, format!("bulk copy {n} B (group) issued"));
                 }
                 self.advance(w);
-                if i.ag_op == ag::op::WAIT || i.ag_op == ag::op::WAIT_READ {
+                if waits {
                     self.block(w, Wait::Group);
                 }
-            } else {
-                *self.warps[w].stalls.entry("wait_group").or_insert(0) += 1;
             }
         }
     }

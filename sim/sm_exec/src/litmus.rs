@@ -40,6 +40,32 @@ fn key_line(src: &str, key: &str) -> usize {
         .unwrap_or(1)
 }
 
+/// The registers an entry declares with `.reg`, in order.
+fn entry_registers(e: &ptx_front::parser::Entry) -> Vec<String> {
+    e.body
+        .iter()
+        .filter_map(|s| match s {
+            ptx_front::parser::Stmt::Decl { space, names, .. } if space == ".reg" => Some(names),
+            _ => None,
+        })
+        .flatten()
+        .cloned()
+        .collect()
+}
+
+/// Whether an instruction of `e` names register `reg` (operand or guard).
+fn entry_uses(e: &ptx_front::parser::Entry, reg: &str) -> bool {
+    use ptx_front::parser::Operand;
+    e.insts().any(|i| {
+        i.guard.as_ref().is_some_and(|g| g.reg == reg)
+            || i.operands.iter().any(|o| match o {
+                Operand::Reg(r) | Operand::NotPred(r) => r == reg,
+                Operand::Addr { base, .. } => base == reg,
+                _ => false,
+            })
+    })
+}
+
 /// Parse and check a litmus file. `file` names it in errors.
 pub fn load(file: &str, src: &str) -> Result<Test, PtxError> {
     let prog = ptx_front::parse(file, src)?;
@@ -92,6 +118,30 @@ pub fn load(file: &str, src: &str) -> Result<Test, PtxError> {
                 &format!("observe[{i}]"),
                 format!("found cta {cta} warp {warp}, expected a warp placed under `warps`"),
             ));
+        }
+        // The register must exist in the warp's entry: declared by `.reg`
+        // or named by one of its instructions. Otherwise the run would read
+        // 0 for it and the test would pass vacuously.
+        let entry = prog
+            .header
+            .warps
+            .iter()
+            .find(|p| p.cta == cta && p.warp == warp)
+            .and_then(|p| prog.entry(&p.program));
+        if let Some(e) = entry {
+            let declared = entry_registers(e);
+            if !declared.iter().any(|d| d == &reg) && !entry_uses(e, &reg) {
+                let shown: Vec<&str> = declared.iter().take(16).map(|s| s.as_str()).collect();
+                return Err(err(
+                    &format!("observe[{i}]"),
+                    format!(
+                        "found `{o}`: register `{reg}` does not exist in entry `{}` (cta {cta} warp {warp}); expected one of its registers: {}{}",
+                        e.name,
+                        if shown.is_empty() { "(none declared)".to_string() } else { shown.join(", ") },
+                        if declared.len() > shown.len() { ", …" } else { "" }
+                    ),
+                ));
+            }
         }
         observe.push(Observed { cta, warp, reg });
     }
@@ -168,15 +218,29 @@ impl Report {
     }
     pub fn verdict(&self) -> String {
         let ok = if self.pass() { "PASS" } else { "FAIL" };
+        let n = self.runs;
+        let k = self.forbidden_seen;
         let why = if self.failed_runs > 0 {
-            format!("{} runs did not finish", self.failed_runs)
+            format!("{} of {n} runs did not finish", self.failed_runs)
         } else if self.unexpected > 0 {
-            format!("{} outcomes outside forbidden/allowed", self.unexpected)
+            format!(
+                "{} of {n} runs gave an outcome outside forbidden/allowed",
+                self.unexpected
+            )
         } else {
-            match self.expect.as_str() {
-                "never" => "forbidden never observed".into(),
-                "seen" => "forbidden observed without the fence".into(),
-                _ => "PTX allows it; the model is stronger here".into(),
+            match (self.expect.as_str(), self.pass()) {
+                ("never", true) => "forbidden never observed".into(),
+                ("seen", true) => "forbidden observed without the fence".into(),
+                (_, true) => "PTX allows it; the model is stronger here".into(),
+                ("seen", false) => {
+                    format!("forbidden outcome never observed in {n} runs (expected: seen)")
+                }
+                ("never", false) => {
+                    format!("forbidden outcome observed in {k} of {n} runs (expected: never)")
+                }
+                _ => format!(
+                    "forbidden outcome observed in {k} of {n} runs (expected: stronger, i.e. never in this model)"
+                ),
             }
         };
         format!("{ok}: {why}")
@@ -241,7 +305,8 @@ pub fn run_test_with(t: &Test, runs: u64, seed: u64, base: &RunOptions) -> Repor
             Ok(x) => x,
             Err(e) => {
                 r.failed_runs += 1;
-                r.first_failure.get_or_insert(e.to_string());
+                r.first_failure
+                    .get_or_insert(format!("run {i} (seed {s}): {e}"));
                 continue;
             }
         };
@@ -264,12 +329,19 @@ pub fn run_test_with(t: &Test, runs: u64, seed: u64, base: &RunOptions) -> Repor
     r
 }
 
-/// The results table (Markdown), as `membar litmus` prints it.
-pub fn table(reports: &[Report], runs: u64, seed: u64) -> String {
+/// The results table (Markdown), as `membar litmus` prints it. `files`:
+/// the files given on the command line, or `None` for every file of `litmus/`.
+pub fn table(reports: &[Report], runs: u64, seed: u64, files: Option<&[String]>) -> String {
     let mut s = String::new();
     s.push_str("# Litmus results\n\n");
+    let what = match files {
+        None => "all files of `litmus/`".to_string(),
+        Some(f) => format!("{} file(s): {}", f.len(), f.join(", ")),
+    };
     s.push_str(&format!(
-        "Generated by `membar litmus --runs {runs} --seed {seed} --markdown docs/results/litmus.md` (all files of `litmus/`); do not edit.\n"
+        "Generated by `membar litmus --runs {runs} --seed {seed}` ({what}: {} tests, {} runs each); do not edit.\n",
+        reports.len(),
+        runs
     ));
     s.push_str("Outcomes are the observed registers in the order of each file's `observe` list, with their counts; **bold** = forbidden with the fence.\n\n");
     s.push_str("Replay: `membar run litmus/TEST.ptx --seed SEED` reruns the first run that showed a forbidden outcome (add `--trace t.json` to see it).\n\n");

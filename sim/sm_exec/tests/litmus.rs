@@ -43,7 +43,7 @@ fn every_litmus_test_meets_its_expectation() {
     assert!(ts.len() >= 20, "{} litmus files", ts.len());
     let t0 = std::time::Instant::now();
     let reports: Vec<_> = ts.iter().map(|t| run_test(t, runs, seed)).collect();
-    println!("{}", table(&reports, runs, seed));
+    println!("{}", table(&reports, runs, seed, None));
     println!("{:.1} s", t0.elapsed().as_secs_f64());
     for r in &reports {
         assert!(

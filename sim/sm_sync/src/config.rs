@@ -139,6 +139,129 @@ impl Config {
     }
 }
 
+/// Keys of an `sm_sync` configuration file.
+pub const KEYS: &[&str] = &["preset", "membar", "bar", "mbarrier"];
+
+impl Config {
+    /// Parse an `sm_sync` configuration file: a mapping with a `preset` (a
+    /// named configuration) and/or `membar`, `bar` and `mbarrier` sections
+    /// (all three when there is no preset). A section is that unit's own
+    /// configuration file inlined (its keys, its defaults for missing ones,
+    /// its checks) and replaces the preset's unit; `mbarrier` also holds the
+    /// async-group tracker's keys. One W is shared by all units.
+    pub fn from_yaml_str(text: &str, source: &str) -> Result<Config, String> {
+        let v: serde_yaml::Value =
+            serde_yaml::from_str(text).map_err(|e| format!("{source}: not YAML: {e}"))?;
+        let map = match &v {
+            serde_yaml::Value::Mapping(m) => m.clone(),
+            serde_yaml::Value::Null => Default::default(),
+            _ => {
+                return Err(format!(
+                    "{source}: expected a mapping with the keys {}",
+                    KEYS.join(", ")
+                ))
+            }
+        };
+        let key_name = |k: &serde_yaml::Value| match k.as_str() {
+            Some(s) => s.to_string(),
+            None => serde_yaml::to_string(k)
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
+        };
+        for k in map.keys() {
+            if !k.as_str().is_some_and(|k| KEYS.contains(&k)) {
+                return Err(format!(
+                    "{source}: unknown key `{}`: allowed: {}",
+                    key_name(k),
+                    KEYS.join(", ")
+                ));
+            }
+        }
+        let mut cfg = match map.get("preset") {
+            None if ["membar", "bar", "mbarrier"]
+                .iter()
+                .all(|k| map.contains_key(*k)) =>
+            {
+                Config::small()
+            }
+            None => {
+                return Err(format!(
+                    "{source}: `preset` is missing: give `preset` ({}) or all three sections \
+                     `membar`, `bar`, `mbarrier`",
+                    Config::named()
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            }
+            Some(p) => {
+                let allowed = Config::named()
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let name = p.as_str().ok_or_else(|| {
+                    format!(
+                        "{source}: key `preset`: value `{}` is not allowed; allowed: {allowed}",
+                        key_name(p)
+                    )
+                })?;
+                Config::by_name(name).map_err(|_| {
+                    format!(
+                        "{source}: key `preset`: value `{name}` is not allowed; allowed: {allowed}"
+                    )
+                })?
+            }
+        };
+        let section = |key: &str| -> Result<Option<String>, String> {
+            match map.get(key) {
+                None => Ok(None),
+                Some(v @ serde_yaml::Value::Mapping(_)) => Ok(Some(
+                    serde_yaml::to_string(v).map_err(|e| format!("{source}: `{key}`: {e}"))?,
+                )),
+                Some(v) => Err(format!(
+                    "{source}: key `{key}`: value `{}` is not allowed; allowed: a mapping of the {key} unit's configuration keys",
+                    key_name(v)
+                )),
+            }
+        };
+        if let Some(t) = section("membar")? {
+            cfg.membar = MembarConfig::from_yaml_str(&t, &format!("{source}: membar"))
+                .map_err(|e| e.to_string())?;
+        }
+        if let Some(t) = section("bar")? {
+            cfg.bar =
+                BarConfig::from_yaml(&t, &format!("{source}: bar")).map_err(|e| e.to_string())?;
+        }
+        if let Some(t) = section("mbarrier")? {
+            cfg.mbarrier = MbConfig::from_yaml_str(&t, &format!("{source}: mbarrier"))
+                .map_err(|e| e.to_string())?;
+        }
+        cfg.validate().map_err(|e| format!("{source}: {e}"))?;
+        Ok(cfg)
+    }
+
+    /// The configuration as a file [`Config::from_yaml_str`] reads back.
+    pub fn to_yaml(&self) -> String {
+        let indent = |t: String| -> String { t.lines().map(|l| format!("  {l}\n")).collect() };
+        format!(
+            "membar:\n{}bar:\n  warps: {}\n  cta_slots: {}\nmbarrier:\n{}",
+            indent(self.membar.to_yaml()),
+            self.bar.warps,
+            self.bar.cta_slots,
+            indent(
+                self.mbarrier
+                    .describe()
+                    .into_iter()
+                    .map(|(k, v)| format!("{k}: {v}\n"))
+                    .collect()
+            )
+        )
+    }
+}
+
 impl unit_ports::UnitConfig for Config {
     fn short_name(&self) -> String {
         format!(

@@ -14,6 +14,7 @@
 
 pub mod config;
 pub mod coverage;
+pub mod encode;
 pub mod model;
 pub mod ports;
 pub mod scoreboard;

@@ -1,4 +1,5 @@
-//! One-hot decoder: `onehot = 1 << index`.
+//! One-hot decoder: `onehot = 1 << index` (shared RTL primitive: the
+//! membar unit's request gate and the bar unit's warp table use it).
 //!
 //! A leaf primitive written by hand (like rust-hdl's own `DFF`): its Rust
 //! `update` is a plain shift, and its Verilog is the one-line shift of an
