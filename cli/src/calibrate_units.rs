@@ -99,8 +99,16 @@ pub fn calibrate(
             std::fs::create_dir_all(dir)
                 .map_err(|e| CmdError::input(format!("--markdown {}: {e}", p.display())))?;
         }
-        std::fs::write(p, &text)
-            .map_err(|e| CmdError::input(format!("--markdown {}: {e}", p.display())))?;
+        // The project's writer: never over a user's file (only over a table
+        // this command wrote, recognised by its verified marker line).
+        crate::output::write_file(
+            "--markdown",
+            p,
+            &crate::output::RunInputs::new(),
+            crate::output::Owner::Marked(crate::output::Mark::Markdown),
+            "a calibration table",
+            |w| w.write_all(text.as_bytes()),
+        )?;
         eprintln!("wrote {}", p.display());
     }
     if strict && max * 100.0 > tolerance_pct {

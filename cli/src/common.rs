@@ -46,6 +46,49 @@ impl From<InputError> for CmdError {
 
 pub type CmdResult = Result<(), CmdError>;
 
+/// Largest input file read (configs, workloads, grids, presets, programs):
+/// 4 MiB.
+pub const MAX_INPUT_BYTES: u64 = membar_sim::input::MAX_INPUT_BYTES;
+
+/// Largest Verilog file read (`--verilog`): 64 MiB (the biggest emitted
+/// configuration is well under 1 MiB; flattened netlists are larger).
+pub const MAX_VERILOG_BYTES: u64 = 64 << 20;
+
+/// Largest CSV read (`sweep --merge` shards, `synth --csv` to append to):
+/// 64 MiB.
+pub const MAX_CSV_BYTES: u64 = 64 << 20;
+
+/// The CLI's one bounded reader: the text of the input file `path` given by
+/// `flag` (`what` names the kind of file). A FIFO, a device or a directory
+/// is refused without opening it, a file over `cap` bytes without reading
+/// more than `cap + 1` bytes; non-UTF-8 text is refused. Errors name the
+/// flag and the file (exit 2).
+pub fn read_input_text(flag: &str, path: &Path, what: &str, cap: u64) -> Result<String, CmdError> {
+    let bytes = membar_sim::input::read_input_bytes(path, what, cap)
+        .map_err(|e| CmdError::input(format!("{flag} {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        CmdError::input(format!(
+            "{flag} {}: not a {what} text file (byte {} is not UTF-8)",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// A `--verilog` file's text through the bounded reader (at most
+/// [`MAX_VERILOG_BYTES`], a regular file, UTF-8).
+pub fn read_verilog_text(flag: &str, path: &Path) -> Result<String, CmdError> {
+    read_input_text(flag, path, "Verilog", MAX_VERILOG_BYTES)
+}
+
+/// A user's `--verilog` file, checked through the bounded reader before any
+/// tool opens it (a FIFO, a device, a file over 64 MiB or not text is exit 2
+/// naming it); its path.
+pub fn given_verilog(path: &Path) -> Result<std::path::PathBuf, CmdError> {
+    read_verilog_text("--verilog", path)?;
+    Ok(path.to_path_buf())
+}
+
 /// The text of a unit's `--config` file, through the project's one bounded
 /// input reader (4 MiB; `/dev/zero` is refused, naming the file); `expected`
 /// says what the file should be, for the error.
@@ -113,6 +156,51 @@ pub fn parse_cycles(s: &str) -> Result<u64, String> {
     Ok(n)
 }
 
+/// `synth --freq MHZ`: a finite clock target in 1..=1000 MHz.
+pub fn parse_freq(s: &str) -> Result<f64, String> {
+    let allowed = "allowed: a clock target in MHz, a finite number in 1..=1000";
+    let f: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number; {allowed}"))?;
+    if !(f.is_finite() && (1.0..=1000.0).contains(&f)) {
+        return Err(format!("{s} is out of range; {allowed}"));
+    }
+    Ok(f)
+}
+
+/// Longest `--timeout` (seconds): one week.
+pub const MAX_TIMEOUT_S: u64 = 7 * 24 * 3600;
+
+/// `synth|formal --timeout SECONDS`: 1..=MAX_TIMEOUT_S.
+pub fn parse_timeout(s: &str) -> Result<u64, String> {
+    let allowed = format!("allowed: whole seconds in 1..={MAX_TIMEOUT_S} (one week)");
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number; {allowed}"))?;
+    if !(1..=MAX_TIMEOUT_S).contains(&n) {
+        return Err(format!("{n} is out of range; {allowed}"));
+    }
+    Ok(n)
+}
+
+/// Most runs per test `litmus --runs` takes.
+pub const MAX_LITMUS_RUNS: u64 = 10_000_000;
+
+/// `litmus --runs N`: 1..=MAX_LITMUS_RUNS.
+pub fn parse_runs(s: &str) -> Result<u64, String> {
+    let allowed = format!("allowed: 1..={MAX_LITMUS_RUNS} runs per test");
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number; {allowed}"))?;
+    if !(1..=MAX_LITMUS_RUNS).contains(&n) {
+        return Err(format!("{n} is out of range; {allowed}"));
+    }
+    Ok(n)
+}
+
 /// Most threads `--jobs` may ask for: beyond this, thread start-up costs
 /// more than it gains and very large counts exhaust the machine.
 pub const MAX_JOBS: usize = 256;
@@ -156,19 +244,7 @@ pub fn config_label(path: Option<&Path>) -> String {
 /// Read a `--verilog` file and check it before any tool runs: UTF-8 text
 /// with a `module membar_unit` that has exactly the SPEC.md ports of `cfg`.
 pub fn read_verilog(flag: &str, path: &Path, cfg: &Config) -> Result<String, CmdError> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        CmdError::input(format!(
-            "{flag} {}: {e}; expected a Verilog file written by `membar generate`",
-            path.display()
-        ))
-    })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        CmdError::input(format!(
-            "{flag} {}: not a Verilog text file (byte {} is not UTF-8); expected a file written by `membar generate`",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
+    let text = read_verilog_text(flag, path)?;
     let problems = membar_testbench::portcheck::check_ports(&text, cfg);
     if !problems.is_empty() {
         return Err(CmdError::input(format!(

@@ -81,7 +81,7 @@ fn unit_spec_unchecked(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), Cm
         "cluster" => {
             let cfg = crate::unit_cluster::load_config(&a.config)?;
             let verilog = match v {
-                Some(p) => p.to_path_buf(),
+                Some(p) => crate::common::given_verilog(p)?,
                 None => crate::common::generated_verilog_file(
                     &bar_unit_rtl::cluster_module_prefix(&cfg),
                     "cluster_barrier.v",
@@ -94,7 +94,7 @@ fn unit_spec_unchecked(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), Cm
         "mbarrier" => {
             let cfg = crate::unit_mbarrier::load(&a.config)?;
             let verilog = match v {
-                Some(p) => p.to_path_buf(),
+                Some(p) => crate::common::given_verilog(p)?,
                 None => crate::common::generated_verilog_file(
                     &mbarrier_unit_rtl::module_prefix(&cfg),
                     "mbarrier_unit.v",
@@ -107,7 +107,7 @@ fn unit_spec_unchecked(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), Cm
         "async_groups" => {
             let cfg = crate::unit_async_groups::load(&a.config)?;
             let verilog = match v {
-                Some(p) => p.to_path_buf(),
+                Some(p) => crate::common::given_verilog(p)?,
                 None => crate::common::generated_verilog_file(
                     &format!("agrp_{}", mbarrier_unit_rtl::ag_config_name(&cfg)),
                     "async_groups.v",
@@ -120,7 +120,7 @@ fn unit_spec_unchecked(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), Cm
         "sm_sync" => {
             let (name, cfg) = crate::unit_sm_sync::load(&a.config)?;
             let verilog = match v {
-                Some(p) => p.to_path_buf(),
+                Some(p) => crate::common::given_verilog(p)?,
                 None => crate::common::generated_verilog_file(
                     &format!("sm_sync_{name}"),
                     "sm_sync.v",

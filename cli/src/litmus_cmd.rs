@@ -16,10 +16,8 @@ use sm_exec::RunOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// First bytes of a table written by `membar litmus`.
-pub fn is_litmus_md(head: &[u8]) -> bool {
-    head.starts_with(b"# Litmus results")
-}
+/// The table is Markdown, recognised by its verified marker line.
+const MARKDOWN: output::Owner = output::Owner::Marked(output::Mark::Markdown);
 
 pub fn run(
     files: &[PathBuf],
@@ -58,7 +56,7 @@ pub fn run(
         inputs.add("FILES", f);
     }
     if let Some(m) = markdown {
-        output::check_target("--markdown", m, &inputs, is_litmus_md, "a litmus table")?;
+        output::check_target("--markdown", m, &inputs, MARKDOWN, "a litmus table")?;
     }
     // A file that is refused (unreadable, bad header) does not stop the
     // others: every valid file runs and is reported, the refused ones are
@@ -122,14 +120,9 @@ pub fn run(
     }
     if let Some(m) = markdown {
         if refused.is_empty() {
-            output::write_file(
-                "--markdown",
-                m,
-                &inputs,
-                is_litmus_md,
-                "a litmus table",
-                |w| w.write_all(text.as_bytes()),
-            )?;
+            output::write_file("--markdown", m, &inputs, MARKDOWN, "a litmus table", |w| {
+                w.write_all(text.as_bytes())
+            })?;
         } else {
             eprintln!(
                 "membar litmus: --markdown {}: not written (a file was refused; the table would be incomplete)",

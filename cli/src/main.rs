@@ -61,8 +61,8 @@ enum Cmd {
         /// Seed of the random memory timing.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Cycle cap.
-        #[arg(long, default_value_t = 1_000_000)]
+        /// Cycle cap, 1..=10^12 (with --trace: 1..=10^6).
+        #[arg(long, default_value_t = 1_000_000, value_parser = common::parse_cycles)]
         cycles: u64,
         /// Write the per-warp timeline: FILE.vcd (GTKWave) or FILE.json (Chrome trace).
         #[arg(long)]
@@ -83,8 +83,8 @@ enum Cmd {
     Litmus {
         /// Litmus files (default: litmus/*.ptx).
         files: Vec<PathBuf>,
-        /// Runs per test.
-        #[arg(long, default_value_t = 1000)]
+        /// Runs per test, 1..=10^7.
+        #[arg(long, default_value_t = 1000, value_parser = common::parse_runs)]
         runs: u64,
         /// Base seed (each run's seed derives from it, the test name and the run index).
         #[arg(long, default_value_t = 1)]
@@ -148,8 +148,8 @@ enum Cmd {
         /// Work in this directory and keep the harness, .sby, logs and traces.
         #[arg(long)]
         keep: Option<PathBuf>,
-        /// Seconds each group's task may run.
-        #[arg(long, default_value_t = 1200)]
+        /// Seconds each group's task may run, 1..=604800.
+        #[arg(long, default_value_t = 1200, value_parser = common::parse_timeout)]
         timeout: u64,
         /// Groups run at once.
         #[arg(long, default_value_t = 1)]
@@ -382,11 +382,11 @@ enum Cmd {
         /// nextpnr placer seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Clock target for nextpnr, MHz.
-        #[arg(long, default_value_t = 100.0)]
+        /// Clock target for nextpnr, MHz, 1..=1000.
+        #[arg(long, default_value_t = 100.0, value_parser = common::parse_freq)]
         freq: f64,
-        /// Seconds each tool may run.
-        #[arg(long, default_value_t = 600)]
+        /// Seconds each tool may run, 1..=604800.
+        #[arg(long, default_value_t = 600, value_parser = common::parse_timeout)]
         timeout: u64,
         /// Work in this directory and keep the scripts, logs, netlist and report
         /// there: a new or empty directory, or one an earlier `--keep` used.

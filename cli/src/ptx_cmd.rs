@@ -24,8 +24,7 @@ pub fn run(lower: Option<&Path>, table: bool) -> CmdResult {
 
 fn lower_text(path: &Path) -> Result<String, CmdError> {
     let name = path.display().to_string();
-    let src = std::fs::read_to_string(path)
-        .map_err(|e| CmdError::input(format!("--lower {name}: {e}")))?;
+    let src = crate::run_cmd::read_program("--lower", path)?;
     let prog = ptx_front::parse(&name, &src).map_err(|e| CmdError::input(e.to_string()))?;
     let lowered = lower_program(&prog).map_err(|e| CmdError::input(e.to_string()))?;
     let h = &prog.header;

@@ -48,7 +48,7 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
         "--out",
         &path,
         &inputs,
-        is_generated_verilog,
+        output::Owner::Header(is_generated_verilog),
         "Verilog",
         |w| w.write_all(text.as_bytes()),
     )?;
@@ -116,10 +116,13 @@ pub fn cosim(a: &CosimArgs) -> CmdResult {
         inputs.add("--workload", Path::new(a.workload));
     }
     let waves_tmp = match a.waves {
-        Some(w) => {
-            output::check_target("--waves", w, &inputs, output::is_waveform, "a waveform")?;
-            Some(output::temp_beside("--waves", w)?)
-        }
+        Some(w) => Some(output::Pending::begin(
+            "--waves",
+            w,
+            &inputs,
+            output::Mark::Wave,
+            "a waveform",
+        )?),
         None => None,
     };
     let build = BuildOptions {
@@ -142,8 +145,8 @@ pub fn cosim(a: &CosimArgs) -> CmdResult {
             _ => cosim_error(e),
         },
     )?;
-    if let (Some(t), Some(w)) = (waves_tmp, a.waves) {
-        output::persist(t, "--waves", w, &inputs, output::is_waveform, "a waveform")?;
+    if let Some(t) = waves_tmp {
+        t.finish()?;
     }
     println!(
         "membar cosim: {} ({}), Verilog {}, workload {}, seed {}",

@@ -9,42 +9,28 @@
 
 use crate::common::{CmdError, CmdResult};
 use crate::output::{self, RunInputs};
-use sm_exec::{run_program, Outcome, RunOptions, RunResult};
+use sm_exec::{Outcome, RunOptions, RunResult};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
-/// Largest input program file read (bytes).
-const MAX_INPUT: u64 = 4 << 20;
-
-/// Read a program file, bounded; errors name the flag and the file.
+/// Read a program file through the CLI's bounded reader (a regular file of
+/// at most 4 MiB, UTF-8); errors name the flag and the file.
 pub fn read_program(flag: &str, path: &Path) -> Result<String, CmdError> {
-    let name = path.display();
-    let meta =
-        std::fs::metadata(path).map_err(|e| CmdError::input(format!("{flag} {name}: {e}")))?;
-    if !meta.is_file() {
-        return Err(CmdError::input(format!(
-            "{flag} {name}: not a regular file"
-        )));
-    }
-    if meta.len() > MAX_INPUT {
-        return Err(CmdError::input(format!(
-            "{flag} {name}: {} bytes, expected at most {MAX_INPUT}",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| CmdError::input(format!("{flag} {name}: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        CmdError::input(format!(
-            "{name}: not UTF-8 text (byte {}), expected a PTX program file",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    crate::common::read_input_text(flag, path, "PTX program", crate::common::MAX_INPUT_BYTES)
 }
 
-/// First bytes of a Chrome-trace JSON written by `membar run`.
-pub fn is_run_json(head: &[u8]) -> bool {
-    head.starts_with(b"{\"otherData\": {\"generator\": \"membar run (sm-exec)\"")
+/// Most cycles `run --trace` records (a trace takes about 100 bytes a
+/// cycle: 10^6 cycles is about 100 MB).
+pub const MAX_TRACE_CYCLES: u64 = 1_000_000;
+
+/// How a `--trace` file of kind `vcd`/`json` is recognised as ours.
+fn trace_owner(kind: &str) -> output::Owner {
+    output::Owner::Marked(if kind == "vcd" {
+        output::Mark::Wave
+    } else {
+        output::Mark::Json
+    })
 }
 
 /// The printed report of a run.
@@ -135,14 +121,14 @@ pub fn run(
             }
         },
     };
+    if trace.is_some() && cycles > MAX_TRACE_CYCLES {
+        return Err(CmdError::input(format!(
+            "--cycles {cycles} with --trace: allowed: 1..={MAX_TRACE_CYCLES} cycles when tracing (a trace takes about 100 bytes a cycle; run without --trace for longer runs)"
+        )));
+    }
     let inputs = RunInputs::new().with("PROGRAM", program);
     if let (Some(t), Some(k)) = (trace, trace_kind) {
-        let sig: output::Signature = if k == "vcd" {
-            output::is_vcd
-        } else {
-            is_run_json
-        };
-        output::check_target("--trace", t, &inputs, sig, "a membar run trace")?;
+        output::check_target("--trace", t, &inputs, trace_owner(k), "a membar run trace")?;
     }
     let name = program.display().to_string();
     let src = read_program("PROGRAM", program)?;
@@ -155,7 +141,20 @@ pub fn run(
         ..RunOptions::default()
     };
     let t0 = std::time::Instant::now();
-    let r = run_program(&prog, opts).map_err(|e| CmdError::input(e.to_string()))?;
+    // Long runs say how far they are on stderr, every few seconds.
+    let mut last = t0;
+    let mut progress = |c: u64| {
+        if last.elapsed().as_secs() >= 2 {
+            last = std::time::Instant::now();
+            eprintln!(
+                "membar run: cycle {c} of at most {cycles} ({:.1} %, {:.0} s)",
+                100.0 * c as f64 / cycles as f64,
+                t0.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let r = sm_exec::exec::run_program_with_progress(&prog, opts, &mut progress)
+        .map_err(|e| CmdError::input(e.to_string()))?;
     let secs = t0.elapsed().as_secs_f64();
     let mut text = report(&name, seed, &r);
     // A litmus file: its observed registers and how the outcome is judged.
@@ -186,11 +185,7 @@ pub fn run(
         r.cycles as f64 / secs.max(1e-9) / 1e6
     );
     if let (Some(t), Some(k)) = (trace, trace_kind) {
-        let sig: output::Signature = if k == "vcd" {
-            output::is_vcd
-        } else {
-            is_run_json
-        };
+        let sig = trace_owner(k);
         output::write_file("--trace", t, &inputs, sig, "a membar run trace", |w| {
             if k == "vcd" {
                 r.trace.write_vcd(w)

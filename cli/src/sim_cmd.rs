@@ -56,11 +56,9 @@ pub fn sim(
     let mut vcd_tmp = None;
     let mut vcd = match trace {
         Some(p) => {
-            output::check_target("--trace", p, &inputs, output::is_vcd, "a VCD trace")?;
-            let t = output::temp_beside("--trace", p)?;
-            let f = t
-                .reopen()
-                .map_err(|e| CmdError::input(format!("--trace {}: {e}", p.display())))?;
+            let t =
+                output::Pending::begin("--trace", p, &inputs, output::Mark::Wave, "a VCD trace")?;
+            let f = t.reopen()?;
             vcd_tmp = Some(t);
             Some(
                 VcdWriter::new(BufWriter::new(f), &cfg)
@@ -80,8 +78,8 @@ pub fn sim(
         v.finish()
             .map_err(|e| CmdError::input(format!("--trace: {e}")))?;
     }
-    if let (Some(t), Some(p)) = (vcd_tmp, trace) {
-        output::persist(t, "--trace", p, &inputs, output::is_vcd, "a VCD trace")?;
+    if let Some(t) = vcd_tmp {
+        t.finish()?;
     }
     println!(
         "membar sim: config {} ({}), workload {workload}, seed {seed}",

@@ -34,14 +34,21 @@ fn write_csv(
     rows: &[&Vec<String>],
     inputs: &RunInputs,
 ) -> Result<(), CmdError> {
-    output::write_file("--out", path, inputs, is_sweep_csv, "a sweep CSV", |w| {
-        let mut cw = csv::Writer::from_writer(w);
-        cw.write_record(header)?;
-        for r in rows {
-            cw.write_record(r.iter())?;
-        }
-        cw.flush()
-    })
+    output::write_file(
+        "--out",
+        path,
+        inputs,
+        output::Owner::Header(is_sweep_csv),
+        "a sweep CSV",
+        |w| {
+            let mut cw = csv::Writer::from_writer(w);
+            cw.write_record(header)?;
+            for r in rows {
+                cw.write_record(r.iter())?;
+            }
+            cw.flush()
+        },
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -68,7 +75,7 @@ fn draw_all(
                 "--out",
                 &plot.path,
                 inputs,
-                is_sweep_svg,
+                output::Owner::Header(is_sweep_svg),
                 "a sweep plot",
                 |w| w.write_all(plot.text.as_bytes()),
             )?;
@@ -163,7 +170,13 @@ pub fn sweep(opt: &Options) -> CmdResult {
         None => opt.out.join(format!("{stem}.csv")),
     };
     // Refuse to clobber before spending hours on the points.
-    output::check_target("--out", &csv_path, &inputs, is_sweep_csv, "a sweep CSV")?;
+    output::check_target(
+        "--out",
+        &csv_path,
+        &inputs,
+        output::Owner::Header(is_sweep_csv),
+        "a sweep CSV",
+    )?;
     let jobs = opt
         .jobs
         .unwrap_or_else(|| {
@@ -312,10 +325,15 @@ fn merge(opt: &Options, grid: &Grid, stem: &str) -> CmdResult {
     for (s, p) in &files {
         inputs.add("--merge", p);
         let bad = |what: String| CmdError::input(format!("--merge: {}: {what}", p.display()));
+        let text = crate::common::read_input_text(
+            "--merge",
+            p,
+            "shard CSV",
+            crate::common::MAX_CSV_BYTES,
+        )?;
         let mut r = csv::ReaderBuilder::new()
             .has_headers(false)
-            .from_path(p)
-            .map_err(|e| bad(e.to_string()))?;
+            .from_reader(text.as_bytes());
         let mut recs = r.records();
         let h: Vec<String> = match recs.next() {
             Some(Ok(h)) => h.iter().map(str::to_string).collect(),

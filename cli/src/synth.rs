@@ -177,8 +177,8 @@ pub fn check_csv(path: &Path) -> Result<bool, CmdError> {
     if !path.exists() {
         return Ok(true);
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CmdError::input(format!("--csv {}: {e}", path.display())))?;
+    let text =
+        crate::common::read_input_text("--csv", path, "synth CSV", crate::common::MAX_CSV_BYTES)?;
     let Some(first) = text.lines().next() else {
         return Ok(true);
     };
@@ -321,15 +321,7 @@ pub fn synth_unit(
         }
         None => (generate()?, "generated for this config".to_string()),
         Some(p) => {
-            let bytes = std::fs::read(p)
-                .map_err(|e| CmdError::input(format!("--verilog {}: {e}", p.display())))?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                CmdError::input(format!(
-                    "--verilog {}: not a Verilog text file (byte {} is not UTF-8); expected a file written by `membar generate`",
-                    p.display(),
-                    e.utf8_error().valid_up_to()
-                ))
-            })?;
+            let text = crate::common::read_verilog_text("--verilog", p)?;
             if !text.contains(&format!("module {}", u.prefix)) {
                 return Err(CmdError::input(format!(
                     "--verilog {}: it was not generated for {} (no module {}); pass the configuration it was generated from",

@@ -184,7 +184,13 @@ fn scaling_configs() -> Vec<(String, Config)> {
 /// `membar synth --all-configs`.
 pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) -> CmdResult {
     let inputs = RunInputs::new();
-    crate::output::check_target("--markdown", markdown, &inputs, ours, "Markdown file")?;
+    crate::output::check_target(
+        "--markdown",
+        markdown,
+        &inputs,
+        crate::output::Owner::Header(ours),
+        "Markdown file",
+    )?;
     if let Some(t) = targets.iter().find(|t| !t.has_pnr()) {
         return Err(CmdError::input(format!(
             "--target {}: --all-configs tabulates place-and-route figures; expected ice40 and/or ecp5",
@@ -250,7 +256,7 @@ pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) 
         "--markdown",
         markdown,
         &inputs,
-        ours,
+        crate::output::Owner::Header(ours),
         "Markdown file",
         |w| w.write_all(text.as_bytes()),
     )?;

@@ -46,7 +46,7 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
         "--out",
         &path,
         &inputs,
-        is_generated_bar_verilog,
+        output::Owner::Header(is_generated_bar_verilog),
         "Verilog",
         |w| w.write_all(text.as_bytes()),
     )?;
@@ -70,7 +70,7 @@ pub(crate) fn verilog_for(
     verilog: Option<&Path>,
 ) -> Result<PathBuf, CmdError> {
     if let Some(v) = verilog {
-        return Ok(v.to_path_buf());
+        return crate::common::given_verilog(v);
     }
     let text = generate_text(cfg, config)?;
     crate::common::generated_verilog_file(&bar_unit_rtl::module_prefix(cfg), "bar_unit.v", &text)

@@ -40,9 +40,14 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
     crate::unit_kit::create_out_dir(out)?;
     let path = out.join("cluster_barrier.v");
     let inputs = RunInputs::new().with("--config", config);
-    output::write_file("--out", &path, &inputs, is_generated, "Verilog", |w| {
-        w.write_all(text.as_bytes())
-    })?;
+    output::write_file(
+        "--out",
+        &path,
+        &inputs,
+        output::Owner::Header(is_generated),
+        "Verilog",
+        |w| w.write_all(text.as_bytes()),
+    )?;
     println!(
         "membar generate --unit cluster: {} (n{}) -> {} ({} lines)",
         config.display(),
@@ -64,7 +69,7 @@ pub fn cosim(
     let cfg = load_config(config)?;
     let cycles = cycles.unwrap_or(100_000);
     let path: PathBuf = match verilog {
-        Some(v) => v.to_path_buf(),
+        Some(v) => crate::common::given_verilog(v)?,
         None => {
             let text = generate_text(&cfg, config)?;
             crate::common::generated_verilog_file(

@@ -135,17 +135,9 @@ pub fn build_error(e: &membar_testbench::CosimError, path: &Path, given: bool) -
 pub fn check_verilog<U: Unit>(path: &Path, given: bool, cfg: &U::Config) -> Result<(), CmdError> {
     use unit_ports::UnitConfig;
     let label = verilog_label(path, given);
-    let bytes = std::fs::read(path).map_err(|e| {
-        CmdError::input(format!(
-            "{label}: {e}; expected a Verilog file written by `membar generate`"
-        ))
-    })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        CmdError::input(format!(
-            "{label}: not a Verilog text file (byte {} is not UTF-8); expected a file written by `membar generate`",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
+    // The one bounded reader: a FIFO, a device or a file over 64 MiB is
+    // refused before any tool opens it.
+    let text = crate::common::read_verilog_text("--verilog", path)?;
     let problems = membar_testbench::portcheck::check_unit_ports(
         &text,
         U::MODULE,
@@ -169,51 +161,46 @@ pub fn check_verilog<U: Unit>(path: &Path, given: bool, cfg: &U::Config) -> Resu
 /// waveform is written to a temporary file beside it and renamed over it
 /// when the run ends (passed or not), as `membar cosim` does.
 pub struct Waves {
-    tmp: Option<tempfile::NamedTempFile>,
+    pending: Option<crate::output::Pending>,
     target: Option<PathBuf>,
-    inputs: crate::output::RunInputs,
 }
 
 impl Waves {
     pub fn new(target: Option<&Path>, inputs: crate::output::RunInputs) -> Result<Self, CmdError> {
         use crate::output;
-        let tmp = match target {
-            Some(w) => {
-                output::check_target("--waves", w, &inputs, output::is_waveform, "a waveform")?;
-                Some(output::temp_beside("--waves", w)?)
-            }
+        let pending = match target {
+            Some(w) => Some(output::Pending::begin(
+                "--waves",
+                w,
+                &inputs,
+                output::Mark::Wave,
+                "a waveform",
+            )?),
             None => None,
         };
         Ok(Waves {
-            tmp,
+            pending,
             target: target.map(Path::to_path_buf),
-            inputs,
         })
     }
     /// Build options that write the waveform to the temporary file.
     pub fn build_options(&self) -> membar_testbench::BuildOptions {
         membar_testbench::BuildOptions {
             verbose: false,
-            waves: self.tmp.as_ref().map(|t| t.path().to_path_buf()),
+            waves: self.pending.as_ref().map(|p| p.path().to_path_buf()),
             ..Default::default()
         }
     }
-    /// Close the DUT's waveform and move it into place.
+    /// Close the DUT's waveform, seal it with its marker and move it into
+    /// place.
     pub fn finish<U: Unit>(
         self,
         dut: &mut membar_testbench::VerilatorDut<U>,
     ) -> Result<Option<PathBuf>, CmdError> {
         dut.close_waves();
-        match (self.tmp, self.target) {
-            (Some(t), Some(w)) => {
-                crate::output::persist(
-                    t,
-                    "--waves",
-                    &w,
-                    &self.inputs,
-                    crate::output::is_waveform,
-                    "a waveform",
-                )?;
+        match (self.pending, self.target) {
+            (Some(p), Some(w)) => {
+                p.finish()?;
                 Ok(Some(w))
             }
             _ => Ok(None),
@@ -357,7 +344,7 @@ pub mod cluster {
             verilog: Option<&Path>,
         ) -> Result<PathBuf, CmdError> {
             if let Some(v) = verilog {
-                return Ok(v.to_path_buf());
+                return crate::common::given_verilog(v);
             }
             let text = crate::unit_cluster::generate_text(cfg, config)?;
             crate::common::generated_verilog_file(
@@ -433,7 +420,7 @@ fn given_or_generated(
     text: impl FnOnce() -> Result<String, CmdError>,
 ) -> Result<PathBuf, CmdError> {
     match verilog {
-        Some(v) => Ok(v.to_path_buf()),
+        Some(v) => crate::common::given_verilog(v),
         None => crate::common::generated_verilog_file(prefix, file, &text()?),
     }
 }

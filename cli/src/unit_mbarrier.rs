@@ -52,7 +52,7 @@ pub fn generate(config: &Path, out: &Path) -> CmdResult {
         "--out",
         &file,
         &crate::output::RunInputs::new().with("--config", config),
-        |head| head.starts_with(GENERATED.as_bytes()),
+        crate::output::Owner::Header(|head| head.starts_with(GENERATED.as_bytes())),
         "Verilog",
         |w| w.write_all(v.as_bytes()),
     )?;
@@ -85,7 +85,7 @@ pub fn cosim(
     // target/membar-generated/<prefix>/ (unchanged text is not rewritten, so
     // the Verilator build cache is reused across runs).
     let path = match verilog {
-        Some(p) => p.to_path_buf(),
+        Some(p) => crate::common::given_verilog(p)?,
         None => crate::common::generated_verilog_file(
             &mbarrier_unit_rtl::module_prefix(&cfg),
             "mbarrier_unit.v",

@@ -151,6 +151,9 @@ fn parse_grid(
                         }
                         other => vec![other.clone()],
                     };
+                    for x in &values {
+                        check_value(grid, section, &kk, x)?;
+                    }
                     axes.push(Axis {
                         section,
                         key: kk,
@@ -163,6 +166,48 @@ fn parse_grid(
     }
     Ok((seed, axes))
 }
+
+/// A grid value must be a scalar of the key's type: configuration keys take
+/// unsigned integers, workload keys integers, booleans or names. Anything
+/// else (a list, a mapping, null, a tagged value, a string where a number
+/// belongs) is exit 2 naming the grid, the key and the value.
+fn check_value(grid: &Path, section: &str, key: &str, v: &Value) -> Result<(), CmdError> {
+    let k = format!("{section}.{key}");
+    let shown = || match v {
+        Value::String(s) => format!("{s:?}"),
+        Value::Null => "null".into(),
+        Value::Sequence(_) => "a list".into(),
+        Value::Mapping(_) => "a mapping".into(),
+        Value::Tagged(t) => format!("{} …", t.tag),
+        other => scalar(other),
+    };
+    match (section, v) {
+        ("config", Value::Number(n)) if n.as_u64().is_some() => Ok(()),
+        ("config", _) => Err(grid_err(
+            grid,
+            &k,
+            &shown(),
+            "an unsigned integer (or a list of them)",
+        )),
+        (_, Value::Number(_) | Value::Bool(_)) => Ok(()),
+        (_, Value::String(s))
+            if !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
+        {
+            Ok(())
+        }
+        _ => Err(grid_err(
+            grid,
+            &k,
+            &shown(),
+            "a number, a boolean or a name (letters, digits, `_`, `-`), or a list of them",
+        )),
+    }
+}
+
+/// Most points a unit grid may have (as the membar sweep).
+pub const MAX_POINTS: u64 = 20_000;
 
 /// One point's workload value of `key`, or `default`.
 fn wval<'a>(point: &'a [(&'static str, String, Value)], key: &str) -> Option<&'a Value> {
@@ -196,13 +241,19 @@ fn wint(
     }
 }
 
-/// The point's configuration text, parsed by the unit's own loader.
+/// The point's configuration, built as a YAML mapping (never by pasting
+/// values into text, so a value cannot add keys) and written out for the
+/// unit's own loader.
 fn config_text(point: &[(&'static str, String, Value)]) -> String {
-    point
+    let m: serde_yaml::Mapping = point
         .iter()
         .filter(|(s, _, _)| *s == "config")
-        .map(|(_, k, v)| format!("{k}: {}\n", scalar(v)))
-        .collect()
+        .map(|(_, k, v)| (Value::String(k.clone()), v.clone()))
+        .collect();
+    if m.is_empty() {
+        return String::new();
+    }
+    serde_yaml::to_string(&Value::Mapping(m)).unwrap_or_default()
 }
 
 fn mean_gap(resumes: &[Vec<u64>]) -> f64 {
@@ -449,10 +500,6 @@ fn flat_axes(
     out
 }
 
-fn is_unit_sweep_csv(head: &[u8]) -> bool {
-    head.starts_with(b"unit,")
-}
-
 /// `membar sweep --unit U --grid G --out DIR`.
 pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
     use crate::units::Unit;
@@ -469,6 +516,26 @@ pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
     let text = membar_sim::input::read_input(grid, "grid")
         .map_err(|e| CmdError::input(format!("--grid {e}")))?;
     let (seed, axes) = parse_grid(unit, grid, &text)?;
+    // The number of points, before any is built.
+    let n_points = axes
+        .iter()
+        .try_fold(1u64, |n, a| n.checked_mul(a.values.len() as u64))
+        .filter(|n| *n <= MAX_POINTS);
+    if n_points.is_none() {
+        let sizes: Vec<String> = axes
+            .iter()
+            .map(|a| format!("{}.{}: {}", a.section, a.key, a.values.len()))
+            .collect();
+        return Err(CmdError::input(format!(
+            "{}: the grid has {} points ({}); allowed: at most {MAX_POINTS} points (split it into several grids)",
+            grid.display(),
+            axes.iter()
+                .try_fold(1u64, |n, a| n.checked_mul(a.values.len() as u64))
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| "more than 2^64".into()),
+            sizes.join(" x ")
+        )));
+    }
     // Cartesian product, the last axis fastest.
     let mut points: Vec<Vec<(&'static str, String, Value)>> = vec![vec![]];
     for a in &axes {
@@ -500,7 +567,7 @@ pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
         "--out",
         &path,
         &inputs,
-        is_unit_sweep_csv,
+        output::Owner::Marked(output::Mark::Hash),
         "a sweep CSV",
         |w| {
             let cols: Vec<&str> = rows[0].iter().map(|(c, _)| *c).collect();

@@ -54,3 +54,17 @@ pub fn tmp_dir(tag: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// A file membar wrote through its writer, without its last line, the
+/// ownership marker (`written by membar; sha256 of everything above this
+/// line: ...`); panics if the marker is missing.
+pub fn without_marker(file: &str) -> &str {
+    let body = file.strip_suffix('\n').unwrap_or(file);
+    let cut = body.rfind('\n').map_or(0, |i| i + 1);
+    assert!(
+        body[cut..].contains("written by membar; sha256 of everything above this line: "),
+        "no membar marker line at the end: {:?}",
+        &body[cut..]
+    );
+    &file[..cut]
+}

@@ -25,6 +25,23 @@ pub const MAX_INPUT_BYTES: u64 = 4 << 20;
 /// Read a whole input file of kind `what` ("config", "workload", ...) through
 /// the size limit. Errors name the file, and the limit when it is the cause.
 pub fn read_input(path: &Path, what: &str) -> Result<String, InputError> {
+    let bytes = read_input_bytes(path, what, MAX_INPUT_BYTES)?;
+    let src = path.display().to_string();
+    String::from_utf8(bytes).map_err(|e| {
+        InputError::new(
+            &src,
+            "file",
+            "",
+            format!("cannot read the {what} file: not UTF-8 text ({e})"),
+        )
+    })
+}
+
+/// The project's one bounded reader: the bytes of the regular file `path`
+/// (a FIFO, a device or a directory is refused before it is opened, so a
+/// FIFO cannot hang the run), at most `cap` bytes (a longer file is refused
+/// without reading more than `cap + 1` bytes).
+pub fn read_input_bytes(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, InputError> {
     let src = path.display().to_string();
     let cannot = |e: &dyn std::fmt::Display| {
         InputError::new(
@@ -34,23 +51,75 @@ pub fn read_input(path: &Path, what: &str) -> Result<String, InputError> {
             format!("cannot read the {what} file: {e}"),
         )
     };
-    let f = std::fs::File::open(path).map_err(|e| cannot(&e))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| cannot(&e))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(InputError::new(
+    let not_regular = |m: &std::fs::Metadata| {
+        let ft = m.file_type();
+        let kind = if ft.is_dir() {
+            "a directory"
+        } else if is_fifo(&ft) {
+            "a FIFO (named pipe)"
+        } else {
+            "a device or other special file"
+        };
+        InputError::new(
             &src,
             "file",
             "",
             format!(
-                "cannot read the {what} file: larger than the {} MiB limit for input files (or endless)",
-                MAX_INPUT_BYTES >> 20
+                "cannot read the {what} file: it is {kind}; allowed: a regular file within the {} limit",
+                size_text(cap)
             ),
-        ));
+        )
+    };
+    let meta = std::fs::metadata(path).map_err(|e| cannot(&e))?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
     }
-    String::from_utf8(bytes).map_err(|e| cannot(&format_args!("not UTF-8 text ({e})")))
+    let too_big = || {
+        InputError::new(
+            &src,
+            "file",
+            "",
+            format!(
+                "cannot read the {what} file: larger than the {} limit for {what} files",
+                size_text(cap)
+            ),
+        )
+    };
+    if meta.len() > cap {
+        return Err(too_big());
+    }
+    let f = std::fs::File::open(path).map_err(|e| cannot(&e))?;
+    // The file may have been replaced between the check and the open.
+    let meta = f.metadata().map_err(|e| cannot(&e))?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let mut bytes = Vec::new();
+    f.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot(&e))?;
+    if bytes.len() as u64 > cap {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
+
+fn size_text(cap: u64) -> String {
+    if cap.is_multiple_of(1 << 20) {
+        format!("{} MiB", cap >> 20)
+    } else {
+        format!("{cap} bytes")
+    }
+}
+
+#[cfg(unix)]
+fn is_fifo(ft: &std::fs::FileType) -> bool {
+    std::os::unix::fs::FileTypeExt::is_fifo(ft)
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_ft: &std::fs::FileType) -> bool {
+    false
 }
 
 /// What a key allows. The validation passes check values with it and
@@ -551,7 +620,10 @@ mod tests {
         let e = read_input(Path::new("/dev/zero"), "config")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("/dev/zero") && e.contains("4 MiB"), "{e}");
+        assert!(
+            e.contains("/dev/zero") && e.contains("device") && e.contains("4 MiB"),
+            "{e}"
+        );
         let dir = std::env::temp_dir().join(format!("membar-input-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let big = dir.join("big.yaml");

@@ -615,8 +615,17 @@ impl<'p> Machine<'p> {
     }
 
     /// Run to the end.
-    pub fn run(mut self) -> RunResult {
+    pub fn run(self) -> RunResult {
+        self.run_with_progress(&mut |_| {})
+    }
+
+    /// [`Machine::run`], calling `progress(cycle)` every 2^16 cycles (long
+    /// runs report how far they are).
+    pub fn run_with_progress(mut self, progress: &mut dyn FnMut(u64)) -> RunResult {
         let outcome = loop {
+            if self.now & 0xffff == 0 && self.now > 0 {
+                progress(self.now);
+            }
             if let Some(m) = self.mismatch.take() {
                 break Outcome::Mismatch(m);
             }
@@ -1590,4 +1599,13 @@ pub fn run_source(file: &str, src: &str, opts: RunOptions) -> Result<RunResult, 
 /// Run a parsed program.
 pub fn run_program(prog: &Program, opts: RunOptions) -> Result<RunResult, PtxError> {
     Ok(Machine::new(prog, opts)?.run())
+}
+
+/// [`run_program`], calling `progress(cycle)` every 2^16 cycles.
+pub fn run_program_with_progress(
+    prog: &Program,
+    opts: RunOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<RunResult, PtxError> {
+    Ok(Machine::new(prog, opts)?.run_with_progress(progress))
 }
