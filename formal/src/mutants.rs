@@ -184,6 +184,9 @@ pub const MUTANTS: &[Mutant] = &[
 /// Apply `m` to `text`: the anchor line must occur exactly once (with `prev`
 /// before it when given). Errors name the mutant and what was found.
 pub fn apply(m: &Mutant, text: &str) -> Result<String, String> {
+    // One module per instance (the emitted file shares identical modules):
+    // a mutant edits one instance's module, as the model fault it mirrors.
+    let text = hdl_kit::emit::unshare_file(text)?;
     let lines: Vec<&str> = text.lines().collect();
     // Module of each line (for `within`).
     let mut module = "";

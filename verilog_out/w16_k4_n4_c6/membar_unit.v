@@ -428,7 +428,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready
     reg  seq_slot__clock;
     
     // Sub module instances
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_valid out_valid(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req out_valid(
         .d(out_valid__d),
         .q(out_valid__q),
         .clock(out_valid__clock)
@@ -438,7 +438,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready
         .q(out_kind__q),
         .clock(out_kind__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_tag out_tag(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind out_tag(
         .d(out_tag__d),
         .q(out_tag__q),
         .clock(out_tag__clock)
@@ -453,7 +453,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready
         .q(out_op__q),
         .clock(out_op__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_level out_level(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind out_level(
         .d(out_level__d),
         .q(out_level__q),
         .clock(out_level__clock)
@@ -468,27 +468,27 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd(clock,reset,dn_ready
         .q(out_id__q),
         .clock(out_id__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_is_txn out_is_txn(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req out_is_txn(
         .d(out_is_txn__d),
         .q(out_is_txn__q),
         .clock(out_is_txn__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d seq_inval_d(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
         .clock(seq_inval_d__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t seq_inval_t(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req seq_inval_t(
         .d(seq_inval_t__d),
         .q(seq_inval_t__q),
         .clock(seq_inval_t__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_barrier seq_barrier(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req seq_barrier(
         .d(seq_barrier__d),
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_slot seq_slot(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind seq_slot(
         .d(seq_slot__d),
         .q(seq_slot__q),
         .clock(seq_slot__clock)
@@ -650,25 +650,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_id(d,q,clock);
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_id
 
 
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_is_txn(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_is_txn
-
-
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind(d,q,clock);
     
     // Module arguments
@@ -686,25 +667,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind(d,q,clock)
     end
           
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_level(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_level
 
 
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_op(d,q,clock);
@@ -726,44 +688,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_op(d,q,clock);
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_op
 
 
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_tag
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_valid
-
-
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp(d,q,clock);
     
     // Module arguments
@@ -781,82 +705,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp(d,q,clock)
     end
           
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_barrier(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_barrier
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_inval_d
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_inval_t
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__seq_slot
 
 
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,joining,req_level,open_level,closed_set,seq_busy,next_clean,open_tag,close,join_ok,accept_join,join_tag,join_first);
@@ -950,7 +798,7 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,jo
     reg  [7:0] age_inc;
     
     // Sub module instances
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__open open(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind open(
         .d(open__d),
         .q(open__q),
         .clock(open__clock)
@@ -965,32 +813,32 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer(clock,reset,jo
         .q(age__q),
         .clock(age__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__lone lone(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req lone(
         .d(lone__d),
         .q(lone__q),
         .clock(lone__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__nz_f nz_f(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req nz_f(
         .d(nz_f__d),
         .q(nz_f__q),
         .clock(nz_f__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__full_f full_f(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req full_f(
         .d(full_f__d),
         .q(full_f__q),
         .clock(full_f__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__am1_f am1_f(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req am1_f(
         .d(am1_f__d),
         .q(am1_f__q),
         .clock(am1_f__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__bc_f bc_f(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req bc_f(
         .d(bc_f__d),
         .q(bc_f__q),
         .clock(bc_f__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__ge_f ge_f(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req ge_f(
         .d(ge_f__d),
         .q(ge_f__q),
         .clock(ge_f__clock)
@@ -1135,101 +983,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__age(d,q,clock
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__age
 
 
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__am1_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__am1_f
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__bc_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__bc_f
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__full_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__full_f
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__ge_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__ge_f
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__lone(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__lone
-
-
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__nmem(d,q,clock);
     
     // Module arguments
@@ -1247,44 +1000,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__nmem(d,q,cloc
     end
           
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__nmem
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__nz_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__nz_f
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__open(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__coalescer__open
 
 
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero_next,io__ack_err);
@@ -1365,42 +1080,42 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__1 cnt__1(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__0 cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__2 cnt__2(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__0 cnt__2(
         .d(cnt__2__d),
         .q(cnt__2__q),
         .clock(cnt__2__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__3 cnt__3(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__0 cnt__3(
         .d(cnt__3__d),
         .q(cnt__3__q),
         .clock(cnt__3__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__nz nz(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__one one(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__full full(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__am1 am1(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp am1(
         .d(am1__d),
         .q(am1__q),
         .clock(am1__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__pend pend(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp pend(
         .d(pend__d),
         .q(pend__q),
         .clock(pend__clock)
@@ -1612,25 +1327,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters(io__clock,io__r
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters
 
 
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__am1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__am1
-
-
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__0(d,q,clock);
     
     // Module arguments
@@ -1648,139 +1344,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__0(d,q,clo
     end
           
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__0
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__1
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__2
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__cnt__3
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__full(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__full
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__nz(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__nz
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__one(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__one
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__pend(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__counters__pend
 
 
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,join_ok,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
@@ -1837,17 +1400,17 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request(clock,reset,req_
     reg  [15:0] cta_rel;
     
     // Sub module instances
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__cta_pend cta_pend(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_id cta_pend(
         .d(cta_pend__d),
         .q(cta_pend__q),
         .clock(cta_pend__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__blocked blocked(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_id blocked(
         .d(blocked__d),
         .q(blocked__q),
         .clock(blocked__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__req_dec req_dec(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__out_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
@@ -1899,44 +1462,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request(clock,reset,req_
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request
 
 
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__blocked(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__blocked
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__cta_pend(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__cta_pend
-
-
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__out_dec(index,onehot);
     
     // Module arguments
@@ -1946,17 +1471,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__out_dec(index,o
     // Update code (custom)
     always @(*) onehot = 16'h1 << index;
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__out_dec
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__req_dec(index,onehot);
-    
-    // Module arguments
-    input wire  [3:0] index;
-    output reg  [15:0] onehot;
-    
-    // Update code (custom)
-    always @(*) onehot = 16'h1 << index;
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__request__req_dec
 
 
 module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero_next,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
@@ -2090,117 +1604,117 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
     reg  [3:0] rel;
     
     // Sub module instances
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__0 members__0(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_id members__0(
         .d(members__0__d),
         .q(members__0__q),
         .clock(members__0__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__1 members__1(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_id members__1(
         .d(members__1__d),
         .q(members__1__q),
         .clock(members__1__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__2 members__2(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_id members__2(
         .d(members__2__d),
         .q(members__2__q),
         .clock(members__2__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__3 members__3(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_id members__3(
         .d(members__3__d),
         .q(members__3__q),
         .clock(members__3__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__0 level__0(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind level__0(
         .d(level__0__d),
         .q(level__0__q),
         .clock(level__0__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__1 level__1(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind level__1(
         .d(level__1__d),
         .q(level__1__q),
         .clock(level__1__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__2 level__2(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind level__2(
         .d(level__2__d),
         .q(level__2__q),
         .clock(level__2__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__3 level__3(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind level__3(
         .d(level__3__d),
         .q(level__3__q),
         .clock(level__3__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__0 ivall__0(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind ivall__0(
         .d(ivall__0__d),
         .q(ivall__0__q),
         .clock(ivall__0__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__1 ivall__1(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind ivall__1(
         .d(ivall__1__d),
         .q(ivall__1__q),
         .clock(ivall__1__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__2 ivall__2(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind ivall__2(
         .d(ivall__2__d),
         .q(ivall__2__q),
         .clock(ivall__2__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__3 ivall__3(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind ivall__3(
         .d(ivall__3__d),
         .q(ivall__3__q),
         .clock(ivall__3__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__closed closed(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__bar_sent bar_sent(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ack_req ack_req(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__bar_acked bar_acked(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_valid pj_valid(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_ack_req pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
         .clock(pj_valid__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_tag pj_tag(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind pj_tag(
         .d(pj_tag__d),
         .q(pj_tag__q),
         .clock(pj_tag__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_warp pj_warp(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_id pj_warp(
         .d(pj_warp__d),
         .q(pj_warp__q),
         .clock(pj_warp__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_level pj_level(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind pj_level(
         .d(pj_level__d),
         .q(pj_level__q),
         .clock(pj_level__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_ivall pj_ivall(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_kind pj_ivall(
         .d(pj_ivall__d),
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_q rel_q(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
     );
-    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_now rel_now(
+    mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__cmd__out_warp rel_now(
         .d(rel_now__d),
         .q(rel_now__q),
         .clock(rel_now__clock)
@@ -2495,443 +2009,6 @@ module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring(clock,reset,open_ta
     end
     
 endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ack_req(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ack_req
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__bar_acked(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__bar_acked
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__bar_sent(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__bar_sent
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__closed(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__closed
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__0
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__1
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__2
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__ivall__3
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__0
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__1
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__2
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__level__3
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__0
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__1
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__2
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__members__3
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_ivall(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_ivall
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_level(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_level
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_tag
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_valid
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_warp(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__pj_warp
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_now(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_now
-
-
-module mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbu_w16_n4_k4_c6_win16_lone0_mo1_promote_glack0__ring__rel_q
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

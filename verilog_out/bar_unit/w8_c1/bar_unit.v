@@ -841,17 +841,17 @@ module bar_w8_c1__ctas__0(clock,reset,launch_en,launch_size,exit_en,arr_en,req_i
     reg  exit_found;
     
     // Sub module instances
-    bar_w8_c1__ctas__0__busy_q busy_q(
+    bar_w8_c1__ctas__0__active__0 busy_q(
         .d(busy_q__d),
         .q(busy_q__q),
         .clock(busy_q__clock)
     );
-    bar_w8_c1__ctas__0__size_q size_q(
+    bar_w8_c1__ctas__0__count__0 size_q(
         .d(size_q__d),
         .q(size_q__q),
         .clock(size_q__clock)
     );
-    bar_w8_c1__ctas__0__live_q live_q(
+    bar_w8_c1__ctas__0__count__0 live_q(
         .d(live_q__d),
         .q(live_q__q),
         .clock(live_q__clock)
@@ -861,237 +861,237 @@ module bar_w8_c1__ctas__0(clock,reset,launch_en,launch_size,exit_en,arr_en,req_i
         .q(active__0__q),
         .clock(active__0__clock)
     );
-    bar_w8_c1__ctas__0__active__1 active__1(
+    bar_w8_c1__ctas__0__active__0 active__1(
         .d(active__1__d),
         .q(active__1__q),
         .clock(active__1__clock)
     );
-    bar_w8_c1__ctas__0__active__2 active__2(
+    bar_w8_c1__ctas__0__active__0 active__2(
         .d(active__2__d),
         .q(active__2__q),
         .clock(active__2__clock)
     );
-    bar_w8_c1__ctas__0__active__3 active__3(
+    bar_w8_c1__ctas__0__active__0 active__3(
         .d(active__3__d),
         .q(active__3__q),
         .clock(active__3__clock)
     );
-    bar_w8_c1__ctas__0__active__4 active__4(
+    bar_w8_c1__ctas__0__active__0 active__4(
         .d(active__4__d),
         .q(active__4__q),
         .clock(active__4__clock)
     );
-    bar_w8_c1__ctas__0__active__5 active__5(
+    bar_w8_c1__ctas__0__active__0 active__5(
         .d(active__5__d),
         .q(active__5__q),
         .clock(active__5__clock)
     );
-    bar_w8_c1__ctas__0__active__6 active__6(
+    bar_w8_c1__ctas__0__active__0 active__6(
         .d(active__6__d),
         .q(active__6__q),
         .clock(active__6__clock)
     );
-    bar_w8_c1__ctas__0__active__7 active__7(
+    bar_w8_c1__ctas__0__active__0 active__7(
         .d(active__7__d),
         .q(active__7__q),
         .clock(active__7__clock)
     );
-    bar_w8_c1__ctas__0__active__8 active__8(
+    bar_w8_c1__ctas__0__active__0 active__8(
         .d(active__8__d),
         .q(active__8__q),
         .clock(active__8__clock)
     );
-    bar_w8_c1__ctas__0__active__9 active__9(
+    bar_w8_c1__ctas__0__active__0 active__9(
         .d(active__9__d),
         .q(active__9__q),
         .clock(active__9__clock)
     );
-    bar_w8_c1__ctas__0__active__10 active__10(
+    bar_w8_c1__ctas__0__active__0 active__10(
         .d(active__10__d),
         .q(active__10__q),
         .clock(active__10__clock)
     );
-    bar_w8_c1__ctas__0__active__11 active__11(
+    bar_w8_c1__ctas__0__active__0 active__11(
         .d(active__11__d),
         .q(active__11__q),
         .clock(active__11__clock)
     );
-    bar_w8_c1__ctas__0__active__12 active__12(
+    bar_w8_c1__ctas__0__active__0 active__12(
         .d(active__12__d),
         .q(active__12__q),
         .clock(active__12__clock)
     );
-    bar_w8_c1__ctas__0__active__13 active__13(
+    bar_w8_c1__ctas__0__active__0 active__13(
         .d(active__13__d),
         .q(active__13__q),
         .clock(active__13__clock)
     );
-    bar_w8_c1__ctas__0__active__14 active__14(
+    bar_w8_c1__ctas__0__active__0 active__14(
         .d(active__14__d),
         .q(active__14__q),
         .clock(active__14__clock)
     );
-    bar_w8_c1__ctas__0__active__15 active__15(
+    bar_w8_c1__ctas__0__active__0 active__15(
         .d(active__15__d),
         .q(active__15__q),
         .clock(active__15__clock)
     );
-    bar_w8_c1__ctas__0__all__0 all__0(
+    bar_w8_c1__ctas__0__active__0 all__0(
         .d(all__0__d),
         .q(all__0__q),
         .clock(all__0__clock)
     );
-    bar_w8_c1__ctas__0__all__1 all__1(
+    bar_w8_c1__ctas__0__active__0 all__1(
         .d(all__1__d),
         .q(all__1__q),
         .clock(all__1__clock)
     );
-    bar_w8_c1__ctas__0__all__2 all__2(
+    bar_w8_c1__ctas__0__active__0 all__2(
         .d(all__2__d),
         .q(all__2__q),
         .clock(all__2__clock)
     );
-    bar_w8_c1__ctas__0__all__3 all__3(
+    bar_w8_c1__ctas__0__active__0 all__3(
         .d(all__3__d),
         .q(all__3__q),
         .clock(all__3__clock)
     );
-    bar_w8_c1__ctas__0__all__4 all__4(
+    bar_w8_c1__ctas__0__active__0 all__4(
         .d(all__4__d),
         .q(all__4__q),
         .clock(all__4__clock)
     );
-    bar_w8_c1__ctas__0__all__5 all__5(
+    bar_w8_c1__ctas__0__active__0 all__5(
         .d(all__5__d),
         .q(all__5__q),
         .clock(all__5__clock)
     );
-    bar_w8_c1__ctas__0__all__6 all__6(
+    bar_w8_c1__ctas__0__active__0 all__6(
         .d(all__6__d),
         .q(all__6__q),
         .clock(all__6__clock)
     );
-    bar_w8_c1__ctas__0__all__7 all__7(
+    bar_w8_c1__ctas__0__active__0 all__7(
         .d(all__7__d),
         .q(all__7__q),
         .clock(all__7__clock)
     );
-    bar_w8_c1__ctas__0__all__8 all__8(
+    bar_w8_c1__ctas__0__active__0 all__8(
         .d(all__8__d),
         .q(all__8__q),
         .clock(all__8__clock)
     );
-    bar_w8_c1__ctas__0__all__9 all__9(
+    bar_w8_c1__ctas__0__active__0 all__9(
         .d(all__9__d),
         .q(all__9__q),
         .clock(all__9__clock)
     );
-    bar_w8_c1__ctas__0__all__10 all__10(
+    bar_w8_c1__ctas__0__active__0 all__10(
         .d(all__10__d),
         .q(all__10__q),
         .clock(all__10__clock)
     );
-    bar_w8_c1__ctas__0__all__11 all__11(
+    bar_w8_c1__ctas__0__active__0 all__11(
         .d(all__11__d),
         .q(all__11__q),
         .clock(all__11__clock)
     );
-    bar_w8_c1__ctas__0__all__12 all__12(
+    bar_w8_c1__ctas__0__active__0 all__12(
         .d(all__12__d),
         .q(all__12__q),
         .clock(all__12__clock)
     );
-    bar_w8_c1__ctas__0__all__13 all__13(
+    bar_w8_c1__ctas__0__active__0 all__13(
         .d(all__13__d),
         .q(all__13__q),
         .clock(all__13__clock)
     );
-    bar_w8_c1__ctas__0__all__14 all__14(
+    bar_w8_c1__ctas__0__active__0 all__14(
         .d(all__14__d),
         .q(all__14__q),
         .clock(all__14__clock)
     );
-    bar_w8_c1__ctas__0__all__15 all__15(
+    bar_w8_c1__ctas__0__active__0 all__15(
         .d(all__15__d),
         .q(all__15__q),
         .clock(all__15__clock)
     );
-    bar_w8_c1__ctas__0__expected__0 expected__0(
+    bar_w8_c1__ctas__0__count__0 expected__0(
         .d(expected__0__d),
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    bar_w8_c1__ctas__0__expected__1 expected__1(
+    bar_w8_c1__ctas__0__count__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    bar_w8_c1__ctas__0__expected__2 expected__2(
+    bar_w8_c1__ctas__0__count__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    bar_w8_c1__ctas__0__expected__3 expected__3(
+    bar_w8_c1__ctas__0__count__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    bar_w8_c1__ctas__0__expected__4 expected__4(
+    bar_w8_c1__ctas__0__count__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    bar_w8_c1__ctas__0__expected__5 expected__5(
+    bar_w8_c1__ctas__0__count__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    bar_w8_c1__ctas__0__expected__6 expected__6(
+    bar_w8_c1__ctas__0__count__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    bar_w8_c1__ctas__0__expected__7 expected__7(
+    bar_w8_c1__ctas__0__count__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
     );
-    bar_w8_c1__ctas__0__expected__8 expected__8(
+    bar_w8_c1__ctas__0__count__0 expected__8(
         .d(expected__8__d),
         .q(expected__8__q),
         .clock(expected__8__clock)
     );
-    bar_w8_c1__ctas__0__expected__9 expected__9(
+    bar_w8_c1__ctas__0__count__0 expected__9(
         .d(expected__9__d),
         .q(expected__9__q),
         .clock(expected__9__clock)
     );
-    bar_w8_c1__ctas__0__expected__10 expected__10(
+    bar_w8_c1__ctas__0__count__0 expected__10(
         .d(expected__10__d),
         .q(expected__10__q),
         .clock(expected__10__clock)
     );
-    bar_w8_c1__ctas__0__expected__11 expected__11(
+    bar_w8_c1__ctas__0__count__0 expected__11(
         .d(expected__11__d),
         .q(expected__11__q),
         .clock(expected__11__clock)
     );
-    bar_w8_c1__ctas__0__expected__12 expected__12(
+    bar_w8_c1__ctas__0__count__0 expected__12(
         .d(expected__12__d),
         .q(expected__12__q),
         .clock(expected__12__clock)
     );
-    bar_w8_c1__ctas__0__expected__13 expected__13(
+    bar_w8_c1__ctas__0__count__0 expected__13(
         .d(expected__13__d),
         .q(expected__13__q),
         .clock(expected__13__clock)
     );
-    bar_w8_c1__ctas__0__expected__14 expected__14(
+    bar_w8_c1__ctas__0__count__0 expected__14(
         .d(expected__14__d),
         .q(expected__14__q),
         .clock(expected__14__clock)
     );
-    bar_w8_c1__ctas__0__expected__15 expected__15(
+    bar_w8_c1__ctas__0__count__0 expected__15(
         .d(expected__15__d),
         .q(expected__15__q),
         .clock(expected__15__clock)
@@ -1101,77 +1101,77 @@ module bar_w8_c1__ctas__0(clock,reset,launch_en,launch_size,exit_en,arr_en,req_i
         .q(count__0__q),
         .clock(count__0__clock)
     );
-    bar_w8_c1__ctas__0__count__1 count__1(
+    bar_w8_c1__ctas__0__count__0 count__1(
         .d(count__1__d),
         .q(count__1__q),
         .clock(count__1__clock)
     );
-    bar_w8_c1__ctas__0__count__2 count__2(
+    bar_w8_c1__ctas__0__count__0 count__2(
         .d(count__2__d),
         .q(count__2__q),
         .clock(count__2__clock)
     );
-    bar_w8_c1__ctas__0__count__3 count__3(
+    bar_w8_c1__ctas__0__count__0 count__3(
         .d(count__3__d),
         .q(count__3__q),
         .clock(count__3__clock)
     );
-    bar_w8_c1__ctas__0__count__4 count__4(
+    bar_w8_c1__ctas__0__count__0 count__4(
         .d(count__4__d),
         .q(count__4__q),
         .clock(count__4__clock)
     );
-    bar_w8_c1__ctas__0__count__5 count__5(
+    bar_w8_c1__ctas__0__count__0 count__5(
         .d(count__5__d),
         .q(count__5__q),
         .clock(count__5__clock)
     );
-    bar_w8_c1__ctas__0__count__6 count__6(
+    bar_w8_c1__ctas__0__count__0 count__6(
         .d(count__6__d),
         .q(count__6__q),
         .clock(count__6__clock)
     );
-    bar_w8_c1__ctas__0__count__7 count__7(
+    bar_w8_c1__ctas__0__count__0 count__7(
         .d(count__7__d),
         .q(count__7__q),
         .clock(count__7__clock)
     );
-    bar_w8_c1__ctas__0__count__8 count__8(
+    bar_w8_c1__ctas__0__count__0 count__8(
         .d(count__8__d),
         .q(count__8__q),
         .clock(count__8__clock)
     );
-    bar_w8_c1__ctas__0__count__9 count__9(
+    bar_w8_c1__ctas__0__count__0 count__9(
         .d(count__9__d),
         .q(count__9__q),
         .clock(count__9__clock)
     );
-    bar_w8_c1__ctas__0__count__10 count__10(
+    bar_w8_c1__ctas__0__count__0 count__10(
         .d(count__10__d),
         .q(count__10__q),
         .clock(count__10__clock)
     );
-    bar_w8_c1__ctas__0__count__11 count__11(
+    bar_w8_c1__ctas__0__count__0 count__11(
         .d(count__11__d),
         .q(count__11__q),
         .clock(count__11__clock)
     );
-    bar_w8_c1__ctas__0__count__12 count__12(
+    bar_w8_c1__ctas__0__count__0 count__12(
         .d(count__12__d),
         .q(count__12__q),
         .clock(count__12__clock)
     );
-    bar_w8_c1__ctas__0__count__13 count__13(
+    bar_w8_c1__ctas__0__count__0 count__13(
         .d(count__13__d),
         .q(count__13__q),
         .clock(count__13__clock)
     );
-    bar_w8_c1__ctas__0__count__14 count__14(
+    bar_w8_c1__ctas__0__count__0 count__14(
         .d(count__14__d),
         .q(count__14__q),
         .clock(count__14__clock)
     );
-    bar_w8_c1__ctas__0__count__15 count__15(
+    bar_w8_c1__ctas__0__count__0 count__15(
         .d(count__15__d),
         .q(count__15__q),
         .clock(count__15__clock)
@@ -1181,77 +1181,77 @@ module bar_w8_c1__ctas__0(clock,reset,launch_en,launch_size,exit_en,arr_en,req_i
         .q(kind__0__q),
         .clock(kind__0__clock)
     );
-    bar_w8_c1__ctas__0__kind__1 kind__1(
+    bar_w8_c1__ctas__0__kind__0 kind__1(
         .d(kind__1__d),
         .q(kind__1__q),
         .clock(kind__1__clock)
     );
-    bar_w8_c1__ctas__0__kind__2 kind__2(
+    bar_w8_c1__ctas__0__kind__0 kind__2(
         .d(kind__2__d),
         .q(kind__2__q),
         .clock(kind__2__clock)
     );
-    bar_w8_c1__ctas__0__kind__3 kind__3(
+    bar_w8_c1__ctas__0__kind__0 kind__3(
         .d(kind__3__d),
         .q(kind__3__q),
         .clock(kind__3__clock)
     );
-    bar_w8_c1__ctas__0__kind__4 kind__4(
+    bar_w8_c1__ctas__0__kind__0 kind__4(
         .d(kind__4__d),
         .q(kind__4__q),
         .clock(kind__4__clock)
     );
-    bar_w8_c1__ctas__0__kind__5 kind__5(
+    bar_w8_c1__ctas__0__kind__0 kind__5(
         .d(kind__5__d),
         .q(kind__5__q),
         .clock(kind__5__clock)
     );
-    bar_w8_c1__ctas__0__kind__6 kind__6(
+    bar_w8_c1__ctas__0__kind__0 kind__6(
         .d(kind__6__d),
         .q(kind__6__q),
         .clock(kind__6__clock)
     );
-    bar_w8_c1__ctas__0__kind__7 kind__7(
+    bar_w8_c1__ctas__0__kind__0 kind__7(
         .d(kind__7__d),
         .q(kind__7__q),
         .clock(kind__7__clock)
     );
-    bar_w8_c1__ctas__0__kind__8 kind__8(
+    bar_w8_c1__ctas__0__kind__0 kind__8(
         .d(kind__8__d),
         .q(kind__8__q),
         .clock(kind__8__clock)
     );
-    bar_w8_c1__ctas__0__kind__9 kind__9(
+    bar_w8_c1__ctas__0__kind__0 kind__9(
         .d(kind__9__d),
         .q(kind__9__q),
         .clock(kind__9__clock)
     );
-    bar_w8_c1__ctas__0__kind__10 kind__10(
+    bar_w8_c1__ctas__0__kind__0 kind__10(
         .d(kind__10__d),
         .q(kind__10__q),
         .clock(kind__10__clock)
     );
-    bar_w8_c1__ctas__0__kind__11 kind__11(
+    bar_w8_c1__ctas__0__kind__0 kind__11(
         .d(kind__11__d),
         .q(kind__11__q),
         .clock(kind__11__clock)
     );
-    bar_w8_c1__ctas__0__kind__12 kind__12(
+    bar_w8_c1__ctas__0__kind__0 kind__12(
         .d(kind__12__d),
         .q(kind__12__q),
         .clock(kind__12__clock)
     );
-    bar_w8_c1__ctas__0__kind__13 kind__13(
+    bar_w8_c1__ctas__0__kind__0 kind__13(
         .d(kind__13__d),
         .q(kind__13__q),
         .clock(kind__13__clock)
     );
-    bar_w8_c1__ctas__0__kind__14 kind__14(
+    bar_w8_c1__ctas__0__kind__0 kind__14(
         .d(kind__14__d),
         .q(kind__14__q),
         .clock(kind__14__clock)
     );
-    bar_w8_c1__ctas__0__kind__15 kind__15(
+    bar_w8_c1__ctas__0__kind__0 kind__15(
         .d(kind__15__d),
         .q(kind__15__q),
         .clock(kind__15__clock)
@@ -1261,237 +1261,237 @@ module bar_w8_c1__ctas__0(clock,reset,launch_en,launch_size,exit_en,arr_en,req_i
         .q(popc__0__q),
         .clock(popc__0__clock)
     );
-    bar_w8_c1__ctas__0__popc__1 popc__1(
+    bar_w8_c1__ctas__0__popc__0 popc__1(
         .d(popc__1__d),
         .q(popc__1__q),
         .clock(popc__1__clock)
     );
-    bar_w8_c1__ctas__0__popc__2 popc__2(
+    bar_w8_c1__ctas__0__popc__0 popc__2(
         .d(popc__2__d),
         .q(popc__2__q),
         .clock(popc__2__clock)
     );
-    bar_w8_c1__ctas__0__popc__3 popc__3(
+    bar_w8_c1__ctas__0__popc__0 popc__3(
         .d(popc__3__d),
         .q(popc__3__q),
         .clock(popc__3__clock)
     );
-    bar_w8_c1__ctas__0__popc__4 popc__4(
+    bar_w8_c1__ctas__0__popc__0 popc__4(
         .d(popc__4__d),
         .q(popc__4__q),
         .clock(popc__4__clock)
     );
-    bar_w8_c1__ctas__0__popc__5 popc__5(
+    bar_w8_c1__ctas__0__popc__0 popc__5(
         .d(popc__5__d),
         .q(popc__5__q),
         .clock(popc__5__clock)
     );
-    bar_w8_c1__ctas__0__popc__6 popc__6(
+    bar_w8_c1__ctas__0__popc__0 popc__6(
         .d(popc__6__d),
         .q(popc__6__q),
         .clock(popc__6__clock)
     );
-    bar_w8_c1__ctas__0__popc__7 popc__7(
+    bar_w8_c1__ctas__0__popc__0 popc__7(
         .d(popc__7__d),
         .q(popc__7__q),
         .clock(popc__7__clock)
     );
-    bar_w8_c1__ctas__0__popc__8 popc__8(
+    bar_w8_c1__ctas__0__popc__0 popc__8(
         .d(popc__8__d),
         .q(popc__8__q),
         .clock(popc__8__clock)
     );
-    bar_w8_c1__ctas__0__popc__9 popc__9(
+    bar_w8_c1__ctas__0__popc__0 popc__9(
         .d(popc__9__d),
         .q(popc__9__q),
         .clock(popc__9__clock)
     );
-    bar_w8_c1__ctas__0__popc__10 popc__10(
+    bar_w8_c1__ctas__0__popc__0 popc__10(
         .d(popc__10__d),
         .q(popc__10__q),
         .clock(popc__10__clock)
     );
-    bar_w8_c1__ctas__0__popc__11 popc__11(
+    bar_w8_c1__ctas__0__popc__0 popc__11(
         .d(popc__11__d),
         .q(popc__11__q),
         .clock(popc__11__clock)
     );
-    bar_w8_c1__ctas__0__popc__12 popc__12(
+    bar_w8_c1__ctas__0__popc__0 popc__12(
         .d(popc__12__d),
         .q(popc__12__q),
         .clock(popc__12__clock)
     );
-    bar_w8_c1__ctas__0__popc__13 popc__13(
+    bar_w8_c1__ctas__0__popc__0 popc__13(
         .d(popc__13__d),
         .q(popc__13__q),
         .clock(popc__13__clock)
     );
-    bar_w8_c1__ctas__0__popc__14 popc__14(
+    bar_w8_c1__ctas__0__popc__0 popc__14(
         .d(popc__14__d),
         .q(popc__14__q),
         .clock(popc__14__clock)
     );
-    bar_w8_c1__ctas__0__popc__15 popc__15(
+    bar_w8_c1__ctas__0__popc__0 popc__15(
         .d(popc__15__d),
         .q(popc__15__q),
         .clock(popc__15__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__0 and_acc__0(
+    bar_w8_c1__ctas__0__active__0 and_acc__0(
         .d(and_acc__0__d),
         .q(and_acc__0__q),
         .clock(and_acc__0__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__1 and_acc__1(
+    bar_w8_c1__ctas__0__active__0 and_acc__1(
         .d(and_acc__1__d),
         .q(and_acc__1__q),
         .clock(and_acc__1__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__2 and_acc__2(
+    bar_w8_c1__ctas__0__active__0 and_acc__2(
         .d(and_acc__2__d),
         .q(and_acc__2__q),
         .clock(and_acc__2__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__3 and_acc__3(
+    bar_w8_c1__ctas__0__active__0 and_acc__3(
         .d(and_acc__3__d),
         .q(and_acc__3__q),
         .clock(and_acc__3__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__4 and_acc__4(
+    bar_w8_c1__ctas__0__active__0 and_acc__4(
         .d(and_acc__4__d),
         .q(and_acc__4__q),
         .clock(and_acc__4__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__5 and_acc__5(
+    bar_w8_c1__ctas__0__active__0 and_acc__5(
         .d(and_acc__5__d),
         .q(and_acc__5__q),
         .clock(and_acc__5__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__6 and_acc__6(
+    bar_w8_c1__ctas__0__active__0 and_acc__6(
         .d(and_acc__6__d),
         .q(and_acc__6__q),
         .clock(and_acc__6__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__7 and_acc__7(
+    bar_w8_c1__ctas__0__active__0 and_acc__7(
         .d(and_acc__7__d),
         .q(and_acc__7__q),
         .clock(and_acc__7__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__8 and_acc__8(
+    bar_w8_c1__ctas__0__active__0 and_acc__8(
         .d(and_acc__8__d),
         .q(and_acc__8__q),
         .clock(and_acc__8__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__9 and_acc__9(
+    bar_w8_c1__ctas__0__active__0 and_acc__9(
         .d(and_acc__9__d),
         .q(and_acc__9__q),
         .clock(and_acc__9__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__10 and_acc__10(
+    bar_w8_c1__ctas__0__active__0 and_acc__10(
         .d(and_acc__10__d),
         .q(and_acc__10__q),
         .clock(and_acc__10__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__11 and_acc__11(
+    bar_w8_c1__ctas__0__active__0 and_acc__11(
         .d(and_acc__11__d),
         .q(and_acc__11__q),
         .clock(and_acc__11__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__12 and_acc__12(
+    bar_w8_c1__ctas__0__active__0 and_acc__12(
         .d(and_acc__12__d),
         .q(and_acc__12__q),
         .clock(and_acc__12__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__13 and_acc__13(
+    bar_w8_c1__ctas__0__active__0 and_acc__13(
         .d(and_acc__13__d),
         .q(and_acc__13__q),
         .clock(and_acc__13__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__14 and_acc__14(
+    bar_w8_c1__ctas__0__active__0 and_acc__14(
         .d(and_acc__14__d),
         .q(and_acc__14__q),
         .clock(and_acc__14__clock)
     );
-    bar_w8_c1__ctas__0__and_acc__15 and_acc__15(
+    bar_w8_c1__ctas__0__active__0 and_acc__15(
         .d(and_acc__15__d),
         .q(and_acc__15__q),
         .clock(and_acc__15__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__0 or_acc__0(
+    bar_w8_c1__ctas__0__active__0 or_acc__0(
         .d(or_acc__0__d),
         .q(or_acc__0__q),
         .clock(or_acc__0__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__1 or_acc__1(
+    bar_w8_c1__ctas__0__active__0 or_acc__1(
         .d(or_acc__1__d),
         .q(or_acc__1__q),
         .clock(or_acc__1__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__2 or_acc__2(
+    bar_w8_c1__ctas__0__active__0 or_acc__2(
         .d(or_acc__2__d),
         .q(or_acc__2__q),
         .clock(or_acc__2__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__3 or_acc__3(
+    bar_w8_c1__ctas__0__active__0 or_acc__3(
         .d(or_acc__3__d),
         .q(or_acc__3__q),
         .clock(or_acc__3__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__4 or_acc__4(
+    bar_w8_c1__ctas__0__active__0 or_acc__4(
         .d(or_acc__4__d),
         .q(or_acc__4__q),
         .clock(or_acc__4__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__5 or_acc__5(
+    bar_w8_c1__ctas__0__active__0 or_acc__5(
         .d(or_acc__5__d),
         .q(or_acc__5__q),
         .clock(or_acc__5__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__6 or_acc__6(
+    bar_w8_c1__ctas__0__active__0 or_acc__6(
         .d(or_acc__6__d),
         .q(or_acc__6__q),
         .clock(or_acc__6__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__7 or_acc__7(
+    bar_w8_c1__ctas__0__active__0 or_acc__7(
         .d(or_acc__7__d),
         .q(or_acc__7__q),
         .clock(or_acc__7__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__8 or_acc__8(
+    bar_w8_c1__ctas__0__active__0 or_acc__8(
         .d(or_acc__8__d),
         .q(or_acc__8__q),
         .clock(or_acc__8__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__9 or_acc__9(
+    bar_w8_c1__ctas__0__active__0 or_acc__9(
         .d(or_acc__9__d),
         .q(or_acc__9__q),
         .clock(or_acc__9__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__10 or_acc__10(
+    bar_w8_c1__ctas__0__active__0 or_acc__10(
         .d(or_acc__10__d),
         .q(or_acc__10__q),
         .clock(or_acc__10__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__11 or_acc__11(
+    bar_w8_c1__ctas__0__active__0 or_acc__11(
         .d(or_acc__11__d),
         .q(or_acc__11__q),
         .clock(or_acc__11__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__12 or_acc__12(
+    bar_w8_c1__ctas__0__active__0 or_acc__12(
         .d(or_acc__12__d),
         .q(or_acc__12__q),
         .clock(or_acc__12__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__13 or_acc__13(
+    bar_w8_c1__ctas__0__active__0 or_acc__13(
         .d(or_acc__13__d),
         .q(or_acc__13__q),
         .clock(or_acc__13__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__14 or_acc__14(
+    bar_w8_c1__ctas__0__active__0 or_acc__14(
         .d(or_acc__14__d),
         .q(or_acc__14__q),
         .clock(or_acc__14__clock)
     );
-    bar_w8_c1__ctas__0__or_acc__15 or_acc__15(
+    bar_w8_c1__ctas__0__active__0 or_acc__15(
         .d(or_acc__15__d),
         .q(or_acc__15__q),
         .clock(or_acc__15__clock)
@@ -3071,918 +3071,6 @@ module bar_w8_c1__ctas__0__active__0(d,q,clock);
 endmodule // bar_w8_c1__ctas__0__active__0
 
 
-module bar_w8_c1__ctas__0__active__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__1
-
-
-module bar_w8_c1__ctas__0__active__10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__10
-
-
-module bar_w8_c1__ctas__0__active__11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__11
-
-
-module bar_w8_c1__ctas__0__active__12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__12
-
-
-module bar_w8_c1__ctas__0__active__13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__13
-
-
-module bar_w8_c1__ctas__0__active__14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__14
-
-
-module bar_w8_c1__ctas__0__active__15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__15
-
-
-module bar_w8_c1__ctas__0__active__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__2
-
-
-module bar_w8_c1__ctas__0__active__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__3
-
-
-module bar_w8_c1__ctas__0__active__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__4
-
-
-module bar_w8_c1__ctas__0__active__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__5
-
-
-module bar_w8_c1__ctas__0__active__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__6
-
-
-module bar_w8_c1__ctas__0__active__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__7
-
-
-module bar_w8_c1__ctas__0__active__8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__8
-
-
-module bar_w8_c1__ctas__0__active__9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__active__9
-
-
-module bar_w8_c1__ctas__0__all__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__0
-
-
-module bar_w8_c1__ctas__0__all__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__1
-
-
-module bar_w8_c1__ctas__0__all__10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__10
-
-
-module bar_w8_c1__ctas__0__all__11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__11
-
-
-module bar_w8_c1__ctas__0__all__12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__12
-
-
-module bar_w8_c1__ctas__0__all__13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__13
-
-
-module bar_w8_c1__ctas__0__all__14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__14
-
-
-module bar_w8_c1__ctas__0__all__15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__15
-
-
-module bar_w8_c1__ctas__0__all__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__2
-
-
-module bar_w8_c1__ctas__0__all__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__3
-
-
-module bar_w8_c1__ctas__0__all__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__4
-
-
-module bar_w8_c1__ctas__0__all__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__5
-
-
-module bar_w8_c1__ctas__0__all__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__6
-
-
-module bar_w8_c1__ctas__0__all__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__7
-
-
-module bar_w8_c1__ctas__0__all__8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__8
-
-
-module bar_w8_c1__ctas__0__all__9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__all__9
-
-
-module bar_w8_c1__ctas__0__and_acc__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__0
-
-
-module bar_w8_c1__ctas__0__and_acc__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__1
-
-
-module bar_w8_c1__ctas__0__and_acc__10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__10
-
-
-module bar_w8_c1__ctas__0__and_acc__11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__11
-
-
-module bar_w8_c1__ctas__0__and_acc__12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__12
-
-
-module bar_w8_c1__ctas__0__and_acc__13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__13
-
-
-module bar_w8_c1__ctas__0__and_acc__14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__14
-
-
-module bar_w8_c1__ctas__0__and_acc__15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__15
-
-
-module bar_w8_c1__ctas__0__and_acc__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__2
-
-
-module bar_w8_c1__ctas__0__and_acc__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__3
-
-
-module bar_w8_c1__ctas__0__and_acc__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__4
-
-
-module bar_w8_c1__ctas__0__and_acc__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__5
-
-
-module bar_w8_c1__ctas__0__and_acc__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__6
-
-
-module bar_w8_c1__ctas__0__and_acc__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__7
-
-
-module bar_w8_c1__ctas__0__and_acc__8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__8
-
-
-module bar_w8_c1__ctas__0__and_acc__9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__and_acc__9
-
-
-module bar_w8_c1__ctas__0__busy_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__busy_q
-
-
 module bar_w8_c1__ctas__0__count__0(d,q,clock);
     
     // Module arguments
@@ -4000,595 +3088,6 @@ module bar_w8_c1__ctas__0__count__0(d,q,clock);
     end
           
 endmodule // bar_w8_c1__ctas__0__count__0
-
-
-module bar_w8_c1__ctas__0__count__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__1
-
-
-module bar_w8_c1__ctas__0__count__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__10
-
-
-module bar_w8_c1__ctas__0__count__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__11
-
-
-module bar_w8_c1__ctas__0__count__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__12
-
-
-module bar_w8_c1__ctas__0__count__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__13
-
-
-module bar_w8_c1__ctas__0__count__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__14
-
-
-module bar_w8_c1__ctas__0__count__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__15
-
-
-module bar_w8_c1__ctas__0__count__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__2
-
-
-module bar_w8_c1__ctas__0__count__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__3
-
-
-module bar_w8_c1__ctas__0__count__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__4
-
-
-module bar_w8_c1__ctas__0__count__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__5
-
-
-module bar_w8_c1__ctas__0__count__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__6
-
-
-module bar_w8_c1__ctas__0__count__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__7
-
-
-module bar_w8_c1__ctas__0__count__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__8
-
-
-module bar_w8_c1__ctas__0__count__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__count__9
-
-
-module bar_w8_c1__ctas__0__expected__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__0
-
-
-module bar_w8_c1__ctas__0__expected__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__1
-
-
-module bar_w8_c1__ctas__0__expected__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__10
-
-
-module bar_w8_c1__ctas__0__expected__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__11
-
-
-module bar_w8_c1__ctas__0__expected__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__12
-
-
-module bar_w8_c1__ctas__0__expected__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__13
-
-
-module bar_w8_c1__ctas__0__expected__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__14
-
-
-module bar_w8_c1__ctas__0__expected__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__15
-
-
-module bar_w8_c1__ctas__0__expected__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__2
-
-
-module bar_w8_c1__ctas__0__expected__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__3
-
-
-module bar_w8_c1__ctas__0__expected__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__4
-
-
-module bar_w8_c1__ctas__0__expected__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__5
-
-
-module bar_w8_c1__ctas__0__expected__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__6
-
-
-module bar_w8_c1__ctas__0__expected__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__7
-
-
-module bar_w8_c1__ctas__0__expected__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__8
-
-
-module bar_w8_c1__ctas__0__expected__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__expected__9
 
 
 module bar_w8_c1__ctas__0__kind__0(d,q,clock);
@@ -4610,614 +3109,6 @@ module bar_w8_c1__ctas__0__kind__0(d,q,clock);
 endmodule // bar_w8_c1__ctas__0__kind__0
 
 
-module bar_w8_c1__ctas__0__kind__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__1
-
-
-module bar_w8_c1__ctas__0__kind__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__10
-
-
-module bar_w8_c1__ctas__0__kind__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__11
-
-
-module bar_w8_c1__ctas__0__kind__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__12
-
-
-module bar_w8_c1__ctas__0__kind__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__13
-
-
-module bar_w8_c1__ctas__0__kind__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__14
-
-
-module bar_w8_c1__ctas__0__kind__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__15
-
-
-module bar_w8_c1__ctas__0__kind__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__2
-
-
-module bar_w8_c1__ctas__0__kind__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__3
-
-
-module bar_w8_c1__ctas__0__kind__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__4
-
-
-module bar_w8_c1__ctas__0__kind__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__5
-
-
-module bar_w8_c1__ctas__0__kind__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__6
-
-
-module bar_w8_c1__ctas__0__kind__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__7
-
-
-module bar_w8_c1__ctas__0__kind__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__8
-
-
-module bar_w8_c1__ctas__0__kind__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__kind__9
-
-
-module bar_w8_c1__ctas__0__live_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__live_q
-
-
-module bar_w8_c1__ctas__0__or_acc__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__0
-
-
-module bar_w8_c1__ctas__0__or_acc__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__1
-
-
-module bar_w8_c1__ctas__0__or_acc__10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__10
-
-
-module bar_w8_c1__ctas__0__or_acc__11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__11
-
-
-module bar_w8_c1__ctas__0__or_acc__12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__12
-
-
-module bar_w8_c1__ctas__0__or_acc__13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__13
-
-
-module bar_w8_c1__ctas__0__or_acc__14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__14
-
-
-module bar_w8_c1__ctas__0__or_acc__15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__15
-
-
-module bar_w8_c1__ctas__0__or_acc__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__2
-
-
-module bar_w8_c1__ctas__0__or_acc__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__3
-
-
-module bar_w8_c1__ctas__0__or_acc__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__4
-
-
-module bar_w8_c1__ctas__0__or_acc__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__5
-
-
-module bar_w8_c1__ctas__0__or_acc__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__6
-
-
-module bar_w8_c1__ctas__0__or_acc__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__7
-
-
-module bar_w8_c1__ctas__0__or_acc__8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__8
-
-
-module bar_w8_c1__ctas__0__or_acc__9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__or_acc__9
-
-
 module bar_w8_c1__ctas__0__popc__0(d,q,clock);
     
     // Module arguments
@@ -5235,310 +3126,6 @@ module bar_w8_c1__ctas__0__popc__0(d,q,clock);
     end
           
 endmodule // bar_w8_c1__ctas__0__popc__0
-
-
-module bar_w8_c1__ctas__0__popc__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__1
-
-
-module bar_w8_c1__ctas__0__popc__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__10
-
-
-module bar_w8_c1__ctas__0__popc__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__11
-
-
-module bar_w8_c1__ctas__0__popc__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__12
-
-
-module bar_w8_c1__ctas__0__popc__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__13
-
-
-module bar_w8_c1__ctas__0__popc__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__14
-
-
-module bar_w8_c1__ctas__0__popc__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__15
-
-
-module bar_w8_c1__ctas__0__popc__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__2
-
-
-module bar_w8_c1__ctas__0__popc__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__3
-
-
-module bar_w8_c1__ctas__0__popc__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__4
-
-
-module bar_w8_c1__ctas__0__popc__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__5
-
-
-module bar_w8_c1__ctas__0__popc__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__6
-
-
-module bar_w8_c1__ctas__0__popc__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__7
-
-
-module bar_w8_c1__ctas__0__popc__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__8
-
-
-module bar_w8_c1__ctas__0__popc__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__popc__9
-
-
-module bar_w8_c1__ctas__0__size_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ctas__0__size_q
 
 
 module bar_w8_c1__pred_pop(bits,count);
@@ -5591,17 +3178,17 @@ module bar_w8_c1__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,don
     reg  result_q__clock;
     
     // Sub module instances
-    bar_w8_c1__rel__valid_q valid_q(
+    bar_w8_c1__ctas__0__active__0 valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    bar_w8_c1__rel__slot_q slot_q(
+    bar_w8_c1__ctas__0__active__0 slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    bar_w8_c1__rel__id_q id_q(
+    bar_w8_c1__ctas__0__count__0 id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
@@ -5611,12 +3198,12 @@ module bar_w8_c1__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,don
         .q(mask_q__q),
         .clock(mask_q__clock)
     );
-    bar_w8_c1__rel__op_q op_q(
+    bar_w8_c1__ctas__0__kind__0 op_q(
         .d(op_q__d),
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    bar_w8_c1__rel__result_q result_q(
+    bar_w8_c1__ctas__0__popc__0 result_q(
         .d(result_q__d),
         .q(result_q__q),
         .clock(result_q__clock)
@@ -5661,25 +3248,6 @@ module bar_w8_c1__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,don
 endmodule // bar_w8_c1__rel
 
 
-module bar_w8_c1__rel__id_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__rel__id_q
-
-
 module bar_w8_c1__rel__mask_q(d,q,clock);
     
     // Module arguments
@@ -5697,82 +3265,6 @@ module bar_w8_c1__rel__mask_q(d,q,clock);
     end
           
 endmodule // bar_w8_c1__rel__mask_q
-
-
-module bar_w8_c1__rel__op_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__rel__op_q
-
-
-module bar_w8_c1__rel__result_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__rel__result_q
-
-
-module bar_w8_c1__rel__slot_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__rel__slot_q
-
-
-module bar_w8_c1__rel__valid_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__rel__valid_q
 
 
 module bar_w8_c1__size_pop(bits,count);
@@ -5895,102 +3387,102 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
     reg  [7:0] waiting_n;
     
     // Sub module instances
-    bar_w8_c1__warps__live_q live_q(
+    bar_w8_c1__rel__mask_q live_q(
         .d(live_q__d),
         .q(live_q__q),
         .clock(live_q__clock)
     );
-    bar_w8_c1__warps__blocked_q blocked_q(
+    bar_w8_c1__rel__mask_q blocked_q(
         .d(blocked_q__d),
         .q(blocked_q__q),
         .clock(blocked_q__clock)
     );
-    bar_w8_c1__warps__waiting_q waiting_q(
+    bar_w8_c1__rel__mask_q waiting_q(
         .d(waiting_q__d),
         .q(waiting_q__q),
         .clock(waiting_q__clock)
     );
-    bar_w8_c1__warps__wslot__0 wslot__0(
+    bar_w8_c1__ctas__0__active__0 wslot__0(
         .d(wslot__0__d),
         .q(wslot__0__q),
         .clock(wslot__0__clock)
     );
-    bar_w8_c1__warps__wslot__1 wslot__1(
+    bar_w8_c1__ctas__0__active__0 wslot__1(
         .d(wslot__1__d),
         .q(wslot__1__q),
         .clock(wslot__1__clock)
     );
-    bar_w8_c1__warps__wslot__2 wslot__2(
+    bar_w8_c1__ctas__0__active__0 wslot__2(
         .d(wslot__2__d),
         .q(wslot__2__q),
         .clock(wslot__2__clock)
     );
-    bar_w8_c1__warps__wslot__3 wslot__3(
+    bar_w8_c1__ctas__0__active__0 wslot__3(
         .d(wslot__3__d),
         .q(wslot__3__q),
         .clock(wslot__3__clock)
     );
-    bar_w8_c1__warps__wslot__4 wslot__4(
+    bar_w8_c1__ctas__0__active__0 wslot__4(
         .d(wslot__4__d),
         .q(wslot__4__q),
         .clock(wslot__4__clock)
     );
-    bar_w8_c1__warps__wslot__5 wslot__5(
+    bar_w8_c1__ctas__0__active__0 wslot__5(
         .d(wslot__5__d),
         .q(wslot__5__q),
         .clock(wslot__5__clock)
     );
-    bar_w8_c1__warps__wslot__6 wslot__6(
+    bar_w8_c1__ctas__0__active__0 wslot__6(
         .d(wslot__6__d),
         .q(wslot__6__q),
         .clock(wslot__6__clock)
     );
-    bar_w8_c1__warps__wslot__7 wslot__7(
+    bar_w8_c1__ctas__0__active__0 wslot__7(
         .d(wslot__7__d),
         .q(wslot__7__q),
         .clock(wslot__7__clock)
     );
-    bar_w8_c1__warps__wbar__0 wbar__0(
+    bar_w8_c1__ctas__0__count__0 wbar__0(
         .d(wbar__0__d),
         .q(wbar__0__q),
         .clock(wbar__0__clock)
     );
-    bar_w8_c1__warps__wbar__1 wbar__1(
+    bar_w8_c1__ctas__0__count__0 wbar__1(
         .d(wbar__1__d),
         .q(wbar__1__q),
         .clock(wbar__1__clock)
     );
-    bar_w8_c1__warps__wbar__2 wbar__2(
+    bar_w8_c1__ctas__0__count__0 wbar__2(
         .d(wbar__2__d),
         .q(wbar__2__q),
         .clock(wbar__2__clock)
     );
-    bar_w8_c1__warps__wbar__3 wbar__3(
+    bar_w8_c1__ctas__0__count__0 wbar__3(
         .d(wbar__3__d),
         .q(wbar__3__q),
         .clock(wbar__3__clock)
     );
-    bar_w8_c1__warps__wbar__4 wbar__4(
+    bar_w8_c1__ctas__0__count__0 wbar__4(
         .d(wbar__4__d),
         .q(wbar__4__q),
         .clock(wbar__4__clock)
     );
-    bar_w8_c1__warps__wbar__5 wbar__5(
+    bar_w8_c1__ctas__0__count__0 wbar__5(
         .d(wbar__5__d),
         .q(wbar__5__q),
         .clock(wbar__5__clock)
     );
-    bar_w8_c1__warps__wbar__6 wbar__6(
+    bar_w8_c1__ctas__0__count__0 wbar__6(
         .d(wbar__6__d),
         .q(wbar__6__q),
         .clock(wbar__6__clock)
     );
-    bar_w8_c1__warps__wbar__7 wbar__7(
+    bar_w8_c1__ctas__0__count__0 wbar__7(
         .d(wbar__7__d),
         .q(wbar__7__q),
         .clock(wbar__7__clock)
     );
-    bar_w8_c1__warps__req_dec req_dec(
+    bar_w8_c1__warps__ctl_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
@@ -6217,25 +3709,6 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
 endmodule // bar_w8_c1__warps
 
 
-module bar_w8_c1__warps__blocked_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__blocked_q
-
-
 module bar_w8_c1__warps__ctl_dec(index,onehot);
     
     // Module arguments
@@ -6245,359 +3718,6 @@ module bar_w8_c1__warps__ctl_dec(index,onehot);
     // Update code (custom)
     always @(*) onehot = 8'h1 << index;
 endmodule // bar_w8_c1__warps__ctl_dec
-
-
-module bar_w8_c1__warps__live_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__live_q
-
-
-module bar_w8_c1__warps__req_dec(index,onehot);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    output reg  [7:0] onehot;
-    
-    // Update code (custom)
-    always @(*) onehot = 8'h1 << index;
-endmodule // bar_w8_c1__warps__req_dec
-
-
-module bar_w8_c1__warps__waiting_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__waiting_q
-
-
-module bar_w8_c1__warps__wbar__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wbar__0
-
-
-module bar_w8_c1__warps__wbar__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wbar__1
-
-
-module bar_w8_c1__warps__wbar__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wbar__2
-
-
-module bar_w8_c1__warps__wbar__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wbar__3
-
-
-module bar_w8_c1__warps__wbar__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wbar__4
-
-
-module bar_w8_c1__warps__wbar__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wbar__5
-
-
-module bar_w8_c1__warps__wbar__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wbar__6
-
-
-module bar_w8_c1__warps__wbar__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wbar__7
-
-
-module bar_w8_c1__warps__wslot__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wslot__0
-
-
-module bar_w8_c1__warps__wslot__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wslot__1
-
-
-module bar_w8_c1__warps__wslot__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wslot__2
-
-
-module bar_w8_c1__warps__wslot__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wslot__3
-
-
-module bar_w8_c1__warps__wslot__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wslot__4
-
-
-module bar_w8_c1__warps__wslot__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wslot__5
-
-
-module bar_w8_c1__warps__wslot__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wslot__6
-
-
-module bar_w8_c1__warps__wslot__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__warps__wslot__7
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

@@ -49,17 +49,17 @@ module cbar_n1(clock,reset,arv,gone,done,done_phase,phase,arrived,err,err_rank);
         .q(arrived_q__q),
         .clock(arrived_q__clock)
     );
-    cbar_n1__phase_q phase_q(
+    cbar_n1__arrived_q phase_q(
         .d(phase_q__d),
         .q(phase_q__q),
         .clock(phase_q__clock)
     );
-    cbar_n1__done_q done_q(
+    cbar_n1__arrived_q done_q(
         .d(done_q__d),
         .q(done_q__q),
         .clock(done_q__clock)
     );
-    cbar_n1__done_phase_q done_phase_q(
+    cbar_n1__arrived_q done_phase_q(
         .d(done_phase_q__d),
         .q(done_phase_q__q),
         .clock(done_phase_q__clock)
@@ -126,63 +126,6 @@ module cbar_n1__arrived_q(d,q,clock);
     end
           
 endmodule // cbar_n1__arrived_q
-
-
-module cbar_n1__done_phase_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // cbar_n1__done_phase_q
-
-
-module cbar_n1__done_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // cbar_n1__done_q
-
-
-module cbar_n1__phase_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // cbar_n1__phase_q
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

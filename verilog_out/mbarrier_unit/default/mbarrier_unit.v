@@ -265,7 +265,7 @@ module mbar_w32_m16_c20_t20_l73_f1(clock,reset,op_valid,op_ready,op_warp,op_code
         .cause(ctx_step__cause),
         .complete(ctx_step__complete)
     );
-    mbar_w32_m16_c20_t20_l73_f1__rarv_step rarv_step(
+    mbar_w32_m16_c20_t20_l73_f1__ctx_step rarv_step(
         .act(rarv_step__act),
         .init(rarv_step__init),
         .inval(rarv_step__inval),
@@ -288,7 +288,7 @@ module mbar_w32_m16_c20_t20_l73_f1(clock,reset,op_valid,op_ready,op_warp,op_code
         .cause(rarv_step__cause),
         .complete(rarv_step__complete)
     );
-    mbar_w32_m16_c20_t20_l73_f1__op_step op_step(
+    mbar_w32_m16_c20_t20_l73_f1__ctx_step op_step(
         .act(op_step__act),
         .init(op_step__init),
         .inval(op_step__inval),
@@ -827,7 +827,7 @@ module mbar_w32_m16_c20_t20_l73_f1__entries(clock,reset,ctx_entry,rarv_entry,op_
     reg  [15:0] parity_n;
     
     // Sub module instances
-    mbar_w32_m16_c20_t20_l73_f1__entries__valid valid(
+    mbar_w32_m16_c20_t20_l73_f1__entries__parity valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
@@ -837,82 +837,82 @@ module mbar_w32_m16_c20_t20_l73_f1__entries(clock,reset,ctx_entry,rarv_entry,op_
         .q(parity__q),
         .clock(parity__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__0 pending__0(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__0(
         .d(pending__0__d),
         .q(pending__0__q),
         .clock(pending__0__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__1 pending__1(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__1(
         .d(pending__1__d),
         .q(pending__1__q),
         .clock(pending__1__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__2 pending__2(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__2(
         .d(pending__2__d),
         .q(pending__2__q),
         .clock(pending__2__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__3 pending__3(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__3(
         .d(pending__3__d),
         .q(pending__3__q),
         .clock(pending__3__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__4 pending__4(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__4(
         .d(pending__4__d),
         .q(pending__4__q),
         .clock(pending__4__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__5 pending__5(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__5(
         .d(pending__5__d),
         .q(pending__5__q),
         .clock(pending__5__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__6 pending__6(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__6(
         .d(pending__6__d),
         .q(pending__6__q),
         .clock(pending__6__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__7 pending__7(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__7(
         .d(pending__7__d),
         .q(pending__7__q),
         .clock(pending__7__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__8 pending__8(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__8(
         .d(pending__8__d),
         .q(pending__8__q),
         .clock(pending__8__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__9 pending__9(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__9(
         .d(pending__9__d),
         .q(pending__9__q),
         .clock(pending__9__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__10 pending__10(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__10(
         .d(pending__10__d),
         .q(pending__10__q),
         .clock(pending__10__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__11 pending__11(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__11(
         .d(pending__11__d),
         .q(pending__11__q),
         .clock(pending__11__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__12 pending__12(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__12(
         .d(pending__12__d),
         .q(pending__12__q),
         .clock(pending__12__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__13 pending__13(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__13(
         .d(pending__13__d),
         .q(pending__13__q),
         .clock(pending__13__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__14 pending__14(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__14(
         .d(pending__14__d),
         .q(pending__14__q),
         .clock(pending__14__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__pending__15 pending__15(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__15(
         .d(pending__15__d),
         .q(pending__15__q),
         .clock(pending__15__clock)
@@ -922,157 +922,157 @@ module mbar_w32_m16_c20_t20_l73_f1__entries(clock,reset,ctx_entry,rarv_entry,op_
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__1 expected__1(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__2 expected__2(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__3 expected__3(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__4 expected__4(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__5 expected__5(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__6 expected__6(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__7 expected__7(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__8 expected__8(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__8(
         .d(expected__8__d),
         .q(expected__8__q),
         .clock(expected__8__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__9 expected__9(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__9(
         .d(expected__9__d),
         .q(expected__9__q),
         .clock(expected__9__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__10 expected__10(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__10(
         .d(expected__10__d),
         .q(expected__10__q),
         .clock(expected__10__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__11 expected__11(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__11(
         .d(expected__11__d),
         .q(expected__11__q),
         .clock(expected__11__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__12 expected__12(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__12(
         .d(expected__12__d),
         .q(expected__12__q),
         .clock(expected__12__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__13 expected__13(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__13(
         .d(expected__13__d),
         .q(expected__13__q),
         .clock(expected__13__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__14 expected__14(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__14(
         .d(expected__14__d),
         .q(expected__14__q),
         .clock(expected__14__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__15 expected__15(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__15(
         .d(expected__15__d),
         .q(expected__15__q),
         .clock(expected__15__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__0 tx__0(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__0(
         .d(tx__0__d),
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__1 tx__1(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__2 tx__2(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__3 tx__3(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__4 tx__4(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__5 tx__5(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__6 tx__6(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__7 tx__7(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__8 tx__8(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__8(
         .d(tx__8__d),
         .q(tx__8__q),
         .clock(tx__8__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__9 tx__9(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__9(
         .d(tx__9__d),
         .q(tx__9__q),
         .clock(tx__9__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__10 tx__10(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__10(
         .d(tx__10__d),
         .q(tx__10__q),
         .clock(tx__10__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__11 tx__11(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__11(
         .d(tx__11__d),
         .q(tx__11__q),
         .clock(tx__11__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__12 tx__12(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__12(
         .d(tx__12__d),
         .q(tx__12__q),
         .clock(tx__12__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__13 tx__13(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__13(
         .d(tx__13__d),
         .q(tx__13__q),
         .clock(tx__13__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__14 tx__14(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__14(
         .d(tx__14__d),
         .q(tx__14__q),
         .clock(tx__14__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__tx__15 tx__15(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__15(
         .d(tx__15__d),
         .q(tx__15__q),
         .clock(tx__15__clock)
@@ -1824,291 +1824,6 @@ module mbar_w32_m16_c20_t20_l73_f1__entries__expected__0(d,q,clock);
 endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__0
 
 
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__1
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__10
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__11
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__12
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__13
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__14
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__15
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__2
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__3
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__4
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__5
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__6
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__7
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__8
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__9
-
-
 module mbar_w32_m16_c20_t20_l73_f1__entries__parity(d,q,clock);
     
     // Module arguments
@@ -2126,633 +1841,6 @@ module mbar_w32_m16_c20_t20_l73_f1__entries__parity(d,q,clock);
     end
           
 endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__parity
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__0
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__1
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__10
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__11
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__12
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__13
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__14
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__15
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__2
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__3
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__4
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__5
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__6
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__7
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__8
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__pending__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__pending__9
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__0
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__1
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__10
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__11
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__12
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__13
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__14
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__15
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__2
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__3
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__4
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__5
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__6
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__7
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__8
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__tx__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__tx__9
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__valid(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__valid
 
 
 module mbar_w32_m16_c20_t20_l73_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
@@ -2853,7 +1941,7 @@ module mbar_w32_m16_c20_t20_l73_f1__op_port(clock,reset,op_valid,op_warp,op_code
     reg  passed;
     
     // Sub module instances
-    mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_valid_r rsp_valid_r(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_r rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
@@ -2863,22 +1951,22 @@ module mbar_w32_m16_c20_t20_l73_f1__op_port(clock,reset,op_valid,op_warp,op_code
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_op_r rsp_op_r(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_token_r rsp_token_r(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_r rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_done_r rsp_done_r(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_r rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_suspended_r rsp_suspended_r(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_r rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
@@ -3081,101 +2169,6 @@ module mbar_w32_m16_c20_t20_l73_f1__op_port__err_src_r(d,q,clock);
 endmodule // mbar_w32_m16_c20_t20_l73_f1__op_port__err_src_r
 
 
-module mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_done_r
-
-
-module mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_op_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_op_r
-
-
-module mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_suspended_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_suspended_r
-
-
-module mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_token_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_token_r
-
-
-module mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_valid_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_valid_r
-
-
 module mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_warp_r(d,q,clock);
     
     // Module arguments
@@ -3193,264 +2186,6 @@ module mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_warp_r(d,q,clock);
     end
           
 endmodule // mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_warp_r
-
-
-module mbar_w32_m16_c20_t20_l73_f1__op_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [20:0] count;
-    input wire  [20:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [20:0] e_pending;
-    input wire  [20:0] e_expected;
-    input wire  [20:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [20:0] n_pending;
-    output reg  [20:0] n_expected;
-    output reg  [20:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 21'hfffff;
-    localparam  zero_count = 21'h0;
-    localparam  zero_tx = 21'h0;
-    localparam  zero_xb = 23'h0;
-    localparam  sign_tb = 21'h100000;
-    localparam  sign_ext = 23'h600000;
-    localparam  sign_xb = 23'h400000;
-    localparam  max_tx = 23'hfffff;
-    localparam  neg_max_tx = 23'h700001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [22:0] tx_ext;
-    reg  [22:0] amt_ext;
-    reg  [22:0] tx_new;
-    reg  tx_neg;
-    reg  [20:0] pend_new;
-    reg  [20:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 23'h7fffff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 23'h7fffff) | sign_ext;
-        end
-        amt_ext = ((amt) & 23'h7fffff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 21'h1fffff);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // mbar_w32_m16_c20_t20_l73_f1__op_step
-
-
-module mbar_w32_m16_c20_t20_l73_f1__rarv_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [20:0] count;
-    input wire  [20:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [20:0] e_pending;
-    input wire  [20:0] e_expected;
-    input wire  [20:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [20:0] n_pending;
-    output reg  [20:0] n_expected;
-    output reg  [20:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 21'hfffff;
-    localparam  zero_count = 21'h0;
-    localparam  zero_tx = 21'h0;
-    localparam  zero_xb = 23'h0;
-    localparam  sign_tb = 21'h100000;
-    localparam  sign_ext = 23'h600000;
-    localparam  sign_xb = 23'h400000;
-    localparam  max_tx = 23'hfffff;
-    localparam  neg_max_tx = 23'h700001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [22:0] tx_ext;
-    reg  [22:0] amt_ext;
-    reg  [22:0] tx_new;
-    reg  tx_neg;
-    reg  [20:0] pend_new;
-    reg  [20:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 23'h7fffff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 23'h7fffff) | sign_ext;
-        end
-        amt_ext = ((amt) & 23'h7fffff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 21'h1fffff);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // mbar_w32_m16_c20_t20_l73_f1__rarv_step
 
 
 module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
@@ -3734,7 +2469,7 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  hit;
     
     // Sub module instances
-    mbar_w32_m16_c20_t20_l73_f1__waiters__susp susp(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__decided susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
@@ -3744,172 +2479,172 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(decided__q),
         .clock(decided__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__done done(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__decided done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wparity wparity(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__decided wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__0 wentry__0(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__1 wentry__1(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__2 wentry__2(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__3 wentry__3(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__4 wentry__4(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__5 wentry__5(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__6 wentry__6(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__7 wentry__7(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__8 wentry__8(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__9 wentry__9(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__10 wentry__10(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__11 wentry__11(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__12 wentry__12(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__13 wentry__13(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__14 wentry__14(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__15 wentry__15(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__16 wentry__16(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__16(
         .d(wentry__16__d),
         .q(wentry__16__q),
         .clock(wentry__16__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__17 wentry__17(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__17(
         .d(wentry__17__d),
         .q(wentry__17__q),
         .clock(wentry__17__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__18 wentry__18(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__18(
         .d(wentry__18__d),
         .q(wentry__18__q),
         .clock(wentry__18__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__19 wentry__19(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__19(
         .d(wentry__19__d),
         .q(wentry__19__q),
         .clock(wentry__19__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__20 wentry__20(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__20(
         .d(wentry__20__d),
         .q(wentry__20__q),
         .clock(wentry__20__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__21 wentry__21(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__21(
         .d(wentry__21__d),
         .q(wentry__21__q),
         .clock(wentry__21__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__22 wentry__22(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__22(
         .d(wentry__22__d),
         .q(wentry__22__q),
         .clock(wentry__22__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__23 wentry__23(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__23(
         .d(wentry__23__d),
         .q(wentry__23__q),
         .clock(wentry__23__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__24 wentry__24(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__24(
         .d(wentry__24__d),
         .q(wentry__24__q),
         .clock(wentry__24__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__25 wentry__25(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__25(
         .d(wentry__25__d),
         .q(wentry__25__q),
         .clock(wentry__25__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__26 wentry__26(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__26(
         .d(wentry__26__d),
         .q(wentry__26__q),
         .clock(wentry__26__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__27 wentry__27(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__27(
         .d(wentry__27__d),
         .q(wentry__27__q),
         .clock(wentry__27__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__28 wentry__28(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__28(
         .d(wentry__28__d),
         .q(wentry__28__q),
         .clock(wentry__28__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__29 wentry__29(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__29(
         .d(wentry__29__d),
         .q(wentry__29__q),
         .clock(wentry__29__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__30 wentry__30(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__30(
         .d(wentry__30__d),
         .q(wentry__30__q),
         .clock(wentry__30__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__31 wentry__31(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__err_cause_r wentry__31(
         .d(wentry__31__d),
         .q(wentry__31__q),
         .clock(wentry__31__clock)
@@ -3919,167 +2654,167 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__1 timer__1(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__2 timer__2(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__3 timer__3(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__4 timer__4(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__5 timer__5(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__6 timer__6(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__7 timer__7(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__8 timer__8(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__8(
         .d(timer__8__d),
         .q(timer__8__q),
         .clock(timer__8__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__9 timer__9(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__9(
         .d(timer__9__d),
         .q(timer__9__q),
         .clock(timer__9__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__10 timer__10(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__10(
         .d(timer__10__d),
         .q(timer__10__q),
         .clock(timer__10__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__11 timer__11(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__11(
         .d(timer__11__d),
         .q(timer__11__q),
         .clock(timer__11__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__12 timer__12(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__12(
         .d(timer__12__d),
         .q(timer__12__q),
         .clock(timer__12__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__13 timer__13(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__13(
         .d(timer__13__d),
         .q(timer__13__q),
         .clock(timer__13__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__14 timer__14(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__14(
         .d(timer__14__d),
         .q(timer__14__q),
         .clock(timer__14__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__15 timer__15(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__15(
         .d(timer__15__d),
         .q(timer__15__q),
         .clock(timer__15__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__16 timer__16(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__16(
         .d(timer__16__d),
         .q(timer__16__q),
         .clock(timer__16__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__17 timer__17(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__17(
         .d(timer__17__d),
         .q(timer__17__q),
         .clock(timer__17__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__18 timer__18(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__18(
         .d(timer__18__d),
         .q(timer__18__q),
         .clock(timer__18__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__19 timer__19(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__19(
         .d(timer__19__d),
         .q(timer__19__q),
         .clock(timer__19__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__20 timer__20(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__20(
         .d(timer__20__d),
         .q(timer__20__q),
         .clock(timer__20__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__21 timer__21(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__21(
         .d(timer__21__d),
         .q(timer__21__q),
         .clock(timer__21__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__22 timer__22(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__22(
         .d(timer__22__d),
         .q(timer__22__q),
         .clock(timer__22__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__23 timer__23(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__23(
         .d(timer__23__d),
         .q(timer__23__q),
         .clock(timer__23__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__24 timer__24(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__24(
         .d(timer__24__d),
         .q(timer__24__q),
         .clock(timer__24__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__25 timer__25(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__25(
         .d(timer__25__d),
         .q(timer__25__q),
         .clock(timer__25__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__26 timer__26(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__26(
         .d(timer__26__d),
         .q(timer__26__q),
         .clock(timer__26__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__27 timer__27(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__27(
         .d(timer__27__d),
         .q(timer__27__q),
         .clock(timer__27__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__28 timer__28(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__28(
         .d(timer__28__d),
         .q(timer__28__q),
         .clock(timer__28__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__29 timer__29(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__29(
         .d(timer__29__d),
         .q(timer__29__q),
         .clock(timer__29__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__30 timer__30(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__30(
         .d(timer__30__d),
         .q(timer__30__q),
         .clock(timer__30__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__31 timer__31(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0 timer__31(
         .d(timer__31__d),
         .q(timer__31__q),
         .clock(timer__31__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wake_mask_r wake_mask_r(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__decided wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__waiters__wake_done_r wake_done_r(
+    mbar_w32_m16_c20_t20_l73_f1__waiters__decided wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
@@ -4978,44 +3713,6 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters__decided(d,q,clock);
 endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__decided
 
 
-module mbar_w32_m16_c20_t20_l73_f1__waiters__done(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__done
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__susp(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__susp
-
-
 module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0(d,q,clock);
     
     // Module arguments
@@ -5033,1260 +3730,6 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0(d,q,clock);
     end
           
 endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__0
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__1
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__10
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__11
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__12
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__13
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__14
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__15
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__16(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__16
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__17(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__17
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__18(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__18
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__19(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__19
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__2
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__20(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__20
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__21(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__21
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__22(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__22
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__23(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__23
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__24(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__24
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__25(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__25
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__26(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__26
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__27(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__27
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__28(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__28
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__29(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__29
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__3
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__30(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__30
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__31(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__31
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__4
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__5
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__6
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__7
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__8
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__timer__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__timer__9
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wake_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wake_done_r
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wake_mask_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wake_mask_r
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__0
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__1
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__10
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__11
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__12
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__13
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__14
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__15
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__16(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__16
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__17(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__17
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__18(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__18
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__19(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__19
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__2
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__20(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__20
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__21(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__21
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__22(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__22
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__23(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__23
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__24(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__24
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__25(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__25
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__26(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__26
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__27(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__27
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__28(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__28
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__29(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__29
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__3
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__30(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__30
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__31(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__31
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__4
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__5
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__6
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__7
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__8
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wentry__9
-
-
-module mbar_w32_m16_c20_t20_l73_f1__waiters__wparity(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters__wparity
 
 
 module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
@@ -6378,7 +3821,7 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
     reg  [31:0] acc;
     
     // Sub module instances
-    mbar_w32_m16_c20_t20_l73_f1__wake__rr rr(
+    mbar_w32_m16_c20_t20_l73_f1__op_port__rsp_warp_r rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -6604,25 +4047,6 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
     end
     
 endmodule // mbar_w32_m16_c20_t20_l73_f1__wake
-
-
-module mbar_w32_m16_c20_t20_l73_f1__wake__rr(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__wake__rr
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

@@ -265,7 +265,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .cause(ctx_step__cause),
         .complete(ctx_step__complete)
     );
-    mbar_w16_m32_c10_t12_l40_f2__rarv_step rarv_step(
+    mbar_w16_m32_c10_t12_l40_f2__ctx_step rarv_step(
         .act(rarv_step__act),
         .init(rarv_step__init),
         .inval(rarv_step__inval),
@@ -288,7 +288,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .cause(rarv_step__cause),
         .complete(rarv_step__complete)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_step op_step(
+    mbar_w16_m32_c10_t12_l40_f2__ctx_step op_step(
         .act(op_step__act),
         .init(op_step__init),
         .inval(op_step__inval),
@@ -971,7 +971,7 @@ module mbar_w16_m32_c10_t12_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
     reg  [31:0] parity_n;
     
     // Sub module instances
-    mbar_w16_m32_c10_t12_l40_f2__entries__valid valid(
+    mbar_w16_m32_c10_t12_l40_f2__entries__parity valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
@@ -981,162 +981,162 @@ module mbar_w16_m32_c10_t12_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
         .q(parity__q),
         .clock(parity__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__0 pending__0(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__0(
         .d(pending__0__d),
         .q(pending__0__q),
         .clock(pending__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__1 pending__1(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__1(
         .d(pending__1__d),
         .q(pending__1__q),
         .clock(pending__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__2 pending__2(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__2(
         .d(pending__2__d),
         .q(pending__2__q),
         .clock(pending__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__3 pending__3(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__3(
         .d(pending__3__d),
         .q(pending__3__q),
         .clock(pending__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__4 pending__4(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__4(
         .d(pending__4__d),
         .q(pending__4__q),
         .clock(pending__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__5 pending__5(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__5(
         .d(pending__5__d),
         .q(pending__5__q),
         .clock(pending__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__6 pending__6(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__6(
         .d(pending__6__d),
         .q(pending__6__q),
         .clock(pending__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__7 pending__7(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__7(
         .d(pending__7__d),
         .q(pending__7__q),
         .clock(pending__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__8 pending__8(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__8(
         .d(pending__8__d),
         .q(pending__8__q),
         .clock(pending__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__9 pending__9(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__9(
         .d(pending__9__d),
         .q(pending__9__q),
         .clock(pending__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__10 pending__10(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__10(
         .d(pending__10__d),
         .q(pending__10__q),
         .clock(pending__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__11 pending__11(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__11(
         .d(pending__11__d),
         .q(pending__11__q),
         .clock(pending__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__12 pending__12(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__12(
         .d(pending__12__d),
         .q(pending__12__q),
         .clock(pending__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__13 pending__13(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__13(
         .d(pending__13__d),
         .q(pending__13__q),
         .clock(pending__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__14 pending__14(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__14(
         .d(pending__14__d),
         .q(pending__14__q),
         .clock(pending__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__15 pending__15(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__15(
         .d(pending__15__d),
         .q(pending__15__q),
         .clock(pending__15__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__16 pending__16(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__16(
         .d(pending__16__d),
         .q(pending__16__q),
         .clock(pending__16__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__17 pending__17(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__17(
         .d(pending__17__d),
         .q(pending__17__q),
         .clock(pending__17__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__18 pending__18(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__18(
         .d(pending__18__d),
         .q(pending__18__q),
         .clock(pending__18__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__19 pending__19(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__19(
         .d(pending__19__d),
         .q(pending__19__q),
         .clock(pending__19__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__20 pending__20(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__20(
         .d(pending__20__d),
         .q(pending__20__q),
         .clock(pending__20__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__21 pending__21(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__21(
         .d(pending__21__d),
         .q(pending__21__q),
         .clock(pending__21__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__22 pending__22(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__22(
         .d(pending__22__d),
         .q(pending__22__q),
         .clock(pending__22__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__23 pending__23(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__23(
         .d(pending__23__d),
         .q(pending__23__q),
         .clock(pending__23__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__24 pending__24(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__24(
         .d(pending__24__d),
         .q(pending__24__q),
         .clock(pending__24__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__25 pending__25(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__25(
         .d(pending__25__d),
         .q(pending__25__q),
         .clock(pending__25__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__26 pending__26(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__26(
         .d(pending__26__d),
         .q(pending__26__q),
         .clock(pending__26__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__27 pending__27(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__27(
         .d(pending__27__d),
         .q(pending__27__q),
         .clock(pending__27__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__28 pending__28(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__28(
         .d(pending__28__d),
         .q(pending__28__q),
         .clock(pending__28__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__29 pending__29(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__29(
         .d(pending__29__d),
         .q(pending__29__q),
         .clock(pending__29__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__30 pending__30(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__30(
         .d(pending__30__d),
         .q(pending__30__q),
         .clock(pending__30__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__pending__31 pending__31(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__31(
         .d(pending__31__d),
         .q(pending__31__q),
         .clock(pending__31__clock)
@@ -1146,157 +1146,157 @@ module mbar_w16_m32_c10_t12_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__1 expected__1(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__2 expected__2(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__3 expected__3(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__4 expected__4(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__5 expected__5(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__6 expected__6(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__7 expected__7(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__8 expected__8(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__8(
         .d(expected__8__d),
         .q(expected__8__q),
         .clock(expected__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__9 expected__9(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__9(
         .d(expected__9__d),
         .q(expected__9__q),
         .clock(expected__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__10 expected__10(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__10(
         .d(expected__10__d),
         .q(expected__10__q),
         .clock(expected__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__11 expected__11(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__11(
         .d(expected__11__d),
         .q(expected__11__q),
         .clock(expected__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__12 expected__12(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__12(
         .d(expected__12__d),
         .q(expected__12__q),
         .clock(expected__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__13 expected__13(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__13(
         .d(expected__13__d),
         .q(expected__13__q),
         .clock(expected__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__14 expected__14(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__14(
         .d(expected__14__d),
         .q(expected__14__q),
         .clock(expected__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__15 expected__15(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__15(
         .d(expected__15__d),
         .q(expected__15__q),
         .clock(expected__15__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__16 expected__16(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__16(
         .d(expected__16__d),
         .q(expected__16__q),
         .clock(expected__16__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__17 expected__17(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__17(
         .d(expected__17__d),
         .q(expected__17__q),
         .clock(expected__17__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__18 expected__18(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__18(
         .d(expected__18__d),
         .q(expected__18__q),
         .clock(expected__18__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__19 expected__19(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__19(
         .d(expected__19__d),
         .q(expected__19__q),
         .clock(expected__19__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__20 expected__20(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__20(
         .d(expected__20__d),
         .q(expected__20__q),
         .clock(expected__20__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__21 expected__21(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__21(
         .d(expected__21__d),
         .q(expected__21__q),
         .clock(expected__21__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__22 expected__22(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__22(
         .d(expected__22__d),
         .q(expected__22__q),
         .clock(expected__22__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__23 expected__23(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__23(
         .d(expected__23__d),
         .q(expected__23__q),
         .clock(expected__23__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__24 expected__24(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__24(
         .d(expected__24__d),
         .q(expected__24__q),
         .clock(expected__24__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__25 expected__25(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__25(
         .d(expected__25__d),
         .q(expected__25__q),
         .clock(expected__25__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__26 expected__26(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__26(
         .d(expected__26__d),
         .q(expected__26__q),
         .clock(expected__26__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__27 expected__27(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__27(
         .d(expected__27__d),
         .q(expected__27__q),
         .clock(expected__27__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__28 expected__28(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__28(
         .d(expected__28__d),
         .q(expected__28__q),
         .clock(expected__28__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__29 expected__29(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__29(
         .d(expected__29__d),
         .q(expected__29__q),
         .clock(expected__29__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__30 expected__30(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__30(
         .d(expected__30__d),
         .q(expected__30__q),
         .clock(expected__30__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__31 expected__31(
+    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__31(
         .d(expected__31__d),
         .q(expected__31__q),
         .clock(expected__31__clock)
@@ -1306,157 +1306,157 @@ module mbar_w16_m32_c10_t12_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__1 tx__1(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__2 tx__2(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__3 tx__3(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__4 tx__4(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__5 tx__5(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__6 tx__6(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__7 tx__7(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__8 tx__8(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__8(
         .d(tx__8__d),
         .q(tx__8__q),
         .clock(tx__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__9 tx__9(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__9(
         .d(tx__9__d),
         .q(tx__9__q),
         .clock(tx__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__10 tx__10(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__10(
         .d(tx__10__d),
         .q(tx__10__q),
         .clock(tx__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__11 tx__11(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__11(
         .d(tx__11__d),
         .q(tx__11__q),
         .clock(tx__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__12 tx__12(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__12(
         .d(tx__12__d),
         .q(tx__12__q),
         .clock(tx__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__13 tx__13(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__13(
         .d(tx__13__d),
         .q(tx__13__q),
         .clock(tx__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__14 tx__14(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__14(
         .d(tx__14__d),
         .q(tx__14__q),
         .clock(tx__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__15 tx__15(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__15(
         .d(tx__15__d),
         .q(tx__15__q),
         .clock(tx__15__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__16 tx__16(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__16(
         .d(tx__16__d),
         .q(tx__16__q),
         .clock(tx__16__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__17 tx__17(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__17(
         .d(tx__17__d),
         .q(tx__17__q),
         .clock(tx__17__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__18 tx__18(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__18(
         .d(tx__18__d),
         .q(tx__18__q),
         .clock(tx__18__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__19 tx__19(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__19(
         .d(tx__19__d),
         .q(tx__19__q),
         .clock(tx__19__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__20 tx__20(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__20(
         .d(tx__20__d),
         .q(tx__20__q),
         .clock(tx__20__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__21 tx__21(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__21(
         .d(tx__21__d),
         .q(tx__21__q),
         .clock(tx__21__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__22 tx__22(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__22(
         .d(tx__22__d),
         .q(tx__22__q),
         .clock(tx__22__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__23 tx__23(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__23(
         .d(tx__23__d),
         .q(tx__23__q),
         .clock(tx__23__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__24 tx__24(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__24(
         .d(tx__24__d),
         .q(tx__24__q),
         .clock(tx__24__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__25 tx__25(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__25(
         .d(tx__25__d),
         .q(tx__25__q),
         .clock(tx__25__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__26 tx__26(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__26(
         .d(tx__26__d),
         .q(tx__26__q),
         .clock(tx__26__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__27 tx__27(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__27(
         .d(tx__27__d),
         .q(tx__27__q),
         .clock(tx__27__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__28 tx__28(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__28(
         .d(tx__28__d),
         .q(tx__28__q),
         .clock(tx__28__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__29 tx__29(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__29(
         .d(tx__29__d),
         .q(tx__29__q),
         .clock(tx__29__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__30 tx__30(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__30(
         .d(tx__30__d),
         .q(tx__30__q),
         .clock(tx__30__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__31 tx__31(
+    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__31(
         .d(tx__31__d),
         .q(tx__31__q),
         .clock(tx__31__clock)
@@ -2880,595 +2880,6 @@ module mbar_w16_m32_c10_t12_l40_f2__entries__expected__0(d,q,clock);
 endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__0
 
 
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__1
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__10
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__11
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__12
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__13
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__14
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__15
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__16(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__16
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__17(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__17
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__18(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__18
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__19(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__19
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__2
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__20(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__20
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__21(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__21
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__22(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__22
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__23(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__23
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__24(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__24
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__25(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__25
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__26(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__26
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__27(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__27
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__28(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__28
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__29(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__29
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__3
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__30(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__30
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__31(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__31
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__4
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__5
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__6
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__7
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__8
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__9
-
-
 module mbar_w16_m32_c10_t12_l40_f2__entries__parity(d,q,clock);
     
     // Module arguments
@@ -3488,614 +2899,6 @@ module mbar_w16_m32_c10_t12_l40_f2__entries__parity(d,q,clock);
 endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__parity
 
 
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__0
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__1
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__10
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__11
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__12
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__13
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__14
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__15
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__16(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__16
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__17(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__17
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__18(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__18
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__19(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__19
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__2
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__20(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__20
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__21(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__21
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__22(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__22
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__23(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__23
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__24(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__24
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__25(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__25
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__26(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__26
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__27(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__27
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__28(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__28
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__29(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__29
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__3
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__30(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__30
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__31(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__31
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__4
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__5
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__6
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__7
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__8
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__pending__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 11'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__pending__9
-
-
 module mbar_w16_m32_c10_t12_l40_f2__entries__tx__0(d,q,clock);
     
     // Module arguments
@@ -4113,614 +2916,6 @@ module mbar_w16_m32_c10_t12_l40_f2__entries__tx__0(d,q,clock);
     end
           
 endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__0
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__1
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__10
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__11
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__12
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__13
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__14
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__15
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__16(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__16
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__17(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__17
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__18(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__18
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__19(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__19
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__2
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__20(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__20
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__21(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__21
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__22(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__22
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__23(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__23
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__24(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__24
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__25(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__25
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__26(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__26
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__27(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__27
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__28(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__28
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__29(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__29
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__3
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__30(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__30
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__31(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__31
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__4
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__5
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__6
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__7
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__8
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__9
-
-
-module mbar_w16_m32_c10_t12_l40_f2__entries__valid(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__valid
 
 
 module mbar_w16_m32_c10_t12_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
@@ -4821,32 +3016,32 @@ module mbar_w16_m32_c10_t12_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
     reg  passed;
     
     // Sub module instances
-    mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_valid_r rsp_valid_r(
+    mbar_w16_m32_c10_t12_l40_f2__op_port__err_r rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_warp_r rsp_warp_r(
+    mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r rsp_warp_r(
         .d(rsp_warp_r__d),
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_op_r rsp_op_r(
+    mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_token_r rsp_token_r(
+    mbar_w16_m32_c10_t12_l40_f2__op_port__err_r rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_done_r rsp_done_r(
+    mbar_w16_m32_c10_t12_l40_f2__op_port__err_r rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_suspended_r rsp_suspended_r(
+    mbar_w16_m32_c10_t12_l40_f2__op_port__err_r rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
@@ -5049,378 +3244,6 @@ module mbar_w16_m32_c10_t12_l40_f2__op_port__err_src_r(d,q,clock);
 endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__err_src_r
 
 
-module mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_done_r
-
-
-module mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_op_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_op_r
-
-
-module mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_suspended_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_suspended_r
-
-
-module mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_token_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_token_r
-
-
-module mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_valid_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_valid_r
-
-
-module mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_warp_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__rsp_warp_r
-
-
-module mbar_w16_m32_c10_t12_l40_f2__op_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [10:0] count;
-    input wire  [12:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [10:0] e_pending;
-    input wire  [10:0] e_expected;
-    input wire  [12:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [10:0] n_pending;
-    output reg  [10:0] n_expected;
-    output reg  [12:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 11'b1111111111;
-    localparam  zero_count = 11'b0;
-    localparam  zero_tx = 13'b0;
-    localparam  zero_xb = 15'b0;
-    localparam  sign_tb = 13'b1000000000000;
-    localparam  sign_ext = 15'b110000000000000;
-    localparam  sign_xb = 15'b100000000000000;
-    localparam  max_tx = 15'b111111111111;
-    localparam  neg_max_tx = 15'b111000000000001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [14:0] tx_ext;
-    reg  [14:0] amt_ext;
-    reg  [14:0] tx_new;
-    reg  tx_neg;
-    reg  [10:0] pend_new;
-    reg  [10:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 15'h7fff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 15'h7fff) | sign_ext;
-        end
-        amt_ext = ((amt) & 15'h7fff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 13'h1fff);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_step
-
-
-module mbar_w16_m32_c10_t12_l40_f2__rarv_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [10:0] count;
-    input wire  [12:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [10:0] e_pending;
-    input wire  [10:0] e_expected;
-    input wire  [12:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [10:0] n_pending;
-    output reg  [10:0] n_expected;
-    output reg  [12:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 11'b1111111111;
-    localparam  zero_count = 11'b0;
-    localparam  zero_tx = 13'b0;
-    localparam  zero_xb = 15'b0;
-    localparam  sign_tb = 13'b1000000000000;
-    localparam  sign_ext = 15'b110000000000000;
-    localparam  sign_xb = 15'b100000000000000;
-    localparam  max_tx = 15'b111111111111;
-    localparam  neg_max_tx = 15'b111000000000001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [14:0] tx_ext;
-    reg  [14:0] amt_ext;
-    reg  [14:0] tx_new;
-    reg  tx_neg;
-    reg  [10:0] pend_new;
-    reg  [10:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 15'h7fff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 15'h7fff) | sign_ext;
-        end
-        amt_ext = ((amt) & 15'h7fff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 13'h1fff);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // mbar_w16_m32_c10_t12_l40_f2__rarv_step
-
-
 module mbar_w16_m32_c10_t12_l40_f2__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
@@ -5590,7 +3413,7 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  hit;
     
     // Sub module instances
-    mbar_w16_m32_c10_t12_l40_f2__waiters__susp susp(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__decided susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
@@ -5600,12 +3423,12 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(decided__q),
         .clock(decided__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__done done(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__decided done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wparity wparity(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__decided wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
@@ -5615,77 +3438,77 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__1 wentry__1(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__2 wentry__2(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__3 wentry__3(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__4 wentry__4(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__5 wentry__5(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__6 wentry__6(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__7 wentry__7(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__8 wentry__8(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__9 wentry__9(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__10 wentry__10(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__11 wentry__11(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__12 wentry__12(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__13 wentry__13(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__14 wentry__14(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__15 wentry__15(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
@@ -5695,87 +3518,87 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__1 timer__1(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__2 timer__2(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__3 timer__3(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__4 timer__4(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__5 timer__5(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__6 timer__6(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__7 timer__7(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__8 timer__8(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__8(
         .d(timer__8__d),
         .q(timer__8__q),
         .clock(timer__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__9 timer__9(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__9(
         .d(timer__9__d),
         .q(timer__9__q),
         .clock(timer__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__10 timer__10(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__10(
         .d(timer__10__d),
         .q(timer__10__q),
         .clock(timer__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__11 timer__11(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__11(
         .d(timer__11__d),
         .q(timer__11__q),
         .clock(timer__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__12 timer__12(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__12(
         .d(timer__12__d),
         .q(timer__12__q),
         .clock(timer__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__13 timer__13(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__13(
         .d(timer__13__d),
         .q(timer__13__q),
         .clock(timer__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__14 timer__14(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__14(
         .d(timer__14__d),
         .q(timer__14__q),
         .clock(timer__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__15 timer__15(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__15(
         .d(timer__15__d),
         .q(timer__15__q),
         .clock(timer__15__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wake_mask_r wake_mask_r(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__decided wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wake_done_r wake_done_r(
+    mbar_w16_m32_c10_t12_l40_f2__waiters__decided wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
@@ -6258,44 +4081,6 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters__decided(d,q,clock);
 endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__decided
 
 
-module mbar_w16_m32_c10_t12_l40_f2__waiters__done(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__done
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__susp(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__susp
-
-
 module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0(d,q,clock);
     
     // Module arguments
@@ -6315,329 +4100,6 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0(d,q,clock);
 endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0
 
 
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__1
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__10
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__11
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__12
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__13
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__14
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__15
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__2
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__3
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__4
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__5
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__6
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__7
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__8
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__9
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wake_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wake_done_r
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wake_mask_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wake_mask_r
-
-
 module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0(d,q,clock);
     
     // Module arguments
@@ -6655,310 +4117,6 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0(d,q,clock);
     end
           
 endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__1
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__10
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__11
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__12
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__13
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__14
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__15
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__2
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__3
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__4
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__5
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__6
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__7
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__8
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__9
-
-
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wparity(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wparity
 
 
 module mbar_w16_m32_c10_t12_l40_f2__wake(clock,reset,cand,grant);
@@ -7018,7 +4176,7 @@ module mbar_w16_m32_c10_t12_l40_f2__wake(clock,reset,cand,grant);
     reg  [15:0] acc;
     
     // Sub module instances
-    mbar_w16_m32_c10_t12_l40_f2__wake__rr rr(
+    mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -7160,25 +4318,6 @@ module mbar_w16_m32_c10_t12_l40_f2__wake(clock,reset,cand,grant);
     end
     
 endmodule // mbar_w16_m32_c10_t12_l40_f2__wake
-
-
-module mbar_w16_m32_c10_t12_l40_f2__wake__rr(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__wake__rr
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

@@ -265,7 +265,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
         .cause(ctx_step__cause),
         .complete(ctx_step__complete)
     );
-    mbar_w64_m8_c8_t16_l200_f4__rarv_step rarv_step(
+    mbar_w64_m8_c8_t16_l200_f4__ctx_step rarv_step(
         .act(rarv_step__act),
         .init(rarv_step__init),
         .inval(rarv_step__inval),
@@ -288,7 +288,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
         .cause(rarv_step__cause),
         .complete(rarv_step__complete)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_step op_step(
+    mbar_w64_m8_c8_t16_l200_f4__ctx_step op_step(
         .act(op_step__act),
         .init(op_step__init),
         .inval(op_step__inval),
@@ -755,7 +755,7 @@ module mbar_w64_m8_c8_t16_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_e
     reg  [7:0] parity_n;
     
     // Sub module instances
-    mbar_w64_m8_c8_t16_l200_f4__entries__valid valid(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
@@ -765,42 +765,42 @@ module mbar_w64_m8_c8_t16_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_e
         .q(parity__q),
         .clock(parity__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__pending__0 pending__0(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__0(
         .d(pending__0__d),
         .q(pending__0__q),
         .clock(pending__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__pending__1 pending__1(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__1(
         .d(pending__1__d),
         .q(pending__1__q),
         .clock(pending__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__pending__2 pending__2(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__2(
         .d(pending__2__d),
         .q(pending__2__q),
         .clock(pending__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__pending__3 pending__3(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__3(
         .d(pending__3__d),
         .q(pending__3__q),
         .clock(pending__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__pending__4 pending__4(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__4(
         .d(pending__4__d),
         .q(pending__4__q),
         .clock(pending__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__pending__5 pending__5(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__5(
         .d(pending__5__d),
         .q(pending__5__q),
         .clock(pending__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__pending__6 pending__6(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__6(
         .d(pending__6__d),
         .q(pending__6__q),
         .clock(pending__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__pending__7 pending__7(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__7(
         .d(pending__7__d),
         .q(pending__7__q),
         .clock(pending__7__clock)
@@ -810,37 +810,37 @@ module mbar_w64_m8_c8_t16_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_e
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__1 expected__1(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__2 expected__2(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__3 expected__3(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__4 expected__4(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__5 expected__5(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__6 expected__6(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__7 expected__7(
+    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
@@ -850,37 +850,37 @@ module mbar_w64_m8_c8_t16_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_e
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__1 tx__1(
+    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__2 tx__2(
+    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__3 tx__3(
+    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__4 tx__4(
+    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__5 tx__5(
+    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__6 tx__6(
+    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__7 tx__7(
+    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
@@ -1296,139 +1296,6 @@ module mbar_w64_m8_c8_t16_l200_f4__entries__expected__0(d,q,clock);
 endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__expected__0
 
 
-module mbar_w64_m8_c8_t16_l200_f4__entries__expected__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__expected__1
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__expected__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__expected__2
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__expected__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__expected__3
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__expected__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__expected__4
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__expected__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__expected__5
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__expected__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__expected__6
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__expected__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__expected__7
-
-
 module mbar_w64_m8_c8_t16_l200_f4__entries__parity(d,q,clock);
     
     // Module arguments
@@ -1448,158 +1315,6 @@ module mbar_w64_m8_c8_t16_l200_f4__entries__parity(d,q,clock);
 endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__parity
 
 
-module mbar_w64_m8_c8_t16_l200_f4__entries__pending__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__pending__0
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__pending__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__pending__1
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__pending__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__pending__2
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__pending__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__pending__3
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__pending__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__pending__4
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__pending__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__pending__5
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__pending__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__pending__6
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__pending__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__pending__7
-
-
 module mbar_w64_m8_c8_t16_l200_f4__entries__tx__0(d,q,clock);
     
     // Module arguments
@@ -1617,158 +1332,6 @@ module mbar_w64_m8_c8_t16_l200_f4__entries__tx__0(d,q,clock);
     end
           
 endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__tx__0
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__tx__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__tx__1
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__tx__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__tx__2
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__tx__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__tx__3
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__tx__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__tx__4
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__tx__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__tx__5
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__tx__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__tx__6
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__tx__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__tx__7
-
-
-module mbar_w64_m8_c8_t16_l200_f4__entries__valid(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__valid
 
 
 module mbar_w64_m8_c8_t16_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
@@ -1869,7 +1432,7 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,
     reg  passed;
     
     // Sub module instances
-    mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_valid_r rsp_valid_r(
+    mbar_w64_m8_c8_t16_l200_f4__op_port__err_r rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
@@ -1879,22 +1442,22 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_op_r rsp_op_r(
+    mbar_w64_m8_c8_t16_l200_f4__op_port__err_cause_r rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_token_r rsp_token_r(
+    mbar_w64_m8_c8_t16_l200_f4__op_port__err_r rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_done_r rsp_done_r(
+    mbar_w64_m8_c8_t16_l200_f4__op_port__err_r rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_suspended_r rsp_suspended_r(
+    mbar_w64_m8_c8_t16_l200_f4__op_port__err_r rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
@@ -2097,101 +1660,6 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port__err_src_r(d,q,clock);
 endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__err_src_r
 
 
-module mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_done_r
-
-
-module mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_op_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_op_r
-
-
-module mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_suspended_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_suspended_r
-
-
-module mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_token_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_token_r
-
-
-module mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_valid_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_valid_r
-
-
 module mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_warp_r(d,q,clock);
     
     // Module arguments
@@ -2209,264 +1677,6 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_warp_r(d,q,clock);
     end
           
 endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_warp_r
-
-
-module mbar_w64_m8_c8_t16_l200_f4__op_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [8:0] count;
-    input wire  [16:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [8:0] e_pending;
-    input wire  [8:0] e_expected;
-    input wire  [16:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [8:0] n_pending;
-    output reg  [8:0] n_expected;
-    output reg  [16:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 9'b11111111;
-    localparam  zero_count = 9'b0;
-    localparam  zero_tx = 17'b0;
-    localparam  zero_xb = 19'b0;
-    localparam  sign_tb = 17'b10000000000000000;
-    localparam  sign_ext = 19'b1100000000000000000;
-    localparam  sign_xb = 19'b1000000000000000000;
-    localparam  max_tx = 19'b1111111111111111;
-    localparam  neg_max_tx = 19'b1110000000000000001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [18:0] tx_ext;
-    reg  [18:0] amt_ext;
-    reg  [18:0] tx_new;
-    reg  tx_neg;
-    reg  [8:0] pend_new;
-    reg  [8:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 19'h7ffff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 19'h7ffff) | sign_ext;
-        end
-        amt_ext = ((amt) & 19'h7ffff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 17'h1ffff);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_step
-
-
-module mbar_w64_m8_c8_t16_l200_f4__rarv_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [8:0] count;
-    input wire  [16:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [8:0] e_pending;
-    input wire  [8:0] e_expected;
-    input wire  [16:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [8:0] n_pending;
-    output reg  [8:0] n_expected;
-    output reg  [16:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 9'b11111111;
-    localparam  zero_count = 9'b0;
-    localparam  zero_tx = 17'b0;
-    localparam  zero_xb = 19'b0;
-    localparam  sign_tb = 17'b10000000000000000;
-    localparam  sign_ext = 19'b1100000000000000000;
-    localparam  sign_xb = 19'b1000000000000000000;
-    localparam  max_tx = 19'b1111111111111111;
-    localparam  neg_max_tx = 19'b1110000000000000001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [18:0] tx_ext;
-    reg  [18:0] amt_ext;
-    reg  [18:0] tx_new;
-    reg  tx_neg;
-    reg  [8:0] pend_new;
-    reg  [8:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 19'h7ffff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 19'h7ffff) | sign_ext;
-        end
-        amt_ext = ((amt) & 19'h7ffff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 17'h1ffff);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // mbar_w64_m8_c8_t16_l200_f4__rarv_step
 
 
 module mbar_w64_m8_c8_t16_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
@@ -2974,7 +2184,7 @@ module mbar_w64_m8_c8_t16_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parit
     reg  hit;
     
     // Sub module instances
-    mbar_w64_m8_c8_t16_l200_f4__waiters__susp susp(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__decided susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
@@ -2984,12 +2194,12 @@ module mbar_w64_m8_c8_t16_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parit
         .q(decided__q),
         .clock(decided__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__done done(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__decided done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wparity wparity(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__decided wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
@@ -2999,647 +2209,647 @@ module mbar_w64_m8_c8_t16_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parit
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__1 wentry__1(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__2 wentry__2(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__3 wentry__3(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__4 wentry__4(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__5 wentry__5(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__6 wentry__6(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__7 wentry__7(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__8 wentry__8(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__9 wentry__9(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__10 wentry__10(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__11 wentry__11(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__12 wentry__12(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__13 wentry__13(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__14 wentry__14(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__15 wentry__15(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__16 wentry__16(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__16(
         .d(wentry__16__d),
         .q(wentry__16__q),
         .clock(wentry__16__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__17 wentry__17(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__17(
         .d(wentry__17__d),
         .q(wentry__17__q),
         .clock(wentry__17__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__18 wentry__18(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__18(
         .d(wentry__18__d),
         .q(wentry__18__q),
         .clock(wentry__18__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__19 wentry__19(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__19(
         .d(wentry__19__d),
         .q(wentry__19__q),
         .clock(wentry__19__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__20 wentry__20(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__20(
         .d(wentry__20__d),
         .q(wentry__20__q),
         .clock(wentry__20__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__21 wentry__21(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__21(
         .d(wentry__21__d),
         .q(wentry__21__q),
         .clock(wentry__21__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__22 wentry__22(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__22(
         .d(wentry__22__d),
         .q(wentry__22__q),
         .clock(wentry__22__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__23 wentry__23(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__23(
         .d(wentry__23__d),
         .q(wentry__23__q),
         .clock(wentry__23__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__24 wentry__24(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__24(
         .d(wentry__24__d),
         .q(wentry__24__q),
         .clock(wentry__24__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__25 wentry__25(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__25(
         .d(wentry__25__d),
         .q(wentry__25__q),
         .clock(wentry__25__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__26 wentry__26(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__26(
         .d(wentry__26__d),
         .q(wentry__26__q),
         .clock(wentry__26__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__27 wentry__27(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__27(
         .d(wentry__27__d),
         .q(wentry__27__q),
         .clock(wentry__27__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__28 wentry__28(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__28(
         .d(wentry__28__d),
         .q(wentry__28__q),
         .clock(wentry__28__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__29 wentry__29(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__29(
         .d(wentry__29__d),
         .q(wentry__29__q),
         .clock(wentry__29__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__30 wentry__30(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__30(
         .d(wentry__30__d),
         .q(wentry__30__q),
         .clock(wentry__30__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__31 wentry__31(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__31(
         .d(wentry__31__d),
         .q(wentry__31__q),
         .clock(wentry__31__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__32 wentry__32(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__32(
         .d(wentry__32__d),
         .q(wentry__32__q),
         .clock(wentry__32__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__33 wentry__33(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__33(
         .d(wentry__33__d),
         .q(wentry__33__q),
         .clock(wentry__33__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__34 wentry__34(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__34(
         .d(wentry__34__d),
         .q(wentry__34__q),
         .clock(wentry__34__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__35 wentry__35(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__35(
         .d(wentry__35__d),
         .q(wentry__35__q),
         .clock(wentry__35__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__36 wentry__36(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__36(
         .d(wentry__36__d),
         .q(wentry__36__q),
         .clock(wentry__36__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__37 wentry__37(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__37(
         .d(wentry__37__d),
         .q(wentry__37__q),
         .clock(wentry__37__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__38 wentry__38(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__38(
         .d(wentry__38__d),
         .q(wentry__38__q),
         .clock(wentry__38__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__39 wentry__39(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__39(
         .d(wentry__39__d),
         .q(wentry__39__q),
         .clock(wentry__39__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__40 wentry__40(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__40(
         .d(wentry__40__d),
         .q(wentry__40__q),
         .clock(wentry__40__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__41 wentry__41(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__41(
         .d(wentry__41__d),
         .q(wentry__41__q),
         .clock(wentry__41__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__42 wentry__42(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__42(
         .d(wentry__42__d),
         .q(wentry__42__q),
         .clock(wentry__42__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__43 wentry__43(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__43(
         .d(wentry__43__d),
         .q(wentry__43__q),
         .clock(wentry__43__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__44 wentry__44(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__44(
         .d(wentry__44__d),
         .q(wentry__44__q),
         .clock(wentry__44__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__45 wentry__45(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__45(
         .d(wentry__45__d),
         .q(wentry__45__q),
         .clock(wentry__45__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__46 wentry__46(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__46(
         .d(wentry__46__d),
         .q(wentry__46__q),
         .clock(wentry__46__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__47 wentry__47(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__47(
         .d(wentry__47__d),
         .q(wentry__47__q),
         .clock(wentry__47__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__48 wentry__48(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__48(
         .d(wentry__48__d),
         .q(wentry__48__q),
         .clock(wentry__48__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__49 wentry__49(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__49(
         .d(wentry__49__d),
         .q(wentry__49__q),
         .clock(wentry__49__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__50 wentry__50(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__50(
         .d(wentry__50__d),
         .q(wentry__50__q),
         .clock(wentry__50__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__51 wentry__51(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__51(
         .d(wentry__51__d),
         .q(wentry__51__q),
         .clock(wentry__51__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__52 wentry__52(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__52(
         .d(wentry__52__d),
         .q(wentry__52__q),
         .clock(wentry__52__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__53 wentry__53(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__53(
         .d(wentry__53__d),
         .q(wentry__53__q),
         .clock(wentry__53__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__54 wentry__54(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__54(
         .d(wentry__54__d),
         .q(wentry__54__q),
         .clock(wentry__54__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__55 wentry__55(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__55(
         .d(wentry__55__d),
         .q(wentry__55__q),
         .clock(wentry__55__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__56 wentry__56(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__56(
         .d(wentry__56__d),
         .q(wentry__56__q),
         .clock(wentry__56__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__57 wentry__57(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__57(
         .d(wentry__57__d),
         .q(wentry__57__q),
         .clock(wentry__57__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__58 wentry__58(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__58(
         .d(wentry__58__d),
         .q(wentry__58__q),
         .clock(wentry__58__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__59 wentry__59(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__59(
         .d(wentry__59__d),
         .q(wentry__59__q),
         .clock(wentry__59__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__60 wentry__60(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__60(
         .d(wentry__60__d),
         .q(wentry__60__q),
         .clock(wentry__60__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__61 wentry__61(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__61(
         .d(wentry__61__d),
         .q(wentry__61__q),
         .clock(wentry__61__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__62 wentry__62(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__62(
         .d(wentry__62__d),
         .q(wentry__62__q),
         .clock(wentry__62__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__63 wentry__63(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__63(
         .d(wentry__63__d),
         .q(wentry__63__q),
         .clock(wentry__63__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__0 timer__0(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__1 timer__1(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__2 timer__2(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__3 timer__3(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__4 timer__4(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__5 timer__5(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__6 timer__6(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__7 timer__7(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__8 timer__8(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__8(
         .d(timer__8__d),
         .q(timer__8__q),
         .clock(timer__8__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__9 timer__9(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__9(
         .d(timer__9__d),
         .q(timer__9__q),
         .clock(timer__9__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__10 timer__10(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__10(
         .d(timer__10__d),
         .q(timer__10__q),
         .clock(timer__10__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__11 timer__11(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__11(
         .d(timer__11__d),
         .q(timer__11__q),
         .clock(timer__11__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__12 timer__12(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__12(
         .d(timer__12__d),
         .q(timer__12__q),
         .clock(timer__12__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__13 timer__13(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__13(
         .d(timer__13__d),
         .q(timer__13__q),
         .clock(timer__13__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__14 timer__14(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__14(
         .d(timer__14__d),
         .q(timer__14__q),
         .clock(timer__14__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__15 timer__15(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__15(
         .d(timer__15__d),
         .q(timer__15__q),
         .clock(timer__15__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__16 timer__16(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__16(
         .d(timer__16__d),
         .q(timer__16__q),
         .clock(timer__16__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__17 timer__17(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__17(
         .d(timer__17__d),
         .q(timer__17__q),
         .clock(timer__17__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__18 timer__18(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__18(
         .d(timer__18__d),
         .q(timer__18__q),
         .clock(timer__18__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__19 timer__19(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__19(
         .d(timer__19__d),
         .q(timer__19__q),
         .clock(timer__19__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__20 timer__20(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__20(
         .d(timer__20__d),
         .q(timer__20__q),
         .clock(timer__20__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__21 timer__21(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__21(
         .d(timer__21__d),
         .q(timer__21__q),
         .clock(timer__21__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__22 timer__22(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__22(
         .d(timer__22__d),
         .q(timer__22__q),
         .clock(timer__22__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__23 timer__23(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__23(
         .d(timer__23__d),
         .q(timer__23__q),
         .clock(timer__23__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__24 timer__24(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__24(
         .d(timer__24__d),
         .q(timer__24__q),
         .clock(timer__24__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__25 timer__25(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__25(
         .d(timer__25__d),
         .q(timer__25__q),
         .clock(timer__25__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__26 timer__26(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__26(
         .d(timer__26__d),
         .q(timer__26__q),
         .clock(timer__26__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__27 timer__27(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__27(
         .d(timer__27__d),
         .q(timer__27__q),
         .clock(timer__27__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__28 timer__28(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__28(
         .d(timer__28__d),
         .q(timer__28__q),
         .clock(timer__28__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__29 timer__29(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__29(
         .d(timer__29__d),
         .q(timer__29__q),
         .clock(timer__29__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__30 timer__30(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__30(
         .d(timer__30__d),
         .q(timer__30__q),
         .clock(timer__30__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__31 timer__31(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__31(
         .d(timer__31__d),
         .q(timer__31__q),
         .clock(timer__31__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__32 timer__32(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__32(
         .d(timer__32__d),
         .q(timer__32__q),
         .clock(timer__32__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__33 timer__33(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__33(
         .d(timer__33__d),
         .q(timer__33__q),
         .clock(timer__33__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__34 timer__34(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__34(
         .d(timer__34__d),
         .q(timer__34__q),
         .clock(timer__34__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__35 timer__35(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__35(
         .d(timer__35__d),
         .q(timer__35__q),
         .clock(timer__35__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__36 timer__36(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__36(
         .d(timer__36__d),
         .q(timer__36__q),
         .clock(timer__36__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__37 timer__37(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__37(
         .d(timer__37__d),
         .q(timer__37__q),
         .clock(timer__37__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__38 timer__38(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__38(
         .d(timer__38__d),
         .q(timer__38__q),
         .clock(timer__38__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__39 timer__39(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__39(
         .d(timer__39__d),
         .q(timer__39__q),
         .clock(timer__39__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__40 timer__40(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__40(
         .d(timer__40__d),
         .q(timer__40__q),
         .clock(timer__40__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__41 timer__41(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__41(
         .d(timer__41__d),
         .q(timer__41__q),
         .clock(timer__41__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__42 timer__42(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__42(
         .d(timer__42__d),
         .q(timer__42__q),
         .clock(timer__42__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__43 timer__43(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__43(
         .d(timer__43__d),
         .q(timer__43__q),
         .clock(timer__43__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__44 timer__44(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__44(
         .d(timer__44__d),
         .q(timer__44__q),
         .clock(timer__44__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__45 timer__45(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__45(
         .d(timer__45__d),
         .q(timer__45__q),
         .clock(timer__45__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__46 timer__46(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__46(
         .d(timer__46__d),
         .q(timer__46__q),
         .clock(timer__46__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__47 timer__47(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__47(
         .d(timer__47__d),
         .q(timer__47__q),
         .clock(timer__47__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__48 timer__48(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__48(
         .d(timer__48__d),
         .q(timer__48__q),
         .clock(timer__48__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__49 timer__49(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__49(
         .d(timer__49__d),
         .q(timer__49__q),
         .clock(timer__49__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__50 timer__50(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__50(
         .d(timer__50__d),
         .q(timer__50__q),
         .clock(timer__50__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__51 timer__51(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__51(
         .d(timer__51__d),
         .q(timer__51__q),
         .clock(timer__51__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__52 timer__52(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__52(
         .d(timer__52__d),
         .q(timer__52__q),
         .clock(timer__52__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__53 timer__53(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__53(
         .d(timer__53__d),
         .q(timer__53__q),
         .clock(timer__53__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__54 timer__54(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__54(
         .d(timer__54__d),
         .q(timer__54__q),
         .clock(timer__54__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__55 timer__55(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__55(
         .d(timer__55__d),
         .q(timer__55__q),
         .clock(timer__55__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__56 timer__56(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__56(
         .d(timer__56__d),
         .q(timer__56__q),
         .clock(timer__56__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__57 timer__57(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__57(
         .d(timer__57__d),
         .q(timer__57__q),
         .clock(timer__57__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__58 timer__58(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__58(
         .d(timer__58__d),
         .q(timer__58__q),
         .clock(timer__58__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__59 timer__59(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__59(
         .d(timer__59__d),
         .q(timer__59__q),
         .clock(timer__59__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__60 timer__60(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__60(
         .d(timer__60__d),
         .q(timer__60__q),
         .clock(timer__60__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__61 timer__61(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__61(
         .d(timer__61__d),
         .q(timer__61__q),
         .clock(timer__61__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__62 timer__62(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__62(
         .d(timer__62__d),
         .q(timer__62__q),
         .clock(timer__62__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__timer__63 timer__63(
+    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__63(
         .d(timer__63__d),
         .q(timer__63__q),
         .clock(timer__63__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wake_mask_r wake_mask_r(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__decided wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wake_done_r wake_done_r(
+    mbar_w64_m8_c8_t16_l200_f4__waiters__decided wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
@@ -5370,1298 +4580,6 @@ module mbar_w64_m8_c8_t16_l200_f4__waiters__decided(d,q,clock);
 endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__decided
 
 
-module mbar_w64_m8_c8_t16_l200_f4__waiters__done(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__done
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__susp(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__susp
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__0
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__1
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__10
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__11
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__12
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__13
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__14
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__15
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__16(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__16
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__17(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__17
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__18(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__18
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__19(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__19
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__2
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__20(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__20
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__21(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__21
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__22(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__22
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__23(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__23
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__24(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__24
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__25(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__25
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__26(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__26
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__27(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__27
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__28(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__28
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__29(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__29
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__3
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__30(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__30
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__31(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__31
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__32(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__32
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__33(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__33
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__34(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__34
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__35(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__35
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__36(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__36
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__37(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__37
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__38(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__38
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__39(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__39
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__4
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__40(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__40
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__41(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__41
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__42(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__42
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__43(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__43
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__44(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__44
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__45(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__45
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__46(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__46
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__47(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__47
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__48(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__48
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__49(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__49
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__5
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__50(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__50
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__51(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__51
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__52(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__52
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__53(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__53
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__54(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__54
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__55(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__55
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__56(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__56
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__57(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__57
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__58(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__58
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__59(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__59
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__6
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__60(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__60
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__61(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__61
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__62(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__62
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__63(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__63
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__7
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__8
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__timer__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__timer__9
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wake_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wake_done_r
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wake_mask_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wake_mask_r
-
-
 module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0(d,q,clock);
     
     // Module arguments
@@ -6679,1222 +4597,6 @@ module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0(d,q,clock);
     end
           
 endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__1
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__10
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__11
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__12
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__13
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__14
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__15
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__16(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__16
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__17(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__17
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__18(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__18
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__19(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__19
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__2
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__20(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__20
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__21(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__21
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__22(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__22
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__23(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__23
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__24(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__24
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__25(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__25
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__26(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__26
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__27(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__27
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__28(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__28
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__29(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__29
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__3
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__30(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__30
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__31(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__31
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__32(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__32
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__33(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__33
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__34(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__34
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__35(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__35
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__36(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__36
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__37(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__37
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__38(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__38
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__39(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__39
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__4
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__40(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__40
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__41(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__41
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__42(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__42
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__43(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__43
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__44(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__44
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__45(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__45
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__46(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__46
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__47(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__47
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__48(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__48
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__49(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__49
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__5
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__50(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__50
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__51(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__51
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__52(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__52
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__53(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__53
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__54(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__54
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__55(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__55
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__56(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__56
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__57(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__57
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__58(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__58
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__59(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__59
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__6
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__60(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__60
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__61(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__61
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__62(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__62
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__63(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__63
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__7
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__8
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__9
-
-
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wparity(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wparity
 
 
 module mbar_w64_m8_c8_t16_l200_f4__wake(clock,reset,cand,grant);
@@ -8050,7 +4752,7 @@ module mbar_w64_m8_c8_t16_l200_f4__wake(clock,reset,cand,grant);
     reg  [63:0] acc;
     
     // Sub module instances
-    mbar_w64_m8_c8_t16_l200_f4__wake__rr rr(
+    mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_warp_r rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -8504,25 +5206,6 @@ module mbar_w64_m8_c8_t16_l200_f4__wake(clock,reset,cand,grant);
     end
     
 endmodule // mbar_w64_m8_c8_t16_l200_f4__wake
-
-
-module mbar_w64_m8_c8_t16_l200_f4__wake__rr(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__wake__rr
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

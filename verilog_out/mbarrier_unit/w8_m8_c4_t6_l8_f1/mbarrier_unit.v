@@ -265,7 +265,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .cause(ctx_step__cause),
         .complete(ctx_step__complete)
     );
-    mbar_w8_m8_c4_t6_l8_f1__rarv_step rarv_step(
+    mbar_w8_m8_c4_t6_l8_f1__ctx_step rarv_step(
         .act(rarv_step__act),
         .init(rarv_step__init),
         .inval(rarv_step__inval),
@@ -288,7 +288,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .cause(rarv_step__cause),
         .complete(rarv_step__complete)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_step op_step(
+    mbar_w8_m8_c4_t6_l8_f1__ctx_step op_step(
         .act(op_step__act),
         .init(op_step__init),
         .inval(op_step__inval),
@@ -755,7 +755,7 @@ module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry
     reg  [7:0] parity_n;
     
     // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__entries__valid valid(
+    mbar_w8_m8_c4_t6_l8_f1__entries__parity valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
@@ -765,42 +765,42 @@ module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry
         .q(parity__q),
         .clock(parity__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__pending__0 pending__0(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__0(
         .d(pending__0__d),
         .q(pending__0__q),
         .clock(pending__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__pending__1 pending__1(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__1(
         .d(pending__1__d),
         .q(pending__1__q),
         .clock(pending__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__pending__2 pending__2(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__2(
         .d(pending__2__d),
         .q(pending__2__q),
         .clock(pending__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__pending__3 pending__3(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__3(
         .d(pending__3__d),
         .q(pending__3__q),
         .clock(pending__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__pending__4 pending__4(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__4(
         .d(pending__4__d),
         .q(pending__4__q),
         .clock(pending__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__pending__5 pending__5(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__5(
         .d(pending__5__d),
         .q(pending__5__q),
         .clock(pending__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__pending__6 pending__6(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__6(
         .d(pending__6__d),
         .q(pending__6__q),
         .clock(pending__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__pending__7 pending__7(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__7(
         .d(pending__7__d),
         .q(pending__7__q),
         .clock(pending__7__clock)
@@ -810,37 +810,37 @@ module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__1 expected__1(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__2 expected__2(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__3 expected__3(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__4 expected__4(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__5 expected__5(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__6 expected__6(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__7 expected__7(
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
@@ -850,37 +850,37 @@ module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__1 tx__1(
+    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__2 tx__2(
+    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__3 tx__3(
+    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__4 tx__4(
+    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__5 tx__5(
+    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__6 tx__6(
+    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__7 tx__7(
+    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
@@ -1296,139 +1296,6 @@ module mbar_w8_m8_c4_t6_l8_f1__entries__expected__0(d,q,clock);
 endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__0
 
 
-module mbar_w8_m8_c4_t6_l8_f1__entries__expected__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__1
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__expected__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__2
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__expected__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__3
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__expected__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__4
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__expected__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__5
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__expected__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__6
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__expected__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__7
-
-
 module mbar_w8_m8_c4_t6_l8_f1__entries__parity(d,q,clock);
     
     // Module arguments
@@ -1448,158 +1315,6 @@ module mbar_w8_m8_c4_t6_l8_f1__entries__parity(d,q,clock);
 endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__parity
 
 
-module mbar_w8_m8_c4_t6_l8_f1__entries__pending__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__pending__0
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__pending__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__pending__1
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__pending__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__pending__2
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__pending__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__pending__3
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__pending__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__pending__4
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__pending__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__pending__5
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__pending__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__pending__6
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__pending__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__pending__7
-
-
 module mbar_w8_m8_c4_t6_l8_f1__entries__tx__0(d,q,clock);
     
     // Module arguments
@@ -1617,158 +1332,6 @@ module mbar_w8_m8_c4_t6_l8_f1__entries__tx__0(d,q,clock);
     end
           
 endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__0
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__tx__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__1
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__tx__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__2
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__tx__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__3
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__tx__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__4
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__tx__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__5
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__tx__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__6
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__tx__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__7
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__valid(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__valid
 
 
 module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
@@ -1869,7 +1432,7 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_c
     reg  passed;
     
     // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_valid_r rsp_valid_r(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
@@ -1879,22 +1442,22 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_c
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_op_r rsp_op_r(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_token_r rsp_token_r(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_done_r rsp_done_r(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_suspended_r rsp_suspended_r(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
@@ -2097,101 +1660,6 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port__err_src_r(d,q,clock);
 endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__err_src_r
 
 
-module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_done_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_op_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_op_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_suspended_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_suspended_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_token_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_token_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_valid_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_valid_r
-
-
 module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r(d,q,clock);
     
     // Module arguments
@@ -2209,264 +1677,6 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r(d,q,clock);
     end
           
 endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [4:0] count;
-    input wire  [6:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [4:0] e_pending;
-    input wire  [4:0] e_expected;
-    input wire  [6:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [4:0] n_pending;
-    output reg  [4:0] n_expected;
-    output reg  [6:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 5'b1111;
-    localparam  zero_count = 5'b0;
-    localparam  zero_tx = 7'b0;
-    localparam  zero_xb = 9'b0;
-    localparam  sign_tb = 7'b1000000;
-    localparam  sign_ext = 9'b110000000;
-    localparam  sign_xb = 9'b100000000;
-    localparam  max_tx = 9'b111111;
-    localparam  neg_max_tx = 9'b111000001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [8:0] tx_ext;
-    reg  [8:0] amt_ext;
-    reg  [8:0] tx_new;
-    reg  tx_neg;
-    reg  [4:0] pend_new;
-    reg  [4:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 9'h1ff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 9'h1ff) | sign_ext;
-        end
-        amt_ext = ((amt) & 9'h1ff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 7'h7f);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_step
-
-
-module mbar_w8_m8_c4_t6_l8_f1__rarv_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [4:0] count;
-    input wire  [6:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [4:0] e_pending;
-    input wire  [4:0] e_expected;
-    input wire  [6:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [4:0] n_pending;
-    output reg  [4:0] n_expected;
-    output reg  [6:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 5'b1111;
-    localparam  zero_count = 5'b0;
-    localparam  zero_tx = 7'b0;
-    localparam  zero_xb = 9'b0;
-    localparam  sign_tb = 7'b1000000;
-    localparam  sign_ext = 9'b110000000;
-    localparam  sign_xb = 9'b100000000;
-    localparam  max_tx = 9'b111111;
-    localparam  neg_max_tx = 9'b111000001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [8:0] tx_ext;
-    reg  [8:0] amt_ext;
-    reg  [8:0] tx_new;
-    reg  tx_neg;
-    reg  [4:0] pend_new;
-    reg  [4:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 9'h1ff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 9'h1ff) | sign_ext;
-        end
-        amt_ext = ((amt) & 9'h1ff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 7'h7f);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // mbar_w8_m8_c4_t6_l8_f1__rarv_step
 
 
 module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
@@ -2582,112 +1792,112 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
     reg  hit;
     
     // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__waiters__susp susp(
+    mbar_w8_m8_c4_t6_l8_f1__entries__parity susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__decided decided(
+    mbar_w8_m8_c4_t6_l8_f1__entries__parity decided(
         .d(decided__d),
         .q(decided__q),
         .clock(decided__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__done done(
+    mbar_w8_m8_c4_t6_l8_f1__entries__parity done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wparity wparity(
+    mbar_w8_m8_c4_t6_l8_f1__entries__parity wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__0 wentry__0(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__1 wentry__1(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__2 wentry__2(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__3 wentry__3(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__4 wentry__4(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__5 wentry__5(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__6 wentry__6(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__7 wentry__7(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__timer__0 timer__0(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__timer__1 timer__1(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__timer__2 timer__2(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__timer__3 timer__3(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__timer__4 timer__4(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__timer__5 timer__5(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__timer__6 timer__6(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__timer__7 timer__7(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wake_mask_r wake_mask_r(
+    mbar_w8_m8_c4_t6_l8_f1__entries__parity wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters__wake_done_r wake_done_r(
+    mbar_w8_m8_c4_t6_l8_f1__entries__parity wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
@@ -2943,424 +2153,6 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
 endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters
 
 
-module mbar_w8_m8_c4_t6_l8_f1__waiters__decided(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__decided
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__done(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__done
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__susp(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__susp
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__timer__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__timer__0
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__timer__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__timer__1
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__timer__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__timer__2
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__timer__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__timer__3
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__timer__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__timer__4
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__timer__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__timer__5
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__timer__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__timer__6
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__timer__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__timer__7
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wake_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wake_done_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wake_mask_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wake_mask_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__0
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__1
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__2
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__3
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__4
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__5
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__6
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wentry__7
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters__wparity(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters__wparity
-
-
 module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
     
     // Module arguments
@@ -3402,7 +2194,7 @@ module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
     reg  [7:0] acc;
     
     // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__wake__rr rr(
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -3484,25 +2276,6 @@ module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
     end
     
 endmodule // mbar_w8_m8_c4_t6_l8_f1__wake
-
-
-module mbar_w8_m8_c4_t6_l8_f1__wake__rr(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__wake__rr
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

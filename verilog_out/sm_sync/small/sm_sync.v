@@ -572,7 +572,7 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .rd_bad(warps__0__rd_bad),
         .wr_bad(warps__0__wr_bad)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1 warps__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__1(
         .clock(warps__1__clock),
         .reset(warps__1__reset),
         .rd_hit(warps__1__rd_hit),
@@ -586,7 +586,7 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .rd_bad(warps__1__rd_bad),
         .wr_bad(warps__1__wr_bad)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2 warps__2(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__2(
         .clock(warps__2__clock),
         .reset(warps__2__reset),
         .rd_hit(warps__2__rd_hit),
@@ -600,7 +600,7 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .rd_bad(warps__2__rd_bad),
         .wr_bad(warps__2__wr_bad)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3 warps__3(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__3(
         .clock(warps__3__clock),
         .reset(warps__3__reset),
         .rd_hit(warps__3__rd_hit),
@@ -614,7 +614,7 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .rd_bad(warps__3__rd_bad),
         .wr_bad(warps__3__wr_bad)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4 warps__4(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__4(
         .clock(warps__4__clock),
         .reset(warps__4__reset),
         .rd_hit(warps__4__rd_hit),
@@ -628,7 +628,7 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .rd_bad(warps__4__rd_bad),
         .wr_bad(warps__4__wr_bad)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5 warps__5(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__5(
         .clock(warps__5__clock),
         .reset(warps__5__reset),
         .rd_hit(warps__5__rd_hit),
@@ -642,7 +642,7 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .rd_bad(warps__5__rd_bad),
         .wr_bad(warps__5__wr_bad)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6 warps__6(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__6(
         .clock(warps__6__clock),
         .reset(warps__6__reset),
         .rd_hit(warps__6__rd_hit),
@@ -656,7 +656,7 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .rd_bad(warps__6__rd_bad),
         .wr_bad(warps__6__wr_bad)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7 warps__7(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__7(
         .clock(warps__7__clock),
         .reset(warps__7__reset),
         .rd_hit(warps__7__rd_hit),
@@ -975,42 +975,42 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     reg  head_all;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__rd_cnt__0 rd_cnt__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rd_cnt__0(
         .d(rd_cnt__0__d),
         .q(rd_cnt__0__q),
         .clock(rd_cnt__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__rd_cnt__1 rd_cnt__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rd_cnt__1(
         .d(rd_cnt__1__d),
         .q(rd_cnt__1__q),
         .clock(rd_cnt__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__wr_cnt__0 wr_cnt__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wr_cnt__0(
         .d(wr_cnt__0__d),
         .q(wr_cnt__0__q),
         .clock(wr_cnt__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__wr_cnt__1 wr_cnt__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wr_cnt__1(
         .d(wr_cnt__1__d),
         .q(wr_cnt__1__q),
         .clock(wr_cnt__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__head head(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__n n(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r n(
         .d(n__d),
         .q(n__q),
         .clock(n__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__open_rd open_rd(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk open_rd(
         .d(open_rd__d),
         .q(open_rd__q),
         .clock(open_rd__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__open_wr open_wr(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk open_wr(
         .d(open_wr__d),
         .q(open_wr__q),
         .clock(open_wr__clock)
@@ -1020,12 +1020,12 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .q(blk__q),
         .clock(blk__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__wait_n wait_n(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r wait_n(
         .d(wait_n__d),
         .q(wait_n__q),
         .clock(wait_n__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__wait_rd wait_rd(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wait_rd(
         .d(wait_rd__d),
         .q(wait_rd__q),
         .clock(wait_rd__clock)
@@ -1038,7 +1038,7 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .idx(enc_r__idx),
         .age(enc_r__age)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_w enc_w(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r enc_w(
         .bits(enc_w__bits),
         .head(enc_w__head),
         .any(enc_w__any),
@@ -1046,7 +1046,7 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .idx(enc_w__idx),
         .age(enc_w__age)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_x enc_x(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r enc_x(
         .bits(enc_x__bits),
         .head(enc_x__head),
         .any(enc_x__any),
@@ -1326,6040 +1326,6 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r(bits,head,any,onehot,idx,age);
     end
     
 endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_w(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_w
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_x(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_x
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__head
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__open_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__open_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__open_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__open_wr
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__rd_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__rd_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__rd_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__rd_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__wait_n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__wait_n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__wait_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__wait_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__wr_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__wr_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__wr_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__wr_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  rd_hit;
-    input wire  wr_hit;
-    input wire  op_hit;
-    input wire  [1:0] ag_op;
-    input wire  [1:0] ag_n;
-    output reg  ready;
-    output reg  blocked;
-    output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  full_g = 2'b10;
-    localparam  max_ops = 1'b1;
-    localparam  one_o = 1'b1;
-    localparam  one_n = 2'b1;
-    localparam  op_bulk = 2'b0;
-    localparam  op_commit = 2'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Stub signals
-    reg  rd_cnt__0__d;
-    wire  rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  rd_cnt__1__d;
-    wire  rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  wr_cnt__0__d;
-    wire  wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  wr_cnt__1__d;
-    wire  wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
-    reg  head__d;
-    wire  head__q;
-    reg  head__clock;
-    reg  [1:0] n__d;
-    wire  [1:0] n__q;
-    reg  n__clock;
-    reg  open_rd__d;
-    wire  open_rd__q;
-    reg  open_rd__clock;
-    reg  open_wr__d;
-    wire  open_wr__q;
-    reg  open_wr__clock;
-    reg  blk__d;
-    wire  blk__q;
-    reg  blk__clock;
-    reg  [1:0] wait_n__d;
-    wire  [1:0] wait_n__q;
-    reg  wait_n__clock;
-    reg  wait_rd__d;
-    wire  wait_rd__q;
-    reg  wait_rd__clock;
-    reg  [1:0] enc_r__bits;
-    reg  enc_r__head;
-    wire  enc_r__any;
-    wire  [1:0] enc_r__onehot;
-    wire  enc_r__idx;
-    wire  enc_r__age;
-    reg  [1:0] enc_w__bits;
-    reg  enc_w__head;
-    wire  enc_w__any;
-    wire  [1:0] enc_w__onehot;
-    wire  enc_w__idx;
-    wire  enc_w__age;
-    reg  [1:0] enc_x__bits;
-    reg  enc_x__head;
-    wire  enc_x__any;
-    wire  [1:0] enc_x__onehot;
-    wire  enc_x__idx;
-    wire  enc_x__age;
-    
-    // Local signals
-    reg  [1:0] nzr;
-    reg  [1:0] nzw;
-    reg  [1:0] nzw_post;
-    reg  [1:0] age_r;
-    reg  [1:0] age_x;
-    reg  [1:0] read_pend;
-    reg  met;
-    reg  rd_dec_c;
-    reg  rd_dec_o;
-    reg  tgt_wr;
-    reg  tgt_rd;
-    reg  tgt_rd_post;
-    reg  open_rd_post;
-    reg  open_wr_post;
-    reg  wr_dec_c;
-    reg  wr_dec_o;
-    reg  accept;
-    reg  do_bulk;
-    reg  do_commit;
-    reg  do_wait;
-    reg  tail_sum;
-    reg  tail;
-    reg  [1:0] n_post;
-    reg  n_low;
-    reg  n_post_low;
-    reg  head_all;
-    
-    // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__rd_cnt__0 rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__rd_cnt__1 rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__wr_cnt__0 wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__wr_cnt__1 wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__head head(
-        .d(head__d),
-        .q(head__q),
-        .clock(head__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__n n(
-        .d(n__d),
-        .q(n__q),
-        .clock(n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__open_rd open_rd(
-        .d(open_rd__d),
-        .q(open_rd__q),
-        .clock(open_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__open_wr open_wr(
-        .d(open_wr__d),
-        .q(open_wr__q),
-        .clock(open_wr__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__blk blk(
-        .d(blk__d),
-        .q(blk__q),
-        .clock(blk__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__wait_n wait_n(
-        .d(wait_n__d),
-        .q(wait_n__q),
-        .clock(wait_n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__wait_rd wait_rd(
-        .d(wait_rd__d),
-        .q(wait_rd__q),
-        .clock(wait_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__enc_r enc_r(
-        .bits(enc_r__bits),
-        .head(enc_r__head),
-        .any(enc_r__any),
-        .onehot(enc_r__onehot),
-        .idx(enc_r__idx),
-        .age(enc_r__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__enc_w enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__1__enc_x enc_x(
-        .bits(enc_x__bits),
-        .head(enc_x__head),
-        .any(enc_x__any),
-        .onehot(enc_x__onehot),
-        .idx(enc_x__idx),
-        .age(enc_x__age)
-    );
-    
-    // Update code
-    always @(*) begin
-        head__clock = clock;
-        n__clock = clock;
-        open_rd__clock = clock;
-        open_wr__clock = clock;
-        blk__clock = clock;
-        wait_n__clock = clock;
-        wait_rd__clock = clock;
-        head__d = head__q;
-        n__d = n__q;
-        open_rd__d = open_rd__q;
-        open_wr__d = open_wr__q;
-        blk__d = blk__q;
-        wait_n__d = wait_n__q;
-        wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        enc_r__bits = nzr;
-        enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
-        age_r = ((enc_r__age) & 2'h3);
-        read_pend = 32'h0;
-        if (enc_r__any) begin
-            read_pend = n__q - age_r;
-        end
-        if (wait_rd__q) begin
-            met = read_pend <= wait_n__q;
-        end
-        else begin
-            met = n__q <= wait_n__q;
-        end
-        blocked = blk__q;
-        rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
-        rd_dec_c = rd_hit & enc_r__any;
-        rd_dec_o = rd_hit & ~enc_r__any & |open_rd__q;
-        rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
-        end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
-        end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
-        wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
-        if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
-        end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        n_post = n__q;
-        n_low = n__q[(32'h0)+:(1)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        if (do_commit) begin
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
-            end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
-            end
-        end
-        if (do_wait) begin
-            blk__d = 1'b1;
-            wait_n__d = ag_n;
-            wait_rd__d = ag_op[32'h0];
-        end
-        enc_x__bits = nzw_post;
-        enc_x__head = head__q;
-        age_x = ((enc_x__age) & 2'h3);
-        n_post_low = n_post[(32'h0)+:(1)];
-        head_all = head__q + n_post_low;
-        if (enc_x__any) begin
-            head__d = enc_x__idx;
-            n__d = n_post - age_x;
-        end
-        else begin
-            head__d = head_all & gmask;
-            n__d = 32'h0;
-        end
-        if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
-            head__d = 32'h0;
-            n__d = 32'h0;
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            blk__d = 1'b0;
-            wait_n__d = 32'h0;
-            wait_rd__d = 1'b0;
-        end
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__blk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__blk
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__enc_r(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__enc_r
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__enc_w(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__enc_w
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__enc_x(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__enc_x
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__head
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__open_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__open_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__open_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__open_wr
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__rd_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__rd_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__rd_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__rd_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__wait_n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__wait_n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__wait_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__wait_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__wr_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__wr_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__1__wr_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__1__wr_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  rd_hit;
-    input wire  wr_hit;
-    input wire  op_hit;
-    input wire  [1:0] ag_op;
-    input wire  [1:0] ag_n;
-    output reg  ready;
-    output reg  blocked;
-    output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  full_g = 2'b10;
-    localparam  max_ops = 1'b1;
-    localparam  one_o = 1'b1;
-    localparam  one_n = 2'b1;
-    localparam  op_bulk = 2'b0;
-    localparam  op_commit = 2'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Stub signals
-    reg  rd_cnt__0__d;
-    wire  rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  rd_cnt__1__d;
-    wire  rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  wr_cnt__0__d;
-    wire  wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  wr_cnt__1__d;
-    wire  wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
-    reg  head__d;
-    wire  head__q;
-    reg  head__clock;
-    reg  [1:0] n__d;
-    wire  [1:0] n__q;
-    reg  n__clock;
-    reg  open_rd__d;
-    wire  open_rd__q;
-    reg  open_rd__clock;
-    reg  open_wr__d;
-    wire  open_wr__q;
-    reg  open_wr__clock;
-    reg  blk__d;
-    wire  blk__q;
-    reg  blk__clock;
-    reg  [1:0] wait_n__d;
-    wire  [1:0] wait_n__q;
-    reg  wait_n__clock;
-    reg  wait_rd__d;
-    wire  wait_rd__q;
-    reg  wait_rd__clock;
-    reg  [1:0] enc_r__bits;
-    reg  enc_r__head;
-    wire  enc_r__any;
-    wire  [1:0] enc_r__onehot;
-    wire  enc_r__idx;
-    wire  enc_r__age;
-    reg  [1:0] enc_w__bits;
-    reg  enc_w__head;
-    wire  enc_w__any;
-    wire  [1:0] enc_w__onehot;
-    wire  enc_w__idx;
-    wire  enc_w__age;
-    reg  [1:0] enc_x__bits;
-    reg  enc_x__head;
-    wire  enc_x__any;
-    wire  [1:0] enc_x__onehot;
-    wire  enc_x__idx;
-    wire  enc_x__age;
-    
-    // Local signals
-    reg  [1:0] nzr;
-    reg  [1:0] nzw;
-    reg  [1:0] nzw_post;
-    reg  [1:0] age_r;
-    reg  [1:0] age_x;
-    reg  [1:0] read_pend;
-    reg  met;
-    reg  rd_dec_c;
-    reg  rd_dec_o;
-    reg  tgt_wr;
-    reg  tgt_rd;
-    reg  tgt_rd_post;
-    reg  open_rd_post;
-    reg  open_wr_post;
-    reg  wr_dec_c;
-    reg  wr_dec_o;
-    reg  accept;
-    reg  do_bulk;
-    reg  do_commit;
-    reg  do_wait;
-    reg  tail_sum;
-    reg  tail;
-    reg  [1:0] n_post;
-    reg  n_low;
-    reg  n_post_low;
-    reg  head_all;
-    
-    // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__rd_cnt__0 rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__rd_cnt__1 rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__wr_cnt__0 wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__wr_cnt__1 wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__head head(
-        .d(head__d),
-        .q(head__q),
-        .clock(head__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__n n(
-        .d(n__d),
-        .q(n__q),
-        .clock(n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__open_rd open_rd(
-        .d(open_rd__d),
-        .q(open_rd__q),
-        .clock(open_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__open_wr open_wr(
-        .d(open_wr__d),
-        .q(open_wr__q),
-        .clock(open_wr__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__blk blk(
-        .d(blk__d),
-        .q(blk__q),
-        .clock(blk__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__wait_n wait_n(
-        .d(wait_n__d),
-        .q(wait_n__q),
-        .clock(wait_n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__wait_rd wait_rd(
-        .d(wait_rd__d),
-        .q(wait_rd__q),
-        .clock(wait_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__enc_r enc_r(
-        .bits(enc_r__bits),
-        .head(enc_r__head),
-        .any(enc_r__any),
-        .onehot(enc_r__onehot),
-        .idx(enc_r__idx),
-        .age(enc_r__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__enc_w enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__2__enc_x enc_x(
-        .bits(enc_x__bits),
-        .head(enc_x__head),
-        .any(enc_x__any),
-        .onehot(enc_x__onehot),
-        .idx(enc_x__idx),
-        .age(enc_x__age)
-    );
-    
-    // Update code
-    always @(*) begin
-        head__clock = clock;
-        n__clock = clock;
-        open_rd__clock = clock;
-        open_wr__clock = clock;
-        blk__clock = clock;
-        wait_n__clock = clock;
-        wait_rd__clock = clock;
-        head__d = head__q;
-        n__d = n__q;
-        open_rd__d = open_rd__q;
-        open_wr__d = open_wr__q;
-        blk__d = blk__q;
-        wait_n__d = wait_n__q;
-        wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        enc_r__bits = nzr;
-        enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
-        age_r = ((enc_r__age) & 2'h3);
-        read_pend = 32'h0;
-        if (enc_r__any) begin
-            read_pend = n__q - age_r;
-        end
-        if (wait_rd__q) begin
-            met = read_pend <= wait_n__q;
-        end
-        else begin
-            met = n__q <= wait_n__q;
-        end
-        blocked = blk__q;
-        rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
-        rd_dec_c = rd_hit & enc_r__any;
-        rd_dec_o = rd_hit & ~enc_r__any & |open_rd__q;
-        rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
-        end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
-        end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
-        wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
-        if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
-        end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        n_post = n__q;
-        n_low = n__q[(32'h0)+:(1)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        if (do_commit) begin
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
-            end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
-            end
-        end
-        if (do_wait) begin
-            blk__d = 1'b1;
-            wait_n__d = ag_n;
-            wait_rd__d = ag_op[32'h0];
-        end
-        enc_x__bits = nzw_post;
-        enc_x__head = head__q;
-        age_x = ((enc_x__age) & 2'h3);
-        n_post_low = n_post[(32'h0)+:(1)];
-        head_all = head__q + n_post_low;
-        if (enc_x__any) begin
-            head__d = enc_x__idx;
-            n__d = n_post - age_x;
-        end
-        else begin
-            head__d = head_all & gmask;
-            n__d = 32'h0;
-        end
-        if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
-            head__d = 32'h0;
-            n__d = 32'h0;
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            blk__d = 1'b0;
-            wait_n__d = 32'h0;
-            wait_rd__d = 1'b0;
-        end
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__blk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__blk
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__enc_r(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__enc_r
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__enc_w(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__enc_w
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__enc_x(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__enc_x
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__head
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__open_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__open_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__open_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__open_wr
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__rd_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__rd_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__rd_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__rd_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__wait_n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__wait_n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__wait_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__wait_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__wr_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__wr_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__2__wr_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__2__wr_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  rd_hit;
-    input wire  wr_hit;
-    input wire  op_hit;
-    input wire  [1:0] ag_op;
-    input wire  [1:0] ag_n;
-    output reg  ready;
-    output reg  blocked;
-    output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  full_g = 2'b10;
-    localparam  max_ops = 1'b1;
-    localparam  one_o = 1'b1;
-    localparam  one_n = 2'b1;
-    localparam  op_bulk = 2'b0;
-    localparam  op_commit = 2'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Stub signals
-    reg  rd_cnt__0__d;
-    wire  rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  rd_cnt__1__d;
-    wire  rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  wr_cnt__0__d;
-    wire  wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  wr_cnt__1__d;
-    wire  wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
-    reg  head__d;
-    wire  head__q;
-    reg  head__clock;
-    reg  [1:0] n__d;
-    wire  [1:0] n__q;
-    reg  n__clock;
-    reg  open_rd__d;
-    wire  open_rd__q;
-    reg  open_rd__clock;
-    reg  open_wr__d;
-    wire  open_wr__q;
-    reg  open_wr__clock;
-    reg  blk__d;
-    wire  blk__q;
-    reg  blk__clock;
-    reg  [1:0] wait_n__d;
-    wire  [1:0] wait_n__q;
-    reg  wait_n__clock;
-    reg  wait_rd__d;
-    wire  wait_rd__q;
-    reg  wait_rd__clock;
-    reg  [1:0] enc_r__bits;
-    reg  enc_r__head;
-    wire  enc_r__any;
-    wire  [1:0] enc_r__onehot;
-    wire  enc_r__idx;
-    wire  enc_r__age;
-    reg  [1:0] enc_w__bits;
-    reg  enc_w__head;
-    wire  enc_w__any;
-    wire  [1:0] enc_w__onehot;
-    wire  enc_w__idx;
-    wire  enc_w__age;
-    reg  [1:0] enc_x__bits;
-    reg  enc_x__head;
-    wire  enc_x__any;
-    wire  [1:0] enc_x__onehot;
-    wire  enc_x__idx;
-    wire  enc_x__age;
-    
-    // Local signals
-    reg  [1:0] nzr;
-    reg  [1:0] nzw;
-    reg  [1:0] nzw_post;
-    reg  [1:0] age_r;
-    reg  [1:0] age_x;
-    reg  [1:0] read_pend;
-    reg  met;
-    reg  rd_dec_c;
-    reg  rd_dec_o;
-    reg  tgt_wr;
-    reg  tgt_rd;
-    reg  tgt_rd_post;
-    reg  open_rd_post;
-    reg  open_wr_post;
-    reg  wr_dec_c;
-    reg  wr_dec_o;
-    reg  accept;
-    reg  do_bulk;
-    reg  do_commit;
-    reg  do_wait;
-    reg  tail_sum;
-    reg  tail;
-    reg  [1:0] n_post;
-    reg  n_low;
-    reg  n_post_low;
-    reg  head_all;
-    
-    // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__rd_cnt__0 rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__rd_cnt__1 rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__wr_cnt__0 wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__wr_cnt__1 wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__head head(
-        .d(head__d),
-        .q(head__q),
-        .clock(head__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__n n(
-        .d(n__d),
-        .q(n__q),
-        .clock(n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__open_rd open_rd(
-        .d(open_rd__d),
-        .q(open_rd__q),
-        .clock(open_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__open_wr open_wr(
-        .d(open_wr__d),
-        .q(open_wr__q),
-        .clock(open_wr__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__blk blk(
-        .d(blk__d),
-        .q(blk__q),
-        .clock(blk__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__wait_n wait_n(
-        .d(wait_n__d),
-        .q(wait_n__q),
-        .clock(wait_n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__wait_rd wait_rd(
-        .d(wait_rd__d),
-        .q(wait_rd__q),
-        .clock(wait_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__enc_r enc_r(
-        .bits(enc_r__bits),
-        .head(enc_r__head),
-        .any(enc_r__any),
-        .onehot(enc_r__onehot),
-        .idx(enc_r__idx),
-        .age(enc_r__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__enc_w enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__3__enc_x enc_x(
-        .bits(enc_x__bits),
-        .head(enc_x__head),
-        .any(enc_x__any),
-        .onehot(enc_x__onehot),
-        .idx(enc_x__idx),
-        .age(enc_x__age)
-    );
-    
-    // Update code
-    always @(*) begin
-        head__clock = clock;
-        n__clock = clock;
-        open_rd__clock = clock;
-        open_wr__clock = clock;
-        blk__clock = clock;
-        wait_n__clock = clock;
-        wait_rd__clock = clock;
-        head__d = head__q;
-        n__d = n__q;
-        open_rd__d = open_rd__q;
-        open_wr__d = open_wr__q;
-        blk__d = blk__q;
-        wait_n__d = wait_n__q;
-        wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        enc_r__bits = nzr;
-        enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
-        age_r = ((enc_r__age) & 2'h3);
-        read_pend = 32'h0;
-        if (enc_r__any) begin
-            read_pend = n__q - age_r;
-        end
-        if (wait_rd__q) begin
-            met = read_pend <= wait_n__q;
-        end
-        else begin
-            met = n__q <= wait_n__q;
-        end
-        blocked = blk__q;
-        rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
-        rd_dec_c = rd_hit & enc_r__any;
-        rd_dec_o = rd_hit & ~enc_r__any & |open_rd__q;
-        rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
-        end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
-        end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
-        wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
-        if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
-        end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        n_post = n__q;
-        n_low = n__q[(32'h0)+:(1)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        if (do_commit) begin
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
-            end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
-            end
-        end
-        if (do_wait) begin
-            blk__d = 1'b1;
-            wait_n__d = ag_n;
-            wait_rd__d = ag_op[32'h0];
-        end
-        enc_x__bits = nzw_post;
-        enc_x__head = head__q;
-        age_x = ((enc_x__age) & 2'h3);
-        n_post_low = n_post[(32'h0)+:(1)];
-        head_all = head__q + n_post_low;
-        if (enc_x__any) begin
-            head__d = enc_x__idx;
-            n__d = n_post - age_x;
-        end
-        else begin
-            head__d = head_all & gmask;
-            n__d = 32'h0;
-        end
-        if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
-            head__d = 32'h0;
-            n__d = 32'h0;
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            blk__d = 1'b0;
-            wait_n__d = 32'h0;
-            wait_rd__d = 1'b0;
-        end
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__blk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__blk
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__enc_r(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__enc_r
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__enc_w(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__enc_w
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__enc_x(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__enc_x
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__head
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__open_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__open_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__open_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__open_wr
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__rd_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__rd_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__rd_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__rd_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__wait_n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__wait_n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__wait_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__wait_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__wr_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__wr_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__3__wr_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__3__wr_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  rd_hit;
-    input wire  wr_hit;
-    input wire  op_hit;
-    input wire  [1:0] ag_op;
-    input wire  [1:0] ag_n;
-    output reg  ready;
-    output reg  blocked;
-    output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  full_g = 2'b10;
-    localparam  max_ops = 1'b1;
-    localparam  one_o = 1'b1;
-    localparam  one_n = 2'b1;
-    localparam  op_bulk = 2'b0;
-    localparam  op_commit = 2'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Stub signals
-    reg  rd_cnt__0__d;
-    wire  rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  rd_cnt__1__d;
-    wire  rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  wr_cnt__0__d;
-    wire  wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  wr_cnt__1__d;
-    wire  wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
-    reg  head__d;
-    wire  head__q;
-    reg  head__clock;
-    reg  [1:0] n__d;
-    wire  [1:0] n__q;
-    reg  n__clock;
-    reg  open_rd__d;
-    wire  open_rd__q;
-    reg  open_rd__clock;
-    reg  open_wr__d;
-    wire  open_wr__q;
-    reg  open_wr__clock;
-    reg  blk__d;
-    wire  blk__q;
-    reg  blk__clock;
-    reg  [1:0] wait_n__d;
-    wire  [1:0] wait_n__q;
-    reg  wait_n__clock;
-    reg  wait_rd__d;
-    wire  wait_rd__q;
-    reg  wait_rd__clock;
-    reg  [1:0] enc_r__bits;
-    reg  enc_r__head;
-    wire  enc_r__any;
-    wire  [1:0] enc_r__onehot;
-    wire  enc_r__idx;
-    wire  enc_r__age;
-    reg  [1:0] enc_w__bits;
-    reg  enc_w__head;
-    wire  enc_w__any;
-    wire  [1:0] enc_w__onehot;
-    wire  enc_w__idx;
-    wire  enc_w__age;
-    reg  [1:0] enc_x__bits;
-    reg  enc_x__head;
-    wire  enc_x__any;
-    wire  [1:0] enc_x__onehot;
-    wire  enc_x__idx;
-    wire  enc_x__age;
-    
-    // Local signals
-    reg  [1:0] nzr;
-    reg  [1:0] nzw;
-    reg  [1:0] nzw_post;
-    reg  [1:0] age_r;
-    reg  [1:0] age_x;
-    reg  [1:0] read_pend;
-    reg  met;
-    reg  rd_dec_c;
-    reg  rd_dec_o;
-    reg  tgt_wr;
-    reg  tgt_rd;
-    reg  tgt_rd_post;
-    reg  open_rd_post;
-    reg  open_wr_post;
-    reg  wr_dec_c;
-    reg  wr_dec_o;
-    reg  accept;
-    reg  do_bulk;
-    reg  do_commit;
-    reg  do_wait;
-    reg  tail_sum;
-    reg  tail;
-    reg  [1:0] n_post;
-    reg  n_low;
-    reg  n_post_low;
-    reg  head_all;
-    
-    // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__rd_cnt__0 rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__rd_cnt__1 rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__wr_cnt__0 wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__wr_cnt__1 wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__head head(
-        .d(head__d),
-        .q(head__q),
-        .clock(head__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__n n(
-        .d(n__d),
-        .q(n__q),
-        .clock(n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__open_rd open_rd(
-        .d(open_rd__d),
-        .q(open_rd__q),
-        .clock(open_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__open_wr open_wr(
-        .d(open_wr__d),
-        .q(open_wr__q),
-        .clock(open_wr__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__blk blk(
-        .d(blk__d),
-        .q(blk__q),
-        .clock(blk__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__wait_n wait_n(
-        .d(wait_n__d),
-        .q(wait_n__q),
-        .clock(wait_n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__wait_rd wait_rd(
-        .d(wait_rd__d),
-        .q(wait_rd__q),
-        .clock(wait_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__enc_r enc_r(
-        .bits(enc_r__bits),
-        .head(enc_r__head),
-        .any(enc_r__any),
-        .onehot(enc_r__onehot),
-        .idx(enc_r__idx),
-        .age(enc_r__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__enc_w enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__4__enc_x enc_x(
-        .bits(enc_x__bits),
-        .head(enc_x__head),
-        .any(enc_x__any),
-        .onehot(enc_x__onehot),
-        .idx(enc_x__idx),
-        .age(enc_x__age)
-    );
-    
-    // Update code
-    always @(*) begin
-        head__clock = clock;
-        n__clock = clock;
-        open_rd__clock = clock;
-        open_wr__clock = clock;
-        blk__clock = clock;
-        wait_n__clock = clock;
-        wait_rd__clock = clock;
-        head__d = head__q;
-        n__d = n__q;
-        open_rd__d = open_rd__q;
-        open_wr__d = open_wr__q;
-        blk__d = blk__q;
-        wait_n__d = wait_n__q;
-        wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        enc_r__bits = nzr;
-        enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
-        age_r = ((enc_r__age) & 2'h3);
-        read_pend = 32'h0;
-        if (enc_r__any) begin
-            read_pend = n__q - age_r;
-        end
-        if (wait_rd__q) begin
-            met = read_pend <= wait_n__q;
-        end
-        else begin
-            met = n__q <= wait_n__q;
-        end
-        blocked = blk__q;
-        rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
-        rd_dec_c = rd_hit & enc_r__any;
-        rd_dec_o = rd_hit & ~enc_r__any & |open_rd__q;
-        rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
-        end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
-        end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
-        wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
-        if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
-        end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        n_post = n__q;
-        n_low = n__q[(32'h0)+:(1)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        if (do_commit) begin
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
-            end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
-            end
-        end
-        if (do_wait) begin
-            blk__d = 1'b1;
-            wait_n__d = ag_n;
-            wait_rd__d = ag_op[32'h0];
-        end
-        enc_x__bits = nzw_post;
-        enc_x__head = head__q;
-        age_x = ((enc_x__age) & 2'h3);
-        n_post_low = n_post[(32'h0)+:(1)];
-        head_all = head__q + n_post_low;
-        if (enc_x__any) begin
-            head__d = enc_x__idx;
-            n__d = n_post - age_x;
-        end
-        else begin
-            head__d = head_all & gmask;
-            n__d = 32'h0;
-        end
-        if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
-            head__d = 32'h0;
-            n__d = 32'h0;
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            blk__d = 1'b0;
-            wait_n__d = 32'h0;
-            wait_rd__d = 1'b0;
-        end
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__blk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__blk
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__enc_r(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__enc_r
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__enc_w(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__enc_w
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__enc_x(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__enc_x
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__head
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__open_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__open_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__open_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__open_wr
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__rd_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__rd_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__rd_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__rd_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__wait_n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__wait_n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__wait_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__wait_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__wr_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__wr_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__4__wr_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__4__wr_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  rd_hit;
-    input wire  wr_hit;
-    input wire  op_hit;
-    input wire  [1:0] ag_op;
-    input wire  [1:0] ag_n;
-    output reg  ready;
-    output reg  blocked;
-    output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  full_g = 2'b10;
-    localparam  max_ops = 1'b1;
-    localparam  one_o = 1'b1;
-    localparam  one_n = 2'b1;
-    localparam  op_bulk = 2'b0;
-    localparam  op_commit = 2'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Stub signals
-    reg  rd_cnt__0__d;
-    wire  rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  rd_cnt__1__d;
-    wire  rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  wr_cnt__0__d;
-    wire  wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  wr_cnt__1__d;
-    wire  wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
-    reg  head__d;
-    wire  head__q;
-    reg  head__clock;
-    reg  [1:0] n__d;
-    wire  [1:0] n__q;
-    reg  n__clock;
-    reg  open_rd__d;
-    wire  open_rd__q;
-    reg  open_rd__clock;
-    reg  open_wr__d;
-    wire  open_wr__q;
-    reg  open_wr__clock;
-    reg  blk__d;
-    wire  blk__q;
-    reg  blk__clock;
-    reg  [1:0] wait_n__d;
-    wire  [1:0] wait_n__q;
-    reg  wait_n__clock;
-    reg  wait_rd__d;
-    wire  wait_rd__q;
-    reg  wait_rd__clock;
-    reg  [1:0] enc_r__bits;
-    reg  enc_r__head;
-    wire  enc_r__any;
-    wire  [1:0] enc_r__onehot;
-    wire  enc_r__idx;
-    wire  enc_r__age;
-    reg  [1:0] enc_w__bits;
-    reg  enc_w__head;
-    wire  enc_w__any;
-    wire  [1:0] enc_w__onehot;
-    wire  enc_w__idx;
-    wire  enc_w__age;
-    reg  [1:0] enc_x__bits;
-    reg  enc_x__head;
-    wire  enc_x__any;
-    wire  [1:0] enc_x__onehot;
-    wire  enc_x__idx;
-    wire  enc_x__age;
-    
-    // Local signals
-    reg  [1:0] nzr;
-    reg  [1:0] nzw;
-    reg  [1:0] nzw_post;
-    reg  [1:0] age_r;
-    reg  [1:0] age_x;
-    reg  [1:0] read_pend;
-    reg  met;
-    reg  rd_dec_c;
-    reg  rd_dec_o;
-    reg  tgt_wr;
-    reg  tgt_rd;
-    reg  tgt_rd_post;
-    reg  open_rd_post;
-    reg  open_wr_post;
-    reg  wr_dec_c;
-    reg  wr_dec_o;
-    reg  accept;
-    reg  do_bulk;
-    reg  do_commit;
-    reg  do_wait;
-    reg  tail_sum;
-    reg  tail;
-    reg  [1:0] n_post;
-    reg  n_low;
-    reg  n_post_low;
-    reg  head_all;
-    
-    // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__rd_cnt__0 rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__rd_cnt__1 rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__wr_cnt__0 wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__wr_cnt__1 wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__head head(
-        .d(head__d),
-        .q(head__q),
-        .clock(head__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__n n(
-        .d(n__d),
-        .q(n__q),
-        .clock(n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__open_rd open_rd(
-        .d(open_rd__d),
-        .q(open_rd__q),
-        .clock(open_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__open_wr open_wr(
-        .d(open_wr__d),
-        .q(open_wr__q),
-        .clock(open_wr__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__blk blk(
-        .d(blk__d),
-        .q(blk__q),
-        .clock(blk__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__wait_n wait_n(
-        .d(wait_n__d),
-        .q(wait_n__q),
-        .clock(wait_n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__wait_rd wait_rd(
-        .d(wait_rd__d),
-        .q(wait_rd__q),
-        .clock(wait_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__enc_r enc_r(
-        .bits(enc_r__bits),
-        .head(enc_r__head),
-        .any(enc_r__any),
-        .onehot(enc_r__onehot),
-        .idx(enc_r__idx),
-        .age(enc_r__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__enc_w enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__5__enc_x enc_x(
-        .bits(enc_x__bits),
-        .head(enc_x__head),
-        .any(enc_x__any),
-        .onehot(enc_x__onehot),
-        .idx(enc_x__idx),
-        .age(enc_x__age)
-    );
-    
-    // Update code
-    always @(*) begin
-        head__clock = clock;
-        n__clock = clock;
-        open_rd__clock = clock;
-        open_wr__clock = clock;
-        blk__clock = clock;
-        wait_n__clock = clock;
-        wait_rd__clock = clock;
-        head__d = head__q;
-        n__d = n__q;
-        open_rd__d = open_rd__q;
-        open_wr__d = open_wr__q;
-        blk__d = blk__q;
-        wait_n__d = wait_n__q;
-        wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        enc_r__bits = nzr;
-        enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
-        age_r = ((enc_r__age) & 2'h3);
-        read_pend = 32'h0;
-        if (enc_r__any) begin
-            read_pend = n__q - age_r;
-        end
-        if (wait_rd__q) begin
-            met = read_pend <= wait_n__q;
-        end
-        else begin
-            met = n__q <= wait_n__q;
-        end
-        blocked = blk__q;
-        rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
-        rd_dec_c = rd_hit & enc_r__any;
-        rd_dec_o = rd_hit & ~enc_r__any & |open_rd__q;
-        rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
-        end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
-        end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
-        wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
-        if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
-        end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        n_post = n__q;
-        n_low = n__q[(32'h0)+:(1)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        if (do_commit) begin
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
-            end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
-            end
-        end
-        if (do_wait) begin
-            blk__d = 1'b1;
-            wait_n__d = ag_n;
-            wait_rd__d = ag_op[32'h0];
-        end
-        enc_x__bits = nzw_post;
-        enc_x__head = head__q;
-        age_x = ((enc_x__age) & 2'h3);
-        n_post_low = n_post[(32'h0)+:(1)];
-        head_all = head__q + n_post_low;
-        if (enc_x__any) begin
-            head__d = enc_x__idx;
-            n__d = n_post - age_x;
-        end
-        else begin
-            head__d = head_all & gmask;
-            n__d = 32'h0;
-        end
-        if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
-            head__d = 32'h0;
-            n__d = 32'h0;
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            blk__d = 1'b0;
-            wait_n__d = 32'h0;
-            wait_rd__d = 1'b0;
-        end
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__blk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__blk
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__enc_r(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__enc_r
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__enc_w(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__enc_w
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__enc_x(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__enc_x
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__head
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__open_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__open_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__open_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__open_wr
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__rd_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__rd_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__rd_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__rd_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__wait_n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__wait_n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__wait_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__wait_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__wr_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__wr_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__5__wr_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__5__wr_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  rd_hit;
-    input wire  wr_hit;
-    input wire  op_hit;
-    input wire  [1:0] ag_op;
-    input wire  [1:0] ag_n;
-    output reg  ready;
-    output reg  blocked;
-    output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  full_g = 2'b10;
-    localparam  max_ops = 1'b1;
-    localparam  one_o = 1'b1;
-    localparam  one_n = 2'b1;
-    localparam  op_bulk = 2'b0;
-    localparam  op_commit = 2'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Stub signals
-    reg  rd_cnt__0__d;
-    wire  rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  rd_cnt__1__d;
-    wire  rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  wr_cnt__0__d;
-    wire  wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  wr_cnt__1__d;
-    wire  wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
-    reg  head__d;
-    wire  head__q;
-    reg  head__clock;
-    reg  [1:0] n__d;
-    wire  [1:0] n__q;
-    reg  n__clock;
-    reg  open_rd__d;
-    wire  open_rd__q;
-    reg  open_rd__clock;
-    reg  open_wr__d;
-    wire  open_wr__q;
-    reg  open_wr__clock;
-    reg  blk__d;
-    wire  blk__q;
-    reg  blk__clock;
-    reg  [1:0] wait_n__d;
-    wire  [1:0] wait_n__q;
-    reg  wait_n__clock;
-    reg  wait_rd__d;
-    wire  wait_rd__q;
-    reg  wait_rd__clock;
-    reg  [1:0] enc_r__bits;
-    reg  enc_r__head;
-    wire  enc_r__any;
-    wire  [1:0] enc_r__onehot;
-    wire  enc_r__idx;
-    wire  enc_r__age;
-    reg  [1:0] enc_w__bits;
-    reg  enc_w__head;
-    wire  enc_w__any;
-    wire  [1:0] enc_w__onehot;
-    wire  enc_w__idx;
-    wire  enc_w__age;
-    reg  [1:0] enc_x__bits;
-    reg  enc_x__head;
-    wire  enc_x__any;
-    wire  [1:0] enc_x__onehot;
-    wire  enc_x__idx;
-    wire  enc_x__age;
-    
-    // Local signals
-    reg  [1:0] nzr;
-    reg  [1:0] nzw;
-    reg  [1:0] nzw_post;
-    reg  [1:0] age_r;
-    reg  [1:0] age_x;
-    reg  [1:0] read_pend;
-    reg  met;
-    reg  rd_dec_c;
-    reg  rd_dec_o;
-    reg  tgt_wr;
-    reg  tgt_rd;
-    reg  tgt_rd_post;
-    reg  open_rd_post;
-    reg  open_wr_post;
-    reg  wr_dec_c;
-    reg  wr_dec_o;
-    reg  accept;
-    reg  do_bulk;
-    reg  do_commit;
-    reg  do_wait;
-    reg  tail_sum;
-    reg  tail;
-    reg  [1:0] n_post;
-    reg  n_low;
-    reg  n_post_low;
-    reg  head_all;
-    
-    // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__rd_cnt__0 rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__rd_cnt__1 rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__wr_cnt__0 wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__wr_cnt__1 wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__head head(
-        .d(head__d),
-        .q(head__q),
-        .clock(head__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__n n(
-        .d(n__d),
-        .q(n__q),
-        .clock(n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__open_rd open_rd(
-        .d(open_rd__d),
-        .q(open_rd__q),
-        .clock(open_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__open_wr open_wr(
-        .d(open_wr__d),
-        .q(open_wr__q),
-        .clock(open_wr__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__blk blk(
-        .d(blk__d),
-        .q(blk__q),
-        .clock(blk__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__wait_n wait_n(
-        .d(wait_n__d),
-        .q(wait_n__q),
-        .clock(wait_n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__wait_rd wait_rd(
-        .d(wait_rd__d),
-        .q(wait_rd__q),
-        .clock(wait_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__enc_r enc_r(
-        .bits(enc_r__bits),
-        .head(enc_r__head),
-        .any(enc_r__any),
-        .onehot(enc_r__onehot),
-        .idx(enc_r__idx),
-        .age(enc_r__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__enc_w enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__6__enc_x enc_x(
-        .bits(enc_x__bits),
-        .head(enc_x__head),
-        .any(enc_x__any),
-        .onehot(enc_x__onehot),
-        .idx(enc_x__idx),
-        .age(enc_x__age)
-    );
-    
-    // Update code
-    always @(*) begin
-        head__clock = clock;
-        n__clock = clock;
-        open_rd__clock = clock;
-        open_wr__clock = clock;
-        blk__clock = clock;
-        wait_n__clock = clock;
-        wait_rd__clock = clock;
-        head__d = head__q;
-        n__d = n__q;
-        open_rd__d = open_rd__q;
-        open_wr__d = open_wr__q;
-        blk__d = blk__q;
-        wait_n__d = wait_n__q;
-        wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        enc_r__bits = nzr;
-        enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
-        age_r = ((enc_r__age) & 2'h3);
-        read_pend = 32'h0;
-        if (enc_r__any) begin
-            read_pend = n__q - age_r;
-        end
-        if (wait_rd__q) begin
-            met = read_pend <= wait_n__q;
-        end
-        else begin
-            met = n__q <= wait_n__q;
-        end
-        blocked = blk__q;
-        rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
-        rd_dec_c = rd_hit & enc_r__any;
-        rd_dec_o = rd_hit & ~enc_r__any & |open_rd__q;
-        rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
-        end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
-        end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
-        wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
-        if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
-        end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        n_post = n__q;
-        n_low = n__q[(32'h0)+:(1)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        if (do_commit) begin
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
-            end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
-            end
-        end
-        if (do_wait) begin
-            blk__d = 1'b1;
-            wait_n__d = ag_n;
-            wait_rd__d = ag_op[32'h0];
-        end
-        enc_x__bits = nzw_post;
-        enc_x__head = head__q;
-        age_x = ((enc_x__age) & 2'h3);
-        n_post_low = n_post[(32'h0)+:(1)];
-        head_all = head__q + n_post_low;
-        if (enc_x__any) begin
-            head__d = enc_x__idx;
-            n__d = n_post - age_x;
-        end
-        else begin
-            head__d = head_all & gmask;
-            n__d = 32'h0;
-        end
-        if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
-            head__d = 32'h0;
-            n__d = 32'h0;
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            blk__d = 1'b0;
-            wait_n__d = 32'h0;
-            wait_rd__d = 1'b0;
-        end
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__blk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__blk
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__enc_r(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__enc_r
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__enc_w(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__enc_w
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__enc_x(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__enc_x
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__head
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__open_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__open_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__open_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__open_wr
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__rd_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__rd_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__rd_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__rd_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__wait_n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__wait_n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__wait_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__wait_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__wr_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__wr_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__6__wr_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__6__wr_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  rd_hit;
-    input wire  wr_hit;
-    input wire  op_hit;
-    input wire  [1:0] ag_op;
-    input wire  [1:0] ag_n;
-    output reg  ready;
-    output reg  blocked;
-    output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  full_g = 2'b10;
-    localparam  max_ops = 1'b1;
-    localparam  one_o = 1'b1;
-    localparam  one_n = 2'b1;
-    localparam  op_bulk = 2'b0;
-    localparam  op_commit = 2'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Stub signals
-    reg  rd_cnt__0__d;
-    wire  rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  rd_cnt__1__d;
-    wire  rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  wr_cnt__0__d;
-    wire  wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  wr_cnt__1__d;
-    wire  wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
-    reg  head__d;
-    wire  head__q;
-    reg  head__clock;
-    reg  [1:0] n__d;
-    wire  [1:0] n__q;
-    reg  n__clock;
-    reg  open_rd__d;
-    wire  open_rd__q;
-    reg  open_rd__clock;
-    reg  open_wr__d;
-    wire  open_wr__q;
-    reg  open_wr__clock;
-    reg  blk__d;
-    wire  blk__q;
-    reg  blk__clock;
-    reg  [1:0] wait_n__d;
-    wire  [1:0] wait_n__q;
-    reg  wait_n__clock;
-    reg  wait_rd__d;
-    wire  wait_rd__q;
-    reg  wait_rd__clock;
-    reg  [1:0] enc_r__bits;
-    reg  enc_r__head;
-    wire  enc_r__any;
-    wire  [1:0] enc_r__onehot;
-    wire  enc_r__idx;
-    wire  enc_r__age;
-    reg  [1:0] enc_w__bits;
-    reg  enc_w__head;
-    wire  enc_w__any;
-    wire  [1:0] enc_w__onehot;
-    wire  enc_w__idx;
-    wire  enc_w__age;
-    reg  [1:0] enc_x__bits;
-    reg  enc_x__head;
-    wire  enc_x__any;
-    wire  [1:0] enc_x__onehot;
-    wire  enc_x__idx;
-    wire  enc_x__age;
-    
-    // Local signals
-    reg  [1:0] nzr;
-    reg  [1:0] nzw;
-    reg  [1:0] nzw_post;
-    reg  [1:0] age_r;
-    reg  [1:0] age_x;
-    reg  [1:0] read_pend;
-    reg  met;
-    reg  rd_dec_c;
-    reg  rd_dec_o;
-    reg  tgt_wr;
-    reg  tgt_rd;
-    reg  tgt_rd_post;
-    reg  open_rd_post;
-    reg  open_wr_post;
-    reg  wr_dec_c;
-    reg  wr_dec_o;
-    reg  accept;
-    reg  do_bulk;
-    reg  do_commit;
-    reg  do_wait;
-    reg  tail_sum;
-    reg  tail;
-    reg  [1:0] n_post;
-    reg  n_low;
-    reg  n_post_low;
-    reg  head_all;
-    
-    // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__rd_cnt__0 rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__rd_cnt__1 rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__wr_cnt__0 wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__wr_cnt__1 wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__head head(
-        .d(head__d),
-        .q(head__q),
-        .clock(head__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__n n(
-        .d(n__d),
-        .q(n__q),
-        .clock(n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__open_rd open_rd(
-        .d(open_rd__d),
-        .q(open_rd__q),
-        .clock(open_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__open_wr open_wr(
-        .d(open_wr__d),
-        .q(open_wr__q),
-        .clock(open_wr__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__blk blk(
-        .d(blk__d),
-        .q(blk__q),
-        .clock(blk__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__wait_n wait_n(
-        .d(wait_n__d),
-        .q(wait_n__q),
-        .clock(wait_n__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__wait_rd wait_rd(
-        .d(wait_rd__d),
-        .q(wait_rd__q),
-        .clock(wait_rd__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__enc_r enc_r(
-        .bits(enc_r__bits),
-        .head(enc_r__head),
-        .any(enc_r__any),
-        .onehot(enc_r__onehot),
-        .idx(enc_r__idx),
-        .age(enc_r__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__enc_w enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__7__enc_x enc_x(
-        .bits(enc_x__bits),
-        .head(enc_x__head),
-        .any(enc_x__any),
-        .onehot(enc_x__onehot),
-        .idx(enc_x__idx),
-        .age(enc_x__age)
-    );
-    
-    // Update code
-    always @(*) begin
-        head__clock = clock;
-        n__clock = clock;
-        open_rd__clock = clock;
-        open_wr__clock = clock;
-        blk__clock = clock;
-        wait_n__clock = clock;
-        wait_rd__clock = clock;
-        head__d = head__q;
-        n__d = n__q;
-        open_rd__d = open_rd__q;
-        open_wr__d = open_wr__q;
-        blk__d = blk__q;
-        wait_n__d = wait_n__q;
-        wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        enc_r__bits = nzr;
-        enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
-        age_r = ((enc_r__age) & 2'h3);
-        read_pend = 32'h0;
-        if (enc_r__any) begin
-            read_pend = n__q - age_r;
-        end
-        if (wait_rd__q) begin
-            met = read_pend <= wait_n__q;
-        end
-        else begin
-            met = n__q <= wait_n__q;
-        end
-        blocked = blk__q;
-        rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
-        rd_dec_c = rd_hit & enc_r__any;
-        rd_dec_o = rd_hit & ~enc_r__any & |open_rd__q;
-        rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
-        end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
-        end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
-        wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
-        if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
-        end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        n_post = n__q;
-        n_low = n__q[(32'h0)+:(1)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        if (do_commit) begin
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
-            end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
-            end
-        end
-        if (do_wait) begin
-            blk__d = 1'b1;
-            wait_n__d = ag_n;
-            wait_rd__d = ag_op[32'h0];
-        end
-        enc_x__bits = nzw_post;
-        enc_x__head = head__q;
-        age_x = ((enc_x__age) & 2'h3);
-        n_post_low = n_post[(32'h0)+:(1)];
-        head_all = head__q + n_post_low;
-        if (enc_x__any) begin
-            head__d = enc_x__idx;
-            n__d = n_post - age_x;
-        end
-        else begin
-            head__d = head_all & gmask;
-            n__d = 32'h0;
-        end
-        if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
-            head__d = 32'h0;
-            n__d = 32'h0;
-            open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            blk__d = 1'b0;
-            wait_n__d = 32'h0;
-            wait_rd__d = 1'b0;
-        end
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__blk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__blk
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__enc_r(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__enc_r
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__enc_w(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__enc_w
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__enc_x(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__enc_x
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__head(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__head
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__open_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__open_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__open_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__open_wr
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__rd_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__rd_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__rd_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__rd_cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__wait_n(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__wait_n
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__wait_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__wait_rd
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__wr_cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__wr_cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__7__wr_cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__7__wr_cnt__1
 
 
 module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
@@ -8191,257 +2157,257 @@ module smsync_w8_k2_c1_m8_g2__bar__ctas__0(clock,reset,launch_en,launch_size,exi
     reg  exit_found;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__busy_q busy_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk busy_q(
         .d(busy_q__d),
         .q(busy_q__q),
         .clock(busy_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__size_q size_q(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 size_q(
         .d(size_q__d),
         .q(size_q__q),
         .clock(size_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__live_q live_q(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 live_q(
         .d(live_q__d),
         .q(live_q__q),
         .clock(live_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__0 active__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__0(
         .d(active__0__d),
         .q(active__0__q),
         .clock(active__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__1 active__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__1(
         .d(active__1__d),
         .q(active__1__q),
         .clock(active__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__2 active__2(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__2(
         .d(active__2__d),
         .q(active__2__q),
         .clock(active__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__3 active__3(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__3(
         .d(active__3__d),
         .q(active__3__q),
         .clock(active__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__4 active__4(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__4(
         .d(active__4__d),
         .q(active__4__q),
         .clock(active__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__5 active__5(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__5(
         .d(active__5__d),
         .q(active__5__q),
         .clock(active__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__6 active__6(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__6(
         .d(active__6__d),
         .q(active__6__q),
         .clock(active__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__7 active__7(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__7(
         .d(active__7__d),
         .q(active__7__q),
         .clock(active__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__8 active__8(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__8(
         .d(active__8__d),
         .q(active__8__q),
         .clock(active__8__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__9 active__9(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__9(
         .d(active__9__d),
         .q(active__9__q),
         .clock(active__9__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__10 active__10(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__10(
         .d(active__10__d),
         .q(active__10__q),
         .clock(active__10__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__11 active__11(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__11(
         .d(active__11__d),
         .q(active__11__q),
         .clock(active__11__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__12 active__12(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__12(
         .d(active__12__d),
         .q(active__12__q),
         .clock(active__12__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__13 active__13(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__13(
         .d(active__13__d),
         .q(active__13__q),
         .clock(active__13__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__14 active__14(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__14(
         .d(active__14__d),
         .q(active__14__q),
         .clock(active__14__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__15 active__15(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active__15(
         .d(active__15__d),
         .q(active__15__q),
         .clock(active__15__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__0 all__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__0(
         .d(all__0__d),
         .q(all__0__q),
         .clock(all__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__1 all__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__1(
         .d(all__1__d),
         .q(all__1__q),
         .clock(all__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__2 all__2(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__2(
         .d(all__2__d),
         .q(all__2__q),
         .clock(all__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__3 all__3(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__3(
         .d(all__3__d),
         .q(all__3__q),
         .clock(all__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__4 all__4(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__4(
         .d(all__4__d),
         .q(all__4__q),
         .clock(all__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__5 all__5(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__5(
         .d(all__5__d),
         .q(all__5__q),
         .clock(all__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__6 all__6(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__6(
         .d(all__6__d),
         .q(all__6__q),
         .clock(all__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__7 all__7(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__7(
         .d(all__7__d),
         .q(all__7__q),
         .clock(all__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__8 all__8(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__8(
         .d(all__8__d),
         .q(all__8__q),
         .clock(all__8__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__9 all__9(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__9(
         .d(all__9__d),
         .q(all__9__q),
         .clock(all__9__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__10 all__10(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__10(
         .d(all__10__d),
         .q(all__10__q),
         .clock(all__10__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__11 all__11(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__11(
         .d(all__11__d),
         .q(all__11__q),
         .clock(all__11__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__12 all__12(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__12(
         .d(all__12__d),
         .q(all__12__q),
         .clock(all__12__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__13 all__13(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__13(
         .d(all__13__d),
         .q(all__13__q),
         .clock(all__13__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__14 all__14(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__14(
         .d(all__14__d),
         .q(all__14__q),
         .clock(all__14__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__15 all__15(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all__15(
         .d(all__15__d),
         .q(all__15__q),
         .clock(all__15__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__0 expected__0(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__0(
         .d(expected__0__d),
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__1 expected__1(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__2 expected__2(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__3 expected__3(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__4 expected__4(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__5 expected__5(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__6 expected__6(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__7 expected__7(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__8 expected__8(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__8(
         .d(expected__8__d),
         .q(expected__8__q),
         .clock(expected__8__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__9 expected__9(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__9(
         .d(expected__9__d),
         .q(expected__9__q),
         .clock(expected__9__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__10 expected__10(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__10(
         .d(expected__10__d),
         .q(expected__10__q),
         .clock(expected__10__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__11 expected__11(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__11(
         .d(expected__11__d),
         .q(expected__11__q),
         .clock(expected__11__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__12 expected__12(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__12(
         .d(expected__12__d),
         .q(expected__12__q),
         .clock(expected__12__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__13 expected__13(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__13(
         .d(expected__13__d),
         .q(expected__13__q),
         .clock(expected__13__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__14 expected__14(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__14(
         .d(expected__14__d),
         .q(expected__14__q),
         .clock(expected__14__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__15 expected__15(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 expected__15(
         .d(expected__15__d),
         .q(expected__15__q),
         .clock(expected__15__clock)
@@ -8451,77 +2417,77 @@ module smsync_w8_k2_c1_m8_g2__bar__ctas__0(clock,reset,launch_en,launch_size,exi
         .q(count__0__q),
         .clock(count__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__1 count__1(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__1(
         .d(count__1__d),
         .q(count__1__q),
         .clock(count__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__2 count__2(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__2(
         .d(count__2__d),
         .q(count__2__q),
         .clock(count__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__3 count__3(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__3(
         .d(count__3__d),
         .q(count__3__q),
         .clock(count__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__4 count__4(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__4(
         .d(count__4__d),
         .q(count__4__q),
         .clock(count__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__5 count__5(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__5(
         .d(count__5__d),
         .q(count__5__q),
         .clock(count__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__6 count__6(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__6(
         .d(count__6__d),
         .q(count__6__q),
         .clock(count__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__7 count__7(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__7(
         .d(count__7__d),
         .q(count__7__q),
         .clock(count__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__8 count__8(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__8(
         .d(count__8__d),
         .q(count__8__q),
         .clock(count__8__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__9 count__9(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__9(
         .d(count__9__d),
         .q(count__9__q),
         .clock(count__9__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__10 count__10(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__10(
         .d(count__10__d),
         .q(count__10__q),
         .clock(count__10__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__11 count__11(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__11(
         .d(count__11__d),
         .q(count__11__q),
         .clock(count__11__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__12 count__12(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__12(
         .d(count__12__d),
         .q(count__12__q),
         .clock(count__12__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__13 count__13(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__13(
         .d(count__13__d),
         .q(count__13__q),
         .clock(count__13__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__14 count__14(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__14(
         .d(count__14__d),
         .q(count__14__q),
         .clock(count__14__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__15 count__15(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 count__15(
         .d(count__15__d),
         .q(count__15__q),
         .clock(count__15__clock)
@@ -8531,77 +2497,77 @@ module smsync_w8_k2_c1_m8_g2__bar__ctas__0(clock,reset,launch_en,launch_size,exi
         .q(kind__0__q),
         .clock(kind__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__1 kind__1(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__1(
         .d(kind__1__d),
         .q(kind__1__q),
         .clock(kind__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__2 kind__2(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__2(
         .d(kind__2__d),
         .q(kind__2__q),
         .clock(kind__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__3 kind__3(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__3(
         .d(kind__3__d),
         .q(kind__3__q),
         .clock(kind__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__4 kind__4(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__4(
         .d(kind__4__d),
         .q(kind__4__q),
         .clock(kind__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__5 kind__5(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__5(
         .d(kind__5__d),
         .q(kind__5__q),
         .clock(kind__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__6 kind__6(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__6(
         .d(kind__6__d),
         .q(kind__6__q),
         .clock(kind__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__7 kind__7(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__7(
         .d(kind__7__d),
         .q(kind__7__q),
         .clock(kind__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__8 kind__8(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__8(
         .d(kind__8__d),
         .q(kind__8__q),
         .clock(kind__8__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__9 kind__9(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__9(
         .d(kind__9__d),
         .q(kind__9__q),
         .clock(kind__9__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__10 kind__10(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__10(
         .d(kind__10__d),
         .q(kind__10__q),
         .clock(kind__10__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__11 kind__11(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__11(
         .d(kind__11__d),
         .q(kind__11__q),
         .clock(kind__11__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__12 kind__12(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__12(
         .d(kind__12__d),
         .q(kind__12__q),
         .clock(kind__12__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__13 kind__13(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__13(
         .d(kind__13__d),
         .q(kind__13__q),
         .clock(kind__13__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__14 kind__14(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__14(
         .d(kind__14__d),
         .q(kind__14__q),
         .clock(kind__14__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__15 kind__15(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 kind__15(
         .d(kind__15__d),
         .q(kind__15__q),
         .clock(kind__15__clock)
@@ -8611,237 +2577,237 @@ module smsync_w8_k2_c1_m8_g2__bar__ctas__0(clock,reset,launch_en,launch_size,exi
         .q(popc__0__q),
         .clock(popc__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__1 popc__1(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__1(
         .d(popc__1__d),
         .q(popc__1__q),
         .clock(popc__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__2 popc__2(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__2(
         .d(popc__2__d),
         .q(popc__2__q),
         .clock(popc__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__3 popc__3(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__3(
         .d(popc__3__d),
         .q(popc__3__q),
         .clock(popc__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__4 popc__4(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__4(
         .d(popc__4__d),
         .q(popc__4__q),
         .clock(popc__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__5 popc__5(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__5(
         .d(popc__5__d),
         .q(popc__5__q),
         .clock(popc__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__6 popc__6(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__6(
         .d(popc__6__d),
         .q(popc__6__q),
         .clock(popc__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__7 popc__7(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__7(
         .d(popc__7__d),
         .q(popc__7__q),
         .clock(popc__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__8 popc__8(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__8(
         .d(popc__8__d),
         .q(popc__8__q),
         .clock(popc__8__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__9 popc__9(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__9(
         .d(popc__9__d),
         .q(popc__9__q),
         .clock(popc__9__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__10 popc__10(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__10(
         .d(popc__10__d),
         .q(popc__10__q),
         .clock(popc__10__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__11 popc__11(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__11(
         .d(popc__11__d),
         .q(popc__11__q),
         .clock(popc__11__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__12 popc__12(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__12(
         .d(popc__12__d),
         .q(popc__12__q),
         .clock(popc__12__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__13 popc__13(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__13(
         .d(popc__13__d),
         .q(popc__13__q),
         .clock(popc__13__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__14 popc__14(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__14(
         .d(popc__14__d),
         .q(popc__14__q),
         .clock(popc__14__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__15 popc__15(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 popc__15(
         .d(popc__15__d),
         .q(popc__15__q),
         .clock(popc__15__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__0 and_acc__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__0(
         .d(and_acc__0__d),
         .q(and_acc__0__q),
         .clock(and_acc__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__1 and_acc__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__1(
         .d(and_acc__1__d),
         .q(and_acc__1__q),
         .clock(and_acc__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__2 and_acc__2(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__2(
         .d(and_acc__2__d),
         .q(and_acc__2__q),
         .clock(and_acc__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__3 and_acc__3(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__3(
         .d(and_acc__3__d),
         .q(and_acc__3__q),
         .clock(and_acc__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__4 and_acc__4(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__4(
         .d(and_acc__4__d),
         .q(and_acc__4__q),
         .clock(and_acc__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__5 and_acc__5(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__5(
         .d(and_acc__5__d),
         .q(and_acc__5__q),
         .clock(and_acc__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__6 and_acc__6(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__6(
         .d(and_acc__6__d),
         .q(and_acc__6__q),
         .clock(and_acc__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__7 and_acc__7(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__7(
         .d(and_acc__7__d),
         .q(and_acc__7__q),
         .clock(and_acc__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__8 and_acc__8(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__8(
         .d(and_acc__8__d),
         .q(and_acc__8__q),
         .clock(and_acc__8__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__9 and_acc__9(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__9(
         .d(and_acc__9__d),
         .q(and_acc__9__q),
         .clock(and_acc__9__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__10 and_acc__10(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__10(
         .d(and_acc__10__d),
         .q(and_acc__10__q),
         .clock(and_acc__10__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__11 and_acc__11(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__11(
         .d(and_acc__11__d),
         .q(and_acc__11__q),
         .clock(and_acc__11__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__12 and_acc__12(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__12(
         .d(and_acc__12__d),
         .q(and_acc__12__q),
         .clock(and_acc__12__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__13 and_acc__13(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__13(
         .d(and_acc__13__d),
         .q(and_acc__13__q),
         .clock(and_acc__13__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__14 and_acc__14(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__14(
         .d(and_acc__14__d),
         .q(and_acc__14__q),
         .clock(and_acc__14__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__15 and_acc__15(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_acc__15(
         .d(and_acc__15__d),
         .q(and_acc__15__q),
         .clock(and_acc__15__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__0 or_acc__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__0(
         .d(or_acc__0__d),
         .q(or_acc__0__q),
         .clock(or_acc__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__1 or_acc__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__1(
         .d(or_acc__1__d),
         .q(or_acc__1__q),
         .clock(or_acc__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__2 or_acc__2(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__2(
         .d(or_acc__2__d),
         .q(or_acc__2__q),
         .clock(or_acc__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__3 or_acc__3(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__3(
         .d(or_acc__3__d),
         .q(or_acc__3__q),
         .clock(or_acc__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__4 or_acc__4(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__4(
         .d(or_acc__4__d),
         .q(or_acc__4__q),
         .clock(or_acc__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__5 or_acc__5(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__5(
         .d(or_acc__5__d),
         .q(or_acc__5__q),
         .clock(or_acc__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__6 or_acc__6(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__6(
         .d(or_acc__6__d),
         .q(or_acc__6__q),
         .clock(or_acc__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__7 or_acc__7(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__7(
         .d(or_acc__7__d),
         .q(or_acc__7__q),
         .clock(or_acc__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__8 or_acc__8(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__8(
         .d(or_acc__8__d),
         .q(or_acc__8__q),
         .clock(or_acc__8__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__9 or_acc__9(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__9(
         .d(or_acc__9__d),
         .q(or_acc__9__q),
         .clock(or_acc__9__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__10 or_acc__10(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__10(
         .d(or_acc__10__d),
         .q(or_acc__10__q),
         .clock(or_acc__10__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__11 or_acc__11(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__11(
         .d(or_acc__11__d),
         .q(or_acc__11__q),
         .clock(or_acc__11__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__12 or_acc__12(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__12(
         .d(or_acc__12__d),
         .q(or_acc__12__q),
         .clock(or_acc__12__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__13 or_acc__13(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__13(
         .d(or_acc__13__d),
         .q(or_acc__13__q),
         .clock(or_acc__13__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__14 or_acc__14(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__14(
         .d(or_acc__14__d),
         .q(or_acc__14__q),
         .clock(or_acc__14__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__15 or_acc__15(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_acc__15(
         .d(or_acc__15__d),
         .q(or_acc__15__q),
         .clock(or_acc__15__clock)
@@ -10402,937 +4368,6 @@ module smsync_w8_k2_c1_m8_g2__bar__ctas__0(clock,reset,launch_en,launch_size,exi
 endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0
 
 
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__0
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__10
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__11
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__12
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__13
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__14
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__15
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__7
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__8
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__active__9
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__0
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__10
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__11
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__12
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__13
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__14
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__15
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__7
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__8
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__all__9
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__0
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__10
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__11
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__12
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__13
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__14
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__15
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__7
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__8
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__and_acc__9
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__busy_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__busy_q
-
-
 module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0(d,q,clock);
     
     // Module arguments
@@ -11350,595 +4385,6 @@ module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0(d,q,clock);
     end
           
 endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__10
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__11
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__12
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__13
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__14
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__15
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__7
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__8
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__9
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__0
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__10
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__11
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__12
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__13
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__14
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__15
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__7
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__8
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__expected__9
 
 
 module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0(d,q,clock);
@@ -11960,614 +4406,6 @@ module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0(d,q,clock);
 endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0
 
 
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__10
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__11
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__12
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__13
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__14
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__15
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__7
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__8
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__9
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__live_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__live_q
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__0
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__10
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__11
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__12
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__13
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__14
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__15
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__7
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__8
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__or_acc__9
-
-
 module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0(d,q,clock);
     
     // Module arguments
@@ -12585,310 +4423,6 @@ module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0(d,q,clock);
     end
           
 endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__10(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__10
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__11(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__11
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__12(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__12
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__13(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__13
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__14(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__14
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__15(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__15
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__7
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__8(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__8
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__9(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__9
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ctas__0__size_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ctas__0__size_q
 
 
 module smsync_w8_k2_c1_m8_g2__bar__pred_pop(bits,count);
@@ -12941,17 +4475,17 @@ module smsync_w8_k2_c1_m8_g2__bar__rel(clock,reset,done,done_slot,done_id,done_m
     reg  result_q__clock;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__bar__rel__valid_q valid_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__rel__slot_q slot_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__rel__id_q id_q(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
@@ -12961,12 +4495,12 @@ module smsync_w8_k2_c1_m8_g2__bar__rel(clock,reset,done,done_slot,done_id,done_m
         .q(mask_q__q),
         .clock(mask_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__rel__op_q op_q(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 op_q(
         .d(op_q__d),
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__rel__result_q result_q(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__popc__0 result_q(
         .d(result_q__d),
         .q(result_q__q),
         .clock(result_q__clock)
@@ -13011,25 +4545,6 @@ module smsync_w8_k2_c1_m8_g2__bar__rel(clock,reset,done,done_slot,done_id,done_m
 endmodule // smsync_w8_k2_c1_m8_g2__bar__rel
 
 
-module smsync_w8_k2_c1_m8_g2__bar__rel__id_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__rel__id_q
-
-
 module smsync_w8_k2_c1_m8_g2__bar__rel__mask_q(d,q,clock);
     
     // Module arguments
@@ -13047,82 +4562,6 @@ module smsync_w8_k2_c1_m8_g2__bar__rel__mask_q(d,q,clock);
     end
           
 endmodule // smsync_w8_k2_c1_m8_g2__bar__rel__mask_q
-
-
-module smsync_w8_k2_c1_m8_g2__bar__rel__op_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__rel__op_q
-
-
-module smsync_w8_k2_c1_m8_g2__bar__rel__result_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__rel__result_q
-
-
-module smsync_w8_k2_c1_m8_g2__bar__rel__slot_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__rel__slot_q
-
-
-module smsync_w8_k2_c1_m8_g2__bar__rel__valid_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__rel__valid_q
 
 
 module smsync_w8_k2_c1_m8_g2__bar__size_pop(bits,count);
@@ -13245,102 +4684,102 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,req_warp,req_id,ctl_warp,ar
     reg  [7:0] waiting_n;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__bar__warps__live_q live_q(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q live_q(
         .d(live_q__d),
         .q(live_q__q),
         .clock(live_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__blocked_q blocked_q(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q blocked_q(
         .d(blocked_q__d),
         .q(blocked_q__q),
         .clock(blocked_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__waiting_q waiting_q(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q waiting_q(
         .d(waiting_q__d),
         .q(waiting_q__q),
         .clock(waiting_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wslot__0 wslot__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__0(
         .d(wslot__0__d),
         .q(wslot__0__q),
         .clock(wslot__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wslot__1 wslot__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__1(
         .d(wslot__1__d),
         .q(wslot__1__q),
         .clock(wslot__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wslot__2 wslot__2(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__2(
         .d(wslot__2__d),
         .q(wslot__2__q),
         .clock(wslot__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wslot__3 wslot__3(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__3(
         .d(wslot__3__d),
         .q(wslot__3__q),
         .clock(wslot__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wslot__4 wslot__4(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__4(
         .d(wslot__4__d),
         .q(wslot__4__q),
         .clock(wslot__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wslot__5 wslot__5(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__5(
         .d(wslot__5__d),
         .q(wslot__5__q),
         .clock(wslot__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wslot__6 wslot__6(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__6(
         .d(wslot__6__d),
         .q(wslot__6__q),
         .clock(wslot__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wslot__7 wslot__7(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__7(
         .d(wslot__7__d),
         .q(wslot__7__q),
         .clock(wslot__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wbar__0 wbar__0(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 wbar__0(
         .d(wbar__0__d),
         .q(wbar__0__q),
         .clock(wbar__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wbar__1 wbar__1(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 wbar__1(
         .d(wbar__1__d),
         .q(wbar__1__q),
         .clock(wbar__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wbar__2 wbar__2(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 wbar__2(
         .d(wbar__2__d),
         .q(wbar__2__q),
         .clock(wbar__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wbar__3 wbar__3(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 wbar__3(
         .d(wbar__3__d),
         .q(wbar__3__q),
         .clock(wbar__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wbar__4 wbar__4(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 wbar__4(
         .d(wbar__4__d),
         .q(wbar__4__q),
         .clock(wbar__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wbar__5 wbar__5(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 wbar__5(
         .d(wbar__5__d),
         .q(wbar__5__q),
         .clock(wbar__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wbar__6 wbar__6(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 wbar__6(
         .d(wbar__6__d),
         .q(wbar__6__q),
         .clock(wbar__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__wbar__7 wbar__7(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 wbar__7(
         .d(wbar__7__d),
         .q(wbar__7__q),
         .clock(wbar__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__warps__req_dec req_dec(
+    smsync_w8_k2_c1_m8_g2__bar__warps__ctl_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
@@ -13567,25 +5006,6 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,req_warp,req_id,ctl_warp,ar
 endmodule // smsync_w8_k2_c1_m8_g2__bar__warps
 
 
-module smsync_w8_k2_c1_m8_g2__bar__warps__blocked_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__blocked_q
-
-
 module smsync_w8_k2_c1_m8_g2__bar__warps__ctl_dec(index,onehot);
     
     // Module arguments
@@ -13595,359 +5015,6 @@ module smsync_w8_k2_c1_m8_g2__bar__warps__ctl_dec(index,onehot);
     // Update code (custom)
     always @(*) onehot = 8'h1 << index;
 endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__ctl_dec
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__live_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__live_q
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__req_dec(index,onehot);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    output reg  [7:0] onehot;
-    
-    // Update code (custom)
-    always @(*) onehot = 8'h1 << index;
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__req_dec
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__waiting_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__waiting_q
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wbar__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wbar__0
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wbar__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wbar__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wbar__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wbar__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wbar__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wbar__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wbar__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wbar__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wbar__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wbar__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wbar__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wbar__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wbar__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wbar__7
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wslot__0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wslot__0
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wslot__1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wslot__1
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wslot__2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wslot__2
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wslot__3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wslot__3
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wslot__4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wslot__4
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wslot__5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wslot__5
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wslot__6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wslot__6
-
-
-module smsync_w8_k2_c1_m8_g2__bar__warps__wslot__7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__warps__wslot__7
 
 
 module smsync_w8_k2_c1_m8_g2__dec(reset,in_valid,in_unit,in_op,to_membar,to_bar,to_mb,to_ag,refused,flag);
@@ -14242,7 +5309,7 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
         .cause(ctx_step__cause),
         .complete(ctx_step__complete)
     );
-    smsync_w8_k2_c1_m8_g2__mb__rarv_step rarv_step(
+    smsync_w8_k2_c1_m8_g2__mb__ctx_step rarv_step(
         .act(rarv_step__act),
         .init(rarv_step__init),
         .inval(rarv_step__inval),
@@ -14265,7 +5332,7 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
         .cause(rarv_step__cause),
         .complete(rarv_step__complete)
     );
-    smsync_w8_k2_c1_m8_g2__mb__op_step op_step(
+    smsync_w8_k2_c1_m8_g2__mb__ctx_step op_step(
         .act(op_step__act),
         .init(op_step__init),
         .inval(op_step__inval),
@@ -14732,52 +5799,52 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,ctx_entry,rarv_entry,op_en
     reg  [7:0] parity_n;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__mb__entries__valid valid(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__parity parity(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q parity(
         .d(parity__d),
         .q(parity__q),
         .clock(parity__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__pending__0 pending__0(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__0(
         .d(pending__0__d),
         .q(pending__0__q),
         .clock(pending__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__pending__1 pending__1(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__1(
         .d(pending__1__d),
         .q(pending__1__q),
         .clock(pending__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__pending__2 pending__2(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__2(
         .d(pending__2__d),
         .q(pending__2__q),
         .clock(pending__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__pending__3 pending__3(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__3(
         .d(pending__3__d),
         .q(pending__3__q),
         .clock(pending__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__pending__4 pending__4(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__4(
         .d(pending__4__d),
         .q(pending__4__q),
         .clock(pending__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__pending__5 pending__5(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__5(
         .d(pending__5__d),
         .q(pending__5__q),
         .clock(pending__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__pending__6 pending__6(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__6(
         .d(pending__6__d),
         .q(pending__6__q),
         .clock(pending__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__pending__7 pending__7(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__7(
         .d(pending__7__d),
         .q(pending__7__q),
         .clock(pending__7__clock)
@@ -14787,37 +5854,37 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,ctx_entry,rarv_entry,op_en
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__1 expected__1(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__2 expected__2(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__3 expected__3(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__4 expected__4(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__5 expected__5(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__6 expected__6(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__7 expected__7(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
@@ -14827,37 +5894,37 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,ctx_entry,rarv_entry,op_en
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__1 tx__1(
+    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__2 tx__2(
+    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__3 tx__3(
+    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__4 tx__4(
+    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__5 tx__5(
+    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__6 tx__6(
+    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__7 tx__7(
+    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
@@ -15273,310 +6340,6 @@ module smsync_w8_k2_c1_m8_g2__mb__entries__expected__0(d,q,clock);
 endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__0
 
 
-module smsync_w8_k2_c1_m8_g2__mb__entries__expected__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__1
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__expected__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__2
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__expected__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__3
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__expected__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__4
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__expected__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__5
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__expected__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__6
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__expected__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__7
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__parity(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__parity
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__pending__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__pending__0
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__pending__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__pending__1
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__pending__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__pending__2
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__pending__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__pending__3
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__pending__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__pending__4
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__pending__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__pending__5
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__pending__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__pending__6
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__pending__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__pending__7
-
-
 module smsync_w8_k2_c1_m8_g2__mb__entries__tx__0(d,q,clock);
     
     // Module arguments
@@ -15594,158 +6357,6 @@ module smsync_w8_k2_c1_m8_g2__mb__entries__tx__0(d,q,clock);
     end
           
 endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__tx__0
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__tx__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__tx__1
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__tx__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__tx__2
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__tx__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__tx__3
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__tx__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__tx__4
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__tx__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__tx__5
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__tx__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__tx__6
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__tx__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__tx__7
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__valid(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__valid
 
 
 module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
@@ -15846,47 +6457,47 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
     reg  passed;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_valid_r rsp_valid_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_warp_r rsp_warp_r(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 rsp_warp_r(
         .d(rsp_warp_r__d),
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_op_r rsp_op_r(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_token_r rsp_token_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_done_r rsp_done_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_suspended_r rsp_suspended_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__op_port__err_r err_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__op_port__err_src_r err_src_r(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r err_src_r(
         .d(err_src_r__d),
         .q(err_src_r__q),
         .clock(err_src_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__op_port__err_cause_r err_cause_r(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 err_cause_r(
         .d(err_cause_r__d),
         .q(err_cause_r__q),
         .clock(err_cause_r__clock)
@@ -16017,435 +6628,6 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
 endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port
 
 
-module smsync_w8_k2_c1_m8_g2__mb__op_port__err_cause_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port__err_cause_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__op_port__err_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port__err_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__op_port__err_src_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port__err_src_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_done_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_op_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_op_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_suspended_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_suspended_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_token_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_token_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_valid_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_valid_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_warp_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_port__rsp_warp_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__op_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [4:0] count;
-    input wire  [6:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [4:0] e_pending;
-    input wire  [4:0] e_expected;
-    input wire  [6:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [4:0] n_pending;
-    output reg  [4:0] n_expected;
-    output reg  [6:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 5'b1111;
-    localparam  zero_count = 5'b0;
-    localparam  zero_tx = 7'b0;
-    localparam  zero_xb = 9'b0;
-    localparam  sign_tb = 7'b1000000;
-    localparam  sign_ext = 9'b110000000;
-    localparam  sign_xb = 9'b100000000;
-    localparam  max_tx = 9'b111111;
-    localparam  neg_max_tx = 9'b111000001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [8:0] tx_ext;
-    reg  [8:0] amt_ext;
-    reg  [8:0] tx_new;
-    reg  tx_neg;
-    reg  [4:0] pend_new;
-    reg  [4:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 9'h1ff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 9'h1ff) | sign_ext;
-        end
-        amt_ext = ((amt) & 9'h1ff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 7'h7f);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__mb__op_step
-
-
-module smsync_w8_k2_c1_m8_g2__mb__rarv_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [4:0] count;
-    input wire  [6:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [4:0] e_pending;
-    input wire  [4:0] e_expected;
-    input wire  [6:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [4:0] n_pending;
-    output reg  [4:0] n_expected;
-    output reg  [6:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  max_count = 5'b1111;
-    localparam  zero_count = 5'b0;
-    localparam  zero_tx = 7'b0;
-    localparam  zero_xb = 9'b0;
-    localparam  sign_tb = 7'b1000000;
-    localparam  sign_ext = 9'b110000000;
-    localparam  sign_xb = 9'b100000000;
-    localparam  max_tx = 9'b111111;
-    localparam  neg_max_tx = 9'b111000001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [8:0] tx_ext;
-    reg  [8:0] amt_ext;
-    reg  [8:0] tx_new;
-    reg  tx_neg;
-    reg  [4:0] pend_new;
-    reg  [4:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 9'h1ff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 9'h1ff) | sign_ext;
-        end
-        amt_ext = ((amt) & 9'h1ff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        complete = 1'b0;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 7'h7f);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
-            end
-        end
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__mb__rarv_step
-
-
 module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
@@ -16559,112 +6741,112 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
     reg  hit;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__mb__waiters__susp susp(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__decided decided(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q decided(
         .d(decided__d),
         .q(decided__q),
         .clock(decided__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__done done(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wparity wparity(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__0 wentry__0(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__1 wentry__1(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__2 wentry__2(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__3 wentry__3(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__4 wentry__4(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__5 wentry__5(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__6 wentry__6(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__7 wentry__7(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__timer__0 timer__0(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__timer__1 timer__1(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__timer__2 timer__2(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__timer__3 timer__3(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__timer__4 timer__4(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__timer__5 timer__5(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__timer__6 timer__6(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__timer__7 timer__7(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wake_mask_r wake_mask_r(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__waiters__wake_done_r wake_done_r(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
@@ -16920,424 +7102,6 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
 endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters
 
 
-module smsync_w8_k2_c1_m8_g2__mb__waiters__decided(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__decided
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__done(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__done
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__susp(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__susp
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__timer__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__timer__0
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__timer__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__timer__1
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__timer__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__timer__2
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__timer__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__timer__3
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__timer__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__timer__4
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__timer__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__timer__5
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__timer__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__timer__6
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__timer__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__timer__7
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wake_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wake_done_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wake_mask_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wake_mask_r
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__0
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__1
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__2(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__2
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__3(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__3
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__4(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__4
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__5(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__5
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__6(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__6
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__7(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wentry__7
-
-
-module smsync_w8_k2_c1_m8_g2__mb__waiters__wparity(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters__wparity
-
-
 module smsync_w8_k2_c1_m8_g2__mb__wake(clock,reset,cand,grant);
     
     // Module arguments
@@ -17379,7 +7143,7 @@ module smsync_w8_k2_c1_m8_g2__mb__wake(clock,reset,cand,grant);
     reg  [7:0] acc;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__mb__wake__rr rr(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -17461,25 +7225,6 @@ module smsync_w8_k2_c1_m8_g2__mb__wake(clock,reset,cand,grant);
     end
     
 endmodule // smsync_w8_k2_c1_m8_g2__mb__wake
-
-
-module smsync_w8_k2_c1_m8_g2__mb__wake__rr(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__wake__rr
 
 
 module smsync_w8_k2_c1_m8_g2__membar(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
@@ -17892,37 +7637,37 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd(clock,reset,dn_ready,accept_txn,req_wa
     reg  seq_slot__clock;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__membar__cmd__out_valid out_valid(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk out_valid(
         .d(out_valid__d),
         .q(out_valid__q),
         .clock(out_valid__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__out_kind out_kind(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r out_kind(
         .d(out_kind__d),
         .q(out_kind__q),
         .clock(out_kind__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__out_tag out_tag(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk out_tag(
         .d(out_tag__d),
         .q(out_tag__q),
         .clock(out_tag__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__out_warp out_warp(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 out_warp(
         .d(out_warp__d),
         .q(out_warp__q),
         .clock(out_warp__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__out_op out_op(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__kind__0 out_op(
         .d(out_op__d),
         .q(out_op__q),
         .clock(out_op__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__out_level out_level(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r out_level(
         .d(out_level__d),
         .q(out_level__q),
         .clock(out_level__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__out_ack_req out_ack_req(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk out_ack_req(
         .d(out_ack_req__d),
         .q(out_ack_req__q),
         .clock(out_ack_req__clock)
@@ -17932,27 +7677,27 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd(clock,reset,dn_ready,accept_txn,req_wa
         .q(out_id__q),
         .clock(out_id__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__out_is_txn out_is_txn(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk out_is_txn(
         .d(out_is_txn__d),
         .q(out_is_txn__q),
         .clock(out_is_txn__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__seq_inval_d seq_inval_d(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
         .clock(seq_inval_d__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__seq_inval_t seq_inval_t(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk seq_inval_t(
         .d(seq_inval_t__d),
         .q(seq_inval_t__q),
         .clock(seq_inval_t__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__seq_barrier seq_barrier(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk seq_barrier(
         .d(seq_barrier__d),
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__cmd__seq_slot seq_slot(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk seq_slot(
         .d(seq_slot__d),
         .q(seq_slot__q),
         .clock(seq_slot__clock)
@@ -18076,25 +7821,6 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd(clock,reset,dn_ready,accept_txn,req_wa
 endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd
 
 
-module smsync_w8_k2_c1_m8_g2__membar__cmd__out_ack_req(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__out_ack_req
-
-
 module smsync_w8_k2_c1_m8_g2__membar__cmd__out_id(d,q,clock);
     
     // Module arguments
@@ -18112,215 +7838,6 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd__out_id(d,q,clock);
     end
           
 endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__out_id
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__out_is_txn(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__out_is_txn
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__out_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__out_kind
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__out_level(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__out_level
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__out_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__out_op
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__out_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__out_tag
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__out_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__out_valid
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__out_warp(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__out_warp
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__seq_barrier(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__seq_barrier
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__seq_inval_d(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__seq_inval_d
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__seq_inval_t(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__seq_inval_t
-
-
-module smsync_w8_k2_c1_m8_g2__membar__cmd__seq_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__cmd__seq_slot
 
 
 module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,open_level,closed_set,seq_busy,next_clean,open_tag,close,join_ok,accept_join,join_tag,join_first);
@@ -18410,47 +7927,47 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
     reg  [7:0] age_inc;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__membar__coalescer__open open(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk open(
         .d(open__d),
         .q(open__q),
         .clock(open__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__coalescer__nmem nmem(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 nmem(
         .d(nmem__d),
         .q(nmem__q),
         .clock(nmem__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__coalescer__age age(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q age(
         .d(age__d),
         .q(age__q),
         .clock(age__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__coalescer__lone lone(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk lone(
         .d(lone__d),
         .q(lone__q),
         .clock(lone__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__coalescer__nz_f nz_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk nz_f(
         .d(nz_f__d),
         .q(nz_f__q),
         .clock(nz_f__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__coalescer__full_f full_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk full_f(
         .d(full_f__d),
         .q(full_f__q),
         .clock(full_f__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__coalescer__am1_f am1_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk am1_f(
         .d(am1_f__d),
         .q(am1_f__q),
         .clock(am1_f__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__coalescer__bc_f bc_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk bc_f(
         .d(bc_f__d),
         .q(bc_f__q),
         .clock(bc_f__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__coalescer__ge_f ge_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk ge_f(
         .d(ge_f__d),
         .q(ge_f__q),
         .clock(ge_f__clock)
@@ -18568,177 +8085,6 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
 endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer
 
 
-module smsync_w8_k2_c1_m8_g2__membar__coalescer__age(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__age
-
-
-module smsync_w8_k2_c1_m8_g2__membar__coalescer__am1_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__am1_f
-
-
-module smsync_w8_k2_c1_m8_g2__membar__coalescer__bc_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__bc_f
-
-
-module smsync_w8_k2_c1_m8_g2__membar__coalescer__full_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__full_f
-
-
-module smsync_w8_k2_c1_m8_g2__membar__coalescer__ge_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__ge_f
-
-
-module smsync_w8_k2_c1_m8_g2__membar__coalescer__lone(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__lone
-
-
-module smsync_w8_k2_c1_m8_g2__membar__coalescer__nmem(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__nmem
-
-
-module smsync_w8_k2_c1_m8_g2__membar__coalescer__nz_f(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__nz_f
-
-
-module smsync_w8_k2_c1_m8_g2__membar__coalescer__open(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__coalescer__open
-
-
 module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero_next,io__ack_err);
     
     // Module arguments
@@ -18804,37 +8150,37 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
     reg  [1:0] ack_okv;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__membar__counters__cnt__0 cnt__0(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__counters__cnt__1 cnt__1(
+    smsync_w8_k2_c1_m8_g2__bar__ctas__0__count__0 cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__counters__nz nz(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__counters__one one(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__counters__full full(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__counters__am1 am1(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r am1(
         .d(am1__d),
         .q(am1__q),
         .clock(am1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__counters__pend pend(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r pend(
         .d(pend__d),
         .q(pend__q),
         .clock(pend__clock)
@@ -18964,139 +8310,6 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
 endmodule // smsync_w8_k2_c1_m8_g2__membar__counters
 
 
-module smsync_w8_k2_c1_m8_g2__membar__counters__am1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__am1
-
-
-module smsync_w8_k2_c1_m8_g2__membar__counters__cnt__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__cnt__0
-
-
-module smsync_w8_k2_c1_m8_g2__membar__counters__cnt__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__cnt__1
-
-
-module smsync_w8_k2_c1_m8_g2__membar__counters__full(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__full
-
-
-module smsync_w8_k2_c1_m8_g2__membar__counters__nz(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__nz
-
-
-module smsync_w8_k2_c1_m8_g2__membar__counters__one(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__one
-
-
-module smsync_w8_k2_c1_m8_g2__membar__counters__pend(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__counters__pend
-
-
 module smsync_w8_k2_c1_m8_g2__membar__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,join_ok,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
     
     // Module arguments
@@ -19151,21 +8364,21 @@ module smsync_w8_k2_c1_m8_g2__membar__request(clock,reset,req_valid,req_warp,req
     reg  [7:0] cta_rel;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__membar__request__cta_pend cta_pend(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q cta_pend(
         .d(cta_pend__d),
         .q(cta_pend__q),
         .clock(cta_pend__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__request__blocked blocked(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q blocked(
         .d(blocked__d),
         .q(blocked__q),
         .clock(blocked__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__request__req_dec req_dec(
+    smsync_w8_k2_c1_m8_g2__bar__warps__ctl_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
-    smsync_w8_k2_c1_m8_g2__membar__request__out_dec out_dec(
+    smsync_w8_k2_c1_m8_g2__bar__warps__ctl_dec out_dec(
         .index(out_dec__index),
         .onehot(out_dec__onehot)
     );
@@ -19211,66 +8424,6 @@ module smsync_w8_k2_c1_m8_g2__membar__request(clock,reset,req_valid,req_warp,req
     end
     
 endmodule // smsync_w8_k2_c1_m8_g2__membar__request
-
-
-module smsync_w8_k2_c1_m8_g2__membar__request__blocked(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__request__blocked
-
-
-module smsync_w8_k2_c1_m8_g2__membar__request__cta_pend(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__request__cta_pend
-
-
-module smsync_w8_k2_c1_m8_g2__membar__request__out_dec(index,onehot);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    output reg  [7:0] onehot;
-    
-    // Update code (custom)
-    always @(*) onehot = 8'h1 << index;
-endmodule // smsync_w8_k2_c1_m8_g2__membar__request__out_dec
-
-
-module smsync_w8_k2_c1_m8_g2__membar__request__req_dec(index,onehot);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    output reg  [7:0] onehot;
-    
-    // Update code (custom)
-    always @(*) onehot = 8'h1 << index;
-endmodule // smsync_w8_k2_c1_m8_g2__membar__request__req_dec
 
 
 module smsync_w8_k2_c1_m8_g2__membar__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero_next,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
@@ -19384,87 +8537,87 @@ module smsync_w8_k2_c1_m8_g2__membar__ring(clock,reset,open_tag,close,accept_joi
     reg  [1:0] rel;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__membar__ring__members__0 members__0(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q members__0(
         .d(members__0__d),
         .q(members__0__q),
         .clock(members__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__members__1 members__1(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q members__1(
         .d(members__1__d),
         .q(members__1__q),
         .clock(members__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__level__0 level__0(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r level__0(
         .d(level__0__d),
         .q(level__0__q),
         .clock(level__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__level__1 level__1(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r level__1(
         .d(level__1__d),
         .q(level__1__q),
         .clock(level__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__ivall__0 ivall__0(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r ivall__0(
         .d(ivall__0__d),
         .q(ivall__0__q),
         .clock(ivall__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__ivall__1 ivall__1(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r ivall__1(
         .d(ivall__1__d),
         .q(ivall__1__q),
         .clock(ivall__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__closed closed(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__bar_sent bar_sent(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__ack_req ack_req(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__bar_acked bar_acked(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__pj_valid pj_valid(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
         .clock(pj_valid__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__pj_tag pj_tag(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk pj_tag(
         .d(pj_tag__d),
         .q(pj_tag__q),
         .clock(pj_tag__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__pj_warp pj_warp(
+    smsync_w8_k2_c1_m8_g2__bar__rel__mask_q pj_warp(
         .d(pj_warp__d),
         .q(pj_warp__q),
         .clock(pj_warp__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__pj_level pj_level(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r pj_level(
         .d(pj_level__d),
         .q(pj_level__q),
         .clock(pj_level__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__pj_ivall pj_ivall(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r pj_ivall(
         .d(pj_ivall__d),
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__rel_q rel_q(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__membar__ring__rel_now rel_now(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r rel_now(
         .d(rel_now__d),
         .q(rel_now__q),
         .clock(rel_now__clock)
@@ -19665,329 +8818,6 @@ module smsync_w8_k2_c1_m8_g2__membar__ring(clock,reset,open_tag,close,accept_joi
     end
     
 endmodule // smsync_w8_k2_c1_m8_g2__membar__ring
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__ack_req(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__ack_req
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__bar_acked(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__bar_acked
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__bar_sent(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__bar_sent
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__closed(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__closed
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__ivall__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__ivall__0
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__ivall__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__ivall__1
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__level__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__level__0
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__level__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__level__1
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__members__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__members__0
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__members__1(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__members__1
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__pj_ivall(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__pj_ivall
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__pj_level(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__pj_level
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__pj_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__pj_tag
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__pj_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__pj_valid
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__pj_warp(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__pj_warp
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__rel_now(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__rel_now
-
-
-module smsync_w8_k2_c1_m8_g2__membar__ring__rel_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__membar__ring__rel_q
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
