@@ -229,7 +229,26 @@ pub fn run_unit(
         // Wait for the chunk's tasks together, so each one's wall time is its own.
         let limit = Duration::from_secs(opts.timeout + 60);
         let mut done: Vec<Option<Instant>> = vec![None; running.len()];
+        let chunk_start = Instant::now();
+        let mut told = Duration::ZERO;
+        let every = progress_every();
         while done.iter().any(Option::is_none) {
+            // Progress: the groups still running and for how long.
+            if chunk_start.elapsed() >= told + every {
+                told = chunk_start.elapsed();
+                let names: Vec<&str> = running
+                    .iter()
+                    .zip(&done)
+                    .filter(|(_, d)| d.is_none())
+                    .map(|((_, g, _, _), _)| g.name)
+                    .collect();
+                eprintln!(
+                    "membar formal: {} running, {} s (limit {} s each)",
+                    names.join(", "),
+                    told.as_secs(),
+                    opts.timeout
+                );
+            }
             for (k, (_, _, start, child)) in running.iter_mut().enumerate() {
                 if done[k].is_none() {
                     let finished = !matches!(child.try_wait(), Ok(None));
@@ -306,6 +325,17 @@ pub fn run_unit(
 fn tail(log: &str) -> String {
     let lines: Vec<&str> = log.lines().collect();
     lines[lines.len().saturating_sub(12)..].join("\n")
+}
+
+/// How often the running groups are reported: 15 s, or
+/// `MEMBAR_PROGRESS_SECS` (1..=3600).
+fn progress_every() -> Duration {
+    let s = std::env::var("MEMBAR_PROGRESS_SECS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| (1..=3600).contains(s))
+        .unwrap_or(15);
+    Duration::from_secs(s)
 }
 
 /// Start `sby -f <stem>.sby <task>` in `dir` with the pinned tools (work

@@ -49,6 +49,8 @@ fn every_allowed_width_combination() {
                 }
                 let verilog = membar_hw::generate_verilog(&cfg)
                     .unwrap_or_else(|e| panic!("{}: {e}", cfg.short_name()));
+                // One module per instance (the emitted file shares identical modules).
+                let verilog = hdl_kit::emit::unshare_file(&verilog).unwrap();
                 let counter = &verilog[verilog
                     .find("__counters__cnt__0(d,q,clock);")
                     .expect("no counter flop")..];

@@ -572,6 +572,17 @@ fn log_tail(text: &str, n: usize) -> String {
     out
 }
 
+/// How often a running tool's progress line is printed: 15 s, or
+/// `MEMBAR_PROGRESS_SECS` (1..=3600).
+pub fn progress_every() -> Duration {
+    let s = std::env::var("MEMBAR_PROGRESS_SECS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| (1..=3600).contains(s))
+        .unwrap_or(15);
+    Duration::from_secs(s)
+}
+
 /// Run `program args` in `dir` with stdout and stderr to `dir/<name>.out`,
 /// killing it after `timeout`. Returns the seconds it took.
 fn run_tool(
@@ -597,7 +608,18 @@ fn run_tool(
         .stderr(Stdio::from(err))
         .spawn()
         .map_err(|e| input(format!("cannot run {}: {e}", program.display())))?;
+    let mut told = Duration::ZERO;
+    let every = progress_every();
     let status = loop {
+        // Progress: which tool runs and for how long.
+        if t0.elapsed() >= told + every {
+            told = t0.elapsed();
+            eprintln!(
+                "membar synth: {name} running, {} s (limit {} s)",
+                told.as_secs(),
+                timeout.as_secs()
+            );
+        }
         match child.try_wait() {
             Ok(Some(s)) => break s,
             Ok(None) if t0.elapsed() >= timeout => {
