@@ -1,8 +1,8 @@
 //! Shared plumbing of the subcommands: errors with exit codes, loading a
 //! config and a workload.
 
-use membar_sim::config::{Config, InputError};
-use membar_sim::workload::{WorkloadFile, SCENARIOS};
+use membar_unit_env::config::{Config, InputError};
+use membar_unit_env::workload::{WorkloadFile, SCENARIOS};
 use std::path::Path;
 
 /// An error that ends a command, with its exit code.
@@ -48,7 +48,7 @@ pub type CmdResult = Result<(), CmdError>;
 
 /// Largest input file read (configs, workloads, grids, presets, programs):
 /// 4 MiB.
-pub const MAX_INPUT_BYTES: u64 = membar_sim::input::MAX_INPUT_BYTES;
+pub const MAX_INPUT_BYTES: u64 = membar_unit_env::input::MAX_INPUT_BYTES;
 
 /// Largest Verilog file read (`--verilog`): 64 MiB (the biggest emitted
 /// configuration is well under 1 MiB; flattened netlists are larger).
@@ -64,7 +64,7 @@ pub const MAX_CSV_BYTES: u64 = 64 << 20;
 /// more than `cap + 1` bytes; non-UTF-8 text is refused. Errors name the
 /// flag and the file (exit 2).
 pub fn read_input_text(flag: &str, path: &Path, what: &str, cap: u64) -> Result<String, CmdError> {
-    let bytes = membar_sim::input::read_input_bytes(path, what, cap)
+    let bytes = membar_unit_env::input::read_input_bytes(path, what, cap)
         .map_err(|e| CmdError::input(format!("{flag} {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
         CmdError::input(format!(
@@ -93,7 +93,7 @@ pub fn given_verilog(path: &Path) -> Result<std::path::PathBuf, CmdError> {
 /// input reader (4 MiB; `/dev/zero` is refused, naming the file); `expected`
 /// says what the file should be, for the error.
 pub fn read_config_text(path: &Path, expected: &str) -> Result<String, CmdError> {
-    membar_sim::input::read_input(path, "config")
+    membar_unit_env::input::read_input(path, "config")
         .map_err(|e| CmdError::input(format!("--config {e}; expected {expected}")))
 }
 
@@ -141,7 +141,7 @@ pub fn load_workload(spec: &str, cfg: &Config) -> Result<WorkloadFile, CmdError>
 
 /// Largest `--cycles` (the same range as the `cycles` key of workload and
 /// grid files).
-pub const MAX_CYCLES: u64 = membar_sim::workload::MAX_RUN_CYCLES;
+pub const MAX_CYCLES: u64 = membar_unit_env::workload::MAX_RUN_CYCLES;
 
 /// `--cycles N`: 1..=MAX_CYCLES, like the `cycles` key in files.
 pub fn parse_cycles(s: &str) -> Result<u64, String> {
@@ -275,7 +275,8 @@ mod anyhow_tests {
             "{}",
             e.message
         );
-        let i: CmdError = membar_sim::InputError::new("c.yaml", "warps", 3, "8, 16, 32, 64").into();
+        let i: CmdError =
+            membar_unit_env::InputError::new("c.yaml", "warps", 3, "8, 16, 32, 64").into();
         assert_eq!(i.code, 2);
     }
 }

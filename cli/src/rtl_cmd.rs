@@ -6,17 +6,17 @@ use crate::common::{
     CmdError, CmdResult,
 };
 use crate::output::{self, RunInputs};
-use membar_sim::config::Config;
-use membar_sim::coverage::CoveredModel;
-use membar_sim::mmu::MmuSpec;
-use membar_sim::ports::MembarUnitPorts;
-use membar_sim::ports::{kind, op, Inputs, Outputs};
-use membar_sim::run::{lockstep, Observer, RunOptions};
-use membar_sim::scoreboard::Scoreboard;
-use membar_sim::session::stimulus;
-use membar_sim::stats::Stats;
-use membar_sim::workload::WorkloadFile;
 use membar_testbench::{BuildOptions, CosimError, CosimOptions, VerilatorDut};
+use membar_unit_env::config::Config;
+use membar_unit_env::coverage::CoveredModel;
+use membar_unit_env::mmu::MmuSpec;
+use membar_unit_env::ports::MembarUnitPorts;
+use membar_unit_env::ports::{kind, op, Inputs, Outputs};
+use membar_unit_env::run::{lockstep, Observer, RunOptions};
+use membar_unit_env::scoreboard::Scoreboard;
+use membar_unit_env::session::stimulus;
+use membar_unit_env::stats::Stats;
+use membar_unit_env::workload::WorkloadFile;
 use std::path::{Path, PathBuf};
 
 /// The header line every emitted file starts with.
@@ -28,13 +28,13 @@ fn is_generated_verilog(head: &[u8]) -> bool {
 /// lsu_flush`, which has no RTL) is an input error naming `source`, the file
 /// the configuration came from.
 fn generate_text(cfg: &Config, source: &Path) -> Result<String, CmdError> {
-    membar_hw::generate_verilog(cfg)
+    membar_unit_rtl::generate_verilog(cfg)
         .map_err(|e| CmdError::input(format!("{}: {e}", source.display())))
 }
 
 /// `Err` naming `source` when `cfg` has no RTL (`arch` other than coalescing).
 fn rtl_supported(cfg: &Config, source: &Path) -> CmdResult {
-    membar_hw::check_supported(cfg)
+    membar_unit_rtl::check_supported(cfg)
         .map_err(|e| CmdError::input(format!("{}: {e}", source.display())))
 }
 
@@ -79,7 +79,11 @@ pub fn verilog_for(
         return Ok(v.to_path_buf());
     }
     let text = generate_text(cfg, source)?;
-    crate::common::generated_verilog_file(&membar_hw::module_prefix(cfg), "membar_unit.v", &text)
+    crate::common::generated_verilog_file(
+        &membar_unit_rtl::module_prefix(cfg),
+        "membar_unit.v",
+        &text,
+    )
 }
 
 fn cosim_error(e: CosimError) -> CmdError {
@@ -273,7 +277,7 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
     let mut done = 0u64;
     let mut chunk_no = 0u64;
     let mut stats = Stats::new(&cfg);
-    let mut coverage = membar_sim::coverage::Coverage::new(&cfg);
+    let mut coverage = membar_unit_env::coverage::Coverage::new(&cfg);
     let mut cons = Conservation::default();
     let mut checks = 0u64;
     let mut dut_secs = 0.0;

@@ -5,11 +5,11 @@ use crate::common::{
     CmdResult,
 };
 use crate::output::{self, RunInputs};
-use membar_sim::coverage::{Coverage, CoveredModel};
-use membar_sim::ports::MembarUnitPorts;
-use membar_sim::run::{Observer, RunOptions};
-use membar_sim::session::run_session;
-use membar_sim::vcd::VcdWriter;
+use membar_unit_env::coverage::{Coverage, CoveredModel};
+use membar_unit_env::ports::MembarUnitPorts;
+use membar_unit_env::run::{Observer, RunOptions};
+use membar_unit_env::session::run_session;
+use membar_unit_env::vcd::VcdWriter;
 use std::io::BufWriter;
 use std::path::Path;
 
@@ -115,13 +115,14 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
     // One recorded input trace (workload + memory model reacting to the
     // reference model) drives every back end: identical stimulus, and since
     // the back ends are cycle-equivalent, identical behaviour.
-    let trace = membar_sim::session::record_inputs(&cfg, &wf, cycles, seed);
+    let trace = membar_unit_env::session::record_inputs(&cfg, &wf, cycles, seed);
     println!(
         "membar bench: config {} ({}), workload {workload}, {cycles} cycles, seed {seed}",
         config_label(config),
         config_name(&cfg)
     );
-    let time = |dut: &mut dyn membar_sim::Dut<membar_sim::ports::MembarUnitPorts>, n: usize| {
+    let time = |dut: &mut dyn membar_unit_env::Dut<membar_unit_env::ports::MembarUnitPorts>,
+                n: usize| {
         let t0 = std::time::Instant::now();
         let mut sink = 0u64;
         for i in &trace[..n] {
@@ -129,7 +130,7 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
         }
         (n as f64 / t0.elapsed().as_secs_f64().max(1e-9), sink)
     };
-    let (model, model_sum) = time(&mut *membar_sim::model_for(&cfg), trace.len());
+    let (model, model_sum) = time(&mut *membar_unit_env::model_for(&cfg), trace.len());
     println!(
         "{:<34} {:>9.3} M cycles/s   (step only)",
         "reference model",
@@ -140,7 +141,13 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
         seed,
         ..RunOptions::default()
     };
-    let rep = run_session(&cfg, &mut *membar_sim::model_for(&cfg), &wf, &opts, &mut []);
+    let rep = run_session(
+        &cfg,
+        &mut *membar_unit_env::model_for(&cfg),
+        &wf,
+        &opts,
+        &mut [],
+    );
     let session = rep.outcome.cycles as f64 / rep.secs.max(1e-9);
     println!(
         "{:<34} {:>9.3} M cycles/s   ({:.2}x the model alone)",
@@ -150,10 +157,10 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
     );
     // rust-hdl is slow: a slice of the trace is enough for a stable figure.
     let n_hdl = trace.len().min(200_000);
-    match membar_hw::hdl_dut(&cfg) {
+    match membar_unit_rtl::hdl_dut(&cfg) {
         Ok(mut hdl) => {
             let (r, sum) = time(hdl.as_mut(), n_hdl);
-            let (_, ref_sum) = time(&mut *membar_sim::model_for(&cfg), n_hdl);
+            let (_, ref_sum) = time(&mut *membar_unit_env::model_for(&cfg), n_hdl);
             let same = if sum == ref_sum {
                 "outputs agree"
             } else {

@@ -9,7 +9,7 @@
 
 use crate::common::{load_config, CmdError};
 pub use fpga_synth::{Figures, Target, WorkDir};
-use membar_sim::Config;
+use membar_unit_env::Config;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -126,7 +126,7 @@ pub fn csv_row(opts: &Options, cfg: &Config, f: &Figures) -> Vec<String> {
             .as_ref()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| "generated".into()),
-        membar_hw::module_prefix(cfg),
+        membar_unit_rtl::module_prefix(cfg),
         cfg.warps.to_string(),
         cfg.ways.to_string(),
         cfg.slots.to_string(),
@@ -243,10 +243,10 @@ pub fn synth(opts: &Options) -> Result<Figures, CmdError> {
         Some(p) => Some(check_csv(p)?),
         None => None,
     };
-    let prefix = membar_hw::module_prefix(&cfg);
+    let prefix = membar_unit_rtl::module_prefix(&cfg);
     let (verilog, source) = match &opts.verilog {
         None => (
-            membar_hw::generate_verilog(&cfg)
+            membar_unit_rtl::generate_verilog(&cfg)
                 .map_err(|e| CmdError::input(format!("{}: {e}", opts.config.display())))?,
             "generated for this config".to_string(),
         ),

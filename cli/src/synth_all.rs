@@ -10,7 +10,7 @@ use crate::common::{CmdError, CmdResult};
 use crate::output::{write_file, RunInputs};
 use crate::synth::{Figures, Options, Target};
 use crate::units::Unit;
-use membar_sim::Config;
+use membar_unit_env::Config;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

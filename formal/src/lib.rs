@@ -6,7 +6,7 @@
 //!   port-level monitor with labelled assertions, grouped),
 //! - [`sby`]: the `.sby` writer and the tool look-up (yowasp-sby, abc, yices),
 //! - [`runner`]: runs one sby task per property group and parses the result,
-//! - [`replay`]: turns a counterexample VCD into per-cycle [`membar_sim::Inputs`]
+//! - [`replay`]: turns a counterexample VCD into per-cycle [`membar_unit_env::Inputs`]
 //!   and replays it through the reference model and the scoreboard,
 //! - [`taps`]: harness wires connected to the RTL's registers (strengthening invariants),
 //! - [`mutants`]: textual mutants of the emitted Verilog (test machinery),

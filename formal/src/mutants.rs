@@ -5,7 +5,7 @@
 //! (`sim/membar_unit/src/membar_unit.rs`). The formal run must kill every one; the
 //! property expected to kill it is listed (any failing property kills it).
 //!
-//! [`Fault`]: membar_sim::membar_unit::Fault
+//! [`Fault`]: membar_unit_env::membar_unit::Fault
 
 /// One mutant.
 #[derive(Clone, Copy, Debug)]

@@ -6,9 +6,9 @@
 //! cycle and port the model and the Verilog part, and which SPEC property
 //! the Verilog's trace breaks.
 
-use membar_sim::ports::{spec_ports, Dir, PortBundle};
-use membar_sim::scoreboard::Scoreboard;
-use membar_sim::{Config, Dut, Inputs, MembarModel, Outputs};
+use membar_unit_env::ports::{spec_ports, Dir, PortBundle};
+use membar_unit_env::scoreboard::Scoreboard;
+use membar_unit_env::{Config, Dut, Inputs, MembarModel, Outputs};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;

@@ -8,7 +8,7 @@ use crate::harness::{Group, GROUPS};
 use crate::replay::Replay;
 use crate::sby::{sby_text_for, trace_sby_text_for, Engine, Files, MissingTool, Tools};
 use crate::unit::UnitSpec;
-use membar_sim::Config;
+use membar_unit_env::Config;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -44,7 +44,7 @@ impl UnitSpec {
 }
 
 /// The membar unit (harness [`crate::harness::harness`], replay with its scoreboard).
-pub fn membar(cfg: &membar_sim::Config) -> UnitSpec {
+pub fn membar(cfg: &membar_unit_env::Config) -> UnitSpec {
     let c = cfg.clone();
     UnitSpec {
         unit: "membar",

@@ -10,7 +10,7 @@
 use membar_formal::mutants::{apply, MUTANTS};
 use membar_formal::runner::{run, Options, Verdict};
 use membar_formal::sby::Engine;
-use membar_sim::Config;
+use membar_unit_env::Config;
 use std::path::PathBuf;
 
 fn root() -> PathBuf {

@@ -12,7 +12,7 @@
 use membar_formal::harness::GROUPS;
 use membar_formal::runner::{run, GroupResult, Options, Verdict};
 use membar_formal::sby::Engine;
-use membar_sim::Config;
+use membar_unit_env::Config;
 use std::path::PathBuf;
 
 fn root() -> PathBuf {

@@ -10,13 +10,13 @@
 use crate::dut::VerilatorDut;
 use crate::error::CosimError;
 use crate::verilate::{target_dir, BuildOptions, TraceFormat};
-use membar_sim::coverage::EventCounted;
-use membar_sim::membar_unit::{EventedModel, MembarModel};
-use membar_sim::ports::MembarUnitPorts;
-use membar_sim::ports::{Downstream, Upstream};
-use membar_sim::run::{Driver, Observer, Phase, RunOptions, UpDown};
-use membar_sim::scoreboard::Scoreboard;
-use membar_sim::{Config, Dut, Inputs, Outputs};
+use membar_unit_env::coverage::EventCounted;
+use membar_unit_env::membar_unit::{EventedModel, MembarModel};
+use membar_unit_env::ports::MembarUnitPorts;
+use membar_unit_env::ports::{Downstream, Upstream};
+use membar_unit_env::run::{Driver, Observer, Phase, RunOptions, UpDown};
+use membar_unit_env::scoreboard::Scoreboard;
+use membar_unit_env::{Config, Dut, Inputs, Outputs};
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -77,7 +77,7 @@ impl Default for CosimOptions {
 #[derive(Clone, Debug)]
 pub struct Mismatch {
     pub label: String,
-    pub found: Box<membar_sim::run::Mismatch>,
+    pub found: Box<membar_unit_env::run::Mismatch>,
     /// The waveform written for it, if any.
     pub waves: Option<PathBuf>,
     /// Why there is no waveform, or a note about it.
@@ -85,7 +85,7 @@ pub struct Mismatch {
 }
 
 impl std::ops::Deref for Mismatch {
-    type Target = membar_sim::run::Mismatch;
+    type Target = membar_unit_env::run::Mismatch;
     fn deref(&self) -> &Self::Target {
         &self.found
     }
@@ -105,7 +105,7 @@ impl fmt::Display for Mismatch {
 
 /// What happened in a run: the model's event counts (one type for every
 /// lockstep run, `membar_unit_model::coverage::EventCounts`).
-pub use membar_sim::coverage::EventCounts as Coverage;
+pub use membar_unit_env::coverage::EventCounts as Coverage;
 
 /// The result of a run.
 #[derive(Clone, Debug)]

@@ -1,4 +1,4 @@
-//! [`VerilatorDut`]: the Verilated `membar_unit` as a [`membar_sim::Dut`],
+//! [`VerilatorDut`]: the Verilated `membar_unit` as a [`membar_unit_env::Dut`],
 //! driven through the C shim that `unit_ports::verilator_shim` generates from
 //! the port declaration. Inputs and outputs cross the C ABI as 32-bit words
 //! packed by `unit_ports::pack`/`unpack` (bitvec), in declaration order.
@@ -8,7 +8,7 @@ use crate::portcheck::check_unit_ports;
 use crate::verilate::{
     build_unit_library, BuildOptions, BuiltLibrary, TraceFormat, SHIM_ABI_VERSION,
 };
-use membar_sim::ports::MembarUnitPorts;
+use membar_unit_env::ports::MembarUnitPorts;
 use std::ffi::{c_void, CString};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

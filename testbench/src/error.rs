@@ -54,7 +54,7 @@ impl fmt::Display for CosimError {
             ),
             CosimError::VerilogMissing { path } => write!(
                 f,
-                "Verilog file {} does not exist: generate it first (membar_hw::generate_verilog / `membar generate`)",
+                "Verilog file {} does not exist: generate it first (membar_unit_rtl::generate_verilog / `membar generate`)",
                 path.display()
             ),
             CosimError::Ports { path, module, config, problems } => {

@@ -5,8 +5,8 @@
 //!   (generated from the port declaration) into a shared library, cached by a SHA-256 of
 //!   the Verilog, flags, shim and tool versions under
 //!   `<target>/verilator-cache/`.
-//! - [`VerilatorDut`]: the loaded library as a [`membar_sim::Dut`].
-//! - [`cosim()`]: the lockstep loop against [`membar_sim::MembarModel`], with
+//! - [`VerilatorDut`]: the loaded library as a [`membar_unit_env::Dut`].
+//! - [`cosim()`]: the lockstep loop against [`membar_unit_env::MembarModel`], with
 //!   the first mismatch reported (cycle, port, expected/actual, seed, recent
 //!   history) and a waveform written by a traced replay.
 //! - [`stimulus`]: a seeded random upstream/downstream pair.

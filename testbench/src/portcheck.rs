@@ -4,9 +4,9 @@
 //! `input`/`output` declarations (ANSI header or Verilog-95 body) inside the
 //! module; ranges must be numeric (`[4:0]`), as emitted files have them.
 
-use membar_sim::Config;
+use membar_unit_env::Config;
 
-pub use membar_sim::ports::{spec_ports, Dir};
+pub use membar_unit_env::ports::{spec_ports, Dir};
 
 /// A declared port: name, direction, width (None when the range is not numeric).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,7 +158,7 @@ pub fn module_ports(verilog: &str, module: &str) -> Option<Vec<Port>> {
 /// Problems with the ports of `module membar_unit` in `verilog` for `cfg`
 /// (empty when it matches SPEC.md).
 pub fn check_ports(verilog: &str, cfg: &Config) -> Vec<String> {
-    use membar_sim::ports::{MembarUnitPorts, Unit};
+    use membar_unit_env::ports::{MembarUnitPorts, Unit};
     check_unit_ports(
         verilog,
         MembarUnitPorts::MODULE,

@@ -3,7 +3,7 @@
 //! membar_unit behaviour: it only passes transactions through a one-entry
 //! output register and blocks warps on MEMBAR until a `bar_ack`).
 
-use membar_sim::Config;
+use membar_unit_env::Config;
 
 /// Verilog text of the stand-in for `cfg`'s port widths.
 pub fn standin_verilog(cfg: &Config) -> String {

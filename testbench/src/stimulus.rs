@@ -9,8 +9,8 @@
 //! Deterministic: the same seed and the same DUT behaviour give the same
 //! inputs (ChaCha8).
 
-use membar_sim::ports::{kind, op, Downstream, Upstream};
-use membar_sim::{Config, Inputs, Outputs};
+use membar_unit_env::ports::{kind, op, Downstream, Upstream};
+use membar_unit_env::{Config, Inputs, Outputs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;

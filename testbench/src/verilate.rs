@@ -275,10 +275,10 @@ static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// Build (or find in the cache) the shared library for `verilog`.
 pub fn build_library(
     verilog: &Path,
-    cfg: &membar_sim::Config,
+    cfg: &membar_unit_env::Config,
     opts: &BuildOptions,
 ) -> Result<BuiltLibrary, CosimError> {
-    use membar_sim::ports::{MembarUnitPorts, Unit};
+    use membar_unit_env::ports::{MembarUnitPorts, Unit};
     build_unit_library(
         verilog,
         MembarUnitPorts::MODULE,

@@ -13,11 +13,11 @@
 //! Verilator builds are cached in `<target>/verilator-cache/`, so only the
 //! first run pays ~15 s per configuration.
 
-use membar_sim::membar_unit::{MembarModel, State};
-use membar_sim::ports::op;
-use membar_sim::{Config, Dut, Inputs, Outputs};
 use membar_testbench::stimulus::random_stimulus;
 use membar_testbench::*;
+use membar_unit_env::membar_unit::{MembarModel, State};
+use membar_unit_env::ports::op;
+use membar_unit_env::{Config, Dut, Inputs, Outputs};
 use std::path::PathBuf;
 
 fn verilog_out() -> PathBuf {
@@ -35,8 +35,8 @@ fn emitted(name: &str) -> PathBuf {
     assert!(
         p.is_file(),
         "{} is missing: the emitted Verilog of grid config `{name}` must be checked in \
-         (write it with membar_hw::generate_verilog; see hw/tests/verilog_golden.rs: \
-         MEMBAR_BLESS=1 cargo test -p membar-hw --release --test verilog_golden)",
+         (write it with membar_unit_rtl::generate_verilog; see hw/membar_unit/tests/verilog_golden.rs: \
+         MEMBAR_BLESS=1 cargo test -p membar-unit-rtl --release --test verilog_golden)",
         p.display()
     );
     p
@@ -352,7 +352,7 @@ struct Probe<F: Fn(&State, &Inputs, &Outputs) -> bool> {
     first: Option<u64>,
 }
 
-impl<F: Fn(&State, &Inputs, &Outputs) -> bool> Dut<membar_sim::ports::MembarUnitPorts>
+impl<F: Fn(&State, &Inputs, &Outputs) -> bool> Dut<membar_unit_env::ports::MembarUnitPorts>
     for Probe<F>
 {
     fn step(&mut self, i: &Inputs) -> Outputs {
@@ -528,8 +528,8 @@ fn injected_inverted_cta_release_is_caught() {
 /// the Verilog's outputs) on the default configuration.
 #[test]
 fn builtin_scenarios_on_default() {
-    use membar_sim::mmu::Mmu;
-    use membar_sim::workload::{Workload, WorkloadFile, SCENARIOS};
+    use membar_unit_env::mmu::Mmu;
+    use membar_unit_env::workload::{Workload, WorkloadFile, SCENARIOS};
     let name = "default";
     let cfg = grid(name);
     let v = emitted(name);
@@ -560,10 +560,10 @@ fn builtin_scenarios_on_default() {
 
 /// Configurations with the other micro-architecture knobs (level split, GL
 /// bar_ack, zero window, several outstanding barriers), generated now with
-/// `membar_hw::generate_verilog` and cosimulated like the grid.
+/// `membar_unit_rtl::generate_verilog` and cosimulated like the grid.
 #[test]
 fn generated_knob_variants() {
-    use membar_sim::config::LevelMix;
+    use membar_unit_env::config::LevelMix;
     let variants = [
         (
             "split_glack_win0",
@@ -593,7 +593,7 @@ fn generated_knob_variants() {
         ),
     ];
     for (name, cfg) in variants {
-        let text = membar_hw::generate_verilog(&cfg)
+        let text = membar_unit_rtl::generate_verilog(&cfg)
             .unwrap_or_else(|e| panic!("{name}: generate_verilog failed: {e}"));
         let d = verilate::target_dir()
             .join("testbench-tmp")

@@ -2,11 +2,11 @@
 //! stand-in `membar_unit` (src/standin.rs, written to a temp dir), and the
 //! lockstep loop itself on the reference model (no Verilator needed).
 
-use membar_sim::membar_unit::MembarModel;
-use membar_sim::mutants::{Fault, MutantModel};
-use membar_sim::{Config, Dut, Inputs};
 use membar_testbench::stimulus::random_stimulus;
 use membar_testbench::*;
+use membar_unit_env::membar_unit::MembarModel;
+use membar_unit_env::mutants::{Fault, MutantModel};
+use membar_unit_env::{Config, Dut, Inputs};
 use std::path::PathBuf;
 
 fn tmp_dir(tag: &str) -> PathBuf {
@@ -424,7 +424,7 @@ fn lockstep_catches_model_faults() {
 
 #[test]
 fn pack_roundtrip() {
-    use membar_sim::ports::{MembarUnitPorts, Unit};
+    use membar_unit_env::ports::{MembarUnitPorts, Unit};
     let cfg = Config {
         warps: 64,
         slots: 8,
@@ -433,7 +433,7 @@ fn pack_roundtrip() {
     };
     let widths = MembarUnitPorts::input_widths(&cfg);
     let (mut up, mut down) = random_stimulus(&cfg, 3);
-    use membar_sim::ports::{Downstream, Upstream};
+    use membar_unit_env::ports::{Downstream, Upstream};
     for c in 0..10_000 {
         let mut i = Inputs::default();
         up.drive(c, &mut i);
@@ -492,8 +492,8 @@ fn cosim_on_standin_reports_first_mismatch_with_waveform() {
 /// reported as a violation, not as a pass.
 #[test]
 fn cosim_checks_the_scoreboard_on_the_dut_outputs() {
-    use membar_sim::scoreboard::Scoreboard;
     use membar_testbench::cosim::lockstep_observed;
+    use membar_unit_env::scoreboard::Scoreboard;
     let cfg = Config::default();
     let opts = CosimOptions {
         cycles: 50_000,

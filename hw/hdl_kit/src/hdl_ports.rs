@@ -8,8 +8,8 @@
 //! output signals. The clock is left to the caller.
 //!
 //! ```text
-//! membar_sim::membar_unit_ports!(hdl_kit::hdl_port_io, (drive uut inputs));
-//! membar_sim::membar_unit_ports!(hdl_kit::hdl_port_io, (read uut outputs));
+//! membar_unit_env::membar_unit_ports!(hdl_kit::hdl_port_io, (drive uut inputs));
+//! membar_unit_env::membar_unit_ports!(hdl_kit::hdl_port_io, (read uut outputs));
 //! ```
 
 use rust_hdl::prelude::*;

@@ -47,7 +47,7 @@ pub fn generics(cfg: &Config) -> [usize; 21] {
 /// `cfg` valid, and every unit able to take it in RTL.
 fn check(cfg: &Config) -> Result<(), String> {
     cfg.validate()?;
-    membar_hw::dispatch::check_supported(&cfg.membar)
+    membar_unit_rtl::dispatch::check_supported(&cfg.membar)
         .map_err(|e| format!("sm_sync membar: {e}"))?;
     if cfg.mbarrier.group_depth < 2 {
         return Err(format!(

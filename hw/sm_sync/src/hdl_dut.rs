@@ -1,5 +1,5 @@
 //! The rust-hdl simulation of [`SmSync`] as a lockstep [`Dut`] (as
-//! `hw/src/hdl_dut.rs` does for `membar_unit`): drive the inputs with the
+//! `hw/membar_unit/src/hdl_dut.rs` does for `membar_unit`): drive the inputs with the
 //! clock low and settle, read the outputs, raise the clock and settle.
 
 use rust_hdl::prelude::*;

@@ -1,7 +1,7 @@
 //! `sm_sync`: the SM's synchronisation units behind one decoded-instruction
 //! port (`spec/sm_sync.md`), top level — the RTL twin of
 //! `sm_sync_model::model::eval`. It instantiates the four unit RTL tops
-//! unchanged (`membar_hw::MembarUnit`, `bar_unit_rtl::BarUnit`,
+//! unchanged (`membar_unit_rtl::MembarUnit`, `bar_unit_rtl::BarUnit`,
 //! `mbarrier_unit_rtl::MbarrierUnit`, `mbarrier_unit_rtl::AsyncGroups`) and
 //! the [`Decoder`] (`decoder.rs`); it routes the instruction fields to the
 //! selected unit (truncated to its port widths), muxes `in_ready`, ORs the
@@ -34,7 +34,7 @@
 
 use bar_unit_rtl::BarUnit;
 use mbarrier_unit_rtl::{AsyncGroups, MbarrierUnit};
-use membar_hw::MembarUnit;
+use membar_unit_rtl::MembarUnit;
 use rust_hdl::prelude::*;
 use sm_sync_model::Config;
 

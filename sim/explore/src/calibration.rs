@@ -35,11 +35,11 @@
 //! [`evaluate`] gives model vs measured for each cell. [`fit`] derives the
 //! per-level parameters from the measurements.
 
-use membar_sim::config::{Config, InputError, RawConfig, MAX_WARPS};
-use membar_sim::input::{decode, join_key, present, read_input, uint, Doc, Rule, Text};
-use membar_sim::mmu::{mmu_allowed, CycleRange, Mmu, MmuSpec, RawMmu};
-use membar_sim::ports::{level, op, Downstream, Inputs, Outputs, Upstream};
-use membar_sim::scoreboard::Scoreboard;
+use membar_unit_env::config::{Config, InputError, RawConfig, MAX_WARPS};
+use membar_unit_env::input::{decode, join_key, present, read_input, uint, Doc, Rule, Text};
+use membar_unit_env::mmu::{mmu_allowed, CycleRange, Mmu, MmuSpec, RawMmu};
+use membar_unit_env::ports::{level, op, Downstream, Inputs, Outputs, Upstream};
+use membar_unit_env::scoreboard::Scoreboard;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::fmt;
@@ -273,7 +273,7 @@ fn preset_allowed(key: &str) -> String {
     match head {
         "name" => "a name such as h100".into(),
         "unit" if rest.is_empty() => "a mapping of membar_unit config keys".into(),
-        "unit" => membar_sim::config::config_allowed(rest),
+        "unit" => membar_unit_env::config::config_allowed(rest),
         "mmu" => mmu_allowed(rest),
         "sm" => sm_allowed(rest),
         _ => format!("a mapping with keys {}", PRESET_KEYS.join(", ")),
@@ -730,7 +730,7 @@ pub fn run_scenario(p: &Preset, s: &Scenario, seed: u64) -> Result<ScenarioResul
         ));
     }
     let cfg = &p.unit;
-    let mut dut = membar_sim::model_for(cfg);
+    let mut dut = membar_unit_env::model_for(cfg);
     let mut up = SmUpstream::new(&p.sm, s);
     let mut dn = Mmu::new(&p.mmu, cfg, seed);
     let mut sb = Scoreboard::new(cfg);
@@ -749,7 +749,7 @@ pub fn run_scenario(p: &Preset, s: &Scenario, seed: u64) -> Result<ScenarioResul
         dn.observe(cycle, &i, &o);
         sb.check(cycle, &i, &o)
             .map_err(|v| format!("scoreboard violation in {s:?}: {v}"))?;
-        if o.dn_valid && i.dn_ready && o.dn_kind == membar_sim::ports::kind::BARRIER {
+        if o.dn_valid && i.dn_ready && o.dn_kind == membar_unit_env::ports::kind::BARRIER {
             barriers += 1;
         }
         cycle += 1;

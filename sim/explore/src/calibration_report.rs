@@ -6,7 +6,7 @@ use crate::calibration::{
     distinct_scenarios, lone_target, run_scenario, spacing_target, Cell, CellResult, Preset,
     Scenario, ScenarioResult,
 };
-use membar_sim::ports::level;
+use membar_unit_env::ports::level;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -35,11 +35,11 @@
 //! a violation makes the command exit 1 after writing the outputs.
 
 use crate::calibration::Preset;
-use membar_sim::config::{
+use membar_unit_env::config::{
     yaml_repr, Config, InputError, CONFIG_KEYS, MAX_RUN_CYCLES, MAX_SLOTS, MAX_WARPS,
 };
-use membar_sim::mmu::{MmuSpec, MMU_KEYS};
-use membar_sim::workload::{WorkloadFile, WorkloadSpec, SCENARIOS, WORKLOAD_KEYS};
+use membar_unit_env::mmu::{MmuSpec, MMU_KEYS};
+use membar_unit_env::workload::{WorkloadFile, WorkloadSpec, SCENARIOS, WORKLOAD_KEYS};
 use serde::Deserialize;
 use serde_yaml::{Mapping, Value};
 use std::path::{Path, PathBuf};
@@ -235,7 +235,7 @@ fn check_value(src: &str, key: &str, t: &Target, v: &Value) -> Result<(), InputE
                 })
         }
         Target::Scenario => {
-            let name = membar_sim::config::get_str(
+            let name = membar_unit_env::config::get_str(
                 src,
                 key,
                 v,
@@ -255,7 +255,7 @@ fn check_value(src: &str, key: &str, t: &Target, v: &Value) -> Result<(), InputE
                 ))
             }
         }
-        Target::Seed => membar_sim::config::get_u64(src, key, v, 0, u64::MAX).map(|_| ()),
+        Target::Seed => membar_unit_env::config::get_u64(src, key, v, 0, u64::MAX).map(|_| ()),
     }
 }
 
@@ -337,7 +337,7 @@ impl RawPlot {
             "at" => "a mapping key: value".to_string(),
             _ => format!("unknown key; known keys: {}", PLOT_KEYS.join(", ")),
         };
-        let raw: RawPlot = membar_sim::input::decode_value(src, v, "a plot", &allowed)
+        let raw: RawPlot = membar_unit_env::input::decode_value(src, v, "a plot", &allowed)
             .map_err(|mut e| {
                 e.key = if e.key == "<top level>" {
                     pk.clone()
@@ -385,7 +385,7 @@ impl RawPlot {
 impl Grid {
     pub fn load(path: &Path, cycles_override: Option<u64>) -> Result<Grid, InputError> {
         let src = path.display().to_string();
-        let text = membar_sim::input::read_input(path, "grid")?;
+        let text = membar_unit_env::input::read_input(path, "grid")?;
         Grid::from_yaml_str_in(&text, &src, path.parent(), cycles_override)
     }
 
@@ -469,7 +469,7 @@ impl Grid {
             };
             match key {
                 "preset" => {
-                    let p = membar_sim::config::get_str(
+                    let p = membar_unit_env::config::get_str(
                         src,
                         key,
                         val,
@@ -506,7 +506,9 @@ impl Grid {
                     input_files.push(found);
                     preset = Some(loaded);
                 }
-                "cycles" => cycles = membar_sim::config::get_u64(src, key, val, 1, MAX_RUN_CYCLES)?,
+                "cycles" => {
+                    cycles = membar_unit_env::config::get_u64(src, key, val, 1, MAX_RUN_CYCLES)?
+                }
                 "reference" => match val {
                     Value::Mapping(m) => {
                         for (rk, rv) in m {

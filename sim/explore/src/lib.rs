@@ -1,5 +1,5 @@
 //! membar-explore: design-space exploration of the membar unit on top of its
-//! environment (`membar-sim`: memory-system model, workloads, sessions).
+//! environment (`membar-unit-env`: memory-system model, workloads, sessions).
 //!
 //! - [`grid`]: sweep grid files (`grids/*.yaml`) into resolved points;
 //! - [`sweep`]: the runner of one point, its metric observers and the sweep
@@ -19,13 +19,13 @@ pub mod grid;
 pub mod plot;
 pub mod sweep;
 
-use membar_sim::config::{self, Config, InputError};
+use membar_unit_env::config::{self, Config, InputError};
 
 /// Load a unit configuration from `path`: a plain config file, or a
 /// calibrated preset (`configs/h100.yaml`), of which the `unit:` section is
 /// the configuration and every other section is validated too.
 pub fn load_config(path: &std::path::Path) -> Result<Config, InputError> {
-    let text = membar_sim::input::read_input(path, "config")?;
+    let text = membar_unit_env::input::read_input(path, "config")?;
     let source = path.display().to_string();
     if config::is_preset(&text) {
         calibration::Preset::from_yaml_str(&text, &source).map(|p| p.unit)

@@ -3,7 +3,7 @@
 
 use crate::grid::{value_text, Grid, PlotSpec, Point};
 use crate::sweep::{Table, SVG_SIGNATURE};
-use membar_sim::config::Config;
+use membar_unit_env::config::Config;
 use serde_yaml::Value;
 use std::path::{Path, PathBuf};
 

@@ -4,13 +4,13 @@
 //! [`Stats`]), the metrics by CSV column and the rows of the sweep CSV.
 
 use crate::grid::{value_text, Grid, Point};
-use membar_sim::baselines::tag_count;
-use membar_sim::config::Config;
-use membar_sim::ports::MembarUnitPorts;
-use membar_sim::ports::{kind, Inputs, Outputs};
-use membar_sim::run::{run, Observer, RunOptions};
-use membar_sim::session::run_session;
-use membar_sim::stats::{Latency, Stats};
+use membar_unit_env::baselines::tag_count;
+use membar_unit_env::config::Config;
+use membar_unit_env::ports::MembarUnitPorts;
+use membar_unit_env::ports::{kind, Inputs, Outputs};
+use membar_unit_env::run::{run, Observer, RunOptions};
+use membar_unit_env::session::run_session;
+use membar_unit_env::stats::{Latency, Stats};
 
 // ---------------------------------------------------------------------------
 // Running
@@ -90,7 +90,7 @@ impl Observer<MembarUnitPorts> for IssueLatency {
                 }
             }
         }
-        if i.req_valid && i.req_op == membar_sim::ports::op::MEMBAR {
+        if i.req_valid && i.req_op == membar_unit_env::ports::op::MEMBAR {
             let w = i.req_warp as usize % n;
             if self.pending[w].is_none() {
                 if self.first[w].is_none() {
@@ -126,7 +126,7 @@ pub fn run_point(p: &Point, check: bool) -> PointResult {
     };
     let mut occ = Occupancy::new(&p.cfg);
     let mut wait = IssueLatency::new(&p.cfg);
-    let mut dut = membar_sim::model_for(&p.cfg);
+    let mut dut = membar_unit_env::model_for(&p.cfg);
     let t0 = std::time::Instant::now();
     if check {
         let rep = run_session(&p.cfg, &mut dut, &p.wf, &opts, &mut [&mut occ, &mut wait]);
@@ -143,7 +143,7 @@ pub fn run_point(p: &Point, check: bool) -> PointResult {
             secs: t0.elapsed().as_secs_f64(),
         }
     } else {
-        let (mut up, mut dn) = membar_sim::session::stimulus(&p.cfg, &p.wf, opts.seed);
+        let (mut up, mut dn) = membar_unit_env::session::stimulus(&p.cfg, &p.wf, opts.seed);
         let mut stats = Stats::new(&p.cfg);
         let out = {
             let mut obs: Vec<&mut dyn Observer<MembarUnitPorts>> =

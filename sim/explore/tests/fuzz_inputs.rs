@@ -8,9 +8,9 @@
 //! `FUZZ_CASES=<n>`.
 
 use membar_explore::calibration::Preset;
-use membar_sim::config::{Config, CONFIG_KEYS};
-use membar_sim::mmu::{MmuSpec, MMU_KEYS};
-use membar_sim::workload::{WorkloadFile, FILE_KEYS, WORKLOAD_KEYS};
+use membar_unit_env::config::{Config, CONFIG_KEYS};
+use membar_unit_env::mmu::{MmuSpec, MMU_KEYS};
+use membar_unit_env::workload::{WorkloadFile, FILE_KEYS, WORKLOAD_KEYS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -265,15 +265,15 @@ fn workload_parser_never_panics_and_names_the_key() {
                 // Something that parsed must also construct and run a few cycles.
                 let cfg = Config::default();
                 if wf.workload.validate_for(&cfg, "fuzz_wl.yaml").is_ok() {
-                    let mut up = membar_sim::workload::Workload::new(&wf.workload, &cfg, seed);
-                    let mut dn = membar_sim::mmu::Mmu::new(&wf.mmu, &cfg, seed);
-                    let mut m = membar_sim::MembarModel::new(&cfg);
-                    let opts = membar_sim::run::RunOptions {
+                    let mut up = membar_unit_env::workload::Workload::new(&wf.workload, &cfg, seed);
+                    let mut dn = membar_unit_env::mmu::Mmu::new(&wf.mmu, &cfg, seed);
+                    let mut m = membar_unit_env::MembarModel::new(&cfg);
+                    let opts = membar_unit_env::run::RunOptions {
                         cycles: 200,
                         drain_cycles: 0,
                         ..Default::default()
                     };
-                    membar_sim::run::run(&mut m, &mut up, &mut dn, &opts, &mut []);
+                    membar_unit_env::run::run(&mut m, &mut up, &mut dn, &opts, &mut []);
                 }
             }
             Ok(Err(e)) => {

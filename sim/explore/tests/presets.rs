@@ -14,7 +14,7 @@ fn shipped_presets_load_as_their_unit_section() {
         let preset = Preset::load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(cfg, preset.unit, "{name}");
         // The model crate alone reads the same unit section.
-        assert_eq!(membar_sim::Config::load(&path).unwrap(), cfg, "{name}");
+        assert_eq!(membar_unit_env::Config::load(&path).unwrap(), cfg, "{name}");
     }
 }
 

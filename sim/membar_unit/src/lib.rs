@@ -4,9 +4,9 @@
 //!
 //! | file | what | RTL twin |
 //! | --- | --- | --- |
-//! | `config.rs` | parameters and strict YAML parsing (`input.rs`) | `hw/src/dispatch.rs` |
+//! | `config.rs` | parameters and strict YAML parsing (`input.rs`) | `hw/membar_unit/src/dispatch.rs` |
 //! | `ports.rs` | the one port declaration `membar_unit_ports!` | the top's `Signal` fields |
-//! | `membar_unit.rs` | the pure kernel `eval(cfg, q, i) -> (o, d, events)` | `hw/src/*.rs`, one block per section |
+//! | `membar_unit.rs` | the pure kernel `eval(cfg, q, i) -> (o, d, events)` | `hw/membar_unit/src/*.rs`, one block per section |
 //! | `baselines.rs` | per-warp-drain and LSU-flush models, same ports | — |
 //! | `scoreboard.rs` | port-only checker of P1–P7 | the formal monitor (`formal/`) |
 //! | `coverage.rs` | functional coverage bins | — |

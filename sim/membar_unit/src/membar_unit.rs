@@ -1,5 +1,5 @@
 //! Cycle-accurate reference model of `membar_unit` (the coalescing
-//! micro-architecture of US 8,997,103). Its RTL twin is `hw/src/membar_unit.rs`
+//! micro-architecture of US 8,997,103). Its RTL twin is `hw/membar_unit/src/membar_unit.rs`
 //! and the blocks it instantiates; `docs/microarchitecture.md` explains both.
 //!
 //! Written as hardware: [`State`] is the register file (`_q`), [`eval`] is the

@@ -6,7 +6,7 @@
 #      logic with no latch (proc; no $dlatch/$dlatchsr/$sr cell), and
 #      `check -assert` finds no undriven net, no multiply-driven net and no
 #      logic loop, both per module and on the flattened design.
-# Usage: hw/lint/check.sh path/to/membar_unit.v
+# Usage: hw/membar_unit/lint/check.sh path/to/membar_unit.v
 # Exit status: 0 clean, 1 a check failed, 2 usage error or a tool is missing.
 set -euo pipefail
 

@@ -3,7 +3,7 @@
 //! (and `config.yaml` must read back as that configuration).
 //!
 //! After an intended change, regenerate them with
-//! `MEMBAR_BLESS=1 cargo test -p membar-hw --release --test verilog_golden`
+//! `MEMBAR_BLESS=1 cargo test -p membar-unit-rtl --release --test verilog_golden`
 //! and review the diff.
 
 use membar_unit_model::Config;
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 fn out_dir(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../verilog_out")
+        .join("../../verilog_out")
         .join(name)
 }
 
@@ -63,7 +63,8 @@ fn checked_in_verilog_is_current() {
     let mut problems = Vec::new();
     for (name, cfg) in Config::grid() {
         let dir = out_dir(name);
-        let verilog = membar_hw::generate_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let verilog =
+            membar_unit_rtl::generate_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
         check(&dir.join("membar_unit.v"), &verilog, &mut problems);
         check(&dir.join("config.yaml"), &cfg.to_yaml(), &mut problems);
         let yaml = dir.join("config.yaml");
@@ -78,7 +79,7 @@ fn checked_in_verilog_is_current() {
     }
     assert!(
         problems.is_empty(),
-        "{}\n\nIf the change is intended, regenerate with\n  MEMBAR_BLESS=1 cargo test -p membar-hw --release --test verilog_golden\nand review `git diff verilog_out`.",
+        "{}\n\nIf the change is intended, regenerate with\n  MEMBAR_BLESS=1 cargo test -p membar-unit-rtl --release --test verilog_golden\nand review `git diff verilog_out`.",
         problems.join("\n\n")
     );
 }
@@ -87,20 +88,20 @@ fn checked_in_verilog_is_current() {
 fn generation_is_deterministic() {
     let cfg = Config::default();
     assert_eq!(
-        membar_hw::generate_verilog(&cfg).unwrap(),
-        membar_hw::generate_verilog(&cfg).unwrap()
+        membar_unit_rtl::generate_verilog(&cfg).unwrap(),
+        membar_unit_rtl::generate_verilog(&cfg).unwrap()
     );
 }
 
-// FuseSoC cores of the emitted Verilog (written by membar_hw::fusesoc_core).
+// FuseSoC cores of the emitted Verilog (written by membar_unit_rtl::fusesoc_core).
 
 #[test]
 fn fusesoc_cores_are_current() {
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../verilog_out");
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../verilog_out");
     let mut problems = Vec::new();
     let mut names = std::collections::HashSet::new();
     for (name, cfg) in Config::grid() {
-        let text = membar_hw::fusesoc_core(name, &cfg);
+        let text = membar_unit_rtl::fusesoc_core(name, &cfg);
         assert!(
             names.insert(format!("membar_unit_{name}")),
             "duplicate core name {name}"
@@ -117,7 +118,7 @@ fn fusesoc_cores_are_current() {
     // verilog_out/ is self-contained: its waiver file is hw/lint's.
     let vlt =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/membar_unit.vlt"))
-            .expect("hw/lint/membar_unit.vlt");
+            .expect("hw/membar_unit/lint/membar_unit.vlt");
     check(&out.join("membar_unit.vlt"), &vlt, &mut problems);
     // No core left behind for a configuration that is gone.
     for e in std::fs::read_dir(&out).unwrap() {
@@ -133,7 +134,7 @@ fn fusesoc_cores_are_current() {
     }
     assert!(
         problems.is_empty(),
-        "{}\n\nRegenerate with\n  MEMBAR_BLESS=1 cargo test --release -p membar-hw --test verilog_golden fusesoc_cores_are_current\nand review `git diff verilog_out`.",
+        "{}\n\nRegenerate with\n  MEMBAR_BLESS=1 cargo test --release -p membar-unit-rtl --test verilog_golden fusesoc_cores_are_current\nand review `git diff verilog_out`.",
         problems.join("\n")
     );
 }

@@ -1,7 +1,7 @@
 //! Simulation speed of the rust-hdl model (cycles per second), per grid
 //! configuration, under the lockstep tests' random stimulus.
 //!
-//! `cargo run -p membar-hw --release --example hdl_speed [cycles [config name]]`
+//! `cargo run -p membar-unit-rtl --release --example hdl_speed [cycles [config name]]`
 
 use membar_unit_model::ports::kind;
 use membar_unit_model::{Config, Inputs};
@@ -20,7 +20,7 @@ fn main() {
         .filter(|(n, _)| only.as_deref().is_none_or(|o| o == *n))
     {
         let inputs = stimulus(&cfg, cycles);
-        let mut dut = membar_hw::hdl_dut(&cfg).expect("grid configurations are supported");
+        let mut dut = membar_unit_rtl::hdl_dut(&cfg).expect("grid configurations are supported");
         let start = Instant::now();
         let mut sent = 0u64;
         for i in &inputs {

@@ -1,4 +1,4 @@
-//! Lint and synthesis checks (`hw/lint/check.sh`: Verilator `-Wall` with the
+//! Lint and synthesis checks (`hw/membar_unit/lint/check.sh`: Verilator `-Wall` with the
 //! checked-in waivers, yosys hierarchy/proc/latch/check) on the Verilog of
 //! every grid configuration and of configurations that exercise the other
 //! parameters. The tools are required: a missing one fails the test with how
@@ -28,11 +28,11 @@ fn check_script() -> PathBuf {
 /// Write `cfg`'s Verilog as `membar_unit.v` in a scratch directory and run check.sh on it.
 fn lint(name: &str, cfg: &Config) -> Result<(), String> {
     let dir = std::env::temp_dir()
-        .join(format!("membar-hw-lint-{}", std::process::id()))
+        .join(format!("membar-unit-rtl-lint-{}", std::process::id()))
         .join(name);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let file = dir.join("membar_unit.v");
-    let verilog = membar_hw::generate_verilog(cfg)?;
+    let verilog = membar_unit_rtl::generate_verilog(cfg)?;
     std::fs::write(&file, verilog).map_err(|e| e.to_string())?;
     let out = Command::new("bash")
         .arg(check_script())
@@ -44,7 +44,7 @@ fn lint(name: &str, cfg: &Config) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{name} ({}): hw/lint/check.sh {} failed:\n{}{}",
+            "{name} ({}): hw/membar_unit/lint/check.sh {} failed:\n{}{}",
             cfg.short_name(),
             file.display(),
             String::from_utf8_lossy(&out.stdout),

@@ -1318,7 +1318,7 @@ mod tests {
     use std::path::PathBuf;
 
     fn workloads_dir() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../workloads")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../workloads")
     }
 
     fn err(text: &str) -> String {

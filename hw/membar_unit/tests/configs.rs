@@ -36,7 +36,7 @@ fn every_allowed_width_combination() {
                     arch: Arch::Coalescing,
                 };
                 let mut model = MembarModel::new(&cfg);
-                let mut rtl = membar_hw::hdl_dut(&cfg)
+                let mut rtl = membar_unit_rtl::hdl_dut(&cfg)
                     .unwrap_or_else(|e| panic!("{}: {e}", cfg.short_name()));
                 let mut stim = Stimulus::new(&cfg, u64::from(n));
                 for cycle in 0..1500 {
@@ -47,7 +47,7 @@ fn every_allowed_width_combination() {
                     }
                     stim.observe(&i, &om);
                 }
-                let verilog = membar_hw::generate_verilog(&cfg)
+                let verilog = membar_unit_rtl::generate_verilog(&cfg)
                     .unwrap_or_else(|e| panic!("{}: {e}", cfg.short_name()));
                 // One module per instance (the emitted file shares identical modules).
                 let verilog = hdl_kit::emit::unshare_file(&verilog).unwrap();
@@ -164,14 +164,14 @@ fn unsupported_configs_are_errors() {
         ),
     ];
     for (cfg, expected) in cases {
-        let dut_err = membar_hw::hdl_dut(&cfg)
+        let dut_err = membar_unit_rtl::hdl_dut(&cfg)
             .err()
             .unwrap_or_else(|| panic!("{cfg:?} was accepted"));
         assert!(
             dut_err.contains(expected) && dut_err.contains("allowed"),
             "{cfg:?}: `{dut_err}`"
         );
-        let verilog_err = membar_hw::generate_verilog(&cfg)
+        let verilog_err = membar_unit_rtl::generate_verilog(&cfg)
             .err()
             .unwrap_or_else(|| panic!("{cfg:?} was accepted"));
         assert_eq!(verilog_err, dut_err);

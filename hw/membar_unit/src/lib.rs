@@ -1,4 +1,4 @@
-//! membar-hw: the synthesizable rust-hdl description of `membar_unit`
+//! membar-unit-rtl: the synthesizable rust-hdl description of `membar_unit`
 //! (SPEC.md), its lockstep simulation and its Verilog.
 //!
 //! The RTL is the same micro-architecture as the reference model
@@ -20,7 +20,7 @@
 //! unit, `hdl_dut.rs` steps its rust-hdl simulation in lockstep, `verilog.rs`
 //! emits `membar_unit.v`. Entry points: [`hdl_dut`] (the rust-hdl simulation
 //! as a `membar_unit_model::Dut`) and [`generate_verilog`] (the text of
-//! `membar_unit.v`); `hw/lint/check.sh` lints an emitted file with Verilator
+//! `membar_unit.v`); `hw/membar_unit/lint/check.sh` lints an emitted file with Verilator
 //! and yosys.
 //! The model's deliberate faults (`membar_unit_model::mutants::Fault`) have no
 //! hardware counterpart.

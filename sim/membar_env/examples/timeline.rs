@@ -1,10 +1,10 @@
 //! Prints the cycle-by-cycle diagram of docs/microarchitecture.md: two warps
 //! coalescing into one GL barrier (coalesce_window = lone_window = 4). Run with
-//! `cargo run -p membar-sim --example timeline`.
+//! `cargo run -p membar-unit-env --example timeline`.
 
-use membar_sim::config::Config;
-use membar_sim::ports::{level, op, Dut, Inputs};
-use membar_sim::MembarModel;
+use membar_unit_env::config::Config;
+use membar_unit_env::ports::{level, op, Dut, Inputs};
+use membar_unit_env::MembarModel;
 
 fn main() {
     let cfg = Config {

@@ -3,11 +3,11 @@
 //! each under every built-in scenario, a few seeds; coverage is merged per
 //! configuration and every bin that configuration can reach must be hit.
 
-use membar_sim::config::{Config, LevelMix};
-use membar_sim::coverage::CoveredModel;
-use membar_sim::run::RunOptions;
-use membar_sim::session::run_session;
-use membar_sim::workload::{WorkloadFile, SCENARIOS};
+use membar_unit_env::config::{Config, LevelMix};
+use membar_unit_env::coverage::CoveredModel;
+use membar_unit_env::run::RunOptions;
+use membar_unit_env::session::run_session;
+use membar_unit_env::workload::{WorkloadFile, SCENARIOS};
 
 /// The configurations of the default regression.
 pub fn regression_configs() -> Vec<(String, Config)> {
@@ -50,7 +50,7 @@ fn default_regression_hits_every_coverage_point() {
     let mut failures = Vec::new();
     let mut checks = 0u64;
     for (name, cfg) in regression_configs() {
-        let mut total: Option<membar_sim::coverage::Coverage> = None;
+        let mut total: Option<membar_unit_env::coverage::Coverage> = None;
         for scen in SCENARIOS {
             let wf = WorkloadFile::builtin(scen).unwrap();
             for &seed in &seeds {

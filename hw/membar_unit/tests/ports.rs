@@ -5,12 +5,12 @@
 //! configuration), independently of the port declaration that generates the
 //! wrapper, which is checked against it too.
 
-use membar_hw::Dir;
 use membar_unit_model::Config;
+use membar_unit_rtl::Dir;
 
 /// The port table of `spec/membar_unit.md` for `cfg`: (name, direction, width).
 fn spec_md_ports(cfg: &Config) -> Vec<(String, Dir, u32)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/membar_unit.md");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/membar_unit.md");
     let text = std::fs::read_to_string(path).expect("spec/membar_unit.md");
     let (w, wb, tb) = (
         cfg.warps,
@@ -88,14 +88,14 @@ fn wrapper_ports(verilog: &str) -> Vec<(String, Dir, u32)> {
 #[test]
 fn wrapper_ports_match_spec_md() {
     for (name, cfg) in Config::grid() {
-        let verilog = membar_hw::generate_verilog(&cfg).unwrap();
+        let verilog = membar_unit_rtl::generate_verilog(&cfg).unwrap();
         let expected = spec_md_ports(&cfg);
         assert_eq!(
             wrapper_ports(&verilog),
             expected,
             "{name}: membar_unit ports differ from SPEC.md"
         );
-        let generator: Vec<_> = membar_hw::spec_ports(&cfg)
+        let generator: Vec<_> = membar_unit_rtl::spec_ports(&cfg)
             .into_iter()
             .map(|p| {
                 let d = if p.dir == Dir::Clock { Dir::In } else { p.dir };
@@ -104,7 +104,7 @@ fn wrapper_ports_match_spec_md() {
             .collect();
         assert_eq!(
             generator, expected,
-            "{name}: membar_hw::spec_ports differs from SPEC.md"
+            "{name}: membar_unit_rtl::spec_ports differs from SPEC.md"
         );
     }
 }
@@ -112,8 +112,8 @@ fn wrapper_ports_match_spec_md() {
 #[test]
 fn wrapper_instantiates_the_prefixed_top() {
     for (name, cfg) in Config::grid() {
-        let verilog = membar_hw::generate_verilog(&cfg).unwrap();
-        let prefix = membar_hw::module_prefix(&cfg);
+        let verilog = membar_unit_rtl::generate_verilog(&cfg).unwrap();
+        let prefix = membar_unit_rtl::module_prefix(&cfg);
         assert!(
             verilog.contains(&format!("\nmodule {prefix}(")),
             "{name}: no module {prefix}"

@@ -1,11 +1,11 @@
-//! membar-sim: the membar unit's environment — the memory-system (MMU)
+//! membar-unit-env: the membar unit's environment — the memory-system (MMU)
 //! model, workloads, sessions and the driver of the one lockstep runner, the
 //! per-run statistics observer and VCD traces. Exploration (sweeps, plots,
 //! the H100/H200 calibration) is crate `membar-explore` (`sim/explore/`).
 //!
 //! The golden model and its checkers live in crate `membar-unit-model`
 //! (`sim/membar_unit/`); they are re-exported here under the same paths
-//! (`membar_sim::config`, `::ports`, `::membar_unit`, `::scoreboard`, …).
+//! (`membar_unit_env::config`, `::ports`, `::membar_unit`, `::scoreboard`, …).
 
 pub use membar_unit_model::{
     baselines, config, coverage, input, membar_unit, membar_unit_ports, model_for, mutants, ports,

@@ -1,9 +1,9 @@
 //! Prints the drop/demote table of docs/exploration.md (shipped as
 //! docs/results/drop_demote.md). Run with
-//! `cargo run --release -p membar-sim --example drop_demote > docs/results/drop_demote.md`.
+//! `cargo run --release -p membar-unit-env --example drop_demote > docs/results/drop_demote.md`.
 
 fn main() {
-    match membar_sim::drop_demote::table(1) {
+    match membar_unit_env::drop_demote::table(1) {
         Ok(t) => print!("{t}"),
         Err(e) => {
             eprintln!("drop_demote: {e}");

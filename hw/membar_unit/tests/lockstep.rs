@@ -37,7 +37,7 @@ fn run(name: &str, cfg: &Config, default_seed: u64) {
     let cycles = cycles_from_env(CYCLES);
     let mut model = MembarModel::new(cfg);
     let mut reference = EventCounted::new(&mut model);
-    let mut rtl = membar_hw::hdl_dut(cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut rtl = membar_unit_rtl::hdl_dut(cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut stim = Stimulus::new(cfg, seed);
     let test = std::thread::current()
         .name()
@@ -48,7 +48,7 @@ fn run(name: &str, cfg: &Config, default_seed: u64) {
         drain_cycles: 0,
         reset_cycles: 0,
         seed,
-        replay: Some(replay_command("membar-hw", &test, seed, Some(cycles))),
+        replay: Some(replay_command("membar-unit-rtl", &test, seed, Some(cycles))),
         ..RunOptions::default()
     };
     let start = Instant::now();

@@ -139,7 +139,7 @@ fn misses(cfg: &Config) -> Vec<String> {
         for delay in [0u64, 1, 2, 3, 5, 8, 20, 60] {
             let mut model = MembarModel::new(cfg);
             let m = lone_run(&mut model, txn, lvl, ivall, delay);
-            let mut rtl = membar_hw::hdl_dut(cfg).unwrap();
+            let mut rtl = membar_unit_rtl::hdl_dut(cfg).unwrap();
             let r = lone_run(&mut *rtl, txn, lvl, ivall, delay);
             assert_eq!(
                 (m.accept, m.last_ack, m.release),
