@@ -96,6 +96,14 @@ pub fn soak<K: Kit>(a: &Args) -> CmdResult {
         }
         done += n;
         chunk_no += 1;
+        // Progress on stderr, as membar's soak: every 10 chunks and at the end.
+        if chunk_no.is_multiple_of(10) || done == a.cycles {
+            eprintln!(
+                "  {done}/{} cycles, {:.1} s",
+                a.cycles,
+                t0.elapsed().as_secs_f64()
+            );
+        }
     }
     let secs = t0.elapsed().as_secs_f64();
     println!("cycles                 {done} in {chunk_no} chunks (each from reset, its own seed)");
