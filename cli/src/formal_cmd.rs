@@ -8,22 +8,20 @@
 
 use crate::common::{load_config, CmdError, CmdResult};
 use crate::rtl_cmd::verilog_for;
+use crate::units::Unit;
 use membar_formal::runner::{self, Options, RunError, Verdict};
 use membar_formal::sby::Engine;
 use membar_formal::unit::UnitSpec;
 use std::path::{Path, PathBuf};
 
-/// Units with a formal harness.
-pub const UNITS: &str = "membar, bar, cluster, mbarrier, async_groups, sm_sync";
-
 /// Groups that pdr does not close (run with bmc, asked for explicitly).
-fn pdr_skips(unit: &str) -> &'static [&'static str] {
+fn pdr_skips(unit: Unit) -> &'static [&'static str] {
     match unit {
-        "membar" => &["p5"],
-        "mbarrier" => membar_formal::mbarrier::PDR_SKIP,
-        "bar" => membar_formal::bar::PDR_SKIP,
-        "sm_sync" => membar_formal::sm_sync::PDR_SKIP,
-        _ => &[],
+        Unit::Membar => &["p5"],
+        Unit::Mbarrier => membar_formal::mbarrier::PDR_SKIP,
+        Unit::Bar => membar_formal::bar::PDR_SKIP,
+        Unit::SmSync => membar_formal::sm_sync::PDR_SKIP,
+        Unit::Cluster | Unit::AsyncGroups => &[],
     }
 }
 
@@ -34,26 +32,28 @@ fn unit_spec(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), CmdError> {
     // configuration is refused (exit 2), not proven against the wrong harness.
     use crate::unit_kit::check_verilog;
     let given = a.verilog.is_some();
-    match a.unit.as_str() {
-        "bar" => check_verilog::<bar_unit_model::ports::BarUnitPorts>(
+    match a.unit {
+        Unit::Bar => check_verilog::<bar_unit_model::ports::BarUnitPorts>(
             &verilog,
             given,
             &crate::unit_bar::load_config(&a.config)?,
         )?,
-        "cluster" => check_verilog::<bar_unit_model::ports::ClusterBarrierPorts>(
+        Unit::Cluster => check_verilog::<bar_unit_model::ports::ClusterBarrierPorts>(
             &verilog,
             given,
             &crate::unit_cluster::load_config(&a.config)?,
         )?,
-        "mbarrier" => check_verilog::<mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts>(
+        Unit::Mbarrier => check_verilog::<mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts>(
             &verilog,
             given,
             &crate::unit_mbarrier::load(&a.config)?,
         )?,
-        "async_groups" => check_verilog::<
+        Unit::AsyncGroups => check_verilog::<
             mbarrier_unit_model::ports::async_groups::AsyncGroupsPorts,
-        >(&verilog, given, &crate::unit_async_groups::load(&a.config)?)?,
-        "sm_sync" => check_verilog::<sm_sync_model::SmSyncPorts>(
+        >(
+            &verilog, given, &crate::unit_async_groups::load(&a.config)?
+        )?,
+        Unit::SmSync => check_verilog::<sm_sync_model::SmSyncPorts>(
             &verilog,
             given,
             &crate::unit_sm_sync::load(&a.config)?.1,
@@ -66,19 +66,19 @@ fn unit_spec(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), CmdError> {
 
 fn unit_spec_unchecked(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), CmdError> {
     let v = a.verilog.as_deref();
-    Ok(match a.unit.as_str() {
-        "membar" => {
+    Ok(match a.unit {
+        Unit::Membar => {
             let cfg = load_config(&a.config)?;
             let verilog = verilog_for(&cfg, &a.config, v)?;
             (membar_formal::unit::membar(&cfg), cfg.short_name(), verilog)
         }
-        "bar" => {
+        Unit::Bar => {
             let cfg = crate::unit_bar::load_config(&a.config)?;
             let verilog = crate::unit_bar::verilog_for(&cfg, &a.config, v)?;
             let name = format!("w{}_c{}", cfg.warps, cfg.cta_slots);
             (membar_formal::bar::spec(&cfg), name, verilog)
         }
-        "cluster" => {
+        Unit::Cluster => {
             let cfg = crate::unit_cluster::load_config(&a.config)?;
             let verilog = match v {
                 Some(p) => crate::common::given_verilog(p)?,
@@ -91,7 +91,7 @@ fn unit_spec_unchecked(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), Cm
             let name = format!("n{}", cfg.ranks);
             (membar_formal::cluster::spec(&cfg), name, verilog)
         }
-        "mbarrier" => {
+        Unit::Mbarrier => {
             let cfg = crate::unit_mbarrier::load(&a.config)?;
             let verilog = match v {
                 Some(p) => crate::common::given_verilog(p)?,
@@ -104,12 +104,12 @@ fn unit_spec_unchecked(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), Cm
             let name = unit_ports::UnitConfig::short_name(&cfg);
             (membar_formal::mbarrier::spec(&cfg), name, verilog)
         }
-        "async_groups" => {
+        Unit::AsyncGroups => {
             let cfg = crate::unit_async_groups::load(&a.config)?;
             let verilog = match v {
                 Some(p) => crate::common::given_verilog(p)?,
                 None => crate::common::generated_verilog_file(
-                    &format!("agrp_{}", mbarrier_unit_rtl::ag_config_name(&cfg)),
+                    &mbarrier_unit_rtl::ag_module_prefix(&cfg),
                     "async_groups.v",
                     &crate::unit_async_groups::verilog_for(&cfg, &a.config)?,
                 )?,
@@ -117,19 +117,18 @@ fn unit_spec_unchecked(a: &FormalArgs) -> Result<(UnitSpec, String, PathBuf), Cm
             let name = mbarrier_unit_rtl::ag_config_name(&cfg);
             (membar_formal::async_groups::spec(&cfg), name, verilog)
         }
-        "sm_sync" => {
+        Unit::SmSync => {
             let (name, cfg) = crate::unit_sm_sync::load(&a.config)?;
             let verilog = match v {
                 Some(p) => crate::common::given_verilog(p)?,
                 None => crate::common::generated_verilog_file(
-                    &format!("sm_sync_{name}"),
+                    &sm_sync_rtl::module_prefix(&cfg),
                     "sm_sync.v",
                     &crate::unit_sm_sync::verilog_for(&cfg, &a.config)?,
                 )?,
             };
             (membar_formal::sm_sync::spec(&cfg), name, verilog)
         }
-        _ => unreachable!("checked by formal()"),
     })
 }
 
@@ -140,7 +139,7 @@ fn check_readable(p: &Path) -> Result<(), CmdError> {
 }
 
 pub struct FormalArgs {
-    pub unit: String,
+    pub unit: Unit,
     pub config: PathBuf,
     pub verilog: Option<PathBuf>,
     pub depth: u32,
@@ -152,12 +151,6 @@ pub struct FormalArgs {
 }
 
 pub fn formal(a: &FormalArgs) -> CmdResult {
-    if !UNITS.split(", ").any(|u| u == a.unit) {
-        return Err(CmdError::input(format!(
-            "--unit {:?}: no formal harness for this unit; allowed: {UNITS}",
-            a.unit
-        )));
-    }
     let engine = Engine::parse(&a.engine).ok_or_else(|| {
         CmdError::input(format!(
             "--engine {:?}: unknown engine; allowed: {}",
@@ -171,15 +164,15 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
     if a.jobs == 0 {
         return Err(CmdError::input("--jobs 0: allowed: 1 or more"));
     }
-    let all_groups = match a.unit.as_str() {
-        "membar" => membar_formal::harness::GROUPS,
-        "bar" => membar_formal::bar::GROUPS,
-        "cluster" => membar_formal::cluster::GROUPS,
-        "async_groups" => membar_formal::async_groups::GROUPS,
-        "sm_sync" => membar_formal::sm_sync::GROUPS,
-        _ => membar_formal::mbarrier::GROUPS,
+    let all_groups = match a.unit {
+        Unit::Membar => membar_formal::harness::GROUPS,
+        Unit::Bar => membar_formal::bar::GROUPS,
+        Unit::Cluster => membar_formal::cluster::GROUPS,
+        Unit::AsyncGroups => membar_formal::async_groups::GROUPS,
+        Unit::SmSync => membar_formal::sm_sync::GROUPS,
+        Unit::Mbarrier => membar_formal::mbarrier::GROUPS,
     };
-    let skip = pdr_skips(&a.unit);
+    let skip = pdr_skips(a.unit);
     let groups: Vec<String> = match a.props.as_deref() {
         Some(p) => p.split(',').map(|s| s.trim().to_string()).collect(),
         // pdr does not close some bounded-liveness groups (docs/formal.md):
@@ -188,7 +181,7 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
             println!(
                 "note: {} not run with pdr by default (does not close); check with --engine {} --props {}",
                 skip.join(", "),
-                if a.unit == "membar" { "bmc" } else { "kind --depth 2" },
+                if a.unit == Unit::Membar { "bmc" } else { "kind --depth 2" },
                 skip.join(",")
             );
             all_groups

@@ -117,9 +117,9 @@ enum Cmd {
     /// or an unfinished proof, 2 on bad input (a --verilog whose ports are not
     /// the --config's included) or a missing tool.
     Formal {
-        /// The unit whose contract is checked (allowed: membar, bar, cluster, mbarrier, async_groups, sm_sync).
-        #[arg(long, default_value = "membar")]
-        unit: String,
+        /// The unit whose contract is checked.
+        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
+        unit: units::Unit,
         /// YAML configuration of the unit (membar: configs/default.yaml; bar:
         /// configs/bar_unit/; cluster: configs/cluster_barrier/; sm_sync:
         /// configs/sm_sync_small.yaml; or verilog_out/<unit>/<config>/config.yaml).

@@ -45,3 +45,14 @@ pub fn parser(allowed: &'static [Unit]) -> impl clap::builder::TypedValueParser<
     // Only the names listed above get here, so the fallback is never taken.
     .map(|s| Unit::from_str(&s, false).unwrap_or(Unit::Membar))
 }
+
+impl std::fmt::Display for Unit {
+    /// The `--unit` value (`async_groups`, not `AsyncGroups`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use clap::ValueEnum;
+        match self.to_possible_value() {
+            Some(v) => f.write_str(v.get_name()),
+            None => write!(f, "{self:?}"),
+        }
+    }
+}
