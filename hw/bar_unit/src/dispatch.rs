@@ -51,41 +51,26 @@ pub fn build_compiled(cfg: &BarConfig) -> Result<Option<Box<dyn HdlBarModel>>, S
 /// The rust-hdl-simulated unit for `cfg`, or why there is none in process.
 pub fn build(cfg: &BarConfig) -> Result<Box<dyn HdlBarModel>, String> {
     build_compiled(cfg)?.ok_or_else(|| {
-        format!(
-            "bar_unit RTL: the rust-hdl simulation of `warps, cta_slots` = {}, {} is not compiled in \
-             (compiled in: {}); its Verilog (generate, cosim, synth, formal) works for every valid configuration",
-            cfg.warps,
-            cfg.cta_slots,
-            SUPPORTED
-                .iter()
-                .map(|(w, c)| format!("{w}, {c}"))
-                .collect::<Vec<_>>()
-                .join("; ")
-        )
+        let compiled = SUPPORTED.map(|(w, c)| format!("{w}, {c}")).join("; ");
+        let what = format!("`warps, cta_slots` = {}, {}", cfg.warps, cfg.cta_slots);
+        hdl_kit::specialize::not_compiled_in("bar_unit", &what, &compiled)
     })
 }
 
 /// The specialized emitter of `cfg`'s Verilog (for widths not compiled in).
 pub fn specialization(cfg: &BarConfig) -> hdl_kit::specialize::Request<'static> {
     use unit_ports::UnitConfig;
-    let g = generics(cfg)
-        .iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    hdl_kit::specialize::Request {
-        unit: "bar_unit",
-        config_name: cfg.short_name(),
-        crates: vec![
+    hdl_kit::specialize::Request::new(
+        "bar_unit",
+        cfg.short_name(),
+        vec![
             ("bar-unit-rtl", env!("CARGO_MANIFEST_DIR")),
             ("bar-unit-model", concat!(env!("CARGO_MANIFEST_DIR"), "/../../sim/bar_unit")),
         ],
-        body: format!(
-            "    let cfg = bar_unit_model::config::BarConfig::from_yaml(text, \"config\").map_err(|e| e.to_string())?;\n\
-             \x20   let dut = bar_unit_rtl::hdl_dut::HdlBarDut::<{g}>::new(&cfg)?;\n\
-             \x20   bar_unit_rtl::verilog::verilog_of(&cfg, bar_unit_rtl::hdl_dut::HdlBarModel::block(&dut))"
-        ),
-        generics: g,
-        config_yaml: crate::config_yaml(cfg),
-    }
+        &generics(cfg),
+        "    let cfg = bar_unit_model::config::BarConfig::from_yaml(text, \"config\").map_err(|e| e.to_string())?;\n\
+         \x20   let dut = bar_unit_rtl::hdl_dut::HdlBarDut::<{G}>::new(&cfg)?;\n\
+         \x20   bar_unit_rtl::verilog::verilog_of(&cfg, bar_unit_rtl::hdl_dut::HdlBarModel::block(&dut))",
+        crate::config_yaml(cfg),
+    )
 }

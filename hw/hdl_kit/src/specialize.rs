@@ -43,6 +43,42 @@ pub struct Request<'a> {
     pub config_yaml: String,
 }
 
+impl Request<'static> {
+    /// A request for `unit`'s generic top with `generics`; `body` names
+    /// them as `{G}` (e.g. `HdlBarDut::<{G}>::new(&cfg)?`).
+    pub fn new(
+        unit: &'static str,
+        config_name: String,
+        crates: Vec<(&'static str, &'static str)>,
+        generics: &[usize],
+        body: &str,
+        config_yaml: String,
+    ) -> Self {
+        let g = generics
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        Request {
+            unit,
+            config_name,
+            crates,
+            body: body.replace("{G}", &g),
+            generics: g,
+            config_yaml,
+        }
+    }
+}
+
+/// Why a valid configuration has no rust-hdl simulation in process: `what`
+/// names it, `compiled` lists what is compiled in.
+pub fn not_compiled_in(unit: &str, what: &str, compiled: &str) -> String {
+    format!(
+        "{unit} RTL: the rust-hdl simulation of {what} is not compiled in (compiled in: {compiled}); \
+         its Verilog (generate, cosim, synth, formal) works for every valid configuration"
+    )
+}
+
 /// The project's root (the workspace holding this crate), if its sources
 /// are still where they were built.
 pub fn workspace_root() -> Option<PathBuf> {

@@ -80,43 +80,31 @@ pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn AgHdlModel>>, Strin
 /// The rust-hdl-simulated tracker for `cfg`, or why there is none in process.
 pub fn build(cfg: &Config) -> Result<Box<dyn AgHdlModel>, String> {
     build_compiled(cfg)?.ok_or_else(|| {
-        format!(
-            "async_groups RTL: the rust-hdl simulation of `warps, group_depth, group_op_bits` = {:?} \
-             is not compiled in (compiled in: {}); its Verilog (generate, cosim, synth, formal) \
-             works for every valid configuration",
-            (cfg.warps, cfg.group_depth, cfg.group_op_bits),
-            AG_SUPPORTED
-                .iter()
-                .map(|t| format!("{t:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        let what = format!(
+            "`warps, group_depth, group_op_bits` = {:?}",
+            (cfg.warps, cfg.group_depth, cfg.group_op_bits)
+        );
+        let compiled: Vec<String> = AG_SUPPORTED.iter().map(|t| format!("{t:?}")).collect();
+        hdl_kit::specialize::not_compiled_in("async_groups", &what, &compiled.join(", "))
     })
 }
 
 /// The specialized emitter of `cfg`'s Verilog (for widths not compiled in).
 pub fn ag_specialization(cfg: &Config) -> hdl_kit::specialize::Request<'static> {
-    let g = ag_generics(cfg)
-        .iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    hdl_kit::specialize::Request {
-        unit: "async_groups",
-        config_name: crate::ag_config_name(cfg),
-        crates: vec![
+    hdl_kit::specialize::Request::new(
+        "async_groups",
+        crate::ag_config_name(cfg),
+        vec![
             ("mbarrier-unit-rtl", env!("CARGO_MANIFEST_DIR")),
             (
                 "mbarrier-unit-model",
                 concat!(env!("CARGO_MANIFEST_DIR"), "/../../sim/mbarrier_unit"),
             ),
         ],
-        body: format!(
-            "    let cfg = mbarrier_unit_model::config::Config::from_yaml_str(text, \"config\").map_err(|e| e.to_string())?;\n\
-             \x20   let dut = mbarrier_unit_rtl::ag_hdl_dut::AgHdlDut::<{g}>::new(&cfg)?;\n\
-             \x20   mbarrier_unit_rtl::ag_verilog::ag_verilog_of(&cfg, mbarrier_unit_rtl::ag_hdl_dut::AgHdlModel::block(&dut))"
-        ),
-        generics: g,
-        config_yaml: crate::config_yaml(cfg),
-    }
+        &ag_generics(cfg),
+        "    let cfg = mbarrier_unit_model::config::Config::from_yaml_str(text, \"config\").map_err(|e| e.to_string())?;\n\
+         \x20   let dut = mbarrier_unit_rtl::ag_hdl_dut::AgHdlDut::<{G}>::new(&cfg)?;\n\
+         \x20   mbarrier_unit_rtl::ag_verilog::ag_verilog_of(&cfg, mbarrier_unit_rtl::ag_hdl_dut::AgHdlModel::block(&dut))",
+        crate::config_yaml(cfg),
+    )
 }

@@ -67,50 +67,38 @@ pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn HdlModel>>, String>
 /// The rust-hdl-simulated unit for `cfg`, or why there is none in process.
 pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
     build_compiled(cfg)?.ok_or_else(|| {
-        format!(
-            "mbarrier_unit RTL: the rust-hdl simulation of `warps, entries, count_bits, tx_bits, \
-             timer bits of try_wait_limit, wake_fanout` = {:?} is not compiled in (compiled in: {}); \
-             its Verilog (generate, cosim, synth, formal) works for every valid configuration",
-            (
-                cfg.warps,
-                cfg.entries,
-                cfg.count_bits,
-                cfg.tx_bits,
-                cfg.timer_bits(),
-                cfg.wake_fanout
-            ),
-            SUPPORTED
-                .iter()
-                .map(|t| format!("{t:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        let key = (
+            cfg.warps,
+            cfg.entries,
+            cfg.count_bits,
+            cfg.tx_bits,
+            cfg.timer_bits(),
+            cfg.wake_fanout,
+        );
+        let what = format!(
+            "`warps, entries, count_bits, tx_bits, timer bits of try_wait_limit, wake_fanout` = {key:?}"
+        );
+        let compiled: Vec<String> = SUPPORTED.iter().map(|t| format!("{t:?}")).collect();
+        hdl_kit::specialize::not_compiled_in("mbarrier_unit", &what, &compiled.join(", "))
     })
 }
 
 /// The specialized emitter of `cfg`'s Verilog (for widths not compiled in).
 pub fn specialization(cfg: &Config) -> hdl_kit::specialize::Request<'static> {
-    let g = generics(cfg)
-        .iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    hdl_kit::specialize::Request {
-        unit: "mbarrier_unit",
-        config_name: crate::config_name(cfg),
-        crates: vec![
+    hdl_kit::specialize::Request::new(
+        "mbarrier_unit",
+        crate::config_name(cfg),
+        vec![
             ("mbarrier-unit-rtl", env!("CARGO_MANIFEST_DIR")),
             (
                 "mbarrier-unit-model",
                 concat!(env!("CARGO_MANIFEST_DIR"), "/../../sim/mbarrier_unit"),
             ),
         ],
-        body: format!(
-            "    let cfg = mbarrier_unit_model::config::Config::from_yaml_str(text, \"config\").map_err(|e| e.to_string())?;\n\
-             \x20   let dut = mbarrier_unit_rtl::hdl_dut::HdlDut::<{g}>::new(&cfg)?;\n\
-             \x20   mbarrier_unit_rtl::verilog::verilog_of(&cfg, mbarrier_unit_rtl::hdl_dut::HdlModel::block(&dut))"
-        ),
-        generics: g,
-        config_yaml: crate::config_yaml(cfg),
-    }
+        &generics(cfg),
+        "    let cfg = mbarrier_unit_model::config::Config::from_yaml_str(text, \"config\").map_err(|e| e.to_string())?;\n\
+         \x20   let dut = mbarrier_unit_rtl::hdl_dut::HdlDut::<{G}>::new(&cfg)?;\n\
+         \x20   mbarrier_unit_rtl::verilog::verilog_of(&cfg, mbarrier_unit_rtl::hdl_dut::HdlModel::block(&dut))",
+        crate::config_yaml(cfg),
+    )
 }

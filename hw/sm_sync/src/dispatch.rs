@@ -85,40 +85,27 @@ pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn HdlModel>>, String>
 /// The rust-hdl-simulated top for `cfg`, or why there is none in process.
 pub fn build(cfg: &Config) -> Result<Box<dyn HdlModel>, String> {
     build_compiled(cfg)?.ok_or_else(|| {
-        format!(
-            "sm_sync RTL: the rust-hdl simulation of {} is not compiled in (compiled in: {}); \
-             its Verilog (generate, cosim, synth, formal) works for every valid configuration",
-            cfg.short_name(),
-            Config::named()
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        let mut compiled: Vec<String> =
+            Config::named().iter().map(|(n, _)| n.to_string()).collect();
+        compiled.push("the PTX executor's SM".into());
+        hdl_kit::specialize::not_compiled_in("sm_sync", &cfg.short_name(), &compiled.join(", "))
     })
 }
 
 /// The specialized emitter of `cfg`'s Verilog (for widths not compiled in).
 pub fn specialization(cfg: &Config) -> hdl_kit::specialize::Request<'static> {
-    let g = generics(cfg)
-        .iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    hdl_kit::specialize::Request {
-        unit: "sm_sync",
-        config_name: cfg.short_name(),
-        crates: vec![
+    hdl_kit::specialize::Request::new(
+        "sm_sync",
+        cfg.short_name(),
+        vec![
             ("sm-sync-rtl", env!("CARGO_MANIFEST_DIR")),
             ("sm-sync-model", concat!(env!("CARGO_MANIFEST_DIR"), "/../../sim/sm_sync")),
         ],
-        body: format!(
-            "    let cfg = sm_sync_model::Config::from_yaml_str(text, \"config\")?;\n\
-             \x20   let top = sm_sync_rtl::SmSync::<{g}>::new(&cfg)?;\n\
-             \x20   let dut = sm_sync_rtl::hdl_dut::HdlDut::new(top, &cfg)?;\n\
-             \x20   sm_sync_rtl::verilog::verilog_of(&cfg, sm_sync_rtl::hdl_dut::HdlModel::block(&dut))"
-        ),
-        generics: g,
-        config_yaml: cfg.to_yaml(),
-    }
+        &generics(cfg),
+        "    let cfg = sm_sync_model::Config::from_yaml_str(text, \"config\")?;\n\
+         \x20   let top = sm_sync_rtl::SmSync::<{G}>::new(&cfg)?;\n\
+         \x20   let dut = sm_sync_rtl::hdl_dut::HdlDut::new(top, &cfg)?;\n\
+         \x20   sm_sync_rtl::verilog::verilog_of(&cfg, sm_sync_rtl::hdl_dut::HdlModel::block(&dut))",
+        cfg.to_yaml(),
+    )
 }
