@@ -1,14 +1,18 @@
 //! The table of units behind `--unit`: one entry per unit with the
-//! functions that `generate`, `cosim`, `sim` and `synth` call. `main.rs` dispatches those commands through
+//! functions that `generate`, `cosim`, `sim`, `synth`, `soak` and `bench`
+//! call. `main.rs` dispatches those commands through
 //! [`entry`] (one arm each, not one per unit), and `synth --all-configs`
 //! walks [`REGISTRY`] in order. A unit whose command does not honour a flag
 //! has it refused before dispatch (`flags.rs`), so every entry takes the same
 //! arguments.
 
 use crate::common::{CmdError, CmdResult};
+use crate::unit_kit::{async_groups::AsyncGroups, bar::Bar, cluster::Cluster, mbarrier::Mbarrier};
 use crate::units::Unit;
 use crate::{rtl_cmd, sim_cmd, synth};
-use crate::{unit_async_groups, unit_bar, unit_cluster, unit_mbarrier, unit_sm_sync};
+use crate::{
+    unit_async_groups, unit_bar, unit_bench, unit_cluster, unit_mbarrier, unit_sm_sync, unit_soak,
+};
 use std::path::Path;
 
 /// `cosim`'s arguments, the same for every unit.
@@ -38,6 +42,12 @@ pub struct UnitEntry {
     pub cosim: fn(&CosimArgs) -> CmdResult,
     pub sim: fn(&SimArgs) -> CmdResult,
     pub synth: fn(&synth::Options) -> Result<synth::Figures, CmdError>,
+    /// `soak --unit` through the unit's kit (`unit_kit.rs`); `None`: membar
+    /// has its own soak, sm_sync is soaked by `cosim --unit sm_sync`.
+    pub soak: Option<fn(&unit_soak::Args) -> CmdResult>,
+    /// `bench --unit` (config, cycles, seed) through the unit's kit; `None`
+    /// as for `soak`.
+    pub bench: Option<fn(&Path, u64, u64) -> CmdResult>,
 }
 
 /// Every unit, in the order of reports (`synth --all-configs`).
@@ -57,6 +67,8 @@ pub static REGISTRY: &[UnitEntry] = &[
         },
         sim: |a| sim_cmd::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
         synth: synth::synth,
+        soak: None,
+        bench: None,
     },
     UnitEntry {
         unit: Unit::Bar,
@@ -64,6 +76,8 @@ pub static REGISTRY: &[UnitEntry] = &[
         cosim: |a| unit_bar::cosim(a.config, a.verilog, a.cycles, a.seed, a.waves),
         sim: |a| unit_bar::sim(a.config, a.workload, a.cycles, a.seed, a.coverage),
         synth: unit_bar::synth,
+        soak: Some(unit_soak::soak::<Bar>),
+        bench: Some(unit_bench::bench::<Bar>),
     },
     UnitEntry {
         unit: Unit::Cluster,
@@ -71,6 +85,8 @@ pub static REGISTRY: &[UnitEntry] = &[
         cosim: |a| unit_cluster::cosim(a.config, a.verilog, a.cycles, a.seed, a.waves),
         sim: |a| unit_cluster::sim(a.config, a.workload, a.cycles, a.seed, a.coverage),
         synth: unit_cluster::synth,
+        soak: Some(unit_soak::soak::<Cluster>),
+        bench: Some(unit_bench::bench::<Cluster>),
     },
     UnitEntry {
         unit: Unit::Mbarrier,
@@ -78,6 +94,8 @@ pub static REGISTRY: &[UnitEntry] = &[
         cosim: |a| unit_mbarrier::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves),
         sim: |a| unit_mbarrier::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
         synth: unit_mbarrier::synth,
+        soak: Some(unit_soak::soak::<Mbarrier>),
+        bench: Some(unit_bench::bench::<Mbarrier>),
     },
     UnitEntry {
         unit: Unit::AsyncGroups,
@@ -89,6 +107,8 @@ pub static REGISTRY: &[UnitEntry] = &[
             unit_async_groups::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage)
         },
         synth: unit_async_groups::synth,
+        soak: Some(unit_soak::soak::<AsyncGroups>),
+        bench: Some(unit_bench::bench::<AsyncGroups>),
     },
     UnitEntry {
         unit: Unit::SmSync,
@@ -96,6 +116,8 @@ pub static REGISTRY: &[UnitEntry] = &[
         cosim: |a| unit_sm_sync::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves),
         sim: |a| unit_sm_sync::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
         synth: unit_sm_sync::synth,
+        soak: None,
+        bench: None,
     },
 ];
 
@@ -105,6 +127,16 @@ pub fn entry(unit: Unit) -> &'static UnitEntry {
         .iter()
         .find(|e| e.unit == unit)
         .expect("every Unit has a registry entry (tested)")
+}
+
+/// The units `soak --unit` / `bench --unit` run through their kits, as text.
+pub fn kit_units() -> String {
+    REGISTRY
+        .iter()
+        .filter(|e| e.soak.is_some())
+        .map(|e| e.unit.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Every unit, in registry order.
@@ -124,5 +156,17 @@ mod tests {
         }
         assert_eq!(REGISTRY.len(), Unit::value_variants().len());
         assert_eq!(units()[0], Unit::Membar, "membar first: the default unit");
+    }
+
+    #[test]
+    fn soak_and_bench_take_membar_and_the_units_with_a_kit() {
+        // clap's --unit list of soak/bench/sweep is the table's.
+        let mut with_kit: Vec<Unit> = vec![Unit::Membar];
+        with_kit.extend(REGISTRY.iter().filter(|e| e.soak.is_some()).map(|e| e.unit));
+        assert_eq!(crate::units::SOAK_UNITS, with_kit.as_slice());
+        for e in REGISTRY {
+            assert_eq!(e.soak.is_some(), e.bench.is_some(), "{}", e.unit);
+        }
+        assert_eq!(kit_units(), "bar, cluster, mbarrier, async_groups");
     }
 }

@@ -105,20 +105,12 @@ pub fn dispatch(
     cycles: u64,
     seed: u64,
 ) -> CmdResult {
-    use crate::units::Unit;
     let config = need_config(unit, config)?;
-    match unit {
-        Unit::Bar => bench::<crate::unit_kit::bar::Bar>(config, cycles, seed),
-        Unit::Cluster => bench::<crate::unit_kit::cluster::Cluster>(config, cycles, seed),
-        Unit::Mbarrier => bench::<crate::unit_kit::mbarrier::Mbarrier>(config, cycles, seed),
-        Unit::AsyncGroups => {
-            bench::<crate::unit_kit::async_groups::AsyncGroups>(config, cycles, seed)
-        }
-        Unit::SmSync => Err(CmdError::input(
-            "--unit sm_sync: bench is available for membar, bar, cluster, mbarrier and async_groups; `membar cosim --unit sm_sync` prints the top's cycles/s",
-        )),
-        Unit::Membar => Err(CmdError::input(
-            "--unit membar: handled by the membar command",
-        )),
+    match crate::registry::entry(unit).bench {
+        Some(bench) => bench(config, cycles, seed),
+        None => Err(CmdError::input(format!(
+            "--unit {unit}: bench runs membar and {}; `membar cosim --unit sm_sync` prints the top's cycles/s",
+            crate::registry::kit_units()
+        ))),
     }
 }

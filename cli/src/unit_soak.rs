@@ -134,7 +134,6 @@ pub fn dispatch(
     seed: u64,
     chunk: u64,
 ) -> CmdResult {
-    use crate::units::Unit;
     let config = crate::unit_bench::need_config(unit, config)?;
     let a = Args {
         config,
@@ -143,16 +142,11 @@ pub fn dispatch(
         seed,
         chunk,
     };
-    match unit {
-        Unit::Bar => soak::<crate::unit_kit::bar::Bar>(&a),
-        Unit::Cluster => soak::<crate::unit_kit::cluster::Cluster>(&a),
-        Unit::Mbarrier => soak::<crate::unit_kit::mbarrier::Mbarrier>(&a),
-        Unit::AsyncGroups => soak::<crate::unit_kit::async_groups::AsyncGroups>(&a),
-        Unit::SmSync => Err(CmdError::input(
-            "--unit sm_sync: soak is available for membar, bar, cluster, mbarrier and async_groups; run `membar cosim --unit sm_sync --cycles N --seed S` for the top",
-        )),
-        Unit::Membar => Err(CmdError::input(
-            "--unit membar: handled by the membar command",
-        )),
+    match crate::registry::entry(unit).soak {
+        Some(soak) => soak(&a),
+        None => Err(CmdError::input(format!(
+            "--unit {unit}: soak runs membar and {}; for sm_sync run `membar cosim --unit sm_sync --cycles N --seed S`",
+            crate::registry::kit_units()
+        ))),
     }
 }
