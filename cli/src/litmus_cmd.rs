@@ -107,12 +107,12 @@ pub fn run(
             }
             m.push_str(&format!(
                 "\n    replay the test: membar litmus {file} --runs {runs} --seed {seed}{}",
-                on_flag(on)
+                on.flag()
             ));
             if let Some(s) = r.first_forbidden_seed {
                 m.push_str(&format!(
                     "\n    first run with the forbidden outcome: membar run {file} --seed {s}{}",
-                    on_flag(on)
+                    on.flag()
                 ));
             }
             bad.push(m);
@@ -154,14 +154,5 @@ pub fn run(
             bad.len(),
             tests.len()
         )))
-    }
-}
-
-/// ` --on X` for a replay command (nothing for the default, the model).
-fn on_flag(on: crate::on_target::On) -> &'static str {
-    match on {
-        crate::on_target::On::Model => "",
-        crate::on_target::On::Rtl => " --on rtl",
-        crate::on_target::On::Verilog => " --on verilog",
     }
 }

@@ -26,6 +26,25 @@ pub enum On {
     Verilog,
 }
 
+impl On {
+    /// The `--on` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            On::Model => "model",
+            On::Rtl => "rtl",
+            On::Verilog => "verilog",
+        }
+    }
+
+    /// ` --on X` for a replay command (nothing for the default, the model).
+    pub fn flag(self) -> String {
+        match self {
+            On::Model => String::new(),
+            o => format!(" --on {}", o.name()),
+        }
+    }
+}
+
 /// The executor backend for `on`. Building the Verilog (and Verilating it)
 /// happens here, once; each SM then gets its own instance.
 pub fn backend(on: On) -> Result<Backend, CmdError> {

@@ -207,17 +207,9 @@ pub fn run(
         Outcome::UnitError(e) => Err(CmdError::input(e.clone())),
         Outcome::Mismatch(m) => Err(CmdError::failed(format!(
             "{name}: --on {}: the sm_sync top differs from its reference model: {m}; replay: membar run {} --seed {seed} --cycles {cycles} --on {}",
-            opts_name(on),
+            on.name(),
             program.display(),
-            opts_name(on)
+            on.name()
         ))),
-    }
-}
-
-fn opts_name(on: crate::on_target::On) -> &'static str {
-    match on {
-        crate::on_target::On::Model => "model",
-        crate::on_target::On::Rtl => "rtl",
-        crate::on_target::On::Verilog => "verilog",
     }
 }

@@ -181,17 +181,15 @@ pub fn share_identical_modules(text: &str) -> String {
     // original (the blank lines between modules, or a comment before the
     // wrapper); the first keeps everything before it.
     let mut out = String::with_capacity(text.len());
-    let mut first = true;
     for (k, s) in segs.iter().enumerate() {
         if alias.contains_key(&s.name) {
             continue;
         }
-        let gap_start = if first || k == 0 { 0 } else { segs[k - 1].end };
+        let gap_start = if out.is_empty() { 0 } else { segs[k - 1].end };
         out += &text[gap_start..s.start];
         out += &rewrite(&text[s.start..s.end], &s.name, &s.name, &|m, _| {
             alias.get(m).cloned()
         });
-        first = false;
     }
     if let Some(last) = segs.last() {
         out += &text[last.end..];
