@@ -257,6 +257,17 @@ pub fn read_verilog(flag: &str, path: &Path, cfg: &Config) -> Result<String, Cmd
     Ok(text)
 }
 
+/// How often long runs (synth's tools, formal's groups) report progress:
+/// 15 s, or `MEMBAR_PROGRESS_SECS` (1..=3600).
+pub fn progress_every() -> std::time::Duration {
+    let s = std::env::var("MEMBAR_PROGRESS_SECS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| (1..=3600).contains(s))
+        .unwrap_or(15);
+    std::time::Duration::from_secs(s)
+}
+
 #[cfg(test)]
 mod anyhow_tests {
     use super::CmdError;

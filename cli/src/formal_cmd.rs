@@ -205,6 +205,7 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
         timeout: a.timeout,
         keep: a.keep.clone(),
         jobs: a.jobs,
+        progress: crate::common::progress_every(),
     };
     println!(
         "formal: unit {}, config {} ({}), verilog {}, engine {}, depth {}",

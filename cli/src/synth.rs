@@ -41,6 +41,7 @@ impl Options {
             timeout: self.timeout,
             keep: self.keep.clone(),
             serial_harness: false,
+            progress: crate::common::progress_every(),
         }
     }
 }

@@ -87,6 +87,8 @@ pub struct Options {
     pub keep: Option<PathBuf>,
     /// Run this many tasks at once.
     pub jobs: usize,
+    /// How often the groups still running are reported.
+    pub progress: Duration,
 }
 
 impl Default for Options {
@@ -98,6 +100,7 @@ impl Default for Options {
             timeout: 1200,
             keep: None,
             jobs: 1,
+            progress: Duration::from_secs(15),
         }
     }
 }
@@ -231,7 +234,7 @@ pub fn run_unit(
         let mut done: Vec<Option<Instant>> = vec![None; running.len()];
         let chunk_start = Instant::now();
         let mut told = Duration::ZERO;
-        let every = progress_every();
+        let every = opts.progress;
         while done.iter().any(Option::is_none) {
             // Progress: the groups still running and for how long.
             if chunk_start.elapsed() >= told + every {
@@ -325,17 +328,6 @@ pub fn run_unit(
 fn tail(log: &str) -> String {
     let lines: Vec<&str> = log.lines().collect();
     lines[lines.len().saturating_sub(12)..].join("\n")
-}
-
-/// How often the running groups are reported: 15 s, or
-/// `MEMBAR_PROGRESS_SECS` (1..=3600).
-fn progress_every() -> Duration {
-    let s = std::env::var("MEMBAR_PROGRESS_SECS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|s| (1..=3600).contains(s))
-        .unwrap_or(15);
-    Duration::from_secs(s)
 }
 
 /// Start `sby -f <stem>.sby <task>` in `dir` with the pinned tools (work

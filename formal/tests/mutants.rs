@@ -47,6 +47,7 @@ fn every_mutant_is_killed_and_the_trace_replays() {
                     timeout: 600,
                     keep: None,
                     jobs: 1,
+                    ..Options::default()
                 };
                 let r = run(&cfg, &v, &opts).unwrap_or_else(|e| panic!("{e}"));
                 results

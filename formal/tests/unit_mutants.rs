@@ -106,6 +106,7 @@ fn every_unit_mutant_is_killed_and_the_trace_replays() {
                     timeout: 300,
                     keep: None,
                     jobs: 1,
+                    ..Options::default()
                 };
                 let r = run_unit(&spec_of(u), &v, &opts).unwrap_or_else(|e| panic!("{e}"));
                 results

@@ -96,6 +96,8 @@ pub struct FlowOptions {
     /// The unit is synthesised inside a serial-in / XOR-out harness (its
     /// ports outnumber the package's pins): the I/O line says so.
     pub serial_harness: bool,
+    /// How often a running tool's progress line is printed.
+    pub progress: Duration,
 }
 
 /// Why a flow did not produce figures.
@@ -572,17 +574,6 @@ fn log_tail(text: &str, n: usize) -> String {
     out
 }
 
-/// How often a running tool's progress line is printed: 15 s, or
-/// `MEMBAR_PROGRESS_SECS` (1..=3600).
-pub fn progress_every() -> Duration {
-    let s = std::env::var("MEMBAR_PROGRESS_SECS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|s| (1..=3600).contains(s))
-        .unwrap_or(15);
-    Duration::from_secs(s)
-}
-
 /// Run `program args` in `dir` with stdout and stderr to `dir/<name>.out`,
 /// killing it after `timeout`. Returns the seconds it took.
 fn run_tool(
@@ -592,6 +583,7 @@ fn run_tool(
     args: &[String],
     timeout: Duration,
     keep_hint: bool,
+    every: Duration,
 ) -> Result<f64, SynthError> {
     let out_path = dir.join(format!("{name}.out"));
     let out = std::fs::File::create(&out_path)
@@ -609,7 +601,6 @@ fn run_tool(
         .spawn()
         .map_err(|e| input(format!("cannot run {}: {e}", program.display())))?;
     let mut told = Duration::ZERO;
-    let every = progress_every();
     let status = loop {
         // Progress: which tool runs and for how long.
         if t0.elapsed() >= told + every {
@@ -883,12 +874,28 @@ pub fn run_flow(
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let yosys_secs = match run_tool(dir, "yosys", &yosys, &yosys_args, timeout, keep) {
+    let yosys_secs = match run_tool(
+        dir,
+        "yosys",
+        &yosys,
+        &yosys_args,
+        timeout,
+        keep,
+        opts.progress,
+    ) {
         // Debian's berkeley-abc (yosys 0.23) has been seen to abort once in a
         // while on a design it maps fine on the next run: retry that once.
         Err(e) if e.message().contains(ABC_CRASH) => {
             eprintln!("membar synth: yosys' ABC step crashed; running yosys once more");
-            run_tool(dir, "yosys", &yosys, &yosys_args, timeout, keep)?
+            run_tool(
+                dir,
+                "yosys",
+                &yosys,
+                &yosys_args,
+                timeout,
+                keep,
+                opts.progress,
+            )?
         }
         r => r?,
     };
@@ -925,6 +932,7 @@ pub fn run_flow(
         &nextpnr_args(opts.target, opts.seed, opts.freq, top),
         timeout,
         keep,
+        opts.progress,
     )?;
     let log = read(dir, "nextpnr.log")?;
     let pnr = parse_nextpnr_log(&log).map_err(failed)?;
