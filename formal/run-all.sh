@@ -35,7 +35,9 @@ for d in verilog_out/*/; do
 done
 for pair in bar:bar_unit cluster:cluster_barrier mbarrier:mbarrier_unit; do
   u=${pair%%:*}; mod=${pair#*:}
-  for d in verilog_out/"$mod"/*/; do
+  # (mbarrier's reduced-range configurations, verilog_out/mbarrier_unit/reduced_range/, too)
+  for d in verilog_out/"$mod"/*/ verilog_out/"$mod"/reduced_range/*/; do
+    [ -f "$d/config.yaml" ] || continue
     n=$(basename "$d")
     echo "=== $u $n: abc pdr, timeout $TIMEOUT s per group"
     "$M" formal --unit "$u" --config "$d/config.yaml" --verilog "$d/$mod.v" --engine pdr --timeout "$TIMEOUT" || rc=1

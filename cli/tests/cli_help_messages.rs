@@ -291,7 +291,7 @@ fn a_waveform_that_cannot_be_opened_is_said_plainly() {
         "--unit",
         "mbarrier",
         "--config",
-        "verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/config.yaml",
+        "verilog_out/mbarrier_unit/w8_m8_c20_t20_l8_f1/config.yaml",
         "--cycles",
         "10",
         "--waves",

@@ -7,7 +7,7 @@ mod common;
 use common::{membar_env as membar, root, text, tmp_dir as tmp};
 
 const CFG: &str = "verilog_out/mbarrier_unit/default/config.yaml";
-const SMALL: &str = "verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/config.yaml";
+const SMALL: &str = "verilog_out/mbarrier_unit/w8_m8_c20_t20_l8_f1/config.yaml";
 
 #[test]
 fn generate_reproduces_the_checked_in_verilog_and_keeps_foreign_files() {
@@ -58,7 +58,7 @@ fn generate_reproduces_the_checked_in_verilog_and_keeps_foreign_files() {
 
 #[test]
 fn cosim_passes_and_catches_a_mutated_file() {
-    let v = root().join("verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/mbarrier_unit.v");
+    let v = root().join("verilog_out/mbarrier_unit/w8_m8_c20_t20_l8_f1/mbarrier_unit.v");
     let o = membar(
         &[
             "cosim",

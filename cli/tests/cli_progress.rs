@@ -30,7 +30,7 @@ fn synth_and_formal_report_the_running_step() {
             "--unit",
             "mbarrier",
             "--config",
-            "verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/config.yaml",
+            "verilog_out/mbarrier_unit/reduced_range/w8_m8_c4_t6_l8_f1/config.yaml",
             "--engine",
             "bmc",
             "--depth",

@@ -253,3 +253,32 @@ fn a_bad_litmus_header_exits_2() {
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("no `litmus:` key"), "{}", err(&o));
 }
+
+/// PTX's largest `mbarrier.init` count, 2^20 − 1, runs on the executor's SM
+/// (its mbarrier unit holds PTX's ranges); 2^20 is refused by the unit and
+/// the run stops with exit 2 naming the line and the cause.
+#[test]
+fn mbarrier_init_takes_ptxs_largest_count_and_refuses_one_more() {
+    let d = common::tmp_dir("run-mbar-range");
+    let prog = |count: u32| {
+        format!(
+            "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: k}}\n---\n.version 8.0\n.target sm_90\n\n\
+             .entry k\n{{\n    .reg .b64 %rd<4>;\n    .shared .align 8 .b64 full;\n    \
+             mbarrier.init.shared::cta.b64 [full], {count};\n    \
+             mbarrier.arrive.shared::cta.b64 %rd1, [full];\n    ret;\n}}\n"
+        )
+    };
+    let ok = d.join("ok.ptx");
+    std::fs::write(&ok, prog((1 << 20) - 1)).unwrap();
+    let o = membar(&["run", ok.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", out(&o), err(&o));
+    let bad = d.join("bad.ptx");
+    std::fs::write(&bad, prog(1 << 20)).unwrap();
+    let o = membar(&["run", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", out(&o), err(&o));
+    assert!(
+        err(&o).contains("bad.ptx:13:5") && err(&o).contains("bad_count"),
+        "{}",
+        err(&o)
+    );
+}

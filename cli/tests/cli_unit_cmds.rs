@@ -13,7 +13,7 @@ fn bench_each_unit_prints_model_verilator_and_lockstep_rates() {
         ("cluster", "configs/cluster_barrier/n2.yaml"),
         (
             "mbarrier",
-            "verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/config.yaml",
+            "verilog_out/mbarrier_unit/w8_m8_c20_t20_l8_f1/config.yaml",
         ),
         (
             "async_groups",
@@ -77,7 +77,7 @@ fn soak_each_unit_passes_in_chunks_with_coverage() {
         ("cluster", "configs/cluster_barrier/n2.yaml"),
         (
             "mbarrier",
-            "verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/config.yaml",
+            "verilog_out/mbarrier_unit/w8_m8_c20_t20_l8_f1/config.yaml",
         ),
         (
             "async_groups",

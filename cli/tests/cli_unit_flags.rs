@@ -164,7 +164,7 @@ fn cosim_of_every_unit_writes_the_waveform_and_keeps_a_users_file() {
         ("cluster", CLUSTER, "cluster.vcd"),
         (
             "mbarrier",
-            "verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1/config.yaml",
+            "verilog_out/mbarrier_unit/w8_m8_c20_t20_l8_f1/config.yaml",
             "mbarrier.vcd",
         ),
         (

@@ -289,7 +289,7 @@ pub fn harness(cfg: &Config) -> String {
   // Step 1: complete-tx.
   wire signed [TX-1:0] ctxb = $signed({{2'b00, ctx_bytes}});
   wire c_hit = ctx_valid && ctx_entry == fe;
-  wire [3:0] c_cause = !e_v ? 4'd3 : ((e_tx - ctxb) < -MAXTX) ? 4'd6 : 4'd0;
+  wire [3:0] c_cause = !e_v ? 4'd3 : (ctxb > MAXTX || (e_tx - ctxb) < -MAXTX) ? 4'd6 : 4'd0;
   wire c_ok = c_hit && c_cause == 0;
   wire signed [TX-1:0] tx1 = c_ok ? e_tx - ctxb : e_tx;
   wire comp1 = c_ok && e_pend == 0 && tx1 == 0;
@@ -318,10 +318,10 @@ pub fn harness(cfg: &Config) -> String {
     : op_code == 4'd0 ? (cnt_bad ? 4'd4 : waiters ? 4'd7 : 4'd0)
     : !e_v ? 4'd3
     : op_code == 4'd1 ? (waiters ? 4'd7 : 4'd0)
-    : is_arr ? (cnt_bad ? 4'd4 : (tx_arr > MAXTX) ? 4'd6
+    : is_arr ? (cnt_bad ? 4'd4 : (tx_arr > MAXTX || (op_code == 4'd4 && optx > MAXTX)) ? 4'd6
                : (op_count > pend2 || (op_code == 4'd3 && op_count >= e_exp)) ? 4'd5 : 4'd0)
-    : op_code == 4'd5 ? ((tx1 + optx > MAXTX) ? 4'd6 : 4'd0)
-    : op_code == 4'd6 ? ((tx1 - optx < -MAXTX) ? 4'd6 : 4'd0)
+    : op_code == 4'd5 ? ((optx > MAXTX || tx1 + optx > MAXTX) ? 4'd6 : 4'd0)
+    : op_code == 4'd6 ? ((optx > MAXTX || tx1 - optx < -MAXTX) ? 4'd6 : 4'd0)
     : 4'd0;
   wire o_ok = o_hit && o_cause == 0;
   wire signed [TX-1:0] tx3 = !o_ok ? tx1 : is_arr ? tx_arr : op_code == 4'd5 ? tx1 + optx : op_code == 4'd6 ? tx1 - optx : tx1;

@@ -401,7 +401,7 @@ const MB_OP: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__op_step(");
 const MB_CTX: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__ctx_step(");
 const MB_WAIT: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__waiters(");
 
-/// Mutants of `mbarrier_unit` (`verilog_out/mbarrier_unit/w8_m8_c4_t6_l8_f1`),
+/// Mutants of `mbarrier_unit` (`verilog_out/mbarrier_unit/reduced_range/w8_m8_c4_t6_l8_f1`),
 /// mirroring the M scoreboard's mutants (`sim/mbarrier_unit/tests/mutants.rs`).
 pub const MBARRIER_MUTANTS: &[Mutant] = &[
     mutant(
@@ -610,7 +610,7 @@ pub const UNIT_MUTANTS: &[UnitMutants] = &[
     },
     UnitMutants {
         unit: "mbarrier",
-        dir: "mbarrier_unit/w8_m8_c4_t6_l8_f1",
+        dir: "mbarrier_unit/reduced_range/w8_m8_c4_t6_l8_f1",
         file: "mbarrier_unit.v",
         mutants: MBARRIER_MUTANTS,
     },

@@ -119,7 +119,7 @@ fn bar_small_config_every_group_proven() {
 
 #[test]
 fn mbarrier_small_config_every_group_proven() {
-    let (spec, v) = shipped("mbarrier_unit", "w8_m8_c4_t6_l8_f1");
+    let (spec, v) = shipped("mbarrier_unit", "reduced_range/w8_m8_c4_t6_l8_f1");
     let proven = ["rst", "m7", "m8"];
     let r = run_unit(&spec, &v, &opts(Engine::Pdr, 20, &proven)).unwrap_or_else(|e| panic!("{e}"));
     report("mbarrier_unit w8_m8_c4_t6_l8_f1, abc pdr", &r);

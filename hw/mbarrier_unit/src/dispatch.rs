@@ -4,8 +4,8 @@
 //! CB, TB, XB, TMB, F), all derived from the configuration in one place,
 //! [`generics`]. The width sets of [`SUPPORTED`] are compiled in (one arm
 //! each below; their rust-hdl simulation runs in process): the default and
-//! the grid configurations shipped in `verilog_out/mbarrier_unit/`, plus a
-//! few more. The try-wait limit L is a constant set at construction (its
+//! the grid configurations shipped in `verilog_out/mbarrier_unit/` (and its
+//! `reduced_range/`), plus a few more. The try-wait limit L is a constant set at construction (its
 //! timer width TMB is a const generic). Every other configuration the
 //! contract allows still gets its Verilog: [`specialization`] describes the
 //! emitter that `hdl_kit::specialize` builds for it on demand.
@@ -17,9 +17,10 @@ use crate::hdl_dut::{HdlDut, HdlModel};
 /// (warps, entries, count_bits, tx_bits, timer_bits, wake_fanout) compiled in.
 pub const SUPPORTED: &[(u32, u32, u32, u32, u32, u32)] = &[
     (32, 16, 20, 20, 7, 1),
+    (8, 8, 20, 20, 4, 1),
+    (16, 32, 20, 20, 6, 2),
+    (64, 8, 20, 20, 8, 4),
     (8, 8, 4, 6, 4, 1),
-    (16, 32, 10, 12, 6, 2),
-    (64, 8, 8, 16, 8, 4),
     (32, 16, 20, 20, 7, 2),
     (32, 32, 20, 20, 7, 1),
     (16, 16, 20, 20, 7, 1),
@@ -56,9 +57,10 @@ pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn HdlModel>>, String>
     }
     Ok(arms!(generics(cfg);
         [32, 5, 16, 4, 21, 21, 23, 7, 1],
+        [8, 3, 8, 3, 21, 21, 23, 4, 1],
+        [16, 4, 32, 5, 21, 21, 23, 6, 2],
+        [64, 6, 8, 3, 21, 21, 23, 8, 4],
         [8, 3, 8, 3, 5, 7, 9, 4, 1],
-        [16, 4, 32, 5, 11, 13, 15, 6, 2],
-        [64, 6, 8, 3, 9, 17, 19, 8, 4],
         [32, 5, 16, 4, 21, 21, 23, 7, 2],
         [32, 5, 32, 5, 21, 21, 23, 7, 1],
         [16, 4, 16, 4, 21, 21, 23, 7, 1]))

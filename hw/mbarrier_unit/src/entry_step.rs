@@ -4,7 +4,8 @@
 //!
 //! Implements the golden kernel's (`mbarrier_unit_model::mbarrier_unit::eval`)
 //! per-port entry update: the checks of steps 1-3 (uninit, bad count,
-//! tx range, underflow, in that priority), the counter arithmetic
+//! tx range (of the result, or the operand itself above the range),
+//! underflow, in that priority), the counter arithmetic
 //! (`pending -= count`, `expected -= count` for a drop, `tx += / -= amt`) and
 //! `complete_if_due` (pending = 0 and tx = 0 on a valid entry: flip the
 //! parity, reload pending from expected). `init`/`inval` of the op port are
@@ -146,10 +147,13 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
             self.tx_new.next = self.tx_ext.val() - self.amt_ext.val();
         }
         self.tx_neg.next = (self.tx_new.val() & self.sign_xb.val()).any();
+        // The operand itself above 2^tx_bits - 1 is refused too, whatever the
+        // tx-count (spec: TB has one bit more so that this is visible).
         self.tx_bad.next = (self.tx_up.val()
             & !self.tx_neg.val()
             & (self.tx_new.val() > self.max_tx.val()))
-            | (self.tx_dn.val() & self.tx_neg.val() & (self.tx_new.val() < self.neg_max_tx.val()));
+            | (self.tx_dn.val() & self.tx_neg.val() & (self.tx_new.val() < self.neg_max_tx.val()))
+            | ((self.tx_up.val() | self.tx_dn.val()) & (self.amt_ext.val() > self.max_tx.val()));
         self.count_bad.next =
             (self.count.val() == self.zero_count.val()) | (self.count.val() > self.max_count.val());
         self.underflow.next = (self.count.val() > self.e_pending.val())

@@ -23,7 +23,11 @@ fn rtl_matches_model_on_random_stimulus() {
         false,
     );
     let mut rates = Vec::new();
-    for (k, (name, cfg)) in mbarrier_unit_rtl::shipped().into_iter().enumerate() {
+    // The shipped configurations (PTX's ranges) and the reduced-range ones.
+    let configs = mbarrier_unit_rtl::shipped()
+        .into_iter()
+        .chain(mbarrier_unit_rtl::reduced_range());
+    for (k, (name, cfg)) in configs.enumerate() {
         // Default: 4 seeds x 25k = 10^5 cycles; others 2 seeds x 10k.
         let (n_seeds, n) = if k == 0 { (4, 25_000) } else { (2, 10_000) };
         let n = cycles(n);

@@ -15,10 +15,10 @@ fn wrapper(v: &str, module: &str) -> String {
 
 #[test]
 fn specialized_emitters_match_the_compiled_in_path() {
-    let small = mbarrier_unit_rtl::shipped()
+    let small = mbarrier_unit_rtl::reduced_range()
         .into_iter()
         .find(|(n, _)| n == "w8_m8_c4_t6_l8_f1")
-        .expect("shipped small configuration")
+        .expect("reduced-range small configuration")
         .1;
     let inproc = generate_verilog(&small).unwrap();
     let spec = hdl_kit::specialize::verilog(&specialization(&small)).unwrap();

@@ -59,6 +59,10 @@ fn checked_in_verilog_is_current() {
         "a default and at least three grid configurations"
     );
     for (name, cfg) in shipped {
+        assert!(
+            cfg.count_bits == 20 && cfg.tx_bits == 20,
+            "{name}: a shipped configuration holds PTX's ranges"
+        );
         let dir = out_root().join("mbarrier_unit").join(&name);
         let v = mbarrier_unit_rtl::generate_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(v.contains("do not edit"), "header says generated");
@@ -78,6 +82,25 @@ fn checked_in_verilog_is_current() {
         check(
             &out_root().join(format!("mbarrier_unit_{name}.core")),
             &mbarrier_unit_rtl::fusesoc_core(&name, &cfg),
+            &mut problems,
+        );
+    }
+    // Reduced-range configurations: Verilog and config.yaml in their own
+    // folder (not released IP: no FuseSoC core).
+    for (name, cfg) in mbarrier_unit_rtl::reduced_range() {
+        assert!(
+            cfg.count_bits < 20 || cfg.tx_bits < 20,
+            "{name} is not reduced"
+        );
+        let dir = out_root()
+            .join("mbarrier_unit")
+            .join(mbarrier_unit_rtl::REDUCED_RANGE_DIR)
+            .join(&name);
+        let v = mbarrier_unit_rtl::generate_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+        check(&dir.join("mbarrier_unit.v"), &v, &mut problems);
+        check(
+            &dir.join("config.yaml"),
+            &mbarrier_unit_rtl::config_yaml(&cfg),
             &mut problems,
         );
     }

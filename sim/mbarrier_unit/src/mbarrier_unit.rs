@@ -159,7 +159,7 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
         let e = &mut d.entries[ix];
         if !e.valid {
             ev.errors.push((src::CTX, cause::UNINIT));
-        } else if (e.tx as i64) - (i.ctx_bytes as i64) < -max_tx {
+        } else if i.ctx_bytes as i64 > max_tx || (e.tx as i64) - (i.ctx_bytes as i64) < -max_tx {
             ev.errors.push((src::CTX, cause::TX_RANGE));
         } else {
             if e.tx <= 0 {
@@ -198,6 +198,9 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
         let mut err = cause::NONE;
         let (mut token, mut done, mut susp) = (false, false, false);
         let count_bad = i.op_count == 0 || i.op_count > max_count;
+        // The byte operand itself above 2^tx_bits - 1 (its port has one bit
+        // more so that this is visible): refused whatever the tx-count is.
+        let tx_bad = i.op_tx as i64 > max_tx;
         let e = d.entries[ix];
         if op::is_reserved(code) {
             err = cause::RESERVED_OP;
@@ -237,7 +240,7 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
                         };
                     if count_bad {
                         err = cause::BAD_COUNT;
-                    } else if tx_new > max_tx {
+                    } else if tx_new > max_tx || (code == op::ARRIVE_EXPECT_TX && tx_bad) {
                         err = cause::TX_RANGE;
                     } else if i.op_count > e.pending
                         || (code == op::ARRIVE_DROP && i.op_count >= e.expected)
@@ -257,7 +260,7 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
                 }
                 op::EXPECT_TX => {
                     let tx_new = e.tx as i64 + i.op_tx as i64;
-                    if tx_new > max_tx {
+                    if tx_bad || tx_new > max_tx {
                         err = cause::TX_RANGE;
                     } else {
                         let en = &mut d.entries[ix];
@@ -267,7 +270,7 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
                 }
                 op::COMPLETE_TX => {
                     let tx_new = e.tx as i64 - i.op_tx as i64;
-                    if tx_new < -max_tx {
+                    if tx_bad || tx_new < -max_tx {
                         err = cause::TX_RANGE;
                     } else {
                         if e.tx <= 0 {

@@ -406,7 +406,7 @@ impl MbarScoreboard {
             let e = &mut self.entries[ix];
             if !e.valid {
                 errs.push((src::CTX, cause::UNINIT));
-            } else if e.tx - (i.ctx_bytes as i64) < -max_tx {
+            } else if i.ctx_bytes as i64 > max_tx || e.tx - (i.ctx_bytes as i64) < -max_tx {
                 errs.push((src::CTX, cause::TX_RANGE));
             } else {
                 e.tx -= i.ctx_bytes as i64;
@@ -482,7 +482,7 @@ impl MbarScoreboard {
                         let add = if code == op::ARRIVE_EXPECT_TX { txb } else { 0 };
                         if count_bad {
                             c = cause::BAD_COUNT;
-                        } else if en.tx + add > max_tx {
+                        } else if en.tx + add > max_tx || add > max_tx {
                             c = cause::TX_RANGE;
                         } else if n > en.pending || (code == op::ARRIVE_DROP && n >= en.expected) {
                             c = cause::UNDERFLOW;
@@ -497,7 +497,7 @@ impl MbarScoreboard {
                         }
                     }
                     op::EXPECT_TX => {
-                        if en.tx + txb > max_tx {
+                        if txb > max_tx || en.tx + txb > max_tx {
                             c = cause::TX_RANGE
                         } else {
                             en.tx += txb;
@@ -505,7 +505,7 @@ impl MbarScoreboard {
                         }
                     }
                     op::COMPLETE_TX => {
-                        if en.tx - txb < -max_tx {
+                        if txb > max_tx || en.tx - txb < -max_tx {
                             c = cause::TX_RANGE
                         } else {
                             en.tx -= txb;

@@ -121,6 +121,20 @@ impl MbarRandomEnv {
         self.explicit_pay.clear();
     }
 
+    /// A count operand for bad input: an edge value (0, the largest legal
+    /// count, one above it, the port's largest) or any value the port holds,
+    /// so that bad counts come up whatever `count_bits` is.
+    fn bad_count(&mut self) -> u32 {
+        let maxc = self.cfg.max_count();
+        match self.rng.gen_range(0..5) {
+            0 => 0,
+            1 => maxc,
+            2 => maxc + 1,
+            3 => 2 * maxc + 1,
+            _ => self.rng.gen_range(0..=2 * maxc + 1),
+        }
+    }
+
     /// Inputs for cycle `c`.
     pub fn drive(&mut self, c: u64) -> Inputs {
         let mut i = Inputs::default();
@@ -136,16 +150,19 @@ impl MbarRandomEnv {
             i.ctx_bytes = b;
         }
         let ne = self.k.active_entries;
-        let maxc = self.cfg.max_count();
         let bad = self.k.p_bad > 0.0 && self.rng.gen_bool(self.k.p_bad);
+        if bad && !i.ctx_valid && self.rng.gen_bool(0.25) {
+            // An over-range byte count on the copy engine's port: refused,
+            // so the copy engine's own accounting is unaffected.
+            let m = self.cfg.max_tx() as u32;
+            i.ctx_valid = true;
+            i.ctx_entry = self.rng.gen_range(0..self.k.active_entries) as u8;
+            i.ctx_bytes = self.rng.gen_range(m + 1..=2 * m + 1);
+        }
         if self.k.p_rarv > 0.0 && self.rng.gen_bool(self.k.p_rarv) {
             i.rarv_valid = true;
             i.rarv_entry = self.rng.gen_range(0..ne) as u8;
-            i.rarv_count = if bad {
-                self.rng.gen_range(0..=maxc + 1)
-            } else {
-                1
-            };
+            i.rarv_count = if bad { self.bad_count() } else { 1 };
         }
         if !self.rng.gen_bool(self.k.p_op) {
             return i;
@@ -162,8 +179,10 @@ impl MbarRandomEnv {
         if bad {
             // Anything at all, including reserved ops and out-of-range values.
             i.op_code = self.rng.gen_range(0..16);
-            i.op_count = self.rng.gen_range(0..=maxc + 1);
-            i.op_tx = self.rng.gen_range(0..=(self.cfg.max_tx() as u32 + 1));
+            i.op_count = self.bad_count();
+            // The byte operand over the whole port (TB = tx_bits + 1 bits):
+            // half of it is above the range and must be refused.
+            i.op_tx = self.rng.gen_range(0..=(2 * self.cfg.max_tx() as u32 + 1));
             i.op_parity = self.rng.gen();
         } else if let Some(&(pe, pb)) = self.explicit_pay.front().filter(|_| self.rng.gen_bool(0.5))
         {

@@ -137,6 +137,27 @@ fn wrap_tx(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     (o, d)
 }
 
+/// Checks only the resulting tx-count, not the byte operand: an
+/// `expect_tx` above 2^tx_bits − 1 is taken when the tx-count it leaves is
+/// in range (the bug an outside judge found).
+fn accept_over_range_operand(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
+    let (o, mut d, ev) = eval_events(cfg, q, i);
+    let m = i.masked(cfg);
+    let e = &mut d.entries[m.op_entry as usize];
+    let v = e.tx as i64 + m.op_tx as i64;
+    if ev.errors.contains(&(src::OP, cause::TX_RANGE))
+        && m.op_code == op::EXPECT_TX
+        && m.op_tx as i64 > cfg.max_tx()
+        && v <= cfg.max_tx()
+    {
+        e.tx = v as i32;
+        d.out.err = false;
+        d.out.err_src = 0;
+        d.out.err_cause = 0;
+    }
+    (o, d)
+}
+
 /// Returns the parity after the arrive (the next phase's) as the token.
 fn token_after_arrive(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     let (o, mut d, _) = eval_events(cfg, q, i);
@@ -352,6 +373,10 @@ fn m5_token_of_next_phase() {
 #[test]
 fn m6_wrap_tx_count() {
     catch_mbar("wrap_tx", wrap_tx, "M6");
+}
+#[test]
+fn m6_accept_over_range_byte_operand() {
+    catch_mbar("accept_over_range_operand", accept_over_range_operand, "M6");
 }
 #[test]
 fn m6_no_err_on_uninit() {

@@ -38,7 +38,8 @@ impl Config {
 
     /// The small synthesizable default: W = 8, the units' smallest shipped
     /// configurations (membar `w8_k2_n1_c4`, bar `w8_c1`, mbarrier
-    /// `w8_m8_c4_t6_l8_f1`, async groups G = 2, 1-bit op counters).
+    /// `w8_m8_c20_t20_l8_f1` — PTX's count and tx ranges —, async groups
+    /// G = 2, 1-bit op counters).
     pub fn small() -> Config {
         Config {
             membar: MembarConfig {
@@ -55,8 +56,8 @@ impl Config {
             mbarrier: MbConfig {
                 warps: 8,
                 entries: 8,
-                count_bits: 4,
-                tx_bits: 6,
+                count_bits: 20,
+                tx_bits: 20,
                 try_wait_limit: 8,
                 wake_fanout: 1,
                 group_depth: 2,
@@ -66,7 +67,7 @@ impl Config {
     }
 
     /// W = 16: membar `w16_k4_n4_c6`, bar `w16_c4`, mbarrier
-    /// `w16_m32_c10_t12_l40_f2`, async groups G = 4, 2-bit op counters.
+    /// `w16_m32_c20_t20_l40_f2`, async groups G = 4, 2-bit op counters.
     pub fn w16() -> Config {
         Config {
             membar: MembarConfig {
@@ -83,8 +84,8 @@ impl Config {
             mbarrier: MbConfig {
                 warps: 16,
                 entries: 32,
-                count_bits: 10,
-                tx_bits: 12,
+                count_bits: 20,
+                tx_bits: 20,
                 try_wait_limit: 40,
                 wake_fanout: 2,
                 group_depth: 4,

@@ -568,7 +568,7 @@ module mbar_w32_m16_c20_t20_l73_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx
             tx_new = tx_ext - amt_ext;
         end
         tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
+        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & (amt_ext > max_tx));
         count_bad = (count == zero_count) | (count > max_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;

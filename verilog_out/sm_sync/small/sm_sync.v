@@ -6,7 +6,7 @@
 // Configuration w8_k2_c1_m8_g2:
 //   membar: Config { warps: 8, ways: 1, slots: 2, counter_bits: 4, coalesce_window: 16, lone_window: 0, max_outstanding: 1, level_mix: Promote, gl_bar_ack: false, arch: Coalescing }
 //   bar: BarConfig { warps: 8, cta_slots: 1 }
-//   mbarrier/async groups: Config { warps: 8, entries: 8, count_bits: 4, tx_bits: 6, try_wait_limit: 8, wake_fanout: 1, group_depth: 2, group_op_bits: 1 }
+//   mbarrier/async groups: Config { warps: 8, entries: 8, count_bits: 20, tx_bits: 20, try_wait_limit: 8, wake_fanout: 1, group_depth: 2, group_op_bits: 1 }
 //
 // `sm_sync` (last in this file) has the spec/sm_sync.md ports and wraps
 // `smsync_w8_k2_c1_m8_g2`, the rust-hdl top; `smsync_w8_k2_c1_m8_g2__<block>` are its blocks.
@@ -26,8 +26,8 @@ module smsync_w8_k2_c1_m8_g2(clock,reset,in_valid,in_ready,in_warp,in_unit,in_op
     input wire  [1:0] in_level;
     input wire  [1:0] in_ivall;
     input wire  in_all;
-    input wire  [4:0] in_count;
-    input wire  [6:0] in_tx;
+    input wire  [20:0] in_count;
+    input wire  [20:0] in_tx;
     input wire  in_parity;
     input wire  [31:0] in_pred;
     output reg  [7:0] warp_blocked;
@@ -60,10 +60,10 @@ module smsync_w8_k2_c1_m8_g2(clock,reset,in_valid,in_ready,in_warp,in_unit,in_op
     output reg  [3:0] bar_err_code;
     input wire  ctx_valid;
     input wire  [2:0] ctx_entry;
-    input wire  [6:0] ctx_bytes;
+    input wire  [20:0] ctx_bytes;
     input wire  rarv_valid;
     input wire  [2:0] rarv_entry;
-    input wire  [4:0] rarv_count;
+    input wire  [20:0] rarv_count;
     output reg  mb_rsp_valid;
     output reg  [2:0] mb_rsp_warp;
     output reg  [3:0] mb_rsp_op;
@@ -148,15 +148,15 @@ module smsync_w8_k2_c1_m8_g2(clock,reset,in_valid,in_ready,in_warp,in_unit,in_op
     reg  [2:0] mb__op_warp;
     reg  [3:0] mb__op_code;
     reg  [2:0] mb__op_entry;
-    reg  [4:0] mb__op_count;
-    reg  [6:0] mb__op_tx;
+    reg  [20:0] mb__op_count;
+    reg  [20:0] mb__op_tx;
     reg  mb__op_parity;
     reg  mb__ctx_valid;
     reg  [2:0] mb__ctx_entry;
-    reg  [6:0] mb__ctx_bytes;
+    reg  [20:0] mb__ctx_bytes;
     reg  mb__rarv_valid;
     reg  [2:0] mb__rarv_entry;
-    reg  [4:0] mb__rarv_count;
+    reg  [20:0] mb__rarv_count;
     wire  mb__rsp_valid;
     wire  [2:0] mb__rsp_warp;
     wire  [3:0] mb__rsp_op;
@@ -359,7 +359,7 @@ module smsync_w8_k2_c1_m8_g2(clock,reset,in_valid,in_ready,in_warp,in_unit,in_op
         mb__op_warp = in_warp;
         mb__op_code = in_op;
         mb__op_entry = in_id[(32'h0)+:(3)];
-        mb__op_count = in_count[(32'h0)+:(5)];
+        mb__op_count = in_count[(32'h0)+:(21)];
         mb__op_tx = in_tx;
         mb__op_parity = in_parity;
         mb__ctx_valid = ctx_valid;
@@ -5070,15 +5070,15 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
     input wire  [2:0] op_warp;
     input wire  [3:0] op_code;
     input wire  [2:0] op_entry;
-    input wire  [4:0] op_count;
-    input wire  [6:0] op_tx;
+    input wire  [20:0] op_count;
+    input wire  [20:0] op_tx;
     input wire  op_parity;
     input wire  ctx_valid;
     input wire  [2:0] ctx_entry;
-    input wire  [6:0] ctx_bytes;
+    input wire  [20:0] ctx_bytes;
     input wire  rarv_valid;
     input wire  [2:0] rarv_entry;
-    input wire  [4:0] rarv_count;
+    input wire  [20:0] rarv_count;
     output reg  rsp_valid;
     output reg  [2:0] rsp_warp;
     output reg  [3:0] rsp_op;
@@ -5100,34 +5100,34 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
     reg  [2:0] entries__op_entry;
     wire  entries__ctx_e_valid;
     wire  entries__ctx_e_parity;
-    wire  [4:0] entries__ctx_e_pending;
-    wire  [4:0] entries__ctx_e_expected;
-    wire  [6:0] entries__ctx_e_tx;
+    wire  [20:0] entries__ctx_e_pending;
+    wire  [20:0] entries__ctx_e_expected;
+    wire  [20:0] entries__ctx_e_tx;
     wire  entries__rarv_e_valid;
     wire  entries__rarv_e_parity;
-    wire  [4:0] entries__rarv_e_pending;
-    wire  [4:0] entries__rarv_e_expected;
-    wire  [6:0] entries__rarv_e_tx;
+    wire  [20:0] entries__rarv_e_pending;
+    wire  [20:0] entries__rarv_e_expected;
+    wire  [20:0] entries__rarv_e_tx;
     wire  entries__op_e_valid;
     wire  entries__op_e_parity;
-    wire  [4:0] entries__op_e_pending;
-    wire  [4:0] entries__op_e_expected;
-    wire  [6:0] entries__op_e_tx;
+    wire  [20:0] entries__op_e_pending;
+    wire  [20:0] entries__op_e_expected;
+    wire  [20:0] entries__op_e_tx;
     reg  entries__ctx_n_valid;
     reg  entries__ctx_n_parity;
-    reg  [4:0] entries__ctx_n_pending;
-    reg  [4:0] entries__ctx_n_expected;
-    reg  [6:0] entries__ctx_n_tx;
+    reg  [20:0] entries__ctx_n_pending;
+    reg  [20:0] entries__ctx_n_expected;
+    reg  [20:0] entries__ctx_n_tx;
     reg  entries__rarv_n_valid;
     reg  entries__rarv_n_parity;
-    reg  [4:0] entries__rarv_n_pending;
-    reg  [4:0] entries__rarv_n_expected;
-    reg  [6:0] entries__rarv_n_tx;
+    reg  [20:0] entries__rarv_n_pending;
+    reg  [20:0] entries__rarv_n_expected;
+    reg  [20:0] entries__rarv_n_tx;
     reg  entries__op_n_valid;
     reg  entries__op_n_parity;
-    reg  [4:0] entries__op_n_pending;
-    reg  [4:0] entries__op_n_expected;
-    reg  [6:0] entries__op_n_tx;
+    reg  [20:0] entries__op_n_pending;
+    reg  [20:0] entries__op_n_expected;
+    reg  [20:0] entries__op_n_tx;
     reg  ctx_step__act;
     reg  ctx_step__init;
     reg  ctx_step__inval;
@@ -5135,18 +5135,18 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
     reg  ctx_step__drop;
     reg  ctx_step__tx_up;
     reg  ctx_step__tx_dn;
-    reg  [4:0] ctx_step__count;
-    reg  [6:0] ctx_step__amt;
+    reg  [20:0] ctx_step__count;
+    reg  [20:0] ctx_step__amt;
     reg  ctx_step__e_valid;
     reg  ctx_step__e_parity;
-    reg  [4:0] ctx_step__e_pending;
-    reg  [4:0] ctx_step__e_expected;
-    reg  [6:0] ctx_step__e_tx;
+    reg  [20:0] ctx_step__e_pending;
+    reg  [20:0] ctx_step__e_expected;
+    reg  [20:0] ctx_step__e_tx;
     wire  ctx_step__n_valid;
     wire  ctx_step__n_parity;
-    wire  [4:0] ctx_step__n_pending;
-    wire  [4:0] ctx_step__n_expected;
-    wire  [6:0] ctx_step__n_tx;
+    wire  [20:0] ctx_step__n_pending;
+    wire  [20:0] ctx_step__n_expected;
+    wire  [20:0] ctx_step__n_tx;
     wire  [3:0] ctx_step__cause;
     wire  ctx_step__complete;
     reg  rarv_step__act;
@@ -5156,18 +5156,18 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
     reg  rarv_step__drop;
     reg  rarv_step__tx_up;
     reg  rarv_step__tx_dn;
-    reg  [4:0] rarv_step__count;
-    reg  [6:0] rarv_step__amt;
+    reg  [20:0] rarv_step__count;
+    reg  [20:0] rarv_step__amt;
     reg  rarv_step__e_valid;
     reg  rarv_step__e_parity;
-    reg  [4:0] rarv_step__e_pending;
-    reg  [4:0] rarv_step__e_expected;
-    reg  [6:0] rarv_step__e_tx;
+    reg  [20:0] rarv_step__e_pending;
+    reg  [20:0] rarv_step__e_expected;
+    reg  [20:0] rarv_step__e_tx;
     wire  rarv_step__n_valid;
     wire  rarv_step__n_parity;
-    wire  [4:0] rarv_step__n_pending;
-    wire  [4:0] rarv_step__n_expected;
-    wire  [6:0] rarv_step__n_tx;
+    wire  [20:0] rarv_step__n_pending;
+    wire  [20:0] rarv_step__n_expected;
+    wire  [20:0] rarv_step__n_tx;
     wire  [3:0] rarv_step__cause;
     wire  rarv_step__complete;
     reg  op_step__act;
@@ -5177,18 +5177,18 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
     reg  op_step__drop;
     reg  op_step__tx_up;
     reg  op_step__tx_dn;
-    reg  [4:0] op_step__count;
-    reg  [6:0] op_step__amt;
+    reg  [20:0] op_step__count;
+    reg  [20:0] op_step__amt;
     reg  op_step__e_valid;
     reg  op_step__e_parity;
-    reg  [4:0] op_step__e_pending;
-    reg  [4:0] op_step__e_expected;
-    reg  [6:0] op_step__e_tx;
+    reg  [20:0] op_step__e_pending;
+    reg  [20:0] op_step__e_expected;
+    reg  [20:0] op_step__e_tx;
     wire  op_step__n_valid;
     wire  op_step__n_parity;
-    wire  [4:0] op_step__n_pending;
-    wire  [4:0] op_step__n_expected;
-    wire  [6:0] op_step__n_tx;
+    wire  [20:0] op_step__n_pending;
+    wire  [20:0] op_step__n_expected;
+    wire  [20:0] op_step__n_tx;
     wire  [3:0] op_step__cause;
     wire  op_step__complete;
     reg  op_port__clock;
@@ -5196,7 +5196,7 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
     reg  op_port__op_valid;
     reg  [2:0] op_port__op_warp;
     reg  [3:0] op_port__op_code;
-    reg  [4:0] op_port__op_count;
+    reg  [20:0] op_port__op_count;
     reg  op_port__op_parity;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
@@ -5556,54 +5556,54 @@ module smsync_w8_k2_c1_m8_g2__mb__ctx_step(act,init,inval,arrive,drop,tx_up,tx_d
     input wire  drop;
     input wire  tx_up;
     input wire  tx_dn;
-    input wire  [4:0] count;
-    input wire  [6:0] amt;
+    input wire  [20:0] count;
+    input wire  [20:0] amt;
     input wire  e_valid;
     input wire  e_parity;
-    input wire  [4:0] e_pending;
-    input wire  [4:0] e_expected;
-    input wire  [6:0] e_tx;
+    input wire  [20:0] e_pending;
+    input wire  [20:0] e_expected;
+    input wire  [20:0] e_tx;
     output reg  n_valid;
     output reg  n_parity;
-    output reg  [4:0] n_pending;
-    output reg  [4:0] n_expected;
-    output reg  [6:0] n_tx;
+    output reg  [20:0] n_pending;
+    output reg  [20:0] n_expected;
+    output reg  [20:0] n_tx;
     output reg  [3:0] cause;
     output reg  complete;
     
     // Constant declarations
-    localparam  max_count = 5'b1111;
-    localparam  zero_count = 5'b0;
-    localparam  zero_tx = 7'b0;
-    localparam  zero_xb = 9'b0;
-    localparam  sign_tb = 7'b1000000;
-    localparam  sign_ext = 9'b110000000;
-    localparam  sign_xb = 9'b100000000;
-    localparam  max_tx = 9'b111111;
-    localparam  neg_max_tx = 9'b111000001;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
+    localparam  zero_tx = 21'h0;
+    localparam  zero_xb = 23'h0;
+    localparam  sign_tb = 21'h100000;
+    localparam  sign_ext = 23'h600000;
+    localparam  sign_xb = 23'h400000;
+    localparam  max_tx = 23'hfffff;
+    localparam  neg_max_tx = 23'h700001;
     localparam  c_uninit = 4'h3;
     localparam  c_bad_count = 4'h4;
     localparam  c_underflow = 4'h5;
     localparam  c_tx_range = 4'h6;
     
     // Local signals
-    reg  [8:0] tx_ext;
-    reg  [8:0] amt_ext;
-    reg  [8:0] tx_new;
+    reg  [22:0] tx_ext;
+    reg  [22:0] amt_ext;
+    reg  [22:0] tx_new;
     reg  tx_neg;
-    reg  [4:0] pend_new;
-    reg  [4:0] exp_new;
+    reg  [20:0] pend_new;
+    reg  [20:0] exp_new;
     reg  count_bad;
     reg  underflow;
     reg  tx_bad;
     
     // Update code
     always @(*) begin
-        tx_ext = ((e_tx) & 9'h1ff);
+        tx_ext = ((e_tx) & 23'h7fffff);
         if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 9'h1ff) | sign_ext;
+            tx_ext = ((e_tx) & 23'h7fffff) | sign_ext;
         end
-        amt_ext = ((amt) & 9'h1ff);
+        amt_ext = ((amt) & 23'h7fffff);
         tx_new = tx_ext;
         if (tx_up) begin
             tx_new = tx_ext + amt_ext;
@@ -5612,7 +5612,7 @@ module smsync_w8_k2_c1_m8_g2__mb__ctx_step(act,init,inval,arrive,drop,tx_up,tx_d
             tx_new = tx_ext - amt_ext;
         end
         tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
+        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & (amt_ext > max_tx));
         count_bad = (count == zero_count) | (count > max_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
@@ -5662,7 +5662,7 @@ module smsync_w8_k2_c1_m8_g2__mb__ctx_step(act,init,inval,arrive,drop,tx_up,tx_d
             else if (~|cause) begin
                 n_pending = pend_new;
                 n_expected = exp_new;
-                n_tx = ((tx_new) & 7'h7f);
+                n_tx = ((tx_new) & 21'h1fffff);
                 if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
                     complete = 1'b1;
                     n_parity = ~e_parity;
@@ -5685,34 +5685,34 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,ctx_entry,rarv_entry,op_en
     input wire  [2:0] op_entry;
     output reg  ctx_e_valid;
     output reg  ctx_e_parity;
-    output reg  [4:0] ctx_e_pending;
-    output reg  [4:0] ctx_e_expected;
-    output reg  [6:0] ctx_e_tx;
+    output reg  [20:0] ctx_e_pending;
+    output reg  [20:0] ctx_e_expected;
+    output reg  [20:0] ctx_e_tx;
     output reg  rarv_e_valid;
     output reg  rarv_e_parity;
-    output reg  [4:0] rarv_e_pending;
-    output reg  [4:0] rarv_e_expected;
-    output reg  [6:0] rarv_e_tx;
+    output reg  [20:0] rarv_e_pending;
+    output reg  [20:0] rarv_e_expected;
+    output reg  [20:0] rarv_e_tx;
     output reg  op_e_valid;
     output reg  op_e_parity;
-    output reg  [4:0] op_e_pending;
-    output reg  [4:0] op_e_expected;
-    output reg  [6:0] op_e_tx;
+    output reg  [20:0] op_e_pending;
+    output reg  [20:0] op_e_expected;
+    output reg  [20:0] op_e_tx;
     input wire  ctx_n_valid;
     input wire  ctx_n_parity;
-    input wire  [4:0] ctx_n_pending;
-    input wire  [4:0] ctx_n_expected;
-    input wire  [6:0] ctx_n_tx;
+    input wire  [20:0] ctx_n_pending;
+    input wire  [20:0] ctx_n_expected;
+    input wire  [20:0] ctx_n_tx;
     input wire  rarv_n_valid;
     input wire  rarv_n_parity;
-    input wire  [4:0] rarv_n_pending;
-    input wire  [4:0] rarv_n_expected;
-    input wire  [6:0] rarv_n_tx;
+    input wire  [20:0] rarv_n_pending;
+    input wire  [20:0] rarv_n_expected;
+    input wire  [20:0] rarv_n_tx;
     input wire  op_n_valid;
     input wire  op_n_parity;
-    input wire  [4:0] op_n_pending;
-    input wire  [4:0] op_n_expected;
-    input wire  [6:0] op_n_tx;
+    input wire  [20:0] op_n_pending;
+    input wire  [20:0] op_n_expected;
+    input wire  [20:0] op_n_tx;
     
     // Stub signals
     reg  [7:0] valid__d;
@@ -5721,77 +5721,77 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,ctx_entry,rarv_entry,op_en
     reg  [7:0] parity__d;
     wire  [7:0] parity__q;
     reg  parity__clock;
-    reg  [4:0] pending__0__d;
-    wire  [4:0] pending__0__q;
+    reg  [20:0] pending__0__d;
+    wire  [20:0] pending__0__q;
     reg  pending__0__clock;
-    reg  [4:0] pending__1__d;
-    wire  [4:0] pending__1__q;
+    reg  [20:0] pending__1__d;
+    wire  [20:0] pending__1__q;
     reg  pending__1__clock;
-    reg  [4:0] pending__2__d;
-    wire  [4:0] pending__2__q;
+    reg  [20:0] pending__2__d;
+    wire  [20:0] pending__2__q;
     reg  pending__2__clock;
-    reg  [4:0] pending__3__d;
-    wire  [4:0] pending__3__q;
+    reg  [20:0] pending__3__d;
+    wire  [20:0] pending__3__q;
     reg  pending__3__clock;
-    reg  [4:0] pending__4__d;
-    wire  [4:0] pending__4__q;
+    reg  [20:0] pending__4__d;
+    wire  [20:0] pending__4__q;
     reg  pending__4__clock;
-    reg  [4:0] pending__5__d;
-    wire  [4:0] pending__5__q;
+    reg  [20:0] pending__5__d;
+    wire  [20:0] pending__5__q;
     reg  pending__5__clock;
-    reg  [4:0] pending__6__d;
-    wire  [4:0] pending__6__q;
+    reg  [20:0] pending__6__d;
+    wire  [20:0] pending__6__q;
     reg  pending__6__clock;
-    reg  [4:0] pending__7__d;
-    wire  [4:0] pending__7__q;
+    reg  [20:0] pending__7__d;
+    wire  [20:0] pending__7__q;
     reg  pending__7__clock;
-    reg  [4:0] expected__0__d;
-    wire  [4:0] expected__0__q;
+    reg  [20:0] expected__0__d;
+    wire  [20:0] expected__0__q;
     reg  expected__0__clock;
-    reg  [4:0] expected__1__d;
-    wire  [4:0] expected__1__q;
+    reg  [20:0] expected__1__d;
+    wire  [20:0] expected__1__q;
     reg  expected__1__clock;
-    reg  [4:0] expected__2__d;
-    wire  [4:0] expected__2__q;
+    reg  [20:0] expected__2__d;
+    wire  [20:0] expected__2__q;
     reg  expected__2__clock;
-    reg  [4:0] expected__3__d;
-    wire  [4:0] expected__3__q;
+    reg  [20:0] expected__3__d;
+    wire  [20:0] expected__3__q;
     reg  expected__3__clock;
-    reg  [4:0] expected__4__d;
-    wire  [4:0] expected__4__q;
+    reg  [20:0] expected__4__d;
+    wire  [20:0] expected__4__q;
     reg  expected__4__clock;
-    reg  [4:0] expected__5__d;
-    wire  [4:0] expected__5__q;
+    reg  [20:0] expected__5__d;
+    wire  [20:0] expected__5__q;
     reg  expected__5__clock;
-    reg  [4:0] expected__6__d;
-    wire  [4:0] expected__6__q;
+    reg  [20:0] expected__6__d;
+    wire  [20:0] expected__6__q;
     reg  expected__6__clock;
-    reg  [4:0] expected__7__d;
-    wire  [4:0] expected__7__q;
+    reg  [20:0] expected__7__d;
+    wire  [20:0] expected__7__q;
     reg  expected__7__clock;
-    reg  [6:0] tx__0__d;
-    wire  [6:0] tx__0__q;
+    reg  [20:0] tx__0__d;
+    wire  [20:0] tx__0__q;
     reg  tx__0__clock;
-    reg  [6:0] tx__1__d;
-    wire  [6:0] tx__1__q;
+    reg  [20:0] tx__1__d;
+    wire  [20:0] tx__1__q;
     reg  tx__1__clock;
-    reg  [6:0] tx__2__d;
-    wire  [6:0] tx__2__q;
+    reg  [20:0] tx__2__d;
+    wire  [20:0] tx__2__q;
     reg  tx__2__clock;
-    reg  [6:0] tx__3__d;
-    wire  [6:0] tx__3__q;
+    reg  [20:0] tx__3__d;
+    wire  [20:0] tx__3__q;
     reg  tx__3__clock;
-    reg  [6:0] tx__4__d;
-    wire  [6:0] tx__4__q;
+    reg  [20:0] tx__4__d;
+    wire  [20:0] tx__4__q;
     reg  tx__4__clock;
-    reg  [6:0] tx__5__d;
-    wire  [6:0] tx__5__q;
+    reg  [20:0] tx__5__d;
+    wire  [20:0] tx__5__q;
     reg  tx__5__clock;
-    reg  [6:0] tx__6__d;
-    wire  [6:0] tx__6__q;
+    reg  [20:0] tx__6__d;
+    wire  [20:0] tx__6__q;
     reg  tx__6__clock;
-    reg  [6:0] tx__7__d;
-    wire  [6:0] tx__7__q;
+    reg  [20:0] tx__7__d;
+    wire  [20:0] tx__7__q;
     reg  tx__7__clock;
     
     // Local signals
@@ -5889,42 +5889,42 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,ctx_entry,rarv_entry,op_en
         .q(expected__7__q),
         .clock(expected__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__0(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__0(
         .d(tx__0__d),
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__1(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__2(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__3(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__4(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__5(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__6(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__tx__0 tx__7(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
@@ -6324,13 +6324,13 @@ endmodule // smsync_w8_k2_c1_m8_g2__mb__entries
 module smsync_w8_k2_c1_m8_g2__mb__entries__expected__0(d,q,clock);
     
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [20:0] d;
+    output reg  [20:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 21'h0;
     end
     
     always @(posedge clock) begin
@@ -6338,25 +6338,6 @@ module smsync_w8_k2_c1_m8_g2__mb__entries__expected__0(d,q,clock);
     end
           
 endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__0
-
-
-module smsync_w8_k2_c1_m8_g2__mb__entries__tx__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__tx__0
 
 
 module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
@@ -6367,7 +6348,7 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
     input wire  op_valid;
     input wire  [2:0] op_warp;
     input wire  [3:0] op_code;
-    input wire  [4:0] op_count;
+    input wire  [20:0] op_count;
     input wire  op_parity;
     input wire  op_e_valid;
     input wire  op_e_parity;
@@ -6412,8 +6393,8 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
     localparam  s_op = 2'b0;
     localparam  s_ctx = 2'b1;
     localparam  s_rarv = 2'b10;
-    localparam  max_count = 5'b1111;
-    localparam  zero_count = 5'b0;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
     
     // Stub signals
     reg  rsp_valid_r__d;
@@ -8833,8 +8814,8 @@ module sm_sync (
     input  wire [1:0]  in_level,
     input  wire [1:0]  in_ivall,
     input  wire        in_all,
-    input  wire [4:0]  in_count,
-    input  wire [6:0]  in_tx,
+    input  wire [20:0] in_count,
+    input  wire [20:0] in_tx,
     input  wire        in_parity,
     input  wire [31:0] in_pred,
     output wire [7:0]  warp_blocked,
@@ -8867,10 +8848,10 @@ module sm_sync (
     output wire [3:0]  bar_err_code,
     input  wire        ctx_valid,
     input  wire [2:0]  ctx_entry,
-    input  wire [6:0]  ctx_bytes,
+    input  wire [20:0] ctx_bytes,
     input  wire        rarv_valid,
     input  wire [2:0]  rarv_entry,
-    input  wire [4:0]  rarv_count,
+    input  wire [20:0] rarv_count,
     output wire        mb_rsp_valid,
     output wire [2:0]  mb_rsp_warp,
     output wire [3:0]  mb_rsp_op,

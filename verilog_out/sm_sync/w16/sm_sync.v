@@ -6,7 +6,7 @@
 // Configuration w16_k4_c4_m32_g4:
 //   membar: Config { warps: 16, ways: 4, slots: 4, counter_bits: 6, coalesce_window: 16, lone_window: 0, max_outstanding: 1, level_mix: Promote, gl_bar_ack: false, arch: Coalescing }
 //   bar: BarConfig { warps: 16, cta_slots: 4 }
-//   mbarrier/async groups: Config { warps: 16, entries: 32, count_bits: 10, tx_bits: 12, try_wait_limit: 40, wake_fanout: 2, group_depth: 4, group_op_bits: 2 }
+//   mbarrier/async groups: Config { warps: 16, entries: 32, count_bits: 20, tx_bits: 20, try_wait_limit: 40, wake_fanout: 2, group_depth: 4, group_op_bits: 2 }
 //
 // `sm_sync` (last in this file) has the spec/sm_sync.md ports and wraps
 // `smsync_w16_k4_c4_m32_g4`, the rust-hdl top; `smsync_w16_k4_c4_m32_g4__<block>` are its blocks.
@@ -26,8 +26,8 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
     input wire  [1:0] in_level;
     input wire  [1:0] in_ivall;
     input wire  in_all;
-    input wire  [10:0] in_count;
-    input wire  [12:0] in_tx;
+    input wire  [20:0] in_count;
+    input wire  [20:0] in_tx;
     input wire  in_parity;
     input wire  [31:0] in_pred;
     output reg  [15:0] warp_blocked;
@@ -60,10 +60,10 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
     output reg  [3:0] bar_err_code;
     input wire  ctx_valid;
     input wire  [4:0] ctx_entry;
-    input wire  [12:0] ctx_bytes;
+    input wire  [20:0] ctx_bytes;
     input wire  rarv_valid;
     input wire  [4:0] rarv_entry;
-    input wire  [10:0] rarv_count;
+    input wire  [20:0] rarv_count;
     output reg  mb_rsp_valid;
     output reg  [3:0] mb_rsp_warp;
     output reg  [3:0] mb_rsp_op;
@@ -148,15 +148,15 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
     reg  [3:0] mb__op_warp;
     reg  [3:0] mb__op_code;
     reg  [4:0] mb__op_entry;
-    reg  [10:0] mb__op_count;
-    reg  [12:0] mb__op_tx;
+    reg  [20:0] mb__op_count;
+    reg  [20:0] mb__op_tx;
     reg  mb__op_parity;
     reg  mb__ctx_valid;
     reg  [4:0] mb__ctx_entry;
-    reg  [12:0] mb__ctx_bytes;
+    reg  [20:0] mb__ctx_bytes;
     reg  mb__rarv_valid;
     reg  [4:0] mb__rarv_entry;
-    reg  [10:0] mb__rarv_count;
+    reg  [20:0] mb__rarv_count;
     wire  mb__rsp_valid;
     wire  [3:0] mb__rsp_warp;
     wire  [3:0] mb__rsp_op;
@@ -359,7 +359,7 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
         mb__op_warp = in_warp;
         mb__op_code = in_op;
         mb__op_entry = in_id[(32'h0)+:(5)];
-        mb__op_count = in_count[(32'h0)+:(11)];
+        mb__op_count = in_count[(32'h0)+:(21)];
         mb__op_tx = in_tx;
         mb__op_parity = in_parity;
         mb__ctx_valid = ctx_valid;
@@ -6111,15 +6111,15 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
     input wire  [3:0] op_warp;
     input wire  [3:0] op_code;
     input wire  [4:0] op_entry;
-    input wire  [10:0] op_count;
-    input wire  [12:0] op_tx;
+    input wire  [20:0] op_count;
+    input wire  [20:0] op_tx;
     input wire  op_parity;
     input wire  ctx_valid;
     input wire  [4:0] ctx_entry;
-    input wire  [12:0] ctx_bytes;
+    input wire  [20:0] ctx_bytes;
     input wire  rarv_valid;
     input wire  [4:0] rarv_entry;
-    input wire  [10:0] rarv_count;
+    input wire  [20:0] rarv_count;
     output reg  rsp_valid;
     output reg  [3:0] rsp_warp;
     output reg  [3:0] rsp_op;
@@ -6141,34 +6141,34 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [4:0] entries__op_entry;
     wire  entries__ctx_e_valid;
     wire  entries__ctx_e_parity;
-    wire  [10:0] entries__ctx_e_pending;
-    wire  [10:0] entries__ctx_e_expected;
-    wire  [12:0] entries__ctx_e_tx;
+    wire  [20:0] entries__ctx_e_pending;
+    wire  [20:0] entries__ctx_e_expected;
+    wire  [20:0] entries__ctx_e_tx;
     wire  entries__rarv_e_valid;
     wire  entries__rarv_e_parity;
-    wire  [10:0] entries__rarv_e_pending;
-    wire  [10:0] entries__rarv_e_expected;
-    wire  [12:0] entries__rarv_e_tx;
+    wire  [20:0] entries__rarv_e_pending;
+    wire  [20:0] entries__rarv_e_expected;
+    wire  [20:0] entries__rarv_e_tx;
     wire  entries__op_e_valid;
     wire  entries__op_e_parity;
-    wire  [10:0] entries__op_e_pending;
-    wire  [10:0] entries__op_e_expected;
-    wire  [12:0] entries__op_e_tx;
+    wire  [20:0] entries__op_e_pending;
+    wire  [20:0] entries__op_e_expected;
+    wire  [20:0] entries__op_e_tx;
     reg  entries__ctx_n_valid;
     reg  entries__ctx_n_parity;
-    reg  [10:0] entries__ctx_n_pending;
-    reg  [10:0] entries__ctx_n_expected;
-    reg  [12:0] entries__ctx_n_tx;
+    reg  [20:0] entries__ctx_n_pending;
+    reg  [20:0] entries__ctx_n_expected;
+    reg  [20:0] entries__ctx_n_tx;
     reg  entries__rarv_n_valid;
     reg  entries__rarv_n_parity;
-    reg  [10:0] entries__rarv_n_pending;
-    reg  [10:0] entries__rarv_n_expected;
-    reg  [12:0] entries__rarv_n_tx;
+    reg  [20:0] entries__rarv_n_pending;
+    reg  [20:0] entries__rarv_n_expected;
+    reg  [20:0] entries__rarv_n_tx;
     reg  entries__op_n_valid;
     reg  entries__op_n_parity;
-    reg  [10:0] entries__op_n_pending;
-    reg  [10:0] entries__op_n_expected;
-    reg  [12:0] entries__op_n_tx;
+    reg  [20:0] entries__op_n_pending;
+    reg  [20:0] entries__op_n_expected;
+    reg  [20:0] entries__op_n_tx;
     reg  ctx_step__act;
     reg  ctx_step__init;
     reg  ctx_step__inval;
@@ -6176,18 +6176,18 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  ctx_step__drop;
     reg  ctx_step__tx_up;
     reg  ctx_step__tx_dn;
-    reg  [10:0] ctx_step__count;
-    reg  [12:0] ctx_step__amt;
+    reg  [20:0] ctx_step__count;
+    reg  [20:0] ctx_step__amt;
     reg  ctx_step__e_valid;
     reg  ctx_step__e_parity;
-    reg  [10:0] ctx_step__e_pending;
-    reg  [10:0] ctx_step__e_expected;
-    reg  [12:0] ctx_step__e_tx;
+    reg  [20:0] ctx_step__e_pending;
+    reg  [20:0] ctx_step__e_expected;
+    reg  [20:0] ctx_step__e_tx;
     wire  ctx_step__n_valid;
     wire  ctx_step__n_parity;
-    wire  [10:0] ctx_step__n_pending;
-    wire  [10:0] ctx_step__n_expected;
-    wire  [12:0] ctx_step__n_tx;
+    wire  [20:0] ctx_step__n_pending;
+    wire  [20:0] ctx_step__n_expected;
+    wire  [20:0] ctx_step__n_tx;
     wire  [3:0] ctx_step__cause;
     wire  ctx_step__complete;
     reg  rarv_step__act;
@@ -6197,18 +6197,18 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  rarv_step__drop;
     reg  rarv_step__tx_up;
     reg  rarv_step__tx_dn;
-    reg  [10:0] rarv_step__count;
-    reg  [12:0] rarv_step__amt;
+    reg  [20:0] rarv_step__count;
+    reg  [20:0] rarv_step__amt;
     reg  rarv_step__e_valid;
     reg  rarv_step__e_parity;
-    reg  [10:0] rarv_step__e_pending;
-    reg  [10:0] rarv_step__e_expected;
-    reg  [12:0] rarv_step__e_tx;
+    reg  [20:0] rarv_step__e_pending;
+    reg  [20:0] rarv_step__e_expected;
+    reg  [20:0] rarv_step__e_tx;
     wire  rarv_step__n_valid;
     wire  rarv_step__n_parity;
-    wire  [10:0] rarv_step__n_pending;
-    wire  [10:0] rarv_step__n_expected;
-    wire  [12:0] rarv_step__n_tx;
+    wire  [20:0] rarv_step__n_pending;
+    wire  [20:0] rarv_step__n_expected;
+    wire  [20:0] rarv_step__n_tx;
     wire  [3:0] rarv_step__cause;
     wire  rarv_step__complete;
     reg  op_step__act;
@@ -6218,18 +6218,18 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  op_step__drop;
     reg  op_step__tx_up;
     reg  op_step__tx_dn;
-    reg  [10:0] op_step__count;
-    reg  [12:0] op_step__amt;
+    reg  [20:0] op_step__count;
+    reg  [20:0] op_step__amt;
     reg  op_step__e_valid;
     reg  op_step__e_parity;
-    reg  [10:0] op_step__e_pending;
-    reg  [10:0] op_step__e_expected;
-    reg  [12:0] op_step__e_tx;
+    reg  [20:0] op_step__e_pending;
+    reg  [20:0] op_step__e_expected;
+    reg  [20:0] op_step__e_tx;
     wire  op_step__n_valid;
     wire  op_step__n_parity;
-    wire  [10:0] op_step__n_pending;
-    wire  [10:0] op_step__n_expected;
-    wire  [12:0] op_step__n_tx;
+    wire  [20:0] op_step__n_pending;
+    wire  [20:0] op_step__n_expected;
+    wire  [20:0] op_step__n_tx;
     wire  [3:0] op_step__cause;
     wire  op_step__complete;
     reg  op_port__clock;
@@ -6237,7 +6237,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  op_port__op_valid;
     reg  [3:0] op_port__op_warp;
     reg  [3:0] op_port__op_code;
-    reg  [10:0] op_port__op_count;
+    reg  [20:0] op_port__op_count;
     reg  op_port__op_parity;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
@@ -6597,54 +6597,54 @@ module smsync_w16_k4_c4_m32_g4__mb__ctx_step(act,init,inval,arrive,drop,tx_up,tx
     input wire  drop;
     input wire  tx_up;
     input wire  tx_dn;
-    input wire  [10:0] count;
-    input wire  [12:0] amt;
+    input wire  [20:0] count;
+    input wire  [20:0] amt;
     input wire  e_valid;
     input wire  e_parity;
-    input wire  [10:0] e_pending;
-    input wire  [10:0] e_expected;
-    input wire  [12:0] e_tx;
+    input wire  [20:0] e_pending;
+    input wire  [20:0] e_expected;
+    input wire  [20:0] e_tx;
     output reg  n_valid;
     output reg  n_parity;
-    output reg  [10:0] n_pending;
-    output reg  [10:0] n_expected;
-    output reg  [12:0] n_tx;
+    output reg  [20:0] n_pending;
+    output reg  [20:0] n_expected;
+    output reg  [20:0] n_tx;
     output reg  [3:0] cause;
     output reg  complete;
     
     // Constant declarations
-    localparam  max_count = 11'b1111111111;
-    localparam  zero_count = 11'b0;
-    localparam  zero_tx = 13'b0;
-    localparam  zero_xb = 15'b0;
-    localparam  sign_tb = 13'b1000000000000;
-    localparam  sign_ext = 15'b110000000000000;
-    localparam  sign_xb = 15'b100000000000000;
-    localparam  max_tx = 15'b111111111111;
-    localparam  neg_max_tx = 15'b111000000000001;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
+    localparam  zero_tx = 21'h0;
+    localparam  zero_xb = 23'h0;
+    localparam  sign_tb = 21'h100000;
+    localparam  sign_ext = 23'h600000;
+    localparam  sign_xb = 23'h400000;
+    localparam  max_tx = 23'hfffff;
+    localparam  neg_max_tx = 23'h700001;
     localparam  c_uninit = 4'h3;
     localparam  c_bad_count = 4'h4;
     localparam  c_underflow = 4'h5;
     localparam  c_tx_range = 4'h6;
     
     // Local signals
-    reg  [14:0] tx_ext;
-    reg  [14:0] amt_ext;
-    reg  [14:0] tx_new;
+    reg  [22:0] tx_ext;
+    reg  [22:0] amt_ext;
+    reg  [22:0] tx_new;
     reg  tx_neg;
-    reg  [10:0] pend_new;
-    reg  [10:0] exp_new;
+    reg  [20:0] pend_new;
+    reg  [20:0] exp_new;
     reg  count_bad;
     reg  underflow;
     reg  tx_bad;
     
     // Update code
     always @(*) begin
-        tx_ext = ((e_tx) & 15'h7fff);
+        tx_ext = ((e_tx) & 23'h7fffff);
         if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 15'h7fff) | sign_ext;
+            tx_ext = ((e_tx) & 23'h7fffff) | sign_ext;
         end
-        amt_ext = ((amt) & 15'h7fff);
+        amt_ext = ((amt) & 23'h7fffff);
         tx_new = tx_ext;
         if (tx_up) begin
             tx_new = tx_ext + amt_ext;
@@ -6653,7 +6653,7 @@ module smsync_w16_k4_c4_m32_g4__mb__ctx_step(act,init,inval,arrive,drop,tx_up,tx
             tx_new = tx_ext - amt_ext;
         end
         tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
+        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & (amt_ext > max_tx));
         count_bad = (count == zero_count) | (count > max_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
@@ -6703,7 +6703,7 @@ module smsync_w16_k4_c4_m32_g4__mb__ctx_step(act,init,inval,arrive,drop,tx_up,tx
             else if (~|cause) begin
                 n_pending = pend_new;
                 n_expected = exp_new;
-                n_tx = ((tx_new) & 13'h1fff);
+                n_tx = ((tx_new) & 21'h1fffff);
                 if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
                     complete = 1'b1;
                     n_parity = ~e_parity;
@@ -6726,34 +6726,34 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,ctx_entry,rarv_entry,op_
     input wire  [4:0] op_entry;
     output reg  ctx_e_valid;
     output reg  ctx_e_parity;
-    output reg  [10:0] ctx_e_pending;
-    output reg  [10:0] ctx_e_expected;
-    output reg  [12:0] ctx_e_tx;
+    output reg  [20:0] ctx_e_pending;
+    output reg  [20:0] ctx_e_expected;
+    output reg  [20:0] ctx_e_tx;
     output reg  rarv_e_valid;
     output reg  rarv_e_parity;
-    output reg  [10:0] rarv_e_pending;
-    output reg  [10:0] rarv_e_expected;
-    output reg  [12:0] rarv_e_tx;
+    output reg  [20:0] rarv_e_pending;
+    output reg  [20:0] rarv_e_expected;
+    output reg  [20:0] rarv_e_tx;
     output reg  op_e_valid;
     output reg  op_e_parity;
-    output reg  [10:0] op_e_pending;
-    output reg  [10:0] op_e_expected;
-    output reg  [12:0] op_e_tx;
+    output reg  [20:0] op_e_pending;
+    output reg  [20:0] op_e_expected;
+    output reg  [20:0] op_e_tx;
     input wire  ctx_n_valid;
     input wire  ctx_n_parity;
-    input wire  [10:0] ctx_n_pending;
-    input wire  [10:0] ctx_n_expected;
-    input wire  [12:0] ctx_n_tx;
+    input wire  [20:0] ctx_n_pending;
+    input wire  [20:0] ctx_n_expected;
+    input wire  [20:0] ctx_n_tx;
     input wire  rarv_n_valid;
     input wire  rarv_n_parity;
-    input wire  [10:0] rarv_n_pending;
-    input wire  [10:0] rarv_n_expected;
-    input wire  [12:0] rarv_n_tx;
+    input wire  [20:0] rarv_n_pending;
+    input wire  [20:0] rarv_n_expected;
+    input wire  [20:0] rarv_n_tx;
     input wire  op_n_valid;
     input wire  op_n_parity;
-    input wire  [10:0] op_n_pending;
-    input wire  [10:0] op_n_expected;
-    input wire  [12:0] op_n_tx;
+    input wire  [20:0] op_n_pending;
+    input wire  [20:0] op_n_expected;
+    input wire  [20:0] op_n_tx;
     
     // Stub signals
     reg  [31:0] valid__d;
@@ -6762,293 +6762,293 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,ctx_entry,rarv_entry,op_
     reg  [31:0] parity__d;
     wire  [31:0] parity__q;
     reg  parity__clock;
-    reg  [10:0] pending__0__d;
-    wire  [10:0] pending__0__q;
+    reg  [20:0] pending__0__d;
+    wire  [20:0] pending__0__q;
     reg  pending__0__clock;
-    reg  [10:0] pending__1__d;
-    wire  [10:0] pending__1__q;
+    reg  [20:0] pending__1__d;
+    wire  [20:0] pending__1__q;
     reg  pending__1__clock;
-    reg  [10:0] pending__2__d;
-    wire  [10:0] pending__2__q;
+    reg  [20:0] pending__2__d;
+    wire  [20:0] pending__2__q;
     reg  pending__2__clock;
-    reg  [10:0] pending__3__d;
-    wire  [10:0] pending__3__q;
+    reg  [20:0] pending__3__d;
+    wire  [20:0] pending__3__q;
     reg  pending__3__clock;
-    reg  [10:0] pending__4__d;
-    wire  [10:0] pending__4__q;
+    reg  [20:0] pending__4__d;
+    wire  [20:0] pending__4__q;
     reg  pending__4__clock;
-    reg  [10:0] pending__5__d;
-    wire  [10:0] pending__5__q;
+    reg  [20:0] pending__5__d;
+    wire  [20:0] pending__5__q;
     reg  pending__5__clock;
-    reg  [10:0] pending__6__d;
-    wire  [10:0] pending__6__q;
+    reg  [20:0] pending__6__d;
+    wire  [20:0] pending__6__q;
     reg  pending__6__clock;
-    reg  [10:0] pending__7__d;
-    wire  [10:0] pending__7__q;
+    reg  [20:0] pending__7__d;
+    wire  [20:0] pending__7__q;
     reg  pending__7__clock;
-    reg  [10:0] pending__8__d;
-    wire  [10:0] pending__8__q;
+    reg  [20:0] pending__8__d;
+    wire  [20:0] pending__8__q;
     reg  pending__8__clock;
-    reg  [10:0] pending__9__d;
-    wire  [10:0] pending__9__q;
+    reg  [20:0] pending__9__d;
+    wire  [20:0] pending__9__q;
     reg  pending__9__clock;
-    reg  [10:0] pending__10__d;
-    wire  [10:0] pending__10__q;
+    reg  [20:0] pending__10__d;
+    wire  [20:0] pending__10__q;
     reg  pending__10__clock;
-    reg  [10:0] pending__11__d;
-    wire  [10:0] pending__11__q;
+    reg  [20:0] pending__11__d;
+    wire  [20:0] pending__11__q;
     reg  pending__11__clock;
-    reg  [10:0] pending__12__d;
-    wire  [10:0] pending__12__q;
+    reg  [20:0] pending__12__d;
+    wire  [20:0] pending__12__q;
     reg  pending__12__clock;
-    reg  [10:0] pending__13__d;
-    wire  [10:0] pending__13__q;
+    reg  [20:0] pending__13__d;
+    wire  [20:0] pending__13__q;
     reg  pending__13__clock;
-    reg  [10:0] pending__14__d;
-    wire  [10:0] pending__14__q;
+    reg  [20:0] pending__14__d;
+    wire  [20:0] pending__14__q;
     reg  pending__14__clock;
-    reg  [10:0] pending__15__d;
-    wire  [10:0] pending__15__q;
+    reg  [20:0] pending__15__d;
+    wire  [20:0] pending__15__q;
     reg  pending__15__clock;
-    reg  [10:0] pending__16__d;
-    wire  [10:0] pending__16__q;
+    reg  [20:0] pending__16__d;
+    wire  [20:0] pending__16__q;
     reg  pending__16__clock;
-    reg  [10:0] pending__17__d;
-    wire  [10:0] pending__17__q;
+    reg  [20:0] pending__17__d;
+    wire  [20:0] pending__17__q;
     reg  pending__17__clock;
-    reg  [10:0] pending__18__d;
-    wire  [10:0] pending__18__q;
+    reg  [20:0] pending__18__d;
+    wire  [20:0] pending__18__q;
     reg  pending__18__clock;
-    reg  [10:0] pending__19__d;
-    wire  [10:0] pending__19__q;
+    reg  [20:0] pending__19__d;
+    wire  [20:0] pending__19__q;
     reg  pending__19__clock;
-    reg  [10:0] pending__20__d;
-    wire  [10:0] pending__20__q;
+    reg  [20:0] pending__20__d;
+    wire  [20:0] pending__20__q;
     reg  pending__20__clock;
-    reg  [10:0] pending__21__d;
-    wire  [10:0] pending__21__q;
+    reg  [20:0] pending__21__d;
+    wire  [20:0] pending__21__q;
     reg  pending__21__clock;
-    reg  [10:0] pending__22__d;
-    wire  [10:0] pending__22__q;
+    reg  [20:0] pending__22__d;
+    wire  [20:0] pending__22__q;
     reg  pending__22__clock;
-    reg  [10:0] pending__23__d;
-    wire  [10:0] pending__23__q;
+    reg  [20:0] pending__23__d;
+    wire  [20:0] pending__23__q;
     reg  pending__23__clock;
-    reg  [10:0] pending__24__d;
-    wire  [10:0] pending__24__q;
+    reg  [20:0] pending__24__d;
+    wire  [20:0] pending__24__q;
     reg  pending__24__clock;
-    reg  [10:0] pending__25__d;
-    wire  [10:0] pending__25__q;
+    reg  [20:0] pending__25__d;
+    wire  [20:0] pending__25__q;
     reg  pending__25__clock;
-    reg  [10:0] pending__26__d;
-    wire  [10:0] pending__26__q;
+    reg  [20:0] pending__26__d;
+    wire  [20:0] pending__26__q;
     reg  pending__26__clock;
-    reg  [10:0] pending__27__d;
-    wire  [10:0] pending__27__q;
+    reg  [20:0] pending__27__d;
+    wire  [20:0] pending__27__q;
     reg  pending__27__clock;
-    reg  [10:0] pending__28__d;
-    wire  [10:0] pending__28__q;
+    reg  [20:0] pending__28__d;
+    wire  [20:0] pending__28__q;
     reg  pending__28__clock;
-    reg  [10:0] pending__29__d;
-    wire  [10:0] pending__29__q;
+    reg  [20:0] pending__29__d;
+    wire  [20:0] pending__29__q;
     reg  pending__29__clock;
-    reg  [10:0] pending__30__d;
-    wire  [10:0] pending__30__q;
+    reg  [20:0] pending__30__d;
+    wire  [20:0] pending__30__q;
     reg  pending__30__clock;
-    reg  [10:0] pending__31__d;
-    wire  [10:0] pending__31__q;
+    reg  [20:0] pending__31__d;
+    wire  [20:0] pending__31__q;
     reg  pending__31__clock;
-    reg  [10:0] expected__0__d;
-    wire  [10:0] expected__0__q;
+    reg  [20:0] expected__0__d;
+    wire  [20:0] expected__0__q;
     reg  expected__0__clock;
-    reg  [10:0] expected__1__d;
-    wire  [10:0] expected__1__q;
+    reg  [20:0] expected__1__d;
+    wire  [20:0] expected__1__q;
     reg  expected__1__clock;
-    reg  [10:0] expected__2__d;
-    wire  [10:0] expected__2__q;
+    reg  [20:0] expected__2__d;
+    wire  [20:0] expected__2__q;
     reg  expected__2__clock;
-    reg  [10:0] expected__3__d;
-    wire  [10:0] expected__3__q;
+    reg  [20:0] expected__3__d;
+    wire  [20:0] expected__3__q;
     reg  expected__3__clock;
-    reg  [10:0] expected__4__d;
-    wire  [10:0] expected__4__q;
+    reg  [20:0] expected__4__d;
+    wire  [20:0] expected__4__q;
     reg  expected__4__clock;
-    reg  [10:0] expected__5__d;
-    wire  [10:0] expected__5__q;
+    reg  [20:0] expected__5__d;
+    wire  [20:0] expected__5__q;
     reg  expected__5__clock;
-    reg  [10:0] expected__6__d;
-    wire  [10:0] expected__6__q;
+    reg  [20:0] expected__6__d;
+    wire  [20:0] expected__6__q;
     reg  expected__6__clock;
-    reg  [10:0] expected__7__d;
-    wire  [10:0] expected__7__q;
+    reg  [20:0] expected__7__d;
+    wire  [20:0] expected__7__q;
     reg  expected__7__clock;
-    reg  [10:0] expected__8__d;
-    wire  [10:0] expected__8__q;
+    reg  [20:0] expected__8__d;
+    wire  [20:0] expected__8__q;
     reg  expected__8__clock;
-    reg  [10:0] expected__9__d;
-    wire  [10:0] expected__9__q;
+    reg  [20:0] expected__9__d;
+    wire  [20:0] expected__9__q;
     reg  expected__9__clock;
-    reg  [10:0] expected__10__d;
-    wire  [10:0] expected__10__q;
+    reg  [20:0] expected__10__d;
+    wire  [20:0] expected__10__q;
     reg  expected__10__clock;
-    reg  [10:0] expected__11__d;
-    wire  [10:0] expected__11__q;
+    reg  [20:0] expected__11__d;
+    wire  [20:0] expected__11__q;
     reg  expected__11__clock;
-    reg  [10:0] expected__12__d;
-    wire  [10:0] expected__12__q;
+    reg  [20:0] expected__12__d;
+    wire  [20:0] expected__12__q;
     reg  expected__12__clock;
-    reg  [10:0] expected__13__d;
-    wire  [10:0] expected__13__q;
+    reg  [20:0] expected__13__d;
+    wire  [20:0] expected__13__q;
     reg  expected__13__clock;
-    reg  [10:0] expected__14__d;
-    wire  [10:0] expected__14__q;
+    reg  [20:0] expected__14__d;
+    wire  [20:0] expected__14__q;
     reg  expected__14__clock;
-    reg  [10:0] expected__15__d;
-    wire  [10:0] expected__15__q;
+    reg  [20:0] expected__15__d;
+    wire  [20:0] expected__15__q;
     reg  expected__15__clock;
-    reg  [10:0] expected__16__d;
-    wire  [10:0] expected__16__q;
+    reg  [20:0] expected__16__d;
+    wire  [20:0] expected__16__q;
     reg  expected__16__clock;
-    reg  [10:0] expected__17__d;
-    wire  [10:0] expected__17__q;
+    reg  [20:0] expected__17__d;
+    wire  [20:0] expected__17__q;
     reg  expected__17__clock;
-    reg  [10:0] expected__18__d;
-    wire  [10:0] expected__18__q;
+    reg  [20:0] expected__18__d;
+    wire  [20:0] expected__18__q;
     reg  expected__18__clock;
-    reg  [10:0] expected__19__d;
-    wire  [10:0] expected__19__q;
+    reg  [20:0] expected__19__d;
+    wire  [20:0] expected__19__q;
     reg  expected__19__clock;
-    reg  [10:0] expected__20__d;
-    wire  [10:0] expected__20__q;
+    reg  [20:0] expected__20__d;
+    wire  [20:0] expected__20__q;
     reg  expected__20__clock;
-    reg  [10:0] expected__21__d;
-    wire  [10:0] expected__21__q;
+    reg  [20:0] expected__21__d;
+    wire  [20:0] expected__21__q;
     reg  expected__21__clock;
-    reg  [10:0] expected__22__d;
-    wire  [10:0] expected__22__q;
+    reg  [20:0] expected__22__d;
+    wire  [20:0] expected__22__q;
     reg  expected__22__clock;
-    reg  [10:0] expected__23__d;
-    wire  [10:0] expected__23__q;
+    reg  [20:0] expected__23__d;
+    wire  [20:0] expected__23__q;
     reg  expected__23__clock;
-    reg  [10:0] expected__24__d;
-    wire  [10:0] expected__24__q;
+    reg  [20:0] expected__24__d;
+    wire  [20:0] expected__24__q;
     reg  expected__24__clock;
-    reg  [10:0] expected__25__d;
-    wire  [10:0] expected__25__q;
+    reg  [20:0] expected__25__d;
+    wire  [20:0] expected__25__q;
     reg  expected__25__clock;
-    reg  [10:0] expected__26__d;
-    wire  [10:0] expected__26__q;
+    reg  [20:0] expected__26__d;
+    wire  [20:0] expected__26__q;
     reg  expected__26__clock;
-    reg  [10:0] expected__27__d;
-    wire  [10:0] expected__27__q;
+    reg  [20:0] expected__27__d;
+    wire  [20:0] expected__27__q;
     reg  expected__27__clock;
-    reg  [10:0] expected__28__d;
-    wire  [10:0] expected__28__q;
+    reg  [20:0] expected__28__d;
+    wire  [20:0] expected__28__q;
     reg  expected__28__clock;
-    reg  [10:0] expected__29__d;
-    wire  [10:0] expected__29__q;
+    reg  [20:0] expected__29__d;
+    wire  [20:0] expected__29__q;
     reg  expected__29__clock;
-    reg  [10:0] expected__30__d;
-    wire  [10:0] expected__30__q;
+    reg  [20:0] expected__30__d;
+    wire  [20:0] expected__30__q;
     reg  expected__30__clock;
-    reg  [10:0] expected__31__d;
-    wire  [10:0] expected__31__q;
+    reg  [20:0] expected__31__d;
+    wire  [20:0] expected__31__q;
     reg  expected__31__clock;
-    reg  [12:0] tx__0__d;
-    wire  [12:0] tx__0__q;
+    reg  [20:0] tx__0__d;
+    wire  [20:0] tx__0__q;
     reg  tx__0__clock;
-    reg  [12:0] tx__1__d;
-    wire  [12:0] tx__1__q;
+    reg  [20:0] tx__1__d;
+    wire  [20:0] tx__1__q;
     reg  tx__1__clock;
-    reg  [12:0] tx__2__d;
-    wire  [12:0] tx__2__q;
+    reg  [20:0] tx__2__d;
+    wire  [20:0] tx__2__q;
     reg  tx__2__clock;
-    reg  [12:0] tx__3__d;
-    wire  [12:0] tx__3__q;
+    reg  [20:0] tx__3__d;
+    wire  [20:0] tx__3__q;
     reg  tx__3__clock;
-    reg  [12:0] tx__4__d;
-    wire  [12:0] tx__4__q;
+    reg  [20:0] tx__4__d;
+    wire  [20:0] tx__4__q;
     reg  tx__4__clock;
-    reg  [12:0] tx__5__d;
-    wire  [12:0] tx__5__q;
+    reg  [20:0] tx__5__d;
+    wire  [20:0] tx__5__q;
     reg  tx__5__clock;
-    reg  [12:0] tx__6__d;
-    wire  [12:0] tx__6__q;
+    reg  [20:0] tx__6__d;
+    wire  [20:0] tx__6__q;
     reg  tx__6__clock;
-    reg  [12:0] tx__7__d;
-    wire  [12:0] tx__7__q;
+    reg  [20:0] tx__7__d;
+    wire  [20:0] tx__7__q;
     reg  tx__7__clock;
-    reg  [12:0] tx__8__d;
-    wire  [12:0] tx__8__q;
+    reg  [20:0] tx__8__d;
+    wire  [20:0] tx__8__q;
     reg  tx__8__clock;
-    reg  [12:0] tx__9__d;
-    wire  [12:0] tx__9__q;
+    reg  [20:0] tx__9__d;
+    wire  [20:0] tx__9__q;
     reg  tx__9__clock;
-    reg  [12:0] tx__10__d;
-    wire  [12:0] tx__10__q;
+    reg  [20:0] tx__10__d;
+    wire  [20:0] tx__10__q;
     reg  tx__10__clock;
-    reg  [12:0] tx__11__d;
-    wire  [12:0] tx__11__q;
+    reg  [20:0] tx__11__d;
+    wire  [20:0] tx__11__q;
     reg  tx__11__clock;
-    reg  [12:0] tx__12__d;
-    wire  [12:0] tx__12__q;
+    reg  [20:0] tx__12__d;
+    wire  [20:0] tx__12__q;
     reg  tx__12__clock;
-    reg  [12:0] tx__13__d;
-    wire  [12:0] tx__13__q;
+    reg  [20:0] tx__13__d;
+    wire  [20:0] tx__13__q;
     reg  tx__13__clock;
-    reg  [12:0] tx__14__d;
-    wire  [12:0] tx__14__q;
+    reg  [20:0] tx__14__d;
+    wire  [20:0] tx__14__q;
     reg  tx__14__clock;
-    reg  [12:0] tx__15__d;
-    wire  [12:0] tx__15__q;
+    reg  [20:0] tx__15__d;
+    wire  [20:0] tx__15__q;
     reg  tx__15__clock;
-    reg  [12:0] tx__16__d;
-    wire  [12:0] tx__16__q;
+    reg  [20:0] tx__16__d;
+    wire  [20:0] tx__16__q;
     reg  tx__16__clock;
-    reg  [12:0] tx__17__d;
-    wire  [12:0] tx__17__q;
+    reg  [20:0] tx__17__d;
+    wire  [20:0] tx__17__q;
     reg  tx__17__clock;
-    reg  [12:0] tx__18__d;
-    wire  [12:0] tx__18__q;
+    reg  [20:0] tx__18__d;
+    wire  [20:0] tx__18__q;
     reg  tx__18__clock;
-    reg  [12:0] tx__19__d;
-    wire  [12:0] tx__19__q;
+    reg  [20:0] tx__19__d;
+    wire  [20:0] tx__19__q;
     reg  tx__19__clock;
-    reg  [12:0] tx__20__d;
-    wire  [12:0] tx__20__q;
+    reg  [20:0] tx__20__d;
+    wire  [20:0] tx__20__q;
     reg  tx__20__clock;
-    reg  [12:0] tx__21__d;
-    wire  [12:0] tx__21__q;
+    reg  [20:0] tx__21__d;
+    wire  [20:0] tx__21__q;
     reg  tx__21__clock;
-    reg  [12:0] tx__22__d;
-    wire  [12:0] tx__22__q;
+    reg  [20:0] tx__22__d;
+    wire  [20:0] tx__22__q;
     reg  tx__22__clock;
-    reg  [12:0] tx__23__d;
-    wire  [12:0] tx__23__q;
+    reg  [20:0] tx__23__d;
+    wire  [20:0] tx__23__q;
     reg  tx__23__clock;
-    reg  [12:0] tx__24__d;
-    wire  [12:0] tx__24__q;
+    reg  [20:0] tx__24__d;
+    wire  [20:0] tx__24__q;
     reg  tx__24__clock;
-    reg  [12:0] tx__25__d;
-    wire  [12:0] tx__25__q;
+    reg  [20:0] tx__25__d;
+    wire  [20:0] tx__25__q;
     reg  tx__25__clock;
-    reg  [12:0] tx__26__d;
-    wire  [12:0] tx__26__q;
+    reg  [20:0] tx__26__d;
+    wire  [20:0] tx__26__q;
     reg  tx__26__clock;
-    reg  [12:0] tx__27__d;
-    wire  [12:0] tx__27__q;
+    reg  [20:0] tx__27__d;
+    wire  [20:0] tx__27__q;
     reg  tx__27__clock;
-    reg  [12:0] tx__28__d;
-    wire  [12:0] tx__28__q;
+    reg  [20:0] tx__28__d;
+    wire  [20:0] tx__28__q;
     reg  tx__28__clock;
-    reg  [12:0] tx__29__d;
-    wire  [12:0] tx__29__q;
+    reg  [20:0] tx__29__d;
+    wire  [20:0] tx__29__q;
     reg  tx__29__clock;
-    reg  [12:0] tx__30__d;
-    wire  [12:0] tx__30__q;
+    reg  [20:0] tx__30__d;
+    wire  [20:0] tx__30__q;
     reg  tx__30__clock;
-    reg  [12:0] tx__31__d;
-    wire  [12:0] tx__31__q;
+    reg  [20:0] tx__31__d;
+    wire  [20:0] tx__31__q;
     reg  tx__31__clock;
     
     // Local signals
@@ -7386,162 +7386,162 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,ctx_entry,rarv_entry,op_
         .q(expected__31__q),
         .clock(expected__31__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__0(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__0(
         .d(tx__0__d),
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__1(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__2(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__3(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__4(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__5(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__6(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__7(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__8(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__8(
         .d(tx__8__d),
         .q(tx__8__q),
         .clock(tx__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__9(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__9(
         .d(tx__9__d),
         .q(tx__9__q),
         .clock(tx__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__10(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__10(
         .d(tx__10__d),
         .q(tx__10__q),
         .clock(tx__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__11(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__11(
         .d(tx__11__d),
         .q(tx__11__q),
         .clock(tx__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__12(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__12(
         .d(tx__12__d),
         .q(tx__12__q),
         .clock(tx__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__13(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__13(
         .d(tx__13__d),
         .q(tx__13__q),
         .clock(tx__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__14(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__14(
         .d(tx__14__d),
         .q(tx__14__q),
         .clock(tx__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__15(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__15(
         .d(tx__15__d),
         .q(tx__15__q),
         .clock(tx__15__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__16(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__16(
         .d(tx__16__d),
         .q(tx__16__q),
         .clock(tx__16__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__17(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__17(
         .d(tx__17__d),
         .q(tx__17__q),
         .clock(tx__17__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__18(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__18(
         .d(tx__18__d),
         .q(tx__18__q),
         .clock(tx__18__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__19(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__19(
         .d(tx__19__d),
         .q(tx__19__q),
         .clock(tx__19__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__20(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__20(
         .d(tx__20__d),
         .q(tx__20__q),
         .clock(tx__20__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__21(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__21(
         .d(tx__21__d),
         .q(tx__21__q),
         .clock(tx__21__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__22(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__22(
         .d(tx__22__d),
         .q(tx__22__q),
         .clock(tx__22__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__23(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__23(
         .d(tx__23__d),
         .q(tx__23__q),
         .clock(tx__23__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__24(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__24(
         .d(tx__24__d),
         .q(tx__24__q),
         .clock(tx__24__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__25(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__25(
         .d(tx__25__d),
         .q(tx__25__q),
         .clock(tx__25__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__26(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__26(
         .d(tx__26__d),
         .q(tx__26__q),
         .clock(tx__26__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__27(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__27(
         .d(tx__27__d),
         .q(tx__27__q),
         .clock(tx__27__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__28(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__28(
         .d(tx__28__d),
         .q(tx__28__q),
         .clock(tx__28__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__29(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__29(
         .d(tx__29__d),
         .q(tx__29__q),
         .clock(tx__29__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__30(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__30(
         .d(tx__30__d),
         .q(tx__30__q),
         .clock(tx__30__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__tx__0 tx__31(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__31(
         .d(tx__31__d),
         .q(tx__31__q),
         .clock(tx__31__clock)
@@ -8949,13 +8949,13 @@ endmodule // smsync_w16_k4_c4_m32_g4__mb__entries
 module smsync_w16_k4_c4_m32_g4__mb__entries__expected__0(d,q,clock);
     
     // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
+    input wire  [20:0] d;
+    output reg  [20:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 11'h0;
+       q = 21'h0;
     end
     
     always @(posedge clock) begin
@@ -8984,25 +8984,6 @@ module smsync_w16_k4_c4_m32_g4__mb__entries__parity(d,q,clock);
 endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__parity
 
 
-module smsync_w16_k4_c4_m32_g4__mb__entries__tx__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__tx__0
-
-
 module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
@@ -9011,7 +8992,7 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
     input wire  op_valid;
     input wire  [3:0] op_warp;
     input wire  [3:0] op_code;
-    input wire  [10:0] op_count;
+    input wire  [20:0] op_count;
     input wire  op_parity;
     input wire  op_e_valid;
     input wire  op_e_parity;
@@ -9056,8 +9037,8 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
     localparam  s_op = 2'b0;
     localparam  s_ctx = 2'b1;
     localparam  s_rarv = 2'b10;
-    localparam  max_count = 11'b1111111111;
-    localparam  zero_count = 11'b0;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
     
     // Stub signals
     reg  rsp_valid_r__d;
@@ -12172,8 +12153,8 @@ module sm_sync (
     input  wire [1:0]  in_level,
     input  wire [1:0]  in_ivall,
     input  wire        in_all,
-    input  wire [10:0] in_count,
-    input  wire [12:0] in_tx,
+    input  wire [20:0] in_count,
+    input  wire [20:0] in_tx,
     input  wire        in_parity,
     input  wire [31:0] in_pred,
     output wire [15:0] warp_blocked,
@@ -12206,10 +12187,10 @@ module sm_sync (
     output wire [3:0]  bar_err_code,
     input  wire        ctx_valid,
     input  wire [4:0]  ctx_entry,
-    input  wire [12:0] ctx_bytes,
+    input  wire [20:0] ctx_bytes,
     input  wire        rarv_valid,
     input  wire [4:0]  rarv_entry,
-    input  wire [10:0] rarv_count,
+    input  wire [20:0] rarv_count,
     output wire        mb_rsp_valid,
     output wire [3:0]  mb_rsp_warp,
     output wire [3:0]  mb_rsp_op,

@@ -5,18 +5,18 @@
 // Configuration:
 //   warps: 8
 //   entries: 8
-//   count_bits: 4
-//   tx_bits: 6
+//   count_bits: 20
+//   tx_bits: 20
 //   try_wait_limit: 8
 //   wake_fanout: 1
 //   group_depth: 8
 //   group_op_bits: 4
 //
 // `mbarrier_unit` (last in this file) has the spec/mbarrier_unit.md ports and wraps
-// `mbar_w8_m8_c4_t6_l8_f1`, the rust-hdl top; `mbar_w8_m8_c4_t6_l8_f1__<block>` are its blocks.
+// `mbar_w8_m8_c20_t20_l8_f1`, the rust-hdl top; `mbar_w8_m8_c20_t20_l8_f1__<block>` are its blocks.
 
 
-module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
+module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -26,15 +26,15 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     input wire  [2:0] op_warp;
     input wire  [3:0] op_code;
     input wire  [2:0] op_entry;
-    input wire  [4:0] op_count;
-    input wire  [6:0] op_tx;
+    input wire  [20:0] op_count;
+    input wire  [20:0] op_tx;
     input wire  op_parity;
     input wire  ctx_valid;
     input wire  [2:0] ctx_entry;
-    input wire  [6:0] ctx_bytes;
+    input wire  [20:0] ctx_bytes;
     input wire  rarv_valid;
     input wire  [2:0] rarv_entry;
-    input wire  [4:0] rarv_count;
+    input wire  [20:0] rarv_count;
     output reg  rsp_valid;
     output reg  [2:0] rsp_warp;
     output reg  [3:0] rsp_op;
@@ -56,34 +56,34 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     reg  [2:0] entries__op_entry;
     wire  entries__ctx_e_valid;
     wire  entries__ctx_e_parity;
-    wire  [4:0] entries__ctx_e_pending;
-    wire  [4:0] entries__ctx_e_expected;
-    wire  [6:0] entries__ctx_e_tx;
+    wire  [20:0] entries__ctx_e_pending;
+    wire  [20:0] entries__ctx_e_expected;
+    wire  [20:0] entries__ctx_e_tx;
     wire  entries__rarv_e_valid;
     wire  entries__rarv_e_parity;
-    wire  [4:0] entries__rarv_e_pending;
-    wire  [4:0] entries__rarv_e_expected;
-    wire  [6:0] entries__rarv_e_tx;
+    wire  [20:0] entries__rarv_e_pending;
+    wire  [20:0] entries__rarv_e_expected;
+    wire  [20:0] entries__rarv_e_tx;
     wire  entries__op_e_valid;
     wire  entries__op_e_parity;
-    wire  [4:0] entries__op_e_pending;
-    wire  [4:0] entries__op_e_expected;
-    wire  [6:0] entries__op_e_tx;
+    wire  [20:0] entries__op_e_pending;
+    wire  [20:0] entries__op_e_expected;
+    wire  [20:0] entries__op_e_tx;
     reg  entries__ctx_n_valid;
     reg  entries__ctx_n_parity;
-    reg  [4:0] entries__ctx_n_pending;
-    reg  [4:0] entries__ctx_n_expected;
-    reg  [6:0] entries__ctx_n_tx;
+    reg  [20:0] entries__ctx_n_pending;
+    reg  [20:0] entries__ctx_n_expected;
+    reg  [20:0] entries__ctx_n_tx;
     reg  entries__rarv_n_valid;
     reg  entries__rarv_n_parity;
-    reg  [4:0] entries__rarv_n_pending;
-    reg  [4:0] entries__rarv_n_expected;
-    reg  [6:0] entries__rarv_n_tx;
+    reg  [20:0] entries__rarv_n_pending;
+    reg  [20:0] entries__rarv_n_expected;
+    reg  [20:0] entries__rarv_n_tx;
     reg  entries__op_n_valid;
     reg  entries__op_n_parity;
-    reg  [4:0] entries__op_n_pending;
-    reg  [4:0] entries__op_n_expected;
-    reg  [6:0] entries__op_n_tx;
+    reg  [20:0] entries__op_n_pending;
+    reg  [20:0] entries__op_n_expected;
+    reg  [20:0] entries__op_n_tx;
     reg  ctx_step__act;
     reg  ctx_step__init;
     reg  ctx_step__inval;
@@ -91,18 +91,18 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     reg  ctx_step__drop;
     reg  ctx_step__tx_up;
     reg  ctx_step__tx_dn;
-    reg  [4:0] ctx_step__count;
-    reg  [6:0] ctx_step__amt;
+    reg  [20:0] ctx_step__count;
+    reg  [20:0] ctx_step__amt;
     reg  ctx_step__e_valid;
     reg  ctx_step__e_parity;
-    reg  [4:0] ctx_step__e_pending;
-    reg  [4:0] ctx_step__e_expected;
-    reg  [6:0] ctx_step__e_tx;
+    reg  [20:0] ctx_step__e_pending;
+    reg  [20:0] ctx_step__e_expected;
+    reg  [20:0] ctx_step__e_tx;
     wire  ctx_step__n_valid;
     wire  ctx_step__n_parity;
-    wire  [4:0] ctx_step__n_pending;
-    wire  [4:0] ctx_step__n_expected;
-    wire  [6:0] ctx_step__n_tx;
+    wire  [20:0] ctx_step__n_pending;
+    wire  [20:0] ctx_step__n_expected;
+    wire  [20:0] ctx_step__n_tx;
     wire  [3:0] ctx_step__cause;
     wire  ctx_step__complete;
     reg  rarv_step__act;
@@ -112,18 +112,18 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     reg  rarv_step__drop;
     reg  rarv_step__tx_up;
     reg  rarv_step__tx_dn;
-    reg  [4:0] rarv_step__count;
-    reg  [6:0] rarv_step__amt;
+    reg  [20:0] rarv_step__count;
+    reg  [20:0] rarv_step__amt;
     reg  rarv_step__e_valid;
     reg  rarv_step__e_parity;
-    reg  [4:0] rarv_step__e_pending;
-    reg  [4:0] rarv_step__e_expected;
-    reg  [6:0] rarv_step__e_tx;
+    reg  [20:0] rarv_step__e_pending;
+    reg  [20:0] rarv_step__e_expected;
+    reg  [20:0] rarv_step__e_tx;
     wire  rarv_step__n_valid;
     wire  rarv_step__n_parity;
-    wire  [4:0] rarv_step__n_pending;
-    wire  [4:0] rarv_step__n_expected;
-    wire  [6:0] rarv_step__n_tx;
+    wire  [20:0] rarv_step__n_pending;
+    wire  [20:0] rarv_step__n_expected;
+    wire  [20:0] rarv_step__n_tx;
     wire  [3:0] rarv_step__cause;
     wire  rarv_step__complete;
     reg  op_step__act;
@@ -133,18 +133,18 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     reg  op_step__drop;
     reg  op_step__tx_up;
     reg  op_step__tx_dn;
-    reg  [4:0] op_step__count;
-    reg  [6:0] op_step__amt;
+    reg  [20:0] op_step__count;
+    reg  [20:0] op_step__amt;
     reg  op_step__e_valid;
     reg  op_step__e_parity;
-    reg  [4:0] op_step__e_pending;
-    reg  [4:0] op_step__e_expected;
-    reg  [6:0] op_step__e_tx;
+    reg  [20:0] op_step__e_pending;
+    reg  [20:0] op_step__e_expected;
+    reg  [20:0] op_step__e_tx;
     wire  op_step__n_valid;
     wire  op_step__n_parity;
-    wire  [4:0] op_step__n_pending;
-    wire  [4:0] op_step__n_expected;
-    wire  [6:0] op_step__n_tx;
+    wire  [20:0] op_step__n_pending;
+    wire  [20:0] op_step__n_expected;
+    wire  [20:0] op_step__n_tx;
     wire  [3:0] op_step__cause;
     wire  op_step__complete;
     reg  op_port__clock;
@@ -152,7 +152,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     reg  op_port__op_valid;
     reg  [2:0] op_port__op_warp;
     reg  [3:0] op_port__op_code;
-    reg  [4:0] op_port__op_count;
+    reg  [20:0] op_port__op_count;
     reg  op_port__op_parity;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
@@ -205,7 +205,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     wire  [7:0] wake__grant;
     
     // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__entries entries(
+    mbar_w8_m8_c20_t20_l8_f1__entries entries(
         .clock(entries__clock),
         .reset(entries__reset),
         .ctx_entry(entries__ctx_entry),
@@ -242,7 +242,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .op_n_expected(entries__op_n_expected),
         .op_n_tx(entries__op_n_tx)
     );
-    mbar_w8_m8_c4_t6_l8_f1__ctx_step ctx_step(
+    mbar_w8_m8_c20_t20_l8_f1__ctx_step ctx_step(
         .act(ctx_step__act),
         .init(ctx_step__init),
         .inval(ctx_step__inval),
@@ -265,7 +265,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .cause(ctx_step__cause),
         .complete(ctx_step__complete)
     );
-    mbar_w8_m8_c4_t6_l8_f1__ctx_step rarv_step(
+    mbar_w8_m8_c20_t20_l8_f1__ctx_step rarv_step(
         .act(rarv_step__act),
         .init(rarv_step__init),
         .inval(rarv_step__inval),
@@ -288,7 +288,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .cause(rarv_step__cause),
         .complete(rarv_step__complete)
     );
-    mbar_w8_m8_c4_t6_l8_f1__ctx_step op_step(
+    mbar_w8_m8_c20_t20_l8_f1__ctx_step op_step(
         .act(op_step__act),
         .init(op_step__init),
         .inval(op_step__inval),
@@ -311,7 +311,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .cause(op_step__cause),
         .complete(op_step__complete)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port op_port(
+    mbar_w8_m8_c20_t20_l8_f1__op_port op_port(
         .clock(op_port__clock),
         .reset(op_port__reset),
         .op_valid(op_port__op_valid),
@@ -344,7 +344,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .err_src(op_port__err_src),
         .err_cause(op_port__err_cause)
     );
-    mbar_w8_m8_c4_t6_l8_f1__waiters waiters(
+    mbar_w8_m8_c20_t20_l8_f1__waiters waiters(
         .clock(waiters__clock),
         .reset(waiters__reset),
         .op_warp(waiters__op_warp),
@@ -367,7 +367,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .wake_done(waiters__wake_done),
         .suspended(waiters__suspended)
     );
-    mbar_w8_m8_c4_t6_l8_f1__wake wake(
+    mbar_w8_m8_c20_t20_l8_f1__wake wake(
         .clock(wake__clock),
         .reset(wake__reset),
         .cand(wake__cand),
@@ -499,10 +499,10 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         end
     end
     
-endmodule // mbar_w8_m8_c4_t6_l8_f1
+endmodule // mbar_w8_m8_c20_t20_l8_f1
 
 
-module mbar_w8_m8_c4_t6_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
+module mbar_w8_m8_c20_t20_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
     
     // Module arguments
     input wire  act;
@@ -512,54 +512,54 @@ module mbar_w8_m8_c4_t6_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,c
     input wire  drop;
     input wire  tx_up;
     input wire  tx_dn;
-    input wire  [4:0] count;
-    input wire  [6:0] amt;
+    input wire  [20:0] count;
+    input wire  [20:0] amt;
     input wire  e_valid;
     input wire  e_parity;
-    input wire  [4:0] e_pending;
-    input wire  [4:0] e_expected;
-    input wire  [6:0] e_tx;
+    input wire  [20:0] e_pending;
+    input wire  [20:0] e_expected;
+    input wire  [20:0] e_tx;
     output reg  n_valid;
     output reg  n_parity;
-    output reg  [4:0] n_pending;
-    output reg  [4:0] n_expected;
-    output reg  [6:0] n_tx;
+    output reg  [20:0] n_pending;
+    output reg  [20:0] n_expected;
+    output reg  [20:0] n_tx;
     output reg  [3:0] cause;
     output reg  complete;
     
     // Constant declarations
-    localparam  max_count = 5'b1111;
-    localparam  zero_count = 5'b0;
-    localparam  zero_tx = 7'b0;
-    localparam  zero_xb = 9'b0;
-    localparam  sign_tb = 7'b1000000;
-    localparam  sign_ext = 9'b110000000;
-    localparam  sign_xb = 9'b100000000;
-    localparam  max_tx = 9'b111111;
-    localparam  neg_max_tx = 9'b111000001;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
+    localparam  zero_tx = 21'h0;
+    localparam  zero_xb = 23'h0;
+    localparam  sign_tb = 21'h100000;
+    localparam  sign_ext = 23'h600000;
+    localparam  sign_xb = 23'h400000;
+    localparam  max_tx = 23'hfffff;
+    localparam  neg_max_tx = 23'h700001;
     localparam  c_uninit = 4'h3;
     localparam  c_bad_count = 4'h4;
     localparam  c_underflow = 4'h5;
     localparam  c_tx_range = 4'h6;
     
     // Local signals
-    reg  [8:0] tx_ext;
-    reg  [8:0] amt_ext;
-    reg  [8:0] tx_new;
+    reg  [22:0] tx_ext;
+    reg  [22:0] amt_ext;
+    reg  [22:0] tx_new;
     reg  tx_neg;
-    reg  [4:0] pend_new;
-    reg  [4:0] exp_new;
+    reg  [20:0] pend_new;
+    reg  [20:0] exp_new;
     reg  count_bad;
     reg  underflow;
     reg  tx_bad;
     
     // Update code
     always @(*) begin
-        tx_ext = ((e_tx) & 9'h1ff);
+        tx_ext = ((e_tx) & 23'h7fffff);
         if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 9'h1ff) | sign_ext;
+            tx_ext = ((e_tx) & 23'h7fffff) | sign_ext;
         end
-        amt_ext = ((amt) & 9'h1ff);
+        amt_ext = ((amt) & 23'h7fffff);
         tx_new = tx_ext;
         if (tx_up) begin
             tx_new = tx_ext + amt_ext;
@@ -568,7 +568,7 @@ module mbar_w8_m8_c4_t6_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,c
             tx_new = tx_ext - amt_ext;
         end
         tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
+        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & (amt_ext > max_tx));
         count_bad = (count == zero_count) | (count > max_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
@@ -618,7 +618,7 @@ module mbar_w8_m8_c4_t6_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,c
             else if (~|cause) begin
                 n_pending = pend_new;
                 n_expected = exp_new;
-                n_tx = ((tx_new) & 7'h7f);
+                n_tx = ((tx_new) & 21'h1fffff);
                 if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
                     complete = 1'b1;
                     n_parity = ~e_parity;
@@ -628,10 +628,10 @@ module mbar_w8_m8_c4_t6_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,c
         end
     end
     
-endmodule // mbar_w8_m8_c4_t6_l8_f1__ctx_step
+endmodule // mbar_w8_m8_c20_t20_l8_f1__ctx_step
 
 
-module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry,ctx_e_valid,ctx_e_parity,ctx_e_pending,ctx_e_expected,ctx_e_tx,rarv_e_valid,rarv_e_parity,rarv_e_pending,rarv_e_expected,rarv_e_tx,op_e_valid,op_e_parity,op_e_pending,op_e_expected,op_e_tx,ctx_n_valid,ctx_n_parity,ctx_n_pending,ctx_n_expected,ctx_n_tx,rarv_n_valid,rarv_n_parity,rarv_n_pending,rarv_n_expected,rarv_n_tx,op_n_valid,op_n_parity,op_n_pending,op_n_expected,op_n_tx);
+module mbar_w8_m8_c20_t20_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry,ctx_e_valid,ctx_e_parity,ctx_e_pending,ctx_e_expected,ctx_e_tx,rarv_e_valid,rarv_e_parity,rarv_e_pending,rarv_e_expected,rarv_e_tx,op_e_valid,op_e_parity,op_e_pending,op_e_expected,op_e_tx,ctx_n_valid,ctx_n_parity,ctx_n_pending,ctx_n_expected,ctx_n_tx,rarv_n_valid,rarv_n_parity,rarv_n_pending,rarv_n_expected,rarv_n_tx,op_n_valid,op_n_parity,op_n_pending,op_n_expected,op_n_tx);
     
     // Module arguments
     input wire  clock;
@@ -641,34 +641,34 @@ module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry
     input wire  [2:0] op_entry;
     output reg  ctx_e_valid;
     output reg  ctx_e_parity;
-    output reg  [4:0] ctx_e_pending;
-    output reg  [4:0] ctx_e_expected;
-    output reg  [6:0] ctx_e_tx;
+    output reg  [20:0] ctx_e_pending;
+    output reg  [20:0] ctx_e_expected;
+    output reg  [20:0] ctx_e_tx;
     output reg  rarv_e_valid;
     output reg  rarv_e_parity;
-    output reg  [4:0] rarv_e_pending;
-    output reg  [4:0] rarv_e_expected;
-    output reg  [6:0] rarv_e_tx;
+    output reg  [20:0] rarv_e_pending;
+    output reg  [20:0] rarv_e_expected;
+    output reg  [20:0] rarv_e_tx;
     output reg  op_e_valid;
     output reg  op_e_parity;
-    output reg  [4:0] op_e_pending;
-    output reg  [4:0] op_e_expected;
-    output reg  [6:0] op_e_tx;
+    output reg  [20:0] op_e_pending;
+    output reg  [20:0] op_e_expected;
+    output reg  [20:0] op_e_tx;
     input wire  ctx_n_valid;
     input wire  ctx_n_parity;
-    input wire  [4:0] ctx_n_pending;
-    input wire  [4:0] ctx_n_expected;
-    input wire  [6:0] ctx_n_tx;
+    input wire  [20:0] ctx_n_pending;
+    input wire  [20:0] ctx_n_expected;
+    input wire  [20:0] ctx_n_tx;
     input wire  rarv_n_valid;
     input wire  rarv_n_parity;
-    input wire  [4:0] rarv_n_pending;
-    input wire  [4:0] rarv_n_expected;
-    input wire  [6:0] rarv_n_tx;
+    input wire  [20:0] rarv_n_pending;
+    input wire  [20:0] rarv_n_expected;
+    input wire  [20:0] rarv_n_tx;
     input wire  op_n_valid;
     input wire  op_n_parity;
-    input wire  [4:0] op_n_pending;
-    input wire  [4:0] op_n_expected;
-    input wire  [6:0] op_n_tx;
+    input wire  [20:0] op_n_pending;
+    input wire  [20:0] op_n_expected;
+    input wire  [20:0] op_n_tx;
     
     // Stub signals
     reg  [7:0] valid__d;
@@ -677,77 +677,77 @@ module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry
     reg  [7:0] parity__d;
     wire  [7:0] parity__q;
     reg  parity__clock;
-    reg  [4:0] pending__0__d;
-    wire  [4:0] pending__0__q;
+    reg  [20:0] pending__0__d;
+    wire  [20:0] pending__0__q;
     reg  pending__0__clock;
-    reg  [4:0] pending__1__d;
-    wire  [4:0] pending__1__q;
+    reg  [20:0] pending__1__d;
+    wire  [20:0] pending__1__q;
     reg  pending__1__clock;
-    reg  [4:0] pending__2__d;
-    wire  [4:0] pending__2__q;
+    reg  [20:0] pending__2__d;
+    wire  [20:0] pending__2__q;
     reg  pending__2__clock;
-    reg  [4:0] pending__3__d;
-    wire  [4:0] pending__3__q;
+    reg  [20:0] pending__3__d;
+    wire  [20:0] pending__3__q;
     reg  pending__3__clock;
-    reg  [4:0] pending__4__d;
-    wire  [4:0] pending__4__q;
+    reg  [20:0] pending__4__d;
+    wire  [20:0] pending__4__q;
     reg  pending__4__clock;
-    reg  [4:0] pending__5__d;
-    wire  [4:0] pending__5__q;
+    reg  [20:0] pending__5__d;
+    wire  [20:0] pending__5__q;
     reg  pending__5__clock;
-    reg  [4:0] pending__6__d;
-    wire  [4:0] pending__6__q;
+    reg  [20:0] pending__6__d;
+    wire  [20:0] pending__6__q;
     reg  pending__6__clock;
-    reg  [4:0] pending__7__d;
-    wire  [4:0] pending__7__q;
+    reg  [20:0] pending__7__d;
+    wire  [20:0] pending__7__q;
     reg  pending__7__clock;
-    reg  [4:0] expected__0__d;
-    wire  [4:0] expected__0__q;
+    reg  [20:0] expected__0__d;
+    wire  [20:0] expected__0__q;
     reg  expected__0__clock;
-    reg  [4:0] expected__1__d;
-    wire  [4:0] expected__1__q;
+    reg  [20:0] expected__1__d;
+    wire  [20:0] expected__1__q;
     reg  expected__1__clock;
-    reg  [4:0] expected__2__d;
-    wire  [4:0] expected__2__q;
+    reg  [20:0] expected__2__d;
+    wire  [20:0] expected__2__q;
     reg  expected__2__clock;
-    reg  [4:0] expected__3__d;
-    wire  [4:0] expected__3__q;
+    reg  [20:0] expected__3__d;
+    wire  [20:0] expected__3__q;
     reg  expected__3__clock;
-    reg  [4:0] expected__4__d;
-    wire  [4:0] expected__4__q;
+    reg  [20:0] expected__4__d;
+    wire  [20:0] expected__4__q;
     reg  expected__4__clock;
-    reg  [4:0] expected__5__d;
-    wire  [4:0] expected__5__q;
+    reg  [20:0] expected__5__d;
+    wire  [20:0] expected__5__q;
     reg  expected__5__clock;
-    reg  [4:0] expected__6__d;
-    wire  [4:0] expected__6__q;
+    reg  [20:0] expected__6__d;
+    wire  [20:0] expected__6__q;
     reg  expected__6__clock;
-    reg  [4:0] expected__7__d;
-    wire  [4:0] expected__7__q;
+    reg  [20:0] expected__7__d;
+    wire  [20:0] expected__7__q;
     reg  expected__7__clock;
-    reg  [6:0] tx__0__d;
-    wire  [6:0] tx__0__q;
+    reg  [20:0] tx__0__d;
+    wire  [20:0] tx__0__q;
     reg  tx__0__clock;
-    reg  [6:0] tx__1__d;
-    wire  [6:0] tx__1__q;
+    reg  [20:0] tx__1__d;
+    wire  [20:0] tx__1__q;
     reg  tx__1__clock;
-    reg  [6:0] tx__2__d;
-    wire  [6:0] tx__2__q;
+    reg  [20:0] tx__2__d;
+    wire  [20:0] tx__2__q;
     reg  tx__2__clock;
-    reg  [6:0] tx__3__d;
-    wire  [6:0] tx__3__q;
+    reg  [20:0] tx__3__d;
+    wire  [20:0] tx__3__q;
     reg  tx__3__clock;
-    reg  [6:0] tx__4__d;
-    wire  [6:0] tx__4__q;
+    reg  [20:0] tx__4__d;
+    wire  [20:0] tx__4__q;
     reg  tx__4__clock;
-    reg  [6:0] tx__5__d;
-    wire  [6:0] tx__5__q;
+    reg  [20:0] tx__5__d;
+    wire  [20:0] tx__5__q;
     reg  tx__5__clock;
-    reg  [6:0] tx__6__d;
-    wire  [6:0] tx__6__q;
+    reg  [20:0] tx__6__d;
+    wire  [20:0] tx__6__q;
     reg  tx__6__clock;
-    reg  [6:0] tx__7__d;
-    wire  [6:0] tx__7__q;
+    reg  [20:0] tx__7__d;
+    wire  [20:0] tx__7__q;
     reg  tx__7__clock;
     
     // Local signals
@@ -755,132 +755,132 @@ module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry
     reg  [7:0] parity_n;
     
     // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity valid(
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity parity(
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity parity(
         .d(parity__d),
         .q(parity__q),
         .clock(parity__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__0(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 pending__0(
         .d(pending__0__d),
         .q(pending__0__q),
         .clock(pending__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__1(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 pending__1(
         .d(pending__1__d),
         .q(pending__1__q),
         .clock(pending__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__2(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 pending__2(
         .d(pending__2__d),
         .q(pending__2__q),
         .clock(pending__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__3(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 pending__3(
         .d(pending__3__d),
         .q(pending__3__q),
         .clock(pending__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__4(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 pending__4(
         .d(pending__4__d),
         .q(pending__4__q),
         .clock(pending__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__5(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 pending__5(
         .d(pending__5__d),
         .q(pending__5__q),
         .clock(pending__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__6(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 pending__6(
         .d(pending__6__d),
         .q(pending__6__q),
         .clock(pending__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__7(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 pending__7(
         .d(pending__7__d),
         .q(pending__7__q),
         .clock(pending__7__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__0(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 expected__0(
         .d(expected__0__d),
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__1(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__2(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__3(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__4(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__5(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__6(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__7(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__0(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 tx__0(
         .d(tx__0__d),
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__1(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__2(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__3(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__4(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__5(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__6(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__7(
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
@@ -1274,29 +1274,29 @@ module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry
         end
     end
     
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries
+endmodule // mbar_w8_m8_c20_t20_l8_f1__entries
 
 
-module mbar_w8_m8_c4_t6_l8_f1__entries__expected__0(d,q,clock);
+module mbar_w8_m8_c20_t20_l8_f1__entries__expected__0(d,q,clock);
     
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [20:0] d;
+    output reg  [20:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 21'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__0
+endmodule // mbar_w8_m8_c20_t20_l8_f1__entries__expected__0
 
 
-module mbar_w8_m8_c4_t6_l8_f1__entries__parity(d,q,clock);
+module mbar_w8_m8_c20_t20_l8_f1__entries__parity(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1312,29 +1312,10 @@ module mbar_w8_m8_c4_t6_l8_f1__entries__parity(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__parity
+endmodule // mbar_w8_m8_c20_t20_l8_f1__entries__parity
 
 
-module mbar_w8_m8_c4_t6_l8_f1__entries__tx__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__0
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module mbar_w8_m8_c20_t20_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -1342,7 +1323,7 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_c
     input wire  op_valid;
     input wire  [2:0] op_warp;
     input wire  [3:0] op_code;
-    input wire  [4:0] op_count;
+    input wire  [20:0] op_count;
     input wire  op_parity;
     input wire  op_e_valid;
     input wire  op_e_parity;
@@ -1387,8 +1368,8 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_c
     localparam  s_op = 2'b0;
     localparam  s_ctx = 2'b1;
     localparam  s_rarv = 2'b10;
-    localparam  max_count = 5'b1111;
-    localparam  zero_count = 5'b0;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
     
     // Stub signals
     reg  rsp_valid_r__d;
@@ -1432,47 +1413,47 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_c
     reg  passed;
     
     // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_valid_r(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_r rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r rsp_warp_r(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r rsp_warp_r(
         .d(rsp_warp_r__d),
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r rsp_op_r(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_token_r(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_r rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_done_r(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_r rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_suspended_r(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_r rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r err_r(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_r err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_src_r err_src_r(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_src_r err_src_r(
         .d(err_src_r__d),
         .q(err_src_r__q),
         .clock(err_src_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r err_cause_r(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r err_cause_r(
         .d(err_cause_r__d),
         .q(err_cause_r__q),
         .clock(err_cause_r__clock)
@@ -1600,10 +1581,10 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_c
         err_cause = err_cause_r__q;
     end
     
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port
+endmodule // mbar_w8_m8_c20_t20_l8_f1__op_port
 
 
-module mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r(d,q,clock);
+module mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1619,10 +1600,10 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r
+endmodule // mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r
 
 
-module mbar_w8_m8_c4_t6_l8_f1__op_port__err_r(d,q,clock);
+module mbar_w8_m8_c20_t20_l8_f1__op_port__err_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1638,10 +1619,10 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port__err_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__err_r
+endmodule // mbar_w8_m8_c20_t20_l8_f1__op_port__err_r
 
 
-module mbar_w8_m8_c4_t6_l8_f1__op_port__err_src_r(d,q,clock);
+module mbar_w8_m8_c20_t20_l8_f1__op_port__err_src_r(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1657,10 +1638,10 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port__err_src_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__err_src_r
+endmodule // mbar_w8_m8_c20_t20_l8_f1__op_port__err_src_r
 
 
-module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r(d,q,clock);
+module mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -1676,10 +1657,10 @@ module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r
+endmodule // mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r
 
 
-module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -1792,112 +1773,112 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
     reg  hit;
     
     // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity susp(
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity decided(
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity decided(
         .d(decided__d),
         .q(decided__q),
         .clock(decided__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity done(
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity wparity(
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__0(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__1(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__2(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__3(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__4(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__5(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__6(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r wentry__7(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__0(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__1(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__2(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__3(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__4(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__5(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__6(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r timer__7(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__err_cause_r timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity wake_mask_r(
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity wake_done_r(
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
@@ -2150,10 +2131,10 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
         suspended = susp__q;
     end
     
-endmodule // mbar_w8_m8_c4_t6_l8_f1__waiters
+endmodule // mbar_w8_m8_c20_t20_l8_f1__waiters
 
 
-module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
+module mbar_w8_m8_c20_t20_l8_f1__wake(clock,reset,cand,grant);
     
     // Module arguments
     input wire  clock;
@@ -2194,7 +2175,7 @@ module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
     reg  [7:0] acc;
     
     // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r rr(
+    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -2275,7 +2256,7 @@ module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
         end
     end
     
-endmodule // mbar_w8_m8_c4_t6_l8_f1__wake
+endmodule // mbar_w8_m8_c20_t20_l8_f1__wake
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
@@ -2287,15 +2268,15 @@ module mbarrier_unit (
     input  wire [2:0]  op_warp,
     input  wire [3:0]  op_code,
     input  wire [2:0]  op_entry,
-    input  wire [4:0]  op_count,
-    input  wire [6:0]  op_tx,
+    input  wire [20:0] op_count,
+    input  wire [20:0] op_tx,
     input  wire        op_parity,
     input  wire        ctx_valid,
     input  wire [2:0]  ctx_entry,
-    input  wire [6:0]  ctx_bytes,
+    input  wire [20:0] ctx_bytes,
     input  wire        rarv_valid,
     input  wire [2:0]  rarv_entry,
-    input  wire [4:0]  rarv_count,
+    input  wire [20:0] rarv_count,
     output wire        rsp_valid,
     output wire [2:0]  rsp_warp,
     output wire [3:0]  rsp_op,
@@ -2310,7 +2291,7 @@ module mbarrier_unit (
     output wire [3:0]  err_cause
 );
 
-    mbar_w8_m8_c4_t6_l8_f1 core (
+    mbar_w8_m8_c20_t20_l8_f1 core (
         .clock(clock),
         .reset(reset),
         .op_valid(op_valid),

@@ -5,18 +5,18 @@
 // Configuration:
 //   warps: 16
 //   entries: 32
-//   count_bits: 10
-//   tx_bits: 12
+//   count_bits: 20
+//   tx_bits: 20
 //   try_wait_limit: 40
 //   wake_fanout: 2
 //   group_depth: 8
 //   group_op_bits: 4
 //
 // `mbarrier_unit` (last in this file) has the spec/mbarrier_unit.md ports and wraps
-// `mbar_w16_m32_c10_t12_l40_f2`, the rust-hdl top; `mbar_w16_m32_c10_t12_l40_f2__<block>` are its blocks.
+// `mbar_w16_m32_c20_t20_l40_f2`, the rust-hdl top; `mbar_w16_m32_c20_t20_l40_f2__<block>` are its blocks.
 
 
-module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
+module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -26,15 +26,15 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     input wire  [3:0] op_warp;
     input wire  [3:0] op_code;
     input wire  [4:0] op_entry;
-    input wire  [10:0] op_count;
-    input wire  [12:0] op_tx;
+    input wire  [20:0] op_count;
+    input wire  [20:0] op_tx;
     input wire  op_parity;
     input wire  ctx_valid;
     input wire  [4:0] ctx_entry;
-    input wire  [12:0] ctx_bytes;
+    input wire  [20:0] ctx_bytes;
     input wire  rarv_valid;
     input wire  [4:0] rarv_entry;
-    input wire  [10:0] rarv_count;
+    input wire  [20:0] rarv_count;
     output reg  rsp_valid;
     output reg  [3:0] rsp_warp;
     output reg  [3:0] rsp_op;
@@ -56,34 +56,34 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [4:0] entries__op_entry;
     wire  entries__ctx_e_valid;
     wire  entries__ctx_e_parity;
-    wire  [10:0] entries__ctx_e_pending;
-    wire  [10:0] entries__ctx_e_expected;
-    wire  [12:0] entries__ctx_e_tx;
+    wire  [20:0] entries__ctx_e_pending;
+    wire  [20:0] entries__ctx_e_expected;
+    wire  [20:0] entries__ctx_e_tx;
     wire  entries__rarv_e_valid;
     wire  entries__rarv_e_parity;
-    wire  [10:0] entries__rarv_e_pending;
-    wire  [10:0] entries__rarv_e_expected;
-    wire  [12:0] entries__rarv_e_tx;
+    wire  [20:0] entries__rarv_e_pending;
+    wire  [20:0] entries__rarv_e_expected;
+    wire  [20:0] entries__rarv_e_tx;
     wire  entries__op_e_valid;
     wire  entries__op_e_parity;
-    wire  [10:0] entries__op_e_pending;
-    wire  [10:0] entries__op_e_expected;
-    wire  [12:0] entries__op_e_tx;
+    wire  [20:0] entries__op_e_pending;
+    wire  [20:0] entries__op_e_expected;
+    wire  [20:0] entries__op_e_tx;
     reg  entries__ctx_n_valid;
     reg  entries__ctx_n_parity;
-    reg  [10:0] entries__ctx_n_pending;
-    reg  [10:0] entries__ctx_n_expected;
-    reg  [12:0] entries__ctx_n_tx;
+    reg  [20:0] entries__ctx_n_pending;
+    reg  [20:0] entries__ctx_n_expected;
+    reg  [20:0] entries__ctx_n_tx;
     reg  entries__rarv_n_valid;
     reg  entries__rarv_n_parity;
-    reg  [10:0] entries__rarv_n_pending;
-    reg  [10:0] entries__rarv_n_expected;
-    reg  [12:0] entries__rarv_n_tx;
+    reg  [20:0] entries__rarv_n_pending;
+    reg  [20:0] entries__rarv_n_expected;
+    reg  [20:0] entries__rarv_n_tx;
     reg  entries__op_n_valid;
     reg  entries__op_n_parity;
-    reg  [10:0] entries__op_n_pending;
-    reg  [10:0] entries__op_n_expected;
-    reg  [12:0] entries__op_n_tx;
+    reg  [20:0] entries__op_n_pending;
+    reg  [20:0] entries__op_n_expected;
+    reg  [20:0] entries__op_n_tx;
     reg  ctx_step__act;
     reg  ctx_step__init;
     reg  ctx_step__inval;
@@ -91,18 +91,18 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  ctx_step__drop;
     reg  ctx_step__tx_up;
     reg  ctx_step__tx_dn;
-    reg  [10:0] ctx_step__count;
-    reg  [12:0] ctx_step__amt;
+    reg  [20:0] ctx_step__count;
+    reg  [20:0] ctx_step__amt;
     reg  ctx_step__e_valid;
     reg  ctx_step__e_parity;
-    reg  [10:0] ctx_step__e_pending;
-    reg  [10:0] ctx_step__e_expected;
-    reg  [12:0] ctx_step__e_tx;
+    reg  [20:0] ctx_step__e_pending;
+    reg  [20:0] ctx_step__e_expected;
+    reg  [20:0] ctx_step__e_tx;
     wire  ctx_step__n_valid;
     wire  ctx_step__n_parity;
-    wire  [10:0] ctx_step__n_pending;
-    wire  [10:0] ctx_step__n_expected;
-    wire  [12:0] ctx_step__n_tx;
+    wire  [20:0] ctx_step__n_pending;
+    wire  [20:0] ctx_step__n_expected;
+    wire  [20:0] ctx_step__n_tx;
     wire  [3:0] ctx_step__cause;
     wire  ctx_step__complete;
     reg  rarv_step__act;
@@ -112,18 +112,18 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  rarv_step__drop;
     reg  rarv_step__tx_up;
     reg  rarv_step__tx_dn;
-    reg  [10:0] rarv_step__count;
-    reg  [12:0] rarv_step__amt;
+    reg  [20:0] rarv_step__count;
+    reg  [20:0] rarv_step__amt;
     reg  rarv_step__e_valid;
     reg  rarv_step__e_parity;
-    reg  [10:0] rarv_step__e_pending;
-    reg  [10:0] rarv_step__e_expected;
-    reg  [12:0] rarv_step__e_tx;
+    reg  [20:0] rarv_step__e_pending;
+    reg  [20:0] rarv_step__e_expected;
+    reg  [20:0] rarv_step__e_tx;
     wire  rarv_step__n_valid;
     wire  rarv_step__n_parity;
-    wire  [10:0] rarv_step__n_pending;
-    wire  [10:0] rarv_step__n_expected;
-    wire  [12:0] rarv_step__n_tx;
+    wire  [20:0] rarv_step__n_pending;
+    wire  [20:0] rarv_step__n_expected;
+    wire  [20:0] rarv_step__n_tx;
     wire  [3:0] rarv_step__cause;
     wire  rarv_step__complete;
     reg  op_step__act;
@@ -133,18 +133,18 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  op_step__drop;
     reg  op_step__tx_up;
     reg  op_step__tx_dn;
-    reg  [10:0] op_step__count;
-    reg  [12:0] op_step__amt;
+    reg  [20:0] op_step__count;
+    reg  [20:0] op_step__amt;
     reg  op_step__e_valid;
     reg  op_step__e_parity;
-    reg  [10:0] op_step__e_pending;
-    reg  [10:0] op_step__e_expected;
-    reg  [12:0] op_step__e_tx;
+    reg  [20:0] op_step__e_pending;
+    reg  [20:0] op_step__e_expected;
+    reg  [20:0] op_step__e_tx;
     wire  op_step__n_valid;
     wire  op_step__n_parity;
-    wire  [10:0] op_step__n_pending;
-    wire  [10:0] op_step__n_expected;
-    wire  [12:0] op_step__n_tx;
+    wire  [20:0] op_step__n_pending;
+    wire  [20:0] op_step__n_expected;
+    wire  [20:0] op_step__n_tx;
     wire  [3:0] op_step__cause;
     wire  op_step__complete;
     reg  op_port__clock;
@@ -152,7 +152,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  op_port__op_valid;
     reg  [3:0] op_port__op_warp;
     reg  [3:0] op_port__op_code;
-    reg  [10:0] op_port__op_count;
+    reg  [20:0] op_port__op_count;
     reg  op_port__op_parity;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
@@ -205,7 +205,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     wire  [15:0] wake__grant;
     
     // Sub module instances
-    mbar_w16_m32_c10_t12_l40_f2__entries entries(
+    mbar_w16_m32_c20_t20_l40_f2__entries entries(
         .clock(entries__clock),
         .reset(entries__reset),
         .ctx_entry(entries__ctx_entry),
@@ -242,7 +242,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_n_expected(entries__op_n_expected),
         .op_n_tx(entries__op_n_tx)
     );
-    mbar_w16_m32_c10_t12_l40_f2__ctx_step ctx_step(
+    mbar_w16_m32_c20_t20_l40_f2__ctx_step ctx_step(
         .act(ctx_step__act),
         .init(ctx_step__init),
         .inval(ctx_step__inval),
@@ -265,7 +265,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .cause(ctx_step__cause),
         .complete(ctx_step__complete)
     );
-    mbar_w16_m32_c10_t12_l40_f2__ctx_step rarv_step(
+    mbar_w16_m32_c20_t20_l40_f2__ctx_step rarv_step(
         .act(rarv_step__act),
         .init(rarv_step__init),
         .inval(rarv_step__inval),
@@ -288,7 +288,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .cause(rarv_step__cause),
         .complete(rarv_step__complete)
     );
-    mbar_w16_m32_c10_t12_l40_f2__ctx_step op_step(
+    mbar_w16_m32_c20_t20_l40_f2__ctx_step op_step(
         .act(op_step__act),
         .init(op_step__init),
         .inval(op_step__inval),
@@ -311,7 +311,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .cause(op_step__cause),
         .complete(op_step__complete)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port op_port(
+    mbar_w16_m32_c20_t20_l40_f2__op_port op_port(
         .clock(op_port__clock),
         .reset(op_port__reset),
         .op_valid(op_port__op_valid),
@@ -344,7 +344,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .err_src(op_port__err_src),
         .err_cause(op_port__err_cause)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters waiters(
+    mbar_w16_m32_c20_t20_l40_f2__waiters waiters(
         .clock(waiters__clock),
         .reset(waiters__reset),
         .op_warp(waiters__op_warp),
@@ -367,7 +367,7 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .wake_done(waiters__wake_done),
         .suspended(waiters__suspended)
     );
-    mbar_w16_m32_c10_t12_l40_f2__wake wake(
+    mbar_w16_m32_c20_t20_l40_f2__wake wake(
         .clock(wake__clock),
         .reset(wake__reset),
         .cand(wake__cand),
@@ -499,10 +499,10 @@ module mbar_w16_m32_c10_t12_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         end
     end
     
-endmodule // mbar_w16_m32_c10_t12_l40_f2
+endmodule // mbar_w16_m32_c20_t20_l40_f2
 
 
-module mbar_w16_m32_c10_t12_l40_f2__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
+module mbar_w16_m32_c20_t20_l40_f2__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
     
     // Module arguments
     input wire  act;
@@ -512,54 +512,54 @@ module mbar_w16_m32_c10_t12_l40_f2__ctx_step(act,init,inval,arrive,drop,tx_up,tx
     input wire  drop;
     input wire  tx_up;
     input wire  tx_dn;
-    input wire  [10:0] count;
-    input wire  [12:0] amt;
+    input wire  [20:0] count;
+    input wire  [20:0] amt;
     input wire  e_valid;
     input wire  e_parity;
-    input wire  [10:0] e_pending;
-    input wire  [10:0] e_expected;
-    input wire  [12:0] e_tx;
+    input wire  [20:0] e_pending;
+    input wire  [20:0] e_expected;
+    input wire  [20:0] e_tx;
     output reg  n_valid;
     output reg  n_parity;
-    output reg  [10:0] n_pending;
-    output reg  [10:0] n_expected;
-    output reg  [12:0] n_tx;
+    output reg  [20:0] n_pending;
+    output reg  [20:0] n_expected;
+    output reg  [20:0] n_tx;
     output reg  [3:0] cause;
     output reg  complete;
     
     // Constant declarations
-    localparam  max_count = 11'b1111111111;
-    localparam  zero_count = 11'b0;
-    localparam  zero_tx = 13'b0;
-    localparam  zero_xb = 15'b0;
-    localparam  sign_tb = 13'b1000000000000;
-    localparam  sign_ext = 15'b110000000000000;
-    localparam  sign_xb = 15'b100000000000000;
-    localparam  max_tx = 15'b111111111111;
-    localparam  neg_max_tx = 15'b111000000000001;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
+    localparam  zero_tx = 21'h0;
+    localparam  zero_xb = 23'h0;
+    localparam  sign_tb = 21'h100000;
+    localparam  sign_ext = 23'h600000;
+    localparam  sign_xb = 23'h400000;
+    localparam  max_tx = 23'hfffff;
+    localparam  neg_max_tx = 23'h700001;
     localparam  c_uninit = 4'h3;
     localparam  c_bad_count = 4'h4;
     localparam  c_underflow = 4'h5;
     localparam  c_tx_range = 4'h6;
     
     // Local signals
-    reg  [14:0] tx_ext;
-    reg  [14:0] amt_ext;
-    reg  [14:0] tx_new;
+    reg  [22:0] tx_ext;
+    reg  [22:0] amt_ext;
+    reg  [22:0] tx_new;
     reg  tx_neg;
-    reg  [10:0] pend_new;
-    reg  [10:0] exp_new;
+    reg  [20:0] pend_new;
+    reg  [20:0] exp_new;
     reg  count_bad;
     reg  underflow;
     reg  tx_bad;
     
     // Update code
     always @(*) begin
-        tx_ext = ((e_tx) & 15'h7fff);
+        tx_ext = ((e_tx) & 23'h7fffff);
         if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 15'h7fff) | sign_ext;
+            tx_ext = ((e_tx) & 23'h7fffff) | sign_ext;
         end
-        amt_ext = ((amt) & 15'h7fff);
+        amt_ext = ((amt) & 23'h7fffff);
         tx_new = tx_ext;
         if (tx_up) begin
             tx_new = tx_ext + amt_ext;
@@ -568,7 +568,7 @@ module mbar_w16_m32_c10_t12_l40_f2__ctx_step(act,init,inval,arrive,drop,tx_up,tx
             tx_new = tx_ext - amt_ext;
         end
         tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
+        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & (amt_ext > max_tx));
         count_bad = (count == zero_count) | (count > max_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
@@ -618,7 +618,7 @@ module mbar_w16_m32_c10_t12_l40_f2__ctx_step(act,init,inval,arrive,drop,tx_up,tx
             else if (~|cause) begin
                 n_pending = pend_new;
                 n_expected = exp_new;
-                n_tx = ((tx_new) & 13'h1fff);
+                n_tx = ((tx_new) & 21'h1fffff);
                 if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
                     complete = 1'b1;
                     n_parity = ~e_parity;
@@ -628,10 +628,10 @@ module mbar_w16_m32_c10_t12_l40_f2__ctx_step(act,init,inval,arrive,drop,tx_up,tx
         end
     end
     
-endmodule // mbar_w16_m32_c10_t12_l40_f2__ctx_step
+endmodule // mbar_w16_m32_c20_t20_l40_f2__ctx_step
 
 
-module mbar_w16_m32_c10_t12_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_entry,ctx_e_valid,ctx_e_parity,ctx_e_pending,ctx_e_expected,ctx_e_tx,rarv_e_valid,rarv_e_parity,rarv_e_pending,rarv_e_expected,rarv_e_tx,op_e_valid,op_e_parity,op_e_pending,op_e_expected,op_e_tx,ctx_n_valid,ctx_n_parity,ctx_n_pending,ctx_n_expected,ctx_n_tx,rarv_n_valid,rarv_n_parity,rarv_n_pending,rarv_n_expected,rarv_n_tx,op_n_valid,op_n_parity,op_n_pending,op_n_expected,op_n_tx);
+module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_entry,ctx_e_valid,ctx_e_parity,ctx_e_pending,ctx_e_expected,ctx_e_tx,rarv_e_valid,rarv_e_parity,rarv_e_pending,rarv_e_expected,rarv_e_tx,op_e_valid,op_e_parity,op_e_pending,op_e_expected,op_e_tx,ctx_n_valid,ctx_n_parity,ctx_n_pending,ctx_n_expected,ctx_n_tx,rarv_n_valid,rarv_n_parity,rarv_n_pending,rarv_n_expected,rarv_n_tx,op_n_valid,op_n_parity,op_n_pending,op_n_expected,op_n_tx);
     
     // Module arguments
     input wire  clock;
@@ -641,34 +641,34 @@ module mbar_w16_m32_c10_t12_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
     input wire  [4:0] op_entry;
     output reg  ctx_e_valid;
     output reg  ctx_e_parity;
-    output reg  [10:0] ctx_e_pending;
-    output reg  [10:0] ctx_e_expected;
-    output reg  [12:0] ctx_e_tx;
+    output reg  [20:0] ctx_e_pending;
+    output reg  [20:0] ctx_e_expected;
+    output reg  [20:0] ctx_e_tx;
     output reg  rarv_e_valid;
     output reg  rarv_e_parity;
-    output reg  [10:0] rarv_e_pending;
-    output reg  [10:0] rarv_e_expected;
-    output reg  [12:0] rarv_e_tx;
+    output reg  [20:0] rarv_e_pending;
+    output reg  [20:0] rarv_e_expected;
+    output reg  [20:0] rarv_e_tx;
     output reg  op_e_valid;
     output reg  op_e_parity;
-    output reg  [10:0] op_e_pending;
-    output reg  [10:0] op_e_expected;
-    output reg  [12:0] op_e_tx;
+    output reg  [20:0] op_e_pending;
+    output reg  [20:0] op_e_expected;
+    output reg  [20:0] op_e_tx;
     input wire  ctx_n_valid;
     input wire  ctx_n_parity;
-    input wire  [10:0] ctx_n_pending;
-    input wire  [10:0] ctx_n_expected;
-    input wire  [12:0] ctx_n_tx;
+    input wire  [20:0] ctx_n_pending;
+    input wire  [20:0] ctx_n_expected;
+    input wire  [20:0] ctx_n_tx;
     input wire  rarv_n_valid;
     input wire  rarv_n_parity;
-    input wire  [10:0] rarv_n_pending;
-    input wire  [10:0] rarv_n_expected;
-    input wire  [12:0] rarv_n_tx;
+    input wire  [20:0] rarv_n_pending;
+    input wire  [20:0] rarv_n_expected;
+    input wire  [20:0] rarv_n_tx;
     input wire  op_n_valid;
     input wire  op_n_parity;
-    input wire  [10:0] op_n_pending;
-    input wire  [10:0] op_n_expected;
-    input wire  [12:0] op_n_tx;
+    input wire  [20:0] op_n_pending;
+    input wire  [20:0] op_n_expected;
+    input wire  [20:0] op_n_tx;
     
     // Stub signals
     reg  [31:0] valid__d;
@@ -677,293 +677,293 @@ module mbar_w16_m32_c10_t12_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
     reg  [31:0] parity__d;
     wire  [31:0] parity__q;
     reg  parity__clock;
-    reg  [10:0] pending__0__d;
-    wire  [10:0] pending__0__q;
+    reg  [20:0] pending__0__d;
+    wire  [20:0] pending__0__q;
     reg  pending__0__clock;
-    reg  [10:0] pending__1__d;
-    wire  [10:0] pending__1__q;
+    reg  [20:0] pending__1__d;
+    wire  [20:0] pending__1__q;
     reg  pending__1__clock;
-    reg  [10:0] pending__2__d;
-    wire  [10:0] pending__2__q;
+    reg  [20:0] pending__2__d;
+    wire  [20:0] pending__2__q;
     reg  pending__2__clock;
-    reg  [10:0] pending__3__d;
-    wire  [10:0] pending__3__q;
+    reg  [20:0] pending__3__d;
+    wire  [20:0] pending__3__q;
     reg  pending__3__clock;
-    reg  [10:0] pending__4__d;
-    wire  [10:0] pending__4__q;
+    reg  [20:0] pending__4__d;
+    wire  [20:0] pending__4__q;
     reg  pending__4__clock;
-    reg  [10:0] pending__5__d;
-    wire  [10:0] pending__5__q;
+    reg  [20:0] pending__5__d;
+    wire  [20:0] pending__5__q;
     reg  pending__5__clock;
-    reg  [10:0] pending__6__d;
-    wire  [10:0] pending__6__q;
+    reg  [20:0] pending__6__d;
+    wire  [20:0] pending__6__q;
     reg  pending__6__clock;
-    reg  [10:0] pending__7__d;
-    wire  [10:0] pending__7__q;
+    reg  [20:0] pending__7__d;
+    wire  [20:0] pending__7__q;
     reg  pending__7__clock;
-    reg  [10:0] pending__8__d;
-    wire  [10:0] pending__8__q;
+    reg  [20:0] pending__8__d;
+    wire  [20:0] pending__8__q;
     reg  pending__8__clock;
-    reg  [10:0] pending__9__d;
-    wire  [10:0] pending__9__q;
+    reg  [20:0] pending__9__d;
+    wire  [20:0] pending__9__q;
     reg  pending__9__clock;
-    reg  [10:0] pending__10__d;
-    wire  [10:0] pending__10__q;
+    reg  [20:0] pending__10__d;
+    wire  [20:0] pending__10__q;
     reg  pending__10__clock;
-    reg  [10:0] pending__11__d;
-    wire  [10:0] pending__11__q;
+    reg  [20:0] pending__11__d;
+    wire  [20:0] pending__11__q;
     reg  pending__11__clock;
-    reg  [10:0] pending__12__d;
-    wire  [10:0] pending__12__q;
+    reg  [20:0] pending__12__d;
+    wire  [20:0] pending__12__q;
     reg  pending__12__clock;
-    reg  [10:0] pending__13__d;
-    wire  [10:0] pending__13__q;
+    reg  [20:0] pending__13__d;
+    wire  [20:0] pending__13__q;
     reg  pending__13__clock;
-    reg  [10:0] pending__14__d;
-    wire  [10:0] pending__14__q;
+    reg  [20:0] pending__14__d;
+    wire  [20:0] pending__14__q;
     reg  pending__14__clock;
-    reg  [10:0] pending__15__d;
-    wire  [10:0] pending__15__q;
+    reg  [20:0] pending__15__d;
+    wire  [20:0] pending__15__q;
     reg  pending__15__clock;
-    reg  [10:0] pending__16__d;
-    wire  [10:0] pending__16__q;
+    reg  [20:0] pending__16__d;
+    wire  [20:0] pending__16__q;
     reg  pending__16__clock;
-    reg  [10:0] pending__17__d;
-    wire  [10:0] pending__17__q;
+    reg  [20:0] pending__17__d;
+    wire  [20:0] pending__17__q;
     reg  pending__17__clock;
-    reg  [10:0] pending__18__d;
-    wire  [10:0] pending__18__q;
+    reg  [20:0] pending__18__d;
+    wire  [20:0] pending__18__q;
     reg  pending__18__clock;
-    reg  [10:0] pending__19__d;
-    wire  [10:0] pending__19__q;
+    reg  [20:0] pending__19__d;
+    wire  [20:0] pending__19__q;
     reg  pending__19__clock;
-    reg  [10:0] pending__20__d;
-    wire  [10:0] pending__20__q;
+    reg  [20:0] pending__20__d;
+    wire  [20:0] pending__20__q;
     reg  pending__20__clock;
-    reg  [10:0] pending__21__d;
-    wire  [10:0] pending__21__q;
+    reg  [20:0] pending__21__d;
+    wire  [20:0] pending__21__q;
     reg  pending__21__clock;
-    reg  [10:0] pending__22__d;
-    wire  [10:0] pending__22__q;
+    reg  [20:0] pending__22__d;
+    wire  [20:0] pending__22__q;
     reg  pending__22__clock;
-    reg  [10:0] pending__23__d;
-    wire  [10:0] pending__23__q;
+    reg  [20:0] pending__23__d;
+    wire  [20:0] pending__23__q;
     reg  pending__23__clock;
-    reg  [10:0] pending__24__d;
-    wire  [10:0] pending__24__q;
+    reg  [20:0] pending__24__d;
+    wire  [20:0] pending__24__q;
     reg  pending__24__clock;
-    reg  [10:0] pending__25__d;
-    wire  [10:0] pending__25__q;
+    reg  [20:0] pending__25__d;
+    wire  [20:0] pending__25__q;
     reg  pending__25__clock;
-    reg  [10:0] pending__26__d;
-    wire  [10:0] pending__26__q;
+    reg  [20:0] pending__26__d;
+    wire  [20:0] pending__26__q;
     reg  pending__26__clock;
-    reg  [10:0] pending__27__d;
-    wire  [10:0] pending__27__q;
+    reg  [20:0] pending__27__d;
+    wire  [20:0] pending__27__q;
     reg  pending__27__clock;
-    reg  [10:0] pending__28__d;
-    wire  [10:0] pending__28__q;
+    reg  [20:0] pending__28__d;
+    wire  [20:0] pending__28__q;
     reg  pending__28__clock;
-    reg  [10:0] pending__29__d;
-    wire  [10:0] pending__29__q;
+    reg  [20:0] pending__29__d;
+    wire  [20:0] pending__29__q;
     reg  pending__29__clock;
-    reg  [10:0] pending__30__d;
-    wire  [10:0] pending__30__q;
+    reg  [20:0] pending__30__d;
+    wire  [20:0] pending__30__q;
     reg  pending__30__clock;
-    reg  [10:0] pending__31__d;
-    wire  [10:0] pending__31__q;
+    reg  [20:0] pending__31__d;
+    wire  [20:0] pending__31__q;
     reg  pending__31__clock;
-    reg  [10:0] expected__0__d;
-    wire  [10:0] expected__0__q;
+    reg  [20:0] expected__0__d;
+    wire  [20:0] expected__0__q;
     reg  expected__0__clock;
-    reg  [10:0] expected__1__d;
-    wire  [10:0] expected__1__q;
+    reg  [20:0] expected__1__d;
+    wire  [20:0] expected__1__q;
     reg  expected__1__clock;
-    reg  [10:0] expected__2__d;
-    wire  [10:0] expected__2__q;
+    reg  [20:0] expected__2__d;
+    wire  [20:0] expected__2__q;
     reg  expected__2__clock;
-    reg  [10:0] expected__3__d;
-    wire  [10:0] expected__3__q;
+    reg  [20:0] expected__3__d;
+    wire  [20:0] expected__3__q;
     reg  expected__3__clock;
-    reg  [10:0] expected__4__d;
-    wire  [10:0] expected__4__q;
+    reg  [20:0] expected__4__d;
+    wire  [20:0] expected__4__q;
     reg  expected__4__clock;
-    reg  [10:0] expected__5__d;
-    wire  [10:0] expected__5__q;
+    reg  [20:0] expected__5__d;
+    wire  [20:0] expected__5__q;
     reg  expected__5__clock;
-    reg  [10:0] expected__6__d;
-    wire  [10:0] expected__6__q;
+    reg  [20:0] expected__6__d;
+    wire  [20:0] expected__6__q;
     reg  expected__6__clock;
-    reg  [10:0] expected__7__d;
-    wire  [10:0] expected__7__q;
+    reg  [20:0] expected__7__d;
+    wire  [20:0] expected__7__q;
     reg  expected__7__clock;
-    reg  [10:0] expected__8__d;
-    wire  [10:0] expected__8__q;
+    reg  [20:0] expected__8__d;
+    wire  [20:0] expected__8__q;
     reg  expected__8__clock;
-    reg  [10:0] expected__9__d;
-    wire  [10:0] expected__9__q;
+    reg  [20:0] expected__9__d;
+    wire  [20:0] expected__9__q;
     reg  expected__9__clock;
-    reg  [10:0] expected__10__d;
-    wire  [10:0] expected__10__q;
+    reg  [20:0] expected__10__d;
+    wire  [20:0] expected__10__q;
     reg  expected__10__clock;
-    reg  [10:0] expected__11__d;
-    wire  [10:0] expected__11__q;
+    reg  [20:0] expected__11__d;
+    wire  [20:0] expected__11__q;
     reg  expected__11__clock;
-    reg  [10:0] expected__12__d;
-    wire  [10:0] expected__12__q;
+    reg  [20:0] expected__12__d;
+    wire  [20:0] expected__12__q;
     reg  expected__12__clock;
-    reg  [10:0] expected__13__d;
-    wire  [10:0] expected__13__q;
+    reg  [20:0] expected__13__d;
+    wire  [20:0] expected__13__q;
     reg  expected__13__clock;
-    reg  [10:0] expected__14__d;
-    wire  [10:0] expected__14__q;
+    reg  [20:0] expected__14__d;
+    wire  [20:0] expected__14__q;
     reg  expected__14__clock;
-    reg  [10:0] expected__15__d;
-    wire  [10:0] expected__15__q;
+    reg  [20:0] expected__15__d;
+    wire  [20:0] expected__15__q;
     reg  expected__15__clock;
-    reg  [10:0] expected__16__d;
-    wire  [10:0] expected__16__q;
+    reg  [20:0] expected__16__d;
+    wire  [20:0] expected__16__q;
     reg  expected__16__clock;
-    reg  [10:0] expected__17__d;
-    wire  [10:0] expected__17__q;
+    reg  [20:0] expected__17__d;
+    wire  [20:0] expected__17__q;
     reg  expected__17__clock;
-    reg  [10:0] expected__18__d;
-    wire  [10:0] expected__18__q;
+    reg  [20:0] expected__18__d;
+    wire  [20:0] expected__18__q;
     reg  expected__18__clock;
-    reg  [10:0] expected__19__d;
-    wire  [10:0] expected__19__q;
+    reg  [20:0] expected__19__d;
+    wire  [20:0] expected__19__q;
     reg  expected__19__clock;
-    reg  [10:0] expected__20__d;
-    wire  [10:0] expected__20__q;
+    reg  [20:0] expected__20__d;
+    wire  [20:0] expected__20__q;
     reg  expected__20__clock;
-    reg  [10:0] expected__21__d;
-    wire  [10:0] expected__21__q;
+    reg  [20:0] expected__21__d;
+    wire  [20:0] expected__21__q;
     reg  expected__21__clock;
-    reg  [10:0] expected__22__d;
-    wire  [10:0] expected__22__q;
+    reg  [20:0] expected__22__d;
+    wire  [20:0] expected__22__q;
     reg  expected__22__clock;
-    reg  [10:0] expected__23__d;
-    wire  [10:0] expected__23__q;
+    reg  [20:0] expected__23__d;
+    wire  [20:0] expected__23__q;
     reg  expected__23__clock;
-    reg  [10:0] expected__24__d;
-    wire  [10:0] expected__24__q;
+    reg  [20:0] expected__24__d;
+    wire  [20:0] expected__24__q;
     reg  expected__24__clock;
-    reg  [10:0] expected__25__d;
-    wire  [10:0] expected__25__q;
+    reg  [20:0] expected__25__d;
+    wire  [20:0] expected__25__q;
     reg  expected__25__clock;
-    reg  [10:0] expected__26__d;
-    wire  [10:0] expected__26__q;
+    reg  [20:0] expected__26__d;
+    wire  [20:0] expected__26__q;
     reg  expected__26__clock;
-    reg  [10:0] expected__27__d;
-    wire  [10:0] expected__27__q;
+    reg  [20:0] expected__27__d;
+    wire  [20:0] expected__27__q;
     reg  expected__27__clock;
-    reg  [10:0] expected__28__d;
-    wire  [10:0] expected__28__q;
+    reg  [20:0] expected__28__d;
+    wire  [20:0] expected__28__q;
     reg  expected__28__clock;
-    reg  [10:0] expected__29__d;
-    wire  [10:0] expected__29__q;
+    reg  [20:0] expected__29__d;
+    wire  [20:0] expected__29__q;
     reg  expected__29__clock;
-    reg  [10:0] expected__30__d;
-    wire  [10:0] expected__30__q;
+    reg  [20:0] expected__30__d;
+    wire  [20:0] expected__30__q;
     reg  expected__30__clock;
-    reg  [10:0] expected__31__d;
-    wire  [10:0] expected__31__q;
+    reg  [20:0] expected__31__d;
+    wire  [20:0] expected__31__q;
     reg  expected__31__clock;
-    reg  [12:0] tx__0__d;
-    wire  [12:0] tx__0__q;
+    reg  [20:0] tx__0__d;
+    wire  [20:0] tx__0__q;
     reg  tx__0__clock;
-    reg  [12:0] tx__1__d;
-    wire  [12:0] tx__1__q;
+    reg  [20:0] tx__1__d;
+    wire  [20:0] tx__1__q;
     reg  tx__1__clock;
-    reg  [12:0] tx__2__d;
-    wire  [12:0] tx__2__q;
+    reg  [20:0] tx__2__d;
+    wire  [20:0] tx__2__q;
     reg  tx__2__clock;
-    reg  [12:0] tx__3__d;
-    wire  [12:0] tx__3__q;
+    reg  [20:0] tx__3__d;
+    wire  [20:0] tx__3__q;
     reg  tx__3__clock;
-    reg  [12:0] tx__4__d;
-    wire  [12:0] tx__4__q;
+    reg  [20:0] tx__4__d;
+    wire  [20:0] tx__4__q;
     reg  tx__4__clock;
-    reg  [12:0] tx__5__d;
-    wire  [12:0] tx__5__q;
+    reg  [20:0] tx__5__d;
+    wire  [20:0] tx__5__q;
     reg  tx__5__clock;
-    reg  [12:0] tx__6__d;
-    wire  [12:0] tx__6__q;
+    reg  [20:0] tx__6__d;
+    wire  [20:0] tx__6__q;
     reg  tx__6__clock;
-    reg  [12:0] tx__7__d;
-    wire  [12:0] tx__7__q;
+    reg  [20:0] tx__7__d;
+    wire  [20:0] tx__7__q;
     reg  tx__7__clock;
-    reg  [12:0] tx__8__d;
-    wire  [12:0] tx__8__q;
+    reg  [20:0] tx__8__d;
+    wire  [20:0] tx__8__q;
     reg  tx__8__clock;
-    reg  [12:0] tx__9__d;
-    wire  [12:0] tx__9__q;
+    reg  [20:0] tx__9__d;
+    wire  [20:0] tx__9__q;
     reg  tx__9__clock;
-    reg  [12:0] tx__10__d;
-    wire  [12:0] tx__10__q;
+    reg  [20:0] tx__10__d;
+    wire  [20:0] tx__10__q;
     reg  tx__10__clock;
-    reg  [12:0] tx__11__d;
-    wire  [12:0] tx__11__q;
+    reg  [20:0] tx__11__d;
+    wire  [20:0] tx__11__q;
     reg  tx__11__clock;
-    reg  [12:0] tx__12__d;
-    wire  [12:0] tx__12__q;
+    reg  [20:0] tx__12__d;
+    wire  [20:0] tx__12__q;
     reg  tx__12__clock;
-    reg  [12:0] tx__13__d;
-    wire  [12:0] tx__13__q;
+    reg  [20:0] tx__13__d;
+    wire  [20:0] tx__13__q;
     reg  tx__13__clock;
-    reg  [12:0] tx__14__d;
-    wire  [12:0] tx__14__q;
+    reg  [20:0] tx__14__d;
+    wire  [20:0] tx__14__q;
     reg  tx__14__clock;
-    reg  [12:0] tx__15__d;
-    wire  [12:0] tx__15__q;
+    reg  [20:0] tx__15__d;
+    wire  [20:0] tx__15__q;
     reg  tx__15__clock;
-    reg  [12:0] tx__16__d;
-    wire  [12:0] tx__16__q;
+    reg  [20:0] tx__16__d;
+    wire  [20:0] tx__16__q;
     reg  tx__16__clock;
-    reg  [12:0] tx__17__d;
-    wire  [12:0] tx__17__q;
+    reg  [20:0] tx__17__d;
+    wire  [20:0] tx__17__q;
     reg  tx__17__clock;
-    reg  [12:0] tx__18__d;
-    wire  [12:0] tx__18__q;
+    reg  [20:0] tx__18__d;
+    wire  [20:0] tx__18__q;
     reg  tx__18__clock;
-    reg  [12:0] tx__19__d;
-    wire  [12:0] tx__19__q;
+    reg  [20:0] tx__19__d;
+    wire  [20:0] tx__19__q;
     reg  tx__19__clock;
-    reg  [12:0] tx__20__d;
-    wire  [12:0] tx__20__q;
+    reg  [20:0] tx__20__d;
+    wire  [20:0] tx__20__q;
     reg  tx__20__clock;
-    reg  [12:0] tx__21__d;
-    wire  [12:0] tx__21__q;
+    reg  [20:0] tx__21__d;
+    wire  [20:0] tx__21__q;
     reg  tx__21__clock;
-    reg  [12:0] tx__22__d;
-    wire  [12:0] tx__22__q;
+    reg  [20:0] tx__22__d;
+    wire  [20:0] tx__22__q;
     reg  tx__22__clock;
-    reg  [12:0] tx__23__d;
-    wire  [12:0] tx__23__q;
+    reg  [20:0] tx__23__d;
+    wire  [20:0] tx__23__q;
     reg  tx__23__clock;
-    reg  [12:0] tx__24__d;
-    wire  [12:0] tx__24__q;
+    reg  [20:0] tx__24__d;
+    wire  [20:0] tx__24__q;
     reg  tx__24__clock;
-    reg  [12:0] tx__25__d;
-    wire  [12:0] tx__25__q;
+    reg  [20:0] tx__25__d;
+    wire  [20:0] tx__25__q;
     reg  tx__25__clock;
-    reg  [12:0] tx__26__d;
-    wire  [12:0] tx__26__q;
+    reg  [20:0] tx__26__d;
+    wire  [20:0] tx__26__q;
     reg  tx__26__clock;
-    reg  [12:0] tx__27__d;
-    wire  [12:0] tx__27__q;
+    reg  [20:0] tx__27__d;
+    wire  [20:0] tx__27__q;
     reg  tx__27__clock;
-    reg  [12:0] tx__28__d;
-    wire  [12:0] tx__28__q;
+    reg  [20:0] tx__28__d;
+    wire  [20:0] tx__28__q;
     reg  tx__28__clock;
-    reg  [12:0] tx__29__d;
-    wire  [12:0] tx__29__q;
+    reg  [20:0] tx__29__d;
+    wire  [20:0] tx__29__q;
     reg  tx__29__clock;
-    reg  [12:0] tx__30__d;
-    wire  [12:0] tx__30__q;
+    reg  [20:0] tx__30__d;
+    wire  [20:0] tx__30__q;
     reg  tx__30__clock;
-    reg  [12:0] tx__31__d;
-    wire  [12:0] tx__31__q;
+    reg  [20:0] tx__31__d;
+    wire  [20:0] tx__31__q;
     reg  tx__31__clock;
     
     // Local signals
@@ -971,492 +971,492 @@ module mbar_w16_m32_c10_t12_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
     reg  [31:0] parity_n;
     
     // Sub module instances
-    mbar_w16_m32_c10_t12_l40_f2__entries__parity valid(
+    mbar_w16_m32_c20_t20_l40_f2__entries__parity valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__parity parity(
+    mbar_w16_m32_c20_t20_l40_f2__entries__parity parity(
         .d(parity__d),
         .q(parity__q),
         .clock(parity__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__0(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__0(
         .d(pending__0__d),
         .q(pending__0__q),
         .clock(pending__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__1(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__1(
         .d(pending__1__d),
         .q(pending__1__q),
         .clock(pending__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__2(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__2(
         .d(pending__2__d),
         .q(pending__2__q),
         .clock(pending__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__3(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__3(
         .d(pending__3__d),
         .q(pending__3__q),
         .clock(pending__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__4(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__4(
         .d(pending__4__d),
         .q(pending__4__q),
         .clock(pending__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__5(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__5(
         .d(pending__5__d),
         .q(pending__5__q),
         .clock(pending__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__6(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__6(
         .d(pending__6__d),
         .q(pending__6__q),
         .clock(pending__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__7(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__7(
         .d(pending__7__d),
         .q(pending__7__q),
         .clock(pending__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__8(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__8(
         .d(pending__8__d),
         .q(pending__8__q),
         .clock(pending__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__9(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__9(
         .d(pending__9__d),
         .q(pending__9__q),
         .clock(pending__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__10(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__10(
         .d(pending__10__d),
         .q(pending__10__q),
         .clock(pending__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__11(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__11(
         .d(pending__11__d),
         .q(pending__11__q),
         .clock(pending__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__12(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__12(
         .d(pending__12__d),
         .q(pending__12__q),
         .clock(pending__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__13(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__13(
         .d(pending__13__d),
         .q(pending__13__q),
         .clock(pending__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__14(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__14(
         .d(pending__14__d),
         .q(pending__14__q),
         .clock(pending__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__15(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__15(
         .d(pending__15__d),
         .q(pending__15__q),
         .clock(pending__15__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__16(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__16(
         .d(pending__16__d),
         .q(pending__16__q),
         .clock(pending__16__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__17(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__17(
         .d(pending__17__d),
         .q(pending__17__q),
         .clock(pending__17__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__18(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__18(
         .d(pending__18__d),
         .q(pending__18__q),
         .clock(pending__18__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__19(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__19(
         .d(pending__19__d),
         .q(pending__19__q),
         .clock(pending__19__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__20(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__20(
         .d(pending__20__d),
         .q(pending__20__q),
         .clock(pending__20__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__21(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__21(
         .d(pending__21__d),
         .q(pending__21__q),
         .clock(pending__21__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__22(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__22(
         .d(pending__22__d),
         .q(pending__22__q),
         .clock(pending__22__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__23(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__23(
         .d(pending__23__d),
         .q(pending__23__q),
         .clock(pending__23__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__24(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__24(
         .d(pending__24__d),
         .q(pending__24__q),
         .clock(pending__24__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__25(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__25(
         .d(pending__25__d),
         .q(pending__25__q),
         .clock(pending__25__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__26(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__26(
         .d(pending__26__d),
         .q(pending__26__q),
         .clock(pending__26__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__27(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__27(
         .d(pending__27__d),
         .q(pending__27__q),
         .clock(pending__27__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__28(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__28(
         .d(pending__28__d),
         .q(pending__28__q),
         .clock(pending__28__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__29(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__29(
         .d(pending__29__d),
         .q(pending__29__q),
         .clock(pending__29__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__30(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__30(
         .d(pending__30__d),
         .q(pending__30__q),
         .clock(pending__30__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 pending__31(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 pending__31(
         .d(pending__31__d),
         .q(pending__31__q),
         .clock(pending__31__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__0(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__0(
         .d(expected__0__d),
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__1(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__2(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__3(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__4(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__5(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__6(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__7(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__8(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__8(
         .d(expected__8__d),
         .q(expected__8__q),
         .clock(expected__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__9(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__9(
         .d(expected__9__d),
         .q(expected__9__q),
         .clock(expected__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__10(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__10(
         .d(expected__10__d),
         .q(expected__10__q),
         .clock(expected__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__11(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__11(
         .d(expected__11__d),
         .q(expected__11__q),
         .clock(expected__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__12(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__12(
         .d(expected__12__d),
         .q(expected__12__q),
         .clock(expected__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__13(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__13(
         .d(expected__13__d),
         .q(expected__13__q),
         .clock(expected__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__14(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__14(
         .d(expected__14__d),
         .q(expected__14__q),
         .clock(expected__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__15(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__15(
         .d(expected__15__d),
         .q(expected__15__q),
         .clock(expected__15__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__16(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__16(
         .d(expected__16__d),
         .q(expected__16__q),
         .clock(expected__16__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__17(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__17(
         .d(expected__17__d),
         .q(expected__17__q),
         .clock(expected__17__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__18(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__18(
         .d(expected__18__d),
         .q(expected__18__q),
         .clock(expected__18__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__19(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__19(
         .d(expected__19__d),
         .q(expected__19__q),
         .clock(expected__19__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__20(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__20(
         .d(expected__20__d),
         .q(expected__20__q),
         .clock(expected__20__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__21(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__21(
         .d(expected__21__d),
         .q(expected__21__q),
         .clock(expected__21__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__22(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__22(
         .d(expected__22__d),
         .q(expected__22__q),
         .clock(expected__22__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__23(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__23(
         .d(expected__23__d),
         .q(expected__23__q),
         .clock(expected__23__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__24(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__24(
         .d(expected__24__d),
         .q(expected__24__q),
         .clock(expected__24__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__25(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__25(
         .d(expected__25__d),
         .q(expected__25__q),
         .clock(expected__25__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__26(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__26(
         .d(expected__26__d),
         .q(expected__26__q),
         .clock(expected__26__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__27(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__27(
         .d(expected__27__d),
         .q(expected__27__q),
         .clock(expected__27__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__28(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__28(
         .d(expected__28__d),
         .q(expected__28__q),
         .clock(expected__28__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__29(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__29(
         .d(expected__29__d),
         .q(expected__29__q),
         .clock(expected__29__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__30(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__30(
         .d(expected__30__d),
         .q(expected__30__q),
         .clock(expected__30__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__expected__0 expected__31(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 expected__31(
         .d(expected__31__d),
         .q(expected__31__q),
         .clock(expected__31__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__0(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__0(
         .d(tx__0__d),
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__1(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__2(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__3(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__4(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__5(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__6(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__7(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__8(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__8(
         .d(tx__8__d),
         .q(tx__8__q),
         .clock(tx__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__9(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__9(
         .d(tx__9__d),
         .q(tx__9__q),
         .clock(tx__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__10(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__10(
         .d(tx__10__d),
         .q(tx__10__q),
         .clock(tx__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__11(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__11(
         .d(tx__11__d),
         .q(tx__11__q),
         .clock(tx__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__12(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__12(
         .d(tx__12__d),
         .q(tx__12__q),
         .clock(tx__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__13(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__13(
         .d(tx__13__d),
         .q(tx__13__q),
         .clock(tx__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__14(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__14(
         .d(tx__14__d),
         .q(tx__14__q),
         .clock(tx__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__15(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__15(
         .d(tx__15__d),
         .q(tx__15__q),
         .clock(tx__15__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__16(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__16(
         .d(tx__16__d),
         .q(tx__16__q),
         .clock(tx__16__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__17(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__17(
         .d(tx__17__d),
         .q(tx__17__q),
         .clock(tx__17__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__18(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__18(
         .d(tx__18__d),
         .q(tx__18__q),
         .clock(tx__18__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__19(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__19(
         .d(tx__19__d),
         .q(tx__19__q),
         .clock(tx__19__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__20(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__20(
         .d(tx__20__d),
         .q(tx__20__q),
         .clock(tx__20__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__21(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__21(
         .d(tx__21__d),
         .q(tx__21__q),
         .clock(tx__21__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__22(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__22(
         .d(tx__22__d),
         .q(tx__22__q),
         .clock(tx__22__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__23(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__23(
         .d(tx__23__d),
         .q(tx__23__q),
         .clock(tx__23__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__24(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__24(
         .d(tx__24__d),
         .q(tx__24__q),
         .clock(tx__24__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__25(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__25(
         .d(tx__25__d),
         .q(tx__25__q),
         .clock(tx__25__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__26(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__26(
         .d(tx__26__d),
         .q(tx__26__q),
         .clock(tx__26__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__27(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__27(
         .d(tx__27__d),
         .q(tx__27__q),
         .clock(tx__27__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__28(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__28(
         .d(tx__28__d),
         .q(tx__28__q),
         .clock(tx__28__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__29(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__29(
         .d(tx__29__d),
         .q(tx__29__q),
         .clock(tx__29__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__30(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__30(
         .d(tx__30__d),
         .q(tx__30__q),
         .clock(tx__30__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__entries__tx__0 tx__31(
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx__31(
         .d(tx__31__d),
         .q(tx__31__q),
         .clock(tx__31__clock)
@@ -2858,29 +2858,29 @@ module mbar_w16_m32_c10_t12_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
         end
     end
     
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries
+endmodule // mbar_w16_m32_c20_t20_l40_f2__entries
 
 
-module mbar_w16_m32_c10_t12_l40_f2__entries__expected__0(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__entries__expected__0(d,q,clock);
     
     // Module arguments
-    input wire  [10:0] d;
-    output reg  [10:0] q;
+    input wire  [20:0] d;
+    output reg  [20:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 11'h0;
+       q = 21'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__expected__0
+endmodule // mbar_w16_m32_c20_t20_l40_f2__entries__expected__0
 
 
-module mbar_w16_m32_c10_t12_l40_f2__entries__parity(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__entries__parity(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2896,29 +2896,10 @@ module mbar_w16_m32_c10_t12_l40_f2__entries__parity(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__parity
+endmodule // mbar_w16_m32_c20_t20_l40_f2__entries__parity
 
 
-module mbar_w16_m32_c10_t12_l40_f2__entries__tx__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c10_t12_l40_f2__entries__tx__0
-
-
-module mbar_w16_m32_c10_t12_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -2926,7 +2907,7 @@ module mbar_w16_m32_c10_t12_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
     input wire  op_valid;
     input wire  [3:0] op_warp;
     input wire  [3:0] op_code;
-    input wire  [10:0] op_count;
+    input wire  [20:0] op_count;
     input wire  op_parity;
     input wire  op_e_valid;
     input wire  op_e_parity;
@@ -2971,8 +2952,8 @@ module mbar_w16_m32_c10_t12_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
     localparam  s_op = 2'b0;
     localparam  s_ctx = 2'b1;
     localparam  s_rarv = 2'b10;
-    localparam  max_count = 11'b1111111111;
-    localparam  zero_count = 11'b0;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
     
     // Stub signals
     reg  rsp_valid_r__d;
@@ -3016,47 +2997,47 @@ module mbar_w16_m32_c10_t12_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
     reg  passed;
     
     // Sub module instances
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_r rsp_valid_r(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r rsp_warp_r(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r rsp_warp_r(
         .d(rsp_warp_r__d),
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r rsp_op_r(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_r rsp_token_r(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_r rsp_done_r(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_r rsp_suspended_r(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_r err_r(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_src_r err_src_r(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_src_r err_src_r(
         .d(err_src_r__d),
         .q(err_src_r__q),
         .clock(err_src_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r err_cause_r(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r err_cause_r(
         .d(err_cause_r__d),
         .q(err_cause_r__q),
         .clock(err_cause_r__clock)
@@ -3184,10 +3165,10 @@ module mbar_w16_m32_c10_t12_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
         err_cause = err_cause_r__q;
     end
     
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port
+endmodule // mbar_w16_m32_c20_t20_l40_f2__op_port
 
 
-module mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3203,10 +3184,10 @@ module mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r
+endmodule // mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r
 
 
-module mbar_w16_m32_c10_t12_l40_f2__op_port__err_r(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__op_port__err_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3222,10 +3203,10 @@ module mbar_w16_m32_c10_t12_l40_f2__op_port__err_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__err_r
+endmodule // mbar_w16_m32_c20_t20_l40_f2__op_port__err_r
 
 
-module mbar_w16_m32_c10_t12_l40_f2__op_port__err_src_r(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__op_port__err_src_r(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -3241,10 +3222,10 @@ module mbar_w16_m32_c10_t12_l40_f2__op_port__err_src_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w16_m32_c10_t12_l40_f2__op_port__err_src_r
+endmodule // mbar_w16_m32_c20_t20_l40_f2__op_port__err_src_r
 
 
-module mbar_w16_m32_c10_t12_l40_f2__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -3413,192 +3394,192 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  hit;
     
     // Sub module instances
-    mbar_w16_m32_c10_t12_l40_f2__waiters__decided susp(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__decided susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__decided decided(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__decided decided(
         .d(decided__d),
         .q(decided__q),
         .clock(decided__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__decided done(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__decided done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__decided wparity(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__decided wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__0(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__1(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__2(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__3(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__4(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__5(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__6(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__7(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__8(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__9(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__10(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__11(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__12(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__13(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__14(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0 wentry__15(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__0(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__1(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__2(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__3(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__4(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__5(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__6(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__7(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__8(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__8(
         .d(timer__8__d),
         .q(timer__8__q),
         .clock(timer__8__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__9(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__9(
         .d(timer__9__d),
         .q(timer__9__q),
         .clock(timer__9__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__10(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__10(
         .d(timer__10__d),
         .q(timer__10__q),
         .clock(timer__10__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__11(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__11(
         .d(timer__11__d),
         .q(timer__11__q),
         .clock(timer__11__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__12(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__12(
         .d(timer__12__d),
         .q(timer__12__q),
         .clock(timer__12__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__13(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__13(
         .d(timer__13__d),
         .q(timer__13__q),
         .clock(timer__13__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__14(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__14(
         .d(timer__14__d),
         .q(timer__14__q),
         .clock(timer__14__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0 timer__15(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0 timer__15(
         .d(timer__15__d),
         .q(timer__15__q),
         .clock(timer__15__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__decided wake_mask_r(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__decided wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    mbar_w16_m32_c10_t12_l40_f2__waiters__decided wake_done_r(
+    mbar_w16_m32_c20_t20_l40_f2__waiters__decided wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
@@ -4059,10 +4040,10 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         suspended = susp__q;
     end
     
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters
+endmodule // mbar_w16_m32_c20_t20_l40_f2__waiters
 
 
-module mbar_w16_m32_c10_t12_l40_f2__waiters__decided(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__waiters__decided(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -4078,10 +4059,10 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters__decided(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__decided
+endmodule // mbar_w16_m32_c20_t20_l40_f2__waiters__decided
 
 
-module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -4097,10 +4078,10 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__timer__0
+endmodule // mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0
 
 
-module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -4116,10 +4097,10 @@ module mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w16_m32_c10_t12_l40_f2__waiters__wentry__0
+endmodule // mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0
 
 
-module mbar_w16_m32_c10_t12_l40_f2__wake(clock,reset,cand,grant);
+module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
     
     // Module arguments
     input wire  clock;
@@ -4176,7 +4157,7 @@ module mbar_w16_m32_c10_t12_l40_f2__wake(clock,reset,cand,grant);
     reg  [15:0] acc;
     
     // Sub module instances
-    mbar_w16_m32_c10_t12_l40_f2__op_port__err_cause_r rr(
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -4317,7 +4298,7 @@ module mbar_w16_m32_c10_t12_l40_f2__wake(clock,reset,cand,grant);
         end
     end
     
-endmodule // mbar_w16_m32_c10_t12_l40_f2__wake
+endmodule // mbar_w16_m32_c20_t20_l40_f2__wake
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
@@ -4329,15 +4310,15 @@ module mbarrier_unit (
     input  wire [3:0]  op_warp,
     input  wire [3:0]  op_code,
     input  wire [4:0]  op_entry,
-    input  wire [10:0] op_count,
-    input  wire [12:0] op_tx,
+    input  wire [20:0] op_count,
+    input  wire [20:0] op_tx,
     input  wire        op_parity,
     input  wire        ctx_valid,
     input  wire [4:0]  ctx_entry,
-    input  wire [12:0] ctx_bytes,
+    input  wire [20:0] ctx_bytes,
     input  wire        rarv_valid,
     input  wire [4:0]  rarv_entry,
-    input  wire [10:0] rarv_count,
+    input  wire [20:0] rarv_count,
     output wire        rsp_valid,
     output wire [3:0]  rsp_warp,
     output wire [3:0]  rsp_op,
@@ -4352,7 +4333,7 @@ module mbarrier_unit (
     output wire [3:0]  err_cause
 );
 
-    mbar_w16_m32_c10_t12_l40_f2 core (
+    mbar_w16_m32_c20_t20_l40_f2 core (
         .clock(clock),
         .reset(reset),
         .op_valid(op_valid),

@@ -5,18 +5,18 @@
 // Configuration:
 //   warps: 64
 //   entries: 8
-//   count_bits: 8
-//   tx_bits: 16
+//   count_bits: 20
+//   tx_bits: 20
 //   try_wait_limit: 200
 //   wake_fanout: 4
 //   group_depth: 8
 //   group_op_bits: 4
 //
 // `mbarrier_unit` (last in this file) has the spec/mbarrier_unit.md ports and wraps
-// `mbar_w64_m8_c8_t16_l200_f4`, the rust-hdl top; `mbar_w64_m8_c8_t16_l200_f4__<block>` are its blocks.
+// `mbar_w64_m8_c20_t20_l200_f4`, the rust-hdl top; `mbar_w64_m8_c20_t20_l200_f4__<block>` are its blocks.
 
 
-module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
+module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -26,15 +26,15 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
     input wire  [5:0] op_warp;
     input wire  [3:0] op_code;
     input wire  [2:0] op_entry;
-    input wire  [8:0] op_count;
-    input wire  [16:0] op_tx;
+    input wire  [20:0] op_count;
+    input wire  [20:0] op_tx;
     input wire  op_parity;
     input wire  ctx_valid;
     input wire  [2:0] ctx_entry;
-    input wire  [16:0] ctx_bytes;
+    input wire  [20:0] ctx_bytes;
     input wire  rarv_valid;
     input wire  [2:0] rarv_entry;
-    input wire  [8:0] rarv_count;
+    input wire  [20:0] rarv_count;
     output reg  rsp_valid;
     output reg  [5:0] rsp_warp;
     output reg  [3:0] rsp_op;
@@ -56,34 +56,34 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
     reg  [2:0] entries__op_entry;
     wire  entries__ctx_e_valid;
     wire  entries__ctx_e_parity;
-    wire  [8:0] entries__ctx_e_pending;
-    wire  [8:0] entries__ctx_e_expected;
-    wire  [16:0] entries__ctx_e_tx;
+    wire  [20:0] entries__ctx_e_pending;
+    wire  [20:0] entries__ctx_e_expected;
+    wire  [20:0] entries__ctx_e_tx;
     wire  entries__rarv_e_valid;
     wire  entries__rarv_e_parity;
-    wire  [8:0] entries__rarv_e_pending;
-    wire  [8:0] entries__rarv_e_expected;
-    wire  [16:0] entries__rarv_e_tx;
+    wire  [20:0] entries__rarv_e_pending;
+    wire  [20:0] entries__rarv_e_expected;
+    wire  [20:0] entries__rarv_e_tx;
     wire  entries__op_e_valid;
     wire  entries__op_e_parity;
-    wire  [8:0] entries__op_e_pending;
-    wire  [8:0] entries__op_e_expected;
-    wire  [16:0] entries__op_e_tx;
+    wire  [20:0] entries__op_e_pending;
+    wire  [20:0] entries__op_e_expected;
+    wire  [20:0] entries__op_e_tx;
     reg  entries__ctx_n_valid;
     reg  entries__ctx_n_parity;
-    reg  [8:0] entries__ctx_n_pending;
-    reg  [8:0] entries__ctx_n_expected;
-    reg  [16:0] entries__ctx_n_tx;
+    reg  [20:0] entries__ctx_n_pending;
+    reg  [20:0] entries__ctx_n_expected;
+    reg  [20:0] entries__ctx_n_tx;
     reg  entries__rarv_n_valid;
     reg  entries__rarv_n_parity;
-    reg  [8:0] entries__rarv_n_pending;
-    reg  [8:0] entries__rarv_n_expected;
-    reg  [16:0] entries__rarv_n_tx;
+    reg  [20:0] entries__rarv_n_pending;
+    reg  [20:0] entries__rarv_n_expected;
+    reg  [20:0] entries__rarv_n_tx;
     reg  entries__op_n_valid;
     reg  entries__op_n_parity;
-    reg  [8:0] entries__op_n_pending;
-    reg  [8:0] entries__op_n_expected;
-    reg  [16:0] entries__op_n_tx;
+    reg  [20:0] entries__op_n_pending;
+    reg  [20:0] entries__op_n_expected;
+    reg  [20:0] entries__op_n_tx;
     reg  ctx_step__act;
     reg  ctx_step__init;
     reg  ctx_step__inval;
@@ -91,18 +91,18 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
     reg  ctx_step__drop;
     reg  ctx_step__tx_up;
     reg  ctx_step__tx_dn;
-    reg  [8:0] ctx_step__count;
-    reg  [16:0] ctx_step__amt;
+    reg  [20:0] ctx_step__count;
+    reg  [20:0] ctx_step__amt;
     reg  ctx_step__e_valid;
     reg  ctx_step__e_parity;
-    reg  [8:0] ctx_step__e_pending;
-    reg  [8:0] ctx_step__e_expected;
-    reg  [16:0] ctx_step__e_tx;
+    reg  [20:0] ctx_step__e_pending;
+    reg  [20:0] ctx_step__e_expected;
+    reg  [20:0] ctx_step__e_tx;
     wire  ctx_step__n_valid;
     wire  ctx_step__n_parity;
-    wire  [8:0] ctx_step__n_pending;
-    wire  [8:0] ctx_step__n_expected;
-    wire  [16:0] ctx_step__n_tx;
+    wire  [20:0] ctx_step__n_pending;
+    wire  [20:0] ctx_step__n_expected;
+    wire  [20:0] ctx_step__n_tx;
     wire  [3:0] ctx_step__cause;
     wire  ctx_step__complete;
     reg  rarv_step__act;
@@ -112,18 +112,18 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
     reg  rarv_step__drop;
     reg  rarv_step__tx_up;
     reg  rarv_step__tx_dn;
-    reg  [8:0] rarv_step__count;
-    reg  [16:0] rarv_step__amt;
+    reg  [20:0] rarv_step__count;
+    reg  [20:0] rarv_step__amt;
     reg  rarv_step__e_valid;
     reg  rarv_step__e_parity;
-    reg  [8:0] rarv_step__e_pending;
-    reg  [8:0] rarv_step__e_expected;
-    reg  [16:0] rarv_step__e_tx;
+    reg  [20:0] rarv_step__e_pending;
+    reg  [20:0] rarv_step__e_expected;
+    reg  [20:0] rarv_step__e_tx;
     wire  rarv_step__n_valid;
     wire  rarv_step__n_parity;
-    wire  [8:0] rarv_step__n_pending;
-    wire  [8:0] rarv_step__n_expected;
-    wire  [16:0] rarv_step__n_tx;
+    wire  [20:0] rarv_step__n_pending;
+    wire  [20:0] rarv_step__n_expected;
+    wire  [20:0] rarv_step__n_tx;
     wire  [3:0] rarv_step__cause;
     wire  rarv_step__complete;
     reg  op_step__act;
@@ -133,18 +133,18 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
     reg  op_step__drop;
     reg  op_step__tx_up;
     reg  op_step__tx_dn;
-    reg  [8:0] op_step__count;
-    reg  [16:0] op_step__amt;
+    reg  [20:0] op_step__count;
+    reg  [20:0] op_step__amt;
     reg  op_step__e_valid;
     reg  op_step__e_parity;
-    reg  [8:0] op_step__e_pending;
-    reg  [8:0] op_step__e_expected;
-    reg  [16:0] op_step__e_tx;
+    reg  [20:0] op_step__e_pending;
+    reg  [20:0] op_step__e_expected;
+    reg  [20:0] op_step__e_tx;
     wire  op_step__n_valid;
     wire  op_step__n_parity;
-    wire  [8:0] op_step__n_pending;
-    wire  [8:0] op_step__n_expected;
-    wire  [16:0] op_step__n_tx;
+    wire  [20:0] op_step__n_pending;
+    wire  [20:0] op_step__n_expected;
+    wire  [20:0] op_step__n_tx;
     wire  [3:0] op_step__cause;
     wire  op_step__complete;
     reg  op_port__clock;
@@ -152,7 +152,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
     reg  op_port__op_valid;
     reg  [5:0] op_port__op_warp;
     reg  [3:0] op_port__op_code;
-    reg  [8:0] op_port__op_count;
+    reg  [20:0] op_port__op_count;
     reg  op_port__op_parity;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
@@ -205,7 +205,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
     wire  [63:0] wake__grant;
     
     // Sub module instances
-    mbar_w64_m8_c8_t16_l200_f4__entries entries(
+    mbar_w64_m8_c20_t20_l200_f4__entries entries(
         .clock(entries__clock),
         .reset(entries__reset),
         .ctx_entry(entries__ctx_entry),
@@ -242,7 +242,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
         .op_n_expected(entries__op_n_expected),
         .op_n_tx(entries__op_n_tx)
     );
-    mbar_w64_m8_c8_t16_l200_f4__ctx_step ctx_step(
+    mbar_w64_m8_c20_t20_l200_f4__ctx_step ctx_step(
         .act(ctx_step__act),
         .init(ctx_step__init),
         .inval(ctx_step__inval),
@@ -265,7 +265,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
         .cause(ctx_step__cause),
         .complete(ctx_step__complete)
     );
-    mbar_w64_m8_c8_t16_l200_f4__ctx_step rarv_step(
+    mbar_w64_m8_c20_t20_l200_f4__ctx_step rarv_step(
         .act(rarv_step__act),
         .init(rarv_step__init),
         .inval(rarv_step__inval),
@@ -288,7 +288,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
         .cause(rarv_step__cause),
         .complete(rarv_step__complete)
     );
-    mbar_w64_m8_c8_t16_l200_f4__ctx_step op_step(
+    mbar_w64_m8_c20_t20_l200_f4__ctx_step op_step(
         .act(op_step__act),
         .init(op_step__init),
         .inval(op_step__inval),
@@ -311,7 +311,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
         .cause(op_step__cause),
         .complete(op_step__complete)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port op_port(
+    mbar_w64_m8_c20_t20_l200_f4__op_port op_port(
         .clock(op_port__clock),
         .reset(op_port__reset),
         .op_valid(op_port__op_valid),
@@ -344,7 +344,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
         .err_src(op_port__err_src),
         .err_cause(op_port__err_cause)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters waiters(
+    mbar_w64_m8_c20_t20_l200_f4__waiters waiters(
         .clock(waiters__clock),
         .reset(waiters__reset),
         .op_warp(waiters__op_warp),
@@ -367,7 +367,7 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
         .wake_done(waiters__wake_done),
         .suspended(waiters__suspended)
     );
-    mbar_w64_m8_c8_t16_l200_f4__wake wake(
+    mbar_w64_m8_c20_t20_l200_f4__wake wake(
         .clock(wake__clock),
         .reset(wake__reset),
         .cand(wake__cand),
@@ -499,10 +499,10 @@ module mbar_w64_m8_c8_t16_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,
         end
     end
     
-endmodule // mbar_w64_m8_c8_t16_l200_f4
+endmodule // mbar_w64_m8_c20_t20_l200_f4
 
 
-module mbar_w64_m8_c8_t16_l200_f4__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
+module mbar_w64_m8_c20_t20_l200_f4__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
     
     // Module arguments
     input wire  act;
@@ -512,54 +512,54 @@ module mbar_w64_m8_c8_t16_l200_f4__ctx_step(act,init,inval,arrive,drop,tx_up,tx_
     input wire  drop;
     input wire  tx_up;
     input wire  tx_dn;
-    input wire  [8:0] count;
-    input wire  [16:0] amt;
+    input wire  [20:0] count;
+    input wire  [20:0] amt;
     input wire  e_valid;
     input wire  e_parity;
-    input wire  [8:0] e_pending;
-    input wire  [8:0] e_expected;
-    input wire  [16:0] e_tx;
+    input wire  [20:0] e_pending;
+    input wire  [20:0] e_expected;
+    input wire  [20:0] e_tx;
     output reg  n_valid;
     output reg  n_parity;
-    output reg  [8:0] n_pending;
-    output reg  [8:0] n_expected;
-    output reg  [16:0] n_tx;
+    output reg  [20:0] n_pending;
+    output reg  [20:0] n_expected;
+    output reg  [20:0] n_tx;
     output reg  [3:0] cause;
     output reg  complete;
     
     // Constant declarations
-    localparam  max_count = 9'b11111111;
-    localparam  zero_count = 9'b0;
-    localparam  zero_tx = 17'b0;
-    localparam  zero_xb = 19'b0;
-    localparam  sign_tb = 17'b10000000000000000;
-    localparam  sign_ext = 19'b1100000000000000000;
-    localparam  sign_xb = 19'b1000000000000000000;
-    localparam  max_tx = 19'b1111111111111111;
-    localparam  neg_max_tx = 19'b1110000000000000001;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
+    localparam  zero_tx = 21'h0;
+    localparam  zero_xb = 23'h0;
+    localparam  sign_tb = 21'h100000;
+    localparam  sign_ext = 23'h600000;
+    localparam  sign_xb = 23'h400000;
+    localparam  max_tx = 23'hfffff;
+    localparam  neg_max_tx = 23'h700001;
     localparam  c_uninit = 4'h3;
     localparam  c_bad_count = 4'h4;
     localparam  c_underflow = 4'h5;
     localparam  c_tx_range = 4'h6;
     
     // Local signals
-    reg  [18:0] tx_ext;
-    reg  [18:0] amt_ext;
-    reg  [18:0] tx_new;
+    reg  [22:0] tx_ext;
+    reg  [22:0] amt_ext;
+    reg  [22:0] tx_new;
     reg  tx_neg;
-    reg  [8:0] pend_new;
-    reg  [8:0] exp_new;
+    reg  [20:0] pend_new;
+    reg  [20:0] exp_new;
     reg  count_bad;
     reg  underflow;
     reg  tx_bad;
     
     // Update code
     always @(*) begin
-        tx_ext = ((e_tx) & 19'h7ffff);
+        tx_ext = ((e_tx) & 23'h7fffff);
         if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 19'h7ffff) | sign_ext;
+            tx_ext = ((e_tx) & 23'h7fffff) | sign_ext;
         end
-        amt_ext = ((amt) & 19'h7ffff);
+        amt_ext = ((amt) & 23'h7fffff);
         tx_new = tx_ext;
         if (tx_up) begin
             tx_new = tx_ext + amt_ext;
@@ -568,7 +568,7 @@ module mbar_w64_m8_c8_t16_l200_f4__ctx_step(act,init,inval,arrive,drop,tx_up,tx_
             tx_new = tx_ext - amt_ext;
         end
         tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx));
+        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & (amt_ext > max_tx));
         count_bad = (count == zero_count) | (count > max_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
@@ -618,7 +618,7 @@ module mbar_w64_m8_c8_t16_l200_f4__ctx_step(act,init,inval,arrive,drop,tx_up,tx_
             else if (~|cause) begin
                 n_pending = pend_new;
                 n_expected = exp_new;
-                n_tx = ((tx_new) & 17'h1ffff);
+                n_tx = ((tx_new) & 21'h1fffff);
                 if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
                     complete = 1'b1;
                     n_parity = ~e_parity;
@@ -628,10 +628,10 @@ module mbar_w64_m8_c8_t16_l200_f4__ctx_step(act,init,inval,arrive,drop,tx_up,tx_
         end
     end
     
-endmodule // mbar_w64_m8_c8_t16_l200_f4__ctx_step
+endmodule // mbar_w64_m8_c20_t20_l200_f4__ctx_step
 
 
-module mbar_w64_m8_c8_t16_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_entry,ctx_e_valid,ctx_e_parity,ctx_e_pending,ctx_e_expected,ctx_e_tx,rarv_e_valid,rarv_e_parity,rarv_e_pending,rarv_e_expected,rarv_e_tx,op_e_valid,op_e_parity,op_e_pending,op_e_expected,op_e_tx,ctx_n_valid,ctx_n_parity,ctx_n_pending,ctx_n_expected,ctx_n_tx,rarv_n_valid,rarv_n_parity,rarv_n_pending,rarv_n_expected,rarv_n_tx,op_n_valid,op_n_parity,op_n_pending,op_n_expected,op_n_tx);
+module mbar_w64_m8_c20_t20_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_entry,ctx_e_valid,ctx_e_parity,ctx_e_pending,ctx_e_expected,ctx_e_tx,rarv_e_valid,rarv_e_parity,rarv_e_pending,rarv_e_expected,rarv_e_tx,op_e_valid,op_e_parity,op_e_pending,op_e_expected,op_e_tx,ctx_n_valid,ctx_n_parity,ctx_n_pending,ctx_n_expected,ctx_n_tx,rarv_n_valid,rarv_n_parity,rarv_n_pending,rarv_n_expected,rarv_n_tx,op_n_valid,op_n_parity,op_n_pending,op_n_expected,op_n_tx);
     
     // Module arguments
     input wire  clock;
@@ -641,34 +641,34 @@ module mbar_w64_m8_c8_t16_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_e
     input wire  [2:0] op_entry;
     output reg  ctx_e_valid;
     output reg  ctx_e_parity;
-    output reg  [8:0] ctx_e_pending;
-    output reg  [8:0] ctx_e_expected;
-    output reg  [16:0] ctx_e_tx;
+    output reg  [20:0] ctx_e_pending;
+    output reg  [20:0] ctx_e_expected;
+    output reg  [20:0] ctx_e_tx;
     output reg  rarv_e_valid;
     output reg  rarv_e_parity;
-    output reg  [8:0] rarv_e_pending;
-    output reg  [8:0] rarv_e_expected;
-    output reg  [16:0] rarv_e_tx;
+    output reg  [20:0] rarv_e_pending;
+    output reg  [20:0] rarv_e_expected;
+    output reg  [20:0] rarv_e_tx;
     output reg  op_e_valid;
     output reg  op_e_parity;
-    output reg  [8:0] op_e_pending;
-    output reg  [8:0] op_e_expected;
-    output reg  [16:0] op_e_tx;
+    output reg  [20:0] op_e_pending;
+    output reg  [20:0] op_e_expected;
+    output reg  [20:0] op_e_tx;
     input wire  ctx_n_valid;
     input wire  ctx_n_parity;
-    input wire  [8:0] ctx_n_pending;
-    input wire  [8:0] ctx_n_expected;
-    input wire  [16:0] ctx_n_tx;
+    input wire  [20:0] ctx_n_pending;
+    input wire  [20:0] ctx_n_expected;
+    input wire  [20:0] ctx_n_tx;
     input wire  rarv_n_valid;
     input wire  rarv_n_parity;
-    input wire  [8:0] rarv_n_pending;
-    input wire  [8:0] rarv_n_expected;
-    input wire  [16:0] rarv_n_tx;
+    input wire  [20:0] rarv_n_pending;
+    input wire  [20:0] rarv_n_expected;
+    input wire  [20:0] rarv_n_tx;
     input wire  op_n_valid;
     input wire  op_n_parity;
-    input wire  [8:0] op_n_pending;
-    input wire  [8:0] op_n_expected;
-    input wire  [16:0] op_n_tx;
+    input wire  [20:0] op_n_pending;
+    input wire  [20:0] op_n_expected;
+    input wire  [20:0] op_n_tx;
     
     // Stub signals
     reg  [7:0] valid__d;
@@ -677,77 +677,77 @@ module mbar_w64_m8_c8_t16_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_e
     reg  [7:0] parity__d;
     wire  [7:0] parity__q;
     reg  parity__clock;
-    reg  [8:0] pending__0__d;
-    wire  [8:0] pending__0__q;
+    reg  [20:0] pending__0__d;
+    wire  [20:0] pending__0__q;
     reg  pending__0__clock;
-    reg  [8:0] pending__1__d;
-    wire  [8:0] pending__1__q;
+    reg  [20:0] pending__1__d;
+    wire  [20:0] pending__1__q;
     reg  pending__1__clock;
-    reg  [8:0] pending__2__d;
-    wire  [8:0] pending__2__q;
+    reg  [20:0] pending__2__d;
+    wire  [20:0] pending__2__q;
     reg  pending__2__clock;
-    reg  [8:0] pending__3__d;
-    wire  [8:0] pending__3__q;
+    reg  [20:0] pending__3__d;
+    wire  [20:0] pending__3__q;
     reg  pending__3__clock;
-    reg  [8:0] pending__4__d;
-    wire  [8:0] pending__4__q;
+    reg  [20:0] pending__4__d;
+    wire  [20:0] pending__4__q;
     reg  pending__4__clock;
-    reg  [8:0] pending__5__d;
-    wire  [8:0] pending__5__q;
+    reg  [20:0] pending__5__d;
+    wire  [20:0] pending__5__q;
     reg  pending__5__clock;
-    reg  [8:0] pending__6__d;
-    wire  [8:0] pending__6__q;
+    reg  [20:0] pending__6__d;
+    wire  [20:0] pending__6__q;
     reg  pending__6__clock;
-    reg  [8:0] pending__7__d;
-    wire  [8:0] pending__7__q;
+    reg  [20:0] pending__7__d;
+    wire  [20:0] pending__7__q;
     reg  pending__7__clock;
-    reg  [8:0] expected__0__d;
-    wire  [8:0] expected__0__q;
+    reg  [20:0] expected__0__d;
+    wire  [20:0] expected__0__q;
     reg  expected__0__clock;
-    reg  [8:0] expected__1__d;
-    wire  [8:0] expected__1__q;
+    reg  [20:0] expected__1__d;
+    wire  [20:0] expected__1__q;
     reg  expected__1__clock;
-    reg  [8:0] expected__2__d;
-    wire  [8:0] expected__2__q;
+    reg  [20:0] expected__2__d;
+    wire  [20:0] expected__2__q;
     reg  expected__2__clock;
-    reg  [8:0] expected__3__d;
-    wire  [8:0] expected__3__q;
+    reg  [20:0] expected__3__d;
+    wire  [20:0] expected__3__q;
     reg  expected__3__clock;
-    reg  [8:0] expected__4__d;
-    wire  [8:0] expected__4__q;
+    reg  [20:0] expected__4__d;
+    wire  [20:0] expected__4__q;
     reg  expected__4__clock;
-    reg  [8:0] expected__5__d;
-    wire  [8:0] expected__5__q;
+    reg  [20:0] expected__5__d;
+    wire  [20:0] expected__5__q;
     reg  expected__5__clock;
-    reg  [8:0] expected__6__d;
-    wire  [8:0] expected__6__q;
+    reg  [20:0] expected__6__d;
+    wire  [20:0] expected__6__q;
     reg  expected__6__clock;
-    reg  [8:0] expected__7__d;
-    wire  [8:0] expected__7__q;
+    reg  [20:0] expected__7__d;
+    wire  [20:0] expected__7__q;
     reg  expected__7__clock;
-    reg  [16:0] tx__0__d;
-    wire  [16:0] tx__0__q;
+    reg  [20:0] tx__0__d;
+    wire  [20:0] tx__0__q;
     reg  tx__0__clock;
-    reg  [16:0] tx__1__d;
-    wire  [16:0] tx__1__q;
+    reg  [20:0] tx__1__d;
+    wire  [20:0] tx__1__q;
     reg  tx__1__clock;
-    reg  [16:0] tx__2__d;
-    wire  [16:0] tx__2__q;
+    reg  [20:0] tx__2__d;
+    wire  [20:0] tx__2__q;
     reg  tx__2__clock;
-    reg  [16:0] tx__3__d;
-    wire  [16:0] tx__3__q;
+    reg  [20:0] tx__3__d;
+    wire  [20:0] tx__3__q;
     reg  tx__3__clock;
-    reg  [16:0] tx__4__d;
-    wire  [16:0] tx__4__q;
+    reg  [20:0] tx__4__d;
+    wire  [20:0] tx__4__q;
     reg  tx__4__clock;
-    reg  [16:0] tx__5__d;
-    wire  [16:0] tx__5__q;
+    reg  [20:0] tx__5__d;
+    wire  [20:0] tx__5__q;
     reg  tx__5__clock;
-    reg  [16:0] tx__6__d;
-    wire  [16:0] tx__6__q;
+    reg  [20:0] tx__6__d;
+    wire  [20:0] tx__6__q;
     reg  tx__6__clock;
-    reg  [16:0] tx__7__d;
-    wire  [16:0] tx__7__q;
+    reg  [20:0] tx__7__d;
+    wire  [20:0] tx__7__q;
     reg  tx__7__clock;
     
     // Local signals
@@ -755,132 +755,132 @@ module mbar_w64_m8_c8_t16_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_e
     reg  [7:0] parity_n;
     
     // Sub module instances
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity valid(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity parity(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity parity(
         .d(parity__d),
         .q(parity__q),
         .clock(parity__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__0(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__0(
         .d(pending__0__d),
         .q(pending__0__q),
         .clock(pending__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__1(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__1(
         .d(pending__1__d),
         .q(pending__1__q),
         .clock(pending__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__2(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__2(
         .d(pending__2__d),
         .q(pending__2__q),
         .clock(pending__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__3(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__3(
         .d(pending__3__d),
         .q(pending__3__q),
         .clock(pending__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__4(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__4(
         .d(pending__4__d),
         .q(pending__4__q),
         .clock(pending__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__5(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__5(
         .d(pending__5__d),
         .q(pending__5__q),
         .clock(pending__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__6(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__6(
         .d(pending__6__d),
         .q(pending__6__q),
         .clock(pending__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 pending__7(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__7(
         .d(pending__7__d),
         .q(pending__7__q),
         .clock(pending__7__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__0(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__0(
         .d(expected__0__d),
         .q(expected__0__q),
         .clock(expected__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__1(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__1(
         .d(expected__1__d),
         .q(expected__1__q),
         .clock(expected__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__2(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__2(
         .d(expected__2__d),
         .q(expected__2__q),
         .clock(expected__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__3(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__3(
         .d(expected__3__d),
         .q(expected__3__q),
         .clock(expected__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__4(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__4(
         .d(expected__4__d),
         .q(expected__4__q),
         .clock(expected__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__5(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__5(
         .d(expected__5__d),
         .q(expected__5__q),
         .clock(expected__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__6(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__6(
         .d(expected__6__d),
         .q(expected__6__q),
         .clock(expected__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__expected__0 expected__7(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__7(
         .d(expected__7__d),
         .q(expected__7__q),
         .clock(expected__7__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__0(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__0(
         .d(tx__0__d),
         .q(tx__0__q),
         .clock(tx__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__1(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__1(
         .d(tx__1__d),
         .q(tx__1__q),
         .clock(tx__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__2(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__2(
         .d(tx__2__d),
         .q(tx__2__q),
         .clock(tx__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__3(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__3(
         .d(tx__3__d),
         .q(tx__3__q),
         .clock(tx__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__4(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__4(
         .d(tx__4__d),
         .q(tx__4__q),
         .clock(tx__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__5(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__5(
         .d(tx__5__d),
         .q(tx__5__q),
         .clock(tx__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__6(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__6(
         .d(tx__6__d),
         .q(tx__6__q),
         .clock(tx__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__tx__0 tx__7(
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__7(
         .d(tx__7__d),
         .q(tx__7__q),
         .clock(tx__7__clock)
@@ -1274,29 +1274,29 @@ module mbar_w64_m8_c8_t16_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_e
         end
     end
     
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries
+endmodule // mbar_w64_m8_c20_t20_l200_f4__entries
 
 
-module mbar_w64_m8_c8_t16_l200_f4__entries__expected__0(d,q,clock);
+module mbar_w64_m8_c20_t20_l200_f4__entries__expected__0(d,q,clock);
     
     // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
+    input wire  [20:0] d;
+    output reg  [20:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 9'h0;
+       q = 21'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__expected__0
+endmodule // mbar_w64_m8_c20_t20_l200_f4__entries__expected__0
 
 
-module mbar_w64_m8_c8_t16_l200_f4__entries__parity(d,q,clock);
+module mbar_w64_m8_c20_t20_l200_f4__entries__parity(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -1312,29 +1312,10 @@ module mbar_w64_m8_c8_t16_l200_f4__entries__parity(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__parity
+endmodule // mbar_w64_m8_c20_t20_l200_f4__entries__parity
 
 
-module mbar_w64_m8_c8_t16_l200_f4__entries__tx__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c8_t16_l200_f4__entries__tx__0
-
-
-module mbar_w64_m8_c8_t16_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -1342,7 +1323,7 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,
     input wire  op_valid;
     input wire  [5:0] op_warp;
     input wire  [3:0] op_code;
-    input wire  [8:0] op_count;
+    input wire  [20:0] op_count;
     input wire  op_parity;
     input wire  op_e_valid;
     input wire  op_e_parity;
@@ -1387,8 +1368,8 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,
     localparam  s_op = 2'b0;
     localparam  s_ctx = 2'b1;
     localparam  s_rarv = 2'b10;
-    localparam  max_count = 9'b11111111;
-    localparam  zero_count = 9'b0;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
     
     // Stub signals
     reg  rsp_valid_r__d;
@@ -1432,47 +1413,47 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,
     reg  passed;
     
     // Sub module instances
-    mbar_w64_m8_c8_t16_l200_f4__op_port__err_r rsp_valid_r(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_warp_r rsp_warp_r(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r rsp_warp_r(
         .d(rsp_warp_r__d),
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__err_cause_r rsp_op_r(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__err_r rsp_token_r(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__err_r rsp_done_r(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__err_r rsp_suspended_r(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__err_r err_r(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__err_src_r err_src_r(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_src_r err_src_r(
         .d(err_src_r__d),
         .q(err_src_r__q),
         .clock(err_src_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__op_port__err_cause_r err_cause_r(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r err_cause_r(
         .d(err_cause_r__d),
         .q(err_cause_r__q),
         .clock(err_cause_r__clock)
@@ -1600,10 +1581,10 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,
         err_cause = err_cause_r__q;
     end
     
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port
+endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port
 
 
-module mbar_w64_m8_c8_t16_l200_f4__op_port__err_cause_r(d,q,clock);
+module mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -1619,10 +1600,10 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port__err_cause_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__err_cause_r
+endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r
 
 
-module mbar_w64_m8_c8_t16_l200_f4__op_port__err_r(d,q,clock);
+module mbar_w64_m8_c20_t20_l200_f4__op_port__err_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1638,10 +1619,10 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port__err_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__err_r
+endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__err_r
 
 
-module mbar_w64_m8_c8_t16_l200_f4__op_port__err_src_r(d,q,clock);
+module mbar_w64_m8_c20_t20_l200_f4__op_port__err_src_r(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1657,10 +1638,10 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port__err_src_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__err_src_r
+endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__err_src_r
 
 
-module mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_warp_r(d,q,clock);
+module mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -1676,10 +1657,10 @@ module mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_warp_r(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_warp_r
+endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r
 
 
-module mbar_w64_m8_c8_t16_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -2184,672 +2165,672 @@ module mbar_w64_m8_c8_t16_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parit
     reg  hit;
     
     // Sub module instances
-    mbar_w64_m8_c8_t16_l200_f4__waiters__decided susp(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__decided susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__decided decided(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__decided decided(
         .d(decided__d),
         .q(decided__q),
         .clock(decided__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__decided done(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__decided done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__decided wparity(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__decided wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__0(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__1(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__2(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__3(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__4(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__5(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__6(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__7(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__8(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__9(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__10(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__11(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__12(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__13(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__14(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__15(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__16(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__16(
         .d(wentry__16__d),
         .q(wentry__16__q),
         .clock(wentry__16__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__17(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__17(
         .d(wentry__17__d),
         .q(wentry__17__q),
         .clock(wentry__17__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__18(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__18(
         .d(wentry__18__d),
         .q(wentry__18__q),
         .clock(wentry__18__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__19(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__19(
         .d(wentry__19__d),
         .q(wentry__19__q),
         .clock(wentry__19__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__20(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__20(
         .d(wentry__20__d),
         .q(wentry__20__q),
         .clock(wentry__20__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__21(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__21(
         .d(wentry__21__d),
         .q(wentry__21__q),
         .clock(wentry__21__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__22(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__22(
         .d(wentry__22__d),
         .q(wentry__22__q),
         .clock(wentry__22__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__23(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__23(
         .d(wentry__23__d),
         .q(wentry__23__q),
         .clock(wentry__23__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__24(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__24(
         .d(wentry__24__d),
         .q(wentry__24__q),
         .clock(wentry__24__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__25(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__25(
         .d(wentry__25__d),
         .q(wentry__25__q),
         .clock(wentry__25__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__26(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__26(
         .d(wentry__26__d),
         .q(wentry__26__q),
         .clock(wentry__26__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__27(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__27(
         .d(wentry__27__d),
         .q(wentry__27__q),
         .clock(wentry__27__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__28(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__28(
         .d(wentry__28__d),
         .q(wentry__28__q),
         .clock(wentry__28__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__29(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__29(
         .d(wentry__29__d),
         .q(wentry__29__q),
         .clock(wentry__29__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__30(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__30(
         .d(wentry__30__d),
         .q(wentry__30__q),
         .clock(wentry__30__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__31(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__31(
         .d(wentry__31__d),
         .q(wentry__31__q),
         .clock(wentry__31__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__32(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__32(
         .d(wentry__32__d),
         .q(wentry__32__q),
         .clock(wentry__32__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__33(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__33(
         .d(wentry__33__d),
         .q(wentry__33__q),
         .clock(wentry__33__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__34(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__34(
         .d(wentry__34__d),
         .q(wentry__34__q),
         .clock(wentry__34__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__35(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__35(
         .d(wentry__35__d),
         .q(wentry__35__q),
         .clock(wentry__35__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__36(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__36(
         .d(wentry__36__d),
         .q(wentry__36__q),
         .clock(wentry__36__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__37(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__37(
         .d(wentry__37__d),
         .q(wentry__37__q),
         .clock(wentry__37__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__38(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__38(
         .d(wentry__38__d),
         .q(wentry__38__q),
         .clock(wentry__38__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__39(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__39(
         .d(wentry__39__d),
         .q(wentry__39__q),
         .clock(wentry__39__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__40(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__40(
         .d(wentry__40__d),
         .q(wentry__40__q),
         .clock(wentry__40__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__41(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__41(
         .d(wentry__41__d),
         .q(wentry__41__q),
         .clock(wentry__41__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__42(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__42(
         .d(wentry__42__d),
         .q(wentry__42__q),
         .clock(wentry__42__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__43(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__43(
         .d(wentry__43__d),
         .q(wentry__43__q),
         .clock(wentry__43__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__44(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__44(
         .d(wentry__44__d),
         .q(wentry__44__q),
         .clock(wentry__44__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__45(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__45(
         .d(wentry__45__d),
         .q(wentry__45__q),
         .clock(wentry__45__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__46(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__46(
         .d(wentry__46__d),
         .q(wentry__46__q),
         .clock(wentry__46__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__47(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__47(
         .d(wentry__47__d),
         .q(wentry__47__q),
         .clock(wentry__47__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__48(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__48(
         .d(wentry__48__d),
         .q(wentry__48__q),
         .clock(wentry__48__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__49(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__49(
         .d(wentry__49__d),
         .q(wentry__49__q),
         .clock(wentry__49__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__50(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__50(
         .d(wentry__50__d),
         .q(wentry__50__q),
         .clock(wentry__50__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__51(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__51(
         .d(wentry__51__d),
         .q(wentry__51__q),
         .clock(wentry__51__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__52(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__52(
         .d(wentry__52__d),
         .q(wentry__52__q),
         .clock(wentry__52__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__53(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__53(
         .d(wentry__53__d),
         .q(wentry__53__q),
         .clock(wentry__53__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__54(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__54(
         .d(wentry__54__d),
         .q(wentry__54__q),
         .clock(wentry__54__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__55(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__55(
         .d(wentry__55__d),
         .q(wentry__55__q),
         .clock(wentry__55__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__56(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__56(
         .d(wentry__56__d),
         .q(wentry__56__q),
         .clock(wentry__56__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__57(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__57(
         .d(wentry__57__d),
         .q(wentry__57__q),
         .clock(wentry__57__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__58(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__58(
         .d(wentry__58__d),
         .q(wentry__58__q),
         .clock(wentry__58__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__59(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__59(
         .d(wentry__59__d),
         .q(wentry__59__q),
         .clock(wentry__59__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__60(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__60(
         .d(wentry__60__d),
         .q(wentry__60__q),
         .clock(wentry__60__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__61(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__61(
         .d(wentry__61__d),
         .q(wentry__61__q),
         .clock(wentry__61__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__62(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__62(
         .d(wentry__62__d),
         .q(wentry__62__q),
         .clock(wentry__62__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0 wentry__63(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__63(
         .d(wentry__63__d),
         .q(wentry__63__q),
         .clock(wentry__63__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__0(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__1(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__2(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__3(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__4(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__5(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__6(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__7(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__8(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__8(
         .d(timer__8__d),
         .q(timer__8__q),
         .clock(timer__8__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__9(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__9(
         .d(timer__9__d),
         .q(timer__9__q),
         .clock(timer__9__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__10(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__10(
         .d(timer__10__d),
         .q(timer__10__q),
         .clock(timer__10__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__11(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__11(
         .d(timer__11__d),
         .q(timer__11__q),
         .clock(timer__11__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__12(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__12(
         .d(timer__12__d),
         .q(timer__12__q),
         .clock(timer__12__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__13(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__13(
         .d(timer__13__d),
         .q(timer__13__q),
         .clock(timer__13__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__14(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__14(
         .d(timer__14__d),
         .q(timer__14__q),
         .clock(timer__14__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__15(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__15(
         .d(timer__15__d),
         .q(timer__15__q),
         .clock(timer__15__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__16(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__16(
         .d(timer__16__d),
         .q(timer__16__q),
         .clock(timer__16__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__17(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__17(
         .d(timer__17__d),
         .q(timer__17__q),
         .clock(timer__17__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__18(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__18(
         .d(timer__18__d),
         .q(timer__18__q),
         .clock(timer__18__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__19(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__19(
         .d(timer__19__d),
         .q(timer__19__q),
         .clock(timer__19__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__20(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__20(
         .d(timer__20__d),
         .q(timer__20__q),
         .clock(timer__20__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__21(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__21(
         .d(timer__21__d),
         .q(timer__21__q),
         .clock(timer__21__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__22(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__22(
         .d(timer__22__d),
         .q(timer__22__q),
         .clock(timer__22__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__23(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__23(
         .d(timer__23__d),
         .q(timer__23__q),
         .clock(timer__23__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__24(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__24(
         .d(timer__24__d),
         .q(timer__24__q),
         .clock(timer__24__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__25(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__25(
         .d(timer__25__d),
         .q(timer__25__q),
         .clock(timer__25__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__26(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__26(
         .d(timer__26__d),
         .q(timer__26__q),
         .clock(timer__26__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__27(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__27(
         .d(timer__27__d),
         .q(timer__27__q),
         .clock(timer__27__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__28(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__28(
         .d(timer__28__d),
         .q(timer__28__q),
         .clock(timer__28__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__29(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__29(
         .d(timer__29__d),
         .q(timer__29__q),
         .clock(timer__29__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__30(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__30(
         .d(timer__30__d),
         .q(timer__30__q),
         .clock(timer__30__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__31(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__31(
         .d(timer__31__d),
         .q(timer__31__q),
         .clock(timer__31__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__32(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__32(
         .d(timer__32__d),
         .q(timer__32__q),
         .clock(timer__32__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__33(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__33(
         .d(timer__33__d),
         .q(timer__33__q),
         .clock(timer__33__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__34(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__34(
         .d(timer__34__d),
         .q(timer__34__q),
         .clock(timer__34__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__35(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__35(
         .d(timer__35__d),
         .q(timer__35__q),
         .clock(timer__35__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__36(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__36(
         .d(timer__36__d),
         .q(timer__36__q),
         .clock(timer__36__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__37(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__37(
         .d(timer__37__d),
         .q(timer__37__q),
         .clock(timer__37__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__38(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__38(
         .d(timer__38__d),
         .q(timer__38__q),
         .clock(timer__38__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__39(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__39(
         .d(timer__39__d),
         .q(timer__39__q),
         .clock(timer__39__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__40(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__40(
         .d(timer__40__d),
         .q(timer__40__q),
         .clock(timer__40__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__41(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__41(
         .d(timer__41__d),
         .q(timer__41__q),
         .clock(timer__41__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__42(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__42(
         .d(timer__42__d),
         .q(timer__42__q),
         .clock(timer__42__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__43(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__43(
         .d(timer__43__d),
         .q(timer__43__q),
         .clock(timer__43__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__44(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__44(
         .d(timer__44__d),
         .q(timer__44__q),
         .clock(timer__44__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__45(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__45(
         .d(timer__45__d),
         .q(timer__45__q),
         .clock(timer__45__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__46(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__46(
         .d(timer__46__d),
         .q(timer__46__q),
         .clock(timer__46__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__47(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__47(
         .d(timer__47__d),
         .q(timer__47__q),
         .clock(timer__47__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__48(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__48(
         .d(timer__48__d),
         .q(timer__48__q),
         .clock(timer__48__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__49(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__49(
         .d(timer__49__d),
         .q(timer__49__q),
         .clock(timer__49__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__50(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__50(
         .d(timer__50__d),
         .q(timer__50__q),
         .clock(timer__50__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__51(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__51(
         .d(timer__51__d),
         .q(timer__51__q),
         .clock(timer__51__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__52(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__52(
         .d(timer__52__d),
         .q(timer__52__q),
         .clock(timer__52__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__53(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__53(
         .d(timer__53__d),
         .q(timer__53__q),
         .clock(timer__53__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__54(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__54(
         .d(timer__54__d),
         .q(timer__54__q),
         .clock(timer__54__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__55(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__55(
         .d(timer__55__d),
         .q(timer__55__q),
         .clock(timer__55__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__56(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__56(
         .d(timer__56__d),
         .q(timer__56__q),
         .clock(timer__56__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__57(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__57(
         .d(timer__57__d),
         .q(timer__57__q),
         .clock(timer__57__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__58(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__58(
         .d(timer__58__d),
         .q(timer__58__q),
         .clock(timer__58__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__59(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__59(
         .d(timer__59__d),
         .q(timer__59__q),
         .clock(timer__59__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__60(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__60(
         .d(timer__60__d),
         .q(timer__60__q),
         .clock(timer__60__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__61(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__61(
         .d(timer__61__d),
         .q(timer__61__q),
         .clock(timer__61__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__62(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__62(
         .d(timer__62__d),
         .q(timer__62__q),
         .clock(timer__62__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__entries__parity timer__63(
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity timer__63(
         .d(timer__63__d),
         .q(timer__63__q),
         .clock(timer__63__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__decided wake_mask_r(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__decided wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    mbar_w64_m8_c8_t16_l200_f4__waiters__decided wake_done_r(
+    mbar_w64_m8_c20_t20_l200_f4__waiters__decided wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
@@ -4558,10 +4539,10 @@ module mbar_w64_m8_c8_t16_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parit
         suspended = susp__q;
     end
     
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters
+endmodule // mbar_w64_m8_c20_t20_l200_f4__waiters
 
 
-module mbar_w64_m8_c8_t16_l200_f4__waiters__decided(d,q,clock);
+module mbar_w64_m8_c20_t20_l200_f4__waiters__decided(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4577,10 +4558,10 @@ module mbar_w64_m8_c8_t16_l200_f4__waiters__decided(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__decided
+endmodule // mbar_w64_m8_c20_t20_l200_f4__waiters__decided
 
 
-module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0(d,q,clock);
+module mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -4596,10 +4577,10 @@ module mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w64_m8_c8_t16_l200_f4__waiters__wentry__0
+endmodule // mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0
 
 
-module mbar_w64_m8_c8_t16_l200_f4__wake(clock,reset,cand,grant);
+module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
     
     // Module arguments
     input wire  clock;
@@ -4752,7 +4733,7 @@ module mbar_w64_m8_c8_t16_l200_f4__wake(clock,reset,cand,grant);
     reg  [63:0] acc;
     
     // Sub module instances
-    mbar_w64_m8_c8_t16_l200_f4__op_port__rsp_warp_r rr(
+    mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -5205,7 +5186,7 @@ module mbar_w64_m8_c8_t16_l200_f4__wake(clock,reset,cand,grant);
         end
     end
     
-endmodule // mbar_w64_m8_c8_t16_l200_f4__wake
+endmodule // mbar_w64_m8_c20_t20_l200_f4__wake
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
@@ -5217,15 +5198,15 @@ module mbarrier_unit (
     input  wire [5:0]  op_warp,
     input  wire [3:0]  op_code,
     input  wire [2:0]  op_entry,
-    input  wire [8:0]  op_count,
-    input  wire [16:0] op_tx,
+    input  wire [20:0] op_count,
+    input  wire [20:0] op_tx,
     input  wire        op_parity,
     input  wire        ctx_valid,
     input  wire [2:0]  ctx_entry,
-    input  wire [16:0] ctx_bytes,
+    input  wire [20:0] ctx_bytes,
     input  wire        rarv_valid,
     input  wire [2:0]  rarv_entry,
-    input  wire [8:0]  rarv_count,
+    input  wire [20:0] rarv_count,
     output wire        rsp_valid,
     output wire [5:0]  rsp_warp,
     output wire [3:0]  rsp_op,
@@ -5240,7 +5221,7 @@ module mbarrier_unit (
     output wire [3:0]  err_cause
 );
 
-    mbar_w64_m8_c8_t16_l200_f4 core (
+    mbar_w64_m8_c20_t20_l200_f4 core (
         .clock(clock),
         .reset(reset),
         .op_valid(op_valid),
