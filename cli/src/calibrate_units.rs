@@ -4,9 +4,8 @@
 //! transaction-barrier unit (tables 2.1, 2.2, 2.3, 4.1,
 //! `data/calibration/h100_sync_mbarrier.csv`): measured vs model and the
 //! error per row, then the max and median |error|. The rows come from the
-//! unit model crates (`bar_unit_model::timing::h100_calibration_rows`,
-//! `mbarrier_unit_model::timing::h100_calibration_rows`); this file only
-//! formats them. The table is the same text on stdout and in `--markdown`
+//! unit model crates through each unit's registry entry (`registry.rs`,
+//! `CalibrationEntry`); this file only formats them, the same for every unit. The table is the same text on stdout and in `--markdown`
 //! (checked in as `docs/results/calibration_bar.md`,
 //! `docs/results/calibration_mbarrier.md`). Exit 1 with `--strict` when a
 //! row is outside the tolerance.
@@ -15,30 +14,20 @@ use crate::common::{CmdError, CmdResult};
 use crate::units::Unit;
 use std::path::Path;
 
-type Row = (String, String, String, String, f64, f64);
+/// (sub-table, test, configuration, metric, measured, model).
+pub type Row = (String, String, String, String, f64, f64);
 
 /// The markdown table of `unit` and its max / median |error| (fractions).
 pub fn table(unit: Unit, tolerance_pct: f64) -> Result<(String, f64, f64), CmdError> {
-    let (rows, title, source, preset): (Vec<Row>, &str, &str, &str) = match unit {
-        Unit::Bar => (
-            bar_unit_model::timing::h100_calibration_rows(),
-            "bar_unit / cluster_barrier",
-            "data/calibration/h100_sync_bar.csv (tables 1.1, 1.2, 1.4, 3.1)",
-            "bar_unit_model::config::TimingConfig::h100() (sim/bar_unit/src/timing.rs)",
-        ),
-        Unit::Mbarrier => (
-            mbarrier_unit_model::timing::h100_calibration_rows().map_err(CmdError::input)?,
-            "mbarrier_unit / async_groups",
-            "data/calibration/h100_sync_mbarrier.csv (tables 2.1, 2.2, 2.3, 4.1)",
-            "mbarrier_unit_model::timing::H100::preset() (sim/mbarrier_unit/src/timing.rs)",
-        ),
-        other => {
-            return Err(CmdError::input(format!(
-                "--unit {}: allowed with calibrate --unit: bar, mbarrier (membar: omit --unit)",
-                crate::unit_kit::flag(other)
-            )))
-        }
+    let Some(c) = crate::registry::entry(unit).calibrate.as_ref() else {
+        return Err(CmdError::input(format!(
+            "--unit {}: allowed with calibrate --unit: {} (membar: omit --unit)",
+            crate::unit_kit::flag(unit),
+            crate::registry::calibrated_units()
+        )));
     };
+    let rows = (c.rows)().map_err(CmdError::input)?;
+    let (title, source, preset) = (c.title, c.source, c.preset);
     let mut errs: Vec<f64> = rows.iter().map(|r| ((r.5 - r.4) / r.4).abs()).collect();
     errs.sort_by(f64::total_cmp);
     let max = errs.last().copied().unwrap_or(0.0);
@@ -57,7 +46,7 @@ pub fn table(unit: Unit, tolerance_pct: f64) -> Result<(String, f64, f64), CmdEr
          {preset}; no per-row constants. err = (model − measured) / measured; tolerance ±{tolerance_pct:.0} %.\n\n\
          | sub | test | cfg | metric | measured | model | err |\n\
          | --- | --- | --- | --- | ---: | ---: | ---: |\n",
-        u = if unit == Unit::Bar { "bar" } else { "mbarrier" },
+        u = unit,
     );
     let mut outside = 0;
     for (sub, test, cfg, metric, measured, model) in &rows {

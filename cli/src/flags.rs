@@ -8,117 +8,104 @@ use crate::units::Unit;
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 
-/// A flag that `cmd --unit U` does not honour for the units in `units`.
+/// A flag of `cmd` that some units' commands do not honour: which units is
+/// said by their registry entries (`UnitEntry::not_honoured` names
+/// `(cmd, id)` pairs of this table), not here.
 pub struct NotHonoured {
     pub cmd: &'static str,
     /// The clap argument id (the field name: `no_check` is `--no-check`).
     pub id: &'static str,
-    pub units: &'static [Unit],
     /// What to do instead (`{u}` is the unit's `--unit` value).
     pub why: &'static str,
 }
-
-const SYNC_UNITS: &[Unit] = &[
-    Unit::Bar,
-    Unit::Cluster,
-    Unit::Mbarrier,
-    Unit::AsyncGroups,
-    Unit::SmSync,
-];
 
 /// The table. Every other (command, flag, unit) combination is honoured.
 pub const NOT_HONOURED: &[NotHonoured] = &[
     NotHonoured {
         cmd: "cosim",
         id: "workload",
-        units: &[Unit::Bar, Unit::Cluster],
         why: "cosim --unit {u} drives the unit's seeded random stimulus (--seed); run a scenario on the model with `membar sim --unit {u} --workload NAME`",
     },
     NotHonoured {
         cmd: "sim",
         id: "trace",
-        units: &[Unit::Bar, Unit::Cluster, Unit::SmSync],
         why: "the unit's golden model writes no VCD; use `membar cosim --unit {u} --waves FILE` for a waveform of its ports",
     },
     NotHonoured {
         cmd: "sweep",
         id: "jobs",
-        units: SYNC_UNITS,
         why: "a unit sweep runs its points one after another",
     },
     NotHonoured {
         cmd: "sweep",
         id: "cycles",
-        units: SYNC_UNITS,
         why: "each point of a unit sweep runs its scenario to the end (set `iterations` in the grid's workload section)",
     },
     NotHonoured {
         cmd: "sweep",
         id: "no_check",
-        units: SYNC_UNITS,
         why: "a unit sweep always runs the unit's scoreboard",
     },
     NotHonoured {
         cmd: "sweep",
         id: "shard",
-        units: SYNC_UNITS,
         why: "unit sweeps are not sharded",
     },
     NotHonoured {
         cmd: "sweep",
         id: "merge",
-        units: SYNC_UNITS,
         why: "unit sweeps are not sharded",
     },
     NotHonoured {
         cmd: "bench",
         id: "workload",
-        units: SYNC_UNITS,
         why: "bench --unit {u} runs the unit's seeded random stimulus; allowed: random_mix (the default)",
     },
     NotHonoured {
         cmd: "calibrate",
         id: "preset",
-        units: &[Unit::Bar, Unit::Mbarrier],
         why: "the unit's table uses its built-in H100 timing preset",
     },
     NotHonoured {
         cmd: "calibrate",
         id: "data",
-        units: &[Unit::Bar, Unit::Mbarrier],
         why: "the unit's measurements are built in (data/calibration/h100_sync_*.csv)",
     },
     NotHonoured {
         cmd: "calibrate",
         id: "fit",
-        units: &[Unit::Bar, Unit::Mbarrier],
         why: "the unit's timing preset is derived from its mechanisms, not fitted",
     },
     NotHonoured {
         cmd: "calibrate",
         id: "seed",
-        units: &[Unit::Bar, Unit::Mbarrier],
         why: "the unit's table is computed without random draws",
     },
     NotHonoured {
         cmd: "calibrate",
         id: "jobs",
-        units: &[Unit::Bar, Unit::Mbarrier],
         why: "the unit's table is computed in one pass",
     },
     NotHonoured {
         cmd: "calibrate",
         id: "markdown",
-        units: &[Unit::Membar],
-        why: "--markdown writes a sync unit's table; allowed: --unit bar, mbarrier",
+        why: "--markdown writes a sync unit's table; allowed: --unit {calibrated}",
     },
     NotHonoured {
         cmd: "synth",
         id: "csv",
-        units: SYNC_UNITS,
         why: "the CSV columns are the membar unit's parameters; use --all-configs --markdown F for every unit's table",
     },
 ];
+
+/// Whether `unit`'s registry entry says its `cmd` does not honour `id`.
+pub fn not_honoured_by(unit: Unit, cmd: &str, id: &str) -> bool {
+    crate::registry::entry(unit)
+        .not_honoured
+        .iter()
+        .flat_map(|l| l.iter())
+        .any(|&(c, i)| c == cmd && i == id)
+}
 
 /// The unit a command acts on (`None`: the command has no `--unit`).
 pub fn unit_of(cmd: &str, m: &ArgMatches) -> Option<Unit> {
@@ -166,13 +153,15 @@ pub fn check(cli: &clap::Command, cmd: &str, m: &ArgMatches) -> Result<(), CmdEr
     let u = crate::unit_kit::flag(unit);
     for n in NOT_HONOURED
         .iter()
-        .filter(|n| n.cmd == cmd && n.units.contains(&unit))
+        .filter(|n| n.cmd == cmd && not_honoured_by(unit, cmd, n.id))
     {
         if m.value_source(n.id) == Some(ValueSource::CommandLine) {
             return Err(CmdError::input(format!(
                 "{} is not supported with `{cmd} --unit {u}`: {}",
                 given(cli, cmd, m, n.id),
-                n.why.replace("{u}", u)
+                n.why
+                    .replace("{u}", &u)
+                    .replace("{calibrated}", &crate::registry::calibrated_units())
             )));
         }
     }

@@ -396,3 +396,15 @@ pub fn soak(a: &SoakArgs) -> CmdResult {
     }
     Ok(())
 }
+
+/// `formal` (membar): the SPEC.md harness for the configuration file, its
+/// short name and the Verilog to check (`--verilog`, port-checked by
+/// [`verilog_for`], or generated into the cache).
+pub fn formal_spec(
+    config: &Path,
+    verilog: Option<&Path>,
+) -> Result<(membar_formal::unit::UnitSpec, String, PathBuf), CmdError> {
+    let cfg = crate::common::load_config(config)?;
+    let file = verilog_for(&cfg, config, verilog)?;
+    Ok((membar_formal::unit::membar(&cfg), cfg.short_name(), file))
+}

@@ -21,40 +21,20 @@ fn ours(head: &[u8]) -> bool {
     head.starts_with(HEADER.as_bytes())
 }
 
-/// The folder under `verilog_out/` holding a unit's configurations (the
-/// membar unit's sit at the top, beside the other units' folders).
+/// The folder under `verilog_out/` holding a unit's configurations (its
+/// registry entry's `dir`).
 fn unit_dir(unit: Unit) -> &'static str {
-    match unit {
-        Unit::Membar => "",
-        Unit::Bar => "bar_unit",
-        Unit::Cluster => "cluster_barrier",
-        Unit::Mbarrier => "mbarrier_unit",
-        Unit::AsyncGroups => "async_groups",
-        Unit::SmSync => "sm_sync",
-    }
-}
-
-fn unit_name(unit: Unit) -> &'static str {
-    match unit {
-        Unit::Membar => "membar",
-        Unit::Bar => "bar",
-        Unit::Cluster => "cluster",
-        Unit::Mbarrier => "mbarrier",
-        Unit::AsyncGroups => "async_groups",
-        Unit::SmSync => "sm_sync",
-    }
+    crate::registry::entry(unit).dir
 }
 
 /// The shipped configurations of `unit`: (name, `config.yaml` path), by name.
 pub fn shipped(root: &Path, unit: Unit) -> Result<Vec<(String, PathBuf)>, CmdError> {
-    let others = [
-        Unit::Bar,
-        Unit::Cluster,
-        Unit::Mbarrier,
-        Unit::AsyncGroups,
-        Unit::SmSync,
-    ]
-    .map(unit_dir);
+    // The other units' folders (beside membar's configurations).
+    let others: Vec<&str> = crate::registry::REGISTRY
+        .iter()
+        .map(|e| e.dir)
+        .filter(|d| !d.is_empty())
+        .collect();
     let dir = root.join(unit_dir(unit));
     let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
         .map_err(|e| {
@@ -81,14 +61,7 @@ struct Row {
 }
 
 fn synth_one(unit: Unit, opts: &Options) -> Result<Figures, CmdError> {
-    match unit {
-        Unit::Bar => crate::unit_bar::synth(opts),
-        Unit::Cluster => crate::unit_cluster::synth(opts),
-        Unit::Mbarrier => crate::unit_mbarrier::synth(opts),
-        Unit::AsyncGroups => crate::unit_async_groups::synth(opts),
-        Unit::SmSync => crate::unit_sm_sync::synth(opts),
-        Unit::Membar => crate::synth::synth(opts),
-    }
+    (crate::registry::entry(unit).synth)(opts)
 }
 
 fn cells(r: &Row) -> String {
@@ -212,7 +185,7 @@ pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) 
                 if let Err(e) = &result {
                     eprintln!(
                         "membar synth: {} {name} on {}: {e}",
-                        unit_name(unit),
+                        crate::unit_kit::flag(unit),
                         target.name()
                     );
                 }
@@ -330,7 +303,7 @@ fn markdown_text(
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} |",
-            unit_name(r.unit),
+            crate::unit_kit::flag(r.unit),
             r.config,
             r.target.name(),
             cells(r)

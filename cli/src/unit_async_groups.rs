@@ -221,3 +221,28 @@ pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdE
     };
     crate::synth::synth_unit(opts, unit, || verilog_for(&cfg, &opts.config))
 }
+
+/// `formal --unit async_groups`: the unit's formal spec for the configuration file,
+/// its short name and the Verilog to check (`--verilog`, port-checked
+/// against the configuration, or generated into the cache).
+pub fn formal_spec(
+    config: &Path,
+    verilog: Option<&Path>,
+) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
+    let cfg = load(config)?;
+    let file = match verilog {
+        Some(p) => crate::common::given_verilog(p)?,
+        None => crate::common::generated_verilog_file(
+            &mbarrier_unit_rtl::ag_module_prefix(&cfg),
+            "async_groups.v",
+            &verilog_for(&cfg, config)?,
+        )?,
+    };
+    crate::unit_kit::check_verilog::<mbarrier_unit_model::ports::async_groups::AsyncGroupsPorts>(
+        &file,
+        verilog.is_some(),
+        &cfg,
+    )?;
+    let name = mbarrier_unit_rtl::ag_config_name(&cfg);
+    Ok((membar_formal::async_groups::spec(&cfg), name, file))
+}

@@ -250,3 +250,21 @@ pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdE
     };
     crate::synth::synth_unit(opts, unit, || generate_text(&cfg, &opts.config))
 }
+
+/// `formal --unit bar`: the unit's formal spec for the configuration file,
+/// its short name and the Verilog to check (`--verilog`, port-checked
+/// against the configuration, or generated into the cache).
+pub fn formal_spec(
+    config: &Path,
+    verilog: Option<&Path>,
+) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
+    let cfg = load_config(config)?;
+    let file = verilog_for(&cfg, config, verilog)?;
+    crate::unit_kit::check_verilog::<bar_unit_model::ports::BarUnitPorts>(
+        &file,
+        verilog.is_some(),
+        &cfg,
+    )?;
+    let name = format!("w{}_c{}", cfg.warps, cfg.cta_slots);
+    Ok((membar_formal::bar::spec(&cfg), name, file))
+}

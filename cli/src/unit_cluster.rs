@@ -196,3 +196,28 @@ pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdE
     };
     crate::synth::synth_unit(opts, unit, || generate_text(&cfg, &opts.config))
 }
+
+/// `formal --unit cluster`: the unit's formal spec for the configuration file,
+/// its short name and the Verilog to check (`--verilog`, port-checked
+/// against the configuration, or generated into the cache).
+pub fn formal_spec(
+    config: &Path,
+    verilog: Option<&Path>,
+) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
+    let cfg = load_config(config)?;
+    let file = match verilog {
+        Some(p) => crate::common::given_verilog(p)?,
+        None => crate::common::generated_verilog_file(
+            &bar_unit_rtl::cluster_module_prefix(&cfg),
+            "cluster_barrier.v",
+            &generate_text(&cfg, config)?,
+        )?,
+    };
+    crate::unit_kit::check_verilog::<bar_unit_model::ports::ClusterBarrierPorts>(
+        &file,
+        verilog.is_some(),
+        &cfg,
+    )?;
+    let name = format!("n{}", cfg.ranks);
+    Ok((membar_formal::cluster::spec(&cfg), name, file))
+}

@@ -385,30 +385,14 @@ pub mod cluster {
     }
 }
 
-/// The `--unit` spelling of `unit`.
-pub fn flag(unit: crate::units::Unit) -> &'static str {
-    use crate::units::Unit;
-    match unit {
-        Unit::Membar => "membar",
-        Unit::Bar => "bar",
-        Unit::Cluster => "cluster",
-        Unit::Mbarrier => "mbarrier",
-        Unit::AsyncGroups => "async_groups",
-        Unit::SmSync => "sm_sync",
-    }
+/// The `--unit` spelling of `unit` (its `Display`).
+pub fn flag(unit: crate::units::Unit) -> String {
+    unit.to_string()
 }
 
-/// A shipped configuration of `unit`, for messages.
+/// A shipped configuration of `unit`, for messages (its registry entry's).
 pub fn example_config(unit: crate::units::Unit) -> &'static str {
-    use crate::units::Unit;
-    match unit {
-        Unit::Membar => "configs/default.yaml",
-        Unit::Bar => "configs/bar_unit/default.yaml",
-        Unit::Cluster => "configs/cluster_barrier/default.yaml",
-        Unit::Mbarrier => "verilog_out/mbarrier_unit/default/config.yaml",
-        Unit::AsyncGroups => "verilog_out/async_groups/default/config.yaml",
-        Unit::SmSync => "configs/sm_sync_small.yaml",
-    }
+    crate::registry::entry(unit).example_config
 }
 
 /// `--verilog F`, or `text` (the configuration's generated Verilog) written

@@ -234,3 +234,28 @@ pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdE
     };
     crate::synth::synth_unit(opts, unit, || verilog_for(&cfg, &opts.config))
 }
+
+/// `formal --unit mbarrier`: the unit's formal spec for the configuration file,
+/// its short name and the Verilog to check (`--verilog`, port-checked
+/// against the configuration, or generated into the cache).
+pub fn formal_spec(
+    config: &Path,
+    verilog: Option<&Path>,
+) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
+    let cfg = load(config)?;
+    let file = match verilog {
+        Some(p) => crate::common::given_verilog(p)?,
+        None => crate::common::generated_verilog_file(
+            &mbarrier_unit_rtl::module_prefix(&cfg),
+            "mbarrier_unit.v",
+            &verilog_for(&cfg, config)?,
+        )?,
+    };
+    crate::unit_kit::check_verilog::<mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts>(
+        &file,
+        verilog.is_some(),
+        &cfg,
+    )?;
+    let name = unit_ports::UnitConfig::short_name(&cfg);
+    Ok((membar_formal::mbarrier::spec(&cfg), name, file))
+}

@@ -276,3 +276,23 @@ mod tests {
         assert!(e.message.contains("allowed"), "{}", e.message);
     }
 }
+
+/// `formal --unit sm_sync`: the unit's formal spec for the configuration file,
+/// its short name and the Verilog to check (`--verilog`, port-checked
+/// against the configuration, or generated into the cache).
+pub fn formal_spec(
+    config: &Path,
+    verilog: Option<&Path>,
+) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
+    let (name, cfg) = load(config)?;
+    let file = match verilog {
+        Some(p) => crate::common::given_verilog(p)?,
+        None => crate::common::generated_verilog_file(
+            &sm_sync_rtl::module_prefix(&cfg),
+            "sm_sync.v",
+            &verilog_for(&cfg, config)?,
+        )?,
+    };
+    crate::unit_kit::check_verilog::<sm_sync_model::SmSyncPorts>(&file, verilog.is_some(), &cfg)?;
+    Ok((membar_formal::sm_sync::spec(&cfg), name, file))
+}
