@@ -125,3 +125,138 @@ pub fn formal(a: &FormalArgs) -> CmdResult {
         )))
     }
 }
+
+/// `formal --all-configs`'s flags.
+pub struct AllConfigs {
+    pub plan: bool,
+    /// membar's bmc depth.
+    pub depth: u32,
+    /// The other units' bmc depth on `all`.
+    pub unit_depth: u32,
+    pub timeout: u64,
+    pub jobs: usize,
+}
+
+/// One run of the long formal plan.
+struct Step {
+    args: FormalArgs,
+    what: String,
+}
+
+/// The long run, from the registry: for every unit and every configuration
+/// checked in under `verilog_out/<dir>/` (and `<dir>/reduced_range/`), pdr
+/// on the groups it closes, the unit's other engine on the rest, and bmc on
+/// `all` where the unit has that group.
+fn plan(a: &AllConfigs) -> Result<Vec<Step>, CmdError> {
+    let root = Path::new("verilog_out");
+    let mut steps = Vec::new();
+    for e in crate::registry::REGISTRY {
+        let mut configs = crate::synth_all::shipped(root, e.unit)?;
+        configs.extend(crate::synth_all::reduced_range(root, e.unit)?);
+        for (name, config) in configs {
+            let verilog = config.with_file_name(format!("{}.v", e.module));
+            let f = &e.formal;
+            let step = |engine: &str, depth: u32, props: Option<String>, what: String| Step {
+                args: FormalArgs {
+                    unit: e.unit,
+                    config: config.clone(),
+                    verilog: Some(verilog.clone()),
+                    depth,
+                    engine: engine.to_string(),
+                    props,
+                    keep: None,
+                    timeout: a.timeout,
+                    jobs: a.jobs,
+                },
+                what: format!("{} {name}: {what}", e.unit),
+            };
+            let has_all = f.groups.iter().any(|g| g.name == "all");
+            if !has_all {
+                // membar: bmc on every group first (p5 included).
+                steps.push(step(
+                    "bmc",
+                    a.depth,
+                    None,
+                    format!("abc bmc3, depth {}, every group", a.depth),
+                ));
+            }
+            steps.push(step(
+                "pdr",
+                a.depth,
+                None,
+                "abc pdr on the groups it closes".into(),
+            ));
+            if has_all && !f.pdr_skip.is_empty() {
+                steps.push(step(
+                    "kind",
+                    2,
+                    Some(f.pdr_skip.join(",")),
+                    format!("k-induction depth 2 on {}", f.pdr_skip.join(",")),
+                ));
+            }
+            if has_all {
+                steps.push(step(
+                    "bmc",
+                    a.unit_depth,
+                    Some("all".into()),
+                    format!("abc bmc3, depth {}, every group in one task", a.unit_depth),
+                ));
+            }
+        }
+    }
+    Ok(steps)
+}
+
+/// `membar formal --all-configs`: the plan, run step by step (or printed
+/// with `--plan`); exit 1 naming every step that did not pass.
+pub fn all_configs(a: &AllConfigs) -> CmdResult {
+    if a.depth == 0 || a.unit_depth == 0 {
+        return Err(CmdError::input(
+            "--depth / --unit-depth 0: allowed: 1 or more cycles",
+        ));
+    }
+    let steps = plan(a)?;
+    if a.plan {
+        for s in &steps {
+            println!(
+                "{}\n    membar formal --unit {} --config {} --verilog {} --engine {} --depth {}{} --timeout {}",
+                s.what,
+                s.args.unit,
+                s.args.config.display(),
+                s.args.verilog.as_deref().unwrap_or(Path::new("-")).display(),
+                s.args.engine,
+                s.args.depth,
+                s.args
+                    .props
+                    .as_deref()
+                    .map(|p| format!(" --props {p}"))
+                    .unwrap_or_default(),
+                s.args.timeout
+            );
+        }
+        println!("{} runs", steps.len());
+        return Ok(());
+    }
+    let mut bad = Vec::new();
+    for (k, s) in steps.iter().enumerate() {
+        println!("=== [{}/{}] {}", k + 1, steps.len(), s.what);
+        if let Err(e) = formal(&s.args) {
+            println!("    {}", e.message);
+            bad.push(s.what.clone());
+        }
+    }
+    if bad.is_empty() {
+        println!(
+            "formal --all-configs: {} runs, every one passed",
+            steps.len()
+        );
+        Ok(())
+    } else {
+        Err(CmdError::failed(format!(
+            "formal --all-configs: {} of {} runs did not pass:\n  {}",
+            bad.len(),
+            steps.len(),
+            bad.join("\n  ")
+        )))
+    }
+}

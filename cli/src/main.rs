@@ -123,12 +123,27 @@ enum Cmd {
         /// YAML configuration of the unit (membar: configs/default.yaml; bar:
         /// configs/bar_unit/; cluster: configs/cluster_barrier/; sm_sync:
         /// configs/sm_sync_small.yaml; or verilog_out/<unit>/<config>/config.yaml).
-        #[arg(long)]
-        config: PathBuf,
+        #[arg(long, required_unless_present = "all_configs")]
+        config: Option<PathBuf>,
         /// The Verilog to check (default: generated from the config); its
         /// module's ports must be those of --config (else exit 2).
         #[arg(long)]
         verilog: Option<PathBuf>,
+        /// The long formal run (docs/formal.md, formal/run-all.sh): every
+        /// unit of the registry on every checked-in configuration of
+        /// verilog_out/ (reduced-range ones too): abc pdr on the groups it
+        /// closes, the others with the unit's engine (membar: bmc to
+        /// --depth; the other units: k-induction depth 2), then bmc to
+        /// --unit-depth on `all`. Exit 1 if any group is not proven or bounded.
+        #[arg(long, conflicts_with_all = ["config", "verilog", "props", "engine", "keep"])]
+        all_configs: bool,
+        /// With --all-configs: print the runs without starting them.
+        #[arg(long)]
+        plan: bool,
+        /// With --all-configs: the bmc depth of every unit but membar (on
+        /// `all`), 1 or more [default: 6].
+        #[arg(long)]
+        unit_depth: Option<u32>,
         /// BMC / k-induction depth (cycles).
         #[arg(long, default_value_t = 20)]
         depth: u32,
@@ -441,6 +456,32 @@ fn main() -> ExitCode {
             on,
         } => litmus_cmd::run(&files, runs, seed, markdown.as_deref(), on),
         Cmd::Formal {
+            all_configs: true,
+            plan,
+            depth,
+            unit_depth,
+            timeout,
+            jobs,
+            ..
+        } => formal_cmd::all_configs(&formal_cmd::AllConfigs {
+            plan,
+            depth,
+            unit_depth: unit_depth.unwrap_or(6),
+            timeout,
+            jobs,
+        }),
+        Cmd::Formal {
+            plan: true, ..
+        } => Err(common::CmdError::input(
+            "--plan is a flag of `formal --all-configs` (prints its runs); add --all-configs or leave --plan out",
+        )),
+        Cmd::Formal {
+            unit_depth: Some(_),
+            ..
+        } => Err(common::CmdError::input(
+            "--unit-depth is a flag of `formal --all-configs`; for one run use --depth",
+        )),
+        Cmd::Formal {
             unit,
             config,
             verilog,
@@ -450,9 +491,11 @@ fn main() -> ExitCode {
             keep,
             timeout,
             jobs,
+            ..
         } => formal_cmd::formal(&formal_cmd::FormalArgs {
             unit,
-            config,
+            // clap requires --config without --all-configs.
+            config: config.unwrap_or_default(),
             verilog,
             depth,
             engine,

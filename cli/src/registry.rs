@@ -73,6 +73,8 @@ pub struct UnitEntry {
     /// The folder under `verilog_out/` holding the unit's shipped
     /// configurations (`""`: membar's sit at the top, beside the others').
     pub dir: &'static str,
+    /// The Verilog file stem of its top (`<dir>/<config>/<module>.v`).
+    pub module: &'static str,
     /// A shipped configuration file of the unit, for messages.
     pub example_config: &'static str,
     pub generate: fn(&Path, &Path) -> CmdResult,
@@ -122,6 +124,7 @@ pub static REGISTRY: &[UnitEntry] = &[
     UnitEntry {
         unit: Unit::Membar,
         dir: "",
+        module: "membar_unit",
         example_config: "configs/default.yaml",
         generate: rtl_cmd::generate,
         cosim: |a| {
@@ -150,6 +153,7 @@ pub static REGISTRY: &[UnitEntry] = &[
     UnitEntry {
         unit: Unit::Bar,
         dir: "bar_unit",
+        module: "bar_unit",
         example_config: "configs/bar_unit/default.yaml",
         generate: unit_bar::generate,
         cosim: |a| unit_bar::cosim(a.config, a.verilog, a.cycles, a.seed, a.waves),
@@ -178,6 +182,7 @@ pub static REGISTRY: &[UnitEntry] = &[
     UnitEntry {
         unit: Unit::Cluster,
         dir: "cluster_barrier",
+        module: "cluster_barrier",
         example_config: "configs/cluster_barrier/default.yaml",
         generate: unit_cluster::generate,
         cosim: |a| unit_cluster::cosim(a.config, a.verilog, a.cycles, a.seed, a.waves),
@@ -197,6 +202,7 @@ pub static REGISTRY: &[UnitEntry] = &[
     UnitEntry {
         unit: Unit::Mbarrier,
         dir: "mbarrier_unit",
+        module: "mbarrier_unit",
         example_config: "verilog_out/mbarrier_unit/default/config.yaml",
         generate: unit_mbarrier::generate,
         cosim: |a| unit_mbarrier::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves),
@@ -221,6 +227,7 @@ pub static REGISTRY: &[UnitEntry] = &[
     UnitEntry {
         unit: Unit::AsyncGroups,
         dir: "async_groups",
+        module: "async_groups",
         example_config: "verilog_out/async_groups/default/config.yaml",
         generate: unit_async_groups::generate,
         cosim: |a| {
@@ -244,6 +251,7 @@ pub static REGISTRY: &[UnitEntry] = &[
     UnitEntry {
         unit: Unit::SmSync,
         dir: "sm_sync",
+        module: "sm_sync",
         example_config: "configs/sm_sync_small.yaml",
         generate: unit_sm_sync::generate,
         cosim: |a| unit_sm_sync::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves),

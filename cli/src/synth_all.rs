@@ -52,6 +52,29 @@ pub fn shipped(root: &Path, unit: Unit) -> Result<Vec<(String, PathBuf)>, CmdErr
     Ok(v)
 }
 
+/// The reduced-range configurations of `unit` (`verilog_out/<dir>/reduced_range/<name>/config.yaml`):
+/// checked in for exploration and formal, not released (empty when the
+/// unit has none).
+pub fn reduced_range(root: &Path, unit: Unit) -> Result<Vec<(String, PathBuf)>, CmdError> {
+    let dir = root.join(unit_dir(unit)).join("reduced_range");
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return Ok(Vec::new());
+    };
+    let mut v: Vec<(String, PathBuf)> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| {
+            (
+                format!("reduced_range/{}", e.file_name().to_string_lossy()),
+                e.path(),
+            )
+        })
+        .filter(|(_, p)| p.join("config.yaml").is_file())
+        .map(|(n, p)| (n, p.join("config.yaml")))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
 /// One run's row.
 struct Row {
     unit: Unit,

@@ -5,6 +5,7 @@
 //! `--unit bar|cluster|mbarrier|async_groups|sm_sync` with their own groups. The proofs themselves are
 //! tested in `formal/tests/`.
 
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -180,4 +181,66 @@ fn async_groups_and_sm_sync_run_and_name_their_groups() {
             && out.contains("PROVEN (unbounded)"),
         "{out}"
     );
+}
+
+/// `formal --all-configs --plan`: the long run's plan comes from the
+/// registry and covers every configuration checked in under `verilog_out/`
+/// (every `config.yaml`, reduced-range ones included), each with a pdr run;
+/// flags of a single run are refused beside it.
+#[test]
+fn all_configs_plan_covers_every_checked_in_configuration() {
+    let o = common::membar(&["formal", "--all-configs", "--plan"]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    let plan = common::stdout(&o);
+    fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.file_name().is_some_and(|n| n == "config.yaml") {
+                out.push(p);
+            }
+        }
+    }
+    let root = common::root();
+    let mut configs = Vec::new();
+    walk(&root.join("verilog_out"), &mut configs);
+    assert!(configs.len() >= 20, "{configs:?}");
+    for c in &configs {
+        let rel = c
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            plan.lines()
+                .any(|l| l.contains(&format!("--config {rel} ")) && l.contains("--engine pdr")),
+            "{rel} has no pdr run in the plan:\n{plan}"
+        );
+    }
+    assert!(plan.contains("reduced_range/w8_m8_c4_t6_l8_f1"), "{plan}");
+    assert!(
+        plan.contains("--engine kind --depth 2 --props m1,m6,m2,inv"),
+        "{plan}"
+    );
+    let runs = plan
+        .lines()
+        .filter(|l| l.starts_with("    membar formal"))
+        .count();
+    assert!(plan.contains(&format!("{runs} runs")), "{plan}");
+    for bad in [
+        &["formal", "--all-configs", "--props", "rst"][..],
+        &["formal", "--all-configs", "--engine", "bmc"],
+        &["formal", "--plan", "--config", "configs/default.yaml"],
+        &[
+            "formal",
+            "--unit-depth",
+            "3",
+            "--config",
+            "configs/default.yaml",
+        ],
+    ] {
+        let o = common::membar(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", common::text(&o));
+    }
 }
