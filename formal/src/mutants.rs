@@ -1,11 +1,10 @@
 //! Textual mutants of the emitted `membar_unit.v` (test machinery, never part
 //! of the design): each is a one-line edit at an anchor line that must occur
 //! exactly once, matching a bug the cosimulation tests inject
-//! (`testbench/tests/cosim_emitted.rs`) or a reference-model [`Fault`]
-//! (`sim/membar_unit/src/membar_unit.rs`). The formal run must kill every one; the
+//! (`testbench/tests/cosim_emitted.rs`) or a reference-model `Fault`
+//! (`membar_unit_model::mutants::Fault`, `sim/membar_unit/src/mutants.rs`,
+//! test-only feature `mutants`). The formal run must kill every one; the
 //! property expected to kill it is listed (any failing property kills it).
-//!
-//! [`Fault`]: membar_unit_env::membar_unit::Fault
 
 /// One mutant.
 #[derive(Clone, Copy, Debug)]

@@ -15,8 +15,11 @@ pub mod cosim;
 pub mod dut;
 pub mod error;
 pub mod portcheck;
-#[doc(hidden)]
-pub mod standin;
+/// The hand-written stand-in `membar_unit` (test support in
+/// `tests/common/`), for the port check's unit test.
+#[cfg(test)]
+#[path = "../tests/common/standin.rs"]
+mod standin;
 pub mod stimulus;
 pub mod verilate;
 

@@ -1,7 +1,10 @@
 //! The build/FFI/cache path and its error messages, on the hand-written
-//! stand-in `membar_unit` (src/standin.rs, written to a temp dir), and the
+//! stand-in `membar_unit` (tests/common/standin.rs, written to a temp dir), and the
 //! lockstep loop itself on the reference model (no Verilator needed).
 
+mod common;
+
+use common::standin;
 use membar_testbench::stimulus::random_stimulus;
 use membar_testbench::*;
 use membar_unit_env::membar_unit::MembarModel;

@@ -22,8 +22,8 @@
 //! as a `membar_unit_model::Dut`) and [`generate_verilog`] (the text of
 //! `membar_unit.v`); `hw/membar_unit/lint/check.sh` lints an emitted file with Verilator
 //! and yosys.
-//! The model's deliberate faults (`membar_unit_model::mutants::Fault`) have no
-//! hardware counterpart.
+//! The model's deliberate faults (`membar_unit_model::mutants::Fault`, test-only
+//! feature `mutants`) have no hardware counterpart.
 
 pub mod cmd_stream;
 pub mod coalescer;

@@ -5,10 +5,15 @@
 //!
 //! The golden model and its checkers live in crate `membar-unit-model`
 //! (`sim/membar_unit/`); they are re-exported here under the same paths
-//! (`membar_unit_env::config`, `::ports`, `::membar_unit`, `::scoreboard`, …).
+//! (`membar_unit_env::config`, `::ports`, `::membar_unit`, `::scoreboard`, …;
+//! `::mutants` with feature `mutants`, which turns on the model's).
 
+/// The model's deliberate bugs (`membar_unit_model::mutants`), for the
+/// mutant tests only: feature `mutants`, off by default.
+#[cfg(feature = "mutants")]
+pub use membar_unit_model::mutants;
 pub use membar_unit_model::{
-    baselines, config, coverage, input, membar_unit, membar_unit_ports, model_for, mutants, ports,
+    baselines, config, coverage, input, membar_unit, membar_unit_ports, model_for, ports,
     scoreboard, Config, Dut, InputError, Inputs, MembarModel, Outputs, PortBundle,
 };
 

@@ -10,13 +10,15 @@
 //! | `baselines.rs` | per-warp-drain and LSU-flush models, same ports | — |
 //! | `scoreboard.rs` | port-only checker of P1–P7 | the formal monitor (`formal/`) |
 //! | `coverage.rs` | functional coverage bins | — |
-//! | `mutants.rs` | deliberate bugs as wrappers around the kernel (tests only) | the Verilog mutants of `formal/` |
+//! | `mutants.rs` | deliberate bugs as wrappers around the kernel (feature `mutants`, tests only) | the Verilog mutants of `formal/` |
 
 pub mod baselines;
 pub mod config;
 pub mod coverage;
 pub mod input;
 pub mod membar_unit;
+// Test-only machinery: off by default, on in test crates' dev-dependencies.
+#[cfg(feature = "mutants")]
 pub mod mutants;
 pub mod ports;
 pub mod scoreboard;

@@ -1,5 +1,6 @@
-//! Deliberately broken variants of the membar unit, for mutation testing:
-//! each [`Fault`] must be caught by the P1–P7 scoreboard (as its property)
+//! Deliberately broken variants of the membar unit, for mutation testing
+//! (feature `mutants`, off by default; test crates turn it on in their
+//! dev-dependencies): each [`Fault`] must be caught by the P1–P7 scoreboard (as its property)
 //! and by the lockstep comparison. Test-only machinery, kept out of the
 //! golden kernel: every mutant is a wrapper around the unchanged pure
 //! [`eval`], which edits the registered state or the inputs it is given

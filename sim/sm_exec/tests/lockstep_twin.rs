@@ -6,7 +6,8 @@
 
 use sm_exec::exec::{exec_config, Backend};
 use sm_exec::{run_source, Outcome, RunOptions, RunResult};
-use sm_sync_model::{Fault, SmSyncModel};
+use sm_sync_model::mutants::{Fault, MutantModel};
+use sm_sync_model::SmSyncModel;
 use std::sync::Arc;
 
 fn run(file: &str, backend: Backend) -> RunResult {
@@ -28,11 +29,10 @@ fn twin(fault: Option<Fault>) -> Backend {
     Backend {
         name: "test",
         build: Arc::new(move |_| {
-            let m = match fault {
-                Some(f) => SmSyncModel::with_fault(&exec_config(), f),
-                None => SmSyncModel::new(&exec_config()),
+            let m: Box<dyn unit_ports::Dut<sm_sync_model::SmSyncPorts>> = match fault {
+                Some(f) => Box::new(MutantModel::new(&exec_config(), f)),
+                None => Box::new(SmSyncModel::new(&exec_config())),
             };
-            let m: Box<dyn unit_ports::Dut<sm_sync_model::SmSyncPorts>> = Box::new(m);
             Ok(Some(m))
         }),
     }

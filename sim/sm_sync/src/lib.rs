@@ -7,7 +7,8 @@
 //! | --- | --- | --- |
 //! | `config.rs` | the four units' configurations, one W | `dispatch.rs` |
 //! | `ports.rs` | the one port declaration `sm_sync_ports!`, encodings | the top's `Signal` fields |
-//! | `model.rs` | decoder `route`, pure kernel `eval` composing the unit kernels, mutants | `decoder.rs`, `sm_sync.rs` |
+//! | `model.rs` | decoder `route`, pure kernel `eval` composing the unit kernels | `decoder.rs`, `sm_sync.rs` |
+//! | `mutants.rs` | deliberate bugs as wrappers around the kernel's stages (feature `mutants`, tests only) | — |
 //! | `scoreboard.rs` | port-only checker of S1–S6 | — |
 //! | `coverage.rs` | functional coverage bins | — |
 //! | `stream.rs` | random PTX-derived instruction streams and the memory side | — |
@@ -16,10 +17,13 @@ pub mod config;
 pub mod coverage;
 pub mod encode;
 pub mod model;
+// Test-only machinery: off by default, on in test crates' dev-dependencies.
+#[cfg(feature = "mutants")]
+pub mod mutants;
 pub mod ports;
 pub mod scoreboard;
 pub mod stream;
 
 pub use config::Config;
-pub use model::{Fault, SmSyncModel};
+pub use model::SmSyncModel;
 pub use ports::{Inputs, Outputs, SmSyncPorts};

@@ -5,8 +5,9 @@
 //! this cycle's top inputs into each unit's inputs; [`eval`] steps every unit
 //! and combines their outputs (spec §Outputs).
 //!
-//! [`Fault`] lists deliberate bugs (used by the mutant tests to prove that
-//! every scoreboard property can fail); [`SmSyncModel::new`] has none.
+//! The deliberate bugs of the mutant tests (which prove that every
+//! scoreboard property can fail) are not here: they wrap these stages from
+//! outside, in `crate::mutants` (feature `mutants`, tests only).
 
 use crate::config::Config;
 use crate::ports::{src, unit, Inputs, Outputs};
@@ -54,47 +55,11 @@ impl State {
     }
 }
 
-/// A deliberate bug of the top (mutant tests only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// bar instructions go to the bar unit with `req_all` dropped (S1).
-    BarDropsAll,
-    /// mbarrier ops are delivered to the async-group tracker's port too (S1).
-    MbarrierAlsoToAsync,
-    /// `in_ready` is 1 whatever the unit says (S2).
-    ReadyAlways,
-    /// `warp_blocked` leaves out the async-group tracker (S3).
-    BlockedMissesAsync,
-    /// `release_mask` leaves out the mbarrier unit's wakes (S4).
-    ReleaseMissesWake,
-    /// A reserved membar op (5..7) is passed to the membar unit instead of refused (S5).
-    ReservedOpForwarded,
-    /// `err_src` drops the bar bit (S6).
-    ErrSrcMissesBar,
-    /// A refused instruction is taken silently: no `err`, no decoder bit (S5).
-    RefusalNotFlagged,
-}
-
-impl Fault {
-    pub const ALL: [Fault; 8] = [
-        Fault::BarDropsAll,
-        Fault::MbarrierAlsoToAsync,
-        Fault::ReadyAlways,
-        Fault::BlockedMissesAsync,
-        Fault::ReleaseMissesWake,
-        Fault::ReservedOpForwarded,
-        Fault::ErrSrcMissesBar,
-        Fault::RefusalNotFlagged,
-    ];
-}
-
 /// The decoder: each unit's inputs for this cycle's top inputs (spec §Decode).
 /// Operand fields reach the selected unit truncated to its port widths;
 /// the memory-side inputs go to their unit unchanged; `reset` to all.
-pub fn route(cfg: &Config, i: &Inputs, fault: Option<Fault>) -> Routed {
-    let refused = i.in_valid
-        && unit::refused(i.in_unit, i.in_op)
-        && !(fault == Some(Fault::ReservedOpForwarded) && i.in_unit == unit::MEMBAR && i.in_op < 8);
+pub fn route(cfg: &Config, i: &Inputs) -> Routed {
+    let refused = i.in_valid && unit::refused(i.in_unit, i.in_op);
     let go = |u: u8| i.in_valid && !refused && i.in_unit == u;
     let membar = mp::Inputs {
         reset: i.reset,
@@ -117,7 +82,7 @@ pub fn route(cfg: &Config, i: &Inputs, fault: Option<Fault>) -> Routed {
         req_warp: i.in_warp,
         req_op: i.in_op,
         req_id: i.in_id as u8,
-        req_all: i.in_all && fault != Some(Fault::BarDropsAll),
+        req_all: i.in_all,
         req_count: i.in_count as u8,
         req_pred: i.in_pred,
         ctl_valid: i.ctl_valid,
@@ -146,8 +111,7 @@ pub fn route(cfg: &Config, i: &Inputs, fault: Option<Fault>) -> Routed {
     .masked_for(&cfg.mbarrier);
     let agi = ag::Inputs {
         reset: i.reset,
-        ag_valid: go(unit::ASYNC)
-            || (fault == Some(Fault::MbarrierAlsoToAsync) && go(unit::MBARRIER)),
+        ag_valid: go(unit::ASYNC),
         ag_warp: i.in_warp,
         ag_op: i.in_op,
         ag_n: i.in_count as u8,
@@ -167,19 +131,12 @@ pub fn route(cfg: &Config, i: &Inputs, fault: Option<Fault>) -> Routed {
 }
 
 /// The top's outputs from the units' outputs (spec §Outputs).
-pub fn combine(
-    cfg: &Config,
-    i: &Inputs,
-    r: &Routed,
-    u: &UnitOutputs,
-    fault: Option<Fault>,
-) -> Outputs {
+pub fn combine(cfg: &Config, i: &Inputs, r: &Routed, u: &UnitOutputs) -> Outputs {
     let m = &u.membar;
     let b = &u.bar;
     let x = &u.mb;
     let g = &u.ag;
-    let in_ready = (fault == Some(Fault::ReadyAlways)
-        || r.refused
+    let in_ready = (r.refused
         || match i.in_unit {
             unit::MEMBAR => m.req_ready,
             unit::BAR => b.req_ready,
@@ -188,22 +145,12 @@ pub fn combine(
             _ => false,
         })
         && !i.reset;
-    let ag_blocked = if fault == Some(Fault::BlockedMissesAsync) {
-        0
-    } else {
-        g.blocked
-    };
-    let wake = if fault == Some(Fault::ReleaseMissesWake) {
-        0
-    } else {
-        x.wake_mask
-    };
     let membar_rel = if m.release_valid { m.release_mask } else { 0 };
     let mut err_src = 0u8;
     if m.err {
         err_src |= src::MEMBAR;
     }
-    if b.err && fault != Some(Fault::ErrSrcMissesBar) {
+    if b.err {
         err_src |= src::BAR;
     }
     if x.err {
@@ -212,14 +159,14 @@ pub fn combine(
     if g.err {
         err_src |= src::ASYNC;
     }
-    let flag = r.refused && !i.reset && fault != Some(Fault::RefusalNotFlagged);
+    let flag = r.refused && !i.reset;
     if flag {
         err_src |= src::DECODER;
     }
     let o = Outputs {
         in_ready,
-        warp_blocked: m.warp_blocked | b.blocked | x.suspended | ag_blocked,
-        release_mask: membar_rel | b.rel_mask | wake | g.release_mask,
+        warp_blocked: m.warp_blocked | b.blocked | x.suspended | g.blocked,
+        release_mask: membar_rel | b.rel_mask | x.wake_mask | g.release_mask,
         err: m.err || b.err || x.err || g.err || flag,
         err_src,
         dn_valid: m.dn_valid,
@@ -275,22 +222,16 @@ pub fn eval_units(cfg: &Config, q: &State, r: &Routed) -> (UnitOutputs, State) {
 
 /// The pure kernel: this cycle's outputs and the next state.
 pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
-    eval_with(cfg, q, i, None)
-}
-
-/// [`eval`] with an optional deliberate bug.
-pub fn eval_with(cfg: &Config, q: &State, i: &Inputs, fault: Option<Fault>) -> (Outputs, State) {
     let i = i.masked_for(cfg);
-    let r = route(cfg, &i, fault);
+    let r = route(cfg, &i);
     let (u, d) = eval_units(cfg, q, &r);
-    (combine(cfg, &i, &r, &u, fault), d)
+    (combine(cfg, &i, &r, &u), d)
 }
 
 /// The reference model as a lockstep back end.
 pub struct SmSyncModel {
     pub cfg: Config,
     pub state: State,
-    pub fault: Option<Fault>,
 }
 
 impl SmSyncModel {
@@ -298,29 +239,17 @@ impl SmSyncModel {
         SmSyncModel {
             cfg: cfg.clone(),
             state: State::new(cfg),
-            fault: None,
-        }
-    }
-    /// A model with a deliberate bug (mutant tests).
-    pub fn with_fault(cfg: &Config, fault: Fault) -> SmSyncModel {
-        SmSyncModel {
-            fault: Some(fault),
-            ..SmSyncModel::new(cfg)
         }
     }
 }
 
 impl unit_ports::Dut<crate::ports::SmSyncPorts> for SmSyncModel {
     fn step(&mut self, i: &Inputs) -> Outputs {
-        let (o, d) = eval_with(&self.cfg, &self.state, i, self.fault);
+        let (o, d) = eval(&self.cfg, &self.state, i);
         self.state = d;
         o
     }
     fn name(&self) -> &str {
-        if self.fault.is_some() {
-            "mutant"
-        } else {
-            "model"
-        }
+        "model"
     }
 }

@@ -3,9 +3,10 @@
 //! SEED / CYCLES replay a run (the command is printed).
 
 use sm_sync_model::coverage::Coverage;
+use sm_sync_model::mutants::{Fault, MutantModel};
 use sm_sync_model::scoreboard::Scoreboard;
 use sm_sync_model::stream::StreamDriver;
-use sm_sync_model::{Config, Fault, SmSyncModel, SmSyncPorts};
+use sm_sync_model::{Config, SmSyncModel, SmSyncPorts};
 use unit_ports::lockstep::{cycles_from_env, replay_command, run, seed_from_env, RunOptions};
 use unit_ports::Dut;
 
@@ -70,7 +71,7 @@ fn every_mutant_is_caught_by_the_scoreboard() {
     let seed = seed_from_env(7);
     let cfg = Config::small();
     for f in Fault::ALL {
-        let mut m = SmSyncModel::with_fault(&cfg, f);
+        let mut m = MutantModel::new(&cfg, f);
         let (fail, _, _) = run_model(&cfg, &mut m, seed, 80_000, "every_mutant");
         let msg = fail.unwrap_or_else(|| panic!("mutant {f:?} was not caught (seed {seed})"));
         println!("{f:?}: caught: {msg}");

@@ -1,7 +1,8 @@
 //! A hand-written stand-in `membar_unit` with the SPEC.md ports, used to test
 //! the build/FFI/cache path without the emitted design (it is NOT the
 //! membar_unit behaviour: it only passes transactions through a one-entry
-//! output register and blocks warps on MEMBAR until a `bar_ack`).
+//! output register and blocks warps on MEMBAR until a `bar_ack`). Test
+//! support: `tests/infra.rs` and the library's port-check unit test use it.
 
 use membar_unit_env::Config;
 
