@@ -249,6 +249,26 @@ pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdE
     crate::synth::synth_unit(opts, unit, || verilog_for(&cfg, &opts.config))
 }
 
+/// `formal --unit sm_sync`: the unit's formal spec for the configuration file,
+/// its short name and the Verilog to check (`--verilog`, port-checked
+/// against the configuration, or generated into the cache).
+pub fn formal_spec(
+    config: &Path,
+    verilog: Option<&Path>,
+) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
+    let (name, cfg) = load(config)?;
+    let file = match verilog {
+        Some(p) => crate::common::given_verilog(p)?,
+        None => crate::common::generated_verilog_file(
+            &sm_sync_rtl::module_prefix(&cfg),
+            "sm_sync.v",
+            &verilog_for(&cfg, config)?,
+        )?,
+    };
+    crate::unit_kit::check_verilog::<sm_sync_model::SmSyncPorts>(&file, verilog.is_some(), &cfg)?;
+    Ok((membar_formal::sm_sync::spec(&cfg), name, file))
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_config;
@@ -275,24 +295,4 @@ mod tests {
         let e = parse_config("preset: [1]\n", "f.yaml").unwrap_err();
         assert!(e.message.contains("allowed"), "{}", e.message);
     }
-}
-
-/// `formal --unit sm_sync`: the unit's formal spec for the configuration file,
-/// its short name and the Verilog to check (`--verilog`, port-checked
-/// against the configuration, or generated into the cache).
-pub fn formal_spec(
-    config: &Path,
-    verilog: Option<&Path>,
-) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
-    let (name, cfg) = load(config)?;
-    let file = match verilog {
-        Some(p) => crate::common::given_verilog(p)?,
-        None => crate::common::generated_verilog_file(
-            &sm_sync_rtl::module_prefix(&cfg),
-            "sm_sync.v",
-            &verilog_for(&cfg, config)?,
-        )?,
-    };
-    crate::unit_kit::check_verilog::<sm_sync_model::SmSyncPorts>(&file, verilog.is_some(), &cfg)?;
-    Ok((membar_formal::sm_sync::spec(&cfg), name, file))
 }
