@@ -20,7 +20,7 @@
 //! pass-through ports (`ctx_*`, `rarv_*`, `rd_*`, `wr_*`; `ctl_*` launches
 //! the CTA and reports warp exits).
 
-use crate::memory::{Access, AtomOp, Copy, Done, MemTiming, Memory, Txn};
+use crate::memory::{Access, AtomOp, Copy, Done, MemTiming, Memory, Txn, Ty};
 use crate::trace::{Cause, Trace};
 use bar_unit_model::cluster_barrier::ClusterBarrierModel;
 use bar_unit_model::config::{BarConfig, ClusterConfig};
@@ -743,7 +743,7 @@ impl<'p> Machine<'p> {
                             wp.pending.remove(&reg);
                         }
                     }
-                    wp.regs.insert(reg, val as u64);
+                    wp.regs.insert(reg, val);
                     self.last_progress = self.now;
                 }
                 Done::Event { warp, what } => self.trace.event(self.now, warp, what),
@@ -1459,6 +1459,7 @@ impl<'p> Machine<'p> {
         let ops = &code.inst.operands;
         let form = &code.inst.form;
         let quals: Vec<&str> = code.inst.opcode.split('.').collect();
+        let ty = Ty::of_opcode(&code.inst.opcode);
         let (addr_op, dst, acc) = match op {
             TxnOp::Ld => {
                 let strong = (form.contains("relaxed")
@@ -1473,7 +1474,7 @@ impl<'p> Machine<'p> {
             }
             TxnOp::St => {
                 let v = ops.get(1).map(|o| self.value(w, o)).unwrap_or(0);
-                (ops.first(), None, Access::Store { val: v as u32 })
+                (ops.first(), None, Access::Store { val: v & ty.mask() })
             }
             TxnOp::Atom | TxnOp::Red => {
                 let aop = quals
@@ -1489,8 +1490,8 @@ impl<'p> Machine<'p> {
                 } else {
                     (ops.first(), &ops[1.min(ops.len())..], None)
                 };
-                let b = rest.first().map(|o| self.value(w, o)).unwrap_or(0) as u32;
-                let cc = rest.get(1).map(|o| self.value(w, o)).unwrap_or(0) as u32;
+                let b = rest.first().map(|o| self.value(w, o)).unwrap_or(0);
+                let cc = rest.get(1).map(|o| self.value(w, o)).unwrap_or(0);
                 (a, d, Access::Atom { op: aop, b, c: cc })
             }
         };
@@ -1503,6 +1504,7 @@ impl<'p> Machine<'p> {
             addr,
             shared,
             acc,
+            ty,
             line: code.inst.line,
         }
     }
