@@ -305,6 +305,9 @@ struct SmMem {
     /// Latest L2 read time per address: reads of one address by one SM
     /// complete in order (read-read coherence).
     last_read: HashMap<u64, u64>,
+    /// Per address, the SM's latest atomic: (dispatch sequence, time it is
+    /// performed at L2). A later load of the address reads L2 after it.
+    last_atomic: HashMap<u64, (u64, u64)>,
     touched: HashSet<u64>,
     /// The L1 was invalidated since the start: no line from before the kernel is left.
     invalidated: bool,
@@ -496,12 +499,32 @@ impl Memory {
                 });
             }
             Access::Load { strong } => {
-                let hit = self.local(sm, addr, !strong);
+                // The SM's own atomic on this address, still on its way to L2,
+                // and no store after it: the store buffer and the L1 line hold
+                // values from before the atomic, so the load reads L2 after
+                // the atomic is performed (same-thread coherence).
+                let atomic_pending =
+                    self.sms[sm]
+                        .last_atomic
+                        .get(&addr)
+                        .copied()
+                        .filter(|&(aseq, aat)| {
+                            aat > now
+                                && !self.sms[sm]
+                                    .sb
+                                    .iter()
+                                    .any(|e| e.addr == addr && e.seq > aseq)
+                        });
+                let hit = match atomic_pending {
+                    Some(_) => None,
+                    None => self.local(sm, addr, !strong),
+                };
                 let (at, val) = match hit {
                     Some(v) => (now + self.rand(self.t.l1), Some(v)),
                     None => {
                         let last = self.sms[sm].last_read.get(&addr).copied().unwrap_or(0);
-                        let at = (now + self.rand(self.t.l2)).max(last + 1);
+                        let after = atomic_pending.map_or(0, |(_, aat)| aat + 1);
+                        let at = (now + self.rand(self.t.l2)).max(last + 1).max(after);
                         self.sms[sm].last_read.insert(addr, at);
                         (at, None)
                     }
@@ -518,6 +541,7 @@ impl Memory {
                 let last = self.sms[sm].last_drain.get(&addr).copied().unwrap_or(0);
                 let at = (now + self.rand(self.t.l2)).max(last + 1);
                 self.sms[sm].last_drain.insert(addr, at);
+                self.sms[sm].last_atomic.insert(addr, (seq, at));
                 self.pending.push(Pending::Load {
                     at,
                     txn,

@@ -68,3 +68,29 @@ fn atomic_min_max_compare_with_the_type_s_signedness() {
         }
     }
 }
+
+/// A thread's load after its own `atom.exch` / `atom.cas` (same address)
+/// returns the atomic's result, never the value from before it (a store
+/// still in the store buffer, or the L1 line), for weak and strong loads.
+#[test]
+fn a_load_after_the_thread_s_own_atomic_sees_its_result() {
+    let src = one_warp(
+        "    .reg .b32 %r<8>;\n    .reg .b64 %rd<2>;\n\
+    mov.u64 %rd0, 4096;\n\
+    st.global.u32 [%rd0], 1;\n\
+    atom.global.exch.b32 %r1, [%rd0], 5;\n\
+    ld.global.u32 %r2, [%rd0];\n\
+    atom.global.cas.b32 %r3, [%rd0], 5, 9;\n\
+    ld.relaxed.gpu.global.u32 %r4, [%rd0];\n\
+    red.global.add.u32 [%rd0], 1;\n\
+    ld.global.u32 %r5, [%rd0];",
+    );
+    for seed in 0..60 {
+        let r = finished("coherence.ptx", &src, seed);
+        let got: Vec<u64> = ["%r1", "%r2", "%r3", "%r4", "%r5"]
+            .iter()
+            .map(|n| r.reg(0, 0, n).unwrap())
+            .collect();
+        assert_eq!(got, [1, 5, 5, 9, 10], "seed {seed}");
+    }
+}
