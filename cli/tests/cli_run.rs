@@ -209,6 +209,7 @@ fn litmus_table_is_the_checked_in_file_and_every_verdict_passes() {
     // Each fenced test's twin shows the forbidden outcome.
     for (fenced, twin) in [
         ("mp_gpu", "mp_gpu_nofence"),
+        ("mp_gpu_named", "mp_gpu_named_nofence"),
         ("mp_relacq_gpu", "mp_relaxed_gpu"),
         ("mp_cluster", "mp_cluster_nofence"),
         ("sb_gpu", "sb_nofence"),

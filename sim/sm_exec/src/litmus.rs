@@ -45,11 +45,11 @@ fn entry_registers(e: &ptx_front::parser::Entry) -> Vec<String> {
     e.body
         .iter()
         .filter_map(|s| match s {
-            ptx_front::parser::Stmt::Decl { space, names, .. } if space == ".reg" => Some(names),
+            ptx_front::parser::Stmt::Decl(d) if d.space == ".reg" => Some(d.names()),
             _ => None,
         })
         .flatten()
-        .cloned()
+        .map(str::to_string)
         .collect()
 }
 

@@ -94,3 +94,104 @@ fn a_load_after_the_thread_s_own_atomic_sees_its_result() {
         assert_eq!(got, [1, 5, 5, 9, 10], "seed {seed}");
     }
 }
+
+/// Named `.shared` / `.global` variables (module and kernel scope) have
+/// distinct addresses: two words written 3 and 4 read back 3 and 4, and
+/// `mov.u64 %rd, sym` / `[sym+8]` use the variable's address.
+#[test]
+fn named_variables_do_not_alias() {
+    let src = "---\nwarps:\n  - {cta: 0, warp: 0, program: t}\n---\n.version 8.0\n.target sm_90\n\
+.global .b32 gx;\n.global .align 8 .b32 garr[4];\n.shared .b32 ms;\n\
+.entry t {\n\
+    .reg .b32 %r<10>;\n    .reg .b64 %rd<4>;\n\
+    .shared .b32 a;\n    .shared .b32 b;\n\
+    st.shared.u32 [a], 3;\n\
+    st.shared.u32 [b], 4;\n\
+    st.shared.u32 [ms], 7;\n\
+    ld.shared.u32 %r1, [a];\n\
+    ld.shared.u32 %r2, [b];\n\
+    st.global.u32 [gx], 5;\n\
+    st.global.u32 [garr+8], 6;\n\
+    st.global.u32 [garr], 8;\n\
+    mov.u64 %rd0, garr;\n\
+    ld.global.u32 %r3, [gx];\n\
+    ld.global.u32 %r4, [%rd0+8];\n\
+    mov.u64 %rd1, b;\n\
+    ld.shared.u32 %r5, [%rd1];\n\
+    ld.shared.u32 %r6, [ms];\n\
+    ld.u32 %r7, [a];\n\
+    ld.global.u32 %r8, [garr];\n\
+    mov.u64 %rd2, a;\n\
+    ret;\n}\n";
+    for seed in 0..10 {
+        let r = finished("named.ptx", src, seed);
+        let got: Vec<u64> = (1..=8)
+            .map(|k| r.reg(0, 0, &format!("%r{k}")).unwrap())
+            .collect();
+        // ld.u32 [a] is generic: a `.shared` variable's address is shared memory.
+        assert_eq!(got, [3, 4, 5, 6, 4, 7, 3, 8], "seed {seed}");
+        let (garr, b, a) = (
+            r.reg(0, 0, "%rd0").unwrap(),
+            r.reg(0, 0, "%rd1").unwrap(),
+            r.reg(0, 0, "%rd2").unwrap(),
+        );
+        assert_ne!(a, b);
+        assert_eq!(garr % 8, 0, "garr is 8-byte aligned: {garr:#x}");
+    }
+}
+
+/// Two mbarriers named by variables are two barriers (two unit entries):
+/// completing one leaves the other pending.
+#[test]
+fn two_named_mbarriers_are_distinct_barriers() {
+    let src = one_warp(
+        "    .reg .b64 %rd<2>;\n    .reg .pred %p<2>;\n\
+    .shared .b64 m0;\n    .shared .b64 m1;\n\
+    mbarrier.init.shared.b64 [m0], 1;\n\
+    mbarrier.init.shared.b64 [m1], 2;\n\
+    mbarrier.arrive.shared.b64 %rd0, [m0];\n\
+    mbarrier.test_wait.parity.shared.b64 %p0, [m0], 0;\n\
+    mbarrier.test_wait.parity.shared.b64 %p1, [m1], 0;",
+    );
+    for seed in 0..5 {
+        let r = finished("mb.ptx", &src, seed);
+        assert_eq!(
+            (r.reg(0, 0, "%p0"), r.reg(0, 0, "%p1")),
+            (Some(1), Some(0)),
+            "seed {seed}: m0's phase completes, m1's does not"
+        );
+    }
+}
+
+/// An mbarrier address outside the unit's window is an error naming the
+/// address and the variable it falls in, not a silent alias of another
+/// barrier; so is declaring more mbarrier objects than the unit holds.
+#[test]
+fn an_mbarrier_outside_the_window_is_an_error_naming_it() {
+    let src = one_warp(
+        "    .reg .b64 %rd<2>;\n\
+    .shared .b64 m;\n    .shared .b8 t[64];\n\
+    mbarrier.init.shared.b64 [m], 1;\n\
+    mov.u64 %rd0, t;\n\
+    mbarrier.init.shared.b64 [%rd0+8], 1;",
+    );
+    let r = run_source("w.ptx", &src, opts(1)).unwrap();
+    let Outcome::UnitError(e) = &r.outcome else {
+        panic!("{:?}", r.outcome)
+    };
+    assert!(
+        e.starts_with("w.ptx:13:1: mbarrier address [%rd0+8]")
+            && e.contains("(variable `t` + 8)")
+            && e.contains("window"),
+        "{e}"
+    );
+    let mut body = String::from("    .reg .b64 %rd<2>;\n");
+    for k in 0..17 {
+        body += &format!("    .shared .b64 bar{k};\n    mbarrier.init.shared.b64 [bar{k}], 1;\n");
+    }
+    let e = run_source("w.ptx", &one_warp(&body), opts(1)).unwrap_err();
+    assert!(
+        e.to_string().contains("mbarrier object `bar16`") && e.msg.contains("16 barriers"),
+        "{e}"
+    );
+}
