@@ -350,6 +350,7 @@ impl<'p> Machine<'p> {
         let lowered = ptx_front::lower_program(prog)?;
         let mb_entries = exec_config().mbarrier.entries;
         let syms = symbols::layout(prog, mb_entries)?;
+        crate::names::check(prog, &syms)?;
         let mut entries = Vec::new();
         for (e, (name, insts)) in prog.module.entries.iter().zip(lowered) {
             debug_assert_eq!(&e.name, &name);
@@ -487,7 +488,8 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// A name's value: the entry's register, else a variable's address, else a number.
+    /// A name's value: the entry's register, else a variable's address, else
+    /// a special register (`crate::names::SPECIAL`), else a number.
     fn sym_or_reg(&self, w: usize, r: &str) -> u64 {
         if self.entries[self.warps[w].entry].regs.contains(r) {
             return self.reg(w, r);
@@ -495,9 +497,17 @@ impl<'p> Machine<'p> {
         if let Some(a) = self.syms.addr(r) {
             return a;
         }
+        let wp = &self.warps[w];
+        let h = &self.prog.header;
+        let cluster = h.cluster.unwrap_or(1);
+        if let Some(v) = crate::names::special_value(r, wp.hw_warp, wp.cta as u32, h.ctas, cluster)
+        {
+            return v;
+        }
         if let Ok(v) = r.parse::<i64>() {
             return v as u64;
         }
+        // `names::check` refused every other name before the run.
         self.reg(w, r)
     }
 
@@ -1577,6 +1587,15 @@ impl<'p> Machine<'p> {
             _ => self.advance(w),
         }
     }
+}
+
+/// Check a parsed program without running it: its lowering, the layout of
+/// its variables and every name its instructions use (the errors
+/// [`Machine::new`] would return, located).
+pub fn check_program(prog: &Program) -> Result<(), PtxError> {
+    ptx_front::lower_program(prog)?;
+    let syms = symbols::layout(prog, exec_config().mbarrier.entries)?;
+    crate::names::check(prog, &syms)
 }
 
 /// Parse and run a program file's text. Errors (parse, lowering) are located.

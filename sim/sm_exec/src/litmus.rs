@@ -171,6 +171,9 @@ pub fn load(file: &str, src: &str) -> Result<Test, PtxError> {
             format!("found `{}`, expected never, seen or stronger", spec.expect),
         ));
     }
+    // What a run would refuse (undeclared names, variables that do not fit),
+    // refused once here rather than as a failure of every run.
+    crate::exec::check_program(&prog)?;
     let name = std::path::Path::new(file)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

@@ -195,3 +195,77 @@ fn an_mbarrier_outside_the_window_is_an_error_naming_it() {
         "{e}"
     );
 }
+
+/// The error of a program the executor refuses before running it.
+fn refused(src: &str) -> String {
+    match run_source("r.ptx", src, opts(1)) {
+        Err(e) => e.to_string(),
+        Ok(r) => panic!("ran: {:?}", r.outcome),
+    }
+}
+
+/// An undeclared register, an unmodelled special register, an `ld.param`
+/// (parameters have no value) and a write to a special register are errors
+/// naming the line and the name, never a silent 0.
+#[test]
+fn undefined_names_are_errors_naming_line_and_name() {
+    let e = refused(&one_warp(
+        "    .reg .b32 %r<2>;\n    mov.u32 %r1, 1;\n    add.u32 %r1, %r1, %r9;",
+    ));
+    assert!(
+        e.starts_with("r.ptx:10:5:") && e.contains("`%r9`") && e.contains("does not declare"),
+        "{e}"
+    );
+    let e = refused(&one_warp(
+        "    .reg .b64 %rd<2>;\n    st.global.u32 [%rd5], 1;",
+    ));
+    assert!(e.starts_with("r.ptx:9:5:") && e.contains("`%rd5`"), "{e}");
+    for sreg in ["%tid.x", "%laneid", "%clock64", "%ntid.x"] {
+        let e = refused(&one_warp(&format!(
+            "    .reg .b32 %r<2>;\n    mov.u32 %r1, {sreg};"
+        )));
+        assert!(
+            e.starts_with("r.ptx:9:5:")
+                && e.contains(&format!("special register `{sreg}`"))
+                && e.contains("does not model")
+                && e.contains("%warpid, %ctaid.x"),
+            "{e}"
+        );
+    }
+    let src = "---\nwarps:\n  - {cta: 0, warp: 0, program: t}\n---\n.entry t (.param .u64 p)\n{\n    .reg .b64 %rd<2>;\n    ld.param.u64 %rd0, [p];\n    ret;\n}\n";
+    let e = refused(src);
+    assert!(
+        e.starts_with("r.ptx:8:5:") && e.contains("parameter `p` has no value"),
+        "{e}"
+    );
+    // A litmus file is refused when loaded, not as a failure of every run.
+    let lit = src.replace(
+        "program: t}\n",
+        "program: t}\nlitmus:\n  observe: [0/0/%rd0]\n  forbidden: [[1]]\n  allowed: [[0]]\n  expect: never\n",
+    );
+    let e = sm_exec::litmus::load("l.ptx", &lit).unwrap_err();
+    assert!(e.to_string().contains("parameter `p` has no value"), "{e}");
+    let e = refused(&one_warp("    mov.u32 %warpid, 1;"));
+    assert!(e.contains("writes special register `%warpid`"), "{e}");
+    let e = refused(&one_warp(
+        "    .reg .b32 %r<2>;\n    .reg .b64 %rd<2>;\n    mov.u64 %rd0, 4096;\n    atom.global.add.f32 %r1, [%rd0], 1;",
+    ));
+    assert!(e.contains("floating-point"), "{e}");
+}
+
+/// The special registers with a value in the one-thread-per-warp model read
+/// the warp's slot and its CTA's place in the grid and the cluster.
+#[test]
+fn modelled_special_registers_read_the_warp_s_place() {
+    let src = "---\nctas: 4\ncluster: 2\nwarps:\n  - {cta: 0, warp: 0, program: t}\n  - {cta: 3, warp: 5, program: t}\n---\n.entry t {\n    .reg .b32 %r<6>;\n\
+    mov.u32 %r0, %warpid;\n    mov.u32 %r1, %ctaid.x;\n    mov.u32 %r2, %nctaid.x;\n\
+    mov.u32 %r3, %cluster_ctarank;\n    mov.u32 %r4, %clusterid.x;\n    mov.u32 %r5, %ctaid.y;\n    ret;\n}\n";
+    let r = finished("s.ptx", src, 1);
+    let regs = |c: u32, w: u32| -> Vec<u64> {
+        (0..6)
+            .map(|k| r.reg(c, w, &format!("%r{k}")).unwrap())
+            .collect()
+    };
+    assert_eq!(regs(0, 0), [0, 0, 4, 0, 0, 0]);
+    assert_eq!(regs(3, 5), [5, 3, 4, 1, 1, 0]);
+}
