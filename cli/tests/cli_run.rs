@@ -95,16 +95,38 @@ fn bad_input_exits_2_with_the_location() {
     // A unit protocol error: arrive on an mbarrier never initialised.
     std::fs::write(
         &f,
-        "---\nwarps:\n  - {cta: 0, warp: 0, program: a}\n---\n.entry a {\n    .shared .b64 m;\n    mbarrier.arrive.shared::cta.b64 %rd1, [m];\n}\n",
+        "---\nwarps:\n  - {cta: 0, warp: 0, program: a}\n---\n.entry a {\n    .reg .b64 %rd<2>;\n    .shared .b64 m;\n    mbarrier.arrive.shared::cta.b64 %rd1, [m];\n}\n",
     )
     .unwrap();
     let o = membar(&["run", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(
-        err(&o).contains("bad.ptx:7:5: mbarrier_unit err: uninit"),
+        err(&o).contains("bad.ptx:8:5: mbarrier_unit err: uninit"),
         "{}",
         err(&o)
     );
+    // A register the entry does not declare, a special register the model
+    // does not define: exit 2 naming the line and the name.
+    for (reg, want) in [
+        ("%r9", "which entry `a` does not declare"),
+        (
+            "%tid.x",
+            "special register `%tid.x`, which this executor does not model",
+        ),
+    ] {
+        std::fs::write(
+            &f,
+            format!("---\nwarps:\n  - {{cta: 0, warp: 0, program: a}}\n---\n.entry a {{\n    .reg .b32 %r<2>;\n    mov.u32 %r1, {reg};\n}}\n"),
+        )
+        .unwrap();
+        let o = membar(&["run", f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+        assert!(
+            err(&o).contains("bad.ptx:7:5: `mov.u32 %r1,") && err(&o).contains(want),
+            "{}",
+            err(&o)
+        );
+    }
     let o = membar(&["run", "examples/membar_flag.ptx", "--trace", "t.txt"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("expected .vcd"), "{}", err(&o));
@@ -209,6 +231,7 @@ fn litmus_table_is_the_checked_in_file_and_every_verdict_passes() {
     // Each fenced test's twin shows the forbidden outcome.
     for (fenced, twin) in [
         ("mp_gpu", "mp_gpu_nofence"),
+        ("mp_gpu_named", "mp_gpu_named_nofence"),
         ("mp_relacq_gpu", "mp_relaxed_gpu"),
         ("mp_cluster", "mp_cluster_nofence"),
         ("sb_gpu", "sb_nofence"),

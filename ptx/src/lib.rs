@@ -12,5 +12,5 @@ pub mod program;
 
 pub use error::PtxError;
 pub use lower::{lower_inst, lower_program, Lowered, Row, TABLE};
-pub use parser::{Inst, Module, Operand};
+pub use parser::{Decl, Inst, Module, Operand};
 pub use program::{parse, Header, Litmus, Program};

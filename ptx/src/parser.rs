@@ -78,12 +78,42 @@ pub enum Stmt {
         line: usize,
     },
     /// `.reg .b32 %r<4>;` → names %r0..%r3; `.shared .align 8 .b64 bar;` → bar.
-    Decl {
-        space: String,
-        names: Vec<String>,
-        line: usize,
-    },
+    Decl(Decl),
     Inst(Inst),
+}
+
+/// A declaration, in an entry or at module scope: `.reg .b32 %r<4>;`
+/// declares `%r0..%r3`; `.shared .align 8 .b64 bar;` declares `bar`;
+/// `.shared .b8 tile[4096];` declares `tile`, 4096 elements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decl {
+    /// The state space: `.reg`, `.shared` (also written `.shared::cta`),
+    /// `.global`, `.local` or `.const`.
+    pub space: String,
+    /// The element type without its dot (`b64`, `u32`, `pred`).
+    pub ty: String,
+    /// `.align N` if written (a power of two).
+    pub align: Option<u64>,
+    /// The names declared, each with its array length (`None`: a scalar).
+    pub vars: Vec<(String, Option<u64>)>,
+    pub line: usize,
+    pub col: usize,
+}
+
+impl Decl {
+    /// The names declared, in order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.vars.iter().map(|(n, _)| n.as_str())
+    }
+    /// Bytes of one element (`.pred`: 1).
+    pub fn elem_bytes(&self) -> u64 {
+        let digits: String = self.ty.chars().filter(|c| c.is_ascii_digit()).collect();
+        digits.parse::<u64>().map(|b| b / 8).unwrap_or(1).max(1)
+    }
+    /// The alignment: `.align N`, else the element's size.
+    pub fn alignment(&self) -> u64 {
+        self.align.unwrap_or_else(|| self.elem_bytes())
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,6 +135,8 @@ impl Entry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Module {
     pub entries: Vec<Entry>,
+    /// Module-scope `.shared` / `.global` / `.const` declarations.
+    pub decls: Vec<Decl>,
 }
 
 struct P<'a> {
@@ -188,10 +220,17 @@ pub fn parse_module(file: &str, src: &str, first_line: usize) -> Result<Module> 
         end_line,
     };
     let mut entries: Vec<Entry> = Vec::new();
+    let mut decls: Vec<Decl> = Vec::new();
     while p.peek().is_some() {
-        let (w, line, col) =
-            p.word("`.version`, `.target`, `.address_size`, `.visible` or `.entry`")?;
+        let (w, line, col) = p.word(
+            "`.version`, `.target`, `.address_size`, `.visible`, `.entry` or a `.shared`/`.global`/`.const` declaration",
+        )?;
         match w.as_str() {
+            ".shared" | ".shared::cta" | ".global" | ".const" => {
+                if let Stmt::Decl(d) = parse_decl(&mut p, w, line, col)? {
+                    decls.push(d);
+                }
+            }
             ".version" | ".address_size" => match p.next() {
                 Some(Token {
                     tok: Tok::Int(_) | Tok::Num(_),
@@ -224,7 +263,7 @@ pub fn parse_module(file: &str, src: &str, first_line: usize) -> Result<Module> 
                     line,
                     col,
                     format!(
-                        "found `{w}`, expected `.version`, `.target`, `.address_size` or `.entry NAME {{ ... }}` at the top level"
+                        "found `{w}`, expected `.version`, `.target`, `.address_size`, a `.shared`/`.global`/`.const` declaration or `.entry NAME {{ ... }}` at the top level"
                     ),
                 ))
             }
@@ -243,7 +282,7 @@ pub fn parse_module(file: &str, src: &str, first_line: usize) -> Result<Module> 
             ));
         }
     }
-    Ok(Module { entries })
+    Ok(Module { entries, decls })
 }
 
 fn parse_entry(p: &mut P, line: usize) -> Result<Entry> {
@@ -316,7 +355,18 @@ fn parse_entry(p: &mut P, line: usize) -> Result<Entry> {
     Ok(Entry { name, line, body })
 }
 
-const DECL_SPACES: [&str; 5] = [".reg", ".shared", ".global", ".local", ".const"];
+const DECL_SPACES: [&str; 6] = [
+    ".reg",
+    ".shared",
+    ".shared::cta",
+    ".global",
+    ".local",
+    ".const",
+];
+/// Largest array length of a declaration (elements).
+pub const MAX_ARRAY_LEN: i64 = 1 << 24;
+/// Largest `.align`.
+pub const MAX_ALIGN: i64 = 1 << 16;
 const TYPES: [&str; 16] = [
     "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16", "f32",
     "f64", "pred",
@@ -339,7 +389,7 @@ fn parse_stmt(p: &mut P) -> Result<Stmt> {
         return Ok(Stmt::Label { name: w, line });
     }
     if guard.is_none() && DECL_SPACES.contains(&w.as_str()) {
-        return parse_decl(p, w, line);
+        return parse_decl(p, w, line, col);
     }
     let mut operands = Vec::new();
     if !p.is_punct(';') {
@@ -364,9 +414,15 @@ fn parse_stmt(p: &mut P) -> Result<Stmt> {
     }))
 }
 
-fn parse_decl(p: &mut P, space: String, line: usize) -> Result<Stmt> {
-    let mut names = Vec::new();
-    let mut typed = false;
+fn parse_decl(p: &mut P, space: String, line: usize, col: usize) -> Result<Stmt> {
+    let space = if space == ".shared::cta" {
+        ".shared".to_string()
+    } else {
+        space
+    };
+    let mut vars: Vec<(String, Option<u64>)> = Vec::new();
+    let mut ty: Option<String> = None;
+    let mut align = None;
     loop {
         if p.is_punct(';') {
             p.pos += 1;
@@ -374,25 +430,37 @@ fn parse_decl(p: &mut P, space: String, line: usize) -> Result<Stmt> {
         }
         let t = p.next();
         match t.as_ref().map(|t| &t.tok) {
-            Some(Tok::Word(w)) if w == ".align" => {
-                if !matches!(p.next().map(|t| t.tok), Some(Tok::Int(_))) {
-                    p.pos -= 1;
-                    return p.err("an alignment number after `.align`");
+            Some(Tok::Word(w)) if w == ".align" => match p.next().map(|t| t.tok) {
+                Some(Tok::Int(n)) if n > 0 && n <= MAX_ALIGN && (n & (n - 1)) == 0 => {
+                    align = Some(n as u64)
                 }
-            }
+                _ => {
+                    p.pos -= 1;
+                    return p.err(&format!(
+                        "an alignment after `.align`: a power of two 1..{MAX_ALIGN}"
+                    ));
+                }
+            },
             Some(Tok::Word(w)) if w.starts_with('.') => {
                 if !TYPES.contains(&&w[1..]) {
                     p.pos -= 1;
                     return p.err(&format!("a type (one of .{})", TYPES.join(", .")));
                 }
-                typed = true;
+                if w == ".pred" && space != ".reg" {
+                    p.pos -= 1;
+                    return p.err(&format!(
+                        "a data type such as `.b32` (`.pred` is for `.reg` only, not `{space}`)"
+                    ));
+                }
+                ty = Some(w[1..].to_string());
             }
             Some(Tok::Word(w)) => {
-                if !typed {
+                if ty.is_none() {
                     p.pos -= 1;
                     return p.err("a type such as `.b32` before the names");
                 }
                 let name = w.clone();
+                let mut names = Vec::new();
                 if p.is_punct('<') {
                     p.pos += 1;
                     let n = match p.next().map(|t| t.tok) {
@@ -409,16 +477,23 @@ fn parse_decl(p: &mut P, space: String, line: usize) -> Result<Stmt> {
                 } else {
                     names.push(name);
                 }
+                let mut len = None;
                 if p.is_punct('[') {
                     p.pos += 1;
-                    if !matches!(p.next().map(|t| t.tok), Some(Tok::Int(_))) {
-                        p.pos -= 1;
-                        return p.err("an array size");
+                    match p.next().map(|t| t.tok) {
+                        Some(Tok::Int(n)) if (1..=MAX_ARRAY_LEN).contains(&n) => {
+                            len = Some(n as u64)
+                        }
+                        _ => {
+                            p.pos -= 1;
+                            return p.err(&format!("an array size 1..{MAX_ARRAY_LEN}"));
+                        }
                     }
                     p.punct(']')?;
                 }
+                vars.extend(names.into_iter().map(|n| (n, len)));
             }
-            Some(Tok::Punct(',')) if !names.is_empty() => {}
+            Some(Tok::Punct(',')) if !vars.is_empty() => {}
             _ => {
                 if t.is_some() {
                     p.pos -= 1;
@@ -427,11 +502,18 @@ fn parse_decl(p: &mut P, space: String, line: usize) -> Result<Stmt> {
             }
         }
     }
-    if names.is_empty() {
+    let Some(ty) = ty.filter(|_| !vars.is_empty()) else {
         p.pos -= 1;
         return p.err(&format!("at least one name declared by `{space}`"));
-    }
-    Ok(Stmt::Decl { space, names, line })
+    };
+    Ok(Stmt::Decl(Decl {
+        space,
+        ty,
+        align,
+        vars,
+        line,
+        col,
+    }))
 }
 
 fn parse_operand(p: &mut P) -> Result<Operand> {

@@ -249,10 +249,54 @@ fn structure_errors_are_located() {
     )
     .unwrap();
     match &m.entries[0].body[0] {
-        ptx_front::parser::Stmt::Decl { names, .. } => {
-            assert_eq!(names, &["%r0", "%r1", "%r2", "%q"])
+        ptx_front::parser::Stmt::Decl(d) => {
+            assert_eq!(d.names().collect::<Vec<_>>(), ["%r0", "%r1", "%r2", "%q"])
         }
         s => panic!("{s:?}"),
+    }
+}
+
+/// Declarations keep what the executor lays out: the space (`.shared::cta`
+/// is `.shared`), the type, the alignment and each name's array length, at
+/// module scope and in an entry; bad sizes and alignments are refused.
+#[test]
+fn declarations_keep_space_type_alignment_and_array_length() {
+    let m = parse_module(
+        "e.ptx",
+        ".global .align 16 .b32 g[4], h;\n.shared .b64 bar;\n.entry a {\n .shared::cta .align 128 .b8 tile[4096];\n}",
+        1,
+    )
+    .unwrap();
+    assert_eq!(m.decls.len(), 2);
+    let g = &m.decls[0];
+    assert_eq!(
+        (g.space.as_str(), g.ty.as_str(), g.align, g.line),
+        (".global", "b32", Some(16), 1)
+    );
+    assert_eq!(
+        g.vars,
+        [("g".to_string(), Some(4)), ("h".to_string(), None)]
+    );
+    assert_eq!((g.elem_bytes(), g.alignment()), (4, 16));
+    assert_eq!((m.decls[1].elem_bytes(), m.decls[1].alignment()), (8, 8));
+    match &m.entries[0].body[0] {
+        ptx_front::parser::Stmt::Decl(d) => {
+            assert_eq!((d.space.as_str(), d.alignment()), (".shared", 128));
+            assert_eq!(d.vars, [("tile".to_string(), Some(4096))]);
+        }
+        s => panic!("{s:?}"),
+    }
+    for (src, want) in [
+        (".shared .align 3 .b32 x;", "a power of two"),
+        (".shared .b32 x[0];", "an array size 1.."),
+        (
+            ".entry a {\n .shared .pred p;\n}",
+            "`.pred` is for `.reg` only",
+        ),
+        (".reg .b32 %r;", "at the top level"),
+    ] {
+        let e = parse_module("e.ptx", src, 1).unwrap_err();
+        assert!(e.msg.contains(want), "{src}: {e}");
     }
 }
 

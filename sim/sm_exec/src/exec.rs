@@ -20,7 +20,8 @@
 //! pass-through ports (`ctx_*`, `rarv_*`, `rd_*`, `wr_*`; `ctl_*` launches
 //! the CTA and reports warp exits).
 
-use crate::memory::{Access, AtomOp, Copy, Done, MemTiming, Memory, Txn};
+use crate::memory::{Access, AtomOp, Copy, Done, MemTiming, Memory, Txn, Ty};
+use crate::symbols::{self, Space, Symbols, MBARRIER_BYTES, SHARED_BASE};
 use crate::trace::{Cause, Trace};
 use bar_unit_model::cluster_barrier::ClusterBarrierModel;
 use bar_unit_model::config::{BarConfig, ClusterConfig};
@@ -34,7 +35,7 @@ use ptx_front::{Program, PtxError};
 use sm_sync_model::encode::{encode, Instr};
 use sm_sync_model::ports::src;
 use sm_sync_model::{Inputs as SmInputs, SmSyncModel, SmSyncPorts};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use unit_ports::{Dut, PortBundle};
 
@@ -199,8 +200,8 @@ struct Code {
 struct Entry {
     code: Vec<Code>,
     labels: HashMap<String, usize>,
-    /// Declared symbols: name -> space.
-    syms: HashMap<String, String>,
+    /// Registers the entry declares (`.reg`).
+    regs: HashSet<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -263,8 +264,6 @@ struct Sm {
     /// Warp exits to present on bar_unit's ctl port.
     exits: VecDeque<u8>,
     launched: bool,
-    /// mbarrier entries by (symbol, offset).
-    entries: HashMap<(String, i64), u8>,
     /// Pending complete-tx reports (entry, bytes) and remote arrives (entry, count, at).
     ctx: VecDeque<(u8, u32)>,
     rarv: Vec<(u64, u8, u32)>,
@@ -304,11 +303,6 @@ type RedDst = Option<(String, u8)>;
 /// Largest bulk copy the model performs (bytes).
 const MAX_COPY: u64 = 1 << 20;
 
-/// Bytes of shared memory reserved per declared symbol.
-const SHARED_STRIDE: u64 = 0x1_0000;
-/// Base of the addresses of `.global` symbols.
-const GLOBAL_BASE: u64 = 0x1000_0000;
-
 /// A runtime error of the program (a unit flagged `err`), located.
 fn located(p: &Program, line: usize, col: usize, msg: String) -> String {
     PtxError::new(&p.file, line, col, msg).to_string()
@@ -325,9 +319,10 @@ pub struct Machine<'p> {
     now: u64,
     trace: Trace,
     opts: RunOptions,
-    /// Addresses of shared symbols: name -> offset in the CTA's window.
-    shared_syms: HashMap<String, u64>,
-    global_syms: HashMap<String, u64>,
+    /// The named variables' addresses (`crate::symbols`).
+    syms: Symbols,
+    /// The mbarrier unit's entries per CTA (its window is 8 bytes each from [`SHARED_BASE`]).
+    mb_entries: u32,
     error: Option<String>,
     /// The first lockstep difference of a twin (`--on rtl|verilog`).
     mismatch: Option<Mismatch>,
@@ -353,33 +348,24 @@ impl<'p> Machine<'p> {
     /// Build the machine for `prog` (already parsed; lowering errors are returned located).
     pub fn new(prog: &'p Program, opts: RunOptions) -> Result<Machine<'p>, PtxError> {
         let lowered = ptx_front::lower_program(prog)?;
+        let mb_entries = exec_config().mbarrier.entries;
+        let syms = symbols::layout(prog, mb_entries)?;
+        crate::names::check(prog, &syms)?;
         let mut entries = Vec::new();
-        let mut shared_syms = HashMap::new();
-        let mut global_syms = HashMap::new();
         for (e, (name, insts)) in prog.module.entries.iter().zip(lowered) {
             debug_assert_eq!(&e.name, &name);
             let mut labels = HashMap::new();
-            let mut syms = HashMap::new();
+            let mut regs = HashSet::new();
             let mut n = 0;
             for s in &e.body {
                 match s {
                     Stmt::Label { name, .. } => {
                         labels.insert(name.clone(), n);
                     }
-                    Stmt::Decl { space, names, .. } => {
-                        for nm in names {
-                            syms.insert(nm.clone(), space.clone());
-                            if space.starts_with("shared") {
-                                let k = shared_syms.len() as u64;
-                                shared_syms.entry(nm.clone()).or_insert(k * SHARED_STRIDE);
-                            } else if space == "global" {
-                                let k = global_syms.len() as u64;
-                                global_syms
-                                    .entry(nm.clone())
-                                    .or_insert(GLOBAL_BASE + k * SHARED_STRIDE);
-                            }
-                        }
+                    Stmt::Decl(d) if d.space == ".reg" => {
+                        regs.extend(d.names().map(str::to_string));
                     }
+                    Stmt::Decl(_) => {}
                     Stmt::Inst(_) => n += 1,
                 }
             }
@@ -390,7 +376,7 @@ impl<'p> Machine<'p> {
                     ops: li.ops,
                 })
                 .collect();
-            entries.push(Entry { code, labels, syms });
+            entries.push(Entry { code, labels, regs });
         }
         let h = &prog.header;
         let ctas = h.ctas as usize;
@@ -409,7 +395,6 @@ impl<'p> Machine<'p> {
                     next_id: 0,
                     exits: VecDeque::new(),
                     launched: false,
-                    entries: HashMap::new(),
                     ctx: VecDeque::new(),
                     rarv: Vec::new(),
                     rd: VecDeque::new(),
@@ -480,8 +465,8 @@ impl<'p> Machine<'p> {
             now: 0,
             trace,
             opts,
-            shared_syms,
-            global_syms,
+            syms,
+            mb_entries,
             error: None,
             mismatch: None,
             last_progress: 0,
@@ -503,20 +488,26 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// A name's value: the entry's register, else a variable's address, else
+    /// a special register (`crate::names::SPECIAL`), else a number.
     fn sym_or_reg(&self, w: usize, r: &str) -> u64 {
-        if let Some(a) = self.shared_syms.get(r) {
-            if !self.warps[w].regs.contains_key(r) {
-                return *a;
-            }
+        if self.entries[self.warps[w].entry].regs.contains(r) {
+            return self.reg(w, r);
         }
-        if let Some(a) = self.global_syms.get(r) {
-            if !self.warps[w].regs.contains_key(r) {
-                return *a;
-            }
+        if let Some(a) = self.syms.addr(r) {
+            return a;
+        }
+        let wp = &self.warps[w];
+        let h = &self.prog.header;
+        let cluster = h.cluster.unwrap_or(1);
+        if let Some(v) = crate::names::special_value(r, wp.hw_warp, wp.cta as u32, h.ctas, cluster)
+        {
+            return v;
         }
         if let Ok(v) = r.parse::<i64>() {
             return v as u64;
         }
+        // `names::check` refused every other name before the run.
         self.reg(w, r)
     }
 
@@ -532,11 +523,16 @@ impl<'p> Machine<'p> {
     fn is_shared(&self, w: usize, space: &Arg, addr: &Operand) -> bool {
         match space {
             Arg::Space(s) if s.starts_with("shared") => true,
+            // A generic address names shared memory when its base is a
+            // `.shared` variable; through a register it is global.
             Arg::Space(s) if s == "generic" => match addr {
-                Operand::Addr { base, .. } => self.entries[self.warps[w].entry]
-                    .syms
-                    .get(base)
-                    .is_some_and(|sp| sp.starts_with("shared")),
+                Operand::Addr { base, .. } => {
+                    !self.entries[self.warps[w].entry].regs.contains(base)
+                        && self
+                            .syms
+                            .get(base)
+                            .is_some_and(|sym| sym.space == Space::Shared)
+                }
                 _ => false,
             },
             _ => false,
@@ -743,7 +739,7 @@ impl<'p> Machine<'p> {
                             wp.pending.remove(&reg);
                         }
                     }
-                    wp.regs.insert(reg, val as u64);
+                    wp.regs.insert(reg, val);
                     self.last_progress = self.now;
                 }
                 Done::Event { warp, what } => self.trace.event(self.now, warp, what),
@@ -776,41 +772,39 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// mbarrier entry of an address operand in CTA `cta`.
-    fn mb_entry(&mut self, w: usize, a: &Arg) -> Option<u8> {
-        let key = match a {
-            Arg::Addr(text) => {
-                let inner = text.trim_start_matches('[').trim_end_matches(']');
-                let (b, off) = match inner.find(['+', '-']) {
-                    Some(i) if i > 0 => (
-                        inner[..i].to_string(),
-                        inner[i..]
-                            .trim_start_matches('+')
-                            .parse::<i64>()
-                            .unwrap_or(0),
-                    ),
-                    _ => (inner.to_string(), 0),
-                };
-                // A register base: its value names the barrier.
-                if self.shared_syms.contains_key(&b) {
-                    (b, off)
-                } else {
-                    (format!("@{}", self.sym_or_reg(w, &b)), off)
-                }
-            }
-            _ => return None,
+    /// The mbarrier unit entry that instruction `code`'s mbarrier operand
+    /// names: entry = (addr - base) >> 3 (`spec/mbarrier_unit.md`), for an
+    /// 8-byte aligned address inside a declared mbarrier object (all of them
+    /// lie in the unit's window, `crate::symbols`); any other address is an
+    /// error naming it and the variable it falls in.
+    fn mb_entry(&self, w: usize, code: &Code) -> Result<u8, String> {
+        let ops = &code.inst.operands;
+        let Some(k) = symbols::mbarrier_operand(&code.inst.form, ops) else {
+            return Err(format!("`{}` has no mbarrier operand", code.inst.text()));
         };
-        let cta = self.warps[w].cta;
-        let sm = &mut self.sms[cta];
-        if let Some(e) = sm.entries.get(&key) {
-            return Some(*e);
-        }
-        let n = sm.entries.len();
-        if n >= 16 {
-            return None;
-        }
-        sm.entries.insert(key, n as u8);
-        Some(n as u8)
+        let addr = self.value(w, &ops[k]);
+        let end = SHARED_BASE + MBARRIER_BYTES * self.mb_entries as u64;
+        let at = self.syms.shared_at(addr);
+        let why = match at {
+            Some((s, off)) if s.mbarrier && off % MBARRIER_BYTES == 0 => {
+                return Ok(((addr - SHARED_BASE) / MBARRIER_BYTES) as u8);
+            }
+            Some((s, off)) if s.mbarrier => {
+                format!(" (variable `{}` + {off}): not 8-byte aligned", s.name)
+            }
+            Some((s, off)) => format!(
+                " (variable `{}`{}): not an mbarrier object (a variable is one when an mbarrier instruction names it directly, e.g. `[{}]`; then it is placed in the window)",
+                s.name,
+                if off == 0 { String::new() } else { format!(" + {off}") },
+                s.name
+            ),
+            None => ": no declared `.shared` variable".to_string(),
+        };
+        Err(format!(
+            "mbarrier address {} = shared {addr:#x}{why}; expected the address of a declared mbarrier object in the CTA's mbarrier window [{SHARED_BASE:#x}, {end:#x}) ({} entries of 8 bytes, entry = (addr - base) >> 3)",
+            ops[k].text(),
+            self.mb_entries
+        ))
     }
 
     /// One clock cycle of the whole machine.
@@ -1062,9 +1056,12 @@ impl<'p> Machine<'p> {
                     arg,
                     hint,
                 } => {
-                    let Some(entry) = self.mb_entry(w, &addr) else {
-                        self.fail(w, format!("mbarrier address {addr}: more than 16 mbarrier objects in CTA {c} (the unit holds 16 entries)"));
-                        continue;
+                    let entry = match self.mb_entry(w, &code) {
+                        Ok(e) => e,
+                        Err(m) => {
+                            self.fail(w, m);
+                            continue;
+                        }
                     };
                     let v = self.arg_value(w, &arg);
                     if remote && matches!(mb_op, MbOp::Arrive | MbOp::ArriveDrop) {
@@ -1103,13 +1100,13 @@ impl<'p> Machine<'p> {
                     };
                     req = Some((w, x, Req::Mb(dst)));
                 }
-                Lowered::AsyncCopy { bytes, mbar, .. } => {
-                    let Some(entry) = self.mb_entry(w, &mbar) else {
-                        self.fail(
-                            w,
-                            format!("mbarrier address {mbar}: more than 16 mbarrier objects"),
-                        );
-                        continue;
+                Lowered::AsyncCopy { bytes, .. } => {
+                    let entry = match self.mb_entry(w, &code) {
+                        Ok(e) => e,
+                        Err(m) => {
+                            self.fail(w, m);
+                            continue;
+                        }
                     };
                     let ops = &code.inst.operands;
                     let dst = ops.first().map(|o| self.value(w, o)).unwrap_or(0);
@@ -1459,6 +1456,7 @@ impl<'p> Machine<'p> {
         let ops = &code.inst.operands;
         let form = &code.inst.form;
         let quals: Vec<&str> = code.inst.opcode.split('.').collect();
+        let ty = Ty::of_opcode(&code.inst.opcode);
         let (addr_op, dst, acc) = match op {
             TxnOp::Ld => {
                 let strong = (form.contains("relaxed")
@@ -1473,7 +1471,7 @@ impl<'p> Machine<'p> {
             }
             TxnOp::St => {
                 let v = ops.get(1).map(|o| self.value(w, o)).unwrap_or(0);
-                (ops.first(), None, Access::Store { val: v as u32 })
+                (ops.first(), None, Access::Store { val: v & ty.mask() })
             }
             TxnOp::Atom | TxnOp::Red => {
                 let aop = quals
@@ -1489,8 +1487,8 @@ impl<'p> Machine<'p> {
                 } else {
                     (ops.first(), &ops[1.min(ops.len())..], None)
                 };
-                let b = rest.first().map(|o| self.value(w, o)).unwrap_or(0) as u32;
-                let cc = rest.get(1).map(|o| self.value(w, o)).unwrap_or(0) as u32;
+                let b = rest.first().map(|o| self.value(w, o)).unwrap_or(0);
+                let cc = rest.get(1).map(|o| self.value(w, o)).unwrap_or(0);
                 (a, d, Access::Atom { op: aop, b, c: cc })
             }
         };
@@ -1503,6 +1501,7 @@ impl<'p> Machine<'p> {
             addr,
             shared,
             acc,
+            ty,
             line: code.inst.line,
         }
     }
@@ -1588,6 +1587,15 @@ impl<'p> Machine<'p> {
             _ => self.advance(w),
         }
     }
+}
+
+/// Check a parsed program without running it: its lowering, the layout of
+/// its variables and every name its instructions use (the errors
+/// [`Machine::new`] would return, located).
+pub fn check_program(prog: &Program) -> Result<(), PtxError> {
+    ptx_front::lower_program(prog)?;
+    let syms = symbols::layout(prog, exec_config().mbarrier.entries)?;
+    crate::names::check(prog, &syms)
 }
 
 /// Parse and run a program file's text. Errors (parse, lowering) are located.

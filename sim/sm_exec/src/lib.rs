@@ -10,12 +10,16 @@
 //! | --- | --- |
 //! | `exec.rs` | the machine: warps, issue, the unit models, stall accounting, deadlock / cycle cap |
 //! | `memory.rs` | the memory system with values: L2, per-SM L1 + store buffer, shared memory, async proxy, copy engine |
+//! | `names.rs` | what each name of an instruction is (register, variable, special register), checked before the run |
+//! | `symbols.rs` | the addresses of the named `.shared`/`.global`/`.const` variables, the mbarrier window |
 //! | `trace.rs` | the per-warp timeline and its VCD / Chrome-trace writers |
 //! | `litmus.rs` | litmus headers, many seeded runs, outcome table and verdicts |
 
 pub mod exec;
 pub mod litmus;
 pub mod memory;
+pub mod names;
+pub mod symbols;
 pub mod trace;
 
 pub use exec::{run_program, run_source, Outcome, RunOptions, RunResult, WarpResult};

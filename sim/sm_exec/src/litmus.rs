@@ -45,11 +45,11 @@ fn entry_registers(e: &ptx_front::parser::Entry) -> Vec<String> {
     e.body
         .iter()
         .filter_map(|s| match s {
-            ptx_front::parser::Stmt::Decl { space, names, .. } if space == ".reg" => Some(names),
+            ptx_front::parser::Stmt::Decl(d) if d.space == ".reg" => Some(d.names()),
             _ => None,
         })
         .flatten()
-        .cloned()
+        .map(str::to_string)
         .collect()
 }
 
@@ -171,6 +171,9 @@ pub fn load(file: &str, src: &str) -> Result<Test, PtxError> {
             format!("found `{}`, expected never, seen or stronger", spec.expect),
         ));
     }
+    // What a run would refuse (undeclared names, variables that do not fit),
+    // refused once here rather than as a failure of every run.
+    crate::exec::check_program(&prog)?;
     let name = std::path::Path::new(file)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

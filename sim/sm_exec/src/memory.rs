@@ -115,9 +115,15 @@ impl AtomOp {
             _ => return None,
         })
     }
-    /// New value from the old one and the operands (32-bit, unsigned).
-    pub fn apply(self, old: u32, b: u32, c: u32) -> u32 {
-        match self {
+    /// New value from the old one and the operands, at the access type's
+    /// width: `min`/`max` compare signed for `.s32/.s64` and unsigned
+    /// otherwise; the result is truncated to the width.
+    pub fn apply(self, old: u64, b: u64, c: u64, ty: Ty) -> u64 {
+        let m = ty.mask();
+        let (old, b, c) = (old & m, b & m, c & m);
+        let signed_lt = |x: u64, y: u64| ty.signed_value(x) < ty.signed_value(y);
+        let lt = |x: u64, y: u64| if ty.signed { signed_lt(x, y) } else { x < y };
+        let r = match self {
             AtomOp::Add => old.wrapping_add(b),
             AtomOp::And => old & b,
             AtomOp::Or => old | b,
@@ -130,8 +136,20 @@ impl AtomOp {
                     old
                 }
             }
-            AtomOp::Min => old.min(b),
-            AtomOp::Max => old.max(b),
+            AtomOp::Min => {
+                if lt(b, old) {
+                    b
+                } else {
+                    old
+                }
+            }
+            AtomOp::Max => {
+                if lt(old, b) {
+                    b
+                } else {
+                    old
+                }
+            }
             AtomOp::Inc => {
                 if old >= b {
                     0
@@ -146,7 +164,60 @@ impl AtomOp {
                     old - 1
                 }
             }
+        };
+        r & m
+    }
+}
+
+/// The width and signedness of an access's type (`.u32`, `.s64`, `.b8`, ...):
+/// a load's value and an atomic's operation are taken at this width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ty {
+    /// 8, 16, 32 or 64.
+    pub bits: u32,
+    /// `.s*` types (atom `min`/`max` compare signed).
+    pub signed: bool,
+}
+
+impl Ty {
+    /// `.u32`.
+    pub const U32: Ty = Ty {
+        bits: 32,
+        signed: false,
+    };
+
+    /// The type named by an opcode's qualifiers (`atom.global.min.s32` →
+    /// 32 bits, signed); `.u32` if none (the parser requires a type).
+    pub fn of_opcode(opcode: &str) -> Ty {
+        opcode
+            .split('.')
+            .find_map(|q| {
+                let (signed, bits) = match q.split_at_checked(1)? {
+                    ("s", b) => (true, b),
+                    ("u" | "b", b) => (false, b),
+                    _ => return None,
+                };
+                let bits = bits.parse::<u32>().ok()?;
+                [8, 16, 32, 64]
+                    .contains(&bits)
+                    .then_some(Ty { bits, signed })
+            })
+            .unwrap_or(Ty::U32)
+    }
+
+    /// The value bits of this width.
+    pub fn mask(self) -> u64 {
+        if self.bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits) - 1
         }
+    }
+
+    /// `v` (at this width) as a signed number.
+    pub fn signed_value(self, v: u64) -> i64 {
+        let sh = 64 - self.bits.min(64);
+        ((v << sh) as i64) >> sh
     }
 }
 
@@ -158,13 +229,13 @@ pub enum Access {
         strong: bool,
     },
     Store {
-        val: u32,
+        val: u64,
     },
     /// `ret`: the old value goes to the destination (atom), or not (red).
     Atom {
         op: AtomOp,
-        b: u32,
-        c: u32,
+        b: u64,
+        c: u64,
     },
 }
 
@@ -178,6 +249,9 @@ pub struct Txn {
     pub addr: u64,
     pub shared: bool,
     pub acc: Access,
+    /// The access's type: a load returns the value at this width, an atomic
+    /// operates at it (a store's value is already truncated to it).
+    pub ty: Ty,
     /// Source line (trace).
     pub line: usize,
 }
@@ -186,7 +260,7 @@ pub struct Txn {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Done {
     /// Write `val` into register `reg` of warp `warp`.
-    Reg { warp: usize, reg: String, val: u32 },
+    Reg { warp: usize, reg: String, val: u64 },
     /// A memory event for the trace (warp, text).
     Event { warp: usize, what: String },
     /// A load/atomic/shared access of `warp` completed (acknowledged).
@@ -207,7 +281,7 @@ pub enum Done {
 /// One version of an address in L2: value, writer SM (usize::MAX = copy engine), SM sequence number.
 #[derive(Debug, Clone, Copy)]
 struct Version {
-    val: u32,
+    val: u64,
     sm: usize,
     seq: u64,
 }
@@ -215,7 +289,7 @@ struct Version {
 #[derive(Debug, Clone)]
 struct SbEntry {
     addr: u64,
-    val: u32,
+    val: u64,
     seq: u64,
     at: u64,
     tag: u8,
@@ -224,13 +298,16 @@ struct SbEntry {
 
 #[derive(Debug, Default, Clone)]
 struct SmMem {
-    l1: HashMap<u64, u32>,
+    l1: HashMap<u64, u64>,
     sb: Vec<SbEntry>,
     /// Latest drain time per address (keeps per-address order).
     last_drain: HashMap<u64, u64>,
     /// Latest L2 read time per address: reads of one address by one SM
     /// complete in order (read-read coherence).
     last_read: HashMap<u64, u64>,
+    /// Per address, the SM's latest atomic: (dispatch sequence, time it is
+    /// performed at L2). A later load of the address reads L2 after it.
+    last_atomic: HashMap<u64, (u64, u64)>,
     touched: HashSet<u64>,
     /// The L1 was invalidated since the start: no line from before the kernel is left.
     invalidated: bool,
@@ -248,7 +325,7 @@ enum Pending {
         txn: Txn,
         tag: u8,
         seq: u64,
-        val: Option<u32>,
+        val: Option<u64>,
     },
     BarAck {
         at: u64,
@@ -259,13 +336,13 @@ enum Pending {
         at: u64,
         cta: usize,
         addr: u64,
-        val: u32,
+        val: u64,
     },
     Copy {
         read_at: u64,
         write_at: u64,
         copy: Copy,
-        data: Option<Vec<u32>>,
+        data: Option<Vec<u64>>,
     },
 }
 
@@ -290,8 +367,8 @@ pub struct Memory {
     rng: ChaCha8Rng,
     l2: HashMap<u64, Vec<Version>>,
     sms: Vec<SmMem>,
-    shared: Vec<HashMap<u64, u32>>,
-    async_view: Vec<HashMap<u64, u32>>,
+    shared: Vec<HashMap<u64, u64>>,
+    async_view: Vec<HashMap<u64, u64>>,
     async_last: Vec<HashMap<u64, u64>>,
     pending: Vec<Pending>,
     /// Per warp: time of its last bulk copy's read / write (keeps issue order).
@@ -323,7 +400,7 @@ impl Memory {
     }
 
     /// The latest value of `addr` in L2.
-    pub fn l2_value(&self, addr: u64) -> u32 {
+    pub fn l2_value(&self, addr: u64) -> u64 {
         self.l2
             .get(&addr)
             .and_then(|v| v.last())
@@ -332,13 +409,13 @@ impl Memory {
     }
 
     /// A shared-memory word of CTA `cta` (generic proxy).
-    pub fn shared_value(&self, cta: usize, addr: u64) -> u32 {
+    pub fn shared_value(&self, cta: usize, addr: u64) -> u64 {
         self.shared[cta].get(&addr).copied().unwrap_or(0)
     }
 
     /// L2 as seen by a late read of SM `sm` dispatched with sequence `seq`:
     /// the newest version that is not a later store of the same SM.
-    fn l2_read(&self, sm: usize, seq: u64, addr: u64) -> u32 {
+    fn l2_read(&self, sm: usize, seq: u64, addr: u64) -> u64 {
         self.l2
             .get(&addr)
             .and_then(|vs| vs.iter().rev().find(|v| !(v.sm == sm && v.seq > seq)))
@@ -347,7 +424,7 @@ impl Memory {
     }
 
     /// The SM-local view: the youngest store-buffer entry, else the L1 line.
-    fn local(&self, sm: usize, addr: u64, use_l1: bool) -> Option<u32> {
+    fn local(&self, sm: usize, addr: u64, use_l1: bool) -> Option<u64> {
         let s = &self.sms[sm];
         if let Some(e) = s.sb.iter().rev().find(|e| e.addr == addr) {
             return Some(e.val);
@@ -376,7 +453,7 @@ impl Memory {
                     None
                 }
                 Access::Atom { op, b, c } => {
-                    let new = op.apply(old, b, c);
+                    let new = op.apply(old, b, c, txn.ty);
                     self.shared[sm].insert(txn.addr, new);
                     self.async_store(now, sm, txn.addr, new);
                     Some(old)
@@ -422,12 +499,32 @@ impl Memory {
                 });
             }
             Access::Load { strong } => {
-                let hit = self.local(sm, addr, !strong);
+                // The SM's own atomic on this address, still on its way to L2,
+                // and no store after it: the store buffer and the L1 line hold
+                // values from before the atomic, so the load reads L2 after
+                // the atomic is performed (same-thread coherence).
+                let atomic_pending =
+                    self.sms[sm]
+                        .last_atomic
+                        .get(&addr)
+                        .copied()
+                        .filter(|&(aseq, aat)| {
+                            aat > now
+                                && !self.sms[sm]
+                                    .sb
+                                    .iter()
+                                    .any(|e| e.addr == addr && e.seq > aseq)
+                        });
+                let hit = match atomic_pending {
+                    Some(_) => None,
+                    None => self.local(sm, addr, !strong),
+                };
                 let (at, val) = match hit {
                     Some(v) => (now + self.rand(self.t.l1), Some(v)),
                     None => {
                         let last = self.sms[sm].last_read.get(&addr).copied().unwrap_or(0);
-                        let at = (now + self.rand(self.t.l2)).max(last + 1);
+                        let after = atomic_pending.map_or(0, |(_, aat)| aat + 1);
+                        let at = (now + self.rand(self.t.l2)).max(last + 1).max(after);
                         self.sms[sm].last_read.insert(addr, at);
                         (at, None)
                     }
@@ -444,6 +541,7 @@ impl Memory {
                 let last = self.sms[sm].last_drain.get(&addr).copied().unwrap_or(0);
                 let at = (now + self.rand(self.t.l2)).max(last + 1);
                 self.sms[sm].last_drain.insert(addr, at);
+                self.sms[sm].last_atomic.insert(addr, (seq, at));
                 self.pending.push(Pending::Load {
                     at,
                     txn,
@@ -456,7 +554,7 @@ impl Memory {
         out
     }
 
-    fn async_store(&mut self, now: u64, cta: usize, addr: u64, val: u32) {
+    fn async_store(&mut self, now: u64, cta: usize, addr: u64, val: u64) {
         let last = self.async_last[cta].get(&addr).copied().unwrap_or(0);
         let at = (now + self.rand(self.t.async_view)).max(last);
         self.async_last[cta].insert(addr, at);
@@ -593,7 +691,7 @@ impl Memory {
                         (_, Some(v)) => v,
                         (Access::Atom { op, b, c }, None) => {
                             let old = self.l2_value(txn.addr);
-                            let new = op.apply(old, b, c);
+                            let new = op.apply(old, b, c, txn.ty);
                             self.l2.entry(txn.addr).or_default().push(Version {
                                 val: new,
                                 sm,
@@ -612,6 +710,7 @@ impl Memory {
                             v
                         }
                     };
+                    let v = v & txn.ty.mask();
                     if let Some(r) = &txn.dst {
                         out.push(Done::Reg {
                             warp: txn.warp,
@@ -648,7 +747,7 @@ impl Memory {
                     data: None,
                 } if read_at <= now => {
                     let words = copy.bytes.div_ceil(4) as u64;
-                    let data: Vec<u32> = (0..words)
+                    let data: Vec<u64> = (0..words)
                         .map(|k| {
                             let a = copy.src + 4 * k;
                             if copy.src_shared {
@@ -724,6 +823,7 @@ mod tests {
             addr,
             shared: false,
             acc,
+            ty: Ty::U32,
             line: 1,
         }
     }
@@ -753,7 +853,7 @@ mod tests {
         // The first access of SM 1 may find a stale line: invalidate again.
         m.invalidate(1);
         let (_, done) = run_until_idle(&mut m, t);
-        let vals: Vec<u32> = done
+        let vals: Vec<u64> = done
             .iter()
             .filter_map(|d| match d {
                 Done::Reg { val, .. } => Some(*val),
@@ -769,7 +869,7 @@ mod tests {
         for seed in 0..50 {
             let mut m = Memory::new(1, MemTiming::default(), seed);
             for v in 1..=5 {
-                m.dispatch(v as u64, txn(0, 8, Access::Store { val: v }), 0);
+                m.dispatch(v, txn(0, 8, Access::Store { val: v }), 0);
             }
             run_until_idle(&mut m, 6);
             assert_eq!(m.l2_value(8), 5, "seed {seed}");
@@ -814,17 +914,7 @@ mod tests {
             let mut vals = Vec::new();
             for t in 0..400u64 {
                 if t % 20 == 0 {
-                    m.dispatch(
-                        t,
-                        txn(
-                            1,
-                            40,
-                            Access::Store {
-                                val: (t / 20) as u32 + 1,
-                            },
-                        ),
-                        0,
-                    );
+                    m.dispatch(t, txn(1, 40, Access::Store { val: t / 20 + 1 }), 0);
                 }
                 let mut l = txn(0, 40, Access::Load { strong: true });
                 l.dst = Some(format!("r{t}"));
@@ -854,6 +944,34 @@ mod tests {
                 "seed {seed}: the stores never became visible"
             );
         }
+    }
+
+    #[test]
+    fn atomic_min_max_signedness_follows_the_type() {
+        let s32 = Ty::of_opcode("atom.global.min.s32");
+        assert_eq!(
+            s32,
+            Ty {
+                bits: 32,
+                signed: true
+            }
+        );
+        let neg5 = -5i64 as u64 & 0xffff_ffff;
+        assert_eq!(AtomOp::Min.apply(3, neg5, 0, s32), neg5);
+        assert_eq!(AtomOp::Max.apply(neg5, 2, 0, s32), 2);
+        assert_eq!(AtomOp::Min.apply(3, neg5, 0, Ty::U32), 3);
+        let s64 = Ty::of_opcode("atom.max.s64.gpu");
+        assert_eq!(
+            AtomOp::Max.apply(-5i64 as u64, -9i64 as u64, 0, s64),
+            -5i64 as u64
+        );
+        let u64t = Ty::of_opcode("atom.max.u64");
+        assert_eq!(
+            AtomOp::Max.apply(-5i64 as u64, 1 << 40, 0, u64t),
+            -5i64 as u64
+        );
+        // 32-bit arithmetic wraps at 32 bits.
+        assert_eq!(AtomOp::Add.apply(0xffff_ffff, 1, 0, Ty::U32), 0);
     }
 
     #[test]

@@ -58,13 +58,13 @@ fn an_endless_loop_stops_at_the_cycle_cap() {
 
 #[test]
 fn a_unit_protocol_error_is_located_at_the_instruction() {
-    let src = format!("{HEAD2}.entry a {{\n    .shared .b64 m;\n    mbarrier.arrive.shared::cta.b64 %rd1, [m];\n    ret;\n}}\n.entry b {{\n    ret;\n}}\n");
+    let src = format!("{HEAD2}.entry a {{\n    .reg .b64 %rd<2>;\n    .shared .b64 m;\n    mbarrier.arrive.shared::cta.b64 %rd1, [m];\n    ret;\n}}\n.entry b {{\n    ret;\n}}\n");
     let r = run_source("u.ptx", &src, opts()).unwrap();
     let Outcome::UnitError(e) = &r.outcome else {
         panic!("{:?}", r.outcome)
     };
     assert!(
-        e.starts_with("u.ptx:10:5: mbarrier_unit err: uninit"),
+        e.starts_with("u.ptx:11:5: mbarrier_unit err: uninit"),
         "{e}"
     );
 }
