@@ -101,6 +101,21 @@ pub fn read_config_text(path: &Path, expected: &str) -> Result<String, CmdError>
 /// (unchanged text is not rewritten, so the Verilator cache and file times
 /// stay) and return its path: the Verilog a command runs when no
 /// `--verilog` is given.
+/// `--verilog F` as given (checked readable) or, without it, the
+/// configuration's Verilog (`text`, computed only then) in
+/// `target/membar-generated/<prefix>/<file>` ([`generated_verilog_file`]).
+pub fn verilog_or_generated(
+    verilog: Option<&Path>,
+    prefix: &str,
+    file: &str,
+    text: impl FnOnce() -> Result<String, CmdError>,
+) -> Result<std::path::PathBuf, CmdError> {
+    match verilog {
+        Some(p) => given_verilog(p),
+        None => generated_verilog_file(prefix, file, &text()?),
+    }
+}
+
 pub fn generated_verilog_file(
     prefix: &str,
     file: &str,

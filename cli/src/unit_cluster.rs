@@ -205,14 +205,12 @@ pub fn formal_spec(
     verilog: Option<&Path>,
 ) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
     let cfg = load_config(config)?;
-    let file = match verilog {
-        Some(p) => crate::common::given_verilog(p)?,
-        None => crate::common::generated_verilog_file(
-            &bar_unit_rtl::cluster_module_prefix(&cfg),
-            "cluster_barrier.v",
-            &generate_text(&cfg, config)?,
-        )?,
-    };
+    let file = crate::common::verilog_or_generated(
+        verilog,
+        &bar_unit_rtl::cluster_module_prefix(&cfg),
+        "cluster_barrier.v",
+        || generate_text(&cfg, config),
+    )?;
     crate::unit_kit::check_verilog::<bar_unit_model::ports::ClusterBarrierPorts>(
         &file,
         verilog.is_some(),

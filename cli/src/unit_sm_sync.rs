@@ -111,14 +111,12 @@ pub fn cosim(
     // Without --verilog: the configuration's Verilog in
     // target/membar-generated/<prefix>/ (unchanged text is not rewritten, so
     // the Verilator build cache is reused across runs).
-    let path = match verilog {
-        Some(p) => crate::common::given_verilog(p)?,
-        None => crate::common::generated_verilog_file(
-            &sm_sync_rtl::module_prefix(&cfg),
-            "sm_sync.v",
-            &verilog_for(&cfg, config)?,
-        )?,
-    };
+    let path = crate::common::verilog_or_generated(
+        verilog,
+        &sm_sync_rtl::module_prefix(&cfg),
+        "sm_sync.v",
+        || verilog_for(&cfg, config),
+    )?;
     // --waves: no clobber, written beside the target and renamed at the end
     // (passed or not), as for the other units.
     let mut inputs = crate::output::RunInputs::new().with("--config", config);
@@ -257,14 +255,12 @@ pub fn formal_spec(
     verilog: Option<&Path>,
 ) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
     let (name, cfg) = load(config)?;
-    let file = match verilog {
-        Some(p) => crate::common::given_verilog(p)?,
-        None => crate::common::generated_verilog_file(
-            &sm_sync_rtl::module_prefix(&cfg),
-            "sm_sync.v",
-            &verilog_for(&cfg, config)?,
-        )?,
-    };
+    let file = crate::common::verilog_or_generated(
+        verilog,
+        &sm_sync_rtl::module_prefix(&cfg),
+        "sm_sync.v",
+        || verilog_for(&cfg, config),
+    )?;
     crate::unit_kit::check_verilog::<sm_sync_model::SmSyncPorts>(&file, verilog.is_some(), &cfg)?;
     Ok((membar_formal::sm_sync::spec(&cfg), name, file))
 }
