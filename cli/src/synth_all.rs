@@ -27,6 +27,20 @@ fn unit_dir(unit: Unit) -> &'static str {
     crate::registry::entry(unit).dir
 }
 
+/// Every `<dir>/<name>/config.yaml` as (`<prefix><name>`, path), by name,
+/// leaving out the folders named in `skip` and those without a
+/// `config.yaml`.
+fn configs_in(dir: &Path, prefix: &str, skip: &[&str]) -> std::io::Result<Vec<(String, PathBuf)>> {
+    let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+        .filter(|(n, p)| !skip.contains(&n.as_str()) && p.join("config.yaml").is_file())
+        .map(|(n, p)| (format!("{prefix}{n}"), p.join("config.yaml")))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
 /// The shipped configurations of `unit`: (name, `config.yaml` path), by name.
 pub fn shipped(root: &Path, unit: Unit) -> Result<Vec<(String, PathBuf)>, CmdError> {
     // The other units' folders (beside membar's configurations).
@@ -36,43 +50,26 @@ pub fn shipped(root: &Path, unit: Unit) -> Result<Vec<(String, PathBuf)>, CmdErr
         .filter(|d| !d.is_empty())
         .collect();
     let dir = root.join(unit_dir(unit));
-    let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
-        .map_err(|e| {
-            CmdError::input(format!(
-                "{}: {e} (run from the repository root)",
-                dir.display()
-            ))
-        })?
-        .filter_map(|e| e.ok())
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-        .filter(|(n, p)| !others.contains(&n.as_str()) && p.join("config.yaml").is_file())
-        .map(|(n, p)| (n, p.join("config.yaml")))
-        .collect();
-    v.sort();
-    Ok(v)
+    configs_in(&dir, "", &others).map_err(|e| {
+        CmdError::input(format!(
+            "{}: {e} (run from the repository root)",
+            dir.display()
+        ))
+    })
 }
 
-/// The reduced-range configurations of `unit` (`verilog_out/<dir>/reduced_range/<name>/config.yaml`):
-/// checked in for exploration and formal, not released (empty when the
-/// unit has none).
+/// The reduced-range configurations of `unit`
+/// (`verilog_out/<dir>/reduced_range/<name>/config.yaml`, named
+/// `reduced_range/<name>`): checked in for exploration and formal, not
+/// released; empty when the unit has none.
 pub fn reduced_range(root: &Path, unit: Unit) -> Result<Vec<(String, PathBuf)>, CmdError> {
-    let dir = root.join(unit_dir(unit)).join("reduced_range");
-    let Ok(rd) = std::fs::read_dir(&dir) else {
+    use hdl_kit::emit::REDUCED_RANGE_DIR;
+    let dir = root.join(unit_dir(unit)).join(REDUCED_RANGE_DIR);
+    if !dir.is_dir() {
         return Ok(Vec::new());
-    };
-    let mut v: Vec<(String, PathBuf)> = rd
-        .filter_map(|e| e.ok())
-        .map(|e| {
-            (
-                format!("reduced_range/{}", e.file_name().to_string_lossy()),
-                e.path(),
-            )
-        })
-        .filter(|(_, p)| p.join("config.yaml").is_file())
-        .map(|(n, p)| (n, p.join("config.yaml")))
-        .collect();
-    v.sort();
-    Ok(v)
+    }
+    configs_in(&dir, &format!("{REDUCED_RANGE_DIR}/"), &[])
+        .map_err(|e| CmdError::input(format!("{}: {e}", dir.display())))
 }
 
 /// One run's row.

@@ -12,6 +12,11 @@
 //! module (the formal mutants). The contract's ANSI wrapper comes from
 //! `unit_ports::verilog_wrapper`.
 
+/// The folder, under a unit's `verilog_out/<unit>/`, of its reduced-range
+/// configurations: checked in for exploration and formal, not released IP
+/// (e.g. `verilog_out/mbarrier_unit/reduced_range/<name>/`).
+pub const REDUCED_RANGE_DIR: &str = "reduced_range";
+
 use rust_hdl::prelude::*;
 
 /// rust-hdl's modules of `top`, renamed under `prefix`, identical module

@@ -113,7 +113,7 @@ pub fn shipped() -> Vec<(String, Config)> {
 /// `verilog_out/mbarrier_unit/`: apart from the shipped ones, because they
 /// cannot run every PTX program (`spec/mbarrier_unit.md` §Reduced-range
 /// configurations).
-pub const REDUCED_RANGE_DIR: &str = "reduced_range";
+pub use hdl_kit::emit::REDUCED_RANGE_DIR;
 
 /// Reduced-range configurations (`count_bits` or `tx_bits` below PTX's 20),
 /// for exploration and for formal proofs that finish in CI: `w8_m8_c4_t6_l8_f1`
