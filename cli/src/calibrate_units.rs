@@ -11,18 +11,15 @@
 //! row is outside the tolerance.
 
 use crate::common::{CmdError, CmdResult};
-use crate::units::Unit;
+use crate::registry::Unit;
 use std::path::Path;
-
-/// (sub-table, test, configuration, metric, measured, model).
-pub type Row = (String, String, String, String, f64, f64);
 
 /// The markdown table of `unit` and its max / median |error| (fractions).
 pub fn table(unit: Unit, tolerance_pct: f64) -> Result<(String, f64, f64), CmdError> {
     let Some(c) = crate::registry::entry(unit).calibrate.as_ref() else {
         return Err(CmdError::input(format!(
             "--unit {}: allowed with calibrate --unit: {} (membar: omit --unit)",
-            crate::unit_kit::flag(unit),
+            unit,
             crate::registry::calibrated_units()
         )));
     };

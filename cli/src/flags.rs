@@ -4,7 +4,7 @@
 //! unit and what to do instead. A flag is never silently ignored.
 
 use crate::common::CmdError;
-use crate::units::Unit;
+use crate::registry::Unit;
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 
@@ -116,7 +116,7 @@ pub fn unit_of(cmd: &str, m: &ArgMatches) -> Option<Unit> {
     if !has_unit {
         return None;
     }
-    Some(m.get_one::<Unit>("unit").copied().unwrap_or(Unit::Membar))
+    Some(m.get_one::<Unit>("unit").copied().unwrap_or(Unit::MEMBAR))
 }
 
 /// `--no-check` for the argument id `no_check`.
@@ -150,7 +150,7 @@ pub fn check(cli: &clap::Command, cmd: &str, m: &ArgMatches) -> Result<(), CmdEr
     let Some(unit) = unit_of(cmd, m) else {
         return Ok(());
     };
-    let u = crate::unit_kit::flag(unit);
+    let u = unit.to_string();
     for n in NOT_HONOURED
         .iter()
         .filter(|n| n.cmd == cmd && not_honoured_by(unit, cmd, n.id))

@@ -9,7 +9,7 @@
 //! out; 2 bad input (`--unit`, `--engine`, `--props`, config) or a missing tool.
 
 use crate::common::{CmdError, CmdResult};
-use crate::units::Unit;
+use crate::registry::Unit;
 use membar_formal::runner::{self, Options, RunError, Verdict};
 use membar_formal::sby::Engine;
 use std::path::{Path, PathBuf};

@@ -4,17 +4,16 @@
 //! mismatch, regression); 2 bad input (config, workload, flag) or a missing tool.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use cli_kit::{common, output, synth};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod calibrate;
 mod calibrate_units;
-mod common;
 mod flags;
 mod formal_cmd;
 mod litmus_cmd;
 mod on_target;
-mod output;
 mod ptx_cmd;
 mod registry;
 mod rtl_cmd;
@@ -22,18 +21,7 @@ mod run_cmd;
 mod shard;
 mod sim_cmd;
 mod sweep;
-mod synth;
 mod synth_all;
-mod unit_async_groups;
-mod unit_bar;
-mod unit_bench;
-mod unit_cluster;
-mod unit_kit;
-mod unit_mbarrier;
-mod unit_sm_sync;
-mod unit_soak;
-mod unit_sweep;
-mod units;
 
 /// membar-rtl: the SM synchronisation units (membar, bar, cluster, mbarrier,
 /// async_groups, and sm_sync, the four behind one port) — reference models,
@@ -118,8 +106,8 @@ enum Cmd {
     /// the --config's included) or a missing tool.
     Formal {
         /// The unit whose contract is checked.
-        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
-        unit: units::Unit,
+        #[arg(long, default_value = "membar", value_parser = registry::parser(registry::any_unit))]
+        unit: registry::Unit,
         /// YAML configuration of the unit (membar: configs/default.yaml; bar:
         /// configs/bar_unit/; cluster: configs/cluster_barrier/; sm_sync:
         /// configs/sm_sync_small.yaml; or verilog_out/<unit>/<config>/config.yaml).
@@ -185,8 +173,8 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
         /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md), async_groups (the bulk async-group tracker, spec/async_groups.md) or sm_sync (the four units behind one instruction port, spec/sm_sync.md).
-        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
-        unit: units::Unit,
+        #[arg(long, default_value = "membar", value_parser = registry::parser(registry::any_unit))]
+        unit: registry::Unit,
     },
     /// Cosimulate a unit's Verilog (Verilator) against its reference model.
     ///
@@ -216,8 +204,8 @@ enum Cmd {
         #[arg(long)]
         waves: Option<PathBuf>,
         /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md), async_groups (the bulk async-group tracker, spec/async_groups.md) or sm_sync (the four units behind one instruction port, spec/sm_sync.md).
-        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
-        unit: units::Unit,
+        #[arg(long, default_value = "membar", value_parser = registry::parser(registry::any_unit))]
+        unit: registry::Unit,
     },
     /// Long adversarial cosimulation with resets, scoreboard and coverage.
     ///
@@ -241,8 +229,8 @@ enum Cmd {
         #[arg(long, default_value_t = 200_000)]
         chunk: u64,
         /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (--config required).
-        #[arg(long, default_value = "membar", value_parser = units::parser(units::SOAK_UNITS))]
-        unit: units::Unit,
+        #[arg(long, default_value = "membar", value_parser = registry::parser(registry::soak_unit))]
+        unit: registry::Unit,
     },
     /// Simulate a unit's reference model under a workload, with its scoreboard.
     ///
@@ -269,8 +257,8 @@ enum Cmd {
         #[arg(long)]
         coverage: bool,
         /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md), async_groups (the bulk async-group tracker, spec/async_groups.md) or sm_sync (the four units behind one instruction port, spec/sm_sync.md).
-        #[arg(long, value_enum, default_value_t = units::Unit::Membar)]
-        unit: units::Unit,
+        #[arg(long, default_value = "membar", value_parser = registry::parser(registry::any_unit))]
+        unit: registry::Unit,
     },
     /// Measure simulated cycles per second of the model, RTL and Verilator.
     ///
@@ -291,8 +279,8 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (their golden model, Verilator and the lockstep loop; --config required).
-        #[arg(long, default_value = "membar", value_parser = units::parser(units::SOAK_UNITS))]
-        unit: units::Unit,
+        #[arg(long, default_value = "membar", value_parser = registry::parser(registry::soak_unit))]
+        unit: registry::Unit,
     },
     /// Sweep a grid of configuration and workload keys: a CSV row per point.
     ///
@@ -328,9 +316,9 @@ enum Cmd {
         /// (checking that every point is there exactly once) and draw the plots.
         #[arg(long, num_args = 1..)]
         merge: Vec<PathBuf>,
-        /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (a grid of the unit's config and scenario keys, run on its golden model with its scoreboard; see cli/src/unit_sweep.rs).
-        #[arg(long, default_value = "membar", value_parser = units::parser(units::SOAK_UNITS))]
-        unit: units::Unit,
+        /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (a grid of the unit's config and scenario keys, run on its golden model with its scoreboard; see cli/kit/src/sweep.rs and each unit's entry crate).
+        #[arg(long, default_value = "membar", value_parser = registry::parser(registry::soak_unit))]
+        unit: registry::Unit,
     },
     /// Model vs measured latencies (H100/H200), cell by cell with the error.
     ///
@@ -360,8 +348,8 @@ enum Cmd {
         #[arg(long, value_parser = common::parse_jobs)]
         jobs: Option<usize>,
         /// A sync unit's H100 table instead of the membar unit's: bar (tables 1.1, 1.2, 1.4, 3.1) or mbarrier (2.1, 2.2, 2.3, 4.1); membar is the default table.
-        #[arg(long, value_parser = units::parser(units::CALIBRATE_UNITS))]
-        unit: Option<units::Unit>,
+        #[arg(long, value_parser = registry::parser(registry::calibrate_unit))]
+        unit: Option<registry::Unit>,
         /// With --unit bar|mbarrier: also write the table as markdown to FILE (e.g. docs/results/calibration_bar.md).
         #[arg(long, requires = "unit")]
         markdown: Option<PathBuf>,
@@ -408,8 +396,8 @@ enum Cmd {
         #[arg(long)]
         keep: Option<PathBuf>,
         /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md), async_groups (the bulk async-group tracker, spec/async_groups.md) or sm_sync (the four units behind one instruction port, spec/sm_sync.md). With --all-configs and no --unit: every unit.
-        #[arg(long, value_enum)]
-        unit: Option<units::Unit>,
+        #[arg(long, value_parser = registry::parser(registry::any_unit))]
+        unit: Option<registry::Unit>,
     },
 }
 
@@ -534,8 +522,8 @@ fn main() -> ExitCode {
                     "--chunk {chunk}: allowed: {} or more cycles (each chunk starts with a power-on reset, and mid-traffic resets need room)",
                     rtl_cmd::MIN_SOAK_CHUNK
                 )))
-            } else if unit != units::Unit::Membar {
-                unit_soak::dispatch(
+            } else if unit != registry::Unit::MEMBAR {
+                registry::soak(
                     unit,
                     config.as_deref(),
                     verilog.as_deref(),
@@ -576,15 +564,15 @@ fn main() -> ExitCode {
             seed,
             unit,
         } => match unit {
-            units::Unit::Membar => sim_cmd::bench(config.as_deref(), &workload, cycles, seed),
+            registry::Unit::MEMBAR => sim_cmd::bench(config.as_deref(), &workload, cycles, seed),
             // --workload: refused for the units by flags.rs.
-            u => unit_bench::dispatch(u, config.as_deref(), cycles, seed),
+            u => registry::bench(u, config.as_deref(), cycles, seed),
         },
         // --jobs, --cycles, --no-check, --shard, --merge: refused for the
         // units by flags.rs.
         Cmd::Sweep {
             grid, out, unit, ..
-        } if unit != units::Unit::Membar => unit_sweep::sweep(unit, &grid, &out),
+        } if unit != registry::Unit::MEMBAR => registry::sweep(unit, &grid, &out),
         Cmd::Sweep {
             grid,
             out,
@@ -611,7 +599,7 @@ fn main() -> ExitCode {
             tolerance,
             strict,
             ..
-        } if unit != units::Unit::Membar => {
+        } if unit != registry::Unit::MEMBAR => {
             calibrate_units::calibrate(unit, markdown.as_deref(), tolerance, strict)
         }
         Cmd::Calibrate {
@@ -671,7 +659,7 @@ fn main() -> ExitCode {
                 _ => match target.as_slice() {
                     [] | [_] => {
                         opts.target = target.first().copied().unwrap_or(synth::Target::Ice40);
-                        (registry::entry(unit.unwrap_or(units::Unit::Membar)).synth)(&opts)
+                        (registry::entry(unit.unwrap_or(registry::Unit::MEMBAR)).synth)(&opts)
                             .map(|_| ())
                     }
                     _ => Err(common::CmdError::input(format!(

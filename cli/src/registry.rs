@@ -1,298 +1,91 @@
-//! The table of units behind `--unit`: one entry per unit with the
-//! functions that `generate`, `cosim`, `sim`, `synth`, `soak`, `bench`,
-//! `formal` and `calibrate` call. `main.rs` dispatches those commands through
-//! [`entry`] (one arm each, not one per unit), and `synth --all-configs`
-//! walks [`REGISTRY`] in order. A unit whose command does not honour a flag
-//! has it refused before dispatch (`flags.rs`), so every entry takes the same
+//! The table of units behind `--unit`: one line per unit, naming the
+//! [`UnitEntry`] the unit declares in its own folder (`hw/<unit>/entry`;
+//! membar's is below, its commands being this crate's `rtl_cmd.rs` and
+//! `sim_cmd.rs`). `main.rs` dispatches every command through [`entry`] (one
+//! arm each, not one per unit), clap's `--unit` lists come from the table
+//! ([`parser`]), and `synth --all-configs` and `formal --all-configs` walk
+//! [`REGISTRY`] in order. A unit whose command does not honour a flag has it
+//! refused before dispatch (`flags.rs`), so every entry takes the same
 //! arguments.
+//!
+//! Adding a unit: its folder (model, RTL, entry crate), its entry crate as a
+//! dependency in `cli/Cargo.toml`, and its line in [`REGISTRY`]
+//! (`docs/architecture.md`, "Adding a unit").
 
-use crate::common::{CmdError, CmdResult};
-use crate::unit_kit::{async_groups::AsyncGroups, bar::Bar, cluster::Cluster, mbarrier::Mbarrier};
-use crate::units::Unit;
-use crate::{rtl_cmd, sim_cmd, synth};
-use crate::{
-    unit_async_groups, unit_bar, unit_bench, unit_cluster, unit_mbarrier, unit_sm_sync, unit_soak,
-};
+use crate::{rtl_cmd, sim_cmd};
+use cli_kit::common::{CmdError, CmdResult};
+use cli_kit::entry::FormalEntry;
+pub use cli_kit::entry::{CosimArgs, SimArgs, Unit, UnitEntry};
 use std::path::Path;
 
-/// `cosim`'s arguments, the same for every unit.
-pub struct CosimArgs<'a> {
-    pub config: &'a Path,
-    pub verilog: Option<&'a Path>,
-    pub workload: &'a str,
-    pub cycles: Option<u64>,
-    pub seed: u64,
-    pub waves: Option<&'a Path>,
-}
+/// `--unit membar`, the default unit.
+pub static MEMBAR: UnitEntry = UnitEntry {
+    unit: Unit::MEMBAR,
+    aliases: &[],
+    about: "The memory-barrier unit (spec/membar_unit.md), the default",
+    dir: "",
+    module: "membar_unit",
+    example_config: "configs/default.yaml",
+    generate: rtl_cmd::generate,
+    cosim: |a| {
+        rtl_cmd::cosim(&rtl_cmd::CosimArgs {
+            config: a.config,
+            verilog: a.verilog,
+            workload: a.workload,
+            cycles: a.cycles,
+            seed: a.seed,
+            waves: a.waves,
+        })
+    },
+    sim: |a| sim_cmd::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
+    synth: cli_kit::synth::synth,
+    soak: None,
+    bench: None,
+    sweep: None,
+    formal: FormalEntry {
+        groups: membar_formal::harness::GROUPS,
+        pdr_skip: &["p5"],
+        skip_engine: "bmc",
+        spec: rtl_cmd::formal_spec,
+    },
+    calibrate: None,
+    not_honoured: &[&[("calibrate", "markdown")]],
+};
 
-/// `sim`'s arguments, the same for every unit.
-pub struct SimArgs<'a> {
-    pub config: &'a Path,
-    pub workload: &'a str,
-    pub cycles: Option<u64>,
-    pub seed: u64,
-    pub trace: Option<&'a Path>,
-    pub coverage: bool,
-}
-
-/// `formal --unit`: the unit's property groups and how to build its harness.
-pub struct FormalEntry {
-    /// Every property group of the unit's harness.
-    pub groups: &'static [membar_formal::harness::Group],
-    /// Groups pdr does not close: not run with pdr unless asked for.
-    pub pdr_skip: &'static [&'static str],
-    /// The engine flags that do close [`FormalEntry::pdr_skip`] (printed).
-    pub skip_engine: &'static str,
-    /// (spec, short configuration name, Verilog) of a configuration file
-    /// and an optional `--verilog` (port-checked against the configuration).
-    pub spec: FormalSpecFn,
-}
-
-/// See [`FormalEntry::spec`].
-pub type FormalSpecFn =
-    fn(
-        &Path,
-        Option<&Path>,
-    ) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError>;
-
-/// `calibrate --unit`: the unit's H100 calibration rows and their sources.
-pub struct CalibrationEntry {
-    /// (sub-table, test, configuration, metric, measured, model) per row.
-    pub rows: fn() -> Result<Vec<crate::calibrate_units::Row>, String>,
-    /// The table's title.
-    pub title: &'static str,
-    /// Where the measurements come from.
-    pub source: &'static str,
-    /// The timing preset that computes the model column.
-    pub preset: &'static str,
-}
-
-/// One unit of the command line.
-pub struct UnitEntry {
-    pub unit: Unit,
-    /// The folder under `verilog_out/` holding the unit's shipped
-    /// configurations (`""`: membar's sit at the top, beside the others').
-    pub dir: &'static str,
-    /// The Verilog file stem of its top (`<dir>/<config>/<module>.v`).
-    pub module: &'static str,
-    /// A shipped configuration file of the unit, for messages.
-    pub example_config: &'static str,
-    pub generate: fn(&Path, &Path) -> CmdResult,
-    pub cosim: fn(&CosimArgs) -> CmdResult,
-    pub sim: fn(&SimArgs) -> CmdResult,
-    pub synth: fn(&synth::Options) -> Result<synth::Figures, CmdError>,
-    /// `soak --unit` through the unit's kit (`unit_kit.rs`); `None`: membar
-    /// has its own soak, sm_sync is soaked by `cosim --unit sm_sync`.
-    pub soak: Option<fn(&unit_soak::Args) -> CmdResult>,
-    /// `bench --unit` (config, cycles, seed) through the unit's kit; `None`
-    /// as for `soak`.
-    pub bench: Option<fn(&Path, u64, u64) -> CmdResult>,
-    /// `formal --unit`.
-    pub formal: FormalEntry,
-    /// `calibrate --unit`; `None`: membar's is `calibrate` without `--unit`,
-    /// the others have no H100 table of their own.
-    pub calibrate: Option<CalibrationEntry>,
-    /// The `(command, flag id)` pairs of `flags::NOT_HONOURED` this unit's
-    /// commands do not take (refused with exit 2 before dispatch).
-    pub not_honoured: &'static [&'static [(&'static str, &'static str)]],
-}
-
-/// Flags a unit kit's sweep, bench and synth do not take (every unit but
-/// membar, whose exploration and CSV columns are its own).
-const KIT: &[(&str, &str)] = &[
-    ("sweep", "jobs"),
-    ("sweep", "cycles"),
-    ("sweep", "no_check"),
-    ("sweep", "shard"),
-    ("sweep", "merge"),
-    ("bench", "workload"),
-    ("synth", "csv"),
+/// Every unit, in the order of reports (`synth --all-configs`): one line
+/// each.
+pub static REGISTRY: &[&UnitEntry] = &[
+    &MEMBAR,
+    &bar_unit_entry::BAR,
+    &bar_unit_entry::CLUSTER,
+    &mbarrier_unit_entry::MBARRIER,
+    &mbarrier_unit_entry::ASYNC_GROUPS,
+    &sm_sync_entry::SM_SYNC,
 ];
 
-/// Flags of `calibrate` for membar's fitted table that a unit's built-in
-/// H100 table does not take.
-const UNIT_CALIBRATION: &[(&str, &str)] = &[
-    ("calibrate", "preset"),
-    ("calibrate", "data"),
-    ("calibrate", "fit"),
-    ("calibrate", "seed"),
-    ("calibrate", "jobs"),
-];
-
-/// Every unit, in the order of reports (`synth --all-configs`).
-pub static REGISTRY: &[UnitEntry] = &[
-    UnitEntry {
-        unit: Unit::Membar,
-        dir: "",
-        module: "membar_unit",
-        example_config: "configs/default.yaml",
-        generate: rtl_cmd::generate,
-        cosim: |a| {
-            rtl_cmd::cosim(&rtl_cmd::CosimArgs {
-                config: a.config,
-                verilog: a.verilog,
-                workload: a.workload,
-                cycles: a.cycles,
-                seed: a.seed,
-                waves: a.waves,
-            })
-        },
-        sim: |a| sim_cmd::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
-        synth: synth::synth,
-        soak: None,
-        bench: None,
-        formal: FormalEntry {
-            groups: membar_formal::harness::GROUPS,
-            pdr_skip: &["p5"],
-            skip_engine: "bmc",
-            spec: rtl_cmd::formal_spec,
-        },
-        calibrate: None,
-        not_honoured: &[&[("calibrate", "markdown")]],
-    },
-    UnitEntry {
-        unit: Unit::Bar,
-        dir: "bar_unit",
-        module: "bar_unit",
-        example_config: "configs/bar_unit/default.yaml",
-        generate: unit_bar::generate,
-        cosim: |a| unit_bar::cosim(a.config, a.verilog, a.cycles, a.seed, a.waves),
-        sim: |a| unit_bar::sim(a.config, a.workload, a.cycles, a.seed, a.coverage),
-        synth: unit_bar::synth,
-        soak: Some(unit_soak::soak::<Bar>),
-        bench: Some(unit_bench::bench::<Bar>),
-        formal: FormalEntry {
-            groups: membar_formal::bar::GROUPS,
-            pdr_skip: membar_formal::bar::PDR_SKIP,
-            skip_engine: "kind --depth 2",
-            spec: unit_bar::formal_spec,
-        },
-        calibrate: Some(CalibrationEntry {
-            rows: || Ok(bar_unit_model::timing::h100_calibration_rows()),
-            title: "bar_unit / cluster_barrier",
-            source: "data/calibration/h100_sync_bar.csv (tables 1.1, 1.2, 1.4, 3.1)",
-            preset: "bar_unit_model::config::TimingConfig::h100() (sim/bar_unit/src/timing.rs)",
-        }),
-        not_honoured: &[
-            KIT,
-            UNIT_CALIBRATION,
-            &[("cosim", "workload"), ("sim", "trace")],
-        ],
-    },
-    UnitEntry {
-        unit: Unit::Cluster,
-        dir: "cluster_barrier",
-        module: "cluster_barrier",
-        example_config: "configs/cluster_barrier/default.yaml",
-        generate: unit_cluster::generate,
-        cosim: |a| unit_cluster::cosim(a.config, a.verilog, a.cycles, a.seed, a.waves),
-        sim: |a| unit_cluster::sim(a.config, a.workload, a.cycles, a.seed, a.coverage),
-        synth: unit_cluster::synth,
-        soak: Some(unit_soak::soak::<Cluster>),
-        bench: Some(unit_bench::bench::<Cluster>),
-        formal: FormalEntry {
-            groups: membar_formal::cluster::GROUPS,
-            pdr_skip: &[],
-            skip_engine: "kind --depth 2",
-            spec: unit_cluster::formal_spec,
-        },
-        calibrate: None,
-        not_honoured: &[KIT, &[("cosim", "workload"), ("sim", "trace")]],
-    },
-    UnitEntry {
-        unit: Unit::Mbarrier,
-        dir: "mbarrier_unit",
-        module: "mbarrier_unit",
-        example_config: "verilog_out/mbarrier_unit/default/config.yaml",
-        generate: unit_mbarrier::generate,
-        cosim: |a| unit_mbarrier::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves),
-        sim: |a| unit_mbarrier::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
-        synth: unit_mbarrier::synth,
-        soak: Some(unit_soak::soak::<Mbarrier>),
-        bench: Some(unit_bench::bench::<Mbarrier>),
-        formal: FormalEntry {
-            groups: membar_formal::mbarrier::GROUPS,
-            pdr_skip: membar_formal::mbarrier::PDR_SKIP,
-            skip_engine: "kind --depth 2",
-            spec: unit_mbarrier::formal_spec,
-        },
-        calibrate: Some(CalibrationEntry {
-            rows: mbarrier_unit_model::timing::h100_calibration_rows,
-            title: "mbarrier_unit / async_groups",
-            source: "data/calibration/h100_sync_mbarrier.csv (tables 2.1, 2.2, 2.3, 4.1)",
-            preset: "mbarrier_unit_model::timing::H100::preset() (sim/mbarrier_unit/src/timing.rs)",
-        }),
-        not_honoured: &[KIT, UNIT_CALIBRATION],
-    },
-    UnitEntry {
-        unit: Unit::AsyncGroups,
-        dir: "async_groups",
-        module: "async_groups",
-        example_config: "verilog_out/async_groups/default/config.yaml",
-        generate: unit_async_groups::generate,
-        cosim: |a| {
-            unit_async_groups::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves)
-        },
-        sim: |a| {
-            unit_async_groups::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage)
-        },
-        synth: unit_async_groups::synth,
-        soak: Some(unit_soak::soak::<AsyncGroups>),
-        bench: Some(unit_bench::bench::<AsyncGroups>),
-        formal: FormalEntry {
-            groups: membar_formal::async_groups::GROUPS,
-            pdr_skip: &[],
-            skip_engine: "kind --depth 2",
-            spec: unit_async_groups::formal_spec,
-        },
-        calibrate: None,
-        not_honoured: &[KIT],
-    },
-    UnitEntry {
-        unit: Unit::SmSync,
-        dir: "sm_sync",
-        module: "sm_sync",
-        example_config: "configs/sm_sync_small.yaml",
-        generate: unit_sm_sync::generate,
-        cosim: |a| unit_sm_sync::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves),
-        sim: |a| unit_sm_sync::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
-        synth: unit_sm_sync::synth,
-        soak: None,
-        bench: None,
-        formal: FormalEntry {
-            groups: membar_formal::sm_sync::GROUPS,
-            pdr_skip: membar_formal::sm_sync::PDR_SKIP,
-            skip_engine: "kind --depth 2",
-            spec: unit_sm_sync::formal_spec,
-        },
-        calibrate: None,
-        not_honoured: &[KIT, &[("sim", "trace")]],
-    },
-];
-
-/// The entry of `unit`.
+/// The entry of `unit` (every `Unit` a parser yields is in the table).
 pub fn entry(unit: Unit) -> &'static UnitEntry {
     REGISTRY
         .iter()
+        .copied()
         .find(|e| e.unit == unit)
-        .expect("every Unit has a registry entry (tested)")
+        .expect("every Unit comes from the table's names (parser)")
 }
 
 /// The units `soak --unit` / `bench --unit` run through their kits, as text.
 pub fn kit_units() -> String {
-    REGISTRY
-        .iter()
-        .filter(|e| e.soak.is_some())
-        .map(|e| e.unit.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    names(|e| e.soak.is_some())
 }
 
 /// The units `calibrate --unit` takes (those with a calibration entry), as text.
 pub fn calibrated_units() -> String {
+    names(|e| e.calibrate.is_some())
+}
+
+fn names(keep: fn(&UnitEntry) -> bool) -> String {
     REGISTRY
         .iter()
-        .filter(|e| e.calibrate.is_some())
+        .filter(|e| keep(e))
         .map(|e| e.unit.to_string())
         .collect::<Vec<_>>()
         .join(", ")
@@ -303,18 +96,146 @@ pub fn units() -> Vec<Unit> {
     REGISTRY.iter().map(|e| e.unit).collect()
 }
 
+/// Every unit (`generate`, `cosim`, `sim`, `synth`, `formal`).
+pub fn any_unit(_: &UnitEntry) -> bool {
+    true
+}
+
+/// The units of `soak`, `bench` and `sweep --unit`: membar (its own) and the
+/// units with a kit (sm_sync is run as a whole by `cosim --unit sm_sync`).
+pub fn soak_unit(e: &UnitEntry) -> bool {
+    e.unit == Unit::MEMBAR || e.soak.is_some()
+}
+
+/// The units of `calibrate --unit`: membar's fitted table and the units
+/// with an H100 table.
+pub fn calibrate_unit(e: &UnitEntry) -> bool {
+    e.unit == Unit::MEMBAR || e.calibrate.is_some()
+}
+
+/// A `--unit` parser that accepts (and lists in help, with each unit's
+/// `about`) the units of the table that `keep` keeps.
+pub fn parser(keep: fn(&UnitEntry) -> bool) -> impl clap::builder::TypedValueParser<Value = Unit> {
+    use clap::builder::{PossibleValue, TypedValueParser};
+    clap::builder::PossibleValuesParser::new(
+        REGISTRY
+            .iter()
+            .filter(|e| keep(e))
+            .map(|e| {
+                PossibleValue::new(e.unit.0)
+                    .help(e.about)
+                    .aliases(e.aliases.iter().copied())
+            })
+            .collect::<Vec<_>>(),
+    )
+    // clap hands back the canonical name of a possible value (an alias too).
+    .map(|s| {
+        REGISTRY
+            .iter()
+            .find(|e| e.unit.0 == s || e.aliases.contains(&s.as_str()))
+            .map_or(Unit::MEMBAR, |e| e.unit)
+    })
+}
+
+/// `--config`, required with a unit other than membar.
+pub fn need_config(unit: Unit, config: Option<&Path>) -> Result<&Path, CmdError> {
+    config.ok_or_else(|| {
+        CmdError::input(format!(
+            "--config: required with --unit {unit} (e.g. {})",
+            entry(unit).example_config
+        ))
+    })
+}
+
+/// `membar soak --unit U` for a unit other than membar.
+pub fn soak(
+    unit: Unit,
+    config: Option<&Path>,
+    verilog: Option<&Path>,
+    cycles: u64,
+    seed: u64,
+    chunk: u64,
+) -> CmdResult {
+    let config = need_config(unit, config)?;
+    let a = cli_kit::soak::Args {
+        config,
+        verilog,
+        cycles,
+        seed,
+        chunk,
+    };
+    match entry(unit).soak {
+        Some(soak) => soak(&a),
+        None => Err(CmdError::input(format!(
+            "--unit {unit}: soak runs membar and {}; for sm_sync run `membar cosim --unit sm_sync --cycles N --seed S`",
+            kit_units()
+        ))),
+    }
+}
+
+/// `membar bench --unit U` for a unit other than membar.
+pub fn bench(unit: Unit, config: Option<&Path>, cycles: u64, seed: u64) -> CmdResult {
+    let config = need_config(unit, config)?;
+    match entry(unit).bench {
+        Some(bench) => bench(config, cycles, seed),
+        None => Err(CmdError::input(format!(
+            "--unit {unit}: bench runs membar and {}; `membar cosim --unit sm_sync` prints the top's cycles/s",
+            kit_units()
+        ))),
+    }
+}
+
+/// `membar sweep --unit U --grid G --out DIR` for a unit other than membar.
+pub fn sweep(unit: Unit, grid: &Path, out: &Path) -> CmdResult {
+    match &entry(unit).sweep {
+        Some(sw) => cli_kit::sweep::sweep(unit, sw, grid, out),
+        None => Err(CmdError::input(format!(
+            "--unit {unit}: sweep is available for membar and {} (sweep a unit of the top on its own)",
+            names(|e| e.sweep.is_some())
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::ValueEnum;
 
     #[test]
-    fn every_unit_has_exactly_one_entry() {
-        for u in Unit::value_variants() {
-            assert_eq!(REGISTRY.iter().filter(|e| e.unit == *u).count(), 1, "{u:?}");
+    fn every_name_is_taken_once_and_membar_is_first() {
+        let mut seen = std::collections::BTreeSet::new();
+        for e in REGISTRY {
+            for n in std::iter::once(&e.unit.0).chain(e.aliases) {
+                assert!(seen.insert(*n), "--unit {n} names two entries");
+            }
         }
-        assert_eq!(REGISTRY.len(), Unit::value_variants().len());
-        assert_eq!(units()[0], Unit::Membar, "membar first: the default unit");
+        assert_eq!(units()[0], Unit::MEMBAR, "membar first: the default unit");
+    }
+
+    fn parse(keep: fn(&UnitEntry) -> bool, v: &str) -> Result<Unit, clap::Error> {
+        let cmd = clap::Command::new("t").arg(
+            clap::Arg::new("unit")
+                .long("unit")
+                .value_parser(parser(keep)),
+        );
+        cmd.try_get_matches_from(["t", "--unit", v])
+            .map(|m| *m.get_one::<Unit>("unit").expect("given"))
+    }
+
+    #[test]
+    fn the_parsers_take_the_tables_names_and_aliases_only() {
+        for e in REGISTRY {
+            assert_eq!(parse(any_unit, e.unit.0).unwrap(), e.unit);
+            for a in e.aliases {
+                assert_eq!(parse(any_unit, a).unwrap(), e.unit, "alias {a}");
+            }
+        }
+        assert!(parse(any_unit, "warp_sched").is_err());
+        assert!(parse(soak_unit, "sm_sync").is_err());
+        assert!(parse(calibrate_unit, "cluster").is_err());
+        assert_eq!(
+            parse(soak_unit, "async-groups").unwrap(),
+            Unit("async_groups")
+        );
     }
 
     #[test]
@@ -343,17 +264,13 @@ mod tests {
     }
 
     #[test]
-    fn calibrate_takes_membar_and_the_units_with_a_table() {
-        // clap's --unit list of calibrate is the table's.
-        let mut with_table: Vec<Unit> = vec![Unit::Membar];
-        with_table.extend(
-            REGISTRY
-                .iter()
-                .filter(|e| e.calibrate.is_some())
-                .map(|e| e.unit),
-        );
-        assert_eq!(crate::units::CALIBRATE_UNITS, with_table.as_slice());
+    fn calibrate_soak_bench_and_sweep_take_the_units_with_an_entry_for_them() {
         assert_eq!(calibrated_units(), "bar, mbarrier");
+        assert_eq!(kit_units(), "bar, cluster, mbarrier, async_groups");
+        for e in REGISTRY {
+            assert_eq!(e.soak.is_some(), e.bench.is_some(), "{}", e.unit);
+            assert_eq!(e.soak.is_some(), e.sweep.is_some(), "{}", e.unit);
+        }
     }
 
     #[test]
@@ -373,17 +290,5 @@ mod tests {
                 e.example_config
             );
         }
-    }
-
-    #[test]
-    fn soak_and_bench_take_membar_and_the_units_with_a_kit() {
-        // clap's --unit list of soak/bench/sweep is the table's.
-        let mut with_kit: Vec<Unit> = vec![Unit::Membar];
-        with_kit.extend(REGISTRY.iter().filter(|e| e.soak.is_some()).map(|e| e.unit));
-        assert_eq!(crate::units::SOAK_UNITS, with_kit.as_slice());
-        for e in REGISTRY {
-            assert_eq!(e.soak.is_some(), e.bench.is_some(), "{}", e.unit);
-        }
-        assert_eq!(kit_units(), "bar, cluster, mbarrier, async_groups");
     }
 }

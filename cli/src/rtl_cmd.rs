@@ -1,6 +1,7 @@
 //! `membar generate`, `membar cosim` and `membar soak`: the emitted Verilog,
 //! and the Verilator cosimulation of it against the reference model.
 
+use crate::common::shell_word;
 use crate::common::{
     config_label, config_name, load_config, load_config_or_default, load_workload, read_verilog,
     CmdError, CmdResult,
@@ -41,7 +42,7 @@ fn rtl_supported(cfg: &Config, source: &Path) -> CmdResult {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg, config)?;
-    crate::unit_kit::create_out_dir(out)?;
+    cli_kit::kit::create_out_dir(out)?;
     let path = out.join("membar_unit.v");
     let inputs = RunInputs::new().with("--config", config);
     output::write_file(
@@ -226,18 +227,6 @@ impl Observer<MembarUnitPorts> for Conservation {
             self.inside = self.inside.saturating_sub(1);
         }
         Ok(())
-    }
-}
-
-/// Quote a word for a POSIX shell when it needs it (replay commands).
-pub fn shell_word(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+,@%".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }
 

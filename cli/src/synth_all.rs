@@ -8,8 +8,8 @@
 
 use crate::common::{CmdError, CmdResult};
 use crate::output::{write_file, RunInputs};
+use crate::registry::Unit;
 use crate::synth::{Figures, Options, Target};
-use crate::units::Unit;
 use membar_unit_env::Config;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -205,7 +205,7 @@ pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) 
                 if let Err(e) = &result {
                     eprintln!(
                         "membar synth: {} {name} on {}: {e}",
-                        crate::unit_kit::flag(unit),
+                        unit,
                         target.name()
                     );
                 }
@@ -219,7 +219,7 @@ pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) 
         }
     }
     let mut scaling = Vec::new();
-    if units.contains(&Unit::Membar) {
+    if units.contains(&Unit::MEMBAR) {
         let dir = tempfile::Builder::new()
             .prefix("membar-synth-scaling-")
             .tempdir()
@@ -234,9 +234,9 @@ pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) 
                     target,
                     ..base.clone()
                 };
-                let result = synth_one(Unit::Membar, &opts).map_err(|e| e.message);
+                let result = synth_one(Unit::MEMBAR, &opts).map_err(|e| e.message);
                 scaling.push(Row {
-                    unit: Unit::Membar,
+                    unit: Unit::MEMBAR,
                     config: label.clone(),
                     target,
                     result,
@@ -323,7 +323,7 @@ fn markdown_text(
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} |",
-            crate::unit_kit::flag(r.unit),
+            r.unit,
             r.config,
             r.target.name(),
             cells(r)

@@ -14,7 +14,7 @@
 //! - `synth`: the shared yosys/nextpnr flow on `sm_sync` inside its
 //!   synthesis harness (top `sm_sync_synth`).
 
-use crate::common::{CmdError, CmdResult};
+use cli_kit::common::{CmdError, CmdResult};
 use sm_sync_model::coverage::Coverage;
 use sm_sync_model::scoreboard::Scoreboard;
 use sm_sync_model::stream::StreamDriver;
@@ -33,7 +33,7 @@ pub fn parse_config(text: &str, source: &str) -> Result<Config, CmdError> {
 }
 
 pub(crate) fn load(path: &Path) -> Result<(String, Config), CmdError> {
-    let text = crate::common::read_config_text(
+    let text = cli_kit::common::read_config_text(
         path,
         "an sm_sync YAML file (preset: small|w16, and/or membar, bar, mbarrier sections)",
     )?;
@@ -65,15 +65,15 @@ fn random_only(workload: &str) -> CmdResult {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let (name, cfg) = load(config)?;
     let v = verilog_for(&cfg, config)?;
-    crate::unit_kit::create_out_dir(out)?;
+    cli_kit::kit::create_out_dir(out)?;
     let file = out.join("sm_sync.v");
     // The project's writer: a temporary file beside the target, renamed
     // over it only when the target is absent or membar's own Verilog.
-    crate::output::write_file(
+    cli_kit::output::write_file(
         "--out",
         &file,
-        &crate::output::RunInputs::new().with("--config", config),
-        crate::output::Owner::Header(|head| head.starts_with(GENERATED.as_bytes())),
+        &cli_kit::output::RunInputs::new().with("--config", config),
+        cli_kit::output::Owner::Header(|head| head.starts_with(GENERATED.as_bytes())),
         "Verilog",
         |w| w.write_all(v.as_bytes()),
     )?;
@@ -111,7 +111,7 @@ pub fn cosim(
     // Without --verilog: the configuration's Verilog in
     // target/membar-generated/<prefix>/ (unchanged text is not rewritten, so
     // the Verilator build cache is reused across runs).
-    let path = crate::common::verilog_or_generated(
+    let path = cli_kit::common::verilog_or_generated(
         verilog,
         &sm_sync_rtl::module_prefix(&cfg),
         "sm_sync.v",
@@ -119,17 +119,17 @@ pub fn cosim(
     )?;
     // --waves: no clobber, written beside the target and renamed at the end
     // (passed or not), as for the other units.
-    let mut inputs = crate::output::RunInputs::new().with("--config", config);
+    let mut inputs = cli_kit::output::RunInputs::new().with("--config", config);
     if let Some(v) = verilog {
         inputs.add("--verilog", v);
     }
-    let wv = crate::unit_kit::Waves::new(waves, inputs)?;
+    let wv = cli_kit::kit::Waves::new(waves, inputs)?;
     let opts = wv.build_options();
     let verilog_arg = verilog
         .map(|v| format!(" --verilog {}", v.display()))
         .unwrap_or_default();
     let mut dut = membar_testbench::VerilatorDut::<SmSyncPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
+        .map_err(|e| cli_kit::kit::build_error(&e, &path, verilog.is_some()))?;
     let mut model = SmSyncModel::new(&cfg);
     let mut drv = StreamDriver::new(&cfg, seed);
     let mut sb = Scoreboard::new(&cfg);
@@ -234,9 +234,9 @@ pub fn sim(
 }
 
 /// `membar synth --unit sm_sync`.
-pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
+pub fn synth(opts: &cli_kit::synth::Options) -> Result<cli_kit::synth::Figures, CmdError> {
     let (name, cfg) = load(&opts.config)?;
-    let unit = crate::synth::UnitSynth {
+    let unit = cli_kit::synth::UnitSynth {
         unit: "sm_sync",
         config_name: name.to_string(),
         prefix: sm_sync_rtl::module_prefix(&cfg),
@@ -244,7 +244,7 @@ pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdE
         harness: Some(sm_sync_rtl::synth_harness(&cfg)),
         verilog_flag: true,
     };
-    crate::synth::synth_unit(opts, unit, || verilog_for(&cfg, &opts.config))
+    cli_kit::synth::synth_unit(opts, unit, || verilog_for(&cfg, &opts.config))
 }
 
 /// `formal --unit sm_sync`: the unit's formal spec for the configuration file,
@@ -255,13 +255,13 @@ pub fn formal_spec(
     verilog: Option<&Path>,
 ) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
     let (name, cfg) = load(config)?;
-    let file = crate::common::verilog_or_generated(
+    let file = cli_kit::common::verilog_or_generated(
         verilog,
         &sm_sync_rtl::module_prefix(&cfg),
         "sm_sync.v",
         || verilog_for(&cfg, config),
     )?;
-    crate::unit_kit::check_verilog::<sm_sync_model::SmSyncPorts>(&file, verilog.is_some(), &cfg)?;
+    cli_kit::kit::check_verilog::<sm_sync_model::SmSyncPorts>(&file, verilog.is_some(), &cfg)?;
     Ok((membar_formal::sm_sync::spec(&cfg), name, file))
 }
 

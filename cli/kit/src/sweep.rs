@@ -28,9 +28,8 @@
 //! group releases, warp-cycles blocked in wait_group, errors, finished.
 
 use crate::common::{CmdError, CmdResult};
+use crate::entry::Unit;
 use crate::output::{self, RunInputs};
-use bar_unit_model::config::{BarConfig, ClusterConfig, TimingConfig};
-use bar_unit_model::workload::{bar_scenario, cluster_handshake, SmEnv, BAR_SCENARIOS};
 use serde_yaml::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -44,7 +43,7 @@ struct Axis {
     values: Vec<Value>,
 }
 
-fn scalar(v: &Value) -> String {
+pub fn scalar(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Bool(b) => b.to_string(),
@@ -56,39 +55,20 @@ fn scalar(v: &Value) -> String {
     }
 }
 
-fn grid_err(grid: &Path, key: &str, value: &str, allowed: &str) -> CmdError {
+pub fn grid_err(grid: &Path, key: &str, value: &str, allowed: &str) -> CmdError {
     CmdError::input(format!(
         "{}: key `{key}`: value {value}: allowed: {allowed}",
         grid.display()
     ))
 }
 
-/// The unit's config and workload keys.
-fn keys(unit: crate::units::Unit) -> (&'static [&'static str], &'static [&'static str]) {
-    match unit {
-        crate::units::Unit::Bar => (
-            bar_unit_model::config::BAR_KEYS,
-            &["scenario", "iterations"],
-        ),
-        crate::units::Unit::Cluster => (&["ranks"], &["warps_per_cta", "release", "iterations"]),
-        _ => (
-            mbarrier_unit_model::config::KEYS,
-            &[
-                "scenario",
-                "load_latency_l2",
-                "store_latency",
-                "wake_latency",
-            ],
-        ),
-    }
-}
-
 fn parse_grid(
-    unit: crate::units::Unit,
+    unit: Unit,
+    sw: &SweepEntry,
     grid: &Path,
     text: &str,
 ) -> Result<(u64, Vec<Axis>), CmdError> {
-    let flag = crate::unit_kit::flag(unit);
+    let flag = unit.to_string();
     let doc: Value = serde_yaml::from_str(text)
         .map_err(|e| CmdError::input(format!("{}: not a YAML grid: {e}", grid.display())))?;
     let Value::Mapping(top) = doc else {
@@ -97,7 +77,7 @@ fn parse_grid(
             grid.display()
         )));
     };
-    let (ckeys, wkeys) = keys(unit);
+    let (ckeys, wkeys) = (sw.config_keys, sw.workload_keys);
     let mut seed = 1u64;
     let mut axes = Vec::new();
     for (k, v) in &top {
@@ -209,54 +189,90 @@ fn check_value(grid: &Path, section: &str, key: &str, v: &Value) -> Result<(), C
 /// Most points a unit grid may have (as the membar sweep).
 pub const MAX_POINTS: u64 = 20_000;
 
-/// One point's workload value of `key`, or `default`.
-fn wval<'a>(point: &'a [(&'static str, String, Value)], key: &str) -> Option<&'a Value> {
-    point
-        .iter()
-        .find(|(s, k, _)| *s == "workload" && k == key)
-        .map(|(_, _, v)| v)
+/// One CSV row: (column, value) in column order.
+pub type Row = Vec<(&'static str, String)>;
+
+/// A unit's part of the sweep: its grid keys and how one point runs.
+pub struct SweepEntry {
+    /// The keys of the grid's `config` section (the unit's YAML keys).
+    pub config_keys: &'static [&'static str],
+    /// The keys of the grid's `workload` section.
+    pub workload_keys: &'static [&'static str],
+    /// The point's columns and values, in column order (the model run under
+    /// the unit's scoreboard; a violation is [`CmdError::failed`]).
+    pub run_point: fn(&Point) -> Result<Row, CmdError>,
 }
 
-fn wint(
-    grid: &Path,
-    point: &[(&'static str, String, Value)],
-    key: &str,
-    default: u64,
-    min: u64,
-    max: u64,
-) -> Result<u64, CmdError> {
-    match wval(point, key) {
-        None => Ok(default),
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (min..=max).contains(n))
-            .ok_or_else(|| {
+/// One point of a grid, as a unit's [`SweepEntry::run_point`] sees it.
+pub struct Point<'a> {
+    pub grid: &'a Path,
+    /// `<grid>: point <n>`, for messages and the unit's YAML loader.
+    pub source: String,
+    pub seed: u64,
+    /// (section, key, value) of every axis at this point.
+    pub values: &'a [(&'static str, String, Value)],
+}
+
+impl Point<'_> {
+    /// The point's workload value of `key`, if the grid sets it.
+    pub fn workload(&self, key: &str) -> Option<&Value> {
+        self.values
+            .iter()
+            .find(|(s, k, _)| *s == "workload" && k == key)
+            .map(|(_, _, v)| v)
+    }
+
+    /// The workload integer `key` in `min..=max`, or `default` when unset.
+    pub fn int(&self, key: &str, default: u64, min: u64, max: u64) -> Result<u64, CmdError> {
+        match self.workload(key) {
+            None => Ok(default),
+            Some(v) => v
+                .as_u64()
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| {
+                    grid_err(
+                        self.grid,
+                        &format!("workload.{key}"),
+                        &scalar(v),
+                        &format!("an integer {min}..={max}"),
+                    )
+                }),
+        }
+    }
+
+    /// The workload boolean `key`, or `default` when unset.
+    pub fn flag(&self, key: &str, default: bool) -> Result<bool, CmdError> {
+        match self.workload(key) {
+            None => Ok(default),
+            Some(v) => v.as_bool().ok_or_else(|| {
                 grid_err(
-                    grid,
+                    self.grid,
                     &format!("workload.{key}"),
                     &scalar(v),
-                    &format!("an integer {min}..={max}"),
+                    "true, false",
                 )
             }),
+        }
+    }
+
+    /// The point's configuration, built as a YAML mapping (never by pasting
+    /// values into text, so a value cannot add keys) for the unit's own
+    /// loader.
+    pub fn config_text(&self) -> String {
+        let m: serde_yaml::Mapping = self
+            .values
+            .iter()
+            .filter(|(s, _, _)| *s == "config")
+            .map(|(_, k, v)| (Value::String(k.clone()), v.clone()))
+            .collect();
+        if m.is_empty() {
+            return String::new();
+        }
+        serde_yaml::to_string(&Value::Mapping(m)).unwrap_or_default()
     }
 }
 
-/// The point's configuration, built as a YAML mapping (never by pasting
-/// values into text, so a value cannot add keys) and written out for the
-/// unit's own loader.
-fn config_text(point: &[(&'static str, String, Value)]) -> String {
-    let m: serde_yaml::Mapping = point
-        .iter()
-        .filter(|(s, _, _)| *s == "config")
-        .map(|(_, k, v)| (Value::String(k.clone()), v.clone()))
-        .collect();
-    if m.is_empty() {
-        return String::new();
-    }
-    serde_yaml::to_string(&Value::Mapping(m)).unwrap_or_default()
-}
-
-fn mean_gap(resumes: &[Vec<u64>]) -> f64 {
+pub fn mean_gap(resumes: &[Vec<u64>]) -> f64 {
     let (mut sum, mut n) = (0u64, 0u64);
     for r in resumes {
         for w in r.windows(2) {
@@ -271,183 +287,8 @@ fn mean_gap(resumes: &[Vec<u64>]) -> f64 {
     }
 }
 
-fn per_k(x: u64, cycles: u64) -> f64 {
+pub fn per_k(x: u64, cycles: u64) -> f64 {
     x as f64 * 1000.0 / cycles.max(1) as f64
-}
-
-/// Columns and values of one point (in column order).
-fn run_point(
-    unit: crate::units::Unit,
-    grid: &Path,
-    idx: usize,
-    seed: u64,
-    point: &[(&'static str, String, Value)],
-) -> Result<Vec<(&'static str, String)>, CmdError> {
-    let source = format!("{}: point {idx}", grid.display());
-    let t = TimingConfig::h100();
-    match unit {
-        crate::units::Unit::Bar => {
-            let cfg = BarConfig::from_yaml(&config_text(point), &source)
-                .map_err(|e| CmdError::input(e.to_string()))?;
-            let name = wval(point, "scenario")
-                .map(scalar)
-                .unwrap_or_else(|| "syncthreads_loop".into());
-            let it = wint(grid, point, "iterations", 10, 1, 10_000)? as u32;
-            let sc = bar_scenario(&name, &cfg, it).map_err(|e| {
-                CmdError::input(format!(
-                    "{source}: key `workload.scenario`: value {name}: {e} (bar_unit scenarios: {})",
-                    BAR_SCENARIOS.join(", ")
-                ))
-            })?;
-            let r = SmEnv::new(sc, t, seed).run(10_000_000);
-            if let Some(v) = &r.violation {
-                return Err(CmdError::failed(format!(
-                    "{source} (w{}_c{}, {name}): scoreboard B1-B7 violation: {v:?}",
-                    cfg.warps, cfg.cta_slots
-                )));
-            }
-            Ok(vec![
-                ("warps", cfg.warps.to_string()),
-                ("cta_slots", cfg.cta_slots.to_string()),
-                ("scenario", name),
-                ("iterations", it.to_string()),
-                ("cycles", r.cycles.to_string()),
-                ("arrivals", r.arrivals.to_string()),
-                ("releases", r.releases.to_string()),
-                (
-                    "releases_per_kcycle",
-                    format!("{:.3}", per_k(r.releases, r.cycles)),
-                ),
-                ("errors", r.errors.to_string()),
-                (
-                    "mean_resume_interval",
-                    format!("{:.2}", mean_gap(&r.resumes)),
-                ),
-                ("all_done", r.all_done.to_string()),
-            ])
-        }
-        crate::units::Unit::Mbarrier | crate::units::Unit::AsyncGroups => {
-            kernel_point(unit, grid, &source, point)
-        }
-        _ => {
-            let cfg = ClusterConfig::from_yaml(&config_text(point), &source)
-                .map_err(|e| CmdError::input(e.to_string()))?;
-            let k = wint(grid, point, "warps_per_cta", 4, 1, 32)? as u32;
-            let it = wint(grid, point, "iterations", 10, 1, 10_000)? as u32;
-            let release = match wval(point, "release") {
-                None => false,
-                Some(v) => v
-                    .as_bool()
-                    .ok_or_else(|| grid_err(grid, "workload.release", &scalar(v), "true, false"))?,
-            };
-            let r = cluster_handshake(cfg.ranks, k, release, &t, it);
-            if let Some(v) = &r.violation {
-                return Err(CmdError::failed(format!(
-                    "{source} (n{}): scoreboard C1-C4 violation: {v:?}",
-                    cfg.ranks
-                )));
-            }
-            Ok(vec![
-                ("ranks", cfg.ranks.to_string()),
-                ("warps_per_cta", k.to_string()),
-                ("release", release.to_string()),
-                ("iterations", it.to_string()),
-                ("cycles", r.cycles.to_string()),
-                ("phases", r.phases.to_string()),
-                (
-                    "phases_per_kcycle",
-                    format!("{:.3}", per_k(r.phases, r.cycles)),
-                ),
-                ("mean_wait_interval", format!("{:.2}", mean_gap(&r.resumes))),
-                ("early_waits", r.early_waits.to_string()),
-            ])
-        }
-    }
-}
-
-/// mbarrier / async_groups: a kernel scenario on both units, the copy engine
-/// and the front end (`KernelRunner`), both scoreboards on every cycle.
-fn kernel_point(
-    unit: crate::units::Unit,
-    grid: &Path,
-    source: &str,
-    point: &[(&'static str, String, Value)],
-) -> Result<Vec<(&'static str, String)>, CmdError> {
-    use mbarrier_unit_model::config::Config;
-    use mbarrier_unit_model::copy_engine::CopyTiming;
-    use mbarrier_unit_model::scoreboard::{GroupScoreboard, MbarScoreboard};
-    use mbarrier_unit_model::workload::{scenario, FrontEnd, KernelRunner, SCENARIOS};
-    let cfg = Config::from_yaml_str(&config_text(point), source)
-        .map_err(|e| CmdError::input(e.to_string()))?;
-    let default = if unit == crate::units::Unit::Mbarrier {
-        "tma_pipeline"
-    } else {
-        "bulk_store_groups"
-    };
-    let name = wval(point, "scenario")
-        .map(scalar)
-        .unwrap_or_else(|| default.into());
-    let progs = scenario(&name, &cfg)
-        .ok_or_else(|| grid_err(grid, "workload.scenario", &name, &SCENARIOS.join(", ")))?;
-    let mut copy = CopyTiming::functional();
-    copy.load_latency_l2 = wint(
-        grid,
-        point,
-        "load_latency_l2",
-        copy.load_latency_l2,
-        1,
-        100_000,
-    )?;
-    copy.store_latency = wint(grid, point, "store_latency", copy.store_latency, 1, 100_000)?;
-    let mut fe = FrontEnd::ideal();
-    fe.wake_latency = wint(grid, point, "wake_latency", fe.wake_latency, 0, 10_000)?;
-    let mut msb = MbarScoreboard::new(&cfg);
-    let mut gsb = GroupScoreboard::new(&cfg);
-    let mut violation: Option<String> = None;
-    let mut stall = 0u64;
-    let mut r = KernelRunner::new(&cfg, fe, copy, progs);
-    let stats = r.run(10_000_000, |c, x| {
-        stall += u64::from(x.go.blocked.count_ones());
-        if violation.is_none() {
-            if let Err(v) = msb.check(c, &x.mi, &x.mo) {
-                violation = Some(format!("M1-M8 at cycle {c}: {v}"));
-            } else if let Err(v) = gsb.check(c, &x.gi, &x.go) {
-                violation = Some(format!("G1-G4 at cycle {c}: {v}"));
-            }
-        }
-    });
-    if let Some(v) = violation {
-        return Err(CmdError::failed(format!(
-            "{source} ({}, {name}): scoreboard violation: {v}",
-            mbarrier_unit_rtl::config_name(&cfg)
-        )));
-    }
-    let cfg_name = if unit == crate::units::Unit::Mbarrier {
-        mbarrier_unit_rtl::config_name(&cfg)
-    } else {
-        mbarrier_unit_rtl::ag_config_name(&cfg)
-    };
-    let mut row = vec![("config", cfg_name)];
-    row.extend([
-        ("scenario", name),
-        ("load_latency_l2", copy.load_latency_l2.to_string()),
-        ("store_latency", copy.store_latency.to_string()),
-        ("wake_latency", fe.wake_latency.to_string()),
-        ("cycles", stats.cycles.to_string()),
-        ("ops", stats.ops.to_string()),
-        ("completions", stats.completions.to_string()),
-        ("wakes", stats.wakes_done.to_string()),
-        (
-            "wakes_per_kcycle",
-            format!("{:.3}", per_k(stats.wakes_done, stats.cycles)),
-        ),
-        ("timeouts", stats.timeouts.to_string()),
-        ("group_releases", stats.group_releases.to_string()),
-        ("wait_group_stall_warp_cycles", stall.to_string()),
-        ("errors", stats.errors.to_string()),
-        ("finished", stats.finished.to_string()),
-    ]);
-    Ok(row)
 }
 
 /// The axes (with two or more values) whose values all gave identical
@@ -455,12 +296,12 @@ fn kernel_point(
 /// the same metric columns (those that are not a config or workload key).
 /// One line per such axis, for a warning.
 fn flat_axes(
-    unit: crate::units::Unit,
+    sw: &SweepEntry,
     axes: &[Axis],
     points: &[Vec<(&'static str, String, Value)>],
     rows: &[Vec<(&'static str, String)>],
 ) -> Vec<String> {
-    let (cfg_keys, wl_keys) = keys(unit);
+    let (cfg_keys, wl_keys) = (sw.config_keys, sw.workload_keys);
     let is_param = |c: &str| c == "config" || cfg_keys.contains(&c) || wl_keys.contains(&c);
     let metrics = |r: &Vec<(&'static str, String)>| -> Vec<String> {
         r.iter()
@@ -500,22 +341,12 @@ fn flat_axes(
     out
 }
 
-/// `membar sweep --unit U --grid G --out DIR`.
-pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
-    use crate::units::Unit;
-    if unit == Unit::Membar {
-        return Err(CmdError::input(
-            "--unit membar: handled by the membar sweep",
-        ));
-    }
-    if unit == Unit::SmSync {
-        return Err(CmdError::input(
-            "--unit sm_sync: sweep is available for membar, bar, cluster, mbarrier and async_groups (sweep a unit of the top on its own)",
-        ));
-    }
+/// `membar sweep --unit U --grid G --out DIR` for a unit with a
+/// [`SweepEntry`].
+pub fn sweep(unit: Unit, sw: &SweepEntry, grid: &Path, out: &Path) -> CmdResult {
     let text = membar_unit_env::input::read_input(grid, "grid")
         .map_err(|e| CmdError::input(format!("--grid {e}")))?;
-    let (seed, axes) = parse_grid(unit, grid, &text)?;
+    let (seed, axes) = parse_grid(unit, sw, grid, &text)?;
     // The number of points, before any is built.
     let n_points = axes
         .iter()
@@ -553,15 +384,20 @@ pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
     let t0 = std::time::Instant::now();
     let mut rows: Vec<Vec<(&'static str, String)>> = Vec::new();
     for (idx, p) in points.iter().enumerate() {
-        rows.push(run_point(unit, grid, idx, seed, p)?);
+        rows.push((sw.run_point)(&Point {
+            grid,
+            source: format!("{}: point {idx}", grid.display()),
+            seed,
+            values: p,
+        })?);
     }
     let stem = grid
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "grid".into());
-    crate::unit_kit::create_out_dir(out)?;
+    crate::kit::create_out_dir(out)?;
     let path = out.join(format!("{stem}.csv"));
-    let flag = crate::unit_kit::flag(unit);
+    let flag = unit.to_string();
     let inputs = RunInputs::new().with("--grid", grid);
     output::write_file(
         "--out",
@@ -579,7 +415,7 @@ pub fn sweep(unit: crate::units::Unit, grid: &Path, out: &Path) -> CmdResult {
             Ok(())
         },
     )?;
-    for w in flat_axes(unit, &axes, &points, &rows) {
+    for w in flat_axes(sw, &axes, &points, &rows) {
         eprintln!("warning: {w}");
     }
     let by_axis: BTreeMap<&str, usize> = axes

@@ -10,9 +10,9 @@
 //! the Verilog's outputs, coverage accumulates over the chunks; a failure
 //! prints the command that replays the run up to the failing chunk.
 
+use crate::common::shell_word;
 use crate::common::{CmdError, CmdResult};
-use crate::rtl_cmd::shell_word;
-use crate::unit_kit::{Kit, StimDriver};
+use crate::kit::{Kit, StimDriver};
 use std::path::Path;
 use unit_ports::lockstep::{run, RunOptions};
 use unit_ports::{Dut, UnitConfig};
@@ -33,7 +33,7 @@ pub fn chunk_seed(seed: u64, n: u64) -> u64 {
 pub fn soak<K: Kit>(a: &Args) -> CmdResult {
     let cfg = K::load(a.config)?;
     let verilog = K::verilog(&cfg, a.config, a.verilog)?;
-    let dut0 = crate::unit_kit::verilator::<K>(&verilog, a.verilog.is_some(), &cfg)?;
+    let dut0 = crate::kit::verilator::<K>(&verilog, a.verilog.is_some(), &cfg)?;
     println!(
         "membar soak --unit {}: {} ({}), Verilog {}, {} cycles, seed {}, chunks of {}",
         K::FLAG,
@@ -123,30 +123,4 @@ pub fn soak<K: Kit>(a: &Args) -> CmdResult {
         println!("coverage holes: {}", unhit.join(", "));
     }
     Ok(())
-}
-
-/// `membar soak --unit U` for a unit other than membar.
-pub fn dispatch(
-    unit: crate::units::Unit,
-    config: Option<&Path>,
-    verilog: Option<&Path>,
-    cycles: u64,
-    seed: u64,
-    chunk: u64,
-) -> CmdResult {
-    let config = crate::unit_bench::need_config(unit, config)?;
-    let a = Args {
-        config,
-        verilog,
-        cycles,
-        seed,
-        chunk,
-    };
-    match crate::registry::entry(unit).soak {
-        Some(soak) => soak(&a),
-        None => Err(CmdError::input(format!(
-            "--unit {unit}: soak runs membar and {}; for sm_sync run `membar cosim --unit sm_sync --cycles N --seed S`",
-            crate::registry::kit_units()
-        ))),
-    }
 }

@@ -5,7 +5,7 @@
 //! Figures are printed, never asserted.
 
 use crate::common::{CmdError, CmdResult};
-use crate::unit_kit::{Kit, StimDriver};
+use crate::kit::{Kit, StimDriver};
 use std::path::Path;
 use unit_ports::lockstep::{run, RunOptions};
 use unit_ports::{Dut, UnitConfig};
@@ -37,7 +37,7 @@ pub fn bench<K: Kit>(config: &Path, cycles: u64, seed: u64) -> CmdResult {
         )));
     }
     // Lockstep against the Verilated Verilog.
-    let mut dut = crate::unit_kit::verilator::<K>(&verilog, false, &cfg)?;
+    let mut dut = crate::kit::verilator::<K>(&verilog, false, &cfg)?;
     let mut model = K::model(&cfg, K::coverage(&cfg));
     let mut drv = StimDriver::new(K::stimulus(&cfg, seed));
     let mut sb = K::scoreboard(&cfg);
@@ -85,32 +85,4 @@ pub fn bench<K: Kit>(config: &Path, cycles: u64, seed: u64) -> CmdResult {
         lockstep / model_loop.max(1e-9)
     );
     Ok(())
-}
-
-/// `--config`, required with a unit other than membar.
-pub fn need_config(unit: crate::units::Unit, config: Option<&Path>) -> Result<&Path, CmdError> {
-    config.ok_or_else(|| {
-        CmdError::input(format!(
-            "--config: required with --unit {} (e.g. {})",
-            crate::unit_kit::flag(unit),
-            crate::unit_kit::example_config(unit)
-        ))
-    })
-}
-
-/// `membar bench --unit U` for a unit other than membar.
-pub fn dispatch(
-    unit: crate::units::Unit,
-    config: Option<&Path>,
-    cycles: u64,
-    seed: u64,
-) -> CmdResult {
-    let config = need_config(unit, config)?;
-    match crate::registry::entry(unit).bench {
-        Some(bench) => bench(config, cycles, seed),
-        None => Err(CmdError::input(format!(
-            "--unit {unit}: bench runs membar and {}; `membar cosim --unit sm_sync` prints the top's cycles/s",
-            crate::registry::kit_units()
-        ))),
-    }
 }

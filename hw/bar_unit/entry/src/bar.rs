@@ -15,13 +15,13 @@ use bar_unit_model::workload::{bar_scenario, SmEnv, BAR_SCENARIOS};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::common::{CmdError, CmdResult};
-use crate::output::{self, RunInputs};
+use cli_kit::common::{CmdError, CmdResult};
+use cli_kit::output::{self, RunInputs};
 
 /// A `bar_unit` configuration file (`warps`, `cta_slots`).
 pub fn load_config(path: &Path) -> Result<BarConfig, CmdError> {
     let text =
-        crate::common::read_config_text(path, "a bar_unit YAML file (keys: warps, cta_slots)")?;
+        cli_kit::common::read_config_text(path, "a bar_unit YAML file (keys: warps, cta_slots)")?;
     BarConfig::from_yaml(&text, &path.display().to_string())
         .map_err(|e| CmdError::input(e.to_string()))
 }
@@ -39,7 +39,7 @@ fn generate_text(cfg: &BarConfig, config: &Path) -> Result<String, CmdError> {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg, config)?;
-    crate::unit_kit::create_out_dir(out)?;
+    cli_kit::kit::create_out_dir(out)?;
     let path = out.join("bar_unit.v");
     let inputs = RunInputs::new().with("--config", config);
     output::write_file(
@@ -70,10 +70,10 @@ pub(crate) fn verilog_for(
     verilog: Option<&Path>,
 ) -> Result<PathBuf, CmdError> {
     if let Some(v) = verilog {
-        return crate::common::given_verilog(v);
+        return cli_kit::common::given_verilog(v);
     }
     let text = generate_text(cfg, config)?;
-    crate::common::generated_verilog_file(&bar_unit_rtl::module_prefix(cfg), "bar_unit.v", &text)
+    cli_kit::common::generated_verilog_file(&bar_unit_rtl::module_prefix(cfg), "bar_unit.v", &text)
 }
 
 /// `membar cosim --unit bar`: the Verilog against the golden model in
@@ -93,11 +93,11 @@ pub fn cosim(
     if let Some(v) = verilog {
         inputs.add("--verilog", v);
     }
-    let wv = crate::unit_kit::Waves::new(waves, inputs)?;
+    let wv = cli_kit::kit::Waves::new(waves, inputs)?;
     let opts = wv.build_options();
     let t0 = Instant::now();
     let mut dut = membar_testbench::VerilatorDut::<BarUnitPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
+        .map_err(|e| cli_kit::kit::build_error(&e, &path, verilog.is_some()))?;
     let build = t0.elapsed();
     let mut model = BarUnitModel::new(cfg);
     let mut stim = BarStimulus::new(&cfg, seed);
@@ -238,9 +238,9 @@ pub fn sim(
 }
 
 /// `membar synth --unit bar`: the configuration's Verilog through the shared flow.
-pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
+pub fn synth(opts: &cli_kit::synth::Options) -> Result<cli_kit::synth::Figures, CmdError> {
     let cfg = load_config(&opts.config)?;
-    let unit = crate::synth::UnitSynth {
+    let unit = cli_kit::synth::UnitSynth {
         unit: "bar",
         config_name: format!("w{}_c{}", cfg.warps, cfg.cta_slots),
         prefix: bar_unit_rtl::module_prefix(&cfg),
@@ -248,7 +248,7 @@ pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdE
         harness: None,
         verilog_flag: true,
     };
-    crate::synth::synth_unit(opts, unit, || generate_text(&cfg, &opts.config))
+    cli_kit::synth::synth_unit(opts, unit, || generate_text(&cfg, &opts.config))
 }
 
 /// `formal --unit bar`: the unit's formal spec for the configuration file,
@@ -260,7 +260,7 @@ pub fn formal_spec(
 ) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
     let cfg = load_config(config)?;
     let file = verilog_for(&cfg, config, verilog)?;
-    crate::unit_kit::check_verilog::<bar_unit_model::ports::BarUnitPorts>(
+    cli_kit::kit::check_verilog::<bar_unit_model::ports::BarUnitPorts>(
         &file,
         verilog.is_some(),
         &cfg,

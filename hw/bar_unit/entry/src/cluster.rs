@@ -14,12 +14,12 @@ use bar_unit_model::stimulus::ClusterStimulus;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::common::{CmdError, CmdResult};
-use crate::output::{self, RunInputs};
+use cli_kit::common::{CmdError, CmdResult};
+use cli_kit::output::{self, RunInputs};
 
 /// A `cluster_barrier` configuration file (`ranks`).
 pub fn load_config(path: &Path) -> Result<ClusterConfig, CmdError> {
-    let text = crate::common::read_config_text(path, "a cluster_barrier YAML file (key: ranks)")?;
+    let text = cli_kit::common::read_config_text(path, "a cluster_barrier YAML file (key: ranks)")?;
     ClusterConfig::from_yaml(&text, &path.display().to_string())
         .map_err(|e| CmdError::input(e.to_string()))
 }
@@ -37,7 +37,7 @@ pub(crate) fn generate_text(cfg: &ClusterConfig, config: &Path) -> Result<String
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg, config)?;
-    crate::unit_kit::create_out_dir(out)?;
+    cli_kit::kit::create_out_dir(out)?;
     let path = out.join("cluster_barrier.v");
     let inputs = RunInputs::new().with("--config", config);
     output::write_file(
@@ -69,10 +69,10 @@ pub fn cosim(
     let cfg = load_config(config)?;
     let cycles = cycles.unwrap_or(100_000);
     let path: PathBuf = match verilog {
-        Some(v) => crate::common::given_verilog(v)?,
+        Some(v) => cli_kit::common::given_verilog(v)?,
         None => {
             let text = generate_text(&cfg, config)?;
-            crate::common::generated_verilog_file(
+            cli_kit::common::generated_verilog_file(
                 &bar_unit_rtl::cluster_module_prefix(&cfg),
                 "cluster_barrier.v",
                 &text,
@@ -83,10 +83,10 @@ pub fn cosim(
     if let Some(v) = verilog {
         inputs.add("--verilog", v);
     }
-    let wv = crate::unit_kit::Waves::new(waves, inputs)?;
+    let wv = cli_kit::kit::Waves::new(waves, inputs)?;
     let opts = wv.build_options();
     let mut dut = membar_testbench::VerilatorDut::<ClusterBarrierPorts>::build(&path, &cfg, &opts)
-        .map_err(|e| crate::unit_kit::build_error(&e, &path, verilog.is_some()))?;
+        .map_err(|e| cli_kit::kit::build_error(&e, &path, verilog.is_some()))?;
     let mut model = ClusterBarrierModel::new(cfg);
     let mut stim = ClusterStimulus::new(&cfg, seed);
     let mut sb = ClusterScoreboard::new(&cfg);
@@ -184,9 +184,9 @@ pub fn sim(
 }
 
 /// `membar synth --unit cluster`.
-pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdError> {
+pub fn synth(opts: &cli_kit::synth::Options) -> Result<cli_kit::synth::Figures, CmdError> {
     let cfg = load_config(&opts.config)?;
-    let unit = crate::synth::UnitSynth {
+    let unit = cli_kit::synth::UnitSynth {
         unit: "cluster",
         config_name: format!("n{}", cfg.ranks),
         prefix: bar_unit_rtl::cluster_module_prefix(&cfg),
@@ -194,7 +194,7 @@ pub fn synth(opts: &crate::synth::Options) -> Result<crate::synth::Figures, CmdE
         harness: None,
         verilog_flag: false,
     };
-    crate::synth::synth_unit(opts, unit, || generate_text(&cfg, &opts.config))
+    cli_kit::synth::synth_unit(opts, unit, || generate_text(&cfg, &opts.config))
 }
 
 /// `formal --unit cluster`: the unit's formal spec for the configuration file,
@@ -205,13 +205,13 @@ pub fn formal_spec(
     verilog: Option<&Path>,
 ) -> Result<(membar_formal::unit::UnitSpec, String, std::path::PathBuf), CmdError> {
     let cfg = load_config(config)?;
-    let file = crate::common::verilog_or_generated(
+    let file = cli_kit::common::verilog_or_generated(
         verilog,
         &bar_unit_rtl::cluster_module_prefix(&cfg),
         "cluster_barrier.v",
         || generate_text(&cfg, config),
     )?;
-    crate::unit_kit::check_verilog::<bar_unit_model::ports::ClusterBarrierPorts>(
+    cli_kit::kit::check_verilog::<bar_unit_model::ports::ClusterBarrierPorts>(
         &file,
         verilog.is_some(),
         &cfg,

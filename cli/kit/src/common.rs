@@ -283,6 +283,18 @@ pub fn progress_every() -> std::time::Duration {
     std::time::Duration::from_secs(s)
 }
 
+/// Quote a word for a POSIX shell when it needs it (replay commands).
+pub fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+,@%".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 #[cfg(test)]
 mod anyhow_tests {
     use super::CmdError;

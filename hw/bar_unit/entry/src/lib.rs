@@ -1,0 +1,76 @@
+//! The named-barrier unit and the cluster barrier as the `membar` command
+//! sees them: one [`UnitEntry`] each, listed once in `cli/src/registry.rs`.
+//! Everything a command runs of these units is here, beside their model
+//! (`sim/bar_unit`) and RTL (`hw/bar_unit`):
+//!
+//! - [`bar`], [`cluster`]: `generate`, `cosim`, `sim`, `synth` and the
+//!   formal harness's configuration;
+//! - [`bar_kit`], [`cluster_kit`]: the pieces `soak` and `bench` combine;
+//! - [`sweep`]: one point of `sweep --unit bar|cluster`.
+
+use cli_kit::entry::{CalibrationEntry, FormalEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION};
+
+pub mod bar;
+pub mod bar_kit;
+pub mod cluster;
+pub mod cluster_kit;
+pub mod sweep;
+
+/// `--unit bar`.
+pub static BAR: UnitEntry = UnitEntry {
+    unit: Unit("bar"),
+    aliases: &[],
+    about: "The named-barrier unit (spec/bar_unit.md): bar.sync / bar.arrive / bar.red",
+    dir: "bar_unit",
+    module: "bar_unit",
+    example_config: "configs/bar_unit/default.yaml",
+    generate: bar::generate,
+    cosim: |a| bar::cosim(a.config, a.verilog, a.cycles, a.seed, a.waves),
+    sim: |a| bar::sim(a.config, a.workload, a.cycles, a.seed, a.coverage),
+    synth: bar::synth,
+    soak: Some(cli_kit::soak::soak::<bar_kit::Bar>),
+    bench: Some(cli_kit::bench::bench::<bar_kit::Bar>),
+    sweep: Some(sweep::BAR),
+    formal: FormalEntry {
+        groups: membar_formal::bar::GROUPS,
+        pdr_skip: membar_formal::bar::PDR_SKIP,
+        skip_engine: "kind --depth 2",
+        spec: bar::formal_spec,
+    },
+    calibrate: Some(CalibrationEntry {
+        rows: || Ok(bar_unit_model::timing::h100_calibration_rows()),
+        title: "bar_unit / cluster_barrier",
+        source: "data/calibration/h100_sync_bar.csv (tables 1.1, 1.2, 1.4, 3.1)",
+        preset: "bar_unit_model::config::TimingConfig::h100() (sim/bar_unit/src/timing.rs)",
+    }),
+    not_honoured: &[
+        KIT,
+        UNIT_CALIBRATION,
+        &[("cosim", "workload"), ("sim", "trace")],
+    ],
+};
+
+/// `--unit cluster`.
+pub static CLUSTER: UnitEntry = UnitEntry {
+    unit: Unit("cluster"),
+    aliases: &[],
+    about: "The cluster barrier aggregator (spec/cluster_barrier.md)",
+    dir: "cluster_barrier",
+    module: "cluster_barrier",
+    example_config: "configs/cluster_barrier/default.yaml",
+    generate: cluster::generate,
+    cosim: |a| cluster::cosim(a.config, a.verilog, a.cycles, a.seed, a.waves),
+    sim: |a| cluster::sim(a.config, a.workload, a.cycles, a.seed, a.coverage),
+    synth: cluster::synth,
+    soak: Some(cli_kit::soak::soak::<cluster_kit::Cluster>),
+    bench: Some(cli_kit::bench::bench::<cluster_kit::Cluster>),
+    sweep: Some(sweep::CLUSTER),
+    formal: FormalEntry {
+        groups: membar_formal::cluster::GROUPS,
+        pdr_skip: &[],
+        skip_engine: "kind --depth 2",
+        spec: cluster::formal_spec,
+    },
+    calibrate: None,
+    not_honoured: &[KIT, &[("cosim", "workload"), ("sim", "trace")]],
+};

@@ -1,0 +1,73 @@
+//! The transaction-barrier unit and the bulk async-group tracker as the
+//! `membar` command sees them: one [`UnitEntry`] each, listed once in
+//! `cli/src/registry.rs`. Everything a command runs of these units is here,
+//! beside their model (`sim/mbarrier_unit`) and RTL (`hw/mbarrier_unit`):
+//!
+//! - [`mbarrier`], [`async_groups`]: `generate`, `cosim`, `sim`, `synth`
+//!   and the formal harness's configuration;
+//! - [`mbarrier_kit`], [`async_groups_kit`]: the pieces `soak` and `bench`
+//!   combine;
+//! - [`sweep`]: one point of `sweep --unit mbarrier|async_groups`.
+
+use cli_kit::entry::{CalibrationEntry, FormalEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION};
+
+pub mod async_groups;
+pub mod async_groups_kit;
+pub mod mbarrier;
+pub mod mbarrier_kit;
+pub mod sweep;
+
+/// `--unit mbarrier`.
+pub static MBARRIER: UnitEntry = UnitEntry {
+    unit: Unit("mbarrier"),
+    aliases: &[],
+    about: "The transaction-barrier unit (spec/mbarrier_unit.md)",
+    dir: "mbarrier_unit",
+    module: "mbarrier_unit",
+    example_config: "verilog_out/mbarrier_unit/default/config.yaml",
+    generate: mbarrier::generate,
+    cosim: |a| mbarrier::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves),
+    sim: |a| mbarrier::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
+    synth: mbarrier::synth,
+    soak: Some(cli_kit::soak::soak::<mbarrier_kit::Mbarrier>),
+    bench: Some(cli_kit::bench::bench::<mbarrier_kit::Mbarrier>),
+    sweep: Some(sweep::MBARRIER),
+    formal: FormalEntry {
+        groups: membar_formal::mbarrier::GROUPS,
+        pdr_skip: membar_formal::mbarrier::PDR_SKIP,
+        skip_engine: "kind --depth 2",
+        spec: mbarrier::formal_spec,
+    },
+    calibrate: Some(CalibrationEntry {
+        rows: mbarrier_unit_model::timing::h100_calibration_rows,
+        title: "mbarrier_unit / async_groups",
+        source: "data/calibration/h100_sync_mbarrier.csv (tables 2.1, 2.2, 2.3, 4.1)",
+        preset: "mbarrier_unit_model::timing::H100::preset() (sim/mbarrier_unit/src/timing.rs)",
+    }),
+    not_honoured: &[KIT, UNIT_CALIBRATION],
+};
+
+/// `--unit async_groups`.
+pub static ASYNC_GROUPS: UnitEntry = UnitEntry {
+    unit: Unit("async_groups"),
+    aliases: &["async-groups"],
+    about: "The bulk async-group tracker (spec/async_groups.md)",
+    dir: "async_groups",
+    module: "async_groups",
+    example_config: "verilog_out/async_groups/default/config.yaml",
+    generate: async_groups::generate,
+    cosim: |a| async_groups::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves),
+    sim: |a| async_groups::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
+    synth: async_groups::synth,
+    soak: Some(cli_kit::soak::soak::<async_groups_kit::AsyncGroups>),
+    bench: Some(cli_kit::bench::bench::<async_groups_kit::AsyncGroups>),
+    sweep: Some(sweep::ASYNC_GROUPS),
+    formal: FormalEntry {
+        groups: membar_formal::async_groups::GROUPS,
+        pdr_skip: &[],
+        skip_engine: "kind --depth 2",
+        spec: async_groups::formal_spec,
+    },
+    calibrate: None,
+    not_honoured: &[KIT],
+};
