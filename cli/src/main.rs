@@ -16,10 +16,8 @@ mod litmus_cmd;
 mod on_target;
 mod ptx_cmd;
 mod registry;
-mod rtl_cmd;
 mod run_cmd;
 mod shard;
-mod sim_cmd;
 mod sweep;
 mod synth_all;
 
@@ -270,7 +268,7 @@ enum Cmd {
         #[arg(long)]
         config: Option<PathBuf>,
         /// Cycles per measurement, 1..=20000000 (the input trace is recorded in memory).
-        #[arg(long, default_value_t = 2_000_000, value_parser = sim_cmd::parse_bench_cycles)]
+        #[arg(long, default_value_t = 2_000_000, value_parser = membar_unit_entry::membar_sim::parse_bench_cycles)]
         cycles: u64,
         /// Workload YAML file, or the name of a built-in scenario.
         #[arg(long, default_value = "random_mix")]
@@ -517,10 +515,10 @@ fn main() -> ExitCode {
             chunk,
             unit,
         } => {
-            if chunk < rtl_cmd::MIN_SOAK_CHUNK {
+            if chunk < membar_unit_entry::membar::MIN_SOAK_CHUNK {
                 Err(common::CmdError::input(format!(
                     "--chunk {chunk}: allowed: {} or more cycles (each chunk starts with a power-on reset, and mid-traffic resets need room)",
-                    rtl_cmd::MIN_SOAK_CHUNK
+                    membar_unit_entry::membar::MIN_SOAK_CHUNK
                 )))
             } else if unit != registry::Unit::MEMBAR {
                 registry::soak(
@@ -532,7 +530,7 @@ fn main() -> ExitCode {
                     chunk,
                 )
             } else {
-                rtl_cmd::soak(&rtl_cmd::SoakArgs {
+                membar_unit_entry::membar::soak(&membar_unit_entry::membar::SoakArgs {
                     config: config.as_deref(),
                     verilog: verilog.as_deref(),
                     cycles,
@@ -564,7 +562,7 @@ fn main() -> ExitCode {
             seed,
             unit,
         } => match unit {
-            registry::Unit::MEMBAR => sim_cmd::bench(config.as_deref(), &workload, cycles, seed),
+            registry::Unit::MEMBAR => membar_unit_entry::membar_sim::bench(config.as_deref(), &workload, cycles, seed),
             // --workload: refused for the units by flags.rs.
             u => registry::bench(u, config.as_deref(), cycles, seed),
         },

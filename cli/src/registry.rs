@@ -1,7 +1,5 @@
 //! The table of units behind `--unit`: one line per unit, naming the
-//! [`UnitEntry`] the unit declares in its own folder (`hw/<unit>/entry`;
-//! membar's is below, its commands being this crate's `rtl_cmd.rs` and
-//! `sim_cmd.rs`). `main.rs` dispatches every command through [`entry`] (one
+//! [`UnitEntry`] the unit declares in its own folder (`hw/<unit>/entry`). `main.rs` dispatches every command through [`entry`] (one
 //! arm each, not one per unit), clap's `--unit` lists come from the table
 //! ([`parser`]), and `synth --all-configs` and `formal --all-configs` walk
 //! [`REGISTRY`] in order. A unit whose command does not honour a flag has it
@@ -12,50 +10,14 @@
 //! dependency in `cli/Cargo.toml`, and its line in [`REGISTRY`]
 //! (`docs/architecture.md`, "Adding a unit").
 
-use crate::{rtl_cmd, sim_cmd};
 use cli_kit::common::{CmdError, CmdResult};
-use cli_kit::entry::FormalEntry;
 pub use cli_kit::entry::{CosimArgs, SimArgs, Unit, UnitEntry};
 use std::path::Path;
-
-/// `--unit membar`, the default unit.
-pub static MEMBAR: UnitEntry = UnitEntry {
-    unit: Unit::MEMBAR,
-    aliases: &[],
-    about: "The memory-barrier unit (spec/membar_unit.md), the default",
-    dir: "",
-    module: "membar_unit",
-    example_config: "configs/default.yaml",
-    generate: rtl_cmd::generate,
-    cosim: |a| {
-        rtl_cmd::cosim(&rtl_cmd::CosimArgs {
-            config: a.config,
-            verilog: a.verilog,
-            workload: a.workload,
-            cycles: a.cycles,
-            seed: a.seed,
-            waves: a.waves,
-        })
-    },
-    sim: |a| sim_cmd::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
-    synth: cli_kit::synth::synth,
-    soak: None,
-    bench: None,
-    sweep: None,
-    formal: FormalEntry {
-        groups: membar_formal::harness::GROUPS,
-        pdr_skip: &["p5"],
-        skip_engine: "bmc",
-        spec: rtl_cmd::formal_spec,
-    },
-    calibrate: None,
-    not_honoured: &[&[("calibrate", "markdown")]],
-};
 
 /// Every unit, in the order of reports (`synth --all-configs`): one line
 /// each.
 pub static REGISTRY: &[&UnitEntry] = &[
-    &MEMBAR,
+    &membar_unit_entry::MEMBAR,
     &bar_unit_entry::BAR,
     &bar_unit_entry::CLUSTER,
     &mbarrier_unit_entry::MBARRIER,
@@ -289,6 +251,29 @@ mod tests {
                 e.unit,
                 e.example_config
             );
+        }
+    }
+
+    #[test]
+    fn formal_help_lists_every_units_groups() {
+        use clap::CommandFactory;
+        let mut cmd = crate::Cli::command();
+        let h = cmd
+            .find_subcommand_mut("formal")
+            .expect("formal")
+            .render_long_help()
+            .to_string();
+        let flat = h.split_whitespace().collect::<Vec<_>>().join(" ");
+        for e in REGISTRY {
+            let list: Vec<&str> = e
+                .formal
+                .groups
+                .iter()
+                .map(|g| g.name)
+                .filter(|n| *n != "all")
+                .collect();
+            let want = format!("{}: {}", e.unit, list.join(", "));
+            assert!(flat.contains(&want), "{want}: {flat}");
         }
     }
 }

@@ -203,11 +203,7 @@ pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) 
                 };
                 let result = synth_one(unit, &opts).map_err(|e| e.message);
                 if let Err(e) = &result {
-                    eprintln!(
-                        "membar synth: {} {name} on {}: {e}",
-                        unit,
-                        target.name()
-                    );
+                    eprintln!("membar synth: {} {name} on {}: {e}", unit, target.name());
                 }
                 rows.push(Row {
                     unit,

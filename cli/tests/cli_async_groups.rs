@@ -2,7 +2,7 @@
 //! and the input errors of `cosim` / `synth`: generate reproduces the
 //! checked-in Verilog and never replaces a foreign file, sim holds G1–G4
 //! with coverage, and bad input exits 2 with a clear message. (The Verilator
-//! cosimulation itself is tested in `testbench/tests/cosim_async_groups.rs`.)
+//! cosimulation itself is tested in `hw/mbarrier_unit/entry/tests/cosim_async_groups.rs`.)
 
 mod common;
 use common::{membar_env as membar, root, text, tmp_dir as tmp};

@@ -1,6 +1,6 @@
 //! Issue 22 (round 2), items 1-4: no output replaces a file the command did
 //! not write. `cosim --unit U --waves` and `calibrate --unit U --markdown`
-//! go through the one writer (`cli/src/output.rs`); "written by membar" is
+//! go through the one writer (`cli/kit/src/output.rs`); "written by membar" is
 //! decided by a marker line holding the SHA-256 of the file's own content,
 //! never by first bytes another tool (Icarus, a user) also writes; outputs
 //! get the usual 0666 less the umask, not the temporary file's 0600.

@@ -1,7 +1,7 @@
 //! What the runner needs of a unit: its contract module name, its property
 //! groups, the harness text for one configuration and the counterexample
-//! replay through its reference model. [`membar`], [`crate::bar::spec`],
-//! [`crate::cluster::spec`] and [`crate::mbarrier::spec`] build one each.
+//! replay through its reference model. [`membar`] builds the membar unit's;
+//! each other unit's entry crate builds its own (`<unit>_formal::spec`).
 //!
 //! [`ports_section`] writes the part of every harness that comes from the
 //! unit's port declaration (`unit_ports::Unit::ports`): the free inputs
@@ -190,71 +190,6 @@ pub fn popcount(a: &str, n: u32, w: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Every label of every group is one assertion of the harness, under its
-    /// group's `ifdef` (or `all`), and every port of the declaration is connected.
-    fn check(spec: &UnitSpec, ports: &[Port]) {
-        let h = &spec.harness;
-        for g in spec.groups.iter().filter(|g| g.name != "all") {
-            for p in g.props {
-                assert_eq!(
-                    h.matches(&format!("      {p}: assert (")).count(),
-                    1,
-                    "{}: {p}",
-                    spec.unit
-                );
-                let at = h.find(&format!("      {p}: assert (")).unwrap();
-                let guard = h[..at].rfind("`ifdef G_").unwrap();
-                assert!(
-                    h[guard..].starts_with(&format!("`ifdef G_{}\n", g.name.to_uppercase())),
-                    "{}: {p} is not under `ifdef G_{}",
-                    spec.unit,
-                    g.name.to_uppercase()
-                );
-            }
-            assert!(h.contains(&format!("`define G_{}\n", g.name.to_uppercase())));
-        }
-        let all = spec.groups.iter().find(|g| g.name == "all").unwrap();
-        let n: usize = spec
-            .groups
-            .iter()
-            .filter(|g| g.name != "all")
-            .map(|g| g.props.len())
-            .sum();
-        assert_eq!(all.props.len(), n, "{}: `all` lists every label", spec.unit);
-        for p in ports {
-            assert!(h.contains(&format!(".{0}({0})", p.name)), "{}", p.name);
-        }
-        assert!(h.contains(&format!("module {}(input wire clock);", spec.top)));
-        assert!(h.contains(&format!("  {} dut (", spec.module)));
-    }
-
-    #[test]
-    fn unit_harnesses_have_every_label_once_and_every_port() {
-        use bar_unit_model::config::{BarConfig, ClusterConfig};
-        for (w, c) in [(8, 1), (32, 8), (64, 3)] {
-            let cfg = BarConfig {
-                warps: w,
-                cta_slots: c,
-            };
-            check(
-                &crate::bar::spec(&cfg),
-                &bar_unit_model::ports::BarUnitPorts::ports(&cfg),
-            );
-        }
-        for n in [1, 2, 16] {
-            let cfg = ClusterConfig { ranks: n };
-            check(
-                &crate::cluster::spec(&cfg),
-                &bar_unit_model::ports::ClusterBarrierPorts::ports(&cfg),
-            );
-        }
-        let cfg = mbarrier_unit_model::config::Config::default();
-        check(
-            &crate::mbarrier::spec(&cfg),
-            &mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts::ports(&cfg),
-        );
-    }
 
     #[test]
     fn popcount_sums_every_bit_at_the_width() {

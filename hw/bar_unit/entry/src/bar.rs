@@ -266,5 +266,5 @@ pub fn formal_spec(
         &cfg,
     )?;
     let name = format!("w{}_c{}", cfg.warps, cfg.cta_slots);
-    Ok((membar_formal::bar::spec(&cfg), name, file))
+    Ok((crate::bar_formal::spec(&cfg), name, file))
 }

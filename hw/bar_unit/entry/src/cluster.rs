@@ -217,5 +217,5 @@ pub fn formal_spec(
         &cfg,
     )?;
     let name = format!("n{}", cfg.ranks);
-    Ok((membar_formal::cluster::spec(&cfg), name, file))
+    Ok((crate::cluster_formal::spec(&cfg), name, file))
 }

@@ -6,13 +6,18 @@
 //! - [`bar`], [`cluster`]: `generate`, `cosim`, `sim`, `synth` and the
 //!   formal harness's configuration;
 //! - [`bar_kit`], [`cluster_kit`]: the pieces `soak` and `bench` combine;
+//! - the `*_formal` modules: each unit's SymbiYosys harness (properties
+//!   over its ports, invariants over its registers) and counterexample
+//!   replay through its model;
 //! - [`sweep`]: one point of `sweep --unit bar|cluster`.
 
 use cli_kit::entry::{CalibrationEntry, FormalEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION};
 
 pub mod bar;
+pub mod bar_formal;
 pub mod bar_kit;
 pub mod cluster;
+pub mod cluster_formal;
 pub mod cluster_kit;
 pub mod sweep;
 
@@ -32,8 +37,8 @@ pub static BAR: UnitEntry = UnitEntry {
     bench: Some(cli_kit::bench::bench::<bar_kit::Bar>),
     sweep: Some(sweep::BAR),
     formal: FormalEntry {
-        groups: membar_formal::bar::GROUPS,
-        pdr_skip: membar_formal::bar::PDR_SKIP,
+        groups: bar_formal::GROUPS,
+        pdr_skip: bar_formal::PDR_SKIP,
         skip_engine: "kind --depth 2",
         spec: bar::formal_spec,
     },
@@ -66,7 +71,7 @@ pub static CLUSTER: UnitEntry = UnitEntry {
     bench: Some(cli_kit::bench::bench::<cluster_kit::Cluster>),
     sweep: Some(sweep::CLUSTER),
     formal: FormalEntry {
-        groups: membar_formal::cluster::GROUPS,
+        groups: cluster_formal::GROUPS,
         pdr_skip: &[],
         skip_engine: "kind --depth 2",
         spec: cluster::formal_spec,

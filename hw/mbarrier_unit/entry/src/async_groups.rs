@@ -240,5 +240,5 @@ pub fn formal_spec(
         &cfg,
     )?;
     let name = mbarrier_unit_rtl::ag_config_name(&cfg);
-    Ok((membar_formal::async_groups::spec(&cfg), name, file))
+    Ok((crate::async_groups_formal::spec(&cfg), name, file))
 }

@@ -7,13 +7,18 @@
 //!   and the formal harness's configuration;
 //! - [`mbarrier_kit`], [`async_groups_kit`]: the pieces `soak` and `bench`
 //!   combine;
+//! - the `*_formal` modules: each unit's SymbiYosys harness (properties
+//!   over its ports, invariants over its registers) and counterexample
+//!   replay through its model;
 //! - [`sweep`]: one point of `sweep --unit mbarrier|async_groups`.
 
 use cli_kit::entry::{CalibrationEntry, FormalEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION};
 
 pub mod async_groups;
+pub mod async_groups_formal;
 pub mod async_groups_kit;
 pub mod mbarrier;
+pub mod mbarrier_formal;
 pub mod mbarrier_kit;
 pub mod sweep;
 
@@ -33,8 +38,8 @@ pub static MBARRIER: UnitEntry = UnitEntry {
     bench: Some(cli_kit::bench::bench::<mbarrier_kit::Mbarrier>),
     sweep: Some(sweep::MBARRIER),
     formal: FormalEntry {
-        groups: membar_formal::mbarrier::GROUPS,
-        pdr_skip: membar_formal::mbarrier::PDR_SKIP,
+        groups: mbarrier_formal::GROUPS,
+        pdr_skip: mbarrier_formal::PDR_SKIP,
         skip_engine: "kind --depth 2",
         spec: mbarrier::formal_spec,
     },
@@ -63,7 +68,7 @@ pub static ASYNC_GROUPS: UnitEntry = UnitEntry {
     bench: Some(cli_kit::bench::bench::<async_groups_kit::AsyncGroups>),
     sweep: Some(sweep::ASYNC_GROUPS),
     formal: FormalEntry {
-        groups: membar_formal::async_groups::GROUPS,
+        groups: async_groups_formal::GROUPS,
         pdr_skip: &[],
         skip_engine: "kind --depth 2",
         spec: async_groups::formal_spec,

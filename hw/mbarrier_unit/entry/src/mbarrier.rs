@@ -253,5 +253,5 @@ pub fn formal_spec(
         &cfg,
     )?;
     let name = unit_ports::UnitConfig::short_name(&cfg);
-    Ok((membar_formal::mbarrier::spec(&cfg), name, file))
+    Ok((crate::mbarrier_formal::spec(&cfg), name, file))
 }

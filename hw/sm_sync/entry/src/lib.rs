@@ -8,6 +8,7 @@
 use cli_kit::entry::{FormalEntry, Unit, UnitEntry, KIT};
 
 pub mod sm_sync;
+pub mod sm_sync_formal;
 
 /// `--unit sm_sync`.
 pub static SM_SYNC: UnitEntry = UnitEntry {
@@ -25,8 +26,8 @@ pub static SM_SYNC: UnitEntry = UnitEntry {
     bench: None,
     sweep: None,
     formal: FormalEntry {
-        groups: membar_formal::sm_sync::GROUPS,
-        pdr_skip: membar_formal::sm_sync::PDR_SKIP,
+        groups: sm_sync_formal::GROUPS,
+        pdr_skip: sm_sync_formal::PDR_SKIP,
         skip_engine: "kind --depth 2",
         spec: sm_sync::formal_spec,
     },

@@ -262,7 +262,7 @@ pub fn formal_spec(
         || verilog_for(&cfg, config),
     )?;
     cli_kit::kit::check_verilog::<sm_sync_model::SmSyncPorts>(&file, verilog.is_some(), &cfg)?;
-    Ok((membar_formal::sm_sync::spec(&cfg), name, file))
+    Ok((crate::sm_sync_formal::spec(&cfg), name, file))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! that ignores the tx-count) are caught at a port and a cycle.
 //!
 //! Knobs: `SEED` (one seed), `SEEDS` (default 3), `CYCLES` (default 50 000
-//! per seed). Replay: `SEED=<n> CYCLES=<n> cargo test --release -p membar-testbench --test cosim_mbarrier`.
+//! per seed). Replay: `SEED=<n> CYCLES=<n> cargo test --release -p mbarrier-unit-entry --test cosim_mbarrier`.
 
 use mbarrier_unit_model::config::Config;
 use mbarrier_unit_model::mbarrier_unit::MbarrierModel;
@@ -31,12 +31,12 @@ fn seeds() -> Vec<u64> {
 }
 
 fn replay(seed: u64, cycles: u64) -> String {
-    format!("SEED={seed} CYCLES={cycles} cargo test --release -p membar-testbench --test cosim_mbarrier")
+    format!("SEED={seed} CYCLES={cycles} cargo test --release -p mbarrier-unit-entry --test cosim_mbarrier")
 }
 
 fn emitted(name: &str) -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../verilog_out/mbarrier_unit")
+        .join("../../../verilog_out/mbarrier_unit")
         .join(name)
         .join("mbarrier_unit.v");
     assert!(

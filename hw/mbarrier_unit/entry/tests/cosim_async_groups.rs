@@ -12,7 +12,7 @@
 //! Verilator build alone takes ~70 s on 2 cores; the other three cover the
 //! default, G = 2 with 1-bit counters and G = 4 with 2-bit counters).
 //! Knobs: `SEED` (one seed), `SEEDS` (default 3), `CYCLES` (default 20 000
-//! per seed). Replay: `SEED=<n> CYCLES=<n> cargo test --release -p membar-testbench --test cosim_async_groups`.
+//! per seed). Replay: `SEED=<n> CYCLES=<n> cargo test --release -p mbarrier-unit-entry --test cosim_async_groups`.
 
 use mbarrier_unit_model::config::Config;
 use mbarrier_unit_model::coverage::{Coverage, CoveredGroups};
@@ -38,7 +38,7 @@ fn seeds() -> Vec<u64> {
 
 fn emitted(name: &str) -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../verilog_out/async_groups")
+        .join("../../../verilog_out/async_groups")
         .join(name)
         .join("async_groups.v");
     assert!(
@@ -75,7 +75,7 @@ fn run(
     n: u64,
     dut: &mut dyn Dut<AsyncGroupsPorts>,
 ) -> Result<Coverage, (u64, String, String)> {
-    let replay = replay_command("membar-testbench", "cosim_async_groups", seed, Some(n));
+    let replay = replay_command("mbarrier-unit-entry", "cosim_async_groups", seed, Some(n));
     let mut reference = CoveredGroups::new(cfg);
     let mut env = GroupRandomEnv::new(cfg, seed);
     let mut sb = GroupScoreboard::new(cfg);
@@ -129,7 +129,7 @@ fn shipped_async_groups_verilog_matches_model() {
             println!(
                 "{name} seed {seed}: {n} cycles ok, {:.0} cycles/s (model + Verilator -O0 + scoreboard; build/cache {build:.2?}); replay: {}",
                 n as f64 / t.elapsed().as_secs_f64(),
-                replay_command("membar-testbench", "cosim_async_groups", seed, Some(n))
+                replay_command("mbarrier-unit-entry", "cosim_async_groups", seed, Some(n))
             );
         }
         if name == "default" {

@@ -3,12 +3,12 @@
 //! keeps the contract's state (ranks arrived in the current phase, its
 //! parity, a completion awaiting its `done` pulse) from the inputs alone.
 
-use crate::harness::Group;
-use crate::unit::{ports_section, UnitSpec};
 use bar_unit_model::cluster_barrier::ClusterBarrierModel;
 use bar_unit_model::config::ClusterConfig;
 use bar_unit_model::ports::ClusterBarrierPorts;
 use bar_unit_model::scoreboard::ClusterScoreboard;
+use membar_formal::harness::Group;
+use membar_formal::unit::{ports_section, UnitSpec};
 use unit_ports::Unit;
 
 /// The property groups of `cluster_barrier`.
@@ -123,7 +123,7 @@ pub fn spec(cfg: &ClusterConfig) -> UnitSpec {
             let mut model = ClusterBarrierModel::new(c);
             let mut sv = ClusterScoreboard::new(&c);
             let mut sm = ClusterScoreboard::new(&c);
-            crate::unit::replay_unit::<ClusterBarrierPorts>(
+            membar_formal::unit::replay_unit::<ClusterBarrierPorts>(
                 &ports,
                 v,
                 &mut model,

@@ -7,7 +7,7 @@
 //! cycle the bug predicts.
 //!
 //! Replay: `SEED=<first seed> CYCLES=<n> cargo test --release -p
-//! membar-testbench --test cosim_bar_unit` (defaults: seeds 1..=3, 100000
+//! bar-unit-entry --test cosim` (defaults: seeds 1..=3, 100000
 //! cycles on the default configuration, 40000 on the others).
 
 use bar_unit_model::bar_unit::BarUnitModel;
@@ -25,7 +25,7 @@ fn env_u64(k: &str) -> Option<u64> {
 
 fn emitted(name: &str) -> PathBuf {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../verilog_out/bar_unit")
+        .join("../../../verilog_out/bar_unit")
         .join(name)
         .join("bar_unit.v");
     assert!(
@@ -92,11 +92,11 @@ fn cosim_shipped(name: &str, default_cycles: u64) {
         match lockstep(&mut fresh, &cfg, seed, cycles) {
             Ok(rate) => println!(
                 "cosim bar_unit {name}: seed {seed}: {cycles} cycles agree; Verilator {rate:.0} cycles/s \
-                 (replay: SEED={seed} CYCLES={cycles} cargo test --release -p membar-testbench --test cosim_bar_unit)"
+                 (replay: SEED={seed} CYCLES={cycles} cargo test --release -p bar-unit-entry --test cosim)"
             ),
             Err((cycle, port, m, v)) => panic!(
                 "{name}: seed {seed}: cycle {cycle}: port {port}: model {m:#x}, Verilog {v:#x}\n\
-                 replay: SEED={seed} CYCLES={cycles} cargo test --release -p membar-testbench --test cosim_bar_unit"
+                 replay: SEED={seed} CYCLES={cycles} cargo test --release -p bar-unit-entry --test cosim"
             ),
         }
     }
@@ -125,7 +125,7 @@ fn cosim_bar_unit_w16_c4() {
 /// Every shipped configuration has a test above.
 #[test]
 fn every_shipped_configuration_is_cosimulated() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../verilog_out/bar_unit");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../verilog_out/bar_unit");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -193,7 +193,8 @@ fn cosim_cluster_barrier_shipped_configs() {
     use bar_unit_model::stimulus::ClusterStimulus;
     let first = env_u64("SEED").unwrap_or(1);
     let cycles = env_u64("CYCLES").unwrap_or(100_000);
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../verilog_out/cluster_barrier");
+    let root =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../verilog_out/cluster_barrier");
     let run = |path: &Path, cfg: &ClusterConfig, seed: u64| -> Result<f64, (u64, &'static str)> {
         let mut dut = VerilatorDut::<ClusterBarrierPorts>::build(path, cfg, &quiet())
             .unwrap_or_else(|e| panic!("{e}"));
@@ -223,7 +224,7 @@ fn cosim_cluster_barrier_shipped_configs() {
         for seed in first..first + 3 {
             match run(&path, &cfg, seed) {
                 Ok(r) => println!("cosim cluster_barrier {name}: seed {seed}: {cycles} cycles agree ({r:.0} cycles/s incl. model)"),
-                Err((c, p)) => panic!("cluster_barrier {name}: seed {seed}: cycle {c}: port {p} differs (replay: SEED={seed} CYCLES={cycles} cargo test --release -p membar-testbench --test cosim_bar_unit cosim_cluster)"),
+                Err((c, p)) => panic!("cluster_barrier {name}: seed {seed}: cycle {c}: port {p} differs (replay: SEED={seed} CYCLES={cycles} cargo test --release -p bar-unit-entry --test cosim cosim_cluster)"),
             }
         }
     }

@@ -1,12 +1,12 @@
 //! `membar generate`, `membar cosim` and `membar soak`: the emitted Verilog,
 //! and the Verilator cosimulation of it against the reference model.
 
-use crate::common::shell_word;
-use crate::common::{
+use cli_kit::common::shell_word;
+use cli_kit::common::{
     config_label, config_name, load_config, load_config_or_default, load_workload, read_verilog,
     CmdError, CmdResult,
 };
-use crate::output::{self, RunInputs};
+use cli_kit::output::{self, RunInputs};
 use membar_testbench::{BuildOptions, CosimError, CosimOptions, VerilatorDut};
 use membar_unit_env::config::Config;
 use membar_unit_env::coverage::CoveredModel;
@@ -80,7 +80,7 @@ pub fn verilog_for(
         return Ok(v.to_path_buf());
     }
     let text = generate_text(cfg, source)?;
-    crate::common::generated_verilog_file(
+    cli_kit::common::generated_verilog_file(
         &membar_unit_rtl::module_prefix(cfg),
         "membar_unit.v",
         &text,
@@ -393,7 +393,7 @@ pub fn formal_spec(
     config: &Path,
     verilog: Option<&Path>,
 ) -> Result<(membar_formal::unit::UnitSpec, String, PathBuf), CmdError> {
-    let cfg = crate::common::load_config(config)?;
+    let cfg = cli_kit::common::load_config(config)?;
     let file = verilog_for(&cfg, config, verilog)?;
     Ok((membar_formal::unit::membar(&cfg), cfg.short_name(), file))
 }

@@ -10,7 +10,7 @@
 //!
 //! `small` runs here; `w16` (1.4 MB of Verilog, a long cold Verilator build)
 //! with `SM_SYNC_COSIM_ALL=1`. Knobs: `SEED`, `CYCLES` (default 20 000).
-//! Replay: `SEED=<n> CYCLES=<n> cargo test --release -p membar-testbench --test cosim_sm_sync -- --nocapture`.
+//! Replay: `SEED=<n> CYCLES=<n> cargo test --release -p sm-sync-entry --test cosim -- --nocapture`.
 
 use membar_testbench::{BuildOptions, VerilatorDut};
 use sm_sync_model::coverage::Coverage;
@@ -24,7 +24,7 @@ use unit_ports::Dut;
 
 fn emitted(name: &str) -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../verilog_out/sm_sync")
+        .join("../../../verilog_out/sm_sync")
         .join(name)
         .join("sm_sync.v");
     assert!(
@@ -59,12 +59,7 @@ fn run(
         drain_cycles: 1_000,
         reset_prob: 0.0003,
         seed,
-        replay: Some(replay_command(
-            "membar-testbench",
-            "cosim_sm_sync",
-            seed,
-            Some(n),
-        )),
+        replay: Some(replay_command("sm-sync-entry", "cosim", seed, Some(n))),
         ..RunOptions::default()
     };
     let t = Instant::now();
@@ -97,7 +92,7 @@ fn sm_sync_verilog_matches_model_on_random_ptx_streams() {
             .unwrap_or_else(|e| panic!("{name} seed {seed}: the Verilog diverges:\n{e}"));
         println!(
             "{name} seed {seed}: {n} cycles ok, {acc} instructions accepted, {cps:.0} cycles/s (model + Verilator + scoreboard + coverage; build/cache {build:.2?}); replay: {}",
-            replay_command("membar-testbench", "cosim_sm_sync", seed, Some(n))
+            replay_command("sm-sync-entry", "cosim", seed, Some(n))
         );
         if std::env::var("SEED").is_err() {
             assert!(

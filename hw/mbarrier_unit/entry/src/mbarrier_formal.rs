@@ -19,13 +19,13 @@
 //! entry is covered by the instance whose `fe` is that entry only when it
 //! errs first in report order — see docs/formal.md.
 
-use crate::harness::Group;
-use crate::taps::{self, Tap};
-use crate::unit::{popcount, ports_section, UnitSpec};
 use mbarrier_unit_model::config::Config;
 use mbarrier_unit_model::mbarrier_unit::MbarrierModel;
 use mbarrier_unit_model::ports::mbarrier::MbarrierUnitPorts;
 use mbarrier_unit_model::scoreboard::MbarScoreboard;
+use membar_formal::harness::Group;
+use membar_formal::taps::{self, Tap};
+use membar_formal::unit::{popcount, ports_section, UnitSpec};
 use unit_ports::Unit;
 
 /// The property groups of `mbarrier_unit`.
@@ -84,7 +84,7 @@ pub const GROUPS: &[Group] = &[
 
 /// The strengthening invariants (group `inv`, also asserted by the tasks of
 /// m1, m6 and m2): `always @*` assertions over the monitor and the RTL's
-/// registers (taps, [`crate::taps`]).
+/// registers (taps, [`membar_formal::taps`]).
 pub const INV_PROPS: &[&str] = &[
     "INV_entry",
     "INV_range",
@@ -453,7 +453,7 @@ pub fn spec(cfg: &Config) -> UnitSpec {
             let mut model = MbarrierModel::new(&c);
             let mut sv = MbarScoreboard::new(&c);
             let mut sm = MbarScoreboard::new(&c);
-            crate::unit::replay_unit::<MbarrierUnitPorts>(
+            membar_formal::unit::replay_unit::<MbarrierUnitPorts>(
                 &ports,
                 v,
                 &mut model,

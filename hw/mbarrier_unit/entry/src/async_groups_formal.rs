@@ -18,12 +18,12 @@
 //! named `fw` or was absent (the instance whose `fw` is the other warp
 //! checks it).
 
-use crate::harness::Group;
-use crate::unit::{ports_section, UnitSpec};
 use mbarrier_unit_model::async_groups::AsyncGroupsModel;
 use mbarrier_unit_model::config::Config;
 use mbarrier_unit_model::ports::async_groups::AsyncGroupsPorts;
 use mbarrier_unit_model::scoreboard::GroupScoreboard;
+use membar_formal::harness::Group;
+use membar_formal::unit::{ports_section, UnitSpec};
 use unit_ports::Unit;
 
 /// The property groups of `async_groups`.
@@ -270,7 +270,7 @@ pub fn spec(cfg: &Config) -> UnitSpec {
             let mut model = AsyncGroupsModel::new(&c);
             let mut sv = GroupScoreboard::new(&c);
             let mut sm = GroupScoreboard::new(&c);
-            crate::unit::replay_unit::<AsyncGroupsPorts>(
+            membar_formal::unit::replay_unit::<AsyncGroupsPorts>(
                 &ports,
                 v,
                 &mut model,

@@ -14,13 +14,13 @@
 //! request's or an exit's blocked check reads `blocked`, which `B2` proves
 //! equal to the pending set for every warp.
 
-use crate::harness::Group;
-use crate::taps::{self, Tap};
-use crate::unit::{popcount, ports_section, UnitSpec};
 use bar_unit_model::bar_unit::BarUnitModel;
 use bar_unit_model::config::BarConfig;
 use bar_unit_model::ports::BarUnitPorts;
 use bar_unit_model::scoreboard::BarScoreboard;
+use membar_formal::harness::Group;
+use membar_formal::taps::{self, Tap};
+use membar_formal::unit::{popcount, ports_section, UnitSpec};
 use unit_ports::Unit;
 
 /// The property groups of `bar_unit`.
@@ -471,7 +471,7 @@ pub fn spec(cfg: &BarConfig) -> UnitSpec {
             let mut model = BarUnitModel::new(c);
             let mut sv = BarScoreboard::new(&c);
             let mut sm = BarScoreboard::new(&c);
-            crate::unit::replay_unit::<BarUnitPorts>(
+            membar_formal::unit::replay_unit::<BarUnitPorts>(
                 &ports,
                 v,
                 &mut model,

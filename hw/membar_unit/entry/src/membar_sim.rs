@@ -1,10 +1,10 @@
 //! `membar sim` and `membar bench`.
 
-use crate::common::{
+use cli_kit::common::{
     config_label, config_name, load_config, load_config_or_default, load_workload, CmdError,
     CmdResult,
 };
-use crate::output::{self, RunInputs};
+use cli_kit::output::{self, RunInputs};
 use membar_unit_env::coverage::{Coverage, CoveredModel};
 use membar_unit_env::ports::MembarUnitPorts;
 use membar_unit_env::run::{Observer, RunOptions};
@@ -175,16 +175,19 @@ pub fn bench(config: Option<&Path>, workload: &str, cycles: u64, seed: u64) -> C
         }
         Err(e) => println!("{:<34} not available: {e}", "rust-hdl simulation"),
     }
-    let verilator =
-        crate::rtl_cmd::verilog_for(&cfg, Path::new(&crate::common::config_label(config)), None)
-            .and_then(|v| {
-                <membar_testbench::VerilatorDut>::build(
-                    &v,
-                    &cfg,
-                    &membar_testbench::BuildOptions::default(),
-                )
-                .map_err(|e| CmdError::input(e.to_string()))
-            });
+    let verilator = crate::membar::verilog_for(
+        &cfg,
+        Path::new(&cli_kit::common::config_label(config)),
+        None,
+    )
+    .and_then(|v| {
+        <membar_testbench::VerilatorDut>::build(
+            &v,
+            &cfg,
+            &membar_testbench::BuildOptions::default(),
+        )
+        .map_err(|e| CmdError::input(e.to_string()))
+    });
     match verilator {
         Ok(mut v) => {
             let (r, sum) = time(&mut v, trace.len());

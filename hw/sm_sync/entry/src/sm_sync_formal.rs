@@ -28,8 +28,8 @@
 //! units' own harnesses' business and the cosimulation scoreboard's
 //! (docs/formal.md).
 
-use crate::harness::Group;
-use crate::unit::{ports_section, UnitSpec};
+use membar_formal::harness::Group;
+use membar_formal::unit::{ports_section, UnitSpec};
 use sm_sync_model::scoreboard::Scoreboard;
 use sm_sync_model::{Config, SmSyncModel, SmSyncPorts};
 use unit_ports::lockstep::Observer;
@@ -127,7 +127,7 @@ pub const PDR_SKIP: &[&str] = &[];
 
 /// The monitor's capacity for taken and unsent TXNs (membar's output
 /// register and its one-deep request path, as in the membar harness).
-const FIFO_DEPTH: u32 = crate::harness::FIFO_DEPTH;
+const FIFO_DEPTH: u32 = membar_formal::harness::FIFO_DEPTH;
 
 /// SystemVerilog of `sm_sync_formal_top` for `cfg`.
 pub fn harness(cfg: &Config) -> String {
@@ -307,7 +307,7 @@ pub fn spec(cfg: &Config) -> UnitSpec {
             let mut model = SmSyncModel::new(&c);
             let mut sv = Scoreboard::new(&c);
             let mut sm = Scoreboard::new(&c);
-            crate::unit::replay_unit::<SmSyncPorts>(
+            membar_formal::unit::replay_unit::<SmSyncPorts>(
                 &ports,
                 v,
                 &mut model,

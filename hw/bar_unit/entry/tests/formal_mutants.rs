@@ -1,0 +1,212 @@
+//! The textual mutants of the named-barrier unit's and the cluster
+//! barrier's emitted Verilog, one per kind of bug their scoreboards' mutant
+//! tests inject, each killed by the formal run: a counterexample in its
+//! property group (`abc bmc3`), whose trace the replay reads and where the
+//! reference model parts from the Verilog or the scoreboard flags it.
+//!
+//! CI runs the first mutant of each property group; every one:
+//! `FORMAL_MUTANTS=all cargo test --release -p bar-unit-entry --test formal_mutants`;
+//! one: `MUTANT=bar_no_block cargo test …`; one unit's: `MUTANT_UNIT=cluster …`.
+
+use membar_formal::mutants::{mutant, Mutant, UnitMutants};
+use membar_formal::suite::{check_mutant_anchors, kill_mutants, root, MutantRun};
+use membar_formal::unit::UnitSpec;
+use std::path::PathBuf;
+
+fn repo() -> PathBuf {
+    root(env!("CARGO_MANIFEST_DIR"), 3)
+}
+
+/// The harness of a table's configuration, through the unit's registry
+/// entry (the path `membar formal --unit U` takes, port check included).
+fn spec_of(u: &UnitMutants) -> UnitSpec {
+    let d = repo().join("verilog_out").join(u.dir);
+    let e = ENTRIES
+        .iter()
+        .find(|e| e.unit.0 == u.unit)
+        .expect("a table names one of this crate's units");
+    (e.formal.spec)(&d.join("config.yaml"), Some(&d.join(u.file)))
+        .unwrap_or_else(|e| panic!("{}: {}", u.dir, e.message))
+        .0
+}
+
+#[test]
+fn every_mutant_anchor_is_unique_and_names_a_group() {
+    check_mutant_anchors(MUTANTS, &repo(), &spec_of);
+}
+
+#[test]
+fn every_mutant_is_killed_and_the_trace_replays() {
+    let root = repo();
+    kill_mutants(
+        MUTANTS,
+        &MutantRun {
+            root: &root,
+            spec_of: &spec_of,
+            depth: DEPTH,
+            ci_only: CI_ONLY,
+        },
+    );
+}
+
+use bar_unit_entry::{BAR, CLUSTER};
+use cli_kit::entry::UnitEntry;
+
+const ENTRIES: &[&UnitEntry] = &[&BAR, &CLUSTER];
+
+/// BMC depth: enough for each mutant's shortest trace.
+const DEPTH: fn(&str) -> u32 = |_| 10;
+
+/// The first mutant of each group.
+const CI_ONLY: Option<&[&str]> = None;
+
+const MUTANTS: &[UnitMutants] = &[
+    UnitMutants {
+        unit: "bar",
+        dir: "bar_unit/w8_c1",
+        file: "bar_unit.v",
+        mutants: BAR_MUTANTS,
+    },
+    UnitMutants {
+        unit: "cluster",
+        dir: "cluster_barrier/n2",
+        file: "cluster_barrier.v",
+        mutants: CLUSTER_MUTANTS,
+    },
+];
+
+/// Mutants of `bar_unit` (`verilog_out/bar_unit/w8_c1`), one per kind of bug
+/// the B scoreboard's mutants (`sim/bar_unit/tests/mutants.rs`) inject.
+const BAR_MUTANTS: &[Mutant] = &[
+    mutant(
+        "bar_no_block",
+        "B2: a blocked warp's request is taken",
+        None,
+        "else if (req_valid & ~warps__req_blocked) begin",
+        "req_valid & ~warps__req_blocked",
+        "req_valid",
+        "b2",
+    ),
+    mutant(
+        "bar_arrive_blocks",
+        "B2: bar.arrive blocks its warp",
+        None,
+        "arr_blocks = req_op != op_arrive;",
+        "req_op != op_arrive",
+        "1'b1",
+        "b2",
+    ),
+    mutant(
+        "bar_no_kind_mix",
+        "B3/B6: kind_mix not detected",
+        None,
+        "else if (sel_active & (sel_kind != arr_kind)) begin",
+        "sel_active & (sel_kind != arr_kind)",
+        "1'b0",
+        "b6c",
+    ),
+    mutant(
+        "bar_count_too_big_off_by_one",
+        "B6: a count equal to the CTA size refused as count_too_big",
+        None,
+        "else if (~req_all & (req_count > sel_size)) begin",
+        "req_count > sel_size",
+        "req_count >= sel_size",
+        "b6c",
+    ),
+    mutant(
+        "bar_exit_blocked_taken",
+        "B6: the exit of a blocked warp is taken",
+        None,
+        "else if (warps__ctl_blocked) begin",
+        "warps__ctl_blocked",
+        "1'b0",
+        "b6",
+    ),
+    mutant(
+        "bar_red_and_as_or",
+        "B3: bar.red.and accumulates OR",
+        None,
+        "ctas__0__arr_and = &req_pred;",
+        "&req_pred",
+        "|req_pred",
+        "b1",
+    ),
+    mutant(
+        "bar_complete_late",
+        "B1/B7: a barrier completes one arrival late",
+        None,
+        "arr_done = new_count >= target;",
+        "new_count >= target",
+        "new_count > target",
+        "b1",
+    ),
+    mutant(
+        "bar_exit_completes_explicit",
+        "B5: an exit completes an explicit-count phase",
+        None,
+        "if (~exit_found & active__3__q & all__3__q & (count__3__q >= live_dec)) begin",
+        "active__3__q & all__3__q &",
+        "active__3__q &",
+        "b1",
+    ),
+    mutant(
+        "bar_slot_never_freed",
+        "B5: the CTA's last exit does not free its slot",
+        None,
+        "if (~|live_dec) begin",
+        "~|live_dec",
+        "1'b0",
+        "b6",
+    ),
+];
+
+/// Mutants of `cluster_barrier` (`verilog_out/cluster_barrier/n2`), mirroring
+/// the C scoreboard's mutants.
+const CLUSTER_MUTANTS: &[Mutant] = &[
+    mutant(
+        "cluster_gone_arrival_not_bad",
+        "C3: an arrival of a gone rank is not flagged",
+        None,
+        "bad = arv & (arrived_q__q | gone);",
+        "(arrived_q__q | gone)",
+        "arrived_q__q",
+        "c3",
+    ),
+    mutant(
+        "cluster_bad_arrival_counted",
+        "C3/C2: a bad arrival is counted",
+        None,
+        "arrived_n = arrived_q__q | (arv & ~bad);",
+        "(arv & ~bad)",
+        "arv",
+        "c2",
+    ),
+    mutant(
+        "cluster_complete_without_arrival",
+        "C1: a phase completes with every rank gone and no arrival",
+        None,
+        "if (|arrived_n & ((arrived_n | gone) == all_ranks)) begin",
+        "|arrived_n & ",
+        "",
+        "c1",
+    ),
+    mutant(
+        "cluster_phase_stuck",
+        "C2: the phase does not toggle",
+        None,
+        "phase_q__d = ~phase_q__q;",
+        "~phase_q__q",
+        "phase_q__q",
+        "c2",
+    ),
+    mutant(
+        "cluster_done_phase_new",
+        "C1/C2: done_phase carries the new parity",
+        None,
+        "done_phase_q__d = phase_q__q;",
+        "= phase_q__q",
+        "= ~phase_q__q",
+        "c1",
+    ),
+];

@@ -1,0 +1,185 @@
+//! The textual mutants of the transaction-barrier unit's and the
+//! async-group tracker's emitted Verilog, one per kind of bug their
+//! scoreboards' mutant tests inject, each killed by the formal run: a
+//! counterexample in its property group (`abc bmc3`), whose trace the replay
+//! reads and where the reference model parts from the Verilog or the
+//! scoreboard flags it.
+//!
+//! CI runs the first mutant of each property group; every one:
+//! `FORMAL_MUTANTS=all cargo test --release -p mbarrier-unit-entry --test formal_mutants`;
+//! one: `MUTANT=<name> cargo test …`; one unit's: `MUTANT_UNIT=async_groups …`.
+
+use membar_formal::mutants::{mutant, Mutant, UnitMutants};
+use membar_formal::suite::{check_mutant_anchors, kill_mutants, root, MutantRun};
+use membar_formal::unit::UnitSpec;
+use std::path::PathBuf;
+
+fn repo() -> PathBuf {
+    root(env!("CARGO_MANIFEST_DIR"), 3)
+}
+
+/// The harness of a table's configuration, through the unit's registry
+/// entry (the path `membar formal --unit U` takes, port check included).
+fn spec_of(u: &UnitMutants) -> UnitSpec {
+    let d = repo().join("verilog_out").join(u.dir);
+    let e = ENTRIES
+        .iter()
+        .find(|e| e.unit.0 == u.unit)
+        .expect("a table names one of this crate's units");
+    (e.formal.spec)(&d.join("config.yaml"), Some(&d.join(u.file)))
+        .unwrap_or_else(|e| panic!("{}: {}", u.dir, e.message))
+        .0
+}
+
+#[test]
+fn every_mutant_anchor_is_unique_and_names_a_group() {
+    check_mutant_anchors(MUTANTS, &repo(), &spec_of);
+}
+
+#[test]
+fn every_mutant_is_killed_and_the_trace_replays() {
+    let root = repo();
+    kill_mutants(
+        MUTANTS,
+        &MutantRun {
+            root: &root,
+            spec_of: &spec_of,
+            depth: DEPTH,
+            ci_only: CI_ONLY,
+        },
+    );
+}
+
+use cli_kit::entry::UnitEntry;
+use mbarrier_unit_entry::{ASYNC_GROUPS, MBARRIER};
+
+const ENTRIES: &[&UnitEntry] = &[&MBARRIER, &ASYNC_GROUPS];
+
+/// BMC depth: enough for each mutant's shortest trace (the mbarrier timeout
+/// mutant needs L = 8 cycles after a try_wait).
+const DEPTH: fn(&str) -> u32 = |unit| if unit == "mbarrier" { 12 } else { 10 };
+
+/// The first mutant of each group.
+const CI_ONLY: Option<&[&str]> = None;
+
+const MUTANTS: &[UnitMutants] = &[
+    UnitMutants {
+        unit: "mbarrier",
+        dir: "mbarrier_unit/reduced_range/w8_m8_c4_t6_l8_f1",
+        file: "mbarrier_unit.v",
+        mutants: MBARRIER_MUTANTS,
+    },
+    UnitMutants {
+        unit: "async_groups",
+        dir: "async_groups/w8_g2_o1",
+        file: "async_groups.v",
+        mutants: ASYNC_GROUPS_MUTANTS,
+    },
+];
+
+const MB_OP: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__op_step(");
+const MB_CTX: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__ctx_step(");
+const MB_WAIT: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__waiters(");
+
+/// Mutants of `mbarrier_unit` (`verilog_out/mbarrier_unit/reduced_range/w8_m8_c4_t6_l8_f1`),
+/// mirroring the M scoreboard's mutants (`sim/mbarrier_unit/tests/mutants.rs`).
+const MBARRIER_MUTANTS: &[Mutant] = &[
+    mutant(
+        "mbar_drop_no_underflow",
+        "M6: an arrive_drop leaving expected = 0 is taken",
+        MB_OP,
+        "underflow = (count > e_pending) | (drop & (count >= e_expected));",
+        " | (drop & (count >= e_expected))",
+        "",
+        "m6",
+    ),
+    mutant(
+        "mbar_zero_count_taken",
+        "M6: a zero count is taken",
+        MB_OP,
+        "count_bad = (count == zero_count) | (count > max_count);",
+        "(count == zero_count) | ",
+        "",
+        "m6",
+    ),
+    mutant(
+        "mbar_complete_ignores_tx",
+        "M4/M1: a phase completes with tx-count != 0",
+        MB_OP,
+        "if ((pend_new == zero_count) & (tx_new == zero_xb)) begin",
+        " & (tx_new == zero_xb)",
+        "",
+        "m1",
+    ),
+    mutant(
+        "mbar_ctx_no_complete",
+        "M8/M1: a complete-tx that zeroes tx-count does not complete the phase",
+        MB_CTX,
+        "if ((pend_new == zero_count) & (tx_new == zero_xb)) begin",
+        "(pend_new == zero_count) & (tx_new == zero_xb)",
+        "1'b0",
+        "m1",
+    ),
+    mutant(
+        "mbar_wake_done_unmasked",
+        "M3: wake_done raised for a decided-done warp that is not woken this cycle",
+        MB_WAIT,
+        "wake_done_r__d = grant & done_n;",
+        "grant & done_n",
+        "done_n",
+        "m8",
+    ),
+];
+
+const AG_W3: Option<&str> = Some("module agrp_w8_g2_o1__warps__3(");
+
+/// Mutants of `async_groups` (`verilog_out/async_groups/w8_g2_o1`), each in
+/// one warp's block (warp 3: the free warp `fw` of the harness finds it),
+/// mirroring the G scoreboard's mutants (`sim/mbarrier_unit/tests/mutants.rs`).
+const ASYNC_GROUPS_MUTANTS: &[Mutant] = &[
+    mutant(
+        "ag_read_pending_short",
+        "G1: a .read wait counts one group fewer still reading (released early)",
+        AG_W3,
+        "read_pend = n__q - age_r;",
+        "n__q - age_r",
+        "n__q - age_r - 1",
+        "g1",
+    ),
+    mutant(
+        "ag_read_as_full",
+        "G2: a .read wait treated as a full wait (released late)",
+        AG_W3,
+        "met = read_pend <= wait_n__q;",
+        "read_pend <= wait_n__q",
+        "n__q <= wait_n__q",
+        "g2",
+    ),
+    mutant(
+        "ag_bulk_wraps",
+        "G3: a bulk op into a full open group is accepted (the counter wraps)",
+        AG_W3,
+        "ready = open_wr__q != max_ops;",
+        "open_wr__q != max_ops",
+        "1'b1",
+        "g3",
+    ),
+    mutant(
+        "ag_spurious_rd_silent",
+        "G4: a spurious rd report is not flagged",
+        AG_W3,
+        "rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;",
+        "rd_hit & ~enc_r__any & ~|open_rd__q",
+        "1'b0",
+        "g4",
+    ),
+    mutant(
+        "ag_wr_before_rd_taken",
+        "G4: a wr report of an unread operation is taken",
+        AG_W3,
+        "wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);",
+        " & (tgt_wr > tgt_rd_post)",
+        "",
+        "g4",
+    ),
+];

@@ -1,0 +1,159 @@
+//! The textual mutants of the sm_sync top's emitted Verilog (the decoder
+//! and the top's routing / combining), each killed by the formal run: a
+//! counterexample in its property group (`abc bmc3`), whose trace the replay
+//! reads and where the reference model parts from the Verilog or the
+//! scoreboard flags it.
+//!
+//! Each sm_sync run spends ≈20 s in yosys reading the 20 000-line top, so CI
+//! runs the decoder's (S5) and the release combiner's (S4) only; every one:
+//! `FORMAL_MUTANTS=all cargo test --release -p sm-sync-entry --test formal_mutants`;
+//! one: `MUTANT=<name> cargo test …`.
+
+use membar_formal::mutants::{mutant, Mutant, UnitMutants};
+use membar_formal::suite::{check_mutant_anchors, kill_mutants, root, MutantRun};
+use membar_formal::unit::UnitSpec;
+use std::path::PathBuf;
+
+fn repo() -> PathBuf {
+    root(env!("CARGO_MANIFEST_DIR"), 3)
+}
+
+/// The harness of a table's configuration, through the unit's registry
+/// entry (the path `membar formal --unit U` takes, port check included).
+fn spec_of(u: &UnitMutants) -> UnitSpec {
+    let d = repo().join("verilog_out").join(u.dir);
+    let e = ENTRIES
+        .iter()
+        .find(|e| e.unit.0 == u.unit)
+        .expect("a table names one of this crate's units");
+    (e.formal.spec)(&d.join("config.yaml"), Some(&d.join(u.file)))
+        .unwrap_or_else(|e| panic!("{}: {}", u.dir, e.message))
+        .0
+}
+
+#[test]
+fn every_mutant_anchor_is_unique_and_names_a_group() {
+    check_mutant_anchors(MUTANTS, &repo(), &spec_of);
+}
+
+#[test]
+fn every_mutant_is_killed_and_the_trace_replays() {
+    let root = repo();
+    kill_mutants(
+        MUTANTS,
+        &MutantRun {
+            root: &root,
+            spec_of: &spec_of,
+            depth: DEPTH,
+            ci_only: CI_ONLY,
+        },
+    );
+}
+
+use cli_kit::entry::UnitEntry;
+use sm_sync_entry::SM_SYNC;
+
+const ENTRIES: &[&UnitEntry] = &[&SM_SYNC];
+
+/// BMC depth: enough for each mutant's shortest trace.
+const DEPTH: fn(&str) -> u32 = |_| 10;
+
+/// The sm_sync mutants CI runs (`FORMAL_MUTANTS=all` runs all of them).
+const CI_ONLY: Option<&[&str]> = Some(&["sm_silent_refusal", "sm_mb_wake_dropped"]);
+
+const MUTANTS: &[UnitMutants] = &[UnitMutants {
+    unit: "sm_sync",
+    dir: "sm_sync/small",
+    file: "sm_sync.v",
+    mutants: SM_SYNC_MUTANTS,
+}];
+
+const SM_TOP: Option<&str> = Some("module smsync_w8_k2_c1_m8_g2(");
+const SM_DEC: Option<&str> = Some("module smsync_w8_k2_c1_m8_g2__dec(");
+
+/// Mutants of `sm_sync` (`verilog_out/sm_sync/small`): the decoder and the
+/// top's routing / combining, mirroring the S scoreboard's model mutants
+/// (`sim/sm_sync/tests/random_scoreboard.rs`) where they are port-visible.
+const SM_SYNC_MUTANTS: &[Mutant] = &[
+    mutant(
+        "sm_refused_not_taken",
+        "S2: a refused instruction is not taken (in_ready = the unit's ready)",
+        SM_TOP,
+        "in_ready = (dec__refused | unit_ready) & ~reset;",
+        "(dec__refused | unit_ready)",
+        "unit_ready",
+        "s2",
+    ),
+    mutant(
+        "sm_async_warp_inverted",
+        "S3/S1: the tracker receives another warp than the issuing one",
+        SM_TOP,
+        "ag__ag_warp = in_warp;",
+        "in_warp",
+        "~in_warp",
+        "s3",
+    ),
+    mutant(
+        "sm_mb_wake_dropped",
+        "S4: mbarrier wakes left out of release_mask (Fault: mbarrier wakes dropped)",
+        SM_TOP,
+        "release_mask = membar_rel | bar__rel_mask | mb__wake_mask | ag__release_mask;",
+        " | mb__wake_mask",
+        "",
+        "s4",
+    ),
+    mutant(
+        "sm_silent_refusal",
+        "S5: a refused instruction is not flagged (Fault: silent refusal)",
+        SM_DEC,
+        "flag = in_valid & ~op_ok & ~reset;",
+        "in_valid & ~op_ok & ~reset",
+        "1'b0",
+        "s5",
+    ),
+    mutant(
+        "sm_reserved_bar_op_forwarded",
+        "S5: a refused bar op reaches the bar unit (Fault: reserved op forwarded)",
+        SM_DEC,
+        "to_bar = in_valid & op_ok & (in_unit == 32'h1);",
+        "in_valid & op_ok &",
+        "in_valid &",
+        "s5",
+    ),
+    mutant(
+        "sm_bar_err_src_dropped",
+        "S6: the bar bit of err_src dropped (Fault: bar err_src bit)",
+        SM_TOP,
+        "src = (src & ~(1 << (32'h1)) | ((bar__err) << (32'h1)));",
+        "((bar__err)",
+        "((1'b0)",
+        "s6",
+    ),
+    mutant(
+        "sm_mb_warp_inverted",
+        "S1: the mbarrier unit receives another warp than the issuing one",
+        SM_TOP,
+        "mb__op_warp = in_warp;",
+        "in_warp",
+        "~in_warp",
+        "s1m",
+    ),
+    mutant(
+        "sm_bar_id_high_nibble",
+        "S1: the bar unit gets in_id[7:4] as its barrier id",
+        SM_TOP,
+        "bar__req_id = in_id[(32'h0)+:(4)];",
+        "(32'h0)",
+        "(32'h4)",
+        "s1b",
+    ),
+    mutant(
+        "sm_membar_id_truncated",
+        "S1: the membar request id loses its high byte",
+        SM_TOP,
+        "membar__req_id = in_id;",
+        "in_id",
+        "{8'h00, in_id[7:0]}",
+        "s1d",
+    ),
+];
