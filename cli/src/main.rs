@@ -16,6 +16,7 @@ mod litmus_cmd;
 mod on_target;
 mod ptx_cmd;
 mod registry;
+mod release_cmd;
 mod run_cmd;
 mod shard;
 mod sweep;
@@ -173,6 +174,22 @@ enum Cmd {
         /// Which unit: membar (the memory-barrier unit, default), bar (the named-barrier unit, spec/bar_unit.md), cluster (the cluster barrier, spec/cluster_barrier.md), mbarrier (the transaction-barrier unit, spec/mbarrier_unit.md), async_groups (the bulk async-group tracker, spec/async_groups.md) or sm_sync (the four units behind one instruction port, spec/sm_sync.md).
         #[arg(long, default_value = "membar", value_parser = registry::parser(registry::any_unit))]
         unit: registry::Unit,
+    },
+    /// Write the released IP set (every shipped configuration's Verilog and
+    /// config.yaml, FuseSoC cores, waiver files) of every unit, or of one,
+    /// into a release folder with its MANIFEST; `--check` compares instead
+    /// (exit 1 on a missing, stale or leftover file). Never replaces a file
+    /// it did not write or one edited since (exit 2).
+    Release {
+        /// Only this unit's files (default: every unit's).
+        #[arg(long, value_parser = registry::parser(registry::any_unit))]
+        unit: Option<registry::Unit>,
+        /// The release folder (created if absent).
+        #[arg(long, default_value = "verilog_out")]
+        out: PathBuf,
+        /// Compare the folder with the release instead of writing it.
+        #[arg(long)]
+        check: bool,
     },
     /// Cosimulate a unit's Verilog (Verilator) against its reference model.
     ///
@@ -491,6 +508,7 @@ fn main() -> ExitCode {
             jobs,
         }),
         Cmd::Generate { unit, config, out } => (registry::entry(unit).generate)(&config, &out),
+        Cmd::Release { unit, out, check } => release_cmd::release(unit, &out, check),
         Cmd::Cosim {
             unit,
             config,

@@ -35,8 +35,7 @@ fn emitted(name: &str) -> PathBuf {
     assert!(
         p.is_file(),
         "{} is missing: the emitted Verilog of grid config `{name}` must be checked in \
-         (write it with membar_unit_rtl::generate_verilog; see hw/membar_unit/tests/verilog_golden.rs: \
-         MEMBAR_BLESS=1 cargo test -p membar-unit-rtl --release --test verilog_golden)",
+         (write it with `cargo run --release --bin membar -- release`)",
         p.display()
     );
     p

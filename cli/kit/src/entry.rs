@@ -95,6 +95,9 @@ pub struct UnitEntry {
     /// A shipped configuration file of the unit, for messages.
     pub example_config: &'static str,
     pub generate: fn(&Path, &Path) -> CmdResult,
+    /// The unit's released IP set (`membar release`): every file
+    /// `verilog_out/` holds for it, as data.
+    pub release: fn() -> Result<Vec<hdl_kit::release::ReleasedFile>, String>,
     pub cosim: fn(&CosimArgs) -> CmdResult,
     pub sim: fn(&SimArgs) -> CmdResult,
     pub synth: fn(&crate::synth::Options) -> Result<crate::synth::Figures, CmdError>,

@@ -1,121 +1,47 @@
-//! The checked-in `verilog_out/bar_unit/<name>/bar_unit.v` and `config.yaml`
-//! of every shipped configuration (`bar_unit_rtl::shipped_configs`) must be
-//! exactly what the generator emits, and `config.yaml` must read back as that
-//! configuration; the FuseSoC cores `verilog_out/bar_unit_<name>.core` and
-//! the waiver copy `verilog_out/bar_unit.vlt` must be current too.
+//! The checked-in release of the named-barrier unit and the cluster barrier
+//! (`bar_unit_rtl::ip_release`, `cluster_ip_release`: every shipped
+//! configuration's Verilog and `config.yaml`, the FuseSoC cores, the waiver
+//! files) must be exactly what `membar release` writes, and each
+//! `config.yaml` must read back as its configuration.
 //!
-//! After an intended change, regenerate with
-//! `MEMBAR_BLESS=1 cargo test -p bar-unit-rtl --release --test verilog_golden`
-//! and review the diff.
+//! After an intended change: `cargo run --release --bin membar -- release`,
+//! then review `git diff verilog_out`.
 
-use bar_unit_model::config::BarConfig;
+use bar_unit_model::config::{BarConfig, ClusterConfig};
+use hdl_kit::release::assert_current;
 use std::path::{Path, PathBuf};
 
-fn out_dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../verilog_out/bar_unit")
-        .join(name)
-}
-
-fn bless() -> bool {
-    std::env::var("MEMBAR_BLESS").is_ok_and(|v| v == "1")
-}
-
-fn first_difference(expected: &str, actual: &str) -> Option<String> {
-    if expected == actual {
-        return None;
-    }
-    let (e, a): (Vec<_>, Vec<_>) = (expected.lines().collect(), actual.lines().collect());
-    let line = e
-        .iter()
-        .zip(&a)
-        .position(|(x, y)| x != y)
-        .unwrap_or(e.len().min(a.len()));
-    Some(format!(
-        "first difference at line {}:\n  checked in: {}\n  generated:  {}",
-        line + 1,
-        e.get(line).unwrap_or(&"<end of file>"),
-        a.get(line).unwrap_or(&"<end of file>"),
-    ))
-}
-
-fn check(path: &Path, generated: &str, problems: &mut Vec<String>) {
-    if bless() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, generated)
-            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-        return;
-    }
-    match std::fs::read_to_string(path) {
-        Err(e) => problems.push(format!("{}: cannot read ({e})", path.display())),
-        Ok(checked_in) => {
-            if let Some(diff) = first_difference(&checked_in, generated) {
-                problems.push(format!("{} is stale: {diff}", path.display()));
-            }
-        }
-    }
+fn verilog_out() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../verilog_out")
 }
 
 #[test]
-fn checked_in_verilog_is_current() {
-    let mut problems = Vec::new();
+fn checked_in_release_is_current() {
+    assert_current(&verilog_out(), &bar_unit_rtl::ip_release().unwrap());
+    assert_current(&verilog_out(), &bar_unit_rtl::cluster_ip_release().unwrap());
+}
+
+#[test]
+fn every_config_yaml_reads_back_and_every_header_names_its_configuration() {
     for (name, cfg) in bar_unit_rtl::shipped_configs() {
-        let dir = out_dir(name);
-        let verilog =
-            bar_unit_rtl::generate_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(
-            verilog.contains("do not edit")
-                && verilog.contains(&format!("//   cta_slots: {}", cfg.cta_slots))
-        );
-        check(&dir.join("bar_unit.v"), &verilog, &mut problems);
         let yaml = bar_unit_rtl::config_yaml(&cfg);
-        check(&dir.join("config.yaml"), &yaml, &mut problems);
-        let core = dir
-            .parent()
-            .unwrap()
-            .parent()
-            .unwrap()
-            .join(format!("bar_unit_{name}.core"));
-        check(
-            &core,
-            &bar_unit_rtl::fusesoc_core(name, &cfg),
-            &mut problems,
+        assert_eq!(BarConfig::from_yaml(&yaml, name).unwrap(), cfg, "{name}");
+        let v = bar_unit_rtl::generate_verilog(&cfg).unwrap();
+        assert!(
+            v.contains("do not edit") && v.contains(&format!("//   cta_slots: {}", cfg.cta_slots)),
+            "{name}"
         );
-        match BarConfig::from_yaml(&yaml, name) {
-            Ok(c) if c == cfg => {}
-            other => problems.push(format!("{name}: config.yaml reads back as {other:?}")),
-        }
     }
     for (name, cfg) in bar_unit_rtl::shipped_cluster_configs() {
-        let dir = out_dir("..").join("cluster_barrier").join(name);
-        let v =
-            bar_unit_rtl::generate_cluster_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(v.contains("do not edit") && v.contains(&format!("//   ranks: {}", cfg.ranks)));
-        check(&dir.join("cluster_barrier.v"), &v, &mut problems);
-        check(
-            &dir.join("config.yaml"),
-            &format!(
-                "# cluster_barrier configuration (spec/cluster_barrier.md)\nranks: {}\n",
-                cfg.ranks
-            ),
-            &mut problems,
+        let yaml = bar_unit_rtl::cluster_config_yaml(&cfg);
+        assert_eq!(
+            ClusterConfig::from_yaml(&yaml, name).unwrap(),
+            cfg,
+            "{name}"
         );
+        let v = bar_unit_rtl::generate_cluster_verilog(&cfg).unwrap();
+        assert!(v.contains("do not edit") && v.contains(&format!("//   ranks: {}", cfg.ranks)));
     }
-    let cvlt = Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/cluster_barrier.vlt");
-    check(
-        &out_dir("..").join("cluster_barrier.vlt"),
-        &std::fs::read_to_string(cvlt).unwrap(),
-        &mut problems,
-    );
-    // The waiver file the cores name is the lint's.
-    let vlt = Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/bar_unit.vlt");
-    let waivers = std::fs::read_to_string(vlt).unwrap();
-    check(&out_dir("..").join("bar_unit.vlt"), &waivers, &mut problems);
-    assert!(
-        problems.is_empty(),
-        "{}\n\nIf the change is intended, regenerate with\n  MEMBAR_BLESS=1 cargo test -p bar-unit-rtl --release --test verilog_golden\nand review `git diff verilog_out`.",
-        problems.join("\n\n")
-    );
 }
 
 #[test]

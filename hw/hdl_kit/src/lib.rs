@@ -11,5 +11,6 @@
 pub mod emit;
 pub mod hdl_ports;
 pub mod onehot;
+pub mod release;
 pub use unit_ports;
 pub mod specialize;

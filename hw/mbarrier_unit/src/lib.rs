@@ -41,6 +41,7 @@ pub mod dispatch;
 pub mod entry_file;
 pub mod entry_step;
 pub mod hdl_dut;
+pub mod ip_release;
 pub mod mbarrier_unit;
 pub mod op_port;
 pub mod verilog;
@@ -54,6 +55,7 @@ pub use ag_verilog::{
 };
 pub use async_groups::AsyncGroups;
 pub use dispatch::SUPPORTED;
+pub use ip_release::{ag_ip_release, ip_release};
 pub use mbarrier_unit::MbarrierUnit;
 pub use verilog::{
     config_name, config_yaml, fusesoc_core, generate_verilog, module_prefix, synth_harness,

@@ -32,6 +32,7 @@ pub mod counter_bank;
 pub mod dispatch;
 pub mod fusesoc;
 mod hdl_dut;
+pub mod ip_release;
 pub mod membar_unit;
 /// The shared one-hot decoder primitive (`hdl_kit::onehot`).
 pub use hdl_kit::onehot;
@@ -41,6 +42,7 @@ pub mod verilog;
 
 pub use dispatch::check_supported;
 pub use fusesoc::fusesoc_core;
+pub use ip_release::ip_release;
 pub use membar_unit::MembarUnit;
 pub use verilog::{generate_verilog, module_prefix, spec_ports, Dir};
 

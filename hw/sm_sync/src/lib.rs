@@ -13,9 +13,11 @@
 pub mod decoder;
 pub mod dispatch;
 pub mod hdl_dut;
+pub mod ip_release;
 pub mod sm_sync;
 pub mod verilog;
 
+pub use ip_release::ip_release;
 pub use sm_sync::SmSync;
 pub use verilog::{generate_verilog, module_prefix, synth_harness, verilog_of, HARNESS_TOP};
 

@@ -30,7 +30,7 @@ fn emitted(name: &str) -> PathBuf {
         .join("bar_unit.v");
     assert!(
         p.is_file(),
-        "{} is missing (MEMBAR_BLESS=1 cargo test -p bar-unit-rtl --release --test verilog_golden)",
+        "{} is missing (write it with `cargo run --release --bin membar -- release`)",
         p.display()
     );
     p

@@ -43,7 +43,7 @@ fn emitted(name: &str) -> PathBuf {
         .join("async_groups.v");
     assert!(
         p.is_file(),
-        "{} is missing (MEMBAR_BLESS=1 cargo test -p mbarrier-unit-rtl --release --test ag_verilog_golden)",
+        "{} is missing (write it with `cargo run --release --bin membar -- release`)",
         p.display()
     );
     p

@@ -25,6 +25,7 @@ pub static MEMBAR: UnitEntry = UnitEntry {
     module: "membar_unit",
     example_config: "configs/default.yaml",
     generate: membar::generate,
+    release: membar_unit_rtl::ip_release,
     cosim: |a| {
         membar::cosim(&membar::CosimArgs {
             config: a.config,

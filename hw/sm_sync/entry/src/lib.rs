@@ -19,6 +19,7 @@ pub static SM_SYNC: UnitEntry = UnitEntry {
     module: "sm_sync",
     example_config: "configs/sm_sync_small.yaml",
     generate: sm_sync::generate,
+    release: sm_sync_rtl::ip_release,
     cosim: |a| sm_sync::cosim(a.config, a.verilog, a.workload, a.cycles, a.seed, a.waves),
     sim: |a| sm_sync::sim(a.config, a.workload, a.cycles, a.seed, a.trace, a.coverage),
     synth: sm_sync::synth,

@@ -29,7 +29,7 @@ fn emitted(name: &str) -> PathBuf {
         .join("sm_sync.v");
     assert!(
         p.is_file(),
-        "{} is missing (MEMBAR_BLESS=1 cargo test -p sm-sync-rtl --release --test verilog_golden)",
+        "{} is missing (write it with `cargo run --release --bin membar -- release`)",
         p.display()
     );
     p

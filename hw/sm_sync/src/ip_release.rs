@@ -1,0 +1,22 @@
+//! The released IP set of the `sm_sync` top (what `membar release --unit
+//! sm_sync` writes under `verilog_out/`): each supported configuration's
+//! Verilog and its `config.yaml` (the preset's name).
+
+use crate::generate_verilog;
+use hdl_kit::release::ReleasedFile;
+
+/// `verilog_out/sm_sync/<name>/{sm_sync.v, config.yaml}`.
+pub fn ip_release() -> Result<Vec<ReleasedFile>, String> {
+    let mut files = Vec::new();
+    for (name, cfg) in sm_sync_model::Config::named() {
+        let v = generate_verilog(&cfg).map_err(|e| format!("sm_sync {name}: {e}"))?;
+        files.push(ReleasedFile::new(format!("sm_sync/{name}/sm_sync.v"), v));
+        files.push(ReleasedFile::new(
+            format!("sm_sync/{name}/config.yaml"),
+            format!(
+                "# sm_sync configuration (spec/sm_sync.md): one of the supported configurations.\npreset: {name}\n"
+            ),
+        ));
+    }
+    Ok(files)
+}
