@@ -175,11 +175,13 @@ enum Cmd {
         #[arg(long, default_value = "membar", value_parser = registry::parser(registry::any_unit))]
         unit: registry::Unit,
     },
-    /// Write the released IP set (every shipped configuration's Verilog and
-    /// config.yaml, FuseSoC cores, waiver files) of every unit, or of one,
-    /// into a release folder with its MANIFEST; `--check` compares instead
-    /// (exit 1 on a missing, stale or leftover file). Never replaces a file
-    /// it did not write or one edited since (exit 2).
+    /// Write the released IP set of every unit (verilog_out/, its MANIFEST).
+    ///
+    /// Every shipped configuration's Verilog and config.yaml, the FuseSoC
+    /// cores and the waiver files of every unit, or of one, into a release
+    /// folder with its MANIFEST; `--check` compares instead (exit 1 on a
+    /// missing, stale or leftover file). Never replaces a file it did not
+    /// write or one edited since (exit 2).
     Release {
         /// Only this unit's files (default: every unit's).
         #[arg(long, value_parser = registry::parser(registry::any_unit))]

@@ -58,6 +58,7 @@ fn every_subcommand_is_in_help_with_one_line_and_in_the_readme_table() {
         "ptx",
         "formal",
         "generate",
+        "release",
         "cosim",
         "soak",
         "sim",

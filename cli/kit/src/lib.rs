@@ -18,6 +18,7 @@
 pub mod bench;
 pub mod common;
 pub mod entry;
+pub mod formal_tests;
 pub mod kit;
 pub mod output;
 pub mod soak;

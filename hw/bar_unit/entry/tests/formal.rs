@@ -15,21 +15,13 @@ use bar_unit_model::ports::{BarUnitPorts, ClusterBarrierPorts};
 use cli_kit::entry::UnitEntry;
 use membar_formal::runner::Verdict;
 use membar_formal::sby::Engine;
-use membar_formal::suite::{assert_harness_complete, opts, root, run_expect};
+use membar_formal::suite::{assert_harness_complete, opts, run_expect};
 use membar_formal::unit::UnitSpec;
 use std::path::PathBuf;
 use unit_ports::Unit;
 
-/// (spec, Verilog) of `entry`'s shipped configuration `name`.
 fn shipped(entry: &UnitEntry, name: &str) -> (UnitSpec, PathBuf) {
-    let d = root(env!("CARGO_MANIFEST_DIR"), 3)
-        .join("verilog_out")
-        .join(entry.dir)
-        .join(name);
-    let v = d.join(format!("{}.v", entry.module));
-    let (spec, _, v) = (entry.formal.spec)(&d.join("config.yaml"), Some(&v))
-        .unwrap_or_else(|e| panic!("{name}: {}", e.message));
-    (spec, v)
+    cli_kit::formal_tests::shipped(env!("CARGO_MANIFEST_DIR"), entry, name)
 }
 
 /// k-induction depth: the invariants are combinational, the properties

@@ -31,13 +31,8 @@ fn out_dir(entry: &UnitEntry, name: &str) -> PathBuf {
         .join(name)
 }
 
-/// (spec, Verilog) of `entry`'s shipped configuration `name`.
 fn shipped(entry: &UnitEntry, name: &str) -> (UnitSpec, PathBuf) {
-    let d = out_dir(entry, name);
-    let v = d.join(format!("{}.v", entry.module));
-    let (spec, _, v) = (entry.formal.spec)(&d.join("config.yaml"), Some(&v))
-        .unwrap_or_else(|e| panic!("{name}: {}", e.message));
-    (spec, v)
+    cli_kit::formal_tests::shipped(env!("CARGO_MANIFEST_DIR"), entry, name)
 }
 
 const KIND_DEPTH: u32 = 2;

@@ -9,49 +9,30 @@
 //! `FORMAL_MUTANTS=all cargo test --release -p mbarrier-unit-entry --test formal_mutants`;
 //! one: `MUTANT=<name> cargo test …`; one unit's: `MUTANT_UNIT=async_groups …`.
 
+use cli_kit::entry::UnitEntry;
+use cli_kit::formal_tests::MutantTable;
+use mbarrier_unit_entry::{ASYNC_GROUPS, MBARRIER};
 use membar_formal::mutants::{mutant, Mutant, UnitMutants};
-use membar_formal::suite::{check_mutant_anchors, kill_mutants, root, MutantRun};
-use membar_formal::unit::UnitSpec;
-use std::path::PathBuf;
 
-fn repo() -> PathBuf {
-    root(env!("CARGO_MANIFEST_DIR"), 3)
-}
-
-/// The harness of a table's configuration, through the unit's registry
-/// entry (the path `membar formal --unit U` takes, port check included).
-fn spec_of(u: &UnitMutants) -> UnitSpec {
-    let d = repo().join("verilog_out").join(u.dir);
-    let e = ENTRIES
-        .iter()
-        .find(|e| e.unit.0 == u.unit)
-        .expect("a table names one of this crate's units");
-    (e.formal.spec)(&d.join("config.yaml"), Some(&d.join(u.file)))
-        .unwrap_or_else(|e| panic!("{}: {}", u.dir, e.message))
-        .0
+fn table() -> MutantTable<'static> {
+    MutantTable {
+        manifest_dir: env!("CARGO_MANIFEST_DIR"),
+        entries: ENTRIES,
+        mutants: MUTANTS,
+        depth: DEPTH,
+        ci_only: CI_ONLY,
+    }
 }
 
 #[test]
 fn every_mutant_anchor_is_unique_and_names_a_group() {
-    check_mutant_anchors(MUTANTS, &repo(), &spec_of);
+    table().check_anchors();
 }
 
 #[test]
 fn every_mutant_is_killed_and_the_trace_replays() {
-    let root = repo();
-    kill_mutants(
-        MUTANTS,
-        &MutantRun {
-            root: &root,
-            spec_of: &spec_of,
-            depth: DEPTH,
-            ci_only: CI_ONLY,
-        },
-    );
+    table().kill();
 }
-
-use cli_kit::entry::UnitEntry;
-use mbarrier_unit_entry::{ASYNC_GROUPS, MBARRIER};
 
 const ENTRIES: &[&UnitEntry] = &[&MBARRIER, &ASYNC_GROUPS];
 
