@@ -103,6 +103,23 @@ fn read_manifest(dir: &Path) -> Result<Option<Manifest>, CmdError> {
     parse_manifest(dir, &text).map(Some)
 }
 
+/// Write `bytes` to a temporary file beside `path` and rename it over
+/// `path`: a release cut short leaves each file whole, old or new (a new one
+/// equals the generated text, so the next release takes it as its own).
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    // Released files are read by others: the usual 0644, not the
+    // temporary file's 0600.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644))
+}
+
 /// `membar release`.
 pub fn release(unit: Option<Unit>, out: &Path, check: bool) -> CmdResult {
     let entries: Vec<&UnitEntry> = REGISTRY
@@ -192,10 +209,7 @@ pub fn release(unit: Option<Unit>, out: &Path, check: bool) -> CmdResult {
             same += 1;
             continue;
         }
-        if let Some(d) = p.parent() {
-            std::fs::create_dir_all(d).map_err(|e| io(d, e))?;
-        }
-        std::fs::write(&p, &f.text).map_err(|e| io(&p, e))?;
+        write_atomically(&p, f.text.as_bytes()).map_err(|e| io(&p, e))?;
         changed += 1;
     }
     for p in &gone {
@@ -205,7 +219,7 @@ pub fn release(unit: Option<Unit>, out: &Path, check: bool) -> CmdResult {
         }
     }
     let mp = out.join(MANIFEST);
-    std::fs::write(&mp, manifest_text(&new)).map_err(|e| io(&mp, e))?;
+    write_atomically(&mp, manifest_text(&new).as_bytes()).map_err(|e| io(&mp, e))?;
     println!(
         "membar release ({which}): {} files in {} ({changed} written, {same} unchanged, {} removed); {}",
         set.len(),

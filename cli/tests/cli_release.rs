@@ -31,6 +31,12 @@ fn a_release_round_trips_and_check_finds_every_kind_of_damage() {
     assert!(text(&o).contains("9 files"), "{}", text(&o));
     assert!(out.join("cluster_barrier/n2/cluster_barrier.v").is_file());
     assert!(out.join("cluster_barrier.vlt").is_file());
+    // Released files are readable by others (not a temporary file's 0600).
+    use std::os::unix::fs::PermissionsExt;
+    for f in ["MANIFEST", "cluster_barrier/n2/config.yaml"] {
+        let mode = std::fs::metadata(out.join(f)).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644, "{f}: {mode:o}");
+    }
     let o = membar(&["release", "--unit", "cluster", "--out", outs, "--check"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     // The same files as the checked-in ones.
