@@ -111,6 +111,31 @@ pub fn create_out_dir(out: &Path) -> Result<(), CmdError> {
     })
 }
 
+/// `membar generate`'s write: `text` as `<out>/<file>` (the folder created
+/// if absent), through the project's writer — a temporary file renamed over
+/// the target only when the target is absent or a Verilog file membar
+/// generated (`ours` reads its first bytes). Returns the path written.
+pub fn write_generated(
+    out: &Path,
+    file: &str,
+    config: &Path,
+    ours: fn(&[u8]) -> bool,
+    text: &str,
+) -> Result<PathBuf, CmdError> {
+    use crate::output;
+    create_out_dir(out)?;
+    let path = out.join(file);
+    output::write_file(
+        "--out",
+        &path,
+        &output::RunInputs::new().with("--config", config),
+        output::Owner::Header(ours),
+        "Verilog",
+        |w| w.write_all(text.as_bytes()),
+    )?;
+    Ok(path)
+}
+
 /// How a Verilog file is named in messages: `--verilog F` when the user gave
 /// it, otherwise the file generated for the configuration.
 pub fn verilog_label(path: &Path, given: bool) -> String {

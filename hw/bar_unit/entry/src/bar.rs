@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use cli_kit::common::{CmdError, CmdResult};
-use cli_kit::output::{self, RunInputs};
+use cli_kit::output::RunInputs;
 
 /// A `bar_unit` configuration file (`warps`, `cta_slots`).
 pub fn load_config(path: &Path) -> Result<BarConfig, CmdError> {
@@ -39,17 +39,8 @@ fn generate_text(cfg: &BarConfig, config: &Path) -> Result<String, CmdError> {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg, config)?;
-    cli_kit::kit::create_out_dir(out)?;
-    let path = out.join("bar_unit.v");
-    let inputs = RunInputs::new().with("--config", config);
-    output::write_file(
-        "--out",
-        &path,
-        &inputs,
-        output::Owner::Header(is_generated_bar_verilog),
-        "Verilog",
-        |w| w.write_all(text.as_bytes()),
-    )?;
+    let path =
+        cli_kit::kit::write_generated(out, "bar_unit.v", config, is_generated_bar_verilog, &text)?;
     println!(
         "membar generate --unit bar: {} (w{}_c{}) -> {} ({} lines, {} bytes)",
         config.display(),

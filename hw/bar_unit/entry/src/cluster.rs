@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use cli_kit::common::{CmdError, CmdResult};
-use cli_kit::output::{self, RunInputs};
+use cli_kit::output::RunInputs;
 
 /// A `cluster_barrier` configuration file (`ranks`).
 pub fn load_config(path: &Path) -> Result<ClusterConfig, CmdError> {
@@ -37,17 +37,8 @@ pub(crate) fn generate_text(cfg: &ClusterConfig, config: &Path) -> Result<String
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg, config)?;
-    cli_kit::kit::create_out_dir(out)?;
-    let path = out.join("cluster_barrier.v");
-    let inputs = RunInputs::new().with("--config", config);
-    output::write_file(
-        "--out",
-        &path,
-        &inputs,
-        output::Owner::Header(is_generated),
-        "Verilog",
-        |w| w.write_all(text.as_bytes()),
-    )?;
+    let path =
+        cli_kit::kit::write_generated(out, "cluster_barrier.v", config, is_generated, &text)?;
     println!(
         "membar generate --unit cluster: {} (n{}) -> {} ({} lines)",
         config.display(),

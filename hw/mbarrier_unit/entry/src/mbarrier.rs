@@ -44,17 +44,12 @@ pub(crate) fn verilog_for(cfg: &Config, path: &Path) -> Result<String, CmdError>
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load(config)?;
     let v = verilog_for(&cfg, config)?;
-    cli_kit::kit::create_out_dir(out)?;
-    let file = out.join("mbarrier_unit.v");
-    // The project's writer: a temporary file beside the target, renamed
-    // over it only when the target is absent or membar's own Verilog.
-    cli_kit::output::write_file(
-        "--out",
-        &file,
-        &cli_kit::output::RunInputs::new().with("--config", config),
-        cli_kit::output::Owner::Header(|head| head.starts_with(GENERATED.as_bytes())),
-        "Verilog",
-        |w| w.write_all(v.as_bytes()),
+    let file = cli_kit::kit::write_generated(
+        out,
+        "mbarrier_unit.v",
+        config,
+        |head| head.starts_with(GENERATED.as_bytes()),
+        &v,
     )?;
     println!(
         "wrote {} (mbarrier_unit, {}, {} lines)",

@@ -42,17 +42,8 @@ fn rtl_supported(cfg: &Config, source: &Path) -> CmdResult {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let cfg = load_config(config)?;
     let text = generate_text(&cfg, config)?;
-    cli_kit::kit::create_out_dir(out)?;
-    let path = out.join("membar_unit.v");
-    let inputs = RunInputs::new().with("--config", config);
-    output::write_file(
-        "--out",
-        &path,
-        &inputs,
-        output::Owner::Header(is_generated_verilog),
-        "Verilog",
-        |w| w.write_all(text.as_bytes()),
-    )?;
+    let path =
+        cli_kit::kit::write_generated(out, "membar_unit.v", config, is_generated_verilog, &text)?;
     println!(
         "membar generate: {} ({}) -> {} ({} lines, {} bytes)",
         config.display(),

@@ -65,17 +65,12 @@ fn random_only(workload: &str) -> CmdResult {
 pub fn generate(config: &Path, out: &Path) -> CmdResult {
     let (name, cfg) = load(config)?;
     let v = verilog_for(&cfg, config)?;
-    cli_kit::kit::create_out_dir(out)?;
-    let file = out.join("sm_sync.v");
-    // The project's writer: a temporary file beside the target, renamed
-    // over it only when the target is absent or membar's own Verilog.
-    cli_kit::output::write_file(
-        "--out",
-        &file,
-        &cli_kit::output::RunInputs::new().with("--config", config),
-        cli_kit::output::Owner::Header(|head| head.starts_with(GENERATED.as_bytes())),
-        "Verilog",
-        |w| w.write_all(v.as_bytes()),
+    let file = cli_kit::kit::write_generated(
+        out,
+        "sm_sync.v",
+        config,
+        |head| head.starts_with(GENERATED.as_bytes()),
+        &v,
     )?;
     println!(
         "wrote {} (sm_sync, {name}, {} lines)",
