@@ -253,9 +253,9 @@ mod tests {
 
     #[test]
     fn manifest_is_its_own_workspace_with_path_deps() {
-        let m = manifest("emit-x", &[("bar-unit-rtl", "/p/hw/bar_unit")]);
+        let m = manifest("emit-x", &[("foo-unit-rtl", "/p/hw/foo_unit")]);
         assert!(m.contains("[workspace]"));
-        assert!(m.contains("bar-unit-rtl = { path = \"/p/hw/bar_unit\" }"));
+        assert!(m.contains("foo-unit-rtl = { path = \"/p/hw/foo_unit\" }"));
         assert!(m.contains("name = \"emit-x\""));
     }
 
