@@ -51,12 +51,14 @@ fn parse_manifest(dir: &Path, text: &str) -> Result<Manifest, CmdError> {
     for (n, l) in lines.enumerate() {
         let f: Vec<&str> = l.split_whitespace().collect();
         match f.as_slice() {
-            [h, unit, p] if h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit()) => {
+            [h, unit, p]
+                if h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit()) && inside(p) =>
+            {
                 m.insert(p.to_string(), (h.to_string(), unit.to_string()));
             }
             _ => {
                 return Err(CmdError::input(format!(
-                    "{}:{}: `{l}`: expected `<sha256> <unit> <path>`",
+                    "{}:{}: `{l}`: expected `<sha256> <unit> <path>`, the path relative and inside the folder",
                     path.display(),
                     n + 2
                 )))
@@ -64,6 +66,15 @@ fn parse_manifest(dir: &Path, text: &str) -> Result<Manifest, CmdError> {
         }
     }
     Ok(m)
+}
+
+/// A manifest path names a file inside the release folder: relative, no
+/// `..`, so a release never writes or removes anything outside `--out`.
+fn inside(p: &str) -> bool {
+    !p.is_empty()
+        && Path::new(p)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
 fn manifest_text(m: &Manifest) -> String {

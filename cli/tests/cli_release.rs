@@ -129,6 +129,20 @@ fn files_the_release_did_not_write_are_never_replaced() {
     let o = membar(&["release", "--out", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("is not a folder"), "{}", text(&o));
+    // A manifest line that points outside the folder is refused: a release
+    // never removes or writes a file outside --out.
+    let m = std::fs::read_to_string(rel.join("MANIFEST")).unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    std::fs::write(
+        rel.join("MANIFEST"),
+        format!("{m}{}  cluster  ../victim.txt\n", "0".repeat(64)),
+    )
+    .unwrap();
+    let o = membar(&["release", "--unit", "cluster", "--out", rels]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("inside the folder"), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
     std::fs::write(rel.join("MANIFEST"), "# my manifest\n").unwrap();
     let o = membar(&["release", "--unit", "cluster", "--out", rels, "--check"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
