@@ -13,11 +13,15 @@
 //!   (config loader, Verilog, covered model, stimulus, scoreboard);
 //! - [`soak`], [`bench`], [`sweep`]: those commands, written once over a kit
 //!   or a [`sweep::SweepEntry`];
-//! - [`synth`]: the yosys / nextpnr flow and its figures.
+//! - [`synth`]: the yosys / nextpnr flow and its figures;
+//! - `formal_tests` (feature `formal-tests`, test support for the entry
+//!   crates' `tests/formal*.rs`): a shipped configuration's harness through
+//!   its entry, and the mutant tests over a unit's table.
 
 pub mod bench;
 pub mod common;
 pub mod entry;
+#[cfg(feature = "formal-tests")]
 pub mod formal_tests;
 pub mod kit;
 pub mod output;
