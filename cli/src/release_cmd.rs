@@ -25,6 +25,9 @@ use std::path::Path;
 pub const MARKER: &str =
     "# membar release manifest: written by `membar release`; do not edit (sha256, unit, path)";
 
+/// Largest `MANIFEST` read (a line is under 200 bytes; a release has tens of files).
+const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+
 /// The manifest's file name in a release folder.
 pub const MANIFEST: &str = "MANIFEST";
 
@@ -110,7 +113,8 @@ fn read_manifest(dir: &Path) -> Result<Option<Manifest>, CmdError> {
     if !p.exists() {
         return Ok(None);
     }
-    let text = cli_kit::common::read_verilog_text("--out", &p)?;
+    let text =
+        cli_kit::common::read_input_text("--out", &p, "a release manifest", MAX_MANIFEST_BYTES)?;
     parse_manifest(dir, &text).map(Some)
 }
 
@@ -199,43 +203,43 @@ pub fn release(unit: Option<Unit>, out: &Path, check: bool) -> CmdResult {
             ))),
         }
     };
+    // Each target is read once: the files already current are skipped, the
+    // others must be absent or the manifest's own before anything is written.
+    let mut to_write: Vec<&ReleasedFile> = Vec::new();
     for (_, f) in &set {
-        let p = out.join(&f.path);
-        if let Ok(have) = std::fs::read(&p) {
-            if have != f.text.as_bytes() {
+        match std::fs::read(out.join(&f.path)) {
+            Ok(have) if have == f.text.as_bytes() => {}
+            Ok(have) => {
                 owned(&f.path, &have)?;
+                to_write.push(f);
             }
+            Err(_) => to_write.push(f),
         }
     }
+    let mut to_remove = Vec::new();
     for p in &gone {
         if let Ok(have) = std::fs::read(out.join(p)) {
             owned(p, &have)?;
+            to_remove.push(out.join(p));
         }
     }
-    let (mut changed, mut same) = (0usize, 0usize);
     let io = |p: &Path, e: std::io::Error| CmdError::input(format!("{}: {e}", p.display()));
-    for (_, f) in &set {
+    for f in &to_write {
         let p = out.join(&f.path);
-        if std::fs::read(&p).is_ok_and(|have| have == f.text.as_bytes()) {
-            same += 1;
-            continue;
-        }
         write_atomically(&p, f.text.as_bytes()).map_err(|e| io(&p, e))?;
-        changed += 1;
     }
-    for p in &gone {
-        let path = out.join(p);
-        if path.exists() {
-            std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
-        }
+    for path in &to_remove {
+        std::fs::remove_file(path).map_err(|e| io(path, e))?;
     }
     let mp = out.join(MANIFEST);
     write_atomically(&mp, manifest_text(&new).as_bytes()).map_err(|e| io(&mp, e))?;
     println!(
-        "membar release ({which}): {} files in {} ({changed} written, {same} unchanged, {} removed); {}",
+        "membar release ({which}): {} files in {} ({} written, {} unchanged, {} removed); {}",
         set.len(),
         out.display(),
-        gone.len(),
+        to_write.len(),
+        set.len() - to_write.len(),
+        to_remove.len(),
         mp.display()
     );
     Ok(())

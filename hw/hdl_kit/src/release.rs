@@ -47,7 +47,7 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<String> {
 
 /// Each file of `files` that is missing below `root` or differs from the
 /// generated text, as one message per file.
-pub fn stale(root: &Path, files: &[ReleasedFile]) -> Vec<String> {
+pub fn stale<'a>(root: &Path, files: impl IntoIterator<Item = &'a ReleasedFile>) -> Vec<String> {
     let mut out = Vec::new();
     for f in files {
         let p = root.join(&f.path);

@@ -9,37 +9,29 @@
 //! one: `MUTANT=bar_no_block cargo test …`; one unit's: `MUTANT_UNIT=cluster …`.
 
 use bar_unit_entry::{BAR, CLUSTER};
-use cli_kit::entry::UnitEntry;
 use cli_kit::formal_tests::MutantTable;
 use membar_formal::mutants::{mutant, Mutant, UnitMutants};
 
-fn table() -> MutantTable<'static> {
-    MutantTable {
-        manifest_dir: env!("CARGO_MANIFEST_DIR"),
-        entries: ENTRIES,
-        mutants: MUTANTS,
-        depth: DEPTH,
-        ci_only: CI_ONLY,
-    }
-}
+/// This crate's mutant table and how CI runs it.
+const TABLE: MutantTable = MutantTable {
+    manifest_dir: env!("CARGO_MANIFEST_DIR"),
+    entries: &[&BAR, &CLUSTER],
+    mutants: MUTANTS,
+    // BMC depth: enough for each mutant's shortest trace.
+    depth: |_| 10,
+    // The first mutant of each group.
+    ci_only: None,
+};
 
 #[test]
 fn every_mutant_anchor_is_unique_and_names_a_group() {
-    table().check_anchors();
+    TABLE.check_anchors();
 }
 
 #[test]
 fn every_mutant_is_killed_and_the_trace_replays() {
-    table().kill();
+    TABLE.kill();
 }
-
-const ENTRIES: &[&UnitEntry] = &[&BAR, &CLUSTER];
-
-/// BMC depth: enough for each mutant's shortest trace.
-const DEPTH: fn(&str) -> u32 = |_| 10;
-
-/// The first mutant of each group.
-const CI_ONLY: Option<&[&str]> = None;
 
 const MUTANTS: &[UnitMutants] = &[
     UnitMutants {

@@ -9,39 +9,31 @@
 //! `FORMAL_MUTANTS=all cargo test --release -p mbarrier-unit-entry --test formal_mutants`;
 //! one: `MUTANT=<name> cargo test …`; one unit's: `MUTANT_UNIT=async_groups …`.
 
-use cli_kit::entry::UnitEntry;
 use cli_kit::formal_tests::MutantTable;
 use mbarrier_unit_entry::{ASYNC_GROUPS, MBARRIER};
 use membar_formal::mutants::{mutant, Mutant, UnitMutants};
 
-fn table() -> MutantTable<'static> {
-    MutantTable {
-        manifest_dir: env!("CARGO_MANIFEST_DIR"),
-        entries: ENTRIES,
-        mutants: MUTANTS,
-        depth: DEPTH,
-        ci_only: CI_ONLY,
-    }
-}
+/// This crate's mutant table and how CI runs it.
+const TABLE: MutantTable = MutantTable {
+    manifest_dir: env!("CARGO_MANIFEST_DIR"),
+    entries: &[&MBARRIER, &ASYNC_GROUPS],
+    mutants: MUTANTS,
+    // BMC depth: enough for each mutant's shortest trace (the mbarrier timeout
+    // mutant needs L = 8 cycles after a try_wait).
+    depth: |unit| if unit == "mbarrier" { 12 } else { 10 },
+    // The first mutant of each group.
+    ci_only: None,
+};
 
 #[test]
 fn every_mutant_anchor_is_unique_and_names_a_group() {
-    table().check_anchors();
+    TABLE.check_anchors();
 }
 
 #[test]
 fn every_mutant_is_killed_and_the_trace_replays() {
-    table().kill();
+    TABLE.kill();
 }
-
-const ENTRIES: &[&UnitEntry] = &[&MBARRIER, &ASYNC_GROUPS];
-
-/// BMC depth: enough for each mutant's shortest trace (the mbarrier timeout
-/// mutant needs L = 8 cycles after a try_wait).
-const DEPTH: fn(&str) -> u32 = |unit| if unit == "mbarrier" { 12 } else { 10 };
-
-/// The first mutant of each group.
-const CI_ONLY: Option<&[&str]> = None;
 
 const MUTANTS: &[UnitMutants] = &[
     UnitMutants {

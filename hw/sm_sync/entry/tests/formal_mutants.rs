@@ -9,38 +9,30 @@
 //! `FORMAL_MUTANTS=all cargo test --release -p sm-sync-entry --test formal_mutants`;
 //! one: `MUTANT=<name> cargo test …`.
 
-use cli_kit::entry::UnitEntry;
 use cli_kit::formal_tests::MutantTable;
 use membar_formal::mutants::{mutant, Mutant, UnitMutants};
 use sm_sync_entry::SM_SYNC;
 
-fn table() -> MutantTable<'static> {
-    MutantTable {
-        manifest_dir: env!("CARGO_MANIFEST_DIR"),
-        entries: ENTRIES,
-        mutants: MUTANTS,
-        depth: DEPTH,
-        ci_only: CI_ONLY,
-    }
-}
+/// This crate's mutant table and how CI runs it.
+const TABLE: MutantTable = MutantTable {
+    manifest_dir: env!("CARGO_MANIFEST_DIR"),
+    entries: &[&SM_SYNC],
+    mutants: MUTANTS,
+    // BMC depth: enough for each mutant's shortest trace.
+    depth: |_| 10,
+    // The sm_sync mutants CI runs (`FORMAL_MUTANTS=all` runs all of them).
+    ci_only: Some(&["sm_silent_refusal", "sm_mb_wake_dropped"]),
+};
 
 #[test]
 fn every_mutant_anchor_is_unique_and_names_a_group() {
-    table().check_anchors();
+    TABLE.check_anchors();
 }
 
 #[test]
 fn every_mutant_is_killed_and_the_trace_replays() {
-    table().kill();
+    TABLE.kill();
 }
-
-const ENTRIES: &[&UnitEntry] = &[&SM_SYNC];
-
-/// BMC depth: enough for each mutant's shortest trace.
-const DEPTH: fn(&str) -> u32 = |_| 10;
-
-/// The sm_sync mutants CI runs (`FORMAL_MUTANTS=all` runs all of them).
-const CI_ONLY: Option<&[&str]> = Some(&["sm_silent_refusal", "sm_mb_wake_dropped"]);
 
 const MUTANTS: &[UnitMutants] = &[UnitMutants {
     unit: "sm_sync",
