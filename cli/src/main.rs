@@ -43,8 +43,14 @@ enum Cmd {
     /// stall cycles per warp by cause, total cycles. Exit 1 on a deadlock or
     /// the cycle cap, 2 on a bad file or a unit protocol error.
     Run {
-        /// A program file (YAML header + PTX), e.g. examples/membar_flag.ptx.
+        /// A program file (YAML header + PTX), e.g. examples/membar_flag.ptx;
+        /// with --launch, a PTX module as nvcc writes it.
         program: PathBuf,
+        /// A launch file (grid, block, buffers, parameters, expected outputs)
+        /// running PROGRAM's entry on every thread of the grid; exit 1 when an
+        /// expected output differs (docs/kernels.md).
+        #[arg(long)]
+        launch: Option<PathBuf>,
         /// Seed of the random memory timing.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -448,6 +454,15 @@ fn main() -> ExitCode {
         Cmd::Ptx { lower, table } => ptx_cmd::run(lower.as_deref(), table),
         Cmd::Run {
             program,
+            launch: Some(launch),
+            seed,
+            cycles,
+            trace,
+            on,
+        } => run_cmd::run_kernel(&program, &launch, seed, cycles, trace.as_deref(), on),
+        Cmd::Run {
+            program,
+            launch: None,
             seed,
             cycles,
             trace,

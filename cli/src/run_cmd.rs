@@ -95,6 +95,122 @@ pub fn report(file: &str, seed: u64, r: &RunResult) -> String {
     s
 }
 
+/// `membar run MODULE.ptx --launch L.yaml`: a kernel on every thread of
+/// its grid; prints the outcome, the checks of the expected outputs, the
+/// stalls per warp and the simulation speed.
+pub fn run_kernel(
+    program: &Path,
+    launch: &Path,
+    seed: u64,
+    cycles: u64,
+    trace: Option<&Path>,
+    on: crate::on_target::On,
+) -> CmdResult {
+    if cycles == 0 {
+        return Err(CmdError::input(
+            "--cycles 0: expected a cycle cap of at least 1",
+        ));
+    }
+    if trace.is_some() {
+        return Err(CmdError::input(
+            "--trace with --launch: not supported yet for kernel launches (the trace records warps of program files); run without --trace",
+        ));
+    }
+    let name = program.display().to_string();
+    let src = read_program("PROGRAM", program)?;
+    let l = sm_exec::launch::load(launch).map_err(CmdError::input)?;
+    let opts = RunOptions {
+        seed,
+        max_cycles: cycles,
+        backend: crate::on_target::backend(on)?,
+        ..RunOptions::default()
+    };
+    let t0 = std::time::Instant::now();
+    let k = sm_exec::kernel::run_kernel(&name, &src, &l, opts)
+        .map_err(|e| CmdError::input(e.to_string()))?;
+    let secs = t0.elapsed().as_secs_f64();
+    let r = &k.result;
+    let mut text = kernel_report(&name, &launch.display().to_string(), seed, &k);
+    let issued: u64 = r.warps.iter().map(|w| w.issued).sum();
+    let _ = writeln!(
+        text,
+        "\nsimulation: {} cycles, {issued} warp-instructions in {secs:.3} s: {:.3} M warp-instructions/s, {:.3} M cycles/s",
+        r.cycles,
+        issued as f64 / secs.max(1e-9) / 1e6,
+        r.cycles as f64 / secs.max(1e-9) / 1e6
+    );
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(|e| CmdError::failed(format!("writing stdout: {e}")))?;
+    let replay = format!(
+        "membar run {name} --launch {} --seed {seed} --cycles {cycles}",
+        launch.display()
+    );
+    match &r.outcome {
+        Outcome::Finished if k.passed() => Ok(()),
+        Outcome::Finished => Err(CmdError::failed(format!(
+            "{name}: finished, but an expected output differs (see above)\n  replay: {replay}"
+        ))),
+        Outcome::Deadlock(_) => Err(CmdError::failed(format!(
+            "{name}: deadlock at cycle {} with seed {seed} (see the waiting warps above)\n  replay: {replay}",
+            r.cycles
+        ))),
+        Outcome::CycleCap(_) => Err(CmdError::failed(format!(
+            "{name}: not finished after --cycles {cycles} with seed {seed}\n  replay: {replay}"
+        ))),
+        Outcome::UnitError(e) => Err(CmdError::input(e.clone())),
+        Outcome::Mismatch(m) => Err(CmdError::failed(format!(
+            "{name}: --on {}: the sm_sync top differs from its reference model: {m}\n  replay: {replay} --on {}",
+            on.name(),
+            on.name()
+        ))),
+    }
+}
+
+/// The printed report of a kernel run.
+pub fn kernel_report(
+    file: &str,
+    launch: &str,
+    seed: u64,
+    k: &sm_exec::kernel::KernelRun,
+) -> String {
+    let r = &k.result;
+    let mut s = String::new();
+    let _ = writeln!(s, "# membar run {file} --launch {launch} (seed {seed})");
+    let _ = writeln!(s, "entry: {}", k.entry);
+    let mut text = report(file, seed, r);
+    // Per-thread registers of a kernel are not printed (lane 0's would mislead).
+    if let Some(i) = text.find("\nfinal registers:") {
+        let tail = text[i..]
+            .find("\nwaiting warps:")
+            .map(|j| text[i + j..].to_string());
+        text.truncate(i);
+        text.push('\n');
+        if let Some(t) = tail {
+            text.push_str(&t);
+        }
+    }
+    s.push_str(text.split_once('\n').map(|x| x.1).unwrap_or(""));
+    let _ = writeln!(s, "\nexpected outputs:");
+    for c in &k.checks {
+        if c.wrong.is_empty() {
+            let _ = writeln!(s, "  {}: {} values: PASS", c.buffer, c.checked);
+        } else {
+            let _ = writeln!(
+                s,
+                "  {}: {} of {} values differ: FAIL",
+                c.buffer,
+                c.wrong.len(),
+                c.checked
+            );
+            for (i, want, got) in c.wrong.iter().take(8) {
+                let _ = writeln!(s, "    [{i}]: expected {want}, got {got}");
+            }
+        }
+    }
+    s
+}
+
 pub fn run(
     program: &Path,
     seed: u64,

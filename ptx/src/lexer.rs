@@ -12,6 +12,14 @@ pub enum Tok {
     Int(i64),
     /// A numeric literal that is not an integer (`8.0` in `.version 8.0`).
     Num(String),
+    /// A hexadecimal floating-point literal: `0f3F800000` (an f32's bits) or
+    /// `0d3FF0000000000000` (an f64's bits), as written and as bits.
+    Float {
+        text: String,
+        bits: u64,
+    },
+    /// A string literal (`.pragma "nounroll";`, `.file 1 "k.cu"`), without its quotes.
+    Str(String),
     Punct(char),
 }
 
@@ -21,6 +29,8 @@ impl Tok {
             Tok::Word(w) => format!("`{w}`"),
             Tok::Int(i) => format!("`{i}`"),
             Tok::Num(n) => format!("`{n}`"),
+            Tok::Float { text, .. } => format!("`{text}`"),
+            Tok::Str(t) => format!("`\"{t}\"`"),
             Tok::Punct(c) => format!("`{c}`"),
         }
     }
@@ -41,7 +51,7 @@ fn word_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '%' | '$' | '.')
 }
 
-const PUNCT: &str = ",;[]{}()@!:<>+-";
+const PUNCT: &str = ",;[]{}()@!:<>+-=|";
 
 /// Split `src` into tokens; `first_line` is the file line of `src`'s first line.
 pub fn lex(file: &str, src: &str, first_line: usize) -> Result<Vec<Token>> {
@@ -115,19 +125,40 @@ pub fn lex(file: &str, src: &str, first_line: usize) -> Result<Vec<Token>> {
                 i += 1;
                 col += 1;
             }
-            let tok = if let Some(h) = w.strip_prefix("0x").or_else(|| w.strip_prefix("0X")) {
-                match i64::from_str_radix(h, 16) {
-                    Ok(v) => Tok::Int(v),
-                    Err(_) => Tok::Num(w),
-                }
-            } else {
-                match w.parse::<i64>() {
-                    Ok(v) => Tok::Int(v),
-                    Err(_) => Tok::Num(w),
-                }
-            };
+            let tok = number(&w);
             out.push(Token {
                 tok,
+                line: tl,
+                col: tc,
+            });
+        } else if c == '"' {
+            let mut t = String::new();
+            i += 1;
+            col += 1;
+            loop {
+                match chars.get(i) {
+                    Some('"') => {
+                        i += 1;
+                        col += 1;
+                        break;
+                    }
+                    Some('\n') | None => {
+                        return Err(PtxError::new(
+                            file,
+                            tl,
+                            tc,
+                            "found an unterminated string literal, expected `\"` before the end of the line",
+                        ))
+                    }
+                    Some(&d) => {
+                        t.push(d);
+                        i += 1;
+                        col += 1;
+                    }
+                }
+            }
+            out.push(Token {
+                tok: Tok::Str(t),
                 line: tl,
                 col: tc,
             });
@@ -151,6 +182,44 @@ pub fn lex(file: &str, src: &str, first_line: usize) -> Result<Vec<Token>> {
         }
     }
     Ok(out)
+}
+
+/// A numeric token: decimal or `0x` hexadecimal integers up to 2^64 - 1
+/// (an integer from 2^63 up is kept as its two's-complement `i64`, the bits
+/// PTX gives it), `0f`/`0d` hexadecimal floats (8 / 16 digits), an optional
+/// `U` suffix; anything else is a [`Tok::Num`].
+fn number(w: &str) -> Tok {
+    let body = w.strip_suffix('U').unwrap_or(w);
+    let float = |h: &str, digits: usize| {
+        (h.len() == digits && h.chars().all(|c| c.is_ascii_hexdigit()))
+            .then(|| u64::from_str_radix(h, 16).ok())
+            .flatten()
+    };
+    if let Some(h) = w.strip_prefix("0f").or_else(|| w.strip_prefix("0F")) {
+        if let Some(bits) = float(h, 8) {
+            return Tok::Float {
+                text: w.to_string(),
+                bits,
+            };
+        }
+    }
+    if let Some(h) = w.strip_prefix("0d").or_else(|| w.strip_prefix("0D")) {
+        if let Some(bits) = float(h, 16) {
+            return Tok::Float {
+                text: w.to_string(),
+                bits,
+            };
+        }
+    }
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else {
+        body.parse::<u64>().ok()
+    };
+    match v {
+        Some(v) => Tok::Int(v as i64),
+        None => Tok::Num(w.to_string()),
+    }
 }
 
 #[cfg(test)]
@@ -187,6 +256,28 @@ mod tests {
         assert!(e
             .to_string()
             .starts_with("f.ptx:11:3: found the character '#'"));
+        let t = lex(
+            "f",
+            "0f3F800000 0d408F400000000000 18446744073709551615 \"nounroll\"",
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            t[0].tok,
+            Tok::Float {
+                text: "0f3F800000".into(),
+                bits: 0x3F80_0000
+            }
+        );
+        assert_eq!(
+            t[1].tok,
+            Tok::Float {
+                text: "0d408F400000000000".into(),
+                bits: 0x408F_4000_0000_0000
+            }
+        );
+        assert_eq!(t[2].tok, Tok::Int(-1));
+        assert_eq!(t[3].tok, Tok::Str("nounroll".into()));
         let e = lex("f", "/* open", 1).unwrap_err();
         assert!(e.msg.contains("unterminated"));
     }

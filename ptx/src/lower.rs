@@ -383,6 +383,10 @@ pub static TABLE: &[Row] = &[
     Row { forms: &["red.release.sys"], sass: "(assumed) MEMBAR.ALL.SYS; …; RED", ops: &[M_SYS, txn(TxnOp::Red)], source: MEMX, note: "not measured" },
     // ---- control ----
     Row { forms: &["setp", "mov", "add", "bra"], sass: "ISETP / MOV / IADD3 / BRA", ops: &[L::Local], source: "PTX ISA (no synchronisation)", note: "" },
+    Row { forms: &crate::parser::ALU, sass: "IMAD / IADD3 / LOP3 / SHF / PRMT / F2I / I2F / SEL / DADD ...", ops: &[L::Local], source: "PTX ISA (no synchronisation); executed per lane by sm-exec", note: "arithmetic, logic, conversion" },
+    Row { forms: &crate::parser::WARP, sass: "SHFL / VOTE / REDUX / MATCH / ELECT", ops: &[L::Local], source: "PTX ISA (warp-level, no SM unit)", note: "executed over the warp's active lanes by sm-exec" },
+    Row { forms: &["bar.warp.sync"], sass: "WARPSYNC", ops: &[L::Local], source: "data/calibration/sync/README.md §1 (a WARPSYNC before a BAR: +7 cycles); PTX ISA", note: "the lanes of the mask converge; no named barrier; not measured alone" },
+    Row { forms: &crate::parser::OTHER, sass: "CALL / BPT.TRAP / NANOSLEEP / ...", ops: &[L::Local], source: "PTX ISA", note: "judged by sm-exec (refused where not modelled)" },
     Row { forms: &["ret", "exit"], sass: "EXIT", ops: &[L::Exit], source: "spec/bar_unit.md (exit), spec/cluster_barrier.md", note: "an exited warp counts as arrived at all-thread barriers" },
 ];
 

@@ -4,10 +4,13 @@
 
 use crate::error::{PtxError, Result};
 use crate::lexer::{lex, Tok, Token};
+use std::collections::HashSet;
 
 /// The instruction families of the subset (for the "outside the subset" error).
 pub const SUPPORTED: &str = "ld, st, atom, red, membar, fence, bar, barrier, barrier.cluster, \
-mbarrier, cp.async.bulk, cp.async.bulk.commit_group, cp.async.bulk.wait_group, setp, mov, add, bra, ret, exit";
+mbarrier, cp.async.bulk, cp.async.bulk.commit_group, cp.async.bulk.wait_group, setp, mov, add, bra, ret, exit, \
+the arithmetic, logic and conversion opcodes (sub, mul, mad, ..., cvt, cvta, selp), \
+the warp-level opcodes (shfl, vote, redux, match, activemask, elect) and call, trap, nanosleep, mapa";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Operand {
@@ -20,8 +23,17 @@ pub enum Operand {
     },
     /// The sink `_`.
     Sink,
-    /// `!p` (the negated predicate source of `bar.red`).
+    /// `!p` (the negated predicate source of `bar.red`, `selp`, `vote`).
     NotPred(String),
+    /// A vector operand `{%r1, %r2, %r3, %r4}` (`ld.v4`, `st.v4`); `_` for an element not written.
+    Vector(Vec<String>),
+    /// A hexadecimal floating-point literal (`0f3F800000`): as written, and its bits.
+    Float {
+        text: String,
+        bits: u64,
+    },
+    /// `d|p`: a destination and a predicate destination (`shfl.sync`, `setp`).
+    Pair(String, String),
 }
 
 impl Operand {
@@ -33,6 +45,9 @@ impl Operand {
             Operand::Addr { base, offset } => format!("[{base}{offset:+}]"),
             Operand::Sink => "_".into(),
             Operand::NotPred(p) => format!("!{p}"),
+            Operand::Vector(v) => format!("{{{}}}", v.join(", ")),
+            Operand::Float { text, .. } => text.clone(),
+            Operand::Pair(a, b) => format!("{a}|{b}"),
         }
     }
 }
@@ -94,8 +109,13 @@ pub struct Decl {
     pub ty: String,
     /// `.align N` if written (a power of two).
     pub align: Option<u64>,
-    /// The names declared, each with its array length (`None`: a scalar).
+    /// The names declared, each with its array length (`None`: a scalar;
+    /// `Some(0)`: `[]`, an `.extern` array sized at launch).
     pub vars: Vec<(String, Option<u64>)>,
+    /// `.extern` (dynamic shared memory: `.extern .shared .b8 smem[];`).
+    pub external: bool,
+    /// The initialiser's values (`= {1, 2}` or `= 7`), elements in order; empty if none.
+    pub init: Vec<i64>,
     pub line: usize,
     pub col: usize,
 }
@@ -116,11 +136,41 @@ impl Decl {
     }
 }
 
+/// A kernel parameter (`.param .u64 name`) or a device function's parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    pub name: String,
+    /// The element type without its dot (`u64`, `b8`).
+    pub ty: String,
+    pub align: Option<u64>,
+    /// Array length (`.param .align 8 .b8 p[16]`), `None` for a scalar.
+    pub len: Option<u64>,
+    pub line: usize,
+}
+
+impl Param {
+    /// Bytes the parameter occupies.
+    pub fn bytes(&self) -> u64 {
+        let digits: String = self.ty.chars().filter(|c| c.is_ascii_digit()).collect();
+        let e = digits.parse::<u64>().map(|b| b / 8).unwrap_or(1).max(1);
+        e * self.len.unwrap_or(1).max(1)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub name: String,
     pub line: usize,
     pub body: Vec<Stmt>,
+    /// `.func` (a device function) rather than `.entry` (a kernel).
+    pub func: bool,
+    /// Parameters in order (a kernel's `.param`s; a function's inputs).
+    pub params: Vec<Param>,
+    /// A function's return parameters (`.func (.param .b32 r) f(...)`).
+    pub rets: Vec<Param>,
+    /// Performance directives written after the parameters
+    /// (`.maxntid 256, 1, 1` → ("maxntid", [256, 1, 1])).
+    pub directives: Vec<(String, Vec<i64>)>,
 }
 
 impl Entry {
@@ -193,6 +243,39 @@ impl<'a> P<'a> {
             self.err(&format!("`{c}`"))
         }
     }
+    fn string(&mut self, expected: &str) -> Result<String> {
+        match self.peek() {
+            Some(Token {
+                tok: Tok::Str(t), ..
+            }) => {
+                let t = t.clone();
+                self.pos += 1;
+                Ok(t)
+            }
+            _ => self.err(expected),
+        }
+    }
+    /// Skip the rest of source line `line` (`.file`, `.loc`: debug information).
+    fn skip_line(&mut self, line: usize) {
+        while self.peek().is_some_and(|t| t.line == line) {
+            self.pos += 1;
+        }
+    }
+    /// Skip a `.section NAME { ... }` (DWARF debug sections).
+    fn skip_section(&mut self) -> Result<()> {
+        self.word("a section name after `.section`")?;
+        self.punct('{')?;
+        let mut depth = 1;
+        while depth > 0 {
+            match self.next().map(|t| t.tok) {
+                Some(Tok::Punct('{')) => depth += 1,
+                Some(Tok::Punct('}')) => depth -= 1,
+                Some(_) => {}
+                None => return self.err("`}` closing the `.section`"),
+            }
+        }
+        Ok(())
+    }
     fn word(&mut self, expected: &str) -> Result<(String, usize, usize)> {
         match self.peek() {
             Some(Token {
@@ -222,12 +305,22 @@ pub fn parse_module(file: &str, src: &str, first_line: usize) -> Result<Module> 
     let mut entries: Vec<Entry> = Vec::new();
     let mut decls: Vec<Decl> = Vec::new();
     while p.peek().is_some() {
-        let (w, line, col) = p.word(
-            "`.version`, `.target`, `.address_size`, `.visible`, `.entry` or a `.shared`/`.global`/`.const` declaration",
+        let (mut w, mut line, mut col) = p.word(
+            "`.version`, `.target`, `.address_size`, `.visible`, `.entry`, `.func` or a `.shared`/`.global`/`.const` declaration",
         )?;
+        // Linkage: `.visible`, `.extern`, `.weak`, `.common` before an entry,
+        // a function or a variable.
+        let mut external = false;
+        while matches!(w.as_str(), ".visible" | ".extern" | ".weak" | ".common") {
+            external |= w == ".extern";
+            let (x, l, c) =
+                p.word("`.entry`, `.func` or a variable declaration after the linkage")?;
+            (w, line, col) = (x, l, c);
+        }
         match w.as_str() {
             ".shared" | ".shared::cta" | ".global" | ".const" => {
-                if let Stmt::Decl(d) = parse_decl(&mut p, w, line, col)? {
+                if let Stmt::Decl(mut d) = parse_decl(&mut p, w, line, col)? {
+                    d.external = external;
                     decls.push(d);
                 }
             }
@@ -248,22 +341,21 @@ pub fn parse_module(file: &str, src: &str, first_line: usize) -> Result<Module> 
                     p.word("a target option")?;
                 }
             }
-            ".visible" => {
-                let (e, _, _) = p.word("`.entry` after `.visible`")?;
-                if e != ".entry" {
-                    p.pos -= 1;
-                    return p.err("`.entry` after `.visible`");
+            // Debug information: `.file 1 "k.cu"` (with optional sizes), skipped.
+            ".file" => p.skip_line(line),
+            ".section" => p.skip_section()?,
+            ".entry" | ".func" => {
+                if let Some(e) = parse_entry(&mut p, line, w == ".func")? {
+                    entries.push(e);
                 }
-                entries.push(parse_entry(&mut p, line)?);
             }
-            ".entry" | ".func" => entries.push(parse_entry(&mut p, line)?),
             _ => {
                 return Err(PtxError::new(
                     file,
                     line,
                     col,
                     format!(
-                        "found `{w}`, expected `.version`, `.target`, `.address_size`, a `.shared`/`.global`/`.const` declaration or `.entry NAME {{ ... }}` at the top level"
+                        "found `{w}`, expected `.version`, `.target`, `.address_size`, `.file`, a `.shared`/`.global`/`.const` declaration, `.entry NAME {{ ... }}` or `.func NAME {{ ... }}` at the top level"
                     ),
                 ))
             }
@@ -285,39 +377,75 @@ pub fn parse_module(file: &str, src: &str, first_line: usize) -> Result<Module> 
     Ok(Module { entries, decls })
 }
 
-fn parse_entry(p: &mut P, line: usize) -> Result<Entry> {
-    let (name, _, _) = p.word("the entry's name")?;
-    if p.is_punct('(') {
-        // Parameters are accepted and ignored.
+/// Parse an `.entry` or `.func` after its keyword; `None` for a function
+/// prototype without a body (`.extern .func f(...);`).
+fn parse_entry(p: &mut P, line: usize, func: bool) -> Result<Option<Entry>> {
+    let mut rets = Vec::new();
+    if func && p.is_punct('(') {
+        rets = parse_params(p)?;
+    }
+    let (name, _, _) = p.word(if func {
+        "the function's name"
+    } else {
+        "the entry's name"
+    })?;
+    let params = if p.is_punct('(') {
+        parse_params(p)?
+    } else {
+        Vec::new()
+    };
+    // Performance directives: `.maxntid 256, 1, 1`, `.explicitcluster`, ...
+    let mut directives = Vec::new();
+    while let Some(Token {
+        tok: Tok::Word(d), ..
+    }) = p.peek().cloned()
+    {
+        const DIRS: [&str; 9] = [
+            ".maxntid",
+            ".reqntid",
+            ".minnctapersm",
+            ".maxnctapersm",
+            ".maxnreg",
+            ".maxclusterrank",
+            ".reqnctapercluster",
+            ".explicitcluster",
+            ".noreturn",
+        ];
+        if d == ".pragma" {
+            p.pos += 1;
+            p.string("a string after `.pragma`")?;
+            p.punct(';')?;
+            continue;
+        }
+        if !DIRS.contains(&d.as_str()) {
+            return p.err(&format!(
+                "`{{`, `;` or a performance directive (one of {})",
+                DIRS.join(", ")
+            ));
+        }
         p.pos += 1;
-        let mut depth = 1;
-        while depth > 0 {
-            match p.next() {
-                Some(Token {
-                    tok: Tok::Punct('('),
-                    ..
-                }) => depth += 1,
-                Some(Token {
-                    tok: Tok::Punct(')'),
-                    ..
-                }) => depth -= 1,
-                Some(_) => {}
-                None => return p.err("`)` closing the parameter list"),
+        let mut vals = Vec::new();
+        while let Some(Token {
+            tok: Tok::Int(v), ..
+        }) = p.peek().cloned()
+        {
+            p.pos += 1;
+            vals.push(v);
+            if p.is_punct(',') {
+                p.pos += 1;
+            } else {
+                break;
             }
         }
+        directives.push((d[1..].to_string(), vals));
+    }
+    if func && p.is_punct(';') {
+        p.pos += 1;
+        return Ok(None);
     }
     p.punct('{')?;
-    let mut body = Vec::new();
-    loop {
-        if p.is_punct('}') {
-            p.pos += 1;
-            break;
-        }
-        if p.peek().is_none() {
-            return p.err(&format!("`}}` closing entry `{name}`"));
-        }
-        body.push(parse_stmt(p)?);
-    }
+    let mut blocks = 0;
+    let body = parse_body(p, &name, &mut blocks)?;
     // Labels: unique, and every branch target defined.
     let labels: Vec<&str> = body
         .iter()
@@ -352,11 +480,172 @@ fn parse_entry(p: &mut P, line: usize) -> Result<Entry> {
             }
         }
     }
-    Ok(Entry { name, line, body })
+    Ok(Some(Entry {
+        name,
+        line,
+        body,
+        func,
+        params,
+        rets,
+        directives,
+    }))
 }
 
-const DECL_SPACES: [&str; 6] = [
+/// A parameter list `( .param .u64 a, .param .align 8 .b8 b[16] )`.
+fn parse_params(p: &mut P) -> Result<Vec<Param>> {
+    p.punct('(')?;
+    let mut out = Vec::new();
+    if p.is_punct(')') {
+        p.pos += 1;
+        return Ok(out);
+    }
+    loop {
+        let (kw, line, _) = p.word("`.param` or `.reg` starting a parameter")?;
+        if kw != ".param" && kw != ".reg" {
+            p.pos -= 1;
+            return p.err("`.param` or `.reg` starting a parameter");
+        }
+        let (mut ty, mut align, mut len) = (None, None, None);
+        let name = loop {
+            match p.next().map(|t| t.tok) {
+                Some(Tok::Word(w)) if w == ".align" => match p.next().map(|t| t.tok) {
+                    Some(Tok::Int(n)) if n > 0 && n <= MAX_ALIGN && n & (n - 1) == 0 => {
+                        align = Some(n as u64)
+                    }
+                    _ => {
+                        p.pos -= 1;
+                        return p.err("a power of two after `.align`");
+                    }
+                },
+                // Pointer attributes of a kernel parameter: `.ptr .global .align 4`.
+                Some(Tok::Word(w))
+                    if matches!(
+                        w.as_str(),
+                        ".ptr" | ".global" | ".shared" | ".const" | ".local"
+                    ) => {}
+                Some(Tok::Word(w)) if w.starts_with('.') => {
+                    if !TYPES.contains(&&w[1..]) {
+                        p.pos -= 1;
+                        return p.err(&format!("a parameter type (one of .{})", TYPES.join(", .")));
+                    }
+                    ty = Some(w[1..].to_string());
+                }
+                Some(Tok::Word(w)) => break w,
+                _ => {
+                    p.pos -= 1;
+                    return p.err("a parameter's type and name");
+                }
+            }
+        };
+        let Some(ty) = ty else {
+            p.pos -= 1;
+            return p.err(&format!("a type before parameter `{name}`"));
+        };
+        if p.is_punct('[') {
+            p.pos += 1;
+            match p.next().map(|t| t.tok) {
+                Some(Tok::Int(n)) if (1..=MAX_ARRAY_LEN).contains(&n) => len = Some(n as u64),
+                _ => {
+                    p.pos -= 1;
+                    return p.err(&format!("an array size 1..{MAX_ARRAY_LEN}"));
+                }
+            }
+            p.punct(']')?;
+        }
+        out.push(Param {
+            name,
+            ty,
+            align,
+            len,
+            line,
+        });
+        if p.is_punct(',') {
+            p.pos += 1;
+        } else {
+            break;
+        }
+    }
+    p.punct(')')?;
+    Ok(out)
+}
+
+/// The statements of a body up to its closing `}` (consumed). A nested
+/// `{ ... }` block (nvcc's inline-asm scopes) is flattened into the body:
+/// the registers it declares and the labels it defines are local to it, so
+/// they are renamed `NAME#k` (block k of the entry) wherever the block uses
+/// them; names from outside keep theirs.
+fn parse_body(p: &mut P, entry: &str, blocks: &mut usize) -> Result<Vec<Stmt>> {
+    let mut body = Vec::new();
+    loop {
+        if p.is_punct('}') {
+            p.pos += 1;
+            return Ok(body);
+        }
+        if p.peek().is_none() {
+            return p.err(&format!("`}}` closing entry `{entry}`"));
+        }
+        if p.is_punct('{') {
+            p.pos += 1;
+            *blocks += 1;
+            let k = *blocks;
+            let inner = parse_body(p, entry, blocks)?;
+            let mut local: HashSet<String> = HashSet::new();
+            for st in &inner {
+                match st {
+                    Stmt::Decl(d) if d.space == ".reg" => {
+                        local.extend(d.names().filter(|n| !n.contains('#')).map(str::to_string))
+                    }
+                    Stmt::Label { name, .. } if !name.contains('#') => {
+                        local.insert(name.clone());
+                    }
+                    _ => {}
+                }
+            }
+            let rn = |n: &mut String| {
+                if local.contains(n.as_str()) {
+                    *n = format!("{n}#{k}");
+                }
+            };
+            for mut st in inner {
+                match &mut st {
+                    Stmt::Label { name, .. } => rn(name),
+                    Stmt::Decl(d) if d.space == ".reg" => {
+                        for (n, _) in d.vars.iter_mut() {
+                            rn(n)
+                        }
+                    }
+                    Stmt::Decl(_) => {}
+                    Stmt::Inst(i) => {
+                        if let Some(g) = &mut i.guard {
+                            rn(&mut g.reg);
+                        }
+                        for o in i.operands.iter_mut() {
+                            match o {
+                                Operand::Reg(r) | Operand::NotPred(r) => rn(r),
+                                Operand::Addr { base, .. } => rn(base),
+                                Operand::Vector(v) => v.iter_mut().for_each(rn),
+                                Operand::Pair(a, b) => {
+                                    rn(a);
+                                    rn(b)
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                body.push(st);
+            }
+            continue;
+        }
+        if let Some(st) = parse_stmt(p)? {
+            body.push(st);
+        }
+    }
+}
+
+const DECL_SPACES: [&str; 7] = [
     ".reg",
+    ".param",
     ".shared",
     ".shared::cta",
     ".global",
@@ -372,7 +661,27 @@ const TYPES: [&str; 16] = [
     "f64", "pred",
 ];
 
-fn parse_stmt(p: &mut P) -> Result<Stmt> {
+/// One statement; `None` for a directive with no meaning to the executor
+/// (`.pragma "nounroll";`, `.loc 1 23 5`).
+fn parse_stmt(p: &mut P) -> Result<Option<Stmt>> {
+    if let Some(Token {
+        tok: Tok::Word(w),
+        line,
+        ..
+    }) = p.peek().cloned()
+    {
+        if w == ".loc" {
+            p.pos += 1;
+            p.skip_line(line);
+            return Ok(None);
+        }
+        if w == ".pragma" {
+            p.pos += 1;
+            p.string("a string after `.pragma`")?;
+            p.punct(';')?;
+            return Ok(None);
+        }
+    }
     let mut guard = None;
     if p.is_punct('@') {
         p.pos += 1;
@@ -386,10 +695,10 @@ fn parse_stmt(p: &mut P) -> Result<Stmt> {
     let (w, line, col) = p.word("an instruction, a label or a declaration")?;
     if guard.is_none() && p.is_punct(':') {
         p.pos += 1;
-        return Ok(Stmt::Label { name: w, line });
+        return Ok(Some(Stmt::Label { name: w, line }));
     }
     if guard.is_none() && DECL_SPACES.contains(&w.as_str()) {
-        return parse_decl(p, w, line, col);
+        return parse_decl(p, w, line, col).map(Some);
     }
     let mut operands = Vec::new();
     if !p.is_punct(';') {
@@ -404,14 +713,14 @@ fn parse_stmt(p: &mut P) -> Result<Stmt> {
     }
     p.punct(';')?;
     let form = classify(p.file, line, col, &w, &operands)?;
-    Ok(Stmt::Inst(Inst {
+    Ok(Some(Stmt::Inst(Inst {
         line,
         col,
         guard,
         opcode: w,
         form,
         operands,
-    }))
+    })))
 }
 
 fn parse_decl(p: &mut P, space: String, line: usize, col: usize) -> Result<Stmt> {
@@ -423,6 +732,7 @@ fn parse_decl(p: &mut P, space: String, line: usize, col: usize) -> Result<Stmt>
     let mut vars: Vec<(String, Option<u64>)> = Vec::new();
     let mut ty: Option<String> = None;
     let mut align = None;
+    let mut init = Vec::new();
     loop {
         if p.is_punct(';') {
             p.pos += 1;
@@ -478,7 +788,13 @@ fn parse_decl(p: &mut P, space: String, line: usize, col: usize) -> Result<Stmt>
                     names.push(name);
                 }
                 let mut len = None;
-                if p.is_punct('[') {
+                if p.is_punct('[')
+                    && matches!(p.toks.get(p.pos + 1).map(|t| &t.tok), Some(Tok::Punct(']')))
+                {
+                    // `[]`: sized at launch (`.extern .shared .b8 smem[];`).
+                    p.pos += 2;
+                    len = Some(0);
+                } else if p.is_punct('[') {
                     p.pos += 1;
                     match p.next().map(|t| t.tok) {
                         Some(Tok::Int(n)) if (1..=MAX_ARRAY_LEN).contains(&n) => {
@@ -494,11 +810,14 @@ fn parse_decl(p: &mut P, space: String, line: usize, col: usize) -> Result<Stmt>
                 vars.extend(names.into_iter().map(|n| (n, len)));
             }
             Some(Tok::Punct(',')) if !vars.is_empty() => {}
+            Some(Tok::Punct('=')) if vars.len() == 1 && space != ".reg" => {
+                init = parse_init(p)?;
+            }
             _ => {
                 if t.is_some() {
                     p.pos -= 1;
                 }
-                return p.err("a type, a name or `;` in the declaration");
+                return p.err("a type, a name, `= initialiser` or `;` in the declaration");
             }
         }
     }
@@ -511,9 +830,41 @@ fn parse_decl(p: &mut P, space: String, line: usize, col: usize) -> Result<Stmt>
         ty,
         align,
         vars,
+        external: false,
+        init,
         line,
         col,
     }))
+}
+
+/// An initialiser after `=`: one constant or `{c, c, ...}` (nested braces
+/// flattened), integers or hexadecimal floats.
+fn parse_init(p: &mut P) -> Result<Vec<i64>> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    loop {
+        match p.next().map(|t| t.tok) {
+            Some(Tok::Punct('{')) => depth += 1,
+            Some(Tok::Punct('}')) if depth > 0 => depth -= 1,
+            Some(Tok::Punct(',')) if depth > 0 => {}
+            Some(Tok::Punct('-')) => match p.next().map(|t| t.tok) {
+                Some(Tok::Int(v)) => out.push(v.wrapping_neg()),
+                _ => {
+                    p.pos -= 1;
+                    return p.err("an integer after `-` in the initialiser");
+                }
+            },
+            Some(Tok::Int(v)) => out.push(v),
+            Some(Tok::Float { bits, .. }) => out.push(bits as i64),
+            _ => {
+                p.pos -= 1;
+                return p.err("a constant, `{` or `}` in the initialiser (integers or 0f/0d floats; addresses of variables are not supported)");
+            }
+        }
+        if depth == 0 {
+            return Ok(out);
+        }
+    }
 }
 
 fn parse_operand(p: &mut P) -> Result<Operand> {
@@ -531,10 +882,15 @@ fn parse_operand(p: &mut P) -> Result<Operand> {
             };
             let mut offset = 0;
             if p.is_punct('+') || p.is_punct('-') {
-                let neg = p.is_punct('-');
+                let mut neg = p.is_punct('-');
                 p.pos += 1;
+                // nvcc writes a negative offset as `[%rd+-4]`.
+                if !neg && p.is_punct('-') {
+                    neg = true;
+                    p.pos += 1;
+                }
                 match p.next().map(|t| t.tok) {
-                    Some(Tok::Int(i)) => offset = if neg { -i } else { i },
+                    Some(Tok::Int(i)) => offset = if neg { i.wrapping_neg() } else { i },
                     _ => {
                         p.pos -= 1;
                         return p.err("an integer offset");
@@ -559,6 +915,29 @@ fn parse_operand(p: &mut P) -> Result<Operand> {
             let (w, _, _) = p.word("a predicate register after `!`")?;
             Ok(Operand::NotPred(w))
         }
+        // `{%r1, %r2}` (a vector) or `(retval0)` / `(param0, param1)` (a call's lists).
+        Some(Tok::Punct(open @ ('{' | '('))) => {
+            let close = if open == '{' { '}' } else { ')' };
+            p.pos += 1;
+            let mut v = Vec::new();
+            if !p.is_punct(close) {
+                loop {
+                    let (w, _, _) = p.word("a register or `_` in the list")?;
+                    v.push(w);
+                    if p.is_punct(',') {
+                        p.pos += 1;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            p.punct(close)?;
+            Ok(Operand::Vector(v))
+        }
+        Some(Tok::Float { text, bits }) => {
+            p.pos += 1;
+            Ok(Operand::Float { text, bits })
+        }
         Some(Tok::Int(i)) => {
             p.pos += 1;
             Ok(Operand::Imm(i))
@@ -567,6 +946,10 @@ fn parse_operand(p: &mut P) -> Result<Operand> {
             p.pos += 1;
             if w == "_" {
                 Ok(Operand::Sink)
+            } else if p.is_punct('|') {
+                p.pos += 1;
+                let (q, _, _) = p.word("a predicate register after `|`")?;
+                Ok(Operand::Pair(w, q))
             } else {
                 Ok(Operand::Reg(w))
             }
@@ -625,7 +1008,10 @@ impl Q<'_> {
     }
     fn value(&self, ops: &[Operand], i: usize, what: &str) -> Result<()> {
         match ops.get(i) {
-            Some(Operand::Reg(_) | Operand::Imm(_)) | None => Ok(()),
+            Some(
+                Operand::Reg(_) | Operand::Imm(_) | Operand::Float { .. } | Operand::Vector(_),
+            )
+            | None => Ok(()),
             Some(o) => self.err(format!(
                 "found `{}` as operand {} of `{}`, expected a register or an immediate ({what})",
                 o.text(),
@@ -637,6 +1023,34 @@ impl Q<'_> {
 }
 
 const SCOPES: [&str; 4] = ["cta", "cluster", "gpu", "sys"];
+/// Cache operators of ld/st (no effect on values in this model).
+const CACHE_OPS: [&str; 7] = ["ca", "cg", "cs", "lu", "cv", "wb", "wt"];
+/// `setp` comparisons (integer and floating-point).
+const CMP: [&str; 18] = [
+    "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu",
+    "geu", "num", "nan",
+];
+/// `setp`'s optional combining operation.
+const BOOL_OPS: [&str; 3] = ["and", "or", "xor"];
+/// Arithmetic, logic and conversion opcodes: parsed generically, executed per lane.
+pub const ALU: [&str; 42] = [
+    "sub", "mul", "mad", "mul24", "mad24", "div", "rem", "abs", "neg", "min", "max", "and", "or",
+    "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi", "bfind", "prmt",
+    "lop3", "shf", "cvt", "cvta", "selp", "set", "fma", "sqrt", "rcp", "rsqrt", "copysign",
+    "testp", "dp4a", "dp2a", "sad", "slct", "ex2",
+];
+/// Warp-level opcodes (`shfl.sync`, `vote.sync`, ...).
+pub const WARP: [&str; 6] = ["shfl", "vote", "redux", "match", "activemask", "elect"];
+/// Other opcodes the parser accepts for the executor to judge.
+pub const OTHER: [&str; 7] = [
+    "call",
+    "trap",
+    "nanosleep",
+    "brkpt",
+    "mapa",
+    "getctarank",
+    "prefetch",
+];
 const SPACES: [&str; 7] = [
     "global",
     "shared",
@@ -686,34 +1100,62 @@ pub fn classify(
         "mbarrier" => mbarrier(&q, quals, ops),
         "cp" => cp(&q, quals, ops),
         "setp" => {
-            const CMP: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
-            if quals.len() != 2 || !CMP.contains(&quals[0]) || !TYPES[..12].contains(&quals[1]) {
+            let cmp_ok = quals.first().is_some_and(|c| CMP.contains(c));
+            let ty_ok = quals.last().is_some_and(|t| TYPES[..15].contains(t));
+            let bool_ok = match quals.len() {
+                2 => true,
+                3 => BOOL_OPS.contains(&quals[1]),
+                _ => false,
+            };
+            if !(cmp_ok && ty_ok && bool_ok) {
                 return q.err(format!(
-                    "found `{opcode}`, expected `setp.CMP.TYPE` with CMP one of {} and an integer type",
-                    CMP.join(", ")
+                    "found `{opcode}`, expected `setp.CMP[.BOOLOP].TYPE` with CMP one of {}, BOOLOP one of {} and a type such as `.s32`",
+                    CMP.join(", "),
+                    BOOL_OPS.join(", ")
                 ));
             }
-            q.operands(ops, 3..=3, "3 operands (p, a, b)")?;
+            let n = if quals.len() == 3 { 4 } else { 3 };
+            q.operands(
+                ops,
+                n..=n,
+                if n == 3 {
+                    "3 operands (p, a, b)"
+                } else {
+                    "4 operands (p, a, b, c)"
+                },
+            )?;
             q.value(ops, 1, "a")?;
             q.value(ops, 2, "b")?;
             Ok("setp".into())
         }
         "mov" | "add" => {
-            if quals.len() != 1 || !TYPES[..15].contains(&quals[0]) {
+            if quals.is_empty() || !quals.last().is_some_and(|t| TYPES.contains(t)) {
                 return q.err(format!(
-                    "found `{opcode}`, expected `{}.TYPE` with one type such as `.u32`",
+                    "found `{opcode}`, expected `{}.TYPE` with a type such as `.u32`",
                     parts[0]
                 ));
             }
             if parts[0] == "mov" {
                 q.operands(ops, 2..=2, "2 operands (d, a)")?;
-                q.value(ops, 1, "a")?;
             } else {
                 q.operands(ops, 3..=3, "3 operands (d, a, b)")?;
                 q.value(ops, 1, "a")?;
                 q.value(ops, 2, "b")?;
             }
             Ok(parts[0].into())
+        }
+        h if ALU.contains(&h) || WARP.contains(&h) || OTHER.contains(&h) => {
+            // Arithmetic, conversion, warp-level and control instructions:
+            // their qualifiers and operands are checked where they are
+            // executed (`sm-exec`), which refuses what it does not model.
+            if ops.iter().any(|o| matches!(o, Operand::Addr { .. }))
+                && !matches!(h, "cvta" | "mapa" | "prefetch" | "call")
+            {
+                return q.err(format!(
+                    "found an address operand in `{opcode}`, expected registers and immediates"
+                ));
+            }
+            Ok(h.to_string())
         }
         "bra" => {
             if !(quals.is_empty() || quals == ["uni"]) {
@@ -750,6 +1192,7 @@ fn memory(q: &Q, op: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
     };
     let (mut sem, mut scope, mut space, mut ty, mut aop, mut vec) =
         (None, None, None, None, None, None);
+    let mut nc = None;
     for &x in quals {
         if sems.contains(&x) {
             one(&mut sem, x, "ordering", q)?;
@@ -763,6 +1206,11 @@ fn memory(q: &Q, op: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
             one(&mut aop, x, "operation", q)?;
         } else if (op == "ld" || op == "st") && (x == "v2" || x == "v4") {
             one(&mut vec, x, "vector width", q)?;
+        } else if op == "ld" && x == "nc" {
+            // The non-coherent (read-only) path: a weak global load here.
+            one(&mut nc, x, "`.nc`", q)?;
+        } else if CACHE_OPS.contains(&x) || x.starts_with("L1::") || x.starts_with("L2::") {
+            // Cache operators and eviction hints: no effect on values.
         } else {
             let mut allowed: Vec<String> = sems.iter().map(|s| format!(".{s}")).collect();
             allowed.extend(SCOPES.iter().map(|s| format!(".{s}")));
@@ -787,6 +1235,12 @@ fn memory(q: &Q, op: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
             "found `{}` without an operation, expected one of .{}",
             q.opcode,
             ATOM_OPS.join(", .")
+        ));
+    }
+    if nc.is_some() && (sem.is_some() || space.as_deref() != Some("global")) {
+        return q.err(format!(
+            "found `{}`: `.nc` is a weak `.global` load, expected `ld.global.nc.TYPE`",
+            q.opcode
         ));
     }
     if vec.is_some() && sem.is_some() && sem.as_deref() != Some("weak") {
@@ -967,6 +1421,12 @@ fn proxy(q: &Q, head: &str, rest: &[&str], ops: &[Operand]) -> Result<String> {
 
 fn bar(q: &Q, head: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
     let mut qs: Vec<&str> = quals.to_vec();
+    // `bar.warp.sync membermask`: a warp-level convergence point, no named barrier.
+    if head == "bar" && qs == ["warp", "sync"] {
+        q.operands(ops, 1..=1, "1 operand (the member mask)")?;
+        q.value(ops, 0, "the member mask")?;
+        return Ok("bar.warp.sync".into());
+    }
     if qs.first() == Some(&"cluster") {
         return cluster(q, &qs[1..], ops);
     }

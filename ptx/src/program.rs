@@ -105,7 +105,7 @@ pub fn parse(file: &str, src: &str) -> Result<Program> {
             1,
             1,
             format!(
-                "found {}, expected the YAML header: a first line `---`, keys warps/ctas/cluster, and a closing `---`",
+                "found {}, expected the YAML header: a first line `---`, keys warps/ctas/cluster, and a closing `---` (a PTX module as nvcc writes it runs with `membar run FILE.ptx --launch L.yaml`, docs/kernels.md)",
                 lines.first().map(|l| format!("`{}`", l.chars().take(40).collect::<String>())).unwrap_or_else(|| "an empty file".into())
             ),
         ));

@@ -98,6 +98,24 @@ pub const SAMPLES: &[&str] = &[
     "red.release.gpu.add.u32 [%rd1], 1;", "red.release.sys.add.u32 [%rd1], 1;",
     // control
     "setp.eq.u32 %p, %r1, 0;", "mov.u32 %r1, 7;", "add.s32 %r1, %r1, -1;", "@%p bra L;", "@!%p bra.uni L;", "ret;", "exit;",
+    // arithmetic, conversion, warp-level and other local instructions (executed by sm-exec)
+    "sub.u32 %r1, %r2, %r3;", "mul.u32 %r1, %r2, %r3;", "mad.u32 %r1, %r2, %r3;", "mul24.u32 %r1, %r2, %r3;",
+    "mad24.u32 %r1, %r2, %r3;", "div.u32 %r1, %r2, %r3;", "rem.u32 %r1, %r2, %r3;", "abs.u32 %r1, %r2, %r3;",
+    "neg.u32 %r1, %r2, %r3;", "min.u32 %r1, %r2, %r3;", "max.u32 %r1, %r2, %r3;", "and.u32 %r1, %r2, %r3;",
+    "or.u32 %r1, %r2, %r3;", "xor.u32 %r1, %r2, %r3;", "not.u32 %r1, %r2, %r3;", "cnot.u32 %r1, %r2, %r3;",
+    "shl.u32 %r1, %r2, %r3;", "shr.u32 %r1, %r2, %r3;", "popc.u32 %r1, %r2, %r3;", "clz.u32 %r1, %r2, %r3;",
+    "brev.u32 %r1, %r2, %r3;", "bfe.u32 %r1, %r2, %r3;", "bfi.u32 %r1, %r2, %r3;",
+    "bfind.u32 %r1, %r2, %r3;", "prmt.u32 %r1, %r2, %r3;", "lop3.u32 %r1, %r2, %r3;",
+    "shf.u32 %r1, %r2, %r3;", "cvt.u64.u32 %rd1, %r1;", "cvta.to.global.u64 %rd1, %rd2;",
+    "selp.u32 %r1, %r2, %r3;", "set.u32 %r1, %r2, %r3;", "fma.u32 %r1, %r2, %r3;", "sqrt.u32 %r1, %r2, %r3;",
+    "rcp.u32 %r1, %r2, %r3;", "rsqrt.u32 %r1, %r2, %r3;", "copysign.u32 %r1, %r2, %r3;",
+    "testp.u32 %r1, %r2, %r3;", "dp4a.u32 %r1, %r2, %r3;", "dp2a.u32 %r1, %r2, %r3;",
+    "sad.u32 %r1, %r2, %r3;", "slct.u32 %r1, %r2, %r3;", "ex2.u32 %r1, %r2, %r3;",
+    "shfl.sync.bfly.b32 %r1|%p, %r2, 1, 31, -1;", "vote.sync.ballot.b32 %r1, %p, -1;",
+    "redux.sync.add.s32 %r1, %r2, -1;", "match.any.sync.b32 %r1, %r2, -1;", "activemask.b32 %r1;",
+    "elect.sync %r1|%p, -1;", "call.uni f, (%r1);", "trap;", "nanosleep.u32 100;", "brkpt;",
+    "mapa.shared::cluster.u32 %r1, %r2, 1;", "getctarank.shared::cluster.u32 %r1, %r2;",
+    "prefetch.global.L2 [%rd1];", "bar.warp.sync -1;",
 ];
 
 pub fn wrap(insts: &[&str]) -> String {
@@ -187,7 +205,8 @@ fn errors_are_located_and_say_what_was_expected() {
     assert!(
         err("cp.async.ca.shared.global [d], [s], 16;").contains("outside the supported PTX subset")
     );
-    assert!(err("bar.warp.sync 0xffffffff;").contains("expected bar{.cta}.sync"));
+    assert!(err("bar.warp.sync;").contains("1 operand (the member mask)"));
+    assert!(err("bar.warp.arrive 1;").contains("expected bar{.cta}.sync"));
     assert!(err("fence.sc.grid;").contains("found scope `.grid`"));
     assert!(err("fence.weird.gpu;").contains("found qualifier `.weird`"));
     assert!(err("ld.release.gpu.global.u32 %r1, [%rd1];").contains("found qualifier `.release`"));

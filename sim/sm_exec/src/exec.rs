@@ -35,7 +35,7 @@ use ptx_front::{Program, PtxError};
 use sm_sync_model::encode::{encode, Instr};
 use sm_sync_model::ports::src;
 use sm_sync_model::{Inputs as SmInputs, SmSyncModel, SmSyncPorts};
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 use unit_ports::{Dut, PortBundle};
 
@@ -178,6 +178,9 @@ pub struct RunResult {
     pub cycles: u64,
     pub warps: Vec<WarpResult>,
     pub trace: Trace,
+    /// A kernel launch's buffers after the run (name, elements), in the
+    /// launch's order; empty for a program file.
+    pub buffers: Vec<(String, Vec<u64>)>,
 }
 
 impl RunResult {
@@ -200,8 +203,23 @@ struct Code {
 struct Entry {
     code: Vec<Code>,
     labels: HashMap<String, usize>,
-    /// Registers the entry declares (`.reg`).
-    regs: HashSet<String>,
+    /// Registers the entry declares (`.reg`), and each one's index in a
+    /// lane's register file.
+    regs: HashMap<String, usize>,
+}
+
+/// Lanes of a warp.
+pub const LANES: usize = 32;
+
+/// A kernel launch (`crate::launch`): the grid and block shapes, the
+/// parameters' values, and the buffers' addresses.
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    pub launch: crate::launch::Resolved,
+    /// The entry's parameters: name → value.
+    pub params: HashMap<String, u64>,
+    /// Shared bytes of the CTA (static + dynamic).
+    pub smem_bytes: u64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -231,10 +249,23 @@ struct Warp {
     hw_warp: u32,
     entry: usize,
     program: String,
+    /// The current group's PC: the smallest PC of the live lanes (lanes at
+    /// other PCs wait; sm_70+ programs reconverge where their paths meet).
     pc: usize,
     /// Next lowered op of the current instruction.
     opi: usize,
-    regs: HashMap<String, u64>,
+    /// Per lane PC.
+    lane_pc: [usize; LANES],
+    /// Lanes that hold a thread (a program file's warp: lane 0 only).
+    lanes: u32,
+    /// Lanes whose thread exited.
+    exited: u32,
+    /// The group: live lanes at `pc`.
+    active: u32,
+    /// Lanes of the group that execute the current instruction (its guard true).
+    exec: u32,
+    /// Per lane registers: `regs[r * LANES + lane]`.
+    regs: Vec<u64>,
     /// Registers with a load/atomic in flight.
     pending: HashMap<String, u32>,
     /// Loads/atomics in flight.
@@ -258,8 +289,9 @@ struct Sm {
     /// Warps of this CTA (executor indices), by hardware warp slot.
     warps: Vec<usize>,
     rr: usize,
-    /// req_id -> transaction waiting to leave the membar unit.
-    txns: HashMap<u16, Txn>,
+    /// req_id -> the lanes' transactions of one warp instruction, waiting
+    /// to leave the membar unit (one request on its port).
+    txns: HashMap<u16, Vec<Txn>>,
     next_id: u16,
     /// Warp exits to present on bar_unit's ctl port.
     exits: VecDeque<u8>,
@@ -287,8 +319,9 @@ struct Cluster {
 
 /// What the executor does once the SM's instruction port answers.
 enum Req {
-    /// membar unit: a transaction (None for a MEMBAR).
-    Membar(Option<Txn>),
+    /// membar unit: a warp's transaction, one memory access per lane and
+    /// vector element (None for a MEMBAR).
+    Membar(Option<Vec<Txn>>),
     /// bar unit: destination of a reduction, and whether the op blocks.
     Bar(RedDst, bool),
     /// mbarrier unit: destination register of the response.
@@ -321,6 +354,12 @@ pub struct Machine<'p> {
     opts: RunOptions,
     /// The named variables' addresses (`crate::symbols`).
     syms: Symbols,
+    /// The kernel launch, for a module run with a launch file.
+    kernel: Option<Kernel>,
+    /// Acknowledgement groups handed out (`Memory::ack_group`).
+    ack_groups: u64,
+    /// Warp-level instructions compiled per entry and PC (`crate::alu`).
+    alu: Vec<Vec<Option<crate::alu::Alu>>>,
     /// The mbarrier unit's entries per CTA (its window is 8 bytes each from [`SHARED_BASE`]).
     mb_entries: u32,
     error: Option<String>,
@@ -347,15 +386,38 @@ fn type_mask(opcode: &str) -> u64 {
 impl<'p> Machine<'p> {
     /// Build the machine for `prog` (already parsed; lowering errors are returned located).
     pub fn new(prog: &'p Program, opts: RunOptions) -> Result<Machine<'p>, PtxError> {
+        Self::build(prog, opts, None)
+    }
+
+    /// Build the machine for a kernel launch: `prog`'s header places every
+    /// warp of the grid on the launch's entry ([`kernel_program`]).
+    pub fn for_kernel(
+        prog: &'p Program,
+        opts: RunOptions,
+        kernel: Kernel,
+    ) -> Result<Machine<'p>, PtxError> {
+        Self::build(prog, opts, Some(kernel))
+    }
+
+    fn build(
+        prog: &'p Program,
+        opts: RunOptions,
+        kernel: Option<Kernel>,
+    ) -> Result<Machine<'p>, PtxError> {
         let lowered = ptx_front::lower_program(prog)?;
         let mb_entries = exec_config().mbarrier.entries;
         let syms = symbols::layout(prog, mb_entries)?;
-        crate::names::check(prog, &syms)?;
+        if kernel.is_some() {
+            crate::kernel_names::check(prog, &syms)?;
+        } else {
+            crate::names::check(prog, &syms)?;
+        }
         let mut entries = Vec::new();
+        let mut alu = Vec::new();
         for (e, (name, insts)) in prog.module.entries.iter().zip(lowered) {
             debug_assert_eq!(&e.name, &name);
             let mut labels = HashMap::new();
-            let mut regs = HashSet::new();
+            let mut regs = HashMap::new();
             let mut n = 0;
             for s in &e.body {
                 match s {
@@ -363,19 +425,32 @@ impl<'p> Machine<'p> {
                         labels.insert(name.clone(), n);
                     }
                     Stmt::Decl(d) if d.space == ".reg" => {
-                        regs.extend(d.names().map(str::to_string));
+                        for r in d.names() {
+                            let k = regs.len();
+                            regs.entry(r.to_string()).or_insert(k);
+                        }
                     }
                     Stmt::Decl(_) => {}
                     Stmt::Inst(_) => n += 1,
                 }
             }
-            let code = insts
+            let code: Vec<Code> = insts
                 .into_iter()
                 .map(|li| Code {
                     inst: li.inst,
                     ops: li.ops,
                 })
                 .collect();
+            let mut compiled = Vec::new();
+            for c in &code {
+                compiled.push(if kernel.is_some() {
+                    crate::warp_ops::compile(c.inst.clone(), &c.ops)
+                        .map_err(|m| PtxError::new(&prog.file, c.inst.line, c.inst.col, m))?
+                } else {
+                    None
+                });
+            }
+            alu.push(compiled);
             entries.push(Entry { code, labels, regs });
         }
         let h = &prog.header;
@@ -405,6 +480,7 @@ impl<'p> Machine<'p> {
             })
             .collect::<Result<_, PtxError>>()?;
         let mut warps = Vec::new();
+        let threads = kernel.as_ref().map(|k| k.launch.threads()).unwrap_or(1);
         for w in &h.warps {
             let entry = prog
                 .module
@@ -415,6 +491,12 @@ impl<'p> Machine<'p> {
             let start = mem.rand_range(0, opts.start_skew);
             let idx = warps.len();
             sms[w.cta as usize].warps.push(idx);
+            // A program file's warp is one thread (lane 0); a kernel's warp
+            // holds the CTA's threads 32·w .. 32·w + 31 that exist.
+            let first = w.warp * LANES as u32;
+            let n = threads.saturating_sub(first).min(LANES as u32).max(1);
+            let lanes = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+            let nregs = entries[entry].regs.len();
             warps.push(Warp {
                 cta: w.cta as usize,
                 slot: w.warp as u8,
@@ -423,7 +505,12 @@ impl<'p> Machine<'p> {
                 program: w.program.clone(),
                 pc: 0,
                 opi: 0,
-                regs: HashMap::new(),
+                lane_pc: [0; LANES],
+                lanes,
+                exited: 0,
+                active: lanes,
+                exec: lanes,
+                regs: vec![0; nregs * LANES],
                 pending: HashMap::new(),
                 inflight: 0,
                 wait: Wait::Start(start),
@@ -434,6 +521,23 @@ impl<'p> Machine<'p> {
                 at: (0, String::new()),
                 at_col: 1,
             });
+        }
+        if let Some(k) = &kernel {
+            for b in &k.launch.buffers {
+                for (i, v) in b.data.iter().enumerate() {
+                    mem.init_global(b.base + i as u64 * b.elem, *v);
+                }
+            }
+        }
+        for d in &prog.module.decls {
+            if d.init.is_empty() {
+                continue;
+            }
+            if let Some(a) = d.vars.first().and_then(|(n, _)| syms.addr(n)) {
+                for (i, v) in d.init.iter().enumerate() {
+                    mem.init_global(a + i as u64 * d.elem_bytes(), *v as u64);
+                }
+            }
         }
         for sm in sms.iter_mut() {
             sm.gone = sm.warps.is_empty();
@@ -466,6 +570,9 @@ impl<'p> Machine<'p> {
             trace,
             opts,
             syms,
+            kernel,
+            ack_groups: 0,
+            alu,
             mb_entries,
             error: None,
             mismatch: None,
@@ -473,48 +580,97 @@ impl<'p> Machine<'p> {
         })
     }
 
-    fn reg(&self, w: usize, name: &str) -> u64 {
-        self.warps[w].regs.get(name).copied().unwrap_or(0)
-    }
-
-    /// Value of an operand: register, immediate, or a symbol's address.
-    fn value(&self, w: usize, o: &Operand) -> u64 {
-        match o {
-            Operand::Imm(i) => *i as u64,
-            Operand::Reg(r) => self.sym_or_reg(w, r),
-            Operand::NotPred(p) => (self.reg(w, p) == 0) as u64,
-            Operand::Addr { base, offset } => self.sym_or_reg(w, base).wrapping_add(*offset as u64),
-            Operand::Sink => 0,
+    /// The lane whose value a warp-level operand takes: the lowest lane
+    /// executing the instruction (the operand is uniform in correct code).
+    fn leader(&self, w: usize) -> usize {
+        let wp = &self.warps[w];
+        let m = if wp.exec != 0 { wp.exec } else { wp.active };
+        if m == 0 {
+            0
+        } else {
+            m.trailing_zeros() as usize
         }
     }
 
-    /// A name's value: the entry's register, else a variable's address, else
-    /// a special register (`crate::names::SPECIAL`), else a number.
-    fn sym_or_reg(&self, w: usize, r: &str) -> u64 {
-        if self.entries[self.warps[w].entry].regs.contains(r) {
-            return self.reg(w, r);
+    fn reg_lane(&self, w: usize, lane: usize, name: &str) -> u64 {
+        let wp = &self.warps[w];
+        match self.entries[wp.entry].regs.get(name) {
+            Some(&r) => wp.regs[r * LANES + lane],
+            None => 0,
+        }
+    }
+
+    /// Value of an operand for the warp's leading lane: register, immediate,
+    /// or a symbol's address.
+    fn value(&self, w: usize, o: &Operand) -> u64 {
+        self.value_lane(w, self.leader(w), o)
+    }
+
+    /// Value of an operand in lane `lane`.
+    fn value_lane(&self, w: usize, lane: usize, o: &Operand) -> u64 {
+        match o {
+            Operand::Imm(i) => *i as u64,
+            Operand::Float { bits, .. } => *bits,
+            Operand::Reg(r) => self.sym_or_reg(w, lane, r),
+            Operand::NotPred(p) => (self.reg_lane(w, lane, p) & 1 == 0) as u64,
+            Operand::Addr { base, offset } => {
+                self.sym_or_reg(w, lane, base).wrapping_add(*offset as u64)
+            }
+            Operand::Sink | Operand::Vector(_) | Operand::Pair(..) => 0,
+        }
+    }
+
+    /// A name's value in lane `lane`: the entry's register, else a
+    /// variable's address, else a special register, else a number.
+    fn sym_or_reg(&self, w: usize, lane: usize, r: &str) -> u64 {
+        let wp = &self.warps[w];
+        if let Some(&k) = self.entries[wp.entry].regs.get(r) {
+            return wp.regs[k * LANES + lane];
         }
         if let Some(a) = self.syms.addr(r) {
             return a;
         }
-        let wp = &self.warps[w];
-        let h = &self.prog.header;
-        let cluster = h.cluster.unwrap_or(1);
-        if let Some(v) = crate::names::special_value(r, wp.hw_warp, wp.cta as u32, h.ctas, cluster)
-        {
-            return v;
+        if let Some(k) = &self.kernel {
+            if let Some(v) = crate::kernel_names::special_value(r, &self.lane_env(w, lane, k)) {
+                return v;
+            }
+        } else {
+            let h = &self.prog.header;
+            let cluster = h.cluster.unwrap_or(1);
+            if let Some(v) =
+                crate::names::special_value(r, wp.hw_warp, wp.cta as u32, h.ctas, cluster)
+            {
+                return v;
+            }
         }
         if let Ok(v) = r.parse::<i64>() {
             return v as u64;
         }
-        // `names::check` refused every other name before the run.
-        self.reg(w, r)
+        // The name checks refused every other name before the run.
+        0
+    }
+
+    /// What the special registers of lane `lane` of warp `w` read.
+    fn lane_env(&self, w: usize, lane: usize, k: &Kernel) -> crate::kernel_names::LaneEnv {
+        let wp = &self.warps[w];
+        crate::kernel_names::LaneEnv {
+            tid: wp.hw_warp * LANES as u32 + lane as u32,
+            block: k.launch.launch.block,
+            cta: wp.cta as u32,
+            grid: k.launch.launch.grid,
+            cluster: k.launch.launch.cluster.unwrap_or([1, 1, 1]),
+            warp: wp.hw_warp,
+            warps: k.launch.threads().div_ceil(LANES as u32),
+            now: self.now,
+            smem: k.smem_bytes,
+            dynamic_smem: k.launch.launch.dynamic_smem,
+        }
     }
 
     fn arg_value(&self, w: usize, a: &Arg) -> Option<u64> {
         match a {
             Arg::Imm(i) => Some(*i as u64),
-            Arg::Reg(r) => Some(self.sym_or_reg(w, r)),
+            Arg::Reg(r) => Some(self.sym_or_reg(w, self.leader(w), r)),
             Arg::Addr(_) | Arg::Space(_) | Arg::All | Arg::Absent => None,
         }
     }
@@ -527,7 +683,7 @@ impl<'p> Machine<'p> {
             // `.shared` variable; through a register it is global.
             Arg::Space(s) if s == "generic" => match addr {
                 Operand::Addr { base, .. } => {
-                    !self.entries[self.warps[w].entry].regs.contains(base)
+                    !self.entries[self.warps[w].entry].regs.contains_key(base)
                         && self
                             .syms
                             .get(base)
@@ -567,18 +723,93 @@ impl<'p> Machine<'p> {
         })
     }
 
-    fn guard_true(&self, w: usize, c: &Code) -> bool {
+    /// The lanes of the group whose guard is true.
+    fn guard_mask(&self, w: usize, c: &Code) -> u32 {
+        let wp = &self.warps[w];
         match &c.inst.guard {
-            None => true,
-            Some(g) => (self.reg(w, &g.reg) != 0) != g.negated,
+            None => wp.active,
+            Some(g) => {
+                let Some(&r) = self.entries[wp.entry].regs.get(&g.reg) else {
+                    return if g.negated { wp.active } else { 0 };
+                };
+                let mut m = 0;
+                let mut a = wp.active;
+                while a != 0 {
+                    let l = a.trailing_zeros() as usize;
+                    a &= a - 1;
+                    if (wp.regs[r * LANES + l] & 1 != 0) != g.negated {
+                        m |= 1 << l;
+                    }
+                }
+                m
+            }
         }
     }
 
-    fn set_reg(&mut self, w: usize, r: &str, v: u64) {
-        if r == "_" {
-            return;
+    /// Write register `r` of every lane in `mask`.
+    fn set_reg_mask(&mut self, w: usize, mask: u32, r: &str, v: u64) {
+        let wp = &mut self.warps[w];
+        if let Some(&k) = self.entries[wp.entry].regs.get(r) {
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                wp.regs[k * LANES + l] = v;
+            }
         }
-        self.warps[w].regs.insert(r.to_string(), v);
+    }
+
+    fn set_reg_lane(&mut self, w: usize, lane: usize, r: &str, v: u64) {
+        let wp = &mut self.warps[w];
+        if let Some(&k) = self.entries[wp.entry].regs.get(r) {
+            wp.regs[k * LANES + lane] = v;
+        }
+    }
+
+    /// Write register `r` of the lanes executing the instruction.
+    fn set_reg(&mut self, w: usize, r: &str, v: u64) {
+        let m = self.warps[w].exec;
+        self.set_reg_mask(w, m, r, v);
+    }
+
+    /// The group moves on: lanes `to_next` to the next instruction, the
+    /// lanes `taken` to `target`; then the next group is chosen (the
+    /// smallest PC among the live lanes).
+    fn step_lanes(&mut self, w: usize, taken: u32, target: usize) {
+        let wp = &mut self.warps[w];
+        let next = wp.pc + 1;
+        let mut a = wp.active;
+        while a != 0 {
+            let l = a.trailing_zeros() as usize;
+            a &= a - 1;
+            wp.lane_pc[l] = if taken & (1 << l) != 0 { target } else { next };
+        }
+        wp.opi = 0;
+        Self::regroup(wp);
+    }
+
+    /// Choose the group: the live lanes at the smallest PC.
+    fn regroup(wp: &mut Warp) {
+        let live = wp.lanes & !wp.exited;
+        let mut pc = usize::MAX;
+        let mut m = live;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            pc = pc.min(wp.lane_pc[l]);
+        }
+        let mut active = 0;
+        let mut m = live;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if wp.lane_pc[l] == pc {
+                active |= 1 << l;
+            }
+        }
+        wp.pc = if live == 0 { wp.pc } else { pc };
+        wp.active = active;
+        wp.exec = active;
     }
 
     fn fail(&mut self, w: usize, msg: String) {
@@ -602,12 +833,11 @@ impl<'p> Machine<'p> {
         let n = self.code(w).map(|c| c.ops.len()).unwrap_or(0);
         let wp = &mut self.warps[w];
         wp.opi += 1;
-        if wp.opi >= n {
-            wp.opi = 0;
-            wp.pc += 1;
-        }
         wp.issued += 1;
         self.last_progress = self.now;
+        if wp.opi >= n {
+            self.step_lanes(w, 0, 0);
+        }
     }
 
     /// Run to the end.
@@ -643,21 +873,51 @@ impl<'p> Machine<'p> {
         let warps = self
             .warps
             .iter()
-            .map(|w| WarpResult {
-                cta: w.cta as u32,
-                warp: w.hw_warp,
-                program: w.program.clone(),
-                regs: w.regs.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-                stalls: w.stalls.clone(),
-                issued: w.issued,
-                exited_at: w.exited_at,
+            .map(|w| {
+                // Lane 0's registers (a program file's warp is one thread).
+                let regs = self.entries[w.entry]
+                    .regs
+                    .iter()
+                    .map(|(k, &r)| (k.clone(), w.regs[r * LANES]))
+                    .collect();
+                WarpResult {
+                    cta: w.cta as u32,
+                    warp: w.hw_warp,
+                    program: w.program.clone(),
+                    regs,
+                    stalls: w.stalls.clone(),
+                    issued: w.issued,
+                    exited_at: w.exited_at,
+                }
             })
             .collect();
+        let buffers = self
+            .kernel
+            .as_ref()
+            .map(|k| {
+                k.launch
+                    .buffers
+                    .iter()
+                    .map(|b| {
+                        let mask = if b.elem >= 8 {
+                            u64::MAX
+                        } else {
+                            (1u64 << (8 * b.elem)) - 1
+                        };
+                        let v = (0..b.data.len() as u64)
+                            .map(|i| self.mem.l2_value(b.base + i * b.elem) & mask)
+                            .collect();
+                        (b.name.clone(), v)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         RunResult {
             outcome,
             cycles: self.now,
             warps,
             trace: self.trace,
+            buffers,
         }
     }
 
@@ -731,7 +991,12 @@ impl<'p> Machine<'p> {
     fn apply_done(&mut self, d: Vec<Done>) {
         for x in d {
             match x {
-                Done::Reg { warp, reg, val } => {
+                Done::Reg {
+                    warp,
+                    lane,
+                    reg,
+                    val,
+                } => {
                     let wp = &mut self.warps[warp];
                     if let Some(n) = wp.pending.get_mut(&reg) {
                         *n -= 1;
@@ -739,7 +1004,7 @@ impl<'p> Machine<'p> {
                             wp.pending.remove(&reg);
                         }
                     }
-                    wp.regs.insert(reg, val);
+                    self.set_reg_lane(warp, lane as usize, &reg, val);
                     self.last_progress = self.now;
                 }
                 Done::Event { warp, what } => self.trace.event(self.now, warp, what),
@@ -939,8 +1204,9 @@ impl<'p> Machine<'p> {
                 continue;
             }
             let Some(code) = self.code(w).cloned() else {
-                // Fell off the end: exit.
-                self.do_exit(w);
+                // Fell off the end: the group's threads exit.
+                let m = self.warps[w].active;
+                self.exit_lanes(w, m);
                 continue;
             };
             if self.warps[w].opi == 0 {
@@ -948,10 +1214,12 @@ impl<'p> Machine<'p> {
                     *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
                     continue;
                 }
-                if !self.guard_true(w, &code) {
-                    self.warps[w].pc += 1;
+                let exec = self.guard_mask(w, &code);
+                self.warps[w].exec = exec;
+                if exec == 0 {
                     self.warps[w].issued += 1;
                     self.last_progress = now;
+                    self.step_lanes(w, 0, 0);
                     continue;
                 }
                 self.trace.issue(now, w, code.inst.line, &code.inst.text());
@@ -974,10 +1242,14 @@ impl<'p> Machine<'p> {
                     }
                 }
                 Lowered::Txn { op: top, ref space } => {
-                    if port_busy {
+                    if code.inst.opcode.split('.').any(|q| q == "param") {
+                        // A kernel parameter: a constant-bank read, no memory transaction.
+                        self.load_param(w, &code);
+                        self.advance(w);
+                    } else if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                     } else {
-                        let txn = self.make_txn(w, &code, top, space);
+                        let txn = self.make_txns(w, &code, top, space);
                         let mut x = encode(&op, 0).expect("a transaction has an encoding");
                         x.id = self.sms[c].next_id;
                         req = Some((w, x, Req::Membar(Some(txn))));
@@ -1023,11 +1295,28 @@ impl<'p> Machine<'p> {
                     let mut x = encode(&resolved, 0).expect("a bar op has an encoding");
                     let mut dst = None;
                     if bop::is_red(x.op) {
+                        // Each executing lane's predicate; a lane not executing
+                        // contributes nothing (1 to an AND, 0 to a POPC/OR).
+                        // A program file's warp is one thread standing for the
+                        // whole warp: its predicate counts for all 32 lanes.
+                        let exec = if self.kernel.is_some() {
+                            self.warps[w].exec
+                        } else {
+                            u32::MAX
+                        };
+                        let mut pred = if x.op == bop::RED_AND { !exec } else { 0 };
                         if let Some(last) = code.inst.operands.last() {
-                            if self.value(w, last) != 0 {
-                                x.pred = u32::MAX;
+                            let mut m = exec;
+                            while m != 0 {
+                                let l = m.trailing_zeros() as usize;
+                                m &= m - 1;
+                                let lane = if self.kernel.is_some() { l } else { 0 };
+                                if self.value_lane(w, lane, last) & 1 != 0 {
+                                    pred |= 1 << l;
+                                }
                             }
                         }
+                        x.pred = pred;
                         if let Some(Operand::Reg(d)) = code.inst.operands.first() {
                             dst = Some((d.clone(), x.op));
                         }
@@ -1063,7 +1352,19 @@ impl<'p> Machine<'p> {
                             continue;
                         }
                     };
-                    let v = self.arg_value(w, &arg);
+                    let mut v = self.arg_value(w, &arg);
+                    // Every executing thread arrives (count per thread).
+                    let n = self.warps[w].exec.count_ones() as u64;
+                    if n > 1 {
+                        match mb_op {
+                            MbOp::Arrive | MbOp::ArriveDrop => v = Some(v.unwrap_or(1) * n),
+                            MbOp::ArriveExpectTx => {
+                                self.fail(w, format!("`{}` executed by {n} threads at once: an arrive with expect_tx from several lanes of one warp is not modelled (elect one lane)", code.inst.text()));
+                                continue;
+                            }
+                            _ => {}
+                        }
+                    }
                     if remote && matches!(mb_op, MbOp::Arrive | MbOp::ArriveDrop) {
                         // Through the remote-arrive port, after the cluster path's latency.
                         let at = now + self.mem.rand_range(10, 80);
@@ -1157,11 +1458,14 @@ impl<'p> Machine<'p> {
                     ));
                 }
                 Lowered::Exit => {
-                    if self.warps[w].inflight > 0 {
+                    let m = self.warps[w].exec;
+                    let live = self.warps[w].lanes & !self.warps[w].exited;
+                    if m == live && self.warps[w].inflight > 0 {
                         *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
                         continue;
                     }
-                    self.do_exit(w);
+                    self.warps[w].issued += 1;
+                    self.exit_lanes(w, m);
                 }
                 Lowered::Local => {
                     self.exec_local(w, &code);
@@ -1281,9 +1585,19 @@ impl<'p> Machine<'p> {
         if o.dn_valid {
             match o.dn_kind {
                 kind::TXN => {
-                    if let Some(t) = self.sms[c].txns.remove(&o.dn_id) {
-                        let d = self.mem.dispatch(now, t, o.dn_tag);
-                        self.apply_done(d);
+                    if let Some(mut ts) = self.sms[c].txns.remove(&o.dn_id) {
+                        if ts.len() > 1 {
+                            self.ack_groups += 1;
+                            let g = self.ack_groups;
+                            self.mem.ack_group(g, ts.len() as u32);
+                            for t in ts.iter_mut() {
+                                t.group = Some(g);
+                            }
+                        }
+                        for t in ts {
+                            let d = self.mem.dispatch(now, t, o.dn_tag);
+                            self.apply_done(d);
+                        }
                     }
                 }
                 kind::INVAL => {
@@ -1361,14 +1675,18 @@ impl<'p> Machine<'p> {
             Req::Membar(txn) => {
                 if !took {
                     *self.warps[w].stalls.entry("membar").or_insert(0) += 1;
-                } else if let Some(t) = txn {
-                    if let (Some(d), Access::Load { .. } | Access::Atom { .. }) = (&t.dst, t.acc) {
-                        *self.warps[w].pending.entry(d.clone()).or_insert(0) += 1;
+                } else if let Some(ts) = txn {
+                    for t in &ts {
+                        if let (Some(d), Access::Load { .. } | Access::Atom { .. }) =
+                            (&t.dst, t.acc)
+                        {
+                            *self.warps[w].pending.entry(d.clone()).or_insert(0) += 1;
+                        }
+                        if !matches!(t.acc, Access::Store { .. }) || t.shared {
+                            self.warps[w].inflight += 1;
+                        }
                     }
-                    if !matches!(t.acc, Access::Store { .. }) || t.shared {
-                        self.warps[w].inflight += 1;
-                    }
-                    self.sms[c].txns.insert(x.id, t);
+                    self.sms[c].txns.insert(x.id, ts);
                     self.sms[c].next_id = self.sms[c].next_id.wrapping_add(1);
                     self.advance(w);
                 } else {
@@ -1431,6 +1749,25 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Threads `mask` of warp `w` exit; the others of the group go on.
+    /// The warp exits with its last thread.
+    fn exit_lanes(&mut self, w: usize, mask: u32) {
+        let wp = &mut self.warps[w];
+        wp.exited |= mask & wp.lanes;
+        self.last_progress = self.now;
+        if wp.lanes & !wp.exited == 0 {
+            self.do_exit(w);
+        } else {
+            let rest = wp.active & !mask;
+            wp.active = rest;
+            if rest != 0 {
+                self.step_lanes(w, 0, 0);
+            } else {
+                Self::regroup(&mut self.warps[w]);
+            }
+        }
+    }
+
     fn do_exit(&mut self, w: usize) {
         let c = self.warps[w].cta;
         self.warps[w].wait = Wait::Exited;
@@ -1452,64 +1789,172 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn make_txn(&self, w: usize, code: &Code, op: TxnOp, space: &Arg) -> Txn {
+    /// `ld.param`: the launch's parameter value (by name and offset).
+    fn load_param(&mut self, w: usize, code: &Code) {
+        let ops = &code.inst.operands;
+        let (Some(Operand::Reg(d)), Some(Operand::Addr { base, offset })) =
+            (ops.first(), ops.get(1))
+        else {
+            self.fail(
+                w,
+                format!("`{}`: expected `ld.param.T d, [param]`", code.inst.text()),
+            );
+            return;
+        };
+        let Some(v) = self
+            .kernel
+            .as_ref()
+            .and_then(|k| k.params.get(base))
+            .copied()
+        else {
+            self.fail(
+                w,
+                format!(
+                    "`{}`: `{base}` is not a parameter of the launched entry",
+                    code.inst.text()
+                ),
+            );
+            return;
+        };
+        let ty = Ty::of_opcode(&code.inst.opcode);
+        let v = if *offset == 0 {
+            v
+        } else {
+            v >> (8 * (*offset as u64).min(7))
+        };
+        let d = d.clone();
+        self.set_reg(w, &d, v & ty.mask());
+    }
+
+    /// The memory accesses of one warp instruction: per executing lane,
+    /// per vector element (`ld.v4` reads four consecutive elements).
+    fn make_txns(&self, w: usize, code: &Code, op: TxnOp, space: &Arg) -> Vec<Txn> {
         let ops = &code.inst.operands;
         let form = &code.inst.form;
         let quals: Vec<&str> = code.inst.opcode.split('.').collect();
         let ty = Ty::of_opcode(&code.inst.opcode);
-        let (addr_op, dst, acc) = match op {
-            TxnOp::Ld => {
-                let strong = (form.contains("relaxed")
-                    || form.contains("acquire")
-                    || form.contains("volatile"))
-                    && !form.contains(".cta");
-                let d = match ops.first() {
-                    Some(Operand::Reg(r)) => Some(r.clone()),
-                    _ => None,
-                };
-                (ops.get(1), d, Access::Load { strong })
-            }
-            TxnOp::St => {
-                let v = ops.get(1).map(|o| self.value(w, o)).unwrap_or(0);
-                (ops.first(), None, Access::Store { val: v & ty.mask() })
-            }
-            TxnOp::Atom | TxnOp::Red => {
-                let aop = quals
-                    .iter()
-                    .find_map(|q| AtomOp::parse(q))
-                    .unwrap_or(AtomOp::Add);
-                let (a, rest, d) = if op == TxnOp::Atom {
-                    let d = match ops.first() {
-                        Some(Operand::Reg(r)) => Some(r.clone()),
-                        _ => None,
+        let elem = ty.bytes();
+        let mut out = Vec::new();
+        let mut m = self.warps[w].exec;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            // (address operand, per element (destination, access)).
+            let (addr_op, accs): (Option<&Operand>, Vec<(Option<String>, Access)>) = match op {
+                TxnOp::Ld => {
+                    let strong = (form.contains("relaxed")
+                        || form.contains("acquire")
+                        || form.contains("volatile"))
+                        && !form.contains(".cta");
+                    let ds: Vec<Option<String>> = match ops.first() {
+                        Some(Operand::Reg(r)) => vec![Some(r.clone())],
+                        Some(Operand::Vector(v)) => {
+                            v.iter().map(|r| (r != "_").then(|| r.clone())).collect()
+                        }
+                        _ => vec![None],
                     };
-                    (ops.get(1), &ops[2.min(ops.len())..], d)
-                } else {
-                    (ops.first(), &ops[1.min(ops.len())..], None)
-                };
-                let b = rest.first().map(|o| self.value(w, o)).unwrap_or(0);
-                let cc = rest.get(1).map(|o| self.value(w, o)).unwrap_or(0);
-                (a, d, Access::Atom { op: aop, b, c: cc })
+                    (
+                        ops.get(1),
+                        ds.into_iter()
+                            .map(|d| (d, Access::Load { strong }))
+                            .collect(),
+                    )
+                }
+                TxnOp::St => {
+                    let vals: Vec<u64> = match ops.get(1) {
+                        Some(Operand::Vector(v)) => {
+                            v.iter().map(|r| self.sym_or_reg(w, lane, r)).collect()
+                        }
+                        Some(o) => vec![self.value_lane(w, lane, o)],
+                        None => vec![0],
+                    };
+                    (
+                        ops.first(),
+                        vals.into_iter()
+                            .map(|v| (None, Access::Store { val: v & ty.mask() }))
+                            .collect(),
+                    )
+                }
+                TxnOp::Atom | TxnOp::Red => {
+                    let aop = quals
+                        .iter()
+                        .find_map(|q| AtomOp::parse(q))
+                        .unwrap_or(AtomOp::Add);
+                    let (a, rest, d) = if op == TxnOp::Atom {
+                        let d = match ops.first() {
+                            Some(Operand::Reg(r)) => Some(r.clone()),
+                            _ => None,
+                        };
+                        (ops.get(1), &ops[2.min(ops.len())..], d)
+                    } else {
+                        (ops.first(), &ops[1.min(ops.len())..], None)
+                    };
+                    let b = rest
+                        .first()
+                        .map(|o| self.value_lane(w, lane, o))
+                        .unwrap_or(0);
+                    let cc = rest
+                        .get(1)
+                        .map(|o| self.value_lane(w, lane, o))
+                        .unwrap_or(0);
+                    (a, vec![(d, Access::Atom { op: aop, b, c: cc })])
+                }
+            };
+            let addr = addr_op.map(|o| self.value_lane(w, lane, o)).unwrap_or(0);
+            let shared = addr_op.is_some_and(|a| self.is_shared(w, space, a));
+            for (k, (dst, acc)) in accs.into_iter().enumerate() {
+                out.push(Txn {
+                    sm: self.warps[w].cta,
+                    warp: w,
+                    lane: lane as u8,
+                    dst,
+                    addr: addr.wrapping_add(k as u64 * elem),
+                    shared,
+                    acc,
+                    ty,
+                    line: code.inst.line,
+                    group: None,
+                });
             }
-        };
-        let addr = addr_op.map(|o| self.value(w, o)).unwrap_or(0);
-        let shared = addr_op.is_some_and(|a| self.is_shared(w, space, a));
-        Txn {
-            sm: self.warps[w].cta,
-            warp: w,
-            dst,
-            addr,
-            shared,
-            acc,
-            ty,
-            line: code.inst.line,
         }
+        out
     }
 
     fn exec_local(&mut self, w: usize, code: &Code) {
         let ops = &code.inst.operands;
         let opc = code.inst.opcode.clone();
         let head = opc.split('.').next().unwrap_or("");
+        if head == "bra" {
+            let target = match ops.first() {
+                Some(Operand::Reg(l)) => self.entries[self.warps[w].entry].labels.get(l).copied(),
+                _ => None,
+            };
+            match target {
+                Some(t) => {
+                    let taken = self.warps[w].exec;
+                    self.warps[w].issued += 1;
+                    self.last_progress = self.now;
+                    self.step_lanes(w, taken, t);
+                }
+                None => self.fail(w, "bra: unknown label".into()),
+            }
+            return;
+        }
+        let wp = &self.warps[w];
+        if let Some(a) = self.alu[wp.entry].get(wp.pc).copied().flatten() {
+            self.exec_alu(w, code, &a);
+            self.advance(w);
+            return;
+        }
+        if self.kernel.is_some() {
+            if let Err(m) = self.exec_warp_op(w, code) {
+                self.fail(w, m);
+                return;
+            }
+            self.advance(w);
+            return;
+        }
+        // A program file's warp (one thread): mov, add, setp.
         let mask = type_mask(&opc);
         match head {
             "mov" => {
@@ -1517,7 +1962,6 @@ impl<'p> Machine<'p> {
                     let v = self.value(w, a) & mask;
                     self.set_reg(w, d, v);
                 }
-                self.advance(w);
             }
             "add" => {
                 if let (Some(Operand::Reg(d)), Some(a), Some(b)) =
@@ -1526,12 +1970,11 @@ impl<'p> Machine<'p> {
                     let v = self.value(w, a).wrapping_add(self.value(w, b)) & mask;
                     self.set_reg(w, d, v);
                 }
-                self.advance(w);
             }
             "setp" => {
                 let q: Vec<&str> = opc.split('.').collect();
                 let cmp = q.get(1).copied().unwrap_or("eq");
-                let signed = q.get(2).is_some_and(|t| t.starts_with('s'));
+                let signed = q.last().is_some_and(|t| t.starts_with('s'));
                 if let (Some(Operand::Reg(d)), Some(a), Some(b)) =
                     (ops.first(), ops.get(1), ops.get(2))
                 {
@@ -1555,37 +1998,80 @@ impl<'p> Machine<'p> {
                     };
                     self.set_reg(w, d, r as u64);
                 }
-                self.advance(w);
-            }
-            "bra" => {
-                let target = match ops.first() {
-                    Some(Operand::Reg(l)) => {
-                        self.entries[self.warps[w].entry].labels.get(l).copied()
-                    }
-                    _ => None,
-                };
-                match target {
-                    Some(t) => {
-                        let wp = &mut self.warps[w];
-                        wp.pc = t;
-                        wp.opi = 0;
-                        wp.issued += 1;
-                        self.last_progress = self.now;
-                    }
-                    None => {
-                        self.fail(w, "bra: unknown label".into());
-                    }
-                }
             }
             "mbarrier" => {
                 // pending_count: a state token read, no unit access.
                 if let Some(Operand::Reg(d)) = ops.first() {
                     self.set_reg(w, d, 0);
                 }
-                self.advance(w);
             }
-            _ => self.advance(w),
+            _ => {}
         }
+        self.advance(w);
+    }
+
+    /// An arithmetic instruction, per executing lane.
+    fn exec_alu(&mut self, w: usize, code: &Code, a: &crate::alu::Alu) {
+        let ops = &code.inst.operands;
+        let mut m = self.warps[w].exec;
+        let mut src = [0u64; 4];
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for (k, o) in ops[1..].iter().enumerate().take(4) {
+                src[k] = self.value_lane(w, l, o);
+            }
+            match (&ops[0], ops.get(1)) {
+                // mov.b64 d, {lo, hi}: pack.
+                (Operand::Reg(d), Some(Operand::Vector(v))) => {
+                    let bits = 64 / v.len().max(1) as u32;
+                    let mut x = 0u64;
+                    for (k, r) in v.iter().enumerate() {
+                        let e = self.sym_or_reg(w, l, r) & ((1u64 << bits) - 1);
+                        x |= e << (bits * k as u32);
+                    }
+                    let d = d.clone();
+                    self.set_reg_lane(w, l, &d, x);
+                }
+                // mov.b64 {lo, hi}, s: unpack.
+                (Operand::Vector(v), Some(o)) => {
+                    let x = self.value_lane(w, l, o);
+                    let bits = 64 / v.len().max(1) as u32;
+                    for (k, r) in v.clone().iter().enumerate() {
+                        let e = (x >> (bits * k as u32)) & ((1u64 << bits) - 1);
+                        self.set_reg_lane(w, l, r, e);
+                    }
+                }
+                (Operand::Reg(d), _) => {
+                    let v = crate::alu::eval(a, &src[..a.srcs]);
+                    let d = d.clone();
+                    self.set_reg_lane(w, l, &d, v);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Warp-level instructions over the executing lanes (`crate::warp_ops`).
+    fn exec_warp_op(&mut self, w: usize, code: &Code) -> Result<(), String> {
+        let exec = self.warps[w].exec;
+        let ops = code.inst.operands.clone();
+        let lanes: Vec<usize> = (0..LANES).filter(|l| exec & (1 << l) != 0).collect();
+        let vals = |k: usize| -> [u64; LANES] {
+            let mut v = [0u64; LANES];
+            if let Some(o) = ops.get(k) {
+                for &l in &lanes {
+                    v[l] = self.value_lane(w, l, o);
+                }
+            }
+            v
+        };
+        let live = self.warps[w].lanes & !self.warps[w].exited;
+        let writes = crate::warp_ops::execute(&code.inst, exec, live, &vals)?;
+        for (lane, reg, v) in writes {
+            self.set_reg_lane(w, lane, &reg, v);
+        }
+        Ok(())
     }
 }
 

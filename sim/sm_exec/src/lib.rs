@@ -12,14 +12,24 @@
 //! | `memory.rs` | the memory system with values: L2, per-SM L1 + store buffer, shared memory, async proxy, copy engine |
 //! | `names.rs` | what each name of an instruction is (register, variable, special register), checked before the run |
 //! | `symbols.rs` | the addresses of the named `.shared`/`.global`/`.const` variables, the mbarrier window |
+//! | `alu.rs` | per-lane arithmetic, logic, comparison and conversion of a kernel |
+//! | `warp_ops.rs` | shfl/vote/redux/match/elect/activemask/bar.warp.sync, and what a kernel's local instruction compiles to |
+//! | `kernel.rs` | running an unmodified PTX module with a launch file: grid, threads, buffers, checked outputs |
+//! | `kernel_names.rs` | a kernel's names: registers, variables, parameters, per-thread special registers |
+//! | `launch.rs` | the launch file (grid, block, cluster, buffers, parameters, expected outputs) |
 //! | `trace.rs` | the per-warp timeline and its VCD / Chrome-trace writers |
 //! | `litmus.rs` | litmus headers, many seeded runs, outcome table and verdicts |
 
+pub mod alu;
 pub mod exec;
+pub mod kernel;
+pub mod kernel_names;
+pub mod launch;
 pub mod litmus;
 pub mod memory;
 pub mod names;
 pub mod symbols;
 pub mod trace;
+pub mod warp_ops;
 
 pub use exec::{run_program, run_source, Outcome, RunOptions, RunResult, WarpResult};

@@ -194,7 +194,7 @@ impl Ty {
             .find_map(|q| {
                 let (signed, bits) = match q.split_at_checked(1)? {
                     ("s", b) => (true, b),
-                    ("u" | "b", b) => (false, b),
+                    ("u" | "b" | "f", b) => (false, b),
                     _ => return None,
                 };
                 let bits = bits.parse::<u32>().ok()?;
@@ -203,6 +203,11 @@ impl Ty {
                     .then_some(Ty { bits, signed })
             })
             .unwrap_or(Ty::U32)
+    }
+
+    /// Bytes of one element.
+    pub fn bytes(self) -> u64 {
+        self.bits as u64 / 8
     }
 
     /// The value bits of this width.
@@ -245,6 +250,8 @@ pub struct Txn {
     pub sm: usize,
     /// Executor's warp index (for the destination register).
     pub warp: usize,
+    /// The lane (thread of the warp) whose register `dst` receives the value.
+    pub lane: u8,
     pub dst: Option<String>,
     pub addr: u64,
     pub shared: bool,
@@ -254,13 +261,23 @@ pub struct Txn {
     pub ty: Ty,
     /// Source line (trace).
     pub line: usize,
+    /// The accesses of one warp instruction (one per lane and vector
+    /// element) are one transaction of the membar unit: they share one
+    /// acknowledgement, sent when the last of them is done
+    /// ([`Memory::ack_group`]); `None`: the access is acknowledged alone.
+    pub group: Option<u64>,
 }
 
 /// Something the executor must apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Done {
-    /// Write `val` into register `reg` of warp `warp`.
-    Reg { warp: usize, reg: String, val: u64 },
+    /// Write `val` into register `reg` of lane `lane` of warp `warp`.
+    Reg {
+        warp: usize,
+        lane: u8,
+        reg: String,
+        val: u64,
+    },
     /// A memory event for the trace (warp, text).
     Event { warp: usize, what: String },
     /// A load/atomic/shared access of `warp` completed (acknowledged).
@@ -294,6 +311,7 @@ struct SbEntry {
     at: u64,
     tag: u8,
     warp: usize,
+    group: Option<u64>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -373,6 +391,10 @@ pub struct Memory {
     pending: Vec<Pending>,
     /// Per warp: time of its last bulk copy's read / write (keeps issue order).
     copy_last: HashMap<usize, (u64, u64)>,
+    /// Global memory as the host wrote it before the launch (`Memory::init_global`).
+    initial: HashMap<u64, u64>,
+    /// Accesses left per acknowledgement group ([`Txn::group`]).
+    groups: HashMap<u64, u32>,
 }
 
 impl Memory {
@@ -387,6 +409,8 @@ impl Memory {
             async_last: vec![HashMap::new(); sms],
             pending: Vec::new(),
             copy_last: HashMap::new(),
+            initial: HashMap::new(),
+            groups: HashMap::new(),
         }
     }
 
@@ -397,6 +421,39 @@ impl Memory {
     /// A random number for the executor (start skew), from the same stream.
     pub fn rand_range(&mut self, lo: u64, hi: u64) -> u64 {
         self.rand((lo, hi))
+    }
+
+    /// The `n` accesses of group `id` share one acknowledgement (see [`Txn::group`]).
+    pub fn ack_group(&mut self, id: u64, n: u32) {
+        self.groups.insert(id, n);
+    }
+
+    /// An access is done: acknowledge its transaction (the last of its group).
+    fn ack(&mut self, sm: usize, tag: u8, group: Option<u64>) {
+        if let Some(g) = group {
+            if let Some(n) = self.groups.get_mut(&g) {
+                *n -= 1;
+                if *n > 0 {
+                    return;
+                }
+                self.groups.remove(&g);
+            }
+        }
+        self.sms[sm].acks.push(tag);
+    }
+
+    /// Global memory before the kernel: `addr` holds `val` (the launch's
+    /// buffers); a stale L1 line holds this value.
+    pub fn init_global(&mut self, addr: u64, val: u64) {
+        self.initial.insert(addr, val);
+        self.l2.insert(
+            addr,
+            vec![Version {
+                val,
+                sm: usize::MAX,
+                seq: 0,
+            }],
+        );
     }
 
     /// The latest value of `addr` in L2.
@@ -473,8 +530,9 @@ impl Memory {
         let first = self.sms[sm].touched.insert(addr);
         if first && !self.sms[sm].invalidated && self.rng.gen_range(0..1000) < self.t.stale_permille
         {
-            // The value before the kernel's first store: memory starts at 0.
-            self.sms[sm].l1.insert(addr, 0);
+            // The value before the kernel's first store (the host's image).
+            let before = self.initial.get(&addr).copied().unwrap_or(0);
+            self.sms[sm].l1.insert(addr, before);
         }
         match txn.acc {
             Access::Store { val } => {
@@ -489,9 +547,10 @@ impl Memory {
                     at,
                     tag,
                     warp: txn.warp,
+                    group: txn.group,
                 });
                 if self.t.faults.early_store_ack {
-                    self.sms[sm].acks.push(tag);
+                    self.ack(sm, tag, txn.group);
                 }
                 out.push(Done::Event {
                     warp: txn.warp,
@@ -664,7 +723,7 @@ impl Memory {
                         seq: e.seq,
                     });
                     if !self.t.faults.early_store_ack {
-                        self.sms[sm].acks.push(e.tag);
+                        self.ack(sm, e.tag, e.group);
                     }
                     out.push(Done::Event {
                         warp: e.warp,
@@ -714,6 +773,7 @@ impl Memory {
                     if let Some(r) = &txn.dst {
                         out.push(Done::Reg {
                             warp: txn.warp,
+                            lane: txn.lane,
                             reg: r.clone(),
                             val: v,
                         });
@@ -732,7 +792,7 @@ impl Memory {
                         what,
                     });
                     out.push(Done::Complete { warp: txn.warp });
-                    self.sms[sm].acks.push(tag);
+                    self.ack(sm, tag, txn.group);
                 }
                 Pending::BarAck { at, sm, tag } if at <= now => {
                     self.sms[sm].bar_acks.push(tag);
@@ -819,12 +879,14 @@ mod tests {
         Txn {
             sm,
             warp: sm,
+            lane: 0,
             dst: Some("%r".into()),
             addr,
             shared: false,
             acc,
             ty: Ty::U32,
             line: 1,
+            group: None,
         }
     }
 
@@ -901,6 +963,7 @@ mod tests {
         let (_, done) = run_until_idle(&mut m, 2);
         assert!(done.contains(&Done::Reg {
             warp: 0,
+            lane: 0,
             reg: "%r".into(),
             val: 0
         }));

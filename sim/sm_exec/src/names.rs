@@ -159,7 +159,12 @@ fn check_entry(prog: &Program, syms: &Symbols, e: &Entry) -> Result<(), PtxError
                 Operand::Reg(r) => names.push((r, d == Some(k))),
                 Operand::NotPred(r) => names.push((r, false)),
                 Operand::Addr { base, .. } => names.push((base, false)),
-                Operand::Imm(_) | Operand::Sink => {}
+                Operand::Vector(v) => names.extend(v.iter().map(|r| (r.as_str(), d == Some(k)))),
+                Operand::Pair(a, b) => {
+                    names.push((a, d == Some(k)));
+                    names.push((b, d == Some(k)));
+                }
+                Operand::Imm(_) | Operand::Float { .. } | Operand::Sink => {}
             }
         }
         for (n, written) in names {

@@ -1,0 +1,79 @@
+//! `membar run MODULE.ptx --launch L.yaml`: an unmodified nvcc module runs
+//! to its checked outputs (exit 0), a wrong expectation exits 1 naming the
+//! element, a bad launch file exits 2 naming the file and key, and a module
+//! without a launch file is told how to run it.
+
+mod common;
+use common::{membar, stderr, stdout, tmp_dir};
+
+#[test]
+fn a_reference_kernel_runs_to_its_checked_outputs() {
+    let o = membar(&[
+        "run",
+        "kernels/reference/k1_block_reduce_noprof.ptx",
+        "--launch",
+        "kernels/reference/k1_block_reduce_noprof.launch.yaml",
+    ]);
+    let s = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{s}{}", stderr(&o));
+    assert!(s.contains("out: 16 values: PASS"), "{s}");
+    assert!(s.contains("M warp-instructions/s"), "{s}");
+}
+
+#[test]
+fn a_wrong_expectation_exits_1_and_a_bad_launch_file_exits_2() {
+    let d = tmp_dir("kernel_launch");
+    let src = std::fs::read_to_string(
+        common::root().join("kernels/reference/k1_block_reduce_noprof.launch.yaml"),
+    )
+    .unwrap();
+    let r = common::root().join("kernels/reference");
+    let wrong = src
+        .replace(
+            "file: k1_block_reduce.in.txt",
+            &format!("file: {}/k1_block_reduce.in.txt", r.display()),
+        )
+        .replace(
+            "{buffer: out, file: k1_block_reduce.out.txt}",
+            "{buffer: out, values: [511337, 486]}",
+        );
+    let l = d.join("wrong.yaml");
+    std::fs::write(&l, wrong).unwrap();
+    let o = membar(&[
+        "run",
+        "kernels/reference/k1_block_reduce_noprof.ptx",
+        "--launch",
+        l.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("[1]: expected 486, got 485"),
+        "{}",
+        stdout(&o)
+    );
+    let bad = d.join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "entry: x\ngrid: [1, 1, 1]\nblock: [32, 1, 1]\nthreads: 4\n",
+    )
+    .unwrap();
+    let o = membar(&[
+        "run",
+        "kernels/reference/k1_block_reduce_noprof.ptx",
+        "--launch",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bad.yaml") && stderr(&o).contains("threads"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_module_without_a_launch_file_is_told_about_launch() {
+    let o = membar(&["run", "kernels/reference/k3_named_barrier_ws_noprof.ptx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--launch L.yaml"), "{}", stderr(&o));
+}

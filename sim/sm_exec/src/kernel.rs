@@ -1,0 +1,167 @@
+//! Running an unmodified PTX module (as nvcc writes it) with a launch file
+//! (`crate::launch`): every thread of the grid runs the launched entry on
+//! the SIMT executor (`crate::exec`: 32 lanes per warp, per-thread
+//! registers, divergence and reconvergence), the launch's buffers are the
+//! global memory the host wrote, and after the run each `expect:` entry is
+//! compared with the buffer's final contents.
+
+use crate::exec::{Kernel, Machine, Outcome, RunOptions, RunResult, LANES};
+use crate::launch::Resolved;
+use ptx_front::parser::parse_module;
+use ptx_front::program::{Header, WarpPlacement};
+use ptx_front::{Program, PtxError};
+use std::collections::HashMap;
+
+/// One `expect:` entry after the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub buffer: String,
+    pub checked: usize,
+    /// Elements that differ: (index, expected, got).
+    pub wrong: Vec<(usize, u64, u64)>,
+}
+
+/// A kernel run: the machine's result and the checks.
+#[derive(Debug, Clone)]
+pub struct KernelRun {
+    pub result: RunResult,
+    pub checks: Vec<Check>,
+    /// The launched entry's name.
+    pub entry: String,
+}
+
+impl KernelRun {
+    /// Finished and every expected value matched.
+    pub fn passed(&self) -> bool {
+        self.result.outcome == Outcome::Finished && self.checks.iter().all(|c| c.wrong.is_empty())
+    }
+}
+
+/// The program a launch runs: the module, and a header placing every warp
+/// of every CTA on the launched entry.
+pub fn kernel_program(
+    file: &str,
+    src: &str,
+    launch: &Resolved,
+) -> Result<(Program, Kernel), PtxError> {
+    let module = parse_module(file, src, 1)?;
+    let want = &launch.launch.entry;
+    let kernels: Vec<&str> = module
+        .entries
+        .iter()
+        .filter(|e| !e.func)
+        .map(|e| e.name.as_str())
+        .collect();
+    let entry = match module.entries.iter().find(|e| &e.name == want && !e.func) {
+        Some(e) => e,
+        None => {
+            return Err(PtxError::new(
+                file,
+                1,
+                1,
+                format!(
+                    "{}: entry: `{want}` is not an `.entry` of this module (its entries: {})",
+                    launch.file,
+                    kernels.join(", ")
+                ),
+            ))
+        }
+    };
+    let decl: Vec<(String, u64)> = entry
+        .params
+        .iter()
+        .map(|p| (p.name.clone(), p.bytes()))
+        .collect();
+    let params = crate::launch::param_values(launch, &decl)
+        .map_err(|m| PtxError::new(file, entry.line, 1, m))?;
+    let threads = launch.threads();
+    let warps_per_cta = threads.div_ceil(LANES as u32);
+    let mut warps = Vec::new();
+    for cta in 0..launch.ctas() {
+        for w in 0..warps_per_cta {
+            warps.push(WarpPlacement {
+                cta,
+                warp: w,
+                program: entry.name.clone(),
+            });
+        }
+    }
+    let static_smem: u64 = module
+        .decls
+        .iter()
+        .chain(entry.body.iter().filter_map(|s| match s {
+            ptx_front::parser::Stmt::Decl(d) => Some(d),
+            _ => None,
+        }))
+        .filter(|d| d.space == ".shared")
+        .map(|d| {
+            d.vars
+                .iter()
+                .map(|(_, n)| n.unwrap_or(1) * d.elem_bytes())
+                .sum::<u64>()
+        })
+        .sum();
+    let prog = Program {
+        file: file.to_string(),
+        header: Header {
+            ctas: launch.ctas(),
+            cluster: launch.cluster_size(),
+            warps,
+            litmus: None,
+        },
+        module,
+    };
+    let kernel = Kernel {
+        launch: launch.clone(),
+        params: params.into_iter().collect::<HashMap<_, _>>(),
+        smem_bytes: static_smem + launch.launch.dynamic_smem,
+    };
+    Ok((prog, kernel))
+}
+
+/// Run a kernel to its end and check its outputs.
+pub fn run_kernel(
+    file: &str,
+    src: &str,
+    launch: &Resolved,
+    opts: RunOptions,
+) -> Result<KernelRun, PtxError> {
+    let (prog, kernel) = kernel_program(file, src, launch)?;
+    let entry = prog
+        .header
+        .warps
+        .first()
+        .map(|w| w.program.clone())
+        .unwrap_or_default();
+    let result = Machine::for_kernel(&prog, opts, kernel)?.run();
+    let checks = launch
+        .expect
+        .iter()
+        .map(|(k, want)| {
+            let b = &launch.buffers[*k];
+            let got = result
+                .buffers
+                .get(*k)
+                .map(|(_, v)| v.as_slice())
+                .unwrap_or(&[]);
+            let wrong = want
+                .iter()
+                .enumerate()
+                .filter_map(|(i, &x)| {
+                    let g = got.get(i).copied().unwrap_or(0);
+                    (g != x).then_some((i, x, g))
+                })
+                .collect();
+            Check {
+                buffer: b.name.clone(),
+                checked: want.len(),
+                wrong,
+            }
+        })
+        .collect();
+    Ok(KernelRun {
+        result,
+        checks,
+        entry,
+    })
+}

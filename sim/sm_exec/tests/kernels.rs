@@ -1,0 +1,228 @@
+//! Unmodified nvcc PTX with launch files (`kernels/reference/`: the
+//! reference kernels' PTX as nvcc 13.0 wrote it for sm_90a, their inputs
+//! and the outputs their host code checks), and the SIMT executor's
+//! semantics on small kernels: divergence and reconvergence, per-lane
+//! special registers, warp-level operations, launch-file and
+//! unsupported-construct errors.
+
+use sm_exec::exec::RunOptions;
+use sm_exec::kernel::run_kernel;
+use sm_exec::launch::{self, Launch};
+use sm_exec::Outcome;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kernels/reference")
+}
+
+fn run_reference(name: &str, seed: u64) -> sm_exec::kernel::KernelRun {
+    let ptx = root().join(format!("{name}.ptx"));
+    let l = launch::load(&root().join(format!("{name}.launch.yaml"))).unwrap();
+    let src = std::fs::read_to_string(&ptx).unwrap();
+    let opts = RunOptions {
+        seed,
+        ..RunOptions::default()
+    };
+    run_kernel(&ptx.display().to_string(), &src, &l, opts).unwrap()
+}
+
+#[test]
+fn reference_kernels_run_unmodified_to_their_checked_results() {
+    for name in [
+        "k1_block_reduce_noprof",
+        "k1_block_reduce_prof",
+        "k3_named_barrier_ws_noprof",
+        "k3_named_barrier_ws_prof",
+    ] {
+        for seed in [1, 2] {
+            let k = run_reference(name, seed);
+            assert_eq!(
+                k.result.outcome,
+                Outcome::Finished,
+                "{name} seed {seed}; replay: membar run kernels/reference/{name}.ptx --launch kernels/reference/{name}.launch.yaml --seed {seed}"
+            );
+            assert!(!k.checks.is_empty());
+            for c in &k.checks {
+                assert!(
+                    c.wrong.is_empty(),
+                    "{name} seed {seed}: {} differs at {:?}; replay: membar run kernels/reference/{name}.ptx --launch kernels/reference/{name}.launch.yaml --seed {seed}",
+                    c.buffer,
+                    &c.wrong[..c.wrong.len().min(4)]
+                );
+            }
+            // Every warp of every CTA ran (4 × 8 warps for k1, 2 × 6 for k3).
+            let warps = if name.starts_with("k1") { 32 } else { 12 };
+            assert_eq!(k.result.warps.len(), warps);
+            assert!(k.result.warps.iter().all(|w| w.exited_at.is_some()));
+        }
+    }
+}
+
+#[test]
+fn a_wrong_expected_value_is_reported() {
+    let ptx = root().join("k1_block_reduce_noprof.ptx");
+    let mut l = launch::load(&root().join("k1_block_reduce_noprof.launch.yaml")).unwrap();
+    l.expect[0].1[5] ^= 1;
+    let src = std::fs::read_to_string(&ptx).unwrap();
+    let k = run_kernel("k1.ptx", &src, &l, RunOptions::default()).unwrap();
+    assert_eq!(k.result.outcome, Outcome::Finished);
+    assert!(!k.passed());
+    assert_eq!(k.checks[0].wrong.len(), 1);
+    assert_eq!(k.checks[0].wrong[0].0, 5);
+}
+
+#[test]
+fn the_non_bulk_cp_async_kernel_is_refused_where_it_uses_it() {
+    let ptx = root().join("k5_cpasync_pipeline_noprof.ptx");
+    let src = std::fs::read_to_string(&ptx).unwrap();
+    let l = launch::resolve(
+        serde_yaml::from_str::<Launch>(
+            "{entry: _Z15cpasync_stencilPKiPiPyP5uint4, grid: [1,1,1], block: [32,1,1]}",
+        )
+        .unwrap(),
+        "l.yaml",
+        Path::new("."),
+    )
+    .unwrap();
+    let e = run_kernel("k5.ptx", &src, &l, RunOptions::default()).unwrap_err();
+    assert_eq!((e.line, e.col), (110, 2), "{e}");
+    assert!(e.msg.contains("cp.async.cg.shared.global"), "{e}");
+}
+
+fn small(body: &str, threads: u32, out_len: u64) -> (String, launch::Resolved) {
+    let src = format!(
+        ".version 9.0\n.target sm_90a\n.address_size 64\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n{{\n{body}\n}}\n"
+    );
+    let l = launch::resolve(
+        serde_yaml::from_str::<Launch>(&format!(
+            "{{entry: k, grid: [2,1,1], block: [{threads},1,1], buffers: [{{name: out, type: u32, len: {out_len}, fill: 0}}], params: [out]}}"
+        ))
+        .unwrap(),
+        "small.yaml",
+        Path::new("."),
+    )
+    .unwrap();
+    (src, l)
+}
+
+fn outputs(body: &str, threads: u32, out_len: u64) -> Vec<u64> {
+    let (src, l) = small(body, threads, out_len);
+    let k = run_kernel("small.ptx", &src, &l, RunOptions::default()).unwrap();
+    assert_eq!(
+        k.result.outcome,
+        Outcome::Finished,
+        "{:?}",
+        k.result.outcome
+    );
+    k.result.buffers[0].1.clone()
+}
+
+const PROLOGUE: &str = "\t.reg .pred %p<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tmov.u32 %r3, %ntid.x;\n\tmad.lo.s32 %r4, %r2, %r3, %r1;\n\tmul.wide.u32 %rd3, %r4, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n";
+
+#[test]
+fn divergent_lanes_take_their_own_paths_and_reconverge() {
+    // Odd threads write 3·tid, even ones tid + 1000; then every thread adds
+    // 1 after the paths meet (the reconvergence point runs for all lanes).
+    let body = format!(
+        "{PROLOGUE}\tand.b32 %r5, %r1, 1;\n\tsetp.eq.s32 %p1, %r5, 0;\n\t@%p1 bra $EVEN;\n\tmul.lo.s32 %r6, %r1, 3;\n\tbra.uni $JOIN;\n$EVEN:\n\tadd.s32 %r6, %r1, 1000;\n$JOIN:\n\tadd.s32 %r6, %r6, 1;\n\tst.global.u32 [%rd4], %r6;\n\tret;"
+    );
+    let out = outputs(&body, 40, 80);
+    for cta in 0..2u64 {
+        for t in 0..40u64 {
+            let want = if t % 2 == 1 { 3 * t + 1 } else { t + 1001 };
+            assert_eq!(out[(cta * 40 + t) as usize], want, "cta {cta} thread {t}");
+        }
+    }
+}
+
+#[test]
+fn warp_level_operations_follow_ptx() {
+    // Lane-sum by shfl.bfly, a ballot of odd lanes, redux.min, elect.
+    let body = format!(
+        "{PROLOGUE}\tmov.u32 %r7, %r1;\n\tshfl.sync.bfly.b32 %r8|%p2, %r7, 16, 31, -1;\n\tadd.s32 %r7, %r7, %r8;\n\tshfl.sync.bfly.b32 %r8|%p2, %r7, 8, 31, -1;\n\tadd.s32 %r7, %r7, %r8;\n\tshfl.sync.bfly.b32 %r8|%p2, %r7, 4, 31, -1;\n\tadd.s32 %r7, %r7, %r8;\n\tshfl.sync.bfly.b32 %r8|%p2, %r7, 2, 31, -1;\n\tadd.s32 %r7, %r7, %r8;\n\tshfl.sync.bfly.b32 %r8|%p2, %r7, 1, 31, -1;\n\tadd.s32 %r7, %r7, %r8;\n\tand.b32 %r9, %r1, 1;\n\tsetp.ne.s32 %p3, %r9, 0;\n\tvote.sync.ballot.b32 %r10, %p3, -1;\n\txor.b32 %r11, %r1, 7;\n\tredux.sync.min.u32 %r12, %r11, -1;\n\telect.sync %r13|%p1, -1;\n\tadd.s32 %r14, %r7, %r12;\n\tadd.s32 %r14, %r14, %r13;\n\tst.global.u32 [%rd4], %r14;\n\tst.global.u32 [%rd4+256], %r10;\n\tret;"
+    );
+    let out = outputs(&body, 32, 128);
+    // Sum of tids 0..31 = 496; min of tid^7 over 0..31 = 0; elected lane 0.
+    for t in 0..32 {
+        assert_eq!(out[t], 496, "lane {t}");
+        assert_eq!(out[64 + t], 0xaaaa_aaaa, "ballot at lane {t}");
+    }
+}
+
+#[test]
+fn a_shfl_whose_member_mask_names_a_lane_elsewhere_is_an_error() {
+    let body = format!(
+        "{PROLOGUE}\tsetp.lt.u32 %p1, %r1, 16;\n\t@!%p1 bra $HIGH;\n\tshfl.sync.bfly.b32 %r8|%p2, %r1, 1, 31, -1;\n\tst.global.u32 [%rd4], %r8;\n$HIGH:\n\tret;"
+    );
+    let (src, l) = small(&body, 32, 64);
+    let k = run_kernel("small.ptx", &src, &l, RunOptions::default()).unwrap();
+    match &k.result.outcome {
+        Outcome::UnitError(e) => assert!(e.contains("member mask"), "{e}"),
+        o => panic!("expected an error, got {o:?}"),
+    }
+}
+
+#[test]
+fn launch_files_are_checked_key_by_key() {
+    let bad = |yaml: &str| {
+        let l: Launch = serde_yaml::from_str(yaml).unwrap();
+        launch::resolve(l, "bad.yaml", Path::new(".")).unwrap_err()
+    };
+    let e = bad("{entry: k, grid: [1,1,1], block: [2048,1,1]}");
+    assert!(
+        e.starts_with("bad.yaml: block:") && e.contains("1..=1024"),
+        "{e}"
+    );
+    let e =
+        bad("{entry: k, grid: [1,1,1], block: [32,1,1], buffers: [{name: a, type: u33, len: 4}]}");
+    assert!(e.contains("buffers[0] (a)") && e.contains("u33"), "{e}");
+    let e = bad("{entry: k, grid: [1,1,1], block: [32,1,1], buffers: [{name: a, type: u8, len: 2, values: [1, 256]}]}");
+    assert!(
+        e.contains("element 1") && e.contains("256 does not fit type u8"),
+        "{e}"
+    );
+    let e =
+        bad("{entry: k, grid: [1,1,1], block: [32,1,1], expect: [{buffer: nope, values: [1]}]}");
+    assert!(
+        e.contains("expect[0]") && e.contains("`nope` is not declared"),
+        "{e}"
+    );
+    let e =
+        serde_yaml::from_str::<Launch>("{entry: k, grid: [1,1,1], block: [32,1,1], threads: 3}")
+            .unwrap_err()
+            .to_string();
+    assert!(e.contains("threads"), "{e}");
+    // A parameter count that differs from the entry's, and an unknown entry.
+    let (src, l) = small(&format!("{PROLOGUE}\tret;"), 32, 1);
+    let mut two = l.clone();
+    two.launch.params.push(serde_yaml::Value::Number(3.into()));
+    let e = run_kernel("s.ptx", &src, &two, RunOptions::default()).unwrap_err();
+    assert!(e.msg.contains("params: 2 values given, expected 1"), "{e}");
+    let mut other = l.clone();
+    other.launch.entry = "nope".into();
+    let e = run_kernel("s.ptx", &src, &other, RunOptions::default()).unwrap_err();
+    assert!(
+        e.msg.contains("`nope` is not an `.entry`") && e.msg.contains("its entries: k"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unmodelled_instructions_and_names_are_refused_before_the_run() {
+    let refused = |line: &str| {
+        let (src, l) = small(&format!("{PROLOGUE}\t{line}\n\tret;"), 32, 1);
+        run_kernel("s.ptx", &src, &l, RunOptions::default()).unwrap_err()
+    };
+    let e = refused("lop3.b32 %r5, %r1, %r2, %r3, 0x96;");
+    assert_eq!(e.line, 19, "{e}");
+    assert!(e.msg.contains("not modelled"), "{e}");
+    let e = refused("mov.u32 %r5, %envreg3;");
+    assert!(e.msg.contains("%envreg3"), "{e}");
+    let e = refused("add.s32 %r5, %r99, 1;");
+    assert!(
+        e.msg.contains("`%r99`") && e.msg.contains("does not declare"),
+        "{e}"
+    );
+    let e = refused("ld.param.u64 %rd5, [other_param];");
+    assert!(e.msg.contains("not a parameter of entry `k`"), "{e}");
+}
