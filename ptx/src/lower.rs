@@ -354,6 +354,10 @@ pub static TABLE: &[Row] = &[
     Row { forms: &["cp.async.bulk.commit_group"], sass: "UTMACMDFLUSH", ops: &[L::AsyncGroup { op: GroupOp::Commit, arg: Absent }], source: SYNC4, note: "" },
     Row { forms: &["cp.async.bulk.wait_group"], sass: "DEPBAR.LE SB0, N; CCTL.IVALL", ops: &[L::AsyncGroup { op: GroupOp::Wait, arg: Op(0) }, IV], source: SYNC4,
         note: "about 1 cycle after the .read form" },
+    Row { forms: &["cp.async.ca.shared.global", "cp.async.cg.shared.global"], sass: "LDGSTS.E.128 / LDGSTS.E.BYPASS.128", ops: &[L::AsyncGroup { op: GroupOp::Issue, arg: Op(2) }], source: SYNC, note: "non-bulk copy (one per lane, one issue of the warp's group); the async-group tracker counts LDGSTS groups as it counts bulk groups (a warp may use one kind)" },
+    Row { forms: &["cp.async.commit_group"], sass: "LDGDEPBAR", ops: &[L::AsyncGroup { op: GroupOp::Commit, arg: Absent }], source: SYNC, note: "" },
+    Row { forms: &["cp.async.wait_group"], sass: "DEPBAR.LE SB0, N", ops: &[L::AsyncGroup { op: GroupOp::Wait, arg: Op(0) }], source: SYNC, note: "until the copies of all but the N most recent groups are written" },
+    Row { forms: &["cp.async.wait_all"], sass: "LDGDEPBAR; DEPBAR.LE SB0, 0x0", ops: &[L::AsyncGroup { op: GroupOp::Commit, arg: Absent }, L::AsyncGroup { op: GroupOp::Wait, arg: Const(0) }], source: SYNC, note: "" },
     Row { forms: &["cp.async.bulk.wait_group.read"], sass: "DEPBAR.LE SB0, N", ops: &[L::AsyncGroup { op: GroupOp::WaitRead, arg: Op(0) }], source: SYNC4, note: "" },
     // ---- ld / st / atom / red ----
     Row { forms: &["ld.weak", "ld.volatile", "ld.relaxed.cta", "ld.relaxed.cluster", "ld.relaxed.gpu", "ld.relaxed.sys"], sass: "LDS / LD.E / LDG (by space)",

@@ -1698,11 +1698,48 @@ fn mbarrier(q: &Q, quals: &[&str], ops: &[Operand]) -> Result<String> {
 fn cp(q: &Q, quals: &[&str], ops: &[Operand]) -> Result<String> {
     let outside = || {
         q.err(format!(
-            "`{}` is outside the supported PTX subset (supported: {SUPPORTED}; of cp.* only cp.async.bulk with .mbarrier::complete_tx::bytes or .bulk_group, commit_group and wait_group)",
+            "`{}` is outside the supported PTX subset (supported: {SUPPORTED}; of cp.* only cp.async.bulk with .mbarrier::complete_tx::bytes or .bulk_group, commit_group and wait_group, and cp.async.{{ca,cg}}.shared.global with cp.async.commit_group, wait_group and wait_all)",
             q.opcode
         ))
     };
     match quals {
+        // Non-bulk cp.async (LDGSTS) and its groups.
+        ["async", kind @ ("ca" | "cg"), "shared" | "shared::cta", "global", hints @ ..]
+            if hints.iter().all(|h| h.starts_with("L2::")) =>
+        {
+            q.operands(ops, 3..=4, "3 or 4 operands ([dst], [src], cp-size{, src-size})")?;
+            q.addr(ops, 0, "the shared destination")?;
+            q.addr(ops, 1, "the global source")?;
+            let ok: &[i64] = if *kind == "cg" { &[16] } else { &[4, 8, 16] };
+            match ops[2] {
+                Operand::Imm(n) if ok.contains(&n) => {}
+                _ => {
+                    return q.err(format!(
+                        "found cp-size `{}`, expected {} for cp.async.{kind}",
+                        ops[2].text(),
+                        if *kind == "cg" { "16" } else { "4, 8 or 16" }
+                    ))
+                }
+            }
+            q.value(ops, 3, "the source size")?;
+            Ok(format!("cp.async.{kind}.shared.global"))
+        }
+        ["async", "commit_group"] => {
+            q.operands(ops, 0..=0, "no operands")?;
+            Ok("cp.async.commit_group".into())
+        }
+        ["async", "wait_all"] => {
+            q.operands(ops, 0..=0, "no operands")?;
+            Ok("cp.async.wait_all".into())
+        }
+        ["async", "wait_group"] => {
+            q.operands(ops, 1..=1, "1 operand (N, an integer constant)")?;
+            match ops[0] {
+                Operand::Imm(n) if (0..=63).contains(&n) => {}
+                _ => return q.err(format!("found `{}`, expected N, an integer constant 0..63", ops[0].text())),
+            }
+            Ok("cp.async.wait_group".into())
+        }
         ["async", "bulk", "commit_group"] => {
             q.operands(ops, 0..=0, "no operands")?;
             Ok("cp.async.bulk.commit_group".into())

@@ -73,6 +73,9 @@ pub const SAMPLES: &[&str] = &[
     "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [dst], 128, [%r2];",
     "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [dst], 4096;",
     "cp.async.bulk.commit_group;", "cp.async.bulk.wait_group 0;", "cp.async.bulk.wait_group.read 3;",
+    // non-bulk cp.async (LDGSTS) and its groups
+    "cp.async.ca.shared.global [dst], [%rd1], 4;", "cp.async.cg.shared.global.L2::128B [dst], [%rd1], 16, %r1;",
+    "cp.async.commit_group;", "cp.async.wait_group 2;", "cp.async.wait_all;",
     // memory operations
     "ld.global.u32 %r1, [%rd1];", "ld.weak.shared.u32 %r1, [dst];", "ld.volatile.shared.u32 %r1, [dst];", "ld.param.u64 %rd1, [p];",
     "ld.const.u32 %r1, [c];", "ld.local.v4.u32 %r1, [%rd1];",
@@ -202,9 +205,7 @@ fn errors_are_located_and_say_what_was_expected() {
         e.contains("`tex.2d.v4.f32.f32` is outside the supported PTX subset (supported: ld, st"),
         "{e}"
     );
-    assert!(
-        err("cp.async.ca.shared.global [d], [s], 16;").contains("outside the supported PTX subset")
-    );
+    assert!(err("cp.async.cg.shared.global [d], [s], 8;").contains("expected 16 for cp.async.cg"));
     assert!(err("bar.warp.sync;").contains("1 operand (the member mask)"));
     assert!(err("bar.warp.arrive 1;").contains("expected bar{.cta}.sync"));
     assert!(err("fence.sc.grid;").contains("found scope `.grid`"));

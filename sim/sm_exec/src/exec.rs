@@ -276,6 +276,8 @@ struct Warp {
     exited_at: Option<u64>,
     /// Cluster phases this warp arrived in.
     cluster_arrivals: u64,
+    /// The kind of async groups the warp used: bulk (true) or non-bulk.
+    group_kind: Option<bool>,
     /// The instruction last issued (line, text): where a blocked warp waits.
     at: (usize, String),
     at_col: usize,
@@ -304,6 +306,8 @@ struct Sm {
     wr: VecDeque<u8>,
     /// Cluster: arrivals of this CTA in the current phase; phases sent.
     cl_sent: u64,
+    /// A kernel's live mbarriers: shared address → the unit's entry.
+    mb_map: HashMap<u64, u8>,
     gone: bool,
 }
 
@@ -358,6 +362,8 @@ pub struct Machine<'p> {
     kernel: Option<Kernel>,
     /// Acknowledgement groups handed out (`Memory::ack_group`).
     ack_groups: u64,
+    /// Per non-bulk `cp.async` batch: copies left to read and to write.
+    copy_batches: HashMap<u64, [u32; 2]>,
     /// Warp-level instructions compiled per entry and PC (`crate::alu`).
     alu: Vec<Vec<Option<crate::alu::Alu>>>,
     /// The mbarrier unit's entries per CTA (its window is 8 bytes each from [`SHARED_BASE`]).
@@ -475,6 +481,7 @@ impl<'p> Machine<'p> {
                     rd: VecDeque::new(),
                     wr: VecDeque::new(),
                     cl_sent: 0,
+                    mb_map: HashMap::new(),
                     gone: false,
                 })
             })
@@ -518,6 +525,7 @@ impl<'p> Machine<'p> {
                 issued: 0,
                 exited_at: None,
                 cluster_arrivals: 0,
+                group_kind: None,
                 at: (0, String::new()),
                 at_col: 1,
             });
@@ -572,6 +580,7 @@ impl<'p> Machine<'p> {
             syms,
             kernel,
             ack_groups: 0,
+            copy_batches: HashMap::new(),
             alu,
             mb_entries,
             error: None,
@@ -1012,8 +1021,8 @@ impl<'p> Machine<'p> {
                     let wp = &mut self.warps[warp];
                     wp.inflight = wp.inflight.saturating_sub(1);
                 }
-                Done::CopyRead { warp, group } => {
-                    if group {
+                Done::CopyRead { warp, group, batch } => {
+                    if group && self.batch_done(batch, 0) {
                         let (c, s) = (self.warps[warp].cta, self.warps[warp].slot);
                         self.sms[c].rd.push_back(s);
                     }
@@ -1024,8 +1033,9 @@ impl<'p> Machine<'p> {
                     cta,
                     entry,
                     bytes,
+                    batch,
                 } => {
-                    if group {
+                    if group && self.batch_done(batch, 1) {
                         let s = self.warps[warp].slot;
                         self.sms[cta].wr.push_back(s);
                     }
@@ -1042,12 +1052,16 @@ impl<'p> Machine<'p> {
     /// 8-byte aligned address inside a declared mbarrier object (all of them
     /// lie in the unit's window, `crate::symbols`); any other address is an
     /// error naming it and the variable it falls in.
-    fn mb_entry(&self, w: usize, code: &Code) -> Result<u8, String> {
+    fn mb_entry(&mut self, w: usize, code: &Code) -> Result<u8, String> {
         let ops = &code.inst.operands;
         let Some(k) = symbols::mbarrier_operand(&code.inst.form, ops) else {
             return Err(format!("`{}` has no mbarrier operand", code.inst.text()));
         };
         let addr = self.value(w, &ops[k]);
+        if let Some(kn) = &self.kernel {
+            let end = self.syms.shared_end() + kn.launch.launch.dynamic_smem;
+            return self.mb_entry_by_address(w, code, addr, end);
+        }
         let end = SHARED_BASE + MBARRIER_BYTES * self.mb_entries as u64;
         let at = self.syms.shared_at(addr);
         let why = match at {
@@ -1070,6 +1084,74 @@ impl<'p> Machine<'p> {
             ops[k].text(),
             self.mb_entries
         ))
+    }
+
+    /// One copy of a batch (`Copy::batch`) read (`k` = 0) or wrote (`k` =
+    /// 1): whether it was the last, so the tracker hears of the batch once.
+    fn batch_done(&mut self, batch: Option<u64>, k: usize) -> bool {
+        let Some(b) = batch else {
+            return true;
+        };
+        let Some(left) = self.copy_batches.get_mut(&b) else {
+            return true;
+        };
+        left[k] -= 1;
+        let last = left[k] == 0;
+        if left[0] == 0 && left[1] == 0 {
+            self.copy_batches.remove(&b);
+        }
+        last
+    }
+
+    /// A kernel's mbarrier: an 8-byte object anywhere in the CTA's shared
+    /// memory, named by its address (through a register, as nvcc writes
+    /// it). Until the mbarrier unit keeps its objects by byte address
+    /// (issue #24), the executor gives each initialised address one of the
+    /// unit's entries, per CTA: `mbarrier.init` takes a free entry (or the
+    /// address's own, re-initialised), `mbarrier.inval` frees it; any other
+    /// operation on an address never initialised, or more live mbarriers
+    /// than the unit has entries, is an error naming the address.
+    fn mb_entry_by_address(
+        &mut self,
+        w: usize,
+        code: &Code,
+        addr: u64,
+        end: u64,
+    ) -> Result<u8, String> {
+        let c = self.warps[w].cta;
+        let text = code.inst.text();
+        if !addr.is_multiple_of(MBARRIER_BYTES) || addr < SHARED_BASE || addr + MBARRIER_BYTES > end
+        {
+            return Err(format!(
+                "`{text}`: mbarrier address shared {addr:#x} is not an 8-byte aligned object inside the CTA's shared memory [{SHARED_BASE:#x}, {end:#x})"
+            ));
+        }
+        let init = code.inst.form.starts_with("mbarrier.init");
+        let inval = code.inst.form.starts_with("mbarrier.inval");
+        let map = &mut self.sms[c].mb_map;
+        if let Some(&e) = map.get(&addr) {
+            if inval {
+                map.remove(&addr);
+            }
+            return Ok(e);
+        }
+        if !init {
+            return Err(format!(
+                "`{text}`: no mbarrier was initialised at shared {addr:#x} (mbarrier.init must come first)"
+            ));
+        }
+        let used: std::collections::HashSet<u8> = map.values().copied().collect();
+        match (0..self.mb_entries as u8).find(|e| !used.contains(e)) {
+            Some(e) => {
+                map.insert(addr, e);
+                Ok(e)
+            }
+            None => Err(format!(
+                "`{text}`: a CTA with more than {} live mbarriers (the mbarrier unit's entries); live at {:?}",
+                self.mb_entries,
+                map.keys().map(|a| format!("{a:#x}")).collect::<Vec<_>>()
+            )),
+        }
     }
 
     /// One clock cycle of the whole machine.
@@ -1432,12 +1514,23 @@ impl<'p> Machine<'p> {
                             src,
                             dst,
                             bytes: n,
+                            batch: None,
                         },
                     );
                     self.trace.event(now, w, format!("bulk copy {n} B issued"));
                     self.advance(w);
                 }
                 Lowered::AsyncGroup { op: g_op, arg } => {
+                    // The tracker counts one kind of group per warp: bulk
+                    // (`cp.async.bulk.*`) or non-bulk (`cp.async.*`, LDGSTS).
+                    let bulk = code.inst.form.starts_with("cp.async.bulk");
+                    match self.warps[w].group_kind {
+                        Some(k) if k != bulk => {
+                            self.fail(w, format!("`{}`: this warp already used {} async groups; one warp using both bulk and non-bulk cp.async groups is not modelled (the async-group tracker keeps one group sequence per warp)", code.inst.text(), if k { "bulk" } else { "non-bulk" }));
+                            continue;
+                        }
+                        _ => self.warps[w].group_kind = Some(bulk),
+                    }
                     if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                         continue;
@@ -1713,7 +1806,16 @@ impl<'p> Machine<'p> {
                     *self.warps[w].stalls.entry("wait_group").or_insert(0) += 1;
                     return;
                 }
-                if issue {
+                if issue
+                    && self
+                        .code(w)
+                        .is_some_and(|c| !c.inst.form.starts_with("cp.async.bulk"))
+                {
+                    // Non-bulk cp.async (LDGSTS): one copy per executing lane,
+                    // global → shared, one issue of the warp's group.
+                    let code = self.code(w).cloned().expect("issuing warp has code");
+                    self.issue_ldgsts(w, c, &code);
+                } else if issue {
                     let code = self.code(w).cloned().expect("issuing warp has code");
                     let ops = &code.inst.operands;
                     let dst = ops.first().map(|o| self.value(w, o)).unwrap_or(0);
@@ -1736,6 +1838,7 @@ impl<'p> Machine<'p> {
                             src,
                             dst,
                             bytes: n,
+                            batch: None,
                         },
                     );
                     self.trace
@@ -1747,6 +1850,53 @@ impl<'p> Machine<'p> {
                 }
             }
         }
+    }
+
+    /// A non-bulk `cp.async.{ca,cg}.shared.global [dst], [src], size{, src_size}`
+    /// of the executing lanes: `size` bytes (4, 8 or 16) per lane from
+    /// global to shared memory, one batch for the async-group tracker.
+    fn issue_ldgsts(&mut self, w: usize, c: usize, code: &Code) {
+        let now = self.now;
+        let ops = &code.inst.operands;
+        let lanes: Vec<usize> = (0..LANES)
+            .filter(|l| self.warps[w].exec & (1 << l) != 0)
+            .collect();
+        let mut copies = Vec::new();
+        for &l in &lanes {
+            let dst = self.value_lane(w, l, &ops[0]);
+            let src = self.value_lane(w, l, &ops[1]);
+            let n = self.value_lane(w, l, &ops[2]);
+            if let Some(o) = ops.get(3) {
+                let s = self.value_lane(w, l, o);
+                if s != n {
+                    self.fail(w, format!("`{}`: a source size {s} other than the copy size {n} (zero fill) is not modelled", code.inst.text()));
+                    return;
+                }
+            }
+            copies.push((dst, src, n as u32));
+        }
+        self.ack_groups += 1;
+        let b = self.ack_groups;
+        self.copy_batches.insert(b, [copies.len() as u32; 2]);
+        for (dst, src, n) in copies {
+            self.mem.copy(
+                now,
+                Copy {
+                    warp: w,
+                    cta: c,
+                    group: true,
+                    entry: None,
+                    src_shared: false,
+                    dst_shared: true,
+                    src,
+                    dst,
+                    bytes: n,
+                    batch: Some(b),
+                },
+            );
+        }
+        self.trace
+            .event(now, w, format!("cp.async: {} lanes issued", lanes.len()));
     }
 
     /// Threads `mask` of warp `w` exit; the others of the group go on.

@@ -283,7 +283,11 @@ pub enum Done {
     /// A load/atomic/shared access of `warp` completed (acknowledged).
     Complete { warp: usize },
     /// Bulk copy of `warp` read its source (async_groups `rd`).
-    CopyRead { warp: usize, group: bool },
+    CopyRead {
+        warp: usize,
+        group: bool,
+        batch: Option<u64>,
+    },
     /// Bulk copy of `warp` wrote its destination (async_groups `wr`), or, for an
     /// mbarrier-completed copy, pay `bytes` off entry `entry` of CTA `cta`.
     CopyWritten {
@@ -292,6 +296,7 @@ pub enum Done {
         cta: usize,
         entry: Option<u8>,
         bytes: u32,
+        batch: Option<u64>,
     },
 }
 
@@ -377,6 +382,10 @@ pub struct Copy {
     pub src: u64,
     pub dst: u64,
     pub bytes: u32,
+    /// The per-lane copies of one non-bulk `cp.async` warp instruction
+    /// (`LDGSTS`) are one issue of the async-group tracker: the executor
+    /// reports its read and its write when the last of the batch is done.
+    pub batch: Option<u64>,
 }
 
 /// The memory system.
@@ -820,6 +829,7 @@ impl Memory {
                     out.push(Done::CopyRead {
                         warp: copy.warp,
                         group: copy.group,
+                        batch: copy.batch,
                     });
                     keep.push(Pending::Copy {
                         read_at,
@@ -860,6 +870,7 @@ impl Memory {
                         cta: copy.cta,
                         entry: copy.entry,
                         bytes: copy.bytes,
+                        batch: copy.batch,
                     });
                 }
                 other => keep.push(other),
@@ -1078,6 +1089,7 @@ mod tests {
                 src: 128,
                 dst: 4096,
                 bytes: 4,
+                batch: None,
             },
         );
         run_until_idle(&mut m, 2);

@@ -80,6 +80,9 @@ pub struct Symbol {
     pub align: u64,
     /// Named by an mbarrier operand (laid out in the mbarrier window).
     pub mbarrier: bool,
+    /// An `.extern .shared` array sized at launch (`smem[]`): dynamic
+    /// shared memory, placed after every static shared variable.
+    pub dynamic: bool,
     /// Line of its first declaration.
     pub line: usize,
 }
@@ -99,6 +102,17 @@ impl Symbols {
     /// The address of `name` if it is a variable with an address.
     pub fn addr(&self, name: &str) -> Option<u64> {
         self.get(name).and_then(|s| s.addr)
+    }
+
+    /// The end of a CTA's declared shared variables (an `.extern` array
+    /// sized at launch ends at its start: the dynamic part comes after it).
+    pub fn shared_end(&self) -> u64 {
+        self.by_name
+            .values()
+            .filter(|s| s.space == Space::Shared)
+            .filter_map(|s| s.addr.map(|a| a + s.bytes))
+            .max()
+            .unwrap_or(SHARED_BASE)
     }
 
     /// The shared variable that contains shared address `addr`, and the offset in it.
@@ -163,6 +177,7 @@ pub fn layout(prog: &Program, mb_entries: u32) -> Result<Symbols, PtxError> {
                 bytes: d.elem_bytes() * len.unwrap_or(1),
                 align: d.alignment(),
                 mbarrier: space == Space::Shared && mb_names.contains(name.as_str()),
+                dynamic: space == Space::Shared && *len == Some(0),
                 line: d.line,
             };
             if let Some(prev) = by_name.get(name) {
@@ -201,6 +216,7 @@ pub fn layout(prog: &Program, mb_entries: u32) -> Result<Symbols, PtxError> {
     let (mut shared, mut global) = (SHARED_BASE, GLOBAL_BASE);
     for pass_mb in [true, false] {
         if !pass_mb {
+            // (Dynamic shared memory comes after all of them, below.)
             // The data variables after the whole window: an address in the
             // window is an mbarrier object's or nothing.
             shared = shared.max(window_end);
@@ -208,7 +224,7 @@ pub fn layout(prog: &Program, mb_entries: u32) -> Result<Symbols, PtxError> {
         for name in &order {
             let s = by_name.get_mut(name).expect("ordered names are declared");
             match s.space {
-                Space::Shared if s.mbarrier == pass_mb => {
+                Space::Shared if s.mbarrier == pass_mb && !s.dynamic => {
                     let a = align_up(shared, s.align.max(if s.mbarrier { 8 } else { 1 }));
                     shared = a + s.bytes;
                     s.addr = Some(a);
@@ -242,6 +258,18 @@ pub fn layout(prog: &Program, mb_entries: u32) -> Result<Symbols, PtxError> {
                 _ => {}
             }
         }
+    }
+    // Dynamic shared memory (every `.extern .shared` array names it) starts
+    // after the static variables, as on the GPU.
+    let dyn_align = order
+        .iter()
+        .filter_map(|n| by_name.get(n).filter(|s| s.dynamic).map(|s| s.align))
+        .max()
+        .unwrap_or(1)
+        .max(16);
+    let dyn_base = align_up(shared, dyn_align);
+    for s in by_name.values_mut().filter(|s| s.dynamic) {
+        s.addr = Some(dyn_base);
     }
     Ok(Symbols { by_name })
 }
