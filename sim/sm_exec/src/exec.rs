@@ -1120,8 +1120,7 @@ impl<'p> Machine<'p> {
     ) -> Result<u8, String> {
         let c = self.warps[w].cta;
         let text = code.inst.text();
-        if !addr.is_multiple_of(MBARRIER_BYTES) || addr < SHARED_BASE || addr + MBARRIER_BYTES > end
-        {
+        if !addr.is_multiple_of(MBARRIER_BYTES) || addr + MBARRIER_BYTES > end {
             return Err(format!(
                 "`{text}`: mbarrier address shared {addr:#x} is not an 8-byte aligned object inside the CTA's shared memory [{SHARED_BASE:#x}, {end:#x})"
             ));
