@@ -201,7 +201,8 @@ struct Code {
 }
 
 struct Entry {
-    code: Vec<Code>,
+    /// Shared: a warp's current instruction is taken by reference count each cycle.
+    code: Vec<Arc<Code>>,
     labels: HashMap<String, usize>,
     /// Registers the entry declares (`.reg`), and each one's index in a
     /// lane's register file.
@@ -440,11 +441,13 @@ impl<'p> Machine<'p> {
                     Stmt::Inst(_) => n += 1,
                 }
             }
-            let code: Vec<Code> = insts
+            let code: Vec<Arc<Code>> = insts
                 .into_iter()
-                .map(|li| Code {
-                    inst: li.inst,
-                    ops: li.ops,
+                .map(|li| {
+                    Arc::new(Code {
+                        inst: li.inst,
+                        ops: li.ops,
+                    })
                 })
                 .collect();
             let mut compiled = Vec::new();
@@ -462,6 +465,7 @@ impl<'p> Machine<'p> {
         let h = &prog.header;
         let ctas = h.ctas as usize;
         let mut mem = Memory::new(ctas, opts.timing, opts.seed);
+        mem.events = opts.trace;
         let mut sms: Vec<Sm> = (0..ctas)
             .map(|k| {
                 let twin = (opts.backend.build)(k).map_err(|e| {
@@ -704,7 +708,7 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn code(&self, w: usize) -> Option<&Code> {
+    fn code(&self, w: usize) -> Option<&Arc<Code>> {
         let wp = &self.warps[w];
         self.entries[wp.entry].code.get(wp.pc)
     }

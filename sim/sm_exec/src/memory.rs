@@ -397,13 +397,19 @@ pub struct Memory {
     shared: Vec<HashMap<u64, u64>>,
     async_view: Vec<HashMap<u64, u64>>,
     async_last: Vec<HashMap<u64, u64>>,
-    pending: Vec<Pending>,
+    /// Boxed: the list is walked every cycle, and only pointers move.
+    pending: Vec<Box<Pending>>,
     /// Per warp: time of its last bulk copy's read / write (keeps issue order).
     copy_last: HashMap<usize, (u64, u64)>,
     /// Global memory as the host wrote it before the launch (`Memory::init_global`).
     initial: HashMap<u64, u64>,
     /// Accesses left per acknowledgement group ([`Txn::group`]).
     groups: HashMap<u64, u32>,
+    /// The earliest cycle at which a pending item is due (`tick` skips
+    /// the pending list before it).
+    due: u64,
+    /// Emit `Done::Event` trace texts (off when nobody records a trace).
+    pub events: bool,
 }
 
 impl Memory {
@@ -420,6 +426,8 @@ impl Memory {
             copy_last: HashMap::new(),
             initial: HashMap::new(),
             groups: HashMap::new(),
+            due: u64::MAX,
+            events: true,
         }
     }
 
@@ -430,6 +438,29 @@ impl Memory {
     /// A random number for the executor (start skew), from the same stream.
     pub fn rand_range(&mut self, lo: u64, hi: u64) -> u64 {
         self.rand((lo, hi))
+    }
+
+    fn due_of(p: &Pending) -> u64 {
+        match p {
+            Pending::Load { at, .. } | Pending::BarAck { at, .. } | Pending::AsyncVisible { at, .. } => *at,
+            Pending::Copy {
+                read_at,
+                write_at,
+                data,
+                ..
+            } => {
+                if data.is_none() {
+                    *read_at
+                } else {
+                    *write_at
+                }
+            }
+        }
+    }
+
+    fn push_pending(&mut self, p: Pending) {
+        self.due = self.due.min(Self::due_of(&p));
+        self.pending.push(Box::new(p));
     }
 
     /// The `n` accesses of group `id` share one acknowledgement (see [`Txn::group`]).
@@ -526,7 +557,7 @@ impl Memory {
                 }
             };
             let at = now + self.rand(self.t.l1);
-            self.pending.push(Pending::Load {
+            self.push_pending(Pending::Load {
                 at,
                 txn,
                 tag,
@@ -561,10 +592,12 @@ impl Memory {
                 if self.t.faults.early_store_ack {
                     self.ack(sm, tag, txn.group);
                 }
+if self.events {
                 out.push(Done::Event {
                     warp: txn.warp,
                     what: format!("st [{addr:#x}] = {val} (L1, drains at {at})"),
                 });
+}
             }
             Access::Load { strong } => {
                 // The SM's own atomic on this address, still on its way to L2,
@@ -597,7 +630,7 @@ impl Memory {
                         (at, None)
                     }
                 };
-                self.pending.push(Pending::Load {
+                self.push_pending(Pending::Load {
                     at,
                     txn,
                     tag,
@@ -610,7 +643,7 @@ impl Memory {
                 let at = (now + self.rand(self.t.l2)).max(last + 1);
                 self.sms[sm].last_drain.insert(addr, at);
                 self.sms[sm].last_atomic.insert(addr, (seq, at));
-                self.pending.push(Pending::Load {
+                self.push_pending(Pending::Load {
                     at,
                     txn,
                     tag,
@@ -626,8 +659,7 @@ impl Memory {
         let last = self.async_last[cta].get(&addr).copied().unwrap_or(0);
         let at = (now + self.rand(self.t.async_view)).max(last);
         self.async_last[cta].insert(addr, at);
-        self.pending
-            .push(Pending::AsyncVisible { at, cta, addr, val });
+        self.push_pending(Pending::AsyncVisible { at, cta, addr, val });
     }
 
     /// `fence.proxy.async` of CTA `cta`: every earlier generic shared store is
@@ -636,14 +668,14 @@ impl Memory {
         let mut keep = Vec::new();
         let mut apply = Vec::new();
         for p in self.pending.drain(..) {
-            match p {
+            match &*p {
                 Pending::AsyncVisible {
                     at,
                     cta: c,
                     addr,
                     val,
-                } if c == cta => apply.push((at, addr, val)),
-                other => keep.push(other),
+                } if *c == cta => apply.push((*at, *addr, *val)),
+                _ => keep.push(p),
             }
         }
         apply.sort_by_key(|a| a.0);
@@ -667,7 +699,7 @@ impl Memory {
     pub fn barrier(&mut self, now: u64, sm: usize, tag: u8, ack_req: bool) {
         if ack_req {
             let at = now + self.rand(self.t.bar_ack);
-            self.pending.push(Pending::BarAck { at, sm, tag });
+            self.push_pending(Pending::BarAck { at, sm, tag });
         }
     }
 
@@ -677,7 +709,7 @@ impl Memory {
         let read_at = (now + self.rand(self.t.copy_read)).max(lr + 1);
         let write_at = (read_at + self.rand(self.t.copy_write)).max(lw + 1);
         self.copy_last.insert(c.warp, (read_at, write_at));
-        self.pending.push(Pending::Copy {
+        self.push_pending(Pending::Copy {
             read_at,
             write_at,
             copy: c,
@@ -709,7 +741,7 @@ impl Memory {
     pub fn idle(&self) -> bool {
         self.pending
             .iter()
-            .all(|p| matches!(p, Pending::AsyncVisible { .. }))
+            .all(|p| matches!(**p, Pending::AsyncVisible { .. }))
             && self
                 .sms
                 .iter()
@@ -734,19 +766,28 @@ impl Memory {
                     if !self.t.faults.early_store_ack {
                         self.ack(sm, e.tag, e.group);
                     }
+if self.events {
                     out.push(Done::Event {
                         warp: e.warp,
                         what: format!("st [{:#x}] = {} visible in L2", e.addr, e.val),
                     });
+}
                 } else {
                     i += 1;
                 }
             }
         }
+        if now < self.due {
+            return out;
+        }
         let pending = std::mem::take(&mut self.pending);
-        let mut keep = Vec::new();
+        let mut keep = Vec::with_capacity(pending.len());
         for p in pending {
-            match p {
+            if Self::due_of(&p) > now {
+                keep.push(p);
+                continue;
+            }
+            match *p {
                 Pending::Load {
                     at,
                     txn,
@@ -796,10 +837,12 @@ impl Memory {
                         Access::Store { val } => format!("st.shared [{:#x}] = {val}", txn.addr),
                         Access::Atom { .. } => format!("atom [{:#x}] old {v}", txn.addr),
                     };
+if self.events {
                     out.push(Done::Event {
                         warp: txn.warp,
                         what,
                     });
+}
                     out.push(Done::Complete { warp: txn.warp });
                     self.ack(sm, tag, txn.group);
                 }
@@ -831,12 +874,12 @@ impl Memory {
                         group: copy.group,
                         batch: copy.batch,
                     });
-                    keep.push(Pending::Copy {
+                    keep.push(Box::new(Pending::Copy {
                         read_at,
                         write_at,
                         copy,
                         data: Some(data),
-                    });
+                    }));
                 }
                 Pending::Copy {
                     write_at,
@@ -857,6 +900,7 @@ impl Memory {
                             });
                         }
                     }
+if self.events {
                     out.push(Done::Event {
                         warp: copy.warp,
                         what: format!(
@@ -864,6 +908,7 @@ impl Memory {
                             copy.bytes, copy.src, copy.dst
                         ),
                     });
+}
                     out.push(Done::CopyWritten {
                         warp: copy.warp,
                         group: copy.group,
@@ -873,11 +918,17 @@ impl Memory {
                         batch: copy.batch,
                     });
                 }
-                other => keep.push(other),
+                other => keep.push(Box::new(other)),
             }
         }
         keep.append(&mut self.pending);
         self.pending = keep;
+        self.due = self
+            .pending
+            .iter()
+            .map(|p| Self::due_of(p))
+            .min()
+            .unwrap_or(u64::MAX);
         out
     }
 }
