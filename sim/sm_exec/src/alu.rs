@@ -11,6 +11,19 @@
 //! round-to-nearest-even of Rust's arithmetic are honoured for conversions
 //! to integers (`rzi`, `rni`, `rmi`, `rpi`, saturation by Rust's `as`).
 
+/// Where shared memory sits in the generic address space: a shared
+/// (`.shared::cluster`) address `a` is generic address `GENERIC_SHARED + a`.
+pub const GENERIC_SHARED: u64 = 0x7000_0000_0000;
+/// A `.shared::cluster` address: bits 24.. hold rank + 1 of the CTA it
+/// names (0: the executing CTA, the `.shared::cta` window), bits 0..24 the
+/// offset in that CTA's shared memory.
+pub const CLUSTER_RANK_SHIFT: u32 = 24;
+
+/// The `.shared::cluster` address of `addr`'s offset in the shared memory of rank `rank`.
+pub fn map_rank(addr: u64, rank: u64) -> u64 {
+    ((rank + 1) << CLUSTER_RANK_SHIFT) | (addr & ((1 << CLUSTER_RANK_SHIFT) - 1))
+}
+
 /// A PTX scalar type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ty {
@@ -125,8 +138,18 @@ pub enum Op {
         from: Ty,
         round: Round,
     },
-    /// `cvta[.to].space`: generic ↔ space addresses are the same numbers here.
+    /// `cvta.global` / `cvta.to.global`: generic and global addresses are the same numbers.
     Cvta,
+    /// `cvta.shared`: a shared (`::cta` or `::cluster`) address → generic
+    /// ([`GENERIC_SHARED`] + address).
+    CvtaFromShared,
+    /// `cvta.to.shared`: generic → shared address.
+    CvtaToShared,
+    /// `mapa[.shared::cluster] d, a, rank`: the same offset in the shared
+    /// memory of CTA `rank` of the cluster (generic or `.shared::cluster`).
+    Mapa {
+        generic: bool,
+    },
     /// `setp.cmp[.bool].ty d, a, b[, c]`.
     Setp {
         cmp: Cmp,
@@ -321,13 +344,32 @@ pub fn compile(opcode: &str, n_operands: usize) -> Result<Alu, String> {
                 "const",
                 "param",
                 "shared::cta",
+                "shared::cluster",
             ])?;
-            if quals.iter().any(|q| matches!(*q, "local" | "param")) {
+            if quals
+                .iter()
+                .any(|q| matches!(*q, "local" | "param" | "const"))
+            {
                 return Err(format!(
-                    "`{opcode}`: `.local`/`.param` addresses are not modelled"
+                    "`{opcode}`: `.local`/`.param`/`.const` addresses are not modelled"
                 ));
             }
-            (Op::Cvta, 1)
+            let shared = quals.iter().any(|q| q.starts_with("shared"));
+            let op = match (shared, has("to")) {
+                (false, _) => Op::Cvta,
+                (true, false) => Op::CvtaFromShared,
+                (true, true) => Op::CvtaToShared,
+            };
+            (op, 1)
+        }
+        "mapa" => {
+            only(&["shared::cluster"])?;
+            (
+                Op::Mapa {
+                    generic: !has("shared::cluster"),
+                },
+                2,
+            )
         }
         "cvt" => {
             let round = if has("rzi") || has("rz") {
@@ -452,7 +494,14 @@ pub fn eval(a: &Alu, s: &[u64]) -> u64 {
     if t.float()
         && !matches!(
             a.op,
-            Op::Mov | Op::Selp | Op::Cvt { .. } | Op::Setp { .. } | Op::Cvta
+            Op::Mov
+                | Op::Selp
+                | Op::Cvt { .. }
+                | Op::Setp { .. }
+                | Op::Cvta
+                | Op::CvtaFromShared
+                | Op::CvtaToShared
+                | Op::Mapa { .. }
         )
     {
         let (fx, fy, fz) = (t.f(x), t.f(y), t.f(z));
@@ -474,6 +523,12 @@ pub fn eval(a: &Alu, s: &[u64]) -> u64 {
     }
     match a.op {
         Op::Mov | Op::Cvta => x & m,
+        Op::CvtaFromShared => GENERIC_SHARED.wrapping_add(x & 0xffff_ffff) & m,
+        Op::CvtaToShared => x.wrapping_sub(GENERIC_SHARED) & m & 0xffff_ffff,
+        Op::Mapa { generic: true } => {
+            GENERIC_SHARED.wrapping_add(map_rank(x.wrapping_sub(GENERIC_SHARED), y & 0xffff)) & m
+        }
+        Op::Mapa { generic: false } => map_rank(x, y & 0xffff) & m,
         Op::Add => (x.wrapping_add(y)) & m,
         Op::Sub => (x.wrapping_sub(y)) & m,
         Op::MulLo => (xi.wrapping_mul(yi) as u64) & m,

@@ -677,6 +677,7 @@ impl<'p> Machine<'p> {
             now: self.now,
             smem: k.smem_bytes,
             dynamic_smem: k.launch.launch.dynamic_smem,
+            grid_workspace: k.launch.grid_workspace,
         }
     }
 
@@ -1056,7 +1057,7 @@ impl<'p> Machine<'p> {
     /// 8-byte aligned address inside a declared mbarrier object (all of them
     /// lie in the unit's window, `crate::symbols`); any other address is an
     /// error naming it and the variable it falls in.
-    fn mb_entry(&mut self, w: usize, code: &Code) -> Result<u8, String> {
+    fn mb_entry(&mut self, w: usize, code: &Code) -> Result<(usize, u8), String> {
         let ops = &code.inst.operands;
         let Some(k) = symbols::mbarrier_operand(&code.inst.form, ops) else {
             return Err(format!("`{}` has no mbarrier operand", code.inst.text()));
@@ -1064,8 +1065,78 @@ impl<'p> Machine<'p> {
         let addr = self.value(w, &ops[k]);
         if let Some(kn) = &self.kernel {
             let end = self.syms.shared_end() + kn.launch.launch.dynamic_smem;
-            return self.mb_entry_by_address(w, code, addr, end);
+            // A `.shared::cluster` operand may name another CTA's mbarrier.
+            let (cta, off) = self.resolve_cluster(w, addr)?;
+            let own = self.warps[w].cta;
+            let remote_form = code.inst.form.contains("shared::cluster")
+                && code.inst.form.starts_with("mbarrier.");
+            if cta != own && !remote_form {
+                return Err(format!(
+                    "`{}`: mbarrier address {addr:#x} is in CTA {cta}'s shared memory; only a `.shared::cluster` arrive may reach another CTA's mbarrier",
+                    code.inst.text()
+                ));
+            }
+            return self
+                .mb_entry_by_address(cta, code, off, end)
+                .map(|e| (cta, e));
         }
+        let c = self.warps[w].cta;
+        self.mb_entry_window(code, addr).map(|e| (c, e))
+    }
+
+    /// A `.shared::cluster` address → (CTA, offset in its shared memory):
+    /// bits 24.. = rank + 1 of a CTA of the executing CTA's cluster (0: the
+    /// executing CTA itself, the `.shared::cta` window).
+    fn resolve_cluster(&self, w: usize, addr: u64) -> Result<(usize, u64), String> {
+        let own = self.warps[w].cta;
+        let field = addr >> crate::alu::CLUSTER_RANK_SHIFT;
+        let off = addr & ((1 << crate::alu::CLUSTER_RANK_SHIFT) - 1);
+        if field == 0 {
+            return Ok((own, off));
+        }
+        let size = self.prog.header.cluster.unwrap_or(1) as u64;
+        let rank = field - 1;
+        if rank >= size {
+            return Err(format!(
+                "shared::cluster address {addr:#x} names rank {rank}, but the cluster has {size} CTA(s) (a cluster launch gives `cluster:` in the launch file)"
+            ));
+        }
+        Ok(((own as u64 / size * size + rank) as usize, off))
+    }
+
+    /// Where a kernel's access goes: (shared?, address or offset, the CTA
+    /// whose shared memory it names when not the executing one).
+    fn locate(
+        &self,
+        w: usize,
+        space: &Arg,
+        addr: u64,
+    ) -> Result<(bool, u64, Option<usize>), String> {
+        let own = self.warps[w].cta;
+        let shared_at = |a: u64| -> Result<(bool, u64, Option<usize>), String> {
+            let (cta, off) = self.resolve_cluster(w, a)?;
+            Ok((true, off, (cta != own).then_some(cta)))
+        };
+        match space {
+            Arg::Space(s) if s.starts_with("shared") => shared_at(addr),
+            Arg::Space(s) if s == "generic" => {
+                let base = crate::alu::GENERIC_SHARED;
+                if (base..base + (1 << 32)).contains(&addr) {
+                    shared_at(addr - base)
+                } else {
+                    Ok((false, addr, None))
+                }
+            }
+            Arg::Space(s) if s == "global" => Ok((false, addr, None)),
+            other => Err(format!(
+                "state space {other} is not modelled for a kernel's memory access"
+            )),
+        }
+    }
+
+    fn mb_entry_window(&self, code: &Code, addr: u64) -> Result<u8, String> {
+        let ops = &code.inst.operands;
+        let k = symbols::mbarrier_operand(&code.inst.form, ops).unwrap_or(0);
         let end = SHARED_BASE + MBARRIER_BYTES * self.mb_entries as u64;
         let at = self.syms.shared_at(addr);
         let why = match at {
@@ -1117,12 +1188,11 @@ impl<'p> Machine<'p> {
     /// than the unit has entries, is an error naming the address.
     fn mb_entry_by_address(
         &mut self,
-        w: usize,
+        c: usize,
         code: &Code,
         addr: u64,
         end: u64,
     ) -> Result<u8, String> {
-        let c = self.warps[w].cta;
         let text = code.inst.text();
         if !addr.is_multiple_of(MBARRIER_BYTES) || addr + MBARRIER_BYTES > end {
             return Err(format!(
@@ -1334,7 +1404,13 @@ impl<'p> Machine<'p> {
                     } else if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                     } else {
-                        let txn = self.make_txns(w, &code, top, space);
+                        let txn = match self.make_txns(w, &code, top, space) {
+                            Ok(t) => t,
+                            Err(m) => {
+                                self.fail(w, m);
+                                continue;
+                            }
+                        };
                         let mut x = encode(&op, 0).expect("a transaction has an encoding");
                         x.id = self.sms[c].next_id;
                         req = Some((w, x, Req::Membar(Some(txn))));
@@ -1430,7 +1506,7 @@ impl<'p> Machine<'p> {
                     arg,
                     hint,
                 } => {
-                    let entry = match self.mb_entry(w, &code) {
+                    let (target, entry) = match self.mb_entry(w, &code) {
                         Ok(e) => e,
                         Err(m) => {
                             self.fail(w, m);
@@ -1453,7 +1529,9 @@ impl<'p> Machine<'p> {
                     if remote && matches!(mb_op, MbOp::Arrive | MbOp::ArriveDrop) {
                         // Through the remote-arrive port, after the cluster path's latency.
                         let at = now + self.mem.rand_range(10, 80);
-                        self.sms[c].rarv.push((at, entry, v.unwrap_or(1) as u32));
+                        self.sms[target]
+                            .rarv
+                            .push((at, entry, v.unwrap_or(1) as u32));
                         self.trace.event(now, w, format!("remote arrive on {addr}"));
                         self.advance(w);
                         continue;
@@ -1488,7 +1566,11 @@ impl<'p> Machine<'p> {
                 }
                 Lowered::AsyncCopy { bytes, .. } => {
                     let entry = match self.mb_entry(w, &code) {
-                        Ok(e) => e,
+                        Ok((t, e)) if t == c => e,
+                        Ok((t, _)) => {
+                            self.fail(w, format!("`{}`: a bulk copy completing on CTA {t}'s mbarrier (multicast) is not modelled", code.inst.text()));
+                            continue;
+                        }
                         Err(m) => {
                             self.fail(w, m);
                             continue;
@@ -1981,7 +2063,7 @@ impl<'p> Machine<'p> {
 
     /// The memory accesses of one warp instruction: per executing lane,
     /// per vector element (`ld.v4` reads four consecutive elements).
-    fn make_txns(&self, w: usize, code: &Code, op: TxnOp, space: &Arg) -> Vec<Txn> {
+    fn make_txns(&self, w: usize, code: &Code, op: TxnOp, space: &Arg) -> Result<Vec<Txn>, String> {
         let ops = &code.inst.operands;
         let form = &code.inst.form;
         let quals: Vec<&str> = code.inst.opcode.split('.').collect();
@@ -2054,7 +2136,16 @@ impl<'p> Machine<'p> {
                 }
             };
             let addr = addr_op.map(|o| self.value_lane(w, lane, o)).unwrap_or(0);
-            let shared = addr_op.is_some_and(|a| self.is_shared(w, space, a));
+            let (shared, addr, shared_cta) = if self.kernel.is_some() {
+                self.locate(w, space, addr)
+                    .map_err(|m| format!("`{}` (lane {lane}): {m}", code.inst.text()))?
+            } else {
+                (
+                    addr_op.is_some_and(|a| self.is_shared(w, space, a)),
+                    addr,
+                    None,
+                )
+            };
             for (k, (dst, acc)) in accs.into_iter().enumerate() {
                 out.push(Txn {
                     sm: self.warps[w].cta,
@@ -2063,6 +2154,7 @@ impl<'p> Machine<'p> {
                     dst,
                     addr: addr.wrapping_add(k as u64 * elem),
                     shared,
+                    shared_cta,
                     acc,
                     ty,
                     line: code.inst.line,
@@ -2070,7 +2162,7 @@ impl<'p> Machine<'p> {
                 });
             }
         }
-        out
+        Ok(out)
     }
 
     fn exec_local(&mut self, w: usize, code: &Code) {

@@ -28,6 +28,9 @@ pub struct LaneEnv {
     /// Shared memory of the CTA (static + dynamic) and the dynamic part.
     pub smem: u64,
     pub dynamic_smem: u64,
+    /// A cooperative launch's grid-synchronisation workspace (global
+    /// address; `%envreg1` high / `%envreg2` low word), 0 otherwise.
+    pub grid_workspace: u64,
 }
 
 /// The special registers a kernel may read, and what they hold.
@@ -141,6 +144,8 @@ pub fn special_value(name: &str, e: &LaneEnv) -> Option<u64> {
         ("%is_explicit_cluster", None) => (e.cluster != [1, 1, 1]) as u64,
         ("%dynamic_smem_size", None) => e.dynamic_smem,
         ("%total_smem_size", None) => e.smem,
+        ("%envreg1", None) => e.grid_workspace >> 32,
+        ("%envreg2", None) => e.grid_workspace & 0xffff_ffff,
         _ => return None,
     };
     Some(v)
@@ -149,7 +154,6 @@ pub fn special_value(name: &str, e: &LaneEnv) -> Option<u64> {
 fn supported() -> String {
     SPECIAL
         .iter()
-        .filter(|(n, _)| !n.starts_with("%envreg"))
         .map(|(n, _)| *n)
         .collect::<Vec<_>>()
         .join(", ")
@@ -204,6 +208,7 @@ fn check_entry(prog: &Program, syms: &Symbols, e: &Entry) -> Result<(), PtxError
         now: 0,
         smem: 0,
         dynamic_smem: 0,
+        grid_workspace: 0,
     };
     for i in e.insts() {
         let err = |msg: String| Err(PtxError::new(&prog.file, i.line, i.col, msg));

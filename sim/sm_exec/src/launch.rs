@@ -48,6 +48,11 @@ pub struct Launch {
     /// A line on what the kernel does (shown by `membar run`).
     #[serde(default)]
     pub about: Option<String>,
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`): every CTA is
+    /// resident at once (here: each on its own SM) and `%envreg1/2` hold a
+    /// zeroed grid-synchronisation workspace, as `grid.sync()` expects.
+    #[serde(default)]
+    pub cooperative: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -87,6 +92,8 @@ pub struct Resolved {
     pub expect: Vec<(usize, Vec<u64>)>,
     /// The file, for messages.
     pub file: String,
+    /// A cooperative launch's grid workspace (16 zeroed bytes), else 0.
+    pub grid_workspace: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -209,7 +216,7 @@ pub fn load(path: &Path) -> Result<Resolved, String> {
             .location()
             .map(|l| format!("{}:{}: ", l.line(), l.column()))
             .unwrap_or_default();
-        format!("{file}:{at}{e} (keys: entry, grid, block, cluster, dynamic_smem, buffers, params, expect, about)")
+        format!("{file}:{at}{e} (keys: entry, grid, block, cluster, dynamic_smem, cooperative, buffers, params, expect, about)")
     })?;
     resolve(launch, &file, path.parent().unwrap_or(Path::new(".")))
 }
@@ -238,6 +245,12 @@ pub fn resolve(launch: Launch, file: &str, dir: &Path) -> Result<Resolved, Strin
         ));
     }
     if let Some(c) = launch.cluster {
+        if c[1] != 1 || c[2] != 1 {
+            return Err(err(
+                "cluster",
+                format!("{c:?}: clusters along y or z are not modelled, expected [n, 1, 1]"),
+            ));
+        }
         let n: u32 = c.iter().product();
         if c.contains(&0)
             || n > ptx_front::program::MAX_CLUSTER
@@ -365,11 +378,25 @@ pub fn resolve(launch: Launch, file: &str, dir: &Path) -> Result<Resolved, Strin
             .collect::<Result<Vec<u64>, String>>()?;
         expect.push((k, bits));
     }
+    let grid_workspace = if launch.cooperative {
+        let base = next.div_ceil(256) * 256;
+        buffers.push(ResolvedBuffer {
+            name: "(grid workspace)".into(),
+            base,
+            elem: 4,
+            ty: "u32".into(),
+            data: vec![0; 4],
+        });
+        base
+    } else {
+        0
+    };
     Ok(Resolved {
         launch,
         buffers,
         expect,
         file: file.to_string(),
+        grid_workspace,
     })
 }
 

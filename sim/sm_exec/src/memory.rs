@@ -255,6 +255,9 @@ pub struct Txn {
     pub dst: Option<String>,
     pub addr: u64,
     pub shared: bool,
+    /// A shared access to another CTA of the cluster (distributed shared
+    /// memory): that CTA's shared memory (`None`: the issuing SM's own).
+    pub shared_cta: Option<usize>,
     pub acc: Access,
     /// The access's type: a load returns the value at this width, an atomic
     /// operates at it (a store's value is already truncated to it).
@@ -442,7 +445,9 @@ impl Memory {
 
     fn due_of(p: &Pending) -> u64 {
         match p {
-            Pending::Load { at, .. } | Pending::BarAck { at, .. } | Pending::AsyncVisible { at, .. } => *at,
+            Pending::Load { at, .. }
+            | Pending::BarAck { at, .. }
+            | Pending::AsyncVisible { at, .. } => *at,
             Pending::Copy {
                 read_at,
                 write_at,
@@ -540,19 +545,21 @@ impl Memory {
         self.sms[sm].seq += 1;
         let mut out = Vec::new();
         if txn.shared {
-            // Shared memory: coherent, takes effect now.
-            let old = self.shared[sm].get(&txn.addr).copied().unwrap_or(0);
+            // Shared memory: coherent, takes effect now (also another
+            // CTA's, through the cluster: stronger than PTX requires).
+            let cta = txn.shared_cta.unwrap_or(sm);
+            let old = self.shared[cta].get(&txn.addr).copied().unwrap_or(0);
             let val = match txn.acc {
                 Access::Load { .. } => Some(old),
                 Access::Store { val } => {
-                    self.shared[sm].insert(txn.addr, val);
-                    self.async_store(now, sm, txn.addr, val);
+                    self.shared[cta].insert(txn.addr, val);
+                    self.async_store(now, cta, txn.addr, val);
                     None
                 }
                 Access::Atom { op, b, c } => {
                     let new = op.apply(old, b, c, txn.ty);
-                    self.shared[sm].insert(txn.addr, new);
-                    self.async_store(now, sm, txn.addr, new);
+                    self.shared[cta].insert(txn.addr, new);
+                    self.async_store(now, cta, txn.addr, new);
                     Some(old)
                 }
             };
@@ -592,12 +599,12 @@ impl Memory {
                 if self.t.faults.early_store_ack {
                     self.ack(sm, tag, txn.group);
                 }
-if self.events {
-                out.push(Done::Event {
-                    warp: txn.warp,
-                    what: format!("st [{addr:#x}] = {val} (L1, drains at {at})"),
-                });
-}
+                if self.events {
+                    out.push(Done::Event {
+                        warp: txn.warp,
+                        what: format!("st [{addr:#x}] = {val} (L1, drains at {at})"),
+                    });
+                }
             }
             Access::Load { strong } => {
                 // The SM's own atomic on this address, still on its way to L2,
@@ -766,12 +773,12 @@ if self.events {
                     if !self.t.faults.early_store_ack {
                         self.ack(sm, e.tag, e.group);
                     }
-if self.events {
-                    out.push(Done::Event {
-                        warp: e.warp,
-                        what: format!("st [{:#x}] = {} visible in L2", e.addr, e.val),
-                    });
-}
+                    if self.events {
+                        out.push(Done::Event {
+                            warp: e.warp,
+                            what: format!("st [{:#x}] = {} visible in L2", e.addr, e.val),
+                        });
+                    }
                 } else {
                     i += 1;
                 }
@@ -837,12 +844,12 @@ if self.events {
                         Access::Store { val } => format!("st.shared [{:#x}] = {val}", txn.addr),
                         Access::Atom { .. } => format!("atom [{:#x}] old {v}", txn.addr),
                     };
-if self.events {
-                    out.push(Done::Event {
-                        warp: txn.warp,
-                        what,
-                    });
-}
+                    if self.events {
+                        out.push(Done::Event {
+                            warp: txn.warp,
+                            what,
+                        });
+                    }
                     out.push(Done::Complete { warp: txn.warp });
                     self.ack(sm, tag, txn.group);
                 }
@@ -900,15 +907,15 @@ if self.events {
                             });
                         }
                     }
-if self.events {
-                    out.push(Done::Event {
-                        warp: copy.warp,
-                        what: format!(
-                            "bulk copy {} B [{:#x}] -> [{:#x}] written",
-                            copy.bytes, copy.src, copy.dst
-                        ),
-                    });
-}
+                    if self.events {
+                        out.push(Done::Event {
+                            warp: copy.warp,
+                            what: format!(
+                                "bulk copy {} B [{:#x}] -> [{:#x}] written",
+                                copy.bytes, copy.src, copy.dst
+                            ),
+                        });
+                    }
                     out.push(Done::CopyWritten {
                         warp: copy.warp,
                         group: copy.group,
@@ -945,6 +952,7 @@ mod tests {
             dst: Some("%r".into()),
             addr,
             shared: false,
+            shared_cta: None,
             acc,
             ty: Ty::U32,
             line: 1,

@@ -22,7 +22,7 @@ pub fn compile(inst: Inst, ops: &[Lowered]) -> Result<Option<Alu>, String> {
         return Ok(None);
     }
     let head = inst.opcode.split('.').next().unwrap_or("");
-    if ptx_front::parser::ALU.contains(&head) || matches!(head, "mov" | "add" | "setp") {
+    if ptx_front::parser::ALU.contains(&head) || matches!(head, "mov" | "add" | "setp" | "mapa") {
         if inst.operands.iter().any(|o| matches!(o, Operand::Pair(..))) {
             return Err(format!(
                 "`{}`: a `d|p` destination pair is not modelled for `{head}`",
@@ -33,12 +33,12 @@ pub fn compile(inst: Inst, ops: &[Lowered]) -> Result<Option<Alu>, String> {
     }
     match inst.form.as_str() {
         "bra" | "shfl" | "vote" | "redux" | "match" | "activemask" | "elect" | "bar.warp.sync"
-        | "nanosleep" | "prefetch" => {
+        | "nanosleep" | "prefetch" | "trap" => {
             check_form(&inst)?;
             Ok(None)
         }
         _ => Err(format!(
-            "`{}` is not modelled by the kernel executor (supported local instructions: the arithmetic, logic and conversion opcodes, bra, shfl.sync, vote.sync, redux.sync, match.sync, elect.sync, activemask, bar.warp.sync, nanosleep, prefetch)",
+            "`{}` is not modelled by the kernel executor (supported local instructions: the arithmetic, logic and conversion opcodes, mapa, bra, shfl.sync, vote.sync, redux.sync, match.sync, elect.sync, activemask, bar.warp.sync, nanosleep, prefetch, trap)",
             inst.text()
         )),
     }
@@ -257,6 +257,12 @@ pub fn execute(
         }
         // No effect on values.
         "nanosleep" | "prefetch" => {}
+        "trap" => {
+            return Err(format!(
+                "`{}` executed: the kernel aborted (lanes {exec:#010x})",
+                inst.text()
+            ))
+        }
         f => return Err(format!("`{}`: form `{f}` is not modelled", inst.text())),
     }
     Ok(out)
