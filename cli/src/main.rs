@@ -12,6 +12,7 @@ mod calibrate;
 mod calibrate_units;
 mod flags;
 mod formal_cmd;
+mod kernel_bench;
 mod litmus_cmd;
 mod on_target;
 mod ptx_cmd;
@@ -304,6 +305,11 @@ enum Cmd {
         /// Which unit: membar (default), bar, cluster, mbarrier or async_groups (their golden model, Verilator and the lockstep loop; --config required).
         #[arg(long, default_value = "membar", value_parser = registry::parser(registry::soak_unit))]
         unit: registry::Unit,
+        /// Kernels instead of a unit: launch files (X.launch.yaml, the module X.ptx beside it) or
+        /// `all` (every kernels/**/*.launch.yaml); prints warp-instructions/s and cycles/s per
+        /// kernel (--cycles: the cycle cap of each run; --seed honoured).
+        #[arg(long, num_args = 1.., value_name = "LAUNCH|all", conflicts_with_all = ["config", "workload", "unit"])]
+        kernel: Vec<PathBuf>,
     },
     /// Sweep a grid of configuration and workload keys: a CSV row per point.
     ///
@@ -591,11 +597,15 @@ fn main() -> ExitCode {
             coverage,
         }),
         Cmd::Bench {
+            kernel, cycles, seed, ..
+        } if !kernel.is_empty() => kernel_bench::run(&kernel, seed, cycles),
+        Cmd::Bench {
             config,
             cycles,
             workload,
             seed,
             unit,
+            ..
         } => match unit {
             registry::Unit::MEMBAR => membar_unit_entry::membar_sim::bench(config.as_deref(), &workload, cycles, seed),
             // --workload: refused for the units by flags.rs.

@@ -77,3 +77,23 @@ fn a_module_without_a_launch_file_is_told_about_launch() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--launch L.yaml"), "{}", stderr(&o));
 }
+
+#[test]
+fn bench_kernel_all_runs_every_shipped_kernel_and_prints_its_rates() {
+    let o = membar(&["bench", "--kernel", "all"]);
+    let s = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{s}{}", stderr(&o));
+    let rows: Vec<&str> = s
+        .lines()
+        .filter(|l| (l.starts_with("| o") || l.starts_with("| k")) && !l.starts_with("| kernel"))
+        .collect();
+    assert_eq!(rows.len(), 16, "{s}");
+    assert!(rows.iter().all(|r| r.contains("| PASS |")), "{s}");
+    assert!(s.contains("| all 16 | 0 failed |"), "{s}");
+    // --unit, --config or --workload with --kernel: a usage error.
+    let o = membar(&["bench", "--kernel", "all", "--unit", "bar"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = membar(&["bench", "--kernel", "kernels/own/o1_bar_red_block.ptx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("X.launch.yaml"), "{}", stderr(&o));
+}

@@ -267,6 +267,8 @@ struct Warp {
     exec: u32,
     /// Per lane registers: `regs[r * LANES + lane]`.
     regs: Vec<u64>,
+    /// Registers lane 0 has written (a program file's warp reports these).
+    written: Vec<bool>,
     /// Registers with a load/atomic in flight.
     pending: HashMap<String, u32>,
     /// Loads/atomics in flight.
@@ -522,6 +524,7 @@ impl<'p> Machine<'p> {
                 active: lanes,
                 exec: lanes,
                 regs: vec![0; nregs * LANES],
+                written: vec![false; nregs],
                 pending: HashMap::new(),
                 inflight: 0,
                 wait: Wait::Start(start),
@@ -764,6 +767,7 @@ impl<'p> Machine<'p> {
     fn set_reg_mask(&mut self, w: usize, mask: u32, r: &str, v: u64) {
         let wp = &mut self.warps[w];
         if let Some(&k) = self.entries[wp.entry].regs.get(r) {
+            wp.written[k] |= mask & 1 != 0;
             let mut m = mask;
             while m != 0 {
                 let l = m.trailing_zeros() as usize;
@@ -776,6 +780,7 @@ impl<'p> Machine<'p> {
     fn set_reg_lane(&mut self, w: usize, lane: usize, r: &str, v: u64) {
         let wp = &mut self.warps[w];
         if let Some(&k) = self.entries[wp.entry].regs.get(r) {
+            wp.written[k] |= lane == 0;
             wp.regs[k * LANES + lane] = v;
         }
     }
@@ -888,10 +893,11 @@ impl<'p> Machine<'p> {
             .warps
             .iter()
             .map(|w| {
-                // Lane 0's registers (a program file's warp is one thread).
+                // Lane 0's registers it wrote (a program file's warp is one thread).
                 let regs = self.entries[w.entry]
                     .regs
                     .iter()
+                    .filter(|(_, &r)| w.written[r])
                     .map(|(k, &r)| (k.clone(), w.regs[r * LANES]))
                     .collect();
                 WarpResult {

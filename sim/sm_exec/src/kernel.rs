@@ -37,6 +37,13 @@ impl KernelRun {
     }
 }
 
+fn join(v: &[i64]) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The program a launch runs: the module, and a header placing every warp
 /// of every CTA on the launched entry.
 pub fn kernel_program(
@@ -67,6 +74,48 @@ pub fn kernel_program(
             ))
         }
     };
+    // What the entry's performance directives demand of the launch (the
+    // driver refuses such a launch on the GPU).
+    let threads = launch.threads();
+    for (d, v) in &entry.directives {
+        let prod: u64 = v.iter().map(|&x| x.max(1) as u64).product();
+        let block = launch.launch.block;
+        let bad = match d.as_str() {
+            "maxntid" => (threads as u64 > prod).then(|| {
+                format!(
+                    "block {block:?} = {threads} threads, but `.maxntid {}` allows at most {prod}",
+                    join(v)
+                )
+            }),
+            "reqntid" => (threads as u64 != prod).then(|| {
+                format!(
+                    "block {block:?}, but `.reqntid {}` requires that many threads",
+                    join(v)
+                )
+            }),
+            "reqnctapercluster" => {
+                let want: Vec<u32> = v.iter().map(|&x| x as u32).collect();
+                let have = launch.launch.cluster.map(|c| c.to_vec());
+                let ok = have.as_deref() == Some(&want[..])
+                    || (have.is_none() && want.iter().all(|&x| x == 1));
+                (!ok).then(|| {
+                    format!("cluster {:?}, but `.reqnctapercluster {}` requires that cluster shape (give `cluster:` in the launch file)", launch.launch.cluster, join(v))
+                })
+            }
+            "explicitcluster" => launch.launch.cluster.is_none().then(|| {
+                "no `cluster:`, but `.explicitcluster` requires a cluster launch".to_string()
+            }),
+            _ => None,
+        };
+        if let Some(m) = bad {
+            return Err(PtxError::new(
+                file,
+                entry.line,
+                1,
+                format!("{}: {m}", launch.file),
+            ));
+        }
+    }
     let decl: Vec<(String, u64)> = entry
         .params
         .iter()
@@ -74,7 +123,6 @@ pub fn kernel_program(
         .collect();
     let params = crate::launch::param_values(launch, &decl)
         .map_err(|m| PtxError::new(file, entry.line, 1, m))?;
-    let threads = launch.threads();
     let warps_per_cta = threads.div_ceil(LANES as u32);
     let mut warps = Vec::new();
     for cta in 0..launch.ctas() {
@@ -127,13 +175,27 @@ pub fn run_kernel(
     opts: RunOptions,
 ) -> Result<KernelRun, PtxError> {
     let (prog, kernel) = kernel_program(file, src, launch)?;
+    run_prepared(&prog, kernel, launch, opts).map(|(k, _)| k)
+}
+
+/// Run a prepared kernel ([`kernel_program`]); also returns the seconds the
+/// machine ran (building it and checking the outputs excluded).
+pub fn run_prepared(
+    prog: &Program,
+    kernel: Kernel,
+    launch: &Resolved,
+    opts: RunOptions,
+) -> Result<(KernelRun, f64), PtxError> {
     let entry = prog
         .header
         .warps
         .first()
         .map(|w| w.program.clone())
         .unwrap_or_default();
-    let result = Machine::for_kernel(&prog, opts, kernel)?.run();
+    let m = Machine::for_kernel(prog, opts, kernel)?;
+    let t0 = std::time::Instant::now();
+    let result = m.run();
+    let secs = t0.elapsed().as_secs_f64();
     let checks = launch
         .expect
         .iter()
@@ -159,9 +221,12 @@ pub fn run_kernel(
             }
         })
         .collect();
-    Ok(KernelRun {
-        result,
-        checks,
-        entry,
-    })
+    Ok((
+        KernelRun {
+            result,
+            checks,
+            entry,
+        },
+        secs,
+    ))
 }
