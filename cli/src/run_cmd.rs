@@ -33,6 +33,22 @@ fn trace_owner(kind: &str) -> output::Owner {
     })
 }
 
+/// `vcd` or `json` from `--trace FILE`'s extension.
+fn trace_kind_of(trace: Option<&Path>) -> Result<Option<&'static str>, CmdError> {
+    let Some(t) = trace else {
+        return Ok(None);
+    };
+    match t.extension().and_then(|e| e.to_str()) {
+        Some("vcd") => Ok(Some("vcd")),
+        Some("json") => Ok(Some("json")),
+        _ => Err(CmdError::input(format!(
+            "--trace {}: found extension {:?}, expected .vcd (GTKWave/Surfer) or .json (Chrome trace, Perfetto)",
+            t.display(),
+            t.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()
+        ))),
+    }
+}
+
 /// The printed report of a run.
 pub fn report(file: &str, seed: u64, r: &RunResult) -> String {
     let mut s = String::new();
@@ -111,10 +127,17 @@ pub fn run_kernel(
             "--cycles 0: expected a cycle cap of at least 1",
         ));
     }
-    if trace.is_some() {
-        return Err(CmdError::input(
-            "--trace with --launch: not supported yet for kernel launches (the trace records warps of program files); run without --trace",
-        ));
+    let trace_kind = trace_kind_of(trace)?;
+    if trace.is_some() && cycles > MAX_TRACE_CYCLES {
+        return Err(CmdError::input(format!(
+            "--cycles {cycles} with --trace: allowed: 1..={MAX_TRACE_CYCLES} cycles when tracing"
+        )));
+    }
+    let inputs = RunInputs::new()
+        .with("PROGRAM", program)
+        .with("LAUNCH", launch);
+    if let (Some(t), Some(k)) = (trace, trace_kind) {
+        output::check_target("--trace", t, &inputs, trace_owner(k), "a membar run trace")?;
     }
     let name = program.display().to_string();
     let src = read_program("PROGRAM", program)?;
@@ -122,6 +145,7 @@ pub fn run_kernel(
     let opts = RunOptions {
         seed,
         max_cycles: cycles,
+        trace: trace.is_some(),
         backend: crate::on_target::backend(on)?,
         ..RunOptions::default()
     };
@@ -142,6 +166,22 @@ pub fn run_kernel(
     std::io::stdout()
         .write_all(text.as_bytes())
         .map_err(|e| CmdError::failed(format!("writing stdout: {e}")))?;
+    if let (Some(t), Some(kind)) = (trace, trace_kind) {
+        output::write_file(
+            "--trace",
+            t,
+            &inputs,
+            trace_owner(kind),
+            "a membar run trace",
+            |w| {
+                if kind == "vcd" {
+                    r.trace.write_vcd(w)
+                } else {
+                    r.trace.write_json(w)
+                }
+            },
+        )?;
+    }
     let replay = format!(
         "membar run {name} --launch {} --seed {seed} --cycles {cycles}",
         launch.display()
@@ -191,6 +231,30 @@ pub fn kernel_report(
         }
     }
     s.push_str(text.split_once('\n').map(|x| x.1).unwrap_or(""));
+    if !r.sites.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nsynchronisation sites (a warp blocked there; cycles from issue to release):"
+        );
+        let _ = writeln!(
+            s,
+            "{:>6} {:<10} {:>6} {:>9} {:>8} {:>7}  instruction",
+            "line", "waits on", "waits", "total", "mean", "max"
+        );
+        for x in &r.sites {
+            let _ = writeln!(
+                s,
+                "{:>6} {:<10} {:>6} {:>9} {:>8.1} {:>7}  {}",
+                x.line,
+                x.cause,
+                x.waits,
+                x.total,
+                x.total as f64 / x.waits.max(1) as f64,
+                x.max,
+                x.text
+            );
+        }
+    }
     let _ = writeln!(s, "\nexpected outputs:");
     for c in &k.checks {
         if c.wrong.is_empty() {
@@ -223,20 +287,7 @@ pub fn run(
             "--cycles 0: expected a cycle cap of at least 1",
         ));
     }
-    let trace_kind = match trace {
-        None => None,
-        Some(t) => match t.extension().and_then(|e| e.to_str()) {
-            Some("vcd") => Some("vcd"),
-            Some("json") => Some("json"),
-            _ => {
-                return Err(CmdError::input(format!(
-                    "--trace {}: found extension {:?}, expected .vcd (GTKWave/Surfer) or .json (Chrome trace)",
-                    t.display(),
-                    t.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()
-                )))
-            }
-        },
-    };
+    let trace_kind = trace_kind_of(trace)?;
     if trace.is_some() && cycles > MAX_TRACE_CYCLES {
         return Err(CmdError::input(format!(
             "--cycles {cycles} with --trace: allowed: 1..={MAX_TRACE_CYCLES} cycles when tracing (a trace takes about 100 bytes a cycle; run without --trace for longer runs)"

@@ -97,3 +97,41 @@ fn bench_kernel_all_runs_every_shipped_kernel_and_prints_its_rates() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("X.launch.yaml"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_kernel_run_prints_its_synchronisation_sites_and_writes_a_trace() {
+    let d = tmp_dir("kernel_trace");
+    let t = d.join("k3.json");
+    let o = membar(&[
+        "run",
+        "kernels/reference/k3_named_barrier_ws_noprof.ptx",
+        "--launch",
+        "kernels/reference/k3_named_barrier_ws_noprof.launch.yaml",
+        "--trace",
+        t.to_str().unwrap(),
+    ]);
+    let s = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{s}{}", stderr(&o));
+    assert!(s.contains("synchronisation sites"), "{s}");
+    // Every named-barrier site of k3 has waits; bar.sync 0 is one of them.
+    let bar_rows = s
+        .lines()
+        .filter(|l| l.contains(" bar ") && l.contains("bar.sync"))
+        .count();
+    assert!(bar_rows >= 4, "{s}");
+    let json = std::fs::read_to_string(&t).unwrap();
+    assert!(json.contains("cta1.w5"), "the trace names every warp");
+    // A second run does not overwrite a file that is not its trace.
+    let foreign = d.join("mine.json");
+    std::fs::write(&foreign, "{\"mine\": 1}").unwrap();
+    let o = membar(&[
+        "run",
+        "kernels/reference/k3_named_barrier_ws_noprof.ptx",
+        "--launch",
+        "kernels/reference/k3_named_barrier_ws_noprof.launch.yaml",
+        "--trace",
+        foreign.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&foreign).unwrap(), "{\"mine\": 1}");
+}

@@ -181,6 +181,22 @@ pub struct RunResult {
     /// A kernel launch's buffers after the run (name, elements), in the
     /// launch's order; empty for a program file.
     pub buffers: Vec<(String, Vec<u64>)>,
+    /// Per synchronisation site (an instruction a warp blocked at), by line.
+    pub sites: Vec<SiteStat>,
+}
+
+/// The waits at one synchronisation site: how often a warp blocked there
+/// and for how many cycles (from the issue to the release).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SiteStat {
+    pub line: usize,
+    /// The instruction as written.
+    pub text: String,
+    /// What the warps waited on (`bar`, `mbarrier`, `membar`, ...).
+    pub cause: &'static str,
+    pub waits: u64,
+    pub total: u64,
+    pub max: u64,
 }
 
 impl RunResult {
@@ -281,6 +297,8 @@ struct Warp {
     cluster_arrivals: u64,
     /// The kind of async groups the warp used: bulk (true) or non-bulk.
     group_kind: Option<bool>,
+    /// Blocked since (cycle, source line of the instruction, cause).
+    blocked: Option<(u64, usize, Cause)>,
     /// The instruction last issued (line, text): where a blocked warp waits.
     at: (usize, String),
     at_col: usize,
@@ -365,6 +383,8 @@ pub struct Machine<'p> {
     kernel: Option<Kernel>,
     /// Acknowledgement groups handed out (`Memory::ack_group`).
     ack_groups: u64,
+    /// Wait time per synchronisation site (source line).
+    sites: BTreeMap<usize, SiteStat>,
     /// Per non-bulk `cp.async` batch: copies left to read and to write.
     copy_batches: HashMap<u64, [u32; 2]>,
     /// Warp-level instructions compiled per entry and PC (`crate::alu`).
@@ -533,6 +553,7 @@ impl<'p> Machine<'p> {
                 exited_at: None,
                 cluster_arrivals: 0,
                 group_kind: None,
+                blocked: None,
                 at: (0, String::new()),
                 at_col: 1,
             });
@@ -587,6 +608,7 @@ impl<'p> Machine<'p> {
             syms,
             kernel,
             ack_groups: 0,
+            sites: BTreeMap::new(),
             copy_batches: HashMap::new(),
             alu,
             mb_entries,
@@ -938,6 +960,7 @@ impl<'p> Machine<'p> {
             warps,
             trace: self.trace,
             buffers,
+            sites: self.sites.into_values().collect(),
         }
     }
 
@@ -998,6 +1021,8 @@ impl<'p> Machine<'p> {
     fn block(&mut self, w: usize, wait: Wait) {
         if let Some(c) = Self::cause_of(&wait) {
             self.trace.block(self.now, w, c);
+            let wp = &mut self.warps[w];
+            wp.blocked = Some((self.now, wp.at.0, c));
         }
         self.warps[w].wait = wait;
     }
@@ -1006,6 +1031,19 @@ impl<'p> Machine<'p> {
         self.trace.release(self.now, w);
         self.warps[w].wait = Wait::None;
         self.last_progress = self.now;
+        if let Some((since, line, cause)) = self.warps[w].blocked.take() {
+            let text = self.warps[w].at.1.clone();
+            let s = self.sites.entry(line).or_insert_with(|| SiteStat {
+                line,
+                text,
+                cause: cause.name(),
+                ..SiteStat::default()
+            });
+            let d = self.now - since;
+            s.waits += 1;
+            s.total += d;
+            s.max = s.max.max(d);
+        }
     }
 
     fn apply_done(&mut self, d: Vec<Done>) {
