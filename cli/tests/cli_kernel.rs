@@ -87,9 +87,9 @@ fn bench_kernel_all_runs_every_shipped_kernel_and_prints_its_rates() {
         .lines()
         .filter(|l| (l.starts_with("| o") || l.starts_with("| k")) && !l.starts_with("| kernel"))
         .collect();
-    assert_eq!(rows.len(), 16, "{s}");
+    assert_eq!(rows.len(), 17, "{s}");
     assert!(rows.iter().all(|r| r.contains("| PASS |")), "{s}");
-    assert!(s.contains("| all 16 | 0 failed |"), "{s}");
+    assert!(s.contains("| all 17 | 0 failed |"), "{s}");
     // --unit, --config or --workload with --kernel: a usage error.
     let o = membar(&["bench", "--kernel", "all", "--unit", "bar"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

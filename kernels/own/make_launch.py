@@ -154,5 +154,24 @@ def o8():
            ["data", "flags", "out"], [f"buffer: out, values: {out}"])
 
 
-for k in (o1, o2, o3, o4, o5, o6, o7, o8):
+def o9():
+    NB = 2
+    a = [khash(i + 5) % 200 for i in range(NB * 64)]
+    out = []
+    for t, x in enumerate(a):
+        if t % 64 % 2:
+            v = (x - 100) ** 2 if x > 100 else (100 - x) ** 2 + 1
+        else:
+            v = x * x
+        out.append(v if v & 1 else -v)
+    write("o9_device_calls.in.txt", a)
+    write("o9_device_calls.out.txt", out)
+    launch("o9_device_calls", "device-function calls: nested, on divergent paths (inlined per call site)",
+           "_Z12device_callsPKiPi", [NB, 1, 1], [64, 1, 1],
+           [f"name: in, type: s32, len: {len(a)}, file: o9_device_calls.in.txt",
+            f"name: out, type: s32, len: {len(a)}, fill: 0"],
+           ["in", "out"], ["buffer: out, file: o9_device_calls.out.txt"])
+
+
+for k in (o1, o2, o3, o4, o5, o6, o7, o8, o9):
     k()

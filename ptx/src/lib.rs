@@ -5,6 +5,7 @@
 //! what an sm_90 SM does (as measured, `data/calibration/`).
 
 pub mod error;
+pub mod inline;
 pub mod lexer;
 pub mod lower;
 pub mod parser;

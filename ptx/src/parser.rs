@@ -592,7 +592,7 @@ fn parse_body(p: &mut P, entry: &str, blocks: &mut usize) -> Result<Vec<Stmt>> {
             let mut local: HashSet<String> = HashSet::new();
             for st in &inner {
                 match st {
-                    Stmt::Decl(d) if d.space == ".reg" => {
+                    Stmt::Decl(d) if d.space == ".reg" || d.space == ".param" => {
                         local.extend(d.names().filter(|n| !n.contains('#')).map(str::to_string))
                     }
                     Stmt::Label { name, .. } if !name.contains('#') => {
@@ -609,7 +609,7 @@ fn parse_body(p: &mut P, entry: &str, blocks: &mut usize) -> Result<Vec<Stmt>> {
             for mut st in inner {
                 match &mut st {
                     Stmt::Label { name, .. } => rn(name),
-                    Stmt::Decl(d) if d.space == ".reg" => {
+                    Stmt::Decl(d) if d.space == ".reg" || d.space == ".param" => {
                         for (n, _) in d.vars.iter_mut() {
                             rn(n)
                         }
@@ -1250,7 +1250,8 @@ fn memory(q: &Q, op: &str, quals: &[&str], ops: &[Operand]) -> Result<String> {
         ));
     }
     if let Some(s) = space.as_deref() {
-        if (op != "ld" && (s == "param" || s == "const"))
+        // `st.param`: a call sequence's argument (inlined by `crate::inline`).
+        if (op != "ld" && !(op == "st" && s == "param") && (s == "param" || s == "const"))
             || ((op == "atom" || op == "red") && s == "local")
         {
             return q.err(format!(

@@ -473,8 +473,9 @@ impl<'p> Machine<'p> {
                 })
                 .collect();
             let mut compiled = Vec::new();
+            // A `.func` runs inlined into its callers (`ptx_front::inline`).
             for c in &code {
-                compiled.push(if kernel.is_some() {
+                compiled.push(if kernel.is_some() && !e.func {
                     crate::warp_ops::compile(c.inst.clone(), &c.ops)
                         .map_err(|m| PtxError::new(&prog.file, c.inst.line, c.inst.col, m))?
                 } else {

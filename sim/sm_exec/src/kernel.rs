@@ -51,7 +51,8 @@ pub fn kernel_program(
     src: &str,
     launch: &Resolved,
 ) -> Result<(Program, Kernel), PtxError> {
-    let module = parse_module(file, src, 1)?;
+    let mut module = parse_module(file, src, 1)?;
+    ptx_front::inline::inline_calls(file, &mut module)?;
     let want = &launch.launch.entry;
     let kernels: Vec<&str> = module
         .entries

@@ -150,7 +150,8 @@ pub fn layout(prog: &Program, mb_entries: u32) -> Result<Symbols, PtxError> {
     let mut decls: Vec<&Decl> = prog.module.decls.iter().collect();
     for e in &prog.module.entries {
         decls.extend(e.body.iter().filter_map(|s| match s {
-            Stmt::Decl(d) if d.space != ".reg" => Some(d),
+            // Registers and call-sequence parameters have no address.
+            Stmt::Decl(d) if d.space != ".reg" && d.space != ".param" => Some(d),
             _ => None,
         }));
     }

@@ -96,6 +96,7 @@ fn the_projects_own_kernels_run_to_their_checked_results() {
         "o6_grid_sync",
         "o7_last_block_reduce",
         "o8_flag_release_acquire",
+        "o9_device_calls",
     ];
     for name in names {
         for seed in [1, 2, 3] {
@@ -170,6 +171,37 @@ fn a_launch_that_breaks_the_entrys_directives_is_refused() {
         Outcome::UnitError(e) => assert!(e.contains("trap") && e.contains("executed"), "{e}"),
         o => panic!("expected the trap, got {o:?}"),
     }
+}
+
+#[test]
+fn recursion_and_aggregate_arguments_are_refused_at_the_call() {
+    let module = |func: &str, call: &str| {
+        format!(
+            ".version 9.0\n.target sm_90a\n.address_size 64\n{func}\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n{{\n\t.reg .b32 %r<4>;\n{call}\n\tret;\n}}\n"
+        )
+    };
+    let l = launch::resolve(
+        serde_yaml::from_str::<Launch>("{entry: k, grid: [1,1,1], block: [32,1,1], params: [0]}")
+            .unwrap(),
+        "l.yaml",
+        Path::new("."),
+    )
+    .unwrap();
+    let rec = module(
+        ".func f()\n{\n\t{ call.uni f, (); }\n\tret;\n}",
+        "\t{ call.uni f, (); }",
+    );
+    let e = run_kernel("r.ptx", &rec, &l, RunOptions::default()).unwrap_err();
+    assert!(e.msg.contains("recursion"), "{e}");
+    let agg = module(
+        ".func g(.param .align 8 .b8 g_param_0[16])\n{\n\tret;\n}",
+        "\t{ .param .align 8 .b8 param0[16]; call.uni g, (param0); }",
+    );
+    let e = run_kernel("a.ptx", &agg, &l, RunOptions::default()).unwrap_err();
+    assert!(e.msg.contains("aggregate"), "{e}");
+    let missing = module("", "\t{ call.uni nowhere, (); }");
+    let e = run_kernel("m.ptx", &missing, &l, RunOptions::default()).unwrap_err();
+    assert!(e.msg.contains("`nowhere` is not a `.func`"), "{e}");
 }
 
 #[test]
