@@ -157,3 +157,82 @@ fn mutated_programs_never_panic_or_hang() {
         "too few mutants parse ({parsed}): the fuzzer tests nothing"
     );
 }
+
+/// The small kernels of `kernels/` (module, launch file).
+fn kernel_corpus() -> Vec<(String, String, sm_exec::launch::Resolved)> {
+    let root = format!("{}/../../kernels", env!("CARGO_MANIFEST_DIR"));
+    let names = [
+        "own/o1_bar_red_block",
+        "own/o2_named_barrier_ws",
+        "own/o3_bulk_copy_mbarrier",
+        "own/o4_cp_async_pipeline",
+        "own/o5_cluster_dsmem",
+        "own/o6_grid_sync",
+        "own/o7_last_block_reduce",
+        "own/o8_flag_release_acquire",
+        "own/o9_device_calls",
+    ];
+    names
+        .iter()
+        .map(|n| {
+            let src = std::fs::read_to_string(format!("{root}/{n}.ptx")).unwrap();
+            let l = sm_exec::launch::load(std::path::Path::new(&format!("{root}/{n}.launch.yaml")))
+                .unwrap();
+            (n.to_string(), src, l)
+        })
+        .collect()
+}
+
+#[test]
+fn mutated_nvcc_kernels_never_panic_or_hang() {
+    let seed = seed_from_env(1);
+    let n: u64 = std::env::var("KERNEL_FUZZ_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    println!(
+        "base seed {seed}, {n} cases; replay: KERNEL_FUZZ_SEEDS={n} {}",
+        replay_command(
+            "sm-exec",
+            "mutated_nvcc_kernels_never_panic_or_hang",
+            seed,
+            None
+        )
+    );
+    let corpus = kernel_corpus();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut ran, mut passed) = (0, 0);
+    for case in 0..n {
+        let (name, src, l) = &corpus[rng.gen_range(0..corpus.len())];
+        let m = mutate(src, &mut rng);
+        let r = std::panic::catch_unwind(|| {
+            sm_exec::kernel::run_kernel(
+                name,
+                &m,
+                l,
+                RunOptions {
+                    seed: case,
+                    max_cycles: 20_000,
+                    ..RunOptions::default()
+                },
+            )
+        });
+        let r = match r {
+            Ok(r) => r,
+            Err(_) => panic!("case {case} (base seed {seed}) of {name} panicked; module:\n{m}"),
+        };
+        if let Ok(k) = r {
+            ran += 1;
+            assert!(
+                k.result.cycles <= 20_000,
+                "case {case}: ran past the cycle cap"
+            );
+            passed += k.passed() as u32;
+        }
+    }
+    println!("{ran} of {n} mutated kernels ran ({passed} still passed their checks)");
+    assert!(
+        ran > n / 10,
+        "too few mutants run ({ran}): the fuzzer tests nothing"
+    );
+}
