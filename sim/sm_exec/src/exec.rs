@@ -228,6 +228,15 @@ struct Entry {
 /// Lanes of a warp.
 pub const LANES: usize = 32;
 
+/// An operand resolved once per instruction (`Machine::resolve`).
+#[derive(Debug, Clone, Copy)]
+enum Src {
+    Reg(usize),
+    /// `!p`.
+    Not(usize),
+    Val(u64),
+}
+
 /// A kernel launch (`crate::launch`): the grid and block shapes, the
 /// parameters' values, and the buffers' addresses.
 #[derive(Debug, Clone)]
@@ -300,7 +309,7 @@ struct Warp {
     /// Blocked since (cycle, source line of the instruction, cause).
     blocked: Option<(u64, usize, Cause)>,
     /// The instruction last issued (line, text): where a blocked warp waits.
-    at: (usize, String),
+    at: (usize, Option<Arc<Code>>),
     at_col: usize,
 }
 
@@ -555,7 +564,7 @@ impl<'p> Machine<'p> {
                 cluster_arrivals: 0,
                 group_kind: None,
                 blocked: None,
-                at: (0, String::new()),
+                at: (0, None),
                 at_col: 1,
             });
         }
@@ -990,7 +999,11 @@ impl<'p> Machine<'p> {
                         .map(|c| format!("line {}: {}", c.inst.line, c.inst.text()))
                         .unwrap_or_else(|| "end of program".into())
                 } else {
-                    format!("line {}: {}", wp.at.0, wp.at.1)
+                    format!(
+                        "line {}: {}",
+                        wp.at.0,
+                        wp.at.1.as_ref().map(|c| c.inst.text()).unwrap_or_default()
+                    )
                 };
                 let what = match &self.warps[w].wait {
                     Wait::None => "running".to_string(),
@@ -1033,10 +1046,10 @@ impl<'p> Machine<'p> {
         self.warps[w].wait = Wait::None;
         self.last_progress = self.now;
         if let Some((since, line, cause)) = self.warps[w].blocked.take() {
-            let text = self.warps[w].at.1.clone();
+            let at = self.warps[w].at.1.clone();
             let s = self.sites.entry(line).or_insert_with(|| SiteStat {
                 line,
-                text,
+                text: at.map(|c| c.inst.text()).unwrap_or_default(),
                 cause: cause.name(),
                 ..SiteStat::default()
             });
@@ -1238,8 +1251,9 @@ impl<'p> Machine<'p> {
         addr: u64,
         end: u64,
     ) -> Result<u8, String> {
-        let text = code.inst.text();
+        let text = || code.inst.text();
         if !addr.is_multiple_of(MBARRIER_BYTES) || addr + MBARRIER_BYTES > end {
+            let text = text();
             return Err(format!(
                 "`{text}`: mbarrier address shared {addr:#x} is not an 8-byte aligned object inside the CTA's shared memory [{SHARED_BASE:#x}, {end:#x})"
             ));
@@ -1254,6 +1268,7 @@ impl<'p> Machine<'p> {
             return Ok(e);
         }
         if !init {
+            let text = text();
             return Err(format!(
                 "`{text}`: no mbarrier was initialised at shared {addr:#x} (mbarrier.init must come first)"
             ));
@@ -1265,7 +1280,8 @@ impl<'p> Machine<'p> {
                 Ok(e)
             }
             None => Err(format!(
-                "`{text}`: a CTA with more than {} live mbarriers (the mbarrier unit's entries); live at {:?}",
+                "`{}`: a CTA with more than {} live mbarriers (the mbarrier unit's entries); live at {:?}",
+                text(),
                 self.mb_entries,
                 map.keys().map(|a| format!("{a:#x}")).collect::<Vec<_>>()
             )),
@@ -1422,8 +1438,10 @@ impl<'p> Machine<'p> {
                     self.step_lanes(w, 0, 0);
                     continue;
                 }
-                self.trace.issue(now, w, code.inst.line, &code.inst.text());
-                self.warps[w].at = (code.inst.line, code.inst.text());
+                if self.opts.trace {
+                    self.trace.issue(now, w, code.inst.line, &code.inst.text());
+                }
+                self.warps[w].at = (code.inst.line, Some(code.clone()));
                 self.warps[w].at_col = code.inst.col;
             }
             if code.ops.is_empty() {
@@ -2301,10 +2319,53 @@ impl<'p> Machine<'p> {
     }
 
     /// An arithmetic instruction, per executing lane.
+    /// An operand resolved once per instruction: a register's index, or a
+    /// value the same in every lane; `None`: per lane (special registers).
+    fn resolve(&self, w: usize, o: &Operand) -> Option<Src> {
+        let regs = &self.entries[self.warps[w].entry].regs;
+        match o {
+            Operand::Imm(i) => Some(Src::Val(*i as u64)),
+            Operand::Float { bits, .. } => Some(Src::Val(*bits)),
+            Operand::Reg(r) => match regs.get(r) {
+                Some(&k) => Some(Src::Reg(k)),
+                None if self.syms.addr(r).is_some() || r.parse::<i64>().is_ok() => {
+                    Some(Src::Val(self.sym_or_reg(w, 0, r)))
+                }
+                None => None,
+            },
+            Operand::NotPred(p) => regs.get(p).map(|&k| Src::Not(k)),
+            _ => None,
+        }
+    }
+
     fn exec_alu(&mut self, w: usize, code: &Code, a: &crate::alu::Alu) {
         let ops = &code.inst.operands;
         let mut m = self.warps[w].exec;
         let mut src = [0u64; 4];
+        // The fast path: registers and constants in, a register out.
+        let srcs: Vec<Option<Src>> = ops[1..].iter().take(4).map(|o| self.resolve(w, o)).collect();
+        let dst = match &ops[0] {
+            Operand::Reg(d) => self.entries[self.warps[w].entry].regs.get(d).copied(),
+            _ => None,
+        };
+        if let (Some(d), true) = (dst, srcs.iter().all(Option::is_some)) {
+            let wp = &mut self.warps[w];
+            wp.written[d] |= m & 1 != 0;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                for (k, x) in srcs.iter().enumerate() {
+                    src[k] = match x {
+                        Some(Src::Reg(r)) => wp.regs[r * LANES + l],
+                        Some(Src::Not(r)) => (wp.regs[r * LANES + l] & 1 == 0) as u64,
+                        Some(Src::Val(v)) => *v,
+                        None => 0,
+                    };
+                }
+                wp.regs[d * LANES + l] = crate::alu::eval(a, &src[..a.srcs]);
+            }
+            return;
+        }
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;

@@ -32,7 +32,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Random latencies (inclusive ranges, cycles).
 #[derive(Debug, Clone, Copy)]
@@ -400,10 +400,10 @@ pub struct Memory {
     shared: Vec<HashMap<u64, u64>>,
     async_view: Vec<HashMap<u64, u64>>,
     async_last: Vec<HashMap<u64, u64>>,
-    /// Boxed: the list is walked every cycle and only pointers move
-    /// (a `Pending` is large; moving them was half the run time).
-    #[allow(clippy::vec_box)]
-    pending: Vec<Box<Pending>>,
+    /// By the cycle it is due, in the order they were made: `tick` takes
+    /// only what is due (walking every pending item each cycle was most
+    /// of the run time).
+    pending: BTreeMap<u64, Vec<Pending>>,
     /// Per warp: time of its last bulk copy's read / write (keeps issue order).
     copy_last: HashMap<usize, (u64, u64)>,
     /// Global memory as the host wrote it before the launch (`Memory::init_global`).
@@ -427,7 +427,7 @@ impl Memory {
             shared: vec![HashMap::new(); sms],
             async_view: vec![HashMap::new(); sms],
             async_last: vec![HashMap::new(); sms],
-            pending: Vec::new(),
+            pending: BTreeMap::new(),
             copy_last: HashMap::new(),
             initial: HashMap::new(),
             groups: HashMap::new(),
@@ -466,8 +466,9 @@ impl Memory {
     }
 
     fn push_pending(&mut self, p: Pending) {
-        self.due = self.due.min(Self::due_of(&p));
-        self.pending.push(Box::new(p));
+        let due = Self::due_of(&p);
+        self.due = self.due.min(due);
+        self.pending.entry(due).or_default().push(p);
     }
 
     /// The `n` accesses of group `id` share one acknowledgement (see [`Txn::group`]).
@@ -674,25 +675,27 @@ impl Memory {
     /// `fence.proxy.async` of CTA `cta`: every earlier generic shared store is
     /// visible to the async proxy now.
     pub fn proxy_fence(&mut self, cta: usize) {
-        let mut keep = Vec::new();
         let mut apply = Vec::new();
-        for p in self.pending.drain(..) {
-            match &*p {
+        for v in self.pending.values_mut() {
+            v.retain(|p| match p {
                 Pending::AsyncVisible {
                     at,
                     cta: c,
                     addr,
                     val,
-                } if *c == cta => apply.push((*at, *addr, *val)),
-                _ => keep.push(p),
-            }
+                } if *c == cta => {
+                    apply.push((*at, *addr, *val));
+                    false
+                }
+                _ => true,
+            });
         }
+        self.pending.retain(|_, v| !v.is_empty());
         apply.sort_by_key(|a| a.0);
         for (_, addr, val) in apply {
             self.async_view[cta].insert(addr, val);
         }
         self.async_last[cta].clear();
-        self.pending = keep;
     }
 
     /// An INVAL command (`CCTL.IVALL`): the SM's L1 drops every line.
@@ -749,8 +752,9 @@ impl Memory {
     /// Nothing in flight (no store to drain, load, ack, copy).
     pub fn idle(&self) -> bool {
         self.pending
-            .iter()
-            .all(|p| matches!(**p, Pending::AsyncVisible { .. }))
+            .values()
+            .flatten()
+            .all(|p| matches!(p, Pending::AsyncVisible { .. }))
             && self
                 .sms
                 .iter()
@@ -789,14 +793,16 @@ impl Memory {
         if now < self.due {
             return out;
         }
-        let pending = std::mem::take(&mut self.pending);
-        let mut keep = Vec::with_capacity(pending.len());
-        for p in pending {
-            if Self::due_of(&p) > now {
-                keep.push(p);
-                continue;
+        let mut pending = Vec::new();
+        while let Some(e) = self.pending.first_entry() {
+            if *e.key() > now {
+                break;
             }
-            match *p {
+            pending.extend(e.remove());
+        }
+        let mut keep = Vec::new();
+        for p in pending {
+            match p {
                 Pending::Load {
                     at,
                     txn,
@@ -883,12 +889,12 @@ impl Memory {
                         group: copy.group,
                         batch: copy.batch,
                     });
-                    keep.push(Box::new(Pending::Copy {
+                    keep.push(Pending::Copy {
                         read_at,
                         write_at,
                         copy,
                         data: Some(data),
-                    }));
+                    });
                 }
                 Pending::Copy {
                     write_at,
@@ -927,17 +933,13 @@ impl Memory {
                         batch: copy.batch,
                     });
                 }
-                other => keep.push(Box::new(other)),
+                other => keep.push(other),
             }
         }
-        keep.append(&mut self.pending);
-        self.pending = keep;
-        self.due = self
-            .pending
-            .iter()
-            .map(|p| Self::due_of(p))
-            .min()
-            .unwrap_or(u64::MAX);
+        for p in keep {
+            self.push_pending(p);
+        }
+        self.due = self.pending.keys().next().copied().unwrap_or(u64::MAX);
         out
     }
 }
