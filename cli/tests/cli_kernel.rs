@@ -135,3 +135,20 @@ fn a_kernel_run_prints_its_synchronisation_sites_and_writes_a_trace() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&foreign).unwrap(), "{\"mine\": 1}");
 }
+
+#[test]
+fn a_small_kernel_runs_on_the_sm_sync_verilog_in_lockstep() {
+    // o1: bar.sync and bar.red of 2 CTAs x 8 warps through the Verilated
+    // sm_sync top of every SM, each checked against its model every cycle.
+    let o = membar(&[
+        "run",
+        "kernels/own/o1_bar_red_block.ptx",
+        "--launch",
+        "kernels/own/o1_bar_red_block.launch.yaml",
+        "--on",
+        "verilog",
+    ]);
+    let s = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{s}{}", stderr(&o));
+    assert!(s.contains("out: 8 values: PASS"), "{s}");
+}

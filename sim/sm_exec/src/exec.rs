@@ -2343,7 +2343,11 @@ impl<'p> Machine<'p> {
         let mut m = self.warps[w].exec;
         let mut src = [0u64; 4];
         // The fast path: registers and constants in, a register out.
-        let srcs: Vec<Option<Src>> = ops[1..].iter().take(4).map(|o| self.resolve(w, o)).collect();
+        let srcs: Vec<Option<Src>> = ops[1..]
+            .iter()
+            .take(4)
+            .map(|o| self.resolve(w, o))
+            .collect();
         let dst = match &ops[0] {
             Operand::Reg(d) => self.entries[self.warps[w].entry].regs.get(d).copied(),
             _ => None,
