@@ -186,17 +186,33 @@ pub fn run_kernel(
         "membar run {name} --launch {} --seed {seed} --cycles {cycles}",
         launch.display()
     );
-    match &r.outcome {
-        Outcome::Finished if k.passed() => Ok(()),
-        Outcome::Finished => Err(CmdError::failed(format!(
+    if r.outcome == Outcome::Finished && !k.passed() {
+        return Err(CmdError::failed(format!(
             "{name}: finished, but an expected output differs (see above)\n  replay: {replay}"
-        ))),
+        )));
+    }
+    exit_of(&name, r, seed, cycles, on, &replay)
+}
+
+/// The exit of a run by its outcome: 0 finished; 1 a deadlock, the cycle
+/// cap or a twin's difference (with the command that replays it); 2 a
+/// unit's protocol error (a program bug).
+fn exit_of(
+    name: &str,
+    r: &RunResult,
+    seed: u64,
+    cycles: u64,
+    on: crate::on_target::On,
+    replay: &str,
+) -> CmdResult {
+    match &r.outcome {
+        Outcome::Finished => Ok(()),
         Outcome::Deadlock(_) => Err(CmdError::failed(format!(
             "{name}: deadlock at cycle {} with seed {seed} (see the waiting warps above)\n  replay: {replay}",
             r.cycles
         ))),
         Outcome::CycleCap(_) => Err(CmdError::failed(format!(
-            "{name}: not finished after --cycles {cycles} with seed {seed}\n  replay: {replay}"
+            "{name}: not finished after --cycles {cycles} with seed {seed} (see the waiting warps above)\n  replay: {replay}"
         ))),
         Outcome::UnitError(e) => Err(CmdError::input(e.clone())),
         Outcome::Mismatch(m) => Err(CmdError::failed(format!(
@@ -362,21 +378,5 @@ pub fn run(
         })?;
     }
     let replay = format!("membar run {name} --seed {seed} --cycles {cycles} --trace run.json");
-    match &r.outcome {
-        Outcome::Finished => Ok(()),
-        Outcome::Deadlock(_) => Err(CmdError::failed(format!(
-            "{name}: deadlock at cycle {} with seed {seed} (see the waiting warps above)\n  replay: {replay}",
-            r.cycles
-        ))),
-        Outcome::CycleCap(_) => Err(CmdError::failed(format!(
-            "{name}: not finished after --cycles {cycles} with seed {seed} (see the waiting warps above)\n  replay: {replay}"
-        ))),
-        Outcome::UnitError(e) => Err(CmdError::input(e.clone())),
-        Outcome::Mismatch(m) => Err(CmdError::failed(format!(
-            "{name}: --on {}: the sm_sync top differs from its reference model: {m}; replay: membar run {} --seed {seed} --cycles {cycles} --on {}",
-            on.name(),
-            program.display(),
-            on.name()
-        ))),
-    }
+    exit_of(&name, &r, seed, cycles, on, &replay)
 }

@@ -174,6 +174,17 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The registers the entry declares (`.reg`, nested scopes included).
+    pub fn registers(&self) -> impl Iterator<Item = &str> {
+        self.body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Decl(d) if d.space == ".reg" => Some(d.names()),
+                _ => None,
+            })
+            .flatten()
+    }
+
     pub fn insts(&self) -> impl Iterator<Item = &Inst> {
         self.body.iter().filter_map(|s| match s {
             Stmt::Inst(i) => Some(i),

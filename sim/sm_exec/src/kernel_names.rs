@@ -6,7 +6,7 @@
 //! run; nothing reads as 0 by default.
 
 use crate::symbols::{Space, Symbols};
-use ptx_front::parser::{Entry, Operand, Stmt};
+use ptx_front::parser::{Entry, Operand};
 use ptx_front::{Program, PtxError};
 use std::collections::HashSet;
 
@@ -189,15 +189,7 @@ pub fn check(prog: &Program, syms: &Symbols) -> Result<(), PtxError> {
 }
 
 fn check_entry(prog: &Program, syms: &Symbols, e: &Entry) -> Result<(), PtxError> {
-    let regs: HashSet<&str> = e
-        .body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Decl(d) if d.space == ".reg" => Some(d.names()),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+    let regs: HashSet<&str> = e.registers().collect();
     let params: HashSet<&str> = e.params.iter().map(|p| p.name.as_str()).collect();
     let probe = LaneEnv {
         tid: 0,

@@ -9,7 +9,7 @@
 //! reads as 0 by default.
 
 use crate::symbols::{Space, Symbols};
-use ptx_front::parser::{Entry, Inst, Operand, Stmt};
+use ptx_front::parser::{Entry, Inst, Operand};
 use ptx_front::{Program, PtxError};
 use std::collections::HashSet;
 
@@ -115,15 +115,7 @@ pub fn check(prog: &Program, syms: &Symbols) -> Result<(), PtxError> {
 }
 
 fn check_entry(prog: &Program, syms: &Symbols, e: &Entry) -> Result<(), PtxError> {
-    let regs: HashSet<&str> = e
-        .body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Decl(d) if d.space == ".reg" => Some(d.names()),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+    let regs: HashSet<&str> = e.registers().collect();
     for i in e.insts() {
         let err = |msg: String| Err(PtxError::new(&prog.file, i.line, i.col, msg));
         let head = i.opcode.split('.').next().unwrap_or("");
