@@ -110,8 +110,8 @@ fn bad_input_exits_2_with_the_location() {
     for (reg, want) in [
         ("%r9", "which entry `a` does not declare"),
         (
-            "%tid.x",
-            "special register `%tid.x`, which this executor does not model",
+            "%clock64",
+            "special register `%clock64`, which a program file does not define",
         ),
     ] {
         std::fs::write(

@@ -29,7 +29,23 @@ pub struct WarpPlacement {
     pub cta: u32,
     pub warp: u32,
     pub program: String,
+    /// Threads of the warp (lanes 0..lanes), each running `program` with its
+    /// own registers (`%laneid` tells them apart); default 1.
+    #[serde(default = "one")]
+    pub lanes: u32,
 }
+
+/// A host (CPU) thread running an entry: memory accesses only (ld, st,
+/// atom, red at system scope), fences and arithmetic; no SM units.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostPlacement {
+    pub thread: u32,
+    pub program: String,
+}
+
+/// Host threads a header may place.
+pub const MAX_HOST_THREADS: u32 = 8;
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -39,6 +55,9 @@ pub struct Header {
     #[serde(default)]
     pub cluster: Option<u32>,
     pub warps: Vec<WarpPlacement>,
+    /// Host threads (`hosts: [{thread: 0, program: reader}]`).
+    #[serde(default)]
+    pub hosts: Vec<HostPlacement>,
     /// A litmus test's expectations (`litmus/`, `docs/litmus.md`); checked by `sm-exec`.
     #[serde(default)]
     pub litmus: Option<Litmus>,
@@ -249,6 +268,13 @@ fn check(p: &Program, head: &[&str]) -> Result<()> {
                 ),
             );
         }
+        if w.lanes == 0 || w.lanes > 32 {
+            return err(
+                Some(i),
+                "lanes",
+                format!("found {}, expected 1..32", w.lanes),
+            );
+        }
         if p.entry(&w.program).is_none() {
             let names: Vec<&str> = p.module.entries.iter().map(|e| e.name.as_str()).collect();
             return err(
@@ -260,6 +286,36 @@ fn check(p: &Program, head: &[&str]) -> Result<()> {
                     names.join(", ")
                 ),
             );
+        }
+    }
+    for (i, hp) in h.hosts.iter().enumerate() {
+        let (l, c) = key_line(head, None, "hosts");
+        let e = |msg: String| {
+            Err(PtxError::new(
+                &p.file,
+                l,
+                c,
+                format!("header key `hosts[{i}]`: {msg}"),
+            ))
+        };
+        if hp.thread >= MAX_HOST_THREADS {
+            return e(format!(
+                "thread {} found, expected 0..{}",
+                hp.thread,
+                MAX_HOST_THREADS - 1
+            ));
+        }
+        if h.hosts[..i].iter().any(|o| o.thread == hp.thread) {
+            return e(format!(
+                "host thread {} placed twice, expected each once",
+                hp.thread
+            ));
+        }
+        if p.entry(&hp.program).is_none() {
+            return e(format!(
+                "program `{}` is not an entry of this file",
+                hp.program
+            ));
         }
     }
     Ok(())

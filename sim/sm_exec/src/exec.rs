@@ -157,8 +157,12 @@ impl std::fmt::Display for Mismatch {
 pub struct WarpResult {
     pub cta: u32,
     pub warp: u32,
+    /// A host thread (`warp` is its number).
+    pub host: bool,
     pub program: String,
     pub regs: BTreeMap<String, u64>,
+    /// A program file's warp of several lanes: every lane's registers.
+    pub lane_regs: Vec<BTreeMap<String, u64>>,
     /// Stall cycles by cause.
     pub stalls: BTreeMap<&'static str, u64>,
     pub issued: u64,
@@ -167,7 +171,11 @@ pub struct WarpResult {
 
 impl WarpResult {
     pub fn name(&self) -> String {
-        format!("cta{}.w{}", self.cta, self.warp)
+        if self.host {
+            format!("host{}", self.warp)
+        } else {
+            format!("cta{}.w{}", self.cta, self.warp)
+        }
     }
 }
 
@@ -204,7 +212,29 @@ impl RunResult {
     pub fn reg(&self, cta: u32, warp: u32, reg: &str) -> Option<u64> {
         self.warps
             .iter()
-            .find(|w| w.cta == cta && w.warp == warp)
+            .find(|w| !w.host && w.cta == cta && w.warp == warp)
+            .and_then(|w| w.regs.get(reg).copied())
+    }
+
+    /// A register of lane `lane` of warp (cta, warp).
+    pub fn lane_reg(&self, cta: u32, warp: u32, lane: u32, reg: &str) -> Option<u64> {
+        let w = self
+            .warps
+            .iter()
+            .find(|w| !w.host && w.cta == cta && w.warp == warp)?;
+        if lane == 0 {
+            return w.regs.get(reg).copied();
+        }
+        w.lane_regs
+            .get(lane as usize)
+            .and_then(|r| r.get(reg).copied())
+    }
+
+    /// A register of host thread `thread`.
+    pub fn host_reg(&self, thread: u32, reg: &str) -> Option<u64> {
+        self.warps
+            .iter()
+            .find(|w| w.host && w.warp == thread)
             .and_then(|w| w.regs.get(reg).copied())
     }
 }
@@ -270,9 +300,13 @@ enum Wait {
 }
 
 struct Warp {
+    /// The SM (for a host thread: the host's memory agent, after the SMs).
     cta: usize,
     slot: u8,
+    /// The warp slot (a host thread: its number).
     hw_warp: u32,
+    /// A host thread (`hosts:` of the header).
+    host: bool,
     entry: usize,
     program: String,
     /// The current group's PC: the smallest PC of the live lanes (lanes at
@@ -398,27 +432,14 @@ pub struct Machine<'p> {
     copy_batches: HashMap<u64, [u32; 2]>,
     /// Warp-level instructions compiled per entry and PC (`crate::alu`).
     alu: Vec<Vec<Option<crate::alu::Alu>>>,
+    /// The host threads' memory agent (after the SMs), if any host thread.
+    host_sm: Option<usize>,
     /// The mbarrier unit's entries per CTA (its window is 8 bytes each from [`SHARED_BASE`]).
     mb_entries: u32,
     error: Option<String>,
     /// The first lockstep difference of a twin (`--on rtl|verilog`).
     mismatch: Option<Mismatch>,
     last_progress: u64,
-}
-
-fn type_mask(opcode: &str) -> u64 {
-    let q: Vec<&str> = opcode.split('.').collect();
-    if q.iter().any(|t| matches!(*t, "u64" | "s64" | "b64")) {
-        u64::MAX
-    } else if q.iter().any(|t| matches!(*t, "u16" | "s16" | "b16")) {
-        0xffff
-    } else if q.iter().any(|t| matches!(*t, "u8" | "s8" | "b8")) {
-        0xff
-    } else if q.contains(&"pred") {
-        1
-    } else {
-        0xffff_ffff
-    }
 }
 
 impl<'p> Machine<'p> {
@@ -484,7 +505,7 @@ impl<'p> Machine<'p> {
             let mut compiled = Vec::new();
             // A `.func` runs inlined into its callers (`ptx_front::inline`).
             for c in &code {
-                compiled.push(if kernel.is_some() && !e.func {
+                compiled.push(if !e.func {
                     crate::warp_ops::compile(c.inst.clone(), &c.ops)
                         .map_err(|m| PtxError::new(&prog.file, c.inst.line, c.inst.col, m))?
                 } else {
@@ -496,7 +517,9 @@ impl<'p> Machine<'p> {
         }
         let h = &prog.header;
         let ctas = h.ctas as usize;
-        let mut mem = Memory::new(ctas, opts.timing, opts.seed);
+        // Host threads share one more memory agent after the SMs.
+        let host_sm = (!h.hosts.is_empty()).then_some(ctas);
+        let mut mem = Memory::new(ctas + host_sm.is_some() as usize, opts.timing, opts.seed);
         mem.events = opts.trace;
         let mut sms: Vec<Sm> = (0..ctas)
             .map(|k| {
@@ -523,29 +546,40 @@ impl<'p> Machine<'p> {
             })
             .collect::<Result<_, PtxError>>()?;
         let mut warps = Vec::new();
-        let threads = kernel.as_ref().map(|k| k.launch.threads()).unwrap_or(1);
-        for w in &h.warps {
+        let hosts = h
+            .hosts
+            .iter()
+            .map(|hp| (usize::MAX, hp.thread, hp.program.as_str(), 1));
+        let placed = h
+            .warps
+            .iter()
+            .map(|w| (w.cta as usize, w.warp, w.program.as_str(), w.lanes))
+            .chain(hosts);
+        for (cta, warp, program, nlanes) in placed {
             let entry = prog
                 .module
                 .entries
                 .iter()
-                .position(|e| e.name == w.program)
+                .position(|e| e.name == program)
                 .expect("header checked: program names an entry");
             let start = mem.rand_range(0, opts.start_skew);
             let idx = warps.len();
-            sms[w.cta as usize].warps.push(idx);
-            // A program file's warp is one thread (lane 0); a kernel's warp
-            // holds the CTA's threads 32·w .. 32·w + 31 that exist.
-            let first = w.warp * LANES as u32;
-            let n = threads.saturating_sub(first).min(LANES as u32).max(1);
+            let host = cta == usize::MAX;
+            if !host {
+                sms[cta].warps.push(idx);
+            }
+            // A program file's warp holds `lanes` threads (default 1); a
+            // kernel's warp the CTA's threads 32·w .. 32·w + 31 that exist.
+            let n = nlanes.clamp(1, LANES as u32);
             let lanes = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
             let nregs = entries[entry].regs.len();
             warps.push(Warp {
-                cta: w.cta as usize,
-                slot: w.warp as u8,
-                hw_warp: w.warp,
+                cta: if host { ctas } else { cta },
+                slot: warp as u8,
+                hw_warp: warp,
+                host,
                 entry,
-                program: w.program.clone(),
+                program: program.to_string(),
                 pc: 0,
                 opi: 0,
                 lane_pc: [0; LANES],
@@ -603,7 +637,11 @@ impl<'p> Machine<'p> {
         }
         let mut trace = Trace::new(opts.trace);
         for w in &warps {
-            trace.add_warp(format!("cta{}.w{}", w.cta, w.hw_warp));
+            trace.add_warp(if w.host {
+                format!("host{}", w.hw_warp)
+            } else {
+                format!("cta{}.w{}", w.cta, w.hw_warp)
+            });
         }
         Ok(Machine {
             prog,
@@ -621,6 +659,7 @@ impl<'p> Machine<'p> {
             sites: BTreeMap::new(),
             copy_batches: HashMap::new(),
             alu,
+            host_sm,
             mb_entries,
             error: None,
             mismatch: None,
@@ -683,6 +722,12 @@ impl<'p> Machine<'p> {
                 return v;
             }
         } else {
+            match r {
+                "%laneid" => return lane as u64,
+                "%tid.x" => return (wp.hw_warp * LANES as u32 + lane as u32) as u64,
+                "%tid.y" | "%tid.z" => return 0,
+                _ => {}
+            }
             let h = &self.prog.header;
             let cluster = h.cluster.unwrap_or(1);
             if let Some(v) =
@@ -750,7 +795,12 @@ impl<'p> Machine<'p> {
     }
 
     fn name(&self, w: usize) -> String {
-        format!("cta{}.w{}", self.warps[w].cta, self.warps[w].hw_warp)
+        let wp = &self.warps[w];
+        if wp.host {
+            format!("host{}", wp.hw_warp)
+        } else {
+            format!("cta{}.w{}", wp.cta, wp.hw_warp)
+        }
     }
 
     /// Registers an instruction reads or writes (for the load scoreboard).
@@ -932,11 +982,26 @@ impl<'p> Machine<'p> {
                     .filter(|(_, &r)| w.written[r])
                     .map(|(k, &r)| (k.clone(), w.regs[r * LANES]))
                     .collect();
+                let lane_regs = if self.kernel.is_none() && w.lanes.count_ones() > 1 {
+                    (0..w.lanes.count_ones() as usize)
+                        .map(|l| {
+                            self.entries[w.entry]
+                                .regs
+                                .iter()
+                                .map(|(k, &r)| (k.clone(), w.regs[r * LANES + l]))
+                                .collect()
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 WarpResult {
                     cta: w.cta as u32,
                     warp: w.hw_warp,
+                    host: w.host,
                     program: w.program.clone(),
                     regs,
+                    lane_regs,
                     stalls: w.stalls.clone(),
                     issued: w.issued,
                     exited_at: w.exited_at,
@@ -1300,6 +1365,7 @@ impl<'p> Machine<'p> {
             }
         }
         self.cycle_clusters();
+        self.cycle_hosts();
         // Stall accounting.
         for w in 0..self.warps.len() {
             let wp = &self.warps[w];
@@ -1313,6 +1379,99 @@ impl<'p> Machine<'p> {
             }
         }
         self.trace.cycle(now);
+    }
+
+    /// One cycle of the host threads: each issues one instruction; memory
+    /// accesses go straight to the memory system (strong, coherent loads: a
+    /// CPU's caches are coherent), a fence waits until the host's stores
+    /// are in L2 and its loads returned.
+    fn cycle_hosts(&mut self) {
+        let Some(hsm) = self.host_sm else {
+            return;
+        };
+        let now = self.now;
+        while self.mem.take_ack(hsm).is_some() {}
+        while self.mem.take_bar_ack(hsm).is_some() {}
+        for w in 0..self.warps.len() {
+            if !self.warps[w].host {
+                continue;
+            }
+            match self.warps[w].wait {
+                Wait::Start(t) if t <= now => {
+                    self.warps[w].wait = Wait::None;
+                    self.trace.release(now, w);
+                }
+                Wait::None => {}
+                _ => continue,
+            }
+            let Some(code) = self.code(w).cloned() else {
+                let m = self.warps[w].active;
+                self.exit_lanes(w, m);
+                continue;
+            };
+            if self.warps[w].opi == 0 {
+                if self.touches_pending(w, &code) {
+                    *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
+                    continue;
+                }
+                let exec = self.guard_mask(w, &code);
+                self.warps[w].exec = exec;
+                if exec == 0 {
+                    self.warps[w].issued += 1;
+                    self.last_progress = now;
+                    self.step_lanes(w, 0, 0);
+                    continue;
+                }
+                self.warps[w].at = (code.inst.line, Some(code.clone()));
+                self.warps[w].at_col = code.inst.col;
+            }
+            if code.ops.is_empty() {
+                self.advance(w);
+                continue;
+            }
+            match code.ops[self.warps[w].opi].clone() {
+                Lowered::Local => self.exec_local(w, &code),
+                Lowered::Txn { op, ref space } => match self.make_txns(w, &code, op, space) {
+                    Ok(ts) => {
+                        for t in ts {
+                            if let (Some(d), Access::Load { .. } | Access::Atom { .. }) = (&t.dst, t.acc) {
+                                *self.warps[w].pending.entry(d.clone()).or_insert(0) += 1;
+                                self.warps[w].inflight += 1;
+                            }
+                            let d = self.mem.dispatch(now, t, 0);
+                            self.apply_done(d);
+                        }
+                        self.advance(w);
+                    }
+                    Err(m) => self.fail(w, m),
+                },
+                Lowered::Membar { .. } => {
+                    if self.warps[w].inflight > 0 || !self.mem.drained(hsm) {
+                        *self.warps[w].stalls.entry("membar").or_insert(0) += 1;
+                    } else {
+                        self.advance(w);
+                    }
+                }
+                Lowered::Inval { .. } | Lowered::Nothing => self.advance(w),
+                Lowered::Exit => {
+                    if self.warps[w].inflight > 0 {
+                        *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
+                    } else {
+                        self.warps[w].issued += 1;
+                        let m = self.warps[w].exec;
+                        self.exit_lanes(w, m);
+                    }
+                }
+                other => self.fail(
+                    w,
+                    format!(
+                        "`{}`: a host thread runs memory accesses (ld, st, atom, red), fences and arithmetic; `{}` needs an SM unit",
+                        code.inst.text(),
+                        other
+                    ),
+                ),
+            }
+        }
     }
 
     fn cycle_clusters(&mut self) {
@@ -1521,20 +1680,17 @@ impl<'p> Machine<'p> {
                     if bop::is_red(x.op) {
                         // Each executing lane's predicate; a lane not executing
                         // contributes nothing (1 to an AND, 0 to a POPC/OR).
-                        // A program file's warp is one thread standing for the
-                        // whole warp: its predicate counts for all 32 lanes.
-                        let exec = if self.kernel.is_some() {
-                            self.warps[w].exec
-                        } else {
-                            u32::MAX
-                        };
+                        // A program file's one-lane warp is one thread standing
+                        // for the whole warp: its predicate counts for all 32 lanes.
+                        let whole = self.kernel.is_none() && self.warps[w].lanes == 1;
+                        let exec = if whole { u32::MAX } else { self.warps[w].exec };
                         let mut pred = if x.op == bop::RED_AND { !exec } else { 0 };
                         if let Some(last) = code.inst.operands.last() {
                             let mut m = exec;
                             while m != 0 {
                                 let l = m.trailing_zeros() as usize;
                                 m &= m - 1;
-                                let lane = if self.kernel.is_some() { l } else { 0 };
+                                let lane = if whole { 0 } else { l };
                                 if self.value_lane(w, lane, last) & 1 != 0 {
                                     pred |= 1 << l;
                                 }
@@ -2073,6 +2229,9 @@ impl<'p> Machine<'p> {
         self.warps[w].issued += 1;
         self.last_progress = self.now;
         self.trace.exit(self.now, w);
+        if self.warps[w].host {
+            return;
+        }
         let slot = self.warps[w].slot;
         self.sms[c].exits.push_back(slot);
         // The cluster barrier: an exited warp counts as arrived.
@@ -2199,6 +2358,7 @@ impl<'p> Machine<'p> {
                 }
             };
             let addr = addr_op.map(|o| self.value_lane(w, lane, o)).unwrap_or(0);
+            let host = self.warps[w].host;
             let (shared, addr, shared_cta) = if self.kernel.is_some() {
                 self.locate(w, space, addr)
                     .map_err(|m| format!("`{}` (lane {lane}): {m}", code.inst.text()))?
@@ -2209,7 +2369,19 @@ impl<'p> Machine<'p> {
                     None,
                 )
             };
-            for (k, (dst, acc)) in accs.into_iter().enumerate() {
+            if host && shared {
+                return Err(format!(
+                    "`{}`: a host thread has no shared memory (global addresses only)",
+                    code.inst.text()
+                ));
+            }
+            for (k, (dst, mut acc)) in accs.into_iter().enumerate() {
+                // A host's caches are coherent: its loads read memory.
+                if host {
+                    if let Access::Load { strong } = &mut acc {
+                        *strong = true;
+                    }
+                }
                 out.push(Txn {
                     sm: self.warps[w].cta,
                     warp: w,
@@ -2254,71 +2426,13 @@ impl<'p> Machine<'p> {
             self.advance(w);
             return;
         }
-        if self.kernel.is_some() {
-            if let Err(m) = self.exec_warp_op(w, code) {
-                self.fail(w, m);
-                return;
-            }
-            self.advance(w);
+        if let Err(m) = self.exec_warp_op(w, code) {
+            self.fail(w, m);
             return;
-        }
-        // A program file's warp (one thread): mov, add, setp.
-        let mask = type_mask(&opc);
-        match head {
-            "mov" => {
-                if let (Some(Operand::Reg(d)), Some(a)) = (ops.first(), ops.get(1)) {
-                    let v = self.value(w, a) & mask;
-                    self.set_reg(w, d, v);
-                }
-            }
-            "add" => {
-                if let (Some(Operand::Reg(d)), Some(a), Some(b)) =
-                    (ops.first(), ops.get(1), ops.get(2))
-                {
-                    let v = self.value(w, a).wrapping_add(self.value(w, b)) & mask;
-                    self.set_reg(w, d, v);
-                }
-            }
-            "setp" => {
-                let q: Vec<&str> = opc.split('.').collect();
-                let cmp = q.get(1).copied().unwrap_or("eq");
-                let signed = q.last().is_some_and(|t| t.starts_with('s'));
-                if let (Some(Operand::Reg(d)), Some(a), Some(b)) =
-                    (ops.first(), ops.get(1), ops.get(2))
-                {
-                    let (x, y) = (self.value(w, a) & mask, self.value(w, b) & mask);
-                    let (sx, sy) = if mask == u64::MAX {
-                        (x as i64, y as i64)
-                    } else {
-                        (x as u32 as i32 as i64, y as u32 as i32 as i64)
-                    };
-                    let r = match (cmp, signed) {
-                        ("eq", _) => x == y,
-                        ("ne", _) => x != y,
-                        ("lt", true) => sx < sy,
-                        ("le", true) => sx <= sy,
-                        ("gt", true) => sx > sy,
-                        ("ge", true) => sx >= sy,
-                        ("lt", false) => x < y,
-                        ("le", false) => x <= y,
-                        ("gt", false) => x > y,
-                        _ => x >= y,
-                    };
-                    self.set_reg(w, d, r as u64);
-                }
-            }
-            "mbarrier" => {
-                // pending_count: a state token read, no unit access.
-                if let Some(Operand::Reg(d)) = ops.first() {
-                    self.set_reg(w, d, 0);
-                }
-            }
-            _ => {}
         }
         self.advance(w);
     }
 
-    /// An arithmetic instruction, per executing lane.
     /// An operand resolved once per instruction: a register's index, or a
     /// value the same in every lane; `None`: per lane (special registers).
     fn resolve(&self, w: usize, o: &Operand) -> Option<Src> {

@@ -132,6 +132,7 @@ pub fn kernel_program(
                 cta,
                 warp: w,
                 program: entry.name.clone(),
+                lanes: threads.saturating_sub(w * LANES as u32).min(LANES as u32),
             });
         }
     }
@@ -156,6 +157,7 @@ pub fn kernel_program(
             ctas: launch.ctas(),
             cluster: launch.cluster_size(),
             warps,
+            hosts: Vec::new(),
             litmus: None,
         },
         module,

@@ -14,11 +14,15 @@ use crate::exec::{run_program, Outcome, RunOptions};
 use ptx_front::{Litmus, Program, PtxError};
 use std::collections::BTreeMap;
 
-/// One observed register.
+/// One observed register: `CTA/WARP/%reg` (lane 0), `CTA/WARP/LANE/%reg`,
+/// or `hostT/%reg` (host thread T).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observed {
     pub cta: u32,
     pub warp: u32,
+    pub lane: u32,
+    /// A host thread's register (`cta`, `warp` unused).
+    pub host: Option<u32>,
     pub reg: String,
 }
 
@@ -93,41 +97,70 @@ pub fn load(file: &str, src: &str) -> Result<Test, PtxError> {
     }
     let mut observe = Vec::new();
     for (i, o) in spec.observe.iter().enumerate() {
-        let parts: Vec<&str> = o.splitn(3, '/').collect();
-        let parsed = match parts.as_slice() {
-            [c, w, r] => c
-                .parse::<u32>()
-                .ok()
-                .zip(w.parse::<u32>().ok())
-                .map(|(c, w)| (c, w, r.to_string())),
+        let parts: Vec<&str> = o.split('/').collect();
+        let num = |x: &str| x.parse::<u32>().ok();
+        let host = parts
+            .first()
+            .and_then(|p| p.strip_prefix("host"))
+            .and_then(num);
+        let parsed = match (host, parts.as_slice()) {
+            (Some(t), [_, r]) => Some((0, 0, 0, Some(t), r.to_string())),
+            (None, [c, w, r]) => num(c)
+                .zip(num(w))
+                .map(|(c, w)| (c, w, 0, None, r.to_string())),
+            (None, [c, w, l, r]) => num(c)
+                .zip(num(w))
+                .zip(num(l))
+                .map(|((c, w), l)| (c, w, l, None, r.to_string())),
             _ => None,
         };
-        let Some((cta, warp, reg)) = parsed else {
+        let Some((cta, warp, lane, host, reg)) = parsed else {
             return Err(err(
                 &format!("observe[{i}]"),
-                format!("found `{o}`, expected `CTA/WARP/%reg` such as `1/0/%r1`"),
+                format!("found `{o}`, expected `CTA/WARP/%reg` (lane 0), `CTA/WARP/LANE/%reg` or `hostT/%reg`, such as `1/0/%r1`"),
             ));
         };
-        if !prog
-            .header
-            .warps
-            .iter()
-            .any(|p| p.cta == cta && p.warp == warp)
-        {
-            return Err(err(
-                &format!("observe[{i}]"),
-                format!("found cta {cta} warp {warp}, expected a warp placed under `warps`"),
-            ));
-        }
+        let program = if let Some(t) = host {
+            match prog.header.hosts.iter().find(|h| h.thread == t) {
+                Some(h) => h.program.clone(),
+                None => {
+                    return Err(err(
+                        &format!("observe[{i}]"),
+                        format!("found host thread {t}, expected a thread placed under `hosts`"),
+                    ))
+                }
+            }
+        } else {
+            match prog
+                .header
+                .warps
+                .iter()
+                .find(|p| p.cta == cta && p.warp == warp)
+            {
+                Some(p) if lane < p.lanes => p.program.clone(),
+                Some(p) => {
+                    return Err(err(
+                        &format!("observe[{i}]"),
+                        format!(
+                            "found lane {lane}, expected 0..{} (the warp's `lanes`)",
+                            p.lanes - 1
+                        ),
+                    ))
+                }
+                None => {
+                    return Err(err(
+                        &format!("observe[{i}]"),
+                        format!(
+                            "found cta {cta} warp {warp}, expected a warp placed under `warps`"
+                        ),
+                    ))
+                }
+            }
+        };
         // The register must exist in the warp's entry: declared by `.reg`
         // or named by one of its instructions. Otherwise the run would read
         // 0 for it and the test would pass vacuously.
-        let entry = prog
-            .header
-            .warps
-            .iter()
-            .find(|p| p.cta == cta && p.warp == warp)
-            .and_then(|p| prog.entry(&p.program));
+        let entry = prog.entry(&program);
         if let Some(e) = entry {
             let declared = entry_registers(e);
             if !declared.iter().any(|d| d == &reg) && !entry_uses(e, &reg) {
@@ -135,7 +168,7 @@ pub fn load(file: &str, src: &str) -> Result<Test, PtxError> {
                 return Err(err(
                     &format!("observe[{i}]"),
                     format!(
-                        "found `{o}`: register `{reg}` does not exist in entry `{}` (cta {cta} warp {warp}); expected one of its registers: {}{}",
+                        "found `{o}`: register `{reg}` does not exist in entry `{}`; expected one of its registers: {}{}",
                         e.name,
                         if shown.is_empty() { "(none declared)".to_string() } else { shown.join(", ") },
                         if declared.len() > shown.len() { ", …" } else { "" }
@@ -143,7 +176,13 @@ pub fn load(file: &str, src: &str) -> Result<Test, PtxError> {
                 ));
             }
         }
-        observe.push(Observed { cta, warp, reg });
+        observe.push(Observed {
+            cta,
+            warp,
+            lane,
+            host,
+            reg,
+        });
     }
     for (key, list) in [("forbidden", &spec.forbidden), ("allowed", &spec.allowed)] {
         for (i, o) in list.iter().enumerate() {
@@ -267,7 +306,13 @@ pub fn run_seed(base: u64, name: &str, i: u64) -> u64 {
 pub fn outcome_of(observe: &[Observed], res: &crate::RunResult) -> Vec<i64> {
     observe
         .iter()
-        .map(|ob| res.reg(ob.cta, ob.warp, &ob.reg).unwrap_or(0) as i64)
+        .map(|ob| {
+            let v = match ob.host {
+                Some(t) => res.host_reg(t, &ob.reg),
+                None => res.lane_reg(ob.cta, ob.warp, ob.lane, &ob.reg),
+            };
+            v.unwrap_or(0) as i64
+        })
         .collect()
 }
 

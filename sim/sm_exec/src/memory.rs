@@ -749,6 +749,11 @@ impl Memory {
         Some(self.sms[sm].bar_acks.swap_remove(i))
     }
 
+    /// Every store of agent `sm` is in L2 (its store buffer is empty).
+    pub fn drained(&self, sm: usize) -> bool {
+        self.sms[sm].sb.is_empty()
+    }
+
     /// Nothing in flight (no store to drain, load, ack, copy).
     pub fn idle(&self) -> bool {
         self.pending

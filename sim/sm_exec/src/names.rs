@@ -17,7 +17,14 @@ use std::collections::HashSet;
 /// what it is. The grid is one-dimensional (`ctas` × 1 × 1) with CTA *i* on
 /// SM *i*; without a cluster launch each CTA is a cluster of one (as PTX
 /// defines it).
-pub const SPECIAL: [(&str, &str); 22] = [
+pub const SPECIAL: [(&str, &str); 26] = [
+    (
+        "%laneid",
+        "the lane (0..lanes of the header's placement; a host thread: 0)",
+    ),
+    ("%tid.x", "32 × warp + lane"),
+    ("%tid.y", "0"),
+    ("%tid.z", "0"),
     ("%warpid", "the warp's slot, the header's `warp`"),
     ("%ctaid.x", "the CTA's index, the header's `cta`"),
     ("%ctaid.y", "0"),
@@ -44,10 +51,8 @@ pub const SPECIAL: [(&str, &str); 22] = [
 
 /// Prefixes of the PTX special registers the model does not define (per
 /// lane, per thread, or timing values).
-const UNMODELLED: [&str; 17] = [
-    "%tid",
+const UNMODELLED: [&str; 15] = [
     "%ntid",
-    "%laneid",
     "%lanemask",
     "%nwarpid",
     "%nsmid",
@@ -69,6 +74,9 @@ const UNMODELLED: [&str; 17] = [
 /// cluster launch); `None` if it is not one of [`SPECIAL`].
 pub fn special_value(name: &str, warp: u32, cta: u32, ctas: u32, cluster: u32) -> Option<u64> {
     let v = match name {
+        // Per lane: the executor supplies them (lane 0 here).
+        "%laneid" | "%tid.y" | "%tid.z" => 0,
+        "%tid.x" => warp * 32,
         "%warpid" => warp,
         "%ctaid.x" | "%smid" => cta,
         "%nctaid.x" => ctas,
@@ -201,7 +209,7 @@ fn check_name(
         )),
         Some(_) => Ok(()),
         None if UNMODELLED.iter().any(|p| n.starts_with(p)) => err(format!(
-            "`{}` reads special register `{n}`, which this executor does not model (a warp runs as one thread: lane and thread ids, timers and counters have no value here); supported special registers: {}",
+            "`{}` reads special register `{n}`, which a program file does not define (its warps hold the lanes the header gives; block sizes, timers and counters have no value here); supported special registers: {}",
             i.text(),
             supported()
         )),
@@ -228,7 +236,8 @@ mod tests {
         assert_eq!(v("%cluster_ctarank"), Some(1));
         assert_eq!(v("%clusterid.x"), Some(1));
         assert_eq!(v("%nclusterid.x"), Some(2));
-        assert_eq!(v("%tid.x"), None);
+        assert_eq!(v("%tid.x"), Some(96));
+        assert_eq!(v("%ntid.x"), None);
         for (n, _) in SPECIAL {
             assert!(v(n).is_some(), "{n}");
             assert!(!UNMODELLED.iter().any(|p| n.starts_with(p)), "{n}");

@@ -220,14 +220,16 @@ fn undefined_names_are_errors_naming_line_and_name() {
         "    .reg .b64 %rd<2>;\n    st.global.u32 [%rd5], 1;",
     ));
     assert!(e.starts_with("r.ptx:9:5:") && e.contains("`%rd5`"), "{e}");
-    for sreg in ["%tid.x", "%laneid", "%clock64", "%ntid.x"] {
+    // (`%laneid` and `%tid.x` have values: a warp holds the lanes its
+    // placement gives, `lanes_of_a_program_file_warp_...` below.)
+    for sreg in ["%clock64", "%ntid.x", "%lanemask_lt"] {
         let e = refused(&one_warp(&format!(
             "    .reg .b32 %r<2>;\n    mov.u32 %r1, {sreg};"
         )));
         assert!(
             e.starts_with("r.ptx:9:5:")
                 && e.contains(&format!("special register `{sreg}`"))
-                && e.contains("does not model")
+                && e.contains("does not define")
                 && e.contains("%warpid, %ctaid.x"),
             "{e}"
         );
@@ -268,4 +270,36 @@ fn modelled_special_registers_read_the_warp_s_place() {
     };
     assert_eq!(regs(0, 0), [0, 0, 4, 0, 0, 0]);
     assert_eq!(regs(3, 5), [5, 3, 4, 1, 1, 0]);
+}
+
+#[test]
+fn lanes_of_a_program_file_warp_have_their_own_registers_and_hosts_their_own_rules() {
+    // Four lanes each compute 10 * %laneid; lane 3 reads 30.
+    let src = "---\nwarps:\n  - {cta: 0, warp: 0, program: a, lanes: 4}\n---\n.version 8.0\n.target sm_90\n.entry a\n{\n    .reg .b32 %r<3>;\n    mov.u32 %r0, %laneid;\n    mul.lo.u32 %r1, %r0, 10;\n    ret;\n}\n";
+    let r = sm_exec::run_source("l.ptx", src, sm_exec::RunOptions::default()).unwrap();
+    assert_eq!(r.outcome, sm_exec::Outcome::Finished);
+    assert_eq!(r.lane_reg(0, 0, 3, "%r1"), Some(30));
+    assert_eq!(r.lane_reg(0, 0, 1, "%r1"), Some(10));
+    // A host thread cannot use an SM unit: a located error.
+    let src = "---\nwarps:\n  - {cta: 0, warp: 0, program: a}\nhosts:\n  - {thread: 0, program: h}\n---\n.version 8.0\n.target sm_90\n.entry a\n{\n    ret;\n}\n.entry h\n{\n    bar.sync 0;\n    ret;\n}\n";
+    let r = sm_exec::run_source("h.ptx", src, sm_exec::RunOptions::default()).unwrap();
+    match &r.outcome {
+        sm_exec::Outcome::UnitError(e) => {
+            assert!(
+                e.starts_with("h.ptx:15:") && e.contains("a host thread runs memory accesses"),
+                "{e}"
+            )
+        }
+        o => panic!("expected the host's bar.sync refused, got {o:?}"),
+    }
+    // Header checks: lanes 1..32, host threads placed once.
+    for (bad, want) in [
+        ("warps:\n  - {cta: 0, warp: 0, program: a, lanes: 33}\n", "lanes"),
+        ("warps:\n  - {cta: 0, warp: 0, program: a}\nhosts:\n  - {thread: 0, program: a}\n  - {thread: 0, program: a}\n", "placed twice"),
+        ("warps:\n  - {cta: 0, warp: 0, program: a}\nhosts:\n  - {thread: 0, program: nope}\n", "not an entry"),
+    ] {
+        let src = format!("---\n{bad}---\n.version 8.0\n.target sm_90\n.entry a\n{{\n    ret;\n}}\n");
+        let e = ptx_front::parse("b.ptx", &src).unwrap_err();
+        assert!(e.msg.contains(want), "{e}");
+    }
 }
