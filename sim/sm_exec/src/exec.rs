@@ -428,6 +428,9 @@ pub struct Machine<'p> {
     ack_groups: u64,
     /// Wait time per synchronisation site (source line).
     sites: BTreeMap<usize, SiteStat>,
+    /// Access shapes (offset in the 8-byte granule, bytes) seen per
+    /// (space, granule): `check_shapes`.
+    shapes: HashMap<(u64, u64), Vec<(u8, u8)>>,
     /// Per non-bulk `cp.async` batch: copies left to read and to write.
     copy_batches: HashMap<u64, [u32; 2]>,
     /// Warp-level instructions compiled per entry and PC (`crate::alu`).
@@ -657,6 +660,7 @@ impl<'p> Machine<'p> {
             kernel,
             ack_groups: 0,
             sites: BTreeMap::new(),
+            shapes: HashMap::new(),
             copy_batches: HashMap::new(),
             alu,
             host_sm,
@@ -1431,7 +1435,10 @@ impl<'p> Machine<'p> {
             }
             match code.ops[self.warps[w].opi].clone() {
                 Lowered::Local => self.exec_local(w, &code),
-                Lowered::Txn { op, ref space } => match self.make_txns(w, &code, op, space) {
+                Lowered::Txn { op, ref space } => match self
+                    .make_txns(w, &code, op, space)
+                    .and_then(|t| self.check_shapes(&code, t))
+                {
                     Ok(ts) => {
                         for t in ts {
                             if let (Some(d), Access::Load { .. } | Access::Atom { .. }) = (&t.dst, t.acc) {
@@ -1626,7 +1633,10 @@ impl<'p> Machine<'p> {
                     } else if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                     } else {
-                        let txn = match self.make_txns(w, &code, top, space) {
+                        let txn = match self
+                            .make_txns(w, &code, top, space)
+                            .and_then(|t| self.check_shapes(&code, t))
+                        {
                             Ok(t) => t,
                             Err(m) => {
                                 self.fail(w, m);
@@ -2244,6 +2254,65 @@ impl<'p> Machine<'p> {
         } else {
             self.cluster_arrive_count(c);
         }
+    }
+
+    /// The memory holds one value per address and access width: two
+    /// accesses that overlap with another address or width (a `st.u8` into
+    /// a word read by `ld.u32`) would not see each other. Such an access,
+    /// or one not aligned to its size, is refused naming both shapes; so is
+    /// an access to a launch buffer in another width than its element type.
+    fn check_shapes(&mut self, code: &Code, ts: Vec<Txn>) -> Result<Vec<Txn>, String> {
+        for t in &ts {
+            let bytes = t.ty.bytes().max(1);
+            let err = |what: String| {
+                format!(
+                    "`{}` (lane {}): {what}; mixed-width or misaligned accesses to one location are not modelled (the memory keeps one value per access shape)",
+                    code.inst.text(),
+                    t.lane
+                )
+            };
+            if !t.addr.is_multiple_of(bytes) {
+                return Err(err(format!(
+                    "a {bytes}-byte access at {:#x} is not aligned to its size",
+                    t.addr
+                )));
+            }
+            if !t.shared {
+                if let Some(b) = self.kernel.as_ref().and_then(|k| {
+                    k.launch
+                        .buffers
+                        .iter()
+                        .find(|b| (b.base..b.base + b.elem * b.data.len() as u64).contains(&t.addr))
+                }) {
+                    if b.elem != bytes {
+                        return Err(err(format!(
+                            "a {bytes}-byte access to buffer `{}` of {}-byte elements (type {})",
+                            b.name, b.elem, b.ty
+                        )));
+                    }
+                    continue;
+                }
+            }
+            let space = if t.shared {
+                t.shared_cta.unwrap_or(t.sm) as u64 + 1
+            } else {
+                0
+            };
+            let (off, size) = ((t.addr & 7) as u8, bytes as u8);
+            let shapes = self.shapes.entry((space, t.addr >> 3)).or_default();
+            if shapes.contains(&(off, size)) {
+                continue;
+            }
+            if let Some(&(o, z)) = shapes.iter().find(|&&(o, z)| o < off + size && off < o + z) {
+                return Err(err(format!(
+                    "a {size}-byte access at {:#x} overlaps a {z}-byte one at {:#x}",
+                    t.addr,
+                    (t.addr & !7) + o as u64
+                )));
+            }
+            shapes.push((off, size));
+        }
+        Ok(ts)
     }
 
     /// `ld.param`: the launch's parameter value (by name and offset).

@@ -382,3 +382,24 @@ fn unmodelled_instructions_and_names_are_refused_before_the_run() {
     let e = refused("ld.param.u64 %rd5, [other_param];");
     assert!(e.msg.contains("not a parameter of entry `k`"), "{e}");
 }
+
+#[test]
+fn mixed_width_or_misaligned_accesses_are_refused_not_misread() {
+    let run = |lines: &str| {
+        let (src, l) = small(&format!("{PROLOGUE}{lines}\n\tret;"), 32, 64);
+        let k = run_kernel("s.ptx", &src, &l, RunOptions::default()).unwrap();
+        match k.result.outcome {
+            Outcome::UnitError(e) => e,
+            o => panic!("expected a refusal, got {o:?}"),
+        }
+    };
+    // A u8 store into shared word 0, then a u32 load of it.
+    let e = run("\t.shared .align 4 .b8 sm[64];\n\tmov.u32 %r5, sm;\n\tst.shared.u8 [%r5+1], %r1;\n\tld.shared.u32 %r6, [%r5];");
+    assert!(e.contains("overlaps a 1-byte one"), "{e}");
+    // A u64 access to the u32 output buffer.
+    let e = run("\tst.global.u64 [%rd2], %rd2;");
+    assert!(e.contains("buffer `out` of 4-byte elements"), "{e}");
+    // Misaligned.
+    let e = run("\tst.global.u32 [%rd4+2], %r1;");
+    assert!(e.contains("not aligned"), "{e}");
+}
