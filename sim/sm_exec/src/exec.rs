@@ -2343,11 +2343,14 @@ impl<'p> Machine<'p> {
             return;
         };
         let ty = Ty::of_opcode(&code.inst.opcode);
-        let v = if *offset == 0 {
-            v
-        } else {
-            v >> (8 * (*offset as u64).min(7))
-        };
+        if *offset != 0 {
+            let m = format!(
+                "`{}`: an offset into a scalar parameter is not modelled",
+                code.inst.text()
+            );
+            self.fail(w, m);
+            return;
+        }
         let d = d.clone();
         self.set_reg(w, &d, v & ty.mask());
     }

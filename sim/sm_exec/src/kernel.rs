@@ -117,6 +117,23 @@ pub fn kernel_program(
             ));
         }
     }
+    if let Some(p) = entry
+        .params
+        .iter()
+        .find(|p| p.len.is_some() || p.bytes() > 8)
+    {
+        return Err(PtxError::new(
+            file,
+            p.line,
+            1,
+            format!(
+                "parameter `{}` of entry `{}` is an aggregate ({} bytes): only scalar kernel parameters (up to 8 bytes) are modelled",
+                p.name,
+                entry.name,
+                p.bytes()
+            ),
+        ));
+    }
     let decl: Vec<(String, u64)> = entry
         .params
         .iter()

@@ -199,6 +199,14 @@ fn recursion_and_aggregate_arguments_are_refused_at_the_call() {
     );
     let e = run_kernel("a.ptx", &agg, &l, RunOptions::default()).unwrap_err();
     assert!(e.msg.contains("aggregate"), "{e}");
+    // A kernel parameter passed by value as a 16-byte struct.
+    let agg_param =
+        module("", "").replace(".param .u64 k_param_0", ".param .align 8 .b8 k_param_0[16]");
+    let e = run_kernel("p.ptx", &agg_param, &l, RunOptions::default()).unwrap_err();
+    assert!(
+        e.msg.contains("`k_param_0`") && e.msg.contains("aggregate (16 bytes)"),
+        "{e}"
+    );
     let missing = module("", "\t{ call.uni nowhere, (); }");
     let e = run_kernel("m.ptx", &missing, &l, RunOptions::default()).unwrap_err();
     assert!(e.msg.contains("`nowhere` is not a `.func`"), "{e}");
