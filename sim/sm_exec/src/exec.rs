@@ -1385,6 +1385,40 @@ impl<'p> Machine<'p> {
         self.trace.cycle(now);
     }
 
+    /// The warp's group at its instruction: `None` when it does not issue
+    /// an op this cycle — its threads fell off the end (they exit), a
+    /// register it names waits on a load (scoreboard), or its guard is false
+    /// in every lane (the group moves on). A new instruction is recorded as
+    /// where the warp is (and traced).
+    fn begin_instruction(&mut self, w: usize) -> Option<Arc<Code>> {
+        let now = self.now;
+        let Some(code) = self.code(w).cloned() else {
+            let m = self.warps[w].active;
+            self.exit_lanes(w, m);
+            return None;
+        };
+        if self.warps[w].opi == 0 {
+            if self.touches_pending(w, &code) {
+                *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
+                return None;
+            }
+            let exec = self.guard_mask(w, &code);
+            self.warps[w].exec = exec;
+            if exec == 0 {
+                self.warps[w].issued += 1;
+                self.last_progress = now;
+                self.step_lanes(w, 0, 0);
+                return None;
+            }
+            if self.opts.trace {
+                self.trace.issue(now, w, code.inst.line, &code.inst.text());
+            }
+            self.warps[w].at = (code.inst.line, Some(code.clone()));
+            self.warps[w].at_col = code.inst.col;
+        }
+        Some(code)
+    }
+
     /// One cycle of the host threads: each issues one instruction; memory
     /// accesses go straight to the memory system (strong, coherent loads: a
     /// CPU's caches are coherent), a fence waits until the host's stores
@@ -1408,27 +1442,9 @@ impl<'p> Machine<'p> {
                 Wait::None => {}
                 _ => continue,
             }
-            let Some(code) = self.code(w).cloned() else {
-                let m = self.warps[w].active;
-                self.exit_lanes(w, m);
+            let Some(code) = self.begin_instruction(w) else {
                 continue;
             };
-            if self.warps[w].opi == 0 {
-                if self.touches_pending(w, &code) {
-                    *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
-                    continue;
-                }
-                let exec = self.guard_mask(w, &code);
-                self.warps[w].exec = exec;
-                if exec == 0 {
-                    self.warps[w].issued += 1;
-                    self.last_progress = now;
-                    self.step_lanes(w, 0, 0);
-                    continue;
-                }
-                self.warps[w].at = (code.inst.line, Some(code.clone()));
-                self.warps[w].at_col = code.inst.col;
-            }
             if code.ops.is_empty() {
                 self.advance(w);
                 continue;
@@ -1585,31 +1601,9 @@ impl<'p> Machine<'p> {
             if self.warps[w].wait != Wait::None {
                 continue;
             }
-            let Some(code) = self.code(w).cloned() else {
-                // Fell off the end: the group's threads exit.
-                let m = self.warps[w].active;
-                self.exit_lanes(w, m);
+            let Some(code) = self.begin_instruction(w) else {
                 continue;
             };
-            if self.warps[w].opi == 0 {
-                if self.touches_pending(w, &code) {
-                    *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
-                    continue;
-                }
-                let exec = self.guard_mask(w, &code);
-                self.warps[w].exec = exec;
-                if exec == 0 {
-                    self.warps[w].issued += 1;
-                    self.last_progress = now;
-                    self.step_lanes(w, 0, 0);
-                    continue;
-                }
-                if self.opts.trace {
-                    self.trace.issue(now, w, code.inst.line, &code.inst.text());
-                }
-                self.warps[w].at = (code.inst.line, Some(code.clone()));
-                self.warps[w].at_col = code.inst.col;
-            }
             if code.ops.is_empty() {
                 self.advance(w);
                 continue;
