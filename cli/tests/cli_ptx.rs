@@ -89,7 +89,7 @@ fn bad_file_exits_2_with_the_located_error() {
     );
     std::fs::write(
         &f,
-        "---\nwarps:\n  - {cta: 0, warp: 0, program: a, lanes: 2}\n---\n.entry a { }\n",
+        "---\nwarps:\n  - {cta: 0, warp: 0, program: a, lanes: 40}\n---\n.entry a { }\n",
     )
     .unwrap();
     let o = membar(&["ptx", "--lower", f.to_str().unwrap()]);
