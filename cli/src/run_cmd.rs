@@ -49,6 +49,58 @@ fn trace_kind_of(trace: Option<&Path>) -> Result<Option<&'static str>, CmdError>
     }
 }
 
+/// `--cycles` and `--trace` of `membar run`, checked before anything runs:
+/// a cycle cap of at least 1 (at most [`MAX_TRACE_CYCLES`] when tracing),
+/// a `.vcd` or `.json` trace that is not a file of somebody else's. Returns
+/// the trace's kind.
+fn check_run_flags(
+    cycles: u64,
+    trace: Option<&Path>,
+    inputs: &RunInputs,
+) -> Result<Option<&'static str>, CmdError> {
+    if cycles == 0 {
+        return Err(CmdError::input(
+            "--cycles 0: expected a cycle cap of at least 1",
+        ));
+    }
+    let trace_kind = trace_kind_of(trace)?;
+    if trace.is_some() && cycles > MAX_TRACE_CYCLES {
+        return Err(CmdError::input(format!(
+            "--cycles {cycles} with --trace: allowed: 1..={MAX_TRACE_CYCLES} cycles when tracing (a trace takes about 100 bytes a cycle; run without --trace for longer runs)"
+        )));
+    }
+    if let (Some(t), Some(k)) = (trace, trace_kind) {
+        output::check_target("--trace", t, inputs, trace_owner(k), "a membar run trace")?;
+    }
+    Ok(trace_kind)
+}
+
+/// Write a run's per-warp timeline to `--trace` (no clobber, `output.rs`).
+fn write_trace(
+    trace: Option<&Path>,
+    kind: Option<&'static str>,
+    inputs: &RunInputs,
+    r: &RunResult,
+) -> CmdResult {
+    if let (Some(t), Some(k)) = (trace, kind) {
+        output::write_file(
+            "--trace",
+            t,
+            inputs,
+            trace_owner(k),
+            "a membar run trace",
+            |w| {
+                if k == "vcd" {
+                    r.trace.write_vcd(w)
+                } else {
+                    r.trace.write_json(w)
+                }
+            },
+        )?;
+    }
+    Ok(())
+}
+
 /// The printed report of a run.
 pub fn report(file: &str, seed: u64, r: &RunResult) -> String {
     let mut s = String::new();
@@ -122,23 +174,10 @@ pub fn run_kernel(
     trace: Option<&Path>,
     on: crate::on_target::On,
 ) -> CmdResult {
-    if cycles == 0 {
-        return Err(CmdError::input(
-            "--cycles 0: expected a cycle cap of at least 1",
-        ));
-    }
-    let trace_kind = trace_kind_of(trace)?;
-    if trace.is_some() && cycles > MAX_TRACE_CYCLES {
-        return Err(CmdError::input(format!(
-            "--cycles {cycles} with --trace: allowed: 1..={MAX_TRACE_CYCLES} cycles when tracing"
-        )));
-    }
     let inputs = RunInputs::new()
         .with("PROGRAM", program)
         .with("LAUNCH", launch);
-    if let (Some(t), Some(k)) = (trace, trace_kind) {
-        output::check_target("--trace", t, &inputs, trace_owner(k), "a membar run trace")?;
-    }
+    let trace_kind = check_run_flags(cycles, trace, &inputs)?;
     let name = program.display().to_string();
     let src = read_program("PROGRAM", program)?;
     let l = sm_exec::launch::load(launch).map_err(CmdError::input)?;
@@ -166,22 +205,7 @@ pub fn run_kernel(
     std::io::stdout()
         .write_all(text.as_bytes())
         .map_err(|e| CmdError::failed(format!("writing stdout: {e}")))?;
-    if let (Some(t), Some(kind)) = (trace, trace_kind) {
-        output::write_file(
-            "--trace",
-            t,
-            &inputs,
-            trace_owner(kind),
-            "a membar run trace",
-            |w| {
-                if kind == "vcd" {
-                    r.trace.write_vcd(w)
-                } else {
-                    r.trace.write_json(w)
-                }
-            },
-        )?;
-    }
+    write_trace(trace, trace_kind, &inputs, r)?;
     let replay = format!(
         "membar run {name} --launch {} --seed {seed} --cycles {cycles}",
         launch.display()
@@ -298,21 +322,8 @@ pub fn run(
     trace: Option<&Path>,
     on: crate::on_target::On,
 ) -> CmdResult {
-    if cycles == 0 {
-        return Err(CmdError::input(
-            "--cycles 0: expected a cycle cap of at least 1",
-        ));
-    }
-    let trace_kind = trace_kind_of(trace)?;
-    if trace.is_some() && cycles > MAX_TRACE_CYCLES {
-        return Err(CmdError::input(format!(
-            "--cycles {cycles} with --trace: allowed: 1..={MAX_TRACE_CYCLES} cycles when tracing (a trace takes about 100 bytes a cycle; run without --trace for longer runs)"
-        )));
-    }
     let inputs = RunInputs::new().with("PROGRAM", program);
-    if let (Some(t), Some(k)) = (trace, trace_kind) {
-        output::check_target("--trace", t, &inputs, trace_owner(k), "a membar run trace")?;
-    }
+    let trace_kind = check_run_flags(cycles, trace, &inputs)?;
     let name = program.display().to_string();
     let src = read_program("PROGRAM", program)?;
     let prog = ptx_front::parse(&name, &src).map_err(|e| CmdError::input(e.to_string()))?;
@@ -367,16 +378,7 @@ pub fn run(
         r.cycles,
         r.cycles as f64 / secs.max(1e-9) / 1e6
     );
-    if let (Some(t), Some(k)) = (trace, trace_kind) {
-        let sig = trace_owner(k);
-        output::write_file("--trace", t, &inputs, sig, "a membar run trace", |w| {
-            if k == "vcd" {
-                r.trace.write_vcd(w)
-            } else {
-                r.trace.write_json(w)
-            }
-        })?;
-    }
+    write_trace(trace, trace_kind, &inputs, &r)?;
     let replay = format!("membar run {name} --seed {seed} --cycles {cycles} --trace run.json");
     exit_of(&name, &r, seed, cycles, on, &replay)
 }
