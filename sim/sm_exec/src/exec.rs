@@ -424,8 +424,9 @@ pub struct Machine<'p> {
     syms: Symbols,
     /// The kernel launch, for a module run with a launch file.
     kernel: Option<Kernel>,
-    /// Acknowledgement groups handed out (`Memory::ack_group`).
-    ack_groups: u64,
+    /// The last id handed out to an acknowledgement group
+    /// (`Memory::ack_group`) or a non-bulk copy batch (`Copy::batch`).
+    last_group_id: u64,
     /// Wait time per synchronisation site (source line).
     sites: BTreeMap<usize, SiteStat>,
     /// Access shapes (offset in the 8-byte granule, bytes) seen per
@@ -658,7 +659,7 @@ impl<'p> Machine<'p> {
             opts,
             syms,
             kernel,
-            ack_groups: 0,
+            last_group_id: 0,
             sites: BTreeMap::new(),
             shapes: HashMap::new(),
             copy_batches: HashMap::new(),
@@ -726,17 +727,10 @@ impl<'p> Machine<'p> {
                 return v;
             }
         } else {
-            match r {
-                "%laneid" => return lane as u64,
-                "%tid.x" => return (wp.hw_warp * LANES as u32 + lane as u32) as u64,
-                "%tid.y" | "%tid.z" => return 0,
-                _ => {}
-            }
             let h = &self.prog.header;
             let cluster = h.cluster.unwrap_or(1);
-            if let Some(v) =
-                crate::names::special_value(r, wp.hw_warp, wp.cta as u32, h.ctas, cluster)
-            {
+            let place = (wp.hw_warp, lane as u32, wp.cta as u32);
+            if let Some(v) = crate::names::special_value(r, place, h.ctas, cluster) {
                 return v;
             }
         }
@@ -1988,8 +1982,8 @@ impl<'p> Machine<'p> {
                 kind::TXN => {
                     if let Some(mut ts) = self.sms[c].txns.remove(&o.dn_id) {
                         if ts.len() > 1 {
-                            self.ack_groups += 1;
-                            let g = self.ack_groups;
+                            self.last_group_id += 1;
+                            let g = self.last_group_id;
                             self.mem.ack_group(g, ts.len() as u32);
                             for t in ts.iter_mut() {
                                 t.group = Some(g);
@@ -2183,8 +2177,8 @@ impl<'p> Machine<'p> {
             }
             copies.push((dst, src, n as u32));
         }
-        self.ack_groups += 1;
-        let b = self.ack_groups;
+        self.last_group_id += 1;
+        let b = self.last_group_id;
         self.copy_batches.insert(b, [copies.len() as u32; 2]);
         for (dst, src, n) in copies {
             self.mem.copy(

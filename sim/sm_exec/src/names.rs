@@ -69,14 +69,19 @@ const UNMODELLED: [&str; 15] = [
     "%is_explicit_cluster",
 ];
 
-/// The value of special register `name` for warp slot `warp` of CTA `cta`
+/// The value of special register `name` for lane `lane` of warp slot `warp` of CTA `cta`
 /// in a grid of `ctas` CTAs with clusters of `cluster` CTAs (1 without a
 /// cluster launch); `None` if it is not one of [`SPECIAL`].
-pub fn special_value(name: &str, warp: u32, cta: u32, ctas: u32, cluster: u32) -> Option<u64> {
+pub fn special_value(
+    name: &str,
+    (warp, lane, cta): (u32, u32, u32),
+    ctas: u32,
+    cluster: u32,
+) -> Option<u64> {
     let v = match name {
-        // Per lane: the executor supplies them (lane 0 here).
-        "%laneid" | "%tid.y" | "%tid.z" => 0,
-        "%tid.x" => warp * 32,
+        "%laneid" => lane,
+        "%tid.x" => warp * 32 + lane,
+        "%tid.y" | "%tid.z" => 0,
         "%warpid" => warp,
         "%ctaid.x" | "%smid" => cta,
         "%nctaid.x" => ctas,
@@ -187,7 +192,7 @@ fn check_name(
     if regs.contains(n) || n.parse::<i64>().is_ok() {
         return Ok(());
     }
-    let what = if special_value(n, 0, 0, 1, 1).is_some() {
+    let what = if special_value(n, (0, 0, 0), 1, 1).is_some() {
         Some(format!("special register `{n}`"))
     } else if let Some(s) = syms.get(n) {
         if s.space == Space::Local {
@@ -229,7 +234,7 @@ mod tests {
     #[test]
     fn special_values_in_the_one_thread_per_warp_model() {
         // CTA 5 of 8, clusters of 4, warp 3.
-        let v = |n: &str| special_value(n, 3, 5, 8, 4);
+        let v = |n: &str| special_value(n, (3, 0, 5), 8, 4);
         assert_eq!(v("%warpid"), Some(3));
         assert_eq!(v("%ctaid.x"), Some(5));
         assert_eq!(v("%nctaid.x"), Some(8));
