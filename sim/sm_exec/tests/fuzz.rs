@@ -104,46 +104,57 @@ fn mutate(src: &str, rng: &mut ChaCha8Rng) -> String {
     lines.join("\n")
 }
 
-#[test]
-fn mutated_programs_never_panic_or_hang() {
+/// Cycle cap of one fuzz case.
+const CAP: u64 = 20_000;
+
+/// The base seed (`SEED`) and the number of cases (`env`, else `default`),
+/// printed with the command that replays the test.
+fn plan(test: &str, env: &str, default: u64) -> (u64, u64) {
     let seed = seed_from_env(1);
-    let n: u64 = std::env::var("FUZZ_SEEDS")
+    let n: u64 = std::env::var(env)
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(3000);
+        .unwrap_or(default);
     println!(
-        "base seed {seed}, {n} cases; replay: FUZZ_SEEDS={n} {}",
-        replay_command(
-            "sm-exec",
-            "mutated_programs_never_panic_or_hang",
-            seed,
-            None
-        )
+        "base seed {seed}, {n} cases; replay: {env}={n} {}",
+        replay_command("sm-exec", test, seed, None)
     );
+    (seed, n)
+}
+
+/// The run options of fuzz case `case`: its seed and the cycle cap.
+fn capped_run(case: u64) -> RunOptions {
+    RunOptions {
+        seed: case,
+        max_cycles: CAP,
+        ..RunOptions::default()
+    }
+}
+
+/// Run one case; a panic fails the test naming the case, the base seed and
+/// the mutated text.
+fn no_panic<R>(case: u64, seed: u64, name: &str, text: &str, f: impl FnOnce() -> R) -> R {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(_) => panic!("case {case} (base seed {seed}) of {name} panicked; text:\n{text}"),
+    }
+}
+
+#[test]
+fn mutated_programs_never_panic_or_hang() {
+    let (seed, n) = plan("mutated_programs_never_panic_or_hang", "FUZZ_SEEDS", 3000);
     let corpus = corpus();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut parsed, mut finished, mut capped) = (0, 0, 0);
     for case in 0..n {
         let (name, src) = &corpus[rng.gen_range(0..corpus.len())];
         let m = mutate(src, &mut rng);
-        let r = std::panic::catch_unwind(|| {
-            run_source(
-                name,
-                &m,
-                RunOptions {
-                    seed: case,
-                    max_cycles: 20_000,
-                    ..RunOptions::default()
-                },
-            )
+        let r = no_panic(case, seed, name, &m, || {
+            run_source(name, &m, capped_run(case))
         });
-        let r = match r {
-            Ok(r) => r,
-            Err(_) => panic!("case {case} (base seed {seed}) of {name} panicked; program:\n{m}"),
-        };
         if let Ok(res) = r {
             parsed += 1;
-            assert!(res.cycles <= 20_000, "case {case}: ran past the cycle cap");
+            assert!(res.cycles <= CAP, "case {case}: ran past the cycle cap");
             match res.outcome {
                 sm_exec::Outcome::Finished => finished += 1,
                 sm_exec::Outcome::CycleCap(_) => capped += 1,
@@ -185,19 +196,10 @@ fn kernel_corpus() -> Vec<(String, String, sm_exec::launch::Resolved)> {
 
 #[test]
 fn mutated_nvcc_kernels_never_panic_or_hang() {
-    let seed = seed_from_env(1);
-    let n: u64 = std::env::var("KERNEL_FUZZ_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
-    println!(
-        "base seed {seed}, {n} cases; replay: KERNEL_FUZZ_SEEDS={n} {}",
-        replay_command(
-            "sm-exec",
-            "mutated_nvcc_kernels_never_panic_or_hang",
-            seed,
-            None
-        )
+    let (seed, n) = plan(
+        "mutated_nvcc_kernels_never_panic_or_hang",
+        "KERNEL_FUZZ_SEEDS",
+        300,
     );
     let corpus = kernel_corpus();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -205,26 +207,13 @@ fn mutated_nvcc_kernels_never_panic_or_hang() {
     for case in 0..n {
         let (name, src, l) = &corpus[rng.gen_range(0..corpus.len())];
         let m = mutate(src, &mut rng);
-        let r = std::panic::catch_unwind(|| {
-            sm_exec::kernel::run_kernel(
-                name,
-                &m,
-                l,
-                RunOptions {
-                    seed: case,
-                    max_cycles: 20_000,
-                    ..RunOptions::default()
-                },
-            )
+        let r = no_panic(case, seed, name, &m, || {
+            sm_exec::kernel::run_kernel(name, &m, l, capped_run(case))
         });
-        let r = match r {
-            Ok(r) => r,
-            Err(_) => panic!("case {case} (base seed {seed}) of {name} panicked; module:\n{m}"),
-        };
         if let Ok(k) = r {
             ran += 1;
             assert!(
-                k.result.cycles <= 20_000,
+                k.result.cycles <= CAP,
                 "case {case}: ran past the cycle cap"
             );
             passed += k.passed() as u32;
