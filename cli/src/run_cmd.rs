@@ -105,6 +105,14 @@ fn write_trace(
 pub fn report(file: &str, seed: u64, r: &RunResult) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# membar run {file} (seed {seed})");
+    report_body(&mut s, r, true);
+    s
+}
+
+/// Outcome, cycles, stall cycles per warp by cause, the final registers
+/// (`registers`: a program file's; a kernel's per-thread registers are not
+/// printed, lane 0's alone would mislead) and the waiting warps.
+fn report_body(s: &mut String, r: &RunResult, registers: bool) {
     let outcome = match &r.outcome {
         Outcome::Finished => "finished: every warp exited, memory drained".to_string(),
         Outcome::Deadlock(_) => "DEADLOCK: every live warp blocked, nothing in flight".into(),
@@ -149,10 +157,12 @@ pub fn report(file: &str, seed: u64, r: &RunResult) -> String {
         }
         s.push('\n');
     }
-    let _ = writeln!(s, "\nfinal registers:");
-    for w in &r.warps {
-        let regs: Vec<String> = w.regs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let _ = writeln!(s, "  {}: {}", w.name(), regs.join(" "));
+    if registers {
+        let _ = writeln!(s, "\nfinal registers:");
+        for w in &r.warps {
+            let regs: Vec<String> = w.regs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let _ = writeln!(s, "  {}: {}", w.name(), regs.join(" "));
+        }
     }
     if let Outcome::Deadlock(ws) | Outcome::CycleCap(ws) = &r.outcome {
         let _ = writeln!(s, "\nwaiting warps:");
@@ -160,7 +170,6 @@ pub fn report(file: &str, seed: u64, r: &RunResult) -> String {
             let _ = writeln!(s, "  {w} {what}");
         }
     }
-    s
 }
 
 /// `membar run MODULE.ptx --launch L.yaml`: a kernel on every thread of
@@ -258,19 +267,7 @@ pub fn kernel_report(
     let mut s = String::new();
     let _ = writeln!(s, "# membar run {file} --launch {launch} (seed {seed})");
     let _ = writeln!(s, "entry: {}", k.entry);
-    let mut text = report(file, seed, r);
-    // Per-thread registers of a kernel are not printed (lane 0's would mislead).
-    if let Some(i) = text.find("\nfinal registers:") {
-        let tail = text[i..]
-            .find("\nwaiting warps:")
-            .map(|j| text[i + j..].to_string());
-        text.truncate(i);
-        text.push('\n');
-        if let Some(t) = tail {
-            text.push_str(&t);
-        }
-    }
-    s.push_str(text.split_once('\n').map(|x| x.1).unwrap_or(""));
+    report_body(&mut s, r, false);
     if !r.sites.is_empty() {
         let _ = writeln!(
             s,
