@@ -2517,11 +2517,12 @@ impl<'p> Machine<'p> {
         let mut m = self.warps[w].exec;
         let mut src = [0u64; 4];
         // The fast path: registers and constants in, a register out.
-        let srcs: Vec<Option<Src>> = ops[1..]
-            .iter()
-            .take(4)
-            .map(|o| self.resolve(w, o))
-            .collect();
+        let mut resolved: [Option<Src>; 4] = [None; 4];
+        let n = (ops.len() - 1).min(4);
+        for (k, o) in ops[1..=n].iter().enumerate() {
+            resolved[k] = self.resolve(w, o);
+        }
+        let srcs = &resolved[..n];
         let dst = match &ops[0] {
             Operand::Reg(d) => self.entries[self.warps[w].entry].regs.get(d).copied(),
             _ => None,
@@ -2584,7 +2585,7 @@ impl<'p> Machine<'p> {
     /// Warp-level instructions over the executing lanes (`crate::warp_ops`).
     fn exec_warp_op(&mut self, w: usize, code: &Code) -> Result<(), String> {
         let exec = self.warps[w].exec;
-        let ops = code.inst.operands.clone();
+        let ops = &code.inst.operands;
         let lanes: Vec<usize> = (0..LANES).filter(|l| exec & (1 << l) != 0).collect();
         let vals = |k: usize| -> [u64; LANES] {
             let mut v = [0u64; LANES];
