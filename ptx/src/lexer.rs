@@ -190,25 +190,17 @@ pub fn lex(file: &str, src: &str, first_line: usize) -> Result<Vec<Token>> {
 /// `U` suffix; anything else is a [`Tok::Num`].
 fn number(w: &str) -> Tok {
     let body = w.strip_suffix('U').unwrap_or(w);
-    let float = |h: &str, digits: usize| {
-        (h.len() == digits && h.chars().all(|c| c.is_ascii_hexdigit()))
-            .then(|| u64::from_str_radix(h, 16).ok())
-            .flatten()
-    };
-    if let Some(h) = w.strip_prefix("0f").or_else(|| w.strip_prefix("0F")) {
-        if let Some(bits) = float(h, 8) {
-            return Tok::Float {
-                text: w.to_string(),
-                bits,
-            };
-        }
-    }
-    if let Some(h) = w.strip_prefix("0d").or_else(|| w.strip_prefix("0D")) {
-        if let Some(bits) = float(h, 16) {
-            return Tok::Float {
-                text: w.to_string(),
-                bits,
-            };
+    // `0f` + 8 hex digits (f32 bits), `0d` + 16 (f64 bits).
+    for (prefix, digits) in [("0f", 8), ("0d", 16)] {
+        let h = w.get(2..).filter(|_| w[..2].eq_ignore_ascii_case(prefix));
+        if let Some(h) = h.filter(|h| h.len() == digits && h.chars().all(|c| c.is_ascii_hexdigit()))
+        {
+            if let Ok(bits) = u64::from_str_radix(h, 16) {
+                return Tok::Float {
+                    text: w.to_string(),
+                    bits,
+                };
+            }
         }
     }
     let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
