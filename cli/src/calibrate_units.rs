@@ -71,6 +71,27 @@ pub fn table(unit: Unit, tolerance_pct: f64) -> Result<(String, f64, f64), CmdEr
     Ok((s, max, median))
 }
 
+/// Writes a calibration table to `--markdown p` (creating its directory);
+/// never over a user's file, only over a table this command wrote.
+pub fn write_markdown(p: &Path, text: &str) -> CmdResult {
+    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CmdError::input(format!("--markdown {}: {e}", p.display())))?;
+    }
+    // The project's writer: never over a user's file (only over a table
+    // this command wrote, recognised by its verified marker line).
+    crate::output::write_file(
+        "--markdown",
+        p,
+        &crate::output::RunInputs::new(),
+        crate::output::Owner::Marked(crate::output::Mark::Markdown),
+        "a calibration table",
+        |w| w.write_all(text.as_bytes()),
+    )?;
+    eprintln!("wrote {}", p.display());
+    Ok(())
+}
+
 /// `membar calibrate --unit bar|mbarrier`.
 pub fn calibrate(
     unit: Unit,
@@ -81,21 +102,7 @@ pub fn calibrate(
     let (text, max, _) = table(unit, tolerance_pct)?;
     print!("{text}");
     if let Some(p) = markdown {
-        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| CmdError::input(format!("--markdown {}: {e}", p.display())))?;
-        }
-        // The project's writer: never over a user's file (only over a table
-        // this command wrote, recognised by its verified marker line).
-        crate::output::write_file(
-            "--markdown",
-            p,
-            &crate::output::RunInputs::new(),
-            crate::output::Owner::Marked(crate::output::Mark::Markdown),
-            "a calibration table",
-            |w| w.write_all(text.as_bytes()),
-        )?;
-        eprintln!("wrote {}", p.display());
+        write_markdown(p, &text)?;
     }
     if strict && max * 100.0 > tolerance_pct {
         return Err(CmdError::failed(format!(

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod calibrate;
+mod calibrate_kernels;
 mod calibrate_units;
 mod flags;
 mod formal_cmd;
@@ -66,6 +67,12 @@ enum Cmd {
         /// against the model (exit 1 at the first differing port).
         #[arg(long, value_enum, default_value_t = on_target::On::Model)]
         on: on_target::On,
+        /// An SM timing preset: issue model, register dependencies, deferred
+        /// blocking, barrier release sequencer and fixed memory latencies of
+        /// that GPU (docs/timing.md); without it, functional timing with
+        /// random memory latencies (--seed).
+        #[arg(long, value_enum)]
+        preset: Option<run_cmd::SmPreset>,
     },
     /// Run litmus tests many times with random timing: outcomes and verdicts.
     ///
@@ -379,9 +386,12 @@ enum Cmd {
         /// A sync unit's H100 table instead of the membar unit's: bar (tables 1.1, 1.2, 1.4, 3.1) or mbarrier (2.1, 2.2, 2.3, 4.1); membar is the default table.
         #[arg(long, value_parser = registry::parser(registry::calibrate_unit))]
         unit: Option<registry::Unit>,
-        /// With --unit bar|mbarrier: also write the table as markdown to FILE (e.g. docs/results/calibration_bar.md).
-        #[arg(long, requires = "unit")]
+        /// With --unit bar|mbarrier or --kernels: also write the table as markdown to FILE (e.g. docs/results/calibration_bar.md).
+        #[arg(long)]
         markdown: Option<PathBuf>,
+        /// The reference kernels (kernels/reference/, both builds) under the H100 SM timing preset vs their H100 measurements, per warp and per synchronisation site (docs/results/calibration_kernels.md); run from the project's root.
+        #[arg(long, conflicts_with_all = ["unit", "preset", "data", "fit", "seed", "jobs"])]
+        kernels: bool,
     },
     /// FPGA area and fmax of a unit's Verilog (yosys, nextpnr).
     ///
@@ -465,7 +475,8 @@ fn main() -> ExitCode {
             cycles,
             trace,
             on,
-        } => run_cmd::run_kernel(&program, &launch, seed, cycles, trace.as_deref(), on),
+            preset,
+        } => run_cmd::run_kernel(&program, &launch, seed, cycles, trace.as_deref(), on, preset),
         Cmd::Run {
             program,
             launch: None,
@@ -473,7 +484,8 @@ fn main() -> ExitCode {
             cycles,
             trace,
             on,
-        } => run_cmd::run(&program, seed, cycles, trace.as_deref(), on),
+            preset,
+        } => run_cmd::run(&program, seed, cycles, trace.as_deref(), on, preset),
         Cmd::Litmus {
             files,
             runs,
@@ -636,6 +648,13 @@ fn main() -> ExitCode {
         }),
         // --markdown with membar, and the membar calibration's flags with a
         // unit: refused by flags.rs.
+        Cmd::Calibrate {
+            kernels: true,
+            markdown,
+            tolerance,
+            strict,
+            ..
+        } => calibrate_kernels::calibrate(markdown.as_deref(), tolerance, strict),
         Cmd::Calibrate {
             unit: Some(unit),
             markdown,

@@ -175,6 +175,25 @@ fn report_body(s: &mut String, r: &RunResult, registers: bool) {
 /// `membar run MODULE.ptx --launch L.yaml`: a kernel on every thread of
 /// its grid; prints the outcome, the checks of the expected outputs, the
 /// stalls per warp and the simulation speed.
+/// `--preset`: an SM timing preset (`sm_exec::sm_timing`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmPreset {
+    /// NVIDIA H100 80GB HBM3 at 1980 MHz.
+    H100,
+    /// NVIDIA H200: the H100's SM, its memory-side latencies.
+    H200,
+}
+
+impl SmPreset {
+    pub fn timing(p: Option<SmPreset>) -> Option<sm_exec::sm_timing::SmTiming> {
+        p.map(|p| match p {
+            SmPreset::H100 => sm_exec::sm_timing::SmTiming::h100(),
+            SmPreset::H200 => sm_exec::sm_timing::SmTiming::h200(),
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 pub fn run_kernel(
     program: &Path,
     launch: &Path,
@@ -182,6 +201,7 @@ pub fn run_kernel(
     cycles: u64,
     trace: Option<&Path>,
     on: crate::on_target::On,
+    preset: Option<SmPreset>,
 ) -> CmdResult {
     let inputs = RunInputs::new()
         .with("PROGRAM", program)
@@ -195,6 +215,7 @@ pub fn run_kernel(
         max_cycles: cycles,
         trace: trace.is_some(),
         backend: crate::on_target::backend(on)?,
+        sm_timing: SmPreset::timing(preset),
         ..RunOptions::default()
     };
     let t0 = std::time::Instant::now();
@@ -318,6 +339,7 @@ pub fn run(
     cycles: u64,
     trace: Option<&Path>,
     on: crate::on_target::On,
+    preset: Option<SmPreset>,
 ) -> CmdResult {
     let inputs = RunInputs::new().with("PROGRAM", program);
     let trace_kind = check_run_flags(cycles, trace, &inputs)?;
@@ -329,6 +351,7 @@ pub fn run(
         max_cycles: cycles,
         trace: trace.is_some(),
         backend: crate::on_target::backend(on)?,
+        sm_timing: SmPreset::timing(preset),
         ..RunOptions::default()
     };
     let t0 = std::time::Instant::now();

@@ -21,6 +21,7 @@
 //! the CTA and reports warp exits).
 
 use crate::memory::{Access, AtomOp, Copy, Done, MemTiming, Memory, Txn, Ty};
+use crate::sm_timing::{IssueClass, SmTiming};
 use crate::symbols::{self, Space, Symbols, MBARRIER_BYTES, SHARED_BASE};
 use crate::trace::{Cause, Trace};
 use bar_unit_model::cluster_barrier::ClusterBarrierModel;
@@ -52,6 +53,10 @@ pub struct RunOptions {
     pub trace: bool,
     /// What runs each SM's `sm_sync` top (default: its reference model).
     pub backend: Backend,
+    /// An SM timing preset (`crate::sm_timing`): issue model, dependencies,
+    /// deferred blocking, release sequencer and fixed memory latencies in
+    /// place of `timing` and `start_skew`. `None`: functional timing.
+    pub sm_timing: Option<SmTiming>,
 }
 
 /// What runs each SM's `sm_sync` top besides its reference model: nothing
@@ -107,6 +112,7 @@ impl Default for RunOptions {
             start_skew: 200,
             trace: false,
             backend: Backend::default(),
+            sm_timing: None,
         }
     }
 }
@@ -244,6 +250,13 @@ impl RunResult {
 struct Code {
     inst: ptx_front::Inst,
     ops: Vec<Lowered>,
+    /// For the issue model (`crate::sm_timing`): the instruction's class, the
+    /// registers it reads (guard included) and those it writes.
+    class: IssueClass,
+    srcs: Vec<usize>,
+    dsts: Vec<usize>,
+    /// `bar.sync`/`bar.arrive` with its thread count in a register.
+    reg_count: bool,
 }
 
 struct Entry {
@@ -345,6 +358,18 @@ struct Warp {
     /// The instruction last issued (line, text): where a blocked warp waits.
     at: (usize, Option<Arc<Code>>),
     at_col: usize,
+    /// Issue model (`RunOptions::sm_timing`): the current instruction has
+    /// passed the issue checks; the warp's next issue cycle; per register,
+    /// the cycle its value is ready.
+    marked: bool,
+    ready_at: u64,
+    reg_ready: Vec<u64>,
+    /// A `bar.sync`/`bar.red` accepted, its release not yet here: the warp
+    /// runs on until an instruction that depends on the barrier (deferred
+    /// blocking); the reduction's destination.
+    bar_deferred: Option<RedDst>,
+    /// The warp's last barrier op had a register count (release path).
+    bar_reg_count: bool,
 }
 
 struct Sm {
@@ -373,6 +398,10 @@ struct Sm {
     /// A kernel's live mbarriers: shared address → the unit's entry.
     mb_map: HashMap<u64, u8>,
     gone: bool,
+    /// Issue model: the cycle each warp scheduler last issued; releases
+    /// on their way to their warps (due cycle, warp), in due order.
+    sched: Vec<u64>,
+    rel_queue: VecDeque<(u64, usize, u64)>,
 }
 
 struct Cluster {
@@ -403,6 +432,158 @@ type RedDst = Option<(String, u8)>;
 
 /// Largest bulk copy the model performs (bytes).
 const MAX_COPY: u64 = 1 << 20;
+
+/// An instruction's shape for the issue model: its class, the registers
+/// it reads (guard, sources, address bases, stored values) and those it
+/// writes (the first operand of arithmetic, warp-level, load, atomic and
+/// mbarrier instructions), and whether a barrier's count is a register.
+fn issue_shape(
+    inst: &ptx_front::Inst,
+    ops: &[Lowered],
+    regs: &HashMap<String, usize>,
+) -> (IssueClass, Vec<usize>, Vec<usize>, bool) {
+    let head = inst.opcode.split('.').next().unwrap_or("");
+    let local = ops
+        .iter()
+        .all(|o| matches!(o, Lowered::Local | Lowered::Nothing));
+    let reads_clock = inst
+        .operands
+        .iter()
+        .any(|o| matches!(o, Operand::Reg(r) if r.starts_with("%clock")));
+    let class = if local {
+        if reads_clock {
+            IssueClass::Clock
+        } else if matches!(
+            head,
+            "shfl" | "vote" | "redux" | "match" | "activemask" | "elect"
+        ) || inst.opcode.starts_with("bar.warp")
+        {
+            IssueClass::WarpOp
+        } else {
+            IssueClass::Alu
+        }
+    } else if ops
+        .iter()
+        .any(|o| matches!(o, Lowered::Bar { op, .. } if *op == ptx_front::lower::BarOp::Arrive))
+    {
+        IssueClass::BarArrive
+    } else if ops.iter().any(|o| {
+        matches!(
+            o,
+            Lowered::Bar { .. } | Lowered::ClusterArrive | Lowered::ClusterWait
+        )
+    }) {
+        IssueClass::Bar
+    } else {
+        IssueClass::Mem
+    };
+    let writes_first = match class {
+        IssueClass::Alu | IssueClass::Clock | IssueClass::WarpOp => head != "bra",
+        _ => matches!(head, "ld" | "atom" | "mbarrier"),
+    };
+    let idx = |r: &str| regs.get(r).copied();
+    let names = |o: &Operand| -> Vec<usize> {
+        match o {
+            Operand::Reg(r) | Operand::NotPred(r) => idx(r).into_iter().collect(),
+            Operand::Addr { base, .. } => idx(base).into_iter().collect(),
+            Operand::Vector(v) => v.iter().filter_map(|r| idx(r)).collect(),
+            Operand::Pair(a, b) => [idx(a), idx(b)].into_iter().flatten().collect(),
+            _ => vec![],
+        }
+    };
+    let mut srcs: Vec<usize> = inst.guard.iter().filter_map(|g| idx(&g.reg)).collect();
+    let mut dsts = vec![];
+    for (k, o) in inst.operands.iter().enumerate() {
+        if k == 0 && writes_first && !matches!(o, Operand::Addr { .. }) {
+            dsts.extend(names(o));
+        } else {
+            srcs.extend(names(o));
+        }
+    }
+    let reg_count = matches!(class, IssueClass::Bar | IssueClass::BarArrive)
+        && head == "bar"
+        && matches!(inst.operands.get(1), Some(Operand::Reg(r)) if regs.contains_key(r));
+    (class, srcs, dsts, reg_count)
+}
+
+/// What `ptxas` does to a basic block before the SM sees it, for the issue
+/// model: each weak load (`ld.global`, `ld.global.nc`, `ld.shared`,
+/// `ld.const`, `ld.param` without `.volatile`/`.relaxed`/`.acquire`)
+/// moves up as far as its block allows, so that independent loads are in
+/// flight together (nvcc's PTX interleaves `ld; mad; st` per element; the
+/// SASS issues the loads first). A load never moves past: a label (block
+/// start), a branch or exit, an instruction that writes a register it
+/// reads or reads or writes a register it writes, another load (loads keep
+/// their order), a store, atomic or reduction to memory it may read
+/// (global and generic for a global load, shared and generic for a shared
+/// one), any barrier, fence, mbarrier or async-copy operation, or a clock
+/// read (`asm volatile` with a memory clobber, as the instrumentation
+/// writes it). Only under an SM timing preset; functional runs keep PTX
+/// order.
+fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
+    let starts: std::collections::HashSet<usize> = labels.values().copied().collect();
+    let is_weak_load = |c: &Code| {
+        let o = &c.inst.opcode;
+        o.starts_with("ld.")
+            && !o.contains(".volatile")
+            && !o.contains(".relaxed")
+            && !o.contains(".acquire")
+            && (o.contains(".global")
+                || o.contains(".shared")
+                || o.contains(".const")
+                || o.contains(".param"))
+    };
+    let space_of = |o: &str| {
+        if o.contains(".shared") {
+            "shared"
+        } else if o.contains(".const") || o.contains(".param") {
+            "const"
+        } else {
+            "global"
+        }
+    };
+    for i in 0..code.len() {
+        if !is_weak_load(&code[i]) {
+            continue;
+        }
+        let space = space_of(&code[i].inst.opcode);
+        let mut j = i;
+        while j > 0 && !starts.contains(&j) {
+            let p = &code[j - 1];
+            let head = p.inst.opcode.split('.').next().unwrap_or("");
+            let l = &code[i];
+            let blocks = match p.class {
+                IssueClass::Alu => matches!(head, "bra" | "ret" | "exit" | "brx" | "call"),
+                IssueClass::Clock => true,
+                IssueClass::WarpOp => false,
+                IssueClass::Bar | IssueClass::BarArrive => true,
+                IssueClass::Mem => {
+                    if head == "ld" {
+                        true
+                    } else if matches!(head, "st" | "atom" | "red") {
+                        let ps = &p.inst.opcode;
+                        let generic = !ps.contains(".shared") && !ps.contains(".global");
+                        generic || space_of(ps) == space
+                    } else {
+                        true
+                    }
+                }
+            };
+            let reg_conflict = p
+                .dsts
+                .iter()
+                .any(|r| l.srcs.contains(r) || l.dsts.contains(r))
+                || p.srcs.iter().any(|r| l.dsts.contains(r));
+            if blocks || reg_conflict {
+                break;
+            }
+            j -= 1;
+        }
+        if j < i {
+            code[j..=i].rotate_right(1);
+        }
+    }
+}
 
 /// A runtime error of the program (a unit flagged `err`), located.
 fn located(p: &Program, line: usize, col: usize, msg: String) -> String {
@@ -500,12 +681,21 @@ impl<'p> Machine<'p> {
             let code: Vec<Arc<Code>> = insts
                 .into_iter()
                 .map(|li| {
+                    let (class, srcs, dsts, reg_count) = issue_shape(&li.inst, &li.ops, &regs);
                     Arc::new(Code {
                         inst: li.inst,
                         ops: li.ops,
+                        class,
+                        srcs,
+                        dsts,
+                        reg_count,
                     })
                 })
                 .collect();
+            let mut code = code;
+            if opts.sm_timing.is_some() {
+                hoist_loads(&mut code, &labels);
+            }
             let mut compiled = Vec::new();
             // A `.func` runs inlined into its callers (`ptx_front::inline`).
             for c in &code {
@@ -523,7 +713,12 @@ impl<'p> Machine<'p> {
         let ctas = h.ctas as usize;
         // Host threads share one more memory agent after the SMs.
         let host_sm = (!h.hosts.is_empty()).then_some(ctas);
-        let mut mem = Memory::new(ctas + host_sm.is_some() as usize, opts.timing, opts.seed);
+        let (mem_timing, start_skew) = match &opts.sm_timing {
+            Some(t) => (t.memory(), t.start_skew),
+            None => (opts.timing, opts.start_skew),
+        };
+        let schedulers = opts.sm_timing.as_ref().map_or(1, |t| t.schedulers as usize);
+        let mut mem = Memory::new(ctas + host_sm.is_some() as usize, mem_timing, opts.seed);
         mem.events = opts.trace;
         let mut sms: Vec<Sm> = (0..ctas)
             .map(|k| {
@@ -546,6 +741,8 @@ impl<'p> Machine<'p> {
                     cl_sent: 0,
                     mb_map: HashMap::new(),
                     gone: false,
+                    sched: vec![u64::MAX; schedulers],
+                    rel_queue: VecDeque::new(),
                 })
             })
             .collect::<Result<_, PtxError>>()?;
@@ -566,7 +763,7 @@ impl<'p> Machine<'p> {
                 .iter()
                 .position(|e| e.name == program)
                 .expect("header checked: program names an entry");
-            let start = mem.rand_range(0, opts.start_skew);
+            let start = mem.rand_range(0, start_skew);
             let idx = warps.len();
             let host = cta == usize::MAX;
             if !host {
@@ -604,6 +801,11 @@ impl<'p> Machine<'p> {
                 blocked: None,
                 at: (0, None),
                 at_col: 1,
+                marked: false,
+                ready_at: 0,
+                reg_ready: vec![0; nregs],
+                bar_deferred: None,
+                bar_reg_count: false,
             });
         }
         if let Some(k) = &kernel {
@@ -884,6 +1086,7 @@ impl<'p> Machine<'p> {
             wp.lane_pc[l] = if taken & (1 << l) != 0 { target } else { next };
         }
         wp.opi = 0;
+        wp.marked = false;
         Self::regroup(wp);
     }
 
@@ -1391,6 +1594,9 @@ impl<'p> Machine<'p> {
             self.exit_lanes(w, m);
             return None;
         };
+        if self.warps[w].opi == 0 && !self.warps[w].marked && !self.issue_gate(w, &code) {
+            return None;
+        }
         if self.warps[w].opi == 0 {
             if self.touches_pending(w, &code) {
                 *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
@@ -1411,6 +1617,100 @@ impl<'p> Machine<'p> {
             self.warps[w].at_col = code.inst.col;
         }
         Some(code)
+    }
+
+    /// The issue model (`RunOptions::sm_timing`) at a warp's next
+    /// instruction: `false` while the warp may not issue it this cycle (its
+    /// issue interval, a register not ready, its scheduler taken, or a
+    /// deferred `bar.sync` it depends on: the warp blocks there). When it
+    /// passes, the issue is recorded: scheduler, next issue cycle, and the
+    /// ready cycle of the registers it writes.
+    fn issue_gate(&mut self, w: usize, code: &Code) -> bool {
+        let Some(t) = self.opts.sm_timing.as_ref() else {
+            return true;
+        };
+        let now = self.now;
+        let wp = &self.warps[w];
+        if wp.host || now < wp.ready_at {
+            return wp.host;
+        }
+        if let Some(d) = &wp.bar_deferred {
+            let red_dst = d
+                .as_ref()
+                .and_then(|(r, _)| self.entries[wp.entry].regs.get(r).copied());
+            if !code.class.runs_past_barrier() || red_dst.is_some_and(|r| code.srcs.contains(&r)) {
+                let wp = &mut self.warps[w];
+                let d = wp.bar_deferred.take().expect("checked");
+                wp.wait = Wait::Bar(d);
+                return false;
+            }
+        }
+        if code.srcs.iter().any(|&r| wp.reg_ready[r] > now) {
+            *self.warps[w].stalls.entry("dependency").or_insert(0) += 1;
+            return false;
+        }
+        let s = wp.slot as usize % t.schedulers as usize;
+        let c = wp.cta;
+        if self.sms[c].sched[s] == now {
+            *self.warps[w].stalls.entry("issue").or_insert(0) += 1;
+            return false;
+        }
+        self.sms[c].sched[s] = now;
+        let (issue, latency) = match code.class {
+            IssueClass::Alu => (t.issue_alu, t.alu_latency),
+            IssueClass::Clock => (t.issue_alu, t.clock_latency),
+            IssueClass::WarpOp => (t.issue_alu, t.warp_op_latency),
+            IssueClass::Mem => (t.issue_mem, 0),
+            IssueClass::Bar => (t.issue_bar, 0),
+            IssueClass::BarArrive => (t.issue_bar_arrive, 0),
+        };
+        let wp = &mut self.warps[w];
+        wp.marked = true;
+        wp.ready_at = now + issue;
+        for &d in &code.dsts {
+            wp.reg_ready[d] = now + latency;
+        }
+        if matches!(code.class, IssueClass::Bar | IssueClass::BarArrive) {
+            wp.bar_reg_count = code.reg_count;
+        }
+        true
+    }
+
+    /// The issue model's release sequencer: the named-barrier unit released
+    /// warp `w` (with a reduction's result `value`) this cycle as the
+    /// `k`-th of its release; the release reaches the warp later.
+    fn queue_bar_release(&mut self, c: usize, w: usize, k: u64, value: u64) {
+        let t = self.opts.sm_timing.as_ref().expect("issue model on");
+        let lat = if self.warps[w].bar_reg_count {
+            t.release_reg
+        } else {
+            t.release_imm
+        };
+        let due = self.now + lat + k * t.fanout_interval;
+        let q = &mut self.sms[c].rel_queue;
+        let at = q.iter().position(|e| e.0 > due).unwrap_or(q.len());
+        q.insert(at, (due, w, value));
+    }
+
+    /// A queued barrier release reaches its warp: blocked at the barrier
+    /// (or at an instruction depending on it), or still running on past it.
+    fn deliver_bar_release(&mut self, w: usize, value: u64) {
+        let dst = match self.warps[w].wait.clone() {
+            Wait::Bar(d) => d,
+            _ => match self.warps[w].bar_deferred.take() {
+                Some(d) => d,
+                None => return,
+            },
+        };
+        if let Some((d, opc)) = dst {
+            let v = if opc == bop::RED_POPC {
+                value
+            } else {
+                value & 1
+            };
+            self.set_reg(w, &d, v);
+        }
+        self.release(w);
     }
 
     /// One cycle of the host threads: each issues one instruction; memory
@@ -1577,6 +1877,14 @@ impl<'p> Machine<'p> {
                     self.trace.release(now, w);
                 }
             }
+        }
+        // Barrier releases reaching their warps (issue model).
+        while let Some(&(due, w, v)) = self.sms[c].rel_queue.front() {
+            if due > now {
+                break;
+            }
+            self.sms[c].rel_queue.pop_front();
+            self.deliver_bar_release(w, v);
         }
         // Candidates per unit, round robin over the CTA's warps.
         let order: Vec<usize> = {
@@ -2003,13 +2311,23 @@ impl<'p> Machine<'p> {
         }
 
         // ---- releases (a warp waits on one unit at a time) ----
+        let mut fanout = 0;
         for &w in &self.sms[c].warps.clone() {
             let b = 1u64 << self.warps[w].slot;
             if o.release_mask & b == 0 {
                 continue;
             }
+            let deferred = self.warps[w].bar_deferred.is_some();
             match self.warps[w].wait.clone() {
                 Wait::Membar | Wait::Group => self.release(w),
+                Wait::Bar(_) | Wait::None
+                    if o.bar_rel_valid
+                        && self.opts.sm_timing.is_some()
+                        && (deferred || self.warps[w].wait != Wait::None) =>
+                {
+                    self.queue_bar_release(c, w, fanout, o.bar_rel_result as u64);
+                    fanout += 1;
+                }
                 Wait::Bar(dst) if o.bar_rel_valid => {
                     if let Some((d, opc)) = dst {
                         let v = if opc == bop::RED_POPC {
@@ -2092,7 +2410,13 @@ impl<'p> Machine<'p> {
             Req::Bar(dst, blocks) => {
                 if took {
                     self.advance(w);
-                    if blocks {
+                    if blocks && self.opts.sm_timing.is_some() {
+                        // Deferred blocking: the warp runs on; the wait
+                        // is counted from here (site table).
+                        let wp = &mut self.warps[w];
+                        wp.blocked = Some((now, wp.at.0, Cause::Bar));
+                        wp.bar_deferred = Some(dst);
+                    } else if blocks {
                         self.block(w, Wait::Bar(dst));
                     }
                 }

@@ -1,0 +1,216 @@
+//! SM timing presets (`membar run --preset h100|h200`): the issue and
+//! latency model the executor applies around the unit models, so that a
+//! kernel's time between synchronisation points, and the waits at them, can
+//! be compared with the H100's (`membar calibrate --kernels`,
+//! `docs/results/calibration_kernels.md`).
+//!
+//! Without a preset the executor keeps its functional timing (every warp
+//! issues one op per cycle, memory latencies random in wide ranges: the
+//! litmus tests explore orders). With one:
+//!
+//! - **Issue.** Each SM has `schedulers` warp schedulers; warp slot `w`
+//!   belongs to scheduler `w % schedulers`, which issues at most one
+//!   instruction per cycle. A warp issues in order, one instruction at a
+//!   time; after an issue it waits `issue_*` cycles by the instruction's
+//!   class before its next one.
+//! - **Dependencies.** A per-warp register scoreboard: an instruction waits
+//!   until every register it reads is ready. Arithmetic results are ready
+//!   `alu_latency` cycles after issue, warp-level results (`shfl`, `vote`,
+//!   `redux`, `match`) `warp_op_latency`, clock reads `clock_latency`;
+//!   loads when the memory system returns them (deterministic latencies
+//!   below).
+//! - **Deferred blocking** (`BAR.SYNC.DEFER_BLOCKING`, calibration §1.3):
+//!   a warp that issued `bar.sync` runs on through arithmetic, warp-level
+//!   and clock instructions; it blocks at its first memory, barrier or other
+//!   unit instruction (or one that reads a `bar.red` result) until the
+//!   release reaches it.
+//! - **Release sequencer** (§1.1, §1.3 fan-out): the named-barrier unit
+//!   releases in the cycle after the last arrival; the release reaches the
+//!   first waiter `release_imm` cycles later (a count given as an immediate
+//!   or no count) or `release_reg` (a count in a register), and each
+//!   further waiter of the same release `fanout_interval` cycles after the
+//!   one before.
+//!
+//! Every constant names its source: `data/calibration/h100_micro.csv` (our
+//! own measurements, `kernels/micro/h100_latency.cu`) or a section of the
+//! H100 sync calibration (`data/calibration/h100_sync_*.csv`).
+
+use crate::memory::MemTiming;
+
+/// The issue and latency model of one GPU (all in SM cycles).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SmTiming {
+    /// `h100`, `h200`.
+    pub name: &'static str,
+    /// Warp schedulers per SM (one issue per cycle each).
+    pub schedulers: u32,
+    /// Dependent arithmetic: IMAD chain, 130 cycles / 32 (h100_micro.csv `imad_x32`).
+    pub alu_latency: u64,
+    /// Clock read after clock read: 2 (h100_micro.csv `clock_after_clock`).
+    pub clock_latency: u64,
+    /// Dependent `shfl.sync`: 754 / 32 (h100_micro.csv `shfl_bfly_x32`).
+    pub warp_op_latency: u64,
+    /// Cycles a warp waits after issuing an arithmetic, warp-level or clock instruction.
+    pub issue_alu: u64,
+    /// ... a memory instruction: `st.shared` then a clock read 3 cycles
+    /// later (h100_micro.csv `st_shared_issue`).
+    pub issue_mem: u64,
+    /// ... a blocking `bar.sync` / `bar.red`: the last arriver's own cost,
+    /// 7 (sync calibration §1.3, `tA2-tA`).
+    pub issue_bar: u64,
+    /// ... `bar.arrive`: 12 (§1.3, the last arriver's `bar.arrive`).
+    pub issue_bar_arrive: u64,
+    /// Release to the first waiter, immediate or no count: §1.3 `st.shared`
+    /// row, 21 cycles from the last arriver's clock read, less the
+    /// executor's own path (arrive issue, unit, probe, clock: 6 cycles).
+    pub release_imm: u64,
+    /// Release to the first waiter, register count: §1.3 fan-out table,
+    /// 33 cycles from the last arriver's clock read, less the same path.
+    pub release_reg: u64,
+    /// Between two waiters of one release: 31 waiters leave over 50 cycles,
+    /// 15 over 9 (§1.3 fan-out); one warp per cycle.
+    pub fanout_interval: u64,
+    /// Shared-memory load: 934 / 32 dependent `ld.shared` less the 4-cycle
+    /// address arithmetic (h100_micro.csv `ld_shared_chase_x32`).
+    pub shared_latency: u64,
+    /// Global load served by L2: 5942 / 16 dependent `ld.global.cg` less the
+    /// 4-cycle address arithmetic (h100_micro.csv `ld_global_cg_chase_x16`).
+    pub l2_latency: u64,
+    /// Store buffer to L2 (a store's visibility): the L2 latency.
+    pub store_drain: u64,
+    /// Bulk copy issue → source read, source read → destination written.
+    pub copy_read: u64,
+    pub copy_write: u64,
+    /// Warps of one CTA start within this many cycles of each other.
+    pub start_skew: u64,
+}
+
+impl SmTiming {
+    /// NVIDIA H100 80GB HBM3 at 1980 MHz.
+    pub fn h100() -> SmTiming {
+        SmTiming {
+            name: "h100",
+            schedulers: 4,
+            alu_latency: 4,
+            clock_latency: 2,
+            warp_op_latency: 24,
+            issue_alu: 1,
+            issue_mem: 3,
+            issue_bar: 7,
+            issue_bar_arrive: 12,
+            release_imm: 15,
+            release_reg: 27,
+            fanout_interval: 1,
+            shared_latency: 25,
+            l2_latency: 367,
+            store_drain: 367,
+            copy_read: 367,
+            copy_write: 200,
+            start_skew: 8,
+        }
+    }
+
+    /// NVIDIA H200: the H100's SM (same issue, arithmetic, shared-memory and
+    /// barrier figures: the same GH100 die and clock); only the memory side
+    /// differs. The fence calibration (`configs/h200.yaml`,
+    /// `docs/results/calibration.md`) puts the H200's L2/HBM3e round trips
+    /// ≈ 4 % above the H100's; the global-memory latencies scale by that.
+    pub fn h200() -> SmTiming {
+        let h = SmTiming::h100();
+        let scale = |x: u64| (x * 104 + 50) / 100;
+        SmTiming {
+            name: "h200",
+            l2_latency: scale(h.l2_latency),
+            store_drain: scale(h.store_drain),
+            copy_read: scale(h.copy_read),
+            copy_write: scale(h.copy_write),
+            ..h
+        }
+    }
+
+    /// The preset called `name`.
+    pub fn by_name(name: &str) -> Result<SmTiming, String> {
+        match name {
+            "h100" => Ok(SmTiming::h100()),
+            "h200" => Ok(SmTiming::h200()),
+            other => Err(format!(
+                "--preset {other:?}: allowed: h100, h200 (the SM timing presets)"
+            )),
+        }
+    }
+
+    /// The memory system's latencies under this preset: fixed, no random spread.
+    pub fn memory(&self) -> MemTiming {
+        let one = |x: u64| (x, x);
+        MemTiming {
+            store_drain: one(self.store_drain),
+            l2: one(self.l2_latency),
+            l1: one(self.shared_latency),
+            bar_ack: one(self.l2_latency),
+            async_view: one(1),
+            copy_read: one(self.copy_read),
+            copy_write: one(self.copy_write),
+            stale_permille: 0,
+            ..MemTiming::default()
+        }
+    }
+}
+
+/// What an instruction is, for the issue model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IssueClass {
+    /// Arithmetic, logic, moves, branches: never waits for a deferred barrier.
+    Alu,
+    /// A clock read.
+    Clock,
+    /// `shfl`, `vote`, `redux`, `match`, `activemask`, `elect`, `bar.warp.sync`.
+    WarpOp,
+    /// Loads, stores, atomics, fences, mbarrier and async-copy operations.
+    Mem,
+    /// `bar.sync`, `bar.red`, `barrier.cluster.*`.
+    Bar,
+    /// `bar.arrive`.
+    BarArrive,
+}
+
+impl IssueClass {
+    /// Runs on past a deferred `bar.sync` (does not depend on the barrier).
+    pub fn runs_past_barrier(self) -> bool {
+        matches!(
+            self,
+            IssueClass::Alu | IssueClass::Clock | IssueClass::WarpOp
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn h200_differs_from_h100_only_on_the_memory_side() {
+        let (a, b) = (SmTiming::h100(), SmTiming::h200());
+        let core = |t: &SmTiming| {
+            (
+                t.schedulers,
+                t.alu_latency,
+                t.clock_latency,
+                t.warp_op_latency,
+                t.issue_alu,
+                t.issue_mem,
+                t.issue_bar,
+                t.issue_bar_arrive,
+                t.release_imm,
+                t.release_reg,
+                t.fanout_interval,
+                t.shared_latency,
+                t.start_skew,
+            )
+        };
+        assert_eq!(core(&a), core(&b));
+        assert!(b.l2_latency > a.l2_latency);
+        assert!(SmTiming::by_name("h300")
+            .unwrap_err()
+            .contains("h100, h200"));
+    }
+}
