@@ -1018,6 +1018,10 @@ impl<'p> Machine<'p> {
         c.inst.operands.iter().any(|o| match o {
             Operand::Reg(r) | Operand::NotPred(r) => hit(r),
             Operand::Addr { base, .. } => hit(base),
+            // A vector's elements (`st.v4 [a], {%r1, %r2, %r3, %r4}`, or a
+            // vector load's destinations still being written), a `d|p` pair.
+            Operand::Vector(v) => v.iter().any(|r| hit(r)),
+            Operand::Pair(a, b) => hit(a) || hit(b),
             _ => false,
         })
     }

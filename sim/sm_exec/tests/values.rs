@@ -303,3 +303,39 @@ fn lanes_of_a_program_file_warp_have_their_own_registers_and_hosts_their_own_rul
         assert!(e.msg.contains(want), "{e}");
     }
 }
+
+/// A vector store waits for the vector load that writes its registers (the
+/// scoreboard reads a vector operand's elements): it stores the loaded
+/// values, never the registers' old contents. Under every seed (random
+/// load latency) and under the H100 timing preset.
+#[test]
+fn a_vector_store_waits_for_the_vector_load_of_its_registers() {
+    let src = one_warp(
+        "    .reg .b32 %r<8>;\n    .reg .b64 %rd<4>;\n\
+    mov.u64 %rd0, 4096;\n\
+    mov.u64 %rd1, 8192;\n\
+    mov.u32 %r5, 7;\n\
+    mov.u32 %r6, 9;\n\
+    st.shared.v2.u32 [%rd0], {%r5, %r6};\n\
+    ld.shared.v2.u32 {%r1, %r2}, [%rd0];\n\
+    st.global.v2.u32 [%rd1], {%r1, %r2};\n\
+    ld.global.v2.u32 {%r3, %r4}, [%rd1];",
+    );
+    for seed in 0..20 {
+        for preset in [None, Some(sm_exec::sm_timing::SmTiming::h100())] {
+            let o = RunOptions {
+                sm_timing: preset.clone(),
+                ..opts(seed)
+            };
+            let r = run_source("vec.ptx", &src, o).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(r.outcome, Outcome::Finished);
+            let reg = |n: &str| r.reg(0, 0, n).unwrap();
+            assert_eq!(
+                (reg("%r3"), reg("%r4")),
+                (7, 9),
+                "seed {seed}, preset {:?}",
+                preset.map(|p| p.name)
+            );
+        }
+    }
+}
