@@ -17,6 +17,8 @@
 //! | `kernel.rs` | running an unmodified PTX module with a launch file: grid, threads, buffers, checked outputs |
 //! | `kernel_names.rs` | a kernel's names: registers, variables, parameters, per-thread special registers |
 //! | `launch.rs` | the launch file (grid, block, cluster, buffers, parameters, expected outputs) |
+//! | `sm_timing.rs` | SM timing presets (`--preset h100\|h200`): issue model, scoreboard, load hoisting, deferred blocking, release sequencer |
+//! | `kprof.rs` | decoding the reference kernels' own clock instrumentation (`kcommon.cuh` records) |
 //! | `trace.rs` | the per-warp timeline and its VCD / Chrome-trace writers |
 //! | `litmus.rs` | litmus headers, many seeded runs, outcome table and verdicts |
 

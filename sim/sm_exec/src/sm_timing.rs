@@ -111,13 +111,14 @@ impl SmTiming {
     }
 
     /// NVIDIA H200: the H100's SM (same issue, arithmetic, shared-memory and
-    /// barrier figures: the same GH100 die and clock); only the memory side
-    /// differs. The fence calibration (`configs/h200.yaml`,
-    /// `docs/results/calibration.md`) puts the H200's L2/HBM3e round trips
-    /// ≈ 4 % above the H100's; the global-memory latencies scale by that.
+    /// barrier figures: the same GH100 SM at the same 1980 MHz clock); only
+    /// the memory side differs. The fence calibration's presets give the
+    /// L2 transaction latency as 260 cycles on the H200 (`configs/h200.yaml`
+    /// `mmu.txn_latency`) against 200..400, midpoint 300, on the H100
+    /// (`configs/h100.yaml`); the global-memory latencies scale by 260/300.
     pub fn h200() -> SmTiming {
         let h = SmTiming::h100();
-        let scale = |x: u64| (x * 104 + 50) / 100;
+        let scale = |x: u64| (x * 260 + 150) / 300;
         SmTiming {
             name: "h200",
             l2_latency: scale(h.l2_latency),
@@ -190,25 +191,17 @@ mod tests {
     #[test]
     fn h200_differs_from_h100_only_on_the_memory_side() {
         let (a, b) = (SmTiming::h100(), SmTiming::h200());
-        let core = |t: &SmTiming| {
-            (
-                t.schedulers,
-                t.alu_latency,
-                t.clock_latency,
-                t.warp_op_latency,
-                t.issue_alu,
-                t.issue_mem,
-                t.issue_bar,
-                t.issue_bar_arrive,
-                t.release_imm,
-                t.release_reg,
-                t.fanout_interval,
-                t.shared_latency,
-                t.start_skew,
-            )
+        // The SM side is the H100's: equal once the memory side is copied over.
+        let same_memory = SmTiming {
+            name: "h100",
+            l2_latency: a.l2_latency,
+            store_drain: a.store_drain,
+            copy_read: a.copy_read,
+            copy_write: a.copy_write,
+            ..b.clone()
         };
-        assert_eq!(core(&a), core(&b));
-        assert!(b.l2_latency > a.l2_latency);
+        assert_eq!(same_memory, a);
+        assert_eq!(b.l2_latency, (a.l2_latency * 260 + 150) / 300);
         assert!(SmTiming::by_name("h300")
             .unwrap_err()
             .contains("h100, h200"));
