@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 mod calibrate;
 mod calibrate_kernels;
+mod calibrate_sm;
 mod calibrate_units;
 mod flags;
 mod formal_cmd;
@@ -390,8 +391,11 @@ enum Cmd {
         #[arg(long)]
         markdown: Option<PathBuf>,
         /// The reference kernels (kernels/reference/, both builds) under the H100 SM timing preset vs their H100 measurements, per warp and per synchronisation site (docs/results/calibration_kernels.md); run from the project's root.
-        #[arg(long, conflicts_with_all = ["unit", "preset", "data", "fit", "seed", "jobs"])]
+        #[arg(long, conflicts_with_all = ["unit", "preset", "data", "fit", "seed", "jobs", "sm"])]
         kernels: bool,
+        /// The H100 sync bench's released sections (1.3, 2.4, 4.2) rebuilt as probe programs on the executor under the H100 SM timing preset, vs the measurements (docs/results/calibration_sm.md).
+        #[arg(long, conflicts_with_all = ["unit", "preset", "data", "fit", "seed", "jobs"])]
+        sm: bool,
     },
     /// FPGA area and fmax of a unit's Verilog (yosys, nextpnr).
     ///
@@ -648,6 +652,13 @@ fn main() -> ExitCode {
         }),
         // --markdown with membar, and the membar calibration's flags with a
         // unit: refused by flags.rs.
+        Cmd::Calibrate {
+            sm: true,
+            markdown,
+            tolerance,
+            strict,
+            ..
+        } => calibrate_sm::calibrate(markdown.as_deref(), tolerance, strict),
         Cmd::Calibrate {
             kernels: true,
             markdown,

@@ -402,6 +402,8 @@ struct Sm {
     /// on their way to their warps (due cycle, warp), in due order.
     sched: Vec<u64>,
     rel_queue: VecDeque<(u64, usize, u64)>,
+    /// The last barrier op the bar unit took: (cycle, a `bar.arrive`).
+    last_bar_op: (u64, bool),
 }
 
 struct Cluster {
@@ -743,6 +745,7 @@ impl<'p> Machine<'p> {
                     gone: false,
                     sched: vec![u64::MAX; schedulers],
                     rel_queue: VecDeque::new(),
+                    last_bar_op: (u64::MAX, false),
                 })
             })
             .collect::<Result<_, PtxError>>()?;
@@ -929,6 +932,11 @@ impl<'p> Machine<'p> {
                 return v;
             }
         } else {
+            match r {
+                "%clock64" => return self.now,
+                "%clock" => return self.now & 0xffff_ffff,
+                _ => {}
+            }
             let h = &self.prog.header;
             let cluster = h.cluster.unwrap_or(1);
             let place = (wp.hw_warp, lane as u32, wp.cta as u32);
@@ -1649,7 +1657,12 @@ impl<'p> Machine<'p> {
                 return false;
             }
         }
-        if code.srcs.iter().any(|&r| wp.reg_ready[r] > now) {
+        // A clock read waits for the warp's loads in flight (the
+        // instrumentation's `asm volatile` with a memory clobber: sync §1.3,
+        // an unused `ld.shared` before the clock read costs its latency).
+        if code.srcs.iter().any(|&r| wp.reg_ready[r] > now)
+            || (code.class == IssueClass::Clock && !wp.pending.is_empty())
+        {
             *self.warps[w].stalls.entry("dependency").or_insert(0) += 1;
             return false;
         }
@@ -1685,10 +1698,19 @@ impl<'p> Machine<'p> {
     /// `k`-th of its release; the release reaches the warp later.
     fn queue_bar_release(&mut self, c: usize, w: usize, k: u64, value: u64) {
         let t = self.opts.sm_timing.as_ref().expect("issue model on");
-        let lat = if self.warps[w].bar_reg_count {
+        let count_path = if self.warps[w].bar_reg_count {
             t.release_reg
         } else {
             t.release_imm
+        };
+        // A release completed by a `bar.arrive` (taken in the cycle before
+        // the unit's release) takes the arrive's longer path.
+        let (at, arrive) = self.sms[c].last_bar_op;
+        let by_arrive = arrive && at.wrapping_add(2) >= self.now && at <= self.now;
+        let lat = if by_arrive {
+            count_path.max(t.release_arrive)
+        } else {
+            count_path
         };
         let due = self.now + lat + k * t.fanout_interval;
         let q = &mut self.sms[c].rel_queue;
@@ -1929,6 +1951,13 @@ impl<'p> Machine<'p> {
                     if code.inst.opcode.split('.').any(|q| q == "param") {
                         // A kernel parameter: a constant-bank read, no memory transaction.
                         self.load_param(w, &code);
+                        self.advance(w);
+                    } else if self.opts.sm_timing.is_some()
+                        && code.inst.opcode.starts_with("ld.const")
+                    {
+                        // Issue model: `LDC` reads the constant cache (read-only
+                        // data, no transaction); the result after `const_latency`.
+                        self.load_const(w, &code, top, space);
                         self.advance(w);
                     } else if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
@@ -2413,6 +2442,7 @@ impl<'p> Machine<'p> {
             }
             Req::Bar(dst, blocks) => {
                 if took {
+                    self.sms[c].last_bar_op = (now, !blocks);
                     self.advance(w);
                     if blocks && self.opts.sm_timing.is_some() {
                         // Deferred blocking: the warp runs on; the wait
@@ -2632,6 +2662,29 @@ impl<'p> Machine<'p> {
     }
 
     /// `ld.param`: the launch's parameter value (by name and offset).
+    /// `ld.const` under the issue model: every executing lane's value from
+    /// the constant image (global memory as the launch left it: nothing
+    /// writes `.const`), ready `const_latency` cycles later.
+    fn load_const(&mut self, w: usize, code: &Code, op: TxnOp, space: &Arg) {
+        let ts = match self
+            .make_txns(w, code, op, space)
+            .and_then(|t| self.check_shapes(code, t))
+        {
+            Ok(t) => t,
+            Err(m) => return self.fail(w, m),
+        };
+        let lat = self.opts.sm_timing.as_ref().map_or(0, |t| t.const_latency);
+        for t in ts {
+            if let Some(d) = &t.dst {
+                let v = self.mem.l2_value(t.addr) & t.ty.mask();
+                self.set_reg_lane(w, t.lane as usize, d, v);
+                if let Some(&k) = self.entries[self.warps[w].entry].regs.get(d) {
+                    self.warps[w].reg_ready[k] = self.now + lat;
+                }
+            }
+        }
+    }
+
     fn load_param(&mut self, w: usize, code: &Code) {
         let ops = &code.inst.operands;
         let (Some(Operand::Reg(d)), Some(Operand::Addr { base, offset })) =

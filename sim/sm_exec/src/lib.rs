@@ -33,6 +33,7 @@ pub mod memory;
 pub mod names;
 pub mod sm_timing;
 pub mod symbols;
+pub mod sync_probes;
 pub mod trace;
 pub mod warp_ops;
 

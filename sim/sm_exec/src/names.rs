@@ -17,7 +17,7 @@ use std::collections::HashSet;
 /// what it is. The grid is one-dimensional (`ctas` × 1 × 1) with CTA *i* on
 /// SM *i*; without a cluster launch each CTA is a cluster of one (as PTX
 /// defines it).
-pub const SPECIAL: [(&str, &str); 26] = [
+pub const SPECIAL: [(&str, &str); 28] = [
     (
         "%laneid",
         "the lane (0..lanes of the header's placement; a host thread: 0)",
@@ -47,17 +47,18 @@ pub const SPECIAL: [(&str, &str); 26] = [
     ("%nclusterid.x", "ctas / cluster size"),
     ("%nclusterid.y", "1"),
     ("%nclusterid.z", "1"),
+    ("%clock", "the SM's cycle count, low 32 bits"),
+    ("%clock64", "the SM's cycle count"),
 ];
 
 /// Prefixes of the PTX special registers the model does not define (per
 /// lane, per thread, or timing values).
-const UNMODELLED: [&str; 15] = [
+const UNMODELLED: [&str; 14] = [
     "%ntid",
     "%lanemask",
     "%nwarpid",
     "%nsmid",
     "%gridid",
-    "%clock",
     "%globaltimer",
     "%pm",
     "%envreg",
@@ -93,6 +94,8 @@ pub fn special_value(
         | "%clusterid.z" => 0,
         "%nctaid.y" | "%nctaid.z" | "%cluster_nctaid.y" | "%cluster_nctaid.z" | "%nclusterid.y"
         | "%nclusterid.z" => 1,
+        // Time: the executor answers with its cycle count (`Machine::sym_or_reg`).
+        "%clock" | "%clock64" => 0,
         _ => return None,
     };
     Some(v as u64)

@@ -67,9 +67,18 @@ pub struct SmTiming {
     /// Release to the first waiter, register count: §1.3 fan-out table,
     /// 33 cycles from the last arriver's clock read, less the same path.
     pub release_reg: u64,
+    /// Release to the first waiter when a `bar.arrive` completed the
+    /// barrier: §1.3, 31 cycles (immediate count) from the last arriver's
+    /// clock read less the same path; with a register count the count path
+    /// (33) is the longer and applies.
+    pub release_arrive: u64,
     /// Between two waiters of one release: 31 waiters leave over 50 cycles,
     /// 15 over 9 (§1.3 fan-out); one warp per cycle.
     pub fanout_interval: u64,
+    /// `ld.const` (constant cache, `LDC`): §1.3's "8 dependent IMADs (after
+    /// an LDC)" probe, 91 cycles when the waiter completes the barrier, less
+    /// its own release (12), the 8 IMADs (32) and the clock read (2).
+    pub const_latency: u64,
     /// Shared-memory load: 934 / 32 dependent `ld.shared` less the 4-cycle
     /// address arithmetic (h100_micro.csv `ld_shared_chase_x32`).
     pub shared_latency: u64,
@@ -100,7 +109,9 @@ impl SmTiming {
             issue_bar_arrive: 12,
             release_imm: 15,
             release_reg: 27,
+            release_arrive: 25,
             fanout_interval: 1,
+            const_latency: 45,
             shared_latency: 25,
             l2_latency: 367,
             store_drain: 367,

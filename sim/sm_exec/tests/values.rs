@@ -222,7 +222,7 @@ fn undefined_names_are_errors_naming_line_and_name() {
     assert!(e.starts_with("r.ptx:9:5:") && e.contains("`%rd5`"), "{e}");
     // (`%laneid` and `%tid.x` have values: a warp holds the lanes its
     // placement gives, `lanes_of_a_program_file_warp_...` below.)
-    for sreg in ["%clock64", "%ntid.x", "%lanemask_lt"] {
+    for sreg in ["%globaltimer", "%ntid.x", "%lanemask_lt"] {
         let e = refused(&one_warp(&format!(
             "    .reg .b32 %r<2>;\n    mov.u32 %r1, {sreg};"
         )));
