@@ -370,6 +370,13 @@ struct Warp {
     bar_deferred: Option<RedDst>,
     /// The warp's last barrier op had a register count (release path).
     bar_reg_count: bool,
+    /// Issue model: the warp's mbarrier ops awaiting the unit's response,
+    /// in order (their destination register, if any), and whether the
+    /// oldest is a suspended `try_wait`.
+    mb_fifo: VecDeque<Option<String>>,
+    mb_suspended: bool,
+    /// The op being issued holds the warp until its response is back.
+    mb_hold: bool,
 }
 
 struct Sm {
@@ -404,6 +411,11 @@ struct Sm {
     rel_queue: VecDeque<(u64, usize, u64)>,
     /// The last barrier op the bar unit took: (cycle, a `bar.arrive`).
     last_bar_op: (u64, bool),
+    /// Issue model: mbarrier responses on their way back to their warps
+    /// (due cycle, warp, destination, value) in due order, and the due
+    /// cycle of the last one (the return path's interval).
+    mb_queue: VecDeque<(u64, usize, Option<String>, u64)>,
+    mb_last_due: u64,
 }
 
 struct Cluster {
@@ -476,6 +488,23 @@ fn issue_shape(
         )
     }) {
         IssueClass::Bar
+    } else if inst.form.starts_with("cp.async.bulk")
+        && ops.iter().any(|o| {
+            matches!(
+                o,
+                Lowered::AsyncCopy { .. }
+                    | Lowered::AsyncGroup {
+                        op: GroupOp::Issue,
+                        ..
+                    }
+            )
+        })
+    {
+        IssueClass::BulkCopy
+    } else if inst.form.starts_with("cp.async.c") {
+        IssueClass::Ldgsts
+    } else if ops.iter().any(|o| matches!(o, Lowered::ProxyFence { .. })) {
+        IssueClass::ProxyFence
     } else {
         IssueClass::Mem
     };
@@ -509,7 +538,9 @@ fn issue_shape(
 }
 
 /// What `ptxas` does to a basic block before the SM sees it, for the issue
-/// model: each weak load (`ld.global`, `ld.global.nc`, `ld.shared`,
+/// model: arithmetic feeding a later memory or sync instruction (an
+/// address) moves up past clock reads it does not depend on (so address
+/// arithmetic between two clock reads is done before the first); each weak load (`ld.global`, `ld.global.nc`, `ld.shared`,
 /// `ld.const`, `ld.param` without `.volatile`/`.relaxed`/`.acquire`)
 /// moves up as far as its block allows, so that independent loads are in
 /// flight together (nvcc's PTX interleaves `ld; mad; st` per element; the
@@ -524,6 +555,55 @@ fn issue_shape(
 /// order.
 fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
     let starts: std::collections::HashSet<usize> = labels.values().copied().collect();
+    // Arithmetic that computes an operand of a later memory, barrier or
+    // unit instruction of its block (an address, a count) moves up past the
+    // clock reads it does not depend on: `ptxas` schedules such chains early.
+    let is_branch = |c: &Code| {
+        matches!(
+            c.inst.opcode.split('.').next().unwrap_or(""),
+            "bra" | "ret" | "exit" | "brx" | "call"
+        )
+    };
+    let mut feeds = vec![false; code.len()];
+    let mut needed: std::collections::HashSet<usize> = Default::default();
+    for i in (0..code.len()).rev() {
+        let c = &code[i];
+        if is_branch(c) {
+            needed.clear();
+        } else if c.class == IssueClass::Alu {
+            if c.dsts.iter().any(|r| needed.contains(r)) {
+                feeds[i] = true;
+                needed.extend(c.srcs.iter().copied());
+            }
+        } else if c.class != IssueClass::Clock && c.class != IssueClass::WarpOp {
+            needed.extend(c.srcs.iter().copied());
+        }
+        if starts.contains(&i) {
+            needed.clear();
+        }
+    }
+    for i in 0..code.len() {
+        if !feeds[i] {
+            continue;
+        }
+        let mut j = i;
+        while j > 0 && !starts.contains(&j) && code[j - 1].class == IssueClass::Clock {
+            let (p, l) = (&code[j - 1], &code[i]);
+            let conflict = p
+                .dsts
+                .iter()
+                .any(|r| l.srcs.contains(r) || l.dsts.contains(r))
+                || p.srcs.iter().any(|r| l.dsts.contains(r));
+            if conflict {
+                break;
+            }
+            j -= 1;
+        }
+        if j < i {
+            code[j..=i].rotate_right(1);
+            feeds[j..=i].rotate_right(1);
+        }
+    }
     let is_weak_load = |c: &Code| {
         let o = &c.inst.opcode;
         o.starts_with("ld.")
@@ -558,7 +638,11 @@ fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
                 IssueClass::Alu => matches!(head, "bra" | "ret" | "exit" | "brx" | "call"),
                 IssueClass::Clock => true,
                 IssueClass::WarpOp => false,
-                IssueClass::Bar | IssueClass::BarArrive => true,
+                IssueClass::Bar
+                | IssueClass::BarArrive
+                | IssueClass::BulkCopy
+                | IssueClass::Ldgsts
+                | IssueClass::ProxyFence => true,
                 IssueClass::Mem => {
                     if head == "ld" {
                         true
@@ -746,6 +830,8 @@ impl<'p> Machine<'p> {
                     sched: vec![u64::MAX; schedulers],
                     rel_queue: VecDeque::new(),
                     last_bar_op: (u64::MAX, false),
+                    mb_queue: VecDeque::new(),
+                    mb_last_due: 0,
                 })
             })
             .collect::<Result<_, PtxError>>()?;
@@ -809,6 +895,9 @@ impl<'p> Machine<'p> {
                 reg_ready: vec![0; nregs],
                 bar_deferred: None,
                 bar_reg_count: false,
+                mb_fifo: VecDeque::new(),
+                mb_suspended: false,
+                mb_hold: false,
             });
         }
         if let Some(k) = &kernel {
@@ -1680,6 +1769,9 @@ impl<'p> Machine<'p> {
             IssueClass::Mem => (t.issue_mem, 0),
             IssueClass::Bar => (t.issue_bar, 0),
             IssueClass::BarArrive => (t.issue_bar_arrive, 0),
+            IssueClass::BulkCopy => (t.issue_bulk_copy, 0),
+            IssueClass::Ldgsts => (t.issue_ldgsts, 0),
+            IssueClass::ProxyFence => (t.issue_proxy_fence, 0),
         };
         let wp = &mut self.warps[w];
         wp.marked = true;
@@ -1737,6 +1829,57 @@ impl<'p> Machine<'p> {
             self.set_reg(w, &d, v);
         }
         self.release(w);
+    }
+
+    /// The issue model's mbarrier return path: the unit's response to a
+    /// warp's op (or the wake of its suspended `try_wait`) reaches the warp
+    /// `mbarrier_latency` cycles later (`test_wait_fail` for a `test_wait`
+    /// that answers false), responses of one SM at least
+    /// `mb_return_interval` apart.
+    fn mb_responses(&mut self, c: usize, o: &sm_sync_model::Outputs) {
+        let t = self.opts.sm_timing.clone().expect("issue model on");
+        let now = self.now;
+        let mut push = |m: &mut Self, w: usize, dst: Option<String>, v: u64, lat: u64| {
+            let due = (now + lat).max(m.sms[c].mb_last_due + t.mb_return_interval);
+            m.sms[c].mb_last_due = due;
+            m.sms[c].mb_queue.push_back((due, w, dst, v));
+        };
+        if o.mb_rsp_valid {
+            let w = self.sms[c]
+                .warps
+                .iter()
+                .copied()
+                .find(|&w| self.warps[w].slot == o.mb_rsp_warp);
+            if let Some(w) = w {
+                if o.mb_rsp_suspended {
+                    self.warps[w].mb_suspended = true;
+                } else if let Some(dst) = self.warps[w].mb_fifo.pop_front() {
+                    let v = if mb::op::is_arrive(o.mb_rsp_op) {
+                        o.mb_rsp_token as u64
+                    } else {
+                        o.mb_rsp_done as u64
+                    };
+                    let lat = if o.mb_rsp_op == mb::op::TEST_WAIT && !o.mb_rsp_done {
+                        t.test_wait_fail
+                    } else {
+                        t.mbarrier_latency
+                    };
+                    push(self, w, dst, v, lat);
+                }
+            }
+        }
+        if o.mb_wake_mask != 0 {
+            for w in self.sms[c].warps.clone() {
+                let b = 1u64 << self.warps[w].slot;
+                if o.mb_wake_mask & b != 0 && self.warps[w].mb_suspended {
+                    self.warps[w].mb_suspended = false;
+                    if let Some(dst) = self.warps[w].mb_fifo.pop_front() {
+                        let v = (o.mb_wake_done & b != 0) as u64;
+                        push(self, w, dst, v, t.mbarrier_latency);
+                    }
+                }
+            }
+        }
     }
 
     /// One cycle of the host threads: each issues one instruction; memory
@@ -1911,6 +2054,22 @@ impl<'p> Machine<'p> {
             }
             self.sms[c].rel_queue.pop_front();
             self.deliver_bar_release(w, v);
+        }
+        while let Some((due, ..)) = self.sms[c].mb_queue.front() {
+            if *due > now {
+                break;
+            }
+            let (_, w, dst, v) = self.sms[c].mb_queue.pop_front().expect("front");
+            if let Some(d) = dst {
+                self.set_reg(w, &d, v);
+                if let Some(&k) = self.entries[self.warps[w].entry].regs.get(&d) {
+                    self.warps[w].reg_ready[k] = now;
+                }
+            }
+            if self.warps[w].wait == Wait::MbRsp(None) && self.warps[w].mb_fifo.is_empty() {
+                self.release(w);
+            }
+            self.last_progress = now;
         }
         // Candidates per unit, round robin over the CTA's warps.
         let order: Vec<usize> = {
@@ -2120,6 +2279,10 @@ impl<'p> Machine<'p> {
                         }
                         _ => None,
                     };
+                    // Issue model: an op that changes the transaction count
+                    // holds the warp until the unit's answer is back (the
+                    // bulk copy that follows must find the count set).
+                    self.warps[w].mb_hold = matches!(mb_op, MbOp::ArriveExpectTx | MbOp::ExpectTx);
                     req = Some((w, x, Req::Mb(dst)));
                 }
                 Lowered::AsyncCopy { bytes, .. } => {
@@ -2376,7 +2539,9 @@ impl<'p> Machine<'p> {
             }
         }
         // mbarrier responses to last cycle's op, then wakes.
-        if o.mb_rsp_valid {
+        if self.opts.sm_timing.is_some() {
+            self.mb_responses(c, &o);
+        } else if o.mb_rsp_valid {
             for &w in &self.sms[c].warps.clone() {
                 if self.warps[w].slot != o.mb_rsp_warp {
                     continue;
@@ -2398,7 +2563,7 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        if o.mb_wake_mask != 0 {
+        if o.mb_wake_mask != 0 && self.opts.sm_timing.is_none() {
             for &w in &self.sms[c].warps.clone() {
                 let b = 1u64 << self.warps[w].slot;
                 if o.mb_wake_mask & b != 0 {
@@ -2456,7 +2621,20 @@ impl<'p> Machine<'p> {
                 }
             }
             Req::Mb(dst) => {
-                if took {
+                if took && self.opts.sm_timing.is_some() {
+                    // Issue model: the warp runs on; a destination register
+                    // waits (scoreboard) for the response.
+                    if let Some(d) = &dst {
+                        if let Some(&k) = self.entries[self.warps[w].entry].regs.get(d) {
+                            self.warps[w].reg_ready[k] = u64::MAX;
+                        }
+                    }
+                    self.warps[w].mb_fifo.push_back(dst);
+                    self.advance(w);
+                    if self.warps[w].mb_hold {
+                        self.block(w, Wait::MbRsp(None));
+                    }
+                } else if took {
                     self.advance(w);
                     self.block(w, Wait::MbRsp(dst));
                 }

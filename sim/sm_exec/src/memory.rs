@@ -51,6 +51,10 @@ pub struct MemTiming {
     pub copy_read: (u64, u64),
     /// Bulk copy: source read → destination written.
     pub copy_write: (u64, u64),
+    /// ... issue → source read when the source is shared memory.
+    pub copy_read_shared: (u64, u64),
+    /// ... source read → destination written when the destination is global memory.
+    pub copy_write_global: (u64, u64),
     /// Probability (per mille) that an SM's L1 starts with a stale line.
     pub stale_permille: u32,
     /// Deliberate bugs, for tests that prove the litmus verdicts depend on
@@ -78,6 +82,8 @@ impl Default for MemTiming {
             async_view: (1, 400),
             copy_read: (50, 300),
             copy_write: (20, 200),
+            copy_read_shared: (50, 300),
+            copy_write_global: (20, 200),
             stale_permille: 500,
             faults: Faults::default(),
         }
@@ -718,8 +724,18 @@ impl Memory {
     /// Hand a bulk copy to the copy engine.
     pub fn copy(&mut self, now: u64, c: Copy) {
         let (lr, lw) = self.copy_last.get(&c.warp).copied().unwrap_or((0, 0));
-        let read_at = (now + self.rand(self.t.copy_read)).max(lr + 1);
-        let write_at = (read_at + self.rand(self.t.copy_write)).max(lw + 1);
+        let read = if c.src_shared {
+            self.t.copy_read_shared
+        } else {
+            self.t.copy_read
+        };
+        let write = if c.dst_shared {
+            self.t.copy_write
+        } else {
+            self.t.copy_write_global
+        };
+        let read_at = (now + self.rand(read)).max(lr + 1);
+        let write_at = (read_at + self.rand(write)).max(lw + 1);
         self.copy_last.insert(c.warp, (read_at, write_at));
         self.push_pending(Pending::Copy {
             read_at,

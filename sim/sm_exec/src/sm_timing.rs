@@ -79,6 +79,18 @@ pub struct SmTiming {
     /// an LDC)" probe, 91 cycles when the waiter completes the barrier, less
     /// its own release (12), the 8 IMADs (32) and the clock read (2).
     pub const_latency: u64,
+    /// An mbarrier op's response (arrive state, `try_wait`/`test_wait`
+    /// answer, a suspended `try_wait`'s wake) reaches the warp this many
+    /// cycles after the unit answers: sync §2.4, the phase-reuse loop's
+    /// `arrive; wait` costs 58 cycles, of which the loop's own issue is 8.
+    pub mbarrier_latency: u64,
+    /// ... a `test_wait` that answers false: §2.4 wake fan-out, one
+    /// spinning `test_wait` warp leaves 119 cycles after the arrive.
+    pub test_wait_fail: u64,
+    /// mbarrier responses of one SM leave the unit at most one per this
+    /// many cycles: §2.4 wake fan-out, 31 `try_wait` warps leave over 84
+    /// cycles after the first (2.8 per warp).
+    pub mb_return_interval: u64,
     /// Shared-memory load: 934 / 32 dependent `ld.shared` less the 4-cycle
     /// address arithmetic (h100_micro.csv `ld_shared_chase_x32`).
     pub shared_latency: u64,
@@ -87,9 +99,26 @@ pub struct SmTiming {
     pub l2_latency: u64,
     /// Store buffer to L2 (a store's visibility): the L2 latency.
     pub store_drain: u64,
-    /// Bulk copy issue → source read, source read → destination written.
+    /// Bulk copy and `cp.async` (LDGSTS): issue → source read from global
+    /// memory (the L2 latency); from shared memory (the shared latency).
     pub copy_read: u64,
+    /// ... source read → written to shared memory (the shared latency).
     pub copy_write: u64,
+    /// ... source read → written to global memory and acknowledged (a bulk
+    /// store): k4's final `cp.async.bulk.wait_group 0` returns 69.5 cycles
+    /// after its clock read, which follows the store's issue by about 100
+    /// cycles (`data/kernels/h100_kernels_summary.csv`), less the shared read.
+    pub copy_write_global: u64,
+    /// Cycles a warp waits after issuing a bulk copy (`UBLKCP`): k4's
+    /// `async_issue` sites, 108 and 103 cycles including the 7-cycle
+    /// `st.shared` probe and clock read around them.
+    pub issue_bulk_copy: u64,
+    /// ... after `cp.async` (LDGSTS): sync §4.2, 32 `LDGSTS` and 4 commits
+    /// issue in 192 cycles.
+    pub issue_ldgsts: u64,
+    /// ... after `fence.proxy.async`: k4's fence sites, 14 cycles including
+    /// the 7-cycle probe.
+    pub issue_proxy_fence: u64,
     /// Warps of one CTA start within this many cycles of each other.
     pub start_skew: u64,
 }
@@ -112,11 +141,18 @@ impl SmTiming {
             release_arrive: 25,
             fanout_interval: 1,
             const_latency: 45,
+            mbarrier_latency: 50,
+            test_wait_fail: 119,
+            mb_return_interval: 3,
             shared_latency: 25,
             l2_latency: 367,
             store_drain: 367,
             copy_read: 367,
-            copy_write: 200,
+            copy_write: 25,
+            copy_write_global: 140,
+            issue_bulk_copy: 100,
+            issue_ldgsts: 6,
+            issue_proxy_fence: 7,
             start_skew: 8,
         }
     }
@@ -135,7 +171,7 @@ impl SmTiming {
             l2_latency: scale(h.l2_latency),
             store_drain: scale(h.store_drain),
             copy_read: scale(h.copy_read),
-            copy_write: scale(h.copy_write),
+            copy_write_global: scale(h.copy_write_global),
             ..h
         }
     }
@@ -162,6 +198,8 @@ impl SmTiming {
             async_view: one(1),
             copy_read: one(self.copy_read),
             copy_write: one(self.copy_write),
+            copy_read_shared: one(self.shared_latency),
+            copy_write_global: one(self.copy_write_global),
             stale_permille: 0,
             ..MemTiming::default()
         }
@@ -183,6 +221,12 @@ pub enum IssueClass {
     Bar,
     /// `bar.arrive`.
     BarArrive,
+    /// `cp.async.bulk` (a bulk copy's issue).
+    BulkCopy,
+    /// `cp.async.{ca,cg}` (LDGSTS).
+    Ldgsts,
+    /// `fence.proxy.async`.
+    ProxyFence,
 }
 
 impl IssueClass {
@@ -208,7 +252,7 @@ mod tests {
             l2_latency: a.l2_latency,
             store_drain: a.store_drain,
             copy_read: a.copy_read,
-            copy_write: a.copy_write,
+            copy_write_global: a.copy_write_global,
             ..b.clone()
         };
         assert_eq!(same_memory, a);

@@ -38,9 +38,78 @@ fn reg(r: &RunResult, warp: u32, name: &str) -> Result<f64, String> {
 
 /// The spin of the late warp: until `DELAY` cycles after its start.
 fn spin() -> String {
+    spin_for(DELAY)
+}
+
+/// [`spin_for`] with its own label (two spins in one entry).
+fn spin_labelled(d: u64, label: &str) -> String {
+    spin_for(d).replace("SPIN", label)
+}
+
+/// A spin of `d` cycles (none for 0).
+fn spin_for(d: u64) -> String {
+    if d == 0 {
+        return String::new();
+    }
     format!(
-        "    mov.u64 %rd10, %clock64;\n    add.u64 %rd11, %rd10, {DELAY};\nSPIN:\n    mov.u64 %rd12, %clock64;\n    setp.lt.u64 %p9, %rd12, %rd11;\n    @%p9 bra SPIN;\n"
+        "    mov.u64 %rd10, %clock64;\n    add.u64 %rd11, %rd10, {d};\nSPIN:\n    mov.u64 %rd12, %clock64;\n    setp.lt.u64 %p9, %rd12, %rd11;\n    @%p9 bra SPIN;\n"
     )
+}
+
+/// §1.3's producer/consumer test (1c): warp 0 (producer) `bar.arrive 1, N`
+/// between two clock reads, `k` consumer warps `bar.sync 1, N` between two
+/// clock reads; "consumer waiting": the producer starts `delay` cycles
+/// late; "consumer late": the consumers start 500 cycles late. The
+/// figures are the first consumer's.
+fn producer_consumer(t: &SmTiming) -> Result<Vec<Cell>, String> {
+    let mut out = Vec::new();
+    for (k, late, delay) in [
+        (1u32, false, 0u64),
+        (1, false, 500),
+        (1, true, 500),
+        (3, false, 500),
+        (3, true, 500),
+        (7, false, 500),
+    ] {
+        let n = 32 * (k + 1);
+        let mut warps = "  - {cta: 0, warp: 0, program: producer}\n".to_string();
+        for w in 1..=k {
+            warps += &format!("  - {{cta: 0, warp: {w}, program: consumer}}\n");
+        }
+        let (p_spin, c_spin) = if late {
+            (String::new(), spin_for(delay))
+        } else {
+            (spin_for(delay), String::new())
+        };
+        let src = format!(
+            "---\nctas: 1\nwarps:\n{warps}---\n.version 8.0\n.target sm_90\n{VARS}\n.entry producer\n{{\n{DECLS}{p_spin}    mov.u64 %rd4, %clock64;\n    bar.arrive 1, {n};\n    mov.u64 %rd5, %clock64;\n    ret;\n}}\n\n.entry consumer\n{{\n{DECLS}{c_spin}    mov.u64 %rd1, %clock64;\n    bar.sync 1, {n};\n    mov.u64 %rd2, %clock64;\n    ret;\n}}\n"
+        );
+        let r = run("probe_1c.ptx", &src, t)?;
+        let (tb, ta) = (reg(&r, 0, "%rd4")?, reg(&r, 0, "%rd5")?);
+        let (cb, ca) = (reg(&r, 1, "%rd1")?, reg(&r, 1, "%rd2")?);
+        let cfg = format!(
+            "{k} consumer warp(s); {}; delay {delay}",
+            if late {
+                "consumer late (producer arrived first)"
+            } else {
+                "consumer waiting"
+            }
+        );
+        let mut cells = vec![
+            ("producer bar.arrive cost", ta - tb),
+            ("consumer own bar.sync", ca - cb),
+        ];
+        if late {
+            cells.push(("producer_arrived_first(0/1)", (tb < cb) as u8 as f64));
+        } else {
+            cells.push(("wake: consumer t_after - producer t_before", ca - tb));
+            cells.push(("consumer_was_waiting(0/1)", (cb <= tb) as u8 as f64));
+        }
+        for (metric, v) in cells {
+            out.push(("1c".to_string(), cfg.clone(), metric.to_string(), v));
+        }
+    }
+    Ok(out)
 }
 
 /// The X variants of §1.3's deferred-blocking probe: (name as the bench
@@ -160,9 +229,147 @@ fn release_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
     Ok(out)
 }
 
+/// The wait of 2.4's probes: `try_wait.parity` (suspends in the unit) or a
+/// `test_wait.parity` spin, on `[mb]` with the parity in `%r1`; `p` names
+/// the loop's label.
+fn wait_loop(kind: &str, bar: &str, p: &str) -> String {
+    format!("{p}:\n    mbarrier.{kind}.parity.shared.b64 %p1, [{bar}], %r1;\n    @!%p1 bra {p};\n")
+}
+
+const MB_VARS: &str = ".shared .align 8 .b64 full;\n.shared .align 8 .b64 empty;\n";
+
+/// §2.4 (2d): the phase-reuse loop (count 1, one thread: `arrive;
+/// wait(φ); φ ^= 1`, 16 iterations) and the full/empty ping-pong of two
+/// warps (8 round trips; the producer optionally 500 cycles late each time).
+fn mbarrier_ping_pong(t: &SmTiming) -> Result<Vec<Cell>, String> {
+    const ITERS: u64 = 16;
+    let mut out = Vec::new();
+    for kind in ["try_wait", "test_wait"] {
+        let body = format!(
+            "    mbarrier.init.shared.b64 [full], 1;\n    mov.u32 %r1, 0;\n    mov.u32 %r2, 0;\n    mov.u64 %rd6, %clock64;\nLOOP:\n    mov.u64 %rd1, %clock64;\n    mbarrier.arrive.shared.b64 %rd5, [full];\n{}    mov.u64 %rd2, %clock64;\n    xor.b32 %r1, %r1, 1;\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p2, %r2, {ITERS};\n    @%p2 bra LOOP;\n    mov.u64 %rd7, %clock64;\n    ret;\n",
+            wait_loop(kind, "full", "W")
+        );
+        let src = format!(
+            "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t}}\n---\n.version 8.0\n.target sm_90\n{MB_VARS}\n.entry t\n{{\n{DECLS}{body}}}\n"
+        );
+        let r = run("probe_2d_reuse.ptx", &src, t)?;
+        let cfg = format!("count 1; 1 thread; {kind}.parity");
+        let own = reg(&r, 0, "%rd2")? - reg(&r, 0, "%rd1")?;
+        let rt = (reg(&r, 0, "%rd7")? - reg(&r, 0, "%rd6")?) / ITERS as f64;
+        out.push((
+            "2d".into(),
+            cfg.clone(),
+            "own(arrive+wait: t_after-t_before)".into(),
+            own,
+        ));
+        out.push((
+            "2d".into(),
+            cfg,
+            "rt(closed loop; per warp)".into(),
+            rt.round(),
+        ));
+    }
+    for kind in ["try_wait", "test_wait"] {
+        for delay in [0u64, 500] {
+            const ROUNDS: u64 = 8;
+            // Producer: wait empty (phase 1 − φ after the first round),
+            // [delay], t_before, arrive full, t_after. Consumer: wait full,
+            // t_out, arrive empty.
+            let producer = format!(
+                "    mov.u32 %r1, 1;\n    mov.u32 %r2, 0;\nPL:\n    setp.eq.u32 %p3, %r2, 0;\n    @%p3 bra SKIP;\n{}SKIP:\n{}    mov.u64 %rd4, %clock64;\n    mbarrier.arrive.shared.b64 _, [full];\n    mov.u64 %rd5, %clock64;\n    xor.b32 %r1, %r1, 1;\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p2, %r2, {ROUNDS};\n    @%p2 bra PL;\n    ret;\n",
+                wait_loop("try_wait", "empty", "PW"),
+                spin_for(delay)
+            );
+            let consumer = format!(
+                "    mov.u32 %r1, 0;\n    mov.u32 %r2, 0;\nCL:\n    mov.u64 %rd1, %clock64;\n{}    mov.u64 %rd2, %clock64;\n    mbarrier.arrive.shared.b64 _, [empty];\n    xor.b32 %r1, %r1, 1;\n    add.u32 %r2, %r2, 1;\n    setp.eq.u32 %p3, %r2, 1;\n    @%p3 mov.u64 %rd8, %rd2;\n    setp.lt.u32 %p2, %r2, {ROUNDS};\n    @%p2 bra CL;\n    ret;\n",
+                wait_loop(kind, "full", "CW")
+            );
+            let src = format!(
+                "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: producer}}\n  - {{cta: 0, warp: 1, program: consumer}}\n---\n.version 8.0\n.target sm_90\n{MB_VARS}\n.entry producer\n{{\n{DECLS}    mbarrier.init.shared.b64 [full], 1;\n    mbarrier.init.shared.b64 [empty], 1;\n    bar.sync 2, 64;\n{producer}}}\n\n.entry consumer\n{{\n{DECLS}    bar.sync 2, 64;\n{consumer}}}\n"
+            );
+            let r = run("probe_2d_pingpong.ptx", &src, t)?;
+            let cfg = format!(
+                "full/empty count 1; consumer {}; producer delay {delay}",
+                if kind == "try_wait" {
+                    "try_wait"
+                } else {
+                    "test_wait spin"
+                }
+            );
+            let (pb, pa) = (reg(&r, 0, "%rd4")?, reg(&r, 0, "%rd5")?);
+            let (cb, ca, c1) = (
+                reg(&r, 1, "%rd1")?,
+                reg(&r, 1, "%rd2")?,
+                reg(&r, 1, "%rd8")?,
+            );
+            let rt = (ca - c1) / (ROUNDS - 1) as f64;
+            let mut cells = vec![
+                ("producer arrive cost", pa - pb),
+                ("rt(consumer release to release)", rt.round()),
+            ];
+            if delay > 0 {
+                cells.push(("wake: consumer t_after - producer t_before", ca - pb));
+                cells.push(("consumer_was_waiting(0/1)", (cb < pb) as u8 as f64));
+            }
+            for (metric, v) in cells {
+                out.push(("2d".into(), cfg.clone(), metric.into(), v));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// §2.4 wake fan-out (2f): lane 0 of warp 0 arrives on a count-1 barrier
+/// (`tA`, the bench's 45 cycles of set-up, the arrive, `tA2`); `k` warps of
+/// 32 lanes wait on it (`try_wait` or a `test_wait` spin), then read `t2`.
+fn mbarrier_wake_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
+    let mut out = Vec::new();
+    for kind in ["try_wait", "test_wait"] {
+        for k in [1u32, 3, 7, 15, 31] {
+            let mut warps = "  - {cta: 0, warp: 0, program: producer}\n".to_string();
+            for w in 1..=k {
+                warps += &format!("  - {{cta: 0, warp: {w}, program: waiter, lanes: 32}}\n");
+            }
+            let src = format!(
+                "---\nctas: 1\nwarps:\n{warps}---\n.version 8.0\n.target sm_90\n{MB_VARS}\n.entry producer\n{{\n{DECLS}    mbarrier.init.shared.b64 [full], 1;\n    bar.sync 2, {n};\n{}    mov.u64 %rd4, %clock64;\n{}    mbarrier.arrive.shared.b64 _, [full];\n    mov.u64 %rd5, %clock64;\n    ret;\n}}\n\n.entry waiter\n{{\n{DECLS}    mov.u32 %r1, 0;\n    bar.sync 2, {n};\n{}    mov.u64 %rd3, %clock64;\n    ret;\n}}\n",
+                spin(),
+                spin_labelled(45, "SETUP"),
+                wait_loop(kind, "full", "W"),
+                n = 32 * (k + 1)
+            );
+            let r = run("probe_2f.ptx", &src, t)?;
+            let ta = reg(&r, 0, "%rd4")?;
+            let mut outs = (1..=k)
+                .map(|w| reg(&r, w, "%rd3").map(|t2| t2 - ta))
+                .collect::<Result<Vec<f64>, String>>()?;
+            outs.sort_by(f64::total_cmp);
+            let cfg = format!(
+                "{k} waiter warps (all lanes {}); count-1 barrier; producer lane 0",
+                if kind == "try_wait" {
+                    "try_wait"
+                } else {
+                    "test_wait spin"
+                }
+            );
+            for (metric, v) in [
+                ("first waiter out (t2-tA)", outs[0]),
+                ("median waiter out", outs[outs.len() / 2]),
+                ("last waiter out", outs[outs.len() - 1]),
+                ("producer arrive cost", reg(&r, 0, "%rd5")? - ta),
+            ] {
+                out.push(("2f".into(), cfg.clone(), metric.into(), v));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Every probe the executor rebuilds, under preset `t`.
 pub fn cells(t: &SmTiming) -> Result<Vec<Cell>, String> {
-    let mut v = deferred_blocking(t)?;
+    let mut v = producer_consumer(t)?;
+    v.extend(deferred_blocking(t)?);
     v.extend(release_fanout(t)?);
+    v.extend(mbarrier_ping_pong(t)?);
+    v.extend(mbarrier_wake_fanout(t)?);
     Ok(v)
 }
