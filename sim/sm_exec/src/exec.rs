@@ -501,7 +501,7 @@ fn issue_shape(
         })
     {
         IssueClass::BulkCopy
-    } else if inst.form.starts_with("cp.async.c") {
+    } else if inst.form.starts_with("cp.async.ca") || inst.form.starts_with("cp.async.cg") {
         IssueClass::Ldgsts
     } else if ops.iter().any(|o| matches!(o, Lowered::ProxyFence { .. })) {
         IssueClass::ProxyFence
@@ -1839,7 +1839,7 @@ impl<'p> Machine<'p> {
     fn mb_responses(&mut self, c: usize, o: &sm_sync_model::Outputs) {
         let t = self.opts.sm_timing.clone().expect("issue model on");
         let now = self.now;
-        let mut push = |m: &mut Self, w: usize, dst: Option<String>, v: u64, lat: u64| {
+        let push = |m: &mut Self, w: usize, dst: Option<String>, v: u64, lat: u64| {
             let due = (now + lat).max(m.sms[c].mb_last_due + t.mb_return_interval);
             m.sms[c].mb_last_due = due;
             m.sms[c].mb_queue.push_back((due, w, dst, v));
@@ -2320,6 +2320,7 @@ impl<'p> Machine<'p> {
                             src,
                             dst,
                             bytes: n,
+                            l1: false,
                             batch: None,
                         },
                     );
@@ -2676,6 +2677,7 @@ impl<'p> Machine<'p> {
                             src,
                             dst,
                             bytes: n,
+                            l1: false,
                             batch: None,
                         },
                     );
@@ -2729,6 +2731,7 @@ impl<'p> Machine<'p> {
                     src,
                     dst,
                     bytes: n,
+                    l1: code.inst.form.starts_with("cp.async.ca"),
                     batch: Some(b),
                 },
             );

@@ -55,11 +55,27 @@ pub struct MemTiming {
     pub copy_read_shared: (u64, u64),
     /// ... source read → destination written when the destination is global memory.
     pub copy_write_global: (u64, u64),
+    /// Cache residency for the timing of global reads (SM timing presets);
+    /// `None`: every global read takes `l2` (functional timing).
+    pub caches: Option<Caches>,
     /// Probability (per mille) that an SM's L1 starts with a stale line.
     pub stale_permille: u32,
     /// Deliberate bugs, for tests that prove the litmus verdicts depend on
     /// the acknowledgement and invalidate paths (all off normally).
     pub faults: Faults,
+}
+
+/// Latencies by where a global read finds its line: the SM's L1 (an
+/// L1-cached read of the line before), L2 (the launch's data, or any access
+/// before), else DRAM; loads and `cp.async` (LDGSTS, which reads through
+/// its own path) separately.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caches {
+    pub load_l1: u64,
+    pub load_l2: u64,
+    pub ldgsts_l1: u64,
+    pub ldgsts_l2: u64,
+    pub dram: u64,
 }
 
 /// Deliberate bugs of the memory system (tests only; all `false` by default).
@@ -84,6 +100,7 @@ impl Default for MemTiming {
             copy_write: (20, 200),
             copy_read_shared: (50, 300),
             copy_write_global: (20, 200),
+            caches: None,
             stale_permille: 500,
             faults: Faults::default(),
         }
@@ -391,6 +408,8 @@ pub struct Copy {
     pub src: u64,
     pub dst: u64,
     pub bytes: u32,
+    /// The source may be cached in L1 (`cp.async.ca`).
+    pub l1: bool,
     /// The per-lane copies of one non-bulk `cp.async` warp instruction
     /// (`LDGSTS`) are one issue of the async-group tracker: the executor
     /// reports its read and its write when the last of the batch is done.
@@ -411,7 +430,11 @@ pub struct Memory {
     /// of the run time).
     pending: BTreeMap<u64, Vec<Pending>>,
     /// Per warp: time of its last bulk copy's read / write (keeps issue order).
-    copy_last: HashMap<usize, (u64, u64)>,
+    copy_last: HashMap<usize, (u64, u64, Option<u64>)>,
+    /// Cache residency ([`MemTiming::caches`]): 128-byte lines L2 holds,
+    /// and per SM the lines its L1 holds.
+    l2_lines: std::collections::HashSet<u64>,
+    l1_lines: Vec<std::collections::HashSet<u64>>,
     /// Global memory as the host wrote it before the launch (`Memory::init_global`).
     initial: HashMap<u64, u64>,
     /// Accesses left per acknowledgement group ([`Txn::group`]).
@@ -435,6 +458,8 @@ impl Memory {
             async_last: vec![HashMap::new(); sms],
             pending: BTreeMap::new(),
             copy_last: HashMap::new(),
+            l2_lines: Default::default(),
+            l1_lines: vec![Default::default(); sms],
             initial: HashMap::new(),
             groups: HashMap::new(),
             due: u64::MAX,
@@ -500,6 +525,7 @@ impl Memory {
     /// buffers); a stale L1 line holds this value.
     pub fn init_global(&mut self, addr: u64, val: u64) {
         self.initial.insert(addr, val);
+        self.l2_lines.insert(addr >> 7);
         self.l2.insert(
             addr,
             vec![Version {
@@ -636,12 +662,21 @@ impl Memory {
                     Some(_) => None,
                     None => self.local(sm, addr, !strong),
                 };
+                let cached = self.global_read(sm, addr, !strong, false);
                 let (at, val) = match hit {
-                    Some(v) => (now + self.rand(self.t.l1), Some(v)),
+                    // The SM's own store buffer or L1 line: no slower than an L1 hit.
+                    Some(v) => {
+                        let lat = match (cached, self.t.caches) {
+                            (Some(c), Some(k)) => c.min(k.load_l1),
+                            _ => self.rand(self.t.l1),
+                        };
+                        (now + lat, Some(v))
+                    }
                     None => {
                         let last = self.sms[sm].last_read.get(&addr).copied().unwrap_or(0);
                         let after = atomic_pending.map_or(0, |(_, aat)| aat + 1);
-                        let at = (now + self.rand(self.t.l2)).max(last + 1).max(after);
+                        let lat = cached.unwrap_or_else(|| self.rand(self.t.l2));
+                        let at = (now + lat).max(last + 1).max(after);
                         self.sms[sm].last_read.insert(addr, at);
                         (at, None)
                     }
@@ -721,13 +756,51 @@ impl Memory {
         }
     }
 
-    /// Hand a bulk copy to the copy engine.
+    /// The latency of a global read of `addr` by SM `sm` under the cache
+    /// model (`None` without it), and the line is then resident in L2 (and
+    /// in the SM's L1 for an L1-cached read).
+    fn global_read(&mut self, sm: usize, addr: u64, l1: bool, ldgsts: bool) -> Option<u64> {
+        let c = self.t.caches?;
+        let line = addr >> 7;
+        let lat = match (
+            l1 && self.l1_lines[sm].contains(&line),
+            self.l2_lines.contains(&line),
+        ) {
+            (true, _) if ldgsts => c.ldgsts_l1,
+            (true, _) => c.load_l1,
+            (false, true) if ldgsts => c.ldgsts_l2,
+            (false, true) => c.load_l2,
+            (false, false) => c.dram,
+        };
+        self.l2_lines.insert(line);
+        if l1 {
+            self.l1_lines[sm].insert(line);
+        }
+        Some(lat)
+    }
+
+    /// Hand a bulk copy to the copy engine. The per-lane copies of one
+    /// `cp.async` warp instruction (one batch) move together.
     pub fn copy(&mut self, now: u64, c: Copy) {
-        let (lr, lw) = self.copy_last.get(&c.warp).copied().unwrap_or((0, 0));
-        let read = if c.src_shared {
-            self.t.copy_read_shared
+        let (lr, lw, last_batch) = self.copy_last.get(&c.warp).copied().unwrap_or((0, 0, None));
+        if c.batch.is_some() && c.batch == last_batch && self.t.caches.is_some() {
+            self.push_pending(Pending::Copy {
+                read_at: lr,
+                write_at: lw,
+                copy: c,
+                data: None,
+            });
+            return;
+        }
+        let cached = if c.src_shared {
+            None
         } else {
-            self.t.copy_read
+            self.global_read(c.cta, c.src, c.l1, c.batch.is_some())
+        };
+        let read = match cached {
+            Some(l) => (l, l),
+            None if c.src_shared => self.t.copy_read_shared,
+            None => self.t.copy_read,
         };
         let write = if c.dst_shared {
             self.t.copy_write
@@ -736,7 +809,7 @@ impl Memory {
         };
         let read_at = (now + self.rand(read)).max(lr + 1);
         let write_at = (read_at + self.rand(write)).max(lw + 1);
-        self.copy_last.insert(c.warp, (read_at, write_at));
+        self.copy_last.insert(c.warp, (read_at, write_at, c.batch));
         self.push_pending(Pending::Copy {
             read_at,
             write_at,

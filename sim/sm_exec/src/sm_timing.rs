@@ -97,6 +97,21 @@ pub struct SmTiming {
     /// Global load served by L2: 5942 / 16 dependent `ld.global.cg` less the
     /// 4-cycle address arithmetic (h100_micro.csv `ld_global_cg_chase_x16`).
     pub l2_latency: u64,
+    /// Global load served by the SM's L1 (a line an L1-cached load brought
+    /// in): 803 / 16 dependent `ld.global.ca` less 8 of address arithmetic
+    /// (h100_micro.csv `ld_global_ca_hot_chase_x16`).
+    pub l1_hit_latency: u64,
+    /// `cp.async` (LDGSTS) source read of a line in the SM's L1: sync §4.2,
+    /// a hot `.ca` group completes ≈ 150 cycles after its last issue, less
+    /// the shared write.
+    pub ldgsts_l1_latency: u64,
+    /// ... of a line in L2: §4.2, a hot `.cg` group completes ≈ 333 cycles
+    /// after its last issue, less the shared write.
+    pub ldgsts_l2_latency: u64,
+    /// Global read of a line neither cache holds (DRAM): sync §4.2, the
+    /// first cold `cp.async.cg` group completes 912 cycles after the first
+    /// issue, 48 of them issue and 25 the shared write.
+    pub dram_latency: u64,
     /// Store buffer to L2 (a store's visibility): the L2 latency.
     pub store_drain: u64,
     /// Bulk copy and `cp.async` (LDGSTS): issue → source read from global
@@ -146,6 +161,10 @@ impl SmTiming {
             mb_return_interval: 3,
             shared_latency: 25,
             l2_latency: 367,
+            l1_hit_latency: 42,
+            dram_latency: 840,
+            ldgsts_l1_latency: 125,
+            ldgsts_l2_latency: 308,
             store_drain: 367,
             copy_read: 367,
             copy_write: 25,
@@ -169,6 +188,8 @@ impl SmTiming {
         SmTiming {
             name: "h200",
             l2_latency: scale(h.l2_latency),
+            dram_latency: scale(h.dram_latency),
+            ldgsts_l2_latency: scale(h.ldgsts_l2_latency),
             store_drain: scale(h.store_drain),
             copy_read: scale(h.copy_read),
             copy_write_global: scale(h.copy_write_global),
@@ -200,6 +221,13 @@ impl SmTiming {
             copy_write: one(self.copy_write),
             copy_read_shared: one(self.shared_latency),
             copy_write_global: one(self.copy_write_global),
+            caches: Some(crate::memory::Caches {
+                load_l1: self.l1_hit_latency,
+                load_l2: self.l2_latency,
+                ldgsts_l1: self.ldgsts_l1_latency,
+                ldgsts_l2: self.ldgsts_l2_latency,
+                dram: self.dram_latency,
+            }),
             stale_permille: 0,
             ..MemTiming::default()
         }
@@ -250,6 +278,8 @@ mod tests {
         let same_memory = SmTiming {
             name: "h100",
             l2_latency: a.l2_latency,
+            dram_latency: a.dram_latency,
+            ldgsts_l2_latency: a.ldgsts_l2_latency,
             store_drain: a.store_drain,
             copy_read: a.copy_read,
             copy_write_global: a.copy_write_global,

@@ -41,10 +41,9 @@ fn spin() -> String {
     spin_for(DELAY)
 }
 
-/// [`spin_for`] with its own label (two spins in one entry).
-fn spin_labelled(d: u64, label: &str) -> String {
-    spin_for(d).replace("SPIN", label)
-}
+/// The bench's 45 cycles of `S2UR` set-up between the producer's clock
+/// read and its arrive (§2.4), as a dependent chain of 11 IMADs.
+const SETUP: &str = "    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mad.lo.u32 %r9, %r9, 3, 1;\n    mov.u32 %r10, %r9;\n";
 
 /// A spin of `d` cycles (none for 0).
 fn spin_for(d: u64) -> String {
@@ -137,8 +136,9 @@ const X: [(&str, &str); 7] = [
 ];
 
 const DECLS: &str = "    .reg .b32 %r<16>;\n    .reg .b64 %rd<16>;\n    .reg .pred %p<10>;\n";
+/// The bench's variables (`gval` initialised: hot in L2, as the bench's was).
 const VARS: &str =
-    ".const .align 4 .u32 cval;\n.shared .align 4 .u32 sval;\n.global .align 4 .u32 gval;\n";
+    ".const .align 4 .u32 cval;\n.shared .align 4 .u32 sval;\n.global .align 4 .u32 gval = 1;\n";
 
 /// §1.3 (1g): two warps on `bar.sync 1, 64`. "waiter first": warp 1 (the
 /// waiter) arrives at once, warp 0 `DELAY` cycles later with `bar.sync` or
@@ -333,7 +333,7 @@ fn mbarrier_wake_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
             let src = format!(
                 "---\nctas: 1\nwarps:\n{warps}---\n.version 8.0\n.target sm_90\n{MB_VARS}\n.entry producer\n{{\n{DECLS}    mbarrier.init.shared.b64 [full], 1;\n    bar.sync 2, {n};\n{}    mov.u64 %rd4, %clock64;\n{}    mbarrier.arrive.shared.b64 _, [full];\n    mov.u64 %rd5, %clock64;\n    ret;\n}}\n\n.entry waiter\n{{\n{DECLS}    mov.u32 %r1, 0;\n    bar.sync 2, {n};\n{}    mov.u64 %rd3, %clock64;\n    ret;\n}}\n",
                 spin(),
-                spin_labelled(45, "SETUP"),
+                SETUP,
                 wait_loop(kind, "full", "W"),
                 n = 32 * (k + 1)
             );
@@ -364,6 +364,66 @@ fn mbarrier_wake_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
     Ok(out)
 }
 
+/// §4.2 (4b): one warp, 4 groups of 8 `cp.async.{ca,cg}` of 16 bytes per
+/// lane (4 KB a group) from global to shared memory, each group committed;
+/// then `cp.async.wait_group N` and `cp.async.wait_all`. "hot": the warp
+/// read the source first (with `.ca`, into L1; with `.cg`, L2 only);
+/// "cold": nothing holds it.
+fn ldgsts_groups(t: &SmTiming) -> Result<Vec<Cell>, String> {
+    let mut out = Vec::new();
+    for temp in ["hot", "cold"] {
+        for cache in ["ca", "cg"] {
+            for n in [0u32, 1, 3] {
+                let mut body = String::from(
+                    "    mov.u32 %r1, %laneid;\n    mul.wide.u32 %rd1, %r1, 16;\n    mov.u64 %rd2, src;\n    add.u64 %rd2, %rd2, %rd1;\n    mov.u32 %r2, dst;\n    cvt.u32.u64 %r3, %rd1;\n    add.u32 %r2, %r2, %r3;\n",
+                );
+                if temp == "hot" {
+                    for i in 0..32 {
+                        body += &format!(
+                            "    ld.global.{cache}.v4.u32 {{%r4, %r5, %r6, %r7}}, [%rd2+{}];\n",
+                            512 * i
+                        );
+                    }
+                }
+                body += "    mov.u64 %rd4, %clock64;\n";
+                for g in 0..4 {
+                    for i in 0..8 {
+                        let off = 512 * (8 * g + i);
+                        body += &format!(
+                            "    cp.async.{cache}.shared.global [%r2+{off}], [%rd2+{off}], 16;\n"
+                        );
+                    }
+                    body += "    cp.async.commit_group;\n";
+                }
+                body += &format!(
+                    "    mov.u64 %rd5, %clock64;\n    cp.async.wait_group {n};\n    mov.u64 %rd6, %clock64;\n    cp.async.wait_all;\n    mov.u64 %rd7, %clock64;\n    ret;\n"
+                );
+                let src = format!(
+                    "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t, lanes: 32}}\n---\n.version 8.0\n.target sm_90\n.global .align 16 .b8 src[16384];\n.shared .align 16 .b8 dst[16384];\n\n.entry t\n{{\n{DECLS}{body}}}\n"
+                );
+                let r = run("probe_4b.ptx", &src, t)?;
+                let (t0, t1, t2, t3) = (
+                    reg(&r, 0, "%rd4")?,
+                    reg(&r, 0, "%rd5")?,
+                    reg(&r, 0, "%rd6")?,
+                    reg(&r, 0, "%rd7")?,
+                );
+                let cfg =
+                    format!("cp.async.{cache} 16B; 4 groups x 4 KB; wait_group {n}; {temp} src");
+                for (metric, v) in [
+                    ("issue(32 cp.async + 4 commits)", t1 - t0),
+                    ("wait_group N returns (from first issue)", t2 - t0),
+                    ("wait_group N returns (after last commit)", t2 - t1),
+                    ("then wait_all (from first issue)", t3 - t0),
+                ] {
+                    out.push(("4b".into(), cfg.clone(), metric.into(), v));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Every probe the executor rebuilds, under preset `t`.
 pub fn cells(t: &SmTiming) -> Result<Vec<Cell>, String> {
     let mut v = producer_consumer(t)?;
@@ -371,5 +431,6 @@ pub fn cells(t: &SmTiming) -> Result<Vec<Cell>, String> {
     v.extend(release_fanout(t)?);
     v.extend(mbarrier_ping_pong(t)?);
     v.extend(mbarrier_wake_fanout(t)?);
+    v.extend(ldgsts_groups(t)?);
     Ok(v)
 }
