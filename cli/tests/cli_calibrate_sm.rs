@@ -1,0 +1,110 @@
+//! `membar calibrate --sm`: the H100 sync bench's released sections (1.3,
+//! 2.4, 4.2) rebuilt as probe programs under the H100 SM timing preset. The
+//! checked-in table `docs/results/calibration_sm.md` must equal the
+//! command's output; every measured cell has a prediction; the mechanisms'
+//! key cells stay within ±20 %, and no more cells fall outside than when the
+//! table was last accepted. After an intended model change:
+//! `membar calibrate --sm --markdown docs/results/calibration_sm.md`.
+
+use std::path::Path;
+use std::process::Command;
+
+fn root() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn membar(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_membar"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("run membar")
+}
+
+/// (measured, model) of the row `sub | cfg | metric`.
+fn cell(table: &str, sub: &str, cfg: &str, metric: &str) -> (f64, f64) {
+    let row = table
+        .lines()
+        .find(|l| l.starts_with(&format!("| {sub} | {cfg} | {metric} |")))
+        .unwrap_or_else(|| panic!("no row {sub} | {cfg} | {metric}"));
+    let c: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+    (c[3].parse().unwrap(), c[4].parse().unwrap())
+}
+
+#[test]
+fn the_checked_in_sm_table_is_the_command_s_output_and_every_cell_is_predicted() {
+    let out = membar(&["calibrate", "--sm"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let checked_in: String = std::fs::read_to_string(root().join("docs/results/calibration_sm.md"))
+        .expect("docs/results/calibration_sm.md")
+        .lines()
+        .filter(|l| !l.starts_with("<!-- written by membar"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        text, checked_in,
+        "docs/results/calibration_sm.md is stale: membar calibrate --sm --markdown docs/results/calibration_sm.md"
+    );
+    assert!(text.contains("\n271 rows, 271 predicted:"), "{text}");
+    let outside = text.matches("**outside**").count();
+    assert!(
+        outside <= 18,
+        "{outside} cells outside ±20 % (18 when last accepted)"
+    );
+    // The mechanisms' own cells: deferred blocking (the waiter's clock read
+    // is not blocked; its st.shared is, until the release), the release
+    // path, fan-out's first waiter, try_wait's wake, an LDGSTS group from L2.
+    for (sub, cfg, metric) in [
+        (
+            "1g",
+            "waiter first; last arriver bar.sync; X = nothing",
+            "t1-tA (clock read right after waiter's bar.sync; vs last arrival)",
+        ),
+        (
+            "1g",
+            "waiter first; last arriver bar.sync; X = st.shared",
+            "t2-tA (after X; vs last arrival)",
+        ),
+        (
+            "1g",
+            "waiter first; last arriver bar.arrive; X = st.shared",
+            "t2-tA (after X; vs last arrival)",
+        ),
+        (
+            "1h",
+            "31 waiter warps; last arriver bar.sync; waiters: bar.sync then st.shared",
+            "first waiter out (t2-tA)",
+        ),
+        (
+            "2d",
+            "full/empty count 1; consumer try_wait; producer delay 500",
+            "wake: consumer t_after - producer t_before",
+        ),
+        (
+            "4b",
+            "cp.async.cg 16B; 4 groups x 4 KB; wait_group 3; hot src",
+            "wait_group N returns (from first issue)",
+        ),
+    ] {
+        let (m, p) = cell(&text, sub, cfg, metric);
+        assert!(
+            (p - m).abs() <= 2.0 || ((p - m) / m).abs() <= 0.2,
+            "{sub} {cfg} {metric}: model {p}, H100 {m}"
+        );
+    }
+}
+
+#[test]
+fn sm_refuses_the_flags_it_does_not_honour() {
+    for flag in [&["--seed", "3"][..], &["--unit", "bar"], &["--kernels"]] {
+        let mut args = vec!["calibrate", "--sm"];
+        args.extend_from_slice(flag);
+        let out = membar(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
