@@ -411,6 +411,8 @@ struct Sm {
     rel_queue: VecDeque<(u64, usize, u64)>,
     /// The last barrier op the bar unit took: (cycle, a `bar.arrive`).
     last_bar_op: (u64, bool),
+    /// Issue model: per barrier id, the first cycle its next arrival may be taken.
+    bar_next: HashMap<u8, u64>,
     /// Issue model: mbarrier responses on their way back to their warps
     /// (due cycle, warp, destination, value) in due order, and the due
     /// cycle of the last one (the return path's interval).
@@ -539,7 +541,7 @@ fn issue_shape(
 
 /// What `ptxas` does to a basic block before the SM sees it, for the issue
 /// model: arithmetic feeding a later memory or sync instruction (an
-/// address) moves up past clock reads it does not depend on (so address
+/// address) moves up its block as far as its registers allow (so address
 /// arithmetic between two clock reads is done before the first); each weak load (`ld.global`, `ld.global.nc`, `ld.shared`,
 /// `ld.const`, `ld.param` without `.volatile`/`.relaxed`/`.acquire`)
 /// moves up as far as its block allows, so that independent loads are in
@@ -556,8 +558,9 @@ fn issue_shape(
 fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
     let starts: std::collections::HashSet<usize> = labels.values().copied().collect();
     // Arithmetic that computes an operand of a later memory, barrier or
-    // unit instruction of its block (an address, a count) moves up past the
-    // clock reads it does not depend on: `ptxas` schedules such chains early.
+    // unit instruction of its block (an address, a count) moves up as far
+    // as its registers allow (past clock reads, memory and barrier
+    // instructions it does not depend on): `ptxas` schedules such chains early.
     let is_branch = |c: &Code| {
         matches!(
             c.inst.opcode.split('.').next().unwrap_or(""),
@@ -587,7 +590,7 @@ fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
             continue;
         }
         let mut j = i;
-        while j > 0 && !starts.contains(&j) && code[j - 1].class == IssueClass::Clock {
+        while j > 0 && !starts.contains(&j) && !is_branch(&code[j - 1]) {
             let (p, l) = (&code[j - 1], &code[i]);
             let conflict = p
                 .dsts
@@ -830,6 +833,7 @@ impl<'p> Machine<'p> {
                     sched: vec![u64::MAX; schedulers],
                     rel_queue: VecDeque::new(),
                     last_bar_op: (u64::MAX, false),
+                    bar_next: HashMap::new(),
                     mb_queue: VecDeque::new(),
                     mb_last_due: 0,
                 })
@@ -1827,6 +1831,18 @@ impl<'p> Machine<'p> {
                 value & 1
             };
             self.set_reg(w, &d, v);
+            // Issue model: the reduction's result path (`B2R.RESULT`)
+            // after the release; the warp's other instructions go on.
+            if let Some(t) = &self.opts.sm_timing {
+                let red = if opc == bop::RED_POPC {
+                    t.red_popc_latency
+                } else {
+                    t.red_pred_latency
+                };
+                if let Some(&k) = self.entries[self.warps[w].entry].regs.get(&d) {
+                    self.warps[w].reg_ready[k] = self.now + red;
+                }
+            }
         }
         self.release(w);
     }
@@ -2164,6 +2180,15 @@ impl<'p> Machine<'p> {
                         continue;
                     }
                     let idv = self.arg_value(w, &id).unwrap_or(0) as u8;
+                    // Issue model: arrivals at one barrier are counted one
+                    // warp per `arrival_interval` cycles (a reduction's per
+                    // `red_arrival_interval`); other barriers are not held up.
+                    if self.opts.sm_timing.is_some()
+                        && self.sms[c].bar_next.get(&idv).is_some_and(|&t| now < t)
+                    {
+                        *self.warps[w].stalls.entry("port").or_insert(0) += 1;
+                        continue;
+                    }
                     let count = match count {
                         Arg::All | Arg::Absent => count,
                         a => Arg::Imm(self.arg_value(w, &a).unwrap_or(0) as i64),
@@ -2609,6 +2634,14 @@ impl<'p> Machine<'p> {
             Req::Bar(dst, blocks) => {
                 if took {
                     self.sms[c].last_bar_op = (now, !blocks);
+                    if let Some(t) = &self.opts.sm_timing {
+                        let gap = if dst.is_some() {
+                            t.red_arrival_interval
+                        } else {
+                            t.arrival_interval
+                        };
+                        self.sms[c].bar_next.insert(x.id as u8, now + gap);
+                    }
                     self.advance(w);
                     if blocks && self.opts.sm_timing.is_some() {
                         // Deferred blocking: the warp runs on; the wait

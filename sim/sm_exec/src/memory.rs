@@ -1246,6 +1246,7 @@ mod tests {
                 src: 128,
                 dst: 4096,
                 bytes: 4,
+                l1: false,
                 batch: None,
             },
         );

@@ -72,6 +72,18 @@ pub struct SmTiming {
     /// clock read less the same path; with a register count the count path
     /// (33) is the longer and applies.
     pub release_arrive: u64,
+    /// A `bar.red.popc` / `.and`/`.or` result reaches the warp this many
+    /// cycles after the release (`B2R.RESULT`): the named-barrier unit's
+    /// H100 preset, fitted to sync table 1.2 (`sim/bar_unit/src/config.rs`
+    /// `red_popc_latency`, `red_pred_latency`).
+    pub red_popc_latency: u64,
+    pub red_pred_latency: u64,
+    /// Arrivals at one barrier are counted one warp per this many cycles
+    /// (a reduction's: `red_arrival_interval`): the named-barrier unit's
+    /// H100 preset (tables 1.1, 1.2), and `h100_micro.csv`'s `bar_arrivals`
+    /// rows (per barrier, not per SM: docs/timing.md).
+    pub arrival_interval: u64,
+    pub red_arrival_interval: u64,
     /// Between two waiters of one release: 31 waiters leave over 50 cycles,
     /// 15 over 9 (§1.3 fan-out); one warp per cycle.
     pub fanout_interval: u64,
@@ -155,6 +167,10 @@ impl SmTiming {
             release_reg: 27,
             release_arrive: 25,
             fanout_interval: 1,
+            red_popc_latency: 62,
+            red_pred_latency: 36,
+            arrival_interval: 2,
+            red_arrival_interval: 3,
             const_latency: 45,
             mbarrier_latency: 50,
             test_wait_fail: 119,
