@@ -22,8 +22,8 @@ fn membar(args: &[&str]) -> std::process::Output {
         .expect("run membar")
 }
 
-/// The `model` cell of the row whose first five cells are `key`.
-fn model(table: &str, key: &[&str]) -> f64 {
+/// Cell `k` of the row whose first five cells are `key`.
+fn cell(table: &str, key: &[&str], k: usize) -> f64 {
     let row = table
         .lines()
         .find(|l| {
@@ -32,7 +32,7 @@ fn model(table: &str, key: &[&str]) -> f64 {
         })
         .unwrap_or_else(|| panic!("no row {key:?}"));
     let c: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
-    c[6].parse().unwrap_or_else(|e| panic!("{row}: {e}"))
+    c[k].parse().unwrap_or_else(|e| panic!("{row}: {e}"))
 }
 
 #[test]
@@ -58,23 +58,33 @@ fn the_checked_in_kernel_table_is_the_command_s_output() {
     );
     // Every measured row of the four kernels is there (97 rows).
     assert!(text.contains("\n97 rows:"), "{text}");
-    // The named-barrier pipeline's per-warp totals, both builds, within ±25 %
-    // of the H100 (they were 3.4–3.9× before the issue model and load hoisting).
-    for (build, role, measured) in [
-        ("prof", "producer", 14786.0),
-        ("prof", "consumer", 14776.5),
-        ("noprof", "producer", 12588.5),
-        ("noprof", "consumer", 13212.0),
+    // Per-warp totals, both builds, within ±25 % of the H100 for the
+    // named-barrier pipeline, the block reduction and the LDGSTS pipeline
+    // (they were 1.1-3.9× before the issue model, load hoisting, the
+    // mbarrier return path and the cache model). The TMA pipeline (k4) is
+    // not yet: docs/timing.md says why.
+    for (kernel, build, role) in [
+        ("k1_block_reduce", "prof", "worker"),
+        ("k1_block_reduce", "noprof", "worker"),
+        ("k3_named_barrier_ws", "prof", "producer"),
+        ("k3_named_barrier_ws", "prof", "consumer"),
+        ("k3_named_barrier_ws", "noprof", "producer"),
+        ("k3_named_barrier_ws", "noprof", "consumer"),
+        ("k5_cpasync_pipeline", "prof", "other"),
+        ("k5_cpasync_pipeline", "noprof", "other"),
     ] {
-        let m = model(
-            &text,
-            &["k3_named_barrier_ws", build, role, "per_warp", "total_cyc"],
-        );
+        let key = [kernel, build, role, "per_warp", "total_cyc"];
+        let (measured, m) = (cell(&text, &key, 5), cell(&text, &key, 6));
         assert!(
             ((m - measured) / measured).abs() <= 0.25,
-            "k3 {build} {role}: model {m}, H100 {measured}"
+            "{kernel} {build} {role}: model {m}, H100 {measured}"
         );
     }
+    let outside = text.matches("**outside**").count();
+    assert!(
+        outside <= 52,
+        "{outside} rows outside ±20 % (52 when last accepted)"
+    );
 }
 
 #[test]
