@@ -411,3 +411,45 @@ fn mixed_width_or_misaligned_accesses_are_refused_not_misread() {
     let e = run("\tst.global.u32 [%rd4+2], %r1;");
     assert!(e.contains("not aligned"), "{e}");
 }
+
+/// Every kernel of the project (reference and own) computes its checked
+/// outputs under both SM timing presets too: a preset changes when things
+/// happen, never what a race-free kernel computes.
+#[test]
+fn every_kernel_passes_under_both_timing_presets() {
+    for dir in [root(), own()] {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| {
+                let n = e.ok()?.file_name().into_string().ok()?;
+                n.strip_suffix(".launch.yaml").map(str::to_string)
+            })
+            .collect();
+        names.sort();
+        assert!(names.len() >= 8, "{}: {names:?}", dir.display());
+        for name in &names {
+            for preset in [
+                sm_exec::sm_timing::SmTiming::h100(),
+                sm_exec::sm_timing::SmTiming::h200(),
+            ] {
+                let ptx = dir.join(format!("{name}.ptx"));
+                let l = launch::load(&dir.join(format!("{name}.launch.yaml"))).unwrap();
+                let src = std::fs::read_to_string(&ptx).unwrap();
+                let opts = RunOptions {
+                    seed: 1,
+                    max_cycles: 10_000_000,
+                    sm_timing: Some(preset.clone()),
+                    ..RunOptions::default()
+                };
+                let k = run_kernel(&ptx.display().to_string(), &src, &l, opts).unwrap();
+                assert_eq!(
+                    k.result.outcome,
+                    Outcome::Finished,
+                    "{name} {}",
+                    preset.name
+                );
+                assert!(k.passed(), "{name} under --preset {}", preset.name);
+            }
+        }
+    }
+}
