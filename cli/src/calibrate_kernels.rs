@@ -174,8 +174,7 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
          | kernel | build | role | kind | metric | measured | model | err |\n\
          | --- | --- | --- | --- | --- | ---: | ---: | ---: |\n"
     );
-    let (mut n, mut outside) = (0, 0);
-    let mut errs = Vec::new();
+    let mut sc = crate::calibrate_units::Scorer::new(tolerance_pct, 0.0);
     let mut totals = Vec::new();
     for ks in kernel_sites() {
         for variant in ["prof", "noprof"] {
@@ -185,27 +184,10 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
                 if *k != ks.kernel || v != variant {
                     continue;
                 }
-                n += 1;
                 let model = p
                     .get(&(role.clone(), kind.clone(), metric.clone()))
                     .and_then(|x| median(x.clone()));
-                let (model_s, err_s) = match model {
-                    Some(x) => {
-                        let e = (x - m) / m;
-                        errs.push(e.abs());
-                        let flag = if e.abs() * 100.0 > tolerance_pct {
-                            outside += 1;
-                            " **outside**"
-                        } else {
-                            ""
-                        };
-                        (format!("{x:.1}"), format!("{:+.1} %{flag}", 100.0 * e))
-                    }
-                    None => {
-                        outside += 1;
-                        ("—".into(), "no prediction **outside**".into())
-                    }
-                };
+                let (model_s, err_s) = sc.score(*m, model, 1);
                 let _ = writeln!(
                     s,
                     "| {k} | {v} | {role} | {kind} | {metric} | {m:.1} | {model_s} | {err_s} |"
@@ -213,29 +195,18 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
             }
         }
     }
-    errs.sort_by(f64::total_cmp);
     let _ = write!(
         s,
-        "\n{n} rows: max |err| {:.1} %, median |err| {:.1} %, {outside} outside ±{tolerance_pct:.0} % (a row without a prediction counts as outside).\n\
-         Simulated: {}.\n",
-        100.0 * errs.last().copied().unwrap_or(0.0),
-        100.0 * median(errs).unwrap_or(0.0),
+        "\n{} rows: {}.\nSimulated: {}.\n",
+        sc.rows,
+        sc.summary(),
         totals.join(", ")
     );
-    Ok((s, n, outside))
+    Ok((s, sc.rows, sc.outside))
 }
 
 /// `membar calibrate --kernels`.
 pub fn calibrate(markdown: Option<&Path>, tolerance_pct: f64, strict: bool) -> CmdResult {
     let (text, _, outside) = table(tolerance_pct)?;
-    print!("{text}");
-    if let Some(p) = markdown {
-        crate::calibrate_units::write_markdown(p, &text)?;
-    }
-    if strict && outside > 0 {
-        return Err(CmdError::failed(format!(
-            "{outside} rows outside ±{tolerance_pct} % or without a prediction"
-        )));
-    }
-    Ok(())
+    crate::calibrate_units::emit(&text, markdown, tolerance_pct, strict, outside)
 }

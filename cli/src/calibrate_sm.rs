@@ -35,8 +35,7 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
          | sub | cfg | metric | measured | model | err |\n\
          | --- | --- | --- | ---: | ---: | ---: |\n"
     );
-    let (mut n, mut outside, mut predicted) = (0, 0, 0);
-    let mut errs = Vec::new();
+    let mut sc = crate::calibrate_units::Scorer::new(tolerance_pct, 2.0);
     for line in RELEASED.lines().skip(1) {
         // sub,test,cfg,metric,n,med,...: cfg and metric hold no commas.
         let f: Vec<&str> = line.split(',').collect();
@@ -47,61 +46,25 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
         let Ok(measured) = f[5].parse::<f64>() else {
             continue;
         };
-        n += 1;
         let key = (sub.to_string(), cfg.to_string(), metric.to_string());
-        let (m, e) = match model.get(&key) {
-            Some(&x) => {
-                predicted += 1;
-                let e = if (x - measured).abs() <= 2.0 {
-                    0.0
-                } else {
-                    (x - measured) / measured.abs().max(1.0)
-                };
-                errs.push(e.abs());
-                let flag = if e.abs() * 100.0 > tolerance_pct {
-                    outside += 1;
-                    " **outside**"
-                } else {
-                    ""
-                };
-                (format!("{x:.0}"), format!("{:+.1} %{flag}", 100.0 * e))
-            }
-            None => {
-                outside += 1;
-                ("—".into(), "no prediction **outside**".into())
-            }
-        };
+        let (m, e) = sc.score(measured, model.get(&key).copied(), 0);
         let _ = writeln!(
             s,
             "| {sub} | {cfg} | {metric} | {measured:.1} | {m} | {e} |"
         );
     }
-    errs.sort_by(f64::total_cmp);
-    let med = if errs.is_empty() {
-        0.0
-    } else {
-        errs[errs.len() / 2]
-    };
     let _ = writeln!(
         s,
-        "\n{n} rows, {predicted} predicted: max |err| {:.1} %, median |err| {:.1} %, {outside} outside ±{tolerance_pct:.0} % (a row without a prediction counts as outside).",
-        100.0 * errs.last().copied().unwrap_or(0.0),
-        100.0 * med
+        "\n{} rows, {} predicted: {}.",
+        sc.rows,
+        sc.predicted,
+        sc.summary()
     );
-    Ok((s, n, outside))
+    Ok((s, sc.rows, sc.outside))
 }
 
 /// `membar calibrate --sm`.
 pub fn calibrate(markdown: Option<&Path>, tolerance_pct: f64, strict: bool) -> CmdResult {
     let (text, _, outside) = table(tolerance_pct)?;
-    print!("{text}");
-    if let Some(p) = markdown {
-        crate::calibrate_units::write_markdown(p, &text)?;
-    }
-    if strict && outside > 0 {
-        return Err(CmdError::failed(format!(
-            "{outside} rows outside ±{tolerance_pct} % or without a prediction"
-        )));
-    }
-    Ok(())
+    crate::calibrate_units::emit(&text, markdown, tolerance_pct, strict, outside)
 }

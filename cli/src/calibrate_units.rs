@@ -71,6 +71,103 @@ pub fn table(unit: Unit, tolerance_pct: f64) -> Result<(String, f64, f64), CmdEr
     Ok((s, max, median))
 }
 
+/// Scores the rows of a measured-vs-model table: per row the model's cell
+/// and the error cell (flagged outside the tolerance; a missing model is
+/// outside), then the counts and the |error| statistics.
+pub struct Scorer {
+    pub tolerance_pct: f64,
+    /// |model − measured| up to this many cycles counts as no error.
+    pub slack: f64,
+    pub rows: usize,
+    pub predicted: usize,
+    pub outside: usize,
+    errs: Vec<f64>,
+}
+
+impl Scorer {
+    pub fn new(tolerance_pct: f64, slack: f64) -> Scorer {
+        Scorer {
+            tolerance_pct,
+            slack,
+            rows: 0,
+            predicted: 0,
+            outside: 0,
+            errs: Vec::new(),
+        }
+    }
+
+    /// The model and error cells of one row (`decimals` for the model).
+    pub fn score(
+        &mut self,
+        measured: f64,
+        model: Option<f64>,
+        decimals: usize,
+    ) -> (String, String) {
+        self.rows += 1;
+        let Some(x) = model else {
+            self.outside += 1;
+            return ("—".into(), "no prediction **outside**".into());
+        };
+        self.predicted += 1;
+        let e = if (x - measured).abs() <= self.slack {
+            0.0
+        } else {
+            (x - measured) / measured.abs().max(1.0)
+        };
+        self.errs.push(e.abs());
+        let flag = if e.abs() * 100.0 > self.tolerance_pct {
+            self.outside += 1;
+            " **outside**"
+        } else {
+            ""
+        };
+        (
+            format!("{x:.decimals$}"),
+            format!("{:+.1} %{flag}", 100.0 * e),
+        )
+    }
+
+    /// `max |err| M %, median |err| D %, K outside ±T %` (percent).
+    pub fn summary(&self) -> String {
+        let mut e = self.errs.clone();
+        e.sort_by(f64::total_cmp);
+        let n = e.len();
+        let median = match n {
+            0 => 0.0,
+            _ if n % 2 == 1 => e[n / 2],
+            _ => (e[n / 2 - 1] + e[n / 2]) / 2.0,
+        };
+        format!(
+            "max |err| {:.1} %, median |err| {:.1} %, {} outside ±{:.0} % (a row without a prediction counts as outside)",
+            100.0 * e.last().copied().unwrap_or(0.0),
+            100.0 * median,
+            self.outside,
+            self.tolerance_pct
+        )
+    }
+}
+
+/// Prints a table, writes it to `--markdown`, and with `--strict` fails
+/// when `outside` rows are outside the tolerance or without a prediction.
+pub fn emit(
+    text: &str,
+    markdown: Option<&Path>,
+    tolerance_pct: f64,
+    strict: bool,
+    outside: usize,
+) -> CmdResult {
+    print!("{text}");
+    if let Some(p) = markdown {
+        write_markdown(p, text)?;
+    }
+    if strict && outside > 0 {
+        return Err(CmdError::failed(format!(
+            "{outside} rows outside ±{tolerance_pct} % or without a prediction"
+        )));
+    }
+    Ok(())
+}
+
 /// Writes a calibration table to `--markdown p` (creating its directory);
 /// never over a user's file, only over a table this command wrote.
 pub fn write_markdown(p: &Path, text: &str) -> CmdResult {

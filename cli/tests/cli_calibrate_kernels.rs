@@ -7,20 +7,8 @@
 //! After an intended model change:
 //! `membar calibrate --kernels --markdown docs/results/calibration_kernels.md`.
 
-use std::path::Path;
-use std::process::Command;
-
-fn root() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn membar(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_membar"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run membar")
-}
+mod common;
+use common::{membar, root, without_marker};
 
 /// Cell `k` of the row whose first five cells are `key`.
 fn cell(table: &str, key: &[&str], k: usize) -> f64 {
@@ -44,14 +32,9 @@ fn the_checked_in_kernel_table_is_the_command_s_output() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    let checked_in = std::fs::read_to_string(root().join("docs/results/calibration_kernels.md"))
+    let file = std::fs::read_to_string(root().join("docs/results/calibration_kernels.md"))
         .expect("docs/results/calibration_kernels.md");
-    // The writer's marker line (`membar` overwrites only files it wrote).
-    let checked_in: String = checked_in
-        .lines()
-        .filter(|l| !l.starts_with("<!-- written by membar"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let checked_in = without_marker(&file);
     assert_eq!(
         text, checked_in,
         "docs/results/calibration_kernels.md is stale: membar calibrate --kernels --markdown docs/results/calibration_kernels.md"

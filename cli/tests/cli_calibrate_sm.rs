@@ -6,20 +6,8 @@
 //! table was last accepted. After an intended model change:
 //! `membar calibrate --sm --markdown docs/results/calibration_sm.md`.
 
-use std::path::Path;
-use std::process::Command;
-
-fn root() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn membar(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_membar"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run membar")
-}
+mod common;
+use common::{membar, root, without_marker};
 
 /// (measured, model) of the row `sub | cfg | metric`.
 fn cell(table: &str, sub: &str, cfg: &str, metric: &str) -> (f64, f64) {
@@ -40,12 +28,9 @@ fn the_checked_in_sm_table_is_the_command_s_output_and_every_cell_is_predicted()
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    let checked_in: String = std::fs::read_to_string(root().join("docs/results/calibration_sm.md"))
-        .expect("docs/results/calibration_sm.md")
-        .lines()
-        .filter(|l| !l.starts_with("<!-- written by membar"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let file = std::fs::read_to_string(root().join("docs/results/calibration_sm.md"))
+        .expect("docs/results/calibration_sm.md");
+    let checked_in = without_marker(&file);
     assert_eq!(
         text, checked_in,
         "docs/results/calibration_sm.md is stale: membar calibrate --sm --markdown docs/results/calibration_sm.md"

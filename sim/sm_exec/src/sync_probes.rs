@@ -36,6 +36,39 @@ fn reg(r: &RunResult, warp: u32, name: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("probe: warp {warp} has no {name}"))
 }
 
+/// The header's warp list: warp 0 runs `first`, warps 1..=k run `rest`
+/// (with `lanes` lanes each, when given).
+fn warps(first: &str, k: u32, rest: &str, lanes: Option<u32>) -> String {
+    let mut w = format!("  - {{cta: 0, warp: 0, program: {first}}}\n");
+    let lanes = lanes.map(|n| format!(", lanes: {n}")).unwrap_or_default();
+    for i in 1..=k {
+        w += &format!("  - {{cta: 0, warp: {i}, program: {rest}{lanes}}}\n");
+    }
+    w
+}
+
+/// A fan-out's cells: when warps 1..=k read `reg` relative to `ta` (first,
+/// median, last), and the arriver's own cost `own` under `own_metric`.
+fn fanout_cells(
+    r: &RunResult,
+    k: u32,
+    reg_name: &str,
+    ta: f64,
+    own_metric: &'static str,
+    own: f64,
+) -> Result<Vec<(&'static str, f64)>, String> {
+    let mut outs = (1..=k)
+        .map(|w| reg(r, w, reg_name).map(|t2| t2 - ta))
+        .collect::<Result<Vec<f64>, String>>()?;
+    outs.sort_by(f64::total_cmp);
+    Ok(vec![
+        ("first waiter out (t2-tA)", outs[0]),
+        ("median waiter out", outs[outs.len() / 2]),
+        ("last waiter out", outs[outs.len() - 1]),
+        (own_metric, own),
+    ])
+}
+
 /// The spin of the late warp: until `DELAY` cycles after its start.
 fn spin() -> String {
     spin_for(DELAY)
@@ -71,10 +104,7 @@ fn producer_consumer(t: &SmTiming) -> Result<Vec<Cell>, String> {
         (7, false, 500),
     ] {
         let n = 32 * (k + 1);
-        let mut warps = "  - {cta: 0, warp: 0, program: producer}\n".to_string();
-        for w in 1..=k {
-            warps += &format!("  - {{cta: 0, warp: {w}, program: consumer}}\n");
-        }
+        let warps = warps("producer", k, "consumer", None);
         let (p_spin, c_spin) = if late {
             (String::new(), spin_for(delay))
         } else {
@@ -200,28 +230,17 @@ fn release_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
     for op in ["bar.sync", "bar.arrive"] {
         for k in [1u32, 3, 7, 15, 31] {
             let n = 32 * (k + 1);
-            let mut warps = "  - {cta: 0, warp: 0, program: last}\n".to_string();
-            for w in 1..=k {
-                warps += &format!("  - {{cta: 0, warp: {w}, program: waiter}}\n");
-            }
+            let warps = warps("last", k, "waiter", None);
             let src = format!(
                 "---\nctas: 1\nwarps:\n{warps}---\n.version 8.0\n.target sm_90\n{VARS}\n.entry last\n{{\n{DECLS}    mov.u32 %r7, {n};\n{}    mov.u64 %rd4, %clock64;\n    {op} 1, %r7;\n    mov.u64 %rd5, %clock64;\n    ret;\n}}\n\n.entry waiter\n{{\n{DECLS}    mov.u32 %r7, {n};\n    bar.sync 1, %r7;\n    st.shared.u32 [sval], %r7;\n    mov.u64 %rd3, %clock64;\n    ret;\n}}\n",
                 spin()
             );
             let r = run("probe_1h.ptx", &src, t)?;
             let ta = reg(&r, 0, "%rd4")?;
-            let mut outs = (1..=k)
-                .map(|w| reg(&r, w, "%rd3").map(|t2| t2 - ta))
-                .collect::<Result<Vec<f64>, String>>()?;
-            outs.sort_by(f64::total_cmp);
+            let own = reg(&r, 0, "%rd5")? - ta;
             let cfg =
                 format!("{k} waiter warps; last arriver {op}; waiters: bar.sync then st.shared");
-            for (metric, v) in [
-                ("first waiter out (t2-tA)", outs[0]),
-                ("median waiter out", outs[outs.len() / 2]),
-                ("last waiter out", outs[outs.len() - 1]),
-                ("last arriver own (tA2-tA)", reg(&r, 0, "%rd5")? - ta),
-            ] {
+            for (metric, v) in fanout_cells(&r, k, "%rd3", ta, "last arriver own (tA2-tA)", own)? {
                 out.push(("1h".to_string(), cfg.clone(), metric.to_string(), v));
             }
         }
@@ -326,10 +345,7 @@ fn mbarrier_wake_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
     let mut out = Vec::new();
     for kind in ["try_wait", "test_wait"] {
         for k in [1u32, 3, 7, 15, 31] {
-            let mut warps = "  - {cta: 0, warp: 0, program: producer}\n".to_string();
-            for w in 1..=k {
-                warps += &format!("  - {{cta: 0, warp: {w}, program: waiter, lanes: 32}}\n");
-            }
+            let warps = warps("producer", k, "waiter", Some(32));
             let src = format!(
                 "---\nctas: 1\nwarps:\n{warps}---\n.version 8.0\n.target sm_90\n{MB_VARS}\n.entry producer\n{{\n{DECLS}    mbarrier.init.shared.b64 [full], 1;\n    bar.sync 2, {n};\n{}    mov.u64 %rd4, %clock64;\n{}    mbarrier.arrive.shared.b64 _, [full];\n    mov.u64 %rd5, %clock64;\n    ret;\n}}\n\n.entry waiter\n{{\n{DECLS}    mov.u32 %r1, 0;\n    bar.sync 2, {n};\n{}    mov.u64 %rd3, %clock64;\n    ret;\n}}\n",
                 spin(),
@@ -339,10 +355,7 @@ fn mbarrier_wake_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
             );
             let r = run("probe_2f.ptx", &src, t)?;
             let ta = reg(&r, 0, "%rd4")?;
-            let mut outs = (1..=k)
-                .map(|w| reg(&r, w, "%rd3").map(|t2| t2 - ta))
-                .collect::<Result<Vec<f64>, String>>()?;
-            outs.sort_by(f64::total_cmp);
+            let own = reg(&r, 0, "%rd5")? - ta;
             let cfg = format!(
                 "{k} waiter warps (all lanes {}); count-1 barrier; producer lane 0",
                 if kind == "try_wait" {
@@ -351,12 +364,7 @@ fn mbarrier_wake_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
                     "test_wait spin"
                 }
             );
-            for (metric, v) in [
-                ("first waiter out (t2-tA)", outs[0]),
-                ("median waiter out", outs[outs.len() / 2]),
-                ("last waiter out", outs[outs.len() - 1]),
-                ("producer arrive cost", reg(&r, 0, "%rd5")? - ta),
-            ] {
+            for (metric, v) in fanout_cells(&r, k, "%rd3", ta, "producer arrive cost", own)? {
                 out.push(("2f".into(), cfg.clone(), metric.into(), v));
             }
         }
