@@ -375,6 +375,7 @@ struct Warp {
     /// oldest is a suspended `try_wait`.
     mb_fifo: VecDeque<Option<String>>,
     mb_suspended: bool,
+    mb_suspended_at: u64,
     /// The op being issued holds the warp until its response is back.
     mb_hold: bool,
 }
@@ -901,6 +902,7 @@ impl<'p> Machine<'p> {
                 bar_reg_count: false,
                 mb_fifo: VecDeque::new(),
                 mb_suspended: false,
+                mb_suspended_at: 0,
                 mb_hold: false,
             });
         }
@@ -1869,6 +1871,7 @@ impl<'p> Machine<'p> {
             if let Some(w) = w {
                 if o.mb_rsp_suspended {
                     self.warps[w].mb_suspended = true;
+                    self.warps[w].mb_suspended_at = now;
                 } else if let Some(dst) = self.warps[w].mb_fifo.pop_front() {
                     let v = if mb::op::is_arrive(o.mb_rsp_op) {
                         o.mb_rsp_token as u64
@@ -1891,7 +1894,16 @@ impl<'p> Machine<'p> {
                     self.warps[w].mb_suspended = false;
                     if let Some(dst) = self.warps[w].mb_fifo.pop_front() {
                         let v = (o.mb_wake_done & b != 0) as u64;
-                        push(self, w, dst, v, t.mbarrier_latency);
+                        // Without an early wake the warp sees the completion
+                        // only when its suspension window ends.
+                        let window_end = self.warps[w].mb_suspended_at
+                            + exec_config().mbarrier.try_wait_limit as u64;
+                        let wait = if t.try_wait_early_wake {
+                            0
+                        } else {
+                            window_end.saturating_sub(now)
+                        };
+                        push(self, w, dst, v, wait + t.mbarrier_latency);
                     }
                 }
             }

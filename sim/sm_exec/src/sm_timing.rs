@@ -99,6 +99,13 @@ pub struct SmTiming {
     /// ... a `test_wait` that answers false: §2.4 wake fan-out, one
     /// spinning `test_wait` warp leaves 119 cycles after the arrive.
     pub test_wait_fail: u64,
+    /// A suspended `try_wait` is answered as soon as its phase completes
+    /// (true), or only when its suspension window (the unit's
+    /// `try_wait_limit`) ends (false). A one-lane waiter on the H100 sees
+    /// a completion only at its next check (`kernels/micro/h100_try_wait.cu`,
+    /// docs/timing.md); with `false` the 1.3/2.4/4.2 table has 21 cells
+    /// outside ±20 % against 19 with `true`, so the preset keeps `true`.
+    pub try_wait_early_wake: bool,
     /// mbarrier responses of one SM leave the unit at most one per this
     /// many cycles: §2.4 wake fan-out, 31 `try_wait` warps leave over 84
     /// cycles after the first (2.8 per warp).
@@ -175,6 +182,7 @@ impl SmTiming {
             mbarrier_latency: 50,
             test_wait_fail: 119,
             mb_return_interval: 3,
+            try_wait_early_wake: true,
             shared_latency: 25,
             l2_latency: 367,
             l1_hit_latency: 42,
