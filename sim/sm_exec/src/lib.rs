@@ -18,6 +18,7 @@
 //! | `kernel_names.rs` | a kernel's names: registers, variables, parameters, per-thread special registers |
 //! | `launch.rs` | the launch file (grid, block, cluster, buffers, parameters, expected outputs) |
 //! | `sm_timing.rs` | SM timing presets (`--preset h100\|h200`): issue model, scoreboard, load hoisting, deferred blocking, release sequencer |
+//! | `schedule.rs` | what an instruction is to the issue model, and the block reordering `ptxas` does (under a preset) |
 //! | `kprof.rs` | decoding the reference kernels' own clock instrumentation (`kcommon.cuh` records) |
 //! | `trace.rs` | the per-warp timeline and its VCD / Chrome-trace writers |
 //! | `litmus.rs` | litmus headers, many seeded runs, outcome table and verdicts |
@@ -31,6 +32,7 @@ pub mod launch;
 pub mod litmus;
 pub mod memory;
 pub mod names;
+mod schedule;
 pub mod sm_timing;
 pub mod symbols;
 pub mod sync_probes;
