@@ -110,8 +110,8 @@ fn bad_input_exits_2_with_the_location() {
     for (reg, want) in [
         ("%r9", "which entry `a` does not declare"),
         (
-            "%clock64",
-            "special register `%clock64`, which a program file does not define",
+            "%globaltimer",
+            "special register `%globaltimer`, which a program file does not define",
         ),
     ] {
         std::fs::write(
