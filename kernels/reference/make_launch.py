@@ -28,6 +28,19 @@ def both_builds(kernel, about, entry, grid, block, buffers, params, extra=""):
                params, [f"buffer: out, file: {kernel}.out.txt"], extra)
 
 
+def reference(kernel, about, entry, blocks, threads, ty, inp, out, params, fill=0, extra=""):
+    """A reference kernel's data (`inp`, the expected `out`) and the launch
+    files of both builds: `blocks` CTAs of `threads` threads, an `in`
+    buffer of `inp` and an `out` buffer of len(out) elements filled with
+    `fill`, both of type `ty`."""
+    write(f"{kernel}.in.txt", inp)
+    write(f"{kernel}.out.txt", out)
+    both_builds(kernel, about, entry, [blocks, 1, 1], [threads, 1, 1],
+                [f"name: in, type: {ty}, len: {len(inp)}, file: {kernel}.in.txt",
+                 f"name: out, type: {ty}, len: {len(out)}, fill: {fill}"],
+                params, extra)
+
+
 def k1():
     NB, NT, ITERS, THRESH = 4, 256, 4, 500
     n = NB * ITERS * NT
@@ -39,14 +52,10 @@ def k1():
         blk = a[b * ITERS * NT:(b + 1) * ITERS * NT]
         out += [sum(blk), sum(v > THRESH for v in blk), int(any(v < 0 for v in blk)),
                 int(all(abs(v) < 1000 for v in blk))]
-    write("k1_block_reduce.in.txt", a)
-    write("k1_block_reduce.out.txt", out)
-    both_builds("k1_block_reduce",
-                "4 CTAs x 256 threads: __syncthreads tree, cg::reduce (redux.sync), __syncthreads_count/or/and (bar.red)",
-                "_Z12block_reducePKiP8BlockOutPyP5uint4", [NB, 1, 1], [NT, 1, 1],
-                [f"name: in, type: s32, len: {n}, file: k1_block_reduce.in.txt",
-                 f"name: out, type: s32, len: {4 * NB}, fill: -1"],
-                ["in", "out", "rec", "glog"])
+    reference("k1_block_reduce",
+              "4 CTAs x 256 threads: __syncthreads tree, cg::reduce (redux.sync), __syncthreads_count/or/and (bar.red)",
+              "_Z12block_reducePKiP8BlockOutPyP5uint4", NB, NT, "s32", a, out,
+              ["in", "out", "rec", "glog"], fill=-1)
 
 
 def k3():
@@ -61,28 +70,20 @@ def k3():
                 x = (3 * a[(b * NTILES + t) * TILE + i] + 1) & M
                 s = (s + (x * x + (x ^ i))) & M
             ref.append(s)
-    write("k3_named_barrier_ws.in.txt", a)
-    write("k3_named_barrier_ws.out.txt", ref)
-    both_builds("k3_named_barrier_ws",
-                "2 producer + 4 consumer warps, 2-stage ring, named barriers bar.sync/bar.arrive with register id and count",
-                "_Z17ws_named_barriersPKjPjPyP5uint4", [NB, 1, 1], [NT, 1, 1],
-                [f"name: in, type: u32, len: {n}, file: k3_named_barrier_ws.in.txt",
-                 f"name: out, type: u32, len: {NB * NTILES}, fill: 0"],
-                ["in", "out", "rec", "glog"])
+    reference("k3_named_barrier_ws",
+              "2 producer + 4 consumer warps, 2-stage ring, named barriers bar.sync/bar.arrive with register id and count",
+              "_Z17ws_named_barriersPKjPjPyP5uint4", NB, NT, "u32", a, ref,
+              ["in", "out", "rec", "glog"])
 
 
 def k4():
     NB, NT, NTILES, TILE, A, B = 2, 160, 8, 1024, 3, -7
     n = NB * NTILES * TILE
     a = [(khash(i + 5) & 0xFFFFF) - 0x80000 for i in range(n)]
-    write("k4_tma_pipeline.in.txt", a)
-    write("k4_tma_pipeline.out.txt", [A * x + B for x in a])
-    both_builds("k4_tma_pipeline",
-                "1 producer + 4 consumer warps, 3-stage bulk-copy ring with full/empty mbarriers, proxy fence, bulk stores out",
-                "_Z12tma_pipelinePKiPiiiPyP5uint4", [NB, 1, 1], [NT, 1, 1],
-                [f"name: in, type: s32, len: {n}, file: k4_tma_pipeline.in.txt",
-                 f"name: out, type: s32, len: {n}, fill: 0"],
-                ["in", "out", A, B, "rec", "glog"], extra="dynamic_smem: 20608\n")
+    reference("k4_tma_pipeline",
+              "1 producer + 4 consumer warps, 3-stage bulk-copy ring with full/empty mbarriers, proxy fence, bulk stores out",
+              "_Z12tma_pipelinePKiPiiiPyP5uint4", NB, NT, "s32", a, [A * x + B for x in a],
+              ["in", "out", A, B, "rec", "glog"], extra="dynamic_smem: 20608\n")
 
 
 def k5():
@@ -94,14 +95,10 @@ def k5():
     for tt in range(NB * NTILES):
         t = a[tt * TILE:(tt + 1) * TILE]
         ref += [t[(i + TILE - 1) % TILE] + 2 * t[i] + t[(i + 1) % TILE] for i in range(TILE)]
-    write("k5_cpasync_pipeline.in.txt", a)
-    write("k5_cpasync_pipeline.out.txt", ref)
-    both_builds("k5_cpasync_pipeline",
-                "3-stage cuda::pipeline of non-bulk cp.async (LDGSTS), cp.async.wait_group, __syncthreads",
-                "_Z15cpasync_stencilPKiPiPyP5uint4", [NB, 1, 1], [NT, 1, 1],
-                [f"name: in, type: s32, len: {n}, file: k5_cpasync_pipeline.in.txt",
-                 f"name: out, type: s32, len: {n}, fill: 0"],
-                ["in", "out", "rec", "glog"])
+    reference("k5_cpasync_pipeline",
+              "3-stage cuda::pipeline of non-bulk cp.async (LDGSTS), cp.async.wait_group, __syncthreads",
+              "_Z15cpasync_stencilPKiPiPyP5uint4", NB, NT, "s32", a, ref,
+              ["in", "out", "rec", "glog"])
 
 
 k1()

@@ -543,7 +543,7 @@ impl<'p> Machine<'p> {
                     Stmt::Inst(_) => n += 1,
                 }
             }
-            let code: Vec<Arc<Code>> = insts
+            let mut code: Vec<Arc<Code>> = insts
                 .into_iter()
                 .map(|li| {
                     let (class, srcs, dsts, reg_count) =
@@ -558,7 +558,6 @@ impl<'p> Machine<'p> {
                     })
                 })
                 .collect();
-            let mut code = code;
             if opts.sm_timing.is_some() {
                 crate::schedule::hoist_loads(&mut code, &labels);
             }
@@ -609,7 +608,7 @@ impl<'p> Machine<'p> {
                     gone: false,
                     sched: vec![u64::MAX; schedulers],
                     rel_queue: VecDeque::new(),
-                    last_bar_op: (u64::MAX, false),
+                    last_bar_op: (0, false),
                     bar_next: HashMap::new(),
                     mb_queue: VecDeque::new(),
                     mb_last_due: 0,
@@ -1514,8 +1513,11 @@ impl<'p> Machine<'p> {
         };
         let now = self.now;
         let wp = &self.warps[w];
-        if wp.host || now < wp.ready_at {
-            return wp.host;
+        if wp.host {
+            return true;
+        }
+        if now < wp.ready_at {
+            return false;
         }
         if let Some(d) = &wp.bar_deferred {
             let red_dst = d
@@ -1567,6 +1569,13 @@ impl<'p> Machine<'p> {
         true
     }
 
+    /// Issue model: register `reg` of warp `w` is ready at cycle `at`.
+    fn set_ready(&mut self, w: usize, reg: &str, at: u64) {
+        if let Some(&k) = self.entries[self.warps[w].entry].regs.get(reg) {
+            self.warps[w].reg_ready[k] = at;
+        }
+    }
+
     /// The issue model's release sequencer: the named-barrier unit released
     /// warp `w` (with a reduction's result `value`) this cycle as the
     /// `k`-th of its release; the release reaches the warp later.
@@ -1580,7 +1589,7 @@ impl<'p> Machine<'p> {
         // A release completed by a `bar.arrive` (taken in the cycle before
         // the unit's release) takes the arrive's longer path.
         let (at, arrive) = self.sms[c].last_bar_op;
-        let by_arrive = arrive && at.wrapping_add(2) >= self.now && at <= self.now;
+        let by_arrive = arrive && self.now - at <= 2;
         let lat = if by_arrive {
             count_path.max(t.release_arrive)
         } else {
@@ -1617,9 +1626,7 @@ impl<'p> Machine<'p> {
                 } else {
                     t.red_pred_latency
                 };
-                if let Some(&k) = self.entries[self.warps[w].entry].regs.get(&d) {
-                    self.warps[w].reg_ready[k] = self.now + red;
-                }
+                self.set_ready(w, &d, self.now + red);
             }
         }
         self.release(w);
@@ -1866,9 +1873,7 @@ impl<'p> Machine<'p> {
             let (_, w, dst, v) = self.sms[c].mb_queue.pop_front().expect("front");
             if let Some(d) = dst {
                 self.set_reg(w, &d, v);
-                if let Some(&k) = self.entries[self.warps[w].entry].regs.get(&d) {
-                    self.warps[w].reg_ready[k] = now;
-                }
+                self.set_ready(w, &d, now);
             }
             if self.warps[w].wait == Wait::MbRsp(None) && self.warps[w].mb_fifo.is_empty() {
                 self.release(w);
@@ -2327,17 +2332,17 @@ impl<'p> Machine<'p> {
             if o.release_mask & b == 0 {
                 continue;
             }
-            let deferred = self.warps[w].bar_deferred.is_some();
+            // Issue model: a barrier release (to a warp blocked at it or
+            // running on past it) goes through the release sequencer.
+            let at_bar =
+                self.warps[w].bar_deferred.is_some() || matches!(self.warps[w].wait, Wait::Bar(_));
+            if o.bar_rel_valid && at_bar && self.opts.sm_timing.is_some() {
+                self.queue_bar_release(c, w, fanout, o.bar_rel_result as u64);
+                fanout += 1;
+                continue;
+            }
             match self.warps[w].wait.clone() {
                 Wait::Membar | Wait::Group => self.release(w),
-                Wait::Bar(_) | Wait::None
-                    if o.bar_rel_valid
-                        && self.opts.sm_timing.is_some()
-                        && (deferred || self.warps[w].wait != Wait::None) =>
-                {
-                    self.queue_bar_release(c, w, fanout, o.bar_rel_result as u64);
-                    fanout += 1;
-                }
                 Wait::Bar(dst) if o.bar_rel_valid => {
                     if let Some((d, opc)) = dst {
                         let v = if opc == bop::RED_POPC {
@@ -2447,9 +2452,7 @@ impl<'p> Machine<'p> {
                     // Issue model: the warp runs on; a destination register
                     // waits (scoreboard) for the response.
                     if let Some(d) = &dst {
-                        if let Some(&k) = self.entries[self.warps[w].entry].regs.get(d) {
-                            self.warps[w].reg_ready[k] = u64::MAX;
-                        }
+                        self.set_ready(w, d, u64::MAX);
                     }
                     self.warps[w].mb_fifo.push_back(dst);
                     self.advance(w);
@@ -2663,7 +2666,6 @@ impl<'p> Machine<'p> {
         Ok(ts)
     }
 
-    /// `ld.param`: the launch's parameter value (by name and offset).
     /// `ld.const` under the issue model: every executing lane's value from
     /// the constant image (global memory as the launch left it: nothing
     /// writes `.const`), ready `const_latency` cycles later.
@@ -2680,13 +2682,12 @@ impl<'p> Machine<'p> {
             if let Some(d) = &t.dst {
                 let v = self.mem.l2_value(t.addr) & t.ty.mask();
                 self.set_reg_lane(w, t.lane as usize, d, v);
-                if let Some(&k) = self.entries[self.warps[w].entry].regs.get(d) {
-                    self.warps[w].reg_ready[k] = self.now + lat;
-                }
+                self.set_ready(w, d, self.now + lat);
             }
         }
     }
 
+    /// `ld.param`: the launch's parameter value (by name and offset).
     fn load_param(&mut self, w: usize, code: &Code) {
         let ops = &code.inst.operands;
         let (Some(Operand::Reg(d)), Some(Operand::Addr { base, offset })) =

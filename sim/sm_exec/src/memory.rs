@@ -67,12 +67,11 @@ pub struct MemTiming {
 
 /// Latencies by where a global read finds its line: the SM's L1 (an
 /// L1-cached read of the line before), L2 (the launch's data, or any access
-/// before), else DRAM; loads and `cp.async` (LDGSTS, which reads through
-/// its own path) separately.
+/// before; a load takes [`MemTiming::l2`]), else DRAM; loads and
+/// `cp.async` (LDGSTS, which reads through its own path) separately.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Caches {
     pub load_l1: u64,
-    pub load_l2: u64,
     pub ldgsts_l1: u64,
     pub ldgsts_l2: u64,
     pub dram: u64,
@@ -769,7 +768,7 @@ impl Memory {
             (true, _) if ldgsts => c.ldgsts_l1,
             (true, _) => c.load_l1,
             (false, true) if ldgsts => c.ldgsts_l2,
-            (false, true) => c.load_l2,
+            (false, true) => self.t.l2.0,
             (false, false) => c.dram,
         };
         self.l2_lines.insert(line);

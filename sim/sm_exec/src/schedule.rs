@@ -7,7 +7,7 @@ use crate::exec::Code;
 use crate::sm_timing::IssueClass;
 use ptx_front::lower::{GroupOp, Lowered};
 use ptx_front::parser::Operand;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// An instruction's shape for the issue model: its class, the registers
@@ -100,36 +100,68 @@ pub(crate) fn issue_shape(
     (class, srcs, dsts, reg_count)
 }
 
+/// A branch, return, exit or call: the end of a basic block.
+fn is_branch(c: &Code) -> bool {
+    matches!(
+        c.inst.opcode.split('.').next().unwrap_or(""),
+        "bra" | "ret" | "exit" | "brx" | "call"
+    )
+}
+
+/// `l` may not move above `p`: `p` writes a register `l` reads or writes,
+/// or reads a register `l` writes.
+fn conflicts(p: &Code, l: &Code) -> bool {
+    p.dsts
+        .iter()
+        .any(|r| l.srcs.contains(r) || l.dsts.contains(r))
+        || p.srcs.iter().any(|r| l.dsts.contains(r))
+}
+
+/// Moves instruction `i` up its basic block (never above a label in
+/// `starts`) past every instruction it does not conflict with and that
+/// `stops` does not refuse; returns where it lands.
+fn move_up(
+    code: &mut [Arc<Code>],
+    i: usize,
+    starts: &HashSet<usize>,
+    stops: impl Fn(&Code) -> bool,
+) -> usize {
+    let mut j = i;
+    while j > 0
+        && !starts.contains(&j)
+        && !stops(&code[j - 1])
+        && !conflicts(&code[j - 1], &code[i])
+    {
+        j -= 1;
+    }
+    code[j..=i].rotate_right(1);
+    j
+}
+
 /// What `ptxas` does to a basic block before the SM sees it, for the issue
-/// model: arithmetic feeding a later memory or sync instruction (an
-/// address) moves up its block as far as its registers allow (so address
-/// arithmetic between two clock reads is done before the first); each weak load (`ld.global`, `ld.global.nc`, `ld.shared`,
-/// `ld.const`, `ld.param` without `.volatile`/`.relaxed`/`.acquire`)
-/// moves up as far as its block allows, so that independent loads are in
-/// flight together (nvcc's PTX interleaves `ld; mad; st` per element; the
-/// SASS issues the loads first). A load never moves past: a label (block
-/// start), a branch or exit, an instruction that writes a register it
-/// reads or reads or writes a register it writes, another load (loads keep
-/// their order), a store, atomic or reduction to memory it may read
-/// (global and generic for a global load, shared and generic for a shared
-/// one), any barrier, fence, mbarrier or async-copy operation, or a clock
-/// read (`asm volatile` with a memory clobber, as the instrumentation
-/// writes it). Only under an SM timing preset; functional runs keep PTX
-/// order.
+/// model. Only under an SM timing preset; functional runs keep PTX order.
+///
+/// - Arithmetic that computes an operand of a later memory, barrier or unit
+///   instruction of its block (an address, a count) moves up as far as its
+///   registers allow, past clock reads, memory and barrier instructions it
+///   does not depend on: `ptxas` schedules such chains early, so address
+///   arithmetic between two clock reads is done before the first.
+/// - Each weak load (`ld.global`, `ld.global.nc`, `ld.shared`, `ld.const`,
+///   `ld.param` without `.volatile`/`.relaxed`/`.acquire`) moves up as far
+///   as its block allows, so that independent loads are in flight together
+///   (nvcc's PTX interleaves `ld; mad; st` per element; the SASS issues the
+///   loads first). A load never moves past a label (block start), a branch
+///   or exit, an instruction it conflicts with on registers, another load
+///   (loads keep their order), a store, atomic or reduction to memory it may
+///   read (global and generic for a global load, shared and generic for a
+///   shared one), any barrier, fence, mbarrier or async-copy operation, or
+///   a clock read (`asm volatile` with a memory clobber, as the
+///   instrumentation writes it).
 pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
-    let starts: std::collections::HashSet<usize> = labels.values().copied().collect();
-    // Arithmetic that computes an operand of a later memory, barrier or
-    // unit instruction of its block (an address, a count) moves up as far
-    // as its registers allow (past clock reads, memory and barrier
-    // instructions it does not depend on): `ptxas` schedules such chains early.
-    let is_branch = |c: &Code| {
-        matches!(
-            c.inst.opcode.split('.').next().unwrap_or(""),
-            "bra" | "ret" | "exit" | "brx" | "call"
-        )
-    };
+    let starts: HashSet<usize> = labels.values().copied().collect();
+    // Which arithmetic feeds a later non-arithmetic instruction of its block.
     let mut feeds = vec![false; code.len()];
-    let mut needed: std::collections::HashSet<usize> = Default::default();
+    let mut needed: HashSet<usize> = HashSet::new();
     for i in (0..code.len()).rev() {
         let c = &code[i];
         if is_branch(c) {
@@ -147,24 +179,8 @@ pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize
         }
     }
     for i in 0..code.len() {
-        if !feeds[i] {
-            continue;
-        }
-        let mut j = i;
-        while j > 0 && !starts.contains(&j) && !is_branch(&code[j - 1]) {
-            let (p, l) = (&code[j - 1], &code[i]);
-            let conflict = p
-                .dsts
-                .iter()
-                .any(|r| l.srcs.contains(r) || l.dsts.contains(r))
-                || p.srcs.iter().any(|r| l.dsts.contains(r));
-            if conflict {
-                break;
-            }
-            j -= 1;
-        }
-        if j < i {
-            code[j..=i].rotate_right(1);
+        if feeds[i] {
+            let j = move_up(code, i, &starts, is_branch);
             feeds[j..=i].rotate_right(1);
         }
     }
@@ -193,44 +209,24 @@ pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize
             continue;
         }
         let space = space_of(&code[i].inst.opcode);
-        let mut j = i;
-        while j > 0 && !starts.contains(&j) {
-            let p = &code[j - 1];
-            let head = p.inst.opcode.split('.').next().unwrap_or("");
-            let l = &code[i];
-            let blocks = match p.class {
-                IssueClass::Alu => matches!(head, "bra" | "ret" | "exit" | "brx" | "call"),
-                IssueClass::Clock => true,
-                IssueClass::WarpOp => false,
-                IssueClass::Bar
-                | IssueClass::BarArrive
-                | IssueClass::BulkCopy
-                | IssueClass::Ldgsts
-                | IssueClass::ProxyFence => true,
-                IssueClass::Mem => {
-                    if head == "ld" {
-                        true
-                    } else if matches!(head, "st" | "atom" | "red") {
-                        let ps = &p.inst.opcode;
-                        let generic = !ps.contains(".shared") && !ps.contains(".global");
-                        generic || space_of(ps) == space
-                    } else {
-                        true
-                    }
+        move_up(code, i, &starts, |p| match p.class {
+            IssueClass::Alu => is_branch(p),
+            IssueClass::WarpOp => false,
+            IssueClass::Clock
+            | IssueClass::Bar
+            | IssueClass::BarArrive
+            | IssueClass::BulkCopy
+            | IssueClass::Ldgsts
+            | IssueClass::ProxyFence => true,
+            IssueClass::Mem => match p.inst.opcode.split('.').next().unwrap_or("") {
+                "st" | "atom" | "red" => {
+                    let ps = &p.inst.opcode;
+                    let generic = !ps.contains(".shared") && !ps.contains(".global");
+                    generic || space_of(ps) == space
                 }
-            };
-            let reg_conflict = p
-                .dsts
-                .iter()
-                .any(|r| l.srcs.contains(r) || l.dsts.contains(r))
-                || p.srcs.iter().any(|r| l.dsts.contains(r));
-            if blocks || reg_conflict {
-                break;
-            }
-            j -= 1;
-        }
-        if j < i {
-            code[j..=i].rotate_right(1);
-        }
+                // Loads keep their order; fences and unit operations stop it.
+                _ => true,
+            },
+        });
     }
 }

@@ -247,7 +247,6 @@ impl SmTiming {
             copy_write_global: one(self.copy_write_global),
             caches: Some(crate::memory::Caches {
                 load_l1: self.l1_hit_latency,
-                load_l2: self.l2_latency,
                 ldgsts_l1: self.ldgsts_l1_latency,
                 ldgsts_l2: self.ldgsts_l2_latency,
                 dram: self.dram_latency,
