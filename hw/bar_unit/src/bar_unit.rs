@@ -1,31 +1,51 @@
 //! `bar_unit`: the SM's named-barrier unit (`spec/bar_unit.md`), top level.
 //!
 //! The RTL twin of the golden model `bar_unit_model::bar_unit` (its `State` is
-//! the union of the blocks' flops, its `eval` the union of their kernels).
-//! This block holds no state: it checks the cycle's event (the request checks
-//! of `request_error` and the ctl checks of `eval`, giving `req_ready`, `err`,
-//! `err_code`), routes a legal event to the warp table and the one CTA bank
-//! it concerns, picks the completing bank's `done_*` for the release
-//! register, and forces every output low while `reset` is high (the model
-//! returns `BarOutputs::default()` in a reset cycle).
+//! the union of the blocks' flops and RAMs, its `eval` the union of their
+//! kernels). This block holds no state. It is the three stages of the
+//! contract's pipeline:
+//!
+//! - **A** (the event's cycle): the handshake (`req_ready`: no ctl event now
+//!   or in stage B, the warp not blocked and not behind its own
+//!   `bar.sync`/`bar.red` in stage B), the barrier RAM read of the request's
+//!   barrier {slot, id} — or, while stage B holds an EXIT, of the barrier
+//!   that exit may complete — and the event into [`StageRegs`].
+//! - **B** (one cycle later): the checks of `request_error` and the ctl
+//!   checks of `eval` against the barrier word just read (`err`,
+//!   `err_code`), the arrival's read-modify-write of the RAM words and the
+//!   `active` bit, its completion test, a launch or exit; an exit whose CTA's
+//!   other live warps all wait on one barrier hands it to stage C.
+//! - **C** (one cycle after B): that barrier completes if its phase is an
+//!   "all" phase (from the RAM words) — the model's `ExitDone`.
+//!
+//! A completion (B or C, never both: no request is taken right after a ctl
+//! event) loads the release register. Every output is low while `reset` is
+//! high (the model returns `BarOutputs::default()` in a reset cycle).
 //!
 //! Blocks:
-//! - [`WarpTable`] (`warp_table.rs`): per-warp live / slot / blocked / waiting / barrier id; release mask.
-//! - [`CtaBarriers`] (`cta_barriers.rs`), one per CTA slot: the slot's 16
-//!   barriers, its busy / size / live count; arrival, exit and completion.
+//! - [`StageRegs`] (`stage_regs.rs`): the A→B and B→C registers.
+//! - [`WarpTable`] (`warp_table.rs`): per-warp live / slot / blocked / waiting / barrier id; release mask; an exit's candidate barrier.
+//! - [`SlotTable`] (`slot_table.rs`): per slot busy / size / live and the 16 `active` bits.
+//! - [`BarrierRam`] (`barrier_ram.rs`), four of them: the barrier words in block RAM —
+//!   flags (`all`, `kind`, `and_acc`, `or_acc`), `expected`, `count`, `popc`.
 //! - [`ReleaseReg`] (`release_reg.rs`): the `rel_*` register.
+//! - [`BarrierAddr`] (`barrier_addr.rs`), three of them: the RAM address {slot, id}.
 //! - [`Popcount`] (`popcount.rs`): predicate popcount, launched CTA size.
 //!
 //! Const generics (derived from a `BarConfig` by `dispatch.rs`): W warps,
-//! WB = log2 W, C CTA slots, SB slot bits, CB = WB + 1, RB = WB + 6. Ports are
+//! WB = log2 W, C CTA slots, SB slot bits, CB = WB + 1, RB = WB + 6,
+//! AB = SB + 4 (barrier RAM address {slot, id}). Ports are
 //! the contract's, same names and widths.
 
 use bar_unit_model::ports::{errc, op};
 use rust_hdl::prelude::*;
 
-use crate::cta_barriers::CtaBarriers;
+use crate::barrier_addr::BarrierAddr;
+use crate::barrier_ram::BarrierRam;
 use crate::popcount::Popcount;
 use crate::release_reg::ReleaseReg;
+use crate::slot_table::SlotTable;
+use crate::stage_regs::StageRegs;
 use crate::warp_table::WarpTable;
 
 /// The named-barrier unit.
@@ -37,6 +57,7 @@ pub struct BarUnit<
     const SB: usize,
     const CB: usize,
     const RB: usize,
+    const AB: usize,
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -62,20 +83,35 @@ pub struct BarUnit<
     pub blocked: Signal<Out, Bits<W>>,
     pub err: Signal<Out, Bit>,
     pub err_code: Signal<Out, Bits<4>>,
+    regs: StageRegs<W, WB, SB, CB, RB>,
     warps: WarpTable<W, WB, SB>,
-    ctas: [CtaBarriers<CB, RB>; C],
+    slots: SlotTable<C, SB, CB>,
+    /// Barrier words: flags = {or_acc, and_acc, kind (3), all} (bit 0 `all`).
+    ram_flags: BarrierRam<Bits<6>, AB>,
+    ram_expected: BarrierRam<Bits<CB>, AB>,
+    ram_count: BarrierRam<Bits<CB>, AB>,
+    ram_popc: BarrierRam<Bits<RB>, AB>,
     rel: ReleaseReg<W, SB, RB>,
+    /// RAM addresses {slot, id}: stage A's request, stage B's EXIT candidate, stage B's arrival.
+    req_addr: BarrierAddr<SB, AB>,
+    exit_addr: BarrierAddr<SB, AB>,
+    arr_addr: BarrierAddr<SB, AB>,
     pred_pop: Popcount<32, RB>,
     size_pop: Popcount<W, CB>,
-    /// The requesting warp's CTA bank, read at barrier `req_id`.
-    sel_size: Signal<Local, Bits<CB>>,
-    sel_active: Signal<Local, Bit>,
-    sel_all: Signal<Local, Bit>,
-    sel_expected: Signal<Local, Bits<CB>>,
-    sel_kind: Signal<Local, Bits<3>>,
-    /// LAUNCH checks: `ctl_slot` < C, and its bank's busy flag.
-    launch_in_range: Signal<Local, Bit>,
-    launch_busy: Signal<Local, Bit>,
+    /// Stage A: the request's warp may be blocked by its own request in
+    /// stage B; the barrier's `active` bit with stage B's and C's writes forwarded.
+    a_behind: Signal<Local, Bit>,
+    a_active: Signal<Local, Bit>,
+    /// The RAM read address (stage A), the arrival's write address and flags word (stage B).
+    rd_addr: Signal<Local, Bits<AB>>,
+    wr_addr: Signal<Local, Bits<AB>>,
+    wr_flags: Signal<Local, Bits<6>>,
+    /// Stage B (and C): fields of the barrier word read.
+    rd_all: Signal<Local, Bit>,
+    rd_kind: Signal<Local, Bits<3>>,
+    rd_and: Signal<Local, Bit>,
+    rd_or: Signal<Local, Bit>,
+    b_active: Signal<Local, Bit>,
     /// The request's phase kind (0 plain, else the reduction op) and whether it blocks.
     arr_kind: Signal<Local, Bits<3>>,
     arr_blocks: Signal<Local, Bit>,
@@ -83,14 +119,32 @@ pub struct BarUnit<
     arr_ok: Signal<Local, Bit>,
     launch_ok: Signal<Local, Bit>,
     exit_ok: Signal<Local, Bit>,
-    /// The completing bank (at most one per cycle).
+    /// The arrival's barrier after the arrival.
+    new_count: Signal<Local, Bits<CB>>,
+    new_popc: Signal<Local, Bits<RB>>,
+    new_and: Signal<Local, Bit>,
+    new_or: Signal<Local, Bit>,
+    arr_done: Signal<Local, Bit>,
+    /// Stage C: the exit's barrier completes.
+    c_done: Signal<Local, Bit>,
+    /// The completing barrier (stage B's arrival or stage C's exit).
     done: Signal<Local, Bit>,
     done_slot: Signal<Local, Bits<SB>>,
     done_id: Signal<Local, Bits<4>>,
     done_kind: Signal<Local, Bits<3>>,
     done_result: Signal<Local, Bits<RB>>,
-    slot_const: [Constant<Bits<SB>>; C],
     op_arrive: Constant<Bits<3>>,
+    k_popc: Constant<Bits<3>>,
+    k_and: Constant<Bits<3>>,
+    k_or: Constant<Bits<3>>,
+    one: Constant<Bits<CB>>,
+    one_rb: Constant<Bits<RB>>,
+    f_all: Constant<Bits<6>>,
+    f_k0: Constant<Bits<6>>,
+    f_k1: Constant<Bits<6>>,
+    f_k2: Constant<Bits<6>>,
+    f_and: Constant<Bits<6>>,
+    f_or: Constant<Bits<6>>,
     c_bad_op: Constant<Bits<4>>,
     c_no_cta: Constant<Bits<4>>,
     c_arrive_no_count: Constant<Bits<4>>,
@@ -116,10 +170,11 @@ impl<
         const SB: usize,
         const CB: usize,
         const RB: usize,
-    > Default for BarUnit<W, WB, C, SB, CB, RB>
+        const AB: usize,
+    > Default for BarUnit<W, WB, C, SB, CB, RB, AB>
 {
     fn default() -> Self {
-        debug_assert_eq!((1 << WB, CB, RB), (W, WB + 1, WB + 6));
+        debug_assert_eq!((1 << WB, CB, RB, AB), (W, WB + 1, WB + 6, SB + 4));
         debug_assert!(C <= 1 << SB);
         Self {
             clock: Default::default(),
@@ -146,31 +201,58 @@ impl<
             blocked: Default::default(),
             err: Default::default(),
             err_code: Default::default(),
+            regs: Default::default(),
             warps: Default::default(),
-            ctas: std::array::from_fn(|_| Default::default()),
+            slots: Default::default(),
+            ram_flags: Default::default(),
+            ram_expected: Default::default(),
+            ram_count: Default::default(),
+            ram_popc: Default::default(),
             rel: Default::default(),
+            req_addr: Default::default(),
+            exit_addr: Default::default(),
+            arr_addr: Default::default(),
             pred_pop: Default::default(),
             size_pop: Default::default(),
-            sel_size: Default::default(),
-            sel_active: Default::default(),
-            sel_all: Default::default(),
-            sel_expected: Default::default(),
-            sel_kind: Default::default(),
-            launch_in_range: Default::default(),
-            launch_busy: Default::default(),
+            a_behind: Default::default(),
+            a_active: Default::default(),
+            rd_addr: Default::default(),
+            wr_addr: Default::default(),
+            wr_flags: Default::default(),
+            rd_all: Default::default(),
+            rd_kind: Default::default(),
+            rd_and: Default::default(),
+            rd_or: Default::default(),
+            b_active: Default::default(),
             arr_kind: Default::default(),
             arr_blocks: Default::default(),
             code: Default::default(),
             arr_ok: Default::default(),
             launch_ok: Default::default(),
             exit_ok: Default::default(),
+            new_count: Default::default(),
+            new_popc: Default::default(),
+            new_and: Default::default(),
+            new_or: Default::default(),
+            arr_done: Default::default(),
+            c_done: Default::default(),
             done: Default::default(),
             done_slot: Default::default(),
             done_id: Default::default(),
             done_kind: Default::default(),
             done_result: Default::default(),
-            slot_const: std::array::from_fn(|c| Constant::new((c as u64).into())),
             op_arrive: Constant::new((op::ARRIVE as u64).into()),
+            k_popc: Constant::new((op::RED_POPC as u64).into()),
+            k_and: Constant::new((op::RED_AND as u64).into()),
+            k_or: Constant::new((op::RED_OR as u64).into()),
+            one: Constant::new(1u64.into()),
+            one_rb: Constant::new(1u64.into()),
+            f_all: Constant::new(1u64.into()),
+            f_k0: Constant::new(2u64.into()),
+            f_k1: Constant::new(4u64.into()),
+            f_k2: Constant::new(8u64.into()),
+            f_and: Constant::new(16u64.into()),
+            f_or: Constant::new(32u64.into()),
             c_bad_op: code(errc::BAD_OP),
             c_no_cta: code(errc::NO_CTA),
             c_arrive_no_count: code(errc::ARRIVE_NO_COUNT),
@@ -194,66 +276,110 @@ impl<
         const SB: usize,
         const CB: usize,
         const RB: usize,
-    > Logic for BarUnit<W, WB, C, SB, CB, RB>
+        const AB: usize,
+    > Logic for BarUnit<W, WB, C, SB, CB, RB, AB>
 {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, warps, rel);
+        clock!(
+            self,
+            clock,
+            regs,
+            warps,
+            slots,
+            ram_flags,
+            ram_expected,
+            ram_count,
+            ram_popc,
+            rel
+        );
+        self.regs.reset.next = self.reset.val();
         self.warps.reset.next = self.reset.val();
+        self.slots.reset.next = self.reset.val();
+        self.ram_flags.reset.next = self.reset.val();
+        self.ram_expected.reset.next = self.reset.val();
+        self.ram_count.reset.next = self.reset.val();
+        self.ram_popc.reset.next = self.reset.val();
         self.rel.reset.next = self.reset.val();
+
+        // ---- Stage A: handshake, RAM read, into the stage registers ----
         self.pred_pop.bits.next = self.req_pred.val();
         self.size_pop.bits.next = self.ctl_warps.val();
-        self.warps.req_warp.next = self.req_warp.val();
-        self.warps.req_id.next = self.req_id.val();
-        self.warps.ctl_warp.next = self.ctl_warp.val();
-
-        // The requesting warp's bank and barrier; the LAUNCH slot's bank.
-        self.sel_size.next = 0.into();
-        self.sel_active.next = false;
-        self.sel_all.next = false;
-        self.sel_expected.next = 0.into();
-        self.sel_kind.next = 0.into();
-        self.launch_in_range.next = false;
-        self.launch_busy.next = false;
-        for c in 0..C {
-            self.ctas[c].clock.next = self.clock.val();
-            self.ctas[c].reset.next = self.reset.val();
-            self.ctas[c].req_id.next = self.req_id.val();
-            if self.warps.req_slot.val() == self.slot_const[c].val() {
-                self.sel_size.next = self.ctas[c].size.val();
-                self.sel_active.next = self.ctas[c].rd_active.val();
-                self.sel_all.next = self.ctas[c].rd_all.val();
-                self.sel_expected.next = self.ctas[c].rd_expected.val();
-                self.sel_kind.next = self.ctas[c].rd_kind.val();
-            }
-            if self.ctl_slot.val() == self.slot_const[c].val() {
-                self.launch_in_range.next = true;
-                self.launch_busy.next = self.ctas[c].busy.val();
-            }
+        self.warps.a_warp.next = self.req_warp.val();
+        self.a_behind.next = self.regs.b_valid.val()
+            & !self.regs.b_ctl.val()
+            & (self.regs.b_warp.val() == self.req_warp.val())
+            & (self.regs.b_op.val() != self.op_arrive.val());
+        self.req_ready.next = self.req_valid.val()
+            & !self.ctl_valid.val()
+            & !(self.regs.b_valid.val() & self.regs.b_ctl.val())
+            & !self.warps.a_blocked.val()
+            & !self.a_behind.val();
+        self.regs.take_req.next = self.req_ready.val() & !self.reset.val();
+        self.regs.take_ctl.next = self.ctl_valid.val() & !self.reset.val();
+        self.regs.in_warp.next = self.req_warp.val();
+        self.regs.in_op.next = self.req_op.val();
+        self.regs.in_id.next = self.req_id.val();
+        self.regs.in_all.next = self.req_all.val();
+        self.regs.in_count.next = self.req_count.val();
+        self.regs.in_popc.next = self.pred_pop.count.val();
+        self.regs.in_and.next = self.req_pred.val().all();
+        self.regs.in_or.next = self.req_pred.val().any();
+        self.regs.in_ctl_op.next = self.ctl_op.val();
+        self.regs.in_slot.next = self.ctl_slot.val();
+        self.regs.in_warps.next = self.ctl_warps.val();
+        self.regs.in_size.next = self.size_pop.count.val();
+        self.regs.in_ctl_warp.next = self.ctl_warp.val();
+        // The RAM reads the request's barrier, or, while stage B holds an
+        // EXIT (no request is taken then), the barrier it may complete.
+        self.req_addr.slot.next = self.warps.a_slot.val();
+        self.req_addr.id.next = self.req_id.val();
+        self.exit_addr.slot.next = self.warps.ctl_slot.val();
+        self.exit_addr.id.next = self.slots.x_last.val();
+        self.rd_addr.next = self.req_addr.addr.val();
+        if self.regs.b_valid.val() & self.regs.b_ctl.val() & self.regs.b_ctl_op.val() {
+            self.rd_addr.next = self.exit_addr.addr.val();
         }
+        self.ram_flags.rd_addr.next = self.rd_addr.val();
+        self.ram_expected.rd_addr.next = self.rd_addr.val();
+        self.ram_count.rd_addr.next = self.rd_addr.val();
+        self.ram_popc.rd_addr.next = self.rd_addr.val();
+
+        // ---- Stage B: check and apply the taken event ----
+        self.warps.req_warp.next = self.regs.b_warp.val();
+        self.warps.req_id.next = self.regs.b_id.val();
+        self.warps.ctl_warp.next = self.regs.b_ctl_warp.val();
+        self.slots.w_slot.next = self.regs.b_rslot.val();
+        self.slots.w_id.next = self.regs.b_id.val();
+        self.slots.l_slot.next = self.regs.b_slot.val();
+        self.slots.x_slot.next = self.warps.ctl_slot.val();
+        self.slots.c_slot.next = self.regs.c_slot.val();
+        self.slots.c_id.next = self.regs.c_id.val();
+        self.b_active.next = self.regs.b_active.val();
+        self.rd_all.next = self.ram_flags.rd_data.val().get_bit(0);
+        self.rd_kind.next = self.ram_flags.rd_data.val().get_bits::<3>(1);
+        self.rd_and.next = self.ram_flags.rd_data.val().get_bit(4);
+        self.rd_or.next = self.ram_flags.rd_data.val().get_bit(5);
 
         // Kind of the request (valid for ops 0..4): 2, 3, 4 reduce.
         self.arr_kind.next = 0.into();
-        if self.req_op.val().get_bit(1) | self.req_op.val().get_bit(2) {
-            self.arr_kind.next = self.req_op.val();
+        if self.regs.b_op.val().get_bit(1) | self.regs.b_op.val().get_bit(2) {
+            self.arr_kind.next = self.regs.b_op.val();
         }
-        self.arr_blocks.next = self.req_op.val() != self.op_arrive.val();
+        self.arr_blocks.next = self.regs.b_op.val() != self.op_arrive.val();
 
-        // The cycle's event: a ctl event wins; else a request of an
-        // unblocked warp is taken, legal or not.
         self.code.next = 0.into();
         self.arr_ok.next = false;
         self.launch_ok.next = false;
         self.exit_ok.next = false;
-        self.req_ready.next = false;
-        if self.ctl_valid.val() {
-            if !self.ctl_op.val() {
-                if !self.launch_in_range.val() {
+        if self.regs.b_valid.val() & self.regs.b_ctl.val() {
+            if !self.regs.b_ctl_op.val() {
+                if !self.slots.l_in_range.val() {
                     self.code.next = self.c_slot_range.val();
-                } else if self.launch_busy.val() {
+                } else if self.slots.l_busy.val() {
                     self.code.next = self.c_slot_busy.val();
-                } else if !self.ctl_warps.val().any()
-                    | (self.ctl_warps.val() & self.warps.live.val()).any()
+                } else if !self.regs.b_warps.val().any()
+                    | (self.regs.b_warps.val() & self.warps.live.val()).any()
                 {
                     self.code.next = self.c_bad_warps.val();
                 } else {
@@ -266,64 +392,140 @@ impl<
             } else {
                 self.exit_ok.next = true;
             }
-        } else if self.req_valid.val() & !self.warps.req_blocked.val() {
-            self.req_ready.next = true;
-            if self.req_op.val().get_bit(2)
-                & (self.req_op.val().get_bit(1) | self.req_op.val().get_bit(0))
+        } else if self.regs.b_valid.val() {
+            if self.regs.b_op.val().get_bit(2)
+                & (self.regs.b_op.val().get_bit(1) | self.regs.b_op.val().get_bit(0))
             {
                 self.code.next = self.c_bad_op.val();
-            } else if !self.warps.req_live.val() {
+            } else if !self.regs.b_wlive.val() {
                 self.code.next = self.c_no_cta.val();
-            } else if (self.req_op.val() == self.op_arrive.val()) & self.req_all.val() {
+            } else if (self.regs.b_op.val() == self.op_arrive.val()) & self.regs.b_all.val() {
                 self.code.next = self.c_arrive_no_count.val();
-            } else if !self.req_all.val() & !self.req_count.val().any() {
+            } else if !self.regs.b_all.val() & !self.regs.b_count.val().any() {
                 self.code.next = self.c_zero_count.val();
-            } else if !self.req_all.val() & (self.req_count.val() > self.sel_size.val()) {
+            } else if self.regs.b_too_big.val() {
                 self.code.next = self.c_count_too_big.val();
-            } else if self.sel_active.val()
-                & ((self.sel_all.val() != self.req_all.val())
-                    | (!self.req_all.val() & (self.sel_expected.val() != self.req_count.val())))
+            } else if self.b_active.val()
+                & ((self.rd_all.val() != self.regs.b_all.val())
+                    | (!self.regs.b_all.val()
+                        & (self.ram_expected.rd_data.val() != self.regs.b_count.val())))
             {
                 self.code.next = self.c_count_mismatch.val();
-            } else if self.sel_active.val() & (self.sel_kind.val() != self.arr_kind.val()) {
+            } else if self.b_active.val() & (self.rd_kind.val() != self.arr_kind.val()) {
                 self.code.next = self.c_kind_mix.val();
             } else {
                 self.arr_ok.next = true;
             }
         }
 
-        // Route the legal event.
+        // The arrival: a closed barrier opens a phase with this arrival's
+        // values; an open one accumulates (form and kind were checked equal).
+        if self.b_active.val() {
+            self.new_count.next = self.ram_count.rd_data.val() + self.one.val();
+            self.new_popc.next = self.ram_popc.rd_data.val() + self.regs.b_popc.val();
+            self.new_and.next = self.rd_and.val() & self.regs.b_and.val();
+            self.new_or.next = self.rd_or.val() | self.regs.b_or.val();
+        } else {
+            self.new_count.next = self.one.val();
+            self.new_popc.next = self.regs.b_popc.val();
+            self.new_and.next = self.regs.b_and.val();
+            self.new_or.next = self.regs.b_or.val();
+        }
+        self.arr_done.next = self.new_count.val() >= self.regs.b_target.val();
+
+        // The arrival's writes: the barrier words and its `active` bit.
+        self.ram_flags.wr_en.next = self.arr_ok.val();
+        self.ram_expected.wr_en.next = self.arr_ok.val();
+        self.ram_count.wr_en.next = self.arr_ok.val();
+        self.ram_popc.wr_en.next = self.arr_ok.val();
+        self.arr_addr.slot.next = self.regs.b_rslot.val();
+        self.arr_addr.id.next = self.regs.b_id.val();
+        self.wr_addr.next = self.arr_addr.addr.val();
+        self.ram_flags.wr_addr.next = self.wr_addr.val();
+        self.ram_expected.wr_addr.next = self.wr_addr.val();
+        self.ram_count.wr_addr.next = self.wr_addr.val();
+        self.ram_popc.wr_addr.next = self.wr_addr.val();
+        self.wr_flags.next = 0.into();
+        if self.arr_kind.val().get_bit(0) {
+            self.wr_flags.next = self.wr_flags.val() | self.f_k0.val();
+        }
+        if self.arr_kind.val().get_bit(1) {
+            self.wr_flags.next = self.wr_flags.val() | self.f_k1.val();
+        }
+        if self.arr_kind.val().get_bit(2) {
+            self.wr_flags.next = self.wr_flags.val() | self.f_k2.val();
+        }
+        if self.regs.b_all.val() {
+            self.wr_flags.next = self.wr_flags.val() | self.f_all.val();
+        }
+        if self.new_and.val() {
+            self.wr_flags.next = self.wr_flags.val() | self.f_and.val();
+        }
+        if self.new_or.val() {
+            self.wr_flags.next = self.wr_flags.val() | self.f_or.val();
+        }
+        self.ram_flags.wr_data.next = self.wr_flags.val();
+        self.ram_expected.wr_data.next = self.regs.b_count.val();
+        if self.regs.b_all.val() {
+            self.ram_expected.wr_data.next = 0.into();
+        }
+        self.ram_count.wr_data.next = self.new_count.val();
+        self.ram_popc.wr_data.next = self.new_popc.val();
+        self.slots.act_en.next = self.arr_ok.val();
+        self.slots.act_val.next = !self.arr_done.val();
+        self.slots.act_all.next = self.regs.b_all.val();
+
+        // Launch and exit; an exit hands its candidate barrier to stage C.
+        self.slots.launch_en.next = self.launch_ok.val();
+        self.slots.launch_size.next = self.regs.b_size.val();
+        self.slots.exit_en.next = self.exit_ok.val();
         self.warps.arr_en.next = self.arr_ok.val();
         self.warps.arr_blocks.next = self.arr_blocks.val();
         self.warps.launch_en.next = self.launch_ok.val();
-        self.warps.launch_slot.next = self.ctl_slot.val();
-        self.warps.launch_warps.next = self.ctl_warps.val();
+        self.warps.launch_slot.next = self.regs.b_slot.val();
+        self.warps.launch_warps.next = self.regs.b_warps.val();
         self.warps.exit_en.next = self.exit_ok.val();
-        self.done.next = false;
-        self.done_slot.next = 0.into();
-        self.done_id.next = 0.into();
-        self.done_kind.next = 0.into();
+        self.regs.c_load.next = self.exit_ok.val() & self.slots.x_live_dec.val().any();
+        self.regs.c_slot_in.next = self.warps.ctl_slot.val();
+        self.regs.c_id_in.next = self.slots.x_last.val();
+
+        // ---- Stage C: the exit's barrier completes if it is an "all" phase ----
+        self.c_done.next = self.regs.c_valid.val()
+            & self.slots.c_active.val()
+            & self.rd_all.val()
+            & (self.ram_count.rd_data.val() >= self.slots.c_live.val());
+        self.slots.c_clr.next = self.c_done.val();
+
+        // ---- The completion (B or C) into the release register ----
+        // Stage C's barrier when stage C holds one (stage B then holds no
+        // request), else stage B's: selected by registers, ahead of `done`.
+        self.done.next = (self.arr_ok.val() & self.arr_done.val()) | self.c_done.val();
+        self.done_slot.next = self.regs.b_rslot.val();
+        self.done_id.next = self.regs.b_id.val();
+        self.done_kind.next = self.arr_kind.val();
         self.done_result.next = 0.into();
-        for c in 0..C {
-            self.ctas[c].arr_en.next =
-                self.arr_ok.val() & (self.warps.req_slot.val() == self.slot_const[c].val());
-            self.ctas[c].arr_all.next = self.req_all.val();
-            self.ctas[c].arr_count.next = self.req_count.val();
-            self.ctas[c].arr_kind.next = self.arr_kind.val();
-            self.ctas[c].arr_popc.next = self.pred_pop.count.val();
-            self.ctas[c].arr_and.next = self.req_pred.val().all();
-            self.ctas[c].arr_or.next = self.req_pred.val().any();
-            self.ctas[c].launch_en.next =
-                self.launch_ok.val() & (self.ctl_slot.val() == self.slot_const[c].val());
-            self.ctas[c].launch_size.next = self.size_pop.count.val();
-            self.ctas[c].exit_en.next =
-                self.exit_ok.val() & (self.warps.ctl_slot.val() == self.slot_const[c].val());
-            if self.ctas[c].done.val() {
-                self.done.next = true;
-                self.done_slot.next = self.slot_const[c].val();
-                self.done_id.next = self.ctas[c].done_id.val();
-                self.done_kind.next = self.ctas[c].done_kind.val();
-                self.done_result.next = self.ctas[c].done_result.val();
+        if self.arr_kind.val() == self.k_popc.val() {
+            self.done_result.next = self.new_popc.val();
+        }
+        if (self.arr_kind.val() == self.k_and.val()) & self.new_and.val() {
+            self.done_result.next = self.one_rb.val();
+        }
+        if (self.arr_kind.val() == self.k_or.val()) & self.new_or.val() {
+            self.done_result.next = self.one_rb.val();
+        }
+        if self.regs.c_valid.val() {
+            self.done_slot.next = self.regs.c_slot.val();
+            self.done_id.next = self.regs.c_id.val();
+            self.done_kind.next = self.rd_kind.val();
+            self.done_result.next = 0.into();
+            if self.rd_kind.val() == self.k_popc.val() {
+                self.done_result.next = self.ram_popc.rd_data.val();
+            }
+            if (self.rd_kind.val() == self.k_and.val()) & self.rd_and.val() {
+                self.done_result.next = self.one_rb.val();
+            }
+            if (self.rd_kind.val() == self.k_or.val()) & self.rd_or.val() {
+                self.done_result.next = self.one_rb.val();
             }
         }
         self.warps.done.next = self.done.val();
@@ -337,6 +539,35 @@ impl<
         self.rel.done_mask.next = self.warps.done_mask.val();
         self.rel.done_kind.next = self.done_kind.val();
         self.rel.done_result.next = self.done_result.val();
+
+        // ---- Stage A's look-ups (after B and C: it forwards their writes) ----
+        // Stage B's request changes none of them but the
+        // barrier's `active` bit, stage C's completion only that bit: both forwarded.
+        self.slots.a_slot.next = self.warps.a_slot.val();
+        self.slots.a_id.next = self.req_id.val();
+        self.regs.in_rslot.next = self.warps.a_slot.val();
+        self.regs.in_wlive.next = self.warps.a_live.val();
+        self.regs.in_too_big.next =
+            !self.req_all.val() & (self.req_count.val() > self.slots.a_size.val());
+        if self.req_all.val() {
+            self.regs.in_target.next = self.slots.a_live.val();
+        } else {
+            self.regs.in_target.next = self.req_count.val();
+        }
+        self.a_active.next = self.slots.a_active.val();
+        if self.arr_ok.val()
+            & (self.regs.b_rslot.val() == self.warps.a_slot.val())
+            & (self.regs.b_id.val() == self.req_id.val())
+        {
+            self.a_active.next = !self.arr_done.val();
+        }
+        if self.c_done.val()
+            & (self.regs.c_slot.val() == self.warps.a_slot.val())
+            & (self.regs.c_id.val() == self.req_id.val())
+        {
+            self.a_active.next = false;
+        }
+        self.regs.in_active.next = self.a_active.val();
 
         // Outputs, all low in a reset cycle.
         self.err.next = self.code.val().any();

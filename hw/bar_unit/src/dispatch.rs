@@ -1,6 +1,6 @@
 //! From a runtime [`BarConfig`] to a const-generic [`BarUnit`](crate::BarUnit).
 //!
-//! The port widths are const generics (W, WB, C, SB, CB, RB), all derived
+//! The port widths are const generics (W, WB, C, SB, CB, RB, AB), all derived
 //! from `warps` and `cta_slots` in one place, [`generics`]. The width sets
 //! listed in [`SUPPORTED`] are compiled in (one arm each below: their
 //! rust-hdl simulation runs in process). Every other configuration the
@@ -14,8 +14,8 @@ use crate::hdl_dut::{HdlBarDut, HdlBarModel};
 /// (warps, cta_slots) pairs compiled in.
 pub const SUPPORTED: [(u32, u32); 6] = [(8, 1), (8, 3), (8, 4), (16, 4), (32, 8), (64, 8)];
 
-/// The const generics of `cfg`: [W, WB, C, SB, CB, RB].
-pub fn generics(cfg: &BarConfig) -> [usize; 6] {
+/// The const generics of `cfg`: [W, WB, C, SB, CB, RB, AB].
+pub fn generics(cfg: &BarConfig) -> [usize; 7] {
     [
         cfg.warps as usize,
         cfg.wb() as usize,
@@ -23,6 +23,7 @@ pub fn generics(cfg: &BarConfig) -> [usize; 6] {
         cfg.sb() as usize,
         cfg.cb() as usize,
         cfg.rb() as usize,
+        cfg.sb() as usize + 4,
     ]
 }
 
@@ -32,20 +33,20 @@ pub fn build_compiled(cfg: &BarConfig) -> Result<Option<Box<dyn HdlBarModel>>, S
     cfg.validate("configuration")
         .map_err(|e| format!("bar_unit RTL: {e}"))?;
     macro_rules! arms {
-        ($g:expr; $([$w:literal, $wb:literal, $c:literal, $sb:literal, $cb:literal, $rb:literal]),*) => {
+        ($g:expr; $([$w:literal, $wb:literal, $c:literal, $sb:literal, $cb:literal, $rb:literal, $ab:literal]),*) => {
             match $g {
-                $([$w, $wb, $c, $sb, $cb, $rb] => Some(Box::new(HdlBarDut::<$w, $wb, $c, $sb, $cb, $rb>::new(cfg)?) as Box<dyn HdlBarModel>),)*
+                $([$w, $wb, $c, $sb, $cb, $rb, $ab] => Some(Box::new(HdlBarDut::<$w, $wb, $c, $sb, $cb, $rb, $ab>::new(cfg)?) as Box<dyn HdlBarModel>),)*
                 _ => None,
             }
         };
     }
     Ok(arms!(generics(cfg);
-        [8, 3, 1, 1, 4, 9],
-        [8, 3, 3, 2, 4, 9],
-        [8, 3, 4, 2, 4, 9],
-        [16, 4, 4, 2, 5, 10],
-        [32, 5, 8, 3, 6, 11],
-        [64, 6, 8, 3, 7, 12]))
+        [8, 3, 1, 1, 4, 9, 5],
+        [8, 3, 3, 2, 4, 9, 6],
+        [8, 3, 4, 2, 4, 9, 6],
+        [16, 4, 4, 2, 5, 10, 6],
+        [32, 5, 8, 3, 6, 11, 7],
+        [64, 6, 8, 3, 7, 12, 7]))
 }
 
 /// The rust-hdl-simulated unit for `cfg`, or why there is none in process.

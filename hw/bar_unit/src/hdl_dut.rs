@@ -3,8 +3,8 @@
 //! One [`Dut::step`]: drive this cycle's inputs with the clock low and let the
 //! circuit settle, read the outputs (combinational ones such as `req_ready`
 //! and `err` already see this cycle's inputs), then raise the clock and settle
-//! again. Every flop sits at the same depth (inside the blocks, none in the
-//! top), so each one samples a `d` computed from the pre-edge state.
+//! again. Every flop and RAM sits at the same depth (inside the blocks, none
+//! in the top), so each one samples a `d` computed from the pre-edge state.
 
 use bar_unit_model::config::BarConfig;
 use bar_unit_model::ports::{BarInputs, BarOutputs, BarUnitPorts};
@@ -30,8 +30,9 @@ pub struct HdlBarDut<
     const SB: usize,
     const CB: usize,
     const RB: usize,
+    const AB: usize,
 > {
-    uut: BarUnit<W, WB, C, SB, CB, RB>,
+    uut: BarUnit<W, WB, C, SB, CB, RB, AB>,
     cfg: BarConfig,
 }
 
@@ -42,11 +43,12 @@ impl<
         const SB: usize,
         const CB: usize,
         const RB: usize,
-    > HdlBarDut<W, WB, C, SB, CB, RB>
+        const AB: usize,
+    > HdlBarDut<W, WB, C, SB, CB, RB, AB>
 {
     /// Build and connect the circuit for `cfg` and run rust-hdl's structural checks.
     pub fn new(cfg: &BarConfig) -> Result<Self, String> {
-        let mut uut = BarUnit::<W, WB, C, SB, CB, RB>::default();
+        let mut uut = BarUnit::<W, WB, C, SB, CB, RB, AB>::default();
         uut.connect_all();
         check_all(&uut).map_err(|e| {
             format!(
@@ -72,7 +74,8 @@ impl<
         const SB: usize,
         const CB: usize,
         const RB: usize,
-    > Dut<BarUnitPorts> for HdlBarDut<W, WB, C, SB, CB, RB>
+        const AB: usize,
+    > Dut<BarUnitPorts> for HdlBarDut<W, WB, C, SB, CB, RB, AB>
 {
     fn step(&mut self, i: &BarInputs) -> BarOutputs {
         let i = i.masked_for(&self.cfg);
@@ -100,7 +103,8 @@ impl<
         const SB: usize,
         const CB: usize,
         const RB: usize,
-    > HdlBarModel for HdlBarDut<W, WB, C, SB, CB, RB>
+        const AB: usize,
+    > HdlBarModel for HdlBarDut<W, WB, C, SB, CB, RB, AB>
 {
     fn block(&self) -> &dyn Block {
         &self.uut

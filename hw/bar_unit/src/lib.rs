@@ -3,13 +3,17 @@
 //!
 //! The RTL has the golden model's registers (`bar_unit_model::bar_unit`),
 //! except that the per-barrier waiting masks are a per-warp barrier id (see
-//! `warp_table.rs`), split into one block per file:
+//! `warp_table.rs`) and the barrier fields other than `active` live in block
+//! RAM (`barrier_ram.rs`), split into one block per file:
 //!
 //! | file | block | model state |
 //! | --- | --- | --- |
 //! | `bar_unit.rs` | [`BarUnit`]: top, request/ctl checks, routing, reset gating | — |
 //! | `warp_table.rs` | per-warp registers, release mask | `live`, `warp_slot`, `blocked`, `waiting` |
-//! | `cta_barriers.rs` | one CTA slot's 16 barriers, arrival/exit/completion | `bars`, `slot_busy`, `slot_size`, `slot_live` |
+//! | `stage_regs.rs` | the pipeline registers A→B and B→C | `taken`, `exit_done` |
+//! | `slot_table.rs` | per slot busy/size/live, the barriers' `active` bits | `slot_busy`, `slot_size`, `slot_live`, `bars[..].active` |
+//! | `barrier_addr.rs` | the RAM address {slot, id} | — |
+//! | `barrier_ram.rs` | one barrier field in block RAM, with forwarding (four instances) | `bars[..]` other fields |
 //! | `release_reg.rs` | the `rel_*` register | `rel` |
 //! | `popcount.rs` | popcount primitive | — |
 //! | `hdl_kit::onehot` | one-hot decoder primitive (shared) | — |
@@ -20,9 +24,10 @@
 //! lockstep, `verilog.rs` emits `bar_unit.v`.
 
 pub mod bar_unit;
+pub mod barrier_addr;
+pub mod barrier_ram;
 pub mod cluster_barrier;
 mod cluster_dut;
-pub mod cta_barriers;
 pub mod dispatch;
 pub mod hdl_dut;
 pub mod ip_release;
@@ -30,6 +35,8 @@ pub mod ip_release;
 pub use hdl_kit::onehot;
 pub mod popcount;
 pub mod release_reg;
+pub mod slot_table;
+pub mod stage_regs;
 pub mod verilog;
 pub mod warp_table;
 

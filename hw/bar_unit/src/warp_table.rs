@@ -14,14 +14,14 @@
 //!
 //! Ports (W warps, WB = log2 W, SB slot bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
-//! - `req_warp` (in, WB), `req_id` (in, 4): the request's warp and barrier id.
-//! - `ctl_warp` (in, WB): the EXIT's warp.
+//! - `a_warp` (in, WB): stage A's requesting warp; `a_live`, `a_blocked`, `a_slot` (out): its registers.
+//! - `req_warp` (in, WB), `req_id` (in, 4): stage B's arrival: warp and barrier id.
+//! - `ctl_warp` (in, WB): stage B's EXIT warp.
 //! - `arr_en` (in): a legal arrival is taken; `arr_blocks` (in): it is `bar.sync`/`bar.red`.
 //! - `launch_en` (in), `launch_slot` (in, SB), `launch_warps` (in, W): a legal LAUNCH.
 //! - `exit_en` (in): a legal EXIT of `ctl_warp`.
 //! - `done` (in), `done_slot` (in, SB), `done_id` (in, 4): a barrier completes at this edge.
 //! - `rel_valid`, `rel_mask` (in, W): the release register (its warps unblock at this edge).
-//! - `req_live`, `req_blocked`, `req_slot` (out): the requesting warp's registers.
 //! - `ctl_live`, `ctl_blocked`, `ctl_slot` (out): the ctl warp's registers.
 //! - `live` (out, W): every live warp (for the LAUNCH check).
 //! - `blocked` (out, W): the `blocked` port before reset gating.
@@ -36,6 +36,10 @@ use crate::onehot::OneHot;
 pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
+    pub a_warp: Signal<In, Bits<WB>>,
+    pub a_live: Signal<Out, Bit>,
+    pub a_blocked: Signal<Out, Bit>,
+    pub a_slot: Signal<Out, Bits<SB>>,
     pub req_warp: Signal<In, Bits<WB>>,
     pub req_id: Signal<In, Bits<4>>,
     pub ctl_warp: Signal<In, Bits<WB>>,
@@ -50,9 +54,6 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     pub done_id: Signal<In, Bits<4>>,
     pub rel_valid: Signal<In, Bit>,
     pub rel_mask: Signal<In, Bits<W>>,
-    pub req_live: Signal<Out, Bit>,
-    pub req_blocked: Signal<Out, Bit>,
-    pub req_slot: Signal<Out, Bits<SB>>,
     pub ctl_live: Signal<Out, Bit>,
     pub ctl_blocked: Signal<Out, Bit>,
     pub ctl_slot: Signal<Out, Bits<SB>>,
@@ -64,6 +65,7 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     waiting_q: DFF<Bits<W>>,
     wslot: [DFF<Bits<SB>>; W],
     wbar: [DFF<Bits<4>>; W],
+    a_dec: OneHot<W, WB>,
     req_dec: OneHot<W, WB>,
     ctl_dec: OneHot<W, WB>,
     /// Warps whose (slot, barrier id) is the completing barrier's.
@@ -80,6 +82,10 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
         Self {
             clock: Default::default(),
             reset: Default::default(),
+            a_warp: Default::default(),
+            a_live: Default::default(),
+            a_blocked: Default::default(),
+            a_slot: Default::default(),
             req_warp: Default::default(),
             req_id: Default::default(),
             ctl_warp: Default::default(),
@@ -94,9 +100,6 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             done_id: Default::default(),
             rel_valid: Default::default(),
             rel_mask: Default::default(),
-            req_live: Default::default(),
-            req_blocked: Default::default(),
-            req_slot: Default::default(),
             ctl_live: Default::default(),
             ctl_blocked: Default::default(),
             ctl_slot: Default::default(),
@@ -108,6 +111,7 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             waiting_q: Default::default(),
             wslot: std::array::from_fn(|_| Default::default()),
             wbar: std::array::from_fn(|_| Default::default()),
+            a_dec: Default::default(),
             req_dec: Default::default(),
             ctl_dec: Default::default(),
             match_mask: Default::default(),
@@ -129,22 +133,23 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
             self.wbar[w].clock.next = self.clock.val();
             self.wbar[w].d.next = self.wbar[w].q.val();
         }
+        self.a_dec.index.next = self.a_warp.val();
         self.req_dec.index.next = self.req_warp.val();
         self.ctl_dec.index.next = self.ctl_warp.val();
 
         // Read ports.
         self.live.next = self.live_q.q.val();
         self.blocked.next = self.blocked_q.q.val();
-        self.req_live.next = (self.live_q.q.val() & self.req_dec.onehot.val()).any();
-        self.req_blocked.next = (self.blocked_q.q.val() & self.req_dec.onehot.val()).any();
+        self.a_live.next = (self.live_q.q.val() & self.a_dec.onehot.val()).any();
+        self.a_blocked.next = (self.blocked_q.q.val() & self.a_dec.onehot.val()).any();
         self.ctl_live.next = (self.live_q.q.val() & self.ctl_dec.onehot.val()).any();
         self.ctl_blocked.next = (self.blocked_q.q.val() & self.ctl_dec.onehot.val()).any();
-        self.req_slot.next = 0.into();
+        self.a_slot.next = 0.into();
         self.ctl_slot.next = 0.into();
         self.match_mask.next = 0.into();
         for w in 0..W {
-            if self.req_warp.val().index() == w {
-                self.req_slot.next = self.wslot[w].q.val();
+            if self.a_warp.val().index() == w {
+                self.a_slot.next = self.wslot[w].q.val();
             }
             if self.ctl_warp.val().index() == w {
                 self.ctl_slot.next = self.wslot[w].q.val();

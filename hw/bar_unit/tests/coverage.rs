@@ -25,12 +25,12 @@ fn rtl_run_hits_every_bin() {
         cta_slots: 3,
     };
     let first = env_u64("SEED").unwrap_or(1);
-    let cycles = env_u64("CYCLES").unwrap_or(6_000);
+    let cycles = env_u64("CYCLES").unwrap_or(10_000);
     let replay = format!(
         "SEED={first} CYCLES={cycles} cargo test --release -p bar-unit-rtl --test coverage"
     );
     let mut cov = BarCoverage::new(&cfg);
-    for seed in first..first + 8 {
+    for seed in first..first + 24 {
         let mut m = BarUnitModel::new(cfg);
         let mut rtl = bar_unit_rtl::hdl_dut(&cfg).unwrap();
         let mut stim = BarStimulus::new(&cfg, seed);

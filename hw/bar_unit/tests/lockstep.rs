@@ -33,7 +33,7 @@ fn run(cfg: BarConfig, seed: u64, cycles: u64) -> BarCoverage {
     println!("lockstep {name}: seed {seed}, {cycles} cycles (replay: {replay})");
     let mut model = BarUnitModel::new(cfg);
     let mut rtl = bar_unit_rtl::hdl_dut(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut stim = BarStimulus::new(&cfg, seed);
+    let mut stim = BarStimulus::with_bad_input(&cfg, seed);
     let mut sb = BarScoreboard::new(&cfg);
     let mut cov = BarCoverage::new(&cfg);
     let mut recent: VecDeque<BarInputs> = VecDeque::with_capacity(8);

@@ -1,6 +1,6 @@
 //! From a runtime [`Config`] to a const-generic [`SmSync`].
 //!
-//! The top's 21 const generics are derived from the four units'
+//! The top's 22 const generics are derived from the four units'
 //! configurations in one place, [`generics`]; the named configurations of
 //! `Config::named` and the PTX executor's SM are compiled in (their
 //! rust-hdl simulation runs in process). Every other valid configuration (any file of `preset` and
@@ -14,9 +14,9 @@ use crate::hdl_dut::{HdlDut, HdlModel};
 use crate::sm_sync::SmSync;
 
 /// The const generics of `cfg`, in `SmSync`'s order: W, WB; membar K, TB,
-/// MB; bar C, SB, BCB, RB; mbarrier M, EB, MCB, MTB, XB, TMB, F; async
+/// MB; bar C, SB, BCB, RB, BAB; mbarrier M, EB, MCB, MTB, XB, TMB, F; async
 /// groups G, HB, NB, OB; CNT.
-pub fn generics(cfg: &Config) -> [usize; 21] {
+pub fn generics(cfg: &Config) -> [usize; 22] {
     let (m, b, mb) = (&cfg.membar, &cfg.bar, &cfg.mbarrier);
     [
         m.warps,
@@ -28,6 +28,7 @@ pub fn generics(cfg: &Config) -> [usize; 21] {
         b.sb(),
         b.cb(),
         b.rb(),
+        b.sb() + 4,
         mb.entries,
         mb.eb(),
         mb.count_port_bits(),
@@ -75,11 +76,11 @@ pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn HdlModel>>, String>
         };
     }
     Ok(arms!(generics(cfg);
-        [8, 3, 2, 1, 4, 1, 1, 4, 9, 8, 3, 21, 21, 23, 4, 1, 2, 1, 2, 1, 21],
-        [16, 4, 4, 2, 5, 4, 2, 5, 10, 32, 5, 21, 21, 23, 6, 2, 4, 2, 3, 2, 21],
+        [8, 3, 2, 1, 4, 1, 1, 4, 9, 5, 8, 3, 21, 21, 23, 4, 1, 2, 1, 2, 1, 21],
+        [16, 4, 4, 2, 5, 4, 2, 5, 10, 6, 32, 5, 21, 21, 23, 6, 2, 4, 2, 3, 2, 21],
         // The PTX executor's SM (`sm_exec::exec::exec_config`: every unit's
         // default, 32 warps, one CTA slot): `membar run --on rtl`.
-        [32, 5, 4, 2, 6, 1, 1, 6, 11, 16, 4, 21, 21, 23, 7, 1, 8, 3, 4, 4, 21]))
+        [32, 5, 4, 2, 6, 1, 1, 6, 11, 5, 16, 4, 21, 21, 23, 7, 1, 8, 3, 4, 4, 21]))
 }
 
 /// The rust-hdl-simulated top for `cfg`, or why there is none in process.

@@ -74,4 +74,4 @@ macro_rules! step_impl {
         }
     };
 }
-step_impl!(W, WB, K, TB, MB, C, SB, BCB, RB, M, EB, MCB, MTB, XB, TMB, F, G, HB, NB, OB, CNT);
+step_impl!(W, WB, K, TB, MB, C, SB, BCB, RB, BAB, M, EB, MCB, MTB, XB, TMB, F, G, HB, NB, OB, CNT);

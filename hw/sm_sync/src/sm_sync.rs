@@ -29,7 +29,7 @@
 //!   `wr_warp`; `ag_err_cause`.
 //!
 //! Const generics (`dispatch.rs` derives them from a `Config`): W, WB;
-//! membar K, TB, MB; bar C, SB, BCB, RB; mbarrier M, EB, MCB, MTB, XB, TMB,
+//! membar K, TB, MB; bar C, SB, BCB, RB, BAB; mbarrier M, EB, MCB, MTB, XB, TMB,
 //! F; async groups G, HB, NB, OB; CNT = width of `in_count`.
 
 use bar_unit_rtl::BarUnit;
@@ -51,6 +51,7 @@ pub struct SmSync<
     const SB: usize,
     const BCB: usize,
     const RB: usize,
+    const BAB: usize,
     const M: usize,
     const EB: usize,
     const MCB: usize,
@@ -130,7 +131,7 @@ pub struct SmSync<
     pub ag_err_cause: Signal<Out, Bits<2>>,
     dec: Decoder,
     membar: MembarUnit<W, WB, K, TB, MB>,
-    bar: BarUnit<W, WB, C, SB, BCB, RB>,
+    bar: BarUnit<W, WB, C, SB, BCB, RB, BAB>,
     mb: MbarrierUnit<W, WB, M, EB, MCB, MTB, XB, TMB, F>,
     ag: AsyncGroups<W, WB, G, HB, NB, OB>,
     /// The membar unit's release mask when `release_valid`, else 0.
@@ -150,6 +151,7 @@ impl<
         const SB: usize,
         const BCB: usize,
         const RB: usize,
+        const BAB: usize,
         const M: usize,
         const EB: usize,
         const MCB: usize,
@@ -162,7 +164,8 @@ impl<
         const NB: usize,
         const OB: usize,
         const CNT: usize,
-    > SmSync<W, WB, K, TB, MB, C, SB, BCB, RB, M, EB, MCB, MTB, XB, TMB, F, G, HB, NB, OB, CNT>
+    >
+    SmSync<W, WB, K, TB, MB, C, SB, BCB, RB, BAB, M, EB, MCB, MTB, XB, TMB, F, G, HB, NB, OB, CNT>
 {
     /// The top for `cfg` (whose widths the dispatcher matched to the const generics).
     pub fn new(cfg: &Config) -> Result<Self, String> {
@@ -253,6 +256,7 @@ impl<
         const SB: usize,
         const BCB: usize,
         const RB: usize,
+        const BAB: usize,
         const M: usize,
         const EB: usize,
         const MCB: usize,
@@ -266,7 +270,30 @@ impl<
         const OB: usize,
         const CNT: usize,
     > Logic
-    for SmSync<W, WB, K, TB, MB, C, SB, BCB, RB, M, EB, MCB, MTB, XB, TMB, F, G, HB, NB, OB, CNT>
+    for SmSync<
+        W,
+        WB,
+        K,
+        TB,
+        MB,
+        C,
+        SB,
+        BCB,
+        RB,
+        BAB,
+        M,
+        EB,
+        MCB,
+        MTB,
+        XB,
+        TMB,
+        F,
+        G,
+        HB,
+        NB,
+        OB,
+        CNT,
+    >
 {
     #[hdl_gen]
     fn update(&mut self) {

@@ -80,6 +80,37 @@ pub struct Release {
     pub result: u32,
 }
 
+/// The event taken at the last edge: the input register of the check and
+/// update stage (stage B). Fields are already cut to their port widths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Taken {
+    /// An event was taken.
+    pub valid: bool,
+    /// It is a ctl event (else a request).
+    pub ctl: bool,
+    /// Request: warp, op, barrier id, count form, count, predicates.
+    pub warp: u8,
+    pub op: u8,
+    pub id: u8,
+    pub all: bool,
+    pub count: u8,
+    pub pred: u32,
+    /// Ctl: op, LAUNCH slot and warps, EXIT warp.
+    pub ctl_op: u8,
+    pub slot: u8,
+    pub warps: u64,
+    pub ctl_warp: u8,
+}
+
+/// An "all" barrier that an exit completes: found by stage B, completed by
+/// stage C one cycle later (its reduction result is read in between).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ExitDone {
+    pub valid: bool,
+    pub slot: u8,
+    pub id: u8,
+}
+
 /// Registered state of `bar_unit`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
@@ -94,6 +125,10 @@ pub struct State {
     pub live: u64,
     /// Bit w: warp w is blocked at a barrier.
     pub blocked: u64,
+    /// Stage B's input register: the event taken at the last edge.
+    pub taken: Taken,
+    /// Stage C's register: the barrier an exit completes.
+    pub exit_done: ExitDone,
     pub rel: Release,
 }
 
@@ -109,6 +144,8 @@ impl State {
             warp_slot: vec![0; cfg.warps as usize],
             live: 0,
             blocked: 0,
+            taken: Taken::default(),
+            exit_done: ExitDone::default(),
             rel: Release::default(),
         }
     }
@@ -127,32 +164,31 @@ pub fn phase_kind(o: u8) -> u8 {
     }
 }
 
-/// Checks a request of a live, unblocked warp against the state; the error
-/// code, or `errc::NONE` for a legal arrival. Shared with nothing: the
-/// scoreboard has its own port-level copy of these rules.
-fn request_error(cfg: &BarConfig, s: &State, i: &BarInputs, w: u8) -> u8 {
-    if i.req_op > op::RED_OR {
+/// Checks a taken request against the state; the error code, or
+/// `errc::NONE` for a legal arrival. Shared with nothing: the scoreboard has
+/// its own port-level copy of these rules.
+fn request_error(s: &State, t: &Taken) -> u8 {
+    if t.op > op::RED_OR {
         return errc::BAD_OP;
     }
-    if s.live & bit(w) == 0 {
+    if s.live & bit(t.warp) == 0 {
         return errc::NO_CTA;
     }
-    if i.req_op == op::ARRIVE && i.req_all {
+    if t.op == op::ARRIVE && t.all {
         return errc::ARRIVE_NO_COUNT;
     }
-    let slot = s.warp_slot[w as usize] as usize;
-    let count = i.req_count & ((1u16 << cfg.cb()) - 1) as u8;
-    if !i.req_all && count == 0 {
+    let slot = s.warp_slot[t.warp as usize] as usize;
+    if !t.all && t.count == 0 {
         return errc::ZERO_COUNT;
     }
-    if !i.req_all && count > s.slot_size[slot] {
+    if !t.all && t.count > s.slot_size[slot] {
         return errc::COUNT_TOO_BIG;
     }
-    let b = &s.bars[slot * BARRIERS_PER_CTA + (i.req_id & 15) as usize];
-    if b.active && (b.all != i.req_all || (!i.req_all && b.expected != count)) {
+    let b = &s.bars[slot * BARRIERS_PER_CTA + t.id as usize];
+    if b.active && (b.all != t.all || (!t.all && b.expected != t.count)) {
         return errc::COUNT_MISMATCH;
     }
-    if b.active && b.kind != phase_kind(i.req_op) {
+    if b.active && b.kind != phase_kind(t.op) {
         return errc::KIND_MIX;
     }
     errc::NONE
@@ -196,35 +232,47 @@ pub fn eval(cfg: &BarConfig, s: &State, i: &BarInputs) -> (BarOutputs, State) {
     };
     let mut next = s.clone();
     next.rel = Release::default();
+    next.taken = Taken::default();
+    next.exit_done = ExitDone::default();
     if s.rel.valid {
         next.blocked &= !s.rel.mask;
     }
-    let mut code = errc::NONE;
 
-    if i.ctl_valid {
-        if i.ctl_op & 1 == ctl::LAUNCH {
-            let slot = (i.ctl_slot & ((1u16 << cfg.sb()) - 1) as u8) as usize;
-            let warps = i.ctl_warps & cfg.warp_mask();
+    // Stage C: the "all" barrier an exit completed (found last cycle).
+    if s.exit_done.valid {
+        complete(
+            &mut next,
+            s.exit_done.slot as usize,
+            s.exit_done.id as usize,
+        );
+    }
+
+    // Stage B: check and apply the event taken at the last edge.
+    let t = s.taken;
+    let mut code = errc::NONE;
+    if t.valid && t.ctl {
+        if t.ctl_op == ctl::LAUNCH {
+            let slot = t.slot as usize;
             if slot >= cfg.cta_slots as usize {
                 code = errc::SLOT_RANGE;
             } else if s.slot_busy[slot] {
                 code = errc::SLOT_BUSY;
-            } else if warps == 0 || warps & s.live != 0 {
+            } else if t.warps == 0 || t.warps & s.live != 0 {
                 code = errc::BAD_WARPS;
             } else {
-                let n = warps.count_ones() as u8;
+                let n = t.warps.count_ones() as u8;
                 next.slot_busy[slot] = true;
                 next.slot_size[slot] = n;
                 next.slot_live[slot] = n;
-                next.live |= warps;
+                next.live |= t.warps;
                 for w in 0..cfg.warps as usize {
-                    if warps >> w & 1 == 1 {
+                    if t.warps >> w & 1 == 1 {
                         next.warp_slot[w] = slot as u8;
                     }
                 }
             }
         } else {
-            let w = i.ctl_warp & wmask;
+            let w = t.ctl_warp;
             if s.live & bit(w) == 0 {
                 code = errc::EXIT_NOT_LIVE;
             } else if s.blocked & bit(w) != 0 {
@@ -245,51 +293,82 @@ pub fn eval(cfg: &BarConfig, s: &State, i: &BarInputs) -> (BarOutputs, State) {
                     let b = &s.bars[slot * BARRIERS_PER_CTA + id];
                     b.active && b.all && b.count >= live
                 }) {
-                    complete(&mut next, slot, id);
+                    next.exit_done = ExitDone {
+                        valid: true,
+                        slot: slot as u8,
+                        id: id as u8,
+                    };
                 }
             }
         }
-    } else if i.req_valid {
-        let w = i.req_warp & wmask;
-        if s.blocked & bit(w) == 0 {
-            o.req_ready = true;
-            code = request_error(cfg, s, i, w);
-            if code == errc::NONE {
-                let slot = s.warp_slot[w as usize] as usize;
-                let id = (i.req_id & 15) as usize;
-                let count = i.req_count & ((1u16 << cfg.cb()) - 1) as u8;
-                let b = &mut next.bars[slot * BARRIERS_PER_CTA + id];
-                if !b.active {
-                    *b = Barrier {
-                        active: true,
-                        all: i.req_all,
-                        expected: if i.req_all { 0 } else { count },
-                        kind: phase_kind(i.req_op),
-                        and_acc: true,
-                        ..Barrier::default()
-                    };
-                }
-                b.count += 1;
-                if op::blocks(i.req_op) {
-                    b.waiting |= bit(w);
-                    next.blocked |= bit(w);
-                }
-                b.popc += i.req_pred.count_ones();
-                b.and_acc &= i.req_pred == u32::MAX;
-                b.or_acc |= i.req_pred != 0;
-                let done = if b.all {
-                    b.count >= s.slot_live[slot]
-                } else {
-                    b.count >= b.expected
+    } else if t.valid {
+        code = request_error(s, &t);
+        if code == errc::NONE {
+            let w = t.warp;
+            let slot = s.warp_slot[w as usize] as usize;
+            let id = t.id as usize;
+            let b = &mut next.bars[slot * BARRIERS_PER_CTA + id];
+            if !b.active {
+                *b = Barrier {
+                    active: true,
+                    all: t.all,
+                    expected: if t.all { 0 } else { t.count },
+                    kind: phase_kind(t.op),
+                    and_acc: true,
+                    ..Barrier::default()
                 };
-                if done {
-                    complete(&mut next, slot, id);
-                }
+            }
+            b.count += 1;
+            if op::blocks(t.op) {
+                b.waiting |= bit(w);
+                next.blocked |= bit(w);
+            }
+            b.popc += t.pred.count_ones();
+            b.and_acc &= t.pred == u32::MAX;
+            b.or_acc |= t.pred != 0;
+            let done = if b.all {
+                b.count >= s.slot_live[slot]
+            } else {
+                b.count >= b.expected
+            };
+            if done {
+                complete(&mut next, slot, id);
             }
         }
     }
     o.err = code != errc::NONE;
     o.err_code = code;
+
+    // Stage A: take this cycle's event into stage B's register.
+    if i.ctl_valid {
+        next.taken = Taken {
+            valid: true,
+            ctl: true,
+            ctl_op: i.ctl_op & 1,
+            slot: i.ctl_slot & ((1u16 << cfg.sb()) - 1) as u8,
+            warps: i.ctl_warps & cfg.warp_mask(),
+            ctl_warp: i.ctl_warp & wmask,
+            ..Taken::default()
+        };
+    } else if i.req_valid {
+        let w = i.req_warp & wmask;
+        let after_ctl = t.valid && t.ctl;
+        let may_block = t.valid && !t.ctl && t.warp == w && t.op != op::ARRIVE;
+        if s.blocked & bit(w) == 0 && !after_ctl && !may_block {
+            o.req_ready = true;
+            next.taken = Taken {
+                valid: true,
+                ctl: false,
+                warp: w,
+                op: i.req_op & 7,
+                id: i.req_id & 15,
+                all: i.req_all,
+                count: i.req_count & ((1u16 << cfg.cb()) - 1) as u8,
+                pred: i.req_pred,
+                ..Taken::default()
+            };
+        }
+    }
     (o, next)
 }
 

@@ -1,9 +1,12 @@
 //! Functional coverage of `bar_unit` and `cluster_barrier`: named bins
 //! counted cycle by cycle from the ports plus the golden model's registers
-//! before the edge (which CTA slots are busy, which phases are open), and a
-//! report that lists every bin with its count and names the unhit ones.
+//! before the edge (which CTA slots are busy, which phases are open, the
+//! event taken in the previous cycle that stage B checks now, the exit
+//! completion stage C finishes now), and a report that lists every bin with
+//! its count and names the unhit ones.
 //!
-//! `bar_unit` bins:
+//! `bar_unit` bins (an arrival is counted in stage B, the cycle after it was
+//! taken, where it is checked against the state):
 //! - `id[a]` (a = 0..15): a barrier with id a completed
 //! - `slot[s]` (every CTA slot): a barrier of slot s completed
 //! - `count[n]` (n = 1..=W): a phase with explicit count n completed
@@ -12,12 +15,18 @@
 //!   (a phase with both bar.arrive and bar.sync arrivals), `red_popc`,
 //!   `red_and_0`, `red_and_1`, `red_or_0`, `red_or_1`
 //! - `exit_completes`: an exit completed a barrier
-//! - `back_to_back`: an arrival at (slot, id) taken in its release cycle
+//! - `back_to_back`: a legal arrival at (slot, id) taken in the cycle its
+//!   completing arrival is checked (it belongs to the next phase)
 //! - `all_ctas_busy`: every CTA slot busy at once
-//! - `many_pending`: an arrival taken while ≥ 4 phases are open
-//! - `blocked_refused`, `ctl_refused`: a request refused (blocked warp / ctl event)
+//! - `many_pending`: an arrival checked while ≥ 4 phases are open
+//! - `blocked_refused`, `ctl_refused`, `after_ctl_refused`,
+//!   `same_warp_refused`: a request refused (blocked warp / in a ctl cycle /
+//!   in the cycle after a ctl event / right after a non-ARRIVE request of the
+//!   same warp)
 //! - `err[cause]` for every `err_code`
 //! - `reset_mid_traffic`: reset while a warp was blocked
+//! - `reset_drops_taken`: reset in the cycle after an event was taken (the
+//!   event is dropped)
 //!
 //! `cluster_barrier` bins: `ranks_done` (a phase completed), `done_with_gone`
 //! (a phase completed with a rank gone), `arrive_in_done_cycle`,
@@ -37,7 +46,9 @@ pub struct BarCoverage {
     pub bins: BTreeMap<String, u64>,
     /// Per (slot, id): the open phase saw an ARRIVE / a SYNC.
     saw: Vec<(bool, bool)>,
-    last_exit: bool,
+    /// The request taken in the last cycle went to a barrier whose
+    /// completing arrival was checked in that cycle.
+    b2b: bool,
 }
 
 impl BarCoverage {
@@ -71,7 +82,10 @@ impl BarCoverage {
             "many_pending",
             "blocked_refused",
             "ctl_refused",
+            "after_ctl_refused",
+            "same_warp_refused",
             "reset_mid_traffic",
+            "reset_drops_taken",
         ] {
             add(k.to_string());
         }
@@ -86,7 +100,7 @@ impl BarCoverage {
             cfg: *cfg,
             bins,
             saw: vec![(false, false); cfg.cta_slots as usize * BARRIERS_PER_CTA],
-            last_exit: false,
+            b2b: false,
         }
     }
 
@@ -98,16 +112,18 @@ impl BarCoverage {
 
     /// Samples one cycle: `s` is the model's state before the edge.
     pub fn sample(&mut self, s: &State, i: &BarInputs, o: &BarOutputs) {
+        let b2b = std::mem::take(&mut self.b2b);
         if i.reset {
             if s.blocked != 0 {
                 self.hit("reset_mid_traffic");
             }
+            if s.taken.valid {
+                self.hit("reset_drops_taken");
+            }
             self.saw.iter_mut().for_each(|x| *x = (false, false));
-            self.last_exit = false;
             return;
         }
         if o.rel_valid {
-            let idx = o.rel_slot as usize * BARRIERS_PER_CTA + o.rel_id as usize;
             self.hit(&format!("id[{:02}]", o.rel_id));
             self.hit(&format!("slot[{:02}]", o.rel_slot));
             match o.rel_op {
@@ -130,26 +146,74 @@ impl BarCoverage {
                     }
                 }
             }
-            let (a, y) = self.saw[idx];
-            if a && y {
-                self.hit("producer_consumer");
-            }
-            self.saw[idx] = (false, false);
-            if self.last_exit {
-                self.hit("exit_completes");
-            }
         }
-        // The completed phase's form: from the register image just before completion
-        // (the completing cycle) we only know it through the request; record at accept.
-        self.last_exit = false;
+        // Stage C: the barrier an exit completed is loaded for release.
+        if s.exit_done.valid {
+            self.hit("exit_completes");
+            let idx = s.exit_done.slot as usize * BARRIERS_PER_CTA + s.exit_done.id as usize;
+            self.saw[idx] = (false, false);
+        }
         if s.slot_busy.iter().all(|&b| b) {
             self.hit("all_ctas_busy");
         }
         if o.err {
             self.hit(&format!("err[{}]", errc::name(o.err_code)));
         }
+        // Stage B: the event taken in the previous cycle is checked now.
+        let t = s.taken;
+        let mut completing = None;
+        if t.valid && t.ctl && !o.err && t.ctl_op == ctl::EXIT {
+            let slot = s.warp_slot[t.ctl_warp as usize] as usize;
+            if s.slot_live[slot] == 1 {
+                // The CTA's last exit clears its barriers.
+                for x in &mut self.saw[slot * BARRIERS_PER_CTA..(slot + 1) * BARRIERS_PER_CTA] {
+                    *x = (false, false);
+                }
+            }
+        }
+        if t.valid && !t.ctl && !o.err {
+            if b2b {
+                self.hit("back_to_back");
+            }
+            let slot = s.warp_slot[t.warp as usize] as usize;
+            let id = t.id as usize;
+            let idx = slot * BARRIERS_PER_CTA + id;
+            if s.bars.iter().filter(|b| b.active).count() >= 4 {
+                self.hit("many_pending");
+            }
+            if t.op == op::ARRIVE {
+                self.saw[idx].0 = true;
+            } else if t.op == op::SYNC {
+                self.saw[idx].1 = true;
+            }
+            // Completion in this cycle (the model's rule, read from its registers).
+            let b = &s.bars[idx];
+            let count = if b.active { b.count + 1 } else { 1 };
+            let (all, expected) = if b.active {
+                (b.all, b.expected)
+            } else {
+                (t.all, t.count)
+            };
+            let done = if all {
+                count >= s.slot_live[slot]
+            } else {
+                count >= expected
+            };
+            if done {
+                if all {
+                    self.hit("all_form");
+                } else {
+                    self.hit(&format!("count[{expected:02}]"));
+                }
+                if self.saw[idx] == (true, true) {
+                    self.hit("producer_consumer");
+                }
+                self.saw[idx] = (false, false);
+                completing = Some((slot, id));
+            }
+        }
+        // Stage A: this cycle's handshake.
         if i.ctl_valid {
-            self.last_exit = i.ctl_op == ctl::EXIT && !o.err;
             if i.req_valid && !o.req_ready {
                 self.hit("ctl_refused");
             }
@@ -160,45 +224,19 @@ impl BarCoverage {
         }
         let w = (i.req_warp as u32 & (self.cfg.warps - 1)) as usize;
         if !o.req_ready {
-            self.hit("blocked_refused");
-            return;
-        }
-        if o.err {
-            return;
-        }
-        let slot = s.warp_slot[w] as usize;
-        let id = (i.req_id & 15) as usize;
-        let idx = slot * BARRIERS_PER_CTA + id;
-        if o.rel_valid && o.rel_slot as usize == slot && o.rel_id as usize == id {
-            self.hit("back_to_back");
-        }
-        if s.bars.iter().filter(|b| b.active).count() >= 4 {
-            self.hit("many_pending");
-        }
-        if i.req_op == op::ARRIVE {
-            self.saw[idx].0 = true;
-        } else if i.req_op == op::SYNC {
-            self.saw[idx].1 = true;
-        }
-        // Completion in this cycle (the model's rule, read from its registers).
-        let b = &s.bars[idx];
-        let count = if b.active { b.count + 1 } else { 1 };
-        let (all, expected) = if b.active {
-            (b.all, b.expected)
-        } else {
-            (i.req_all, i.req_count)
-        };
-        let done = if all {
-            count >= s.slot_live[slot]
-        } else {
-            count >= expected
-        };
-        if done {
-            if all {
-                self.hit("all_form");
-            } else {
-                self.hit(&format!("count[{expected:02}]"));
+            if t.valid && t.ctl {
+                self.hit("after_ctl_refused");
             }
+            if s.blocked >> w & 1 == 1 {
+                self.hit("blocked_refused");
+            }
+            if t.valid && !t.ctl && t.warp as usize == w && t.op != op::ARRIVE {
+                self.hit("same_warp_refused");
+            }
+            return;
+        }
+        if completing == Some((s.warp_slot[w] as usize, (i.req_id & 15) as usize)) {
+            self.b2b = true;
         }
     }
 

@@ -1,9 +1,10 @@
 //! Seeded random stimulus (ChaCha8) for `bar_unit` and `cluster_barrier`:
 //! legal traffic (CTA launches, exits, bar.sync/arrive/red with legal
 //! counts, reacting to `blocked` and `rel_*`) mixed with every kind of bad
-//! input of the contracts, refused requests of blocked warps and mid-run
-//! resets. The same seed gives the same stimulus for any design that gives
-//! the same outputs.
+//! input of the contracts, refused requests (blocked warp, right after a ctl
+//! event, right after the warp's own blocking request, in a ctl cycle) and
+//! mid-run resets. The same seed gives the same stimulus for any design that
+//! gives the same outputs.
 
 use crate::config::{BarConfig, ClusterConfig, BARRIERS_PER_CTA};
 use crate::ports::{ctl, op, BarInputs, BarOutputs, ClusterInputs, ClusterOutputs};
@@ -54,37 +55,22 @@ impl BarKnobs {
     }
 }
 
-/// Closed-loop random stimulus for `bar_unit`.
-pub struct BarStimulus {
-    pub cfg: BarConfig,
-    pub knobs: BarKnobs,
-    rng: ChaCha8Rng,
-    /// The generator's view: warps of each launched slot.
+/// The generator's view of the unit: the warps of each launched slot, the
+/// live warps, and per (slot, id) the form of the open phase.
+#[derive(Clone, Debug)]
+struct View {
     slot_warps: Vec<u64>,
     live: u64,
     /// Per (slot, id): the phase's count form chosen (all, count, kind), if open.
     plan: Vec<Option<(bool, u8, u8)>>,
-    last: BarInputs,
-    stuck: u32,
 }
 
-impl BarStimulus {
-    pub fn new(cfg: &BarConfig, seed: u64) -> BarStimulus {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let knobs = BarKnobs::random(&mut rng, cfg);
-        BarStimulus::with_knobs(cfg, seed, knobs)
-    }
-
-    pub fn with_knobs(cfg: &BarConfig, seed: u64, knobs: BarKnobs) -> BarStimulus {
-        BarStimulus {
-            cfg: *cfg,
-            knobs,
-            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5bd1_e995),
+impl View {
+    fn new(cfg: &BarConfig) -> View {
+        View {
             slot_warps: vec![0; cfg.cta_slots as usize],
             live: 0,
             plan: vec![None; cfg.cta_slots as usize * BARRIERS_PER_CTA],
-            last: BarInputs::default(),
-            stuck: 0,
         }
     }
 
@@ -92,21 +78,25 @@ impl BarStimulus {
         self.slot_warps.iter().position(|&m| m >> w & 1 == 1)
     }
 
-    /// Updates the generator's view from the previous cycle's outputs.
-    fn observe(&mut self, prev: &BarOutputs) {
-        let l = self.last;
-        if l.reset {
-            self.slot_warps.iter_mut().for_each(|m| *m = 0);
-            self.live = 0;
-            self.plan.iter_mut().for_each(|p| *p = None);
-            return;
-        }
-        if l.ctl_valid && !prev.err {
+    /// Applies an event the unit took, as a legal one (a launch or exit that
+    /// cannot be legal changes nothing).
+    fn apply(&mut self, l: &BarInputs) {
+        if l.ctl_valid {
             if l.ctl_op == ctl::LAUNCH {
-                self.slot_warps[l.ctl_slot as usize] = l.ctl_warps;
-                self.live |= l.ctl_warps;
+                let s = l.ctl_slot as usize;
+                if s < self.slot_warps.len()
+                    && self.slot_warps[s] == 0
+                    && l.ctl_warps != 0
+                    && l.ctl_warps & self.live == 0
+                {
+                    self.slot_warps[s] = l.ctl_warps;
+                    self.live |= l.ctl_warps;
+                }
             } else {
                 let w = l.ctl_warp as u32;
+                if self.live >> w & 1 == 0 {
+                    return;
+                }
                 self.live &= !(1u64 << w);
                 if let Some(s) = self.slot_of(w) {
                     self.slot_warps[s] &= !(1u64 << w);
@@ -118,30 +108,141 @@ impl BarStimulus {
                     }
                 }
             }
-        }
-        if l.req_valid && !l.ctl_valid && prev.req_ready && !prev.err {
+        } else if l.req_valid && self.live >> l.req_warp & 1 == 1 {
             if let Some(s) = self.slot_of(l.req_warp as u32) {
                 let k = if op::is_red(l.req_op) { l.req_op } else { 0 };
-                let e = &mut self.plan[s * BARRIERS_PER_CTA + l.req_id as usize];
+                let e = &mut self.plan[s * BARRIERS_PER_CTA + (l.req_id & 15) as usize];
                 if e.is_none() {
                     *e = Some((l.req_all, l.req_count, k));
                 }
             }
         }
+    }
+}
+
+/// Closed-loop random stimulus for `bar_unit`.
+///
+/// The unit checks an event one cycle after it took it (`err` comes then),
+/// so the generator keeps two views: `view`, every event whose `err` cycle
+/// has been seen (applied if it had no `err`), and `cur`, `view` plus the
+/// event taken in the last cycle as if legal (unless it was drawn bad). It
+/// also knows the unit's refusal rules: after a ctl event every request is
+/// refused, and so is the request of a warp whose non-ARRIVE request was
+/// taken in the last cycle; such warps are not picked (except for deliberate
+/// refusals), and a request refused for no deliberate reason is presented
+/// again, unchanged, now and then (as warp issue would).
+pub struct BarStimulus {
+    pub cfg: BarConfig,
+    pub knobs: BarKnobs,
+    rng: ChaCha8Rng,
+    view: View,
+    cur: View,
+    /// The event taken in the last cycle (its `err` comes in this cycle).
+    unchecked: Option<BarInputs>,
+    /// Warps blocked in the coming cycle, from the ports.
+    blocked: u64,
+    /// The warp whose non-ARRIVE request was taken in the last cycle.
+    busy: u64,
+    /// A request refused in the last cycle for no deliberate reason.
+    held: Option<BarInputs>,
+    last: BarInputs,
+    /// The last cycle's inputs were drawn deliberately bad (or a deliberate refusal).
+    last_bad: bool,
+    stuck: u32,
+}
+
+impl BarStimulus {
+    pub fn new(cfg: &BarConfig, seed: u64) -> BarStimulus {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let knobs = BarKnobs::random(&mut rng, cfg);
+        BarStimulus::with_knobs(cfg, seed, knobs)
+    }
+
+    /// Like [`BarStimulus::new`], but never without bad input (`p_bad` at
+    /// least 0.02): for runs that must see every error path.
+    pub fn with_bad_input(cfg: &BarConfig, seed: u64) -> BarStimulus {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut knobs = BarKnobs::random(&mut rng, cfg);
+        knobs.p_bad = knobs.p_bad.max(0.02);
+        BarStimulus::with_knobs(cfg, seed, knobs)
+    }
+
+    pub fn with_knobs(cfg: &BarConfig, seed: u64, knobs: BarKnobs) -> BarStimulus {
+        BarStimulus {
+            cfg: *cfg,
+            knobs,
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5bd1_e995),
+            view: View::new(cfg),
+            cur: View::new(cfg),
+            unchecked: None,
+            blocked: 0,
+            busy: 0,
+            held: None,
+            last: BarInputs::default(),
+            last_bad: false,
+            stuck: 0,
+        }
+    }
+
+    /// Updates the generator's views from the previous cycle's outputs.
+    fn observe(&mut self, prev: &BarOutputs) {
+        let l = self.last;
+        self.busy = 0;
+        self.held = None;
+        if l.reset {
+            self.view = View::new(&self.cfg);
+            self.cur = View::new(&self.cfg);
+            self.unchecked = None;
+            self.blocked = 0;
+            return;
+        }
+        // The release ends its barrier's phase (completed by an event checked
+        // before the one whose err came in the same cycle).
+        let released = if prev.rel_valid { prev.rel_mask } else { 0 };
         if prev.rel_valid {
-            self.plan[prev.rel_slot as usize * BARRIERS_PER_CTA + prev.rel_id as usize] = None;
+            let idx = prev.rel_slot as usize * BARRIERS_PER_CTA + prev.rel_id as usize;
+            if let Some(p) = self.view.plan.get_mut(idx) {
+                *p = None;
+            }
+        }
+        // The event taken two cycles ago: its err came in the last cycle.
+        let mut newly_blocked = 0;
+        if let Some(e) = self.unchecked.take() {
+            if !prev.err {
+                self.view.apply(&e);
+                if !e.ctl_valid && op::blocks(e.req_op) {
+                    newly_blocked = 1u64 << (e.req_warp as u32 & (self.cfg.warps - 1));
+                }
+            }
+        }
+        self.blocked = (prev.blocked & !released) | newly_blocked;
+        // The event taken in the last cycle.
+        self.cur.clone_from(&self.view);
+        let req_taken = l.req_valid && !l.ctl_valid && prev.req_ready;
+        if l.ctl_valid || req_taken {
+            self.unchecked = Some(l);
+            if !self.last_bad {
+                self.cur.apply(&l);
+            }
+        }
+        if req_taken && l.req_op != op::ARRIVE {
+            self.busy = 1u64 << (l.req_warp as u32 & (self.cfg.warps - 1));
+        }
+        if l.req_valid && !l.ctl_valid && !prev.req_ready && !self.last_bad {
+            self.held = Some(l);
         }
     }
 
     /// Inputs for the next cycle, given the outputs of the previous one.
     pub fn next(&mut self, prev: &BarOutputs) -> BarInputs {
         self.observe(prev);
-        let i = self.generate(prev);
+        self.last_bad = false;
+        let i = self.generate();
         self.last = i;
         i
     }
 
-    fn generate(&mut self, prev: &BarOutputs) -> BarInputs {
+    fn generate(&mut self) -> BarInputs {
         let cfg = self.cfg;
         let k = self.knobs;
         let mut i = BarInputs::default();
@@ -149,10 +250,10 @@ impl BarStimulus {
             i.reset = true;
             return i;
         }
-        let blocked = prev.blocked;
+        let blocked = self.blocked;
+        let live = self.cur.live;
         // Deadlock breaker: every live warp blocked for a long time.
-        let free_live = self.live & !blocked;
-        if self.live != 0 && free_live == 0 {
+        if live != 0 && live & !blocked == 0 {
             self.stuck += 1;
         } else {
             self.stuck = 0;
@@ -162,14 +263,17 @@ impl BarStimulus {
             i.reset = true;
             return i;
         }
+        // Warps whose request (or exit) would be taken and checked as legal.
+        let free_live = live & !blocked & !self.busy;
         let bad = self.rng.gen_bool(k.p_bad);
+        self.last_bad = bad;
         let free_slots: Vec<usize> = (0..cfg.cta_slots as usize)
-            .filter(|&s| self.slot_warps[s] == 0)
+            .filter(|&s| self.cur.slot_warps[s] == 0)
             .collect();
-        let idle_warps = cfg.warp_mask() & !self.live;
+        let idle_warps = cfg.warp_mask() & !live;
         let want_launch =
-            !free_slots.is_empty() && idle_warps != 0 && (self.live == 0 || self.rng.gen_bool(0.5));
-        if self.rng.gen_bool(k.p_ctl) || (self.live == 0 && !bad) {
+            !free_slots.is_empty() && idle_warps != 0 && (live == 0 || self.rng.gen_bool(0.5));
+        if self.rng.gen_bool(k.p_ctl) || (live == 0 && !bad) {
             i.ctl_valid = true;
             if bad {
                 match self.rng.gen_range(0..5) {
@@ -181,8 +285,8 @@ impl BarStimulus {
                     1 => {
                         i.ctl_op = ctl::LAUNCH;
                         i.ctl_slot = free_slots.first().copied().unwrap_or(0) as u8;
-                        i.ctl_warps = if self.live != 0 && self.rng.gen_bool(0.7) {
-                            self.live & self.live.wrapping_neg()
+                        i.ctl_warps = if live != 0 && self.rng.gen_bool(0.7) {
+                            live & live.wrapping_neg()
                         } else {
                             0
                         };
@@ -198,8 +302,7 @@ impl BarStimulus {
                     }
                     _ => {
                         i.ctl_op = ctl::EXIT;
-                        i.ctl_warp =
-                            pick_bit(&mut self.rng, self.live & blocked).unwrap_or(0) as u8;
+                        i.ctl_warp = pick_bit(&mut self.rng, live & blocked).unwrap_or(0) as u8;
                     }
                 }
                 return i;
@@ -238,10 +341,18 @@ impl BarStimulus {
         if !self.rng.gen_bool(k.p_req) {
             return i;
         }
-        // A request of a blocked warp now and then (must be refused, no err).
-        let refusal = bad && blocked & self.live != 0 && self.rng.gen_bool(0.3);
+        // A request refused before, presented again unchanged.
+        if let Some(h) = self.held {
+            if free_live >> h.req_warp & 1 == 1 && self.rng.gen_bool(0.5) {
+                return h;
+            }
+        }
+        // A request of a blocked warp, or of the warp whose blocking request
+        // was just taken, now and then (must be refused, no err).
+        let refused = (blocked | self.busy) & live;
+        let refusal = bad && refused != 0 && self.rng.gen_bool(0.3);
         let w = if refusal {
-            pick_bit(&mut self.rng, blocked & self.live)
+            pick_bit(&mut self.rng, refused)
         } else {
             pick_bit(&mut self.rng, free_live)
         };
@@ -265,9 +376,9 @@ impl BarStimulus {
             x -= wt;
         }
         i.req_op = o;
-        let slot = self.slot_of(w).unwrap_or(0);
-        let size = self.slot_warps[slot].count_ones().max(1) as u8;
-        match self.plan[slot * BARRIERS_PER_CTA + i.req_id as usize] {
+        let slot = self.cur.slot_of(w).unwrap_or(0);
+        let size = self.cur.slot_warps[slot].count_ones().max(1) as u8;
+        match self.cur.plan[slot * BARRIERS_PER_CTA + i.req_id as usize] {
             Some((all, count, kind)) => {
                 i.req_all = all;
                 i.req_count = count;
@@ -293,7 +404,24 @@ impl BarStimulus {
             }
         }
         if bad && !refusal {
-            match self.rng.gen_range(0..7) {
+            let pick = self.rng.gen_range(0..7);
+            if pick >= 5 {
+                // Count or kind mixing needs an open phase: aim at one of the
+                // warp's CTA when there is one.
+                let open: Vec<usize> = (0..BARRIERS_PER_CTA)
+                    .filter(|&a| self.cur.plan[slot * BARRIERS_PER_CTA + a].is_some())
+                    .collect();
+                if !open.is_empty() {
+                    let a = open[self.rng.gen_range(0..open.len())];
+                    if let Some((all, count, kind)) = self.cur.plan[slot * BARRIERS_PER_CTA + a] {
+                        i.req_id = a as u8;
+                        i.req_all = all;
+                        i.req_count = count;
+                        i.req_op = if kind != 0 { kind } else { op::SYNC };
+                    }
+                }
+            }
+            match pick {
                 0 => i.req_op = self.rng.gen_range(5..8),
                 1 => i.req_warp = pick_bit(&mut self.rng, idle_warps).unwrap_or(w) as u8,
                 2 => {
@@ -429,7 +557,12 @@ pub struct RunStats {
     pub arrivals: u64,
     pub releases: u64,
     pub errors: u64,
+    /// Requests refused because their warp was blocked.
     pub refusals: u64,
+    /// Requests refused in the cycle after a ctl event.
+    pub refusals_after_ctl: u64,
+    /// Requests refused right after a non-ARRIVE request of the same warp.
+    pub refusals_same_warp: u64,
 }
 
 /// Runs `dut` under [`BarStimulus`] for `cycles` cycles with the scoreboard,
@@ -460,6 +593,8 @@ pub fn run_bar_random(
         releases: sb.releases,
         errors: sb.errors,
         refusals: sb.refusals,
+        refusals_after_ctl: sb.refusals_after_ctl,
+        refusals_same_warp: sb.refusals_same_warp,
     })
 }
 

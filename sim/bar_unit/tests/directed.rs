@@ -1,5 +1,8 @@
 //! Directed tests of the golden models: every op of `bar_unit`, every error
-//! cause, exit semantics, independence, back-to-back phases, reset; the
+//! cause, exit semantics, independence, back-to-back phases, reset, the
+//! pipeline's cycle rules (err one cycle after the event, release 2 cycles
+//! after the last arrival and 3 after a completing exit, the refusals right
+//! after a ctl event and right after a warp's own non-ARRIVE request); the
 //! cluster barrier's phases, `gone`, errors; configuration validation. Every
 //! cycle also goes through the port-only scoreboard, which must agree.
 
@@ -71,21 +74,28 @@ fn req(w: u8, o: u8, id: u8, count: Option<u8>, pred: u32) -> BarInputs {
 }
 
 #[test]
-fn sync_all_releases_whole_cta_one_cycle_after_last_arrival() {
+fn sync_all_releases_whole_cta_two_cycles_after_last_arrival() {
     let mut b = Bench::new(8, 2);
     b.launch(0, 0x0f);
+    b.idle();
     for w in 0..3 {
         let o = b.req(w, op::SYNC, 0, None, 0);
         assert!(o.req_ready && !o.err && !o.rel_valid);
     }
     let o = b.req(3, op::SYNC, 0, None, 0);
+    assert!(o.req_ready && !o.rel_valid);
+    assert_eq!(
+        o.blocked, 0x3,
+        "a warp is blocked from the second cycle after its bar.sync"
+    );
+    let o = b.idle();
     assert!(
-        o.req_ready && !o.rel_valid,
-        "no release in the completing cycle"
+        !o.rel_valid && !o.err,
+        "no release in the cycle the last arrival is checked"
     );
     assert_eq!(o.blocked, 0x7);
     let o = b.idle();
-    assert!(o.rel_valid);
+    assert!(o.rel_valid, "released 2 cycles after the last arrival");
     assert_eq!(
         (o.rel_slot, o.rel_id, o.rel_mask, o.rel_op, o.rel_result),
         (0, 0, 0xf, 0, 0)
@@ -103,17 +113,22 @@ fn sync_all_releases_whole_cta_one_cycle_after_last_arrival() {
 fn explicit_count_subset_and_arrive_does_not_block() {
     let mut b = Bench::new(16, 4);
     b.launch(1, 0xff00);
+    b.idle();
     // Producer w8 arrives (count 2), consumer w9 syncs: only w9 waits.
     let o = b.req(8, op::ARRIVE, 0, Some(2), 0);
     assert!(o.req_ready && !o.err);
     let o = b.idle();
+    assert!(!o.err);
+    let o = b.idle();
     assert_eq!(o.blocked, 0, "bar.arrive never blocks");
     b.req(9, op::SYNC, 0, Some(2), 0);
+    assert!(!b.idle().rel_valid);
     let o = b.idle();
     assert!(o.rel_valid);
     assert_eq!((o.rel_slot, o.rel_id, o.rel_mask), (1, 0, 1 << 9));
     // Arrive-only phase completes with an empty mask.
     b.req(10, op::ARRIVE, 5, Some(1), 0);
+    b.idle();
     let o = b.idle();
     assert!(o.rel_valid && o.rel_mask == 0 && o.rel_id == 5);
 }
@@ -122,33 +137,35 @@ fn explicit_count_subset_and_arrive_does_not_block() {
 fn reductions_popc_and_or() {
     let mut b = Bench::new(8, 1);
     b.launch(0, 0x7);
+    b.idle();
     b.req(0, op::RED_POPC, 2, Some(3), 0x0000_000f);
     b.req(1, op::RED_POPC, 2, Some(3), 0xffff_ffff);
     b.req(2, op::RED_POPC, 2, Some(3), 0);
+    b.idle();
     let o = b.idle();
     assert_eq!(
         (o.rel_valid, o.rel_op, o.rel_result, o.rel_mask),
         (true, op::RED_POPC, 36, 0x7)
     );
-    b.idle();
     b.req(0, op::RED_AND, 3, None, u32::MAX);
     b.req(1, op::RED_AND, 3, None, u32::MAX);
     b.req(2, op::RED_AND, 3, None, u32::MAX - 1);
+    b.idle();
     let o = b.idle();
     assert_eq!((o.rel_op, o.rel_result), (op::RED_AND, 0));
-    b.idle();
     b.req(0, op::RED_AND, 3, None, u32::MAX);
     b.req(1, op::RED_AND, 3, None, u32::MAX);
     b.req(2, op::RED_AND, 3, None, u32::MAX);
-    assert_eq!(b.idle().rel_result, 1);
     b.idle();
+    assert_eq!(b.idle().rel_result, 1);
     b.req(0, op::RED_OR, 4, Some(2), 0);
     b.req(1, op::RED_OR, 4, Some(2), 0x100);
+    b.idle();
     let o = b.idle();
     assert_eq!((o.rel_op, o.rel_result, o.rel_mask), (op::RED_OR, 1, 0x3));
-    b.idle();
     b.req(0, op::RED_OR, 4, Some(2), 0);
     b.req(1, op::RED_OR, 4, Some(2), 0);
+    b.idle();
     assert_eq!(b.idle().rel_result, 0);
 }
 
@@ -156,17 +173,57 @@ fn reductions_popc_and_or() {
 fn blocked_warp_is_refused_without_err() {
     let mut b = Bench::new(8, 1);
     b.launch(0, 0x3);
-    b.req(0, op::SYNC, 0, None, 0);
+    b.idle();
+    assert!(b.req(0, op::SYNC, 0, None, 0).req_ready);
     let o = b.req(0, op::SYNC, 1, None, 0);
-    assert!(!o.req_ready && !o.err);
+    assert!(
+        !o.req_ready && !o.err,
+        "refused: its bar.sync of the previous cycle is being checked"
+    );
+    assert_eq!(o.blocked, 0);
     let o = b.req(0, op::ARRIVE, 1, Some(1), 0);
-    assert!(!o.req_ready && !o.err);
+    assert!(!o.req_ready && !o.err, "refused: blocked");
+    assert_eq!(o.blocked, 0x1);
+    let o = b.req(1, op::ARRIVE, 2, Some(1), 0);
+    assert!(o.req_ready, "another warp's request is taken");
+}
+
+#[test]
+fn the_request_after_a_warps_non_arrive_request_is_refused() {
+    let mut b = Bench::new(8, 1);
+    b.launch(0, 0x0f);
+    b.idle();
+    // bar.arrive does not hold the warp's next request back.
+    assert!(b.req(0, op::ARRIVE, 0, Some(2), 0).req_ready);
+    assert!(b.req(0, op::ARRIVE, 1, Some(2), 0).req_ready);
+    assert!(b.req(0, op::SYNC, 2, Some(1), 0).req_ready);
+    let o = b.req(0, op::ARRIVE, 3, Some(2), 0);
+    assert!(!o.req_ready && !o.err, "after its bar.sync");
+    // bar.sync 2, 32 completed by itself: blocked in its release cycle only.
+    let o = b.req(0, op::ARRIVE, 3, Some(2), 0);
+    assert!(!o.req_ready && !o.err && o.blocked == 0x1);
+    assert!(o.rel_valid && o.rel_mask == 0x1);
+    let o = b.req(0, op::ARRIVE, 3, Some(2), 0);
+    assert!(o.req_ready && o.blocked == 0);
+    // A bad op or an illegal bar.sync holds the next request back too, but blocks nothing.
+    assert!(b.req(1, 5, 4, Some(1), 0).req_ready);
+    let o = b.req(1, op::ARRIVE, 4, Some(1), 0);
+    assert!(!o.req_ready && o.err && o.err_code == errc::BAD_OP);
+    let o = b.req(1, op::ARRIVE, 4, Some(1), 0);
+    assert!(o.req_ready && !o.err && o.blocked == 0);
+    b.idle();
+    assert!(b.req(2, op::SYNC, 5, Some(0), 0).req_ready);
+    let o = b.req(2, op::SYNC, 5, Some(1), 0);
+    assert!(!o.req_ready && o.err && o.err_code == errc::ZERO_COUNT);
+    let o = b.req(2, op::SYNC, 5, Some(1), 0);
+    assert!(o.req_ready && !o.err && o.blocked == 0);
 }
 
 #[test]
 fn exit_completes_an_all_barrier_but_not_an_explicit_one() {
     let mut b = Bench::new(8, 1);
     b.launch(0, 0x0f);
+    b.idle();
     b.req(0, op::SYNC, 0, None, 0);
     b.req(1, op::SYNC, 0, None, 0);
     b.req(2, op::SYNC, 0, None, 0);
@@ -174,7 +231,11 @@ fn exit_completes_an_all_barrier_but_not_an_explicit_one() {
     let o = b.exit(3);
     assert!(!o.err && !o.rel_valid);
     let o = b.idle();
-    assert!(o.rel_valid);
+    assert!(!o.err && !o.rel_valid, "the exit is checked");
+    let o = b.idle();
+    assert!(!o.rel_valid, "the completion is loaded");
+    let o = b.idle();
+    assert!(o.rel_valid, "released 3 cycles after the exit");
     assert_eq!(
         (o.rel_id, o.rel_mask),
         (0, 0x7),
@@ -192,12 +253,15 @@ fn exit_completes_an_all_barrier_but_not_an_explicit_one() {
 fn last_exit_frees_the_slot_and_clears_its_barriers() {
     let mut b = Bench::new(8, 2);
     b.launch(1, 0x30);
+    b.idle();
     b.req(4, op::ARRIVE, 9, Some(2), 0);
     b.exit(4);
     b.exit(5);
-    let o = b.launch(1, 0x03);
+    b.launch(1, 0x03);
+    let o = b.idle();
     assert!(!o.err, "slot free again");
     b.req(0, op::ARRIVE, 9, Some(1), 0);
+    b.idle();
     let o = b.idle();
     assert!(
         o.rel_valid && o.rel_slot == 1 && o.rel_id == 9,
@@ -205,9 +269,17 @@ fn last_exit_frees_the_slot_and_clears_its_barriers() {
     );
 }
 
+/// Steps `i` (a bad event; the cycle before had no bad one), then expects
+/// `err` with `code` in the next cycle, no state change, and no `err` after.
 fn expect_err(b: &mut Bench, i: BarInputs, code: u8) {
-    let before = b.m.state.clone();
     let o = b.step(i);
+    assert!(
+        !o.err,
+        "{}: err comes in the cycle after the event",
+        errc::name(code)
+    );
+    let before = b.m.state.clone();
+    let o = b.idle();
     assert!(o.err, "expected err {}", errc::name(code));
     assert_eq!(
         o.err_code,
@@ -235,6 +307,7 @@ fn every_error_cause_pulses_err_and_changes_nothing() {
     let mut b = Bench::new(8, 3);
     b.launch(0, 0x0f);
     b.launch(1, 0x30);
+    b.idle();
     expect_err(&mut b, req(0, 5, 0, Some(1), 0), errc::BAD_OP);
     expect_err(&mut b, req(7, op::SYNC, 0, None, 0), errc::NO_CTA);
     expect_err(
@@ -277,14 +350,32 @@ fn every_error_cause_pulses_err_and_changes_nothing() {
     // After all that, the open phases still complete normally.
     b.req(2, op::SYNC, 1, Some(3), 0);
     b.req(3, op::SYNC, 1, Some(3), 0);
+    b.idle();
     let o = b.idle();
     assert!(o.rel_valid && o.rel_mask == 0b1101 && o.rel_id == 1);
+}
+
+#[test]
+fn an_exit_right_after_the_warps_sync_is_checked_against_it() {
+    let mut b = Bench::new(8, 1);
+    b.launch(0, 0x3);
+    b.idle();
+    assert!(b.req(0, op::SYNC, 0, Some(2), 0).req_ready);
+    let o = b.exit(0);
+    assert!(!o.err);
+    let o = b.idle();
+    assert!(
+        o.err && o.err_code == errc::EXIT_BLOCKED,
+        "stage B checks the exit after the bar.sync taken before it"
+    );
+    assert_eq!(o.blocked, 0x1);
 }
 
 #[test]
 fn request_in_a_ctl_cycle_is_refused() {
     let mut b = Bench::new(8, 2);
     b.launch(0, 0x3);
+    b.idle();
     let mut i = req(0, op::SYNC, 0, None, 0);
     i.ctl_valid = true;
     i.ctl_op = ctl::LAUNCH;
@@ -295,38 +386,68 @@ fn request_in_a_ctl_cycle_is_refused() {
 }
 
 #[test]
+fn request_right_after_a_ctl_event_is_refused() {
+    let mut b = Bench::new(8, 2);
+    b.launch(0, 0x7);
+    let o = b.req(0, op::ARRIVE, 0, Some(1), 0);
+    assert!(!o.req_ready && !o.err, "the launch is being applied");
+    let o = b.req(0, op::ARRIVE, 0, Some(1), 0);
+    assert!(o.req_ready, "presented again, taken");
+    b.exit(2);
+    let o = b.req(1, op::ARRIVE, 1, Some(1), 0);
+    assert!(!o.req_ready && !o.err, "the exit is being applied");
+    // A bad ctl event holds the next request back too.
+    b.exit(2);
+    let o = b.req(1, op::ARRIVE, 1, Some(1), 0);
+    assert!(!o.req_ready && o.err && o.err_code == errc::EXIT_NOT_LIVE);
+    let o = b.req(1, op::ARRIVE, 1, Some(1), 0);
+    assert!(o.req_ready && !o.err);
+}
+
+#[test]
 fn ctas_and_ids_are_independent_and_one_arrival_per_cycle_is_taken() {
     let mut b = Bench::new(32, 4);
     b.launch(0, 0x0000_00ff);
     b.launch(1, 0x0000_ff00);
+    b.idle();
     // Same id 3 in both CTAs, counts 8: interleave; every request taken at once.
     for k in 0..7u8 {
         assert!(b.req(k, op::SYNC, 3, Some(8), 0).req_ready);
         assert!(b.req(8 + k, op::SYNC, 3, Some(8), 0).req_ready);
         assert!(
             !b.req(8 + k, op::SYNC, 4, Some(8), 0).req_ready,
+            "warp whose bar.sync is being checked refused"
+        );
+        assert!(
+            !b.req(8 + k, op::SYNC, 4, Some(8), 0).req_ready,
             "blocked warp refused"
         );
     }
     assert!(b.req(15, op::SYNC, 3, Some(8), 0).req_ready);
+    b.idle();
     let o = b.idle();
     assert!(o.rel_valid && o.rel_slot == 1 && o.rel_mask == 0xff00);
     assert_eq!(o.blocked, 0xff7f);
     b.req(7, op::SYNC, 3, Some(8), 0);
+    b.idle();
     let o = b.idle();
     assert!(o.rel_valid && o.rel_slot == 0 && o.rel_mask == 0xff);
 }
 
 #[test]
-fn back_to_back_phases_arrival_in_release_cycle_counts_for_next_phase() {
+fn back_to_back_phases_arrival_right_after_the_completing_one_counts_for_next_phase() {
     let mut b = Bench::new(8, 1);
     b.launch(0, 0xff);
+    b.idle();
     b.req(0, op::ARRIVE, 6, Some(2), 0);
     b.req(1, op::ARRIVE, 6, Some(2), 0);
-    // Release cycle of phase 1: this arrival opens phase 2.
+    // Taken while phase 1's completing arrival is checked: opens phase 2.
     let o = b.req(2, op::ARRIVE, 6, Some(2), 0);
-    assert!(o.rel_valid && o.rel_id == 6);
+    assert!(o.req_ready && !o.rel_valid);
+    // Release cycle of phase 1: this arrival completes phase 2.
     let o = b.req(3, op::SYNC, 6, Some(2), 0);
+    assert!(o.req_ready && o.rel_valid && o.rel_id == 6 && o.rel_mask == 0);
+    let o = b.idle();
     assert!(!o.rel_valid);
     let o = b.idle();
     assert!(
@@ -339,16 +460,33 @@ fn back_to_back_phases_arrival_in_release_cycle_counts_for_next_phase() {
 fn reset_clears_everything() {
     let mut b = Bench::new(8, 2);
     b.launch(0, 0x3);
-    b.req(0, op::SYNC, 0, None, 0);
-    let o = b.step(BarInputs {
-        reset: true,
-        ..Default::default()
-    });
+    b.idle();
+    assert!(b.req(0, op::SYNC, 0, None, 0).req_ready);
+    // Reset right after the bar.sync was taken; a launch and a request
+    // presented with the reset.
+    let mut i = req(0, op::SYNC, 0, None, 0);
+    i.reset = true;
+    i.ctl_valid = true;
+    i.ctl_op = ctl::LAUNCH;
+    i.ctl_slot = 1;
+    i.ctl_warps = 0xc;
+    let o = b.step(i);
     assert_eq!(o, BarOutputs::default());
     let o = b.idle();
-    assert_eq!(o.blocked, 0);
-    let o = b.req(0, op::SYNC, 0, None, 0);
-    assert_eq!(o.err_code, errc::NO_CTA);
+    assert_eq!((o.blocked, o.err), (0, false));
+    let o = b.idle();
+    assert_eq!(
+        o.blocked, 0,
+        "the bar.sync taken before the reset was dropped"
+    );
+    assert!(b.req(0, op::SYNC, 0, None, 0).req_ready);
+    assert_eq!(b.idle().err_code, errc::NO_CTA);
+    assert!(b.req(2, op::SYNC, 0, None, 0).req_ready);
+    assert_eq!(
+        b.idle().err_code,
+        errc::NO_CTA,
+        "the launch presented with the reset was not taken"
+    );
 }
 
 #[test]

@@ -7,11 +7,11 @@
 //! Replay: `SEED=<n> cargo test --release -p bar-unit-model --test mutants <name>`
 //! (SEED = the first seed tried; CYCLES = cycles per run).
 
-use bar_unit_model::bar_unit::BarUnitModel;
+use bar_unit_model::bar_unit::{BarUnitModel, Barrier, Release, Taken};
 use bar_unit_model::cluster_barrier::ClusterBarrierModel;
 use bar_unit_model::config::{BarConfig, ClusterConfig, BARRIERS_PER_CTA, CLUSTER_SIZES};
 use bar_unit_model::ports::{
-    ctl, errc, op, BarInputs, BarOutputs, BarUnitPorts, ClusterBarrierPorts, ClusterInputs,
+    errc, op, BarInputs, BarOutputs, BarUnitPorts, ClusterBarrierPorts, ClusterInputs,
     ClusterOutputs, Dut,
 };
 use bar_unit_model::stimulus::{run_bar_random, run_cluster_random};
@@ -22,13 +22,15 @@ fn env_u64(k: &str) -> Option<u64> {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Bug {
-    /// The release pulses in the completing cycle itself (one cycle early).
+    /// The release pulses in the cycle the barrier completes (stage B of the
+    /// last arrival, stage C of an exit), one cycle early.
     ReleaseEarly,
     /// The release pulses one cycle late.
     ReleaseLate,
     /// The highest waiter of a multi-waiter barrier is left out of the release.
     ForgetWaiter,
-    /// An arrival that does not complete its barrier is counted twice.
+    /// An arrival that does not complete its barrier is counted twice (in
+    /// stage B, the cycle after it was taken).
     CountTwice,
     /// `bar.red.popc` result off by one.
     PopcOffByOne,
@@ -36,14 +38,26 @@ enum Bug {
     BlockedArrivesAgain,
     /// A count above the CTA size is clamped and accepted without `err`.
     BadCountNoErr,
-    /// A blocking arrival of a CTA in slot s > 0 is counted in slot 0's barrier of the same id.
+    /// A blocking arrival of a CTA in slot s > 0 is counted (in stage B) in
+    /// slot 0's barrier of the same id.
     CrossTalk,
-    /// An exit never completes an "all" barrier.
+    /// An exit never completes an "all" barrier (stage C never runs).
     ExitNotCounted,
     /// Requests are refused while a release is pending.
     StallOnRelease,
     /// Mixing kinds in a phase is silently ignored (no err).
     KindMixNoErr,
+    /// A request of the warp whose `bar.sync`/`bar.red` was taken in the
+    /// previous cycle is taken (the old single-stage rule).
+    TakenAfterOwnBlockingRequest,
+    /// A request in the cycle after a ctl event is taken.
+    TakenAfterCtl,
+    /// An exit's completion is released one cycle early (2 cycles after the
+    /// exit, like an arrival's).
+    ExitReleaseEarly,
+    /// `err` pulses in the cycle the bad event is taken (the old timing),
+    /// not in the next.
+    ErrInTakenCycle,
 }
 
 struct Mutant {
@@ -133,10 +147,11 @@ impl Dut<BarUnitPorts> for Mutant {
             Bug::CountTwice => {
                 let before = self.m.state.clone();
                 let o = self.m.step(i);
-                if i.req_valid && !i.ctl_valid && o.req_ready && !o.err && !i.reset {
-                    let w = (i.req_warp & wmask) as usize;
-                    let idx =
-                        before.warp_slot[w] as usize * BARRIERS_PER_CTA + (i.req_id & 15) as usize;
+                // Stage B applied the request taken in the previous cycle.
+                let t = before.taken;
+                if t.valid && !t.ctl && !o.err && !i.reset {
+                    let idx = before.warp_slot[t.warp as usize] as usize * BARRIERS_PER_CTA
+                        + t.id as usize;
                     let b = &mut self.m.state.bars[idx];
                     if b.active && !b.all && b.count + 1 < b.expected {
                         b.count += 1;
@@ -191,37 +206,39 @@ impl Dut<BarUnitPorts> for Mutant {
                 self.m.step(&j)
             }
             Bug::CrossTalk => {
-                let w = (i.req_warp & wmask) as usize;
+                // Stage B looks the warp's slot up for the request taken in
+                // the previous cycle: hijack that lookup.
                 let s = &self.m.state;
+                let t = s.taken;
+                let w = t.warp as usize;
                 let mut hijack = false;
-                if i.req_valid
-                    && !i.ctl_valid
+                if t.valid
+                    && !t.ctl
                     && !i.reset
-                    && op::blocks(i.req_op)
-                    && !i.req_all
+                    && op::blocks(t.op)
+                    && !t.all
                     && s.live >> w & 1 == 1
-                    && s.blocked >> w & 1 == 0
                 {
                     let slot = s.warp_slot[w] as usize;
-                    let id = (i.req_id & 15) as usize;
+                    let id = t.id as usize;
                     let own = &s.bars[slot * BARRIERS_PER_CTA + id];
                     let zero = &s.bars[id];
-                    let kind = if op::is_red(i.req_op) { i.req_op } else { 0 };
+                    let kind = if op::is_red(t.op) { t.op } else { 0 };
                     hijack = slot != 0
                         && s.slot_busy[0]
                         && zero.active
                         && !zero.all
                         && zero.kind == kind
-                        && zero.expected == i.req_count
+                        && zero.expected == t.count
                         && zero.count + 1 == zero.expected
                         && (!own.active
-                            || (own.expected == i.req_count
+                            || (own.expected == t.count
                                 && own.kind == kind
                                 && !own.all
                                 && own.count + 1 < own.expected))
-                        && i.req_count <= s.slot_size[0]
-                        && i.req_count <= s.slot_size[slot]
-                        && i.req_count > 0;
+                        && t.count <= s.slot_size[0]
+                        && t.count <= s.slot_size[slot]
+                        && t.count > 0;
                 }
                 if hijack {
                     let slot = self.m.state.warp_slot[w];
@@ -236,8 +253,9 @@ impl Dut<BarUnitPorts> for Mutant {
             }
             Bug::ExitNotCounted => {
                 let o = self.m.step(i);
-                if i.ctl_valid && i.ctl_op == ctl::EXIT && self.m.state.rel.valid && !i.reset {
-                    self.m.state.rel = Default::default();
+                // Stage B found the "all" barrier an exit completes: drop it.
+                if self.m.state.exit_done.valid && !i.reset {
+                    self.m.state.exit_done = Default::default();
                     self.fired = true;
                 }
                 o
@@ -245,7 +263,10 @@ impl Dut<BarUnitPorts> for Mutant {
             Bug::StallOnRelease => {
                 if self.m.state.rel.valid && i.req_valid && !i.ctl_valid && !i.reset {
                     let w = i.req_warp & wmask;
-                    if self.m.state.blocked >> w & 1 == 0 {
+                    let t = self.m.state.taken;
+                    let after_ctl = t.valid && t.ctl;
+                    let same_warp = t.valid && !t.ctl && t.warp == w && t.op != op::ARRIVE;
+                    if self.m.state.blocked >> w & 1 == 0 && !after_ctl && !same_warp {
                         self.fired = true;
                     }
                     let mut j = *i;
@@ -260,6 +281,80 @@ impl Dut<BarUnitPorts> for Mutant {
                 if o.err_code == errc::KIND_MIX {
                     o.err = false;
                     o.err_code = 0;
+                    self.fired = true;
+                }
+                o
+            }
+            Bug::TakenAfterOwnBlockingRequest | Bug::TakenAfterCtl => {
+                let s = &self.m.state;
+                let t = s.taken;
+                let w = i.req_warp & wmask;
+                let wrong = if self.bug == Bug::TakenAfterCtl {
+                    t.valid && t.ctl
+                } else {
+                    t.valid && !t.ctl && t.warp == w && t.op != op::ARRIVE
+                };
+                if i.req_valid && !i.ctl_valid && !i.reset && wrong && s.blocked >> w & 1 == 0 {
+                    // Take the request anyway: step without it, then load it
+                    // into stage B's register.
+                    let mut j = *i;
+                    j.req_valid = false;
+                    let mut o = self.m.step(&j);
+                    self.m.state.taken = Taken {
+                        valid: true,
+                        ctl: false,
+                        warp: w,
+                        op: i.req_op & 7,
+                        id: i.req_id & 15,
+                        all: i.req_all,
+                        count: i.req_count & ((1u16 << cfg.cb()) - 1) as u8,
+                        pred: i.req_pred,
+                        ..Taken::default()
+                    };
+                    o.req_ready = true;
+                    self.fired = true;
+                    o
+                } else {
+                    self.m.step(i)
+                }
+            }
+            Bug::ExitReleaseEarly => {
+                let o = self.m.step(i);
+                // Complete the barrier an exit completes now (stage B) instead
+                // of in stage C, one cycle later.
+                let s = &mut self.m.state;
+                if s.exit_done.valid && !s.rel.valid && !i.reset {
+                    let idx =
+                        s.exit_done.slot as usize * BARRIERS_PER_CTA + s.exit_done.id as usize;
+                    let b = s.bars[idx];
+                    s.rel = Release {
+                        valid: true,
+                        slot: s.exit_done.slot,
+                        id: s.exit_done.id,
+                        mask: b.waiting,
+                        op: b.kind,
+                        result: match b.kind {
+                            op::RED_POPC => b.popc,
+                            op::RED_AND => b.and_acc as u32,
+                            op::RED_OR => b.or_acc as u32,
+                            _ => 0,
+                        },
+                    };
+                    s.bars[idx] = Barrier::default();
+                    s.exit_done = Default::default();
+                    self.fired = true;
+                }
+                o
+            }
+            Bug::ErrInTakenCycle => {
+                // Look ahead: the err a copy of the model pulses next cycle
+                // for the event taken now is shown now (and the real one not).
+                let mut o = self.m.step(i);
+                let mut ahead = self.m.clone();
+                let a = ahead.step(&BarInputs::default());
+                o.err = a.err && !i.reset;
+                o.err_code = if o.err { a.err_code } else { 0 };
+                if o.err {
                     self.fired = true;
                 }
                 o
@@ -378,6 +473,22 @@ fn mutant_stall_on_release_is_b4() {
 #[test]
 fn mutant_kind_mix_no_err_is_b3() {
     assert_caught(Bug::KindMixNoErr, "B3");
+}
+#[test]
+fn mutant_taken_after_own_blocking_request_is_b2() {
+    assert_caught(Bug::TakenAfterOwnBlockingRequest, "B2");
+}
+#[test]
+fn mutant_taken_after_ctl_is_b4() {
+    assert_caught(Bug::TakenAfterCtl, "B4");
+}
+#[test]
+fn mutant_exit_release_early_is_b1() {
+    assert_caught(Bug::ExitReleaseEarly, "B1");
+}
+#[test]
+fn mutant_err_in_taken_cycle_is_b6() {
+    assert_caught(Bug::ErrInTakenCycle, "B6");
 }
 
 // ---------------------------------------------------------------------------

@@ -42,6 +42,7 @@ fn bar_model_passes_scoreboard_on_grid() {
         grid().len()
     );
     let (mut arr, mut rel, mut errs, mut refs, mut runs) = (0, 0, 0, 0, 0);
+    let (mut refs_ctl, mut refs_same) = (0, 0);
     for cfg in grid() {
         for &seed in &seeds {
             let seed = seed * 1000 + cfg.warps as u64 * 10 + cfg.cta_slots as u64;
@@ -53,6 +54,8 @@ fn bar_model_passes_scoreboard_on_grid() {
                     rel += s.releases;
                     errs += s.errors;
                     refs += s.refusals;
+                    refs_ctl += s.refusals_after_ctl;
+                    refs_same += s.refusals_same_warp;
                     runs += 1;
                 }
                 Err(v) => panic!(
@@ -62,9 +65,13 @@ fn bar_model_passes_scoreboard_on_grid() {
             }
         }
     }
-    println!("{runs} runs: {arr} arrivals, {rel} releases, {errs} errors flagged, {refs} refusals of blocked warps");
+    println!("{runs} runs: {arr} arrivals, {rel} releases, {errs} errors flagged, {refs} refusals of blocked warps, {refs_ctl} right after a ctl event, {refs_same} right after the warp's own non-ARRIVE request");
     assert!(rel > runs as u64, "too few releases: {rel}");
     assert!(errs > 0 && refs > 0, "no bad input exercised");
+    assert!(
+        refs_ctl > 0 && refs_same > 0,
+        "the pipeline's refusal rules not exercised"
+    );
 }
 
 #[test]

@@ -41,8 +41,18 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     output reg  [3:0] err_code;
     
     // Constant declarations
-    localparam  slot_const__0 = 1'b0;
     localparam  op_arrive = 3'b1;
+    localparam  k_popc = 3'b10;
+    localparam  k_and = 3'b11;
+    localparam  k_or = 3'b100;
+    localparam  one = 4'h1;
+    localparam  one_rb = 9'b1;
+    localparam  f_all = 6'b1;
+    localparam  f_k0 = 6'b10;
+    localparam  f_k1 = 6'b100;
+    localparam  f_k2 = 6'b1000;
+    localparam  f_and = 6'b10000;
+    localparam  f_or = 6'b100000;
     localparam  c_bad_op = 4'h1;
     localparam  c_no_cta = 4'h2;
     localparam  c_arrive_no_count = 4'h3;
@@ -57,8 +67,60 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     localparam  c_exit_blocked = 4'hc;
     
     // Stub signals
+    reg  regs__clock;
+    reg  regs__reset;
+    reg  regs__take_req;
+    reg  regs__take_ctl;
+    reg  [2:0] regs__in_warp;
+    reg  [2:0] regs__in_op;
+    reg  [3:0] regs__in_id;
+    reg  regs__in_all;
+    reg  [3:0] regs__in_count;
+    reg  [8:0] regs__in_popc;
+    reg  regs__in_and;
+    reg  regs__in_or;
+    reg  regs__in_rslot;
+    reg  regs__in_wlive;
+    reg  regs__in_too_big;
+    reg  [3:0] regs__in_target;
+    reg  regs__in_active;
+    reg  regs__in_ctl_op;
+    reg  regs__in_slot;
+    reg  [7:0] regs__in_warps;
+    reg  [3:0] regs__in_size;
+    reg  [2:0] regs__in_ctl_warp;
+    reg  regs__c_load;
+    reg  regs__c_slot_in;
+    reg  [3:0] regs__c_id_in;
+    wire  regs__b_valid;
+    wire  regs__b_ctl;
+    wire  [2:0] regs__b_warp;
+    wire  [2:0] regs__b_op;
+    wire  [3:0] regs__b_id;
+    wire  regs__b_all;
+    wire  [3:0] regs__b_count;
+    wire  [8:0] regs__b_popc;
+    wire  regs__b_and;
+    wire  regs__b_or;
+    wire  regs__b_rslot;
+    wire  regs__b_wlive;
+    wire  regs__b_too_big;
+    wire  [3:0] regs__b_target;
+    wire  regs__b_active;
+    wire  regs__b_ctl_op;
+    wire  regs__b_slot;
+    wire  [7:0] regs__b_warps;
+    wire  [3:0] regs__b_size;
+    wire  [2:0] regs__b_ctl_warp;
+    wire  regs__c_valid;
+    wire  regs__c_slot;
+    wire  [3:0] regs__c_id;
     reg  warps__clock;
     reg  warps__reset;
+    reg  [2:0] warps__a_warp;
+    wire  warps__a_live;
+    wire  warps__a_blocked;
+    wire  warps__a_slot;
     reg  [2:0] warps__req_warp;
     reg  [3:0] warps__req_id;
     reg  [2:0] warps__ctl_warp;
@@ -73,38 +135,66 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     reg  [3:0] warps__done_id;
     reg  warps__rel_valid;
     reg  [7:0] warps__rel_mask;
-    wire  warps__req_live;
-    wire  warps__req_blocked;
-    wire  warps__req_slot;
     wire  warps__ctl_live;
     wire  warps__ctl_blocked;
     wire  warps__ctl_slot;
     wire  [7:0] warps__live;
     wire  [7:0] warps__blocked;
     wire  [7:0] warps__done_mask;
-    reg  ctas__0__clock;
-    reg  ctas__0__reset;
-    reg  ctas__0__launch_en;
-    reg  [3:0] ctas__0__launch_size;
-    reg  ctas__0__exit_en;
-    reg  ctas__0__arr_en;
-    reg  [3:0] ctas__0__req_id;
-    reg  ctas__0__arr_all;
-    reg  [3:0] ctas__0__arr_count;
-    reg  [2:0] ctas__0__arr_kind;
-    reg  [8:0] ctas__0__arr_popc;
-    reg  ctas__0__arr_and;
-    reg  ctas__0__arr_or;
-    wire  ctas__0__busy;
-    wire  [3:0] ctas__0__size;
-    wire  ctas__0__rd_active;
-    wire  ctas__0__rd_all;
-    wire  [3:0] ctas__0__rd_expected;
-    wire  [2:0] ctas__0__rd_kind;
-    wire  ctas__0__done;
-    wire  [3:0] ctas__0__done_id;
-    wire  [2:0] ctas__0__done_kind;
-    wire  [8:0] ctas__0__done_result;
+    reg  slots__clock;
+    reg  slots__reset;
+    reg  slots__a_slot;
+    reg  [3:0] slots__a_id;
+    wire  [3:0] slots__a_size;
+    wire  [3:0] slots__a_live;
+    wire  slots__a_active;
+    reg  slots__l_slot;
+    wire  slots__l_in_range;
+    wire  slots__l_busy;
+    reg  slots__x_slot;
+    wire  [3:0] slots__x_live_dec;
+    wire  [3:0] slots__x_last;
+    reg  slots__c_slot;
+    reg  [3:0] slots__c_id;
+    wire  slots__c_active;
+    wire  [3:0] slots__c_live;
+    reg  slots__launch_en;
+    reg  [3:0] slots__launch_size;
+    reg  slots__exit_en;
+    reg  slots__w_slot;
+    reg  [3:0] slots__w_id;
+    reg  slots__act_en;
+    reg  slots__act_val;
+    reg  slots__act_all;
+    reg  slots__c_clr;
+    reg  ram_flags__clock;
+    reg  ram_flags__reset;
+    reg  [4:0] ram_flags__rd_addr;
+    reg  ram_flags__wr_en;
+    reg  [4:0] ram_flags__wr_addr;
+    reg  [5:0] ram_flags__wr_data;
+    wire  [5:0] ram_flags__rd_data;
+    reg  ram_expected__clock;
+    reg  ram_expected__reset;
+    reg  [4:0] ram_expected__rd_addr;
+    reg  ram_expected__wr_en;
+    reg  [4:0] ram_expected__wr_addr;
+    reg  [3:0] ram_expected__wr_data;
+    wire  [3:0] ram_expected__rd_data;
+    reg  ram_count__clock;
+    reg  ram_count__reset;
+    reg  [4:0] ram_count__rd_addr;
+    reg  ram_count__wr_en;
+    reg  [4:0] ram_count__wr_addr;
+    reg  [3:0] ram_count__wr_data;
+    wire  [3:0] ram_count__rd_data;
+    reg  ram_popc__clock;
+    reg  ram_popc__reset;
+    reg  [4:0] ram_popc__rd_addr;
+    reg  ram_popc__wr_en;
+    reg  [4:0] ram_popc__wr_addr;
+    reg  [8:0] ram_popc__wr_data;
+    wire  [8:0] ram_popc__rd_data;
     reg  rel__clock;
     reg  rel__reset;
     reg  rel__done;
@@ -119,25 +209,43 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     wire  [7:0] rel__rel_mask;
     wire  [2:0] rel__rel_op;
     wire  [8:0] rel__rel_result;
+    reg  req_addr__slot;
+    reg  [3:0] req_addr__id;
+    wire  [4:0] req_addr__addr;
+    reg  exit_addr__slot;
+    reg  [3:0] exit_addr__id;
+    wire  [4:0] exit_addr__addr;
+    reg  arr_addr__slot;
+    reg  [3:0] arr_addr__id;
+    wire  [4:0] arr_addr__addr;
     reg  [31:0] pred_pop__bits;
     wire  [8:0] pred_pop__count;
     reg  [7:0] size_pop__bits;
     wire  [3:0] size_pop__count;
     
     // Local signals
-    reg  [3:0] sel_size;
-    reg  sel_active;
-    reg  sel_all;
-    reg  [3:0] sel_expected;
-    reg  [2:0] sel_kind;
-    reg  launch_in_range;
-    reg  launch_busy;
+    reg  a_behind;
+    reg  a_active;
+    reg  [4:0] rd_addr;
+    reg  [4:0] wr_addr;
+    reg  [5:0] wr_flags;
+    reg  rd_all;
+    reg  [2:0] rd_kind;
+    reg  rd_and;
+    reg  rd_or;
+    reg  b_active;
     reg  [2:0] arr_kind;
     reg  arr_blocks;
     reg  [3:0] code;
     reg  arr_ok;
     reg  launch_ok;
     reg  exit_ok;
+    reg  [3:0] new_count;
+    reg  [8:0] new_popc;
+    reg  new_and;
+    reg  new_or;
+    reg  arr_done;
+    reg  c_done;
     reg  done;
     reg  done_slot;
     reg  [3:0] done_id;
@@ -145,9 +253,63 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     reg  [8:0] done_result;
     
     // Sub module instances
+    bar_w8_c1__regs regs(
+        .clock(regs__clock),
+        .reset(regs__reset),
+        .take_req(regs__take_req),
+        .take_ctl(regs__take_ctl),
+        .in_warp(regs__in_warp),
+        .in_op(regs__in_op),
+        .in_id(regs__in_id),
+        .in_all(regs__in_all),
+        .in_count(regs__in_count),
+        .in_popc(regs__in_popc),
+        .in_and(regs__in_and),
+        .in_or(regs__in_or),
+        .in_rslot(regs__in_rslot),
+        .in_wlive(regs__in_wlive),
+        .in_too_big(regs__in_too_big),
+        .in_target(regs__in_target),
+        .in_active(regs__in_active),
+        .in_ctl_op(regs__in_ctl_op),
+        .in_slot(regs__in_slot),
+        .in_warps(regs__in_warps),
+        .in_size(regs__in_size),
+        .in_ctl_warp(regs__in_ctl_warp),
+        .c_load(regs__c_load),
+        .c_slot_in(regs__c_slot_in),
+        .c_id_in(regs__c_id_in),
+        .b_valid(regs__b_valid),
+        .b_ctl(regs__b_ctl),
+        .b_warp(regs__b_warp),
+        .b_op(regs__b_op),
+        .b_id(regs__b_id),
+        .b_all(regs__b_all),
+        .b_count(regs__b_count),
+        .b_popc(regs__b_popc),
+        .b_and(regs__b_and),
+        .b_or(regs__b_or),
+        .b_rslot(regs__b_rslot),
+        .b_wlive(regs__b_wlive),
+        .b_too_big(regs__b_too_big),
+        .b_target(regs__b_target),
+        .b_active(regs__b_active),
+        .b_ctl_op(regs__b_ctl_op),
+        .b_slot(regs__b_slot),
+        .b_warps(regs__b_warps),
+        .b_size(regs__b_size),
+        .b_ctl_warp(regs__b_ctl_warp),
+        .c_valid(regs__c_valid),
+        .c_slot(regs__c_slot),
+        .c_id(regs__c_id)
+    );
     bar_w8_c1__warps warps(
         .clock(warps__clock),
         .reset(warps__reset),
+        .a_warp(warps__a_warp),
+        .a_live(warps__a_live),
+        .a_blocked(warps__a_blocked),
+        .a_slot(warps__a_slot),
         .req_warp(warps__req_warp),
         .req_id(warps__req_id),
         .ctl_warp(warps__ctl_warp),
@@ -162,9 +324,6 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .done_id(warps__done_id),
         .rel_valid(warps__rel_valid),
         .rel_mask(warps__rel_mask),
-        .req_live(warps__req_live),
-        .req_blocked(warps__req_blocked),
-        .req_slot(warps__req_slot),
         .ctl_live(warps__ctl_live),
         .ctl_blocked(warps__ctl_blocked),
         .ctl_slot(warps__ctl_slot),
@@ -172,30 +331,69 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .blocked(warps__blocked),
         .done_mask(warps__done_mask)
     );
-    bar_w8_c1__ctas__0 ctas__0(
-        .clock(ctas__0__clock),
-        .reset(ctas__0__reset),
-        .launch_en(ctas__0__launch_en),
-        .launch_size(ctas__0__launch_size),
-        .exit_en(ctas__0__exit_en),
-        .arr_en(ctas__0__arr_en),
-        .req_id(ctas__0__req_id),
-        .arr_all(ctas__0__arr_all),
-        .arr_count(ctas__0__arr_count),
-        .arr_kind(ctas__0__arr_kind),
-        .arr_popc(ctas__0__arr_popc),
-        .arr_and(ctas__0__arr_and),
-        .arr_or(ctas__0__arr_or),
-        .busy(ctas__0__busy),
-        .size(ctas__0__size),
-        .rd_active(ctas__0__rd_active),
-        .rd_all(ctas__0__rd_all),
-        .rd_expected(ctas__0__rd_expected),
-        .rd_kind(ctas__0__rd_kind),
-        .done(ctas__0__done),
-        .done_id(ctas__0__done_id),
-        .done_kind(ctas__0__done_kind),
-        .done_result(ctas__0__done_result)
+    bar_w8_c1__slots slots(
+        .clock(slots__clock),
+        .reset(slots__reset),
+        .a_slot(slots__a_slot),
+        .a_id(slots__a_id),
+        .a_size(slots__a_size),
+        .a_live(slots__a_live),
+        .a_active(slots__a_active),
+        .l_slot(slots__l_slot),
+        .l_in_range(slots__l_in_range),
+        .l_busy(slots__l_busy),
+        .x_slot(slots__x_slot),
+        .x_live_dec(slots__x_live_dec),
+        .x_last(slots__x_last),
+        .c_slot(slots__c_slot),
+        .c_id(slots__c_id),
+        .c_active(slots__c_active),
+        .c_live(slots__c_live),
+        .launch_en(slots__launch_en),
+        .launch_size(slots__launch_size),
+        .exit_en(slots__exit_en),
+        .w_slot(slots__w_slot),
+        .w_id(slots__w_id),
+        .act_en(slots__act_en),
+        .act_val(slots__act_val),
+        .act_all(slots__act_all),
+        .c_clr(slots__c_clr)
+    );
+    bar_w8_c1__ram_flags ram_flags(
+        .clock(ram_flags__clock),
+        .reset(ram_flags__reset),
+        .rd_addr(ram_flags__rd_addr),
+        .wr_en(ram_flags__wr_en),
+        .wr_addr(ram_flags__wr_addr),
+        .wr_data(ram_flags__wr_data),
+        .rd_data(ram_flags__rd_data)
+    );
+    bar_w8_c1__ram_count ram_expected(
+        .clock(ram_expected__clock),
+        .reset(ram_expected__reset),
+        .rd_addr(ram_expected__rd_addr),
+        .wr_en(ram_expected__wr_en),
+        .wr_addr(ram_expected__wr_addr),
+        .wr_data(ram_expected__wr_data),
+        .rd_data(ram_expected__rd_data)
+    );
+    bar_w8_c1__ram_count ram_count(
+        .clock(ram_count__clock),
+        .reset(ram_count__reset),
+        .rd_addr(ram_count__rd_addr),
+        .wr_en(ram_count__wr_en),
+        .wr_addr(ram_count__wr_addr),
+        .wr_data(ram_count__wr_data),
+        .rd_data(ram_count__rd_data)
+    );
+    bar_w8_c1__ram_popc ram_popc(
+        .clock(ram_popc__clock),
+        .reset(ram_popc__reset),
+        .rd_addr(ram_popc__rd_addr),
+        .wr_en(ram_popc__wr_en),
+        .wr_addr(ram_popc__wr_addr),
+        .wr_data(ram_popc__wr_data),
+        .rd_data(ram_popc__rd_data)
     );
     bar_w8_c1__rel rel(
         .clock(rel__clock),
@@ -213,6 +411,21 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .rel_op(rel__rel_op),
         .rel_result(rel__rel_result)
     );
+    bar_w8_c1__arr_addr req_addr(
+        .slot(req_addr__slot),
+        .id(req_addr__id),
+        .addr(req_addr__addr)
+    );
+    bar_w8_c1__arr_addr exit_addr(
+        .slot(exit_addr__slot),
+        .id(exit_addr__id),
+        .addr(exit_addr__addr)
+    );
+    bar_w8_c1__arr_addr arr_addr(
+        .slot(arr_addr__slot),
+        .id(arr_addr__id),
+        .addr(arr_addr__addr)
+    );
     bar_w8_c1__pred_pop pred_pop(
         .bits(pred_pop__bits),
         .count(pred_pop__count)
@@ -224,55 +437,86 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     
     // Update code
     always @(*) begin
+        regs__clock = clock;
         warps__clock = clock;
+        slots__clock = clock;
+        ram_flags__clock = clock;
+        ram_expected__clock = clock;
+        ram_count__clock = clock;
+        ram_popc__clock = clock;
         rel__clock = clock;
+        regs__reset = reset;
         warps__reset = reset;
+        slots__reset = reset;
+        ram_flags__reset = reset;
+        ram_expected__reset = reset;
+        ram_count__reset = reset;
+        ram_popc__reset = reset;
         rel__reset = reset;
         pred_pop__bits = req_pred;
         size_pop__bits = ctl_warps;
-        warps__req_warp = req_warp;
-        warps__req_id = req_id;
-        warps__ctl_warp = ctl_warp;
-        sel_size = 32'h0;
-        sel_active = 1'b0;
-        sel_all = 1'b0;
-        sel_expected = 32'h0;
-        sel_kind = 32'h0;
-        launch_in_range = 1'b0;
-        launch_busy = 1'b0;
-        ctas__0__clock = clock;
-        ctas__0__reset = reset;
-        ctas__0__req_id = req_id;
-        if (warps__req_slot == slot_const__0) begin
-            sel_size = ctas__0__size;
-            sel_active = ctas__0__rd_active;
-            sel_all = ctas__0__rd_all;
-            sel_expected = ctas__0__rd_expected;
-            sel_kind = ctas__0__rd_kind;
+        warps__a_warp = req_warp;
+        a_behind = regs__b_valid & ~regs__b_ctl & (regs__b_warp == req_warp) & (regs__b_op != op_arrive);
+        req_ready = req_valid & ~ctl_valid & ~(regs__b_valid & regs__b_ctl) & ~warps__a_blocked & ~a_behind;
+        regs__take_req = req_ready & ~reset;
+        regs__take_ctl = ctl_valid & ~reset;
+        regs__in_warp = req_warp;
+        regs__in_op = req_op;
+        regs__in_id = req_id;
+        regs__in_all = req_all;
+        regs__in_count = req_count;
+        regs__in_popc = pred_pop__count;
+        regs__in_and = &req_pred;
+        regs__in_or = |req_pred;
+        regs__in_ctl_op = ctl_op;
+        regs__in_slot = ctl_slot;
+        regs__in_warps = ctl_warps;
+        regs__in_size = size_pop__count;
+        regs__in_ctl_warp = ctl_warp;
+        req_addr__slot = warps__a_slot;
+        req_addr__id = req_id;
+        exit_addr__slot = warps__ctl_slot;
+        exit_addr__id = slots__x_last;
+        rd_addr = req_addr__addr;
+        if (regs__b_valid & regs__b_ctl & regs__b_ctl_op) begin
+            rd_addr = exit_addr__addr;
         end
-        if (ctl_slot == slot_const__0) begin
-            launch_in_range = 1'b1;
-            launch_busy = ctas__0__busy;
-        end
+        ram_flags__rd_addr = rd_addr;
+        ram_expected__rd_addr = rd_addr;
+        ram_count__rd_addr = rd_addr;
+        ram_popc__rd_addr = rd_addr;
+        warps__req_warp = regs__b_warp;
+        warps__req_id = regs__b_id;
+        warps__ctl_warp = regs__b_ctl_warp;
+        slots__w_slot = regs__b_rslot;
+        slots__w_id = regs__b_id;
+        slots__l_slot = regs__b_slot;
+        slots__x_slot = warps__ctl_slot;
+        slots__c_slot = regs__c_slot;
+        slots__c_id = regs__c_id;
+        b_active = regs__b_active;
+        rd_all = ram_flags__rd_data[32'h0];
+        rd_kind = ram_flags__rd_data[(32'h1)+:(3)];
+        rd_and = ram_flags__rd_data[32'h4];
+        rd_or = ram_flags__rd_data[32'h5];
         arr_kind = 32'h0;
-        if (req_op[32'h1] | req_op[32'h2]) begin
-            arr_kind = req_op;
+        if (regs__b_op[32'h1] | regs__b_op[32'h2]) begin
+            arr_kind = regs__b_op;
         end
-        arr_blocks = req_op != op_arrive;
+        arr_blocks = regs__b_op != op_arrive;
         code = 32'h0;
         arr_ok = 1'b0;
         launch_ok = 1'b0;
         exit_ok = 1'b0;
-        req_ready = 1'b0;
-        if (ctl_valid) begin
-            if (~ctl_op) begin
-                if (~launch_in_range) begin
+        if (regs__b_valid & regs__b_ctl) begin
+            if (~regs__b_ctl_op) begin
+                if (~slots__l_in_range) begin
                     code = c_slot_range;
                 end
-                else if (launch_busy) begin
+                else if (slots__l_busy) begin
                     code = c_slot_busy;
                 end
-                else if (~|ctl_warps | |(ctl_warps & warps__live)) begin
+                else if (~|regs__b_warps | |(regs__b_warps & warps__live)) begin
                     code = c_bad_warps;
                 end
                 else begin
@@ -289,60 +533,127 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
                 exit_ok = 1'b1;
             end
         end
-        else if (req_valid & ~warps__req_blocked) begin
-            req_ready = 1'b1;
-            if (req_op[32'h2] & (req_op[32'h1] | req_op[32'h0])) begin
+        else if (regs__b_valid) begin
+            if (regs__b_op[32'h2] & (regs__b_op[32'h1] | regs__b_op[32'h0])) begin
                 code = c_bad_op;
             end
-            else if (~warps__req_live) begin
+            else if (~regs__b_wlive) begin
                 code = c_no_cta;
             end
-            else if ((req_op == op_arrive) & req_all) begin
+            else if ((regs__b_op == op_arrive) & regs__b_all) begin
                 code = c_arrive_no_count;
             end
-            else if (~req_all & ~|req_count) begin
+            else if (~regs__b_all & ~|regs__b_count) begin
                 code = c_zero_count;
             end
-            else if (~req_all & (req_count > sel_size)) begin
+            else if (regs__b_too_big) begin
                 code = c_count_too_big;
             end
-            else if (sel_active & ((sel_all != req_all) | (~req_all & (sel_expected != req_count)))) begin
+            else if (b_active & ((rd_all != regs__b_all) | (~regs__b_all & (ram_expected__rd_data != regs__b_count)))) begin
                 code = c_count_mismatch;
             end
-            else if (sel_active & (sel_kind != arr_kind)) begin
+            else if (b_active & (rd_kind != arr_kind)) begin
                 code = c_kind_mix;
             end
             else begin
                 arr_ok = 1'b1;
             end
         end
+        if (b_active) begin
+            new_count = ram_count__rd_data + one;
+            new_popc = ram_popc__rd_data + regs__b_popc;
+            new_and = rd_and & regs__b_and;
+            new_or = rd_or | regs__b_or;
+        end
+        else begin
+            new_count = one;
+            new_popc = regs__b_popc;
+            new_and = regs__b_and;
+            new_or = regs__b_or;
+        end
+        arr_done = new_count >= regs__b_target;
+        ram_flags__wr_en = arr_ok;
+        ram_expected__wr_en = arr_ok;
+        ram_count__wr_en = arr_ok;
+        ram_popc__wr_en = arr_ok;
+        arr_addr__slot = regs__b_rslot;
+        arr_addr__id = regs__b_id;
+        wr_addr = arr_addr__addr;
+        ram_flags__wr_addr = wr_addr;
+        ram_expected__wr_addr = wr_addr;
+        ram_count__wr_addr = wr_addr;
+        ram_popc__wr_addr = wr_addr;
+        wr_flags = 32'h0;
+        if (arr_kind[32'h0]) begin
+            wr_flags = wr_flags | f_k0;
+        end
+        if (arr_kind[32'h1]) begin
+            wr_flags = wr_flags | f_k1;
+        end
+        if (arr_kind[32'h2]) begin
+            wr_flags = wr_flags | f_k2;
+        end
+        if (regs__b_all) begin
+            wr_flags = wr_flags | f_all;
+        end
+        if (new_and) begin
+            wr_flags = wr_flags | f_and;
+        end
+        if (new_or) begin
+            wr_flags = wr_flags | f_or;
+        end
+        ram_flags__wr_data = wr_flags;
+        ram_expected__wr_data = regs__b_count;
+        if (regs__b_all) begin
+            ram_expected__wr_data = 32'h0;
+        end
+        ram_count__wr_data = new_count;
+        ram_popc__wr_data = new_popc;
+        slots__act_en = arr_ok;
+        slots__act_val = ~arr_done;
+        slots__act_all = regs__b_all;
+        slots__launch_en = launch_ok;
+        slots__launch_size = regs__b_size;
+        slots__exit_en = exit_ok;
         warps__arr_en = arr_ok;
         warps__arr_blocks = arr_blocks;
         warps__launch_en = launch_ok;
-        warps__launch_slot = ctl_slot;
-        warps__launch_warps = ctl_warps;
+        warps__launch_slot = regs__b_slot;
+        warps__launch_warps = regs__b_warps;
         warps__exit_en = exit_ok;
-        done = 1'b0;
-        done_slot = 32'h0;
-        done_id = 32'h0;
-        done_kind = 32'h0;
+        regs__c_load = exit_ok & |slots__x_live_dec;
+        regs__c_slot_in = warps__ctl_slot;
+        regs__c_id_in = slots__x_last;
+        c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= slots__c_live);
+        slots__c_clr = c_done;
+        done = (arr_ok & arr_done) | c_done;
+        done_slot = regs__b_rslot;
+        done_id = regs__b_id;
+        done_kind = arr_kind;
         done_result = 32'h0;
-        ctas__0__arr_en = arr_ok & (warps__req_slot == slot_const__0);
-        ctas__0__arr_all = req_all;
-        ctas__0__arr_count = req_count;
-        ctas__0__arr_kind = arr_kind;
-        ctas__0__arr_popc = pred_pop__count;
-        ctas__0__arr_and = &req_pred;
-        ctas__0__arr_or = |req_pred;
-        ctas__0__launch_en = launch_ok & (ctl_slot == slot_const__0);
-        ctas__0__launch_size = size_pop__count;
-        ctas__0__exit_en = exit_ok & (warps__ctl_slot == slot_const__0);
-        if (ctas__0__done) begin
-            done = 1'b1;
-            done_slot = slot_const__0;
-            done_id = ctas__0__done_id;
-            done_kind = ctas__0__done_kind;
-            done_result = ctas__0__done_result;
+        if (arr_kind == k_popc) begin
+            done_result = new_popc;
+        end
+        if ((arr_kind == k_and) & new_and) begin
+            done_result = one_rb;
+        end
+        if ((arr_kind == k_or) & new_or) begin
+            done_result = one_rb;
+        end
+        if (regs__c_valid) begin
+            done_slot = regs__c_slot;
+            done_id = regs__c_id;
+            done_kind = rd_kind;
+            done_result = 32'h0;
+            if (rd_kind == k_popc) begin
+                done_result = ram_popc__rd_data;
+            end
+            if ((rd_kind == k_and) & rd_and) begin
+                done_result = one_rb;
+            end
+            if ((rd_kind == k_or) & rd_or) begin
+                done_result = one_rb;
+            end
         end
         warps__done = done;
         warps__done_slot = done_slot;
@@ -355,6 +666,25 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         rel__done_mask = warps__done_mask;
         rel__done_kind = done_kind;
         rel__done_result = done_result;
+        slots__a_slot = warps__a_slot;
+        slots__a_id = req_id;
+        regs__in_rslot = warps__a_slot;
+        regs__in_wlive = warps__a_live;
+        regs__in_too_big = ~req_all & (req_count > slots__a_size);
+        if (req_all) begin
+            regs__in_target = slots__a_live;
+        end
+        else begin
+            regs__in_target = req_count;
+        end
+        a_active = slots__a_active;
+        if (arr_ok & (regs__b_rslot == warps__a_slot) & (regs__b_id == req_id)) begin
+            a_active = ~arr_done;
+        end
+        if (c_done & (regs__c_slot == warps__a_slot) & (regs__c_id == req_id)) begin
+            a_active = 1'b0;
+        end
+        regs__in_active = a_active;
         err = |code;
         err_code = code;
         rel_valid = rel__rel_valid;
@@ -381,2697 +711,141 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
 endmodule // bar_w8_c1
 
 
-module bar_w8_c1__ctas__0(clock,reset,launch_en,launch_size,exit_en,arr_en,req_id,arr_all,arr_count,arr_kind,arr_popc,arr_and,arr_or,busy,size,rd_active,rd_all,rd_expected,rd_kind,done,done_id,done_kind,done_result);
+module bar_w8_c1__arr_addr(slot,id,addr);
+    
+    // Module arguments
+    input wire  slot;
+    input wire  [3:0] id;
+    output reg  [4:0] addr;
+    
+    // Update code (custom)
+    always @(*) addr = {slot, id};
+endmodule // bar_w8_c1__arr_addr
+
+
+module bar_w8_c1__pred_pop(bits,count);
+    
+    // Module arguments
+    input wire  [31:0] bits;
+    output reg  [8:0] count;
+    
+    // Update code (custom)
+    always @(*) count = {8'b0, bits[0]} + {8'b0, bits[1]} + {8'b0, bits[2]} + {8'b0, bits[3]} + {8'b0, bits[4]} + {8'b0, bits[5]} + {8'b0, bits[6]} + {8'b0, bits[7]} + {8'b0, bits[8]} + {8'b0, bits[9]} + {8'b0, bits[10]} + {8'b0, bits[11]} + {8'b0, bits[12]} + {8'b0, bits[13]} + {8'b0, bits[14]} + {8'b0, bits[15]} + {8'b0, bits[16]} + {8'b0, bits[17]} + {8'b0, bits[18]} + {8'b0, bits[19]} + {8'b0, bits[20]} + {8'b0, bits[21]} + {8'b0, bits[22]} + {8'b0, bits[23]} + {8'b0, bits[24]} + {8'b0, bits[25]} + {8'b0, bits[26]} + {8'b0, bits[27]} + {8'b0, bits[28]} + {8'b0, bits[29]} + {8'b0, bits[30]} + {8'b0, bits[31]};
+endmodule // bar_w8_c1__pred_pop
+
+
+module bar_w8_c1__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  launch_en;
-    input wire  [3:0] launch_size;
-    input wire  exit_en;
-    input wire  arr_en;
-    input wire  [3:0] req_id;
-    input wire  arr_all;
-    input wire  [3:0] arr_count;
-    input wire  [2:0] arr_kind;
-    input wire  [8:0] arr_popc;
-    input wire  arr_and;
-    input wire  arr_or;
-    output reg  busy;
-    output reg  [3:0] size;
-    output reg  rd_active;
-    output reg  rd_all;
-    output reg  [3:0] rd_expected;
-    output reg  [2:0] rd_kind;
-    output reg  done;
-    output reg  [3:0] done_id;
-    output reg  [2:0] done_kind;
-    output reg  [8:0] done_result;
-    
-    // Constant declarations
-    localparam  id_const__0 = 4'h0;
-    localparam  id_const__1 = 4'h1;
-    localparam  id_const__2 = 4'h2;
-    localparam  id_const__3 = 4'h3;
-    localparam  id_const__4 = 4'h4;
-    localparam  id_const__5 = 4'h5;
-    localparam  id_const__6 = 4'h6;
-    localparam  id_const__7 = 4'h7;
-    localparam  id_const__8 = 4'h8;
-    localparam  id_const__9 = 4'h9;
-    localparam  id_const__10 = 4'ha;
-    localparam  id_const__11 = 4'hb;
-    localparam  id_const__12 = 4'hc;
-    localparam  id_const__13 = 4'hd;
-    localparam  id_const__14 = 4'he;
-    localparam  id_const__15 = 4'hf;
-    localparam  one = 4'h1;
-    localparam  one_rb = 9'b1;
-    localparam  k_popc = 3'b10;
-    localparam  k_and = 3'b11;
-    localparam  k_or = 3'b100;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [3:0] wr_data;
+    output reg  [3:0] rd_data;
     
     // Stub signals
-    reg  busy_q__d;
-    wire  busy_q__q;
-    reg  busy_q__clock;
-    reg  [3:0] size_q__d;
-    wire  [3:0] size_q__q;
-    reg  size_q__clock;
-    reg  [3:0] live_q__d;
-    wire  [3:0] live_q__q;
-    reg  live_q__clock;
-    reg  active__0__d;
-    wire  active__0__q;
-    reg  active__0__clock;
-    reg  active__1__d;
-    wire  active__1__q;
-    reg  active__1__clock;
-    reg  active__2__d;
-    wire  active__2__q;
-    reg  active__2__clock;
-    reg  active__3__d;
-    wire  active__3__q;
-    reg  active__3__clock;
-    reg  active__4__d;
-    wire  active__4__q;
-    reg  active__4__clock;
-    reg  active__5__d;
-    wire  active__5__q;
-    reg  active__5__clock;
-    reg  active__6__d;
-    wire  active__6__q;
-    reg  active__6__clock;
-    reg  active__7__d;
-    wire  active__7__q;
-    reg  active__7__clock;
-    reg  active__8__d;
-    wire  active__8__q;
-    reg  active__8__clock;
-    reg  active__9__d;
-    wire  active__9__q;
-    reg  active__9__clock;
-    reg  active__10__d;
-    wire  active__10__q;
-    reg  active__10__clock;
-    reg  active__11__d;
-    wire  active__11__q;
-    reg  active__11__clock;
-    reg  active__12__d;
-    wire  active__12__q;
-    reg  active__12__clock;
-    reg  active__13__d;
-    wire  active__13__q;
-    reg  active__13__clock;
-    reg  active__14__d;
-    wire  active__14__q;
-    reg  active__14__clock;
-    reg  active__15__d;
-    wire  active__15__q;
-    reg  active__15__clock;
-    reg  all__0__d;
-    wire  all__0__q;
-    reg  all__0__clock;
-    reg  all__1__d;
-    wire  all__1__q;
-    reg  all__1__clock;
-    reg  all__2__d;
-    wire  all__2__q;
-    reg  all__2__clock;
-    reg  all__3__d;
-    wire  all__3__q;
-    reg  all__3__clock;
-    reg  all__4__d;
-    wire  all__4__q;
-    reg  all__4__clock;
-    reg  all__5__d;
-    wire  all__5__q;
-    reg  all__5__clock;
-    reg  all__6__d;
-    wire  all__6__q;
-    reg  all__6__clock;
-    reg  all__7__d;
-    wire  all__7__q;
-    reg  all__7__clock;
-    reg  all__8__d;
-    wire  all__8__q;
-    reg  all__8__clock;
-    reg  all__9__d;
-    wire  all__9__q;
-    reg  all__9__clock;
-    reg  all__10__d;
-    wire  all__10__q;
-    reg  all__10__clock;
-    reg  all__11__d;
-    wire  all__11__q;
-    reg  all__11__clock;
-    reg  all__12__d;
-    wire  all__12__q;
-    reg  all__12__clock;
-    reg  all__13__d;
-    wire  all__13__q;
-    reg  all__13__clock;
-    reg  all__14__d;
-    wire  all__14__q;
-    reg  all__14__clock;
-    reg  all__15__d;
-    wire  all__15__q;
-    reg  all__15__clock;
-    reg  [3:0] expected__0__d;
-    wire  [3:0] expected__0__q;
-    reg  expected__0__clock;
-    reg  [3:0] expected__1__d;
-    wire  [3:0] expected__1__q;
-    reg  expected__1__clock;
-    reg  [3:0] expected__2__d;
-    wire  [3:0] expected__2__q;
-    reg  expected__2__clock;
-    reg  [3:0] expected__3__d;
-    wire  [3:0] expected__3__q;
-    reg  expected__3__clock;
-    reg  [3:0] expected__4__d;
-    wire  [3:0] expected__4__q;
-    reg  expected__4__clock;
-    reg  [3:0] expected__5__d;
-    wire  [3:0] expected__5__q;
-    reg  expected__5__clock;
-    reg  [3:0] expected__6__d;
-    wire  [3:0] expected__6__q;
-    reg  expected__6__clock;
-    reg  [3:0] expected__7__d;
-    wire  [3:0] expected__7__q;
-    reg  expected__7__clock;
-    reg  [3:0] expected__8__d;
-    wire  [3:0] expected__8__q;
-    reg  expected__8__clock;
-    reg  [3:0] expected__9__d;
-    wire  [3:0] expected__9__q;
-    reg  expected__9__clock;
-    reg  [3:0] expected__10__d;
-    wire  [3:0] expected__10__q;
-    reg  expected__10__clock;
-    reg  [3:0] expected__11__d;
-    wire  [3:0] expected__11__q;
-    reg  expected__11__clock;
-    reg  [3:0] expected__12__d;
-    wire  [3:0] expected__12__q;
-    reg  expected__12__clock;
-    reg  [3:0] expected__13__d;
-    wire  [3:0] expected__13__q;
-    reg  expected__13__clock;
-    reg  [3:0] expected__14__d;
-    wire  [3:0] expected__14__q;
-    reg  expected__14__clock;
-    reg  [3:0] expected__15__d;
-    wire  [3:0] expected__15__q;
-    reg  expected__15__clock;
-    reg  [3:0] count__0__d;
-    wire  [3:0] count__0__q;
-    reg  count__0__clock;
-    reg  [3:0] count__1__d;
-    wire  [3:0] count__1__q;
-    reg  count__1__clock;
-    reg  [3:0] count__2__d;
-    wire  [3:0] count__2__q;
-    reg  count__2__clock;
-    reg  [3:0] count__3__d;
-    wire  [3:0] count__3__q;
-    reg  count__3__clock;
-    reg  [3:0] count__4__d;
-    wire  [3:0] count__4__q;
-    reg  count__4__clock;
-    reg  [3:0] count__5__d;
-    wire  [3:0] count__5__q;
-    reg  count__5__clock;
-    reg  [3:0] count__6__d;
-    wire  [3:0] count__6__q;
-    reg  count__6__clock;
-    reg  [3:0] count__7__d;
-    wire  [3:0] count__7__q;
-    reg  count__7__clock;
-    reg  [3:0] count__8__d;
-    wire  [3:0] count__8__q;
-    reg  count__8__clock;
-    reg  [3:0] count__9__d;
-    wire  [3:0] count__9__q;
-    reg  count__9__clock;
-    reg  [3:0] count__10__d;
-    wire  [3:0] count__10__q;
-    reg  count__10__clock;
-    reg  [3:0] count__11__d;
-    wire  [3:0] count__11__q;
-    reg  count__11__clock;
-    reg  [3:0] count__12__d;
-    wire  [3:0] count__12__q;
-    reg  count__12__clock;
-    reg  [3:0] count__13__d;
-    wire  [3:0] count__13__q;
-    reg  count__13__clock;
-    reg  [3:0] count__14__d;
-    wire  [3:0] count__14__q;
-    reg  count__14__clock;
-    reg  [3:0] count__15__d;
-    wire  [3:0] count__15__q;
-    reg  count__15__clock;
-    reg  [2:0] kind__0__d;
-    wire  [2:0] kind__0__q;
-    reg  kind__0__clock;
-    reg  [2:0] kind__1__d;
-    wire  [2:0] kind__1__q;
-    reg  kind__1__clock;
-    reg  [2:0] kind__2__d;
-    wire  [2:0] kind__2__q;
-    reg  kind__2__clock;
-    reg  [2:0] kind__3__d;
-    wire  [2:0] kind__3__q;
-    reg  kind__3__clock;
-    reg  [2:0] kind__4__d;
-    wire  [2:0] kind__4__q;
-    reg  kind__4__clock;
-    reg  [2:0] kind__5__d;
-    wire  [2:0] kind__5__q;
-    reg  kind__5__clock;
-    reg  [2:0] kind__6__d;
-    wire  [2:0] kind__6__q;
-    reg  kind__6__clock;
-    reg  [2:0] kind__7__d;
-    wire  [2:0] kind__7__q;
-    reg  kind__7__clock;
-    reg  [2:0] kind__8__d;
-    wire  [2:0] kind__8__q;
-    reg  kind__8__clock;
-    reg  [2:0] kind__9__d;
-    wire  [2:0] kind__9__q;
-    reg  kind__9__clock;
-    reg  [2:0] kind__10__d;
-    wire  [2:0] kind__10__q;
-    reg  kind__10__clock;
-    reg  [2:0] kind__11__d;
-    wire  [2:0] kind__11__q;
-    reg  kind__11__clock;
-    reg  [2:0] kind__12__d;
-    wire  [2:0] kind__12__q;
-    reg  kind__12__clock;
-    reg  [2:0] kind__13__d;
-    wire  [2:0] kind__13__q;
-    reg  kind__13__clock;
-    reg  [2:0] kind__14__d;
-    wire  [2:0] kind__14__q;
-    reg  kind__14__clock;
-    reg  [2:0] kind__15__d;
-    wire  [2:0] kind__15__q;
-    reg  kind__15__clock;
-    reg  [8:0] popc__0__d;
-    wire  [8:0] popc__0__q;
-    reg  popc__0__clock;
-    reg  [8:0] popc__1__d;
-    wire  [8:0] popc__1__q;
-    reg  popc__1__clock;
-    reg  [8:0] popc__2__d;
-    wire  [8:0] popc__2__q;
-    reg  popc__2__clock;
-    reg  [8:0] popc__3__d;
-    wire  [8:0] popc__3__q;
-    reg  popc__3__clock;
-    reg  [8:0] popc__4__d;
-    wire  [8:0] popc__4__q;
-    reg  popc__4__clock;
-    reg  [8:0] popc__5__d;
-    wire  [8:0] popc__5__q;
-    reg  popc__5__clock;
-    reg  [8:0] popc__6__d;
-    wire  [8:0] popc__6__q;
-    reg  popc__6__clock;
-    reg  [8:0] popc__7__d;
-    wire  [8:0] popc__7__q;
-    reg  popc__7__clock;
-    reg  [8:0] popc__8__d;
-    wire  [8:0] popc__8__q;
-    reg  popc__8__clock;
-    reg  [8:0] popc__9__d;
-    wire  [8:0] popc__9__q;
-    reg  popc__9__clock;
-    reg  [8:0] popc__10__d;
-    wire  [8:0] popc__10__q;
-    reg  popc__10__clock;
-    reg  [8:0] popc__11__d;
-    wire  [8:0] popc__11__q;
-    reg  popc__11__clock;
-    reg  [8:0] popc__12__d;
-    wire  [8:0] popc__12__q;
-    reg  popc__12__clock;
-    reg  [8:0] popc__13__d;
-    wire  [8:0] popc__13__q;
-    reg  popc__13__clock;
-    reg  [8:0] popc__14__d;
-    wire  [8:0] popc__14__q;
-    reg  popc__14__clock;
-    reg  [8:0] popc__15__d;
-    wire  [8:0] popc__15__q;
-    reg  popc__15__clock;
-    reg  and_acc__0__d;
-    wire  and_acc__0__q;
-    reg  and_acc__0__clock;
-    reg  and_acc__1__d;
-    wire  and_acc__1__q;
-    reg  and_acc__1__clock;
-    reg  and_acc__2__d;
-    wire  and_acc__2__q;
-    reg  and_acc__2__clock;
-    reg  and_acc__3__d;
-    wire  and_acc__3__q;
-    reg  and_acc__3__clock;
-    reg  and_acc__4__d;
-    wire  and_acc__4__q;
-    reg  and_acc__4__clock;
-    reg  and_acc__5__d;
-    wire  and_acc__5__q;
-    reg  and_acc__5__clock;
-    reg  and_acc__6__d;
-    wire  and_acc__6__q;
-    reg  and_acc__6__clock;
-    reg  and_acc__7__d;
-    wire  and_acc__7__q;
-    reg  and_acc__7__clock;
-    reg  and_acc__8__d;
-    wire  and_acc__8__q;
-    reg  and_acc__8__clock;
-    reg  and_acc__9__d;
-    wire  and_acc__9__q;
-    reg  and_acc__9__clock;
-    reg  and_acc__10__d;
-    wire  and_acc__10__q;
-    reg  and_acc__10__clock;
-    reg  and_acc__11__d;
-    wire  and_acc__11__q;
-    reg  and_acc__11__clock;
-    reg  and_acc__12__d;
-    wire  and_acc__12__q;
-    reg  and_acc__12__clock;
-    reg  and_acc__13__d;
-    wire  and_acc__13__q;
-    reg  and_acc__13__clock;
-    reg  and_acc__14__d;
-    wire  and_acc__14__q;
-    reg  and_acc__14__clock;
-    reg  and_acc__15__d;
-    wire  and_acc__15__q;
-    reg  and_acc__15__clock;
-    reg  or_acc__0__d;
-    wire  or_acc__0__q;
-    reg  or_acc__0__clock;
-    reg  or_acc__1__d;
-    wire  or_acc__1__q;
-    reg  or_acc__1__clock;
-    reg  or_acc__2__d;
-    wire  or_acc__2__q;
-    reg  or_acc__2__clock;
-    reg  or_acc__3__d;
-    wire  or_acc__3__q;
-    reg  or_acc__3__clock;
-    reg  or_acc__4__d;
-    wire  or_acc__4__q;
-    reg  or_acc__4__clock;
-    reg  or_acc__5__d;
-    wire  or_acc__5__q;
-    reg  or_acc__5__clock;
-    reg  or_acc__6__d;
-    wire  or_acc__6__q;
-    reg  or_acc__6__clock;
-    reg  or_acc__7__d;
-    wire  or_acc__7__q;
-    reg  or_acc__7__clock;
-    reg  or_acc__8__d;
-    wire  or_acc__8__q;
-    reg  or_acc__8__clock;
-    reg  or_acc__9__d;
-    wire  or_acc__9__q;
-    reg  or_acc__9__clock;
-    reg  or_acc__10__d;
-    wire  or_acc__10__q;
-    reg  or_acc__10__clock;
-    reg  or_acc__11__d;
-    wire  or_acc__11__q;
-    reg  or_acc__11__clock;
-    reg  or_acc__12__d;
-    wire  or_acc__12__q;
-    reg  or_acc__12__clock;
-    reg  or_acc__13__d;
-    wire  or_acc__13__q;
-    reg  or_acc__13__clock;
-    reg  or_acc__14__d;
-    wire  or_acc__14__q;
-    reg  or_acc__14__clock;
-    reg  or_acc__15__d;
-    wire  or_acc__15__q;
-    reg  or_acc__15__clock;
-    
-    // Local signals
-    reg  [3:0] sel_count;
-    reg  [8:0] sel_popc;
-    reg  sel_and;
-    reg  sel_or;
-    reg  [3:0] new_count;
-    reg  [8:0] new_popc;
-    reg  new_and;
-    reg  new_or;
-    reg  [3:0] target;
-    reg  arr_done;
-    reg  [3:0] live_dec;
-    reg  exit_found;
+    reg  [4:0] ram__read_address;
+    reg  ram__read_clock;
+    wire  [3:0] ram__read_data;
+    reg  [4:0] ram__write_address;
+    reg  ram__write_clock;
+    reg  [3:0] ram__write_data;
+    reg  ram__write_enable;
+    reg  [4:0] rd_addr_q__d;
+    wire  [4:0] rd_addr_q__q;
+    reg  rd_addr_q__clock;
+    reg  byp_valid_q__d;
+    wire  byp_valid_q__q;
+    reg  byp_valid_q__clock;
+    reg  [4:0] byp_addr_q__d;
+    wire  [4:0] byp_addr_q__q;
+    reg  byp_addr_q__clock;
+    reg  [3:0] byp_data_q__d;
+    wire  [3:0] byp_data_q__q;
+    reg  byp_data_q__clock;
     
     // Sub module instances
-    bar_w8_c1__ctas__0__active__0 busy_q(
-        .d(busy_q__d),
-        .q(busy_q__q),
-        .clock(busy_q__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 size_q(
-        .d(size_q__d),
-        .q(size_q__q),
-        .clock(size_q__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 live_q(
-        .d(live_q__d),
-        .q(live_q__q),
-        .clock(live_q__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__0(
-        .d(active__0__d),
-        .q(active__0__q),
-        .clock(active__0__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__1(
-        .d(active__1__d),
-        .q(active__1__q),
-        .clock(active__1__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__2(
-        .d(active__2__d),
-        .q(active__2__q),
-        .clock(active__2__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__3(
-        .d(active__3__d),
-        .q(active__3__q),
-        .clock(active__3__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__4(
-        .d(active__4__d),
-        .q(active__4__q),
-        .clock(active__4__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__5(
-        .d(active__5__d),
-        .q(active__5__q),
-        .clock(active__5__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__6(
-        .d(active__6__d),
-        .q(active__6__q),
-        .clock(active__6__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__7(
-        .d(active__7__d),
-        .q(active__7__q),
-        .clock(active__7__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__8(
-        .d(active__8__d),
-        .q(active__8__q),
-        .clock(active__8__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__9(
-        .d(active__9__d),
-        .q(active__9__q),
-        .clock(active__9__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__10(
-        .d(active__10__d),
-        .q(active__10__q),
-        .clock(active__10__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__11(
-        .d(active__11__d),
-        .q(active__11__q),
-        .clock(active__11__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__12(
-        .d(active__12__d),
-        .q(active__12__q),
-        .clock(active__12__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__13(
-        .d(active__13__d),
-        .q(active__13__q),
-        .clock(active__13__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__14(
-        .d(active__14__d),
-        .q(active__14__q),
-        .clock(active__14__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 active__15(
-        .d(active__15__d),
-        .q(active__15__q),
-        .clock(active__15__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__0(
-        .d(all__0__d),
-        .q(all__0__q),
-        .clock(all__0__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__1(
-        .d(all__1__d),
-        .q(all__1__q),
-        .clock(all__1__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__2(
-        .d(all__2__d),
-        .q(all__2__q),
-        .clock(all__2__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__3(
-        .d(all__3__d),
-        .q(all__3__q),
-        .clock(all__3__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__4(
-        .d(all__4__d),
-        .q(all__4__q),
-        .clock(all__4__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__5(
-        .d(all__5__d),
-        .q(all__5__q),
-        .clock(all__5__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__6(
-        .d(all__6__d),
-        .q(all__6__q),
-        .clock(all__6__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__7(
-        .d(all__7__d),
-        .q(all__7__q),
-        .clock(all__7__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__8(
-        .d(all__8__d),
-        .q(all__8__q),
-        .clock(all__8__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__9(
-        .d(all__9__d),
-        .q(all__9__q),
-        .clock(all__9__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__10(
-        .d(all__10__d),
-        .q(all__10__q),
-        .clock(all__10__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__11(
-        .d(all__11__d),
-        .q(all__11__q),
-        .clock(all__11__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__12(
-        .d(all__12__d),
-        .q(all__12__q),
-        .clock(all__12__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__13(
-        .d(all__13__d),
-        .q(all__13__q),
-        .clock(all__13__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__14(
-        .d(all__14__d),
-        .q(all__14__q),
-        .clock(all__14__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 all__15(
-        .d(all__15__d),
-        .q(all__15__q),
-        .clock(all__15__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__0(
-        .d(expected__0__d),
-        .q(expected__0__q),
-        .clock(expected__0__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__1(
-        .d(expected__1__d),
-        .q(expected__1__q),
-        .clock(expected__1__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__2(
-        .d(expected__2__d),
-        .q(expected__2__q),
-        .clock(expected__2__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__3(
-        .d(expected__3__d),
-        .q(expected__3__q),
-        .clock(expected__3__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__4(
-        .d(expected__4__d),
-        .q(expected__4__q),
-        .clock(expected__4__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__5(
-        .d(expected__5__d),
-        .q(expected__5__q),
-        .clock(expected__5__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__6(
-        .d(expected__6__d),
-        .q(expected__6__q),
-        .clock(expected__6__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__7(
-        .d(expected__7__d),
-        .q(expected__7__q),
-        .clock(expected__7__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__8(
-        .d(expected__8__d),
-        .q(expected__8__q),
-        .clock(expected__8__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__9(
-        .d(expected__9__d),
-        .q(expected__9__q),
-        .clock(expected__9__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__10(
-        .d(expected__10__d),
-        .q(expected__10__q),
-        .clock(expected__10__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__11(
-        .d(expected__11__d),
-        .q(expected__11__q),
-        .clock(expected__11__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__12(
-        .d(expected__12__d),
-        .q(expected__12__q),
-        .clock(expected__12__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__13(
-        .d(expected__13__d),
-        .q(expected__13__q),
-        .clock(expected__13__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__14(
-        .d(expected__14__d),
-        .q(expected__14__q),
-        .clock(expected__14__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 expected__15(
-        .d(expected__15__d),
-        .q(expected__15__q),
-        .clock(expected__15__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__0(
-        .d(count__0__d),
-        .q(count__0__q),
-        .clock(count__0__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__1(
-        .d(count__1__d),
-        .q(count__1__q),
-        .clock(count__1__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__2(
-        .d(count__2__d),
-        .q(count__2__q),
-        .clock(count__2__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__3(
-        .d(count__3__d),
-        .q(count__3__q),
-        .clock(count__3__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__4(
-        .d(count__4__d),
-        .q(count__4__q),
-        .clock(count__4__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__5(
-        .d(count__5__d),
-        .q(count__5__q),
-        .clock(count__5__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__6(
-        .d(count__6__d),
-        .q(count__6__q),
-        .clock(count__6__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__7(
-        .d(count__7__d),
-        .q(count__7__q),
-        .clock(count__7__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__8(
-        .d(count__8__d),
-        .q(count__8__q),
-        .clock(count__8__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__9(
-        .d(count__9__d),
-        .q(count__9__q),
-        .clock(count__9__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__10(
-        .d(count__10__d),
-        .q(count__10__q),
-        .clock(count__10__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__11(
-        .d(count__11__d),
-        .q(count__11__q),
-        .clock(count__11__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__12(
-        .d(count__12__d),
-        .q(count__12__q),
-        .clock(count__12__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__13(
-        .d(count__13__d),
-        .q(count__13__q),
-        .clock(count__13__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__14(
-        .d(count__14__d),
-        .q(count__14__q),
-        .clock(count__14__clock)
-    );
-    bar_w8_c1__ctas__0__count__0 count__15(
-        .d(count__15__d),
-        .q(count__15__q),
-        .clock(count__15__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__0(
-        .d(kind__0__d),
-        .q(kind__0__q),
-        .clock(kind__0__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__1(
-        .d(kind__1__d),
-        .q(kind__1__q),
-        .clock(kind__1__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__2(
-        .d(kind__2__d),
-        .q(kind__2__q),
-        .clock(kind__2__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__3(
-        .d(kind__3__d),
-        .q(kind__3__q),
-        .clock(kind__3__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__4(
-        .d(kind__4__d),
-        .q(kind__4__q),
-        .clock(kind__4__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__5(
-        .d(kind__5__d),
-        .q(kind__5__q),
-        .clock(kind__5__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__6(
-        .d(kind__6__d),
-        .q(kind__6__q),
-        .clock(kind__6__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__7(
-        .d(kind__7__d),
-        .q(kind__7__q),
-        .clock(kind__7__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__8(
-        .d(kind__8__d),
-        .q(kind__8__q),
-        .clock(kind__8__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__9(
-        .d(kind__9__d),
-        .q(kind__9__q),
-        .clock(kind__9__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__10(
-        .d(kind__10__d),
-        .q(kind__10__q),
-        .clock(kind__10__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__11(
-        .d(kind__11__d),
-        .q(kind__11__q),
-        .clock(kind__11__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__12(
-        .d(kind__12__d),
-        .q(kind__12__q),
-        .clock(kind__12__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__13(
-        .d(kind__13__d),
-        .q(kind__13__q),
-        .clock(kind__13__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__14(
-        .d(kind__14__d),
-        .q(kind__14__q),
-        .clock(kind__14__clock)
-    );
-    bar_w8_c1__ctas__0__kind__0 kind__15(
-        .d(kind__15__d),
-        .q(kind__15__q),
-        .clock(kind__15__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__0(
-        .d(popc__0__d),
-        .q(popc__0__q),
-        .clock(popc__0__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__1(
-        .d(popc__1__d),
-        .q(popc__1__q),
-        .clock(popc__1__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__2(
-        .d(popc__2__d),
-        .q(popc__2__q),
-        .clock(popc__2__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__3(
-        .d(popc__3__d),
-        .q(popc__3__q),
-        .clock(popc__3__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__4(
-        .d(popc__4__d),
-        .q(popc__4__q),
-        .clock(popc__4__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__5(
-        .d(popc__5__d),
-        .q(popc__5__q),
-        .clock(popc__5__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__6(
-        .d(popc__6__d),
-        .q(popc__6__q),
-        .clock(popc__6__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__7(
-        .d(popc__7__d),
-        .q(popc__7__q),
-        .clock(popc__7__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__8(
-        .d(popc__8__d),
-        .q(popc__8__q),
-        .clock(popc__8__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__9(
-        .d(popc__9__d),
-        .q(popc__9__q),
-        .clock(popc__9__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__10(
-        .d(popc__10__d),
-        .q(popc__10__q),
-        .clock(popc__10__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__11(
-        .d(popc__11__d),
-        .q(popc__11__q),
-        .clock(popc__11__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__12(
-        .d(popc__12__d),
-        .q(popc__12__q),
-        .clock(popc__12__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__13(
-        .d(popc__13__d),
-        .q(popc__13__q),
-        .clock(popc__13__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__14(
-        .d(popc__14__d),
-        .q(popc__14__q),
-        .clock(popc__14__clock)
-    );
-    bar_w8_c1__ctas__0__popc__0 popc__15(
-        .d(popc__15__d),
-        .q(popc__15__q),
-        .clock(popc__15__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__0(
-        .d(and_acc__0__d),
-        .q(and_acc__0__q),
-        .clock(and_acc__0__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__1(
-        .d(and_acc__1__d),
-        .q(and_acc__1__q),
-        .clock(and_acc__1__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__2(
-        .d(and_acc__2__d),
-        .q(and_acc__2__q),
-        .clock(and_acc__2__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__3(
-        .d(and_acc__3__d),
-        .q(and_acc__3__q),
-        .clock(and_acc__3__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__4(
-        .d(and_acc__4__d),
-        .q(and_acc__4__q),
-        .clock(and_acc__4__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__5(
-        .d(and_acc__5__d),
-        .q(and_acc__5__q),
-        .clock(and_acc__5__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__6(
-        .d(and_acc__6__d),
-        .q(and_acc__6__q),
-        .clock(and_acc__6__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__7(
-        .d(and_acc__7__d),
-        .q(and_acc__7__q),
-        .clock(and_acc__7__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__8(
-        .d(and_acc__8__d),
-        .q(and_acc__8__q),
-        .clock(and_acc__8__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__9(
-        .d(and_acc__9__d),
-        .q(and_acc__9__q),
-        .clock(and_acc__9__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__10(
-        .d(and_acc__10__d),
-        .q(and_acc__10__q),
-        .clock(and_acc__10__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__11(
-        .d(and_acc__11__d),
-        .q(and_acc__11__q),
-        .clock(and_acc__11__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__12(
-        .d(and_acc__12__d),
-        .q(and_acc__12__q),
-        .clock(and_acc__12__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__13(
-        .d(and_acc__13__d),
-        .q(and_acc__13__q),
-        .clock(and_acc__13__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__14(
-        .d(and_acc__14__d),
-        .q(and_acc__14__q),
-        .clock(and_acc__14__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 and_acc__15(
-        .d(and_acc__15__d),
-        .q(and_acc__15__q),
-        .clock(and_acc__15__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__0(
-        .d(or_acc__0__d),
-        .q(or_acc__0__q),
-        .clock(or_acc__0__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__1(
-        .d(or_acc__1__d),
-        .q(or_acc__1__q),
-        .clock(or_acc__1__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__2(
-        .d(or_acc__2__d),
-        .q(or_acc__2__q),
-        .clock(or_acc__2__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__3(
-        .d(or_acc__3__d),
-        .q(or_acc__3__q),
-        .clock(or_acc__3__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__4(
-        .d(or_acc__4__d),
-        .q(or_acc__4__q),
-        .clock(or_acc__4__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__5(
-        .d(or_acc__5__d),
-        .q(or_acc__5__q),
-        .clock(or_acc__5__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__6(
-        .d(or_acc__6__d),
-        .q(or_acc__6__q),
-        .clock(or_acc__6__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__7(
-        .d(or_acc__7__d),
-        .q(or_acc__7__q),
-        .clock(or_acc__7__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__8(
-        .d(or_acc__8__d),
-        .q(or_acc__8__q),
-        .clock(or_acc__8__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__9(
-        .d(or_acc__9__d),
-        .q(or_acc__9__q),
-        .clock(or_acc__9__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__10(
-        .d(or_acc__10__d),
-        .q(or_acc__10__q),
-        .clock(or_acc__10__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__11(
-        .d(or_acc__11__d),
-        .q(or_acc__11__q),
-        .clock(or_acc__11__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__12(
-        .d(or_acc__12__d),
-        .q(or_acc__12__q),
-        .clock(or_acc__12__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__13(
-        .d(or_acc__13__d),
-        .q(or_acc__13__q),
-        .clock(or_acc__13__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__14(
-        .d(or_acc__14__d),
-        .q(or_acc__14__q),
-        .clock(or_acc__14__clock)
-    );
-    bar_w8_c1__ctas__0__active__0 or_acc__15(
-        .d(or_acc__15__d),
-        .q(or_acc__15__q),
-        .clock(or_acc__15__clock)
+    bar_w8_c1__ram_count__ram ram(
+        .read_address(ram__read_address),
+        .read_clock(ram__read_clock),
+        .read_data(ram__read_data),
+        .write_address(ram__write_address),
+        .write_clock(ram__write_clock),
+        .write_data(ram__write_data),
+        .write_enable(ram__write_enable)
+    );
+    bar_w8_c1__ram_count__byp_addr_q rd_addr_q(
+        .d(rd_addr_q__d),
+        .q(rd_addr_q__q),
+        .clock(rd_addr_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q byp_valid_q(
+        .d(byp_valid_q__d),
+        .q(byp_valid_q__q),
+        .clock(byp_valid_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_addr_q byp_addr_q(
+        .d(byp_addr_q__d),
+        .q(byp_addr_q__q),
+        .clock(byp_addr_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q byp_data_q(
+        .d(byp_data_q__d),
+        .q(byp_data_q__q),
+        .clock(byp_data_q__clock)
     );
     
     // Update code
     always @(*) begin
-        busy_q__clock = clock;
-        size_q__clock = clock;
-        live_q__clock = clock;
-        busy_q__d = busy_q__q;
-        size_q__d = size_q__q;
-        live_q__d = live_q__q;
-        active__0__clock = clock;
-        active__0__d = active__0__q;
-        all__0__clock = clock;
-        all__0__d = all__0__q;
-        expected__0__clock = clock;
-        expected__0__d = expected__0__q;
-        count__0__clock = clock;
-        count__0__d = count__0__q;
-        kind__0__clock = clock;
-        kind__0__d = kind__0__q;
-        popc__0__clock = clock;
-        popc__0__d = popc__0__q;
-        and_acc__0__clock = clock;
-        and_acc__0__d = and_acc__0__q;
-        or_acc__0__clock = clock;
-        or_acc__0__d = or_acc__0__q;
-        active__1__clock = clock;
-        active__1__d = active__1__q;
-        all__1__clock = clock;
-        all__1__d = all__1__q;
-        expected__1__clock = clock;
-        expected__1__d = expected__1__q;
-        count__1__clock = clock;
-        count__1__d = count__1__q;
-        kind__1__clock = clock;
-        kind__1__d = kind__1__q;
-        popc__1__clock = clock;
-        popc__1__d = popc__1__q;
-        and_acc__1__clock = clock;
-        and_acc__1__d = and_acc__1__q;
-        or_acc__1__clock = clock;
-        or_acc__1__d = or_acc__1__q;
-        active__2__clock = clock;
-        active__2__d = active__2__q;
-        all__2__clock = clock;
-        all__2__d = all__2__q;
-        expected__2__clock = clock;
-        expected__2__d = expected__2__q;
-        count__2__clock = clock;
-        count__2__d = count__2__q;
-        kind__2__clock = clock;
-        kind__2__d = kind__2__q;
-        popc__2__clock = clock;
-        popc__2__d = popc__2__q;
-        and_acc__2__clock = clock;
-        and_acc__2__d = and_acc__2__q;
-        or_acc__2__clock = clock;
-        or_acc__2__d = or_acc__2__q;
-        active__3__clock = clock;
-        active__3__d = active__3__q;
-        all__3__clock = clock;
-        all__3__d = all__3__q;
-        expected__3__clock = clock;
-        expected__3__d = expected__3__q;
-        count__3__clock = clock;
-        count__3__d = count__3__q;
-        kind__3__clock = clock;
-        kind__3__d = kind__3__q;
-        popc__3__clock = clock;
-        popc__3__d = popc__3__q;
-        and_acc__3__clock = clock;
-        and_acc__3__d = and_acc__3__q;
-        or_acc__3__clock = clock;
-        or_acc__3__d = or_acc__3__q;
-        active__4__clock = clock;
-        active__4__d = active__4__q;
-        all__4__clock = clock;
-        all__4__d = all__4__q;
-        expected__4__clock = clock;
-        expected__4__d = expected__4__q;
-        count__4__clock = clock;
-        count__4__d = count__4__q;
-        kind__4__clock = clock;
-        kind__4__d = kind__4__q;
-        popc__4__clock = clock;
-        popc__4__d = popc__4__q;
-        and_acc__4__clock = clock;
-        and_acc__4__d = and_acc__4__q;
-        or_acc__4__clock = clock;
-        or_acc__4__d = or_acc__4__q;
-        active__5__clock = clock;
-        active__5__d = active__5__q;
-        all__5__clock = clock;
-        all__5__d = all__5__q;
-        expected__5__clock = clock;
-        expected__5__d = expected__5__q;
-        count__5__clock = clock;
-        count__5__d = count__5__q;
-        kind__5__clock = clock;
-        kind__5__d = kind__5__q;
-        popc__5__clock = clock;
-        popc__5__d = popc__5__q;
-        and_acc__5__clock = clock;
-        and_acc__5__d = and_acc__5__q;
-        or_acc__5__clock = clock;
-        or_acc__5__d = or_acc__5__q;
-        active__6__clock = clock;
-        active__6__d = active__6__q;
-        all__6__clock = clock;
-        all__6__d = all__6__q;
-        expected__6__clock = clock;
-        expected__6__d = expected__6__q;
-        count__6__clock = clock;
-        count__6__d = count__6__q;
-        kind__6__clock = clock;
-        kind__6__d = kind__6__q;
-        popc__6__clock = clock;
-        popc__6__d = popc__6__q;
-        and_acc__6__clock = clock;
-        and_acc__6__d = and_acc__6__q;
-        or_acc__6__clock = clock;
-        or_acc__6__d = or_acc__6__q;
-        active__7__clock = clock;
-        active__7__d = active__7__q;
-        all__7__clock = clock;
-        all__7__d = all__7__q;
-        expected__7__clock = clock;
-        expected__7__d = expected__7__q;
-        count__7__clock = clock;
-        count__7__d = count__7__q;
-        kind__7__clock = clock;
-        kind__7__d = kind__7__q;
-        popc__7__clock = clock;
-        popc__7__d = popc__7__q;
-        and_acc__7__clock = clock;
-        and_acc__7__d = and_acc__7__q;
-        or_acc__7__clock = clock;
-        or_acc__7__d = or_acc__7__q;
-        active__8__clock = clock;
-        active__8__d = active__8__q;
-        all__8__clock = clock;
-        all__8__d = all__8__q;
-        expected__8__clock = clock;
-        expected__8__d = expected__8__q;
-        count__8__clock = clock;
-        count__8__d = count__8__q;
-        kind__8__clock = clock;
-        kind__8__d = kind__8__q;
-        popc__8__clock = clock;
-        popc__8__d = popc__8__q;
-        and_acc__8__clock = clock;
-        and_acc__8__d = and_acc__8__q;
-        or_acc__8__clock = clock;
-        or_acc__8__d = or_acc__8__q;
-        active__9__clock = clock;
-        active__9__d = active__9__q;
-        all__9__clock = clock;
-        all__9__d = all__9__q;
-        expected__9__clock = clock;
-        expected__9__d = expected__9__q;
-        count__9__clock = clock;
-        count__9__d = count__9__q;
-        kind__9__clock = clock;
-        kind__9__d = kind__9__q;
-        popc__9__clock = clock;
-        popc__9__d = popc__9__q;
-        and_acc__9__clock = clock;
-        and_acc__9__d = and_acc__9__q;
-        or_acc__9__clock = clock;
-        or_acc__9__d = or_acc__9__q;
-        active__10__clock = clock;
-        active__10__d = active__10__q;
-        all__10__clock = clock;
-        all__10__d = all__10__q;
-        expected__10__clock = clock;
-        expected__10__d = expected__10__q;
-        count__10__clock = clock;
-        count__10__d = count__10__q;
-        kind__10__clock = clock;
-        kind__10__d = kind__10__q;
-        popc__10__clock = clock;
-        popc__10__d = popc__10__q;
-        and_acc__10__clock = clock;
-        and_acc__10__d = and_acc__10__q;
-        or_acc__10__clock = clock;
-        or_acc__10__d = or_acc__10__q;
-        active__11__clock = clock;
-        active__11__d = active__11__q;
-        all__11__clock = clock;
-        all__11__d = all__11__q;
-        expected__11__clock = clock;
-        expected__11__d = expected__11__q;
-        count__11__clock = clock;
-        count__11__d = count__11__q;
-        kind__11__clock = clock;
-        kind__11__d = kind__11__q;
-        popc__11__clock = clock;
-        popc__11__d = popc__11__q;
-        and_acc__11__clock = clock;
-        and_acc__11__d = and_acc__11__q;
-        or_acc__11__clock = clock;
-        or_acc__11__d = or_acc__11__q;
-        active__12__clock = clock;
-        active__12__d = active__12__q;
-        all__12__clock = clock;
-        all__12__d = all__12__q;
-        expected__12__clock = clock;
-        expected__12__d = expected__12__q;
-        count__12__clock = clock;
-        count__12__d = count__12__q;
-        kind__12__clock = clock;
-        kind__12__d = kind__12__q;
-        popc__12__clock = clock;
-        popc__12__d = popc__12__q;
-        and_acc__12__clock = clock;
-        and_acc__12__d = and_acc__12__q;
-        or_acc__12__clock = clock;
-        or_acc__12__d = or_acc__12__q;
-        active__13__clock = clock;
-        active__13__d = active__13__q;
-        all__13__clock = clock;
-        all__13__d = all__13__q;
-        expected__13__clock = clock;
-        expected__13__d = expected__13__q;
-        count__13__clock = clock;
-        count__13__d = count__13__q;
-        kind__13__clock = clock;
-        kind__13__d = kind__13__q;
-        popc__13__clock = clock;
-        popc__13__d = popc__13__q;
-        and_acc__13__clock = clock;
-        and_acc__13__d = and_acc__13__q;
-        or_acc__13__clock = clock;
-        or_acc__13__d = or_acc__13__q;
-        active__14__clock = clock;
-        active__14__d = active__14__q;
-        all__14__clock = clock;
-        all__14__d = all__14__q;
-        expected__14__clock = clock;
-        expected__14__d = expected__14__q;
-        count__14__clock = clock;
-        count__14__d = count__14__q;
-        kind__14__clock = clock;
-        kind__14__d = kind__14__q;
-        popc__14__clock = clock;
-        popc__14__d = popc__14__q;
-        and_acc__14__clock = clock;
-        and_acc__14__d = and_acc__14__q;
-        or_acc__14__clock = clock;
-        or_acc__14__d = or_acc__14__q;
-        active__15__clock = clock;
-        active__15__d = active__15__q;
-        all__15__clock = clock;
-        all__15__d = all__15__q;
-        expected__15__clock = clock;
-        expected__15__d = expected__15__q;
-        count__15__clock = clock;
-        count__15__d = count__15__q;
-        kind__15__clock = clock;
-        kind__15__d = kind__15__q;
-        popc__15__clock = clock;
-        popc__15__d = popc__15__q;
-        and_acc__15__clock = clock;
-        and_acc__15__d = and_acc__15__q;
-        or_acc__15__clock = clock;
-        or_acc__15__d = or_acc__15__q;
-        busy = busy_q__q;
-        size = size_q__q;
-        rd_active = 1'b0;
-        rd_all = 1'b0;
-        rd_expected = 32'h0;
-        rd_kind = 32'h0;
-        sel_count = 32'h0;
-        sel_popc = 32'h0;
-        sel_and = 1'b0;
-        sel_or = 1'b0;
-        if (req_id == id_const__0) begin
-            rd_active = active__0__q;
-            rd_all = all__0__q;
-            rd_expected = expected__0__q;
-            rd_kind = kind__0__q;
-            sel_count = count__0__q;
-            sel_popc = popc__0__q;
-            sel_and = and_acc__0__q;
-            sel_or = or_acc__0__q;
-        end
-        if (req_id == id_const__1) begin
-            rd_active = active__1__q;
-            rd_all = all__1__q;
-            rd_expected = expected__1__q;
-            rd_kind = kind__1__q;
-            sel_count = count__1__q;
-            sel_popc = popc__1__q;
-            sel_and = and_acc__1__q;
-            sel_or = or_acc__1__q;
-        end
-        if (req_id == id_const__2) begin
-            rd_active = active__2__q;
-            rd_all = all__2__q;
-            rd_expected = expected__2__q;
-            rd_kind = kind__2__q;
-            sel_count = count__2__q;
-            sel_popc = popc__2__q;
-            sel_and = and_acc__2__q;
-            sel_or = or_acc__2__q;
-        end
-        if (req_id == id_const__3) begin
-            rd_active = active__3__q;
-            rd_all = all__3__q;
-            rd_expected = expected__3__q;
-            rd_kind = kind__3__q;
-            sel_count = count__3__q;
-            sel_popc = popc__3__q;
-            sel_and = and_acc__3__q;
-            sel_or = or_acc__3__q;
-        end
-        if (req_id == id_const__4) begin
-            rd_active = active__4__q;
-            rd_all = all__4__q;
-            rd_expected = expected__4__q;
-            rd_kind = kind__4__q;
-            sel_count = count__4__q;
-            sel_popc = popc__4__q;
-            sel_and = and_acc__4__q;
-            sel_or = or_acc__4__q;
-        end
-        if (req_id == id_const__5) begin
-            rd_active = active__5__q;
-            rd_all = all__5__q;
-            rd_expected = expected__5__q;
-            rd_kind = kind__5__q;
-            sel_count = count__5__q;
-            sel_popc = popc__5__q;
-            sel_and = and_acc__5__q;
-            sel_or = or_acc__5__q;
-        end
-        if (req_id == id_const__6) begin
-            rd_active = active__6__q;
-            rd_all = all__6__q;
-            rd_expected = expected__6__q;
-            rd_kind = kind__6__q;
-            sel_count = count__6__q;
-            sel_popc = popc__6__q;
-            sel_and = and_acc__6__q;
-            sel_or = or_acc__6__q;
-        end
-        if (req_id == id_const__7) begin
-            rd_active = active__7__q;
-            rd_all = all__7__q;
-            rd_expected = expected__7__q;
-            rd_kind = kind__7__q;
-            sel_count = count__7__q;
-            sel_popc = popc__7__q;
-            sel_and = and_acc__7__q;
-            sel_or = or_acc__7__q;
-        end
-        if (req_id == id_const__8) begin
-            rd_active = active__8__q;
-            rd_all = all__8__q;
-            rd_expected = expected__8__q;
-            rd_kind = kind__8__q;
-            sel_count = count__8__q;
-            sel_popc = popc__8__q;
-            sel_and = and_acc__8__q;
-            sel_or = or_acc__8__q;
-        end
-        if (req_id == id_const__9) begin
-            rd_active = active__9__q;
-            rd_all = all__9__q;
-            rd_expected = expected__9__q;
-            rd_kind = kind__9__q;
-            sel_count = count__9__q;
-            sel_popc = popc__9__q;
-            sel_and = and_acc__9__q;
-            sel_or = or_acc__9__q;
-        end
-        if (req_id == id_const__10) begin
-            rd_active = active__10__q;
-            rd_all = all__10__q;
-            rd_expected = expected__10__q;
-            rd_kind = kind__10__q;
-            sel_count = count__10__q;
-            sel_popc = popc__10__q;
-            sel_and = and_acc__10__q;
-            sel_or = or_acc__10__q;
-        end
-        if (req_id == id_const__11) begin
-            rd_active = active__11__q;
-            rd_all = all__11__q;
-            rd_expected = expected__11__q;
-            rd_kind = kind__11__q;
-            sel_count = count__11__q;
-            sel_popc = popc__11__q;
-            sel_and = and_acc__11__q;
-            sel_or = or_acc__11__q;
-        end
-        if (req_id == id_const__12) begin
-            rd_active = active__12__q;
-            rd_all = all__12__q;
-            rd_expected = expected__12__q;
-            rd_kind = kind__12__q;
-            sel_count = count__12__q;
-            sel_popc = popc__12__q;
-            sel_and = and_acc__12__q;
-            sel_or = or_acc__12__q;
-        end
-        if (req_id == id_const__13) begin
-            rd_active = active__13__q;
-            rd_all = all__13__q;
-            rd_expected = expected__13__q;
-            rd_kind = kind__13__q;
-            sel_count = count__13__q;
-            sel_popc = popc__13__q;
-            sel_and = and_acc__13__q;
-            sel_or = or_acc__13__q;
-        end
-        if (req_id == id_const__14) begin
-            rd_active = active__14__q;
-            rd_all = all__14__q;
-            rd_expected = expected__14__q;
-            rd_kind = kind__14__q;
-            sel_count = count__14__q;
-            sel_popc = popc__14__q;
-            sel_and = and_acc__14__q;
-            sel_or = or_acc__14__q;
-        end
-        if (req_id == id_const__15) begin
-            rd_active = active__15__q;
-            rd_all = all__15__q;
-            rd_expected = expected__15__q;
-            rd_kind = kind__15__q;
-            sel_count = count__15__q;
-            sel_popc = popc__15__q;
-            sel_and = and_acc__15__q;
-            sel_or = or_acc__15__q;
-        end
-        if (rd_active) begin
-            new_count = sel_count + one;
-            new_popc = sel_popc + arr_popc;
-            new_and = sel_and & arr_and;
-            new_or = sel_or | arr_or;
-        end
-        else begin
-            new_count = one;
-            new_popc = arr_popc;
-            new_and = arr_and;
-            new_or = arr_or;
-        end
-        if (arr_all) begin
-            target = live_q__q;
-        end
-        else begin
-            target = arr_count;
-        end
-        arr_done = new_count >= target;
-        done = 1'b0;
-        done_id = 32'h0;
-        done_kind = 32'h0;
-        done_result = 32'h0;
-        live_dec = live_q__q - one;
-        exit_found = 1'b0;
-        if (arr_en) begin
-            if (req_id == id_const__0) begin
-                if (arr_done) begin
-                    active__0__d = 1'b0;
-                    all__0__d = 1'b0;
-                    expected__0__d = 32'h0;
-                    count__0__d = 32'h0;
-                    kind__0__d = 32'h0;
-                    popc__0__d = 32'h0;
-                    and_acc__0__d = 1'b0;
-                    or_acc__0__d = 1'b0;
-                end
-                else begin
-                    active__0__d = 1'b1;
-                    all__0__d = arr_all;
-                    if (arr_all) begin
-                        expected__0__d = 32'h0;
-                    end
-                    else begin
-                        expected__0__d = arr_count;
-                    end
-                    count__0__d = new_count;
-                    kind__0__d = arr_kind;
-                    popc__0__d = new_popc;
-                    and_acc__0__d = new_and;
-                    or_acc__0__d = new_or;
-                end
-            end
-            if (req_id == id_const__1) begin
-                if (arr_done) begin
-                    active__1__d = 1'b0;
-                    all__1__d = 1'b0;
-                    expected__1__d = 32'h0;
-                    count__1__d = 32'h0;
-                    kind__1__d = 32'h0;
-                    popc__1__d = 32'h0;
-                    and_acc__1__d = 1'b0;
-                    or_acc__1__d = 1'b0;
-                end
-                else begin
-                    active__1__d = 1'b1;
-                    all__1__d = arr_all;
-                    if (arr_all) begin
-                        expected__1__d = 32'h0;
-                    end
-                    else begin
-                        expected__1__d = arr_count;
-                    end
-                    count__1__d = new_count;
-                    kind__1__d = arr_kind;
-                    popc__1__d = new_popc;
-                    and_acc__1__d = new_and;
-                    or_acc__1__d = new_or;
-                end
-            end
-            if (req_id == id_const__2) begin
-                if (arr_done) begin
-                    active__2__d = 1'b0;
-                    all__2__d = 1'b0;
-                    expected__2__d = 32'h0;
-                    count__2__d = 32'h0;
-                    kind__2__d = 32'h0;
-                    popc__2__d = 32'h0;
-                    and_acc__2__d = 1'b0;
-                    or_acc__2__d = 1'b0;
-                end
-                else begin
-                    active__2__d = 1'b1;
-                    all__2__d = arr_all;
-                    if (arr_all) begin
-                        expected__2__d = 32'h0;
-                    end
-                    else begin
-                        expected__2__d = arr_count;
-                    end
-                    count__2__d = new_count;
-                    kind__2__d = arr_kind;
-                    popc__2__d = new_popc;
-                    and_acc__2__d = new_and;
-                    or_acc__2__d = new_or;
-                end
-            end
-            if (req_id == id_const__3) begin
-                if (arr_done) begin
-                    active__3__d = 1'b0;
-                    all__3__d = 1'b0;
-                    expected__3__d = 32'h0;
-                    count__3__d = 32'h0;
-                    kind__3__d = 32'h0;
-                    popc__3__d = 32'h0;
-                    and_acc__3__d = 1'b0;
-                    or_acc__3__d = 1'b0;
-                end
-                else begin
-                    active__3__d = 1'b1;
-                    all__3__d = arr_all;
-                    if (arr_all) begin
-                        expected__3__d = 32'h0;
-                    end
-                    else begin
-                        expected__3__d = arr_count;
-                    end
-                    count__3__d = new_count;
-                    kind__3__d = arr_kind;
-                    popc__3__d = new_popc;
-                    and_acc__3__d = new_and;
-                    or_acc__3__d = new_or;
-                end
-            end
-            if (req_id == id_const__4) begin
-                if (arr_done) begin
-                    active__4__d = 1'b0;
-                    all__4__d = 1'b0;
-                    expected__4__d = 32'h0;
-                    count__4__d = 32'h0;
-                    kind__4__d = 32'h0;
-                    popc__4__d = 32'h0;
-                    and_acc__4__d = 1'b0;
-                    or_acc__4__d = 1'b0;
-                end
-                else begin
-                    active__4__d = 1'b1;
-                    all__4__d = arr_all;
-                    if (arr_all) begin
-                        expected__4__d = 32'h0;
-                    end
-                    else begin
-                        expected__4__d = arr_count;
-                    end
-                    count__4__d = new_count;
-                    kind__4__d = arr_kind;
-                    popc__4__d = new_popc;
-                    and_acc__4__d = new_and;
-                    or_acc__4__d = new_or;
-                end
-            end
-            if (req_id == id_const__5) begin
-                if (arr_done) begin
-                    active__5__d = 1'b0;
-                    all__5__d = 1'b0;
-                    expected__5__d = 32'h0;
-                    count__5__d = 32'h0;
-                    kind__5__d = 32'h0;
-                    popc__5__d = 32'h0;
-                    and_acc__5__d = 1'b0;
-                    or_acc__5__d = 1'b0;
-                end
-                else begin
-                    active__5__d = 1'b1;
-                    all__5__d = arr_all;
-                    if (arr_all) begin
-                        expected__5__d = 32'h0;
-                    end
-                    else begin
-                        expected__5__d = arr_count;
-                    end
-                    count__5__d = new_count;
-                    kind__5__d = arr_kind;
-                    popc__5__d = new_popc;
-                    and_acc__5__d = new_and;
-                    or_acc__5__d = new_or;
-                end
-            end
-            if (req_id == id_const__6) begin
-                if (arr_done) begin
-                    active__6__d = 1'b0;
-                    all__6__d = 1'b0;
-                    expected__6__d = 32'h0;
-                    count__6__d = 32'h0;
-                    kind__6__d = 32'h0;
-                    popc__6__d = 32'h0;
-                    and_acc__6__d = 1'b0;
-                    or_acc__6__d = 1'b0;
-                end
-                else begin
-                    active__6__d = 1'b1;
-                    all__6__d = arr_all;
-                    if (arr_all) begin
-                        expected__6__d = 32'h0;
-                    end
-                    else begin
-                        expected__6__d = arr_count;
-                    end
-                    count__6__d = new_count;
-                    kind__6__d = arr_kind;
-                    popc__6__d = new_popc;
-                    and_acc__6__d = new_and;
-                    or_acc__6__d = new_or;
-                end
-            end
-            if (req_id == id_const__7) begin
-                if (arr_done) begin
-                    active__7__d = 1'b0;
-                    all__7__d = 1'b0;
-                    expected__7__d = 32'h0;
-                    count__7__d = 32'h0;
-                    kind__7__d = 32'h0;
-                    popc__7__d = 32'h0;
-                    and_acc__7__d = 1'b0;
-                    or_acc__7__d = 1'b0;
-                end
-                else begin
-                    active__7__d = 1'b1;
-                    all__7__d = arr_all;
-                    if (arr_all) begin
-                        expected__7__d = 32'h0;
-                    end
-                    else begin
-                        expected__7__d = arr_count;
-                    end
-                    count__7__d = new_count;
-                    kind__7__d = arr_kind;
-                    popc__7__d = new_popc;
-                    and_acc__7__d = new_and;
-                    or_acc__7__d = new_or;
-                end
-            end
-            if (req_id == id_const__8) begin
-                if (arr_done) begin
-                    active__8__d = 1'b0;
-                    all__8__d = 1'b0;
-                    expected__8__d = 32'h0;
-                    count__8__d = 32'h0;
-                    kind__8__d = 32'h0;
-                    popc__8__d = 32'h0;
-                    and_acc__8__d = 1'b0;
-                    or_acc__8__d = 1'b0;
-                end
-                else begin
-                    active__8__d = 1'b1;
-                    all__8__d = arr_all;
-                    if (arr_all) begin
-                        expected__8__d = 32'h0;
-                    end
-                    else begin
-                        expected__8__d = arr_count;
-                    end
-                    count__8__d = new_count;
-                    kind__8__d = arr_kind;
-                    popc__8__d = new_popc;
-                    and_acc__8__d = new_and;
-                    or_acc__8__d = new_or;
-                end
-            end
-            if (req_id == id_const__9) begin
-                if (arr_done) begin
-                    active__9__d = 1'b0;
-                    all__9__d = 1'b0;
-                    expected__9__d = 32'h0;
-                    count__9__d = 32'h0;
-                    kind__9__d = 32'h0;
-                    popc__9__d = 32'h0;
-                    and_acc__9__d = 1'b0;
-                    or_acc__9__d = 1'b0;
-                end
-                else begin
-                    active__9__d = 1'b1;
-                    all__9__d = arr_all;
-                    if (arr_all) begin
-                        expected__9__d = 32'h0;
-                    end
-                    else begin
-                        expected__9__d = arr_count;
-                    end
-                    count__9__d = new_count;
-                    kind__9__d = arr_kind;
-                    popc__9__d = new_popc;
-                    and_acc__9__d = new_and;
-                    or_acc__9__d = new_or;
-                end
-            end
-            if (req_id == id_const__10) begin
-                if (arr_done) begin
-                    active__10__d = 1'b0;
-                    all__10__d = 1'b0;
-                    expected__10__d = 32'h0;
-                    count__10__d = 32'h0;
-                    kind__10__d = 32'h0;
-                    popc__10__d = 32'h0;
-                    and_acc__10__d = 1'b0;
-                    or_acc__10__d = 1'b0;
-                end
-                else begin
-                    active__10__d = 1'b1;
-                    all__10__d = arr_all;
-                    if (arr_all) begin
-                        expected__10__d = 32'h0;
-                    end
-                    else begin
-                        expected__10__d = arr_count;
-                    end
-                    count__10__d = new_count;
-                    kind__10__d = arr_kind;
-                    popc__10__d = new_popc;
-                    and_acc__10__d = new_and;
-                    or_acc__10__d = new_or;
-                end
-            end
-            if (req_id == id_const__11) begin
-                if (arr_done) begin
-                    active__11__d = 1'b0;
-                    all__11__d = 1'b0;
-                    expected__11__d = 32'h0;
-                    count__11__d = 32'h0;
-                    kind__11__d = 32'h0;
-                    popc__11__d = 32'h0;
-                    and_acc__11__d = 1'b0;
-                    or_acc__11__d = 1'b0;
-                end
-                else begin
-                    active__11__d = 1'b1;
-                    all__11__d = arr_all;
-                    if (arr_all) begin
-                        expected__11__d = 32'h0;
-                    end
-                    else begin
-                        expected__11__d = arr_count;
-                    end
-                    count__11__d = new_count;
-                    kind__11__d = arr_kind;
-                    popc__11__d = new_popc;
-                    and_acc__11__d = new_and;
-                    or_acc__11__d = new_or;
-                end
-            end
-            if (req_id == id_const__12) begin
-                if (arr_done) begin
-                    active__12__d = 1'b0;
-                    all__12__d = 1'b0;
-                    expected__12__d = 32'h0;
-                    count__12__d = 32'h0;
-                    kind__12__d = 32'h0;
-                    popc__12__d = 32'h0;
-                    and_acc__12__d = 1'b0;
-                    or_acc__12__d = 1'b0;
-                end
-                else begin
-                    active__12__d = 1'b1;
-                    all__12__d = arr_all;
-                    if (arr_all) begin
-                        expected__12__d = 32'h0;
-                    end
-                    else begin
-                        expected__12__d = arr_count;
-                    end
-                    count__12__d = new_count;
-                    kind__12__d = arr_kind;
-                    popc__12__d = new_popc;
-                    and_acc__12__d = new_and;
-                    or_acc__12__d = new_or;
-                end
-            end
-            if (req_id == id_const__13) begin
-                if (arr_done) begin
-                    active__13__d = 1'b0;
-                    all__13__d = 1'b0;
-                    expected__13__d = 32'h0;
-                    count__13__d = 32'h0;
-                    kind__13__d = 32'h0;
-                    popc__13__d = 32'h0;
-                    and_acc__13__d = 1'b0;
-                    or_acc__13__d = 1'b0;
-                end
-                else begin
-                    active__13__d = 1'b1;
-                    all__13__d = arr_all;
-                    if (arr_all) begin
-                        expected__13__d = 32'h0;
-                    end
-                    else begin
-                        expected__13__d = arr_count;
-                    end
-                    count__13__d = new_count;
-                    kind__13__d = arr_kind;
-                    popc__13__d = new_popc;
-                    and_acc__13__d = new_and;
-                    or_acc__13__d = new_or;
-                end
-            end
-            if (req_id == id_const__14) begin
-                if (arr_done) begin
-                    active__14__d = 1'b0;
-                    all__14__d = 1'b0;
-                    expected__14__d = 32'h0;
-                    count__14__d = 32'h0;
-                    kind__14__d = 32'h0;
-                    popc__14__d = 32'h0;
-                    and_acc__14__d = 1'b0;
-                    or_acc__14__d = 1'b0;
-                end
-                else begin
-                    active__14__d = 1'b1;
-                    all__14__d = arr_all;
-                    if (arr_all) begin
-                        expected__14__d = 32'h0;
-                    end
-                    else begin
-                        expected__14__d = arr_count;
-                    end
-                    count__14__d = new_count;
-                    kind__14__d = arr_kind;
-                    popc__14__d = new_popc;
-                    and_acc__14__d = new_and;
-                    or_acc__14__d = new_or;
-                end
-            end
-            if (req_id == id_const__15) begin
-                if (arr_done) begin
-                    active__15__d = 1'b0;
-                    all__15__d = 1'b0;
-                    expected__15__d = 32'h0;
-                    count__15__d = 32'h0;
-                    kind__15__d = 32'h0;
-                    popc__15__d = 32'h0;
-                    and_acc__15__d = 1'b0;
-                    or_acc__15__d = 1'b0;
-                end
-                else begin
-                    active__15__d = 1'b1;
-                    all__15__d = arr_all;
-                    if (arr_all) begin
-                        expected__15__d = 32'h0;
-                    end
-                    else begin
-                        expected__15__d = arr_count;
-                    end
-                    count__15__d = new_count;
-                    kind__15__d = arr_kind;
-                    popc__15__d = new_popc;
-                    and_acc__15__d = new_and;
-                    or_acc__15__d = new_or;
-                end
-            end
-            if (arr_done) begin
-                done = 1'b1;
-                done_id = req_id;
-                done_kind = arr_kind;
-                if (arr_kind == k_popc) begin
-                    done_result = new_popc;
-                end
-                if ((arr_kind == k_and) & new_and) begin
-                    done_result = one_rb;
-                end
-                if ((arr_kind == k_or) & new_or) begin
-                    done_result = one_rb;
-                end
-            end
-        end
-        if (launch_en) begin
-            busy_q__d = 1'b1;
-            size_q__d = launch_size;
-            live_q__d = launch_size;
-        end
-        if (exit_en) begin
-            live_q__d = live_dec;
-            if (~|live_dec) begin
-                busy_q__d = 1'b0;
-                size_q__d = 32'h0;
-                active__0__d = 1'b0;
-                all__0__d = 1'b0;
-                expected__0__d = 32'h0;
-                count__0__d = 32'h0;
-                kind__0__d = 32'h0;
-                popc__0__d = 32'h0;
-                and_acc__0__d = 1'b0;
-                or_acc__0__d = 1'b0;
-                active__1__d = 1'b0;
-                all__1__d = 1'b0;
-                expected__1__d = 32'h0;
-                count__1__d = 32'h0;
-                kind__1__d = 32'h0;
-                popc__1__d = 32'h0;
-                and_acc__1__d = 1'b0;
-                or_acc__1__d = 1'b0;
-                active__2__d = 1'b0;
-                all__2__d = 1'b0;
-                expected__2__d = 32'h0;
-                count__2__d = 32'h0;
-                kind__2__d = 32'h0;
-                popc__2__d = 32'h0;
-                and_acc__2__d = 1'b0;
-                or_acc__2__d = 1'b0;
-                active__3__d = 1'b0;
-                all__3__d = 1'b0;
-                expected__3__d = 32'h0;
-                count__3__d = 32'h0;
-                kind__3__d = 32'h0;
-                popc__3__d = 32'h0;
-                and_acc__3__d = 1'b0;
-                or_acc__3__d = 1'b0;
-                active__4__d = 1'b0;
-                all__4__d = 1'b0;
-                expected__4__d = 32'h0;
-                count__4__d = 32'h0;
-                kind__4__d = 32'h0;
-                popc__4__d = 32'h0;
-                and_acc__4__d = 1'b0;
-                or_acc__4__d = 1'b0;
-                active__5__d = 1'b0;
-                all__5__d = 1'b0;
-                expected__5__d = 32'h0;
-                count__5__d = 32'h0;
-                kind__5__d = 32'h0;
-                popc__5__d = 32'h0;
-                and_acc__5__d = 1'b0;
-                or_acc__5__d = 1'b0;
-                active__6__d = 1'b0;
-                all__6__d = 1'b0;
-                expected__6__d = 32'h0;
-                count__6__d = 32'h0;
-                kind__6__d = 32'h0;
-                popc__6__d = 32'h0;
-                and_acc__6__d = 1'b0;
-                or_acc__6__d = 1'b0;
-                active__7__d = 1'b0;
-                all__7__d = 1'b0;
-                expected__7__d = 32'h0;
-                count__7__d = 32'h0;
-                kind__7__d = 32'h0;
-                popc__7__d = 32'h0;
-                and_acc__7__d = 1'b0;
-                or_acc__7__d = 1'b0;
-                active__8__d = 1'b0;
-                all__8__d = 1'b0;
-                expected__8__d = 32'h0;
-                count__8__d = 32'h0;
-                kind__8__d = 32'h0;
-                popc__8__d = 32'h0;
-                and_acc__8__d = 1'b0;
-                or_acc__8__d = 1'b0;
-                active__9__d = 1'b0;
-                all__9__d = 1'b0;
-                expected__9__d = 32'h0;
-                count__9__d = 32'h0;
-                kind__9__d = 32'h0;
-                popc__9__d = 32'h0;
-                and_acc__9__d = 1'b0;
-                or_acc__9__d = 1'b0;
-                active__10__d = 1'b0;
-                all__10__d = 1'b0;
-                expected__10__d = 32'h0;
-                count__10__d = 32'h0;
-                kind__10__d = 32'h0;
-                popc__10__d = 32'h0;
-                and_acc__10__d = 1'b0;
-                or_acc__10__d = 1'b0;
-                active__11__d = 1'b0;
-                all__11__d = 1'b0;
-                expected__11__d = 32'h0;
-                count__11__d = 32'h0;
-                kind__11__d = 32'h0;
-                popc__11__d = 32'h0;
-                and_acc__11__d = 1'b0;
-                or_acc__11__d = 1'b0;
-                active__12__d = 1'b0;
-                all__12__d = 1'b0;
-                expected__12__d = 32'h0;
-                count__12__d = 32'h0;
-                kind__12__d = 32'h0;
-                popc__12__d = 32'h0;
-                and_acc__12__d = 1'b0;
-                or_acc__12__d = 1'b0;
-                active__13__d = 1'b0;
-                all__13__d = 1'b0;
-                expected__13__d = 32'h0;
-                count__13__d = 32'h0;
-                kind__13__d = 32'h0;
-                popc__13__d = 32'h0;
-                and_acc__13__d = 1'b0;
-                or_acc__13__d = 1'b0;
-                active__14__d = 1'b0;
-                all__14__d = 1'b0;
-                expected__14__d = 32'h0;
-                count__14__d = 32'h0;
-                kind__14__d = 32'h0;
-                popc__14__d = 32'h0;
-                and_acc__14__d = 1'b0;
-                or_acc__14__d = 1'b0;
-                active__15__d = 1'b0;
-                all__15__d = 1'b0;
-                expected__15__d = 32'h0;
-                count__15__d = 32'h0;
-                kind__15__d = 32'h0;
-                popc__15__d = 32'h0;
-                and_acc__15__d = 1'b0;
-                or_acc__15__d = 1'b0;
-            end
-            else begin
-                if (~exit_found & active__0__q & all__0__q & (count__0__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__0;
-                    done_kind = kind__0__q;
-                    if (kind__0__q == k_popc) begin
-                        done_result = popc__0__q;
-                    end
-                    if ((kind__0__q == k_and) & and_acc__0__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__0__q == k_or) & or_acc__0__q) begin
-                        done_result = one_rb;
-                    end
-                    active__0__d = 1'b0;
-                    all__0__d = 1'b0;
-                    expected__0__d = 32'h0;
-                    count__0__d = 32'h0;
-                    kind__0__d = 32'h0;
-                    popc__0__d = 32'h0;
-                    and_acc__0__d = 1'b0;
-                    or_acc__0__d = 1'b0;
-                end
-                if (~exit_found & active__1__q & all__1__q & (count__1__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__1;
-                    done_kind = kind__1__q;
-                    if (kind__1__q == k_popc) begin
-                        done_result = popc__1__q;
-                    end
-                    if ((kind__1__q == k_and) & and_acc__1__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__1__q == k_or) & or_acc__1__q) begin
-                        done_result = one_rb;
-                    end
-                    active__1__d = 1'b0;
-                    all__1__d = 1'b0;
-                    expected__1__d = 32'h0;
-                    count__1__d = 32'h0;
-                    kind__1__d = 32'h0;
-                    popc__1__d = 32'h0;
-                    and_acc__1__d = 1'b0;
-                    or_acc__1__d = 1'b0;
-                end
-                if (~exit_found & active__2__q & all__2__q & (count__2__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__2;
-                    done_kind = kind__2__q;
-                    if (kind__2__q == k_popc) begin
-                        done_result = popc__2__q;
-                    end
-                    if ((kind__2__q == k_and) & and_acc__2__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__2__q == k_or) & or_acc__2__q) begin
-                        done_result = one_rb;
-                    end
-                    active__2__d = 1'b0;
-                    all__2__d = 1'b0;
-                    expected__2__d = 32'h0;
-                    count__2__d = 32'h0;
-                    kind__2__d = 32'h0;
-                    popc__2__d = 32'h0;
-                    and_acc__2__d = 1'b0;
-                    or_acc__2__d = 1'b0;
-                end
-                if (~exit_found & active__3__q & all__3__q & (count__3__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__3;
-                    done_kind = kind__3__q;
-                    if (kind__3__q == k_popc) begin
-                        done_result = popc__3__q;
-                    end
-                    if ((kind__3__q == k_and) & and_acc__3__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__3__q == k_or) & or_acc__3__q) begin
-                        done_result = one_rb;
-                    end
-                    active__3__d = 1'b0;
-                    all__3__d = 1'b0;
-                    expected__3__d = 32'h0;
-                    count__3__d = 32'h0;
-                    kind__3__d = 32'h0;
-                    popc__3__d = 32'h0;
-                    and_acc__3__d = 1'b0;
-                    or_acc__3__d = 1'b0;
-                end
-                if (~exit_found & active__4__q & all__4__q & (count__4__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__4;
-                    done_kind = kind__4__q;
-                    if (kind__4__q == k_popc) begin
-                        done_result = popc__4__q;
-                    end
-                    if ((kind__4__q == k_and) & and_acc__4__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__4__q == k_or) & or_acc__4__q) begin
-                        done_result = one_rb;
-                    end
-                    active__4__d = 1'b0;
-                    all__4__d = 1'b0;
-                    expected__4__d = 32'h0;
-                    count__4__d = 32'h0;
-                    kind__4__d = 32'h0;
-                    popc__4__d = 32'h0;
-                    and_acc__4__d = 1'b0;
-                    or_acc__4__d = 1'b0;
-                end
-                if (~exit_found & active__5__q & all__5__q & (count__5__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__5;
-                    done_kind = kind__5__q;
-                    if (kind__5__q == k_popc) begin
-                        done_result = popc__5__q;
-                    end
-                    if ((kind__5__q == k_and) & and_acc__5__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__5__q == k_or) & or_acc__5__q) begin
-                        done_result = one_rb;
-                    end
-                    active__5__d = 1'b0;
-                    all__5__d = 1'b0;
-                    expected__5__d = 32'h0;
-                    count__5__d = 32'h0;
-                    kind__5__d = 32'h0;
-                    popc__5__d = 32'h0;
-                    and_acc__5__d = 1'b0;
-                    or_acc__5__d = 1'b0;
-                end
-                if (~exit_found & active__6__q & all__6__q & (count__6__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__6;
-                    done_kind = kind__6__q;
-                    if (kind__6__q == k_popc) begin
-                        done_result = popc__6__q;
-                    end
-                    if ((kind__6__q == k_and) & and_acc__6__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__6__q == k_or) & or_acc__6__q) begin
-                        done_result = one_rb;
-                    end
-                    active__6__d = 1'b0;
-                    all__6__d = 1'b0;
-                    expected__6__d = 32'h0;
-                    count__6__d = 32'h0;
-                    kind__6__d = 32'h0;
-                    popc__6__d = 32'h0;
-                    and_acc__6__d = 1'b0;
-                    or_acc__6__d = 1'b0;
-                end
-                if (~exit_found & active__7__q & all__7__q & (count__7__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__7;
-                    done_kind = kind__7__q;
-                    if (kind__7__q == k_popc) begin
-                        done_result = popc__7__q;
-                    end
-                    if ((kind__7__q == k_and) & and_acc__7__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__7__q == k_or) & or_acc__7__q) begin
-                        done_result = one_rb;
-                    end
-                    active__7__d = 1'b0;
-                    all__7__d = 1'b0;
-                    expected__7__d = 32'h0;
-                    count__7__d = 32'h0;
-                    kind__7__d = 32'h0;
-                    popc__7__d = 32'h0;
-                    and_acc__7__d = 1'b0;
-                    or_acc__7__d = 1'b0;
-                end
-                if (~exit_found & active__8__q & all__8__q & (count__8__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__8;
-                    done_kind = kind__8__q;
-                    if (kind__8__q == k_popc) begin
-                        done_result = popc__8__q;
-                    end
-                    if ((kind__8__q == k_and) & and_acc__8__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__8__q == k_or) & or_acc__8__q) begin
-                        done_result = one_rb;
-                    end
-                    active__8__d = 1'b0;
-                    all__8__d = 1'b0;
-                    expected__8__d = 32'h0;
-                    count__8__d = 32'h0;
-                    kind__8__d = 32'h0;
-                    popc__8__d = 32'h0;
-                    and_acc__8__d = 1'b0;
-                    or_acc__8__d = 1'b0;
-                end
-                if (~exit_found & active__9__q & all__9__q & (count__9__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__9;
-                    done_kind = kind__9__q;
-                    if (kind__9__q == k_popc) begin
-                        done_result = popc__9__q;
-                    end
-                    if ((kind__9__q == k_and) & and_acc__9__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__9__q == k_or) & or_acc__9__q) begin
-                        done_result = one_rb;
-                    end
-                    active__9__d = 1'b0;
-                    all__9__d = 1'b0;
-                    expected__9__d = 32'h0;
-                    count__9__d = 32'h0;
-                    kind__9__d = 32'h0;
-                    popc__9__d = 32'h0;
-                    and_acc__9__d = 1'b0;
-                    or_acc__9__d = 1'b0;
-                end
-                if (~exit_found & active__10__q & all__10__q & (count__10__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__10;
-                    done_kind = kind__10__q;
-                    if (kind__10__q == k_popc) begin
-                        done_result = popc__10__q;
-                    end
-                    if ((kind__10__q == k_and) & and_acc__10__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__10__q == k_or) & or_acc__10__q) begin
-                        done_result = one_rb;
-                    end
-                    active__10__d = 1'b0;
-                    all__10__d = 1'b0;
-                    expected__10__d = 32'h0;
-                    count__10__d = 32'h0;
-                    kind__10__d = 32'h0;
-                    popc__10__d = 32'h0;
-                    and_acc__10__d = 1'b0;
-                    or_acc__10__d = 1'b0;
-                end
-                if (~exit_found & active__11__q & all__11__q & (count__11__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__11;
-                    done_kind = kind__11__q;
-                    if (kind__11__q == k_popc) begin
-                        done_result = popc__11__q;
-                    end
-                    if ((kind__11__q == k_and) & and_acc__11__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__11__q == k_or) & or_acc__11__q) begin
-                        done_result = one_rb;
-                    end
-                    active__11__d = 1'b0;
-                    all__11__d = 1'b0;
-                    expected__11__d = 32'h0;
-                    count__11__d = 32'h0;
-                    kind__11__d = 32'h0;
-                    popc__11__d = 32'h0;
-                    and_acc__11__d = 1'b0;
-                    or_acc__11__d = 1'b0;
-                end
-                if (~exit_found & active__12__q & all__12__q & (count__12__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__12;
-                    done_kind = kind__12__q;
-                    if (kind__12__q == k_popc) begin
-                        done_result = popc__12__q;
-                    end
-                    if ((kind__12__q == k_and) & and_acc__12__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__12__q == k_or) & or_acc__12__q) begin
-                        done_result = one_rb;
-                    end
-                    active__12__d = 1'b0;
-                    all__12__d = 1'b0;
-                    expected__12__d = 32'h0;
-                    count__12__d = 32'h0;
-                    kind__12__d = 32'h0;
-                    popc__12__d = 32'h0;
-                    and_acc__12__d = 1'b0;
-                    or_acc__12__d = 1'b0;
-                end
-                if (~exit_found & active__13__q & all__13__q & (count__13__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__13;
-                    done_kind = kind__13__q;
-                    if (kind__13__q == k_popc) begin
-                        done_result = popc__13__q;
-                    end
-                    if ((kind__13__q == k_and) & and_acc__13__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__13__q == k_or) & or_acc__13__q) begin
-                        done_result = one_rb;
-                    end
-                    active__13__d = 1'b0;
-                    all__13__d = 1'b0;
-                    expected__13__d = 32'h0;
-                    count__13__d = 32'h0;
-                    kind__13__d = 32'h0;
-                    popc__13__d = 32'h0;
-                    and_acc__13__d = 1'b0;
-                    or_acc__13__d = 1'b0;
-                end
-                if (~exit_found & active__14__q & all__14__q & (count__14__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__14;
-                    done_kind = kind__14__q;
-                    if (kind__14__q == k_popc) begin
-                        done_result = popc__14__q;
-                    end
-                    if ((kind__14__q == k_and) & and_acc__14__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__14__q == k_or) & or_acc__14__q) begin
-                        done_result = one_rb;
-                    end
-                    active__14__d = 1'b0;
-                    all__14__d = 1'b0;
-                    expected__14__d = 32'h0;
-                    count__14__d = 32'h0;
-                    kind__14__d = 32'h0;
-                    popc__14__d = 32'h0;
-                    and_acc__14__d = 1'b0;
-                    or_acc__14__d = 1'b0;
-                end
-                if (~exit_found & active__15__q & all__15__q & (count__15__q >= live_dec)) begin
-                    exit_found = 1'b1;
-                    done = 1'b1;
-                    done_id = id_const__15;
-                    done_kind = kind__15__q;
-                    if (kind__15__q == k_popc) begin
-                        done_result = popc__15__q;
-                    end
-                    if ((kind__15__q == k_and) & and_acc__15__q) begin
-                        done_result = one_rb;
-                    end
-                    if ((kind__15__q == k_or) & or_acc__15__q) begin
-                        done_result = one_rb;
-                    end
-                    active__15__d = 1'b0;
-                    all__15__d = 1'b0;
-                    expected__15__d = 32'h0;
-                    count__15__d = 32'h0;
-                    kind__15__d = 32'h0;
-                    popc__15__d = 32'h0;
-                    and_acc__15__d = 1'b0;
-                    or_acc__15__d = 1'b0;
-                end
-            end
-        end
-        if (reset) begin
-            busy_q__d = 1'b0;
-            size_q__d = 32'h0;
-            live_q__d = 32'h0;
-            active__0__d = 1'b0;
-            all__0__d = 1'b0;
-            expected__0__d = 32'h0;
-            count__0__d = 32'h0;
-            kind__0__d = 32'h0;
-            popc__0__d = 32'h0;
-            and_acc__0__d = 1'b0;
-            or_acc__0__d = 1'b0;
-            active__1__d = 1'b0;
-            all__1__d = 1'b0;
-            expected__1__d = 32'h0;
-            count__1__d = 32'h0;
-            kind__1__d = 32'h0;
-            popc__1__d = 32'h0;
-            and_acc__1__d = 1'b0;
-            or_acc__1__d = 1'b0;
-            active__2__d = 1'b0;
-            all__2__d = 1'b0;
-            expected__2__d = 32'h0;
-            count__2__d = 32'h0;
-            kind__2__d = 32'h0;
-            popc__2__d = 32'h0;
-            and_acc__2__d = 1'b0;
-            or_acc__2__d = 1'b0;
-            active__3__d = 1'b0;
-            all__3__d = 1'b0;
-            expected__3__d = 32'h0;
-            count__3__d = 32'h0;
-            kind__3__d = 32'h0;
-            popc__3__d = 32'h0;
-            and_acc__3__d = 1'b0;
-            or_acc__3__d = 1'b0;
-            active__4__d = 1'b0;
-            all__4__d = 1'b0;
-            expected__4__d = 32'h0;
-            count__4__d = 32'h0;
-            kind__4__d = 32'h0;
-            popc__4__d = 32'h0;
-            and_acc__4__d = 1'b0;
-            or_acc__4__d = 1'b0;
-            active__5__d = 1'b0;
-            all__5__d = 1'b0;
-            expected__5__d = 32'h0;
-            count__5__d = 32'h0;
-            kind__5__d = 32'h0;
-            popc__5__d = 32'h0;
-            and_acc__5__d = 1'b0;
-            or_acc__5__d = 1'b0;
-            active__6__d = 1'b0;
-            all__6__d = 1'b0;
-            expected__6__d = 32'h0;
-            count__6__d = 32'h0;
-            kind__6__d = 32'h0;
-            popc__6__d = 32'h0;
-            and_acc__6__d = 1'b0;
-            or_acc__6__d = 1'b0;
-            active__7__d = 1'b0;
-            all__7__d = 1'b0;
-            expected__7__d = 32'h0;
-            count__7__d = 32'h0;
-            kind__7__d = 32'h0;
-            popc__7__d = 32'h0;
-            and_acc__7__d = 1'b0;
-            or_acc__7__d = 1'b0;
-            active__8__d = 1'b0;
-            all__8__d = 1'b0;
-            expected__8__d = 32'h0;
-            count__8__d = 32'h0;
-            kind__8__d = 32'h0;
-            popc__8__d = 32'h0;
-            and_acc__8__d = 1'b0;
-            or_acc__8__d = 1'b0;
-            active__9__d = 1'b0;
-            all__9__d = 1'b0;
-            expected__9__d = 32'h0;
-            count__9__d = 32'h0;
-            kind__9__d = 32'h0;
-            popc__9__d = 32'h0;
-            and_acc__9__d = 1'b0;
-            or_acc__9__d = 1'b0;
-            active__10__d = 1'b0;
-            all__10__d = 1'b0;
-            expected__10__d = 32'h0;
-            count__10__d = 32'h0;
-            kind__10__d = 32'h0;
-            popc__10__d = 32'h0;
-            and_acc__10__d = 1'b0;
-            or_acc__10__d = 1'b0;
-            active__11__d = 1'b0;
-            all__11__d = 1'b0;
-            expected__11__d = 32'h0;
-            count__11__d = 32'h0;
-            kind__11__d = 32'h0;
-            popc__11__d = 32'h0;
-            and_acc__11__d = 1'b0;
-            or_acc__11__d = 1'b0;
-            active__12__d = 1'b0;
-            all__12__d = 1'b0;
-            expected__12__d = 32'h0;
-            count__12__d = 32'h0;
-            kind__12__d = 32'h0;
-            popc__12__d = 32'h0;
-            and_acc__12__d = 1'b0;
-            or_acc__12__d = 1'b0;
-            active__13__d = 1'b0;
-            all__13__d = 1'b0;
-            expected__13__d = 32'h0;
-            count__13__d = 32'h0;
-            kind__13__d = 32'h0;
-            popc__13__d = 32'h0;
-            and_acc__13__d = 1'b0;
-            or_acc__13__d = 1'b0;
-            active__14__d = 1'b0;
-            all__14__d = 1'b0;
-            expected__14__d = 32'h0;
-            count__14__d = 32'h0;
-            kind__14__d = 32'h0;
-            popc__14__d = 32'h0;
-            and_acc__14__d = 1'b0;
-            or_acc__14__d = 1'b0;
-            active__15__d = 1'b0;
-            all__15__d = 1'b0;
-            expected__15__d = 32'h0;
-            count__15__d = 32'h0;
-            kind__15__d = 32'h0;
-            popc__15__d = 32'h0;
-            and_acc__15__d = 1'b0;
-            or_acc__15__d = 1'b0;
+        rd_addr_q__clock = clock;
+        byp_valid_q__clock = clock;
+        byp_addr_q__clock = clock;
+        byp_data_q__clock = clock;
+        rd_addr_q__d = rd_addr_q__q;
+        byp_valid_q__d = byp_valid_q__q;
+        byp_addr_q__d = byp_addr_q__q;
+        byp_data_q__d = byp_data_q__q;
+        ram__read_clock = clock;
+        ram__write_clock = clock;
+        ram__read_address = rd_addr;
+        ram__write_address = wr_addr;
+        ram__write_data = wr_data;
+        ram__write_enable = wr_en;
+        rd_addr_q__d = rd_addr;
+        byp_valid_q__d = wr_en & ~reset;
+        byp_addr_q__d = wr_addr;
+        byp_data_q__d = wr_data;
+        rd_data = ram__read_data;
+        if (byp_valid_q__q & (byp_addr_q__q == rd_addr_q__q)) begin
+            rd_data = byp_data_q__q;
         end
     end
     
-endmodule // bar_w8_c1__ctas__0
+endmodule // bar_w8_c1__ram_count
 
 
-module bar_w8_c1__ctas__0__active__0(d,q,clock);
+module bar_w8_c1__ram_count__byp_addr_q(d,q,clock);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 5'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // bar_w8_c1__ctas__0__active__0
+endmodule // bar_w8_c1__ram_count__byp_addr_q
 
 
-module bar_w8_c1__ctas__0__count__0(d,q,clock);
+module bar_w8_c1__ram_count__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3087,29 +861,290 @@ module bar_w8_c1__ctas__0__count__0(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w8_c1__ctas__0__count__0
+endmodule // bar_w8_c1__ram_count__byp_data_q
 
 
-module bar_w8_c1__ctas__0__kind__0(d,q,clock);
+module bar_w8_c1__ram_count__byp_valid_q(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // bar_w8_c1__ctas__0__kind__0
+endmodule // bar_w8_c1__ram_count__byp_valid_q
 
 
-module bar_w8_c1__ctas__0__popc__0(d,q,clock);
+module bar_w8_c1__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [3:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [3:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[3:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // bar_w8_c1__ram_count__ram
+
+
+module bar_w8_c1__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [5:0] wr_data;
+    output reg  [5:0] rd_data;
+    
+    // Stub signals
+    reg  [4:0] ram__read_address;
+    reg  ram__read_clock;
+    wire  [5:0] ram__read_data;
+    reg  [4:0] ram__write_address;
+    reg  ram__write_clock;
+    reg  [5:0] ram__write_data;
+    reg  ram__write_enable;
+    reg  [4:0] rd_addr_q__d;
+    wire  [4:0] rd_addr_q__q;
+    reg  rd_addr_q__clock;
+    reg  byp_valid_q__d;
+    wire  byp_valid_q__q;
+    reg  byp_valid_q__clock;
+    reg  [4:0] byp_addr_q__d;
+    wire  [4:0] byp_addr_q__q;
+    reg  byp_addr_q__clock;
+    reg  [5:0] byp_data_q__d;
+    wire  [5:0] byp_data_q__q;
+    reg  byp_data_q__clock;
+    
+    // Sub module instances
+    bar_w8_c1__ram_flags__ram ram(
+        .read_address(ram__read_address),
+        .read_clock(ram__read_clock),
+        .read_data(ram__read_data),
+        .write_address(ram__write_address),
+        .write_clock(ram__write_clock),
+        .write_data(ram__write_data),
+        .write_enable(ram__write_enable)
+    );
+    bar_w8_c1__ram_count__byp_addr_q rd_addr_q(
+        .d(rd_addr_q__d),
+        .q(rd_addr_q__q),
+        .clock(rd_addr_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q byp_valid_q(
+        .d(byp_valid_q__d),
+        .q(byp_valid_q__q),
+        .clock(byp_valid_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_addr_q byp_addr_q(
+        .d(byp_addr_q__d),
+        .q(byp_addr_q__q),
+        .clock(byp_addr_q__clock)
+    );
+    bar_w8_c1__ram_flags__byp_data_q byp_data_q(
+        .d(byp_data_q__d),
+        .q(byp_data_q__q),
+        .clock(byp_data_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rd_addr_q__clock = clock;
+        byp_valid_q__clock = clock;
+        byp_addr_q__clock = clock;
+        byp_data_q__clock = clock;
+        rd_addr_q__d = rd_addr_q__q;
+        byp_valid_q__d = byp_valid_q__q;
+        byp_addr_q__d = byp_addr_q__q;
+        byp_data_q__d = byp_data_q__q;
+        ram__read_clock = clock;
+        ram__write_clock = clock;
+        ram__read_address = rd_addr;
+        ram__write_address = wr_addr;
+        ram__write_data = wr_data;
+        ram__write_enable = wr_en;
+        rd_addr_q__d = rd_addr;
+        byp_valid_q__d = wr_en & ~reset;
+        byp_addr_q__d = wr_addr;
+        byp_data_q__d = wr_data;
+        rd_data = ram__read_data;
+        if (byp_valid_q__q & (byp_addr_q__q == rd_addr_q__q)) begin
+            rd_data = byp_data_q__q;
+        end
+    end
+    
+endmodule // bar_w8_c1__ram_flags
+
+
+module bar_w8_c1__ram_flags__byp_data_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // bar_w8_c1__ram_flags__byp_data_q
+
+
+module bar_w8_c1__ram_flags__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [5:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [5:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[5:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // bar_w8_c1__ram_flags__ram
+
+
+module bar_w8_c1__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [8:0] wr_data;
+    output reg  [8:0] rd_data;
+    
+    // Stub signals
+    reg  [4:0] ram__read_address;
+    reg  ram__read_clock;
+    wire  [8:0] ram__read_data;
+    reg  [4:0] ram__write_address;
+    reg  ram__write_clock;
+    reg  [8:0] ram__write_data;
+    reg  ram__write_enable;
+    reg  [4:0] rd_addr_q__d;
+    wire  [4:0] rd_addr_q__q;
+    reg  rd_addr_q__clock;
+    reg  byp_valid_q__d;
+    wire  byp_valid_q__q;
+    reg  byp_valid_q__clock;
+    reg  [4:0] byp_addr_q__d;
+    wire  [4:0] byp_addr_q__q;
+    reg  byp_addr_q__clock;
+    reg  [8:0] byp_data_q__d;
+    wire  [8:0] byp_data_q__q;
+    reg  byp_data_q__clock;
+    
+    // Sub module instances
+    bar_w8_c1__ram_popc__ram ram(
+        .read_address(ram__read_address),
+        .read_clock(ram__read_clock),
+        .read_data(ram__read_data),
+        .write_address(ram__write_address),
+        .write_clock(ram__write_clock),
+        .write_data(ram__write_data),
+        .write_enable(ram__write_enable)
+    );
+    bar_w8_c1__ram_count__byp_addr_q rd_addr_q(
+        .d(rd_addr_q__d),
+        .q(rd_addr_q__q),
+        .clock(rd_addr_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q byp_valid_q(
+        .d(byp_valid_q__d),
+        .q(byp_valid_q__q),
+        .clock(byp_valid_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_addr_q byp_addr_q(
+        .d(byp_addr_q__d),
+        .q(byp_addr_q__q),
+        .clock(byp_addr_q__clock)
+    );
+    bar_w8_c1__ram_popc__byp_data_q byp_data_q(
+        .d(byp_data_q__d),
+        .q(byp_data_q__q),
+        .clock(byp_data_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rd_addr_q__clock = clock;
+        byp_valid_q__clock = clock;
+        byp_addr_q__clock = clock;
+        byp_data_q__clock = clock;
+        rd_addr_q__d = rd_addr_q__q;
+        byp_valid_q__d = byp_valid_q__q;
+        byp_addr_q__d = byp_addr_q__q;
+        byp_data_q__d = byp_data_q__q;
+        ram__read_clock = clock;
+        ram__write_clock = clock;
+        ram__read_address = rd_addr;
+        ram__write_address = wr_addr;
+        ram__write_data = wr_data;
+        ram__write_enable = wr_en;
+        rd_addr_q__d = rd_addr;
+        byp_valid_q__d = wr_en & ~reset;
+        byp_addr_q__d = wr_addr;
+        byp_data_q__d = wr_data;
+        rd_data = ram__read_data;
+        if (byp_valid_q__q & (byp_addr_q__q == rd_addr_q__q)) begin
+            rd_data = byp_data_q__q;
+        end
+    end
+    
+endmodule // bar_w8_c1__ram_popc
+
+
+module bar_w8_c1__ram_popc__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -3125,18 +1160,440 @@ module bar_w8_c1__ctas__0__popc__0(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w8_c1__ctas__0__popc__0
+endmodule // bar_w8_c1__ram_popc__byp_data_q
 
 
-module bar_w8_c1__pred_pop(bits,count);
+module bar_w8_c1__ram_popc__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
-    input wire  [31:0] bits;
-    output reg  [8:0] count;
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [8:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [8:0] write_data;
+    input wire  write_enable;
     
     // Update code (custom)
-    always @(*) count = {8'b0, bits[0]} + {8'b0, bits[1]} + {8'b0, bits[2]} + {8'b0, bits[3]} + {8'b0, bits[4]} + {8'b0, bits[5]} + {8'b0, bits[6]} + {8'b0, bits[7]} + {8'b0, bits[8]} + {8'b0, bits[9]} + {8'b0, bits[10]} + {8'b0, bits[11]} + {8'b0, bits[12]} + {8'b0, bits[13]} + {8'b0, bits[14]} + {8'b0, bits[15]} + {8'b0, bits[16]} + {8'b0, bits[17]} + {8'b0, bits[18]} + {8'b0, bits[19]} + {8'b0, bits[20]} + {8'b0, bits[21]} + {8'b0, bits[22]} + {8'b0, bits[23]} + {8'b0, bits[24]} + {8'b0, bits[25]} + {8'b0, bits[26]} + {8'b0, bits[27]} + {8'b0, bits[28]} + {8'b0, bits[29]} + {8'b0, bits[30]} + {8'b0, bits[31]};
-endmodule // bar_w8_c1__pred_pop
+    reg[8:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // bar_w8_c1__ram_popc__ram
+
+
+module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,c_load,c_slot_in,c_id_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,c_valid,c_slot,c_id);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  take_req;
+    input wire  take_ctl;
+    input wire  [2:0] in_warp;
+    input wire  [2:0] in_op;
+    input wire  [3:0] in_id;
+    input wire  in_all;
+    input wire  [3:0] in_count;
+    input wire  [8:0] in_popc;
+    input wire  in_and;
+    input wire  in_or;
+    input wire  in_rslot;
+    input wire  in_wlive;
+    input wire  in_too_big;
+    input wire  [3:0] in_target;
+    input wire  in_active;
+    input wire  in_ctl_op;
+    input wire  in_slot;
+    input wire  [7:0] in_warps;
+    input wire  [3:0] in_size;
+    input wire  [2:0] in_ctl_warp;
+    input wire  c_load;
+    input wire  c_slot_in;
+    input wire  [3:0] c_id_in;
+    output reg  b_valid;
+    output reg  b_ctl;
+    output reg  [2:0] b_warp;
+    output reg  [2:0] b_op;
+    output reg  [3:0] b_id;
+    output reg  b_all;
+    output reg  [3:0] b_count;
+    output reg  [8:0] b_popc;
+    output reg  b_and;
+    output reg  b_or;
+    output reg  b_rslot;
+    output reg  b_wlive;
+    output reg  b_too_big;
+    output reg  [3:0] b_target;
+    output reg  b_active;
+    output reg  b_ctl_op;
+    output reg  b_slot;
+    output reg  [7:0] b_warps;
+    output reg  [3:0] b_size;
+    output reg  [2:0] b_ctl_warp;
+    output reg  c_valid;
+    output reg  c_slot;
+    output reg  [3:0] c_id;
+    
+    // Stub signals
+    reg  valid_q__d;
+    wire  valid_q__q;
+    reg  valid_q__clock;
+    reg  ctl_q__d;
+    wire  ctl_q__q;
+    reg  ctl_q__clock;
+    reg  [2:0] warp_q__d;
+    wire  [2:0] warp_q__q;
+    reg  warp_q__clock;
+    reg  [2:0] op_q__d;
+    wire  [2:0] op_q__q;
+    reg  op_q__clock;
+    reg  [3:0] id_q__d;
+    wire  [3:0] id_q__q;
+    reg  id_q__clock;
+    reg  all_q__d;
+    wire  all_q__q;
+    reg  all_q__clock;
+    reg  [3:0] count_q__d;
+    wire  [3:0] count_q__q;
+    reg  count_q__clock;
+    reg  [8:0] popc_q__d;
+    wire  [8:0] popc_q__q;
+    reg  popc_q__clock;
+    reg  and_q__d;
+    wire  and_q__q;
+    reg  and_q__clock;
+    reg  or_q__d;
+    wire  or_q__q;
+    reg  or_q__clock;
+    reg  rslot_q__d;
+    wire  rslot_q__q;
+    reg  rslot_q__clock;
+    reg  wlive_q__d;
+    wire  wlive_q__q;
+    reg  wlive_q__clock;
+    reg  too_big_q__d;
+    wire  too_big_q__q;
+    reg  too_big_q__clock;
+    reg  [3:0] target_q__d;
+    wire  [3:0] target_q__q;
+    reg  target_q__clock;
+    reg  active_q__d;
+    wire  active_q__q;
+    reg  active_q__clock;
+    reg  ctl_op_q__d;
+    wire  ctl_op_q__q;
+    reg  ctl_op_q__clock;
+    reg  slot_q__d;
+    wire  slot_q__q;
+    reg  slot_q__clock;
+    reg  [7:0] warps_q__d;
+    wire  [7:0] warps_q__q;
+    reg  warps_q__clock;
+    reg  [3:0] size_q__d;
+    wire  [3:0] size_q__q;
+    reg  size_q__clock;
+    reg  [2:0] ctl_warp_q__d;
+    wire  [2:0] ctl_warp_q__q;
+    reg  ctl_warp_q__clock;
+    reg  c_valid_q__d;
+    wire  c_valid_q__q;
+    reg  c_valid_q__clock;
+    reg  c_slot_q__d;
+    wire  c_slot_q__q;
+    reg  c_slot_q__clock;
+    reg  [3:0] c_id_q__d;
+    wire  [3:0] c_id_q__q;
+    reg  c_id_q__clock;
+    
+    // Sub module instances
+    bar_w8_c1__ram_count__byp_valid_q valid_q(
+        .d(valid_q__d),
+        .q(valid_q__q),
+        .clock(valid_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q ctl_q(
+        .d(ctl_q__d),
+        .q(ctl_q__q),
+        .clock(ctl_q__clock)
+    );
+    bar_w8_c1__regs__ctl_warp_q warp_q(
+        .d(warp_q__d),
+        .q(warp_q__q),
+        .clock(warp_q__clock)
+    );
+    bar_w8_c1__regs__ctl_warp_q op_q(
+        .d(op_q__d),
+        .q(op_q__q),
+        .clock(op_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q id_q(
+        .d(id_q__d),
+        .q(id_q__q),
+        .clock(id_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q all_q(
+        .d(all_q__d),
+        .q(all_q__q),
+        .clock(all_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q count_q(
+        .d(count_q__d),
+        .q(count_q__q),
+        .clock(count_q__clock)
+    );
+    bar_w8_c1__ram_popc__byp_data_q popc_q(
+        .d(popc_q__d),
+        .q(popc_q__q),
+        .clock(popc_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q and_q(
+        .d(and_q__d),
+        .q(and_q__q),
+        .clock(and_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q or_q(
+        .d(or_q__d),
+        .q(or_q__q),
+        .clock(or_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q rslot_q(
+        .d(rslot_q__d),
+        .q(rslot_q__q),
+        .clock(rslot_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q wlive_q(
+        .d(wlive_q__d),
+        .q(wlive_q__q),
+        .clock(wlive_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q too_big_q(
+        .d(too_big_q__d),
+        .q(too_big_q__q),
+        .clock(too_big_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q target_q(
+        .d(target_q__d),
+        .q(target_q__q),
+        .clock(target_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q active_q(
+        .d(active_q__d),
+        .q(active_q__q),
+        .clock(active_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q ctl_op_q(
+        .d(ctl_op_q__d),
+        .q(ctl_op_q__q),
+        .clock(ctl_op_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q slot_q(
+        .d(slot_q__d),
+        .q(slot_q__q),
+        .clock(slot_q__clock)
+    );
+    bar_w8_c1__regs__warps_q warps_q(
+        .d(warps_q__d),
+        .q(warps_q__q),
+        .clock(warps_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q size_q(
+        .d(size_q__d),
+        .q(size_q__q),
+        .clock(size_q__clock)
+    );
+    bar_w8_c1__regs__ctl_warp_q ctl_warp_q(
+        .d(ctl_warp_q__d),
+        .q(ctl_warp_q__q),
+        .clock(ctl_warp_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q c_valid_q(
+        .d(c_valid_q__d),
+        .q(c_valid_q__q),
+        .clock(c_valid_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q c_slot_q(
+        .d(c_slot_q__d),
+        .q(c_slot_q__q),
+        .clock(c_slot_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q c_id_q(
+        .d(c_id_q__d),
+        .q(c_id_q__q),
+        .clock(c_id_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        valid_q__clock = clock;
+        ctl_q__clock = clock;
+        warp_q__clock = clock;
+        op_q__clock = clock;
+        id_q__clock = clock;
+        all_q__clock = clock;
+        count_q__clock = clock;
+        popc_q__clock = clock;
+        and_q__clock = clock;
+        or_q__clock = clock;
+        rslot_q__clock = clock;
+        wlive_q__clock = clock;
+        too_big_q__clock = clock;
+        target_q__clock = clock;
+        active_q__clock = clock;
+        ctl_op_q__clock = clock;
+        slot_q__clock = clock;
+        warps_q__clock = clock;
+        size_q__clock = clock;
+        ctl_warp_q__clock = clock;
+        c_valid_q__clock = clock;
+        c_slot_q__clock = clock;
+        c_id_q__clock = clock;
+        valid_q__d = valid_q__q;
+        ctl_q__d = ctl_q__q;
+        warp_q__d = warp_q__q;
+        op_q__d = op_q__q;
+        id_q__d = id_q__q;
+        all_q__d = all_q__q;
+        count_q__d = count_q__q;
+        popc_q__d = popc_q__q;
+        and_q__d = and_q__q;
+        or_q__d = or_q__q;
+        rslot_q__d = rslot_q__q;
+        wlive_q__d = wlive_q__q;
+        too_big_q__d = too_big_q__q;
+        target_q__d = target_q__q;
+        active_q__d = active_q__q;
+        ctl_op_q__d = ctl_op_q__q;
+        slot_q__d = slot_q__q;
+        warps_q__d = warps_q__q;
+        size_q__d = size_q__q;
+        ctl_warp_q__d = ctl_warp_q__q;
+        c_valid_q__d = c_valid_q__q;
+        c_slot_q__d = c_slot_q__q;
+        c_id_q__d = c_id_q__q;
+        b_valid = valid_q__q;
+        b_ctl = ctl_q__q;
+        b_warp = warp_q__q;
+        b_op = op_q__q;
+        b_id = id_q__q;
+        b_all = all_q__q;
+        b_count = count_q__q;
+        b_popc = popc_q__q;
+        b_and = and_q__q;
+        b_or = or_q__q;
+        b_rslot = rslot_q__q;
+        b_wlive = wlive_q__q;
+        b_too_big = too_big_q__q;
+        b_target = target_q__q;
+        b_active = active_q__q;
+        b_ctl_op = ctl_op_q__q;
+        b_slot = slot_q__q;
+        b_warps = warps_q__q;
+        b_size = size_q__q;
+        b_ctl_warp = ctl_warp_q__q;
+        c_valid = c_valid_q__q;
+        c_slot = c_slot_q__q;
+        c_id = c_id_q__q;
+        valid_q__d = take_req | take_ctl;
+        ctl_q__d = take_ctl;
+        warp_q__d = 32'h0;
+        op_q__d = 32'h0;
+        id_q__d = 32'h0;
+        all_q__d = 1'b0;
+        count_q__d = 32'h0;
+        popc_q__d = 32'h0;
+        and_q__d = 1'b0;
+        or_q__d = 1'b0;
+        rslot_q__d = 32'h0;
+        wlive_q__d = 1'b0;
+        too_big_q__d = 1'b0;
+        target_q__d = 32'h0;
+        active_q__d = 1'b0;
+        ctl_op_q__d = 1'b0;
+        slot_q__d = 32'h0;
+        warps_q__d = 32'h0;
+        size_q__d = 32'h0;
+        ctl_warp_q__d = 32'h0;
+        if (take_req) begin
+            warp_q__d = in_warp;
+            op_q__d = in_op;
+            id_q__d = in_id;
+            all_q__d = in_all;
+            count_q__d = in_count;
+            popc_q__d = in_popc;
+            and_q__d = in_and;
+            or_q__d = in_or;
+            rslot_q__d = in_rslot;
+            wlive_q__d = in_wlive;
+            too_big_q__d = in_too_big;
+            target_q__d = in_target;
+            active_q__d = in_active;
+        end
+        if (take_ctl) begin
+            ctl_op_q__d = in_ctl_op;
+            slot_q__d = in_slot;
+            warps_q__d = in_warps;
+            size_q__d = in_size;
+            ctl_warp_q__d = in_ctl_warp;
+        end
+        c_valid_q__d = c_load;
+        c_slot_q__d = c_slot_in;
+        c_id_q__d = c_id_in;
+        if (reset) begin
+            valid_q__d = 1'b0;
+            ctl_q__d = 1'b0;
+            c_valid_q__d = 1'b0;
+        end
+    end
+    
+endmodule // bar_w8_c1__regs
+
+
+module bar_w8_c1__regs__ctl_warp_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // bar_w8_c1__regs__ctl_warp_q
+
+
+module bar_w8_c1__regs__warps_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // bar_w8_c1__regs__warps_q
 
 
 module bar_w8_c1__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,done_result,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result);
@@ -3178,32 +1635,32 @@ module bar_w8_c1__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,don
     reg  result_q__clock;
     
     // Sub module instances
-    bar_w8_c1__ctas__0__active__0 valid_q(
+    bar_w8_c1__ram_count__byp_valid_q valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    bar_w8_c1__ctas__0__active__0 slot_q(
+    bar_w8_c1__ram_count__byp_valid_q slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    bar_w8_c1__ctas__0__count__0 id_q(
+    bar_w8_c1__ram_count__byp_data_q id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
     );
-    bar_w8_c1__rel__mask_q mask_q(
+    bar_w8_c1__regs__warps_q mask_q(
         .d(mask_q__d),
         .q(mask_q__q),
         .clock(mask_q__clock)
     );
-    bar_w8_c1__ctas__0__kind__0 op_q(
+    bar_w8_c1__regs__ctl_warp_q op_q(
         .d(op_q__d),
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    bar_w8_c1__ctas__0__popc__0 result_q(
+    bar_w8_c1__ram_popc__byp_data_q result_q(
         .d(result_q__d),
         .q(result_q__q),
         .clock(result_q__clock)
@@ -3248,25 +1705,6 @@ module bar_w8_c1__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,don
 endmodule // bar_w8_c1__rel
 
 
-module bar_w8_c1__rel__mask_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__rel__mask_q
-
-
 module bar_w8_c1__size_pop(bits,count);
     
     // Module arguments
@@ -3278,11 +1716,358 @@ module bar_w8_c1__size_pop(bits,count);
 endmodule // bar_w8_c1__size_pop
 
 
-module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,req_live,req_blocked,req_slot,ctl_live,ctl_blocked,ctl_slot,live,blocked,done_mask);
+module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,act_all,c_clr);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
+    input wire  a_slot;
+    input wire  [3:0] a_id;
+    output reg  [3:0] a_size;
+    output reg  [3:0] a_live;
+    output reg  a_active;
+    input wire  l_slot;
+    output reg  l_in_range;
+    output reg  l_busy;
+    input wire  x_slot;
+    output reg  [3:0] x_live_dec;
+    output reg  [3:0] x_last;
+    input wire  c_slot;
+    input wire  [3:0] c_id;
+    output reg  c_active;
+    output reg  [3:0] c_live;
+    input wire  launch_en;
+    input wire  [3:0] launch_size;
+    input wire  exit_en;
+    input wire  w_slot;
+    input wire  [3:0] w_id;
+    input wire  act_en;
+    input wire  act_val;
+    input wire  act_all;
+    input wire  c_clr;
+    
+    // Constant declarations
+    localparam  id_bit__0 = 16'h1;
+    localparam  id_bit__1 = 16'h2;
+    localparam  id_bit__2 = 16'h4;
+    localparam  id_bit__3 = 16'h8;
+    localparam  id_bit__4 = 16'h10;
+    localparam  id_bit__5 = 16'h20;
+    localparam  id_bit__6 = 16'h40;
+    localparam  id_bit__7 = 16'h80;
+    localparam  id_bit__8 = 16'h100;
+    localparam  id_bit__9 = 16'h200;
+    localparam  id_bit__10 = 16'h400;
+    localparam  id_bit__11 = 16'h800;
+    localparam  id_bit__12 = 16'h1000;
+    localparam  id_bit__13 = 16'h2000;
+    localparam  id_bit__14 = 16'h4000;
+    localparam  id_bit__15 = 16'h8000;
+    localparam  slot_const__0 = 1'b0;
+    localparam  one = 4'h1;
+    
+    // Stub signals
+    reg  busy__0__d;
+    wire  busy__0__q;
+    reg  busy__0__clock;
+    reg  [3:0] size__0__d;
+    wire  [3:0] size__0__q;
+    reg  size__0__clock;
+    reg  [3:0] live__0__d;
+    wire  [3:0] live__0__q;
+    reg  live__0__clock;
+    reg  [15:0] active__0__d;
+    wire  [15:0] active__0__q;
+    reg  active__0__clock;
+    reg  [3:0] last_all__0__d;
+    wire  [3:0] last_all__0__q;
+    reg  last_all__0__clock;
+    
+    // Local signals
+    reg  [15:0] a_bit;
+    reg  [15:0] w_bit;
+    reg  [15:0] c_bit;
+    reg  [3:0] x_live;
+    
+    // Sub module instances
+    bar_w8_c1__ram_count__byp_valid_q busy__0(
+        .d(busy__0__d),
+        .q(busy__0__q),
+        .clock(busy__0__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q size__0(
+        .d(size__0__d),
+        .q(size__0__q),
+        .clock(size__0__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q live__0(
+        .d(live__0__d),
+        .q(live__0__q),
+        .clock(live__0__clock)
+    );
+    bar_w8_c1__slots__active__0 active__0(
+        .d(active__0__d),
+        .q(active__0__q),
+        .clock(active__0__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q last_all__0(
+        .d(last_all__0__d),
+        .q(last_all__0__q),
+        .clock(last_all__0__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        busy__0__clock = clock;
+        busy__0__d = busy__0__q;
+        size__0__clock = clock;
+        size__0__d = size__0__q;
+        live__0__clock = clock;
+        live__0__d = live__0__q;
+        active__0__clock = clock;
+        active__0__d = active__0__q;
+        last_all__0__clock = clock;
+        last_all__0__d = last_all__0__q;
+        a_bit = 32'h0;
+        w_bit = 32'h0;
+        c_bit = 32'h0;
+        if (a_id == 0) begin
+            a_bit = id_bit__0;
+        end
+        if (w_id == 0) begin
+            w_bit = id_bit__0;
+        end
+        if (c_id == 0) begin
+            c_bit = id_bit__0;
+        end
+        if (a_id == 1) begin
+            a_bit = id_bit__1;
+        end
+        if (w_id == 1) begin
+            w_bit = id_bit__1;
+        end
+        if (c_id == 1) begin
+            c_bit = id_bit__1;
+        end
+        if (a_id == 2) begin
+            a_bit = id_bit__2;
+        end
+        if (w_id == 2) begin
+            w_bit = id_bit__2;
+        end
+        if (c_id == 2) begin
+            c_bit = id_bit__2;
+        end
+        if (a_id == 3) begin
+            a_bit = id_bit__3;
+        end
+        if (w_id == 3) begin
+            w_bit = id_bit__3;
+        end
+        if (c_id == 3) begin
+            c_bit = id_bit__3;
+        end
+        if (a_id == 4) begin
+            a_bit = id_bit__4;
+        end
+        if (w_id == 4) begin
+            w_bit = id_bit__4;
+        end
+        if (c_id == 4) begin
+            c_bit = id_bit__4;
+        end
+        if (a_id == 5) begin
+            a_bit = id_bit__5;
+        end
+        if (w_id == 5) begin
+            w_bit = id_bit__5;
+        end
+        if (c_id == 5) begin
+            c_bit = id_bit__5;
+        end
+        if (a_id == 6) begin
+            a_bit = id_bit__6;
+        end
+        if (w_id == 6) begin
+            w_bit = id_bit__6;
+        end
+        if (c_id == 6) begin
+            c_bit = id_bit__6;
+        end
+        if (a_id == 7) begin
+            a_bit = id_bit__7;
+        end
+        if (w_id == 7) begin
+            w_bit = id_bit__7;
+        end
+        if (c_id == 7) begin
+            c_bit = id_bit__7;
+        end
+        if (a_id == 8) begin
+            a_bit = id_bit__8;
+        end
+        if (w_id == 8) begin
+            w_bit = id_bit__8;
+        end
+        if (c_id == 8) begin
+            c_bit = id_bit__8;
+        end
+        if (a_id == 9) begin
+            a_bit = id_bit__9;
+        end
+        if (w_id == 9) begin
+            w_bit = id_bit__9;
+        end
+        if (c_id == 9) begin
+            c_bit = id_bit__9;
+        end
+        if (a_id == 10) begin
+            a_bit = id_bit__10;
+        end
+        if (w_id == 10) begin
+            w_bit = id_bit__10;
+        end
+        if (c_id == 10) begin
+            c_bit = id_bit__10;
+        end
+        if (a_id == 11) begin
+            a_bit = id_bit__11;
+        end
+        if (w_id == 11) begin
+            w_bit = id_bit__11;
+        end
+        if (c_id == 11) begin
+            c_bit = id_bit__11;
+        end
+        if (a_id == 12) begin
+            a_bit = id_bit__12;
+        end
+        if (w_id == 12) begin
+            w_bit = id_bit__12;
+        end
+        if (c_id == 12) begin
+            c_bit = id_bit__12;
+        end
+        if (a_id == 13) begin
+            a_bit = id_bit__13;
+        end
+        if (w_id == 13) begin
+            w_bit = id_bit__13;
+        end
+        if (c_id == 13) begin
+            c_bit = id_bit__13;
+        end
+        if (a_id == 14) begin
+            a_bit = id_bit__14;
+        end
+        if (w_id == 14) begin
+            w_bit = id_bit__14;
+        end
+        if (c_id == 14) begin
+            c_bit = id_bit__14;
+        end
+        if (a_id == 15) begin
+            a_bit = id_bit__15;
+        end
+        if (w_id == 15) begin
+            w_bit = id_bit__15;
+        end
+        if (c_id == 15) begin
+            c_bit = id_bit__15;
+        end
+        a_size = 32'h0;
+        a_live = 32'h0;
+        a_active = 1'b0;
+        x_last = 32'h0;
+        l_in_range = 1'b0;
+        l_busy = 1'b0;
+        x_live = 32'h0;
+        c_active = 1'b0;
+        c_live = 32'h0;
+        if (a_slot == slot_const__0) begin
+            a_size = size__0__q;
+            a_live = live__0__q;
+            a_active = |(active__0__q & a_bit);
+        end
+        if (l_slot == slot_const__0) begin
+            l_in_range = 1'b1;
+            l_busy = busy__0__q;
+        end
+        if (x_slot == slot_const__0) begin
+            x_live = live__0__q;
+            x_last = last_all__0__q;
+        end
+        if (c_slot == slot_const__0) begin
+            c_active = |(active__0__q & c_bit);
+            c_live = live__0__q;
+        end
+        x_live_dec = x_live - one;
+        if (c_clr & (c_slot == slot_const__0)) begin
+            active__0__d = active__0__q & ~c_bit;
+        end
+        if (act_en & (w_slot == slot_const__0)) begin
+            if (act_val) begin
+                active__0__d = active__0__q | w_bit;
+            end
+            else begin
+                active__0__d = active__0__q & ~w_bit;
+            end
+            if (act_all) begin
+                last_all__0__d = w_id;
+            end
+        end
+        if (launch_en & (l_slot == slot_const__0)) begin
+            busy__0__d = 1'b1;
+            size__0__d = launch_size;
+            live__0__d = launch_size;
+        end
+        if (exit_en & (x_slot == slot_const__0)) begin
+            live__0__d = x_live_dec;
+            if (~|x_live_dec) begin
+                busy__0__d = 1'b0;
+                size__0__d = 32'h0;
+                active__0__d = 32'h0;
+            end
+        end
+        if (reset) begin
+            busy__0__d = 1'b0;
+            size__0__d = 32'h0;
+            live__0__d = 32'h0;
+            active__0__d = 32'h0;
+        end
+    end
+    
+endmodule // bar_w8_c1__slots
+
+
+module bar_w8_c1__slots__active__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // bar_w8_c1__slots__active__0
+
+
+module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,arr_en,arr_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,ctl_live,ctl_blocked,ctl_slot,live,blocked,done_mask);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [2:0] a_warp;
+    output reg  a_live;
+    output reg  a_blocked;
+    output reg  a_slot;
     input wire  [2:0] req_warp;
     input wire  [3:0] req_id;
     input wire  [2:0] ctl_warp;
@@ -3297,9 +2082,6 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
     input wire  [3:0] done_id;
     input wire  rel_valid;
     input wire  [7:0] rel_mask;
-    output reg  req_live;
-    output reg  req_blocked;
-    output reg  req_slot;
     output reg  ctl_live;
     output reg  ctl_blocked;
     output reg  ctl_slot;
@@ -3375,6 +2157,8 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
     reg  [3:0] wbar__7__d;
     wire  [3:0] wbar__7__q;
     reg  wbar__7__clock;
+    reg  [2:0] a_dec__index;
+    wire  [7:0] a_dec__onehot;
     reg  [2:0] req_dec__index;
     wire  [7:0] req_dec__onehot;
     reg  [2:0] ctl_dec__index;
@@ -3387,106 +2171,110 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
     reg  [7:0] waiting_n;
     
     // Sub module instances
-    bar_w8_c1__rel__mask_q live_q(
+    bar_w8_c1__regs__warps_q live_q(
         .d(live_q__d),
         .q(live_q__q),
         .clock(live_q__clock)
     );
-    bar_w8_c1__rel__mask_q blocked_q(
+    bar_w8_c1__regs__warps_q blocked_q(
         .d(blocked_q__d),
         .q(blocked_q__q),
         .clock(blocked_q__clock)
     );
-    bar_w8_c1__rel__mask_q waiting_q(
+    bar_w8_c1__regs__warps_q waiting_q(
         .d(waiting_q__d),
         .q(waiting_q__q),
         .clock(waiting_q__clock)
     );
-    bar_w8_c1__ctas__0__active__0 wslot__0(
+    bar_w8_c1__ram_count__byp_valid_q wslot__0(
         .d(wslot__0__d),
         .q(wslot__0__q),
         .clock(wslot__0__clock)
     );
-    bar_w8_c1__ctas__0__active__0 wslot__1(
+    bar_w8_c1__ram_count__byp_valid_q wslot__1(
         .d(wslot__1__d),
         .q(wslot__1__q),
         .clock(wslot__1__clock)
     );
-    bar_w8_c1__ctas__0__active__0 wslot__2(
+    bar_w8_c1__ram_count__byp_valid_q wslot__2(
         .d(wslot__2__d),
         .q(wslot__2__q),
         .clock(wslot__2__clock)
     );
-    bar_w8_c1__ctas__0__active__0 wslot__3(
+    bar_w8_c1__ram_count__byp_valid_q wslot__3(
         .d(wslot__3__d),
         .q(wslot__3__q),
         .clock(wslot__3__clock)
     );
-    bar_w8_c1__ctas__0__active__0 wslot__4(
+    bar_w8_c1__ram_count__byp_valid_q wslot__4(
         .d(wslot__4__d),
         .q(wslot__4__q),
         .clock(wslot__4__clock)
     );
-    bar_w8_c1__ctas__0__active__0 wslot__5(
+    bar_w8_c1__ram_count__byp_valid_q wslot__5(
         .d(wslot__5__d),
         .q(wslot__5__q),
         .clock(wslot__5__clock)
     );
-    bar_w8_c1__ctas__0__active__0 wslot__6(
+    bar_w8_c1__ram_count__byp_valid_q wslot__6(
         .d(wslot__6__d),
         .q(wslot__6__q),
         .clock(wslot__6__clock)
     );
-    bar_w8_c1__ctas__0__active__0 wslot__7(
+    bar_w8_c1__ram_count__byp_valid_q wslot__7(
         .d(wslot__7__d),
         .q(wslot__7__q),
         .clock(wslot__7__clock)
     );
-    bar_w8_c1__ctas__0__count__0 wbar__0(
+    bar_w8_c1__ram_count__byp_data_q wbar__0(
         .d(wbar__0__d),
         .q(wbar__0__q),
         .clock(wbar__0__clock)
     );
-    bar_w8_c1__ctas__0__count__0 wbar__1(
+    bar_w8_c1__ram_count__byp_data_q wbar__1(
         .d(wbar__1__d),
         .q(wbar__1__q),
         .clock(wbar__1__clock)
     );
-    bar_w8_c1__ctas__0__count__0 wbar__2(
+    bar_w8_c1__ram_count__byp_data_q wbar__2(
         .d(wbar__2__d),
         .q(wbar__2__q),
         .clock(wbar__2__clock)
     );
-    bar_w8_c1__ctas__0__count__0 wbar__3(
+    bar_w8_c1__ram_count__byp_data_q wbar__3(
         .d(wbar__3__d),
         .q(wbar__3__q),
         .clock(wbar__3__clock)
     );
-    bar_w8_c1__ctas__0__count__0 wbar__4(
+    bar_w8_c1__ram_count__byp_data_q wbar__4(
         .d(wbar__4__d),
         .q(wbar__4__q),
         .clock(wbar__4__clock)
     );
-    bar_w8_c1__ctas__0__count__0 wbar__5(
+    bar_w8_c1__ram_count__byp_data_q wbar__5(
         .d(wbar__5__d),
         .q(wbar__5__q),
         .clock(wbar__5__clock)
     );
-    bar_w8_c1__ctas__0__count__0 wbar__6(
+    bar_w8_c1__ram_count__byp_data_q wbar__6(
         .d(wbar__6__d),
         .q(wbar__6__q),
         .clock(wbar__6__clock)
     );
-    bar_w8_c1__ctas__0__count__0 wbar__7(
+    bar_w8_c1__ram_count__byp_data_q wbar__7(
         .d(wbar__7__d),
         .q(wbar__7__q),
         .clock(wbar__7__clock)
     );
-    bar_w8_c1__warps__ctl_dec req_dec(
+    bar_w8_c1__warps__a_dec a_dec(
+        .index(a_dec__index),
+        .onehot(a_dec__onehot)
+    );
+    bar_w8_c1__warps__a_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
-    bar_w8_c1__warps__ctl_dec ctl_dec(
+    bar_w8_c1__warps__a_dec ctl_dec(
         .index(ctl_dec__index),
         .onehot(ctl_dec__onehot)
     );
@@ -3531,19 +2319,20 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
         wslot__7__d = wslot__7__q;
         wbar__7__clock = clock;
         wbar__7__d = wbar__7__q;
+        a_dec__index = a_warp;
         req_dec__index = req_warp;
         ctl_dec__index = ctl_warp;
         live = live_q__q;
         blocked = blocked_q__q;
-        req_live = |(live_q__q & req_dec__onehot);
-        req_blocked = |(blocked_q__q & req_dec__onehot);
+        a_live = |(live_q__q & a_dec__onehot);
+        a_blocked = |(blocked_q__q & a_dec__onehot);
         ctl_live = |(live_q__q & ctl_dec__onehot);
         ctl_blocked = |(blocked_q__q & ctl_dec__onehot);
-        req_slot = 32'h0;
+        a_slot = 32'h0;
         ctl_slot = 32'h0;
         match_mask = 32'h0;
-        if (req_warp == 0) begin
-            req_slot = wslot__0__q;
+        if (a_warp == 0) begin
+            a_slot = wslot__0__q;
         end
         if (ctl_warp == 0) begin
             ctl_slot = wslot__0__q;
@@ -3551,8 +2340,8 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
         if ((wslot__0__q == done_slot) & (wbar__0__q == done_id)) begin
             match_mask = match_mask | warp_bit__0;
         end
-        if (req_warp == 1) begin
-            req_slot = wslot__1__q;
+        if (a_warp == 1) begin
+            a_slot = wslot__1__q;
         end
         if (ctl_warp == 1) begin
             ctl_slot = wslot__1__q;
@@ -3560,8 +2349,8 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
         if ((wslot__1__q == done_slot) & (wbar__1__q == done_id)) begin
             match_mask = match_mask | warp_bit__1;
         end
-        if (req_warp == 2) begin
-            req_slot = wslot__2__q;
+        if (a_warp == 2) begin
+            a_slot = wslot__2__q;
         end
         if (ctl_warp == 2) begin
             ctl_slot = wslot__2__q;
@@ -3569,8 +2358,8 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
         if ((wslot__2__q == done_slot) & (wbar__2__q == done_id)) begin
             match_mask = match_mask | warp_bit__2;
         end
-        if (req_warp == 3) begin
-            req_slot = wslot__3__q;
+        if (a_warp == 3) begin
+            a_slot = wslot__3__q;
         end
         if (ctl_warp == 3) begin
             ctl_slot = wslot__3__q;
@@ -3578,8 +2367,8 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
         if ((wslot__3__q == done_slot) & (wbar__3__q == done_id)) begin
             match_mask = match_mask | warp_bit__3;
         end
-        if (req_warp == 4) begin
-            req_slot = wslot__4__q;
+        if (a_warp == 4) begin
+            a_slot = wslot__4__q;
         end
         if (ctl_warp == 4) begin
             ctl_slot = wslot__4__q;
@@ -3587,8 +2376,8 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
         if ((wslot__4__q == done_slot) & (wbar__4__q == done_id)) begin
             match_mask = match_mask | warp_bit__4;
         end
-        if (req_warp == 5) begin
-            req_slot = wslot__5__q;
+        if (a_warp == 5) begin
+            a_slot = wslot__5__q;
         end
         if (ctl_warp == 5) begin
             ctl_slot = wslot__5__q;
@@ -3596,8 +2385,8 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
         if ((wslot__5__q == done_slot) & (wbar__5__q == done_id)) begin
             match_mask = match_mask | warp_bit__5;
         end
-        if (req_warp == 6) begin
-            req_slot = wslot__6__q;
+        if (a_warp == 6) begin
+            a_slot = wslot__6__q;
         end
         if (ctl_warp == 6) begin
             ctl_slot = wslot__6__q;
@@ -3605,8 +2394,8 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
         if ((wslot__6__q == done_slot) & (wbar__6__q == done_id)) begin
             match_mask = match_mask | warp_bit__6;
         end
-        if (req_warp == 7) begin
-            req_slot = wslot__7__q;
+        if (a_warp == 7) begin
+            a_slot = wslot__7__q;
         end
         if (ctl_warp == 7) begin
             ctl_slot = wslot__7__q;
@@ -3709,7 +2498,7 @@ module bar_w8_c1__warps(clock,reset,req_warp,req_id,ctl_warp,arr_en,arr_blocks,l
 endmodule // bar_w8_c1__warps
 
 
-module bar_w8_c1__warps__ctl_dec(index,onehot);
+module bar_w8_c1__warps__a_dec(index,onehot);
     
     // Module arguments
     input wire  [2:0] index;
@@ -3717,7 +2506,7 @@ module bar_w8_c1__warps__ctl_dec(index,onehot);
     
     // Update code (custom)
     always @(*) onehot = 8'h1 << index;
-endmodule // bar_w8_c1__warps__ctl_dec
+endmodule // bar_w8_c1__warps__a_dec
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

@@ -59,7 +59,7 @@ fn lockstep(
     cycles: u64,
 ) -> Result<f64, (u64, &'static str, u64, u64)> {
     let mut model = BarUnitModel::new(*cfg);
-    let mut stim = BarStimulus::new(cfg, seed);
+    let mut stim = BarStimulus::with_bad_input(cfg, seed);
     let mut sb = BarScoreboard::new(cfg);
     let mut prev = BarOutputs::default();
     let mut in_dut = 0.0;

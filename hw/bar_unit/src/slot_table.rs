@@ -1,0 +1,227 @@
+//! Slot table: per CTA slot `busy`, `size` (warps launched), `live` (warps
+//! not yet exited), the `active` bits of its 16 barriers and `last_all`
+//! (the id of the slot's last "all"-form arrival), in flops: the
+//! state the unit must read or clear for many barriers at once (a launch
+//! check, an exit's live count, a whole slot cleared by its last exit). The
+//! rest of each barrier is in block RAM (`barrier_ram.rs`).
+//!
+//! Implements the golden kernel's `slot_busy`, `slot_size`, `slot_live` and
+//! `Barrier::active` (`sim/bar_unit/src/bar_unit.rs`, `eval`): a launch sets
+//! the slot's registers; an exit lowers `live`, and the last exit clears the
+//! slot and its 16 `active` bits; an arrival opens or (completing) closes
+//! its barrier; an exit's completion (stage C) closes its barrier.
+//!
+//! `last_all` replaces the model's search for the "all" barrier an exit
+//! completes (`find` over the 16 barriers: `active && all && count >=
+//! live`). If an exit completes "all" barrier *b*, every other live warp of
+//! the CTA waits on *b*, and the CTA's most recent "all" arrival was at *b*:
+//! were it at another barrier *b'* by warp *u*, either *u* still waits on
+//! *b'* (so *b'* = *b*), or *b'* completed since, which needed every live
+//! warp at *b'* (an "all" phase's arrivals all block, `bar.arrive` needs a
+//! count) — so the warps now waiting on *b* arrived there after that
+//! most recent arrival, a contradiction. Stage C then checks *b*'s
+//! `active`, `all` and `count >= live` from the RAM, as the model does.
+//!
+//! Ports (C slots, SB slot bits, CB count bits):
+//! - `clock`, `reset`: the unit's clock and synchronous reset.
+//! - `a_slot` (in, SB), `a_id` (in, 4): stage A's barrier; `a_size`, `a_live` (out, CB), `a_active` (out).
+//! - `l_slot` (in, SB): the LAUNCH slot; `l_in_range` (out: `l_slot` < C), `l_busy` (out).
+//! - `x_slot` (in, SB): the EXIT's slot; `x_live_dec` (out, CB): its live count
+//!   after the exit; `x_last` (out, 4): its `last_all`.
+//! - `c_slot` (in, SB), `c_id` (in, 4): stage C's barrier; `c_active` (out), `c_live` (out, CB).
+//! - `launch_en` (in), `launch_size` (in, CB): a legal LAUNCH into `l_slot`.
+//! - `exit_en` (in): a legal EXIT from `x_slot`.
+//! - `w_slot` (in, SB), `w_id` (in, 4): stage B's arrival's barrier.
+//! - `act_en` (in), `act_val` (in), `act_all` (in): an arrival at (`w_slot`,
+//!   `w_id`): its `active` becomes `act_val`; an "all" arrival sets `last_all`.
+//! - `c_clr` (in): clear barrier (`c_slot`, `c_id`)'s `active`.
+
+use rust_hdl::prelude::*;
+
+/// Per-slot registers and barrier `active` bits of `bar_unit`.
+#[derive(LogicBlock)]
+pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub a_slot: Signal<In, Bits<SB>>,
+    pub a_id: Signal<In, Bits<4>>,
+    pub a_size: Signal<Out, Bits<CB>>,
+    pub a_live: Signal<Out, Bits<CB>>,
+    pub a_active: Signal<Out, Bit>,
+    pub l_slot: Signal<In, Bits<SB>>,
+    pub l_in_range: Signal<Out, Bit>,
+    pub l_busy: Signal<Out, Bit>,
+    pub x_slot: Signal<In, Bits<SB>>,
+    pub x_live_dec: Signal<Out, Bits<CB>>,
+    pub x_last: Signal<Out, Bits<4>>,
+    pub c_slot: Signal<In, Bits<SB>>,
+    pub c_id: Signal<In, Bits<4>>,
+    pub c_active: Signal<Out, Bit>,
+    pub c_live: Signal<Out, Bits<CB>>,
+    pub launch_en: Signal<In, Bit>,
+    pub launch_size: Signal<In, Bits<CB>>,
+    pub exit_en: Signal<In, Bit>,
+    pub w_slot: Signal<In, Bits<SB>>,
+    pub w_id: Signal<In, Bits<4>>,
+    pub act_en: Signal<In, Bit>,
+    pub act_val: Signal<In, Bit>,
+    pub act_all: Signal<In, Bit>,
+    pub c_clr: Signal<In, Bit>,
+    busy: [DFF<Bit>; C],
+    size: [DFF<Bits<CB>>; C],
+    live: [DFF<Bits<CB>>; C],
+    active: [DFF<Bits<16>>; C],
+    last_all: [DFF<Bits<4>>; C],
+    /// One-hot of `a_id`, `w_id` and `c_id`.
+    a_bit: Signal<Local, Bits<16>>,
+    w_bit: Signal<Local, Bits<16>>,
+    c_bit: Signal<Local, Bits<16>>,
+    x_live: Signal<Local, Bits<CB>>,
+    id_bit: [Constant<Bits<16>>; 16],
+    slot_const: [Constant<Bits<SB>>; C],
+    one: Constant<Bits<CB>>,
+}
+
+impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, SB, CB> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            a_slot: Default::default(),
+            a_id: Default::default(),
+            a_size: Default::default(),
+            a_live: Default::default(),
+            a_active: Default::default(),
+            l_slot: Default::default(),
+            l_in_range: Default::default(),
+            l_busy: Default::default(),
+            x_slot: Default::default(),
+            x_live_dec: Default::default(),
+            x_last: Default::default(),
+            c_slot: Default::default(),
+            c_id: Default::default(),
+            c_active: Default::default(),
+            c_live: Default::default(),
+            launch_en: Default::default(),
+            launch_size: Default::default(),
+            exit_en: Default::default(),
+            w_slot: Default::default(),
+            w_id: Default::default(),
+            act_en: Default::default(),
+            act_val: Default::default(),
+            act_all: Default::default(),
+            c_clr: Default::default(),
+            busy: std::array::from_fn(|_| Default::default()),
+            size: std::array::from_fn(|_| Default::default()),
+            live: std::array::from_fn(|_| Default::default()),
+            active: std::array::from_fn(|_| Default::default()),
+            last_all: std::array::from_fn(|_| Default::default()),
+            a_bit: Default::default(),
+            w_bit: Default::default(),
+            c_bit: Default::default(),
+            x_live: Default::default(),
+            id_bit: std::array::from_fn(|a| Constant::new((1u64 << a).into())),
+            slot_const: std::array::from_fn(|c| Constant::new((c as u64).into())),
+            one: Constant::new(1u64.into()),
+        }
+    }
+}
+
+impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB, CB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for c in 0..C {
+            self.busy[c].clock.next = self.clock.val();
+            self.busy[c].d.next = self.busy[c].q.val();
+            self.size[c].clock.next = self.clock.val();
+            self.size[c].d.next = self.size[c].q.val();
+            self.live[c].clock.next = self.clock.val();
+            self.live[c].d.next = self.live[c].q.val();
+            self.active[c].clock.next = self.clock.val();
+            self.active[c].d.next = self.active[c].q.val();
+            self.last_all[c].clock.next = self.clock.val();
+            self.last_all[c].d.next = self.last_all[c].q.val();
+        }
+        self.a_bit.next = 0.into();
+        self.w_bit.next = 0.into();
+        self.c_bit.next = 0.into();
+        for a in 0..16 {
+            if self.a_id.val().index() == a {
+                self.a_bit.next = self.id_bit[a].val();
+            }
+            if self.w_id.val().index() == a {
+                self.w_bit.next = self.id_bit[a].val();
+            }
+            if self.c_id.val().index() == a {
+                self.c_bit.next = self.id_bit[a].val();
+            }
+        }
+
+        // Read ports.
+        self.a_size.next = 0.into();
+        self.a_live.next = 0.into();
+        self.a_active.next = false;
+        self.x_last.next = 0.into();
+        self.l_in_range.next = false;
+        self.l_busy.next = false;
+        self.x_live.next = 0.into();
+        self.c_active.next = false;
+        self.c_live.next = 0.into();
+        for c in 0..C {
+            if self.a_slot.val() == self.slot_const[c].val() {
+                self.a_size.next = self.size[c].q.val();
+                self.a_live.next = self.live[c].q.val();
+                self.a_active.next = (self.active[c].q.val() & self.a_bit.val()).any();
+            }
+            if self.l_slot.val() == self.slot_const[c].val() {
+                self.l_in_range.next = true;
+                self.l_busy.next = self.busy[c].q.val();
+            }
+            if self.x_slot.val() == self.slot_const[c].val() {
+                self.x_live.next = self.live[c].q.val();
+                self.x_last.next = self.last_all[c].q.val();
+            }
+            if self.c_slot.val() == self.slot_const[c].val() {
+                self.c_active.next = (self.active[c].q.val() & self.c_bit.val()).any();
+                self.c_live.next = self.live[c].q.val();
+            }
+        }
+        self.x_live_dec.next = self.x_live.val() - self.one.val();
+
+        // Updates: stage C's completion, stage B's arrival, launch or exit.
+        for c in 0..C {
+            if self.c_clr.val() & (self.c_slot.val() == self.slot_const[c].val()) {
+                self.active[c].d.next = self.active[c].q.val() & !self.c_bit.val();
+            }
+            if self.act_en.val() & (self.w_slot.val() == self.slot_const[c].val()) {
+                if self.act_val.val() {
+                    self.active[c].d.next = self.active[c].q.val() | self.w_bit.val();
+                } else {
+                    self.active[c].d.next = self.active[c].q.val() & !self.w_bit.val();
+                }
+                if self.act_all.val() {
+                    self.last_all[c].d.next = self.w_id.val();
+                }
+            }
+            if self.launch_en.val() & (self.l_slot.val() == self.slot_const[c].val()) {
+                self.busy[c].d.next = true;
+                self.size[c].d.next = self.launch_size.val();
+                self.live[c].d.next = self.launch_size.val();
+            }
+            if self.exit_en.val() & (self.x_slot.val() == self.slot_const[c].val()) {
+                self.live[c].d.next = self.x_live_dec.val();
+                if !self.x_live_dec.val().any() {
+                    self.busy[c].d.next = false;
+                    self.size[c].d.next = 0.into();
+                    self.active[c].d.next = 0.into();
+                }
+            }
+            if self.reset.val() {
+                self.busy[c].d.next = false;
+                self.size[c].d.next = 0.into();
+                self.live[c].d.next = 0.into();
+                self.active[c].d.next = 0.into();
+            }
+        }
+    }
+}
