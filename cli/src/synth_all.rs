@@ -89,16 +89,17 @@ fn cells(r: &Row) -> String {
         Ok(f) => {
             let pnr = f.pnr.as_ref();
             format!(
-                "{} | {} | {} | {}",
+                "{} | {} | {} | {} | {}",
                 f.luts,
                 f.ffs,
+                f.brams,
                 pnr.map(|p| format!("{} / {}", p.lc_used, p.lc_total))
                     .unwrap_or_default(),
                 pnr.map(|p| format!("{:.1}", p.fmax_mhz))
                     .unwrap_or_default()
             )
         }
-        Err(e) => format!("failed: {} | | |", failure(e).replace('|', "/")),
+        Err(e) => format!("failed: {} | | | |", failure(e).replace('|', "/")),
     }
 }
 
@@ -291,6 +292,7 @@ fn markdown_text(
          ({} runs, {secs} s). Devices: {}. nextpnr seed {}, clock target {} MHz; \
          the fmax is nextpnr's post-route estimate, every port on a pin placed freely. \
          Tools: {}. LUTs: `SB_LUT4` / `LUT4`; flip-flops: `SB_DFF*` / `TRELLIS_FF`; \
+         block RAMs: `SB_RAM40_4K` (4 kbit, 32 on the HX8K) / `DP16KD` (18 kbit, 208 on the 85F); \
          logic cells: `ICESTORM_LC` (a LUT and a flop each) / `TRELLIS_COMB` (a LUT each). \
          The mbarrier unit is synthesised inside its serial-in / XOR-out harness \
          (its ports outnumber the iCE40 package's pins). See `docs/fpga.md`.\n",
@@ -312,9 +314,9 @@ fn markdown_text(
     let _ = writeln!(s, "## Shipped configurations (`verilog_out/`)\n");
     let _ = writeln!(
         s,
-        "| unit | configuration | family | LUTs | flip-flops | logic cells | fmax (MHz) |"
+        "| unit | configuration | family | LUTs | flip-flops | block RAMs | logic cells | fmax (MHz) |"
     );
-    let _ = writeln!(s, "| --- | --- | --- | ---: | ---: | ---: | ---: |");
+    let _ = writeln!(s, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |");
     for r in rows {
         let _ = writeln!(
             s,
@@ -335,9 +337,9 @@ fn markdown_text(
         );
         let _ = writeln!(
             s,
-            "| change | family | LUTs | flip-flops | logic cells | fmax (MHz) |"
+            "| change | family | LUTs | flip-flops | block RAMs | logic cells | fmax (MHz) |"
         );
-        let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: |");
+        let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: | ---: |");
         for r in scaling {
             let _ = writeln!(s, "| {} | {} | {} |", r.config, r.target.name(), cells(r));
         }

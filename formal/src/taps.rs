@@ -15,7 +15,11 @@
 //! `setattr -set keep 1 <top>/w:*` (the harness's wires survive `flatten`
 //! under their names), `flatten`, then `connect -nomap -set <wire>
 //! <flattened register net>` for each tap. After `flatten` the register `q` of instance `dut.core.ctas__0.count__5`
-//! is the net `dut.core.ctas__0.count__5.q`. A tap whose instance path or
+//! is the net `dut.core.ctas__0.count__5.q`. A word of a memory (a block
+//! RAM of the design, `reg [..] mem[..]`) is tapped as `<instance
+//! path>.mem[<address>]`: the runner maps memories to registers
+//! (`memory_map`) after `flatten`, which names word *k* `<path>.mem[k]`.
+//! A tap whose instance path or
 //! width does not exist makes yosys stop with an error naming it (`connect`
 //! cannot parse the net, or the widths differ), and [`check_paths`] refuses
 //! a path whose instances are not in the Verilog before any tool runs.
@@ -92,7 +96,7 @@ pub fn script(harness: &str, top: &str, group: &str) -> String {
     // Keep the harness's own wires (the ports among them): after `flatten`
     // opt_clean would otherwise leave only the instance's names of the port
     // nets, and the counterexample VCD would lack the top-level ports.
-    let mut s = format!("setattr -set keep 1 {top}/w:*\nflatten\ncd {top}\n");
+    let mut s = format!("setattr -set keep 1 {top}/w:*\nflatten\nmemory_map\ncd {top}\n");
     for (w, n) in taps {
         s += &format!("connect -nomap -set {w} {n}\n");
     }
@@ -113,16 +117,24 @@ pub fn insert(sby: &str, harness: &str, top: &str, group: &str) -> String {
     }
 }
 
-/// Every tap's instance path (`dut.core.<inst>...<reg>.q`) must name
-/// instances of the Verilog: each component after `dut.core` appears as an
-/// instance (`<name>(`). Err names the first tap that does not.
+/// Every tap's instance path (`dut.core.<inst>...<reg>.q`, or
+/// `dut.core.<inst>...mem[<k>]` for a memory word and
+/// `dut.core.<inst>...read_data` for a memory's read register) must name instances of
+/// the Verilog: each component after `dut.core` appears as an instance
+/// (`<name>(`). Err names the first tap that does not.
 pub fn check_paths(harness: &str, verilog: &str) -> Result<(), String> {
     for (w, n) in parse(harness) {
         let parts: Vec<&str> = n.split('.').collect();
         let ok = parts.len() >= 4
             && parts[0] == "dut"
             && parts[1] == "core"
-            && parts.last() == Some(&"q")
+            && parts.last().is_some_and(|l| {
+                *l == "q"
+                    || *l == "read_data"
+                    || l.strip_prefix("mem[")
+                        .and_then(|r| r.strip_suffix(']'))
+                        .is_some_and(|k| k.parse::<u32>().is_ok())
+            })
             && parts[2..parts.len() - 1]
                 .iter()
                 .all(|p| verilog.contains(&format!(" {p}(")));
@@ -161,11 +173,15 @@ mod tests {
         let sby = "[script]\nread -formal a.v\nprep -top top\n\n[files]\n";
         let with = insert(sby, &h, "top", "b1");
         assert!(with.contains(
-            "prep -top top\nsetattr -set keep 1 top/w:*\nflatten\ncd top\nconnect -nomap -set t_a dut.core.x__0.a__1.q\nconnect -nomap -set t_b dut.core.y.q\ncd ..\n\n[files]"
+            "prep -top top\nsetattr -set keep 1 top/w:*\nflatten\nmemory_map\ncd top\nconnect -nomap -set t_a dut.core.x__0.a__1.q\nconnect -nomap -set t_b dut.core.y.q\ncd ..\n\n[files]"
         ));
         assert_eq!(insert(sby, &h, "top", "b2"), sby);
         let v = "  m x__0(\n  n a__1(\n  k y(\n";
         assert!(check_paths(&h, v).is_ok());
+        let ram = declare(&[Tap::new("t_m", 6, "dut.core.y.mem[5]")], &["inv"]);
+        assert!(check_paths(&ram, v).is_ok());
+        let bad = declare(&[Tap::new("t_m", 6, "dut.core.y.mem[x]")], &["inv"]);
+        assert!(check_paths(&bad, v).is_err());
         let e = check_paths(&h, "  m x__0(\n").unwrap_err();
         assert!(
             e.contains("t_a") && e.contains("dut.core.x__0.a__1.q"),

@@ -104,6 +104,7 @@ pub struct BarUnit<
     a_active: Signal<Local, Bit>,
     /// The RAM read address (stage A), the arrival's write address and flags word (stage B).
     rd_addr: Signal<Local, Bits<AB>>,
+    wr_en: Signal<Local, Bit>,
     wr_addr: Signal<Local, Bits<AB>>,
     wr_flags: Signal<Local, Bits<6>>,
     /// Stage B (and C): fields of the barrier word read.
@@ -217,6 +218,7 @@ impl<
             a_behind: Default::default(),
             a_active: Default::default(),
             rd_addr: Default::default(),
+            wr_en: Default::default(),
             wr_addr: Default::default(),
             wr_flags: Default::default(),
             rd_all: Default::default(),
@@ -434,10 +436,12 @@ impl<
         self.arr_done.next = self.new_count.val() >= self.regs.b_target.val();
 
         // The arrival's writes: the barrier words and its `active` bit.
-        self.ram_flags.wr_en.next = self.arr_ok.val();
-        self.ram_expected.wr_en.next = self.arr_ok.val();
-        self.ram_count.wr_en.next = self.arr_ok.val();
-        self.ram_popc.wr_en.next = self.arr_ok.val();
+        // (Not in a reset cycle: reset changes no barrier word.)
+        self.wr_en.next = self.arr_ok.val() & !self.reset.val();
+        self.ram_flags.wr_en.next = self.wr_en.val();
+        self.ram_expected.wr_en.next = self.wr_en.val();
+        self.ram_count.wr_en.next = self.wr_en.val();
+        self.ram_popc.wr_en.next = self.wr_en.val();
         self.arr_addr.slot.next = self.regs.b_rslot.val();
         self.arr_addr.id.next = self.regs.b_id.val();
         self.wr_addr.next = self.arr_addr.addr.val();

@@ -683,6 +683,8 @@ pub struct Figures {
     pub luts: u64,
     pub ffs: u64,
     pub carries: Option<u64>,
+    /// Block RAMs (`SB_RAM40_4K` / `DP16KD`, `PDPW16KD`; generic: memories left as `$mem*`).
+    pub brams: u64,
     /// Longest LUT path (generic target).
     pub lut_depth: Option<u64>,
     pub pnr: Option<PnrFigures>,
@@ -690,6 +692,20 @@ pub struct Figures {
     pub nextpnr_secs: Option<f64>,
     pub yosys_version: String,
     pub nextpnr_version: Option<String>,
+}
+
+/// Block RAMs of a yosys cell table for `target` (iCE40 `SB_RAM40_4K*`,
+/// ECP5 `DP16KD`/`PDPW16KD`; generic: the memories yosys kept, `$mem*`).
+pub fn brams_from_cells(cells: &BTreeMap<String, u64>, target: Target) -> u64 {
+    cells
+        .iter()
+        .filter(|(k, _)| match target {
+            Target::Ice40 => k.starts_with("SB_RAM40_4K"),
+            Target::Ecp5 => *k == "DP16KD" || *k == "PDPW16KD",
+            Target::Generic => k.starts_with("$mem"),
+        })
+        .map(|(_, n)| *n)
+        .sum()
 }
 
 /// LUTs, flip-flops and carries of a yosys cell table for `target`.
@@ -793,6 +809,8 @@ struct CellNames {
     luts: &'static str,
     ffs: &'static str,
     carries: &'static str,
+    brams: &'static str,
+    brams_total: u64,
     lcs: &'static str,
     io: &'static str,
 }
@@ -803,6 +821,8 @@ fn cell_names(target: Target) -> CellNames {
             luts: "LUTs (LUT4)",
             ffs: "flip-flops (TRELLIS_FF)",
             carries: "carries (CCU2C)",
+            brams: "block RAMs (DP16KD)",
+            brams_total: 208,
             lcs: "logic cells (TRELLIS_COMB)",
             io: "I/O (TRELLIS_IO)",
         },
@@ -810,6 +830,8 @@ fn cell_names(target: Target) -> CellNames {
             luts: "LUTs (SB_LUT4)",
             ffs: "flip-flops (SB_DFF*)",
             carries: "carries (SB_CARRY)",
+            brams: "block RAMs (SB_RAM40_4K)",
+            brams_total: 32,
             lcs: "logic cells (ICESTORM_LC)",
             io: "I/O (SB_IO)",
         },
@@ -901,10 +923,12 @@ pub fn run_flow(
     };
     let cells = parse_yosys_stat(&read(dir, "stat.txt")?).map_err(failed)?;
     let (luts, ffs, carries) = area_from_cells(&cells, opts.target);
+    let brams = brams_from_cells(&cells, opts.target);
     let mut fig = Figures {
         luts,
         ffs,
         carries,
+        brams,
         yosys_secs,
         yosys_version: tool_version(&yosys, "-V"),
         ..Figures::default()
@@ -914,6 +938,7 @@ pub fn run_flow(
         fig.lut_depth = Some(depth);
         println!("{:<27}{luts}", "LUTs ($lut, 4-input)");
         println!("{:<27}{ffs}", "flip-flops ($_*DFF*)");
+        println!("{:<27}{brams}", "memories ($mem*)");
         println!("{:<27}{depth} levels ({from} -> {to})", "longest LUT path");
         println!(
             "{:<27}n/a (generic target: no timing model; use --target ice40 or ecp5)",
@@ -942,6 +967,7 @@ pub fn run_flow(
     println!("{:<27}{luts}", names.luts);
     println!("{:<27}{ffs}", names.ffs);
     println!("{:<27}{}", names.carries, carries.unwrap_or(0));
+    println!("{:<27}{brams} / {}", names.brams, names.brams_total);
     println!(
         "{:<27}{} / {} ({:.1} %)",
         names.lcs,

@@ -15,6 +15,9 @@
 //!   (a phase with both bar.arrive and bar.sync arrivals), `red_popc`,
 //!   `red_and_0`, `red_and_1`, `red_or_0`, `red_or_1`
 //! - `exit_completes`: an exit completed a barrier
+//! - `ram_forward`: legal arrivals at one barrier checked in consecutive
+//!   cycles, the first not completing it (the RTL's block RAM hands the
+//!   second the first one's write through its forwarding register)
 //! - `back_to_back`: a legal arrival at (slot, id) taken in the cycle its
 //!   completing arrival is checked (it belongs to the next phase)
 //! - `all_ctas_busy`: every CTA slot busy at once
@@ -49,6 +52,8 @@ pub struct BarCoverage {
     /// The request taken in the last cycle went to a barrier whose
     /// completing arrival was checked in that cycle.
     b2b: bool,
+    /// The barrier of the legal, non-completing arrival checked last cycle.
+    open_prev: Option<usize>,
 }
 
 impl BarCoverage {
@@ -78,6 +83,7 @@ impl BarCoverage {
             "red_or_1",
             "exit_completes",
             "back_to_back",
+            "ram_forward",
             "all_ctas_busy",
             "many_pending",
             "blocked_refused",
@@ -101,6 +107,7 @@ impl BarCoverage {
             bins,
             saw: vec![(false, false); cfg.cta_slots as usize * BARRIERS_PER_CTA],
             b2b: false,
+            open_prev: None,
         }
     }
 
@@ -113,6 +120,7 @@ impl BarCoverage {
     /// Samples one cycle: `s` is the model's state before the edge.
     pub fn sample(&mut self, s: &State, i: &BarInputs, o: &BarOutputs) {
         let b2b = std::mem::take(&mut self.b2b);
+        let open_prev = std::mem::take(&mut self.open_prev);
         if i.reset {
             if s.blocked != 0 {
                 self.hit("reset_mid_traffic");
@@ -210,6 +218,12 @@ impl BarCoverage {
                 }
                 self.saw[idx] = (false, false);
                 completing = Some((slot, id));
+            }
+            if open_prev == Some(idx) {
+                self.hit("ram_forward");
+            }
+            if !done {
+                self.open_prev = Some(idx);
             }
         }
         // Stage A: this cycle's handshake.

@@ -227,6 +227,7 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     reg  a_behind;
     reg  a_active;
     reg  [5:0] rd_addr;
+    reg  wr_en;
     reg  [5:0] wr_addr;
     reg  [5:0] wr_flags;
     reg  rd_all;
@@ -572,10 +573,11 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
             new_or = regs__b_or;
         end
         arr_done = new_count >= regs__b_target;
-        ram_flags__wr_en = arr_ok;
-        ram_expected__wr_en = arr_ok;
-        ram_count__wr_en = arr_ok;
-        ram_popc__wr_en = arr_ok;
+        wr_en = arr_ok & ~reset;
+        ram_flags__wr_en = wr_en;
+        ram_expected__wr_en = wr_en;
+        ram_count__wr_en = wr_en;
+        ram_popc__wr_en = wr_en;
         arr_addr__slot = regs__b_rslot;
         arr_addr__id = regs__b_id;
         wr_addr = arr_addr__addr;

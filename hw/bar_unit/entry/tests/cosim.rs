@@ -134,30 +134,30 @@ fn every_shipped_configuration_is_cosimulated() {
     assert_eq!(names, ["default", "w16_c4", "w8_c1", "w8_c3"]);
 }
 
-/// Bug injection: in the emitted w8_c1 file, the completion compare of the
-/// CTA bank (`arr_done = new_count >= target`) becomes `>`. A barrier then
-/// completes one arrival late, so the first difference must be `rel_valid`
-/// in the first cycle where the model releases.
+/// Bug injection: in the emitted w8_c1 file, stage B's completion compare
+/// of an arrival (`arr_done = new_count >= regs__b_target`) becomes `>`. A
+/// barrier then completes one arrival late, so the first difference must be
+/// `rel_valid` in the first cycle where the model releases.
 #[test]
 fn injected_compare_bug_is_caught_at_the_predicted_port_and_cycle() {
     let cfg = shipped("w8_c1");
     let text = std::fs::read_to_string(emitted("w8_c1")).unwrap();
-    let good = "arr_done = new_count >= target;";
+    let good = "arr_done = new_count >= regs__b_target;";
     assert_eq!(
         text.matches(good).count(),
         1,
         "the emitted text changed: update the mutation"
     );
-    let bad = text.replace(good, "arr_done = new_count > target;");
+    let bad = text.replace(good, "arr_done = new_count > regs__b_target;");
     let dir = std::env::temp_dir().join(format!("bar-unit-mutant-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path: &Path = &dir.join("bar_unit.v");
     std::fs::write(path, bad).unwrap();
     let mut dut =
         VerilatorDut::<BarUnitPorts>::build(path, &cfg, &quiet()).unwrap_or_else(|e| panic!("{e}"));
-    // The model alone: first cycle it releases.
+    // The model alone, on the stimulus `lockstep` drives: first cycle it releases.
     let mut model = BarUnitModel::new(cfg);
-    let mut stim = BarStimulus::new(&cfg, 5);
+    let mut stim = BarStimulus::with_bad_input(&cfg, 5);
     let mut prev = BarOutputs::default();
     let mut predicted = None;
     for cycle in 0..20_000u64 {
