@@ -21,29 +21,40 @@
 //! and a comparison: a blocked warp waits on exactly one barrier, so the
 //! ports cannot tell; see `spec/bar_unit.md`.)
 //!
-//! `req_ready`, `err` and `err_code` are combinational from the registers and
-//! this cycle's inputs; `rel_*` and `blocked` come straight from registers.
+//! `req_ready` is combinational from the registers and this cycle's inputs;
+//! `err`/`err_code` from the registers (the event taken last cycle); `rel_*`
+//! and `blocked` come straight from registers.
 //!
-//! # One cycle
+//! # The pipeline (one event — a ctl event or a request — per cycle)
 //!
-//! - A ctl event (launch or exit) is always taken; a request in the same
-//!   cycle is refused (`req_ready` low, no `err`). A request of a blocked
-//!   warp is refused without `err`. Any other request is taken: either it is
-//!   bad (pulses `err` with its cause, changes nothing) or it is an arrival.
-//! - An arrival that brings its barrier's count to the expected count (or, in
-//!   an "all" phase, to the CTA's live warps) **completes** the barrier at this
-//!   edge: the barrier is cleared for its next phase and its waiters and
-//!   result are loaded into the release register. An exit that lowers its
-//!   CTA's live count to the arrivals of an "all" phase completes that barrier
-//!   the same way (at most one can: every other live warp is blocked on it).
+//! - **Stage A** (cycle t): a ctl event is always taken; a request in the
+//!   same cycle is refused (`req_ready` low, no `err`). A request is also
+//!   refused without `err` in the cycle after a ctl event, when its warp is
+//!   blocked, and when its warp's previous request, taken last cycle, was
+//!   not `bar.arrive` (it is being checked and may block the warp). Any
+//!   other request is taken into [`Taken`].
+//! - **Stage B** (t + 1): the taken event is checked against the state
+//!   every earlier event left: a bad one pulses `err` with its cause and
+//!   changes nothing; an arrival is counted, and one that brings its
+//!   barrier's count to the expected count (or, in an "all" phase, to the
+//!   CTA's live warps) **completes** the barrier at this edge: the barrier
+//!   is cleared for its next phase and its waiters and result are loaded
+//!   into the release register. A `bar.sync`/`bar.red` sets its warp's
+//!   `blocked` at this edge. An exit that lowers its CTA's live count to the
+//!   arrivals of an "all" phase marks that barrier in [`ExitDone`] (at most
+//!   one can: every other live warp is blocked on it).
+//! - **Stage C** (t + 2): the barrier an exit marked is completed like an
+//!   arrival's.
 //! - The release register pulses `rel_*` in the next cycle; its warps stay
 //!   `blocked` through that cycle and are unblocked at its end.
 //!
-//! **At most one barrier completes per cycle** (one event — an arrival or an
-//! exit — is taken per cycle and each completes at most one barrier), so the
-//! release register never backs up. **B7 bound: a barrier's waiters are
-//! released exactly 1 cycle after the cycle its last arrival (or the
-//! completing exit) was taken.**
+//! **At most one barrier completes per cycle** (one event is taken per
+//! cycle, each completes at most one barrier, and no request is taken in
+//! the cycle after a ctl event, so an exit's stage-C completion meets no
+//! arrival's), so the release register never backs up. **B7 bound: a
+//! barrier's waiters are released exactly 2 cycles after the cycle its last
+//! arrival was taken, 3 cycles after the cycle a completing exit was
+//! taken.**
 
 use crate::config::{BarConfig, BARRIERS_PER_CTA};
 use crate::ports::{ctl, errc, op, BarInputs, BarOutputs};

@@ -202,7 +202,9 @@ pub struct TimingConfig {
     /// Same for `bar.red` arrivals: the 32 predicates of a warp go through the
     /// reduction path, which accepts one warp per this many cycles.
     pub red_arrival_interval: u32,
-    /// From the unit's release pulse until the released warp issues again.
+    /// From the unit's release pulse until the released warp issues again
+    /// (the environment's release path only: the unit's own 2 cycles from the
+    /// last arrival to its release pulse, B7, come on top).
     pub release_latency: u32,
     /// Extra cycles for the `B2R.RESULT` read of a `bar.red.popc` result.
     pub red_popc_latency: u32,
@@ -231,7 +233,10 @@ impl TimingConfig {
         TimingConfig {
             arrival_interval: 2,
             red_arrival_interval: 3,
-            release_latency: 10,
+            // 11 cycles from the last arrival to the warp's next issue: the
+            // unit's 2 (release in t + 2, B7) + this path's 9. (It was 10
+            // while the unit released in t + 1; the total is unchanged.)
+            release_latency: 9,
             red_popc_latency: 62,
             red_pred_latency: 36,
             loop_overhead: 2,

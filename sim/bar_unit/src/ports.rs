@@ -135,7 +135,7 @@ macro_rules! bar_unit_ports {
             rel_op: output u8 = 3,
             /// Reduction result: popc sum, or the AND/OR in bit 0; 0 for SYNC (RB bits).
             rel_result: output u32 = cfg.rb(),
-            /// Bit w: warp w is blocked at a barrier (from the cycle after its request through its release cycle).
+            /// Bit w: warp w is blocked at a barrier (from the second cycle after its request was taken through its release cycle).
             blocked: output u64 = cfg.warps,
             /// One-cycle pulse: a protocol violation presented this cycle.
             err: output bool = 1,

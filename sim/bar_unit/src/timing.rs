@@ -10,9 +10,10 @@
 //! - arrivals reach the barrier unit serialised, one warp per
 //!   `arrival_interval` = 2 cycles (`bar.red`: `red_arrival_interval` = 3, the
 //!   reduction path takes a warp's 32 predicates per 3 cycles);
-//! - the unit releases 1 cycle after the last arrival (B7), then the release
-//!   path takes `release_latency` cycles until the warp issues; `bar.red`
-//!   adds the result path (`B2R.RESULT`): `red_popc_latency` or `red_pred_latency`;
+//! - the unit releases 2 cycles after the last arrival (B7), then the release
+//!   path takes `release_latency` = 9 cycles until the warp issues (11 in
+//!   all); `bar.red` adds the result path (`B2R.RESULT`): `red_popc_latency`
+//!   or `red_pred_latency`;
 //! - a barrier with a count operand issues `count_overhead` cycles later than
 //!   the no-count form; the loop itself costs `loop_overhead`;
 //! - cluster barrier: the SM collects its CTA's arrivals locally (same

@@ -110,6 +110,21 @@ pub struct Scenario {
     pub programs: Vec<WarpProgram>,
 }
 
+/// Idle cycles after the last event: an exit that completes an "all"
+/// barrier releases its waiters 3 cycles after it was taken (B7), an
+/// arrival's release and a request's `err` come sooner.
+const DRAIN: u64 = 3;
+
+/// A request the unit took, until its `err` (or none) comes the next cycle.
+#[derive(Clone, Copy, Debug)]
+struct TakenReq {
+    warp: usize,
+    op: u8,
+    pred: u32,
+    /// Its barrier: slot × 16 + id.
+    idx: usize,
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct WarpCtx {
     pc: usize,
@@ -275,12 +290,25 @@ impl SmEnv {
             }
         }
         let mut expected_red: Vec<Option<(u8, u32)>> = vec![None; cfg.cta_slots as usize * 16];
-        for now in 0..max_cycles {
+        // The request taken last cycle: its `err` comes this cycle (stage B
+        // checks it), so only now is it known to be an arrival.
+        let mut taken: Option<TakenReq> = None;
+        // Once every program finished (or `max_cycles` ran out): the cycle at
+        // which the idle cycles that let the last events drain end.
+        let mut drain_until: Option<u64> = None;
+        for now in 0.. {
+            if drain_until.is_some_and(|d| now >= d) {
+                break;
+            }
+            if drain_until.is_none() && now >= max_cycles {
+                drain_until = Some(now + DRAIN);
+            }
+            let draining = drain_until.is_some();
             let mut i = BarInputs::default();
             // Exits requested by programs, then launches, have priority.
             for w in 0..nw {
                 let c = self.warps[w];
-                if c.done || c.blocked || c.ready_at > now {
+                if draining || c.done || c.blocked || c.ready_at > now {
                     continue;
                 }
                 let p = &self.scenario.programs[self.prog_of[w].unwrap()];
@@ -299,12 +327,16 @@ impl SmEnv {
             }
             let launching = !self.pending_ctl.is_empty()
                 && self.pending_ctl.last().unwrap().ctl_op == ctl::LAUNCH;
-            if let Some(c) = self.pending_ctl.pop() {
-                i = c;
+            if !draining {
+                if let Some(c) = self.pending_ctl.pop() {
+                    i = c;
+                }
             }
             // Pick the warp whose barrier has waited longest for the port.
+            // (A request the unit refuses — the cycle after a ctl event — is
+            // simply presented again.)
             let mut chosen = None;
-            if !i.ctl_valid && !launching && self.port_free_at <= now {
+            if !draining && !i.ctl_valid && !launching && self.port_free_at <= now {
                 let mut best: Option<(u64, usize)> = None;
                 for w in 0..nw {
                     let c = self.warps[w];
@@ -350,7 +382,9 @@ impl SmEnv {
             let o: BarOutputs = self.step_unit(&i);
             if let Err(v) = self.sb.check(&i, &o) {
                 res.violation = Some(v);
-                res.cycles = now + 1;
+                if !draining {
+                    res.cycles = now + 1;
+                }
                 break;
             }
             if o.err {
@@ -383,9 +417,35 @@ impl SmEnv {
                     }
                 }
             }
-            if let Some(w) = chosen {
-                if o.req_ready && !o.err {
+            // Last cycle's request: `err` now says whether it was an arrival.
+            // (After this cycle's release: an arrival taken in the cycle
+            // after a barrier's last one belongs to its next phase.)
+            if let Some(t) = taken.take() {
+                if o.err {
+                    // A bad request is consumed and changes nothing: the
+                    // warp is not blocked and goes on past it.
+                    if op::blocks(t.op) {
+                        self.warps[t.warp].blocked = false;
+                        self.advance(t.warp, now);
+                    }
+                } else {
                     res.arrivals += 1;
+                    let a = &mut self.red_acc[t.idx];
+                    a.0 += t.pred.count_ones();
+                    a.1 &= t.pred == u32::MAX;
+                    a.2 |= t.pred != 0;
+                    if op::is_red(t.op) {
+                        let v = match t.op {
+                            op::RED_POPC => a.0,
+                            op::RED_AND => a.1 as u32,
+                            _ => a.2 as u32,
+                        };
+                        expected_red[t.idx] = Some((t.op, v));
+                    }
+                }
+            }
+            if let Some(w) = chosen {
+                if o.req_ready {
                     let interval = if op::is_red(i.req_op) {
                         self.timing.red_arrival_interval
                     } else {
@@ -393,25 +453,22 @@ impl SmEnv {
                     };
                     self.port_free_at = now + interval as u64;
                     let slot = before.warp_slot[w] as usize;
-                    let idx = slot * 16 + i.req_id as usize;
-                    let a = &mut self.red_acc[idx];
-                    a.0 += i.req_pred.count_ones();
-                    a.1 &= i.req_pred == u32::MAX;
-                    a.2 |= i.req_pred != 0;
-                    if op::is_red(i.req_op) {
-                        let v = match i.req_op {
-                            op::RED_POPC => a.0,
-                            op::RED_AND => a.1 as u32,
-                            _ => a.2 as u32,
-                        };
-                        expected_red[idx] = Some((i.req_op, v));
-                    }
+                    taken = Some(TakenReq {
+                        warp: w,
+                        op: i.req_op,
+                        pred: i.req_pred,
+                        idx: slot * 16 + i.req_id as usize,
+                    });
                     if op::blocks(i.req_op) {
+                        // Blocked until its release (or its `err` next cycle).
                         self.warps[w].blocked = true;
                     } else {
                         self.advance(w, now + 1);
                     }
                 }
+            }
+            if draining {
+                continue;
             }
             // Delays.
             for w in 0..nw {
@@ -427,17 +484,8 @@ impl SmEnv {
             res.cycles = now + 1;
             if self.warps.iter().all(|c| c.done) && self.pending_ctl.is_empty() {
                 res.all_done = true;
-                // Let the last release drain.
-                break;
-            }
-        }
-        for _ in 0..2 {
-            let i = BarInputs::default();
-            let o = self.step_unit(&i);
-            if res.violation.is_none() {
-                if let Err(v) = self.sb.check(&i, &o) {
-                    res.violation = Some(v);
-                }
+                // Let the last events drain.
+                drain_until = Some(now + 1 + DRAIN);
             }
         }
         if res.violation.is_none() {

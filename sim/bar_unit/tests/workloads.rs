@@ -6,7 +6,10 @@
 //! before the whole cluster arrived.
 
 use bar_unit_model::config::{BarConfig, TimingConfig, CLUSTER_SIZES};
-use bar_unit_model::workload::{bar_scenario, cluster_handshake, SmEnv, BAR_SCENARIOS};
+use bar_unit_model::workload::{
+    arrive, bar_scenario, cluster_handshake, sync, Instr, Scenario, SmEnv, WarpProgram,
+    BAR_SCENARIOS,
+};
 
 #[test]
 fn every_bar_scenario_runs_clean_on_several_configs() {
@@ -69,6 +72,80 @@ fn every_bar_scenario_runs_clean_on_several_configs() {
 }
 
 #[test]
+fn a_bad_request_is_counted_as_an_error_not_an_arrival_and_is_consumed() {
+    // Its `err` comes the cycle after the unit took it: warp 0's
+    // `bar.arrive 1, 96` and `bar.sync 2, 96` (3 warps > the CTA's 2:
+    // count_too_big) are errors, consumed (the warp goes on, not blocked),
+    // and only the two `bar.sync 0, 64` are arrivals. Warp 1's last
+    // instruction is bad too: its `err` comes after every program finished.
+    let cfg = BarConfig {
+        warps: 8,
+        cta_slots: 1,
+    };
+    for (tname, t) in [
+        ("ideal", TimingConfig::ideal()),
+        ("h100", TimingConfig::h100()),
+    ] {
+        let s = Scenario {
+            name: "bad".into(),
+            cfg,
+            ctas: vec![(0, 0b11)],
+            programs: vec![
+                WarpProgram {
+                    warp: 0,
+                    prog: vec![arrive(1, 3), sync(2, Some(3)), sync(0, Some(2))],
+                    iterations: 1,
+                },
+                WarpProgram {
+                    warp: 1,
+                    prog: vec![Instr::Delay(40), sync(0, Some(2)), arrive(3, 3)],
+                    iterations: 1,
+                },
+            ],
+        };
+        let r = SmEnv::new(s, t, 1).run(10_000);
+        assert!(r.violation.is_none(), "{tname}: {:?}", r.violation);
+        assert!(r.all_done, "{tname}: did not finish");
+        assert_eq!(
+            (r.errors, r.arrivals, r.releases),
+            (3, 2, 1),
+            "{tname}: errors, arrivals, releases"
+        );
+    }
+}
+
+#[test]
+fn an_exit_completing_an_all_barrier_releases_its_waiter() {
+    // Warp 1 exits while warp 0 waits at `bar.sync 0` (all form): the exit
+    // completes it, the release comes 3 cycles after the exit was taken.
+    let cfg = BarConfig {
+        warps: 8,
+        cta_slots: 1,
+    };
+    let s = Scenario {
+        name: "exit_last".into(),
+        cfg,
+        ctas: vec![(0, 0b11)],
+        programs: vec![
+            WarpProgram {
+                warp: 0,
+                prog: vec![sync(0, None)],
+                iterations: 1,
+            },
+            WarpProgram {
+                warp: 1,
+                prog: vec![Instr::Delay(20), Instr::Exit],
+                iterations: 1,
+            },
+        ],
+    };
+    let r = SmEnv::new(s, TimingConfig::ideal(), 1).run(10_000);
+    assert!(r.violation.is_none(), "{:?}", r.violation);
+    assert!(r.all_done);
+    assert_eq!((r.errors, r.arrivals, r.releases), (0, 1, 1));
+}
+
+#[test]
 fn unknown_scenario_is_a_clear_error() {
     let e = bar_scenario("sync_loop", &BarConfig::default(), 1).unwrap_err();
     let s = e.to_string();
@@ -92,14 +169,15 @@ fn h100_syncthreads_throughput_is_serialised_arrivals() {
     )
     .run(100_000);
     assert_eq!(r.median_period(0, 5), Some(76.0));
-    // Ideal environment: k arrivals at one per cycle + 1 release cycle.
+    // Ideal environment: k = 32 arrivals at one per cycle + the unit's 2
+    // cycles from the last arrival to the release (B7).
     let r = SmEnv::new(
         bar_scenario("syncthreads_loop", &cfg, 50).unwrap(),
         TimingConfig::ideal(),
         1,
     )
     .run(100_000);
-    assert_eq!(r.median_period(0, 5), Some(33.0));
+    assert_eq!(r.median_period(0, 5), Some(34.0));
 }
 
 #[test]
