@@ -380,6 +380,16 @@ struct Warp {
     mb_hold: bool,
 }
 
+/// An event `bar_unit` took: a barrier op (its warp, whether it was a
+/// `bar.arrive`, its instruction's line and column) or a ctl event (the
+/// exiting warp; a launch: the CTA's first warp).
+#[derive(Clone, Copy, Debug)]
+struct BarEvent {
+    warp: usize,
+    arrive: bool,
+    at: Option<(usize, usize)>,
+}
+
 struct Sm {
     /// The SM's `sm_sync` top: the reference model, and the twin checked
     /// against it in lockstep (`--on rtl|verilog`).
@@ -410,8 +420,11 @@ struct Sm {
     /// on their way to their warps (due cycle, warp), in due order.
     sched: Vec<u64>,
     rel_queue: VecDeque<(u64, usize, u64)>,
-    /// The last barrier op the bar unit took: (cycle, a `bar.arrive`).
-    last_bar_op: (u64, bool),
+    /// The events the bar unit took in the last two cycles, oldest first,
+    /// with the cycle each was taken: its `err` answers the event of the
+    /// previous cycle, and a release comes 2 cycles after the arrival that
+    /// completed the barrier (`spec/bar_unit.md`, cycle rules).
+    bar_events: VecDeque<(u64, BarEvent)>,
     /// Issue model: per barrier id, the first cycle its next arrival may be taken.
     bar_next: HashMap<u8, u64>,
     /// Issue model: mbarrier responses on their way back to their warps
@@ -608,7 +621,7 @@ impl<'p> Machine<'p> {
                     gone: false,
                     sched: vec![u64::MAX; schedulers],
                     rel_queue: VecDeque::new(),
-                    last_bar_op: (0, false),
+                    bar_events: VecDeque::new(),
                     bar_next: HashMap::new(),
                     mb_queue: VecDeque::new(),
                     mb_last_due: 0,
@@ -997,10 +1010,18 @@ impl<'p> Machine<'p> {
     }
 
     fn fail(&mut self, w: usize, msg: String) {
+        self.fail_at(w, None, msg);
+    }
+
+    /// [`Self::fail`] located at instruction `at` (line, column), or, with
+    /// `None`, at the instruction the warp issued last (a unit answers a
+    /// cycle later).
+    fn fail_at(&mut self, w: usize, at: Option<(usize, usize)>, msg: String) {
         if self.error.is_none() {
-            // The instruction the warp issued last (a unit answers a cycle later).
             let wp = &self.warps[w];
-            let (line, col) = if wp.at.0 != 0 {
+            let (line, col) = if let Some(a) = at {
+                a
+            } else if wp.at.0 != 0 {
                 (wp.at.0, wp.at_col)
             } else {
                 self.code(w)
@@ -1009,6 +1030,24 @@ impl<'p> Machine<'p> {
             };
             let m = format!("{} (warp {}, cycle {})", msg, self.name(w), self.now);
             self.error = Some(located(self.prog, line, col, m));
+        }
+    }
+
+    /// The event the bar unit of CTA `c` took in cycle `at`, if any.
+    fn bar_event(&self, c: usize, at: u64) -> Option<BarEvent> {
+        self.sms[c]
+            .bar_events
+            .iter()
+            .find(|e| e.0 == at)
+            .map(|e| e.1)
+    }
+
+    /// Records an event the bar unit of CTA `c` takes this cycle.
+    fn push_bar_event(&mut self, c: usize, e: BarEvent) {
+        let q = &mut self.sms[c].bar_events;
+        q.push_back((self.now, e));
+        while q.len() > 2 {
+            q.pop_front();
         }
     }
 
@@ -1586,10 +1625,11 @@ impl<'p> Machine<'p> {
         } else {
             t.release_imm
         };
-        // A release completed by a `bar.arrive` (taken in the cycle before
-        // the unit's release) takes the arrive's longer path.
-        let (at, arrive) = self.sms[c].last_bar_op;
-        let by_arrive = arrive && self.now - at <= 2;
+        // A release completed by a `bar.arrive` (taken 2 cycles before the
+        // unit's release) takes the arrive's longer path.
+        let by_arrive = self
+            .bar_event(c, self.now.wrapping_sub(2))
+            .is_some_and(|e| e.arrive);
         let lat = if by_arrive {
             count_path.max(t.release_arrive)
         } else {
@@ -2218,10 +2258,34 @@ impl<'p> Machine<'p> {
             i.ctl_slot = 0;
             i.ctl_warps = mask;
             self.sms[c].launched = true;
+            let first = self.sms[c].warps[0];
+            self.push_bar_event(
+                c,
+                BarEvent {
+                    warp: first,
+                    arrive: false,
+                    at: None,
+                },
+            );
         } else if let Some(x) = self.sms[c].exits.pop_front() {
             i.ctl_valid = true;
             i.ctl_op = ctl::EXIT;
             i.ctl_warp = x;
+            let first = self.sms[c].warps[0];
+            let warp = self.sms[c]
+                .warps
+                .iter()
+                .copied()
+                .find(|&w| self.warps[w].slot == x)
+                .unwrap_or(first);
+            self.push_bar_event(
+                c,
+                BarEvent {
+                    warp,
+                    arrive: false,
+                    at: None,
+                },
+            );
         }
         if let Some((e, b)) = self.sms[c].ctx.pop_front() {
             i.ctx_valid = true;
@@ -2273,8 +2337,12 @@ impl<'p> Machine<'p> {
                 self.fail(requester, "membar_unit err (protocol violation)".into());
             }
             if o.err_src & src::BAR != 0 {
-                self.fail(
-                    requester,
+                // The unit checks an event one cycle after taking it: the
+                // error belongs to last cycle's barrier op or ctl event.
+                let e = self.bar_event(c, now.wrapping_sub(1));
+                self.fail_at(
+                    e.map_or(first, |e| e.warp),
+                    e.and_then(|e| e.at),
                     format!("bar_unit err: {}", errc::name(o.bar_err_code)),
                 );
             }
@@ -2425,8 +2493,18 @@ impl<'p> Machine<'p> {
                 }
             }
             Req::Bar(dst, blocks) => {
+                // Not taken (the cycle after a ctl event): presented again.
                 if took {
-                    self.sms[c].last_bar_op = (now, !blocks);
+                    let line = self.warps[w].at.0;
+                    let at = (line != 0).then_some((line, self.warps[w].at_col));
+                    self.push_bar_event(
+                        c,
+                        BarEvent {
+                            warp: w,
+                            arrive: !blocks,
+                            at,
+                        },
+                    );
                     if let Some(t) = &self.opts.sm_timing {
                         let gap = if dst.is_some() {
                             t.red_arrival_interval

@@ -25,7 +25,9 @@
 //!   unit instruction (or one that reads a `bar.red` result) until the
 //!   release reaches it.
 //! - **Release sequencer** (§1.1, §1.3 fan-out): the named-barrier unit
-//!   releases in the cycle after the last arrival; the release reaches the
+//!   releases 2 cycles after the last arrival (its pipeline: the arrival is
+//!   checked in the next cycle, its release register pulses in the one
+//!   after, `spec/bar_unit.md` B7); the release reaches the
 //!   first waiter `release_imm` cycles later (a count given as an immediate
 //!   or no count) or `release_reg` (a count in a register), and each
 //!   further waiter of the same release `fanout_interval` cycles after the
@@ -62,15 +64,19 @@ pub struct SmTiming {
     pub issue_bar_arrive: u64,
     /// Release to the first waiter, immediate or no count: §1.3 `st.shared`
     /// row, 21 cycles from the last arriver's clock read, less the
-    /// executor's own path (arrive issue, unit, probe, clock: 6 cycles).
+    /// executor's own path (arrive issue, the unit's 2 cycles from the
+    /// arrival to its release, probe, clock: 7 cycles; 6 while the unit
+    /// released in the cycle after the arrival, when this was 15).
     pub release_imm: u64,
     /// Release to the first waiter, register count: §1.3 fan-out table,
-    /// 33 cycles from the last arriver's clock read, less the same path.
+    /// 33 cycles from the last arriver's clock read, less the same path
+    /// (7 cycles; was 27 with the 6-cycle path).
     pub release_reg: u64,
     /// Release to the first waiter when a `bar.arrive` completed the
     /// barrier: §1.3, 31 cycles (immediate count) from the last arriver's
-    /// clock read less the same path; with a register count the count path
-    /// (33) is the longer and applies.
+    /// clock read less the same path (7 cycles; was 25 with the 6-cycle
+    /// path); with a register count the count path (33) is the longer and
+    /// applies.
     pub release_arrive: u64,
     /// A `bar.red.popc` / `.and`/`.or` result reaches the warp this many
     /// cycles after the release (`B2R.RESULT`): the named-barrier unit's
@@ -170,9 +176,9 @@ impl SmTiming {
             issue_mem: 3,
             issue_bar: 7,
             issue_bar_arrive: 12,
-            release_imm: 15,
-            release_reg: 27,
-            release_arrive: 25,
+            release_imm: 14,
+            release_reg: 26,
+            release_arrive: 24,
             fanout_interval: 1,
             red_popc_latency: 62,
             red_pred_latency: 36,

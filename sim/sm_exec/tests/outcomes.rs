@@ -69,6 +69,34 @@ fn a_unit_protocol_error_is_located_at_the_instruction() {
     );
 }
 
+#[test]
+fn a_bar_unit_error_is_located_at_the_barrier_op_the_unit_took_the_cycle_before() {
+    // The bar unit checks a request the cycle after taking it: by then warp
+    // a has moved on past its (consumed) `bar.arrive` to the `mov`, and its
+    // error must still name a and the `bar.arrive` (count 3 warps > the
+    // CTA's 2: count_too_big).
+    let src = format!("{HEAD2}.entry a {{\n    .reg .b32 %r<4>;\n    bar.arrive 1, 96;\n    mov.u32 %r1, 5;\n    mov.u32 %r2, 6;\n    ret;\n}}\n.entry b {{\n    .reg .b32 %r<4>;\n    mov.u32 %r1, 5;\n    mov.u32 %r2, 6;\n    mov.u32 %r3, 7;\n    ret;\n}}\n");
+    let r = run_source("b.ptx", &src, opts()).unwrap();
+    let Outcome::UnitError(e) = &r.outcome else {
+        panic!("{:?}", r.outcome)
+    };
+    assert!(
+        e.starts_with("b.ptx:10:5: bar_unit err: count_too_big") && e.contains("(warp cta0.w0,"),
+        "{e}"
+    );
+    // Warp b's mismatching count on a's open phase: b's `bar.sync`, not a's
+    // instruction of the error's cycle.
+    let src = format!("{HEAD2}.entry a {{\n    bar.sync 1, 64;\n    ret;\n}}\n.entry b {{\n    .reg .b32 %r<4>;\n    mov.u32 %r1, 5;\n    mov.u32 %r2, 6;\n    bar.sync 1;\n    ret;\n}}\n");
+    let r = run_source("c.ptx", &src, opts()).unwrap();
+    let Outcome::UnitError(e) = &r.outcome else {
+        panic!("{:?}", r.outcome)
+    };
+    assert!(
+        e.starts_with("c.ptx:16:5: bar_unit err: count_mismatch") && e.contains("(warp cta0.w1,"),
+        "{e}"
+    );
+}
+
 fn example(f: &str) -> String {
     std::fs::read_to_string(format!("{}/../../examples/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
