@@ -115,12 +115,15 @@ fn cosim_passes_on_shipped_verilog_and_fails_on_a_broken_one() {
     // Inverted compare: the cosim reports the mismatch with port, cycle and replay; exit 1.
     let bad = tmp("bar-cosim-bad").join("bar_unit.v");
     let text_v = std::fs::read_to_string(&v).unwrap();
+    let good = "arr_done = new_count >= regs__b_target;";
+    assert_eq!(
+        text_v.matches(good).count(),
+        1,
+        "the emitted text changed: update the mutation"
+    );
     std::fs::write(
         &bad,
-        text_v.replace(
-            "arr_done = new_count >= target;",
-            "arr_done = new_count > target;",
-        ),
+        text_v.replace(good, "arr_done = new_count > regs__b_target;"),
     )
     .unwrap();
     let o = membar(&[
