@@ -8,8 +8,9 @@
 //!   cause port);
 //! - S5 "reaches no unit" through each unit's error source: membar's `err`
 //!   only with an ack input (a reserved op forwarded to it would err), bar's
-//!   only with a bar instruction or a ctl event, mbarrier's only the cycle
-//!   after an mbarrier instruction, complete-tx or remote arrive, the
+//!   only the cycle after a bar instruction it took or a ctl event (the bar
+//!   unit checks an event one cycle after taking it), mbarrier's only the
+//!   cycle after an mbarrier instruction, complete-tx or remote arrive, the
 //!   tracker's only after a read/completion report;
 //! - S1 routing of the mbarrier op port (a response exactly the cycle after
 //!   each mbarrier instruction, with its warp and op), of the bar id field
@@ -19,7 +20,9 @@
 //!   `in_*` → `dn_*`: every LD/ST/ATOM/RED instruction taken leaves
 //!   downstream once, in order, with its warp, op and id);
 //! - S3/S4 for a free constant warp `fw`: `warp_blocked[fw]` rises only the
-//!   cycle after an instruction of `fw` was taken; `release_mask[fw]` only
+//!   cycle after an instruction of `fw` was taken, or two cycles after a bar
+//!   instruction of `fw` was (the bar unit blocks from the second cycle);
+//!   `release_mask[fw]` only
 //!   while `fw` is blocked (that cycle or the one before); a falling
 //!   `warp_blocked[fw]` comes with a release that cycle or the one before.
 //!
@@ -50,7 +53,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "s3",
         props: &["S3_block_cause"],
-        what: "S3 for warp fw: warp_blocked[fw] rises only in the cycle after an instruction of fw was taken and not refused (every unit blocks from the cycle after acceptance; a refused instruction blocks nothing)",
+        what: "S3 for warp fw: warp_blocked[fw] rises only in the cycle after an instruction of fw was taken and not refused, or two cycles after a bar instruction of fw was (the other units block from the cycle after acceptance, the bar unit from the second cycle; a refused instruction blocks nothing)",
     },
     Group {
         name: "s4",
@@ -67,7 +70,7 @@ pub const GROUPS: &[Group] = &[
             "S5_mbarrier_quiet",
             "S5_async_quiet",
         ],
-        what: "S5: a refused instruction is flagged in its cycle (err, err_src bit 4), and err_src bit 4 only then; it reaches no unit: membar errs only with an ack / bar_ack input, bar only with a bar instruction or a ctl event, mbarrier only the cycle after an mbarrier instruction / complete-tx / remote arrive, the tracker only the cycle after a read / completion report",
+        what: "S5: a refused instruction is flagged in its cycle (err, err_src bit 4), and err_src bit 4 only then; it reaches no unit: membar errs only with an ack / bar_ack input, bar only the cycle after a bar instruction it took or a ctl event, mbarrier only the cycle after an mbarrier instruction / complete-tx / remote arrive, the tracker only the cycle after a read / completion report",
     },
     Group {
         name: "s6",
@@ -202,14 +205,17 @@ pub fn harness(cfg: &Config) -> String {
   wire to_bar = in_valid && in_unit == 3'd1 && !refused;
   wire taken_fw = in_valid && in_ready && !refused && in_warp == fw;
 
-  // The previous cycle.
-  reg p_rst, p_blk, p_rel, p_take_fw, p_mb_op, p_mb_in, p_ag_in; reg [WB-1:0] p_warp; reg [3:0] p_op;
+  // The previous cycle (p2_*: the one before it).
+  reg p_rst, p_blk, p_rel, p_take_fw, p_bar_fw, p2_bar_fw, p_mb_op, p_mb_in, p_ag_in, p_bar_in;
+  reg [WB-1:0] p_warp; reg [3:0] p_op;
   always @(posedge clock) begin
     p_rst <= reset; p_blk <= warp_blocked[fw]; p_rel <= release_mask[fw];
     p_take_fw <= !reset && taken_fw;
+    p_bar_fw <= !reset && taken_fw && in_unit == 3'd1; p2_bar_fw <= !reset && p_bar_fw;
     p_mb_op <= !reset && to_mb; p_warp <= in_warp; p_op <= in_op;
     p_mb_in <= !reset && (to_mb || ctx_valid || rarv_valid);
     p_ag_in <= !reset && (rd_valid || wr_valid);
+    p_bar_in <= !reset && ((to_bar && in_ready) || ctl_valid);
   end
 
   // S1 bar: a bar instruction naming barrier fb (low 4 bits of in_id) has been taken since reset.
@@ -253,7 +259,7 @@ pub fn harness(cfg: &Config) -> String {
       S2_mbarrier_taken: assert (!to_mb || in_ready);
 `endif
 `ifdef G_S3
-      S3_block_cause: assert (p_blk || !warp_blocked[fw] || p_take_fw);
+      S3_block_cause: assert (p_blk || !warp_blocked[fw] || (p_take_fw && !p_bar_fw) || p2_bar_fw);
 `endif
 `ifdef G_S4
       S4_release_blocked: assert (!release_mask[fw] || warp_blocked[fw] || p_blk);
@@ -263,7 +269,7 @@ pub fn harness(cfg: &Config) -> String {
       S5_refused_flagged: assert (!ref_in || (in_ready && err && err_src[4]));
       S5_decoder_exact: assert (err_src[4] == ref_in);
       S5_membar_quiet: assert (!err_src[0] || ack_valid || bar_ack_valid);
-      S5_bar_quiet: assert (!err_src[1] || to_bar || ctl_valid);
+      S5_bar_quiet: assert (!err_src[1] || p_bar_in);
       S5_mbarrier_quiet: assert (!err_src[2] || p_mb_in);
       S5_async_quiet: assert (!err_src[3] || p_ag_in);
 `endif
