@@ -92,7 +92,11 @@ fn cells(r: &Row) -> String {
                 "{} | {} | {} | {} | {}",
                 f.luts,
                 f.ffs,
-                f.brams,
+                if f.lutrams > 0 {
+                    format!("{} (+ {} DPR16X4)", f.brams, f.lutrams)
+                } else {
+                    f.brams.to_string()
+                },
                 pnr.map(|p| format!("{} / {}", p.lc_used, p.lc_total))
                     .unwrap_or_default(),
                 pnr.map(|p| format!("{:.1}", p.fmax_mhz))
@@ -292,7 +296,8 @@ fn markdown_text(
          ({} runs, {secs} s). Devices: {}. nextpnr seed {}, clock target {} MHz; \
          the fmax is nextpnr's post-route estimate, every port on a pin placed freely. \
          Tools: {}. LUTs: `SB_LUT4` / `LUT4`; flip-flops: `SB_DFF*` / `TRELLIS_FF`; \
-         block RAMs: `SB_RAM40_4K` (4 kbit, 32 on the HX8K) / `DP16KD` (18 kbit, 208 on the 85F); \
+         block RAMs: `SB_RAM40_4K` (4 kbit, 32 on the HX8K) / `DP16KD` (18 kbit, 208 on the 85F), \
+         with ECP5's distributed RAMs (`TRELLIS_DPR16X4`, 16 × 4 bits in LUTs: yosys' choice for small memories) in brackets; \
          logic cells: `ICESTORM_LC` (a LUT and a flop each) / `TRELLIS_COMB` (a LUT each). \
          The mbarrier unit is synthesised inside its serial-in / XOR-out harness \
          (its ports outnumber the iCE40 package's pins). See `docs/fpga.md`.\n",

@@ -685,6 +685,8 @@ pub struct Figures {
     pub carries: Option<u64>,
     /// Block RAMs (`SB_RAM40_4K` / `DP16KD`, `PDPW16KD`; generic: memories left as `$mem*`).
     pub brams: u64,
+    /// Distributed (LUT) RAMs: ECP5 `TRELLIS_DPR16X4` (yosys' choice for small memories).
+    pub lutrams: u64,
     /// Longest LUT path (generic target).
     pub lut_depth: Option<u64>,
     pub pnr: Option<PnrFigures>,
@@ -924,11 +926,13 @@ pub fn run_flow(
     let cells = parse_yosys_stat(&read(dir, "stat.txt")?).map_err(failed)?;
     let (luts, ffs, carries) = area_from_cells(&cells, opts.target);
     let brams = brams_from_cells(&cells, opts.target);
+    let lutrams = cells.get("TRELLIS_DPR16X4").copied().unwrap_or(0);
     let mut fig = Figures {
         luts,
         ffs,
         carries,
         brams,
+        lutrams,
         yosys_secs,
         yosys_version: tool_version(&yosys, "-V"),
         ..Figures::default()
@@ -968,6 +972,9 @@ pub fn run_flow(
     println!("{:<27}{ffs}", names.ffs);
     println!("{:<27}{}", names.carries, carries.unwrap_or(0));
     println!("{:<27}{brams} / {}", names.brams, names.brams_total);
+    if opts.target == Target::Ecp5 {
+        println!("{:<27}{lutrams}", "LUT RAMs (TRELLIS_DPR16X4)");
+    }
     println!(
         "{:<27}{} / {} ({:.1} %)",
         names.lcs,

@@ -137,7 +137,7 @@ macro_rules! bar_unit_ports {
             rel_result: output u32 = cfg.rb(),
             /// Bit w: warp w is blocked at a barrier (from the second cycle after its request was taken through its release cycle).
             blocked: output u64 = cfg.warps,
-            /// One-cycle pulse: a protocol violation presented this cycle.
+            /// One-cycle pulse: a protocol violation taken in the previous cycle.
             err: output bool = 1,
             /// Cause of `err` (see `errc`), 0 when `err` is low (4 bits).
             err_code: output u8 = 4,
