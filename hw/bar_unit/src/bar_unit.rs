@@ -9,7 +9,9 @@
 //!   or in stage B, the warp not blocked and not behind its own
 //!   `bar.sync`/`bar.red` in stage B), the barrier RAM read of the request's
 //!   barrier {slot, id} — or, while stage B holds an EXIT, of the barrier
-//!   that exit may complete — and the event into [`StageRegs`].
+//!   that exit may complete — and the event into [`StageRegs`] with its
+//!   look-ups (a request's warp, slot and barrier; an EXIT's warp and slot,
+//!   with stage B's and C's writes of this edge forwarded).
 //! - **B** (one cycle later): the checks of `request_error` and the ctl
 //!   checks of `eval` against the barrier word just read (`err`,
 //!   `err_code`), the arrival's read-modify-write of the RAM words and the
@@ -128,6 +130,8 @@ pub struct BarUnit<
     arr_done: Signal<Local, Bit>,
     /// Stage C: the exit's barrier completes.
     c_done: Signal<Local, Bit>,
+    /// Stage B's EXIT: its slot's live count after it.
+    x_live_dec: Signal<Local, Bits<CB>>,
     /// The completing barrier (stage B's arrival or stage C's exit).
     done: Signal<Local, Bit>,
     done_slot: Signal<Local, Bits<SB>>,
@@ -238,6 +242,7 @@ impl<
             new_or: Default::default(),
             arr_done: Default::default(),
             c_done: Default::default(),
+            x_live_dec: Default::default(),
             done: Default::default(),
             done_slot: Default::default(),
             done_id: Default::default(),
@@ -336,8 +341,8 @@ impl<
         // EXIT (no request is taken then), the barrier it may complete.
         self.req_addr.slot.next = self.warps.a_slot.val();
         self.req_addr.id.next = self.req_id.val();
-        self.exit_addr.slot.next = self.warps.ctl_slot.val();
-        self.exit_addr.id.next = self.slots.x_last.val();
+        self.exit_addr.slot.next = self.regs.b_x_slot.val();
+        self.exit_addr.id.next = self.regs.b_x_last.val();
         self.rd_addr.next = self.req_addr.addr.val();
         if self.regs.b_valid.val() & self.regs.b_ctl.val() & self.regs.b_ctl_op.val() {
             self.rd_addr.next = self.exit_addr.addr.val();
@@ -354,7 +359,9 @@ impl<
         self.slots.w_slot.next = self.regs.b_rslot.val();
         self.slots.w_id.next = self.regs.b_id.val();
         self.slots.l_slot.next = self.regs.b_slot.val();
-        self.slots.x_slot.next = self.warps.ctl_slot.val();
+        self.slots.x_slot.next = self.regs.b_x_slot.val();
+        self.x_live_dec.next = self.regs.b_x_slive.val() - self.one.val();
+        self.slots.x_live_dec.next = self.x_live_dec.val();
         self.slots.c_slot.next = self.regs.c_slot.val();
         self.slots.c_id.next = self.regs.c_id.val();
         self.b_active.next = self.regs.b_active.val();
@@ -387,9 +394,9 @@ impl<
                 } else {
                     self.launch_ok.next = true;
                 }
-            } else if !self.warps.ctl_live.val() {
+            } else if !self.regs.b_x_wlive.val() {
                 self.code.next = self.c_exit_not_live.val();
-            } else if self.warps.ctl_blocked.val() {
+            } else if self.regs.b_x_blocked.val() {
                 self.code.next = self.c_exit_blocked.val();
             } else {
                 self.exit_ok.next = true;
@@ -433,7 +440,11 @@ impl<
             self.new_and.next = self.regs.b_and.val();
             self.new_or.next = self.regs.b_or.val();
         }
-        self.arr_done.next = self.new_count.val() >= self.regs.b_target.val();
+        // count + 1 >= target, with target − 1 and target <= 1 from stage A.
+        self.arr_done.next = self.regs.b_target_le1.val();
+        if self.b_active.val() {
+            self.arr_done.next = self.ram_count.rd_data.val() >= self.regs.b_target_m1.val();
+        }
 
         // The arrival's writes: the barrier words and its `active` bit.
         // (Not in a reset cycle: reset changes no barrier word.)
@@ -485,13 +496,15 @@ impl<
         self.slots.exit_en.next = self.exit_ok.val();
         self.warps.arr_en.next = self.arr_ok.val();
         self.warps.arr_blocks.next = self.arr_blocks.val();
+        self.warps.req_blocks.next =
+            self.regs.b_valid.val() & !self.regs.b_ctl.val() & self.arr_blocks.val();
         self.warps.launch_en.next = self.launch_ok.val();
         self.warps.launch_slot.next = self.regs.b_slot.val();
         self.warps.launch_warps.next = self.regs.b_warps.val();
         self.warps.exit_en.next = self.exit_ok.val();
-        self.regs.c_load.next = self.exit_ok.val() & self.slots.x_live_dec.val().any();
-        self.regs.c_slot_in.next = self.warps.ctl_slot.val();
-        self.regs.c_id_in.next = self.slots.x_last.val();
+        self.regs.c_load.next = self.exit_ok.val() & self.x_live_dec.val().any();
+        self.regs.c_slot_in.next = self.regs.b_x_slot.val();
+        self.regs.c_id_in.next = self.regs.b_x_last.val();
 
         // ---- Stage C: the exit's barrier completes if it is an "all" phase ----
         self.c_done.next = self.regs.c_valid.val()
@@ -553,10 +566,14 @@ impl<
         self.regs.in_wlive.next = self.warps.a_live.val();
         self.regs.in_too_big.next =
             !self.req_all.val() & (self.req_count.val() > self.slots.a_size.val());
+        // (Each form's target computed, then selected: the slot's live count
+        // comes late, through two look-ups.)
         if self.req_all.val() {
-            self.regs.in_target.next = self.slots.a_live.val();
+            self.regs.in_target_m1.next = self.slots.a_live_m1.val();
+            self.regs.in_target_le1.next = self.slots.a_live_le1.val();
         } else {
-            self.regs.in_target.next = self.req_count.val();
+            self.regs.in_target_m1.next = self.req_count.val() - self.one.val();
+            self.regs.in_target_le1.next = self.req_count.val() <= self.one.val();
         }
         self.a_active.next = self.slots.a_active.val();
         if self.arr_ok.val()
@@ -572,6 +589,15 @@ impl<
             self.a_active.next = false;
         }
         self.regs.in_active.next = self.a_active.val();
+        // The EXIT's warp and slot, after this edge's launch, exit, arrival
+        // and release (stage B checks and applies the exit from these).
+        self.warps.x_warp.next = self.ctl_warp.val();
+        self.slots.n_slot.next = self.warps.x_slot_n.val();
+        self.regs.in_x_wlive.next = self.warps.x_live_n.val();
+        self.regs.in_x_blocked.next = self.warps.x_blocked_n.val();
+        self.regs.in_x_slot.next = self.warps.x_slot_n.val();
+        self.regs.in_x_slive.next = self.slots.n_live.val();
+        self.regs.in_x_last.next = self.slots.n_last.val();
 
         // Outputs, all low in a reset cycle.
         self.err.next = self.code.val().any();

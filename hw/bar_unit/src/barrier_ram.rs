@@ -14,7 +14,10 @@
 //! written at that same edge (the previous stage-B arrival, to the same
 //! barrier) is not yet in the RAM's output, so the block keeps the last
 //! write (`byp_*`) and forwards it when the addresses match: back-to-back
-//! arrivals at one barrier see each other's updates.
+//! arrivals at one barrier see each other's updates. Whether the two
+//! addresses match is decided a cycle early (`hit_q`, from the write and read
+//! addresses of the edge), so stage B's word is one multiplexer behind the
+//! RAM's output.
 //!
 //! Ports (D the field's type, AB = SB + 4 address bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset (clears the forwarding register).
@@ -35,28 +38,27 @@ pub struct BarrierRam<D: Synth, const AB: usize> {
     pub wr_data: Signal<In, D>,
     pub rd_data: Signal<Out, D>,
     ram: RAM<D, AB>,
-    rd_addr_q: DFF<Bits<AB>>,
     byp_valid_q: DFF<Bit>,
-    byp_addr_q: DFF<Bits<AB>>,
+    /// The last write's address equals the last read's.
+    hit_q: DFF<Bit>,
     byp_data_q: DFF<D>,
 }
 
 impl<D: Synth, const AB: usize> Logic for BarrierRam<D, AB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rd_addr_q, byp_valid_q, byp_addr_q, byp_data_q);
+        dff_setup!(self, clock, byp_valid_q, hit_q, byp_data_q);
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
         self.ram.read_address.next = self.rd_addr.val();
         self.ram.write_address.next = self.wr_addr.val();
         self.ram.write_data.next = self.wr_data.val();
         self.ram.write_enable.next = self.wr_en.val();
-        self.rd_addr_q.d.next = self.rd_addr.val();
         self.byp_valid_q.d.next = self.wr_en.val() & !self.reset.val();
-        self.byp_addr_q.d.next = self.wr_addr.val();
         self.byp_data_q.d.next = self.wr_data.val();
+        self.hit_q.d.next = self.wr_addr.val() == self.rd_addr.val();
         self.rd_data.next = self.ram.read_data.val();
-        if self.byp_valid_q.q.val() & (self.byp_addr_q.q.val() == self.rd_addr_q.q.val()) {
+        if self.byp_valid_q.q.val() & self.hit_q.q.val() {
             self.rd_data.next = self.byp_data_q.q.val();
         }
     }

@@ -24,10 +24,16 @@
 //!
 //! Ports (C slots, SB slot bits, CB count bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
-//! - `a_slot` (in, SB), `a_id` (in, 4): stage A's barrier; `a_size`, `a_live` (out, CB), `a_active` (out).
+//! - `a_slot` (in, SB), `a_id` (in, 4): stage A's barrier; `a_size` (out, CB), `a_active` (out);
+//!   `a_live_m1` (out, CB), `a_live_le1` (out): the slot's live count − 1 and
+//!   whether it is ≤ 1 (the completion target of an "all" arrival), formed per
+//!   slot before the selection.
 //! - `l_slot` (in, SB): the LAUNCH slot; `l_in_range` (out: `l_slot` < C), `l_busy` (out).
-//! - `x_slot` (in, SB): the EXIT's slot; `x_live_dec` (out, CB): its live count
-//!   after the exit; `x_last` (out, 4): its `last_all`.
+//! - `x_slot` (in, SB), `x_live_dec` (in, CB): stage B's EXIT: its slot and
+//!   the slot's live count after it (both from stage A's look-ups).
+//! - `n_slot` (in, SB): stage A's EXIT's slot; `n_live` (out, CB), `n_last`
+//!   (out, 4): that slot's live count and `last_all` after this edge (stage
+//!   B's launch, exit or "all" arrival forwarded).
 //! - `c_slot` (in, SB), `c_id` (in, 4): stage C's barrier; `c_active` (out), `c_live` (out, CB).
 //! - `launch_en` (in), `launch_size` (in, CB): a legal LAUNCH into `l_slot`.
 //! - `exit_en` (in): a legal EXIT from `x_slot`.
@@ -46,14 +52,17 @@ pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
     pub a_slot: Signal<In, Bits<SB>>,
     pub a_id: Signal<In, Bits<4>>,
     pub a_size: Signal<Out, Bits<CB>>,
-    pub a_live: Signal<Out, Bits<CB>>,
+    pub a_live_m1: Signal<Out, Bits<CB>>,
+    pub a_live_le1: Signal<Out, Bit>,
     pub a_active: Signal<Out, Bit>,
     pub l_slot: Signal<In, Bits<SB>>,
     pub l_in_range: Signal<Out, Bit>,
     pub l_busy: Signal<Out, Bit>,
     pub x_slot: Signal<In, Bits<SB>>,
-    pub x_live_dec: Signal<Out, Bits<CB>>,
-    pub x_last: Signal<Out, Bits<4>>,
+    pub x_live_dec: Signal<In, Bits<CB>>,
+    pub n_slot: Signal<In, Bits<SB>>,
+    pub n_live: Signal<Out, Bits<CB>>,
+    pub n_last: Signal<Out, Bits<4>>,
     pub c_slot: Signal<In, Bits<SB>>,
     pub c_id: Signal<In, Bits<4>>,
     pub c_active: Signal<Out, Bit>,
@@ -76,7 +85,6 @@ pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
     a_bit: Signal<Local, Bits<16>>,
     w_bit: Signal<Local, Bits<16>>,
     c_bit: Signal<Local, Bits<16>>,
-    x_live: Signal<Local, Bits<CB>>,
     id_bit: [Constant<Bits<16>>; 16],
     slot_const: [Constant<Bits<SB>>; C],
     one: Constant<Bits<CB>>,
@@ -90,14 +98,17 @@ impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, 
             a_slot: Default::default(),
             a_id: Default::default(),
             a_size: Default::default(),
-            a_live: Default::default(),
+            a_live_m1: Default::default(),
+            a_live_le1: Default::default(),
             a_active: Default::default(),
             l_slot: Default::default(),
             l_in_range: Default::default(),
             l_busy: Default::default(),
             x_slot: Default::default(),
             x_live_dec: Default::default(),
-            x_last: Default::default(),
+            n_slot: Default::default(),
+            n_live: Default::default(),
+            n_last: Default::default(),
             c_slot: Default::default(),
             c_id: Default::default(),
             c_active: Default::default(),
@@ -119,7 +130,6 @@ impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, 
             a_bit: Default::default(),
             w_bit: Default::default(),
             c_bit: Default::default(),
-            x_live: Default::default(),
             id_bit: std::array::from_fn(|a| Constant::new((1u64 << a).into())),
             slot_const: std::array::from_fn(|c| Constant::new((c as u64).into())),
             one: Constant::new(1u64.into()),
@@ -159,34 +169,45 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
 
         // Read ports.
         self.a_size.next = 0.into();
-        self.a_live.next = 0.into();
+        self.a_live_m1.next = 0.into();
+        self.a_live_le1.next = false;
         self.a_active.next = false;
-        self.x_last.next = 0.into();
+        self.n_live.next = 0.into();
+        self.n_last.next = 0.into();
         self.l_in_range.next = false;
         self.l_busy.next = false;
-        self.x_live.next = 0.into();
         self.c_active.next = false;
         self.c_live.next = 0.into();
         for c in 0..C {
             if self.a_slot.val() == self.slot_const[c].val() {
                 self.a_size.next = self.size[c].q.val();
-                self.a_live.next = self.live[c].q.val();
+                self.a_live_m1.next = self.live[c].q.val() - self.one.val();
+                self.a_live_le1.next = self.live[c].q.val() <= self.one.val();
                 self.a_active.next = (self.active[c].q.val() & self.a_bit.val()).any();
             }
             if self.l_slot.val() == self.slot_const[c].val() {
                 self.l_in_range.next = true;
                 self.l_busy.next = self.busy[c].q.val();
             }
-            if self.x_slot.val() == self.slot_const[c].val() {
-                self.x_live.next = self.live[c].q.val();
-                self.x_last.next = self.last_all[c].q.val();
+            if self.n_slot.val() == self.slot_const[c].val() {
+                self.n_live.next = self.live[c].q.val();
+                self.n_last.next = self.last_all[c].q.val();
             }
             if self.c_slot.val() == self.slot_const[c].val() {
                 self.c_active.next = (self.active[c].q.val() & self.c_bit.val()).any();
                 self.c_live.next = self.live[c].q.val();
             }
         }
-        self.x_live_dec.next = self.x_live.val() - self.one.val();
+        // Stage A's look-ups see this edge's writes.
+        if self.launch_en.val() & (self.l_slot.val() == self.n_slot.val()) {
+            self.n_live.next = self.launch_size.val();
+        }
+        if self.exit_en.val() & (self.x_slot.val() == self.n_slot.val()) {
+            self.n_live.next = self.x_live_dec.val();
+        }
+        if self.act_en.val() & self.act_all.val() & (self.w_slot.val() == self.n_slot.val()) {
+            self.n_last.next = self.w_id.val();
+        }
 
         // Updates: stage C's completion, stage B's arrival, launch or exit.
         for c in 0..C {

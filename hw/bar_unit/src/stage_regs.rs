@@ -6,8 +6,10 @@
 //! every edge (an empty event when nothing is taken), cleared by reset. A
 //! request is kept reduced to what stage B uses: the predicate's popcount,
 //! AND and OR instead of the 32 lanes, and what stage A already looked up
-//! (the warp's slot and live bit, `count > size`, the completion target, the
-//! barrier's `active` bit); a LAUNCH keeps its warps and their count.
+//! (the warp's slot and live bit, `count > size`, the completion target less one and whether it is at most one, the
+//! barrier's `active` bit); a LAUNCH keeps its warps and their count; an
+//! EXIT what stage A looked up for its warp (live, blocked, its slot, the
+//! slot's live count and `last_all`).
 //!
 //! Ports (W warps, WB = log2 W, SB slot bits, CB count bits, RB reduction bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
@@ -15,8 +17,9 @@
 //! - `take_ctl` (in): stage A takes the ctl event on `in_ctl_op` … `in_ctl_warp`.
 //! - `in_warp` (WB), `in_op` (3), `in_id` (4), `in_all`, `in_count` (CB),
 //!   `in_popc` (RB), `in_and`, `in_or` (in): the request;
-//!   `in_rslot` (SB), `in_wlive`, `in_too_big`, `in_target` (CB), `in_active` (in): stage A's look-ups.
-//! - `in_ctl_op`, `in_slot` (SB), `in_warps` (W), `in_size` (CB), `in_ctl_warp` (WB) (in): the ctl event.
+//!   `in_rslot` (SB), `in_wlive`, `in_too_big`, `in_target_m1` (CB), `in_target_le1`, `in_active` (in): stage A's look-ups.
+//! - `in_ctl_op`, `in_slot` (SB), `in_warps` (W), `in_size` (CB), `in_ctl_warp` (WB) (in): the ctl event;
+//!   `in_x_wlive`, `in_x_blocked`, `in_x_slot` (SB), `in_x_slive` (CB), `in_x_last` (4) (in): stage A's EXIT look-ups.
 //! - `c_load` (in), `c_slot_in` (SB), `c_id_in` (4): stage B found the barrier an exit completes.
 //! - `b_*` (out): the event taken at the last edge (`b_valid` low: none; `b_ctl`: a ctl event).
 //! - `c_valid`, `c_slot`, `c_id` (out): stage C's barrier.
@@ -47,13 +50,19 @@ pub struct StageRegs<
     pub in_rslot: Signal<In, Bits<SB>>,
     pub in_wlive: Signal<In, Bit>,
     pub in_too_big: Signal<In, Bit>,
-    pub in_target: Signal<In, Bits<CB>>,
+    pub in_target_m1: Signal<In, Bits<CB>>,
+    pub in_target_le1: Signal<In, Bit>,
     pub in_active: Signal<In, Bit>,
     pub in_ctl_op: Signal<In, Bit>,
     pub in_slot: Signal<In, Bits<SB>>,
     pub in_warps: Signal<In, Bits<W>>,
     pub in_size: Signal<In, Bits<CB>>,
     pub in_ctl_warp: Signal<In, Bits<WB>>,
+    pub in_x_wlive: Signal<In, Bit>,
+    pub in_x_blocked: Signal<In, Bit>,
+    pub in_x_slot: Signal<In, Bits<SB>>,
+    pub in_x_slive: Signal<In, Bits<CB>>,
+    pub in_x_last: Signal<In, Bits<4>>,
     pub c_load: Signal<In, Bit>,
     pub c_slot_in: Signal<In, Bits<SB>>,
     pub c_id_in: Signal<In, Bits<4>>,
@@ -70,13 +79,19 @@ pub struct StageRegs<
     pub b_rslot: Signal<Out, Bits<SB>>,
     pub b_wlive: Signal<Out, Bit>,
     pub b_too_big: Signal<Out, Bit>,
-    pub b_target: Signal<Out, Bits<CB>>,
+    pub b_target_m1: Signal<Out, Bits<CB>>,
+    pub b_target_le1: Signal<Out, Bit>,
     pub b_active: Signal<Out, Bit>,
     pub b_ctl_op: Signal<Out, Bit>,
     pub b_slot: Signal<Out, Bits<SB>>,
     pub b_warps: Signal<Out, Bits<W>>,
     pub b_size: Signal<Out, Bits<CB>>,
     pub b_ctl_warp: Signal<Out, Bits<WB>>,
+    pub b_x_wlive: Signal<Out, Bit>,
+    pub b_x_blocked: Signal<Out, Bit>,
+    pub b_x_slot: Signal<Out, Bits<SB>>,
+    pub b_x_slive: Signal<Out, Bits<CB>>,
+    pub b_x_last: Signal<Out, Bits<4>>,
     pub c_valid: Signal<Out, Bit>,
     pub c_slot: Signal<Out, Bits<SB>>,
     pub c_id: Signal<Out, Bits<4>>,
@@ -93,13 +108,19 @@ pub struct StageRegs<
     rslot_q: DFF<Bits<SB>>,
     wlive_q: DFF<Bit>,
     too_big_q: DFF<Bit>,
-    target_q: DFF<Bits<CB>>,
+    target_m1_q: DFF<Bits<CB>>,
+    target_le1_q: DFF<Bit>,
     active_q: DFF<Bit>,
     ctl_op_q: DFF<Bit>,
     slot_q: DFF<Bits<SB>>,
     warps_q: DFF<Bits<W>>,
     size_q: DFF<Bits<CB>>,
     ctl_warp_q: DFF<Bits<WB>>,
+    x_wlive_q: DFF<Bit>,
+    x_blocked_q: DFF<Bit>,
+    x_slot_q: DFF<Bits<SB>>,
+    x_slive_q: DFF<Bits<CB>>,
+    x_last_q: DFF<Bits<4>>,
     c_valid_q: DFF<Bit>,
     c_slot_q: DFF<Bits<SB>>,
     c_id_q: DFF<Bits<4>>,
@@ -111,9 +132,37 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, valid_q, ctl_q, warp_q, op_q, id_q, all_q, count_q, popc_q, and_q, or_q,
-            rslot_q, wlive_q, too_big_q, target_q, active_q, ctl_op_q, slot_q, warps_q, size_q,
-            ctl_warp_q, c_valid_q, c_slot_q, c_id_q
+            self,
+            clock,
+            valid_q,
+            ctl_q,
+            warp_q,
+            op_q,
+            id_q,
+            all_q,
+            count_q,
+            popc_q,
+            and_q,
+            or_q,
+            rslot_q,
+            wlive_q,
+            too_big_q,
+            target_m1_q,
+            target_le1_q,
+            active_q,
+            ctl_op_q,
+            slot_q,
+            warps_q,
+            size_q,
+            ctl_warp_q,
+            x_wlive_q,
+            x_blocked_q,
+            x_slot_q,
+            x_slive_q,
+            x_last_q,
+            c_valid_q,
+            c_slot_q,
+            c_id_q
         );
         self.b_valid.next = self.valid_q.q.val();
         self.b_ctl.next = self.ctl_q.q.val();
@@ -128,13 +177,19 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
         self.b_rslot.next = self.rslot_q.q.val();
         self.b_wlive.next = self.wlive_q.q.val();
         self.b_too_big.next = self.too_big_q.q.val();
-        self.b_target.next = self.target_q.q.val();
+        self.b_target_m1.next = self.target_m1_q.q.val();
+        self.b_target_le1.next = self.target_le1_q.q.val();
         self.b_active.next = self.active_q.q.val();
         self.b_ctl_op.next = self.ctl_op_q.q.val();
         self.b_slot.next = self.slot_q.q.val();
         self.b_warps.next = self.warps_q.q.val();
         self.b_size.next = self.size_q.q.val();
         self.b_ctl_warp.next = self.ctl_warp_q.q.val();
+        self.b_x_wlive.next = self.x_wlive_q.q.val();
+        self.b_x_blocked.next = self.x_blocked_q.q.val();
+        self.b_x_slot.next = self.x_slot_q.q.val();
+        self.b_x_slive.next = self.x_slive_q.q.val();
+        self.b_x_last.next = self.x_last_q.q.val();
         self.c_valid.next = self.c_valid_q.q.val();
         self.c_slot.next = self.c_slot_q.q.val();
         self.c_id.next = self.c_id_q.q.val();
@@ -153,13 +208,19 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
         self.rslot_q.d.next = 0.into();
         self.wlive_q.d.next = false;
         self.too_big_q.d.next = false;
-        self.target_q.d.next = 0.into();
+        self.target_m1_q.d.next = 0.into();
+        self.target_le1_q.d.next = false;
         self.active_q.d.next = false;
         self.ctl_op_q.d.next = false;
         self.slot_q.d.next = 0.into();
         self.warps_q.d.next = 0.into();
         self.size_q.d.next = 0.into();
         self.ctl_warp_q.d.next = 0.into();
+        self.x_wlive_q.d.next = false;
+        self.x_blocked_q.d.next = false;
+        self.x_slot_q.d.next = 0.into();
+        self.x_slive_q.d.next = 0.into();
+        self.x_last_q.d.next = 0.into();
         if self.take_req.val() {
             self.warp_q.d.next = self.in_warp.val();
             self.op_q.d.next = self.in_op.val();
@@ -172,7 +233,8 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
             self.rslot_q.d.next = self.in_rslot.val();
             self.wlive_q.d.next = self.in_wlive.val();
             self.too_big_q.d.next = self.in_too_big.val();
-            self.target_q.d.next = self.in_target.val();
+            self.target_m1_q.d.next = self.in_target_m1.val();
+            self.target_le1_q.d.next = self.in_target_le1.val();
             self.active_q.d.next = self.in_active.val();
         }
         if self.take_ctl.val() {
@@ -181,6 +243,11 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
             self.warps_q.d.next = self.in_warps.val();
             self.size_q.d.next = self.in_size.val();
             self.ctl_warp_q.d.next = self.in_ctl_warp.val();
+            self.x_wlive_q.d.next = self.in_x_wlive.val();
+            self.x_blocked_q.d.next = self.in_x_blocked.val();
+            self.x_slot_q.d.next = self.in_x_slot.val();
+            self.x_slive_q.d.next = self.in_x_slive.val();
+            self.x_last_q.d.next = self.in_x_last.val();
         }
         self.c_valid_q.d.next = self.c_load.val();
         self.c_slot_q.d.next = self.c_slot_in.val();

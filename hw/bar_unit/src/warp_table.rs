@@ -17,12 +17,15 @@
 //! - `a_warp` (in, WB): stage A's requesting warp; `a_live`, `a_blocked`, `a_slot` (out): its registers.
 //! - `req_warp` (in, WB), `req_id` (in, 4): stage B's arrival: warp and barrier id.
 //! - `ctl_warp` (in, WB): stage B's EXIT warp.
+//! - `x_warp` (in, WB): stage A's EXIT warp; `x_live_n`, `x_blocked_n`,
+//!   `x_slot_n` (out): its registers after this edge (stage B's event and the
+//!   release forwarded), the look-ups stage B checks the exit with.
 //! - `arr_en` (in): a legal arrival is taken; `arr_blocks` (in): it is `bar.sync`/`bar.red`.
+//! - `req_blocks` (in): stage B holds a request of a blocking op, legal or not (writes `req_warp`'s barrier id).
 //! - `launch_en` (in), `launch_slot` (in, SB), `launch_warps` (in, W): a legal LAUNCH.
 //! - `exit_en` (in): a legal EXIT of `ctl_warp`.
 //! - `done` (in), `done_slot` (in, SB), `done_id` (in, 4): a barrier completes at this edge.
 //! - `rel_valid`, `rel_mask` (in, W): the release register (its warps unblock at this edge).
-//! - `ctl_live`, `ctl_blocked`, `ctl_slot` (out): the ctl warp's registers.
 //! - `live` (out, W): every live warp (for the LAUNCH check).
 //! - `blocked` (out, W): the `blocked` port before reset gating.
 //! - `done_mask` (out, W): the warps the completing barrier releases.
@@ -43,8 +46,13 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     pub req_warp: Signal<In, Bits<WB>>,
     pub req_id: Signal<In, Bits<4>>,
     pub ctl_warp: Signal<In, Bits<WB>>,
+    pub x_warp: Signal<In, Bits<WB>>,
+    pub x_live_n: Signal<Out, Bit>,
+    pub x_blocked_n: Signal<Out, Bit>,
+    pub x_slot_n: Signal<Out, Bits<SB>>,
     pub arr_en: Signal<In, Bit>,
     pub arr_blocks: Signal<In, Bit>,
+    pub req_blocks: Signal<In, Bit>,
     pub launch_en: Signal<In, Bit>,
     pub launch_slot: Signal<In, Bits<SB>>,
     pub launch_warps: Signal<In, Bits<W>>,
@@ -54,9 +62,6 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     pub done_id: Signal<In, Bits<4>>,
     pub rel_valid: Signal<In, Bit>,
     pub rel_mask: Signal<In, Bits<W>>,
-    pub ctl_live: Signal<Out, Bit>,
-    pub ctl_blocked: Signal<Out, Bit>,
-    pub ctl_slot: Signal<Out, Bits<SB>>,
     pub live: Signal<Out, Bits<W>>,
     pub blocked: Signal<Out, Bits<W>>,
     pub done_mask: Signal<Out, Bits<W>>,
@@ -68,6 +73,10 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     a_dec: OneHot<W, WB>,
     req_dec: OneHot<W, WB>,
     ctl_dec: OneHot<W, WB>,
+    x_dec: OneHot<W, WB>,
+    /// `live_q` and `blocked_q` after this edge.
+    live_d: Signal<Local, Bits<W>>,
+    blocked_d: Signal<Local, Bits<W>>,
     /// Warps whose (slot, barrier id) is the completing barrier's.
     match_mask: Signal<Local, Bits<W>>,
     /// The arriving warp, if it blocks.
@@ -89,8 +98,13 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             req_warp: Default::default(),
             req_id: Default::default(),
             ctl_warp: Default::default(),
+            x_warp: Default::default(),
+            x_live_n: Default::default(),
+            x_blocked_n: Default::default(),
+            x_slot_n: Default::default(),
             arr_en: Default::default(),
             arr_blocks: Default::default(),
+            req_blocks: Default::default(),
             launch_en: Default::default(),
             launch_slot: Default::default(),
             launch_warps: Default::default(),
@@ -100,9 +114,6 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             done_id: Default::default(),
             rel_valid: Default::default(),
             rel_mask: Default::default(),
-            ctl_live: Default::default(),
-            ctl_blocked: Default::default(),
-            ctl_slot: Default::default(),
             live: Default::default(),
             blocked: Default::default(),
             done_mask: Default::default(),
@@ -114,6 +125,9 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             a_dec: Default::default(),
             req_dec: Default::default(),
             ctl_dec: Default::default(),
+            x_dec: Default::default(),
+            live_d: Default::default(),
+            blocked_d: Default::default(),
             match_mask: Default::default(),
             arr_bit: Default::default(),
             blocked_n: Default::default(),
@@ -136,23 +150,22 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
         self.a_dec.index.next = self.a_warp.val();
         self.req_dec.index.next = self.req_warp.val();
         self.ctl_dec.index.next = self.ctl_warp.val();
+        self.x_dec.index.next = self.x_warp.val();
 
         // Read ports.
         self.live.next = self.live_q.q.val();
         self.blocked.next = self.blocked_q.q.val();
         self.a_live.next = (self.live_q.q.val() & self.a_dec.onehot.val()).any();
         self.a_blocked.next = (self.blocked_q.q.val() & self.a_dec.onehot.val()).any();
-        self.ctl_live.next = (self.live_q.q.val() & self.ctl_dec.onehot.val()).any();
-        self.ctl_blocked.next = (self.blocked_q.q.val() & self.ctl_dec.onehot.val()).any();
         self.a_slot.next = 0.into();
-        self.ctl_slot.next = 0.into();
+        self.x_slot_n.next = 0.into();
         self.match_mask.next = 0.into();
         for w in 0..W {
             if self.a_warp.val().index() == w {
                 self.a_slot.next = self.wslot[w].q.val();
             }
-            if self.ctl_warp.val().index() == w {
-                self.ctl_slot.next = self.wslot[w].q.val();
+            if self.x_warp.val().index() == w {
+                self.x_slot_n.next = self.wslot[w].q.val();
             }
             if (self.wslot[w].q.val() == self.done_slot.val())
                 & (self.wbar[w].q.val() == self.done_id.val())
@@ -178,16 +191,21 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
         if self.rel_valid.val() {
             self.blocked_n.next = self.blocked_q.q.val() & !self.rel_mask.val();
         }
-        self.blocked_q.d.next = self.blocked_n.val() | self.arr_bit.val();
+        self.blocked_d.next = self.blocked_n.val() | self.arr_bit.val();
+        self.blocked_q.d.next = self.blocked_d.val();
         self.waiting_n.next = self.waiting_q.q.val() | self.arr_bit.val();
         self.waiting_q.d.next = self.waiting_n.val() & !self.done_mask.val();
         for w in 0..W {
-            if self.arr_en.val() & self.arr_blocks.val() & (self.req_warp.val().index() == w) {
+            // Written for every request of a blocking op in stage B, legal
+            // or not: the id matters only while the warp waits, and a warp
+            // with a request in stage B does not wait (stage A refused it).
+            if self.req_blocks.val() & (self.req_warp.val().index() == w) {
                 self.wbar[w].d.next = self.req_id.val();
             }
         }
+        self.live_d.next = self.live_q.q.val();
         if self.launch_en.val() {
-            self.live_q.d.next = self.live_q.q.val() | self.launch_warps.val();
+            self.live_d.next = self.live_q.q.val() | self.launch_warps.val();
             for w in 0..W {
                 if self.launch_warps.val().get_bit(w) {
                     self.wslot[w].d.next = self.launch_slot.val();
@@ -195,8 +213,24 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
             }
         }
         if self.exit_en.val() {
-            self.live_q.d.next = self.live_q.q.val() & !self.ctl_dec.onehot.val();
+            self.live_d.next = self.live_q.q.val() & !self.ctl_dec.onehot.val();
         }
+        self.live_q.d.next = self.live_d.val();
+
+        // Stage A's EXIT look-ups, after this edge: the registers' bits
+        // first, the edge's (late) enables last.
+        self.x_live_n.next = (self.live_q.q.val() & self.x_dec.onehot.val()).any();
+        if self.launch_en.val() & (self.launch_warps.val() & self.x_dec.onehot.val()).any() {
+            self.x_live_n.next = true;
+            self.x_slot_n.next = self.launch_slot.val();
+        }
+        if self.exit_en.val() & (self.ctl_warp.val() == self.x_warp.val()) {
+            self.x_live_n.next = false;
+        }
+        self.x_blocked_n.next = (self.blocked_n.val() & self.x_dec.onehot.val()).any()
+            | (self.arr_en.val()
+                & self.arr_blocks.val()
+                & (self.req_warp.val() == self.x_warp.val()));
 
         if self.reset.val() {
             self.live_q.d.next = 0.into();

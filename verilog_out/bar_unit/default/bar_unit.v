@@ -82,13 +82,19 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  [2:0] regs__in_rslot;
     reg  regs__in_wlive;
     reg  regs__in_too_big;
-    reg  [5:0] regs__in_target;
+    reg  [5:0] regs__in_target_m1;
+    reg  regs__in_target_le1;
     reg  regs__in_active;
     reg  regs__in_ctl_op;
     reg  [2:0] regs__in_slot;
     reg  [31:0] regs__in_warps;
     reg  [5:0] regs__in_size;
     reg  [4:0] regs__in_ctl_warp;
+    reg  regs__in_x_wlive;
+    reg  regs__in_x_blocked;
+    reg  [2:0] regs__in_x_slot;
+    reg  [5:0] regs__in_x_slive;
+    reg  [3:0] regs__in_x_last;
     reg  regs__c_load;
     reg  [2:0] regs__c_slot_in;
     reg  [3:0] regs__c_id_in;
@@ -105,13 +111,19 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     wire  [2:0] regs__b_rslot;
     wire  regs__b_wlive;
     wire  regs__b_too_big;
-    wire  [5:0] regs__b_target;
+    wire  [5:0] regs__b_target_m1;
+    wire  regs__b_target_le1;
     wire  regs__b_active;
     wire  regs__b_ctl_op;
     wire  [2:0] regs__b_slot;
     wire  [31:0] regs__b_warps;
     wire  [5:0] regs__b_size;
     wire  [4:0] regs__b_ctl_warp;
+    wire  regs__b_x_wlive;
+    wire  regs__b_x_blocked;
+    wire  [2:0] regs__b_x_slot;
+    wire  [5:0] regs__b_x_slive;
+    wire  [3:0] regs__b_x_last;
     wire  regs__c_valid;
     wire  [2:0] regs__c_slot;
     wire  [3:0] regs__c_id;
@@ -124,8 +136,13 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  [4:0] warps__req_warp;
     reg  [3:0] warps__req_id;
     reg  [4:0] warps__ctl_warp;
+    reg  [4:0] warps__x_warp;
+    wire  warps__x_live_n;
+    wire  warps__x_blocked_n;
+    wire  [2:0] warps__x_slot_n;
     reg  warps__arr_en;
     reg  warps__arr_blocks;
+    reg  warps__req_blocks;
     reg  warps__launch_en;
     reg  [2:0] warps__launch_slot;
     reg  [31:0] warps__launch_warps;
@@ -135,9 +152,6 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  [3:0] warps__done_id;
     reg  warps__rel_valid;
     reg  [31:0] warps__rel_mask;
-    wire  warps__ctl_live;
-    wire  warps__ctl_blocked;
-    wire  [2:0] warps__ctl_slot;
     wire  [31:0] warps__live;
     wire  [31:0] warps__blocked;
     wire  [31:0] warps__done_mask;
@@ -146,14 +160,17 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  [2:0] slots__a_slot;
     reg  [3:0] slots__a_id;
     wire  [5:0] slots__a_size;
-    wire  [5:0] slots__a_live;
+    wire  [5:0] slots__a_live_m1;
+    wire  slots__a_live_le1;
     wire  slots__a_active;
     reg  [2:0] slots__l_slot;
     wire  slots__l_in_range;
     wire  slots__l_busy;
     reg  [2:0] slots__x_slot;
-    wire  [5:0] slots__x_live_dec;
-    wire  [3:0] slots__x_last;
+    reg  [5:0] slots__x_live_dec;
+    reg  [2:0] slots__n_slot;
+    wire  [5:0] slots__n_live;
+    wire  [3:0] slots__n_last;
     reg  [2:0] slots__c_slot;
     reg  [3:0] slots__c_id;
     wire  slots__c_active;
@@ -247,6 +264,7 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  new_or;
     reg  arr_done;
     reg  c_done;
+    reg  [5:0] x_live_dec;
     reg  done;
     reg  [2:0] done_slot;
     reg  [3:0] done_id;
@@ -270,13 +288,19 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .in_rslot(regs__in_rslot),
         .in_wlive(regs__in_wlive),
         .in_too_big(regs__in_too_big),
-        .in_target(regs__in_target),
+        .in_target_m1(regs__in_target_m1),
+        .in_target_le1(regs__in_target_le1),
         .in_active(regs__in_active),
         .in_ctl_op(regs__in_ctl_op),
         .in_slot(regs__in_slot),
         .in_warps(regs__in_warps),
         .in_size(regs__in_size),
         .in_ctl_warp(regs__in_ctl_warp),
+        .in_x_wlive(regs__in_x_wlive),
+        .in_x_blocked(regs__in_x_blocked),
+        .in_x_slot(regs__in_x_slot),
+        .in_x_slive(regs__in_x_slive),
+        .in_x_last(regs__in_x_last),
         .c_load(regs__c_load),
         .c_slot_in(regs__c_slot_in),
         .c_id_in(regs__c_id_in),
@@ -293,13 +317,19 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .b_rslot(regs__b_rslot),
         .b_wlive(regs__b_wlive),
         .b_too_big(regs__b_too_big),
-        .b_target(regs__b_target),
+        .b_target_m1(regs__b_target_m1),
+        .b_target_le1(regs__b_target_le1),
         .b_active(regs__b_active),
         .b_ctl_op(regs__b_ctl_op),
         .b_slot(regs__b_slot),
         .b_warps(regs__b_warps),
         .b_size(regs__b_size),
         .b_ctl_warp(regs__b_ctl_warp),
+        .b_x_wlive(regs__b_x_wlive),
+        .b_x_blocked(regs__b_x_blocked),
+        .b_x_slot(regs__b_x_slot),
+        .b_x_slive(regs__b_x_slive),
+        .b_x_last(regs__b_x_last),
         .c_valid(regs__c_valid),
         .c_slot(regs__c_slot),
         .c_id(regs__c_id)
@@ -314,8 +344,13 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .req_warp(warps__req_warp),
         .req_id(warps__req_id),
         .ctl_warp(warps__ctl_warp),
+        .x_warp(warps__x_warp),
+        .x_live_n(warps__x_live_n),
+        .x_blocked_n(warps__x_blocked_n),
+        .x_slot_n(warps__x_slot_n),
         .arr_en(warps__arr_en),
         .arr_blocks(warps__arr_blocks),
+        .req_blocks(warps__req_blocks),
         .launch_en(warps__launch_en),
         .launch_slot(warps__launch_slot),
         .launch_warps(warps__launch_warps),
@@ -325,9 +360,6 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .done_id(warps__done_id),
         .rel_valid(warps__rel_valid),
         .rel_mask(warps__rel_mask),
-        .ctl_live(warps__ctl_live),
-        .ctl_blocked(warps__ctl_blocked),
-        .ctl_slot(warps__ctl_slot),
         .live(warps__live),
         .blocked(warps__blocked),
         .done_mask(warps__done_mask)
@@ -338,14 +370,17 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .a_slot(slots__a_slot),
         .a_id(slots__a_id),
         .a_size(slots__a_size),
-        .a_live(slots__a_live),
+        .a_live_m1(slots__a_live_m1),
+        .a_live_le1(slots__a_live_le1),
         .a_active(slots__a_active),
         .l_slot(slots__l_slot),
         .l_in_range(slots__l_in_range),
         .l_busy(slots__l_busy),
         .x_slot(slots__x_slot),
         .x_live_dec(slots__x_live_dec),
-        .x_last(slots__x_last),
+        .n_slot(slots__n_slot),
+        .n_live(slots__n_live),
+        .n_last(slots__n_last),
         .c_slot(slots__c_slot),
         .c_id(slots__c_id),
         .c_active(slots__c_active),
@@ -476,8 +511,8 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         regs__in_ctl_warp = ctl_warp;
         req_addr__slot = warps__a_slot;
         req_addr__id = req_id;
-        exit_addr__slot = warps__ctl_slot;
-        exit_addr__id = slots__x_last;
+        exit_addr__slot = regs__b_x_slot;
+        exit_addr__id = regs__b_x_last;
         rd_addr = req_addr__addr;
         if (regs__b_valid & regs__b_ctl & regs__b_ctl_op) begin
             rd_addr = exit_addr__addr;
@@ -492,7 +527,9 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         slots__w_slot = regs__b_rslot;
         slots__w_id = regs__b_id;
         slots__l_slot = regs__b_slot;
-        slots__x_slot = warps__ctl_slot;
+        slots__x_slot = regs__b_x_slot;
+        x_live_dec = regs__b_x_slive - one;
+        slots__x_live_dec = x_live_dec;
         slots__c_slot = regs__c_slot;
         slots__c_id = regs__c_id;
         b_active = regs__b_active;
@@ -524,10 +561,10 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
                     launch_ok = 1'b1;
                 end
             end
-            else if (~warps__ctl_live) begin
+            else if (~regs__b_x_wlive) begin
                 code = c_exit_not_live;
             end
-            else if (warps__ctl_blocked) begin
+            else if (regs__b_x_blocked) begin
                 code = c_exit_blocked;
             end
             else begin
@@ -572,7 +609,10 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
             new_and = regs__b_and;
             new_or = regs__b_or;
         end
-        arr_done = new_count >= regs__b_target;
+        arr_done = regs__b_target_le1;
+        if (b_active) begin
+            arr_done = ram_count__rd_data >= regs__b_target_m1;
+        end
         wr_en = arr_ok & ~reset;
         ram_flags__wr_en = wr_en;
         ram_expected__wr_en = wr_en;
@@ -619,13 +659,14 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         slots__exit_en = exit_ok;
         warps__arr_en = arr_ok;
         warps__arr_blocks = arr_blocks;
+        warps__req_blocks = regs__b_valid & ~regs__b_ctl & arr_blocks;
         warps__launch_en = launch_ok;
         warps__launch_slot = regs__b_slot;
         warps__launch_warps = regs__b_warps;
         warps__exit_en = exit_ok;
-        regs__c_load = exit_ok & |slots__x_live_dec;
-        regs__c_slot_in = warps__ctl_slot;
-        regs__c_id_in = slots__x_last;
+        regs__c_load = exit_ok & |x_live_dec;
+        regs__c_slot_in = regs__b_x_slot;
+        regs__c_id_in = regs__b_x_last;
         c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= slots__c_live);
         slots__c_clr = c_done;
         done = (arr_ok & arr_done) | c_done;
@@ -674,10 +715,12 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         regs__in_wlive = warps__a_live;
         regs__in_too_big = ~req_all & (req_count > slots__a_size);
         if (req_all) begin
-            regs__in_target = slots__a_live;
+            regs__in_target_m1 = slots__a_live_m1;
+            regs__in_target_le1 = slots__a_live_le1;
         end
         else begin
-            regs__in_target = req_count;
+            regs__in_target_m1 = req_count - one;
+            regs__in_target_le1 = req_count <= one;
         end
         a_active = slots__a_active;
         if (arr_ok & (regs__b_rslot == warps__a_slot) & (regs__b_id == req_id)) begin
@@ -687,6 +730,13 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
             a_active = 1'b0;
         end
         regs__in_active = a_active;
+        warps__x_warp = ctl_warp;
+        slots__n_slot = warps__x_slot_n;
+        regs__in_x_wlive = warps__x_live_n;
+        regs__in_x_blocked = warps__x_blocked_n;
+        regs__in_x_slot = warps__x_slot_n;
+        regs__in_x_slive = slots__n_live;
+        regs__in_x_last = slots__n_last;
         err = |code;
         err_code = code;
         rel_valid = rel__rel_valid;
@@ -755,15 +805,12 @@ module bar_w32_c8__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     reg  ram__write_clock;
     reg  [5:0] ram__write_data;
     reg  ram__write_enable;
-    reg  [6:0] rd_addr_q__d;
-    wire  [6:0] rd_addr_q__q;
-    reg  rd_addr_q__clock;
     reg  byp_valid_q__d;
     wire  byp_valid_q__q;
     reg  byp_valid_q__clock;
-    reg  [6:0] byp_addr_q__d;
-    wire  [6:0] byp_addr_q__q;
-    reg  byp_addr_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
     reg  [5:0] byp_data_q__d;
     wire  [5:0] byp_data_q__q;
     reg  byp_data_q__clock;
@@ -778,20 +825,15 @@ module bar_w32_c8__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    bar_w32_c8__ram_count__byp_addr_q rd_addr_q(
-        .d(rd_addr_q__d),
-        .q(rd_addr_q__q),
-        .clock(rd_addr_q__clock)
-    );
     bar_w32_c8__ram_count__byp_valid_q byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    bar_w32_c8__ram_count__byp_addr_q byp_addr_q(
-        .d(byp_addr_q__d),
-        .q(byp_addr_q__q),
-        .clock(byp_addr_q__clock)
+    bar_w32_c8__ram_count__byp_valid_q hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
     );
     bar_w32_c8__ram_count__byp_data_q byp_data_q(
         .d(byp_data_q__d),
@@ -801,13 +843,11 @@ module bar_w32_c8__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Update code
     always @(*) begin
-        rd_addr_q__clock = clock;
         byp_valid_q__clock = clock;
-        byp_addr_q__clock = clock;
+        hit_q__clock = clock;
         byp_data_q__clock = clock;
-        rd_addr_q__d = rd_addr_q__q;
         byp_valid_q__d = byp_valid_q__q;
-        byp_addr_q__d = byp_addr_q__q;
+        hit_q__d = hit_q__q;
         byp_data_q__d = byp_data_q__q;
         ram__read_clock = clock;
         ram__write_clock = clock;
@@ -815,36 +855,16 @@ module bar_w32_c8__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         ram__write_address = wr_addr;
         ram__write_data = wr_data;
         ram__write_enable = wr_en;
-        rd_addr_q__d = rd_addr;
         byp_valid_q__d = wr_en & ~reset;
-        byp_addr_q__d = wr_addr;
         byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
         rd_data = ram__read_data;
-        if (byp_valid_q__q & (byp_addr_q__q == rd_addr_q__q)) begin
+        if (byp_valid_q__q & hit_q__q) begin
             rd_data = byp_data_q__q;
         end
     end
     
 endmodule // bar_w32_c8__ram_count
-
-
-module bar_w32_c8__ram_count__byp_addr_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w32_c8__ram_count__byp_addr_q
 
 
 module bar_w32_c8__ram_count__byp_data_q(d,q,clock);
@@ -933,15 +953,12 @@ module bar_w32_c8__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     reg  ram__write_clock;
     reg  [10:0] ram__write_data;
     reg  ram__write_enable;
-    reg  [6:0] rd_addr_q__d;
-    wire  [6:0] rd_addr_q__q;
-    reg  rd_addr_q__clock;
     reg  byp_valid_q__d;
     wire  byp_valid_q__q;
     reg  byp_valid_q__clock;
-    reg  [6:0] byp_addr_q__d;
-    wire  [6:0] byp_addr_q__q;
-    reg  byp_addr_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
     reg  [10:0] byp_data_q__d;
     wire  [10:0] byp_data_q__q;
     reg  byp_data_q__clock;
@@ -956,20 +973,15 @@ module bar_w32_c8__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    bar_w32_c8__ram_count__byp_addr_q rd_addr_q(
-        .d(rd_addr_q__d),
-        .q(rd_addr_q__q),
-        .clock(rd_addr_q__clock)
-    );
     bar_w32_c8__ram_count__byp_valid_q byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    bar_w32_c8__ram_count__byp_addr_q byp_addr_q(
-        .d(byp_addr_q__d),
-        .q(byp_addr_q__q),
-        .clock(byp_addr_q__clock)
+    bar_w32_c8__ram_count__byp_valid_q hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
     );
     bar_w32_c8__ram_popc__byp_data_q byp_data_q(
         .d(byp_data_q__d),
@@ -979,13 +991,11 @@ module bar_w32_c8__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Update code
     always @(*) begin
-        rd_addr_q__clock = clock;
         byp_valid_q__clock = clock;
-        byp_addr_q__clock = clock;
+        hit_q__clock = clock;
         byp_data_q__clock = clock;
-        rd_addr_q__d = rd_addr_q__q;
         byp_valid_q__d = byp_valid_q__q;
-        byp_addr_q__d = byp_addr_q__q;
+        hit_q__d = hit_q__q;
         byp_data_q__d = byp_data_q__q;
         ram__read_clock = clock;
         ram__write_clock = clock;
@@ -993,12 +1003,11 @@ module bar_w32_c8__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         ram__write_address = wr_addr;
         ram__write_data = wr_data;
         ram__write_enable = wr_en;
-        rd_addr_q__d = rd_addr;
         byp_valid_q__d = wr_en & ~reset;
-        byp_addr_q__d = wr_addr;
         byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
         rd_data = ram__read_data;
-        if (byp_valid_q__q & (byp_addr_q__q == rd_addr_q__q)) begin
+        if (byp_valid_q__q & hit_q__q) begin
             rd_data = byp_data_q__q;
         end
     end
@@ -1054,7 +1063,7 @@ module bar_w32_c8__ram_popc__ram(read_address,read_clock,read_data,write_address
 endmodule // bar_w32_c8__ram_popc__ram
 
 
-module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,c_load,c_slot_in,c_id_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,c_valid,c_slot,c_id);
+module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_slive,in_x_last,c_load,c_slot_in,c_id_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_slive,b_x_last,c_valid,c_slot,c_id);
     
     // Module arguments
     input wire  clock;
@@ -1072,13 +1081,19 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     input wire  [2:0] in_rslot;
     input wire  in_wlive;
     input wire  in_too_big;
-    input wire  [5:0] in_target;
+    input wire  [5:0] in_target_m1;
+    input wire  in_target_le1;
     input wire  in_active;
     input wire  in_ctl_op;
     input wire  [2:0] in_slot;
     input wire  [31:0] in_warps;
     input wire  [5:0] in_size;
     input wire  [4:0] in_ctl_warp;
+    input wire  in_x_wlive;
+    input wire  in_x_blocked;
+    input wire  [2:0] in_x_slot;
+    input wire  [5:0] in_x_slive;
+    input wire  [3:0] in_x_last;
     input wire  c_load;
     input wire  [2:0] c_slot_in;
     input wire  [3:0] c_id_in;
@@ -1095,13 +1110,19 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     output reg  [2:0] b_rslot;
     output reg  b_wlive;
     output reg  b_too_big;
-    output reg  [5:0] b_target;
+    output reg  [5:0] b_target_m1;
+    output reg  b_target_le1;
     output reg  b_active;
     output reg  b_ctl_op;
     output reg  [2:0] b_slot;
     output reg  [31:0] b_warps;
     output reg  [5:0] b_size;
     output reg  [4:0] b_ctl_warp;
+    output reg  b_x_wlive;
+    output reg  b_x_blocked;
+    output reg  [2:0] b_x_slot;
+    output reg  [5:0] b_x_slive;
+    output reg  [3:0] b_x_last;
     output reg  c_valid;
     output reg  [2:0] c_slot;
     output reg  [3:0] c_id;
@@ -1146,9 +1167,12 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     reg  too_big_q__d;
     wire  too_big_q__q;
     reg  too_big_q__clock;
-    reg  [5:0] target_q__d;
-    wire  [5:0] target_q__q;
-    reg  target_q__clock;
+    reg  [5:0] target_m1_q__d;
+    wire  [5:0] target_m1_q__q;
+    reg  target_m1_q__clock;
+    reg  target_le1_q__d;
+    wire  target_le1_q__q;
+    reg  target_le1_q__clock;
     reg  active_q__d;
     wire  active_q__q;
     reg  active_q__clock;
@@ -1167,6 +1191,21 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     reg  [4:0] ctl_warp_q__d;
     wire  [4:0] ctl_warp_q__q;
     reg  ctl_warp_q__clock;
+    reg  x_wlive_q__d;
+    wire  x_wlive_q__q;
+    reg  x_wlive_q__clock;
+    reg  x_blocked_q__d;
+    wire  x_blocked_q__q;
+    reg  x_blocked_q__clock;
+    reg  [2:0] x_slot_q__d;
+    wire  [2:0] x_slot_q__q;
+    reg  x_slot_q__clock;
+    reg  [5:0] x_slive_q__d;
+    wire  [5:0] x_slive_q__q;
+    reg  x_slive_q__clock;
+    reg  [3:0] x_last_q__d;
+    wire  [3:0] x_last_q__q;
+    reg  x_last_q__clock;
     reg  c_valid_q__d;
     wire  c_valid_q__q;
     reg  c_valid_q__clock;
@@ -1243,10 +1282,15 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(too_big_q__q),
         .clock(too_big_q__clock)
     );
-    bar_w32_c8__ram_count__byp_data_q target_q(
-        .d(target_q__d),
-        .q(target_q__q),
-        .clock(target_q__clock)
+    bar_w32_c8__ram_count__byp_data_q target_m1_q(
+        .d(target_m1_q__d),
+        .q(target_m1_q__q),
+        .clock(target_m1_q__clock)
+    );
+    bar_w32_c8__ram_count__byp_valid_q target_le1_q(
+        .d(target_le1_q__d),
+        .q(target_le1_q__q),
+        .clock(target_le1_q__clock)
     );
     bar_w32_c8__ram_count__byp_valid_q active_q(
         .d(active_q__d),
@@ -1277,6 +1321,31 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .d(ctl_warp_q__d),
         .q(ctl_warp_q__q),
         .clock(ctl_warp_q__clock)
+    );
+    bar_w32_c8__ram_count__byp_valid_q x_wlive_q(
+        .d(x_wlive_q__d),
+        .q(x_wlive_q__q),
+        .clock(x_wlive_q__clock)
+    );
+    bar_w32_c8__ram_count__byp_valid_q x_blocked_q(
+        .d(x_blocked_q__d),
+        .q(x_blocked_q__q),
+        .clock(x_blocked_q__clock)
+    );
+    bar_w32_c8__regs__c_slot_q x_slot_q(
+        .d(x_slot_q__d),
+        .q(x_slot_q__q),
+        .clock(x_slot_q__clock)
+    );
+    bar_w32_c8__ram_count__byp_data_q x_slive_q(
+        .d(x_slive_q__d),
+        .q(x_slive_q__q),
+        .clock(x_slive_q__clock)
+    );
+    bar_w32_c8__regs__c_id_q x_last_q(
+        .d(x_last_q__d),
+        .q(x_last_q__q),
+        .clock(x_last_q__clock)
     );
     bar_w32_c8__ram_count__byp_valid_q c_valid_q(
         .d(c_valid_q__d),
@@ -1309,13 +1378,19 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         rslot_q__clock = clock;
         wlive_q__clock = clock;
         too_big_q__clock = clock;
-        target_q__clock = clock;
+        target_m1_q__clock = clock;
+        target_le1_q__clock = clock;
         active_q__clock = clock;
         ctl_op_q__clock = clock;
         slot_q__clock = clock;
         warps_q__clock = clock;
         size_q__clock = clock;
         ctl_warp_q__clock = clock;
+        x_wlive_q__clock = clock;
+        x_blocked_q__clock = clock;
+        x_slot_q__clock = clock;
+        x_slive_q__clock = clock;
+        x_last_q__clock = clock;
         c_valid_q__clock = clock;
         c_slot_q__clock = clock;
         c_id_q__clock = clock;
@@ -1332,13 +1407,19 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         rslot_q__d = rslot_q__q;
         wlive_q__d = wlive_q__q;
         too_big_q__d = too_big_q__q;
-        target_q__d = target_q__q;
+        target_m1_q__d = target_m1_q__q;
+        target_le1_q__d = target_le1_q__q;
         active_q__d = active_q__q;
         ctl_op_q__d = ctl_op_q__q;
         slot_q__d = slot_q__q;
         warps_q__d = warps_q__q;
         size_q__d = size_q__q;
         ctl_warp_q__d = ctl_warp_q__q;
+        x_wlive_q__d = x_wlive_q__q;
+        x_blocked_q__d = x_blocked_q__q;
+        x_slot_q__d = x_slot_q__q;
+        x_slive_q__d = x_slive_q__q;
+        x_last_q__d = x_last_q__q;
         c_valid_q__d = c_valid_q__q;
         c_slot_q__d = c_slot_q__q;
         c_id_q__d = c_id_q__q;
@@ -1355,13 +1436,19 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         b_rslot = rslot_q__q;
         b_wlive = wlive_q__q;
         b_too_big = too_big_q__q;
-        b_target = target_q__q;
+        b_target_m1 = target_m1_q__q;
+        b_target_le1 = target_le1_q__q;
         b_active = active_q__q;
         b_ctl_op = ctl_op_q__q;
         b_slot = slot_q__q;
         b_warps = warps_q__q;
         b_size = size_q__q;
         b_ctl_warp = ctl_warp_q__q;
+        b_x_wlive = x_wlive_q__q;
+        b_x_blocked = x_blocked_q__q;
+        b_x_slot = x_slot_q__q;
+        b_x_slive = x_slive_q__q;
+        b_x_last = x_last_q__q;
         c_valid = c_valid_q__q;
         c_slot = c_slot_q__q;
         c_id = c_id_q__q;
@@ -1378,13 +1465,19 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         rslot_q__d = 32'h0;
         wlive_q__d = 1'b0;
         too_big_q__d = 1'b0;
-        target_q__d = 32'h0;
+        target_m1_q__d = 32'h0;
+        target_le1_q__d = 1'b0;
         active_q__d = 1'b0;
         ctl_op_q__d = 1'b0;
         slot_q__d = 32'h0;
         warps_q__d = 32'h0;
         size_q__d = 32'h0;
         ctl_warp_q__d = 32'h0;
+        x_wlive_q__d = 1'b0;
+        x_blocked_q__d = 1'b0;
+        x_slot_q__d = 32'h0;
+        x_slive_q__d = 32'h0;
+        x_last_q__d = 32'h0;
         if (take_req) begin
             warp_q__d = in_warp;
             op_q__d = in_op;
@@ -1397,7 +1490,8 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
             rslot_q__d = in_rslot;
             wlive_q__d = in_wlive;
             too_big_q__d = in_too_big;
-            target_q__d = in_target;
+            target_m1_q__d = in_target_m1;
+            target_le1_q__d = in_target_le1;
             active_q__d = in_active;
         end
         if (take_ctl) begin
@@ -1406,6 +1500,11 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
             warps_q__d = in_warps;
             size_q__d = in_size;
             ctl_warp_q__d = in_ctl_warp;
+            x_wlive_q__d = in_x_wlive;
+            x_blocked_q__d = in_x_blocked;
+            x_slot_q__d = in_x_slot;
+            x_slive_q__d = in_x_slive;
+            x_last_q__d = in_x_last;
         end
         c_valid_q__d = c_load;
         c_slot_q__d = c_slot_in;
@@ -1616,7 +1715,7 @@ module bar_w32_c8__size_pop(bits,count);
 endmodule // bar_w32_c8__size_pop
 
 
-module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,act_all,c_clr);
+module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_live,n_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,act_all,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -1624,14 +1723,17 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
     input wire  [2:0] a_slot;
     input wire  [3:0] a_id;
     output reg  [5:0] a_size;
-    output reg  [5:0] a_live;
+    output reg  [5:0] a_live_m1;
+    output reg  a_live_le1;
     output reg  a_active;
     input wire  [2:0] l_slot;
     output reg  l_in_range;
     output reg  l_busy;
     input wire  [2:0] x_slot;
-    output reg  [5:0] x_live_dec;
-    output reg  [3:0] x_last;
+    input wire  [5:0] x_live_dec;
+    input wire  [2:0] n_slot;
+    output reg  [5:0] n_live;
+    output reg  [3:0] n_last;
     input wire  [2:0] c_slot;
     input wire  [3:0] c_id;
     output reg  c_active;
@@ -1799,7 +1901,6 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
     reg  [15:0] a_bit;
     reg  [15:0] w_bit;
     reg  [15:0] c_bit;
-    reg  [5:0] x_live;
     
     // Sub module instances
     bar_w32_c8__ram_count__byp_valid_q busy__0(
@@ -2233,26 +2334,28 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
             c_bit = id_bit__15;
         end
         a_size = 32'h0;
-        a_live = 32'h0;
+        a_live_m1 = 32'h0;
+        a_live_le1 = 1'b0;
         a_active = 1'b0;
-        x_last = 32'h0;
+        n_live = 32'h0;
+        n_last = 32'h0;
         l_in_range = 1'b0;
         l_busy = 1'b0;
-        x_live = 32'h0;
         c_active = 1'b0;
         c_live = 32'h0;
         if (a_slot == slot_const__0) begin
             a_size = size__0__q;
-            a_live = live__0__q;
+            a_live_m1 = live__0__q - one;
+            a_live_le1 = live__0__q <= one;
             a_active = |(active__0__q & a_bit);
         end
         if (l_slot == slot_const__0) begin
             l_in_range = 1'b1;
             l_busy = busy__0__q;
         end
-        if (x_slot == slot_const__0) begin
-            x_live = live__0__q;
-            x_last = last_all__0__q;
+        if (n_slot == slot_const__0) begin
+            n_live = live__0__q;
+            n_last = last_all__0__q;
         end
         if (c_slot == slot_const__0) begin
             c_active = |(active__0__q & c_bit);
@@ -2260,16 +2363,17 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
         end
         if (a_slot == slot_const__1) begin
             a_size = size__1__q;
-            a_live = live__1__q;
+            a_live_m1 = live__1__q - one;
+            a_live_le1 = live__1__q <= one;
             a_active = |(active__1__q & a_bit);
         end
         if (l_slot == slot_const__1) begin
             l_in_range = 1'b1;
             l_busy = busy__1__q;
         end
-        if (x_slot == slot_const__1) begin
-            x_live = live__1__q;
-            x_last = last_all__1__q;
+        if (n_slot == slot_const__1) begin
+            n_live = live__1__q;
+            n_last = last_all__1__q;
         end
         if (c_slot == slot_const__1) begin
             c_active = |(active__1__q & c_bit);
@@ -2277,16 +2381,17 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
         end
         if (a_slot == slot_const__2) begin
             a_size = size__2__q;
-            a_live = live__2__q;
+            a_live_m1 = live__2__q - one;
+            a_live_le1 = live__2__q <= one;
             a_active = |(active__2__q & a_bit);
         end
         if (l_slot == slot_const__2) begin
             l_in_range = 1'b1;
             l_busy = busy__2__q;
         end
-        if (x_slot == slot_const__2) begin
-            x_live = live__2__q;
-            x_last = last_all__2__q;
+        if (n_slot == slot_const__2) begin
+            n_live = live__2__q;
+            n_last = last_all__2__q;
         end
         if (c_slot == slot_const__2) begin
             c_active = |(active__2__q & c_bit);
@@ -2294,16 +2399,17 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
         end
         if (a_slot == slot_const__3) begin
             a_size = size__3__q;
-            a_live = live__3__q;
+            a_live_m1 = live__3__q - one;
+            a_live_le1 = live__3__q <= one;
             a_active = |(active__3__q & a_bit);
         end
         if (l_slot == slot_const__3) begin
             l_in_range = 1'b1;
             l_busy = busy__3__q;
         end
-        if (x_slot == slot_const__3) begin
-            x_live = live__3__q;
-            x_last = last_all__3__q;
+        if (n_slot == slot_const__3) begin
+            n_live = live__3__q;
+            n_last = last_all__3__q;
         end
         if (c_slot == slot_const__3) begin
             c_active = |(active__3__q & c_bit);
@@ -2311,16 +2417,17 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
         end
         if (a_slot == slot_const__4) begin
             a_size = size__4__q;
-            a_live = live__4__q;
+            a_live_m1 = live__4__q - one;
+            a_live_le1 = live__4__q <= one;
             a_active = |(active__4__q & a_bit);
         end
         if (l_slot == slot_const__4) begin
             l_in_range = 1'b1;
             l_busy = busy__4__q;
         end
-        if (x_slot == slot_const__4) begin
-            x_live = live__4__q;
-            x_last = last_all__4__q;
+        if (n_slot == slot_const__4) begin
+            n_live = live__4__q;
+            n_last = last_all__4__q;
         end
         if (c_slot == slot_const__4) begin
             c_active = |(active__4__q & c_bit);
@@ -2328,16 +2435,17 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
         end
         if (a_slot == slot_const__5) begin
             a_size = size__5__q;
-            a_live = live__5__q;
+            a_live_m1 = live__5__q - one;
+            a_live_le1 = live__5__q <= one;
             a_active = |(active__5__q & a_bit);
         end
         if (l_slot == slot_const__5) begin
             l_in_range = 1'b1;
             l_busy = busy__5__q;
         end
-        if (x_slot == slot_const__5) begin
-            x_live = live__5__q;
-            x_last = last_all__5__q;
+        if (n_slot == slot_const__5) begin
+            n_live = live__5__q;
+            n_last = last_all__5__q;
         end
         if (c_slot == slot_const__5) begin
             c_active = |(active__5__q & c_bit);
@@ -2345,16 +2453,17 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
         end
         if (a_slot == slot_const__6) begin
             a_size = size__6__q;
-            a_live = live__6__q;
+            a_live_m1 = live__6__q - one;
+            a_live_le1 = live__6__q <= one;
             a_active = |(active__6__q & a_bit);
         end
         if (l_slot == slot_const__6) begin
             l_in_range = 1'b1;
             l_busy = busy__6__q;
         end
-        if (x_slot == slot_const__6) begin
-            x_live = live__6__q;
-            x_last = last_all__6__q;
+        if (n_slot == slot_const__6) begin
+            n_live = live__6__q;
+            n_last = last_all__6__q;
         end
         if (c_slot == slot_const__6) begin
             c_active = |(active__6__q & c_bit);
@@ -2362,22 +2471,31 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l
         end
         if (a_slot == slot_const__7) begin
             a_size = size__7__q;
-            a_live = live__7__q;
+            a_live_m1 = live__7__q - one;
+            a_live_le1 = live__7__q <= one;
             a_active = |(active__7__q & a_bit);
         end
         if (l_slot == slot_const__7) begin
             l_in_range = 1'b1;
             l_busy = busy__7__q;
         end
-        if (x_slot == slot_const__7) begin
-            x_live = live__7__q;
-            x_last = last_all__7__q;
+        if (n_slot == slot_const__7) begin
+            n_live = live__7__q;
+            n_last = last_all__7__q;
         end
         if (c_slot == slot_const__7) begin
             c_active = |(active__7__q & c_bit);
             c_live = live__7__q;
         end
-        x_live_dec = x_live - one;
+        if (launch_en & (l_slot == n_slot)) begin
+            n_live = launch_size;
+        end
+        if (exit_en & (x_slot == n_slot)) begin
+            n_live = x_live_dec;
+        end
+        if (act_en & act_all & (w_slot == n_slot)) begin
+            n_last = w_id;
+        end
         if (c_clr & (c_slot == slot_const__0)) begin
             active__0__d = active__0__q & ~c_bit;
         end
@@ -2666,7 +2784,7 @@ module bar_w32_c8__slots__active__0(d,q,clock);
 endmodule // bar_w32_c8__slots__active__0
 
 
-module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,arr_en,arr_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,ctl_live,ctl_blocked,ctl_slot,live,blocked,done_mask);
+module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,live,blocked,done_mask);
     
     // Module arguments
     input wire  clock;
@@ -2678,8 +2796,13 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
     input wire  [4:0] req_warp;
     input wire  [3:0] req_id;
     input wire  [4:0] ctl_warp;
+    input wire  [4:0] x_warp;
+    output reg  x_live_n;
+    output reg  x_blocked_n;
+    output reg  [2:0] x_slot_n;
     input wire  arr_en;
     input wire  arr_blocks;
+    input wire  req_blocks;
     input wire  launch_en;
     input wire  [2:0] launch_slot;
     input wire  [31:0] launch_warps;
@@ -2689,9 +2812,6 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
     input wire  [3:0] done_id;
     input wire  rel_valid;
     input wire  [31:0] rel_mask;
-    output reg  ctl_live;
-    output reg  ctl_blocked;
-    output reg  [2:0] ctl_slot;
     output reg  [31:0] live;
     output reg  [31:0] blocked;
     output reg  [31:0] done_mask;
@@ -2938,8 +3058,12 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
     wire  [31:0] req_dec__onehot;
     reg  [4:0] ctl_dec__index;
     wire  [31:0] ctl_dec__onehot;
+    reg  [4:0] x_dec__index;
+    wire  [31:0] x_dec__onehot;
     
     // Local signals
+    reg  [31:0] live_d;
+    reg  [31:0] blocked_d;
     reg  [31:0] match_mask;
     reg  [31:0] arr_bit;
     reg  [31:0] blocked_n;
@@ -3293,6 +3417,10 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         .index(ctl_dec__index),
         .onehot(ctl_dec__onehot)
     );
+    bar_w32_c8__warps__a_dec x_dec(
+        .index(x_dec__index),
+        .onehot(x_dec__onehot)
+    );
     
     // Update code
     always @(*) begin
@@ -3433,20 +3561,19 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         a_dec__index = a_warp;
         req_dec__index = req_warp;
         ctl_dec__index = ctl_warp;
+        x_dec__index = x_warp;
         live = live_q__q;
         blocked = blocked_q__q;
         a_live = |(live_q__q & a_dec__onehot);
         a_blocked = |(blocked_q__q & a_dec__onehot);
-        ctl_live = |(live_q__q & ctl_dec__onehot);
-        ctl_blocked = |(blocked_q__q & ctl_dec__onehot);
         a_slot = 32'h0;
-        ctl_slot = 32'h0;
+        x_slot_n = 32'h0;
         match_mask = 32'h0;
         if (a_warp == 0) begin
             a_slot = wslot__0__q;
         end
-        if (ctl_warp == 0) begin
-            ctl_slot = wslot__0__q;
+        if (x_warp == 0) begin
+            x_slot_n = wslot__0__q;
         end
         if ((wslot__0__q == done_slot) & (wbar__0__q == done_id)) begin
             match_mask = match_mask | warp_bit__0;
@@ -3454,8 +3581,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 1) begin
             a_slot = wslot__1__q;
         end
-        if (ctl_warp == 1) begin
-            ctl_slot = wslot__1__q;
+        if (x_warp == 1) begin
+            x_slot_n = wslot__1__q;
         end
         if ((wslot__1__q == done_slot) & (wbar__1__q == done_id)) begin
             match_mask = match_mask | warp_bit__1;
@@ -3463,8 +3590,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 2) begin
             a_slot = wslot__2__q;
         end
-        if (ctl_warp == 2) begin
-            ctl_slot = wslot__2__q;
+        if (x_warp == 2) begin
+            x_slot_n = wslot__2__q;
         end
         if ((wslot__2__q == done_slot) & (wbar__2__q == done_id)) begin
             match_mask = match_mask | warp_bit__2;
@@ -3472,8 +3599,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 3) begin
             a_slot = wslot__3__q;
         end
-        if (ctl_warp == 3) begin
-            ctl_slot = wslot__3__q;
+        if (x_warp == 3) begin
+            x_slot_n = wslot__3__q;
         end
         if ((wslot__3__q == done_slot) & (wbar__3__q == done_id)) begin
             match_mask = match_mask | warp_bit__3;
@@ -3481,8 +3608,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 4) begin
             a_slot = wslot__4__q;
         end
-        if (ctl_warp == 4) begin
-            ctl_slot = wslot__4__q;
+        if (x_warp == 4) begin
+            x_slot_n = wslot__4__q;
         end
         if ((wslot__4__q == done_slot) & (wbar__4__q == done_id)) begin
             match_mask = match_mask | warp_bit__4;
@@ -3490,8 +3617,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 5) begin
             a_slot = wslot__5__q;
         end
-        if (ctl_warp == 5) begin
-            ctl_slot = wslot__5__q;
+        if (x_warp == 5) begin
+            x_slot_n = wslot__5__q;
         end
         if ((wslot__5__q == done_slot) & (wbar__5__q == done_id)) begin
             match_mask = match_mask | warp_bit__5;
@@ -3499,8 +3626,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 6) begin
             a_slot = wslot__6__q;
         end
-        if (ctl_warp == 6) begin
-            ctl_slot = wslot__6__q;
+        if (x_warp == 6) begin
+            x_slot_n = wslot__6__q;
         end
         if ((wslot__6__q == done_slot) & (wbar__6__q == done_id)) begin
             match_mask = match_mask | warp_bit__6;
@@ -3508,8 +3635,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 7) begin
             a_slot = wslot__7__q;
         end
-        if (ctl_warp == 7) begin
-            ctl_slot = wslot__7__q;
+        if (x_warp == 7) begin
+            x_slot_n = wslot__7__q;
         end
         if ((wslot__7__q == done_slot) & (wbar__7__q == done_id)) begin
             match_mask = match_mask | warp_bit__7;
@@ -3517,8 +3644,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 8) begin
             a_slot = wslot__8__q;
         end
-        if (ctl_warp == 8) begin
-            ctl_slot = wslot__8__q;
+        if (x_warp == 8) begin
+            x_slot_n = wslot__8__q;
         end
         if ((wslot__8__q == done_slot) & (wbar__8__q == done_id)) begin
             match_mask = match_mask | warp_bit__8;
@@ -3526,8 +3653,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 9) begin
             a_slot = wslot__9__q;
         end
-        if (ctl_warp == 9) begin
-            ctl_slot = wslot__9__q;
+        if (x_warp == 9) begin
+            x_slot_n = wslot__9__q;
         end
         if ((wslot__9__q == done_slot) & (wbar__9__q == done_id)) begin
             match_mask = match_mask | warp_bit__9;
@@ -3535,8 +3662,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 10) begin
             a_slot = wslot__10__q;
         end
-        if (ctl_warp == 10) begin
-            ctl_slot = wslot__10__q;
+        if (x_warp == 10) begin
+            x_slot_n = wslot__10__q;
         end
         if ((wslot__10__q == done_slot) & (wbar__10__q == done_id)) begin
             match_mask = match_mask | warp_bit__10;
@@ -3544,8 +3671,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 11) begin
             a_slot = wslot__11__q;
         end
-        if (ctl_warp == 11) begin
-            ctl_slot = wslot__11__q;
+        if (x_warp == 11) begin
+            x_slot_n = wslot__11__q;
         end
         if ((wslot__11__q == done_slot) & (wbar__11__q == done_id)) begin
             match_mask = match_mask | warp_bit__11;
@@ -3553,8 +3680,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 12) begin
             a_slot = wslot__12__q;
         end
-        if (ctl_warp == 12) begin
-            ctl_slot = wslot__12__q;
+        if (x_warp == 12) begin
+            x_slot_n = wslot__12__q;
         end
         if ((wslot__12__q == done_slot) & (wbar__12__q == done_id)) begin
             match_mask = match_mask | warp_bit__12;
@@ -3562,8 +3689,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 13) begin
             a_slot = wslot__13__q;
         end
-        if (ctl_warp == 13) begin
-            ctl_slot = wslot__13__q;
+        if (x_warp == 13) begin
+            x_slot_n = wslot__13__q;
         end
         if ((wslot__13__q == done_slot) & (wbar__13__q == done_id)) begin
             match_mask = match_mask | warp_bit__13;
@@ -3571,8 +3698,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 14) begin
             a_slot = wslot__14__q;
         end
-        if (ctl_warp == 14) begin
-            ctl_slot = wslot__14__q;
+        if (x_warp == 14) begin
+            x_slot_n = wslot__14__q;
         end
         if ((wslot__14__q == done_slot) & (wbar__14__q == done_id)) begin
             match_mask = match_mask | warp_bit__14;
@@ -3580,8 +3707,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 15) begin
             a_slot = wslot__15__q;
         end
-        if (ctl_warp == 15) begin
-            ctl_slot = wslot__15__q;
+        if (x_warp == 15) begin
+            x_slot_n = wslot__15__q;
         end
         if ((wslot__15__q == done_slot) & (wbar__15__q == done_id)) begin
             match_mask = match_mask | warp_bit__15;
@@ -3589,8 +3716,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 16) begin
             a_slot = wslot__16__q;
         end
-        if (ctl_warp == 16) begin
-            ctl_slot = wslot__16__q;
+        if (x_warp == 16) begin
+            x_slot_n = wslot__16__q;
         end
         if ((wslot__16__q == done_slot) & (wbar__16__q == done_id)) begin
             match_mask = match_mask | warp_bit__16;
@@ -3598,8 +3725,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 17) begin
             a_slot = wslot__17__q;
         end
-        if (ctl_warp == 17) begin
-            ctl_slot = wslot__17__q;
+        if (x_warp == 17) begin
+            x_slot_n = wslot__17__q;
         end
         if ((wslot__17__q == done_slot) & (wbar__17__q == done_id)) begin
             match_mask = match_mask | warp_bit__17;
@@ -3607,8 +3734,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 18) begin
             a_slot = wslot__18__q;
         end
-        if (ctl_warp == 18) begin
-            ctl_slot = wslot__18__q;
+        if (x_warp == 18) begin
+            x_slot_n = wslot__18__q;
         end
         if ((wslot__18__q == done_slot) & (wbar__18__q == done_id)) begin
             match_mask = match_mask | warp_bit__18;
@@ -3616,8 +3743,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 19) begin
             a_slot = wslot__19__q;
         end
-        if (ctl_warp == 19) begin
-            ctl_slot = wslot__19__q;
+        if (x_warp == 19) begin
+            x_slot_n = wslot__19__q;
         end
         if ((wslot__19__q == done_slot) & (wbar__19__q == done_id)) begin
             match_mask = match_mask | warp_bit__19;
@@ -3625,8 +3752,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 20) begin
             a_slot = wslot__20__q;
         end
-        if (ctl_warp == 20) begin
-            ctl_slot = wslot__20__q;
+        if (x_warp == 20) begin
+            x_slot_n = wslot__20__q;
         end
         if ((wslot__20__q == done_slot) & (wbar__20__q == done_id)) begin
             match_mask = match_mask | warp_bit__20;
@@ -3634,8 +3761,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 21) begin
             a_slot = wslot__21__q;
         end
-        if (ctl_warp == 21) begin
-            ctl_slot = wslot__21__q;
+        if (x_warp == 21) begin
+            x_slot_n = wslot__21__q;
         end
         if ((wslot__21__q == done_slot) & (wbar__21__q == done_id)) begin
             match_mask = match_mask | warp_bit__21;
@@ -3643,8 +3770,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 22) begin
             a_slot = wslot__22__q;
         end
-        if (ctl_warp == 22) begin
-            ctl_slot = wslot__22__q;
+        if (x_warp == 22) begin
+            x_slot_n = wslot__22__q;
         end
         if ((wslot__22__q == done_slot) & (wbar__22__q == done_id)) begin
             match_mask = match_mask | warp_bit__22;
@@ -3652,8 +3779,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 23) begin
             a_slot = wslot__23__q;
         end
-        if (ctl_warp == 23) begin
-            ctl_slot = wslot__23__q;
+        if (x_warp == 23) begin
+            x_slot_n = wslot__23__q;
         end
         if ((wslot__23__q == done_slot) & (wbar__23__q == done_id)) begin
             match_mask = match_mask | warp_bit__23;
@@ -3661,8 +3788,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 24) begin
             a_slot = wslot__24__q;
         end
-        if (ctl_warp == 24) begin
-            ctl_slot = wslot__24__q;
+        if (x_warp == 24) begin
+            x_slot_n = wslot__24__q;
         end
         if ((wslot__24__q == done_slot) & (wbar__24__q == done_id)) begin
             match_mask = match_mask | warp_bit__24;
@@ -3670,8 +3797,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 25) begin
             a_slot = wslot__25__q;
         end
-        if (ctl_warp == 25) begin
-            ctl_slot = wslot__25__q;
+        if (x_warp == 25) begin
+            x_slot_n = wslot__25__q;
         end
         if ((wslot__25__q == done_slot) & (wbar__25__q == done_id)) begin
             match_mask = match_mask | warp_bit__25;
@@ -3679,8 +3806,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 26) begin
             a_slot = wslot__26__q;
         end
-        if (ctl_warp == 26) begin
-            ctl_slot = wslot__26__q;
+        if (x_warp == 26) begin
+            x_slot_n = wslot__26__q;
         end
         if ((wslot__26__q == done_slot) & (wbar__26__q == done_id)) begin
             match_mask = match_mask | warp_bit__26;
@@ -3688,8 +3815,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 27) begin
             a_slot = wslot__27__q;
         end
-        if (ctl_warp == 27) begin
-            ctl_slot = wslot__27__q;
+        if (x_warp == 27) begin
+            x_slot_n = wslot__27__q;
         end
         if ((wslot__27__q == done_slot) & (wbar__27__q == done_id)) begin
             match_mask = match_mask | warp_bit__27;
@@ -3697,8 +3824,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 28) begin
             a_slot = wslot__28__q;
         end
-        if (ctl_warp == 28) begin
-            ctl_slot = wslot__28__q;
+        if (x_warp == 28) begin
+            x_slot_n = wslot__28__q;
         end
         if ((wslot__28__q == done_slot) & (wbar__28__q == done_id)) begin
             match_mask = match_mask | warp_bit__28;
@@ -3706,8 +3833,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 29) begin
             a_slot = wslot__29__q;
         end
-        if (ctl_warp == 29) begin
-            ctl_slot = wslot__29__q;
+        if (x_warp == 29) begin
+            x_slot_n = wslot__29__q;
         end
         if ((wslot__29__q == done_slot) & (wbar__29__q == done_id)) begin
             match_mask = match_mask | warp_bit__29;
@@ -3715,8 +3842,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 30) begin
             a_slot = wslot__30__q;
         end
-        if (ctl_warp == 30) begin
-            ctl_slot = wslot__30__q;
+        if (x_warp == 30) begin
+            x_slot_n = wslot__30__q;
         end
         if ((wslot__30__q == done_slot) & (wbar__30__q == done_id)) begin
             match_mask = match_mask | warp_bit__30;
@@ -3724,8 +3851,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (a_warp == 31) begin
             a_slot = wslot__31__q;
         end
-        if (ctl_warp == 31) begin
-            ctl_slot = wslot__31__q;
+        if (x_warp == 31) begin
+            x_slot_n = wslot__31__q;
         end
         if ((wslot__31__q == done_slot) & (wbar__31__q == done_id)) begin
             match_mask = match_mask | warp_bit__31;
@@ -3742,107 +3869,109 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (rel_valid) begin
             blocked_n = blocked_q__q & ~rel_mask;
         end
-        blocked_q__d = blocked_n | arr_bit;
+        blocked_d = blocked_n | arr_bit;
+        blocked_q__d = blocked_d;
         waiting_n = waiting_q__q | arr_bit;
         waiting_q__d = waiting_n & ~done_mask;
-        if (arr_en & arr_blocks & (req_warp == 0)) begin
+        if (req_blocks & (req_warp == 0)) begin
             wbar__0__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 1)) begin
+        if (req_blocks & (req_warp == 1)) begin
             wbar__1__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 2)) begin
+        if (req_blocks & (req_warp == 2)) begin
             wbar__2__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 3)) begin
+        if (req_blocks & (req_warp == 3)) begin
             wbar__3__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 4)) begin
+        if (req_blocks & (req_warp == 4)) begin
             wbar__4__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 5)) begin
+        if (req_blocks & (req_warp == 5)) begin
             wbar__5__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 6)) begin
+        if (req_blocks & (req_warp == 6)) begin
             wbar__6__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 7)) begin
+        if (req_blocks & (req_warp == 7)) begin
             wbar__7__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 8)) begin
+        if (req_blocks & (req_warp == 8)) begin
             wbar__8__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 9)) begin
+        if (req_blocks & (req_warp == 9)) begin
             wbar__9__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 10)) begin
+        if (req_blocks & (req_warp == 10)) begin
             wbar__10__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 11)) begin
+        if (req_blocks & (req_warp == 11)) begin
             wbar__11__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 12)) begin
+        if (req_blocks & (req_warp == 12)) begin
             wbar__12__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 13)) begin
+        if (req_blocks & (req_warp == 13)) begin
             wbar__13__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 14)) begin
+        if (req_blocks & (req_warp == 14)) begin
             wbar__14__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 15)) begin
+        if (req_blocks & (req_warp == 15)) begin
             wbar__15__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 16)) begin
+        if (req_blocks & (req_warp == 16)) begin
             wbar__16__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 17)) begin
+        if (req_blocks & (req_warp == 17)) begin
             wbar__17__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 18)) begin
+        if (req_blocks & (req_warp == 18)) begin
             wbar__18__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 19)) begin
+        if (req_blocks & (req_warp == 19)) begin
             wbar__19__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 20)) begin
+        if (req_blocks & (req_warp == 20)) begin
             wbar__20__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 21)) begin
+        if (req_blocks & (req_warp == 21)) begin
             wbar__21__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 22)) begin
+        if (req_blocks & (req_warp == 22)) begin
             wbar__22__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 23)) begin
+        if (req_blocks & (req_warp == 23)) begin
             wbar__23__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 24)) begin
+        if (req_blocks & (req_warp == 24)) begin
             wbar__24__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 25)) begin
+        if (req_blocks & (req_warp == 25)) begin
             wbar__25__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 26)) begin
+        if (req_blocks & (req_warp == 26)) begin
             wbar__26__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 27)) begin
+        if (req_blocks & (req_warp == 27)) begin
             wbar__27__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 28)) begin
+        if (req_blocks & (req_warp == 28)) begin
             wbar__28__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 29)) begin
+        if (req_blocks & (req_warp == 29)) begin
             wbar__29__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 30)) begin
+        if (req_blocks & (req_warp == 30)) begin
             wbar__30__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 31)) begin
+        if (req_blocks & (req_warp == 31)) begin
             wbar__31__d = req_id;
         end
+        live_d = live_q__q;
         if (launch_en) begin
-            live_q__d = live_q__q | launch_warps;
+            live_d = live_q__q | launch_warps;
             if (launch_warps[0]) begin
                 wslot__0__d = launch_slot;
             end
@@ -3941,8 +4070,18 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             end
         end
         if (exit_en) begin
-            live_q__d = live_q__q & ~ctl_dec__onehot;
+            live_d = live_q__q & ~ctl_dec__onehot;
         end
+        live_q__d = live_d;
+        x_live_n = |(live_q__q & x_dec__onehot);
+        if (launch_en & |(launch_warps & x_dec__onehot)) begin
+            x_live_n = 1'b1;
+            x_slot_n = launch_slot;
+        end
+        if (exit_en & (ctl_warp == x_warp)) begin
+            x_live_n = 1'b0;
+        end
+        x_blocked_n = |(blocked_n & x_dec__onehot) | (arr_en & arr_blocks & (req_warp == x_warp));
         if (reset) begin
             live_q__d = 32'h0;
             blocked_q__d = 32'h0;

@@ -1895,13 +1895,19 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
     reg  [1:0] regs__in_rslot;
     reg  regs__in_wlive;
     reg  regs__in_too_big;
-    reg  [4:0] regs__in_target;
+    reg  [4:0] regs__in_target_m1;
+    reg  regs__in_target_le1;
     reg  regs__in_active;
     reg  regs__in_ctl_op;
     reg  [1:0] regs__in_slot;
     reg  [15:0] regs__in_warps;
     reg  [4:0] regs__in_size;
     reg  [3:0] regs__in_ctl_warp;
+    reg  regs__in_x_wlive;
+    reg  regs__in_x_blocked;
+    reg  [1:0] regs__in_x_slot;
+    reg  [4:0] regs__in_x_slive;
+    reg  [3:0] regs__in_x_last;
     reg  regs__c_load;
     reg  [1:0] regs__c_slot_in;
     reg  [3:0] regs__c_id_in;
@@ -1918,13 +1924,19 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
     wire  [1:0] regs__b_rslot;
     wire  regs__b_wlive;
     wire  regs__b_too_big;
-    wire  [4:0] regs__b_target;
+    wire  [4:0] regs__b_target_m1;
+    wire  regs__b_target_le1;
     wire  regs__b_active;
     wire  regs__b_ctl_op;
     wire  [1:0] regs__b_slot;
     wire  [15:0] regs__b_warps;
     wire  [4:0] regs__b_size;
     wire  [3:0] regs__b_ctl_warp;
+    wire  regs__b_x_wlive;
+    wire  regs__b_x_blocked;
+    wire  [1:0] regs__b_x_slot;
+    wire  [4:0] regs__b_x_slive;
+    wire  [3:0] regs__b_x_last;
     wire  regs__c_valid;
     wire  [1:0] regs__c_slot;
     wire  [3:0] regs__c_id;
@@ -1937,8 +1949,13 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
     reg  [3:0] warps__req_warp;
     reg  [3:0] warps__req_id;
     reg  [3:0] warps__ctl_warp;
+    reg  [3:0] warps__x_warp;
+    wire  warps__x_live_n;
+    wire  warps__x_blocked_n;
+    wire  [1:0] warps__x_slot_n;
     reg  warps__arr_en;
     reg  warps__arr_blocks;
+    reg  warps__req_blocks;
     reg  warps__launch_en;
     reg  [1:0] warps__launch_slot;
     reg  [15:0] warps__launch_warps;
@@ -1948,9 +1965,6 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
     reg  [3:0] warps__done_id;
     reg  warps__rel_valid;
     reg  [15:0] warps__rel_mask;
-    wire  warps__ctl_live;
-    wire  warps__ctl_blocked;
-    wire  [1:0] warps__ctl_slot;
     wire  [15:0] warps__live;
     wire  [15:0] warps__blocked;
     wire  [15:0] warps__done_mask;
@@ -1959,14 +1973,17 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
     reg  [1:0] slots__a_slot;
     reg  [3:0] slots__a_id;
     wire  [4:0] slots__a_size;
-    wire  [4:0] slots__a_live;
+    wire  [4:0] slots__a_live_m1;
+    wire  slots__a_live_le1;
     wire  slots__a_active;
     reg  [1:0] slots__l_slot;
     wire  slots__l_in_range;
     wire  slots__l_busy;
     reg  [1:0] slots__x_slot;
-    wire  [4:0] slots__x_live_dec;
-    wire  [3:0] slots__x_last;
+    reg  [4:0] slots__x_live_dec;
+    reg  [1:0] slots__n_slot;
+    wire  [4:0] slots__n_live;
+    wire  [3:0] slots__n_last;
     reg  [1:0] slots__c_slot;
     reg  [3:0] slots__c_id;
     wire  slots__c_active;
@@ -2060,6 +2077,7 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
     reg  new_or;
     reg  arr_done;
     reg  c_done;
+    reg  [4:0] x_live_dec;
     reg  done;
     reg  [1:0] done_slot;
     reg  [3:0] done_id;
@@ -2083,13 +2101,19 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .in_rslot(regs__in_rslot),
         .in_wlive(regs__in_wlive),
         .in_too_big(regs__in_too_big),
-        .in_target(regs__in_target),
+        .in_target_m1(regs__in_target_m1),
+        .in_target_le1(regs__in_target_le1),
         .in_active(regs__in_active),
         .in_ctl_op(regs__in_ctl_op),
         .in_slot(regs__in_slot),
         .in_warps(regs__in_warps),
         .in_size(regs__in_size),
         .in_ctl_warp(regs__in_ctl_warp),
+        .in_x_wlive(regs__in_x_wlive),
+        .in_x_blocked(regs__in_x_blocked),
+        .in_x_slot(regs__in_x_slot),
+        .in_x_slive(regs__in_x_slive),
+        .in_x_last(regs__in_x_last),
         .c_load(regs__c_load),
         .c_slot_in(regs__c_slot_in),
         .c_id_in(regs__c_id_in),
@@ -2106,13 +2130,19 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .b_rslot(regs__b_rslot),
         .b_wlive(regs__b_wlive),
         .b_too_big(regs__b_too_big),
-        .b_target(regs__b_target),
+        .b_target_m1(regs__b_target_m1),
+        .b_target_le1(regs__b_target_le1),
         .b_active(regs__b_active),
         .b_ctl_op(regs__b_ctl_op),
         .b_slot(regs__b_slot),
         .b_warps(regs__b_warps),
         .b_size(regs__b_size),
         .b_ctl_warp(regs__b_ctl_warp),
+        .b_x_wlive(regs__b_x_wlive),
+        .b_x_blocked(regs__b_x_blocked),
+        .b_x_slot(regs__b_x_slot),
+        .b_x_slive(regs__b_x_slive),
+        .b_x_last(regs__b_x_last),
         .c_valid(regs__c_valid),
         .c_slot(regs__c_slot),
         .c_id(regs__c_id)
@@ -2127,8 +2157,13 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .req_warp(warps__req_warp),
         .req_id(warps__req_id),
         .ctl_warp(warps__ctl_warp),
+        .x_warp(warps__x_warp),
+        .x_live_n(warps__x_live_n),
+        .x_blocked_n(warps__x_blocked_n),
+        .x_slot_n(warps__x_slot_n),
         .arr_en(warps__arr_en),
         .arr_blocks(warps__arr_blocks),
+        .req_blocks(warps__req_blocks),
         .launch_en(warps__launch_en),
         .launch_slot(warps__launch_slot),
         .launch_warps(warps__launch_warps),
@@ -2138,9 +2173,6 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .done_id(warps__done_id),
         .rel_valid(warps__rel_valid),
         .rel_mask(warps__rel_mask),
-        .ctl_live(warps__ctl_live),
-        .ctl_blocked(warps__ctl_blocked),
-        .ctl_slot(warps__ctl_slot),
         .live(warps__live),
         .blocked(warps__blocked),
         .done_mask(warps__done_mask)
@@ -2151,14 +2183,17 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .a_slot(slots__a_slot),
         .a_id(slots__a_id),
         .a_size(slots__a_size),
-        .a_live(slots__a_live),
+        .a_live_m1(slots__a_live_m1),
+        .a_live_le1(slots__a_live_le1),
         .a_active(slots__a_active),
         .l_slot(slots__l_slot),
         .l_in_range(slots__l_in_range),
         .l_busy(slots__l_busy),
         .x_slot(slots__x_slot),
         .x_live_dec(slots__x_live_dec),
-        .x_last(slots__x_last),
+        .n_slot(slots__n_slot),
+        .n_live(slots__n_live),
+        .n_last(slots__n_last),
         .c_slot(slots__c_slot),
         .c_id(slots__c_id),
         .c_active(slots__c_active),
@@ -2289,8 +2324,8 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         regs__in_ctl_warp = ctl_warp;
         req_addr__slot = warps__a_slot;
         req_addr__id = req_id;
-        exit_addr__slot = warps__ctl_slot;
-        exit_addr__id = slots__x_last;
+        exit_addr__slot = regs__b_x_slot;
+        exit_addr__id = regs__b_x_last;
         rd_addr = req_addr__addr;
         if (regs__b_valid & regs__b_ctl & regs__b_ctl_op) begin
             rd_addr = exit_addr__addr;
@@ -2305,7 +2340,9 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         slots__w_slot = regs__b_rslot;
         slots__w_id = regs__b_id;
         slots__l_slot = regs__b_slot;
-        slots__x_slot = warps__ctl_slot;
+        slots__x_slot = regs__b_x_slot;
+        x_live_dec = regs__b_x_slive - one;
+        slots__x_live_dec = x_live_dec;
         slots__c_slot = regs__c_slot;
         slots__c_id = regs__c_id;
         b_active = regs__b_active;
@@ -2337,10 +2374,10 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
                     launch_ok = 1'b1;
                 end
             end
-            else if (~warps__ctl_live) begin
+            else if (~regs__b_x_wlive) begin
                 code = c_exit_not_live;
             end
-            else if (warps__ctl_blocked) begin
+            else if (regs__b_x_blocked) begin
                 code = c_exit_blocked;
             end
             else begin
@@ -2385,7 +2422,10 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
             new_and = regs__b_and;
             new_or = regs__b_or;
         end
-        arr_done = new_count >= regs__b_target;
+        arr_done = regs__b_target_le1;
+        if (b_active) begin
+            arr_done = ram_count__rd_data >= regs__b_target_m1;
+        end
         wr_en = arr_ok & ~reset;
         ram_flags__wr_en = wr_en;
         ram_expected__wr_en = wr_en;
@@ -2432,13 +2472,14 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         slots__exit_en = exit_ok;
         warps__arr_en = arr_ok;
         warps__arr_blocks = arr_blocks;
+        warps__req_blocks = regs__b_valid & ~regs__b_ctl & arr_blocks;
         warps__launch_en = launch_ok;
         warps__launch_slot = regs__b_slot;
         warps__launch_warps = regs__b_warps;
         warps__exit_en = exit_ok;
-        regs__c_load = exit_ok & |slots__x_live_dec;
-        regs__c_slot_in = warps__ctl_slot;
-        regs__c_id_in = slots__x_last;
+        regs__c_load = exit_ok & |x_live_dec;
+        regs__c_slot_in = regs__b_x_slot;
+        regs__c_id_in = regs__b_x_last;
         c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= slots__c_live);
         slots__c_clr = c_done;
         done = (arr_ok & arr_done) | c_done;
@@ -2487,10 +2528,12 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         regs__in_wlive = warps__a_live;
         regs__in_too_big = ~req_all & (req_count > slots__a_size);
         if (req_all) begin
-            regs__in_target = slots__a_live;
+            regs__in_target_m1 = slots__a_live_m1;
+            regs__in_target_le1 = slots__a_live_le1;
         end
         else begin
-            regs__in_target = req_count;
+            regs__in_target_m1 = req_count - one;
+            regs__in_target_le1 = req_count <= one;
         end
         a_active = slots__a_active;
         if (arr_ok & (regs__b_rslot == warps__a_slot) & (regs__b_id == req_id)) begin
@@ -2500,6 +2543,13 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
             a_active = 1'b0;
         end
         regs__in_active = a_active;
+        warps__x_warp = ctl_warp;
+        slots__n_slot = warps__x_slot_n;
+        regs__in_x_wlive = warps__x_live_n;
+        regs__in_x_blocked = warps__x_blocked_n;
+        regs__in_x_slot = warps__x_slot_n;
+        regs__in_x_slive = slots__n_live;
+        regs__in_x_last = slots__n_last;
         err = |code;
         err_code = code;
         rel_valid = rel__rel_valid;
@@ -2568,15 +2618,12 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
     reg  ram__write_clock;
     reg  [4:0] ram__write_data;
     reg  ram__write_enable;
-    reg  [5:0] rd_addr_q__d;
-    wire  [5:0] rd_addr_q__q;
-    reg  rd_addr_q__clock;
     reg  byp_valid_q__d;
     wire  byp_valid_q__q;
     reg  byp_valid_q__clock;
-    reg  [5:0] byp_addr_q__d;
-    wire  [5:0] byp_addr_q__q;
-    reg  byp_addr_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
     reg  [4:0] byp_data_q__d;
     wire  [4:0] byp_data_q__q;
     reg  byp_data_q__clock;
@@ -2591,20 +2638,15 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q rd_addr_q(
-        .d(rd_addr_q__d),
-        .q(rd_addr_q__q),
-        .clock(rd_addr_q__clock)
-    );
     smsync_w16_k4_c4_m32_g4__ag__warps__0__blk byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q byp_addr_q(
-        .d(byp_addr_q__d),
-        .q(byp_addr_q__q),
-        .clock(byp_addr_q__clock)
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
     );
     smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q byp_data_q(
         .d(byp_data_q__d),
@@ -2614,13 +2656,11 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
     
     // Update code
     always @(*) begin
-        rd_addr_q__clock = clock;
         byp_valid_q__clock = clock;
-        byp_addr_q__clock = clock;
+        hit_q__clock = clock;
         byp_data_q__clock = clock;
-        rd_addr_q__d = rd_addr_q__q;
         byp_valid_q__d = byp_valid_q__q;
-        byp_addr_q__d = byp_addr_q__q;
+        hit_q__d = hit_q__q;
         byp_data_q__d = byp_data_q__q;
         ram__read_clock = clock;
         ram__write_clock = clock;
@@ -2628,36 +2668,16 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
         ram__write_address = wr_addr;
         ram__write_data = wr_data;
         ram__write_enable = wr_en;
-        rd_addr_q__d = rd_addr;
         byp_valid_q__d = wr_en & ~reset;
-        byp_addr_q__d = wr_addr;
         byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
         rd_data = ram__read_data;
-        if (byp_valid_q__q & (byp_addr_q__q == rd_addr_q__q)) begin
+        if (byp_valid_q__q & hit_q__q) begin
             rd_data = byp_data_q__q;
         end
     end
     
 endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count
-
-
-module smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q
 
 
 module smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q(d,q,clock);
@@ -2727,15 +2747,12 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
     reg  ram__write_clock;
     reg  [5:0] ram__write_data;
     reg  ram__write_enable;
-    reg  [5:0] rd_addr_q__d;
-    wire  [5:0] rd_addr_q__q;
-    reg  rd_addr_q__clock;
     reg  byp_valid_q__d;
     wire  byp_valid_q__q;
     reg  byp_valid_q__clock;
-    reg  [5:0] byp_addr_q__d;
-    wire  [5:0] byp_addr_q__q;
-    reg  byp_addr_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
     reg  [5:0] byp_data_q__d;
     wire  [5:0] byp_data_q__q;
     reg  byp_data_q__clock;
@@ -2750,22 +2767,17 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q rd_addr_q(
-        .d(rd_addr_q__d),
-        .q(rd_addr_q__q),
-        .clock(rd_addr_q__clock)
-    );
     smsync_w16_k4_c4_m32_g4__ag__warps__0__blk byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q byp_addr_q(
-        .d(byp_addr_q__d),
-        .q(byp_addr_q__q),
-        .clock(byp_addr_q__clock)
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q byp_data_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -2773,13 +2785,11 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
     
     // Update code
     always @(*) begin
-        rd_addr_q__clock = clock;
         byp_valid_q__clock = clock;
-        byp_addr_q__clock = clock;
+        hit_q__clock = clock;
         byp_data_q__clock = clock;
-        rd_addr_q__d = rd_addr_q__q;
         byp_valid_q__d = byp_valid_q__q;
-        byp_addr_q__d = byp_addr_q__q;
+        hit_q__d = hit_q__q;
         byp_data_q__d = byp_data_q__q;
         ram__read_clock = clock;
         ram__write_clock = clock;
@@ -2787,17 +2797,35 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
         ram__write_address = wr_addr;
         ram__write_data = wr_data;
         ram__write_enable = wr_en;
-        rd_addr_q__d = rd_addr;
         byp_valid_q__d = wr_en & ~reset;
-        byp_addr_q__d = wr_addr;
         byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
         rd_data = ram__read_data;
-        if (byp_valid_q__q & (byp_addr_q__q == rd_addr_q__q)) begin
+        if (byp_valid_q__q & hit_q__q) begin
             rd_data = byp_data_q__q;
         end
     end
     
 endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags
+
+
+module smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q
 
 
 module smsync_w16_k4_c4_m32_g4__bar__ram_flags__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -2848,15 +2876,12 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
     reg  ram__write_clock;
     reg  [9:0] ram__write_data;
     reg  ram__write_enable;
-    reg  [5:0] rd_addr_q__d;
-    wire  [5:0] rd_addr_q__q;
-    reg  rd_addr_q__clock;
     reg  byp_valid_q__d;
     wire  byp_valid_q__q;
     reg  byp_valid_q__clock;
-    reg  [5:0] byp_addr_q__d;
-    wire  [5:0] byp_addr_q__q;
-    reg  byp_addr_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
     reg  [9:0] byp_data_q__d;
     wire  [9:0] byp_data_q__q;
     reg  byp_data_q__clock;
@@ -2871,20 +2896,15 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q rd_addr_q(
-        .d(rd_addr_q__d),
-        .q(rd_addr_q__q),
-        .clock(rd_addr_q__clock)
-    );
     smsync_w16_k4_c4_m32_g4__ag__warps__0__blk byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q byp_addr_q(
-        .d(byp_addr_q__d),
-        .q(byp_addr_q__q),
-        .clock(byp_addr_q__clock)
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
     );
     smsync_w16_k4_c4_m32_g4__bar__ram_popc__byp_data_q byp_data_q(
         .d(byp_data_q__d),
@@ -2894,13 +2914,11 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
     
     // Update code
     always @(*) begin
-        rd_addr_q__clock = clock;
         byp_valid_q__clock = clock;
-        byp_addr_q__clock = clock;
+        hit_q__clock = clock;
         byp_data_q__clock = clock;
-        rd_addr_q__d = rd_addr_q__q;
         byp_valid_q__d = byp_valid_q__q;
-        byp_addr_q__d = byp_addr_q__q;
+        hit_q__d = hit_q__q;
         byp_data_q__d = byp_data_q__q;
         ram__read_clock = clock;
         ram__write_clock = clock;
@@ -2908,12 +2926,11 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
         ram__write_address = wr_addr;
         ram__write_data = wr_data;
         ram__write_enable = wr_en;
-        rd_addr_q__d = rd_addr;
         byp_valid_q__d = wr_en & ~reset;
-        byp_addr_q__d = wr_addr;
         byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
         rd_data = ram__read_data;
-        if (byp_valid_q__q & (byp_addr_q__q == rd_addr_q__q)) begin
+        if (byp_valid_q__q & hit_q__q) begin
             rd_data = byp_data_q__q;
         end
     end
@@ -2969,7 +2986,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc__ram(read_address,read_clock,read_
 endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc__ram
 
 
-module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,c_load,c_slot_in,c_id_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,c_valid,c_slot,c_id);
+module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_slive,in_x_last,c_load,c_slot_in,c_id_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_slive,b_x_last,c_valid,c_slot,c_id);
     
     // Module arguments
     input wire  clock;
@@ -2987,13 +3004,19 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
     input wire  [1:0] in_rslot;
     input wire  in_wlive;
     input wire  in_too_big;
-    input wire  [4:0] in_target;
+    input wire  [4:0] in_target_m1;
+    input wire  in_target_le1;
     input wire  in_active;
     input wire  in_ctl_op;
     input wire  [1:0] in_slot;
     input wire  [15:0] in_warps;
     input wire  [4:0] in_size;
     input wire  [3:0] in_ctl_warp;
+    input wire  in_x_wlive;
+    input wire  in_x_blocked;
+    input wire  [1:0] in_x_slot;
+    input wire  [4:0] in_x_slive;
+    input wire  [3:0] in_x_last;
     input wire  c_load;
     input wire  [1:0] c_slot_in;
     input wire  [3:0] c_id_in;
@@ -3010,13 +3033,19 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
     output reg  [1:0] b_rslot;
     output reg  b_wlive;
     output reg  b_too_big;
-    output reg  [4:0] b_target;
+    output reg  [4:0] b_target_m1;
+    output reg  b_target_le1;
     output reg  b_active;
     output reg  b_ctl_op;
     output reg  [1:0] b_slot;
     output reg  [15:0] b_warps;
     output reg  [4:0] b_size;
     output reg  [3:0] b_ctl_warp;
+    output reg  b_x_wlive;
+    output reg  b_x_blocked;
+    output reg  [1:0] b_x_slot;
+    output reg  [4:0] b_x_slive;
+    output reg  [3:0] b_x_last;
     output reg  c_valid;
     output reg  [1:0] c_slot;
     output reg  [3:0] c_id;
@@ -3061,9 +3090,12 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
     reg  too_big_q__d;
     wire  too_big_q__q;
     reg  too_big_q__clock;
-    reg  [4:0] target_q__d;
-    wire  [4:0] target_q__q;
-    reg  target_q__clock;
+    reg  [4:0] target_m1_q__d;
+    wire  [4:0] target_m1_q__q;
+    reg  target_m1_q__clock;
+    reg  target_le1_q__d;
+    wire  target_le1_q__q;
+    reg  target_le1_q__clock;
     reg  active_q__d;
     wire  active_q__q;
     reg  active_q__clock;
@@ -3082,6 +3114,21 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
     reg  [3:0] ctl_warp_q__d;
     wire  [3:0] ctl_warp_q__q;
     reg  ctl_warp_q__clock;
+    reg  x_wlive_q__d;
+    wire  x_wlive_q__q;
+    reg  x_wlive_q__clock;
+    reg  x_blocked_q__d;
+    wire  x_blocked_q__q;
+    reg  x_blocked_q__clock;
+    reg  [1:0] x_slot_q__d;
+    wire  [1:0] x_slot_q__q;
+    reg  x_slot_q__clock;
+    reg  [4:0] x_slive_q__d;
+    wire  [4:0] x_slive_q__q;
+    reg  x_slive_q__clock;
+    reg  [3:0] x_last_q__d;
+    wire  [3:0] x_last_q__q;
+    reg  x_last_q__clock;
     reg  c_valid_q__d;
     wire  c_valid_q__q;
     reg  c_valid_q__clock;
@@ -3158,10 +3205,15 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(too_big_q__q),
         .clock(too_big_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q target_q(
-        .d(target_q__d),
-        .q(target_q__q),
-        .clock(target_q__clock)
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q target_m1_q(
+        .d(target_m1_q__d),
+        .q(target_m1_q__q),
+        .clock(target_m1_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk target_le1_q(
+        .d(target_le1_q__d),
+        .q(target_le1_q__q),
+        .clock(target_le1_q__clock)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0__blk active_q(
         .d(active_q__d),
@@ -3192,6 +3244,31 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .d(ctl_warp_q__d),
         .q(ctl_warp_q__q),
         .clock(ctl_warp_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk x_wlive_q(
+        .d(x_wlive_q__d),
+        .q(x_wlive_q__q),
+        .clock(x_wlive_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk x_blocked_q(
+        .d(x_blocked_q__d),
+        .q(x_blocked_q__q),
+        .clock(x_blocked_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__cause_r x_slot_q(
+        .d(x_slot_q__d),
+        .q(x_slot_q__q),
+        .clock(x_slot_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q x_slive_q(
+        .d(x_slive_q__d),
+        .q(x_slive_q__q),
+        .clock(x_slive_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q x_last_q(
+        .d(x_last_q__d),
+        .q(x_last_q__q),
+        .clock(x_last_q__clock)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0__blk c_valid_q(
         .d(c_valid_q__d),
@@ -3224,13 +3301,19 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         rslot_q__clock = clock;
         wlive_q__clock = clock;
         too_big_q__clock = clock;
-        target_q__clock = clock;
+        target_m1_q__clock = clock;
+        target_le1_q__clock = clock;
         active_q__clock = clock;
         ctl_op_q__clock = clock;
         slot_q__clock = clock;
         warps_q__clock = clock;
         size_q__clock = clock;
         ctl_warp_q__clock = clock;
+        x_wlive_q__clock = clock;
+        x_blocked_q__clock = clock;
+        x_slot_q__clock = clock;
+        x_slive_q__clock = clock;
+        x_last_q__clock = clock;
         c_valid_q__clock = clock;
         c_slot_q__clock = clock;
         c_id_q__clock = clock;
@@ -3247,13 +3330,19 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         rslot_q__d = rslot_q__q;
         wlive_q__d = wlive_q__q;
         too_big_q__d = too_big_q__q;
-        target_q__d = target_q__q;
+        target_m1_q__d = target_m1_q__q;
+        target_le1_q__d = target_le1_q__q;
         active_q__d = active_q__q;
         ctl_op_q__d = ctl_op_q__q;
         slot_q__d = slot_q__q;
         warps_q__d = warps_q__q;
         size_q__d = size_q__q;
         ctl_warp_q__d = ctl_warp_q__q;
+        x_wlive_q__d = x_wlive_q__q;
+        x_blocked_q__d = x_blocked_q__q;
+        x_slot_q__d = x_slot_q__q;
+        x_slive_q__d = x_slive_q__q;
+        x_last_q__d = x_last_q__q;
         c_valid_q__d = c_valid_q__q;
         c_slot_q__d = c_slot_q__q;
         c_id_q__d = c_id_q__q;
@@ -3270,13 +3359,19 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         b_rslot = rslot_q__q;
         b_wlive = wlive_q__q;
         b_too_big = too_big_q__q;
-        b_target = target_q__q;
+        b_target_m1 = target_m1_q__q;
+        b_target_le1 = target_le1_q__q;
         b_active = active_q__q;
         b_ctl_op = ctl_op_q__q;
         b_slot = slot_q__q;
         b_warps = warps_q__q;
         b_size = size_q__q;
         b_ctl_warp = ctl_warp_q__q;
+        b_x_wlive = x_wlive_q__q;
+        b_x_blocked = x_blocked_q__q;
+        b_x_slot = x_slot_q__q;
+        b_x_slive = x_slive_q__q;
+        b_x_last = x_last_q__q;
         c_valid = c_valid_q__q;
         c_slot = c_slot_q__q;
         c_id = c_id_q__q;
@@ -3293,13 +3388,19 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         rslot_q__d = 32'h0;
         wlive_q__d = 1'b0;
         too_big_q__d = 1'b0;
-        target_q__d = 32'h0;
+        target_m1_q__d = 32'h0;
+        target_le1_q__d = 1'b0;
         active_q__d = 1'b0;
         ctl_op_q__d = 1'b0;
         slot_q__d = 32'h0;
         warps_q__d = 32'h0;
         size_q__d = 32'h0;
         ctl_warp_q__d = 32'h0;
+        x_wlive_q__d = 1'b0;
+        x_blocked_q__d = 1'b0;
+        x_slot_q__d = 32'h0;
+        x_slive_q__d = 32'h0;
+        x_last_q__d = 32'h0;
         if (take_req) begin
             warp_q__d = in_warp;
             op_q__d = in_op;
@@ -3312,7 +3413,8 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
             rslot_q__d = in_rslot;
             wlive_q__d = in_wlive;
             too_big_q__d = in_too_big;
-            target_q__d = in_target;
+            target_m1_q__d = in_target_m1;
+            target_le1_q__d = in_target_le1;
             active_q__d = in_active;
         end
         if (take_ctl) begin
@@ -3321,6 +3423,11 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
             warps_q__d = in_warps;
             size_q__d = in_size;
             ctl_warp_q__d = in_ctl_warp;
+            x_wlive_q__d = in_x_wlive;
+            x_blocked_q__d = in_x_blocked;
+            x_slot_q__d = in_x_slot;
+            x_slive_q__d = in_x_slive;
+            x_last_q__d = in_x_last;
         end
         c_valid_q__d = c_load;
         c_slot_q__d = c_slot_in;
@@ -3493,7 +3600,7 @@ module smsync_w16_k4_c4_m32_g4__bar__size_pop(bits,count);
 endmodule // smsync_w16_k4_c4_m32_g4__bar__size_pop
 
 
-module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_size,a_live,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,act_all,c_clr);
+module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_size,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_live,n_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,act_all,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -3501,14 +3608,17 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_size,a_live
     input wire  [1:0] a_slot;
     input wire  [3:0] a_id;
     output reg  [4:0] a_size;
-    output reg  [4:0] a_live;
+    output reg  [4:0] a_live_m1;
+    output reg  a_live_le1;
     output reg  a_active;
     input wire  [1:0] l_slot;
     output reg  l_in_range;
     output reg  l_busy;
     input wire  [1:0] x_slot;
-    output reg  [4:0] x_live_dec;
-    output reg  [3:0] x_last;
+    input wire  [4:0] x_live_dec;
+    input wire  [1:0] n_slot;
+    output reg  [4:0] n_live;
+    output reg  [3:0] n_last;
     input wire  [1:0] c_slot;
     input wire  [3:0] c_id;
     output reg  c_active;
@@ -3612,7 +3722,6 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_size,a_live
     reg  [15:0] a_bit;
     reg  [15:0] w_bit;
     reg  [15:0] c_bit;
-    reg  [4:0] x_live;
     
     // Sub module instances
     smsync_w16_k4_c4_m32_g4__ag__warps__0__blk busy__0(
@@ -3906,26 +4015,28 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_size,a_live
             c_bit = id_bit__15;
         end
         a_size = 32'h0;
-        a_live = 32'h0;
+        a_live_m1 = 32'h0;
+        a_live_le1 = 1'b0;
         a_active = 1'b0;
-        x_last = 32'h0;
+        n_live = 32'h0;
+        n_last = 32'h0;
         l_in_range = 1'b0;
         l_busy = 1'b0;
-        x_live = 32'h0;
         c_active = 1'b0;
         c_live = 32'h0;
         if (a_slot == slot_const__0) begin
             a_size = size__0__q;
-            a_live = live__0__q;
+            a_live_m1 = live__0__q - one;
+            a_live_le1 = live__0__q <= one;
             a_active = |(active__0__q & a_bit);
         end
         if (l_slot == slot_const__0) begin
             l_in_range = 1'b1;
             l_busy = busy__0__q;
         end
-        if (x_slot == slot_const__0) begin
-            x_live = live__0__q;
-            x_last = last_all__0__q;
+        if (n_slot == slot_const__0) begin
+            n_live = live__0__q;
+            n_last = last_all__0__q;
         end
         if (c_slot == slot_const__0) begin
             c_active = |(active__0__q & c_bit);
@@ -3933,16 +4044,17 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_size,a_live
         end
         if (a_slot == slot_const__1) begin
             a_size = size__1__q;
-            a_live = live__1__q;
+            a_live_m1 = live__1__q - one;
+            a_live_le1 = live__1__q <= one;
             a_active = |(active__1__q & a_bit);
         end
         if (l_slot == slot_const__1) begin
             l_in_range = 1'b1;
             l_busy = busy__1__q;
         end
-        if (x_slot == slot_const__1) begin
-            x_live = live__1__q;
-            x_last = last_all__1__q;
+        if (n_slot == slot_const__1) begin
+            n_live = live__1__q;
+            n_last = last_all__1__q;
         end
         if (c_slot == slot_const__1) begin
             c_active = |(active__1__q & c_bit);
@@ -3950,16 +4062,17 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_size,a_live
         end
         if (a_slot == slot_const__2) begin
             a_size = size__2__q;
-            a_live = live__2__q;
+            a_live_m1 = live__2__q - one;
+            a_live_le1 = live__2__q <= one;
             a_active = |(active__2__q & a_bit);
         end
         if (l_slot == slot_const__2) begin
             l_in_range = 1'b1;
             l_busy = busy__2__q;
         end
-        if (x_slot == slot_const__2) begin
-            x_live = live__2__q;
-            x_last = last_all__2__q;
+        if (n_slot == slot_const__2) begin
+            n_live = live__2__q;
+            n_last = last_all__2__q;
         end
         if (c_slot == slot_const__2) begin
             c_active = |(active__2__q & c_bit);
@@ -3967,22 +4080,31 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_size,a_live
         end
         if (a_slot == slot_const__3) begin
             a_size = size__3__q;
-            a_live = live__3__q;
+            a_live_m1 = live__3__q - one;
+            a_live_le1 = live__3__q <= one;
             a_active = |(active__3__q & a_bit);
         end
         if (l_slot == slot_const__3) begin
             l_in_range = 1'b1;
             l_busy = busy__3__q;
         end
-        if (x_slot == slot_const__3) begin
-            x_live = live__3__q;
-            x_last = last_all__3__q;
+        if (n_slot == slot_const__3) begin
+            n_live = live__3__q;
+            n_last = last_all__3__q;
         end
         if (c_slot == slot_const__3) begin
             c_active = |(active__3__q & c_bit);
             c_live = live__3__q;
         end
-        x_live_dec = x_live - one;
+        if (launch_en & (l_slot == n_slot)) begin
+            n_live = launch_size;
+        end
+        if (exit_en & (x_slot == n_slot)) begin
+            n_live = x_live_dec;
+        end
+        if (act_en & act_all & (w_slot == n_slot)) begin
+            n_last = w_id;
+        end
         if (c_clr & (c_slot == slot_const__0)) begin
             active__0__d = active__0__q & ~c_bit;
         end
@@ -4120,7 +4242,7 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_size,a_live
 endmodule // smsync_w16_k4_c4_m32_g4__bar__slots
 
 
-module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,arr_en,arr_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,ctl_live,ctl_blocked,ctl_slot,live,blocked,done_mask);
+module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,live,blocked,done_mask);
     
     // Module arguments
     input wire  clock;
@@ -4132,8 +4254,13 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
     input wire  [3:0] req_warp;
     input wire  [3:0] req_id;
     input wire  [3:0] ctl_warp;
+    input wire  [3:0] x_warp;
+    output reg  x_live_n;
+    output reg  x_blocked_n;
+    output reg  [1:0] x_slot_n;
     input wire  arr_en;
     input wire  arr_blocks;
+    input wire  req_blocks;
     input wire  launch_en;
     input wire  [1:0] launch_slot;
     input wire  [15:0] launch_warps;
@@ -4143,9 +4270,6 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
     input wire  [3:0] done_id;
     input wire  rel_valid;
     input wire  [15:0] rel_mask;
-    output reg  ctl_live;
-    output reg  ctl_blocked;
-    output reg  [1:0] ctl_slot;
     output reg  [15:0] live;
     output reg  [15:0] blocked;
     output reg  [15:0] done_mask;
@@ -4280,8 +4404,12 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
     wire  [15:0] req_dec__onehot;
     reg  [3:0] ctl_dec__index;
     wire  [15:0] ctl_dec__onehot;
+    reg  [3:0] x_dec__index;
+    wire  [15:0] x_dec__onehot;
     
     // Local signals
+    reg  [15:0] live_d;
+    reg  [15:0] blocked_d;
     reg  [15:0] match_mask;
     reg  [15:0] arr_bit;
     reg  [15:0] blocked_n;
@@ -4475,6 +4603,10 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         .index(ctl_dec__index),
         .onehot(ctl_dec__onehot)
     );
+    smsync_w16_k4_c4_m32_g4__bar__warps__a_dec x_dec(
+        .index(x_dec__index),
+        .onehot(x_dec__onehot)
+    );
     
     // Update code
     always @(*) begin
@@ -4551,20 +4683,19 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         a_dec__index = a_warp;
         req_dec__index = req_warp;
         ctl_dec__index = ctl_warp;
+        x_dec__index = x_warp;
         live = live_q__q;
         blocked = blocked_q__q;
         a_live = |(live_q__q & a_dec__onehot);
         a_blocked = |(blocked_q__q & a_dec__onehot);
-        ctl_live = |(live_q__q & ctl_dec__onehot);
-        ctl_blocked = |(blocked_q__q & ctl_dec__onehot);
         a_slot = 32'h0;
-        ctl_slot = 32'h0;
+        x_slot_n = 32'h0;
         match_mask = 32'h0;
         if (a_warp == 0) begin
             a_slot = wslot__0__q;
         end
-        if (ctl_warp == 0) begin
-            ctl_slot = wslot__0__q;
+        if (x_warp == 0) begin
+            x_slot_n = wslot__0__q;
         end
         if ((wslot__0__q == done_slot) & (wbar__0__q == done_id)) begin
             match_mask = match_mask | warp_bit__0;
@@ -4572,8 +4703,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 1) begin
             a_slot = wslot__1__q;
         end
-        if (ctl_warp == 1) begin
-            ctl_slot = wslot__1__q;
+        if (x_warp == 1) begin
+            x_slot_n = wslot__1__q;
         end
         if ((wslot__1__q == done_slot) & (wbar__1__q == done_id)) begin
             match_mask = match_mask | warp_bit__1;
@@ -4581,8 +4712,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 2) begin
             a_slot = wslot__2__q;
         end
-        if (ctl_warp == 2) begin
-            ctl_slot = wslot__2__q;
+        if (x_warp == 2) begin
+            x_slot_n = wslot__2__q;
         end
         if ((wslot__2__q == done_slot) & (wbar__2__q == done_id)) begin
             match_mask = match_mask | warp_bit__2;
@@ -4590,8 +4721,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 3) begin
             a_slot = wslot__3__q;
         end
-        if (ctl_warp == 3) begin
-            ctl_slot = wslot__3__q;
+        if (x_warp == 3) begin
+            x_slot_n = wslot__3__q;
         end
         if ((wslot__3__q == done_slot) & (wbar__3__q == done_id)) begin
             match_mask = match_mask | warp_bit__3;
@@ -4599,8 +4730,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 4) begin
             a_slot = wslot__4__q;
         end
-        if (ctl_warp == 4) begin
-            ctl_slot = wslot__4__q;
+        if (x_warp == 4) begin
+            x_slot_n = wslot__4__q;
         end
         if ((wslot__4__q == done_slot) & (wbar__4__q == done_id)) begin
             match_mask = match_mask | warp_bit__4;
@@ -4608,8 +4739,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 5) begin
             a_slot = wslot__5__q;
         end
-        if (ctl_warp == 5) begin
-            ctl_slot = wslot__5__q;
+        if (x_warp == 5) begin
+            x_slot_n = wslot__5__q;
         end
         if ((wslot__5__q == done_slot) & (wbar__5__q == done_id)) begin
             match_mask = match_mask | warp_bit__5;
@@ -4617,8 +4748,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 6) begin
             a_slot = wslot__6__q;
         end
-        if (ctl_warp == 6) begin
-            ctl_slot = wslot__6__q;
+        if (x_warp == 6) begin
+            x_slot_n = wslot__6__q;
         end
         if ((wslot__6__q == done_slot) & (wbar__6__q == done_id)) begin
             match_mask = match_mask | warp_bit__6;
@@ -4626,8 +4757,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 7) begin
             a_slot = wslot__7__q;
         end
-        if (ctl_warp == 7) begin
-            ctl_slot = wslot__7__q;
+        if (x_warp == 7) begin
+            x_slot_n = wslot__7__q;
         end
         if ((wslot__7__q == done_slot) & (wbar__7__q == done_id)) begin
             match_mask = match_mask | warp_bit__7;
@@ -4635,8 +4766,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 8) begin
             a_slot = wslot__8__q;
         end
-        if (ctl_warp == 8) begin
-            ctl_slot = wslot__8__q;
+        if (x_warp == 8) begin
+            x_slot_n = wslot__8__q;
         end
         if ((wslot__8__q == done_slot) & (wbar__8__q == done_id)) begin
             match_mask = match_mask | warp_bit__8;
@@ -4644,8 +4775,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 9) begin
             a_slot = wslot__9__q;
         end
-        if (ctl_warp == 9) begin
-            ctl_slot = wslot__9__q;
+        if (x_warp == 9) begin
+            x_slot_n = wslot__9__q;
         end
         if ((wslot__9__q == done_slot) & (wbar__9__q == done_id)) begin
             match_mask = match_mask | warp_bit__9;
@@ -4653,8 +4784,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 10) begin
             a_slot = wslot__10__q;
         end
-        if (ctl_warp == 10) begin
-            ctl_slot = wslot__10__q;
+        if (x_warp == 10) begin
+            x_slot_n = wslot__10__q;
         end
         if ((wslot__10__q == done_slot) & (wbar__10__q == done_id)) begin
             match_mask = match_mask | warp_bit__10;
@@ -4662,8 +4793,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 11) begin
             a_slot = wslot__11__q;
         end
-        if (ctl_warp == 11) begin
-            ctl_slot = wslot__11__q;
+        if (x_warp == 11) begin
+            x_slot_n = wslot__11__q;
         end
         if ((wslot__11__q == done_slot) & (wbar__11__q == done_id)) begin
             match_mask = match_mask | warp_bit__11;
@@ -4671,8 +4802,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 12) begin
             a_slot = wslot__12__q;
         end
-        if (ctl_warp == 12) begin
-            ctl_slot = wslot__12__q;
+        if (x_warp == 12) begin
+            x_slot_n = wslot__12__q;
         end
         if ((wslot__12__q == done_slot) & (wbar__12__q == done_id)) begin
             match_mask = match_mask | warp_bit__12;
@@ -4680,8 +4811,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 13) begin
             a_slot = wslot__13__q;
         end
-        if (ctl_warp == 13) begin
-            ctl_slot = wslot__13__q;
+        if (x_warp == 13) begin
+            x_slot_n = wslot__13__q;
         end
         if ((wslot__13__q == done_slot) & (wbar__13__q == done_id)) begin
             match_mask = match_mask | warp_bit__13;
@@ -4689,8 +4820,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 14) begin
             a_slot = wslot__14__q;
         end
-        if (ctl_warp == 14) begin
-            ctl_slot = wslot__14__q;
+        if (x_warp == 14) begin
+            x_slot_n = wslot__14__q;
         end
         if ((wslot__14__q == done_slot) & (wbar__14__q == done_id)) begin
             match_mask = match_mask | warp_bit__14;
@@ -4698,8 +4829,8 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (a_warp == 15) begin
             a_slot = wslot__15__q;
         end
-        if (ctl_warp == 15) begin
-            ctl_slot = wslot__15__q;
+        if (x_warp == 15) begin
+            x_slot_n = wslot__15__q;
         end
         if ((wslot__15__q == done_slot) & (wbar__15__q == done_id)) begin
             match_mask = match_mask | warp_bit__15;
@@ -4716,59 +4847,61 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         if (rel_valid) begin
             blocked_n = blocked_q__q & ~rel_mask;
         end
-        blocked_q__d = blocked_n | arr_bit;
+        blocked_d = blocked_n | arr_bit;
+        blocked_q__d = blocked_d;
         waiting_n = waiting_q__q | arr_bit;
         waiting_q__d = waiting_n & ~done_mask;
-        if (arr_en & arr_blocks & (req_warp == 0)) begin
+        if (req_blocks & (req_warp == 0)) begin
             wbar__0__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 1)) begin
+        if (req_blocks & (req_warp == 1)) begin
             wbar__1__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 2)) begin
+        if (req_blocks & (req_warp == 2)) begin
             wbar__2__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 3)) begin
+        if (req_blocks & (req_warp == 3)) begin
             wbar__3__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 4)) begin
+        if (req_blocks & (req_warp == 4)) begin
             wbar__4__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 5)) begin
+        if (req_blocks & (req_warp == 5)) begin
             wbar__5__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 6)) begin
+        if (req_blocks & (req_warp == 6)) begin
             wbar__6__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 7)) begin
+        if (req_blocks & (req_warp == 7)) begin
             wbar__7__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 8)) begin
+        if (req_blocks & (req_warp == 8)) begin
             wbar__8__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 9)) begin
+        if (req_blocks & (req_warp == 9)) begin
             wbar__9__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 10)) begin
+        if (req_blocks & (req_warp == 10)) begin
             wbar__10__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 11)) begin
+        if (req_blocks & (req_warp == 11)) begin
             wbar__11__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 12)) begin
+        if (req_blocks & (req_warp == 12)) begin
             wbar__12__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 13)) begin
+        if (req_blocks & (req_warp == 13)) begin
             wbar__13__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 14)) begin
+        if (req_blocks & (req_warp == 14)) begin
             wbar__14__d = req_id;
         end
-        if (arr_en & arr_blocks & (req_warp == 15)) begin
+        if (req_blocks & (req_warp == 15)) begin
             wbar__15__d = req_id;
         end
+        live_d = live_q__q;
         if (launch_en) begin
-            live_q__d = live_q__q | launch_warps;
+            live_d = live_q__q | launch_warps;
             if (launch_warps[0]) begin
                 wslot__0__d = launch_slot;
             end
@@ -4819,8 +4952,18 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
             end
         end
         if (exit_en) begin
-            live_q__d = live_q__q & ~ctl_dec__onehot;
+            live_d = live_q__q & ~ctl_dec__onehot;
         end
+        live_q__d = live_d;
+        x_live_n = |(live_q__q & x_dec__onehot);
+        if (launch_en & |(launch_warps & x_dec__onehot)) begin
+            x_live_n = 1'b1;
+            x_slot_n = launch_slot;
+        end
+        if (exit_en & (ctl_warp == x_warp)) begin
+            x_live_n = 1'b0;
+        end
+        x_blocked_n = |(blocked_n & x_dec__onehot) | (arr_en & arr_blocks & (req_warp == x_warp));
         if (reset) begin
             live_q__d = 32'h0;
             blocked_q__d = 32'h0;
@@ -8338,82 +8481,82 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(wentry__15__q),
         .clock(wentry__15__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__0(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__1(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__2(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__3(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__4(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__5(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__6(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__7(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__8(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__8(
         .d(timer__8__d),
         .q(timer__8__q),
         .clock(timer__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__9(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__9(
         .d(timer__9__d),
         .q(timer__9__q),
         .clock(timer__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__10(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__10(
         .d(timer__10__d),
         .q(timer__10__q),
         .clock(timer__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__11(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__11(
         .d(timer__11__d),
         .q(timer__11__q),
         .clock(timer__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__12(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__12(
         .d(timer__12__d),
         .q(timer__12__q),
         .clock(timer__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__13(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__13(
         .d(timer__13__d),
         .q(timer__13__q),
         .clock(timer__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__14(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__14(
         .d(timer__14__d),
         .q(timer__14__q),
         .clock(timer__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q timer__15(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__15(
         .d(timer__15__d),
         .q(timer__15__q),
         .clock(timer__15__clock)
@@ -10031,22 +10174,22 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
     reg  [3:0] ack_okv;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q cnt__0(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q cnt__1(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q cnt__2(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q cnt__2(
         .d(cnt__2__d),
         .q(cnt__2__q),
         .clock(cnt__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_addr_q cnt__3(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q cnt__3(
         .d(cnt__3__d),
         .q(cnt__3__q),
         .clock(cnt__3__clock)

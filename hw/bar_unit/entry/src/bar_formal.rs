@@ -66,17 +66,17 @@ pub const GROUPS: &[Group] = &[
     },
     Group {
         name: "inv",
-        props: &["INV_live", "INV_slot", "INV_ins", "INV_slive", "INV_wait", "INV_all_cnt", "INV_pipe_q", "INV_pipe_a", "INV_pipe_ram"],
-        what: "strengthening invariants about the RTL's registers (taps) that need no assumption: INV_live: live = the RTL's live warps; INV_slot: slot fs's busy/size/live count = the RTL's (nothing in a slot >= C); INV_ins: fs's warps = the live warps whose RTL slot is fs; INV_slive: fs's live count = their number, busy iff nonzero; INV_wait: waiting within blocked within live, blocked = waiting + the release register's mask; INV_all_cnt (the lemma): barrier (fs, fa) has no waiting warp while closed, and while open as an \"all\" phase its RTL count equals its number of waiting warps; INV_pipe_q: the RTL's stage-B register holds the event the monitor took (its predicate reduced); INV_pipe_a: stage A's look-ups in it (the warp's slot and live bit, the barrier's active bit, the target, count > size) are the RTL's state, and no request is in stage B while stage C holds an exit; INV_pipe_ram: each barrier RAM's forwarding register holds the word last written, its read register the word at its read address unless that word was just written, its read address stage B's (or C's) barrier",
+        props: &["INV_live", "INV_slot", "INV_ins", "INV_slive", "INV_wait", "INV_all_cnt", "INV_pipe_q", "INV_pipe_a", "INV_pipe_x", "INV_pipe_ram"],
+        what: "strengthening invariants about the RTL's registers (taps) that need no assumption: INV_live: live = the RTL's live warps, each in a slot < C; INV_slot: slot fs's busy/size/live count = the RTL's (nothing in a slot >= C); INV_ins: fs's warps = the live warps whose RTL slot is fs; INV_slive: fs's live count = their number, busy iff nonzero, at most its size, at most W; INV_wait: waiting within blocked within live, blocked = waiting + the release register's mask; INV_all_cnt (the lemma): barrier (fs, fa) has no waiting warp while closed, and while open as an \"all\" phase its RTL count equals its number of waiting warps; INV_pipe_q: the RTL's stage-B register holds the event the monitor took (its predicate reduced); INV_pipe_a: stage A's look-ups in it (the warp's slot and live bit; for a live warp the barrier's active bit, the target less one and whether it is at most one, count > size) are the RTL's state, and no request is in stage B while stage C holds an exit; INV_pipe_x: with an EXIT in stage B, stage A's look-ups for it (the warp's live and blocked bits and slot, the slot's live count and last_all) are the RTL's state; INV_pipe_ram: with a request in stage B (or an exit in stage C), each barrier RAM's word as the RTL reads it (the read register, or the forwarding register when the last write hit the read address) is the RAM's word of that barrier",
     },
     Group {
         name: "invb",
         props: &["INV_bar", "INV_wait_fb", "INV_last", "INV_pipe_c"],
-        what: "the monitor's barrier (fs, fa) = the RTL's (its active bit in the slot table, its other fields in the barrier RAM words): INV_bar: open, form, expected (0 for \"all\"), count, kind, popc/AND/OR equal while open; INV_wait_fb: its waiters = the RTL's waiting warps of (fs, fa); INV_last (the RTL's exit candidate, `last_all`): if a warp of slot fs waits on an open \"all\" barrier other than fs's last_all, some warp waits on last_all, itself an open \"all\" barrier — so an exit can complete last_all only; INV_pipe_c: stage C holds (fs, fa) as an open \"all\" barrier whose count reaches the live warps exactly when the monitor's exit completion of (fs, fa) is due, and the release it holds is the barrier's Its tasks (and b1's, b6c's) assert inv too and ASSUME the lemma INV_all_cnt for all 16 barriers of fs (ASM_all_cnt), which group inv proves for every barrier (fa is free); that gives the exit rule's \"lowest id\" (two \"all\" barriers cannot both reach the live count)",
+        what: "the monitor's barrier (fs, fa) = the RTL's (its active bit in the slot table, its other fields in the barrier RAM words): INV_bar: open, form, expected (0 for \"all\"), count (below the expected count, at most W; at most W for \"all\"), kind, popc/AND/OR equal while open; INV_wait_fb: its waiters = the RTL's waiting warps of (fs, fa); INV_last (the RTL's exit candidate, `last_all`): if a warp of slot fs waits on an open \"all\" barrier other than fs's last_all, some warp waits on last_all, itself an open \"all\" barrier — so an exit can complete last_all only; INV_pipe_c: stage C holds (fs, fa) as an open \"all\" barrier whose count reaches the live warps exactly when the monitor's exit completion of (fs, fa) is due, and the release it holds is the barrier's Its tasks (and b1's, b6c's) assert inv too and ASSUME the lemma INV_all_cnt for all 16 barriers of fs (ASM_all_cnt), which group inv proves for every barrier (fa is free); that gives the exit rule's \"lowest id\" (two \"all\" barriers cannot both reach the live count)",
     },
     Group {
         name: "all",
-        props: &["RST_outputs_zero", "B1_release_exact", "B1_release_fields", "B1_idle_zero", "B2_blocked_eq_pending", "B2_no_accept_blocked", "B2_release_only_blocked", "B2_ready_valid", "B4_throughput", "B6_err_warp", "B6_code_zero", "B6_err", "INV_live", "INV_slot", "INV_ins", "INV_slive", "INV_wait", "INV_all_cnt", "INV_pipe_q", "INV_pipe_a", "INV_pipe_ram", "INV_bar", "INV_wait_fb", "INV_last", "INV_pipe_c"],
+        props: &["RST_outputs_zero", "B1_release_exact", "B1_release_fields", "B1_idle_zero", "B2_blocked_eq_pending", "B2_no_accept_blocked", "B2_release_only_blocked", "B2_ready_valid", "B4_throughput", "B6_err_warp", "B6_code_zero", "B6_err", "INV_live", "INV_slot", "INV_ins", "INV_slive", "INV_wait", "INV_all_cnt", "INV_pipe_q", "INV_pipe_a", "INV_pipe_x", "INV_pipe_ram", "INV_bar", "INV_wait_fb", "INV_last", "INV_pipe_c"],
         what: "every group above in one task (one front-end run: the bounded checks of the large configurations)",
     },
 ];
@@ -163,9 +163,8 @@ fn taps(cfg: &BarConfig) -> String {
             }
         }
     }
-    // The pipeline: stage registers (`stage_regs.rs`) and each RAM's read
-    // address, forwarding register and read register (`barrier_ram.rs`).
-    let ab = sb + 4;
+    // The pipeline: stage registers (`stage_regs.rs`) and each RAM's
+    // forwarding register and read register (`barrier_ram.rs`).
     let rt = "dut.core.regs";
     for (n, r, wd) in [
         ("bv", "valid_q", 1),
@@ -181,13 +180,19 @@ fn taps(cfg: &BarConfig) -> String {
         ("brslot", "rslot_q", sb),
         ("bwlive", "wlive_q", 1),
         ("btoobig", "too_big_q", 1),
-        ("btarget", "target_q", cb),
+        ("btm1", "target_m1_q", cb),
+        ("ble1", "target_le1_q", 1),
         ("bactive", "active_q", 1),
         ("bcop", "ctl_op_q", 1),
         ("bslot", "slot_q", sb),
         ("bwarps", "warps_q", w),
         ("bsize", "size_q", cb),
         ("bcwarp", "ctl_warp_q", cfg.wb()),
+        ("bxwlive", "x_wlive_q", 1),
+        ("bxblk", "x_blocked_q", 1),
+        ("bxslot", "x_slot_q", sb),
+        ("bxslive", "x_slive_q", cb),
+        ("bxlast", "x_last_q", 4),
         ("cv", "c_valid_q", 1),
         ("cslot", "c_slot_q", sb),
         ("cid", "c_id_q", 4),
@@ -197,20 +202,11 @@ fn taps(cfg: &BarConfig) -> String {
     for (f, r) in RAMS {
         let d = format!("dut.core.{r}");
         t.push(Tap::new(
-            format!("t_{f}_ra"),
-            ab,
-            format!("{d}.rd_addr_q.q"),
-        ));
-        t.push(Tap::new(
             format!("t_{f}_bv"),
             1,
             format!("{d}.byp_valid_q.q"),
         ));
-        t.push(Tap::new(
-            format!("t_{f}_ba"),
-            ab,
-            format!("{d}.byp_addr_q.q"),
-        ));
+        t.push(Tap::new(format!("t_{f}_hit"), 1, format!("{d}.hit_q.q")));
         t.push(Tap::new(
             format!("t_{f}_bd"),
             width(f),
@@ -236,6 +232,10 @@ fn taps(cfg: &BarConfig) -> String {
         cat(&|k| format!("t_wbar_{k} == fa"), w)
     );
     s += "  wire [W-1:0] t_wait_fs = t_waiting & t_at_fs;\n";
+    s += &format!(
+        "  wire [W-1:0] t_slot_ok = {};\n",
+        cat(&|k| format!("t_wslot_{k} < C"), w)
+    );
     s += "  // Slot fs and barrier (fs, fa) in the RTL; per barrier of fs: open, \"all\", count; fs's last_all.\n";
     s += "  reg r_busy; reg [CB-1:0] r_size, r_slive; reg [3:0] r_last;
   reg r_act, r_all, r_and, r_or; reg [CB-1:0] r_exp, r_cnt; reg [2:0] r_kind; reg [RB-1:0] r_popc;\n";
@@ -315,25 +315,33 @@ fn taps(cfg: &BarConfig) -> String {
     s += &format!("  wire [CB-1:0] ins_pc = {};\n", popcount("ins", w, cb));
     // Pipeline look-ups: the RTL's own state at stage B's request, and each
     // RAM's word at its read and forwarding addresses.
-    s += "  reg [SB-1:0] p_wslot; reg p_act; reg [CB-1:0] p_slive, p_size;\n";
-    s += "  always @* begin\n    p_wslot = 0; p_act = 0; p_slive = 0; p_size = 0;\n    case (t_bwarp)\n";
+    s += "  reg [SB-1:0] p_wslot, p_xwslot; reg p_act; reg [CB-1:0] p_slive, p_size, p_xslive; reg [3:0] p_xlast;\n";
+    s += "  always @* begin\n    p_wslot = 0; p_xwslot = 0; p_act = 0; p_slive = 0; p_size = 0; p_xslive = 0; p_xlast = 0;\n    case (t_bwarp)\n";
     for k in 0..w {
         s += &format!("      {k}: p_wslot = t_wslot_{k};\n");
+    }
+    s += "      default: ;\n    endcase\n    case (t_bcwarp)\n";
+    for k in 0..w {
+        s += &format!("      {k}: p_xwslot = t_wslot_{k};\n");
     }
     s += "      default: ;\n    endcase\n    case (t_brslot)\n";
     for k in 0..c {
         s += &format!("      {k}: begin p_act = t_act_{k}[t_bid]; p_slive = t_slive_{k}; p_size = t_size_{k}; end\n");
+    }
+    s += "      default: ;\n    endcase\n    case (t_bxslot)\n";
+    for k in 0..c {
+        s += &format!("      {k}: begin p_xslive = t_slive_{k}; p_xlast = t_last_{k}; end\n");
     }
     s += "      default: ;\n    endcase\n  end\n";
     s += "  wire p_wlive = t_live[t_bwarp];\n";
     for (f, _) in RAMS {
         let wd = width(f);
         s += &format!(
-            "  reg [{}:0] m_{f}_ra, m_{f}_ba;\n  always @* begin\n    m_{f}_ra = t_{f}_rd; m_{f}_ba = t_{f}_bd;\n",
+            "  reg [{}:0] m_{f}_b, m_{f}_c;\n  always @* begin\n    m_{f}_b = t_{f}_rd; m_{f}_c = t_{f}_rd;\n",
             wd - 1
         );
-        for (sel, out) in [("ra", "ra"), ("ba", "ba")] {
-            s += &format!("    case (t_{f}_{sel})\n");
+        for (sel, out) in [("{t_brslot, t_bid}", "b"), ("{t_cslot, t_cid}", "c")] {
+            s += &format!("    case ({sel})\n");
             for k in 0..c {
                 for a in 0..16 {
                     s += &format!("      {}: m_{f}_{out} = t_{f}_{k}_{a};\n", k * 16 + a);
@@ -342,8 +350,10 @@ fn taps(cfg: &BarConfig) -> String {
             s += "      default: ;\n    endcase\n";
         }
         s += "  end\n";
+        // The word stage B (or C) reads: the read register's, or the
+        // forwarded write's when that write hit the read address.
         s += &format!(
-            "  wire ram_ok_{f} = (!t_{f}_bv || m_{f}_ba == t_{f}_bd) && ((t_{f}_bv && t_{f}_ba == t_{f}_ra) || m_{f}_ra == t_{f}_rd);\n"
+            "  wire ram_ok_{f} = (!(t_bv && !t_bc) || ((t_{f}_bv && t_{f}_hit) ? t_{f}_bd : t_{f}_rd) == m_{f}_b)\n      && (!t_cv || ((t_{f}_bv && t_{f}_hit) ? t_{f}_bd : t_{f}_rd) == m_{f}_c);\n"
         );
     }
     s += &format!(
@@ -360,11 +370,11 @@ const INVARIANTS: &str = "
 `ifdef G_INV
   always @* begin
     if (!reset) begin
-      INV_live: assert (live == t_live);
+      INV_live: assert (live == t_live && (t_live & ~t_slot_ok) == 0);
       INV_slot: assert (fs >= C ? (!busy && slive == 0 && ins == 0 && !b_act)
                                 : (busy == r_busy && size == r_size && slive == r_slive));
       INV_ins: assert (ins == (t_live & t_at_fs));
-      INV_slive: assert (slive == ins_pc && busy == (slive != 0));
+      INV_slive: assert (slive == ins_pc && busy == (slive != 0) && slive <= size && size <= W);
       INV_wait: assert ((t_waiting & ~t_blocked) == 0 && (t_blocked & ~t_live) == 0
                         && t_blocked == (t_waiting | (rel_valid ? rel_mask : {W{1'b0}}))
                         && (!rel_valid || (t_waiting & rel_mask) == 0));
@@ -373,18 +383,21 @@ const INVARIANTS: &str = "
                     ? (t_bcop == q_cop && t_bslot == q_slot && t_bwarps == q_warps && t_bcwarp == q_cwarp && t_bsize == q_wc)
                     : (t_bwarp == q_warp && t_bop == q_op && t_bid == q_id && t_ball == q_all && t_bcount == q_count
                        && t_bpopc == q_pc && t_band == (q_pred == 32'hffffffff) && t_bor == (q_pred != 0)))));
-      INV_pipe_a: assert (!(t_bv && !t_bc) || (t_brslot == p_wslot && t_bwlive == p_wlive && t_bactive == p_act
-                    && t_btarget == (t_ball ? p_slive : t_bcount) && t_btoobig == (!t_ball && t_bcount > p_size) && !t_cv));
-      INV_pipe_ram: assert (ram_ok_flags && ram_ok_exp && ram_ok_cnt && ram_ok_popc
-                    && t_flags_ra == t_exp_ra && t_flags_ra == t_cnt_ra && t_flags_ra == t_popc_ra
-                    && (!(t_bv && !t_bc) || t_flags_ra == {t_brslot, t_bid}) && (!t_cv || t_flags_ra == {t_cslot, t_cid}));
+      INV_pipe_a: assert (!(t_bv && !t_bc) || (t_brslot == p_wslot && t_bwlive == p_wlive && !t_cv
+                    && (!t_bwlive || (t_bactive == p_act
+                        && t_btm1 == (t_ball ? p_slive - 1'b1 : t_bcount - 1'b1)
+                        && t_ble1 == (t_ball ? p_slive <= 1 : t_bcount <= 1)
+                        && t_btoobig == (!t_ball && t_bcount > p_size)))));
+      INV_pipe_x: assert (!(t_bv && t_bc && t_bcop) || (t_bxwlive == t_live[t_bcwarp] && t_bxblk == t_blocked[t_bcwarp]
+                    && t_bxslot == p_xwslot && t_bxslive == p_xslive && t_bxlast == p_xlast));
+      INV_pipe_ram: assert (ram_ok_flags && ram_ok_exp && ram_ok_cnt && ram_ok_popc);
     end
   end
 `endif
 `ifdef G_INVB
   always @* begin
     if (!reset) begin
-      INV_bar: assert (b_act == r_act && (!b_act || (b_all == r_all && (!b_all || b_exp == 0) && b_exp == r_exp
+      INV_bar: assert (b_act == r_act && (!b_act || ((b_all ? b_cnt <= W : (b_cnt < b_exp && b_exp <= W)) && b_all == r_all && (!b_all || b_exp == 0) && b_exp == r_exp
                         && b_cnt == r_cnt && b_kind == r_kind && b_popc == r_popc && b_and == r_and && b_or == r_or)));
       INV_wait_fb: assert (b_act ? b_wait == t_wait_fb : t_wait_fb == 0);
       INV_last: assert (fs >= C || lemma_last);

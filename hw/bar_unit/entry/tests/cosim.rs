@@ -135,20 +135,20 @@ fn every_shipped_configuration_is_cosimulated() {
 }
 
 /// Bug injection: in the emitted w8_c1 file, stage B's completion compare
-/// of an arrival (`arr_done = new_count >= regs__b_target`) becomes `>`. A
+/// of an arrival (`arr_done = ram_count__rd_data >= regs__b_target_m1`, i.e. count + 1 ≥ target) becomes `>`. A
 /// barrier then completes one arrival late, so the first difference must be
 /// `rel_valid` in the first cycle where the model releases.
 #[test]
 fn injected_compare_bug_is_caught_at_the_predicted_port_and_cycle() {
     let cfg = shipped("w8_c1");
     let text = std::fs::read_to_string(emitted("w8_c1")).unwrap();
-    let good = "arr_done = new_count >= regs__b_target;";
+    let good = "arr_done = ram_count__rd_data >= regs__b_target_m1;";
     assert_eq!(
         text.matches(good).count(),
         1,
         "the emitted text changed: update the mutation"
     );
-    let bad = text.replace(good, "arr_done = new_count > regs__b_target;");
+    let bad = text.replace(good, "arr_done = ram_count__rd_data > regs__b_target_m1;");
     let dir = std::env::temp_dir().join(format!("bar-unit-mutant-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path: &Path = &dir.join("bar_unit.v");
