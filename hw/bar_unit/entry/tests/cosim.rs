@@ -135,9 +135,12 @@ fn every_shipped_configuration_is_cosimulated() {
 }
 
 /// Bug injection: in the emitted w8_c1 file, stage B's completion compare
-/// of an arrival (`arr_done = ram_count__rd_data >= regs__b_target_m1`, i.e. count + 1 ≥ target) becomes `>`. A
-/// barrier then completes one arrival late, so the first difference must be
-/// `rel_valid` in the first cycle where the model releases.
+/// of an arrival at an open barrier (`arr_done = ram_count__rd_data >=
+/// regs__b_target_m1`, i.e. count + 1 ≥ target) becomes `>`. Such a barrier
+/// then completes one arrival late, so the first difference must be
+/// `rel_valid` in the first cycle where the model releases a barrier whose
+/// completing arrival found its phase open (a one-arrival phase, decided by
+/// the unmutated `target ≤ 1` path, still completes on time).
 #[test]
 fn injected_compare_bug_is_caught_at_the_predicted_port_and_cycle() {
     let cfg = shipped("w8_c1");
@@ -155,16 +158,22 @@ fn injected_compare_bug_is_caught_at_the_predicted_port_and_cycle() {
     std::fs::write(path, bad).unwrap();
     let mut dut =
         VerilatorDut::<BarUnitPorts>::build(path, &cfg, &quiet()).unwrap_or_else(|e| panic!("{e}"));
-    // The model alone, on the stimulus `lockstep` drives: first cycle it releases.
+    // The model alone, on the stimulus `lockstep` drives: the first release
+    // of a barrier whose completing arrival (stage B) found its phase open.
     let mut model = BarUnitModel::new(cfg);
     let mut stim = BarStimulus::with_bad_input(&cfg, 5);
     let mut prev = BarOutputs::default();
     let mut predicted = None;
     for cycle in 0..20_000u64 {
+        let s = model.state.clone();
         prev = model.step(&stim.next(&prev));
-        if prev.rel_valid {
-            predicted = Some(cycle);
-            break;
+        let t = s.taken;
+        if model.state.rel.valid && t.valid && !t.ctl && !s.exit_done.valid {
+            let slot = s.warp_slot[t.warp as usize] as usize;
+            if s.bars[slot * 16 + t.id as usize].active {
+                predicted = Some(cycle + 1);
+                break;
+            }
         }
     }
     let predicted = predicted.expect("the stimulus releases a barrier");
