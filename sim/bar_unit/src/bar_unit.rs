@@ -113,6 +113,23 @@ pub struct Taken {
     pub ctl_warp: u8,
 }
 
+impl Taken {
+    /// The request on `i`'s `req_*` ports, taken: cut to the port widths.
+    pub fn request(cfg: &BarConfig, i: &BarInputs) -> Taken {
+        Taken {
+            valid: true,
+            ctl: false,
+            warp: i.req_warp & (cfg.warps - 1) as u8,
+            op: i.req_op & 7,
+            id: i.req_id & 15,
+            all: i.req_all,
+            count: i.req_count & ((1u16 << cfg.cb()) - 1) as u8,
+            pred: i.req_pred,
+            ..Taken::default()
+        }
+    }
+}
+
 /// An "all" barrier that an exit completes: found by stage B, completed by
 /// stage C one cycle later (its reduction result is read in between).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -367,17 +384,7 @@ pub fn eval(cfg: &BarConfig, s: &State, i: &BarInputs) -> (BarOutputs, State) {
         let may_block = t.valid && !t.ctl && t.warp == w && t.op != op::ARRIVE;
         if s.blocked & bit(w) == 0 && !after_ctl && !may_block {
             o.req_ready = true;
-            next.taken = Taken {
-                valid: true,
-                ctl: false,
-                warp: w,
-                op: i.req_op & 7,
-                id: i.req_id & 15,
-                all: i.req_all,
-                count: i.req_count & ((1u16 << cfg.cb()) - 1) as u8,
-                pred: i.req_pred,
-                ..Taken::default()
-            };
+            next.taken = Taken::request(cfg, i);
         }
     }
     (o, next)

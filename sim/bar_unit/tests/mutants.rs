@@ -300,17 +300,7 @@ impl Dut<BarUnitPorts> for Mutant {
                     let mut j = *i;
                     j.req_valid = false;
                     let mut o = self.m.step(&j);
-                    self.m.state.taken = Taken {
-                        valid: true,
-                        ctl: false,
-                        warp: w,
-                        op: i.req_op & 7,
-                        id: i.req_id & 15,
-                        all: i.req_all,
-                        count: i.req_count & ((1u16 << cfg.cb()) - 1) as u8,
-                        pred: i.req_pred,
-                        ..Taken::default()
-                    };
+                    self.m.state.taken = Taken::request(&cfg, i);
                     o.req_ready = true;
                     self.fired = true;
                     o
