@@ -138,6 +138,10 @@ pub struct BarUnit<
     done_id: Signal<Local, Bits<4>>,
     done_kind: Signal<Local, Bits<3>>,
     done_result: Signal<Local, Bits<RB>>,
+    /// Its reduction accumulators.
+    done_popc: Signal<Local, Bits<RB>>,
+    done_and: Signal<Local, Bit>,
+    done_or: Signal<Local, Bit>,
     op_arrive: Constant<Bits<3>>,
     k_popc: Constant<Bits<3>>,
     k_and: Constant<Bits<3>>,
@@ -248,6 +252,9 @@ impl<
             done_id: Default::default(),
             done_kind: Default::default(),
             done_result: Default::default(),
+            done_popc: Default::default(),
+            done_and: Default::default(),
+            done_or: Default::default(),
             op_arrive: Constant::new((op::ARRIVE as u64).into()),
             k_popc: Constant::new((op::RED_POPC as u64).into()),
             k_and: Constant::new((op::RED_AND as u64).into()),
@@ -515,35 +522,32 @@ impl<
 
         // ---- The completion (B or C) into the release register ----
         // Stage C's barrier when stage C holds one (stage B then holds no
-        // request), else stage B's: selected by registers, ahead of `done`.
+        // request), else stage B's: selected by registers, ahead of `done`;
+        // then its kind and reduction give the result.
         self.done.next = (self.arr_ok.val() & self.arr_done.val()) | self.c_done.val();
         self.done_slot.next = self.regs.b_rslot.val();
         self.done_id.next = self.regs.b_id.val();
         self.done_kind.next = self.arr_kind.val();
-        self.done_result.next = 0.into();
-        if self.arr_kind.val() == self.k_popc.val() {
-            self.done_result.next = self.new_popc.val();
-        }
-        if (self.arr_kind.val() == self.k_and.val()) & self.new_and.val() {
-            self.done_result.next = self.one_rb.val();
-        }
-        if (self.arr_kind.val() == self.k_or.val()) & self.new_or.val() {
-            self.done_result.next = self.one_rb.val();
-        }
+        self.done_popc.next = self.new_popc.val();
+        self.done_and.next = self.new_and.val();
+        self.done_or.next = self.new_or.val();
         if self.regs.c_valid.val() {
             self.done_slot.next = self.regs.c_slot.val();
             self.done_id.next = self.regs.c_id.val();
             self.done_kind.next = self.rd_kind.val();
-            self.done_result.next = 0.into();
-            if self.rd_kind.val() == self.k_popc.val() {
-                self.done_result.next = self.ram_popc.rd_data.val();
-            }
-            if (self.rd_kind.val() == self.k_and.val()) & self.rd_and.val() {
-                self.done_result.next = self.one_rb.val();
-            }
-            if (self.rd_kind.val() == self.k_or.val()) & self.rd_or.val() {
-                self.done_result.next = self.one_rb.val();
-            }
+            self.done_popc.next = self.ram_popc.rd_data.val();
+            self.done_and.next = self.rd_and.val();
+            self.done_or.next = self.rd_or.val();
+        }
+        self.done_result.next = 0.into();
+        if self.done_kind.val() == self.k_popc.val() {
+            self.done_result.next = self.done_popc.val();
+        }
+        if (self.done_kind.val() == self.k_and.val()) & self.done_and.val() {
+            self.done_result.next = self.one_rb.val();
+        }
+        if (self.done_kind.val() == self.k_or.val()) & self.done_or.val() {
+            self.done_result.next = self.one_rb.val();
         }
         self.warps.done.next = self.done.val();
         self.warps.done_slot.next = self.done_slot.val();

@@ -74,9 +74,6 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     req_dec: OneHot<W, WB>,
     ctl_dec: OneHot<W, WB>,
     x_dec: OneHot<W, WB>,
-    /// `live_q` and `blocked_q` after this edge.
-    live_d: Signal<Local, Bits<W>>,
-    blocked_d: Signal<Local, Bits<W>>,
     /// Warps whose (slot, barrier id) is the completing barrier's.
     match_mask: Signal<Local, Bits<W>>,
     /// The arriving warp, if it blocks.
@@ -126,8 +123,6 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             req_dec: Default::default(),
             ctl_dec: Default::default(),
             x_dec: Default::default(),
-            live_d: Default::default(),
-            blocked_d: Default::default(),
             match_mask: Default::default(),
             arr_bit: Default::default(),
             blocked_n: Default::default(),
@@ -191,8 +186,7 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
         if self.rel_valid.val() {
             self.blocked_n.next = self.blocked_q.q.val() & !self.rel_mask.val();
         }
-        self.blocked_d.next = self.blocked_n.val() | self.arr_bit.val();
-        self.blocked_q.d.next = self.blocked_d.val();
+        self.blocked_q.d.next = self.blocked_n.val() | self.arr_bit.val();
         self.waiting_n.next = self.waiting_q.q.val() | self.arr_bit.val();
         self.waiting_q.d.next = self.waiting_n.val() & !self.done_mask.val();
         for w in 0..W {
@@ -203,9 +197,8 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
                 self.wbar[w].d.next = self.req_id.val();
             }
         }
-        self.live_d.next = self.live_q.q.val();
         if self.launch_en.val() {
-            self.live_d.next = self.live_q.q.val() | self.launch_warps.val();
+            self.live_q.d.next = self.live_q.q.val() | self.launch_warps.val();
             for w in 0..W {
                 if self.launch_warps.val().get_bit(w) {
                     self.wslot[w].d.next = self.launch_slot.val();
@@ -213,9 +206,8 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
             }
         }
         if self.exit_en.val() {
-            self.live_d.next = self.live_q.q.val() & !self.ctl_dec.onehot.val();
+            self.live_q.d.next = self.live_q.q.val() & !self.ctl_dec.onehot.val();
         }
-        self.live_q.d.next = self.live_d.val();
 
         // Stage A's EXIT look-ups, after this edge: the registers' bits
         // first, the edge's (late) enables last.

@@ -270,6 +270,9 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  [3:0] done_id;
     reg  [2:0] done_kind;
     reg  [10:0] done_result;
+    reg  [10:0] done_popc;
+    reg  done_and;
+    reg  done_or;
     
     // Sub module instances
     bar_w32_c8__regs regs(
@@ -673,30 +676,26 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         done_slot = regs__b_rslot;
         done_id = regs__b_id;
         done_kind = arr_kind;
-        done_result = 32'h0;
-        if (arr_kind == k_popc) begin
-            done_result = new_popc;
-        end
-        if ((arr_kind == k_and) & new_and) begin
-            done_result = one_rb;
-        end
-        if ((arr_kind == k_or) & new_or) begin
-            done_result = one_rb;
-        end
+        done_popc = new_popc;
+        done_and = new_and;
+        done_or = new_or;
         if (regs__c_valid) begin
             done_slot = regs__c_slot;
             done_id = regs__c_id;
             done_kind = rd_kind;
-            done_result = 32'h0;
-            if (rd_kind == k_popc) begin
-                done_result = ram_popc__rd_data;
-            end
-            if ((rd_kind == k_and) & rd_and) begin
-                done_result = one_rb;
-            end
-            if ((rd_kind == k_or) & rd_or) begin
-                done_result = one_rb;
-            end
+            done_popc = ram_popc__rd_data;
+            done_and = rd_and;
+            done_or = rd_or;
+        end
+        done_result = 32'h0;
+        if (done_kind == k_popc) begin
+            done_result = done_popc;
+        end
+        if ((done_kind == k_and) & done_and) begin
+            done_result = one_rb;
+        end
+        if ((done_kind == k_or) & done_or) begin
+            done_result = one_rb;
         end
         warps__done = done;
         warps__done_slot = done_slot;
@@ -3062,8 +3061,6 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
     wire  [31:0] x_dec__onehot;
     
     // Local signals
-    reg  [31:0] live_d;
-    reg  [31:0] blocked_d;
     reg  [31:0] match_mask;
     reg  [31:0] arr_bit;
     reg  [31:0] blocked_n;
@@ -3869,8 +3866,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (rel_valid) begin
             blocked_n = blocked_q__q & ~rel_mask;
         end
-        blocked_d = blocked_n | arr_bit;
-        blocked_q__d = blocked_d;
+        blocked_q__d = blocked_n | arr_bit;
         waiting_n = waiting_q__q | arr_bit;
         waiting_q__d = waiting_n & ~done_mask;
         if (req_blocks & (req_warp == 0)) begin
@@ -3969,9 +3965,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (req_blocks & (req_warp == 31)) begin
             wbar__31__d = req_id;
         end
-        live_d = live_q__q;
         if (launch_en) begin
-            live_d = live_q__q | launch_warps;
+            live_q__d = live_q__q | launch_warps;
             if (launch_warps[0]) begin
                 wslot__0__d = launch_slot;
             end
@@ -4070,9 +4065,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             end
         end
         if (exit_en) begin
-            live_d = live_q__q & ~ctl_dec__onehot;
+            live_q__d = live_q__q & ~ctl_dec__onehot;
         end
-        live_q__d = live_d;
         x_live_n = |(live_q__q & x_dec__onehot);
         if (launch_en & |(launch_warps & x_dec__onehot)) begin
             x_live_n = 1'b1;
