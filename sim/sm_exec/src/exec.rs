@@ -1033,6 +1033,16 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The warp of CTA `c` that sits in warp slot `slot` of its SM (the
+    /// units' warp number), if any.
+    fn warp_in_slot(&self, c: usize, slot: u8) -> Option<usize> {
+        self.sms[c]
+            .warps
+            .iter()
+            .copied()
+            .find(|&w| self.warps[w].slot == slot)
+    }
+
     /// The event the bar unit of CTA `c` took in cycle `at`, if any.
     fn bar_event(&self, c: usize, at: u64) -> Option<BarEvent> {
         self.sms[c]
@@ -1686,12 +1696,7 @@ impl<'p> Machine<'p> {
             m.sms[c].mb_queue.push_back((due, w, dst, v));
         };
         if o.mb_rsp_valid {
-            let w = self.sms[c]
-                .warps
-                .iter()
-                .copied()
-                .find(|&w| self.warps[w].slot == o.mb_rsp_warp);
-            if let Some(w) = w {
+            if let Some(w) = self.warp_in_slot(c, o.mb_rsp_warp) {
                 if o.mb_rsp_suspended {
                     self.warps[w].mb_suspended = true;
                     self.warps[w].mb_suspended_at = now;
@@ -2271,13 +2276,7 @@ impl<'p> Machine<'p> {
             i.ctl_valid = true;
             i.ctl_op = ctl::EXIT;
             i.ctl_warp = x;
-            let first = self.sms[c].warps[0];
-            let warp = self.sms[c]
-                .warps
-                .iter()
-                .copied()
-                .find(|&w| self.warps[w].slot == x)
-                .unwrap_or(first);
+            let warp = self.warp_in_slot(c, x).unwrap_or(self.sms[c].warps[0]);
             self.push_bar_event(
                 c,
                 BarEvent {
@@ -2347,12 +2346,7 @@ impl<'p> Machine<'p> {
                 );
             }
             if o.err_src & src::MBARRIER != 0 {
-                let w = self.sms[c]
-                    .warps
-                    .iter()
-                    .copied()
-                    .find(|&w| self.warps[w].slot == o.mb_rsp_warp)
-                    .unwrap_or(first);
+                let w = self.warp_in_slot(c, o.mb_rsp_warp).unwrap_or(first);
                 let cause = mb::cause::NAMES
                     .get(o.mb_err_cause as usize)
                     .copied()
