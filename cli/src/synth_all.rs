@@ -1,16 +1,16 @@
 //! `membar synth --all-configs --markdown F`: every shipped configuration of
 //! every unit (the `config.yaml` files under `verilog_out/`) through the
 //! place-and-route flows of the chosen families (`--target`, default both
-//! iCE40 and ECP5), plus a scaling table of the membar unit over warps (W),
-//! coalescing indices / slots (K) and counter bits (C) around the default configuration; the
-//! figures (LUTs, flip-flops, logic cells, fmax) go to one Markdown file.
+//! iCE40 and ECP5), plus each unit's scaling table (its entry's
+//! `ScalingEntry`: the default configuration with one parameter changed at a
+//! time, e.g. membar's W, K, C, the bar unit's W and CTA slots); the figures
+//! (LUTs, flip-flops, block RAMs, logic cells, fmax) go to one Markdown file.
 //! A configuration whose flow fails gets a row naming the failure.
 
 use crate::common::{CmdError, CmdResult};
 use crate::output::{write_file, RunInputs};
 use crate::registry::Unit;
 use crate::synth::{Figures, Options, Target};
-use membar_unit_env::Config;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -120,7 +120,7 @@ fn failure(message: &str) -> String {
     let body = |l: &str| l.trim_start().trim_start_matches('|').trim().to_string();
     for l in message.lines().map(body) {
         let l = l.trim_start_matches("Info:").trim();
-        for cell in ["ICESTORM_LC:", "TRELLIS_COMB:"] {
+        for cell in ["ICESTORM_LC:", "TRELLIS_COMB:", "SB_IO:", "TRELLIS_IO:"] {
             let Some(rest) = l.strip_prefix(cell) else {
                 continue;
             };
@@ -130,8 +130,13 @@ fn failure(message: &str) -> String {
                 .collect();
             if let [used, total, ..] = nums[..] {
                 if used > total {
+                    let pins = if cell.ends_with("_IO:") {
+                        " pins: its ports outnumber the package's"
+                    } else {
+                        ""
+                    };
                     return format!(
-                        "{what}: does not fit the device ({used} / {total} {})",
+                        "{what}: does not fit the device ({used} / {total} {}{pins})",
                         cell.trim_end_matches(':')
                     );
                 }
@@ -142,41 +147,6 @@ fn failure(message: &str) -> String {
         Some(err) => format!("{what}: {}", err.chars().take(160).collect::<String>()),
         None => what.to_string(),
     }
-}
-
-/// The membar configurations of the scaling table: the default with one of
-/// W (warps), K (slots, the coalescing indices) or C (counter bits) changed.
-fn scaling_configs() -> Vec<(String, Config)> {
-    let d = Config::default();
-    let mut v = Vec::new();
-    for w in [8, 16, 32, 64] {
-        v.push((
-            format!("W={w}"),
-            Config {
-                warps: w,
-                ..d.clone()
-            },
-        ));
-    }
-    for k in [2, 4, 8] {
-        v.push((
-            format!("K={k}"),
-            Config {
-                slots: k,
-                ..d.clone()
-            },
-        ));
-    }
-    for c in [4, 6, 8] {
-        v.push((
-            format!("C={c}"),
-            Config {
-                counter_bits: c,
-                ..d.clone()
-            },
-        ));
-    }
-    v
 }
 
 /// `membar synth --all-configs`.
@@ -219,15 +189,20 @@ pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) 
             }
         }
     }
-    let mut scaling = Vec::new();
-    if units.contains(&Unit::MEMBAR) {
+    // Each unit's scaling table: its default with one parameter changed.
+    let mut scaling: Vec<(Unit, String, Vec<Row>)> = Vec::new();
+    for &unit in units {
+        let Some(entry) = crate::registry::entry(unit).scaling.as_ref() else {
+            continue;
+        };
         let dir = tempfile::Builder::new()
             .prefix("membar-synth-scaling-")
             .tempdir()
             .map_err(|e| CmdError::input(format!("cannot create a scratch directory: {e}")))?;
-        for (label, cfg) in scaling_configs() {
+        let mut table = Vec::new();
+        for (label, yaml) in (entry.configs)() {
             let path = dir.path().join(format!("{}.yaml", label.replace('=', "")));
-            std::fs::write(&path, cfg.to_yaml())
+            std::fs::write(&path, yaml)
                 .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
             for &target in targets {
                 let opts = Options {
@@ -235,15 +210,22 @@ pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) 
                     target,
                     ..base.clone()
                 };
-                let result = synth_one(Unit::MEMBAR, &opts).map_err(|e| e.message);
-                scaling.push(Row {
-                    unit: Unit::MEMBAR,
+                let result = synth_one(unit, &opts).map_err(|e| e.message);
+                if let Err(e) = &result {
+                    eprintln!(
+                        "membar synth: {unit} scaling {label} on {}: {e}",
+                        target.name()
+                    );
+                }
+                table.push(Row {
+                    unit,
                     config: label.clone(),
                     target,
                     result,
                 });
             }
         }
+        scaling.push((unit, (entry.about)(), table));
     }
     let text = markdown_text(base, targets, &rows, &scaling, t0.elapsed().as_secs());
     write_file(
@@ -254,31 +236,42 @@ pub fn run(base: &Options, targets: &[Target], units: &[Unit], markdown: &Path) 
         "Markdown file",
         |w| w.write_all(text.as_bytes()),
     )?;
+    let scaled: Vec<&Row> = scaling.iter().flat_map(|(_, _, t)| t).collect();
     let failed = rows
         .iter()
-        .chain(&scaling)
+        .chain(scaled.iter().copied())
         .filter(|r| r.result.is_err())
         .count();
     println!(
         "membar synth --all-configs: {} runs ({failed} failed) in {} s; wrote {}",
-        rows.len() + scaling.len(),
+        rows.len() + scaled.len(),
         t0.elapsed().as_secs(),
         markdown.display()
     );
     Ok(())
 }
 
+/// `membar` → `Membar`, `async_groups` → `Async_groups` (a unit's name as
+/// a heading's first word).
+fn title_case(name: &str) -> String {
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 fn markdown_text(
     base: &Options,
     targets: &[Target],
     rows: &[Row],
-    scaling: &[Row],
+    scaling: &[(Unit, String, Vec<Row>)],
     secs: u64,
 ) -> String {
     let mut s = String::new();
+    let scaled: Vec<&Row> = scaling.iter().flat_map(|(_, _, t)| t).collect();
     let tools = rows
         .iter()
-        .chain(scaling)
+        .chain(scaled.iter().copied())
         .filter_map(|r| r.result.as_ref().ok())
         .flat_map(|f| [Some(f.yosys_version.clone()), f.nextpnr_version.clone()])
         .flatten()
@@ -306,7 +299,7 @@ fn markdown_text(
             .map(|t| t.name())
             .collect::<Vec<_>>()
             .join(","),
-        rows.len() + scaling.len(),
+        rows.len() + scaled.len(),
         targets
             .iter()
             .map(|t| t.device())
@@ -332,20 +325,14 @@ fn markdown_text(
             cells(r)
         );
     }
-    if !scaling.is_empty() {
-        let d = Config::default();
-        let _ = writeln!(
-            s,
-            "\n## Membar unit scaling\n\nThe default configuration (W={} warps, K={} slots \
-             (coalescing indices), C={} counter bits, N={} ways) with one of W, K, C changed.\n",
-            d.warps, d.slots, d.counter_bits, d.ways
-        );
+    for (unit, about, table) in scaling {
+        let _ = writeln!(s, "\n## {} unit scaling\n\n{about}\n", title_case(unit.0));
         let _ = writeln!(
             s,
             "| change | family | LUTs | flip-flops | block RAMs | logic cells | fmax (MHz) |"
         );
         let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: | ---: |");
-        for r in scaling {
+        for r in table {
             let _ = writeln!(s, "| {} | {} | {} |", r.config, r.target.name(), cells(r));
         }
     }
@@ -365,6 +352,13 @@ mod tests {
         assert_eq!(
             failure(overfull),
             "nextpnr-ice40 failed (exit status: 255) after 6.0 s: does not fit the device (15681 / 7680 ICESTORM_LC)"
+        );
+        let pins = "nextpnr-ice40 failed (exit status: 255) after 0.5 s; end of its output:\n  \
+            | Info: \t         SB_IO:   286/  256   111%\n  \
+            | ERROR: Unable to find a placement location for cell 'blocked[41]$sb_io'\n";
+        assert_eq!(
+            failure(pins),
+            "nextpnr-ice40 failed (exit status: 255) after 0.5 s: does not fit the device (286 / 256 SB_IO pins: its ports outnumber the package's)"
         );
         let err = "yosys failed (exit status: 1) after 1.0 s; end of its output:\n  | ERROR: syntax error\n";
         assert_eq!(

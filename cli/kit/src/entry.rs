@@ -118,6 +118,21 @@ pub struct UnitEntry {
     /// The `(command, flag id)` pairs of `flags::NOT_HONOURED` this unit's
     /// commands do not take (refused with exit 2 before dispatch).
     pub not_honoured: &'static [&'static [(&'static str, &'static str)]],
+    /// `synth --all-configs`' scaling table of the unit; `None`: its shipped
+    /// configurations already span its parameter.
+    pub scaling: Option<ScalingEntry>,
+}
+
+/// A unit's scaling table (`synth --all-configs`): its default
+/// configuration with one parameter changed at a time, so that a user sees
+/// what a configuration costs before choosing it.
+pub struct ScalingEntry {
+    /// The table's lead sentence: the base configuration and which
+    /// parameters change (`W` warps, `C` CTA slots, ...).
+    pub about: fn() -> String,
+    /// The table's rows, in order: (label such as `W=8`, the configuration
+    /// as YAML text, what `--config` would read).
+    pub configs: fn() -> Vec<(String, String)>,
 }
 
 /// Flags a unit kit's sweep, bench and synth do not take (every unit but

@@ -11,7 +11,10 @@
 //!   replay through its model;
 //! - [`sweep`]: one point of `sweep --unit bar|cluster`.
 
-use cli_kit::entry::{CalibrationEntry, FormalEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION};
+use bar_unit_model::config::BarConfig;
+use cli_kit::entry::{
+    CalibrationEntry, FormalEntry, ScalingEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION,
+};
 
 pub mod bar;
 pub mod bar_formal;
@@ -54,7 +57,33 @@ pub static BAR: UnitEntry = UnitEntry {
         UNIT_CALIBRATION,
         &[("cosim", "workload"), ("sim", "trace")],
     ],
+    scaling: Some(ScalingEntry {
+        about: || {
+            let d = BarConfig::default();
+            format!(
+                "The default configuration (W={} warps, C={} CTA slots, 16 barriers per CTA \
+                 slot in block RAM) with W or C changed.",
+                d.warps, d.cta_slots
+            )
+        },
+        configs: bar_scaling_configs,
+    }),
 };
+
+/// The bar unit's scaling rows: the default with W (8..64) or C (1..8) changed.
+fn bar_scaling_configs() -> Vec<(String, String)> {
+    let d = BarConfig::default();
+    let mut v = Vec::new();
+    for w in [8, 16, 32, 64] {
+        let c = BarConfig { warps: w, ..d };
+        v.push((format!("W={w}"), bar_unit_rtl::config_yaml(&c)));
+    }
+    for cs in [1, 2, 4, 8] {
+        let c = BarConfig { cta_slots: cs, ..d };
+        v.push((format!("C={cs}"), bar_unit_rtl::config_yaml(&c)));
+    }
+    v
+}
 
 /// `--unit cluster`.
 pub static CLUSTER: UnitEntry = UnitEntry {
@@ -80,4 +109,31 @@ pub static CLUSTER: UnitEntry = UnitEntry {
     },
     calibrate: None,
     not_honoured: &[KIT, &[("cosim", "workload"), ("sim", "trace")]],
+    // The shipped configurations (n1, n2, default, n16) are its scale.
+    scaling: None,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every scaling row is a valid configuration the unit reads back, with
+    /// exactly the labelled parameter changed from the default.
+    #[test]
+    fn scaling_rows_are_valid_configurations_with_one_change() {
+        let d = BarConfig::default();
+        let rows = (BAR.scaling.as_ref().unwrap().configs)();
+        assert_eq!(rows.len(), 8);
+        for (label, yaml) in rows {
+            let c = BarConfig::from_yaml(&yaml, &label).unwrap_or_else(|e| panic!("{label}: {e}"));
+            let (k, v) = label.split_once('=').unwrap();
+            let v: u32 = v.parse().unwrap();
+            match k {
+                "W" => assert_eq!((c.warps, c.cta_slots), (v, d.cta_slots), "{label}"),
+                "C" => assert_eq!((c.warps, c.cta_slots), (d.warps, v), "{label}"),
+                _ => panic!("{label}: unknown parameter"),
+            }
+        }
+        assert!(CLUSTER.scaling.is_none());
+    }
+}

@@ -12,7 +12,10 @@
 //!   replay through its model;
 //! - [`sweep`]: one point of `sweep --unit mbarrier|async_groups`.
 
-use cli_kit::entry::{CalibrationEntry, FormalEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION};
+use cli_kit::entry::{
+    CalibrationEntry, FormalEntry, ScalingEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION,
+};
+use mbarrier_unit_model::config::Config;
 
 pub mod async_groups;
 pub mod async_groups_formal;
@@ -51,6 +54,28 @@ pub static MBARRIER: UnitEntry = UnitEntry {
         preset: "mbarrier_unit_model::timing::H100::preset() (sim/mbarrier_unit/src/timing.rs)",
     }),
     not_honoured: &[KIT, UNIT_CALIBRATION],
+    scaling: Some(ScalingEntry {
+        about: || {
+            let d = Config::default();
+            format!(
+                "The default configuration (W={} warps, M={} entries, {}-bit counts and \
+                 tx-counts, F={}) with W or M changed.",
+                d.warps, d.entries, d.count_bits, d.wake_fanout
+            )
+        },
+        configs: || {
+            scaling_rows(
+                &[("W", &[8, 16, 32, 64]), ("M", &[8, 16, 32, 64])],
+                |c, k, v| {
+                    match k {
+                        "W" => c.warps = v,
+                        _ => c.entries = v,
+                    }
+                    mbarrier_unit_rtl::verilog::config_yaml(c)
+                },
+            )
+        },
+    }),
 };
 
 /// `--unit async_groups`.
@@ -77,4 +102,86 @@ pub static ASYNC_GROUPS: UnitEntry = UnitEntry {
     },
     calibrate: None,
     not_honoured: &[KIT],
+    scaling: Some(ScalingEntry {
+        about: || {
+            let d = Config::default();
+            format!(
+                "The default configuration (W={} warps, G={} groups per warp, {}-bit \
+                 operation counters) with W or G changed.",
+                d.warps, d.group_depth, d.group_op_bits
+            )
+        },
+        configs: || {
+            scaling_rows(
+                &[("W", &[8, 16, 32, 64]), ("G", &[2, 4, 8, 16])],
+                |c, k, v| {
+                    match k {
+                        "W" => c.warps = v,
+                        _ => c.group_depth = v,
+                    }
+                    mbarrier_unit_rtl::ag_verilog::ag_config_yaml(c)
+                },
+            )
+        },
+    }),
 };
+
+/// Scaling rows: the default [`Config`] with one parameter (named by
+/// `params`' keys, set by `set`, which also writes the YAML) changed.
+fn scaling_rows(
+    params: &[(&str, &[u32])],
+    set: impl Fn(&mut Config, &str, u32) -> String,
+) -> Vec<(String, String)> {
+    let mut v = Vec::new();
+    for (k, values) in params {
+        for &x in *values {
+            let mut c = Config::default();
+            let yaml = set(&mut c, k, x);
+            v.push((format!("{k}={x}"), yaml));
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every scaling row of both units is a valid configuration the unit
+    /// reads back, with exactly the labelled parameter changed.
+    #[test]
+    fn scaling_rows_are_valid_configurations_with_one_change() {
+        let d = Config::default();
+        for (entry, other) in [(&MBARRIER, "M"), (&ASYNC_GROUPS, "G")] {
+            let rows = (entry.scaling.as_ref().unwrap().configs)();
+            assert_eq!(rows.len(), 8);
+            for (label, yaml) in rows {
+                let c =
+                    Config::from_yaml_str(&yaml, &label).unwrap_or_else(|e| panic!("{label}: {e}"));
+                let (k, v) = label.split_once('=').unwrap();
+                let v: u32 = v.parse().unwrap();
+                let mut want = d;
+                if k == "W" {
+                    want.warps = v;
+                } else {
+                    assert_eq!(k, other, "{label}");
+                    if k == "M" {
+                        want.entries = v;
+                    } else {
+                        want.group_depth = v;
+                    }
+                }
+                if entry.unit == ASYNC_GROUPS.unit {
+                    // The tracker's file carries its own keys only.
+                    assert_eq!(
+                        (c.warps, c.group_depth, c.group_op_bits),
+                        (want.warps, want.group_depth, want.group_op_bits),
+                        "{label}"
+                    );
+                } else {
+                    assert_eq!(c, want, "{label}");
+                }
+            }
+        }
+    }
+}

@@ -11,7 +11,8 @@
 //! Its sweep, calibration and synthesis CSV are the exploration layer's
 //! (`sim/explore`), reached from `cli/src/main.rs` directly.
 
-use cli_kit::entry::{FormalEntry, Unit, UnitEntry};
+use cli_kit::entry::{FormalEntry, ScalingEntry, Unit, UnitEntry};
+use membar_unit_env::Config;
 
 pub mod membar;
 pub mod membar_sim;
@@ -49,4 +50,70 @@ pub static MEMBAR: UnitEntry = UnitEntry {
     },
     calibrate: None,
     not_honoured: &[&[("calibrate", "markdown")]],
+    scaling: Some(ScalingEntry {
+        about: || {
+            let d = Config::default();
+            format!(
+                "The default configuration (W={} warps, K={} slots (coalescing indices), \
+                 C={} counter bits, N={} ways) with one of W, K, C changed.",
+                d.warps, d.slots, d.counter_bits, d.ways
+            )
+        },
+        configs: scaling_configs,
+    }),
 };
+
+/// The scaling table's rows: the default with W, K or C changed.
+fn scaling_configs() -> Vec<(String, String)> {
+    let d = Config::default();
+    let mut v = Vec::new();
+    for w in [8, 16, 32, 64] {
+        let c = Config {
+            warps: w,
+            ..d.clone()
+        };
+        v.push((format!("W={w}"), c.to_yaml()));
+    }
+    for k in [2, 4, 8] {
+        let c = Config {
+            slots: k,
+            ..d.clone()
+        };
+        v.push((format!("K={k}"), c.to_yaml()));
+    }
+    for cb in [4, 6, 8] {
+        let c = Config {
+            counter_bits: cb,
+            ..d.clone()
+        };
+        v.push((format!("C={cb}"), c.to_yaml()));
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every scaling row is a valid configuration the unit reads back, with
+    /// exactly the labelled parameter changed from the default.
+    #[test]
+    fn scaling_rows_are_valid_configurations_with_one_change() {
+        let d = Config::default();
+        let rows = (MEMBAR.scaling.as_ref().unwrap().configs)();
+        assert_eq!(rows.len(), 10);
+        for (label, yaml) in rows {
+            let c = Config::from_yaml_str(&yaml, &label).unwrap_or_else(|e| panic!("{label}: {e}"));
+            let (k, v) = label.split_once('=').unwrap();
+            let v: u32 = v.parse().unwrap();
+            let mut want = d.clone();
+            match k {
+                "W" => want.warps = v,
+                "K" => want.slots = v,
+                "C" => want.counter_bits = v,
+                _ => panic!("{label}: unknown parameter"),
+            }
+            assert_eq!(c, want, "{label}");
+        }
+    }
+}

@@ -34,4 +34,6 @@ pub static SM_SYNC: UnitEntry = UnitEntry {
     },
     calibrate: None,
     not_honoured: &[KIT, &[("sim", "trace")]],
+    // Its four units' scaling tables are its scale.
+    scaling: None,
 };
