@@ -30,6 +30,9 @@ pub struct BarKnobs {
     pub p_reset: f64,
     /// Largest CTA size launched (warps).
     pub max_cta: u32,
+    /// At most one CTA resident at a time (a launch waits for every slot to
+    /// be free): with `id_span` 1, every request goes to one barrier.
+    pub one_cta: bool,
 }
 
 impl BarKnobs {
@@ -51,6 +54,27 @@ impl BarKnobs {
             p_all: pick(rng, &[0.0, 0.3, 0.7]),
             p_reset: pick(rng, &[0.0, 0.0005]),
             max_cta: [1, 2, 4, per_slot, cfg.warps][rng.gen_range(0..5)].clamp(1, cfg.warps),
+            one_cta: false,
+        }
+    }
+
+    /// Knobs that hammer one block-RAM word: one resident CTA of up to W
+    /// warps, every request to barrier 0 of its slot, one per cycle, SYNC,
+    /// ARRIVE and the three reductions mixed, counted and "all" phases, a
+    /// little bad input. Consecutive arrivals at one barrier are the RTL's
+    /// back-to-back read-modify-writes of one RAM word (its write-to-read
+    /// forwarding; coverage bins `ram_forward`, `back_to_back`).
+    pub fn hammer(cfg: &BarConfig) -> BarKnobs {
+        BarKnobs {
+            p_req: 1.0,
+            p_ctl: 0.01,
+            p_bad: 0.02,
+            id_span: 1,
+            op_w: [3, 3, 1, 1, 1],
+            p_all: 0.3,
+            p_reset: 0.0,
+            max_cta: cfg.warps,
+            one_cta: true,
         }
     }
 }
@@ -271,8 +295,9 @@ impl BarStimulus {
             .filter(|&s| self.cur.slot_warps[s] == 0)
             .collect();
         let idle_warps = cfg.warp_mask() & !live;
-        let want_launch =
-            !free_slots.is_empty() && idle_warps != 0 && (live == 0 || self.rng.gen_bool(0.5));
+        let want_launch = !free_slots.is_empty()
+            && idle_warps != 0
+            && (live == 0 || (!k.one_cta && self.rng.gen_bool(0.5)));
         if self.rng.gen_bool(k.p_ctl) || (live == 0 && !bad) {
             i.ctl_valid = true;
             if bad {

@@ -12,9 +12,10 @@
 
 use bar_unit_model::bar_unit::BarUnitModel;
 use bar_unit_model::config::BarConfig;
+use bar_unit_model::coverage::BarCoverage;
 use bar_unit_model::ports::{BarInputs, BarOutputs, BarUnitPorts, Dut, PortBundle};
 use bar_unit_model::scoreboard::BarScoreboard;
-use bar_unit_model::stimulus::BarStimulus;
+use bar_unit_model::stimulus::{BarKnobs, BarStimulus};
 use membar_testbench::{BuildOptions, VerilatorDut};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -58,14 +59,30 @@ fn lockstep(
     seed: u64,
     cycles: u64,
 ) -> Result<f64, (u64, &'static str, u64, u64)> {
-    let mut model = BarUnitModel::new(*cfg);
     let mut stim = BarStimulus::with_bad_input(cfg, seed);
+    lockstep_on(dut, cfg, &mut stim, seed, cycles, None)
+}
+
+/// [`lockstep`] on a given stimulus, sampling coverage when asked.
+fn lockstep_on(
+    dut: &mut dyn Dut<BarUnitPorts>,
+    cfg: &BarConfig,
+    stim: &mut BarStimulus,
+    seed: u64,
+    cycles: u64,
+    mut cov: Option<&mut BarCoverage>,
+) -> Result<f64, (u64, &'static str, u64, u64)> {
+    let mut model = BarUnitModel::new(*cfg);
     let mut sb = BarScoreboard::new(cfg);
     let mut prev = BarOutputs::default();
     let mut in_dut = 0.0;
     for cycle in 0..cycles {
         let i: BarInputs = stim.next(&prev);
+        let before = cov.as_ref().map(|_| model.state.clone());
         let om = model.step(&i);
+        if let (Some(c), Some(s)) = (cov.as_deref_mut(), before) {
+            c.sample(&s, &i, &om);
+        }
         let t = Instant::now();
         let ov = dut.step(&i);
         in_dut += t.elapsed().as_secs_f64();
@@ -120,6 +137,77 @@ fn cosim_bar_unit_w8_c3() {
 #[test]
 fn cosim_bar_unit_w16_c4() {
     cosim_shipped("w16_c4", 40_000);
+}
+
+/// Every shipped configuration's Verilog on stimulus that hammers one
+/// block-RAM word ([`BarKnobs::hammer`]: one CTA, every request to barrier
+/// 0, one per cycle), against the model with the scoreboard on: the
+/// back-to-back read-modify-writes of one word and their forwarding must
+/// occur thousands of times (coverage bins `ram_forward`, `back_to_back`).
+#[test]
+fn cosim_bar_unit_hammers_one_ram_word_back_to_back() {
+    let first = env_u64("SEED").unwrap_or(1);
+    let cycles = env_u64("CYCLES").unwrap_or(30_000);
+    for name in ["default", "w8_c1", "w8_c3", "w16_c4"] {
+        let cfg = shipped(name);
+        let mut dut = VerilatorDut::<BarUnitPorts>::build(&emitted(name), &cfg, &quiet())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut stim = BarStimulus::with_knobs(&cfg, first, BarKnobs::hammer(&cfg));
+        let mut cov = BarCoverage::new(&cfg);
+        let replay = format!(
+            "replay: SEED={first} CYCLES={cycles} cargo test --release -p bar-unit-entry \
+             --test cosim hammers"
+        );
+        match lockstep_on(&mut dut, &cfg, &mut stim, first, cycles, Some(&mut cov)) {
+            Ok(_) => {}
+            Err((cycle, port, m, v)) => panic!(
+                "{name}: hammer seed {first}: cycle {cycle}: port {port}: model {m:#x}, \
+                 Verilog {v:#x}\n{replay}"
+            ),
+        }
+        let fwd = cov.bins["ram_forward"];
+        let b2b = cov.bins["back_to_back"];
+        println!(
+            "cosim bar_unit {name}: hammer seed {first}: {cycles} cycles agree; \
+             ram_forward {fwd}, back_to_back {b2b} ({replay})"
+        );
+        assert!(
+            fwd >= cycles / 20 && b2b >= cycles / 200,
+            "{name}: the hammer stimulus is too weak: ram_forward {fwd}, back_to_back {b2b}\n{replay}"
+        );
+    }
+    // The forwarding of the `count` RAM removed from the w8_c1 text: the
+    // hammer must see a stale count at the ports.
+    let cfg = shipped("w8_c1");
+    let text = std::fs::read_to_string(emitted("w8_c1")).unwrap();
+    let module = text
+        .find("module bar_w8_c1__ram_count(")
+        .expect("the emitted text changed: update the mutation");
+    let fwd = "if (byp_valid_q__q & hit_q__q) begin\n            rd_data = byp_data_q__q;";
+    let at = module
+        + text[module..]
+            .find(fwd)
+            .expect("no forwarding in ram_count");
+    let bad = format!(
+        "{}if (1'b0) begin\n            rd_data = byp_data_q__q;{}",
+        &text[..at],
+        &text[at + fwd.len()..]
+    );
+    let dir = std::env::temp_dir().join(format!("bar-unit-fwd-mutant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bar_unit.v");
+    std::fs::write(&path, bad).unwrap();
+    let mut dut = VerilatorDut::<BarUnitPorts>::build(&path, &cfg, &quiet())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut stim = BarStimulus::with_knobs(&cfg, first, BarKnobs::hammer(&cfg));
+    let got = lockstep_on(&mut dut, &cfg, &mut stim, first, cycles, None);
+    std::fs::remove_dir_all(&dir).ok();
+    match got {
+        Ok(_) => panic!("the hammer missed the count RAM's forwarding removed"),
+        Err((cycle, port, m, v)) => println!(
+            "forwarding removed from ram_count: caught at cycle {cycle}, port {port}, model {m:#x}, Verilog {v:#x}"
+        ),
+    }
 }
 
 /// Every shipped configuration has a test above.
