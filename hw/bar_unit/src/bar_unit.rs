@@ -21,7 +21,16 @@
 //!   "all" phase (from the RAM words) — the model's `ExitDone`.
 //!
 //! A completion (B or C, never both: no request is taken right after a ctl
-//! event) loads the release register. Every output is low while `reset` is
+//! event) loads the release register.
+//!
+//! Timing (`docs/fpga.md`): stage B's late inputs are the RAM words (block
+//! RAM clock-to-output, then the forwarding multiplexer), so the decisions
+//! that read them are written to take them last and to reach few flops: the
+//! arrival's acceptance is the checks on stage A's registers (`pre_ok`)
+//! AND the word compares (`word_bad`); `last_all` takes its own enable
+//! (`last_ok`: the "all" form needs no count compare); and the completion
+//! decision `done` reaches only the release register's valid flop (its
+//! fields load every cycle) and the warp table's `waiting` update. Every output is low while `reset` is
 //! high (the model returns `BarOutputs::default()` in a reset cycle).
 //!
 //! Blocks:
@@ -120,6 +129,12 @@ pub struct BarUnit<
     arr_blocks: Signal<Local, Bit>,
     code: Signal<Local, Bits<4>>,
     arr_ok: Signal<Local, Bit>,
+    /// Stage B's arrival passes every check on stage A's registers.
+    pre_ok: Signal<Local, Bit>,
+    /// The barrier's RAM words disagree with the arrival (form, count, kind).
+    word_bad: Signal<Local, Bit>,
+    /// An "all" arrival is taken (`arr_ok & b_all`, without the count compare).
+    last_ok: Signal<Local, Bit>,
     launch_ok: Signal<Local, Bit>,
     exit_ok: Signal<Local, Bit>,
     /// The arrival's barrier after the arrival.
@@ -238,6 +253,9 @@ impl<
             arr_blocks: Default::default(),
             code: Default::default(),
             arr_ok: Default::default(),
+            pre_ok: Default::default(),
+            word_bad: Default::default(),
+            last_ok: Default::default(),
             launch_ok: Default::default(),
             exit_ok: Default::default(),
             new_count: Default::default(),
@@ -385,7 +403,6 @@ impl<
         self.arr_blocks.next = self.regs.b_op.val() != self.op_arrive.val();
 
         self.code.next = 0.into();
-        self.arr_ok.next = false;
         self.launch_ok.next = false;
         self.exit_ok.next = false;
         if self.regs.b_valid.val() & self.regs.b_ctl.val() {
@@ -429,10 +446,31 @@ impl<
                 self.code.next = self.c_count_mismatch.val();
             } else if self.b_active.val() & (self.rd_kind.val() != self.arr_kind.val()) {
                 self.code.next = self.c_kind_mix.val();
-            } else {
-                self.arr_ok.next = true;
             }
         }
+        // The same decision as the chain's last `else`, written as an AND
+        // whose late inputs (the RAM words) enter last: the checks on stage
+        // A's registers (`pre_ok`) settle while the RAM is read, so the
+        // accept decision is the word compares plus one AND.
+        self.pre_ok.next = self.regs.b_valid.val()
+            & !self.regs.b_ctl.val()
+            & !(self.regs.b_op.val().get_bit(2)
+                & (self.regs.b_op.val().get_bit(1) | self.regs.b_op.val().get_bit(0)))
+            & self.regs.b_wlive.val()
+            & !((self.regs.b_op.val() == self.op_arrive.val()) & self.regs.b_all.val())
+            & (self.regs.b_all.val() | self.regs.b_count.val().any())
+            & !self.regs.b_too_big.val();
+        self.word_bad.next = (self.rd_all.val() != self.regs.b_all.val())
+            | (!self.regs.b_all.val()
+                & (self.ram_expected.rd_data.val() != self.regs.b_count.val()))
+            | (self.rd_kind.val() != self.arr_kind.val());
+        self.arr_ok.next = self.pre_ok.val() & !(self.b_active.val() & self.word_bad.val());
+        // `arr_ok & b_all`, for `last_all`: with the "all" form the count
+        // compare is not part of `word_bad`, so it is left out of this path.
+        self.last_ok.next = self.pre_ok.val()
+            & self.regs.b_all.val()
+            & !(self.b_active.val()
+                & (!self.rd_all.val() | (self.rd_kind.val() != self.arr_kind.val())));
 
         // The arrival: a closed barrier opens a phase with this arrival's
         // values; an open one accumulates (form and kind were checked equal).
@@ -495,7 +533,7 @@ impl<
         self.ram_popc.wr_data.next = self.new_popc.val();
         self.slots.act_en.next = self.arr_ok.val();
         self.slots.act_val.next = !self.arr_done.val();
-        self.slots.act_all.next = self.regs.b_all.val();
+        self.slots.last_en.next = self.last_ok.val();
 
         // Launch and exit; an exit hands its candidate barrier to stage C.
         self.slots.launch_en.next = self.launch_ok.val();
@@ -557,7 +595,7 @@ impl<
         self.rel.done.next = self.done.val();
         self.rel.done_slot.next = self.done_slot.val();
         self.rel.done_id.next = self.done_id.val();
-        self.rel.done_mask.next = self.warps.done_mask.val();
+        self.rel.done_mask.next = self.warps.rel_cand.val();
         self.rel.done_kind.next = self.done_kind.val();
         self.rel.done_result.next = self.done_result.val();
 
@@ -568,8 +606,8 @@ impl<
         self.slots.a_id.next = self.req_id.val();
         self.regs.in_rslot.next = self.warps.a_slot.val();
         self.regs.in_wlive.next = self.warps.a_live.val();
-        self.regs.in_too_big.next =
-            !self.req_all.val() & (self.req_count.val() > self.slots.a_size.val());
+        self.slots.a_count.next = self.req_count.val();
+        self.regs.in_too_big.next = !self.req_all.val() & self.slots.a_too_big.val();
         // (Each form's target computed, then selected: the slot's live count
         // comes late, through two look-ups.)
         if self.req_all.val() {

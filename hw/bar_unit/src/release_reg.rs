@@ -7,11 +7,17 @@
 //! barrier completes per cycle it never backs up (B7: release 1 cycle after
 //! the last arrival).
 //!
+//! Timing: the completion decision `done` comes last in the cycle (after the
+//! barrier's RAM words and the count compare), so only `valid_q` depends on
+//! it; the fields load their candidate values every cycle and the outputs
+//! read 0 while `valid_q` is low, which is the model's cleared register at
+//! the ports.
+//!
 //! Ports (W warps, SB slot bits, RB reduction width):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
 //! - `done` (in): a barrier completes at this edge; `done_slot` (SB),
 //!   `done_id` (4), `done_mask` (W), `done_kind` (3), `done_result` (RB): its
-//!   slot, id, waiters, kind and reduction result.
+//!   slot, id, waiters, kind and reduction result (needed only with `done`).
 //! - `rel_valid`, `rel_slot`, `rel_id`, `rel_mask`, `rel_op`, `rel_result`
 //!   (out): the register, i.e. the contract's `rel_*` ports (before reset gating).
 
@@ -46,25 +52,27 @@ impl<const W: usize, const SB: usize, const RB: usize> Logic for ReleaseReg<W, S
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, valid_q, slot_q, id_q, mask_q, op_q, result_q);
+        // The fields read 0 while the register is empty.
         self.rel_valid.next = self.valid_q.q.val();
-        self.rel_slot.next = self.slot_q.q.val();
-        self.rel_id.next = self.id_q.q.val();
-        self.rel_mask.next = self.mask_q.q.val();
-        self.rel_op.next = self.op_q.q.val();
-        self.rel_result.next = self.result_q.q.val();
-        self.valid_q.d.next = false;
-        self.slot_q.d.next = 0.into();
-        self.id_q.d.next = 0.into();
-        self.mask_q.d.next = 0.into();
-        self.op_q.d.next = 0.into();
-        self.result_q.d.next = 0.into();
-        if self.done.val() & !self.reset.val() {
-            self.valid_q.d.next = true;
-            self.slot_q.d.next = self.done_slot.val();
-            self.id_q.d.next = self.done_id.val();
-            self.mask_q.d.next = self.done_mask.val();
-            self.op_q.d.next = self.done_kind.val();
-            self.result_q.d.next = self.done_result.val();
+        self.rel_slot.next = 0.into();
+        self.rel_id.next = 0.into();
+        self.rel_mask.next = 0.into();
+        self.rel_op.next = 0.into();
+        self.rel_result.next = 0.into();
+        if self.valid_q.q.val() {
+            self.rel_slot.next = self.slot_q.q.val();
+            self.rel_id.next = self.id_q.q.val();
+            self.rel_mask.next = self.mask_q.q.val();
+            self.rel_op.next = self.op_q.q.val();
+            self.rel_result.next = self.result_q.q.val();
         }
+        // Only `valid_q` waits for the completion decision (the unit's
+        // latest signal); the fields load every cycle.
+        self.valid_q.d.next = self.done.val() & !self.reset.val();
+        self.slot_q.d.next = self.done_slot.val();
+        self.id_q.d.next = self.done_id.val();
+        self.mask_q.d.next = self.done_mask.val();
+        self.op_q.d.next = self.done_kind.val();
+        self.result_q.d.next = self.done_result.val();
     }
 }

@@ -24,7 +24,10 @@
 //!
 //! Ports (C slots, SB slot bits, CB count bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
-//! - `a_slot` (in, SB), `a_id` (in, 4): stage A's barrier; `a_size` (out, CB), `a_active` (out);
+//! - `a_slot` (in, SB), `a_id` (in, 4): stage A's barrier; `a_active` (out);
+//!   `a_count` (in, CB), `a_too_big` (out): stage A's count exceeds the
+//!   slot's size (compared in every slot, then selected: the slot number
+//!   comes late, through the warp table's look-up);
 //!   `a_live_m1` (out, CB), `a_live_le1` (out): the slot's live count − 1 and
 //!   whether it is ≤ 1 (the completion target of an "all" arrival), formed per
 //!   slot before the selection.
@@ -38,8 +41,11 @@
 //! - `launch_en` (in), `launch_size` (in, CB): a legal LAUNCH into `l_slot`.
 //! - `exit_en` (in): a legal EXIT from `x_slot`.
 //! - `w_slot` (in, SB), `w_id` (in, 4): stage B's arrival's barrier.
-//! - `act_en` (in), `act_val` (in), `act_all` (in): an arrival at (`w_slot`,
-//!   `w_id`): its `active` becomes `act_val`; an "all" arrival sets `last_all`.
+//! - `act_en` (in), `act_val` (in): an arrival at (`w_slot`, `w_id`): its
+//!   `active` becomes `act_val`.
+//! - `last_en` (in): that arrival is an "all" arrival (`act_en` and the "all"
+//!   form, decided apart from `act_en` so that it needs no count compare):
+//!   it sets `last_all`.
 //! - `c_clr` (in): clear barrier (`c_slot`, `c_id`)'s `active`.
 
 use rust_hdl::prelude::*;
@@ -51,7 +57,8 @@ pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
     pub reset: Signal<In, Bit>,
     pub a_slot: Signal<In, Bits<SB>>,
     pub a_id: Signal<In, Bits<4>>,
-    pub a_size: Signal<Out, Bits<CB>>,
+    pub a_count: Signal<In, Bits<CB>>,
+    pub a_too_big: Signal<Out, Bit>,
     pub a_live_m1: Signal<Out, Bits<CB>>,
     pub a_live_le1: Signal<Out, Bit>,
     pub a_active: Signal<Out, Bit>,
@@ -74,7 +81,7 @@ pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
     pub w_id: Signal<In, Bits<4>>,
     pub act_en: Signal<In, Bit>,
     pub act_val: Signal<In, Bit>,
-    pub act_all: Signal<In, Bit>,
+    pub last_en: Signal<In, Bit>,
     pub c_clr: Signal<In, Bit>,
     busy: [DFF<Bit>; C],
     size: [DFF<Bits<CB>>; C],
@@ -97,7 +104,8 @@ impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, 
             reset: Default::default(),
             a_slot: Default::default(),
             a_id: Default::default(),
-            a_size: Default::default(),
+            a_count: Default::default(),
+            a_too_big: Default::default(),
             a_live_m1: Default::default(),
             a_live_le1: Default::default(),
             a_active: Default::default(),
@@ -120,7 +128,7 @@ impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, 
             w_id: Default::default(),
             act_en: Default::default(),
             act_val: Default::default(),
-            act_all: Default::default(),
+            last_en: Default::default(),
             c_clr: Default::default(),
             busy: std::array::from_fn(|_| Default::default()),
             size: std::array::from_fn(|_| Default::default()),
@@ -168,7 +176,7 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         }
 
         // Read ports.
-        self.a_size.next = 0.into();
+        self.a_too_big.next = false;
         self.a_live_m1.next = 0.into();
         self.a_live_le1.next = false;
         self.a_active.next = false;
@@ -180,7 +188,7 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         self.c_live.next = 0.into();
         for c in 0..C {
             if self.a_slot.val() == self.slot_const[c].val() {
-                self.a_size.next = self.size[c].q.val();
+                self.a_too_big.next = self.a_count.val() > self.size[c].q.val();
                 self.a_live_m1.next = self.live[c].q.val() - self.one.val();
                 self.a_live_le1.next = self.live[c].q.val() <= self.one.val();
                 self.a_active.next = (self.active[c].q.val() & self.a_bit.val()).any();
@@ -205,7 +213,7 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         if self.exit_en.val() & (self.x_slot.val() == self.n_slot.val()) {
             self.n_live.next = self.x_live_dec.val();
         }
-        if self.act_en.val() & self.act_all.val() & (self.w_slot.val() == self.n_slot.val()) {
+        if self.last_en.val() & (self.w_slot.val() == self.n_slot.val()) {
             self.n_last.next = self.w_id.val();
         }
 
@@ -220,9 +228,9 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
                 } else {
                     self.active[c].d.next = self.active[c].q.val() & !self.w_bit.val();
                 }
-                if self.act_all.val() {
-                    self.last_all[c].d.next = self.w_id.val();
-                }
+            }
+            if self.last_en.val() & (self.w_slot.val() == self.slot_const[c].val()) {
+                self.last_all[c].d.next = self.w_id.val();
             }
             if self.launch_en.val() & (self.l_slot.val() == self.slot_const[c].val()) {
                 self.busy[c].d.next = true;

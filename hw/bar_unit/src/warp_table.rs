@@ -28,7 +28,13 @@
 //! - `rel_valid`, `rel_mask` (in, W): the release register (its warps unblock at this edge).
 //! - `live` (out, W): every live warp (for the LAUNCH check).
 //! - `blocked` (out, W): the `blocked` port before reset gating.
-//! - `done_mask` (out, W): the warps the completing barrier releases.
+//! - `rel_cand` (out, W): the warps the completing barrier releases, formed
+//!   without waiting for `done` (for the release register, whose fields
+//!   need a value only with `done`): the waiters of (`done_slot`,
+//!   `done_id`) and stage B's warp if its request blocks (when stage B's
+//!   arrival completes the barrier it was legal; when stage C's exit does,
+//!   stage B holds no request). The `waiting` update uses the same set gated
+//!   by `done` (`done_mask`, local).
 
 use rust_hdl::prelude::*;
 
@@ -64,7 +70,7 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     pub rel_mask: Signal<In, Bits<W>>,
     pub live: Signal<Out, Bits<W>>,
     pub blocked: Signal<Out, Bits<W>>,
-    pub done_mask: Signal<Out, Bits<W>>,
+    pub rel_cand: Signal<Out, Bits<W>>,
     live_q: DFF<Bits<W>>,
     blocked_q: DFF<Bits<W>>,
     waiting_q: DFF<Bits<W>>,
@@ -76,6 +82,8 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     x_dec: OneHot<W, WB>,
     /// Warps whose (slot, barrier id) is the completing barrier's.
     match_mask: Signal<Local, Bits<W>>,
+    /// The warps the completing barrier releases (0 without `done`).
+    done_mask: Signal<Local, Bits<W>>,
     /// The arriving warp, if it blocks.
     arr_bit: Signal<Local, Bits<W>>,
     blocked_n: Signal<Local, Bits<W>>,
@@ -114,6 +122,7 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             live: Default::default(),
             blocked: Default::default(),
             done_mask: Default::default(),
+            rel_cand: Default::default(),
             live_q: Default::default(),
             blocked_q: Default::default(),
             waiting_q: Default::default(),
@@ -174,6 +183,11 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
         self.arr_bit.next = 0.into();
         if self.arr_en.val() & self.arr_blocks.val() {
             self.arr_bit.next = self.req_dec.onehot.val();
+        }
+        self.rel_cand.next = self.waiting_q.q.val() & self.match_mask.val();
+        if self.req_blocks.val() {
+            self.rel_cand.next =
+                (self.waiting_q.q.val() & self.match_mask.val()) | self.req_dec.onehot.val();
         }
         self.done_mask.next = 0.into();
         if self.done.val() {

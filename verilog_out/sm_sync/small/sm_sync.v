@@ -1470,12 +1470,13 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     reg  [7:0] warps__rel_mask;
     wire  [7:0] warps__live;
     wire  [7:0] warps__blocked;
-    wire  [7:0] warps__done_mask;
+    wire  [7:0] warps__rel_cand;
     reg  slots__clock;
     reg  slots__reset;
     reg  slots__a_slot;
     reg  [3:0] slots__a_id;
-    wire  [3:0] slots__a_size;
+    reg  [3:0] slots__a_count;
+    wire  slots__a_too_big;
     wire  [3:0] slots__a_live_m1;
     wire  slots__a_live_le1;
     wire  slots__a_active;
@@ -1498,7 +1499,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     reg  [3:0] slots__w_id;
     reg  slots__act_en;
     reg  slots__act_val;
-    reg  slots__act_all;
+    reg  slots__last_en;
     reg  slots__c_clr;
     reg  ram_flags__clock;
     reg  ram_flags__reset;
@@ -1572,6 +1573,9 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     reg  arr_blocks;
     reg  [3:0] code;
     reg  arr_ok;
+    reg  pre_ok;
+    reg  word_bad;
+    reg  last_ok;
     reg  launch_ok;
     reg  exit_ok;
     reg  [3:0] new_count;
@@ -1681,14 +1685,15 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .rel_mask(warps__rel_mask),
         .live(warps__live),
         .blocked(warps__blocked),
-        .done_mask(warps__done_mask)
+        .rel_cand(warps__rel_cand)
     );
     smsync_w8_k2_c1_m8_g2__bar__slots slots(
         .clock(slots__clock),
         .reset(slots__reset),
         .a_slot(slots__a_slot),
         .a_id(slots__a_id),
-        .a_size(slots__a_size),
+        .a_count(slots__a_count),
+        .a_too_big(slots__a_too_big),
         .a_live_m1(slots__a_live_m1),
         .a_live_le1(slots__a_live_le1),
         .a_active(slots__a_active),
@@ -1711,7 +1716,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .w_id(slots__w_id),
         .act_en(slots__act_en),
         .act_val(slots__act_val),
-        .act_all(slots__act_all),
+        .last_en(slots__last_en),
         .c_clr(slots__c_clr)
     );
     smsync_w8_k2_c1_m8_g2__bar__ram_flags ram_flags(
@@ -1862,7 +1867,6 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         end
         arr_blocks = regs__b_op != op_arrive;
         code = 32'h0;
-        arr_ok = 1'b0;
         launch_ok = 1'b0;
         exit_ok = 1'b0;
         if (regs__b_valid & regs__b_ctl) begin
@@ -1912,10 +1916,11 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
             else if (b_active & (rd_kind != arr_kind)) begin
                 code = c_kind_mix;
             end
-            else begin
-                arr_ok = 1'b1;
-            end
         end
+        pre_ok = regs__b_valid & ~regs__b_ctl & ~(regs__b_op[32'h2] & (regs__b_op[32'h1] | regs__b_op[32'h0])) & regs__b_wlive & ~((regs__b_op == op_arrive) & regs__b_all) & (regs__b_all | |regs__b_count) & ~regs__b_too_big;
+        word_bad = (rd_all != regs__b_all) | (~regs__b_all & (ram_expected__rd_data != regs__b_count)) | (rd_kind != arr_kind);
+        arr_ok = pre_ok & ~(b_active & word_bad);
+        last_ok = pre_ok & regs__b_all & ~(b_active & (~rd_all | (rd_kind != arr_kind)));
         if (b_active) begin
             new_count = ram_count__rd_data + one;
             new_popc = ram_popc__rd_data + regs__b_popc;
@@ -1972,7 +1977,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         ram_popc__wr_data = new_popc;
         slots__act_en = arr_ok;
         slots__act_val = ~arr_done;
-        slots__act_all = regs__b_all;
+        slots__last_en = last_ok;
         slots__launch_en = launch_ok;
         slots__launch_size = regs__b_size;
         slots__exit_en = exit_ok;
@@ -2021,14 +2026,15 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         rel__done = done;
         rel__done_slot = done_slot;
         rel__done_id = done_id;
-        rel__done_mask = warps__done_mask;
+        rel__done_mask = warps__rel_cand;
         rel__done_kind = done_kind;
         rel__done_result = done_result;
         slots__a_slot = warps__a_slot;
         slots__a_id = req_id;
         regs__in_rslot = warps__a_slot;
         regs__in_wlive = warps__a_live;
-        regs__in_too_big = ~req_all & (req_count > slots__a_size);
+        slots__a_count = req_count;
+        regs__in_too_big = ~req_all & slots__a_too_big;
         if (req_all) begin
             regs__in_target_m1 = slots__a_live_m1;
             regs__in_target_le1 = slots__a_live_le1;
@@ -3067,25 +3073,24 @@ module smsync_w8_k2_c1_m8_g2__bar__rel(clock,reset,done,done_slot,done_id,done_m
         op_q__d = op_q__q;
         result_q__d = result_q__q;
         rel_valid = valid_q__q;
-        rel_slot = slot_q__q;
-        rel_id = id_q__q;
-        rel_mask = mask_q__q;
-        rel_op = op_q__q;
-        rel_result = result_q__q;
-        valid_q__d = 1'b0;
-        slot_q__d = 32'h0;
-        id_q__d = 32'h0;
-        mask_q__d = 32'h0;
-        op_q__d = 32'h0;
-        result_q__d = 32'h0;
-        if (done & ~reset) begin
-            valid_q__d = 1'b1;
-            slot_q__d = done_slot;
-            id_q__d = done_id;
-            mask_q__d = done_mask;
-            op_q__d = done_kind;
-            result_q__d = done_result;
+        rel_slot = 32'h0;
+        rel_id = 32'h0;
+        rel_mask = 32'h0;
+        rel_op = 32'h0;
+        rel_result = 32'h0;
+        if (valid_q__q) begin
+            rel_slot = slot_q__q;
+            rel_id = id_q__q;
+            rel_mask = mask_q__q;
+            rel_op = op_q__q;
+            rel_result = result_q__q;
         end
+        valid_q__d = done & ~reset;
+        slot_q__d = done_slot;
+        id_q__d = done_id;
+        mask_q__d = done_mask;
+        op_q__d = done_kind;
+        result_q__d = done_result;
     end
     
 endmodule // smsync_w8_k2_c1_m8_g2__bar__rel
@@ -3102,14 +3107,15 @@ module smsync_w8_k2_c1_m8_g2__bar__size_pop(bits,count);
 endmodule // smsync_w8_k2_c1_m8_g2__bar__size_pop
 
 
-module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_size,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_live,n_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,act_all,c_clr);
+module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_live,n_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  a_slot;
     input wire  [3:0] a_id;
-    output reg  [3:0] a_size;
+    input wire  [3:0] a_count;
+    output reg  a_too_big;
     output reg  [3:0] a_live_m1;
     output reg  a_live_le1;
     output reg  a_active;
@@ -3132,7 +3138,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_size,a_live_m
     input wire  [3:0] w_id;
     input wire  act_en;
     input wire  act_val;
-    input wire  act_all;
+    input wire  last_en;
     input wire  c_clr;
     
     // Constant declarations
@@ -3363,7 +3369,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_size,a_live_m
         if (c_id == 15) begin
             c_bit = id_bit__15;
         end
-        a_size = 32'h0;
+        a_too_big = 1'b0;
         a_live_m1 = 32'h0;
         a_live_le1 = 1'b0;
         a_active = 1'b0;
@@ -3374,7 +3380,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_size,a_live_m
         c_active = 1'b0;
         c_live = 32'h0;
         if (a_slot == slot_const__0) begin
-            a_size = size__0__q;
+            a_too_big = a_count > size__0__q;
             a_live_m1 = live__0__q - one;
             a_live_le1 = live__0__q <= one;
             a_active = |(active__0__q & a_bit);
@@ -3397,7 +3403,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_size,a_live_m
         if (exit_en & (x_slot == n_slot)) begin
             n_live = x_live_dec;
         end
-        if (act_en & act_all & (w_slot == n_slot)) begin
+        if (last_en & (w_slot == n_slot)) begin
             n_last = w_id;
         end
         if (c_clr & (c_slot == slot_const__0)) begin
@@ -3410,9 +3416,9 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_size,a_live_m
             else begin
                 active__0__d = active__0__q & ~w_bit;
             end
-            if (act_all) begin
-                last_all__0__d = w_id;
-            end
+        end
+        if (last_en & (w_slot == slot_const__0)) begin
+            last_all__0__d = w_id;
         end
         if (launch_en & (l_slot == slot_const__0)) begin
             busy__0__d = 1'b1;
@@ -3457,7 +3463,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots__active__0(d,q,clock);
 endmodule // smsync_w8_k2_c1_m8_g2__bar__slots__active__0
 
 
-module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,live,blocked,done_mask);
+module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
     
     // Module arguments
     input wire  clock;
@@ -3487,7 +3493,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
     input wire  [7:0] rel_mask;
     output reg  [7:0] live;
     output reg  [7:0] blocked;
-    output reg  [7:0] done_mask;
+    output reg  [7:0] rel_cand;
     
     // Constant declarations
     localparam  warp_bit__0 = 8'h1;
@@ -3568,6 +3574,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
     
     // Local signals
     reg  [7:0] match_mask;
+    reg  [7:0] done_mask;
     reg  [7:0] arr_bit;
     reg  [7:0] blocked_n;
     reg  [7:0] waiting_n;
@@ -3811,6 +3818,10 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
         arr_bit = 32'h0;
         if (arr_en & arr_blocks) begin
             arr_bit = req_dec__onehot;
+        end
+        rel_cand = waiting_q__q & match_mask;
+        if (req_blocks) begin
+            rel_cand = (waiting_q__q & match_mask) | req_dec__onehot;
         end
         done_mask = 32'h0;
         if (done) begin

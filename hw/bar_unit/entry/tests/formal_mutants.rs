@@ -82,9 +82,9 @@ const BAR_MUTANTS: &[Mutant] = &[
         "bar_count_too_big_off_by_one",
         "B6: a count equal to the CTA size refused as count_too_big",
         None,
-        "regs__in_too_big = ~req_all & (req_count > slots__a_size);",
-        "req_count > slots__a_size",
-        "req_count >= slots__a_size",
+        "a_too_big = a_count > size__0__q;",
+        "a_count > size__0__q",
+        "a_count >= size__0__q",
         "b6c",
     ),
     mutant(
