@@ -51,10 +51,10 @@ pub const MUTANTS: &[Mutant] = &[
     Mutant {
         name: "no_block",
         mirrors: "Fault::NoBlock",
-        anchor: "live = req_valid & ~warp_blocked[req_warp];",
+        anchor: "live = req_valid & ~|(blocked__q & req_dec__onehot);",
         prev: None,
         within: None,
-        from: "req_valid & ~warp_blocked[req_warp]",
+        from: "req_valid & ~|(blocked__q & req_dec__onehot)",
         to: "req_valid",
         group: "p2",
     },

@@ -1634,7 +1634,7 @@ module mbu_w64_n16_k8_c8_win16_lone0_mo1_promote_glack0__request(clock,reset,req
         out_dec__index = dn_warp;
         warp_bit = req_dec__onehot;
         warp_blocked = blocked__q;
-        live = req_valid & ~warp_blocked[req_warp];
+        live = req_valid & ~|(blocked__q & req_dec__onehot);
         is_membar = req_op == op_membar;
         plain_cta = (req_level == level_cta) & ~|req_ivall;
         joining = live & is_membar & ~plain_cta;

@@ -140,8 +140,13 @@ impl<const W: usize, const WB: usize> Logic for RequestGate<W, WB> {
 
         // Blocking and request decode.
         self.warp_blocked.next = self.blocked.q.val();
+        // `warp_blocked[req_warp]` as an AND-OR with the one-hot decode of
+        // `req_warp` (shared with `warp_bit`) rather than a W:1 multiplexer:
+        // on iCE40 the decode settles beside the `blocked` flops and the OR
+        // tree is shallower than the multiplexer chain on this, the unit's
+        // longest cone (docs/fpga.md, "Timing").
         self.live.next =
-            self.req_valid.val() & !self.warp_blocked.val().get_bit(self.req_warp.val().index());
+            self.req_valid.val() & !(self.blocked.q.val() & self.req_dec.onehot.val()).any();
         self.is_membar.next = self.req_op.val() == self.op_membar.val();
         self.plain_cta.next =
             (self.req_level.val() == self.level_cta.val()) & !self.req_ivall.val().any();

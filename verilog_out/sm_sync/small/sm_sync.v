@@ -7272,7 +7272,7 @@ module smsync_w8_k2_c1_m8_g2__membar__request(clock,reset,req_valid,req_warp,req
         out_dec__index = dn_warp;
         warp_bit = req_dec__onehot;
         warp_blocked = blocked__q;
-        live = req_valid & ~warp_blocked[req_warp];
+        live = req_valid & ~|(blocked__q & req_dec__onehot);
         is_membar = req_op == op_membar;
         plain_cta = (req_level == level_cta) & ~|req_ivall;
         joining = live & is_membar & ~plain_cta;

@@ -10514,7 +10514,7 @@ module smsync_w16_k4_c4_m32_g4__membar__request(clock,reset,req_valid,req_warp,r
         out_dec__index = dn_warp;
         warp_bit = req_dec__onehot;
         warp_blocked = blocked__q;
-        live = req_valid & ~warp_blocked[req_warp];
+        live = req_valid & ~|(blocked__q & req_dec__onehot);
         is_membar = req_op == op_membar;
         plain_cta = (req_level == level_cta) & ~|req_ivall;
         joining = live & is_membar & ~plain_cta;
