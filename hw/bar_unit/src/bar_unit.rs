@@ -27,11 +27,13 @@
 //! RAM clock-to-output, then the forwarding multiplexer), so the decisions
 //! that read them are written to take them last and to reach few flops: the
 //! arrival's acceptance is the checks on stage A's registers (`pre_ok`)
-//! AND the word compares (`word_bad`); `last_all` takes its own enable
+//! AND the word compares (`form_bad`, `kind_bad`); `last_all` takes its own enable
 //! (`last_ok`: the "all" form needs no count compare); and the completion
 //! decision `done` reaches only the release register's valid flop (its
-//! fields load every cycle) and the warp table's `waiting` update. Every output is low while `reset` is
-//! high (the model returns `BarOutputs::default()` in a reset cycle).
+//! fields load every cycle) and the warp table's `waiting` update.
+//!
+//! Every output is low while `reset` is high (the model returns
+//! `BarOutputs::default()` in a reset cycle).
 //!
 //! Blocks:
 //! - [`StageRegs`] (`stage_regs.rs`): the A→B and B→C registers.
@@ -131,8 +133,14 @@ pub struct BarUnit<
     arr_ok: Signal<Local, Bit>,
     /// Stage B's arrival passes every check on stage A's registers.
     pre_ok: Signal<Local, Bit>,
-    /// The barrier's RAM words disagree with the arrival (form, count, kind).
-    word_bad: Signal<Local, Bit>,
+    /// Stage B's request checks (`request_error`'s causes).
+    bad_op: Signal<Local, Bit>,
+    arrive_all: Signal<Local, Bit>,
+    zero_count: Signal<Local, Bit>,
+    /// The barrier's RAM words disagree with the arrival's form or count.
+    form_bad: Signal<Local, Bit>,
+    /// ... with its reduction kind.
+    kind_bad: Signal<Local, Bit>,
     /// An "all" arrival is taken (`arr_ok & b_all`, without the count compare).
     last_ok: Signal<Local, Bit>,
     launch_ok: Signal<Local, Bit>,
@@ -254,7 +262,11 @@ impl<
             code: Default::default(),
             arr_ok: Default::default(),
             pre_ok: Default::default(),
-            word_bad: Default::default(),
+            bad_op: Default::default(),
+            arrive_all: Default::default(),
+            zero_count: Default::default(),
+            form_bad: Default::default(),
+            kind_bad: Default::default(),
             last_ok: Default::default(),
             launch_ok: Default::default(),
             exit_ok: Default::default(),
@@ -402,6 +414,20 @@ impl<
         }
         self.arr_blocks.next = self.regs.b_op.val() != self.op_arrive.val();
 
+        // Stage B's request checks, each stated once (the error chain below
+        // gives their priority, `pre_ok`/`arr_ok` their conjunction).
+        self.bad_op.next = self.regs.b_op.val().get_bit(2)
+            & (self.regs.b_op.val().get_bit(1) | self.regs.b_op.val().get_bit(0));
+        self.arrive_all.next =
+            (self.regs.b_op.val() == self.op_arrive.val()) & self.regs.b_all.val();
+        self.zero_count.next = !self.regs.b_all.val() & !self.regs.b_count.val().any();
+        // The barrier's RAM words disagree with the arrival: its form (or
+        // expected count), its reduction kind.
+        self.form_bad.next = (self.rd_all.val() != self.regs.b_all.val())
+            | (!self.regs.b_all.val()
+                & (self.ram_expected.rd_data.val() != self.regs.b_count.val()));
+        self.kind_bad.next = self.rd_kind.val() != self.arr_kind.val();
+
         self.code.next = 0.into();
         self.launch_ok.next = false;
         self.exit_ok.next = false;
@@ -426,25 +452,19 @@ impl<
                 self.exit_ok.next = true;
             }
         } else if self.regs.b_valid.val() {
-            if self.regs.b_op.val().get_bit(2)
-                & (self.regs.b_op.val().get_bit(1) | self.regs.b_op.val().get_bit(0))
-            {
+            if self.bad_op.val() {
                 self.code.next = self.c_bad_op.val();
             } else if !self.regs.b_wlive.val() {
                 self.code.next = self.c_no_cta.val();
-            } else if (self.regs.b_op.val() == self.op_arrive.val()) & self.regs.b_all.val() {
+            } else if self.arrive_all.val() {
                 self.code.next = self.c_arrive_no_count.val();
-            } else if !self.regs.b_all.val() & !self.regs.b_count.val().any() {
+            } else if self.zero_count.val() {
                 self.code.next = self.c_zero_count.val();
             } else if self.regs.b_too_big.val() {
                 self.code.next = self.c_count_too_big.val();
-            } else if self.b_active.val()
-                & ((self.rd_all.val() != self.regs.b_all.val())
-                    | (!self.regs.b_all.val()
-                        & (self.ram_expected.rd_data.val() != self.regs.b_count.val())))
-            {
+            } else if self.b_active.val() & self.form_bad.val() {
                 self.code.next = self.c_count_mismatch.val();
-            } else if self.b_active.val() & (self.rd_kind.val() != self.arr_kind.val()) {
+            } else if self.b_active.val() & self.kind_bad.val() {
                 self.code.next = self.c_kind_mix.val();
             }
         }
@@ -454,23 +474,18 @@ impl<
         // accept decision is the word compares plus one AND.
         self.pre_ok.next = self.regs.b_valid.val()
             & !self.regs.b_ctl.val()
-            & !(self.regs.b_op.val().get_bit(2)
-                & (self.regs.b_op.val().get_bit(1) | self.regs.b_op.val().get_bit(0)))
+            & !self.bad_op.val()
             & self.regs.b_wlive.val()
-            & !((self.regs.b_op.val() == self.op_arrive.val()) & self.regs.b_all.val())
-            & (self.regs.b_all.val() | self.regs.b_count.val().any())
+            & !self.arrive_all.val()
+            & !self.zero_count.val()
             & !self.regs.b_too_big.val();
-        self.word_bad.next = (self.rd_all.val() != self.regs.b_all.val())
-            | (!self.regs.b_all.val()
-                & (self.ram_expected.rd_data.val() != self.regs.b_count.val()))
-            | (self.rd_kind.val() != self.arr_kind.val());
-        self.arr_ok.next = self.pre_ok.val() & !(self.b_active.val() & self.word_bad.val());
-        // `arr_ok & b_all`, for `last_all`: with the "all" form the count
-        // compare is not part of `word_bad`, so it is left out of this path.
+        self.arr_ok.next = self.pre_ok.val()
+            & !(self.b_active.val() & (self.form_bad.val() | self.kind_bad.val()));
+        // `arr_ok & b_all`, for `last_all`: with the "all" form `form_bad` is
+        // `!rd_all` (no count compare), so that compare is left out of this path.
         self.last_ok.next = self.pre_ok.val()
             & self.regs.b_all.val()
-            & !(self.b_active.val()
-                & (!self.rd_all.val() | (self.rd_kind.val() != self.arr_kind.val())));
+            & !(self.b_active.val() & (!self.rd_all.val() | self.kind_bad.val()));
 
         // The arrival: a closed barrier opens a phase with this arrival's
         // values; an open one accumulates (form and kind were checked equal).

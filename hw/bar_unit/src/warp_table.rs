@@ -82,6 +82,8 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     x_dec: OneHot<W, WB>,
     /// Warps whose (slot, barrier id) is the completing barrier's.
     match_mask: Signal<Local, Bits<W>>,
+    /// Warps waiting on the completing barrier.
+    waiters: Signal<Local, Bits<W>>,
     /// The warps the completing barrier releases (0 without `done`).
     done_mask: Signal<Local, Bits<W>>,
     /// The arriving warp, if it blocks.
@@ -133,6 +135,7 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             ctl_dec: Default::default(),
             x_dec: Default::default(),
             match_mask: Default::default(),
+            waiters: Default::default(),
             arr_bit: Default::default(),
             blocked_n: Default::default(),
             waiting_n: Default::default(),
@@ -184,15 +187,14 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
         if self.arr_en.val() & self.arr_blocks.val() {
             self.arr_bit.next = self.req_dec.onehot.val();
         }
-        self.rel_cand.next = self.waiting_q.q.val() & self.match_mask.val();
+        self.waiters.next = self.waiting_q.q.val() & self.match_mask.val();
+        self.rel_cand.next = self.waiters.val();
         if self.req_blocks.val() {
-            self.rel_cand.next =
-                (self.waiting_q.q.val() & self.match_mask.val()) | self.req_dec.onehot.val();
+            self.rel_cand.next = self.waiters.val() | self.req_dec.onehot.val();
         }
         self.done_mask.next = 0.into();
         if self.done.val() {
-            self.done_mask.next =
-                (self.waiting_q.q.val() & self.match_mask.val()) | self.arr_bit.val();
+            self.done_mask.next = self.waiters.val() | self.arr_bit.val();
         }
 
         // Next state.

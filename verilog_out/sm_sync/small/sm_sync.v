@@ -1574,7 +1574,11 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     reg  [3:0] code;
     reg  arr_ok;
     reg  pre_ok;
-    reg  word_bad;
+    reg  bad_op;
+    reg  arrive_all;
+    reg  zero_count;
+    reg  form_bad;
+    reg  kind_bad;
     reg  last_ok;
     reg  launch_ok;
     reg  exit_ok;
@@ -1866,6 +1870,11 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
             arr_kind = regs__b_op;
         end
         arr_blocks = regs__b_op != op_arrive;
+        bad_op = regs__b_op[32'h2] & (regs__b_op[32'h1] | regs__b_op[32'h0]);
+        arrive_all = (regs__b_op == op_arrive) & regs__b_all;
+        zero_count = ~regs__b_all & ~|regs__b_count;
+        form_bad = (rd_all != regs__b_all) | (~regs__b_all & (ram_expected__rd_data != regs__b_count));
+        kind_bad = rd_kind != arr_kind;
         code = 32'h0;
         launch_ok = 1'b0;
         exit_ok = 1'b0;
@@ -1895,32 +1904,31 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
             end
         end
         else if (regs__b_valid) begin
-            if (regs__b_op[32'h2] & (regs__b_op[32'h1] | regs__b_op[32'h0])) begin
+            if (bad_op) begin
                 code = c_bad_op;
             end
             else if (~regs__b_wlive) begin
                 code = c_no_cta;
             end
-            else if ((regs__b_op == op_arrive) & regs__b_all) begin
+            else if (arrive_all) begin
                 code = c_arrive_no_count;
             end
-            else if (~regs__b_all & ~|regs__b_count) begin
+            else if (zero_count) begin
                 code = c_zero_count;
             end
             else if (regs__b_too_big) begin
                 code = c_count_too_big;
             end
-            else if (b_active & ((rd_all != regs__b_all) | (~regs__b_all & (ram_expected__rd_data != regs__b_count)))) begin
+            else if (b_active & form_bad) begin
                 code = c_count_mismatch;
             end
-            else if (b_active & (rd_kind != arr_kind)) begin
+            else if (b_active & kind_bad) begin
                 code = c_kind_mix;
             end
         end
-        pre_ok = regs__b_valid & ~regs__b_ctl & ~(regs__b_op[32'h2] & (regs__b_op[32'h1] | regs__b_op[32'h0])) & regs__b_wlive & ~((regs__b_op == op_arrive) & regs__b_all) & (regs__b_all | |regs__b_count) & ~regs__b_too_big;
-        word_bad = (rd_all != regs__b_all) | (~regs__b_all & (ram_expected__rd_data != regs__b_count)) | (rd_kind != arr_kind);
-        arr_ok = pre_ok & ~(b_active & word_bad);
-        last_ok = pre_ok & regs__b_all & ~(b_active & (~rd_all | (rd_kind != arr_kind)));
+        pre_ok = regs__b_valid & ~regs__b_ctl & ~bad_op & regs__b_wlive & ~arrive_all & ~zero_count & ~regs__b_too_big;
+        arr_ok = pre_ok & ~(b_active & (form_bad | kind_bad));
+        last_ok = pre_ok & regs__b_all & ~(b_active & (~rd_all | kind_bad));
         if (b_active) begin
             new_count = ram_count__rd_data + one;
             new_popc = ram_popc__rd_data + regs__b_popc;
@@ -3574,6 +3582,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
     
     // Local signals
     reg  [7:0] match_mask;
+    reg  [7:0] waiters;
     reg  [7:0] done_mask;
     reg  [7:0] arr_bit;
     reg  [7:0] blocked_n;
@@ -3819,13 +3828,14 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
         if (arr_en & arr_blocks) begin
             arr_bit = req_dec__onehot;
         end
-        rel_cand = waiting_q__q & match_mask;
+        waiters = waiting_q__q & match_mask;
+        rel_cand = waiters;
         if (req_blocks) begin
-            rel_cand = (waiting_q__q & match_mask) | req_dec__onehot;
+            rel_cand = waiters | req_dec__onehot;
         end
         done_mask = 32'h0;
         if (done) begin
-            done_mask = (waiting_q__q & match_mask) | arr_bit;
+            done_mask = waiters | arr_bit;
         end
         blocked_n = blocked_q__q;
         if (rel_valid) begin

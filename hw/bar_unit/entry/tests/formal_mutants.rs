@@ -71,10 +71,10 @@ const BAR_MUTANTS: &[Mutant] = &[
     ),
     mutant(
         "bar_no_kind_mix",
-        "B3/B6: kind_mix not detected",
+        "B3/B6: kind_mix not detected (neither reported nor refused)",
         None,
-        "else if (b_active & (rd_kind != arr_kind)) begin",
-        "b_active & (rd_kind != arr_kind)",
+        "kind_bad = rd_kind != arr_kind;",
+        "rd_kind != arr_kind",
         "1'b0",
         "b6c",
     ),
