@@ -135,6 +135,28 @@ pub struct ScalingEntry {
     pub configs: fn() -> Vec<(String, String)>,
 }
 
+/// A parameter of a scaling table: its label (`W`), its values, and how to
+/// set it in a configuration.
+pub type ScalingParam<C> = (&'static str, &'static [u32], fn(&mut C, u32));
+
+/// The rows of a scaling table: `base` with one parameter of `params`
+/// changed at a time (labelled `W=8`), each written as YAML by `yaml`.
+pub fn one_at_a_time<C: Clone>(
+    base: &C,
+    params: &[ScalingParam<C>],
+    yaml: impl Fn(&C) -> String,
+) -> Vec<(String, String)> {
+    let mut rows = Vec::new();
+    for &(label, values, set) in params {
+        for &v in values {
+            let mut c = base.clone();
+            set(&mut c, v);
+            rows.push((format!("{label}={v}"), yaml(&c)));
+        }
+    }
+    rows
+}
+
 /// Flags a unit kit's sweep, bench and synth do not take (every unit but
 /// membar, whose exploration and CSV columns are its own).
 pub const KIT: &[(&str, &str)] = &[

@@ -13,7 +13,8 @@
 
 use bar_unit_model::config::BarConfig;
 use cli_kit::entry::{
-    CalibrationEntry, FormalEntry, ScalingEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION,
+    one_at_a_time, CalibrationEntry, FormalEntry, ScalingEntry, Unit, UnitEntry, KIT,
+    UNIT_CALIBRATION,
 };
 
 pub mod bar;
@@ -72,17 +73,14 @@ pub static BAR: UnitEntry = UnitEntry {
 
 /// The bar unit's scaling rows: the default with W (8..64) or C (1..8) changed.
 fn bar_scaling_configs() -> Vec<(String, String)> {
-    let d = BarConfig::default();
-    let mut v = Vec::new();
-    for w in [8, 16, 32, 64] {
-        let c = BarConfig { warps: w, ..d };
-        v.push((format!("W={w}"), bar_unit_rtl::config_yaml(&c)));
-    }
-    for cs in [1, 2, 4, 8] {
-        let c = BarConfig { cta_slots: cs, ..d };
-        v.push((format!("C={cs}"), bar_unit_rtl::config_yaml(&c)));
-    }
-    v
+    one_at_a_time(
+        &BarConfig::default(),
+        &[
+            ("W", &[8, 16, 32, 64], |c, v| c.warps = v),
+            ("C", &[1, 2, 4, 8], |c, v| c.cta_slots = v),
+        ],
+        bar_unit_rtl::config_yaml,
+    )
 }
 
 /// `--unit cluster`.

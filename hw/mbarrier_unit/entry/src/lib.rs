@@ -13,7 +13,8 @@
 //! - [`sweep`]: one point of `sweep --unit mbarrier|async_groups`.
 
 use cli_kit::entry::{
-    CalibrationEntry, FormalEntry, ScalingEntry, Unit, UnitEntry, KIT, UNIT_CALIBRATION,
+    one_at_a_time, CalibrationEntry, FormalEntry, ScalingEntry, Unit, UnitEntry, KIT,
+    UNIT_CALIBRATION,
 };
 use mbarrier_unit_model::config::Config;
 
@@ -64,15 +65,13 @@ pub static MBARRIER: UnitEntry = UnitEntry {
             )
         },
         configs: || {
-            scaling_rows(
-                &[("W", &[8, 16, 32, 64]), ("M", &[8, 16, 32, 64])],
-                |c, k, v| {
-                    match k {
-                        "W" => c.warps = v,
-                        _ => c.entries = v,
-                    }
-                    mbarrier_unit_rtl::verilog::config_yaml(c)
-                },
+            one_at_a_time(
+                &Config::default(),
+                &[
+                    ("W", &[8, 16, 32, 64], |c, v| c.warps = v),
+                    ("M", &[8, 16, 32, 64], |c, v| c.entries = v),
+                ],
+                mbarrier_unit_rtl::verilog::config_yaml,
             )
         },
     }),
@@ -112,36 +111,17 @@ pub static ASYNC_GROUPS: UnitEntry = UnitEntry {
             )
         },
         configs: || {
-            scaling_rows(
-                &[("W", &[8, 16, 32, 64]), ("G", &[2, 4, 8, 16])],
-                |c, k, v| {
-                    match k {
-                        "W" => c.warps = v,
-                        _ => c.group_depth = v,
-                    }
-                    mbarrier_unit_rtl::ag_verilog::ag_config_yaml(c)
-                },
+            one_at_a_time(
+                &Config::default(),
+                &[
+                    ("W", &[8, 16, 32, 64], |c, v| c.warps = v),
+                    ("G", &[2, 4, 8, 16], |c, v| c.group_depth = v),
+                ],
+                mbarrier_unit_rtl::ag_verilog::ag_config_yaml,
             )
         },
     }),
 };
-
-/// Scaling rows: the default [`Config`] with one parameter (named by
-/// `params`' keys, set by `set`, which also writes the YAML) changed.
-fn scaling_rows(
-    params: &[(&str, &[u32])],
-    set: impl Fn(&mut Config, &str, u32) -> String,
-) -> Vec<(String, String)> {
-    let mut v = Vec::new();
-    for (k, values) in params {
-        for &x in *values {
-            let mut c = Config::default();
-            let yaml = set(&mut c, k, x);
-            v.push((format!("{k}={x}"), yaml));
-        }
-    }
-    v
-}
 
 #[cfg(test)]
 mod tests {

@@ -11,7 +11,7 @@
 //! Its sweep, calibration and synthesis CSV are the exploration layer's
 //! (`sim/explore`), reached from `cli/src/main.rs` directly.
 
-use cli_kit::entry::{FormalEntry, ScalingEntry, Unit, UnitEntry};
+use cli_kit::entry::{one_at_a_time, FormalEntry, ScalingEntry, Unit, UnitEntry};
 use membar_unit_env::Config;
 
 pub mod membar;
@@ -65,30 +65,15 @@ pub static MEMBAR: UnitEntry = UnitEntry {
 
 /// The scaling table's rows: the default with W, K or C changed.
 fn scaling_configs() -> Vec<(String, String)> {
-    let d = Config::default();
-    let mut v = Vec::new();
-    for w in [8, 16, 32, 64] {
-        let c = Config {
-            warps: w,
-            ..d.clone()
-        };
-        v.push((format!("W={w}"), c.to_yaml()));
-    }
-    for k in [2, 4, 8] {
-        let c = Config {
-            slots: k,
-            ..d.clone()
-        };
-        v.push((format!("K={k}"), c.to_yaml()));
-    }
-    for cb in [4, 6, 8] {
-        let c = Config {
-            counter_bits: cb,
-            ..d.clone()
-        };
-        v.push((format!("C={cb}"), c.to_yaml()));
-    }
-    v
+    one_at_a_time(
+        &Config::default(),
+        &[
+            ("W", &[8, 16, 32, 64], |c, v| c.warps = v),
+            ("K", &[2, 4, 8], |c, v| c.slots = v),
+            ("C", &[4, 6, 8], |c, v| c.counter_bits = v),
+        ],
+        Config::to_yaml,
+    )
 }
 
 #[cfg(test)]
