@@ -97,10 +97,6 @@ pub fn read_config_text(path: &Path, expected: &str) -> Result<String, CmdError>
         .map_err(|e| CmdError::input(format!("--config {e}; expected {expected}")))
 }
 
-/// Write generated Verilog to `target/membar-generated/<prefix>/<file>`
-/// (unchanged text is not rewritten, so the Verilator cache and file times
-/// stay) and return its path: the Verilog a command runs when no
-/// `--verilog` is given.
 /// `--verilog F` as given (checked readable) or, without it, the
 /// configuration's Verilog (`text`, computed only then) in
 /// `target/membar-generated/<prefix>/<file>` ([`generated_verilog_file`]).
@@ -116,6 +112,12 @@ pub fn verilog_or_generated(
     }
 }
 
+/// Write generated Verilog to `target/membar-generated/<prefix>/<file>`
+/// (unchanged text is not rewritten, so the Verilator cache and file times
+/// stay) and return its path: the Verilog a command runs when no
+/// `--verilog` is given. The text goes to a file of this process first and
+/// is renamed into place, so a command running beside this one (tests run
+/// in parallel) never reads a half-written file.
 pub fn generated_verilog_file(
     prefix: &str,
     file: &str,
@@ -128,7 +130,12 @@ pub fn generated_verilog_file(
         .map_err(|e| CmdError::input(format!("{}: {e}", dir.display())))?;
     let path = dir.join(file);
     if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
-        std::fs::write(&path, text)
+        // Unique to this process and call (threads of one process too).
+        static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = dir.join(format!(".{file}.{}.{n}", std::process::id()));
+        std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, &path))
             .map_err(|e| CmdError::input(format!("{}: {e}", path.display())))?;
     }
     Ok(path)
