@@ -62,7 +62,11 @@ pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
     count_bad: Signal<Local, Bit>,
     underflow: Signal<Local, Bit>,
     tx_bad: Signal<Local, Bit>,
-    max_count: Constant<Bits<CB>>,
+    amt_neg: Signal<Local, Bits<XB>>,
+    amt_bad: Signal<Local, Bit>,
+    pend_zero: Signal<Local, Bit>,
+    tx_zero: Signal<Local, Bit>,
+    top_count: Constant<Bits<CB>>,
     zero_count: Constant<Bits<CB>>,
     zero_tx: Constant<Bits<TB>>,
     zero_xb: Constant<Bits<XB>>,
@@ -113,7 +117,11 @@ impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB
             count_bad: Default::default(),
             underflow: Default::default(),
             tx_bad: Default::default(),
-            max_count: Constant::new(((1u64 << (CB - 1)) - 1).into()),
+            amt_neg: Default::default(),
+            amt_bad: Default::default(),
+            pend_zero: Default::default(),
+            tx_zero: Default::default(),
+            top_count: Constant::new((1u64 << (CB - 1)).into()),
             zero_count: Constant::new(0u64.into()),
             zero_tx: Constant::new(0u64.into()),
             zero_xb: Constant::new(0u64.into()),
@@ -147,15 +155,16 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
             self.tx_new.next = self.tx_ext.val() - self.amt_ext.val();
         }
         self.tx_neg.next = (self.tx_new.val() & self.sign_xb.val()).any();
+        self.amt_bad.next = (self.amt.val() & self.sign_tb.val()).any();
         // The operand itself above 2^tx_bits - 1 is refused too, whatever the
         // tx-count (spec: TB has one bit more so that this is visible).
         self.tx_bad.next = (self.tx_up.val()
             & !self.tx_neg.val()
             & (self.tx_new.val() > self.max_tx.val()))
             | (self.tx_dn.val() & self.tx_neg.val() & (self.tx_new.val() < self.neg_max_tx.val()))
-            | ((self.tx_up.val() | self.tx_dn.val()) & (self.amt_ext.val() > self.max_tx.val()));
-        self.count_bad.next =
-            (self.count.val() == self.zero_count.val()) | (self.count.val() > self.max_count.val());
+            | ((self.tx_up.val() | self.tx_dn.val()) & self.amt_bad.val());
+        self.count_bad.next = (self.count.val() == self.zero_count.val())
+            | (self.count.val() & self.top_count.val()).any();
         self.underflow.next = (self.count.val() > self.e_pending.val())
             | (self.drop.val() & (self.count.val() >= self.e_expected.val()));
         self.pend_new.next = self.e_pending.val();
@@ -181,13 +190,41 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
             }
         }
 
+        // Completion: the step applies (no check fails) and leaves pending = 0
+        // and tx-count = 0. Decided by comparing the entry with the operands,
+        // not from the differences, so that it waits for no carry chain:
+        // pending - count = 0 iff pending = count, tx ± amt = 0 iff tx = ∓amt,
+        // and with both results 0 the only checks that can fail are the
+        // operands' own (bad count, byte operand above the range, a drop
+        // that would leave expected = 0) and the entry's validity.
+        self.amt_neg.next = self.zero_xb.val() - self.amt_ext.val();
+        self.pend_zero.next = self.e_pending.val() == self.zero_count.val();
+        if self.arrive.val() {
+            self.pend_zero.next = self.e_pending.val() == self.count.val();
+        }
+        self.tx_zero.next = self.e_tx.val() == self.zero_tx.val();
+        if self.tx_up.val() {
+            self.tx_zero.next = self.tx_ext.val() == self.amt_neg.val();
+        }
+        if self.tx_dn.val() {
+            self.tx_zero.next = self.tx_ext.val() == self.amt_ext.val();
+        }
+        self.complete.next = self.act.val()
+            & !self.init.val()
+            & !self.inval.val()
+            & self.e_valid.val()
+            & !(self.arrive.val() & self.count_bad.val())
+            & !((self.tx_up.val() | self.tx_dn.val()) & self.amt_bad.val())
+            & !(self.drop.val() & (self.count.val() >= self.e_expected.val()))
+            & self.pend_zero.val()
+            & self.tx_zero.val();
+
         // Result (unchanged unless applied), then completion.
         self.n_valid.next = self.e_valid.val();
         self.n_parity.next = self.e_parity.val();
         self.n_pending.next = self.e_pending.val();
         self.n_expected.next = self.e_expected.val();
         self.n_tx.next = self.e_tx.val();
-        self.complete.next = false;
         if self.act.val() {
             if self.init.val() {
                 self.n_valid.next = true;
@@ -205,14 +242,11 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
                 self.n_pending.next = self.pend_new.val();
                 self.n_expected.next = self.exp_new.val();
                 self.n_tx.next = bit_cast::<TB, XB>(self.tx_new.val());
-                if (self.pend_new.val() == self.zero_count.val())
-                    & (self.tx_new.val() == self.zero_xb.val())
-                {
-                    self.complete.next = true;
-                    self.n_parity.next = !self.e_parity.val();
-                    self.n_pending.next = self.exp_new.val();
-                }
             }
+        }
+        if self.complete.val() {
+            self.n_parity.next = !self.e_parity.val();
+            self.n_pending.next = self.exp_new.val();
         }
     }
 }

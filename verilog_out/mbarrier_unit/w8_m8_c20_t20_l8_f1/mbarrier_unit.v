@@ -528,7 +528,7 @@ module mbar_w8_m8_c20_t20_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn
     output reg  complete;
     
     // Constant declarations
-    localparam  max_count = 21'hfffff;
+    localparam  top_count = 21'h100000;
     localparam  zero_count = 21'h0;
     localparam  zero_tx = 21'h0;
     localparam  zero_xb = 23'h0;
@@ -552,6 +552,10 @@ module mbar_w8_m8_c20_t20_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn
     reg  count_bad;
     reg  underflow;
     reg  tx_bad;
+    reg  [22:0] amt_neg;
+    reg  amt_bad;
+    reg  pend_zero;
+    reg  tx_zero;
     
     // Update code
     always @(*) begin
@@ -568,8 +572,9 @@ module mbar_w8_m8_c20_t20_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn
             tx_new = tx_ext - amt_ext;
         end
         tx_neg = |(tx_new & sign_xb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & (amt_ext > max_tx));
-        count_bad = (count == zero_count) | (count > max_count);
+        amt_bad = |(amt & sign_tb);
+        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & amt_bad);
+        count_bad = (count == zero_count) | |(count & top_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
         if (arrive) begin
@@ -594,12 +599,24 @@ module mbar_w8_m8_c20_t20_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn
                 cause = c_underflow;
             end
         end
+        amt_neg = zero_xb - amt_ext;
+        pend_zero = e_pending == zero_count;
+        if (arrive) begin
+            pend_zero = e_pending == count;
+        end
+        tx_zero = e_tx == zero_tx;
+        if (tx_up) begin
+            tx_zero = tx_ext == amt_neg;
+        end
+        if (tx_dn) begin
+            tx_zero = tx_ext == amt_ext;
+        end
+        complete = act & ~init & ~inval & e_valid & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count >= e_expected)) & pend_zero & tx_zero;
         n_valid = e_valid;
         n_parity = e_parity;
         n_pending = e_pending;
         n_expected = e_expected;
         n_tx = e_tx;
-        complete = 1'b0;
         if (act) begin
             if (init) begin
                 n_valid = 1'b1;
@@ -619,12 +636,11 @@ module mbar_w8_m8_c20_t20_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn
                 n_pending = pend_new;
                 n_expected = exp_new;
                 n_tx = ((tx_new) & 21'h1fffff);
-                if ((pend_new == zero_count) & (tx_new == zero_xb)) begin
-                    complete = 1'b1;
-                    n_parity = ~e_parity;
-                    n_pending = exp_new;
-                end
             end
+        end
+        if (complete) begin
+            n_parity = ~e_parity;
+            n_pending = exp_new;
         end
     end
     
