@@ -61,7 +61,6 @@ pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
     exp_new: Signal<Local, Bits<CB>>,
     count_bad: Signal<Local, Bit>,
     underflow: Signal<Local, Bit>,
-    drop_bad: Signal<Local, Bit>,
     tx_bad: Signal<Local, Bit>,
     amt_neg: Signal<Local, Bits<XB>>,
     amt_bad: Signal<Local, Bit>,
@@ -117,7 +116,6 @@ impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB
             exp_new: Default::default(),
             count_bad: Default::default(),
             underflow: Default::default(),
-            drop_bad: Default::default(),
             tx_bad: Default::default(),
             amt_neg: Default::default(),
             amt_bad: Default::default(),
@@ -167,10 +165,8 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
             | ((self.tx_up.val() | self.tx_dn.val()) & self.amt_bad.val());
         self.count_bad.next = (self.count.val() == self.zero_count.val())
             | (self.count.val() & self.top_count.val()).any();
-        // A drop that would leave expected = 0: an underflow, and (read by
-        // the completion below) the one count check a zero result can fail.
-        self.drop_bad.next = self.drop.val() & (self.count.val() >= self.e_expected.val());
-        self.underflow.next = (self.count.val() > self.e_pending.val()) | self.drop_bad.val();
+        self.underflow.next = (self.count.val() > self.e_pending.val())
+            | (self.drop.val() & (self.count.val() >= self.e_expected.val()));
         self.pend_new.next = self.e_pending.val();
         if self.arrive.val() {
             self.pend_new.next = self.e_pending.val() - self.count.val();
@@ -219,7 +215,7 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
             & self.e_valid.val()
             & !(self.arrive.val() & self.count_bad.val())
             & !((self.tx_up.val() | self.tx_dn.val()) & self.amt_bad.val())
-            & !self.drop_bad.val()
+            & !(self.drop.val() & (self.count.val() >= self.e_expected.val()))
             & self.pend_zero.val()
             & self.tx_zero.val();
 

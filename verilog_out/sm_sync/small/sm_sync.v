@@ -4522,7 +4522,6 @@ module smsync_w8_k2_c1_m8_g2__mb__ctx_step(act,init,inval,arrive,drop,tx_up,tx_d
     reg  [20:0] exp_new;
     reg  count_bad;
     reg  underflow;
-    reg  drop_bad;
     reg  tx_bad;
     reg  [22:0] amt_neg;
     reg  amt_bad;
@@ -4547,8 +4546,7 @@ module smsync_w8_k2_c1_m8_g2__mb__ctx_step(act,init,inval,arrive,drop,tx_up,tx_d
         amt_bad = |(amt & sign_tb);
         tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & amt_bad);
         count_bad = (count == zero_count) | |(count & top_count);
-        drop_bad = drop & (count >= e_expected);
-        underflow = (count > e_pending) | drop_bad;
+        underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
         if (arrive) begin
             pend_new = e_pending - count;
@@ -4584,7 +4582,7 @@ module smsync_w8_k2_c1_m8_g2__mb__ctx_step(act,init,inval,arrive,drop,tx_up,tx_d
         if (tx_dn) begin
             tx_zero = tx_ext == amt_ext;
         end
-        complete = act & ~init & ~inval & e_valid & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~drop_bad & pend_zero & tx_zero;
+        complete = act & ~init & ~inval & e_valid & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count >= e_expected)) & pend_zero & tx_zero;
         n_valid = e_valid;
         n_parity = e_parity;
         n_pending = e_pending;
