@@ -209,6 +209,10 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
         if self.tx_dn.val() {
             self.tx_zero.next = self.tx_ext.val() == self.amt_ext.val();
         }
+        // The `arrive_drop` check is written here and in `underflow` alike on
+        // purpose: stated once as a shared local (same function), the AIG
+        // yosys builds for `sm_sync small` sends `abc pdr` from an 11 s proof
+        // to a timeout past 600 s (CI failure of stop 33, docs/formal.md).
         self.complete.next = self.act.val()
             & !self.init.val()
             & !self.inval.val()
