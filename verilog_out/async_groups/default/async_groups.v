@@ -1571,60 +1571,48 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
     localparam  slot_idx__7 = 3'b111;
     
     // Stub signals
-    reg  [3:0] rd_cnt__0__d;
-    wire  [3:0] rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  [3:0] rd_cnt__1__d;
-    wire  [3:0] rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  [3:0] rd_cnt__2__d;
-    wire  [3:0] rd_cnt__2__q;
-    reg  rd_cnt__2__clock;
-    reg  [3:0] rd_cnt__3__d;
-    wire  [3:0] rd_cnt__3__q;
-    reg  rd_cnt__3__clock;
-    reg  [3:0] rd_cnt__4__d;
-    wire  [3:0] rd_cnt__4__q;
-    reg  rd_cnt__4__clock;
-    reg  [3:0] rd_cnt__5__d;
-    wire  [3:0] rd_cnt__5__q;
-    reg  rd_cnt__5__clock;
-    reg  [3:0] rd_cnt__6__d;
-    wire  [3:0] rd_cnt__6__q;
-    reg  rd_cnt__6__clock;
-    reg  [3:0] rd_cnt__7__d;
-    wire  [3:0] rd_cnt__7__q;
-    reg  rd_cnt__7__clock;
-    reg  [3:0] wr_cnt__0__d;
-    wire  [3:0] wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  [3:0] wr_cnt__1__d;
-    wire  [3:0] wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
-    reg  [3:0] wr_cnt__2__d;
-    wire  [3:0] wr_cnt__2__q;
-    reg  wr_cnt__2__clock;
-    reg  [3:0] wr_cnt__3__d;
-    wire  [3:0] wr_cnt__3__q;
-    reg  wr_cnt__3__clock;
-    reg  [3:0] wr_cnt__4__d;
-    wire  [3:0] wr_cnt__4__q;
-    reg  wr_cnt__4__clock;
-    reg  [3:0] wr_cnt__5__d;
-    wire  [3:0] wr_cnt__5__q;
-    reg  wr_cnt__5__clock;
-    reg  [3:0] wr_cnt__6__d;
-    wire  [3:0] wr_cnt__6__q;
-    reg  wr_cnt__6__clock;
-    reg  [3:0] wr_cnt__7__d;
-    wire  [3:0] wr_cnt__7__q;
-    reg  wr_cnt__7__clock;
+    reg  [3:0] tot__0__d;
+    wire  [3:0] tot__0__q;
+    reg  tot__0__clock;
+    reg  [3:0] tot__1__d;
+    wire  [3:0] tot__1__q;
+    reg  tot__1__clock;
+    reg  [3:0] tot__2__d;
+    wire  [3:0] tot__2__q;
+    reg  tot__2__clock;
+    reg  [3:0] tot__3__d;
+    wire  [3:0] tot__3__q;
+    reg  tot__3__clock;
+    reg  [3:0] tot__4__d;
+    wire  [3:0] tot__4__q;
+    reg  tot__4__clock;
+    reg  [3:0] tot__5__d;
+    wire  [3:0] tot__5__q;
+    reg  tot__5__clock;
+    reg  [3:0] tot__6__d;
+    wire  [3:0] tot__6__q;
+    reg  tot__6__clock;
+    reg  [3:0] tot__7__d;
+    wire  [3:0] tot__7__q;
+    reg  tot__7__clock;
+    reg  [7:0] unread__d;
+    wire  [7:0] unread__q;
+    reg  unread__clock;
+    reg  [7:0] nz__d;
+    wire  [7:0] nz__q;
+    reg  nz__clock;
     reg  [2:0] head__d;
     wire  [2:0] head__q;
     reg  head__clock;
     reg  [3:0] n__d;
     wire  [3:0] n__q;
     reg  n__clock;
+    reg  [3:0] rdone__d;
+    wire  [3:0] rdone__q;
+    reg  rdone__clock;
+    reg  [3:0] wdone__d;
+    wire  [3:0] wdone__q;
+    reg  wdone__clock;
     reg  [3:0] open_rd__d;
     wire  [3:0] open_rd__q;
     reg  open_rd__clock;
@@ -1646,12 +1634,6 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
     wire  [7:0] enc_r__onehot;
     wire  [2:0] enc_r__idx;
     wire  [2:0] enc_r__age;
-    reg  [7:0] enc_w__bits;
-    reg  [2:0] enc_w__head;
-    wire  enc_w__any;
-    wire  [7:0] enc_w__onehot;
-    wire  [2:0] enc_w__idx;
-    wire  [2:0] enc_w__age;
     reg  [7:0] enc_x__bits;
     reg  [2:0] enc_x__head;
     wire  enc_x__any;
@@ -1660,22 +1642,31 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
     wire  [2:0] enc_x__age;
     
     // Local signals
-    reg  [7:0] nzr;
-    reg  [7:0] nzw;
-    reg  [7:0] nzw_post;
+    reg  [7:0] head_hot;
+    reg  [7:0] tail_hot;
+    reg  [3:0] tot_f;
+    reg  [3:0] tot_h;
     reg  [3:0] age_r;
     reg  [3:0] age_x;
     reg  [3:0] read_pend;
     reg  met;
     reg  rd_dec_c;
     reg  rd_dec_o;
-    reg  [3:0] tgt_wr;
-    reg  [3:0] tgt_rd;
-    reg  [3:0] tgt_rd_post;
+    reg  [3:0] rdone_inc;
+    reg  rd_fin;
+    reg  [3:0] rd_seen;
+    reg  [7:0] unread_post;
+    reg  [3:0] rdone_post;
     reg  [3:0] open_rd_post;
     reg  [3:0] open_wr_post;
+    reg  has_c;
+    reg  f_is_h;
     reg  wr_dec_c;
     reg  wr_dec_o;
+    reg  [3:0] wdone_inc;
+    reg  wr_fin;
+    reg  [7:0] nz_post;
+    reg  [3:0] wdone_post;
     reg  accept;
     reg  do_bulk;
     reg  do_commit;
@@ -1688,85 +1679,55 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
     reg  [2:0] head_all;
     
     // Sub module instances
-    agrp_w32_g8_o4__warps__0__n rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
+    agrp_w32_g8_o4__warps__0__n tot__0(
+        .d(tot__0__d),
+        .q(tot__0__q),
+        .clock(tot__0__clock)
     );
-    agrp_w32_g8_o4__warps__0__n rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
+    agrp_w32_g8_o4__warps__0__n tot__1(
+        .d(tot__1__d),
+        .q(tot__1__q),
+        .clock(tot__1__clock)
     );
-    agrp_w32_g8_o4__warps__0__n rd_cnt__2(
-        .d(rd_cnt__2__d),
-        .q(rd_cnt__2__q),
-        .clock(rd_cnt__2__clock)
+    agrp_w32_g8_o4__warps__0__n tot__2(
+        .d(tot__2__d),
+        .q(tot__2__q),
+        .clock(tot__2__clock)
     );
-    agrp_w32_g8_o4__warps__0__n rd_cnt__3(
-        .d(rd_cnt__3__d),
-        .q(rd_cnt__3__q),
-        .clock(rd_cnt__3__clock)
+    agrp_w32_g8_o4__warps__0__n tot__3(
+        .d(tot__3__d),
+        .q(tot__3__q),
+        .clock(tot__3__clock)
     );
-    agrp_w32_g8_o4__warps__0__n rd_cnt__4(
-        .d(rd_cnt__4__d),
-        .q(rd_cnt__4__q),
-        .clock(rd_cnt__4__clock)
+    agrp_w32_g8_o4__warps__0__n tot__4(
+        .d(tot__4__d),
+        .q(tot__4__q),
+        .clock(tot__4__clock)
     );
-    agrp_w32_g8_o4__warps__0__n rd_cnt__5(
-        .d(rd_cnt__5__d),
-        .q(rd_cnt__5__q),
-        .clock(rd_cnt__5__clock)
+    agrp_w32_g8_o4__warps__0__n tot__5(
+        .d(tot__5__d),
+        .q(tot__5__q),
+        .clock(tot__5__clock)
     );
-    agrp_w32_g8_o4__warps__0__n rd_cnt__6(
-        .d(rd_cnt__6__d),
-        .q(rd_cnt__6__q),
-        .clock(rd_cnt__6__clock)
+    agrp_w32_g8_o4__warps__0__n tot__6(
+        .d(tot__6__d),
+        .q(tot__6__q),
+        .clock(tot__6__clock)
     );
-    agrp_w32_g8_o4__warps__0__n rd_cnt__7(
-        .d(rd_cnt__7__d),
-        .q(rd_cnt__7__q),
-        .clock(rd_cnt__7__clock)
+    agrp_w32_g8_o4__warps__0__n tot__7(
+        .d(tot__7__d),
+        .q(tot__7__q),
+        .clock(tot__7__clock)
     );
-    agrp_w32_g8_o4__warps__0__n wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
+    agrp_w32_g8_o4__warps__0__nz unread(
+        .d(unread__d),
+        .q(unread__q),
+        .clock(unread__clock)
     );
-    agrp_w32_g8_o4__warps__0__n wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
-    );
-    agrp_w32_g8_o4__warps__0__n wr_cnt__2(
-        .d(wr_cnt__2__d),
-        .q(wr_cnt__2__q),
-        .clock(wr_cnt__2__clock)
-    );
-    agrp_w32_g8_o4__warps__0__n wr_cnt__3(
-        .d(wr_cnt__3__d),
-        .q(wr_cnt__3__q),
-        .clock(wr_cnt__3__clock)
-    );
-    agrp_w32_g8_o4__warps__0__n wr_cnt__4(
-        .d(wr_cnt__4__d),
-        .q(wr_cnt__4__q),
-        .clock(wr_cnt__4__clock)
-    );
-    agrp_w32_g8_o4__warps__0__n wr_cnt__5(
-        .d(wr_cnt__5__d),
-        .q(wr_cnt__5__q),
-        .clock(wr_cnt__5__clock)
-    );
-    agrp_w32_g8_o4__warps__0__n wr_cnt__6(
-        .d(wr_cnt__6__d),
-        .q(wr_cnt__6__q),
-        .clock(wr_cnt__6__clock)
-    );
-    agrp_w32_g8_o4__warps__0__n wr_cnt__7(
-        .d(wr_cnt__7__d),
-        .q(wr_cnt__7__q),
-        .clock(wr_cnt__7__clock)
+    agrp_w32_g8_o4__warps__0__nz nz(
+        .d(nz__d),
+        .q(nz__q),
+        .clock(nz__clock)
     );
     agrp_w32_g8_o4__warps__0__head head(
         .d(head__d),
@@ -1777,6 +1738,16 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         .d(n__d),
         .q(n__q),
         .clock(n__clock)
+    );
+    agrp_w32_g8_o4__warps__0__n rdone(
+        .d(rdone__d),
+        .q(rdone__q),
+        .clock(rdone__clock)
+    );
+    agrp_w32_g8_o4__warps__0__n wdone(
+        .d(wdone__d),
+        .q(wdone__q),
+        .clock(wdone__clock)
     );
     agrp_w32_g8_o4__warps__0__n open_rd(
         .d(open_rd__d),
@@ -1811,14 +1782,6 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         .idx(enc_r__idx),
         .age(enc_r__age)
     );
-    agrp_w32_g8_o4__warps__0__enc_r enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
     agrp_w32_g8_o4__warps__0__enc_r enc_x(
         .bits(enc_x__bits),
         .head(enc_x__head),
@@ -1830,74 +1793,133 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
     
     // Update code
     always @(*) begin
+        unread__clock = clock;
+        nz__clock = clock;
         head__clock = clock;
         n__clock = clock;
+        rdone__clock = clock;
+        wdone__clock = clock;
         open_rd__clock = clock;
         open_wr__clock = clock;
         blk__clock = clock;
         wait_n__clock = clock;
         wait_rd__clock = clock;
+        unread__d = unread__q;
+        nz__d = nz__q;
         head__d = head__q;
         n__d = n__q;
+        rdone__d = rdone__q;
+        wdone__d = wdone__q;
         open_rd__d = open_rd__q;
         open_wr__d = open_wr__q;
         blk__d = blk__q;
         wait_n__d = wait_n__q;
         wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        rd_cnt__2__clock = clock;
-        wr_cnt__2__clock = clock;
-        rd_cnt__2__d = rd_cnt__2__q;
-        wr_cnt__2__d = wr_cnt__2__q;
-        nzr = (nzr & ~(1 << (2)) | ((|rd_cnt__2__q) << (2)));
-        nzw = (nzw & ~(1 << (2)) | ((|wr_cnt__2__q) << (2)));
-        rd_cnt__3__clock = clock;
-        wr_cnt__3__clock = clock;
-        rd_cnt__3__d = rd_cnt__3__q;
-        wr_cnt__3__d = wr_cnt__3__q;
-        nzr = (nzr & ~(1 << (3)) | ((|rd_cnt__3__q) << (3)));
-        nzw = (nzw & ~(1 << (3)) | ((|wr_cnt__3__q) << (3)));
-        rd_cnt__4__clock = clock;
-        wr_cnt__4__clock = clock;
-        rd_cnt__4__d = rd_cnt__4__q;
-        wr_cnt__4__d = wr_cnt__4__q;
-        nzr = (nzr & ~(1 << (4)) | ((|rd_cnt__4__q) << (4)));
-        nzw = (nzw & ~(1 << (4)) | ((|wr_cnt__4__q) << (4)));
-        rd_cnt__5__clock = clock;
-        wr_cnt__5__clock = clock;
-        rd_cnt__5__d = rd_cnt__5__q;
-        wr_cnt__5__d = wr_cnt__5__q;
-        nzr = (nzr & ~(1 << (5)) | ((|rd_cnt__5__q) << (5)));
-        nzw = (nzw & ~(1 << (5)) | ((|wr_cnt__5__q) << (5)));
-        rd_cnt__6__clock = clock;
-        wr_cnt__6__clock = clock;
-        rd_cnt__6__d = rd_cnt__6__q;
-        wr_cnt__6__d = wr_cnt__6__q;
-        nzr = (nzr & ~(1 << (6)) | ((|rd_cnt__6__q) << (6)));
-        nzw = (nzw & ~(1 << (6)) | ((|wr_cnt__6__q) << (6)));
-        rd_cnt__7__clock = clock;
-        wr_cnt__7__clock = clock;
-        rd_cnt__7__d = rd_cnt__7__q;
-        wr_cnt__7__d = wr_cnt__7__q;
-        nzr = (nzr & ~(1 << (7)) | ((|rd_cnt__7__q) << (7)));
-        nzw = (nzw & ~(1 << (7)) | ((|wr_cnt__7__q) << (7)));
-        enc_r__bits = nzr;
+        enc_r__bits = unread__q;
         enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
+        n_low = n__q[(32'h0)+:(3)];
+        tail_sum = head__q + n_low;
+        tail = tail_sum & gmask;
+        head_hot = 32'h0;
+        tail_hot = 32'h0;
+        tot_f = 32'h0;
+        tot_h = 32'h0;
+        tot__0__clock = clock;
+        tot__0__d = tot__0__q;
+        if (enc_r__onehot[0]) begin
+            tot_f = tot__0__q;
+        end
+        if (head__q == slot_idx__0) begin
+            head_hot = (head_hot & ~(1 << (0)) | ((1'b1) << (0)));
+            tot_h = tot__0__q;
+        end
+        if (tail == slot_idx__0) begin
+            tail_hot = (tail_hot & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        tot__1__clock = clock;
+        tot__1__d = tot__1__q;
+        if (enc_r__onehot[1]) begin
+            tot_f = tot__1__q;
+        end
+        if (head__q == slot_idx__1) begin
+            head_hot = (head_hot & ~(1 << (1)) | ((1'b1) << (1)));
+            tot_h = tot__1__q;
+        end
+        if (tail == slot_idx__1) begin
+            tail_hot = (tail_hot & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        tot__2__clock = clock;
+        tot__2__d = tot__2__q;
+        if (enc_r__onehot[2]) begin
+            tot_f = tot__2__q;
+        end
+        if (head__q == slot_idx__2) begin
+            head_hot = (head_hot & ~(1 << (2)) | ((1'b1) << (2)));
+            tot_h = tot__2__q;
+        end
+        if (tail == slot_idx__2) begin
+            tail_hot = (tail_hot & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        tot__3__clock = clock;
+        tot__3__d = tot__3__q;
+        if (enc_r__onehot[3]) begin
+            tot_f = tot__3__q;
+        end
+        if (head__q == slot_idx__3) begin
+            head_hot = (head_hot & ~(1 << (3)) | ((1'b1) << (3)));
+            tot_h = tot__3__q;
+        end
+        if (tail == slot_idx__3) begin
+            tail_hot = (tail_hot & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        tot__4__clock = clock;
+        tot__4__d = tot__4__q;
+        if (enc_r__onehot[4]) begin
+            tot_f = tot__4__q;
+        end
+        if (head__q == slot_idx__4) begin
+            head_hot = (head_hot & ~(1 << (4)) | ((1'b1) << (4)));
+            tot_h = tot__4__q;
+        end
+        if (tail == slot_idx__4) begin
+            tail_hot = (tail_hot & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        tot__5__clock = clock;
+        tot__5__d = tot__5__q;
+        if (enc_r__onehot[5]) begin
+            tot_f = tot__5__q;
+        end
+        if (head__q == slot_idx__5) begin
+            head_hot = (head_hot & ~(1 << (5)) | ((1'b1) << (5)));
+            tot_h = tot__5__q;
+        end
+        if (tail == slot_idx__5) begin
+            tail_hot = (tail_hot & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        tot__6__clock = clock;
+        tot__6__d = tot__6__q;
+        if (enc_r__onehot[6]) begin
+            tot_f = tot__6__q;
+        end
+        if (head__q == slot_idx__6) begin
+            head_hot = (head_hot & ~(1 << (6)) | ((1'b1) << (6)));
+            tot_h = tot__6__q;
+        end
+        if (tail == slot_idx__6) begin
+            tail_hot = (tail_hot & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        tot__7__clock = clock;
+        tot__7__d = tot__7__q;
+        if (enc_r__onehot[7]) begin
+            tot_f = tot__7__q;
+        end
+        if (head__q == slot_idx__7) begin
+            head_hot = (head_hot & ~(1 << (7)) | ((1'b1) << (7)));
+            tot_h = tot__7__q;
+        end
+        if (tail == slot_idx__7) begin
+            tail_hot = (tail_hot & ~(1 << (7)) | ((1'b1) << (7)));
+        end
         age_r = ((enc_r__age) & 4'hf);
         read_pend = 32'h0;
         if (enc_r__any) begin
@@ -1921,123 +1943,37 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         if (rd_dec_o) begin
             open_rd_post = open_rd__q - one_o;
         end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
+        rdone_inc = rdone__q + one_o;
+        rd_fin = rd_dec_c & (rdone_inc == tot_f);
+        rd_seen = rdone__q;
+        if (rd_dec_c) begin
+            rd_seen = rdone_inc;
         end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
+        rdone_post = rd_seen;
+        unread_post = unread__q;
+        if (rd_fin) begin
+            rdone_post = 32'h0;
+            unread_post = unread__q & ~enc_r__onehot;
         end
-        if (enc_w__onehot[2]) begin
-            tgt_wr = wr_cnt__2__q;
-            tgt_rd = rd_cnt__2__q;
-        end
-        if (enc_w__onehot[3]) begin
-            tgt_wr = wr_cnt__3__q;
-            tgt_rd = rd_cnt__3__q;
-        end
-        if (enc_w__onehot[4]) begin
-            tgt_wr = wr_cnt__4__q;
-            tgt_rd = rd_cnt__4__q;
-        end
-        if (enc_w__onehot[5]) begin
-            tgt_wr = wr_cnt__5__q;
-            tgt_rd = rd_cnt__5__q;
-        end
-        if (enc_w__onehot[6]) begin
-            tgt_wr = wr_cnt__6__q;
-            tgt_rd = rd_cnt__6__q;
-        end
-        if (enc_w__onehot[7]) begin
-            tgt_wr = wr_cnt__7__q;
-            tgt_rd = rd_cnt__7__q;
-        end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
+        has_c = |n__q;
+        f_is_h = enc_r__any & (enc_r__idx == head__q);
+        wr_dec_c = wr_hit & has_c & (~f_is_h | (rd_seen > wdone__q));
+        wr_dec_o = wr_hit & ~has_c & (open_wr__q > open_rd_post);
         wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
         open_wr_post = open_wr__q;
         if (wr_dec_o) begin
             open_wr_post = open_wr__q - one_o;
         end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
+        wdone_inc = wdone__q + one_o;
+        wr_fin = wr_dec_c & (wdone_inc == tot_h);
+        wdone_post = wdone__q;
+        if (wr_dec_c) begin
+            wdone_post = wdone_inc;
         end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[2]) begin
-            rd_cnt__2__d = rd_cnt__2__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[2]) begin
-            wr_cnt__2__d = wr_cnt__2__q - one_o;
-            if (wr_cnt__2__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (2)) | ((1'b0) << (2)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[3]) begin
-            rd_cnt__3__d = rd_cnt__3__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[3]) begin
-            wr_cnt__3__d = wr_cnt__3__q - one_o;
-            if (wr_cnt__3__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (3)) | ((1'b0) << (3)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[4]) begin
-            rd_cnt__4__d = rd_cnt__4__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[4]) begin
-            wr_cnt__4__d = wr_cnt__4__q - one_o;
-            if (wr_cnt__4__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (4)) | ((1'b0) << (4)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[5]) begin
-            rd_cnt__5__d = rd_cnt__5__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[5]) begin
-            wr_cnt__5__d = wr_cnt__5__q - one_o;
-            if (wr_cnt__5__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (5)) | ((1'b0) << (5)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[6]) begin
-            rd_cnt__6__d = rd_cnt__6__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[6]) begin
-            wr_cnt__6__d = wr_cnt__6__q - one_o;
-            if (wr_cnt__6__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (6)) | ((1'b0) << (6)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[7]) begin
-            rd_cnt__7__d = rd_cnt__7__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[7]) begin
-            wr_cnt__7__d = wr_cnt__7__q - one_o;
-            if (wr_cnt__7__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (7)) | ((1'b0) << (7)));
-            end
+        nz_post = nz__q;
+        if (wr_fin) begin
+            wdone_post = 32'h0;
+            nz_post = nz__q & ~head_hot;
         end
         ready = 1'b0;
         if (~blk__q) begin
@@ -2058,9 +1994,6 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         open_rd__d = open_rd_post;
         open_wr__d = open_wr_post;
         n_post = n__q;
-        n_low = n__q[(32'h0)+:(3)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
         if (do_bulk) begin
             open_rd__d = open_rd_post + one_o;
             open_wr__d = open_wr_post + one_o;
@@ -2069,45 +2002,38 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
             open_rd__d = 32'h0;
             open_wr__d = 32'h0;
             n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
+            if (tail_hot[0]) begin
+                tot__0__d = open_wr_post;
             end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
+            if (tail_hot[1]) begin
+                tot__1__d = open_wr_post;
             end
-            if (tail == slot_idx__2) begin
-                rd_cnt__2__d = open_rd_post;
-                wr_cnt__2__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (2)) | ((|open_wr_post) << (2)));
+            if (tail_hot[2]) begin
+                tot__2__d = open_wr_post;
             end
-            if (tail == slot_idx__3) begin
-                rd_cnt__3__d = open_rd_post;
-                wr_cnt__3__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (3)) | ((|open_wr_post) << (3)));
+            if (tail_hot[3]) begin
+                tot__3__d = open_wr_post;
             end
-            if (tail == slot_idx__4) begin
-                rd_cnt__4__d = open_rd_post;
-                wr_cnt__4__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (4)) | ((|open_wr_post) << (4)));
+            if (tail_hot[4]) begin
+                tot__4__d = open_wr_post;
             end
-            if (tail == slot_idx__5) begin
-                rd_cnt__5__d = open_rd_post;
-                wr_cnt__5__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (5)) | ((|open_wr_post) << (5)));
+            if (tail_hot[5]) begin
+                tot__5__d = open_wr_post;
             end
-            if (tail == slot_idx__6) begin
-                rd_cnt__6__d = open_rd_post;
-                wr_cnt__6__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (6)) | ((|open_wr_post) << (6)));
+            if (tail_hot[6]) begin
+                tot__6__d = open_wr_post;
             end
-            if (tail == slot_idx__7) begin
-                rd_cnt__7__d = open_rd_post;
-                wr_cnt__7__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (7)) | ((|open_wr_post) << (7)));
+            if (tail_hot[7]) begin
+                tot__7__d = open_wr_post;
+            end
+            if (|open_rd_post) begin
+                if (~|unread_post) begin
+                    rdone_post = open_wr_post - open_rd_post;
+                end
+                unread_post = unread_post | tail_hot;
+            end
+            if (|open_wr_post) begin
+                nz_post = nz_post | tail_hot;
             end
         end
         if (do_wait) begin
@@ -2115,7 +2041,11 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
             wait_n__d = ag_n;
             wait_rd__d = ag_op[32'h0];
         end
-        enc_x__bits = nzw_post;
+        unread__d = unread_post;
+        nz__d = nz_post;
+        rdone__d = rdone_post;
+        wdone__d = wdone_post;
+        enc_x__bits = nz_post;
         enc_x__head = head__q;
         age_x = ((enc_x__age) & 4'hf);
         n_post_low = n_post[(32'h0)+:(3)];
@@ -2129,24 +2059,20 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
             n__d = 32'h0;
         end
         if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
-            rd_cnt__2__d = 32'h0;
-            wr_cnt__2__d = 32'h0;
-            rd_cnt__3__d = 32'h0;
-            wr_cnt__3__d = 32'h0;
-            rd_cnt__4__d = 32'h0;
-            wr_cnt__4__d = 32'h0;
-            rd_cnt__5__d = 32'h0;
-            wr_cnt__5__d = 32'h0;
-            rd_cnt__6__d = 32'h0;
-            wr_cnt__6__d = 32'h0;
-            rd_cnt__7__d = 32'h0;
-            wr_cnt__7__d = 32'h0;
+            tot__0__d = 32'h0;
+            tot__1__d = 32'h0;
+            tot__2__d = 32'h0;
+            tot__3__d = 32'h0;
+            tot__4__d = 32'h0;
+            tot__5__d = 32'h0;
+            tot__6__d = 32'h0;
+            tot__7__d = 32'h0;
+            unread__d = 32'h0;
+            nz__d = 32'h0;
             head__d = 32'h0;
             n__d = 32'h0;
+            rdone__d = 32'h0;
+            wdone__d = 32'h0;
             open_rd__d = 32'h0;
             open_wr__d = 32'h0;
             blk__d = 1'b0;
@@ -2389,6 +2315,25 @@ module agrp_w32_g8_o4__warps__0__n(d,q,clock);
     end
           
 endmodule // agrp_w32_g8_o4__warps__0__n
+
+
+module agrp_w32_g8_o4__warps__0__nz(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // agrp_w32_g8_o4__warps__0__nz
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

@@ -894,24 +894,30 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     localparam  slot_idx__1 = 1'b1;
     
     // Stub signals
-    reg  rd_cnt__0__d;
-    wire  rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  rd_cnt__1__d;
-    wire  rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  wr_cnt__0__d;
-    wire  wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  wr_cnt__1__d;
-    wire  wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
+    reg  tot__0__d;
+    wire  tot__0__q;
+    reg  tot__0__clock;
+    reg  tot__1__d;
+    wire  tot__1__q;
+    reg  tot__1__clock;
+    reg  [1:0] unread__d;
+    wire  [1:0] unread__q;
+    reg  unread__clock;
+    reg  [1:0] nz__d;
+    wire  [1:0] nz__q;
+    reg  nz__clock;
     reg  head__d;
     wire  head__q;
     reg  head__clock;
     reg  [1:0] n__d;
     wire  [1:0] n__q;
     reg  n__clock;
+    reg  rdone__d;
+    wire  rdone__q;
+    reg  rdone__clock;
+    reg  wdone__d;
+    wire  wdone__q;
+    reg  wdone__clock;
     reg  open_rd__d;
     wire  open_rd__q;
     reg  open_rd__clock;
@@ -933,12 +939,6 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     wire  [1:0] enc_r__onehot;
     wire  enc_r__idx;
     wire  enc_r__age;
-    reg  [1:0] enc_w__bits;
-    reg  enc_w__head;
-    wire  enc_w__any;
-    wire  [1:0] enc_w__onehot;
-    wire  enc_w__idx;
-    wire  enc_w__age;
     reg  [1:0] enc_x__bits;
     reg  enc_x__head;
     wire  enc_x__any;
@@ -947,22 +947,31 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     wire  enc_x__age;
     
     // Local signals
-    reg  [1:0] nzr;
-    reg  [1:0] nzw;
-    reg  [1:0] nzw_post;
+    reg  [1:0] head_hot;
+    reg  [1:0] tail_hot;
+    reg  tot_f;
+    reg  tot_h;
     reg  [1:0] age_r;
     reg  [1:0] age_x;
     reg  [1:0] read_pend;
     reg  met;
     reg  rd_dec_c;
     reg  rd_dec_o;
-    reg  tgt_wr;
-    reg  tgt_rd;
-    reg  tgt_rd_post;
+    reg  rdone_inc;
+    reg  rd_fin;
+    reg  rd_seen;
+    reg  [1:0] unread_post;
+    reg  rdone_post;
     reg  open_rd_post;
     reg  open_wr_post;
+    reg  has_c;
+    reg  f_is_h;
     reg  wr_dec_c;
     reg  wr_dec_o;
+    reg  wdone_inc;
+    reg  wr_fin;
+    reg  [1:0] nz_post;
+    reg  wdone_post;
     reg  accept;
     reg  do_bulk;
     reg  do_commit;
@@ -975,25 +984,25 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     reg  head_all;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk tot__0(
+        .d(tot__0__d),
+        .q(tot__0__q),
+        .clock(tot__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk tot__1(
+        .d(tot__1__d),
+        .q(tot__1__q),
+        .clock(tot__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
+    smsync_w8_k2_c1_m8_g2__ag__cause_r unread(
+        .d(unread__d),
+        .q(unread__q),
+        .clock(unread__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
+    smsync_w8_k2_c1_m8_g2__ag__cause_r nz(
+        .d(nz__d),
+        .q(nz__q),
+        .clock(nz__clock)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0__blk head(
         .d(head__d),
@@ -1004,6 +1013,16 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .d(n__d),
         .q(n__q),
         .clock(n__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rdone(
+        .d(rdone__d),
+        .q(rdone__q),
+        .clock(rdone__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wdone(
+        .d(wdone__d),
+        .q(wdone__q),
+        .clock(wdone__clock)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0__blk open_rd(
         .d(open_rd__d),
@@ -1038,14 +1057,6 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .idx(enc_r__idx),
         .age(enc_r__age)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
     smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r enc_x(
         .bits(enc_x__bits),
         .head(enc_x__head),
@@ -1057,38 +1068,61 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     
     // Update code
     always @(*) begin
+        unread__clock = clock;
+        nz__clock = clock;
         head__clock = clock;
         n__clock = clock;
+        rdone__clock = clock;
+        wdone__clock = clock;
         open_rd__clock = clock;
         open_wr__clock = clock;
         blk__clock = clock;
         wait_n__clock = clock;
         wait_rd__clock = clock;
+        unread__d = unread__q;
+        nz__d = nz__q;
         head__d = head__q;
         n__d = n__q;
+        rdone__d = rdone__q;
+        wdone__d = wdone__q;
         open_rd__d = open_rd__q;
         open_wr__d = open_wr__q;
         blk__d = blk__q;
         wait_n__d = wait_n__q;
         wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        enc_r__bits = nzr;
+        enc_r__bits = unread__q;
         enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
+        n_low = n__q[(32'h0)+:(1)];
+        tail_sum = head__q + n_low;
+        tail = tail_sum & gmask;
+        head_hot = 32'h0;
+        tail_hot = 32'h0;
+        tot_f = 32'h0;
+        tot_h = 32'h0;
+        tot__0__clock = clock;
+        tot__0__d = tot__0__q;
+        if (enc_r__onehot[0]) begin
+            tot_f = tot__0__q;
+        end
+        if (head__q == slot_idx__0) begin
+            head_hot = (head_hot & ~(1 << (0)) | ((1'b1) << (0)));
+            tot_h = tot__0__q;
+        end
+        if (tail == slot_idx__0) begin
+            tail_hot = (tail_hot & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        tot__1__clock = clock;
+        tot__1__d = tot__1__q;
+        if (enc_r__onehot[1]) begin
+            tot_f = tot__1__q;
+        end
+        if (head__q == slot_idx__1) begin
+            head_hot = (head_hot & ~(1 << (1)) | ((1'b1) << (1)));
+            tot_h = tot__1__q;
+        end
+        if (tail == slot_idx__1) begin
+            tail_hot = (tail_hot & ~(1 << (1)) | ((1'b1) << (1)));
+        end
         age_r = ((enc_r__age) & 2'h3);
         read_pend = 32'h0;
         if (enc_r__any) begin
@@ -1112,45 +1146,37 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         if (rd_dec_o) begin
             open_rd_post = open_rd__q - one_o;
         end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
+        rdone_inc = rdone__q + one_o;
+        rd_fin = rd_dec_c & (rdone_inc == tot_f);
+        rd_seen = rdone__q;
+        if (rd_dec_c) begin
+            rd_seen = rdone_inc;
         end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
+        rdone_post = rd_seen;
+        unread_post = unread__q;
+        if (rd_fin) begin
+            rdone_post = 32'h0;
+            unread_post = unread__q & ~enc_r__onehot;
         end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
+        has_c = |n__q;
+        f_is_h = enc_r__any & (enc_r__idx == head__q);
+        wr_dec_c = wr_hit & has_c & (~f_is_h | (rd_seen > wdone__q));
+        wr_dec_o = wr_hit & ~has_c & (open_wr__q > open_rd_post);
         wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
         open_wr_post = open_wr__q;
         if (wr_dec_o) begin
             open_wr_post = open_wr__q - one_o;
         end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
+        wdone_inc = wdone__q + one_o;
+        wr_fin = wr_dec_c & (wdone_inc == tot_h);
+        wdone_post = wdone__q;
+        if (wr_dec_c) begin
+            wdone_post = wdone_inc;
         end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
+        nz_post = nz__q;
+        if (wr_fin) begin
+            wdone_post = 32'h0;
+            nz_post = nz__q & ~head_hot;
         end
         ready = 1'b0;
         if (~blk__q) begin
@@ -1171,9 +1197,6 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         open_rd__d = open_rd_post;
         open_wr__d = open_wr_post;
         n_post = n__q;
-        n_low = n__q[(32'h0)+:(1)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
         if (do_bulk) begin
             open_rd__d = open_rd_post + one_o;
             open_wr__d = open_wr_post + one_o;
@@ -1182,15 +1205,20 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
             open_rd__d = 32'h0;
             open_wr__d = 32'h0;
             n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
+            if (tail_hot[0]) begin
+                tot__0__d = open_wr_post;
             end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
+            if (tail_hot[1]) begin
+                tot__1__d = open_wr_post;
+            end
+            if (|open_rd_post) begin
+                if (~|unread_post) begin
+                    rdone_post = open_wr_post - open_rd_post;
+                end
+                unread_post = unread_post | tail_hot;
+            end
+            if (|open_wr_post) begin
+                nz_post = nz_post | tail_hot;
             end
         end
         if (do_wait) begin
@@ -1198,7 +1226,11 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
             wait_n__d = ag_n;
             wait_rd__d = ag_op[32'h0];
         end
-        enc_x__bits = nzw_post;
+        unread__d = unread_post;
+        nz__d = nz_post;
+        rdone__d = rdone_post;
+        wdone__d = wdone_post;
+        enc_x__bits = nz_post;
         enc_x__head = head__q;
         age_x = ((enc_x__age) & 2'h3);
         n_post_low = n_post[(32'h0)+:(1)];
@@ -1212,12 +1244,14 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
             n__d = 32'h0;
         end
         if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
+            tot__0__d = 32'h0;
+            tot__1__d = 32'h0;
+            unread__d = 32'h0;
+            nz__d = 32'h0;
             head__d = 32'h0;
             n__d = 32'h0;
+            rdone__d = 32'h0;
+            wdone__d = 32'h0;
             open_rd__d = 32'h0;
             open_wr__d = 32'h0;
             blk__d = 1'b0;

@@ -1256,36 +1256,36 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     localparam  slot_idx__3 = 2'b11;
     
     // Stub signals
-    reg  [1:0] rd_cnt__0__d;
-    wire  [1:0] rd_cnt__0__q;
-    reg  rd_cnt__0__clock;
-    reg  [1:0] rd_cnt__1__d;
-    wire  [1:0] rd_cnt__1__q;
-    reg  rd_cnt__1__clock;
-    reg  [1:0] rd_cnt__2__d;
-    wire  [1:0] rd_cnt__2__q;
-    reg  rd_cnt__2__clock;
-    reg  [1:0] rd_cnt__3__d;
-    wire  [1:0] rd_cnt__3__q;
-    reg  rd_cnt__3__clock;
-    reg  [1:0] wr_cnt__0__d;
-    wire  [1:0] wr_cnt__0__q;
-    reg  wr_cnt__0__clock;
-    reg  [1:0] wr_cnt__1__d;
-    wire  [1:0] wr_cnt__1__q;
-    reg  wr_cnt__1__clock;
-    reg  [1:0] wr_cnt__2__d;
-    wire  [1:0] wr_cnt__2__q;
-    reg  wr_cnt__2__clock;
-    reg  [1:0] wr_cnt__3__d;
-    wire  [1:0] wr_cnt__3__q;
-    reg  wr_cnt__3__clock;
+    reg  [1:0] tot__0__d;
+    wire  [1:0] tot__0__q;
+    reg  tot__0__clock;
+    reg  [1:0] tot__1__d;
+    wire  [1:0] tot__1__q;
+    reg  tot__1__clock;
+    reg  [1:0] tot__2__d;
+    wire  [1:0] tot__2__q;
+    reg  tot__2__clock;
+    reg  [1:0] tot__3__d;
+    wire  [1:0] tot__3__q;
+    reg  tot__3__clock;
+    reg  [3:0] unread__d;
+    wire  [3:0] unread__q;
+    reg  unread__clock;
+    reg  [3:0] nz__d;
+    wire  [3:0] nz__q;
+    reg  nz__clock;
     reg  [1:0] head__d;
     wire  [1:0] head__q;
     reg  head__clock;
     reg  [2:0] n__d;
     wire  [2:0] n__q;
     reg  n__clock;
+    reg  [1:0] rdone__d;
+    wire  [1:0] rdone__q;
+    reg  rdone__clock;
+    reg  [1:0] wdone__d;
+    wire  [1:0] wdone__q;
+    reg  wdone__clock;
     reg  [1:0] open_rd__d;
     wire  [1:0] open_rd__q;
     reg  open_rd__clock;
@@ -1307,12 +1307,6 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     wire  [3:0] enc_r__onehot;
     wire  [1:0] enc_r__idx;
     wire  [1:0] enc_r__age;
-    reg  [3:0] enc_w__bits;
-    reg  [1:0] enc_w__head;
-    wire  enc_w__any;
-    wire  [3:0] enc_w__onehot;
-    wire  [1:0] enc_w__idx;
-    wire  [1:0] enc_w__age;
     reg  [3:0] enc_x__bits;
     reg  [1:0] enc_x__head;
     wire  enc_x__any;
@@ -1321,22 +1315,31 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     wire  [1:0] enc_x__age;
     
     // Local signals
-    reg  [3:0] nzr;
-    reg  [3:0] nzw;
-    reg  [3:0] nzw_post;
+    reg  [3:0] head_hot;
+    reg  [3:0] tail_hot;
+    reg  [1:0] tot_f;
+    reg  [1:0] tot_h;
     reg  [2:0] age_r;
     reg  [2:0] age_x;
     reg  [2:0] read_pend;
     reg  met;
     reg  rd_dec_c;
     reg  rd_dec_o;
-    reg  [1:0] tgt_wr;
-    reg  [1:0] tgt_rd;
-    reg  [1:0] tgt_rd_post;
+    reg  [1:0] rdone_inc;
+    reg  rd_fin;
+    reg  [1:0] rd_seen;
+    reg  [3:0] unread_post;
+    reg  [1:0] rdone_post;
     reg  [1:0] open_rd_post;
     reg  [1:0] open_wr_post;
+    reg  has_c;
+    reg  f_is_h;
     reg  wr_dec_c;
     reg  wr_dec_o;
+    reg  [1:0] wdone_inc;
+    reg  wr_fin;
+    reg  [3:0] nz_post;
+    reg  [1:0] wdone_post;
     reg  accept;
     reg  do_bulk;
     reg  do_commit;
@@ -1349,45 +1352,35 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     reg  [1:0] head_all;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__cause_r rd_cnt__0(
-        .d(rd_cnt__0__d),
-        .q(rd_cnt__0__q),
-        .clock(rd_cnt__0__clock)
+    smsync_w16_k4_c4_m32_g4__ag__cause_r tot__0(
+        .d(tot__0__d),
+        .q(tot__0__q),
+        .clock(tot__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r rd_cnt__1(
-        .d(rd_cnt__1__d),
-        .q(rd_cnt__1__q),
-        .clock(rd_cnt__1__clock)
+    smsync_w16_k4_c4_m32_g4__ag__cause_r tot__1(
+        .d(tot__1__d),
+        .q(tot__1__q),
+        .clock(tot__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r rd_cnt__2(
-        .d(rd_cnt__2__d),
-        .q(rd_cnt__2__q),
-        .clock(rd_cnt__2__clock)
+    smsync_w16_k4_c4_m32_g4__ag__cause_r tot__2(
+        .d(tot__2__d),
+        .q(tot__2__q),
+        .clock(tot__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r rd_cnt__3(
-        .d(rd_cnt__3__d),
-        .q(rd_cnt__3__q),
-        .clock(rd_cnt__3__clock)
+    smsync_w16_k4_c4_m32_g4__ag__cause_r tot__3(
+        .d(tot__3__d),
+        .q(tot__3__q),
+        .clock(tot__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wr_cnt__0(
-        .d(wr_cnt__0__d),
-        .q(wr_cnt__0__q),
-        .clock(wr_cnt__0__clock)
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz unread(
+        .d(unread__d),
+        .q(unread__q),
+        .clock(unread__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wr_cnt__1(
-        .d(wr_cnt__1__d),
-        .q(wr_cnt__1__q),
-        .clock(wr_cnt__1__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wr_cnt__2(
-        .d(wr_cnt__2__d),
-        .q(wr_cnt__2__q),
-        .clock(wr_cnt__2__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wr_cnt__3(
-        .d(wr_cnt__3__d),
-        .q(wr_cnt__3__q),
-        .clock(wr_cnt__3__clock)
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz nz(
+        .d(nz__d),
+        .q(nz__q),
+        .clock(nz__clock)
     );
     smsync_w16_k4_c4_m32_g4__ag__cause_r head(
         .d(head__d),
@@ -1398,6 +1391,16 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         .d(n__d),
         .q(n__q),
         .clock(n__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__cause_r rdone(
+        .d(rdone__d),
+        .q(rdone__q),
+        .clock(rdone__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__cause_r wdone(
+        .d(wdone__d),
+        .q(wdone__q),
+        .clock(wdone__clock)
     );
     smsync_w16_k4_c4_m32_g4__ag__cause_r open_rd(
         .d(open_rd__d),
@@ -1432,14 +1435,6 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         .idx(enc_r__idx),
         .age(enc_r__age)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__enc_r enc_w(
-        .bits(enc_w__bits),
-        .head(enc_w__head),
-        .any(enc_w__any),
-        .onehot(enc_w__onehot),
-        .idx(enc_w__idx),
-        .age(enc_w__age)
-    );
     smsync_w16_k4_c4_m32_g4__ag__warps__0__enc_r enc_x(
         .bits(enc_x__bits),
         .head(enc_x__head),
@@ -1451,50 +1446,85 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     
     // Update code
     always @(*) begin
+        unread__clock = clock;
+        nz__clock = clock;
         head__clock = clock;
         n__clock = clock;
+        rdone__clock = clock;
+        wdone__clock = clock;
         open_rd__clock = clock;
         open_wr__clock = clock;
         blk__clock = clock;
         wait_n__clock = clock;
         wait_rd__clock = clock;
+        unread__d = unread__q;
+        nz__d = nz__q;
         head__d = head__q;
         n__d = n__q;
+        rdone__d = rdone__q;
+        wdone__d = wdone__q;
         open_rd__d = open_rd__q;
         open_wr__d = open_wr__q;
         blk__d = blk__q;
         wait_n__d = wait_n__q;
         wait_rd__d = wait_rd__q;
-        nzr = 32'h0;
-        nzw = 32'h0;
-        rd_cnt__0__clock = clock;
-        wr_cnt__0__clock = clock;
-        rd_cnt__0__d = rd_cnt__0__q;
-        wr_cnt__0__d = wr_cnt__0__q;
-        nzr = (nzr & ~(1 << (0)) | ((|rd_cnt__0__q) << (0)));
-        nzw = (nzw & ~(1 << (0)) | ((|wr_cnt__0__q) << (0)));
-        rd_cnt__1__clock = clock;
-        wr_cnt__1__clock = clock;
-        rd_cnt__1__d = rd_cnt__1__q;
-        wr_cnt__1__d = wr_cnt__1__q;
-        nzr = (nzr & ~(1 << (1)) | ((|rd_cnt__1__q) << (1)));
-        nzw = (nzw & ~(1 << (1)) | ((|wr_cnt__1__q) << (1)));
-        rd_cnt__2__clock = clock;
-        wr_cnt__2__clock = clock;
-        rd_cnt__2__d = rd_cnt__2__q;
-        wr_cnt__2__d = wr_cnt__2__q;
-        nzr = (nzr & ~(1 << (2)) | ((|rd_cnt__2__q) << (2)));
-        nzw = (nzw & ~(1 << (2)) | ((|wr_cnt__2__q) << (2)));
-        rd_cnt__3__clock = clock;
-        wr_cnt__3__clock = clock;
-        rd_cnt__3__d = rd_cnt__3__q;
-        wr_cnt__3__d = wr_cnt__3__q;
-        nzr = (nzr & ~(1 << (3)) | ((|rd_cnt__3__q) << (3)));
-        nzw = (nzw & ~(1 << (3)) | ((|wr_cnt__3__q) << (3)));
-        enc_r__bits = nzr;
+        enc_r__bits = unread__q;
         enc_r__head = head__q;
-        enc_w__bits = nzw;
-        enc_w__head = head__q;
+        n_low = n__q[(32'h0)+:(2)];
+        tail_sum = head__q + n_low;
+        tail = tail_sum & gmask;
+        head_hot = 32'h0;
+        tail_hot = 32'h0;
+        tot_f = 32'h0;
+        tot_h = 32'h0;
+        tot__0__clock = clock;
+        tot__0__d = tot__0__q;
+        if (enc_r__onehot[0]) begin
+            tot_f = tot__0__q;
+        end
+        if (head__q == slot_idx__0) begin
+            head_hot = (head_hot & ~(1 << (0)) | ((1'b1) << (0)));
+            tot_h = tot__0__q;
+        end
+        if (tail == slot_idx__0) begin
+            tail_hot = (tail_hot & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        tot__1__clock = clock;
+        tot__1__d = tot__1__q;
+        if (enc_r__onehot[1]) begin
+            tot_f = tot__1__q;
+        end
+        if (head__q == slot_idx__1) begin
+            head_hot = (head_hot & ~(1 << (1)) | ((1'b1) << (1)));
+            tot_h = tot__1__q;
+        end
+        if (tail == slot_idx__1) begin
+            tail_hot = (tail_hot & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        tot__2__clock = clock;
+        tot__2__d = tot__2__q;
+        if (enc_r__onehot[2]) begin
+            tot_f = tot__2__q;
+        end
+        if (head__q == slot_idx__2) begin
+            head_hot = (head_hot & ~(1 << (2)) | ((1'b1) << (2)));
+            tot_h = tot__2__q;
+        end
+        if (tail == slot_idx__2) begin
+            tail_hot = (tail_hot & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        tot__3__clock = clock;
+        tot__3__d = tot__3__q;
+        if (enc_r__onehot[3]) begin
+            tot_f = tot__3__q;
+        end
+        if (head__q == slot_idx__3) begin
+            head_hot = (head_hot & ~(1 << (3)) | ((1'b1) << (3)));
+            tot_h = tot__3__q;
+        end
+        if (tail == slot_idx__3) begin
+            tail_hot = (tail_hot & ~(1 << (3)) | ((1'b1) << (3)));
+        end
         age_r = ((enc_r__age) & 3'h7);
         read_pend = 32'h0;
         if (enc_r__any) begin
@@ -1518,71 +1548,37 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         if (rd_dec_o) begin
             open_rd_post = open_rd__q - one_o;
         end
-        tgt_wr = 32'h0;
-        tgt_rd = 32'h0;
-        if (enc_w__onehot[0]) begin
-            tgt_wr = wr_cnt__0__q;
-            tgt_rd = rd_cnt__0__q;
+        rdone_inc = rdone__q + one_o;
+        rd_fin = rd_dec_c & (rdone_inc == tot_f);
+        rd_seen = rdone__q;
+        if (rd_dec_c) begin
+            rd_seen = rdone_inc;
         end
-        if (enc_w__onehot[1]) begin
-            tgt_wr = wr_cnt__1__q;
-            tgt_rd = rd_cnt__1__q;
+        rdone_post = rd_seen;
+        unread_post = unread__q;
+        if (rd_fin) begin
+            rdone_post = 32'h0;
+            unread_post = unread__q & ~enc_r__onehot;
         end
-        if (enc_w__onehot[2]) begin
-            tgt_wr = wr_cnt__2__q;
-            tgt_rd = rd_cnt__2__q;
-        end
-        if (enc_w__onehot[3]) begin
-            tgt_wr = wr_cnt__3__q;
-            tgt_rd = rd_cnt__3__q;
-        end
-        tgt_rd_post = tgt_rd;
-        if (rd_dec_c & (enc_r__onehot == enc_w__onehot)) begin
-            tgt_rd_post = tgt_rd - one_o;
-        end
-        wr_dec_c = wr_hit & enc_w__any & (tgt_wr > tgt_rd_post);
-        wr_dec_o = wr_hit & ~enc_w__any & (open_wr__q > open_rd_post);
+        has_c = |n__q;
+        f_is_h = enc_r__any & (enc_r__idx == head__q);
+        wr_dec_c = wr_hit & has_c & (~f_is_h | (rd_seen > wdone__q));
+        wr_dec_o = wr_hit & ~has_c & (open_wr__q > open_rd_post);
         wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
         open_wr_post = open_wr__q;
         if (wr_dec_o) begin
             open_wr_post = open_wr__q - one_o;
         end
-        nzw_post = nzw;
-        if (rd_dec_c & enc_r__onehot[0]) begin
-            rd_cnt__0__d = rd_cnt__0__q - one_o;
+        wdone_inc = wdone__q + one_o;
+        wr_fin = wr_dec_c & (wdone_inc == tot_h);
+        wdone_post = wdone__q;
+        if (wr_dec_c) begin
+            wdone_post = wdone_inc;
         end
-        if (wr_dec_c & enc_w__onehot[0]) begin
-            wr_cnt__0__d = wr_cnt__0__q - one_o;
-            if (wr_cnt__0__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (0)) | ((1'b0) << (0)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[1]) begin
-            rd_cnt__1__d = rd_cnt__1__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[1]) begin
-            wr_cnt__1__d = wr_cnt__1__q - one_o;
-            if (wr_cnt__1__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (1)) | ((1'b0) << (1)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[2]) begin
-            rd_cnt__2__d = rd_cnt__2__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[2]) begin
-            wr_cnt__2__d = wr_cnt__2__q - one_o;
-            if (wr_cnt__2__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (2)) | ((1'b0) << (2)));
-            end
-        end
-        if (rd_dec_c & enc_r__onehot[3]) begin
-            rd_cnt__3__d = rd_cnt__3__q - one_o;
-        end
-        if (wr_dec_c & enc_w__onehot[3]) begin
-            wr_cnt__3__d = wr_cnt__3__q - one_o;
-            if (wr_cnt__3__q == one_o) begin
-                nzw_post = (nzw_post & ~(1 << (3)) | ((1'b0) << (3)));
-            end
+        nz_post = nz__q;
+        if (wr_fin) begin
+            wdone_post = 32'h0;
+            nz_post = nz__q & ~head_hot;
         end
         ready = 1'b0;
         if (~blk__q) begin
@@ -1603,9 +1599,6 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         open_rd__d = open_rd_post;
         open_wr__d = open_wr_post;
         n_post = n__q;
-        n_low = n__q[(32'h0)+:(2)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
         if (do_bulk) begin
             open_rd__d = open_rd_post + one_o;
             open_wr__d = open_wr_post + one_o;
@@ -1614,25 +1607,26 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
             open_rd__d = 32'h0;
             open_wr__d = 32'h0;
             n_post = n__q + one_n;
-            if (tail == slot_idx__0) begin
-                rd_cnt__0__d = open_rd_post;
-                wr_cnt__0__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (0)) | ((|open_wr_post) << (0)));
+            if (tail_hot[0]) begin
+                tot__0__d = open_wr_post;
             end
-            if (tail == slot_idx__1) begin
-                rd_cnt__1__d = open_rd_post;
-                wr_cnt__1__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (1)) | ((|open_wr_post) << (1)));
+            if (tail_hot[1]) begin
+                tot__1__d = open_wr_post;
             end
-            if (tail == slot_idx__2) begin
-                rd_cnt__2__d = open_rd_post;
-                wr_cnt__2__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (2)) | ((|open_wr_post) << (2)));
+            if (tail_hot[2]) begin
+                tot__2__d = open_wr_post;
             end
-            if (tail == slot_idx__3) begin
-                rd_cnt__3__d = open_rd_post;
-                wr_cnt__3__d = open_wr_post;
-                nzw_post = (nzw_post & ~(1 << (3)) | ((|open_wr_post) << (3)));
+            if (tail_hot[3]) begin
+                tot__3__d = open_wr_post;
+            end
+            if (|open_rd_post) begin
+                if (~|unread_post) begin
+                    rdone_post = open_wr_post - open_rd_post;
+                end
+                unread_post = unread_post | tail_hot;
+            end
+            if (|open_wr_post) begin
+                nz_post = nz_post | tail_hot;
             end
         end
         if (do_wait) begin
@@ -1640,7 +1634,11 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
             wait_n__d = ag_n;
             wait_rd__d = ag_op[32'h0];
         end
-        enc_x__bits = nzw_post;
+        unread__d = unread_post;
+        nz__d = nz_post;
+        rdone__d = rdone_post;
+        wdone__d = wdone_post;
+        enc_x__bits = nz_post;
         enc_x__head = head__q;
         age_x = ((enc_x__age) & 3'h7);
         n_post_low = n_post[(32'h0)+:(2)];
@@ -1654,16 +1652,16 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
             n__d = 32'h0;
         end
         if (reset) begin
-            rd_cnt__0__d = 32'h0;
-            wr_cnt__0__d = 32'h0;
-            rd_cnt__1__d = 32'h0;
-            wr_cnt__1__d = 32'h0;
-            rd_cnt__2__d = 32'h0;
-            wr_cnt__2__d = 32'h0;
-            rd_cnt__3__d = 32'h0;
-            wr_cnt__3__d = 32'h0;
+            tot__0__d = 32'h0;
+            tot__1__d = 32'h0;
+            tot__2__d = 32'h0;
+            tot__3__d = 32'h0;
+            unread__d = 32'h0;
+            nz__d = 32'h0;
             head__d = 32'h0;
             n__d = 32'h0;
+            rdone__d = 32'h0;
+            wdone__d = 32'h0;
             open_rd__d = 32'h0;
             open_wr__d = 32'h0;
             blk__d = 1'b0;
@@ -1823,6 +1821,25 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0__n(d,q,clock);
     end
           
 endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__n
+
+
+module smsync_w16_k4_c4_m32_g4__ag__warps__0__nz(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__nz
 
 
 module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
@@ -3163,7 +3180,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(ctl_q__q),
         .clock(ctl_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q warp_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz warp_q(
         .d(warp_q__d),
         .q(warp_q__q),
         .clock(warp_q__clock)
@@ -3173,7 +3190,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q id_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
@@ -3253,7 +3270,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(size_q__q),
         .clock(size_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q ctl_warp_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz ctl_warp_q(
         .d(ctl_warp_q__d),
         .q(ctl_warp_q__q),
         .clock(ctl_warp_q__clock)
@@ -3278,7 +3295,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(x_slive_q__q),
         .clock(x_slive_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q x_last_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz x_last_q(
         .d(x_last_q__d),
         .q(x_last_q__q),
         .clock(x_last_q__clock)
@@ -3293,7 +3310,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(c_slot_q__q),
         .clock(c_slot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q c_id_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz c_id_q(
         .d(c_id_q__d),
         .q(c_id_q__q),
         .clock(c_id_q__clock)
@@ -3455,25 +3472,6 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
 endmodule // smsync_w16_k4_c4_m32_g4__bar__regs
 
 
-module smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q
-
-
 module smsync_w16_k4_c4_m32_g4__bar__regs__warps_q(d,q,clock);
     
     // Module arguments
@@ -3542,7 +3540,7 @@ module smsync_w16_k4_c4_m32_g4__bar__rel(clock,reset,done,done_slot,done_id,done
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q id_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
@@ -3817,22 +3815,22 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_count,a_too
         .q(active__3__q),
         .clock(active__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__0(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz last_all__0(
         .d(last_all__0__d),
         .q(last_all__0__q),
         .clock(last_all__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__1(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz last_all__1(
         .d(last_all__1__d),
         .q(last_all__1__q),
         .clock(last_all__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__2(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz last_all__2(
         .d(last_all__2__d),
         .q(last_all__2__q),
         .clock(last_all__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__3(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz last_all__3(
         .d(last_all__3__d),
         .q(last_all__3__q),
         .clock(last_all__3__clock)
@@ -4524,82 +4522,82 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         .q(wslot__15__q),
         .clock(wslot__15__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__0(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__0(
         .d(wbar__0__d),
         .q(wbar__0__q),
         .clock(wbar__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__1(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__1(
         .d(wbar__1__d),
         .q(wbar__1__q),
         .clock(wbar__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__2(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__2(
         .d(wbar__2__d),
         .q(wbar__2__q),
         .clock(wbar__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__3(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__3(
         .d(wbar__3__d),
         .q(wbar__3__q),
         .clock(wbar__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__4(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__4(
         .d(wbar__4__d),
         .q(wbar__4__q),
         .clock(wbar__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__5(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__5(
         .d(wbar__5__d),
         .q(wbar__5__q),
         .clock(wbar__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__6(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__6(
         .d(wbar__6__d),
         .q(wbar__6__q),
         .clock(wbar__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__7(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__7(
         .d(wbar__7__d),
         .q(wbar__7__q),
         .clock(wbar__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__8(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__8(
         .d(wbar__8__d),
         .q(wbar__8__q),
         .clock(wbar__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__9(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__9(
         .d(wbar__9__d),
         .q(wbar__9__q),
         .clock(wbar__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__10(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__10(
         .d(wbar__10__d),
         .q(wbar__10__q),
         .clock(wbar__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__11(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__11(
         .d(wbar__11__d),
         .q(wbar__11__q),
         .clock(wbar__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__12(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__12(
         .d(wbar__12__d),
         .q(wbar__12__q),
         .clock(wbar__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__13(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__13(
         .d(wbar__13__d),
         .q(wbar__13__q),
         .clock(wbar__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__14(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__14(
         .d(wbar__14__d),
         .q(wbar__14__q),
         .clock(wbar__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__15(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__15(
         .d(wbar__15__d),
         .q(wbar__15__q),
         .clock(wbar__15__clock)
@@ -8077,12 +8075,12 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rsp_warp_r(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rsp_warp_r(
         .d(rsp_warp_r__d),
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rsp_op_r(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
@@ -8112,7 +8110,7 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
         .q(err_src_r__q),
         .clock(err_src_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q err_cause_r(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz err_cause_r(
         .d(err_cause_r__d),
         .q(err_cause_r__q),
         .clock(err_cause_r__clock)
@@ -9118,7 +9116,7 @@ module smsync_w16_k4_c4_m32_g4__mb__wake(clock,reset,cand,grant);
     reg  [15:0] acc;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rr(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -9687,7 +9685,7 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
         .q(out_tag__q),
         .clock(out_tag__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q out_warp(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz out_warp(
         .d(out_warp__d),
         .q(out_warp__q),
         .clock(out_warp__clock)
@@ -10225,27 +10223,27 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
         .q(cnt__3__q),
         .clock(cnt__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q nz(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q one(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q full(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q am1(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz am1(
         .d(am1__d),
         .q(am1__q),
         .clock(am1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q pend(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz pend(
         .d(pend__d),
         .q(pend__q),
         .clock(pend__clock)
@@ -10764,22 +10762,22 @@ module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_j
         .q(ivall__3__q),
         .clock(ivall__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q closed(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q bar_sent(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q ack_req(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q bar_acked(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
@@ -10809,12 +10807,12 @@ module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_j
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rel_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rel_now(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rel_now(
         .d(rel_now__d),
         .q(rel_now__q),
         .clock(rel_now__clock)
