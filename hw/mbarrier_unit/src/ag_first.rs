@@ -4,12 +4,13 @@
 //! The async-group tracker keeps each warp's committed groups in a ring
 //! (`head` = oldest); the golden kernel
 //! `mbarrier_unit_model::async_groups::eval` walks them oldest first ("the
-//! first group with reads left", "the first group with writes left", "the
-//! leading groups with nothing left retire"). Slots outside the window
-//! `[head, head + n)` always hold zero counters, so "the oldest committed
-//! slot with a property" is the first set bit of `bits` in circular order
-//! starting at `head`. This block finds it: the first set bit at or above
-//! `head` if there is one, else the first set bit from slot 0.
+//! first group with reads left", "the leading groups with nothing left
+//! retire"). The warp block (`ag_warp.rs`) keeps one flag per slot for each
+//! property, 0 outside the window `[head, head + n)`, so "the oldest
+//! committed slot with a property" is the first set bit of `bits` in
+//! circular order starting at `head`. This block finds it: the first set
+//! bit at or above `head` if there is one, else the first set bit from
+//! slot 0.
 //!
 //! Ports (G slots, HB = log2 G index bits):
 //! - `bits` (in, G): bit s — slot s has the property.
