@@ -91,7 +91,7 @@ impl Default for Backend {
 
 /// The `sm_sync` configuration of every SM the executor runs: the membar
 /// unit's default, 32 warps in one CTA slot, the mbarrier unit's and the
-/// async-group tracker's defaults.
+/// async-group tracker's defaults but for the `try_wait` limit (4095).
 pub fn exec_config() -> sm_sync_model::Config {
     sm_sync_model::Config {
         membar: MembarConfig::default(),
@@ -99,7 +99,15 @@ pub fn exec_config() -> sm_sync_model::Config {
             warps: 32,
             cta_slots: 1,
         },
-        mbarrier: mbarrier_unit_model::config::Config::default(),
+        // A full warp's `try_wait` on the H100 stays suspended for
+        // thousands of cycles unless its phase completes (4374 cycles per
+        // poll with 32 lanes, `kernels/micro/h100_async_wait.cu`); the
+        // unit's default (73, sync §2.3's one-thread chain) would answer
+        // "not done" every 73 cycles. The largest limit the unit takes.
+        mbarrier: mbarrier_unit_model::config::Config {
+            try_wait_limit: 4095,
+            ..Default::default()
+        },
     }
 }
 
@@ -257,6 +265,9 @@ pub(crate) struct Code {
     pub(crate) dsts: Vec<usize>,
     /// `bar.sync`/`bar.arrive` with its thread count in a register.
     pub(crate) reg_count: bool,
+    /// A forward branch `ptxas` turns into predication
+    /// (`crate::schedule::if_converted_branches`).
+    pub(crate) if_converted: bool,
 }
 
 struct Entry {
@@ -368,6 +379,9 @@ struct Warp {
     /// runs on until an instruction that depends on the barrier (deferred
     /// blocking); the reduction's destination.
     bar_deferred: Option<RedDst>,
+    /// Issue model: the warp runs through an if-converted block with its
+    /// guard false, up to this instruction (the branch's target).
+    pred_off: Option<usize>,
     /// The warp's last barrier op had a register count (release path).
     bar_reg_count: bool,
     /// Issue model: the warp's mbarrier ops awaiting the unit's response,
@@ -432,6 +446,9 @@ struct Sm {
     /// cycle of the last one (the return path's interval).
     mb_queue: VecDeque<(u64, usize, Option<String>, u64)>,
     mb_last_due: u64,
+    /// Issue model: the first cycle the SM's mbarrier path takes its next
+    /// op after a `test_wait` poll (`test_wait_occupancy`).
+    mb_next: u64,
 }
 
 struct Cluster {
@@ -568,10 +585,13 @@ impl<'p> Machine<'p> {
                         srcs,
                         dsts,
                         reg_count,
+                        if_converted: false,
                     })
                 })
                 .collect();
             if opts.sm_timing.is_some() {
+                crate::schedule::unrolled_back_edges(&mut code, &labels);
+                crate::schedule::if_converted_branches(&mut code, &labels);
                 crate::schedule::hoist_loads(&mut code, &labels);
             }
             let mut compiled = Vec::new();
@@ -625,6 +645,7 @@ impl<'p> Machine<'p> {
                     bar_next: HashMap::new(),
                     mb_queue: VecDeque::new(),
                     mb_last_due: 0,
+                    mb_next: 0,
                 })
             })
             .collect::<Result<_, PtxError>>()?;
@@ -687,6 +708,7 @@ impl<'p> Machine<'p> {
                 ready_at: 0,
                 reg_ready: vec![0; nregs],
                 bar_deferred: None,
+                pred_off: None,
                 bar_reg_count: false,
                 mb_fifo: VecDeque::new(),
                 mb_suspended: false,
@@ -1533,9 +1555,31 @@ impl<'p> Machine<'p> {
                 *self.warps[w].stalls.entry("scoreboard").or_insert(0) += 1;
                 return None;
             }
-            let exec = self.guard_mask(w, &code);
+            let mut exec = self.guard_mask(w, &code);
+            // Issue model: inside a block `ptxas` predicated, a warp that
+            // branched around it issues each instruction with its guard false.
+            if let Some(t) = self.warps[w].pred_off {
+                if self.warps[w].pc < t {
+                    exec = 0;
+                } else {
+                    self.warps[w].pred_off = None;
+                }
+            }
             self.warps[w].exec = exec;
             if exec == 0 {
+                // A load whose guard is false still holds its destination
+                // while it passes the load pipe (`kernels/micro/h100_predicated.cu`:
+                // 16 guarded-off `ld.shared` + dependent adds cost 97 cycles,
+                // guarded-on 98; guarded-off `ld.global` 113, on 354).
+                if let Some(t) = &self.opts.sm_timing {
+                    if code.inst.opcode.starts_with("ld.") {
+                        let at = now + t.shared_latency;
+                        for &d in &code.dsts {
+                            let r = &mut self.warps[w].reg_ready[d];
+                            *r = (*r).max(at);
+                        }
+                    }
+                }
                 self.warps[w].issued += 1;
                 self.last_progress = now;
                 self.step_lanes(w, 0, 0);
@@ -1596,6 +1640,7 @@ impl<'p> Machine<'p> {
         }
         self.sms[c].sched[s] = now;
         let (issue, latency) = match code.class {
+            IssueClass::Branch => (t.issue_branch, 0),
             IssueClass::Alu => (t.issue_alu, t.alu_latency),
             IssueClass::Clock => (t.issue_alu, t.clock_latency),
             IssueClass::WarpOp => (t.issue_alu, t.warp_op_latency),
@@ -2116,7 +2161,11 @@ impl<'p> Machine<'p> {
                         self.advance(w);
                         continue;
                     }
-                    if port_busy {
+                    // Issue model: a `test_wait` poll holds the SM's mbarrier
+                    // path for `test_wait_occupancy` cycles; every mbarrier op
+                    // of the SM waits for it.
+                    let mb_busy = self.opts.sm_timing.is_some() && now < self.sms[c].mb_next;
+                    if port_busy || mb_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                         continue;
                     }
@@ -2520,6 +2569,11 @@ impl<'p> Machine<'p> {
                 }
             }
             Req::Mb(dst) => {
+                if took && x.op == mb::op::TEST_WAIT {
+                    if let Some(t) = &self.opts.sm_timing {
+                        self.sms[c].mb_next = now + t.test_wait_occupancy;
+                    }
+                }
                 if took && self.opts.sm_timing.is_some() {
                     // Issue model: the warp runs on; a destination register
                     // waits (scoreboard) for the response.
@@ -2930,7 +2984,17 @@ impl<'p> Machine<'p> {
                     let taken = self.warps[w].exec;
                     self.warps[w].issued += 1;
                     self.last_progress = self.now;
-                    self.step_lanes(w, taken, t);
+                    if code.if_converted
+                        && self.opts.sm_timing.is_some()
+                        && taken == self.warps[w].active
+                    {
+                        // Predicated by `ptxas`: the warp runs through the
+                        // block with its guard false instead of branching.
+                        self.warps[w].pred_off = Some(t);
+                        self.step_lanes(w, 0, t);
+                    } else {
+                        self.step_lanes(w, taken, t);
+                    }
                 }
                 None => self.fail(w, "bra: unknown label".into()),
             }

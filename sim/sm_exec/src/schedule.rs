@@ -36,6 +36,8 @@ pub(crate) fn issue_shape(
         ) || inst.opcode.starts_with("bar.warp")
         {
             IssueClass::WarpOp
+        } else if head == "bra" {
+            IssueClass::Branch
         } else {
             IssueClass::Alu
         }
@@ -72,7 +74,8 @@ pub(crate) fn issue_shape(
         IssueClass::Mem
     };
     let writes_first = match class {
-        IssueClass::Alu | IssueClass::Clock | IssueClass::WarpOp => head != "bra",
+        IssueClass::Alu | IssueClass::Clock | IssueClass::WarpOp => true,
+        IssueClass::Branch => false,
         _ => matches!(head, "ld" | "atom" | "mbarrier"),
     };
     let idx = |r: &str| regs.get(r).copied();
@@ -136,6 +139,99 @@ fn move_up(
     }
     code[j..=i].rotate_right(1);
     j
+}
+
+/// Counted loops: `ptxas` unrolls a loop whose back edge is
+/// `setp.<cmp> %p, %x, IMM; @%p bra HEAD` with `%x` stepped by a constant
+/// in the loop's body (`add`/`sub %x, %x, IMM`), so the SM does not run
+/// that branch on every iteration (k5's tile loop and §2.4's phase-reuse
+/// loop have no back edge in their SASS). Such a back edge issues as
+/// arithmetic (`IssueClass::Alu`) instead of a branch.
+pub(crate) fn unrolled_back_edges(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
+    for i in 0..code.len() {
+        if code[i].class != IssueClass::Branch {
+            continue;
+        }
+        let (Some(g), Some(Operand::Reg(target))) =
+            (&code[i].inst.guard, code[i].inst.operands.first())
+        else {
+            continue;
+        };
+        let Some(&head) = labels.get(target) else {
+            continue;
+        };
+        if head > i {
+            continue;
+        }
+        // The predicate's definition in the body: `setp %p, %x, IMM`.
+        let body = &code[head..i];
+        let Some(def) = body
+            .iter()
+            .rev()
+            .find(|c| matches!(c.inst.operands.first(), Some(Operand::Reg(r)) if *r == g.reg))
+        else {
+            continue;
+        };
+        let counter = match (def.inst.opcode.starts_with("setp"), &def.inst.operands[..]) {
+            (true, [_, Operand::Reg(x), Operand::Imm(_)]) => x.clone(),
+            _ => continue,
+        };
+        let stepped = body.iter().any(|c| {
+            let h = c.inst.opcode.split('.').next().unwrap_or("");
+            (h == "add" || h == "sub")
+                && matches!(&c.inst.operands[..],
+                    [Operand::Reg(d), Operand::Reg(s), Operand::Imm(_)] if *d == counter && *s == counter)
+        });
+        if stepped {
+            if let Some(c) = Arc::get_mut(&mut code[i]) {
+                c.class = IssueClass::Alu;
+            }
+        }
+    }
+}
+
+/// If-conversion: `ptxas` turns a forward branch over at most
+/// `IF_CONVERT_MAX` instructions into predication when none of them is a
+/// branch, clock read, warp-level, barrier or unit operation (k1's
+/// `if (tid < s) sdata[tid] += sdata[tid + s]` blocks, 4 instructions, are
+/// predicated `LDS`/`STS` in its SASS; the 5-instruction block holding a
+/// `redux.sync` keeps its `BRA`; `kernels/micro/h100_branch.cu`'s 6 IMADs
+/// keep theirs). Such a branch issues as arithmetic, and a warp all of whose
+/// lanes take it runs through the block with its guard false
+/// (`Executor::begin_instruction`) instead of jumping: a predicated-off
+/// load still holds its destination for the load pipe's latency.
+pub(crate) fn if_converted_branches(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
+    const IF_CONVERT_MAX: usize = 4;
+    for i in 0..code.len() {
+        if code[i].class != IssueClass::Branch || code[i].inst.guard.is_none() {
+            continue;
+        }
+        let Some(Operand::Reg(target)) = code[i].inst.operands.first() else {
+            continue;
+        };
+        let Some(&to) = labels.get(target) else {
+            continue;
+        };
+        // A branch to the next instruction skips nothing to predicate: the
+        // calibration probes write a branch the SASS keeps that way (§1.3's
+        // "+ dependent branch").
+        if to <= i + 1 || to - i - 1 > IF_CONVERT_MAX {
+            continue;
+        }
+        let simple = code[i + 1..to].iter().all(|c| {
+            !is_branch(c)
+                && matches!(c.class, IssueClass::Alu | IssueClass::Mem)
+                && !c.inst.opcode.starts_with("mbarrier")
+                && !c.inst.opcode.starts_with("fence")
+                && !c.inst.opcode.starts_with("membar")
+        });
+        if simple {
+            if let Some(c) = Arc::get_mut(&mut code[i]) {
+                c.class = IssueClass::Alu;
+                c.if_converted = true;
+            }
+        }
+    }
 }
 
 /// What `ptxas` does to a basic block before the SM sees it, for the issue
@@ -204,13 +300,47 @@ pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize
             "global"
         }
     };
+    // Read-only global loads (`ld.global.nc`: `LDG.E.CONSTANT`; nothing the
+    // kernel stores can alias them) also move past barriers, shared-memory
+    // accesses and blocks `ptxas` predicated: k1's SASS issues three of its
+    // four tiles' loads before its first `BAR.SYNC`. A label only an
+    // if-converted branch jumps to is no block start for them.
+    let mut nc_starts: HashSet<usize> = HashSet::new();
+    for c in code.iter() {
+        if is_branch(c) && !c.if_converted {
+            if let Some(Operand::Reg(l)) = c.inst.operands.first() {
+                if let Some(&t) = labels.get(l) {
+                    nc_starts.insert(t);
+                }
+            }
+        }
+    }
     for i in 0..code.len() {
         if !is_weak_load(&code[i]) {
             continue;
         }
         let space = space_of(&code[i].inst.opcode);
+        if code[i].inst.opcode.starts_with("ld.global.nc") {
+            move_up(code, i, &nc_starts, |p| match p.class {
+                IssueClass::Alu => is_branch(p) && !p.if_converted,
+                IssueClass::Branch => true,
+                IssueClass::WarpOp | IssueClass::Bar | IssueClass::BarArrive => false,
+                IssueClass::Clock
+                | IssueClass::BulkCopy
+                | IssueClass::Ldgsts
+                | IssueClass::ProxyFence => true,
+                IssueClass::Mem => {
+                    let ps = &p.inst.opcode;
+                    // Shared-memory loads and stores do not hold it; global
+                    // loads keep their order; anything else stops it.
+                    !(ps.contains(".shared") && (ps.starts_with("ld.") || ps.starts_with("st.")))
+                }
+            });
+            continue;
+        }
         move_up(code, i, &starts, |p| match p.class {
             IssueClass::Alu => is_branch(p),
+            IssueClass::Branch => true,
             IssueClass::WarpOp => false,
             IssueClass::Clock
             | IssueClass::Bar

@@ -33,6 +33,17 @@
 //!   further waiter of the same release `fanout_interval` cycles after the
 //!   one before.
 //!
+//! - **Branches and `ptxas`** (`crate::schedule`): a branch costs the warp
+//!   `issue_branch` cycles, except a counted loop's back edge (`ptxas`
+//!   unrolls the loop) and a forward branch over at most 4 instructions
+//!   (`ptxas` predicates the block; a warp that skips it issues the block
+//!   with its guard false, and a guarded-off load still holds its
+//!   destination `shared_latency` cycles).
+//! - **mbarrier path:** a `test_wait` poll holds the SM's mbarrier path
+//!   `test_wait_occupancy` cycles; answers come back `mbarrier_latency`
+//!   (`test_wait_fail` for a failing `test_wait`) after the unit's, at most
+//!   one per `mb_return_interval`.
+//!
 //! Every constant names its source: `data/calibration/h100_micro.csv` (our
 //! own measurements, `kernels/micro/h100_latency.cu`) or a section of the
 //! H100 sync calibration (`data/calibration/h100_sync_*.csv`).
@@ -54,6 +65,12 @@ pub struct SmTiming {
     pub warp_op_latency: u64,
     /// Cycles a warp waits after issuing an arithmetic, warp-level or clock instruction.
     pub issue_alu: u64,
+    /// ... a branch (`bra`, taken or not): the warp fetches nothing past
+    /// a branch until it resolves. 16 branches in a row cost 177 cycles
+    /// (`kernels/micro/h100_branch.cu`, `setp_bra_taken_x16`: 11 each); not
+    /// taken, each with 6 dependent IMADs after it, 649 (24 of each 40.5
+    /// are the IMADs).
+    pub issue_branch: u64,
     /// ... a memory instruction: `st.shared` then a clock read 3 cycles
     /// later (h100_micro.csv `st_shared_issue`).
     pub issue_mem: u64,
@@ -100,22 +117,33 @@ pub struct SmTiming {
     /// An mbarrier op's response (arrive state, `try_wait`/`test_wait`
     /// answer, a suspended `try_wait`'s wake) reaches the warp this many
     /// cycles after the unit answers: sync §2.4, the phase-reuse loop's
-    /// `arrive; wait` costs 58 cycles, of which the loop's own issue is 8.
+    /// `arrive; wait` costs 58 cycles, less the path the executor models
+    /// itself: the clock read and the two ops' issue (1 + 3 + 1), the wait
+    /// loop's branch (`issue_branch`, 11) and the clock read after it.
     pub mbarrier_latency: u64,
     /// ... a `test_wait` that answers false: §2.4 wake fan-out, one
-    /// spinning `test_wait` warp leaves 119 cycles after the arrive.
+    /// spinning `test_wait` warp leaves 119 cycles after the arrive (the
+    /// spin loop's period; docs/timing.md).
     pub test_wait_fail: u64,
     /// A suspended `try_wait` is answered as soon as its phase completes
     /// (true), or only when its suspension window (the unit's
-    /// `try_wait_limit`) ends (false). A one-lane waiter on the H100 sees
-    /// a completion only at its next check (`kernels/micro/h100_try_wait.cu`,
-    /// docs/timing.md); with `false` the 1.3/2.4/4.2 table has 21 cells
-    /// outside ±20 % against 19 with `true`, so the preset keeps `true`.
+    /// `try_wait_limit`) ends (false). The executor's SM has the unit's
+    /// largest limit (4095 cycles: a full warp's `try_wait` on the H100 is
+    /// suspended 4374 cycles when its phase does not complete,
+    /// `kernels/micro/h100_async_wait.cu`), and §2.4's full-warp waiters
+    /// leave 54–61 cycles after the arrive, so the preset keeps `true`.
     pub try_wait_early_wake: bool,
     /// mbarrier responses of one SM leave the unit at most one per this
     /// many cycles: §2.4 wake fan-out, 31 `try_wait` warps leave over 84
     /// cycles after the first (2.8 per warp).
     pub mb_return_interval: u64,
+    /// A `test_wait` poll holds the SM's mbarrier path this many cycles:
+    /// no other mbarrier op of the SM is taken meanwhile. k warps polling
+    /// an incomplete phase get one answer per 6.1 cycles between them from
+    /// 8 warps up (32 warps: 194 cycles per poll each, 24: 146, 16: 99;
+    /// `kernels/micro/h100_async_wait.cu`, `test_wait_poll_cycles` rows of
+    /// `data/calibration/h100_micro.csv`).
+    pub test_wait_occupancy: u64,
     /// Shared-memory load: 934 / 32 dependent `ld.shared` less the 4-cycle
     /// address arithmetic (h100_micro.csv `ld_shared_chase_x32`).
     pub shared_latency: u64,
@@ -174,6 +202,7 @@ impl SmTiming {
             warp_op_latency: 24,
             issue_alu: 1,
             issue_mem: 3,
+            issue_branch: 11,
             issue_bar: 7,
             issue_bar_arrive: 12,
             release_imm: 14,
@@ -185,9 +214,10 @@ impl SmTiming {
             arrival_interval: 2,
             red_arrival_interval: 3,
             const_latency: 45,
-            mbarrier_latency: 50,
+            mbarrier_latency: 42,
             test_wait_fail: 119,
             mb_return_interval: 3,
+            test_wait_occupancy: 6,
             try_wait_early_wake: true,
             shared_latency: 25,
             l2_latency: 367,
@@ -266,8 +296,11 @@ impl SmTiming {
 /// What an instruction is, for the issue model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IssueClass {
-    /// Arithmetic, logic, moves, branches: never waits for a deferred barrier.
+    /// Arithmetic, logic, moves: never waits for a deferred barrier.
     Alu,
+    /// A branch the SM executes (`bra`; not the back edge of a counted loop,
+    /// which `ptxas` unrolls: `crate::schedule::counted_back_edges`).
+    Branch,
     /// A clock read.
     Clock,
     /// `shfl`, `vote`, `redux`, `match`, `activemask`, `elect`, `bar.warp.sync`.
@@ -291,7 +324,7 @@ impl IssueClass {
     pub fn runs_past_barrier(self) -> bool {
         matches!(
             self,
-            IssueClass::Alu | IssueClass::Clock | IssueClass::WarpOp
+            IssueClass::Alu | IssueClass::Branch | IssueClass::Clock | IssueClass::WarpOp
         )
     }
 }

@@ -1,8 +1,10 @@
 //! The SM timing preset's mechanisms, each against its absence: deferred
 //! blocking (the clock read right after a waiter's `bar.sync` is not held),
 //! the release sequencer's fan-out, the per-barrier arrival interval, the
-//! `try_wait` early wake, and the cache model (a cold `cp.async` group waits
-//! for DRAM, a hot one does not).
+//! `try_wait` early wake, the cache model (a cold `cp.async` group waits
+//! for DRAM, a hot one does not), branches as `ptxas` leaves them (counted
+//! loops unrolled, short blocks predicated) and the `test_wait` poll
+//! occupancy.
 
 use sm_exec::sm_timing::SmTiming;
 use sm_exec::sync_probes::{cells, Cell};
@@ -71,4 +73,92 @@ fn each_mechanism_moves_its_cells() {
     assert!(cold > hot + 300.0, "cold {cold}, hot {hot}");
     // Every cell is the same run after run (no random draw under a preset).
     assert_eq!(cells(&h100).unwrap(), base);
+}
+
+/// Runs `body` (one warp, the preset `t`) and returns `%rd2 - %rd1`.
+fn cycles_between_clocks(body: &str, t: &SmTiming) -> u64 {
+    let src = format!(
+        "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t}}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 mb;\n.shared .align 4 .u32 sval;\n\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n{body}    ret;\n}}\n"
+    );
+    let o = sm_exec::RunOptions {
+        max_cycles: 200_000,
+        sm_timing: Some(t.clone()),
+        ..sm_exec::RunOptions::default()
+    };
+    let r = sm_exec::run_source("t.ptx", &src, o).unwrap();
+    assert_eq!(r.outcome, sm_exec::Outcome::Finished);
+    r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap()
+}
+
+#[test]
+fn branches_cost_what_ptxas_leaves_of_them() {
+    let h100 = SmTiming::h100();
+    let cheap = SmTiming {
+        issue_branch: 1,
+        ..h100.clone()
+    };
+    // 16 iterations; the bound an immediate (counted: unrolled, no branch
+    // cost) or a register (a branch every iteration).
+    let lp = |bound: &str| {
+        format!("    mov.u32 %r9, 16;\n    mov.u32 %r2, 0;\n    mov.u64 %rd1, %clock64;\nL:\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p1, %r2, {bound};\n    @%p1 bra L;\n    mov.u64 %rd2, %clock64;\n")
+    };
+    let counted = cycles_between_clocks(&lp("16"), &h100);
+    let open = cycles_between_clocks(&lp("%r9"), &h100);
+    assert!(
+        open >= counted + 15 * (h100.issue_branch - 1),
+        "register bound {open}, immediate bound {counted}"
+    );
+    assert_eq!(
+        cycles_between_clocks(&lp("%r9"), &cheap),
+        cycles_between_clocks(&lp("16"), &cheap)
+    );
+    // A forward branch over `n` instructions that every lane takes: up to 4
+    // it is predicated (the warp issues the block with its guard false, and
+    // the guarded-off load holds %r3 for the load pipe), from 5 it is a
+    // branch.
+    let skip = |n: usize| {
+        let mut b = String::from("    mov.u32 %r1, sval;\n    mov.u32 %r5, 1;\n    setp.ne.u32 %p1, %r5, 0;\n    mov.u64 %rd1, %clock64;\n    @%p1 bra S;\n    ld.shared.u32 %r3, [%r1];\n    add.u32 %r4, %r3, 1;\n");
+        for _ in 2..n {
+            b += "    add.u32 %r4, %r4, 1;\n";
+        }
+        b + "S:\n    mov.u64 %rd2, %clock64;\n"
+    };
+    let predicated = cycles_between_clocks(&skip(3), &h100);
+    let branched = cycles_between_clocks(&skip(6), &h100);
+    assert!(
+        predicated >= h100.shared_latency,
+        "predicated block skipped in {predicated} cycles"
+    );
+    assert!(
+        branched < predicated && branched >= h100.issue_branch,
+        "branch over 6: {branched}, predicated block of 3: {predicated}"
+    );
+}
+
+#[test]
+fn test_wait_polls_share_the_sms_mbarrier_path() {
+    let h100 = SmTiming::h100();
+    let free = SmTiming {
+        test_wait_occupancy: 0,
+        ..h100.clone()
+    };
+    let cs = cells(&h100).unwrap();
+    let cs_free = cells(&free).unwrap();
+    let cfg = "31 waiter warps (all lanes test_wait spin); count-1 barrier; producer lane 0";
+    let m = "last waiter out";
+    let a = "producer arrive cost";
+    // 31 spinning warps: one poll per 6 cycles spreads their exits further
+    // and holds the producer's arrive behind polls.
+    assert!(
+        get(&cs, "2f", cfg, m) > get(&cs_free, "2f", cfg, m) + 10.0
+            && get(&cs, "2f", cfg, a) > get(&cs_free, "2f", cfg, a),
+        "occupancy 6: last out {}, arrive {}; none: {}, {}",
+        get(&cs, "2f", cfg, m),
+        get(&cs, "2f", cfg, a),
+        get(&cs_free, "2f", cfg, m),
+        get(&cs_free, "2f", cfg, a)
+    );
+    // try_wait waiters do not poll: their cells do not depend on it.
+    let tw = "31 waiter warps (all lanes try_wait); count-1 barrier; producer lane 0";
+    assert_eq!(get(&cs, "2f", tw, m), get(&cs_free, "2f", tw, m));
 }
