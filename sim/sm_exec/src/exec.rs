@@ -1771,8 +1771,11 @@ impl<'p> Machine<'p> {
                         // only when its suspension window ends.
                         let window_end = self.warps[w].mb_suspended_at
                             + exec_config().mbarrier.try_wait_limit as u64;
+                        // With it, no earlier than `try_wait_first_check`
+                        // cycles into the suspension.
                         let wait = if t.try_wait_early_wake {
-                            0
+                            (self.warps[w].mb_suspended_at + t.try_wait_first_check)
+                                .saturating_sub(now)
                         } else {
                             window_end.saturating_sub(now)
                         };

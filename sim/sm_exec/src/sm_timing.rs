@@ -42,7 +42,9 @@
 //! - **mbarrier path:** a `test_wait` poll holds the SM's mbarrier path
 //!   `test_wait_occupancy` cycles; answers come back `mbarrier_latency`
 //!   (`test_wait_fail` for a failing `test_wait`) after the unit's, at most
-//!   one per `mb_return_interval`.
+//!   one per `mb_return_interval`; a completed phase wakes a suspended
+//!   `try_wait` no earlier than `try_wait_first_check` cycles into its
+//!   suspension.
 //!
 //! Every constant names its source: `data/calibration/h100_micro.csv` (our
 //! own measurements, `kernels/micro/h100_latency.cu`) or a section of the
@@ -133,6 +135,14 @@ pub struct SmTiming {
     /// `kernels/micro/h100_async_wait.cu`), and §2.4's full-warp waiters
     /// leave 54–61 cycles after the arrive, so the preset keeps `true`.
     pub try_wait_early_wake: bool,
+    /// ... but a suspended `try_wait` is not woken in the first this many
+    /// cycles of its suspension: the one-lane probe's first check comes
+    /// 184–185 cycles after its wait began (wake 197, 159, 120 cycles after
+    /// arrives at wait ages 42, 81, 120, less the 55-cycle return path:
+    /// `mbarrier_latency`, the wait loop's branch, the clock read;
+    /// `wake_after_wait` rows of `data/calibration/h100_micro.csv`). §2.4's
+    /// ping-pong waits are that young; its fan-out waiters are older.
+    pub try_wait_first_check: u64,
     /// mbarrier responses of one SM leave the unit at most one per this
     /// many cycles: §2.4 wake fan-out, 31 `try_wait` warps leave over 84
     /// cycles after the first (2.8 per warp).
@@ -219,6 +229,7 @@ impl SmTiming {
             mb_return_interval: 3,
             test_wait_occupancy: 6,
             try_wait_early_wake: true,
+            try_wait_first_check: 185,
             shared_latency: 25,
             l2_latency: 367,
             l1_hit_latency: 42,

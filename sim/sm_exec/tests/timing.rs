@@ -56,6 +56,16 @@ fn each_mechanism_moves_its_cells() {
     let pp = "full/empty count 1; consumer try_wait; producer delay 500";
     let rt = "rt(consumer release to release)";
     assert!(g(&late, "2d", pp, rt) > g(&base, "2d", pp, rt));
+    // A young suspended try_wait is not woken before its first check: the
+    // delay-0 ping-pong (each wait a few dozen cycles old at the arrive)
+    // takes a check period longer than with an immediate wake.
+    let eager = cells(&SmTiming {
+        try_wait_first_check: 0,
+        ..h100.clone()
+    })
+    .unwrap();
+    let pp0 = "full/empty count 1; consumer try_wait; producer delay 0";
+    assert!(g(&base, "2d", pp0, rt) > g(&eager, "2d", pp0, rt) + 100.0);
     // Caches: a cold LDGSTS group waits for DRAM.
     let m = "wait_group N returns (from first issue)";
     let hot = g(
