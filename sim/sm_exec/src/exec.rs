@@ -1643,6 +1643,9 @@ impl<'p> Machine<'p> {
             IssueClass::Branch => (t.issue_branch, 0),
             IssueClass::Alu => (t.issue_alu, t.alu_latency),
             IssueClass::Clock => (t.issue_alu, t.clock_latency),
+            IssueClass::WarpOp if code.inst.opcode.starts_with("redux") => {
+                (t.issue_alu, t.redux_latency)
+            }
             IssueClass::WarpOp => (t.issue_alu, t.warp_op_latency),
             IssueClass::Mem => (t.issue_mem, 0),
             IssueClass::Bar => (t.issue_bar, 0),

@@ -65,6 +65,10 @@ pub struct SmTiming {
     pub clock_latency: u64,
     /// Dependent `shfl.sync`: 754 / 32 (h100_micro.csv `shfl_bfly_x32`).
     pub warp_op_latency: u64,
+    /// Dependent `redux.sync` (`REDUX` into a uniform register, then back):
+    /// 1404 cycles / 32 (`kernels/micro/h100_warp_ops.cu`, `redux_add_x32`;
+    /// the `shfl` chain there is 754, as in h100_micro.csv).
+    pub redux_latency: u64,
     /// Cycles a warp waits after issuing an arithmetic, warp-level or clock instruction.
     pub issue_alu: u64,
     /// ... a branch (`bra`, taken or not): the warp fetches nothing past
@@ -210,6 +214,7 @@ impl SmTiming {
             alu_latency: 4,
             clock_latency: 2,
             warp_op_latency: 24,
+            redux_latency: 44,
             issue_alu: 1,
             issue_mem: 3,
             issue_branch: 11,

@@ -88,7 +88,7 @@ fn each_mechanism_moves_its_cells() {
 /// Runs `body` (one warp, the preset `t`) and returns `%rd2 - %rd1`.
 fn cycles_between_clocks(body: &str, t: &SmTiming) -> u64 {
     let src = format!(
-        "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t}}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 mb;\n.shared .align 4 .u32 sval;\n\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n{body}    ret;\n}}\n"
+        "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t, lanes: 32}}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 mb;\n.shared .align 4 .u32 sval;\n\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n{body}    ret;\n}}\n"
     );
     let o = sm_exec::RunOptions {
         max_cycles: 200_000,
@@ -142,6 +142,25 @@ fn branches_cost_what_ptxas_leaves_of_them() {
     assert!(
         branched < predicated && branched >= h100.issue_branch,
         "branch over 6: {branched}, predicated block of 3: {predicated}"
+    );
+}
+
+#[test]
+fn a_redux_chain_costs_its_own_latency() {
+    let h100 = SmTiming::h100();
+    let chain = |op: &str| {
+        let mut b = String::from("    mov.u32 %r1, 1;\n    mov.u64 %rd1, %clock64;\n");
+        for _ in 0..8 {
+            b += &format!("    {op};\n");
+        }
+        b + "    mov.u32 %r2, %r1;\n    mov.u64 %rd2, %clock64;\n"
+    };
+    let redux = cycles_between_clocks(&chain("redux.sync.add.u32 %r1, %r1, 0xffffffff"), &h100);
+    let shfl = cycles_between_clocks(&chain("shfl.sync.bfly.b32 %r1, %r1, 1, 31, -1"), &h100);
+    assert!(redux >= 8 * h100.redux_latency, "8 redux: {redux}");
+    assert!(
+        shfl >= 8 * h100.warp_op_latency && shfl < redux,
+        "8 shfl: {shfl}, 8 redux: {redux}"
     );
 }
 
