@@ -592,7 +592,7 @@ impl<'p> Machine<'p> {
             if opts.sm_timing.is_some() {
                 crate::schedule::unrolled_back_edges(&mut code, &labels);
                 crate::schedule::if_converted_branches(&mut code, &labels);
-                crate::schedule::hoist_loads(&mut code, &labels);
+                crate::schedule::hoist_loads(&mut code, &mut labels);
             }
             let mut compiled = Vec::new();
             // A `.func` runs inlined into its callers (`ptx_front::inline`).

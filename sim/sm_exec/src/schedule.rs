@@ -183,9 +183,7 @@ pub(crate) fn unrolled_back_edges(code: &mut [Arc<Code>], labels: &HashMap<Strin
                     [Operand::Reg(d), Operand::Reg(s), Operand::Imm(_)] if *d == counter && *s == counter)
         });
         if stepped {
-            if let Some(c) = Arc::get_mut(&mut code[i]) {
-                c.class = IssueClass::Alu;
-            }
+            Arc::make_mut(&mut code[i]).class = IssueClass::Alu;
         }
     }
 }
@@ -226,10 +224,9 @@ pub(crate) fn if_converted_branches(code: &mut [Arc<Code>], labels: &HashMap<Str
                 && !c.inst.opcode.starts_with("membar")
         });
         if simple {
-            if let Some(c) = Arc::get_mut(&mut code[i]) {
-                c.class = IssueClass::Alu;
-                c.if_converted = true;
-            }
+            let c = Arc::make_mut(&mut code[i]);
+            c.class = IssueClass::Alu;
+            c.if_converted = true;
         }
     }
 }
@@ -253,8 +250,8 @@ pub(crate) fn if_converted_branches(code: &mut [Arc<Code>], labels: &HashMap<Str
 ///   shared one), any barrier, fence, mbarrier or async-copy operation, or
 ///   a clock read (`asm volatile` with a memory clobber, as the
 ///   instrumentation writes it).
-pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
-    let starts: HashSet<usize> = labels.values().copied().collect();
+pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &mut HashMap<String, usize>) {
+    let mut starts: HashSet<usize> = labels.values().copied().collect();
     // Which arithmetic feeds a later non-arithmetic instruction of its block.
     let mut feeds = vec![false; code.len()];
     let mut needed: HashSet<usize> = HashSet::new();
@@ -305,24 +302,33 @@ pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize
     // accesses and blocks `ptxas` predicated: k1's SASS issues three of its
     // four tiles' loads before its first `BAR.SYNC`. A label only an
     // if-converted branch jumps to is no block start for them.
-    let mut nc_starts: HashSet<usize> = HashSet::new();
-    for c in code.iter() {
-        if is_branch(c) && !c.if_converted {
-            if let Some(Operand::Reg(l)) = c.inst.operands.first() {
-                if let Some(&t) = labels.get(l) {
-                    nc_starts.insert(t);
+    let nc_starts_of = |code: &[Arc<Code>], labels: &HashMap<String, usize>| {
+        let mut nc: HashSet<usize> = HashSet::new();
+        for c in code.iter() {
+            if is_branch(c) && !c.if_converted {
+                if let Some(Operand::Reg(l)) = c.inst.operands.first() {
+                    if let Some(&t) = labels.get(l) {
+                        nc.insert(t);
+                    }
                 }
             }
         }
-    }
+        nc
+    };
+    let mut nc_starts = nc_starts_of(code, labels);
     for i in 0..code.len() {
         if !is_weak_load(&code[i]) {
             continue;
         }
         let space = space_of(&code[i].inst.opcode);
         if code[i].inst.opcode.starts_with("ld.global.nc") {
-            move_up(code, i, &nc_starts, |p| match p.class {
-                IssueClass::Alu => is_branch(p) && !p.if_converted,
+            // Past a predicated block from below, never out of its own.
+            let below_block = |p: &Code| match p.inst.operands.first() {
+                Some(Operand::Reg(l)) => labels.get(l).is_some_and(|&t| t <= i),
+                _ => false,
+            };
+            let j = move_up(code, i, &nc_starts, |p| match p.class {
+                IssueClass::Alu => is_branch(p) && !(p.if_converted && below_block(p)),
                 IssueClass::Branch => true,
                 IssueClass::WarpOp | IssueClass::Bar | IssueClass::BarArrive => false,
                 IssueClass::Clock
@@ -336,6 +342,18 @@ pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &HashMap<String, usize
                     !(ps.contains(".shared") && (ps.starts_with("ld.") || ps.starts_with("st.")))
                 }
             });
+            // The instructions in j..i moved down by one: so do their
+            // labels (a label at j now names the load, which runs after
+            // every block it passed).
+            if j < i {
+                for v in labels.values_mut() {
+                    if *v > j && *v <= i {
+                        *v += 1;
+                    }
+                }
+                starts = labels.values().copied().collect();
+                nc_starts = nc_starts_of(code, labels);
+            }
             continue;
         }
         move_up(code, i, &starts, |p| match p.class {

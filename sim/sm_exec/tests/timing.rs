@@ -191,3 +191,27 @@ fn test_wait_polls_share_the_sms_mbarrier_path() {
     let tw = "31 waiter warps (all lanes try_wait); count-1 barrier; producer lane 0";
     assert_eq!(get(&cs, "2f", tw, m), get(&cs_free, "2f", tw, m));
 }
+
+#[test]
+fn hoisting_a_read_only_load_past_a_predicated_block_keeps_the_program() {
+    // The block (skipped: %p1 true) must not write %r4; the `ld.global.nc`
+    // after it moves above it under the preset, and may not take the
+    // block's label or the block's guard with it.
+    let src = "---\nctas: 1\nwarps:\n  - {cta: 0, warp: 0, program: t, lanes: 32}\n---\n.version 8.0\n.target sm_90\n.global .align 4 .u32 g = 7;\n.shared .align 4 .u32 sval;\n\n.entry t\n{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n    mov.u32 %r4, 5;\n    mov.u32 %r1, sval;\n    mov.u64 %rd3, g;\n    mov.u32 %r5, 1;\n    setp.ne.u32 %p1, %r5, 0;\n    bar.sync 0;\n    @%p1 bra S;\n    ld.shared.u32 %r3, [%r1];\n    add.u32 %r4, %r3, 100;\nS:\n    add.u32 %r6, %r4, 1;\n    bar.sync 0;\n    ld.global.nc.u32 %r7, [%rd3];\n    add.u32 %r8, %r7, %r6;\n    ret;\n}\n";
+    for preset in [None, Some(SmTiming::h100())] {
+        let o = sm_exec::RunOptions {
+            sm_timing: preset.clone(),
+            ..sm_exec::RunOptions::default()
+        };
+        let r = sm_exec::run_source("t.ptx", src, o).unwrap();
+        assert_eq!(r.outcome, sm_exec::Outcome::Finished);
+        assert_eq!(
+            r.reg(0, 0, "%r4"),
+            Some(5),
+            "preset {:?}",
+            preset.map(|t| t.name)
+        );
+        assert_eq!(r.reg(0, 0, "%r6"), Some(6));
+        assert_eq!(r.reg(0, 0, "%r8"), Some(13));
+    }
+}
