@@ -379,9 +379,9 @@ struct Warp {
     /// runs on until an instruction that depends on the barrier (deferred
     /// blocking); the reduction's destination.
     bar_deferred: Option<RedDst>,
-    /// Issue model: the warp runs through an if-converted block with its
-    /// guard false, up to this instruction (the branch's target).
-    pred_off: Option<usize>,
+    /// Issue model: these lanes run through an if-converted block with
+    /// their guard false, up to this instruction (the branch's target).
+    pred_off: Option<(usize, u32)>,
     /// The warp's last barrier op had a register count (release path).
     bar_reg_count: bool,
     /// Issue model: the warp's mbarrier ops awaiting the unit's response,
@@ -1558,9 +1558,9 @@ impl<'p> Machine<'p> {
             let mut exec = self.guard_mask(w, &code);
             // Issue model: inside a block `ptxas` predicated, a warp that
             // branched around it issues each instruction with its guard false.
-            if let Some(t) = self.warps[w].pred_off {
+            if let Some((t, lanes)) = self.warps[w].pred_off {
                 if self.warps[w].pc < t {
-                    exec = 0;
+                    exec &= !lanes;
                 } else {
                     self.warps[w].pred_off = None;
                 }
@@ -2996,7 +2996,7 @@ impl<'p> Machine<'p> {
                     {
                         // Predicated by `ptxas`: the warp runs through the
                         // block with its guard false instead of branching.
-                        self.warps[w].pred_off = Some(t);
+                        self.warps[w].pred_off = Some((t, taken));
                         self.step_lanes(w, 0, t);
                     } else {
                         self.step_lanes(w, taken, t);
