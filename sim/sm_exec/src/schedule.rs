@@ -342,6 +342,27 @@ pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &mut HashMap<String, u
                     !(ps.contains(".shared") && (ps.starts_with("ld.") || ps.starts_with("st.")))
                 }
             });
+            // A load never stops inside a predicated block: one that cannot
+            // pass the whole block stays below it, at the block's label.
+            let inside = (0..j).rev().find_map(|b| {
+                let c = &code[b];
+                if !c.if_converted {
+                    return None;
+                }
+                match c.inst.operands.first() {
+                    Some(Operand::Reg(l)) => {
+                        labels.get(l).copied().filter(|&end| end > j && end <= i)
+                    }
+                    _ => None,
+                }
+            });
+            let j = match inside {
+                Some(end) => {
+                    code[j..=end].rotate_left(1);
+                    end
+                }
+                None => j,
+            };
             // The instructions in j..i moved down by one: so do their
             // labels (a label at j now names the load, which runs after
             // every block it passed).
