@@ -150,22 +150,19 @@ fn a_preset_never_changes_what_a_race_free_program_computes() {
             r
         };
         let (f, t) = (run(None), run(Some(SmTiming::h100())));
+        let replay = replay_command(
+            "sm-exec --test preset_semantics",
+            "a_preset_never_changes_what_a_race_free_program_computes",
+            seed,
+            None,
+        );
         for lane in 0..32 {
             for i in 0..REGS {
                 let name = format!("%r{i}");
                 assert_eq!(
                     f.lane_reg(0, 0, lane, &name),
                     t.lane_reg(0, 0, lane, &name),
-                    "seed {seed}: lane {lane} {name} differs under the preset; replay: {}\n{src}",
-                    format!(
-                        "PRESET_SEEDS=1 {}",
-                        replay_command(
-                            "sm-exec --test preset_semantics",
-                            "a_preset_never_changes_what_a_race_free_program_computes",
-                            seed,
-                            None
-                        )
-                    )
+                    "seed {seed}: lane {lane} {name} differs under the preset; replay: PRESET_SEEDS=1 {replay}\n{src}"
                 );
             }
         }
