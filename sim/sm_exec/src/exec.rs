@@ -442,10 +442,9 @@ struct Sm {
     /// Issue model: per barrier id, the first cycle its next arrival may be taken.
     bar_next: HashMap<u8, u64>,
     /// Issue model: mbarrier responses on their way back to their warps
-    /// (due cycle, warp, destination, value) in due order, and the due
-    /// cycle of the last one (the return path's interval).
+    /// (due cycle, warp, destination, value) in due order, at least the
+    /// return path's interval apart.
     mb_queue: VecDeque<(u64, usize, Option<String>, u64)>,
-    mb_last_due: u64,
     /// Issue model: the first cycle the SM's mbarrier path takes its next
     /// op after a `test_wait` poll (`test_wait_occupancy`).
     mb_next: u64,
@@ -644,7 +643,6 @@ impl<'p> Machine<'p> {
                     bar_events: VecDeque::new(),
                     bar_next: HashMap::new(),
                     mb_queue: VecDeque::new(),
-                    mb_last_due: 0,
                     mb_next: 0,
                 })
             })
@@ -1739,9 +1737,20 @@ impl<'p> Machine<'p> {
         let t = self.opts.sm_timing.clone().expect("issue model on");
         let now = self.now;
         let push = |m: &mut Self, w: usize, dst: Option<String>, v: u64, lat: u64| {
-            let due = (now + lat).max(m.sms[c].mb_last_due + t.mb_return_interval);
-            m.sms[c].mb_last_due = due;
-            m.sms[c].mb_queue.push_back((due, w, dst, v));
+            // The first cycle from `now + lat` at least the interval away
+            // from every answer already on its way; the queue stays in due
+            // order, so a quick answer passes a slow one (a failing
+            // `test_wait`'s) pushed before it.
+            let q = &mut m.sms[c].mb_queue;
+            let mut due = now + lat;
+            while let Some(&(d, ..)) = q
+                .iter()
+                .find(|(d, ..)| d.abs_diff(due) < t.mb_return_interval)
+            {
+                due = d + t.mb_return_interval;
+            }
+            let at = q.iter().position(|(d, ..)| *d > due).unwrap_or(q.len());
+            q.insert(at, (due, w, dst, v));
         };
         if o.mb_rsp_valid {
             if let Some(w) = self.warp_in_slot(c, o.mb_rsp_warp) {

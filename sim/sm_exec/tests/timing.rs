@@ -215,3 +215,24 @@ fn hoisting_a_read_only_load_past_a_predicated_block_keeps_the_program() {
         assert_eq!(r.reg(0, 0, "%r8"), Some(13));
     }
 }
+
+#[test]
+fn a_quick_mbarrier_answer_passes_a_failing_test_waits() {
+    // Warp 1 polls a phase that never completes (its "not done" comes back
+    // `test_wait_fail` cycles later); warp 0 arrives on another barrier a
+    // few cycles after and waits for the arrive's state. Its answer is due
+    // `mbarrier_latency` after the unit's and must not queue behind warp 1's.
+    let h100 = SmTiming::h100();
+    let src = "---\nctas: 1\nwarps:\n  - {cta: 0, warp: 0, program: a}\n  - {cta: 0, warp: 1, program: p}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 m0;\n.shared .align 8 .b64 m1;\n\n.entry a\n{\n    .reg .b32 %r<4>;\n    .reg .b64 %rd<8>;\n    mbarrier.init.shared.b64 [m0], 4;\n    bar.sync 1, 64;\n    mov.u32 %r1, 0;\n    add.u32 %r1, %r1, 1;\n    add.u32 %r1, %r1, 1;\n    mov.u64 %rd1, %clock64;\n    mbarrier.arrive.shared.b64 %rd5, [m0];\n    add.u64 %rd6, %rd5, 1;\n    mov.u64 %rd2, %clock64;\n    ret;\n}\n\n.entry p\n{\n    .reg .pred %p<2>;\n    mbarrier.init.shared.b64 [m1], 1;\n    bar.sync 1, 64;\n    mbarrier.test_wait.parity.shared.b64 %p1, [m1], 0;\n    ret;\n}\n";
+    let o = sm_exec::RunOptions {
+        sm_timing: Some(h100.clone()),
+        ..sm_exec::RunOptions::default()
+    };
+    let r = sm_exec::run_source("q.ptx", src, o).unwrap();
+    assert_eq!(r.outcome, sm_exec::Outcome::Finished);
+    let wait = r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap();
+    assert!(
+        wait >= h100.mbarrier_latency && wait < h100.test_wait_fail,
+        "arrive's answer after {wait} cycles"
+    );
+}
