@@ -189,17 +189,18 @@ pub(crate) fn unrolled_back_edges(code: &mut [Arc<Code>], labels: &HashMap<Strin
 }
 
 /// If-conversion: `ptxas` turns a forward branch over at most
-/// `IF_CONVERT_MAX` instructions into predication when none of them is a
-/// branch, clock read, warp-level, barrier or unit operation (k1's
-/// `if (tid < s) sdata[tid] += sdata[tid + s]` blocks, 4 instructions, are
-/// predicated `LDS`/`STS` in its SASS; the 5-instruction block holding a
-/// `redux.sync` keeps its `BRA`; `kernels/micro/h100_branch.cu`'s 6 IMADs
-/// keep theirs). Such a branch issues as arithmetic, and a warp all of whose
+/// `IF_CONVERT_MAX` instructions (64-to-32-bit conversions not counted: they
+/// cost no SASS instruction) into predication when none of them is a
+/// branch, clock read, warp-level, barrier or unit operation. From the
+/// SASS: k1's `if (tid < s) sdata[tid] += sdata[tid + s]` blocks (4) and
+/// k5's record stores (5 and two conversions) are predicated; k1's block
+/// holding a `redux.sync` and `kernels/micro/h100_branch.cu`'s 6 IMADs keep
+/// their `BRA`, and so does k4's 11-instruction record block. Such a branch issues as arithmetic, and a warp all of whose
 /// lanes take it runs through the block with its guard false
 /// (`Executor::begin_instruction`) instead of jumping: a predicated-off
 /// load still holds its destination for the load pipe's latency.
 pub(crate) fn if_converted_branches(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
-    const IF_CONVERT_MAX: usize = 4;
+    const IF_CONVERT_MAX: usize = 5;
     for i in 0..code.len() {
         if code[i].class != IssueClass::Branch || code[i].inst.guard.is_none() {
             continue;
@@ -213,7 +214,16 @@ pub(crate) fn if_converted_branches(code: &mut [Arc<Code>], labels: &HashMap<Str
         // A branch to the next instruction skips nothing to predicate: the
         // calibration probes write a branch the SASS keeps that way (§1.3's
         // "+ dependent branch").
-        if to <= i + 1 || to - i - 1 > IF_CONVERT_MAX {
+        // Width conversions cost no SASS instruction (a register pair's low
+        // half): they do not count.
+        let size = code[i + 1..to.max(i + 1)]
+            .iter()
+            .filter(|c| {
+                !c.inst.opcode.starts_with("cvt.u32.u64")
+                    && !c.inst.opcode.starts_with("cvt.s32.s64")
+            })
+            .count();
+        if to <= i + 1 || size > IF_CONVERT_MAX {
             continue;
         }
         let simple = code[i + 1..to].iter().all(|c| {

@@ -35,7 +35,7 @@
 //!
 //! - **Branches and `ptxas`** (`crate::schedule`): a branch costs the warp
 //!   `issue_branch` cycles, except a counted loop's back edge (`ptxas`
-//!   unrolls the loop) and a forward branch over at most 4 instructions
+//!   unrolls the loop) and a forward branch over at most 5 instructions
 //!   (`ptxas` predicates the block; a warp that skips it issues the block
 //!   with its guard false, and a guarded-off load still holds its
 //!   destination `shared_latency` cycles).
