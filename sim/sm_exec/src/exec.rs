@@ -1002,7 +1002,16 @@ impl<'p> Machine<'p> {
         }
         wp.opi = 0;
         wp.marked = false;
+        let before = wp.active;
         Self::regroup(wp);
+        // Issue model: lane groups that split at a branch rejoin here
+        // (`BSYNC`); the warp pays the reconvergence.
+        if let Some(t) = &self.opts.sm_timing {
+            let wp = &mut self.warps[w];
+            if wp.active & !before != 0 && wp.active & before != 0 {
+                wp.ready_at = wp.ready_at.max(self.now + t.reconverge);
+            }
+        }
     }
 
     /// Choose the group: the live lanes at the smallest PC.
@@ -2999,12 +3008,10 @@ impl<'p> Machine<'p> {
                     let taken = self.warps[w].exec;
                     self.warps[w].issued += 1;
                     self.last_progress = self.now;
-                    if code.if_converted
-                        && self.opts.sm_timing.is_some()
-                        && taken == self.warps[w].active
-                    {
+                    if code.if_converted && self.opts.sm_timing.is_some() {
                         // Predicated by `ptxas`: the warp runs through the
-                        // block with its guard false instead of branching.
+                        // block, the lanes that branched with their guard
+                        // false; no divergence.
                         self.warps[w].pred_off = Some((t, taken));
                         self.step_lanes(w, 0, t);
                     } else {

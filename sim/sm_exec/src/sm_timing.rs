@@ -77,6 +77,11 @@ pub struct SmTiming {
     /// taken, each with 6 dependent IMADs after it, 649 (24 of each 40.5
     /// are the IMADs).
     pub issue_branch: u64,
+    /// A warp whose lanes went different ways at a branch waits this long
+    /// when they rejoin (`BSYNC`): 16 blocks entered by lane 0 only cost
+    /// 2242 cycles, by every lane 1687 (`kernels/micro/h100_diverge.cu`:
+    /// 34.7 a block).
+    pub reconverge: u64,
     /// ... a memory instruction: `st.shared` then a clock read 3 cycles
     /// later (h100_micro.csv `st_shared_issue`).
     pub issue_mem: u64,
@@ -218,6 +223,7 @@ impl SmTiming {
             issue_alu: 1,
             issue_mem: 3,
             issue_branch: 11,
+            reconverge: 35,
             issue_bar: 7,
             issue_bar_arrive: 12,
             release_imm: 14,

@@ -146,6 +146,41 @@ fn branches_cost_what_ptxas_leaves_of_them() {
 }
 
 #[test]
+fn divergent_lanes_pay_to_reconverge() {
+    let h100 = SmTiming::h100();
+    // A block of 6 (kept as a branch) entered by lane 0 only, or by every
+    // lane; and a block of 2 (predicated) entered by lane 0 only.
+    let block = |cond: &str, n: usize| {
+        let mut b = format!("    mov.u32 %r1, %laneid;\n    mov.u32 %r4, 0;\n    setp.{cond};\n    mov.u64 %rd1, %clock64;\n    @%p1 bra S;\n");
+        for _ in 0..n {
+            b += "    add.u32 %r4, %r4, 1;\n";
+        }
+        b + "S:\n    add.u32 %r5, %r4, 1;\n    mov.u64 %rd2, %clock64;\n"
+    };
+    // `ne 0`: lanes 1..31 branch around the block; `eq 99`: no lane does.
+    let (lane0, every) = ("ne.u32 %p1, %r1, 0", "eq.u32 %p1, %r1, 99");
+    let divergent = cycles_between_clocks(&block(lane0, 6), &h100);
+    let uniform = cycles_between_clocks(&block(every, 6), &h100);
+    let free = SmTiming {
+        reconverge: 0,
+        ..h100.clone()
+    };
+    let divergent_free = cycles_between_clocks(&block(lane0, 6), &free);
+    // The rejoin overlaps the last link of the add chain.
+    assert!(
+        divergent >= divergent_free + h100.reconverge - h100.alu_latency
+            && divergent > uniform + h100.reconverge / 2,
+        "lane 0 alone: {divergent} ({divergent_free} without the cost), every lane: {uniform}"
+    );
+    let predicated_div = cycles_between_clocks(&block(lane0, 2), &h100);
+    let predicated_all = cycles_between_clocks(&block(every, 2), &h100);
+    assert_eq!(
+        predicated_div, predicated_all,
+        "a predicated block does not diverge"
+    );
+}
+
+#[test]
 fn a_redux_chain_costs_its_own_latency() {
     let h100 = SmTiming::h100();
     let chain = |op: &str| {
