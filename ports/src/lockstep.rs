@@ -269,7 +269,8 @@ pub fn cycles_from_env(default: u64) -> u64 {
     env_u64("CYCLES").unwrap_or(default)
 }
 
-fn env_u64(name: &str) -> Option<u64> {
+/// A count or seed from environment variable `name`, when set to a number.
+pub fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().and_then(|s| s.trim().parse().ok())
 }
 

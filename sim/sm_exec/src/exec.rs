@@ -1563,8 +1563,8 @@ impl<'p> Machine<'p> {
                 return None;
             }
             let mut exec = self.guard_mask(w, &code);
-            // Issue model: inside a block `ptxas` predicated, a warp that
-            // branched around it issues each instruction with its guard false.
+            // Issue model: inside a block `ptxas` predicated, the lanes that
+            // branched around it issue each instruction with their guard false.
             if let Some((t, lanes)) = self.warps[w].pred_off {
                 if self.warps[w].pc < t {
                     exec &= !lanes;
@@ -2995,14 +2995,11 @@ impl<'p> Machine<'p> {
     }
 
     fn exec_local(&mut self, w: usize, code: &Code) {
-        let ops = &code.inst.operands;
         let opc = code.inst.opcode.clone();
         let head = opc.split('.').next().unwrap_or("");
         if head == "bra" {
-            let target = match ops.first() {
-                Some(Operand::Reg(l)) => self.entries[self.warps[w].entry].labels.get(l).copied(),
-                _ => None,
-            };
+            let target =
+                crate::schedule::branch_target(code, &self.entries[self.warps[w].entry].labels);
             match target {
                 Some(t) => {
                     let taken = self.warps[w].exec;

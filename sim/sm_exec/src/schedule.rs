@@ -111,6 +111,15 @@ fn is_branch(c: &Code) -> bool {
     )
 }
 
+/// Where a branch (its first operand a label) jumps to, as an index of
+/// the entry's code.
+pub(crate) fn branch_target(c: &Code, labels: &HashMap<String, usize>) -> Option<usize> {
+    match c.inst.operands.first() {
+        Some(Operand::Reg(l)) => labels.get(l).copied(),
+        _ => None,
+    }
+}
+
 /// `l` may not move above `p`: `p` writes a register `l` reads or writes,
 /// or reads a register `l` writes.
 fn conflicts(p: &Code, l: &Code) -> bool {
@@ -152,12 +161,7 @@ pub(crate) fn unrolled_back_edges(code: &mut [Arc<Code>], labels: &HashMap<Strin
         if code[i].class != IssueClass::Branch {
             continue;
         }
-        let (Some(g), Some(Operand::Reg(target))) =
-            (&code[i].inst.guard, code[i].inst.operands.first())
-        else {
-            continue;
-        };
-        let Some(&head) = labels.get(target) else {
+        let (Some(g), Some(head)) = (&code[i].inst.guard, branch_target(&code[i], labels)) else {
             continue;
         };
         if head > i {
@@ -195,38 +199,40 @@ pub(crate) fn unrolled_back_edges(code: &mut [Arc<Code>], labels: &HashMap<Strin
 /// SASS: k1's `if (tid < s) sdata[tid] += sdata[tid + s]` blocks (4) and
 /// k5's record stores (5 and two conversions) are predicated; k1's block
 /// holding a `redux.sync` and `kernels/micro/h100_branch.cu`'s 6 IMADs keep
-/// their `BRA`, and so does k4's 11-instruction record block. Such a branch issues as arithmetic, and a warp all of whose
-/// lanes take it runs through the block with its guard false
-/// (`Executor::begin_instruction`) instead of jumping: a predicated-off
-/// load still holds its destination for the load pipe's latency.
+/// their `BRA`, and so does k4's 11-instruction record block. Such a branch
+/// issues as arithmetic, and the lanes that take it run through the block
+/// with their guard false (`Machine::begin_instruction`) instead of
+/// jumping, so the warp does not split: a predicated-off load still holds
+/// its destination for the load pipe's latency.
 pub(crate) fn if_converted_branches(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
     const IF_CONVERT_MAX: usize = 5;
     for i in 0..code.len() {
         if code[i].class != IssueClass::Branch || code[i].inst.guard.is_none() {
             continue;
         }
-        let Some(Operand::Reg(target)) = code[i].inst.operands.first() else {
-            continue;
-        };
-        let Some(&to) = labels.get(target) else {
+        let Some(to) = branch_target(&code[i], labels) else {
             continue;
         };
         // A branch to the next instruction skips nothing to predicate: the
         // calibration probes write a branch the SASS keeps that way (§1.3's
         // "+ dependent branch").
+        if to <= i + 1 {
+            continue;
+        }
+        let block = &code[i + 1..to];
         // Width conversions cost no SASS instruction (a register pair's low
         // half): they do not count.
-        let size = code[i + 1..to.max(i + 1)]
+        let size = block
             .iter()
             .filter(|c| {
                 !c.inst.opcode.starts_with("cvt.u32.u64")
                     && !c.inst.opcode.starts_with("cvt.s32.s64")
             })
             .count();
-        if to <= i + 1 || size > IF_CONVERT_MAX {
+        if size > IF_CONVERT_MAX {
             continue;
         }
-        let simple = code[i + 1..to].iter().all(|c| {
+        let simple = block.iter().all(|c| {
             !is_branch(c)
                 && matches!(c.class, IssueClass::Alu | IssueClass::Mem)
                 && !c.inst.opcode.starts_with("mbarrier")
@@ -313,17 +319,10 @@ pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &mut HashMap<String, u
     // four tiles' loads before its first `BAR.SYNC`. A label only an
     // if-converted branch jumps to is no block start for them.
     let nc_starts_of = |code: &[Arc<Code>], labels: &HashMap<String, usize>| {
-        let mut nc: HashSet<usize> = HashSet::new();
-        for c in code.iter() {
-            if is_branch(c) && !c.if_converted {
-                if let Some(Operand::Reg(l)) = c.inst.operands.first() {
-                    if let Some(&t) = labels.get(l) {
-                        nc.insert(t);
-                    }
-                }
-            }
-        }
-        nc
+        code.iter()
+            .filter(|c| is_branch(c) && !c.if_converted)
+            .filter_map(|c| branch_target(c, labels))
+            .collect::<HashSet<usize>>()
     };
     let mut nc_starts = nc_starts_of(code, labels);
     for i in 0..code.len() {
@@ -333,10 +332,7 @@ pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &mut HashMap<String, u
         let space = space_of(&code[i].inst.opcode);
         if code[i].inst.opcode.starts_with("ld.global.nc") {
             // Past a predicated block from below, never out of its own.
-            let below_block = |p: &Code| match p.inst.operands.first() {
-                Some(Operand::Reg(l)) => labels.get(l).is_some_and(|&t| t <= i),
-                _ => false,
-            };
+            let below_block = |p: &Code| branch_target(p, labels).is_some_and(|t| t <= i);
             let j = move_up(code, i, &nc_starts, |p| match p.class {
                 IssueClass::Alu => is_branch(p) && !(p.if_converted && below_block(p)),
                 IssueClass::Branch => true,
@@ -354,18 +350,11 @@ pub(crate) fn hoist_loads(code: &mut [Arc<Code>], labels: &mut HashMap<String, u
             });
             // A load never stops inside a predicated block: one that cannot
             // pass the whole block stays below it, at the block's label.
-            let inside = (0..j).rev().find_map(|b| {
-                let c = &code[b];
-                if !c.if_converted {
-                    return None;
-                }
-                match c.inst.operands.first() {
-                    Some(Operand::Reg(l)) => {
-                        labels.get(l).copied().filter(|&end| end > j && end <= i)
-                    }
-                    _ => None,
-                }
-            });
+            let inside = code[..j]
+                .iter()
+                .rev()
+                .filter(|c| c.if_converted)
+                .find_map(|c| branch_target(c, labels).filter(|&end| end > j && end <= i));
             let j = match inside {
                 Some(end) => {
                     code[j..=end].rotate_left(1);

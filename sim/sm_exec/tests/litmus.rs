@@ -4,7 +4,7 @@
 //! base seed `SEED` (default 1).
 
 use sm_exec::litmus::{load, run_test, table, Test};
-use unit_ports::lockstep::{replay_command, seed_from_env};
+use unit_ports::lockstep::{env_u64, replay_command, seed_from_env};
 
 fn tests() -> Vec<Test> {
     let dir = format!("{}/../../litmus", env!("CARGO_MANIFEST_DIR"));
@@ -26,10 +26,7 @@ fn tests() -> Vec<Test> {
 #[test]
 fn every_litmus_test_meets_its_expectation() {
     let seed = seed_from_env(1);
-    let runs: u64 = std::env::var("LITMUS_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
+    let runs: u64 = env_u64("LITMUS_RUNS").unwrap_or(300);
     println!(
         "seed {seed}, {runs} runs per test; replay: LITMUS_RUNS={runs} {}",
         replay_command(

@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sm_exec::sm_timing::SmTiming;
 use sm_exec::{run_source, Outcome, RunOptions};
-use unit_ports::lockstep::{replay_command, seed_from_env};
+use unit_ports::lockstep::{env_u64, replay_command, seed_from_env};
 
 const REGS: usize = 8;
 
@@ -121,10 +121,7 @@ fn program(seed: u64) -> String {
 #[test]
 fn a_preset_never_changes_what_a_race_free_program_computes() {
     let base = seed_from_env(1);
-    let n: u64 = std::env::var("PRESET_SEEDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
+    let n: u64 = env_u64("PRESET_SEEDS").unwrap_or(300);
     println!(
         "base seed {base}; replay: {}",
         replay_command(
