@@ -1,6 +1,6 @@
-//! One warp of the async-group tracker: its ring of committed groups, its
-//! open group, its wait register, and the cycle's update (reports, the
-//! accepted operation, in-order retirement).
+//! One warp of the async-group tracker: its committed groups, its open
+//! group, its wait register, and the cycle's update (reports, the accepted
+//! operation, in-order retirement).
 //!
 //! Implements `mbarrier_unit_model::async_groups::WarpGroups` and the
 //! per-warp part of `eval` cycle for cycle, in another representation than
@@ -8,19 +8,32 @@
 //!
 //! | model (per committed group) | here |
 //! | --- | --- |
-//! | writes left, reads left (two counters per slot) | `tot[s]`: the group's writes left when it was committed, written only then; `nz` bit s: writes left ≠ 0; `unread` bit s: reads left ≠ 0 |
+//! | every pending group in a ring of G slots | only the **non-empty** groups (writes left at their commit ≠ 0) take a slot, in the ring `[head, tail)` (`any`: the ring is not empty); an empty group takes no slot |
+//! | writes left, reads left (two counters per slot) | `tot[s]`: the group's writes left when it was committed, written only then; `seq[s]`: its commit number (`cc` at its commit, mod 2^NB) |
+//! | `n`, the pending groups | `n`, a register: +1 per commit (not an empty one with no slot: it retires at once); at the head's retirement `cc − seq[head + 1]` (the next slot's group and every later one), or 1 or 0 without a next slot |
 //! | the head group's writes left | `tot[head] − wdone` |
-//! | the oldest group with reads left (the read frontier) | the first `unread` slot from `head`; its reads left `tot[f] − rdone` |
+//! | the oldest group with reads left (the read frontier) | slot `f` while `unr`; its reads left `tot[f] − rdone`; `f = tail` while no slot has reads left |
+//! | the groups still reading (`.read`) | `rp`, a register: +1 per commit while `unr`; when the frontier moves to slot `f + 1`, `cc − seq[f + 1]`; 1 when a new group becomes the frontier; 0 without `unr` |
 //!
 //! This holds because the copy engine reports reads and completions in issue
-//! order per warp: only the head group (the oldest still writing: the
-//! leading groups with no writes left retire at every edge) is written, only
-//! the frontier group is read, every group past the frontier has all its
-//! operations unread, and every group past the head all its operations
-//! incomplete. A group committed with reads already done (reported while it
-//! was open) is the frontier at its commit, and `rdone` starts at the reads
-//! it had done. So no slot holds a counter that counts down: the per-slot
-//! logic is a load at commit and two flags.
+//! order per warp: only the head group is written, only the frontier group
+//! is read, every group past the frontier has all its operations unread,
+//! and every group past the head all its operations incomplete. So the head
+//! and the frontier are pointers that step by one slot: the head's last
+//! completion retires it (and the empty groups committed right after it,
+//! which have no slot: `n` becomes the count from the next slot's commit
+//! number), the frontier's last read moves it on. An empty group is
+//! pending only behind a non-empty one (with no slot before it, it retires
+//! at the edge of its commit), so no encoder looks for "the oldest group
+//! with …". `n` and `rp` are registers, so the release decision is two
+//! comparisons on registers.
+//!
+//! A group committed with reads already done (reported while it was open:
+//! possible only when no older group has reads left) is the frontier at its
+//! commit, and `rdone` starts at the reads it had done; a group committed
+//! with every read done moves the frontier past it. A group committed with
+//! no group pending is the head, and its `tot` counts only the completions
+//! still due.
 //!
 //! The cycle:
 //! 1. release: a blocked warp whose registered state meets its wait
@@ -28,22 +41,17 @@
 //!    youngest `<= wait_n`) is released;
 //! 2. a read report (`rd_hit`) counts a read of the frontier group, else of
 //!    the open group; with none it is spurious (`rd_bad`); the frontier's
-//!    last read clears its `unread` bit;
+//!    last read moves `f` one slot on (clearing `unr` at the youngest);
 //! 3. a completion report (`wr_hit`) counts a completion of the head group if
 //!    it has more writes than reads left (after the read report of the same
 //!    cycle), else of the open group under the same rule when no group is
 //!    committed; otherwise it is spurious (`wr_bad`); the head's last
-//!    completion clears its `nz` bit;
+//!    completion retires it;
 //! 4. the accepted operation (`op_hit` and `ready`): bulk into the open
-//!    group, commit (the open group becomes slot `head + n`), or a wait;
-//! 5. every leading committed group with no writes left retires (several
-//!    per cycle): `head` jumps to the oldest group still writing, or past
-//!    all of them.
-//!
-//! Slots outside the window `[head, head + n)` always have both flags 0 (a
-//! retired group has no writes left, and reads left never exceed writes
-//! left), which lets [`FirstFromHead`] find "the oldest group with …" by a
-//! circular priority encoder.
+//!    group, commit (a non-empty open group takes slot `tail`; every commit
+//!    counts in `cc`), or a wait;
+//! 5. retirement: the head's last completion moves `head` one slot on;
+//!    `n` and `rp` take their values after the edge.
 //!
 //! Ports (G = group_depth ≥ 2, HB = log2 G, NB = bits of 0..=G,
 //! OB = group_op_bits):
@@ -57,8 +65,6 @@
 //! - `rd_bad`, `wr_bad` (out): this cycle's report for the warp is spurious.
 
 use rust_hdl::prelude::*;
-
-use crate::ag_first::FirstFromHead;
 
 /// One warp's group tracker.
 #[derive(LogicBlock)]
@@ -75,11 +81,21 @@ pub struct AgWarp<const G: usize, const HB: usize, const NB: usize, const OB: us
     pub rel_go: Signal<Out, Bit>,
     pub rd_bad: Signal<Out, Bit>,
     pub wr_bad: Signal<Out, Bit>,
+    /// Per slot: writes left at the commit, and the commit number.
     tot: [DFF<Bits<OB>>; G],
-    unread: DFF<Bits<G>>,
-    nz: DFF<Bits<G>>,
+    seq: [DFF<Bits<NB>>; G],
+    /// The ring of non-empty groups `[head, tail)`, not empty while `any`.
     head: DFF<Bits<HB>>,
+    tail: DFF<Bits<HB>>,
+    any: DFF<Bit>,
+    /// The read frontier (`tail` while `unr` is low).
+    f: DFF<Bits<HB>>,
+    unr: DFF<Bit>,
+    /// Commits so far, mod 2^NB.
+    cc: DFF<Bits<NB>>,
+    /// Pending groups, and groups still reading (from the frontier on).
     n: DFF<Bits<NB>>,
+    rp: DFF<Bits<NB>>,
     rdone: DFF<Bits<OB>>,
     wdone: DFF<Bits<OB>>,
     open_rd: DFF<Bits<OB>>,
@@ -87,48 +103,47 @@ pub struct AgWarp<const G: usize, const HB: usize, const NB: usize, const OB: us
     blk: DFF<Bit>,
     wait_n: DFF<Bits<NB>>,
     wait_rd: DFF<Bit>,
-    enc_r: FirstFromHead<G, HB>,
-    enc_x: FirstFromHead<G, HB>,
-    head_hot: Signal<Local, Bits<G>>,
     tail_hot: Signal<Local, Bits<G>>,
     tot_f: Signal<Local, Bits<OB>>,
     tot_h: Signal<Local, Bits<OB>>,
-    age_r: Signal<Local, Bits<NB>>,
-    age_x: Signal<Local, Bits<NB>>,
-    read_pend: Signal<Local, Bits<NB>>,
+    /// The commit numbers of the slots after the frontier and after the head.
+    seq_f1: Signal<Local, Bits<NB>>,
+    seq_h1: Signal<Local, Bits<NB>>,
+    counted: Signal<Local, Bit>,
+    cc_post: Signal<Local, Bits<NB>>,
     met: Signal<Local, Bit>,
     rd_dec_c: Signal<Local, Bit>,
     rd_dec_o: Signal<Local, Bit>,
     rdone_inc: Signal<Local, Bits<OB>>,
     rd_fin: Signal<Local, Bit>,
     rd_seen: Signal<Local, Bits<OB>>,
-    unread_post: Signal<Local, Bits<G>>,
+    f_inc: Signal<Local, Bits<HB>>,
+    f_post: Signal<Local, Bits<HB>>,
+    unr_post: Signal<Local, Bit>,
     rdone_post: Signal<Local, Bits<OB>>,
     open_rd_post: Signal<Local, Bits<OB>>,
     open_wr_post: Signal<Local, Bits<OB>>,
-    has_c: Signal<Local, Bit>,
     f_is_h: Signal<Local, Bit>,
     wr_dec_c: Signal<Local, Bit>,
     wr_dec_o: Signal<Local, Bit>,
     wdone_inc: Signal<Local, Bits<OB>>,
     wr_fin: Signal<Local, Bit>,
-    nz_post: Signal<Local, Bits<G>>,
     wdone_post: Signal<Local, Bits<OB>>,
     accept: Signal<Local, Bit>,
     do_bulk: Signal<Local, Bit>,
     do_commit: Signal<Local, Bit>,
     do_wait: Signal<Local, Bit>,
-    tail_sum: Signal<Local, Bits<HB>>,
-    tail: Signal<Local, Bits<HB>>,
-    n_post: Signal<Local, Bits<NB>>,
-    n_low: Signal<Local, Bits<HB>>,
-    n_post_low: Signal<Local, Bits<HB>>,
-    head_all: Signal<Local, Bits<HB>>,
-    gmask: Constant<Bits<HB>>,
-    full_g: Constant<Bits<NB>>,
+    /// A commit of a non-empty group: it takes slot `tail`.
+    do_slot: Signal<Local, Bit>,
+    tail_inc: Signal<Local, Bits<HB>>,
+    tail_post: Signal<Local, Bits<HB>>,
+    any_post: Signal<Local, Bit>,
+    head_inc: Signal<Local, Bits<HB>>,
     max_ops: Constant<Bits<OB>>,
+    full_g: Constant<Bits<NB>>,
     one_o: Constant<Bits<OB>>,
     one_n: Constant<Bits<NB>>,
+    one_h: Constant<Bits<HB>>,
     op_bulk: Constant<Bits<2>>,
     op_commit: Constant<Bits<2>>,
     slot_idx: [Constant<Bits<HB>>; G],
@@ -138,6 +153,9 @@ impl<const G: usize, const HB: usize, const NB: usize, const OB: usize> Default
     for AgWarp<G, HB, NB, OB>
 {
     fn default() -> Self {
+        // G = 1 is not supported: rust-hdl emits a 1-bit `Bits<1>` without a
+        // range, so the one-slot ring's `get_bit(0)` is invalid Verilog.
+        // `cc − seq` counts up to G pending groups: G < 2^NB.
         assert!(G.is_power_of_two() && G >= 2 && G == 1 << HB && G < 1 << NB && OB >= 1);
         Self {
             clock: Default::default(),
@@ -153,10 +171,15 @@ impl<const G: usize, const HB: usize, const NB: usize, const OB: usize> Default
             rd_bad: Default::default(),
             wr_bad: Default::default(),
             tot: std::array::from_fn(|_| Default::default()),
-            unread: Default::default(),
-            nz: Default::default(),
+            seq: std::array::from_fn(|_| Default::default()),
             head: Default::default(),
+            tail: Default::default(),
+            any: Default::default(),
+            f: Default::default(),
+            unr: Default::default(),
+            cc: Default::default(),
             n: Default::default(),
+            rp: Default::default(),
             rdone: Default::default(),
             wdone: Default::default(),
             open_rd: Default::default(),
@@ -164,48 +187,45 @@ impl<const G: usize, const HB: usize, const NB: usize, const OB: usize> Default
             blk: Default::default(),
             wait_n: Default::default(),
             wait_rd: Default::default(),
-            enc_r: Default::default(),
-            enc_x: Default::default(),
-            head_hot: Default::default(),
             tail_hot: Default::default(),
             tot_f: Default::default(),
             tot_h: Default::default(),
-            age_r: Default::default(),
-            age_x: Default::default(),
-            read_pend: Default::default(),
+            seq_f1: Default::default(),
+            seq_h1: Default::default(),
+            counted: Default::default(),
+            cc_post: Default::default(),
             met: Default::default(),
             rd_dec_c: Default::default(),
             rd_dec_o: Default::default(),
             rdone_inc: Default::default(),
             rd_fin: Default::default(),
             rd_seen: Default::default(),
-            unread_post: Default::default(),
+            f_inc: Default::default(),
+            f_post: Default::default(),
+            unr_post: Default::default(),
             rdone_post: Default::default(),
             open_rd_post: Default::default(),
             open_wr_post: Default::default(),
-            has_c: Default::default(),
             f_is_h: Default::default(),
             wr_dec_c: Default::default(),
             wr_dec_o: Default::default(),
             wdone_inc: Default::default(),
             wr_fin: Default::default(),
-            nz_post: Default::default(),
             wdone_post: Default::default(),
             accept: Default::default(),
             do_bulk: Default::default(),
             do_commit: Default::default(),
             do_wait: Default::default(),
-            tail_sum: Default::default(),
-            tail: Default::default(),
-            n_post: Default::default(),
-            n_low: Default::default(),
-            n_post_low: Default::default(),
-            head_all: Default::default(),
-            gmask: Constant::new(((G - 1) as u64).into()),
-            full_g: Constant::new((G as u64).into()),
+            do_slot: Default::default(),
+            tail_inc: Default::default(),
+            tail_post: Default::default(),
+            any_post: Default::default(),
+            head_inc: Default::default(),
             max_ops: Constant::new(((1u64 << OB) - 1).into()),
+            full_g: Constant::new((G as u64).into()),
             one_o: Constant::new(1u64.into()),
             one_n: Constant::new(1u64.into()),
+            one_h: Constant::new(1u64.into()),
             op_bulk: Constant::new(0u64.into()),
             op_commit: Constant::new(1u64.into()),
             slot_idx: std::array::from_fn(|s| Constant::new((s as u64).into())),
@@ -219,44 +239,45 @@ impl<const G: usize, const HB: usize, const NB: usize, const OB: usize> Logic
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, unread, nz, head, n, rdone, wdone, open_rd, open_wr, blk, wait_n, wait_rd
+            self, clock, head, tail, any, f, unr, cc, n, rp, rdone, wdone, open_rd, open_wr, blk,
+            wait_n, wait_rd
         );
 
-        // Registered view: the read frontier (first unread slot from head)
-        // and the head and tail slots, one-hot; the frontier's and the
-        // head's group sizes.
-        self.enc_r.bits.next = self.unread.q.val();
-        self.enc_r.head.next = self.head.q.val();
-        self.n_low.next = self.n.q.val().get_bits::<HB>(0);
-        self.tail_sum.next = self.head.q.val() + self.n_low.val();
-        self.tail.next = self.tail_sum.val() & self.gmask.val();
-        self.head_hot.next = 0.into();
+        // Registered view: the frontier's and the head's sizes, the commit
+        // numbers of the slots after them; the tail slot, one-hot (the
+        // commit's write enables).
+        self.f_inc.next = self.f.q.val() + self.one_h.val();
+        self.head_inc.next = self.head.q.val() + self.one_h.val();
         self.tail_hot.next = 0.into();
         self.tot_f.next = 0.into();
         self.tot_h.next = 0.into();
+        self.seq_f1.next = 0.into();
+        self.seq_h1.next = 0.into();
         for s in 0..G {
             self.tot[s].clock.next = self.clock.val();
+            self.seq[s].clock.next = self.clock.val();
             self.tot[s].d.next = self.tot[s].q.val();
-            if self.enc_r.onehot.val().get_bit(s) {
+            self.seq[s].d.next = self.seq[s].q.val();
+            if self.f.q.val() == self.slot_idx[s].val() {
                 self.tot_f.next = self.tot[s].q.val();
             }
             if self.head.q.val() == self.slot_idx[s].val() {
-                self.head_hot.next = self.head_hot.val().replace_bit(s, true);
                 self.tot_h.next = self.tot[s].q.val();
             }
-            if self.tail.val() == self.slot_idx[s].val() {
+            if self.f_inc.val() == self.slot_idx[s].val() {
+                self.seq_f1.next = self.seq[s].q.val();
+            }
+            if self.head_inc.val() == self.slot_idx[s].val() {
+                self.seq_h1.next = self.seq[s].q.val();
+            }
+            if self.tail.q.val() == self.slot_idx[s].val() {
                 self.tail_hot.next = self.tail_hot.val().replace_bit(s, true);
             }
         }
 
         // 1. Release on the registered state.
-        self.age_r.next = bit_cast::<NB, HB>(self.enc_r.age.val());
-        self.read_pend.next = 0.into();
-        if self.enc_r.any.val() {
-            self.read_pend.next = self.n.q.val() - self.age_r.val();
-        }
         if self.wait_rd.q.val() {
-            self.met.next = self.read_pend.val() <= self.wait_n.q.val();
+            self.met.next = self.rp.q.val() <= self.wait_n.q.val();
         } else {
             self.met.next = self.n.q.val() <= self.wait_n.q.val();
         }
@@ -267,9 +288,9 @@ impl<const G: usize, const HB: usize, const NB: usize, const OB: usize> Logic
         }
 
         // 2. Read report: the frontier group, else the open group.
-        self.rd_dec_c.next = self.rd_hit.val() & self.enc_r.any.val();
-        self.rd_dec_o.next = self.rd_hit.val() & !self.enc_r.any.val() & self.open_rd.q.val().any();
-        self.rd_bad.next = self.rd_hit.val() & !self.enc_r.any.val() & !self.open_rd.q.val().any();
+        self.rd_dec_c.next = self.rd_hit.val() & self.unr.q.val();
+        self.rd_dec_o.next = self.rd_hit.val() & !self.unr.q.val() & self.open_rd.q.val().any();
+        self.rd_bad.next = self.rd_hit.val() & !self.unr.q.val() & !self.open_rd.q.val().any();
         self.open_rd_post.next = self.open_rd.q.val();
         if self.rd_dec_o.val() {
             self.open_rd_post.next = self.open_rd.q.val() - self.one_o.val();
@@ -282,23 +303,25 @@ impl<const G: usize, const HB: usize, const NB: usize, const OB: usize> Logic
             self.rd_seen.next = self.rdone_inc.val();
         }
         self.rdone_post.next = self.rd_seen.val();
-        self.unread_post.next = self.unread.q.val();
+        self.f_post.next = self.f.q.val();
+        self.unr_post.next = self.unr.q.val();
         if self.rd_fin.val() {
+            // The frontier moves on; past the youngest slot none reads.
             self.rdone_post.next = 0.into();
-            self.unread_post.next = self.unread.q.val() & !self.enc_r.onehot.val();
+            self.f_post.next = self.f_inc.val();
+            self.unr_post.next = self.f_inc.val() != self.tail.q.val();
         }
 
         // 3. Completion report: the head group, if it has more writes than
         // reads left after this cycle's read report (always, unless it is
         // the frontier: then iff more of its reads than its completions
         // are done), else the open group when no group is committed.
-        self.has_c.next = self.n.q.val().any();
-        self.f_is_h.next = self.enc_r.any.val() & (self.enc_r.idx.val() == self.head.q.val());
+        self.f_is_h.next = self.unr.q.val() & (self.f.q.val() == self.head.q.val());
         self.wr_dec_c.next = self.wr_hit.val()
-            & self.has_c.val()
+            & self.any.q.val()
             & (!self.f_is_h.val() | (self.rd_seen.val() > self.wdone.q.val()));
         self.wr_dec_o.next = self.wr_hit.val()
-            & !self.has_c.val()
+            & !self.any.q.val()
             & (self.open_wr.q.val() > self.open_rd_post.val());
         self.wr_bad.next = self.wr_hit.val() & !self.wr_dec_c.val() & !self.wr_dec_o.val();
         self.open_wr_post.next = self.open_wr.q.val();
@@ -311,10 +334,8 @@ impl<const G: usize, const HB: usize, const NB: usize, const OB: usize> Logic
         if self.wr_dec_c.val() {
             self.wdone_post.next = self.wdone_inc.val();
         }
-        self.nz_post.next = self.nz.q.val();
         if self.wr_fin.val() {
             self.wdone_post.next = 0.into();
-            self.nz_post.next = self.nz.q.val() & !self.head_hot.val();
         }
 
         // 4. The operation (refused while blocked, on a full open group, on G pending groups).
@@ -332,32 +353,45 @@ impl<const G: usize, const HB: usize, const NB: usize, const OB: usize> Logic
         self.do_bulk.next = self.accept.val() & (self.ag_op.val() == self.op_bulk.val());
         self.do_commit.next = self.accept.val() & (self.ag_op.val() == self.op_commit.val());
         self.do_wait.next = self.accept.val() & self.ag_op.val().get_bit(1);
+        self.do_slot.next = self.do_commit.val() & self.open_wr_post.val().any();
         self.open_rd.d.next = self.open_rd_post.val();
         self.open_wr.d.next = self.open_wr_post.val();
-        self.n_post.next = self.n.q.val();
+        self.tail_inc.next = self.tail.q.val() + self.one_h.val();
+        self.tail_post.next = self.tail.q.val();
+        self.any_post.next = self.any.q.val();
         if self.do_bulk.val() {
             self.open_rd.d.next = self.open_rd_post.val() + self.one_o.val();
             self.open_wr.d.next = self.open_wr_post.val() + self.one_o.val();
         }
+        self.cc_post.next = self.cc.q.val();
         if self.do_commit.val() {
             self.open_rd.d.next = 0.into();
             self.open_wr.d.next = 0.into();
-            self.n_post.next = self.n.q.val() + self.one_n.val();
+            self.cc_post.next = self.cc.q.val() + self.one_n.val();
+        }
+        self.cc.d.next = self.cc_post.val();
+        // A commit counts in `n` unless it is empty with no group pending
+        // (it retires at once).
+        self.counted.next = self.do_commit.val() & (self.any.q.val() | self.do_slot.val());
+        if self.do_slot.val() {
             for s in 0..G {
                 if self.tail_hot.val().get_bit(s) {
                     self.tot[s].d.next = self.open_wr_post.val();
+                    self.seq[s].d.next = self.cc.q.val();
                 }
             }
-            // A new group with reads left is the frontier if no older group
-            // has any; it starts with the reads it had done while open.
+            self.tail_post.next = self.tail_inc.val();
+            self.any_post.next = true;
             if self.open_rd_post.val().any() {
-                if !self.unread_post.val().any() {
+                // With reads left it is the frontier if no older group has
+                // any, starting with the reads it had done while open.
+                if !self.unr_post.val() {
                     self.rdone_post.next = self.open_wr_post.val() - self.open_rd_post.val();
                 }
-                self.unread_post.next = self.unread_post.val() | self.tail_hot.val();
-            }
-            if self.open_wr_post.val().any() {
-                self.nz_post.next = self.nz_post.val() | self.tail_hot.val();
+                self.unr_post.next = true;
+            } else if !self.unr_post.val() {
+                // Every read done: the frontier stays past the youngest.
+                self.f_post.next = self.tail_inc.val();
             }
         }
         if self.do_wait.val() {
@@ -365,33 +399,66 @@ impl<const G: usize, const HB: usize, const NB: usize, const OB: usize> Logic
             self.wait_n.d.next = self.ag_n.val();
             self.wait_rd.d.next = self.ag_op.val().get_bit(0);
         }
-        self.unread.d.next = self.unread_post.val();
-        self.nz.d.next = self.nz_post.val();
+        // The groups still reading after the edge: from a frontier that
+        // moved to an older slot, its commit number on; from one that
+        // stays, one more per counted commit; from a new group that
+        // becomes the frontier, 1.
+        if self.rd_fin.val() & (self.f_inc.val() != self.tail.q.val()) {
+            self.rp.d.next = self.cc_post.val() - self.seq_f1.val();
+        } else if self.unr.q.val() & !self.rd_fin.val() {
+            self.rp.d.next = self.rp.q.val();
+            if self.counted.val() {
+                self.rp.d.next = self.rp.q.val() + self.one_n.val();
+            }
+        } else {
+            self.rp.d.next = 0.into();
+            if self.do_slot.val() & self.open_rd_post.val().any() {
+                self.rp.d.next = self.one_n.val();
+            }
+        }
+        self.f.d.next = self.f_post.val();
+        self.unr.d.next = self.unr_post.val();
         self.rdone.d.next = self.rdone_post.val();
         self.wdone.d.next = self.wdone_post.val();
+        self.tail.d.next = self.tail_post.val();
 
-        // 5. In-order retirement of the leading groups with no writes left.
-        self.enc_x.bits.next = self.nz_post.val();
-        self.enc_x.head.next = self.head.q.val();
-        self.age_x.next = bit_cast::<NB, HB>(self.enc_x.age.val());
-        self.n_post_low.next = self.n_post.val().get_bits::<HB>(0);
-        self.head_all.next = self.head.q.val() + self.n_post_low.val();
-        if self.enc_x.any.val() {
-            self.head.d.next = self.enc_x.idx.val();
-            self.n.d.next = self.n_post.val() - self.age_x.val();
-        } else {
-            self.head.d.next = self.head_all.val() & self.gmask.val();
-            self.n.d.next = 0.into();
+        // 5. Retirement: the head's last completion retires its group (and
+        // the empty groups committed right after it).
+        // The pending groups after the edge: one more per counted commit;
+        // after a retirement, from the next slot's commit number on (the
+        // empty groups between retire too), 1 if the next slot is the one
+        // this commit fills, none if there is no next slot.
+        self.head.d.next = self.head.q.val();
+        self.any.d.next = self.any_post.val();
+        self.n.d.next = self.n.q.val();
+        if self.counted.val() {
+            self.n.d.next = self.n.q.val() + self.one_n.val();
+        }
+        if self.wr_fin.val() {
+            self.head.d.next = self.head_inc.val();
+            self.any.d.next = self.head_inc.val() != self.tail_post.val();
+            if self.head_inc.val() != self.tail.q.val() {
+                self.n.d.next = self.cc_post.val() - self.seq_h1.val();
+            } else if self.do_slot.val() {
+                self.n.d.next = self.one_n.val();
+            } else {
+                self.n.d.next = 0.into();
+            }
         }
 
         if self.reset.val() {
             for s in 0..G {
                 self.tot[s].d.next = 0.into();
+                self.seq[s].d.next = 0.into();
             }
-            self.unread.d.next = 0.into();
-            self.nz.d.next = 0.into();
             self.head.d.next = 0.into();
+            self.tail.d.next = 0.into();
+            self.any.d.next = false;
+            self.f.d.next = 0.into();
+            self.unr.d.next = false;
+            self.cc.d.next = 0.into();
             self.n.d.next = 0.into();
+            self.rp.d.next = 0.into();
             self.rdone.d.next = 0.into();
             self.wdone.d.next = 0.into();
             self.open_rd.d.next = 0.into();

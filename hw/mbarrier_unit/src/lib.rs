@@ -25,14 +25,12 @@
 //! | file | block | kernel part |
 //! | --- | --- | --- |
 //! | `async_groups.rs` | [`AsyncGroups`]: top, warp decode, `err` register | `eval`, reported error |
-//! | `ag_warp.rs` | one warp: ring of groups, open group, wait, retirement (×W) | `WarpGroups`, per-warp steps |
-//! | `ag_first.rs` | circular priority encoder from `head` (×3 per warp) | "oldest group with …" loops |
+//! | `ag_warp.rs` | one warp: ring of its non-empty groups, read frontier, open group, wait, retirement (×W) | `WarpGroups`, per-warp steps |
 //!
 //! with `ag_dispatch.rs`, `ag_hdl_dut.rs`, `ag_verilog.rs` (`async_groups.v`)
 //! around it.
 
 pub mod ag_dispatch;
-pub mod ag_first;
 pub mod ag_hdl_dut;
 pub mod ag_verilog;
 pub mod ag_warp;

@@ -883,11 +883,11 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     output reg  wr_bad;
     
     // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  full_g = 2'b10;
     localparam  max_ops = 1'b1;
+    localparam  full_g = 2'b10;
     localparam  one_o = 1'b1;
     localparam  one_n = 2'b1;
+    localparam  one_h = 1'b1;
     localparam  op_bulk = 2'b0;
     localparam  op_commit = 2'b1;
     localparam  slot_idx__0 = 1'b0;
@@ -900,18 +900,36 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     reg  tot__1__d;
     wire  tot__1__q;
     reg  tot__1__clock;
-    reg  [1:0] unread__d;
-    wire  [1:0] unread__q;
-    reg  unread__clock;
-    reg  [1:0] nz__d;
-    wire  [1:0] nz__q;
-    reg  nz__clock;
+    reg  [1:0] seq__0__d;
+    wire  [1:0] seq__0__q;
+    reg  seq__0__clock;
+    reg  [1:0] seq__1__d;
+    wire  [1:0] seq__1__q;
+    reg  seq__1__clock;
     reg  head__d;
     wire  head__q;
     reg  head__clock;
+    reg  tail__d;
+    wire  tail__q;
+    reg  tail__clock;
+    reg  any__d;
+    wire  any__q;
+    reg  any__clock;
+    reg  f__d;
+    wire  f__q;
+    reg  f__clock;
+    reg  unr__d;
+    wire  unr__q;
+    reg  unr__clock;
+    reg  [1:0] cc__d;
+    wire  [1:0] cc__q;
+    reg  cc__clock;
     reg  [1:0] n__d;
     wire  [1:0] n__q;
     reg  n__clock;
+    reg  [1:0] rp__d;
+    wire  [1:0] rp__q;
+    reg  rp__clock;
     reg  rdone__d;
     wire  rdone__q;
     reg  rdone__clock;
@@ -933,108 +951,125 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     reg  wait_rd__d;
     wire  wait_rd__q;
     reg  wait_rd__clock;
-    reg  [1:0] enc_r__bits;
-    reg  enc_r__head;
-    wire  enc_r__any;
-    wire  [1:0] enc_r__onehot;
-    wire  enc_r__idx;
-    wire  enc_r__age;
-    reg  [1:0] enc_x__bits;
-    reg  enc_x__head;
-    wire  enc_x__any;
-    wire  [1:0] enc_x__onehot;
-    wire  enc_x__idx;
-    wire  enc_x__age;
     
     // Local signals
-    reg  [1:0] head_hot;
     reg  [1:0] tail_hot;
     reg  tot_f;
     reg  tot_h;
-    reg  [1:0] age_r;
-    reg  [1:0] age_x;
-    reg  [1:0] read_pend;
+    reg  [1:0] seq_f1;
+    reg  [1:0] seq_h1;
+    reg  counted;
+    reg  [1:0] cc_post;
     reg  met;
     reg  rd_dec_c;
     reg  rd_dec_o;
     reg  rdone_inc;
     reg  rd_fin;
     reg  rd_seen;
-    reg  [1:0] unread_post;
+    reg  f_inc;
+    reg  f_post;
+    reg  unr_post;
     reg  rdone_post;
     reg  open_rd_post;
     reg  open_wr_post;
-    reg  has_c;
     reg  f_is_h;
     reg  wr_dec_c;
     reg  wr_dec_o;
     reg  wdone_inc;
     reg  wr_fin;
-    reg  [1:0] nz_post;
     reg  wdone_post;
     reg  accept;
     reg  do_bulk;
     reg  do_commit;
     reg  do_wait;
-    reg  tail_sum;
-    reg  tail;
-    reg  [1:0] n_post;
-    reg  n_low;
-    reg  n_post_low;
-    reg  head_all;
+    reg  do_slot;
+    reg  tail_inc;
+    reg  tail_post;
+    reg  any_post;
+    reg  head_inc;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk tot__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any tot__0(
         .d(tot__0__d),
         .q(tot__0__q),
         .clock(tot__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk tot__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any tot__1(
         .d(tot__1__d),
         .q(tot__1__q),
         .clock(tot__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r unread(
-        .d(unread__d),
-        .q(unread__q),
-        .clock(unread__clock)
+    smsync_w8_k2_c1_m8_g2__ag__cause_r seq__0(
+        .d(seq__0__d),
+        .q(seq__0__q),
+        .clock(seq__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r nz(
-        .d(nz__d),
-        .q(nz__q),
-        .clock(nz__clock)
+    smsync_w8_k2_c1_m8_g2__ag__cause_r seq__1(
+        .d(seq__1__d),
+        .q(seq__1__q),
+        .clock(seq__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk head(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any tail(
+        .d(tail__d),
+        .q(tail__q),
+        .clock(tail__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any any(
+        .d(any__d),
+        .q(any__q),
+        .clock(any__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any f(
+        .d(f__d),
+        .q(f__q),
+        .clock(f__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any unr(
+        .d(unr__d),
+        .q(unr__q),
+        .clock(unr__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__cause_r cc(
+        .d(cc__d),
+        .q(cc__q),
+        .clock(cc__clock)
     );
     smsync_w8_k2_c1_m8_g2__ag__cause_r n(
         .d(n__d),
         .q(n__q),
         .clock(n__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rdone(
+    smsync_w8_k2_c1_m8_g2__ag__cause_r rp(
+        .d(rp__d),
+        .q(rp__q),
+        .clock(rp__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any rdone(
         .d(rdone__d),
         .q(rdone__q),
         .clock(rdone__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wdone(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wdone(
         .d(wdone__d),
         .q(wdone__q),
         .clock(wdone__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk open_rd(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any open_rd(
         .d(open_rd__d),
         .q(open_rd__q),
         .clock(open_rd__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk open_wr(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any open_wr(
         .d(open_wr__d),
         .q(open_wr__q),
         .clock(open_wr__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk blk(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any blk(
         .d(blk__d),
         .q(blk__q),
         .clock(blk__clock)
@@ -1044,34 +1079,22 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .q(wait_n__q),
         .clock(wait_n__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wait_rd(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wait_rd(
         .d(wait_rd__d),
         .q(wait_rd__q),
         .clock(wait_rd__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r enc_r(
-        .bits(enc_r__bits),
-        .head(enc_r__head),
-        .any(enc_r__any),
-        .onehot(enc_r__onehot),
-        .idx(enc_r__idx),
-        .age(enc_r__age)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r enc_x(
-        .bits(enc_x__bits),
-        .head(enc_x__head),
-        .any(enc_x__any),
-        .onehot(enc_x__onehot),
-        .idx(enc_x__idx),
-        .age(enc_x__age)
-    );
     
     // Update code
     always @(*) begin
-        unread__clock = clock;
-        nz__clock = clock;
         head__clock = clock;
+        tail__clock = clock;
+        any__clock = clock;
+        f__clock = clock;
+        unr__clock = clock;
+        cc__clock = clock;
         n__clock = clock;
+        rp__clock = clock;
         rdone__clock = clock;
         wdone__clock = clock;
         open_rd__clock = clock;
@@ -1079,10 +1102,14 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         blk__clock = clock;
         wait_n__clock = clock;
         wait_rd__clock = clock;
-        unread__d = unread__q;
-        nz__d = nz__q;
         head__d = head__q;
+        tail__d = tail__q;
+        any__d = any__q;
+        f__d = f__q;
+        unr__d = unr__q;
+        cc__d = cc__q;
         n__d = n__q;
+        rp__d = rp__q;
         rdone__d = rdone__q;
         wdone__d = wdone__q;
         open_rd__d = open_rd__q;
@@ -1090,46 +1117,53 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         blk__d = blk__q;
         wait_n__d = wait_n__q;
         wait_rd__d = wait_rd__q;
-        enc_r__bits = unread__q;
-        enc_r__head = head__q;
-        n_low = n__q[(32'h0)+:(1)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
-        head_hot = 32'h0;
+        f_inc = f__q + one_h;
+        head_inc = head__q + one_h;
         tail_hot = 32'h0;
         tot_f = 32'h0;
         tot_h = 32'h0;
+        seq_f1 = 32'h0;
+        seq_h1 = 32'h0;
         tot__0__clock = clock;
+        seq__0__clock = clock;
         tot__0__d = tot__0__q;
-        if (enc_r__onehot[0]) begin
+        seq__0__d = seq__0__q;
+        if (f__q == slot_idx__0) begin
             tot_f = tot__0__q;
         end
         if (head__q == slot_idx__0) begin
-            head_hot = (head_hot & ~(1 << (0)) | ((1'b1) << (0)));
             tot_h = tot__0__q;
         end
-        if (tail == slot_idx__0) begin
+        if (f_inc == slot_idx__0) begin
+            seq_f1 = seq__0__q;
+        end
+        if (head_inc == slot_idx__0) begin
+            seq_h1 = seq__0__q;
+        end
+        if (tail__q == slot_idx__0) begin
             tail_hot = (tail_hot & ~(1 << (0)) | ((1'b1) << (0)));
         end
         tot__1__clock = clock;
+        seq__1__clock = clock;
         tot__1__d = tot__1__q;
-        if (enc_r__onehot[1]) begin
+        seq__1__d = seq__1__q;
+        if (f__q == slot_idx__1) begin
             tot_f = tot__1__q;
         end
         if (head__q == slot_idx__1) begin
-            head_hot = (head_hot & ~(1 << (1)) | ((1'b1) << (1)));
             tot_h = tot__1__q;
         end
-        if (tail == slot_idx__1) begin
+        if (f_inc == slot_idx__1) begin
+            seq_f1 = seq__1__q;
+        end
+        if (head_inc == slot_idx__1) begin
+            seq_h1 = seq__1__q;
+        end
+        if (tail__q == slot_idx__1) begin
             tail_hot = (tail_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        age_r = ((enc_r__age) & 2'h3);
-        read_pend = 32'h0;
-        if (enc_r__any) begin
-            read_pend = n__q - age_r;
-        end
         if (wait_rd__q) begin
-            met = read_pend <= wait_n__q;
+            met = rp__q <= wait_n__q;
         end
         else begin
             met = n__q <= wait_n__q;
@@ -1139,9 +1173,9 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         if (rel_go) begin
             blk__d = 1'b0;
         end
-        rd_dec_c = rd_hit & enc_r__any;
-        rd_dec_o = rd_hit & ~enc_r__any & |open_rd__q;
-        rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;
+        rd_dec_c = rd_hit & unr__q;
+        rd_dec_o = rd_hit & ~unr__q & |open_rd__q;
+        rd_bad = rd_hit & ~unr__q & ~|open_rd__q;
         open_rd_post = open_rd__q;
         if (rd_dec_o) begin
             open_rd_post = open_rd__q - one_o;
@@ -1153,15 +1187,16 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
             rd_seen = rdone_inc;
         end
         rdone_post = rd_seen;
-        unread_post = unread__q;
+        f_post = f__q;
+        unr_post = unr__q;
         if (rd_fin) begin
             rdone_post = 32'h0;
-            unread_post = unread__q & ~enc_r__onehot;
+            f_post = f_inc;
+            unr_post = f_inc != tail__q;
         end
-        has_c = |n__q;
-        f_is_h = enc_r__any & (enc_r__idx == head__q);
-        wr_dec_c = wr_hit & has_c & (~f_is_h | (rd_seen > wdone__q));
-        wr_dec_o = wr_hit & ~has_c & (open_wr__q > open_rd_post);
+        f_is_h = unr__q & (f__q == head__q);
+        wr_dec_c = wr_hit & any__q & (~f_is_h | (rd_seen > wdone__q));
+        wr_dec_o = wr_hit & ~any__q & (open_wr__q > open_rd_post);
         wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
         open_wr_post = open_wr__q;
         if (wr_dec_o) begin
@@ -1173,10 +1208,8 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         if (wr_dec_c) begin
             wdone_post = wdone_inc;
         end
-        nz_post = nz__q;
         if (wr_fin) begin
             wdone_post = 32'h0;
-            nz_post = nz__q & ~head_hot;
         end
         ready = 1'b0;
         if (~blk__q) begin
@@ -1194,31 +1227,43 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         do_bulk = accept & (ag_op == op_bulk);
         do_commit = accept & (ag_op == op_commit);
         do_wait = accept & ag_op[32'h1];
+        do_slot = do_commit & |open_wr_post;
         open_rd__d = open_rd_post;
         open_wr__d = open_wr_post;
-        n_post = n__q;
+        tail_inc = tail__q + one_h;
+        tail_post = tail__q;
+        any_post = any__q;
         if (do_bulk) begin
             open_rd__d = open_rd_post + one_o;
             open_wr__d = open_wr_post + one_o;
         end
+        cc_post = cc__q;
         if (do_commit) begin
             open_rd__d = 32'h0;
             open_wr__d = 32'h0;
-            n_post = n__q + one_n;
+            cc_post = cc__q + one_n;
+        end
+        cc__d = cc_post;
+        counted = do_commit & (any__q | do_slot);
+        if (do_slot) begin
             if (tail_hot[0]) begin
                 tot__0__d = open_wr_post;
+                seq__0__d = cc__q;
             end
             if (tail_hot[1]) begin
                 tot__1__d = open_wr_post;
+                seq__1__d = cc__q;
             end
+            tail_post = tail_inc;
+            any_post = 1'b1;
             if (|open_rd_post) begin
-                if (~|unread_post) begin
+                if (~unr_post) begin
                     rdone_post = open_wr_post - open_rd_post;
                 end
-                unread_post = unread_post | tail_hot;
+                unr_post = 1'b1;
             end
-            if (|open_wr_post) begin
-                nz_post = nz_post | tail_hot;
+            else if (~unr_post) begin
+                f_post = tail_inc;
             end
         end
         if (do_wait) begin
@@ -1226,30 +1271,58 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
             wait_n__d = ag_n;
             wait_rd__d = ag_op[32'h0];
         end
-        unread__d = unread_post;
-        nz__d = nz_post;
-        rdone__d = rdone_post;
-        wdone__d = wdone_post;
-        enc_x__bits = nz_post;
-        enc_x__head = head__q;
-        age_x = ((enc_x__age) & 2'h3);
-        n_post_low = n_post[(32'h0)+:(1)];
-        head_all = head__q + n_post_low;
-        if (enc_x__any) begin
-            head__d = enc_x__idx;
-            n__d = n_post - age_x;
+        if (rd_fin & (f_inc != tail__q)) begin
+            rp__d = cc_post - seq_f1;
+        end
+        else if (unr__q & ~rd_fin) begin
+            rp__d = rp__q;
+            if (counted) begin
+                rp__d = rp__q + one_n;
+            end
         end
         else begin
-            head__d = head_all & gmask;
-            n__d = 32'h0;
+            rp__d = 32'h0;
+            if (do_slot & |open_rd_post) begin
+                rp__d = one_n;
+            end
+        end
+        f__d = f_post;
+        unr__d = unr_post;
+        rdone__d = rdone_post;
+        wdone__d = wdone_post;
+        tail__d = tail_post;
+        head__d = head__q;
+        any__d = any_post;
+        n__d = n__q;
+        if (counted) begin
+            n__d = n__q + one_n;
+        end
+        if (wr_fin) begin
+            head__d = head_inc;
+            any__d = head_inc != tail_post;
+            if (head_inc != tail__q) begin
+                n__d = cc_post - seq_h1;
+            end
+            else if (do_slot) begin
+                n__d = one_n;
+            end
+            else begin
+                n__d = 32'h0;
+            end
         end
         if (reset) begin
             tot__0__d = 32'h0;
+            seq__0__d = 32'h0;
             tot__1__d = 32'h0;
-            unread__d = 32'h0;
-            nz__d = 32'h0;
+            seq__1__d = 32'h0;
             head__d = 32'h0;
+            tail__d = 32'h0;
+            any__d = 1'b0;
+            f__d = 32'h0;
+            unr__d = 1'b0;
+            cc__d = 32'h0;
             n__d = 32'h0;
+            rp__d = 32'h0;
             rdone__d = 32'h0;
             wdone__d = 32'h0;
             open_rd__d = 32'h0;
@@ -1263,7 +1336,7 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
 endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0
 
 
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__blk(d,q,clock);
+module smsync_w8_k2_c1_m8_g2__ag__warps__0__any(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1279,87 +1352,7 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0__blk(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__blk
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [1:0] bits;
-    input wire  head;
-    output reg  any;
-    output reg  [1:0] onehot;
-    output reg  idx;
-    output reg  age;
-    
-    // Constant declarations
-    localparam  gmask = 1'b1;
-    localparam  slot_idx__0 = 1'b0;
-    localparam  slot_idx__1 = 1'b1;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [1:0] hi_hot;
-    reg  [1:0] lo_hot;
-    reg  hi_idx;
-    reg  lo_idx;
-    reg  diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__enc_r
+endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__any
 
 
 module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
@@ -2188,12 +2181,12 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,w
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk byp_valid_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk hit_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
@@ -2317,12 +2310,12 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,w
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk byp_valid_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk hit_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
@@ -2446,12 +2439,12 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk byp_valid_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk hit_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
@@ -2690,12 +2683,12 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
     reg  c_id_q__clock;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk valid_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk ctl_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any ctl_q(
         .d(ctl_q__d),
         .q(ctl_q__q),
         .clock(ctl_q__clock)
@@ -2715,7 +2708,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(id_q__q),
         .clock(id_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk all_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any all_q(
         .d(all_q__d),
         .q(all_q__q),
         .clock(all_q__clock)
@@ -2730,27 +2723,27 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(popc_q__q),
         .clock(popc_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk and_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any and_q(
         .d(and_q__d),
         .q(and_q__q),
         .clock(and_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk or_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any or_q(
         .d(or_q__d),
         .q(or_q__q),
         .clock(or_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rslot_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any rslot_q(
         .d(rslot_q__d),
         .q(rslot_q__q),
         .clock(rslot_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wlive_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wlive_q(
         .d(wlive_q__d),
         .q(wlive_q__q),
         .clock(wlive_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk too_big_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any too_big_q(
         .d(too_big_q__d),
         .q(too_big_q__q),
         .clock(too_big_q__clock)
@@ -2760,22 +2753,22 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(target_m1_q__q),
         .clock(target_m1_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk target_le1_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any target_le1_q(
         .d(target_le1_q__d),
         .q(target_le1_q__q),
         .clock(target_le1_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk active_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any active_q(
         .d(active_q__d),
         .q(active_q__q),
         .clock(active_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk ctl_op_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any ctl_op_q(
         .d(ctl_op_q__d),
         .q(ctl_op_q__q),
         .clock(ctl_op_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk slot_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
@@ -2795,17 +2788,17 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(ctl_warp_q__q),
         .clock(ctl_warp_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk x_wlive_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any x_wlive_q(
         .d(x_wlive_q__d),
         .q(x_wlive_q__q),
         .clock(x_wlive_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk x_blocked_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any x_blocked_q(
         .d(x_blocked_q__d),
         .q(x_blocked_q__q),
         .clock(x_blocked_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk x_slot_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any x_slot_q(
         .d(x_slot_q__d),
         .q(x_slot_q__q),
         .clock(x_slot_q__clock)
@@ -2820,12 +2813,12 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(x_last_q__q),
         .clock(x_last_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk c_valid_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any c_valid_q(
         .d(c_valid_q__d),
         .q(c_valid_q__q),
         .clock(c_valid_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk c_slot_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any c_slot_q(
         .d(c_slot_q__d),
         .q(c_slot_q__q),
         .clock(c_slot_q__clock)
@@ -3069,12 +3062,12 @@ module smsync_w8_k2_c1_m8_g2__bar__rel(clock,reset,done,done_slot,done_id,done_m
     reg  result_q__clock;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk valid_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk slot_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
@@ -3226,7 +3219,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
     reg  [15:0] c_bit;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk busy__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any busy__0(
         .d(busy__0__d),
         .q(busy__0__q),
         .clock(busy__0__clock)
@@ -3638,42 +3631,42 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
         .q(waiting_q__q),
         .clock(waiting_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wslot__0(
         .d(wslot__0__d),
         .q(wslot__0__q),
         .clock(wslot__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wslot__1(
         .d(wslot__1__d),
         .q(wslot__1__q),
         .clock(wslot__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__2(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wslot__2(
         .d(wslot__2__d),
         .q(wslot__2__q),
         .clock(wslot__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__3(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wslot__3(
         .d(wslot__3__d),
         .q(wslot__3__q),
         .clock(wslot__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__4(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wslot__4(
         .d(wslot__4__d),
         .q(wslot__4__q),
         .clock(wslot__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__5(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wslot__5(
         .d(wslot__5__d),
         .q(wslot__5__q),
         .clock(wslot__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__6(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wslot__6(
         .d(wslot__6__d),
         .q(wslot__6__q),
         .clock(wslot__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk wslot__7(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wslot__7(
         .d(wslot__7__d),
         .q(wslot__7__q),
         .clock(wslot__7__clock)
@@ -5415,7 +5408,7 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
     reg  passed;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rsp_valid_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
@@ -5430,22 +5423,22 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rsp_token_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rsp_done_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk rsp_suspended_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk err_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
@@ -6595,7 +6588,7 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd(clock,reset,dn_ready,accept_txn,req_wa
     reg  seq_slot__clock;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk out_valid(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any out_valid(
         .d(out_valid__d),
         .q(out_valid__q),
         .clock(out_valid__clock)
@@ -6605,7 +6598,7 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd(clock,reset,dn_ready,accept_txn,req_wa
         .q(out_kind__q),
         .clock(out_kind__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk out_tag(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any out_tag(
         .d(out_tag__d),
         .q(out_tag__q),
         .clock(out_tag__clock)
@@ -6625,7 +6618,7 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd(clock,reset,dn_ready,accept_txn,req_wa
         .q(out_level__q),
         .clock(out_level__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk out_ack_req(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any out_ack_req(
         .d(out_ack_req__d),
         .q(out_ack_req__q),
         .clock(out_ack_req__clock)
@@ -6635,27 +6628,27 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd(clock,reset,dn_ready,accept_txn,req_wa
         .q(out_id__q),
         .clock(out_id__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk out_is_txn(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any out_is_txn(
         .d(out_is_txn__d),
         .q(out_is_txn__q),
         .clock(out_is_txn__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk seq_inval_d(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
         .clock(seq_inval_d__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk seq_inval_t(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any seq_inval_t(
         .d(seq_inval_t__d),
         .q(seq_inval_t__q),
         .clock(seq_inval_t__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk seq_barrier(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any seq_barrier(
         .d(seq_barrier__d),
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk seq_slot(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any seq_slot(
         .d(seq_slot__d),
         .q(seq_slot__q),
         .clock(seq_slot__clock)
@@ -6866,7 +6859,7 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
     reg  [7:0] age_inc;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk open(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any open(
         .d(open__d),
         .q(open__q),
         .clock(open__clock)
@@ -6881,32 +6874,32 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
         .q(age__q),
         .clock(age__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk lone(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any lone(
         .d(lone__d),
         .q(lone__q),
         .clock(lone__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk nz_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any nz_f(
         .d(nz_f__d),
         .q(nz_f__q),
         .clock(nz_f__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk full_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any full_f(
         .d(full_f__d),
         .q(full_f__q),
         .clock(full_f__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk am1_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any am1_f(
         .d(am1_f__d),
         .q(am1_f__q),
         .clock(am1_f__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk bc_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any bc_f(
         .d(bc_f__d),
         .q(bc_f__q),
         .clock(bc_f__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk ge_f(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any ge_f(
         .d(ge_f__d),
         .q(ge_f__q),
         .clock(ge_f__clock)
@@ -7526,12 +7519,12 @@ module smsync_w8_k2_c1_m8_g2__membar__ring(clock,reset,open_tag,close,accept_joi
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk pj_valid(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
         .clock(pj_valid__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__blk pj_tag(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any pj_tag(
         .d(pj_tag__d),
         .q(pj_tag__q),
         .clock(pj_tag__clock)

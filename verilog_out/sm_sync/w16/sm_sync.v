@@ -1243,11 +1243,11 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     output reg  wr_bad;
     
     // Constant declarations
-    localparam  gmask = 2'b11;
-    localparam  full_g = 3'b100;
     localparam  max_ops = 2'b11;
+    localparam  full_g = 3'b100;
     localparam  one_o = 2'b1;
     localparam  one_n = 3'b1;
+    localparam  one_h = 2'b1;
     localparam  op_bulk = 2'b0;
     localparam  op_commit = 2'b1;
     localparam  slot_idx__0 = 2'b0;
@@ -1268,18 +1268,42 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     reg  [1:0] tot__3__d;
     wire  [1:0] tot__3__q;
     reg  tot__3__clock;
-    reg  [3:0] unread__d;
-    wire  [3:0] unread__q;
-    reg  unread__clock;
-    reg  [3:0] nz__d;
-    wire  [3:0] nz__q;
-    reg  nz__clock;
+    reg  [2:0] seq__0__d;
+    wire  [2:0] seq__0__q;
+    reg  seq__0__clock;
+    reg  [2:0] seq__1__d;
+    wire  [2:0] seq__1__q;
+    reg  seq__1__clock;
+    reg  [2:0] seq__2__d;
+    wire  [2:0] seq__2__q;
+    reg  seq__2__clock;
+    reg  [2:0] seq__3__d;
+    wire  [2:0] seq__3__q;
+    reg  seq__3__clock;
     reg  [1:0] head__d;
     wire  [1:0] head__q;
     reg  head__clock;
+    reg  [1:0] tail__d;
+    wire  [1:0] tail__q;
+    reg  tail__clock;
+    reg  any__d;
+    wire  any__q;
+    reg  any__clock;
+    reg  [1:0] f__d;
+    wire  [1:0] f__q;
+    reg  f__clock;
+    reg  unr__d;
+    wire  unr__q;
+    reg  unr__clock;
+    reg  [2:0] cc__d;
+    wire  [2:0] cc__q;
+    reg  cc__clock;
     reg  [2:0] n__d;
     wire  [2:0] n__q;
     reg  n__clock;
+    reg  [2:0] rp__d;
+    wire  [2:0] rp__q;
+    reg  rp__clock;
     reg  [1:0] rdone__d;
     wire  [1:0] rdone__q;
     reg  rdone__clock;
@@ -1301,55 +1325,42 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     reg  wait_rd__d;
     wire  wait_rd__q;
     reg  wait_rd__clock;
-    reg  [3:0] enc_r__bits;
-    reg  [1:0] enc_r__head;
-    wire  enc_r__any;
-    wire  [3:0] enc_r__onehot;
-    wire  [1:0] enc_r__idx;
-    wire  [1:0] enc_r__age;
-    reg  [3:0] enc_x__bits;
-    reg  [1:0] enc_x__head;
-    wire  enc_x__any;
-    wire  [3:0] enc_x__onehot;
-    wire  [1:0] enc_x__idx;
-    wire  [1:0] enc_x__age;
     
     // Local signals
-    reg  [3:0] head_hot;
     reg  [3:0] tail_hot;
     reg  [1:0] tot_f;
     reg  [1:0] tot_h;
-    reg  [2:0] age_r;
-    reg  [2:0] age_x;
-    reg  [2:0] read_pend;
+    reg  [2:0] seq_f1;
+    reg  [2:0] seq_h1;
+    reg  counted;
+    reg  [2:0] cc_post;
     reg  met;
     reg  rd_dec_c;
     reg  rd_dec_o;
     reg  [1:0] rdone_inc;
     reg  rd_fin;
     reg  [1:0] rd_seen;
-    reg  [3:0] unread_post;
+    reg  [1:0] f_inc;
+    reg  [1:0] f_post;
+    reg  unr_post;
     reg  [1:0] rdone_post;
     reg  [1:0] open_rd_post;
     reg  [1:0] open_wr_post;
-    reg  has_c;
     reg  f_is_h;
     reg  wr_dec_c;
     reg  wr_dec_o;
     reg  [1:0] wdone_inc;
     reg  wr_fin;
-    reg  [3:0] nz_post;
     reg  [1:0] wdone_post;
     reg  accept;
     reg  do_bulk;
     reg  do_commit;
     reg  do_wait;
-    reg  [1:0] tail_sum;
-    reg  [1:0] tail;
-    reg  [2:0] n_post;
-    reg  [1:0] n_low;
-    reg  [1:0] n_post_low;
-    reg  [1:0] head_all;
+    reg  do_slot;
+    reg  [1:0] tail_inc;
+    reg  [1:0] tail_post;
+    reg  any_post;
+    reg  [1:0] head_inc;
     
     // Sub module instances
     smsync_w16_k4_c4_m32_g4__ag__cause_r tot__0(
@@ -1372,25 +1383,65 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         .q(tot__3__q),
         .clock(tot__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz unread(
-        .d(unread__d),
-        .q(unread__q),
-        .clock(unread__clock)
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc seq__0(
+        .d(seq__0__d),
+        .q(seq__0__q),
+        .clock(seq__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz nz(
-        .d(nz__d),
-        .q(nz__q),
-        .clock(nz__clock)
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc seq__1(
+        .d(seq__1__d),
+        .q(seq__1__q),
+        .clock(seq__1__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc seq__2(
+        .d(seq__2__d),
+        .q(seq__2__q),
+        .clock(seq__2__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc seq__3(
+        .d(seq__3__d),
+        .q(seq__3__q),
+        .clock(seq__3__clock)
     );
     smsync_w16_k4_c4_m32_g4__ag__cause_r head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__n n(
+    smsync_w16_k4_c4_m32_g4__ag__cause_r tail(
+        .d(tail__d),
+        .q(tail__q),
+        .clock(tail__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any any(
+        .d(any__d),
+        .q(any__q),
+        .clock(any__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__cause_r f(
+        .d(f__d),
+        .q(f__q),
+        .clock(f__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any unr(
+        .d(unr__d),
+        .q(unr__q),
+        .clock(unr__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc cc(
+        .d(cc__d),
+        .q(cc__q),
+        .clock(cc__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc n(
         .d(n__d),
         .q(n__q),
         .clock(n__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc rp(
+        .d(rp__d),
+        .q(rp__q),
+        .clock(rp__clock)
     );
     smsync_w16_k4_c4_m32_g4__ag__cause_r rdone(
         .d(rdone__d),
@@ -1412,44 +1463,32 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         .q(open_wr__q),
         .clock(open_wr__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk blk(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any blk(
         .d(blk__d),
         .q(blk__q),
         .clock(blk__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__n wait_n(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc wait_n(
         .d(wait_n__d),
         .q(wait_n__q),
         .clock(wait_n__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk wait_rd(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any wait_rd(
         .d(wait_rd__d),
         .q(wait_rd__q),
         .clock(wait_rd__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__enc_r enc_r(
-        .bits(enc_r__bits),
-        .head(enc_r__head),
-        .any(enc_r__any),
-        .onehot(enc_r__onehot),
-        .idx(enc_r__idx),
-        .age(enc_r__age)
-    );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__enc_r enc_x(
-        .bits(enc_x__bits),
-        .head(enc_x__head),
-        .any(enc_x__any),
-        .onehot(enc_x__onehot),
-        .idx(enc_x__idx),
-        .age(enc_x__age)
-    );
     
     // Update code
     always @(*) begin
-        unread__clock = clock;
-        nz__clock = clock;
         head__clock = clock;
+        tail__clock = clock;
+        any__clock = clock;
+        f__clock = clock;
+        unr__clock = clock;
+        cc__clock = clock;
         n__clock = clock;
+        rp__clock = clock;
         rdone__clock = clock;
         wdone__clock = clock;
         open_rd__clock = clock;
@@ -1457,10 +1496,14 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         blk__clock = clock;
         wait_n__clock = clock;
         wait_rd__clock = clock;
-        unread__d = unread__q;
-        nz__d = nz__q;
         head__d = head__q;
+        tail__d = tail__q;
+        any__d = any__q;
+        f__d = f__q;
+        unr__d = unr__q;
+        cc__d = cc__q;
         n__d = n__q;
+        rp__d = rp__q;
         rdone__d = rdone__q;
         wdone__d = wdone__q;
         open_rd__d = open_rd__q;
@@ -1468,70 +1511,91 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         blk__d = blk__q;
         wait_n__d = wait_n__q;
         wait_rd__d = wait_rd__q;
-        enc_r__bits = unread__q;
-        enc_r__head = head__q;
-        n_low = n__q[(32'h0)+:(2)];
-        tail_sum = head__q + n_low;
-        tail = tail_sum & gmask;
-        head_hot = 32'h0;
+        f_inc = f__q + one_h;
+        head_inc = head__q + one_h;
         tail_hot = 32'h0;
         tot_f = 32'h0;
         tot_h = 32'h0;
+        seq_f1 = 32'h0;
+        seq_h1 = 32'h0;
         tot__0__clock = clock;
+        seq__0__clock = clock;
         tot__0__d = tot__0__q;
-        if (enc_r__onehot[0]) begin
+        seq__0__d = seq__0__q;
+        if (f__q == slot_idx__0) begin
             tot_f = tot__0__q;
         end
         if (head__q == slot_idx__0) begin
-            head_hot = (head_hot & ~(1 << (0)) | ((1'b1) << (0)));
             tot_h = tot__0__q;
         end
-        if (tail == slot_idx__0) begin
+        if (f_inc == slot_idx__0) begin
+            seq_f1 = seq__0__q;
+        end
+        if (head_inc == slot_idx__0) begin
+            seq_h1 = seq__0__q;
+        end
+        if (tail__q == slot_idx__0) begin
             tail_hot = (tail_hot & ~(1 << (0)) | ((1'b1) << (0)));
         end
         tot__1__clock = clock;
+        seq__1__clock = clock;
         tot__1__d = tot__1__q;
-        if (enc_r__onehot[1]) begin
+        seq__1__d = seq__1__q;
+        if (f__q == slot_idx__1) begin
             tot_f = tot__1__q;
         end
         if (head__q == slot_idx__1) begin
-            head_hot = (head_hot & ~(1 << (1)) | ((1'b1) << (1)));
             tot_h = tot__1__q;
         end
-        if (tail == slot_idx__1) begin
+        if (f_inc == slot_idx__1) begin
+            seq_f1 = seq__1__q;
+        end
+        if (head_inc == slot_idx__1) begin
+            seq_h1 = seq__1__q;
+        end
+        if (tail__q == slot_idx__1) begin
             tail_hot = (tail_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
         tot__2__clock = clock;
+        seq__2__clock = clock;
         tot__2__d = tot__2__q;
-        if (enc_r__onehot[2]) begin
+        seq__2__d = seq__2__q;
+        if (f__q == slot_idx__2) begin
             tot_f = tot__2__q;
         end
         if (head__q == slot_idx__2) begin
-            head_hot = (head_hot & ~(1 << (2)) | ((1'b1) << (2)));
             tot_h = tot__2__q;
         end
-        if (tail == slot_idx__2) begin
+        if (f_inc == slot_idx__2) begin
+            seq_f1 = seq__2__q;
+        end
+        if (head_inc == slot_idx__2) begin
+            seq_h1 = seq__2__q;
+        end
+        if (tail__q == slot_idx__2) begin
             tail_hot = (tail_hot & ~(1 << (2)) | ((1'b1) << (2)));
         end
         tot__3__clock = clock;
+        seq__3__clock = clock;
         tot__3__d = tot__3__q;
-        if (enc_r__onehot[3]) begin
+        seq__3__d = seq__3__q;
+        if (f__q == slot_idx__3) begin
             tot_f = tot__3__q;
         end
         if (head__q == slot_idx__3) begin
-            head_hot = (head_hot & ~(1 << (3)) | ((1'b1) << (3)));
             tot_h = tot__3__q;
         end
-        if (tail == slot_idx__3) begin
+        if (f_inc == slot_idx__3) begin
+            seq_f1 = seq__3__q;
+        end
+        if (head_inc == slot_idx__3) begin
+            seq_h1 = seq__3__q;
+        end
+        if (tail__q == slot_idx__3) begin
             tail_hot = (tail_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        age_r = ((enc_r__age) & 3'h7);
-        read_pend = 32'h0;
-        if (enc_r__any) begin
-            read_pend = n__q - age_r;
-        end
         if (wait_rd__q) begin
-            met = read_pend <= wait_n__q;
+            met = rp__q <= wait_n__q;
         end
         else begin
             met = n__q <= wait_n__q;
@@ -1541,9 +1605,9 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         if (rel_go) begin
             blk__d = 1'b0;
         end
-        rd_dec_c = rd_hit & enc_r__any;
-        rd_dec_o = rd_hit & ~enc_r__any & |open_rd__q;
-        rd_bad = rd_hit & ~enc_r__any & ~|open_rd__q;
+        rd_dec_c = rd_hit & unr__q;
+        rd_dec_o = rd_hit & ~unr__q & |open_rd__q;
+        rd_bad = rd_hit & ~unr__q & ~|open_rd__q;
         open_rd_post = open_rd__q;
         if (rd_dec_o) begin
             open_rd_post = open_rd__q - one_o;
@@ -1555,15 +1619,16 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
             rd_seen = rdone_inc;
         end
         rdone_post = rd_seen;
-        unread_post = unread__q;
+        f_post = f__q;
+        unr_post = unr__q;
         if (rd_fin) begin
             rdone_post = 32'h0;
-            unread_post = unread__q & ~enc_r__onehot;
+            f_post = f_inc;
+            unr_post = f_inc != tail__q;
         end
-        has_c = |n__q;
-        f_is_h = enc_r__any & (enc_r__idx == head__q);
-        wr_dec_c = wr_hit & has_c & (~f_is_h | (rd_seen > wdone__q));
-        wr_dec_o = wr_hit & ~has_c & (open_wr__q > open_rd_post);
+        f_is_h = unr__q & (f__q == head__q);
+        wr_dec_c = wr_hit & any__q & (~f_is_h | (rd_seen > wdone__q));
+        wr_dec_o = wr_hit & ~any__q & (open_wr__q > open_rd_post);
         wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
         open_wr_post = open_wr__q;
         if (wr_dec_o) begin
@@ -1575,10 +1640,8 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         if (wr_dec_c) begin
             wdone_post = wdone_inc;
         end
-        nz_post = nz__q;
         if (wr_fin) begin
             wdone_post = 32'h0;
-            nz_post = nz__q & ~head_hot;
         end
         ready = 1'b0;
         if (~blk__q) begin
@@ -1596,37 +1659,51 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         do_bulk = accept & (ag_op == op_bulk);
         do_commit = accept & (ag_op == op_commit);
         do_wait = accept & ag_op[32'h1];
+        do_slot = do_commit & |open_wr_post;
         open_rd__d = open_rd_post;
         open_wr__d = open_wr_post;
-        n_post = n__q;
+        tail_inc = tail__q + one_h;
+        tail_post = tail__q;
+        any_post = any__q;
         if (do_bulk) begin
             open_rd__d = open_rd_post + one_o;
             open_wr__d = open_wr_post + one_o;
         end
+        cc_post = cc__q;
         if (do_commit) begin
             open_rd__d = 32'h0;
             open_wr__d = 32'h0;
-            n_post = n__q + one_n;
+            cc_post = cc__q + one_n;
+        end
+        cc__d = cc_post;
+        counted = do_commit & (any__q | do_slot);
+        if (do_slot) begin
             if (tail_hot[0]) begin
                 tot__0__d = open_wr_post;
+                seq__0__d = cc__q;
             end
             if (tail_hot[1]) begin
                 tot__1__d = open_wr_post;
+                seq__1__d = cc__q;
             end
             if (tail_hot[2]) begin
                 tot__2__d = open_wr_post;
+                seq__2__d = cc__q;
             end
             if (tail_hot[3]) begin
                 tot__3__d = open_wr_post;
+                seq__3__d = cc__q;
             end
+            tail_post = tail_inc;
+            any_post = 1'b1;
             if (|open_rd_post) begin
-                if (~|unread_post) begin
+                if (~unr_post) begin
                     rdone_post = open_wr_post - open_rd_post;
                 end
-                unread_post = unread_post | tail_hot;
+                unr_post = 1'b1;
             end
-            if (|open_wr_post) begin
-                nz_post = nz_post | tail_hot;
+            else if (~unr_post) begin
+                f_post = tail_inc;
             end
         end
         if (do_wait) begin
@@ -1634,32 +1711,62 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
             wait_n__d = ag_n;
             wait_rd__d = ag_op[32'h0];
         end
-        unread__d = unread_post;
-        nz__d = nz_post;
-        rdone__d = rdone_post;
-        wdone__d = wdone_post;
-        enc_x__bits = nz_post;
-        enc_x__head = head__q;
-        age_x = ((enc_x__age) & 3'h7);
-        n_post_low = n_post[(32'h0)+:(2)];
-        head_all = head__q + n_post_low;
-        if (enc_x__any) begin
-            head__d = enc_x__idx;
-            n__d = n_post - age_x;
+        if (rd_fin & (f_inc != tail__q)) begin
+            rp__d = cc_post - seq_f1;
+        end
+        else if (unr__q & ~rd_fin) begin
+            rp__d = rp__q;
+            if (counted) begin
+                rp__d = rp__q + one_n;
+            end
         end
         else begin
-            head__d = head_all & gmask;
-            n__d = 32'h0;
+            rp__d = 32'h0;
+            if (do_slot & |open_rd_post) begin
+                rp__d = one_n;
+            end
+        end
+        f__d = f_post;
+        unr__d = unr_post;
+        rdone__d = rdone_post;
+        wdone__d = wdone_post;
+        tail__d = tail_post;
+        head__d = head__q;
+        any__d = any_post;
+        n__d = n__q;
+        if (counted) begin
+            n__d = n__q + one_n;
+        end
+        if (wr_fin) begin
+            head__d = head_inc;
+            any__d = head_inc != tail_post;
+            if (head_inc != tail__q) begin
+                n__d = cc_post - seq_h1;
+            end
+            else if (do_slot) begin
+                n__d = one_n;
+            end
+            else begin
+                n__d = 32'h0;
+            end
         end
         if (reset) begin
             tot__0__d = 32'h0;
+            seq__0__d = 32'h0;
             tot__1__d = 32'h0;
+            seq__1__d = 32'h0;
             tot__2__d = 32'h0;
+            seq__2__d = 32'h0;
             tot__3__d = 32'h0;
-            unread__d = 32'h0;
-            nz__d = 32'h0;
+            seq__3__d = 32'h0;
             head__d = 32'h0;
+            tail__d = 32'h0;
+            any__d = 1'b0;
+            f__d = 32'h0;
+            unr__d = 1'b0;
+            cc__d = 32'h0;
             n__d = 32'h0;
+            rp__d = 32'h0;
             rdone__d = 32'h0;
             wdone__d = 32'h0;
             open_rd__d = 32'h0;
@@ -1673,7 +1780,7 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
 endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0
 
 
-module smsync_w16_k4_c4_m32_g4__ag__warps__0__blk(d,q,clock);
+module smsync_w16_k4_c4_m32_g4__ag__warps__0__any(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1689,122 +1796,10 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0__blk(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__blk
+endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__any
 
 
-module smsync_w16_k4_c4_m32_g4__ag__warps__0__enc_r(bits,head,any,onehot,idx,age);
-    
-    // Module arguments
-    input wire  [3:0] bits;
-    input wire  [1:0] head;
-    output reg  any;
-    output reg  [3:0] onehot;
-    output reg  [1:0] idx;
-    output reg  [1:0] age;
-    
-    // Constant declarations
-    localparam  gmask = 2'b11;
-    localparam  slot_idx__0 = 2'b0;
-    localparam  slot_idx__1 = 2'b1;
-    localparam  slot_idx__2 = 2'b10;
-    localparam  slot_idx__3 = 2'b11;
-    
-    // Local signals
-    reg  above;
-    reg  hi_found;
-    reg  lo_found;
-    reg  [3:0] hi_hot;
-    reg  [3:0] lo_hot;
-    reg  [1:0] hi_idx;
-    reg  [1:0] lo_idx;
-    reg  [1:0] diff;
-    
-    // Update code
-    always @(*) begin
-        above = 1'b0;
-        hi_found = 1'b0;
-        lo_found = 1'b0;
-        hi_hot = 32'h0;
-        lo_hot = 32'h0;
-        hi_idx = 32'h0;
-        lo_idx = 32'h0;
-        if (slot_idx__0 == head) begin
-            above = 1'b1;
-        end
-        if (bits[0]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                hi_idx = slot_idx__0;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (0)) | ((1'b1) << (0)));
-                lo_idx = slot_idx__0;
-            end
-        end
-        if (slot_idx__1 == head) begin
-            above = 1'b1;
-        end
-        if (bits[1]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                hi_idx = slot_idx__1;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (1)) | ((1'b1) << (1)));
-                lo_idx = slot_idx__1;
-            end
-        end
-        if (slot_idx__2 == head) begin
-            above = 1'b1;
-        end
-        if (bits[2]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (2)) | ((1'b1) << (2)));
-                hi_idx = slot_idx__2;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (2)) | ((1'b1) << (2)));
-                lo_idx = slot_idx__2;
-            end
-        end
-        if (slot_idx__3 == head) begin
-            above = 1'b1;
-        end
-        if (bits[3]) begin
-            if (above & ~hi_found) begin
-                hi_found = 1'b1;
-                hi_hot = (hi_hot & ~(1 << (3)) | ((1'b1) << (3)));
-                hi_idx = slot_idx__3;
-            end
-            if (~lo_found) begin
-                lo_found = 1'b1;
-                lo_hot = (lo_hot & ~(1 << (3)) | ((1'b1) << (3)));
-                lo_idx = slot_idx__3;
-            end
-        end
-        any = lo_found;
-        if (hi_found) begin
-            onehot = hi_hot;
-            idx = hi_idx;
-        end
-        else begin
-            onehot = lo_hot;
-            idx = lo_idx;
-        end
-        diff = idx - head;
-        age = diff & gmask;
-    end
-    
-endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__enc_r
-
-
-module smsync_w16_k4_c4_m32_g4__ag__warps__0__n(d,q,clock);
+module smsync_w16_k4_c4_m32_g4__ag__warps__0__cc(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -1820,26 +1815,7 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0__n(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__n
-
-
-module smsync_w16_k4_c4_m32_g4__ag__warps__0__nz(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__nz
+endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__cc
 
 
 module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
@@ -2668,12 +2644,12 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk byp_valid_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk hit_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
@@ -2797,12 +2773,12 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk byp_valid_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk hit_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
@@ -2926,12 +2902,12 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk byp_valid_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk hit_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
@@ -3170,32 +3146,32 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
     reg  c_id_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk valid_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk ctl_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any ctl_q(
         .d(ctl_q__d),
         .q(ctl_q__q),
         .clock(ctl_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz warp_q(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q warp_q(
         .d(warp_q__d),
         .q(warp_q__q),
         .clock(warp_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__n op_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc op_q(
         .d(op_q__d),
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz id_q(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk all_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any all_q(
         .d(all_q__d),
         .q(all_q__q),
         .clock(all_q__clock)
@@ -3210,12 +3186,12 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(popc_q__q),
         .clock(popc_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk and_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any and_q(
         .d(and_q__d),
         .q(and_q__q),
         .clock(and_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk or_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any or_q(
         .d(or_q__d),
         .q(or_q__q),
         .clock(or_q__clock)
@@ -3225,12 +3201,12 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(rslot_q__q),
         .clock(rslot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk wlive_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any wlive_q(
         .d(wlive_q__d),
         .q(wlive_q__q),
         .clock(wlive_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk too_big_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any too_big_q(
         .d(too_big_q__d),
         .q(too_big_q__q),
         .clock(too_big_q__clock)
@@ -3240,17 +3216,17 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(target_m1_q__q),
         .clock(target_m1_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk target_le1_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any target_le1_q(
         .d(target_le1_q__d),
         .q(target_le1_q__q),
         .clock(target_le1_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk active_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any active_q(
         .d(active_q__d),
         .q(active_q__q),
         .clock(active_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk ctl_op_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any ctl_op_q(
         .d(ctl_op_q__d),
         .q(ctl_op_q__q),
         .clock(ctl_op_q__clock)
@@ -3270,17 +3246,17 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(size_q__q),
         .clock(size_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz ctl_warp_q(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q ctl_warp_q(
         .d(ctl_warp_q__d),
         .q(ctl_warp_q__q),
         .clock(ctl_warp_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk x_wlive_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any x_wlive_q(
         .d(x_wlive_q__d),
         .q(x_wlive_q__q),
         .clock(x_wlive_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk x_blocked_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any x_blocked_q(
         .d(x_blocked_q__d),
         .q(x_blocked_q__q),
         .clock(x_blocked_q__clock)
@@ -3295,12 +3271,12 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(x_slive_q__q),
         .clock(x_slive_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz x_last_q(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q x_last_q(
         .d(x_last_q__d),
         .q(x_last_q__q),
         .clock(x_last_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk c_valid_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any c_valid_q(
         .d(c_valid_q__d),
         .q(c_valid_q__q),
         .clock(c_valid_q__clock)
@@ -3310,7 +3286,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(c_slot_q__q),
         .clock(c_slot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz c_id_q(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q c_id_q(
         .d(c_id_q__d),
         .q(c_id_q__q),
         .clock(c_id_q__clock)
@@ -3472,6 +3448,25 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
 endmodule // smsync_w16_k4_c4_m32_g4__bar__regs
 
 
+module smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q
+
+
 module smsync_w16_k4_c4_m32_g4__bar__regs__warps_q(d,q,clock);
     
     // Module arguments
@@ -3530,7 +3525,7 @@ module smsync_w16_k4_c4_m32_g4__bar__rel(clock,reset,done,done_slot,done_id,done
     reg  result_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk valid_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
@@ -3540,7 +3535,7 @@ module smsync_w16_k4_c4_m32_g4__bar__rel(clock,reset,done,done_slot,done_id,done
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz id_q(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
@@ -3550,7 +3545,7 @@ module smsync_w16_k4_c4_m32_g4__bar__rel(clock,reset,done,done_slot,done_id,done
         .q(mask_q__q),
         .clock(mask_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__n op_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc op_q(
         .d(op_q__d),
         .q(op_q__q),
         .clock(op_q__clock)
@@ -3735,22 +3730,22 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_count,a_too
     reg  [15:0] c_bit;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk busy__0(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any busy__0(
         .d(busy__0__d),
         .q(busy__0__q),
         .clock(busy__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk busy__1(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any busy__1(
         .d(busy__1__d),
         .q(busy__1__q),
         .clock(busy__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk busy__2(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any busy__2(
         .d(busy__2__d),
         .q(busy__2__q),
         .clock(busy__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk busy__3(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any busy__3(
         .d(busy__3__d),
         .q(busy__3__q),
         .clock(busy__3__clock)
@@ -3815,22 +3810,22 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_count,a_too
         .q(active__3__q),
         .clock(active__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz last_all__0(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__0(
         .d(last_all__0__d),
         .q(last_all__0__q),
         .clock(last_all__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz last_all__1(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__1(
         .d(last_all__1__d),
         .q(last_all__1__q),
         .clock(last_all__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz last_all__2(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__2(
         .d(last_all__2__d),
         .q(last_all__2__q),
         .clock(last_all__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz last_all__3(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__3(
         .d(last_all__3__d),
         .q(last_all__3__q),
         .clock(last_all__3__clock)
@@ -4522,82 +4517,82 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         .q(wslot__15__q),
         .clock(wslot__15__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__0(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__0(
         .d(wbar__0__d),
         .q(wbar__0__q),
         .clock(wbar__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__1(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__1(
         .d(wbar__1__d),
         .q(wbar__1__q),
         .clock(wbar__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__2(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__2(
         .d(wbar__2__d),
         .q(wbar__2__q),
         .clock(wbar__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__3(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__3(
         .d(wbar__3__d),
         .q(wbar__3__q),
         .clock(wbar__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__4(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__4(
         .d(wbar__4__d),
         .q(wbar__4__q),
         .clock(wbar__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__5(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__5(
         .d(wbar__5__d),
         .q(wbar__5__q),
         .clock(wbar__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__6(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__6(
         .d(wbar__6__d),
         .q(wbar__6__q),
         .clock(wbar__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__7(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__7(
         .d(wbar__7__d),
         .q(wbar__7__q),
         .clock(wbar__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__8(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__8(
         .d(wbar__8__d),
         .q(wbar__8__q),
         .clock(wbar__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__9(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__9(
         .d(wbar__9__d),
         .q(wbar__9__q),
         .clock(wbar__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__10(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__10(
         .d(wbar__10__d),
         .q(wbar__10__q),
         .clock(wbar__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__11(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__11(
         .d(wbar__11__d),
         .q(wbar__11__q),
         .clock(wbar__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__12(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__12(
         .d(wbar__12__d),
         .q(wbar__12__q),
         .clock(wbar__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__13(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__13(
         .d(wbar__13__d),
         .q(wbar__13__q),
         .clock(wbar__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__14(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__14(
         .d(wbar__14__d),
         .q(wbar__14__q),
         .clock(wbar__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz wbar__15(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__15(
         .d(wbar__15__d),
         .q(wbar__15__q),
         .clock(wbar__15__clock)
@@ -8070,37 +8065,37 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
     reg  passed;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk rsp_valid_r(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rsp_warp_r(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rsp_warp_r(
         .d(rsp_warp_r__d),
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rsp_op_r(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk rsp_token_r(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk rsp_done_r(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk rsp_suspended_r(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk err_r(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
@@ -8110,7 +8105,7 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
         .q(err_src_r__q),
         .clock(err_src_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz err_cause_r(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q err_cause_r(
         .d(err_cause_r__d),
         .q(err_cause_r__q),
         .clock(err_cause_r__clock)
@@ -9116,7 +9111,7 @@ module smsync_w16_k4_c4_m32_g4__mb__wake(clock,reset,cand,grant);
     reg  [15:0] acc;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rr(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rr(
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
@@ -9670,7 +9665,7 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
     reg  seq_slot__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk out_valid(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any out_valid(
         .d(out_valid__d),
         .q(out_valid__q),
         .clock(out_valid__clock)
@@ -9685,12 +9680,12 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
         .q(out_tag__q),
         .clock(out_tag__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz out_warp(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q out_warp(
         .d(out_warp__d),
         .q(out_warp__q),
         .clock(out_warp__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__n out_op(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc out_op(
         .d(out_op__d),
         .q(out_op__q),
         .clock(out_op__clock)
@@ -9700,7 +9695,7 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
         .q(out_level__q),
         .clock(out_level__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk out_ack_req(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any out_ack_req(
         .d(out_ack_req__d),
         .q(out_ack_req__q),
         .clock(out_ack_req__clock)
@@ -9710,22 +9705,22 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
         .q(out_id__q),
         .clock(out_id__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk out_is_txn(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any out_is_txn(
         .d(out_is_txn__d),
         .q(out_is_txn__q),
         .clock(out_is_txn__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk seq_inval_d(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
         .clock(seq_inval_d__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk seq_inval_t(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any seq_inval_t(
         .d(seq_inval_t__d),
         .q(seq_inval_t__q),
         .clock(seq_inval_t__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk seq_barrier(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any seq_barrier(
         .d(seq_barrier__d),
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
@@ -9960,32 +9955,32 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
         .q(age__q),
         .clock(age__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk lone(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any lone(
         .d(lone__d),
         .q(lone__q),
         .clock(lone__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk nz_f(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any nz_f(
         .d(nz_f__d),
         .q(nz_f__q),
         .clock(nz_f__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk full_f(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any full_f(
         .d(full_f__d),
         .q(full_f__q),
         .clock(full_f__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk am1_f(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any am1_f(
         .d(am1_f__d),
         .q(am1_f__q),
         .clock(am1_f__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk bc_f(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any bc_f(
         .d(bc_f__d),
         .q(bc_f__q),
         .clock(bc_f__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk ge_f(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any ge_f(
         .d(ge_f__d),
         .q(ge_f__q),
         .clock(ge_f__clock)
@@ -10223,27 +10218,27 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
         .q(cnt__3__q),
         .clock(cnt__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz nz(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz one(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz full(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz am1(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q am1(
         .d(am1__d),
         .q(am1__q),
         .clock(am1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz pend(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q pend(
         .d(pend__d),
         .q(pend__q),
         .clock(pend__clock)
@@ -10762,27 +10757,27 @@ module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_j
         .q(ivall__3__q),
         .clock(ivall__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz closed(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz bar_sent(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz ack_req(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz bar_acked(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__blk pj_valid(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
         .clock(pj_valid__clock)
@@ -10807,12 +10802,12 @@ module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_j
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rel_q(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__nz rel_now(
+    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rel_now(
         .d(rel_now__d),
         .q(rel_now__q),
         .clock(rel_now__clock)

@@ -195,8 +195,8 @@ fn injected_async_groups_bugs_are_caught_at_a_port_and_cycle() {
     // 2. A `.read` wait counts every pending group (treated as a full wait).
     let (cycle, port) = mutant(
         "read_as_full",
-        "read_pend = n__q - age_r;",
-        "read_pend = n__q;",
+        "met = rp__q <= wait_n__q;",
+        "met = n__q <= wait_n__q;",
     );
     assert!(cycle > 0, "caught at cycle {cycle} on {port}");
 }
