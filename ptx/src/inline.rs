@@ -211,6 +211,7 @@ fn made(
         opcode: opcode.to_string(),
         form,
         operands,
+        nounroll: false,
     })
 }
 

@@ -68,6 +68,9 @@ pub struct Inst {
     /// The canonical form (defaults filled in, synonyms merged): the lowering table's key.
     pub form: String,
     pub operands: Vec<Operand>,
+    /// The first instruction after `.pragma "nounroll";` (the head of a
+    /// loop nvcc asks `ptxas` not to unroll).
+    pub nounroll: bool,
 }
 
 impl Inst {
@@ -205,6 +208,8 @@ struct P<'a> {
     toks: Vec<Token>,
     pos: usize,
     end_line: usize,
+    /// A `.pragma "nounroll";` seen, for the next instruction.
+    nounroll: bool,
 }
 
 fn found(t: Option<&Token>) -> String {
@@ -312,6 +317,7 @@ pub fn parse_module(file: &str, src: &str, first_line: usize) -> Result<Module> 
         toks,
         pos: 0,
         end_line,
+        nounroll: false,
     };
     let mut entries: Vec<Entry> = Vec::new();
     let mut decls: Vec<Decl> = Vec::new();
@@ -688,8 +694,9 @@ fn parse_stmt(p: &mut P) -> Result<Option<Stmt>> {
         }
         if w == ".pragma" {
             p.pos += 1;
-            p.string("a string after `.pragma`")?;
+            let s = p.string("a string after `.pragma`")?;
             p.punct(';')?;
+            p.nounroll |= s == "nounroll";
             return Ok(None);
         }
     }
@@ -731,6 +738,7 @@ fn parse_stmt(p: &mut P) -> Result<Option<Stmt>> {
         opcode: w,
         form,
         operands,
+        nounroll: std::mem::take(&mut p.nounroll),
     })))
 }
 

@@ -268,6 +268,9 @@ pub(crate) struct Code {
     /// A forward branch `ptxas` turns into predication
     /// (`crate::schedule::if_converted_branches`).
     pub(crate) if_converted: bool,
+    /// Arithmetic `ptxas` folds into constants when it unrolls a counted
+    /// loop (`crate::schedule::folded_in_unrolled_loops`): no issue cost.
+    pub(crate) folded: bool,
 }
 
 struct Entry {
@@ -585,11 +588,13 @@ impl<'p> Machine<'p> {
                         dsts,
                         reg_count,
                         if_converted: false,
+                        folded: false,
                     })
                 })
                 .collect();
             if opts.sm_timing.is_some() {
                 crate::schedule::unrolled_back_edges(&mut code, &labels);
+                crate::schedule::folded_in_unrolled_loops(&mut code, &labels, &regs);
                 crate::schedule::if_converted_branches(&mut code, &labels);
                 crate::schedule::hoist_loads(&mut code, &mut labels);
             }
@@ -1616,6 +1621,15 @@ impl<'p> Machine<'p> {
         if wp.host {
             return true;
         }
+        if code.folded {
+            // A constant of the unrolled body: no SASS instruction.
+            let wp = &mut self.warps[w];
+            wp.marked = true;
+            for &d in &code.dsts {
+                wp.reg_ready[d] = now;
+            }
+            return true;
+        }
         if now < wp.ready_at {
             return false;
         }
@@ -2007,7 +2021,18 @@ impl<'p> Machine<'p> {
         }
         // At most one warp's op on the SM's instruction port this cycle.
         let mut req: Option<(usize, Instr, Req)> = None;
-        for &w in &order {
+        // A folded instruction (`Code::folded`) costs no cycle: the warp
+        // goes on to its next instruction in the same cycle (at most
+        // `FOLDED_PER_CYCLE` of them, so a loop of folded code still ends).
+        const FOLDED_PER_CYCLE: u32 = 64;
+        let mut k = 0;
+        let (mut folded_w, mut folded_run) = (usize::MAX, 0);
+        while k < order.len() {
+            let w = order[k];
+            k += 1;
+            if w != folded_w {
+                folded_run = 0;
+            }
             if self.warps[w].wait != Wait::None {
                 continue;
             }
@@ -2305,6 +2330,11 @@ impl<'p> Machine<'p> {
                 }
                 Lowered::Local => {
                     self.exec_local(w, &code);
+                    if code.folded && folded_run < FOLDED_PER_CYCLE {
+                        folded_w = w;
+                        folded_run += 1;
+                        k -= 1;
+                    }
                 }
                 Lowered::Nothing => self.advance(w),
             }

@@ -152,13 +152,18 @@ fn move_up(
 
 /// Counted loops: `ptxas` unrolls a loop whose back edge is
 /// `setp.<cmp> %p, %x, IMM; @%p bra HEAD` with `%x` stepped by a constant
-/// in the loop's body (`add`/`sub %x, %x, IMM`), so the SM does not run
-/// that branch on every iteration (k5's tile loop and §2.4's phase-reuse
-/// loop have no back edge in their SASS). Such a back edge issues as
-/// arithmetic (`IssueClass::Alu`) instead of a branch.
-pub(crate) fn unrolled_back_edges(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
+/// in the loop's body (`add`/`sub %x, %x, IMM`). Returns each such loop
+/// as (head, back edge) indices of the entry's code; with `innermost`,
+/// only those `ptxas` unrolls fully: no loop in the body, the counter set
+/// to an immediate before it, no `.pragma "nounroll"`.
+fn counted_loops(
+    code: &[Arc<Code>],
+    labels: &HashMap<String, usize>,
+    innermost: bool,
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
     for i in 0..code.len() {
-        if code[i].class != IssueClass::Branch {
+        if !code[i].inst.opcode.starts_with("bra") {
             continue;
         }
         let (Some(g), Some(head)) = (&code[i].inst.guard, branch_target(&code[i], labels)) else {
@@ -180,14 +185,186 @@ pub(crate) fn unrolled_back_edges(code: &mut [Arc<Code>], labels: &HashMap<Strin
             (true, [_, Operand::Reg(x), Operand::Imm(_)]) => x.clone(),
             _ => continue,
         };
-        let stepped = body.iter().any(|c| {
-            let h = c.inst.opcode.split('.').next().unwrap_or("");
-            (h == "add" || h == "sub")
-                && matches!(&c.inst.operands[..],
-                    [Operand::Reg(d), Operand::Reg(s), Operand::Imm(_)] if *d == counter && *s == counter)
+        let inner_loop = (head..i).any(|k| {
+            code[k].inst.opcode.starts_with("bra")
+                && branch_target(&code[k], labels).is_some_and(|t| t <= k)
         });
-        if stepped {
-            Arc::make_mut(&mut code[i]).class = IssueClass::Alu;
+        // A trip count `ptxas` knows: the counter enters the loop set to an
+        // immediate (k3's loops, counted from a register and marked
+        // `nounroll`, keep their back edges).
+        let constant_start = code
+            .iter()
+            .enumerate()
+            .filter(|(k, c)| {
+                !(head..i).contains(k)
+                    && matches!(c.inst.operands.first(), Some(Operand::Reg(r)) if *r == counter)
+            })
+            .all(|(_, c)| {
+                c.inst.opcode.starts_with("mov")
+                    && matches!(&c.inst.operands[..], [_, Operand::Imm(_)])
+            });
+        // nvcc marks a loop it wants kept `.pragma "nounroll"` (k3's and
+        // k5's copy-out loops: their SASS keeps the back edge).
+        let nounroll = code[head].inst.nounroll;
+        let full = !inner_loop && constant_start && !nounroll;
+        if (full || !innermost) && body.iter().any(|c| is_step(c, &counter)) {
+            out.push((head, i));
+        }
+    }
+    out
+}
+
+/// `add`/`sub %x, %x, IMM`.
+fn is_step(c: &Code, x: &str) -> bool {
+    let h = c.inst.opcode.split('.').next().unwrap_or("");
+    (h == "add" || h == "sub")
+        && matches!(&c.inst.operands[..],
+            [Operand::Reg(d), Operand::Reg(s), Operand::Imm(_)] if d == x && s == x)
+}
+
+/// The back edge of a counted loop (`counted_loops`): `ptxas` unrolls the
+/// loop, so the SM does not run that branch on every iteration (k5's tile
+/// loop and §2.4's phase-reuse loop have no back edge in their SASS). Such
+/// a back edge issues as arithmetic (`IssueClass::Alu`) instead of a branch.
+/// (k4's tile loop, which holds the mbarrier wait loops, keeps its back
+/// edge in its SASS, `@!P0 BRA`; the rule still counts it unrolled, as the
+/// calibration was made with it: docs/timing.md.)
+pub(crate) fn unrolled_back_edges(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
+    for (_, i) in counted_loops(code, labels, false) {
+        Arc::make_mut(&mut code[i]).class = IssueClass::Alu;
+    }
+}
+
+/// Constant folding in an unrolled loop: after `ptxas` unrolls a counted
+/// loop, every value computed in the body from its induction variables
+/// and constants alone is a constant of its copy of the body, so that
+/// arithmetic, and a branch on such a predicate, leaves no SASS
+/// instruction (k5's tile loop: the ring slot `(i + 2) % 3`, its shared
+/// address and the `i + 2 < 8` branch around the prefetch are 14 PTX
+/// instructions between two clock reads, none of them in the SASS, where
+/// the site costs 40 cycles on the H100).
+///
+/// Only an innermost counted loop is taken (no loop in its body): k4's
+/// tile loop, which holds the mbarrier wait loops, is not unrolled (its
+/// SASS computes the ring slot with `LOP3`s in the loop and keeps the back
+/// edge), k5's, which holds none, is.
+///
+/// An induction variable: a register the body changes only by `add`/`sub
+/// %x, %x, IMM` and that every instruction outside the body sets to an
+/// immediate (`mov %x, IMM`: the trip count is a constant). A folded
+/// value: a register (or predicate) every definition of which in the body
+/// is arithmetic on folded values, immediates and symbols (no special
+/// register, no memory, no clock), with no definition outside the body
+/// but `mov` of an immediate. Such instructions (and the induction
+/// variables' steps) are marked `folded`: the issue model runs them at no
+/// cost (`Machine::issue_gate`); they still compute their values.
+pub(crate) fn folded_in_unrolled_loops(
+    code: &mut [Arc<Code>],
+    labels: &HashMap<String, usize>,
+    regs: &HashMap<String, usize>,
+) {
+    let is_imm_mov = |c: &Code, x: &str| {
+        c.inst.opcode.starts_with("mov")
+            && matches!(&c.inst.operands[..], [Operand::Reg(d), Operand::Imm(_)] if d == x)
+    };
+    let defines = |c: &Code, x: &str| c.dsts.contains(&regs[x]);
+    for (head, back) in counted_loops(code, labels, true) {
+        let body = head..back;
+        // Every register the body defines, and its defining instructions.
+        let mut defs: HashMap<&str, Vec<usize>> = HashMap::new();
+        for k in body.clone() {
+            for (name, &r) in regs {
+                if code[k].dsts.contains(&r) {
+                    defs.entry(name.as_str()).or_default().push(k);
+                }
+            }
+        }
+        let outside_ok = |x: &str| {
+            code.iter()
+                .enumerate()
+                .filter(|(k, c)| !body.contains(k) && defines(c, x))
+                .all(|(_, c)| is_imm_mov(c, x))
+        };
+        let mut folded: HashSet<&str> = defs
+            .iter()
+            .filter(|(x, ks)| {
+                ks.iter().all(|&k| is_step(&code[k], x))
+                    && code
+                        .iter()
+                        .enumerate()
+                        .any(|(k, c)| !body.contains(&k) && is_imm_mov(c, x))
+                    && outside_ok(x)
+            })
+            .map(|(x, _)| *x)
+            .collect();
+        // An instruction whose every source is folded: arithmetic only, its
+        // guard (if any) folded, no special register.
+        let foldable = |c: &Code, f: &HashSet<&str>| {
+            let src_ok = |r: &str| {
+                if regs.contains_key(r) {
+                    f.contains(r)
+                } else {
+                    !r.starts_with('%')
+                }
+            };
+            c.class == IssueClass::Alu
+                && !c.if_converted
+                && !is_branch(c)
+                && c.inst
+                    .guard
+                    .as_ref()
+                    .is_none_or(|g| f.contains(g.reg.as_str()))
+                && c.inst.operands.iter().skip(1).all(|o| match o {
+                    Operand::Reg(r) | Operand::NotPred(r) => src_ok(r),
+                    Operand::Pair(a, b) => src_ok(a) && src_ok(b),
+                    Operand::Vector(v) => v.iter().all(|r| src_ok(r)),
+                    Operand::Imm(_) | Operand::Float { .. } | Operand::Sink => true,
+                    Operand::Addr { .. } => false,
+                })
+        };
+        loop {
+            let grown: Vec<&str> = defs
+                .iter()
+                .filter(|(x, ks)| {
+                    !folded.contains(*x)
+                        && ks.iter().all(|&k| foldable(&code[k], &folded))
+                        && outside_ok(x)
+                })
+                .map(|(x, _)| *x)
+                .collect();
+            if grown.is_empty() {
+                break;
+            }
+            folded.extend(grown);
+        }
+        let marks: Vec<usize> = body
+            .clone()
+            .filter(|&k| {
+                let c = &code[k];
+                let writes_folded = !c.dsts.is_empty()
+                    && regs
+                        .iter()
+                        .filter(|(_, r)| c.dsts.contains(r))
+                        .all(|(x, _)| folded.contains(x.as_str()));
+                let step = folded.iter().any(|x| is_step(c, x));
+                // A forward branch on a folded predicate is resolved when
+                // the body is copied.
+                let branch = c.class == IssueClass::Branch
+                    && c.inst.opcode.starts_with("bra")
+                    && c.inst
+                        .guard
+                        .as_ref()
+                        .is_some_and(|g| folded.contains(g.reg.as_str()))
+                    && branch_target(c, labels).is_some_and(|t| t > k && t <= back);
+                (writes_folded && (step || foldable(c, &folded))) || branch
+            })
+            .collect();
+        for k in marks {
+            let c = Arc::make_mut(&mut code[k]);
+            c.folded = true;
+            if c.class == IssueClass::Branch {
+                c.class = IssueClass::Alu;
+            }
         }
     }
 }

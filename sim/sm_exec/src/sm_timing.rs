@@ -38,7 +38,9 @@
 //!   unrolls the loop) and a forward branch over at most 5 instructions
 //!   (`ptxas` predicates the block; a warp that skips it issues the block
 //!   with its guard false, and a guarded-off load still holds its
-//!   destination `shared_latency` cycles).
+//!   destination `shared_latency` cycles). In a loop `ptxas` unrolls
+//!   fully, what the body computes from the loop counter alone is a
+//!   constant and costs nothing (`folded_in_unrolled_loops`).
 //! - **mbarrier path:** a `test_wait` poll holds the SM's mbarrier path
 //!   `test_wait_occupancy` cycles; answers come back `mbarrier_latency`
 //!   (`test_wait_fail` for a failing `test_wait`) after the unit's, at most
@@ -321,7 +323,7 @@ pub enum IssueClass {
     /// Arithmetic, logic, moves: never waits for a deferred barrier.
     Alu,
     /// A branch the SM executes (`bra`; not the back edge of a counted loop,
-    /// which `ptxas` unrolls: `crate::schedule::counted_back_edges`).
+    /// which `ptxas` unrolls: `crate::schedule::unrolled_back_edges`).
     Branch,
     /// A clock read.
     Clock,

@@ -85,6 +85,45 @@ fn each_mechanism_moves_its_cells() {
     assert_eq!(cells(&h100).unwrap(), base);
 }
 
+/// `ptxas` unrolls a counted innermost loop with a constant start and folds
+/// what the body computes from the counter alone (k5's ring slot
+/// `(i + 2) % 3` and its shared address leave no SASS instruction): that
+/// arithmetic costs nothing, while the same loop started from a register
+/// or marked `nounroll` pays for it.
+#[test]
+fn unrolled_loop_arithmetic_is_folded() {
+    let h100 = SmTiming::h100();
+    // 8 iterations; `extra` is the body's arithmetic, `start` the
+    // counter's first value, `pragma` a line before the loop's head.
+    let lp = |start: &str, extra: &str, pragma: &str| {
+        format!("    mov.u32 %r9, 0;\n    mov.u32 %r2, {start};\n    mov.u64 %rd1, %clock64;\n{pragma}L:\n{extra}    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p1, %r2, 8;\n    @%p1 bra L;\n    mov.u64 %rd2, %clock64;\n")
+    };
+    // As nvcc writes it: each value in its own register.
+    let slot = "    add.u32 %r3, %r2, 2;\n    mul.hi.u32 %r4, %r3, -1431655765;\n    shr.u32 %r10, %r4, 1;\n    mul.lo.u32 %r5, %r10, 3;\n    sub.u32 %r6, %r3, %r5;\n    mul.lo.u32 %r7, %r6, 2048;\n    mov.u32 %r8, sval;\n    add.u32 %r11, %r8, %r7;\n";
+    let bare = cycles_between_clocks(&lp("0", "", ""), &h100);
+    let folded = cycles_between_clocks(&lp("0", slot, ""), &h100);
+    assert_eq!(folded, bare, "the slot arithmetic is folded");
+    // A start from a register: the trip count is unknown, nothing folds
+    // (6 dependent steps of the slot arithmetic, 8 iterations).
+    let open = cycles_between_clocks(&lp("%r9", slot, ""), &h100);
+    assert!(
+        open >= folded + 8 * 6 * h100.alu_latency,
+        "register start {open}, constant start {folded}"
+    );
+    let kept = cycles_between_clocks(&lp("0", slot, ".pragma \"nounroll\";\n"), &h100);
+    assert!(
+        kept >= folded + 8 * 6 * h100.alu_latency,
+        "nounroll {kept}, unrolled {folded}"
+    );
+    // A value computed from a register other than the counter does not fold.
+    let mixed = "    add.u32 %r3, %r2, %r9;\n    mul.lo.u32 %r7, %r3, 2048;\n    mul.lo.u32 %r10, %r7, 3;\n";
+    let m = cycles_between_clocks(&lp("0", mixed, ""), &h100);
+    assert!(
+        m >= bare + 8 * 2 * h100.alu_latency,
+        "mixed {m}, bare {bare}"
+    );
+}
+
 /// Runs `body` (one warp, the preset `t`) and returns `%rd2 - %rd1`.
 fn cycles_between_clocks(body: &str, t: &SmTiming) -> u64 {
     let src = format!(
@@ -118,9 +157,16 @@ fn branches_cost_what_ptxas_leaves_of_them() {
         open >= counted + 15 * (h100.issue_branch - 1),
         "register bound {open}, immediate bound {counted}"
     );
-    assert_eq!(
+    // With branches costing 1, what is left of the difference is the
+    // counter's arithmetic, which the unrolled loop folds
+    // (`unrolled_loop_arithmetic_is_folded`).
+    let (open_cheap, counted_cheap) = (
         cycles_between_clocks(&lp("%r9"), &cheap),
-        cycles_between_clocks(&lp("16"), &cheap)
+        cycles_between_clocks(&lp("16"), &cheap),
+    );
+    assert!(
+        open_cheap >= counted_cheap + 16 * 2 * h100.issue_alu,
+        "register bound {open_cheap}, immediate bound {counted_cheap}"
     );
     // A forward branch over `n` instructions that every lane takes: up to 4
     // it is predicated (the warp issues the block with its guard false, and
