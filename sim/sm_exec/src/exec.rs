@@ -2605,8 +2605,10 @@ impl<'p> Machine<'p> {
                     if let Some(t) = &self.opts.sm_timing {
                         let gap = if dst.is_some() {
                             t.red_arrival_interval
-                        } else {
+                        } else if self.warps[w].bar_reg_count {
                             t.arrival_interval
+                        } else {
+                            t.arrival_interval_imm
                         };
                         self.sms[c].bar_next.insert(x.id as u8, now + gap);
                     }

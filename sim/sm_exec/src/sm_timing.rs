@@ -119,6 +119,13 @@ pub struct SmTiming {
     /// H100 preset (tables 1.1, 1.2), and `h100_micro.csv`'s `bar_arrivals`
     /// rows (per barrier, not per SM: docs/timing.md).
     pub arrival_interval: u64,
+    /// ... with the thread count an immediate or absent: one warp per
+    /// cycle. The register count's extra cycle per arrival is its count
+    /// path (the same path makes its release 12 cycles slower, §1.3);
+    /// k1's `bar.sync 0` sites (8 warps reaching the barrier one cycle
+    /// apart behind their `st.shared`) wait 26–28 cycles on the H100, 33–38
+    /// with 2 cycles an arrival.
+    pub arrival_interval_imm: u64,
     pub red_arrival_interval: u64,
     /// Between two waiters of one release: 31 waiters leave over 50 cycles,
     /// 15 over 9 (§1.3 fan-out); one warp per cycle.
@@ -235,6 +242,7 @@ impl SmTiming {
             red_popc_latency: 62,
             red_pred_latency: 36,
             arrival_interval: 2,
+            arrival_interval_imm: 1,
             red_arrival_interval: 3,
             const_latency: 45,
             mbarrier_latency: 42,

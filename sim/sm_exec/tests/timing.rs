@@ -317,3 +317,63 @@ fn a_quick_mbarrier_answer_passes_a_failing_test_waits() {
         "arrive's answer after {wait} cycles"
     );
 }
+
+/// Cycles per `bar.sync` of `warps` warps looping on barrier 1, the
+/// thread count in a register (`reg_count`) or an immediate, warp 0's clock.
+fn bar_period(warps: usize, reg_count: bool, t: &SmTiming) -> u64 {
+    let count = if reg_count {
+        "%r9".to_string()
+    } else {
+        (warps * 32).to_string()
+    };
+    const ITER: u64 = 64;
+    let mut hdr = String::from("---\nctas: 1\nwarps:\n");
+    for w in 0..warps {
+        hdr += &format!("  - {{cta: 0, warp: {w}, program: t}}\n");
+    }
+    let src = format!(
+        "{hdr}---\n.version 8.0\n.target sm_90\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n    mov.u32 %r9, {};\n    bar.sync 0;\n    mov.u64 %rd1, %clock64;\n    mov.u32 %r2, 0;\nL:\n    bar.sync 1, {count};\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p1, %r2, {ITER};\n    @%p1 bra L;\n    mov.u64 %rd2, %clock64;\n    ret;\n}}\n",
+        warps * 32
+    );
+    let o = sm_exec::RunOptions {
+        max_cycles: 200_000,
+        sm_timing: Some(t.clone()),
+        ..sm_exec::RunOptions::default()
+    };
+    let r = sm_exec::run_source("bar_period.ptx", &src, o).unwrap();
+    assert_eq!(r.outcome, sm_exec::Outcome::Finished);
+    (r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap()) / ITER
+}
+
+/// The `bar_arrivals` rows of `data/calibration/h100_micro.csv` (8 and 16
+/// warps looping on one barrier with the count in a register, one CTA per
+/// SM): within ±10 %; and arrivals with an immediate count are counted one
+/// warp a cycle, half the register count's interval, so the period grows
+/// half as fast with the warps.
+#[test]
+fn barrier_arrivals_are_counted_per_barrier_at_the_count_paths_rate() {
+    let h100 = SmTiming::h100();
+    let csv = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/calibration/h100_micro.csv"
+    ))
+    .unwrap();
+    let measured = |warps: usize| -> f64 {
+        let key = format!("bar_arrivals,warps={warps} groups=1 ctas_per_sm=1 ");
+        let line = csv.lines().find(|l| l.starts_with(&key)).unwrap();
+        line.rsplit(',').next().unwrap().trim().parse().unwrap()
+    };
+    for warps in [8, 16] {
+        let model = bar_period(warps, true, &h100) as f64;
+        let m = measured(warps);
+        assert!(
+            (model - m).abs() <= 0.1 * m,
+            "{warps} warps: model {model}, H100 {m}"
+        );
+    }
+    let slope = |reg| bar_period(16, reg, &h100) - bar_period(8, reg, &h100);
+    let (reg, imm) = (slope(true), slope(false));
+    assert_eq!(reg, 8 * h100.arrival_interval, "register count");
+    assert_eq!(imm, 8 * h100.arrival_interval_imm, "immediate count");
+    assert!(imm < reg, "immediate {imm}, register {reg}");
+}
