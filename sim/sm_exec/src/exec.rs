@@ -395,6 +395,16 @@ struct Warp {
     mb_suspended_at: u64,
     /// The op being issued holds the warp until its response is back.
     mb_hold: bool,
+    /// Issue model, `test_wait` spins: the warp's last mbarrier op was a
+    /// `test_wait` answered "not done" (its next poll is a repeat poll).
+    mb_spinning: bool,
+    /// A first poll that found its phase incomplete, parked: the SM polls
+    /// the unit again for it at this cycle (the poll timer), with this op.
+    mb_parked: Option<(u64, Instr)>,
+    /// ... that second poll is on its way to the unit.
+    mb_rechecking: bool,
+    /// The warp's last `test_wait` as sent to the unit.
+    mb_last_x: Option<Instr>,
 }
 
 /// An event `bar_unit` took: a barrier op (its warp, whether it was a
@@ -451,6 +461,9 @@ struct Sm {
     /// Issue model: the first cycle the SM's mbarrier path takes its next
     /// op after a `test_wait` poll (`test_wait_occupancy`).
     mb_next: u64,
+    /// Issue model: a parked `test_wait`'s second poll lost the port to a
+    /// warp's op last time; it goes first next time.
+    poll_turn: bool,
 }
 
 struct Cluster {
@@ -472,6 +485,8 @@ enum Req {
     Bar(RedDst, bool),
     /// mbarrier unit: destination register of the response.
     Mb(Option<String>),
+    /// mbarrier unit: the SM's second poll for a parked `test_wait`.
+    MbRecheck,
     /// async groups: a bulk issue; a wait.
     Ag(bool, bool),
 }
@@ -649,6 +664,7 @@ impl<'p> Machine<'p> {
                     bar_next: HashMap::new(),
                     mb_queue: VecDeque::new(),
                     mb_next: 0,
+                    poll_turn: false,
                 })
             })
             .collect::<Result<_, PtxError>>()?;
@@ -717,6 +733,10 @@ impl<'p> Machine<'p> {
                 mb_suspended: false,
                 mb_suspended_at: 0,
                 mb_hold: false,
+                mb_spinning: false,
+                mb_parked: None,
+                mb_rechecking: false,
+                mb_last_x: None,
             });
         }
         if let Some(k) = &kernel {
@@ -1753,9 +1773,10 @@ impl<'p> Machine<'p> {
 
     /// The issue model's mbarrier return path: the unit's response to a
     /// warp's op (or the wake of its suspended `try_wait`) reaches the warp
-    /// `mbarrier_latency` cycles later (`test_wait_fail` for a `test_wait`
-    /// that answers false), responses of one SM at least
-    /// `mb_return_interval` apart.
+    /// `mbarrier_latency` cycles later, a `test_wait` spin's answers on the
+    /// SM's poll timer (`crate::sm_timing`: a first poll on an incomplete
+    /// phase parked, a repeat poll's "not done" after `test_wait_fail`),
+    /// responses of one SM at least `mb_return_interval` apart.
     fn mb_responses(&mut self, c: usize, o: &sm_sync_model::Outputs) {
         let t = self.opts.sm_timing.clone().expect("issue model on");
         let now = self.now;
@@ -1777,20 +1798,40 @@ impl<'p> Machine<'p> {
         };
         if o.mb_rsp_valid {
             if let Some(w) = self.warp_in_slot(c, o.mb_rsp_warp) {
+                let test_wait = o.mb_rsp_op == mb::op::TEST_WAIT;
+                let wp = &mut self.warps[w];
+                let recheck = std::mem::take(&mut wp.mb_rechecking);
                 if o.mb_rsp_suspended {
-                    self.warps[w].mb_suspended = true;
-                    self.warps[w].mb_suspended_at = now;
-                } else if let Some(dst) = self.warps[w].mb_fifo.pop_front() {
+                    wp.mb_suspended = true;
+                    wp.mb_suspended_at = now;
+                } else if test_wait && !o.mb_rsp_done && !recheck && !wp.mb_spinning {
+                    // A spin's first poll on an incomplete phase: parked
+                    // until the SM's poll timer polls the unit again for it
+                    // (`test_wait_first_check`); its answer is the second
+                    // poll's.
+                    let x = wp.mb_last_x.expect("a test_wait was sent");
+                    wp.mb_parked = Some((now + t.test_wait_first_check, x));
+                } else if let Some(dst) = wp.mb_fifo.pop_front() {
                     let v = if mb::op::is_arrive(o.mb_rsp_op) {
                         o.mb_rsp_token as u64
                     } else {
                         o.mb_rsp_done as u64
                     };
-                    let lat = if o.mb_rsp_op == mb::op::TEST_WAIT && !o.mb_rsp_done {
-                        t.test_wait_fail
-                    } else {
+                    // A poll that found the phase complete at once answers
+                    // on the return path; a spin's later polls and the
+                    // parked poll's second one answer `test_wait_answer`
+                    // after their check, "not done" from a repeat poll
+                    // `test_wait_fail` after it.
+                    let lat = if !test_wait {
                         t.mbarrier_latency
+                    } else if recheck || (wp.mb_spinning && o.mb_rsp_done) {
+                        t.test_wait_answer
+                    } else if o.mb_rsp_done {
+                        t.mbarrier_latency
+                    } else {
+                        t.test_wait_fail
                     };
+                    wp.mb_spinning = test_wait && !o.mb_rsp_done;
                     push(self, w, dst, v, lat);
                 }
             }
@@ -2021,6 +2062,20 @@ impl<'p> Machine<'p> {
         }
         // At most one warp's op on the SM's instruction port this cycle.
         let mut req: Option<(usize, Instr, Req)> = None;
+        let mut recheck = None;
+        if self.opts.sm_timing.is_some() && now >= self.sms[c].mb_next {
+            if let Some(&w) = order
+                .iter()
+                .find(|&&w| self.warps[w].mb_parked.is_some_and(|(at, _)| at <= now))
+            {
+                let (_, x) = self.warps[w].mb_parked.expect("found");
+                if std::mem::take(&mut self.sms[c].poll_turn) {
+                    req = Some((w, x, Req::MbRecheck));
+                } else {
+                    recheck = Some((w, x));
+                }
+            }
+        }
         // A folded instruction (`Code::folded`) costs no cycle: the warp
         // goes on to its next instruction in the same cycle (at most
         // `FOLDED_PER_CYCLE` of them, so a loop of folded code still ends).
@@ -2214,7 +2269,9 @@ impl<'p> Machine<'p> {
                     // path for `test_wait_occupancy` cycles; every mbarrier op
                     // of the SM waits for it.
                     let mb_busy = self.opts.sm_timing.is_some() && now < self.sms[c].mb_next;
-                    if port_busy || mb_busy {
+                    // A parked poll's answer comes before the warp's next op.
+                    let parked = self.warps[w].mb_parked.is_some() || self.warps[w].mb_rechecking;
+                    if port_busy || mb_busy || parked {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                         continue;
                     }
@@ -2337,6 +2394,16 @@ impl<'p> Machine<'p> {
                     }
                 }
                 Lowered::Nothing => self.advance(w),
+            }
+        }
+
+        // Issue model: the SM's poll timer sends a parked `test_wait` to
+        // the unit again; it and the warps' new ops take turns at the port.
+        if let Some((w, x)) = recheck {
+            if req.is_none() {
+                req = Some((w, x, Req::MbRecheck));
+            } else {
+                self.sms[c].poll_turn = true;
             }
         }
 
@@ -2624,11 +2691,23 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
+            Req::MbRecheck => {
+                if took {
+                    if let Some(t) = &self.opts.sm_timing {
+                        self.sms[c].mb_next = now + t.test_wait_occupancy;
+                    }
+                    self.warps[w].mb_parked = None;
+                    self.warps[w].mb_rechecking = true;
+                }
+            }
             Req::Mb(dst) => {
                 if took && x.op == mb::op::TEST_WAIT {
                     if let Some(t) = &self.opts.sm_timing {
                         self.sms[c].mb_next = now + t.test_wait_occupancy;
                     }
+                    self.warps[w].mb_last_x = Some(x);
+                } else if took {
+                    self.warps[w].mb_spinning = false;
                 }
                 if took && self.opts.sm_timing.is_some() {
                     // Issue model: the warp runs on; a destination register

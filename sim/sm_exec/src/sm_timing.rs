@@ -43,10 +43,16 @@
 //!   constant and costs nothing (`folded_in_unrolled_loops`).
 //! - **mbarrier path:** a `test_wait` poll holds the SM's mbarrier path
 //!   `test_wait_occupancy` cycles; answers come back `mbarrier_latency`
-//!   (`test_wait_fail` for a failing `test_wait`) after the unit's, at most
-//!   one per `mb_return_interval`; a completed phase wakes a suspended
-//!   `try_wait` no earlier than `try_wait_first_check` cycles into its
-//!   suspension.
+//!   after the unit's, at most one per `mb_return_interval`; a completed
+//!   phase wakes a suspended `try_wait` no earlier than
+//!   `try_wait_first_check` cycles into its suspension.
+//! - **`test_wait` spins** (the SM's poll timer): a poll that finds its
+//!   phase complete answers on the return path. A spin's first poll that
+//!   finds it incomplete is parked; the SM polls the unit again for it
+//!   `test_wait_first_check` cycles later (taking turns with the warps'
+//!   ops at the port) and that answer reaches the warp `test_wait_answer`
+//!   cycles after it. A repeat poll (after a "not done") answers "not
+//!   done" after `test_wait_fail`, "done" after `test_wait_answer`.
 //!
 //! Every constant names its source: `data/calibration/h100_micro.csv` (our
 //! own measurements, `kernels/micro/h100_latency.cu`) or a section of the
@@ -141,10 +147,23 @@ pub struct SmTiming {
     /// itself: the clock read and the two ops' issue (1 + 3 + 1), the wait
     /// loop's branch (`issue_branch`, 11) and the clock read after it.
     pub mbarrier_latency: u64,
-    /// ... a `test_wait` that answers false: §2.4 wake fan-out, one
-    /// spinning `test_wait` warp leaves 119 cycles after the arrive (the
-    /// spin loop's period; docs/timing.md).
+    /// ... a spin's repeat poll that answers false: a full warp's spin
+    /// polls once per 99 cycles (`spin_period` rows of h100_micro.csv,
+    /// 20 000 cycles over 203 polls), of which the loop's branch and issue
+    /// are 12 in the executor.
     pub test_wait_fail: u64,
+    /// A spin's first poll that finds its phase incomplete is parked: the
+    /// SM polls the unit again for it this many cycles after the first
+    /// answer, and that answer (done or not) reaches the warp
+    /// `test_wait_answer` cycles later; so do a repeat poll's "done".
+    /// `kernels/micro/h100_spin_period.cu` (`spin_period` rows, 32 lanes):
+    /// the first answer comes 239–243 cycles after the spin starts and
+    /// reports an arrive 139 cycles into the spin but not one 178 in.
+    pub test_wait_first_check: u64,
+    /// ... the answer after the check: the spin's answers report the phase
+    /// as it was 61–100 cycles before they return; a full warp's fastest
+    /// wake is 98–100 cycles after the arrive's clock read.
+    pub test_wait_answer: u64,
     /// A suspended `try_wait` is answered as soon as its phase completes
     /// (true), or only when its suspension window (the unit's
     /// `try_wait_limit`) ends (false). The executor's SM has the unit's
@@ -246,7 +265,9 @@ impl SmTiming {
             red_arrival_interval: 3,
             const_latency: 45,
             mbarrier_latency: 42,
-            test_wait_fail: 119,
+            test_wait_fail: 87,
+            test_wait_first_check: 135,
+            test_wait_answer: 80,
             mb_return_interval: 3,
             test_wait_occupancy: 6,
             try_wait_early_wake: true,

@@ -299,8 +299,9 @@ fn hoisting_a_read_only_load_past_a_predicated_block_keeps_the_program() {
 
 #[test]
 fn a_quick_mbarrier_answer_passes_a_failing_test_waits() {
-    // Warp 1 polls a phase that never completes (its "not done" comes back
-    // `test_wait_fail` cycles later); warp 0 arrives on another barrier a
+    // Warp 1 polls a phase that never completes (its poll is parked and
+    // answered `test_wait_first_check` + `test_wait_answer` cycles later);
+    // warp 0 arrives on another barrier a
     // few cycles after and waits for the arrive's state. Its answer is due
     // `mbarrier_latency` after the unit's and must not queue behind warp 1's.
     let h100 = SmTiming::h100();
@@ -376,4 +377,78 @@ fn barrier_arrivals_are_counted_per_barrier_at_the_count_paths_rate() {
     assert_eq!(reg, 8 * h100.arrival_interval, "register count");
     assert_eq!(imm, 8 * h100.arrival_interval_imm, "immediate count");
     assert!(imm < reg, "immediate {imm}, register {reg}");
+}
+
+/// A full warp spinning on `test_wait` (`W: test_wait; @!p bra W`) while
+/// another warp arrives `delay` cycles after the spin starts: (polls,
+/// cycles from the spin's first clock read to its last).
+fn spin(delay: u64, t: &SmTiming) -> (u64, u64) {
+    let wait = if delay == 0 {
+        String::new()
+    } else {
+        format!("    mov.u64 %rd10, %clock64;\n    add.u64 %rd11, %rd10, {delay};\nSPIN:\n    mov.u64 %rd12, %clock64;\n    setp.lt.u64 %p9, %rd12, %rd11;\n    @%p9 bra SPIN;\n")
+    };
+    let src = format!(
+        "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: arriver}}\n  - {{cta: 0, warp: 1, program: waiter}}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 mb;\n\n.entry arriver\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<16>;\n    .reg .pred %p<10>;\n    mbarrier.init.shared.b64 [mb], 1;\n    bar.sync 2, 64;\n{wait}    mbarrier.arrive.shared.b64 _, [mb];\n    ret;\n}}\n\n.entry waiter\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<16>;\n    .reg .pred %p<10>;\n    bar.sync 2, 64;\n    mov.u32 %r5, 0;\n    mov.u64 %rd2, %clock64;\nW:\n    mbarrier.test_wait.parity.shared.b64 %p1, [mb], 0;\n    add.u32 %r5, %r5, 1;\n    @!%p1 bra W;\n    mov.u64 %rd3, %clock64;\n    ret;\n}}\n"
+    );
+    let o = sm_exec::RunOptions {
+        max_cycles: 200_000,
+        sm_timing: Some(t.clone()),
+        ..sm_exec::RunOptions::default()
+    };
+    let r = sm_exec::run_source("spin.ptx", &src, o).unwrap();
+    assert_eq!(r.outcome, sm_exec::Outcome::Finished);
+    let polls = r.reg(0, 1, "%r5").unwrap();
+    (
+        polls,
+        r.reg(0, 1, "%rd3").unwrap() - r.reg(0, 1, "%rd2").unwrap(),
+    )
+}
+
+/// The `spin_period` rows of `data/calibration/h100_micro.csv` (a full
+/// warp's `test_wait` spin, `kernels/micro/h100_spin_period.cu`): the first
+/// answer about 240 cycles after the spin starts, then one per 99; each
+/// within ±10 % in the model. Without the parked first poll the first
+/// answer comes on the return path's 40-odd cycles.
+#[test]
+fn a_test_wait_spin_polls_on_the_h100s_grid() {
+    let h100 = SmTiming::h100();
+    let csv = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/calibration/h100_micro.csv"
+    ))
+    .unwrap();
+    // lanes 32, form 1 (`@!p bra`): (D, polls, cycles per poll).
+    let row = |d: u64| -> (u64, u64) {
+        let key = format!("spin_period,32,1,{d},");
+        let l = csv.lines().find(|l| l.starts_with(&key)).unwrap();
+        let f: Vec<u64> = l
+            .split(',')
+            .map(|x| x.trim().parse().unwrap_or(0))
+            .collect();
+        (f[4], f[5])
+    };
+    let within = |model: u64, h: u64| model.abs_diff(h) * 10 <= h;
+    // The first answer: the arrive comes before the parked poll's check.
+    let (h_polls, h_per) = row(20);
+    let (polls, total) = spin(20, &h100);
+    assert_eq!((polls, h_polls), (1, 1));
+    assert!(within(total, h_per), "first answer {total}, H100 {h_per}");
+    // Steady polling: 11 polls over about 1230 cycles.
+    let (h_polls, h_per) = row(1000);
+    let (polls, total) = spin(1000, &h100);
+    assert!(
+        polls.abs_diff(h_polls) <= 1,
+        "polls {polls}, H100 {h_polls}"
+    );
+    let steady = (total - spin(20, &h100).1) / (polls - 1);
+    let h_steady = (h_polls * h_per - row(20).1) / (h_polls - 1);
+    assert!(within(steady, h_steady), "period {steady}, H100 {h_steady}");
+    // Without the parked first poll the first answer is the return path's.
+    let eager = SmTiming {
+        test_wait_first_check: 0,
+        test_wait_answer: h100.mbarrier_latency,
+        ..h100.clone()
+    };
+    assert!(spin(20, &eager).1 + 100 < spin(20, &h100).1);
 }
