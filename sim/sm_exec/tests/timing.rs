@@ -3,8 +3,10 @@
 //! the release sequencer's fan-out, the per-barrier arrival interval, the
 //! `try_wait` early wake, the cache model (a cold `cp.async` group waits
 //! for DRAM, a hot one does not), branches as `ptxas` leaves them (counted
-//! loops unrolled, short blocks predicated) and the `test_wait` poll
-//! occupancy.
+//! loops unrolled, short blocks predicated, counter arithmetic folded),
+//! the `test_wait` poll occupancy and poll timer, and the arrival rates of
+//! register and immediate counts (the last two against the H100 rows of
+//! `data/calibration/h100_micro.csv`).
 
 use sm_exec::sm_timing::SmTiming;
 use sm_exec::sync_probes::{cells, Cell};
@@ -129,14 +131,21 @@ fn cycles_between_clocks(body: &str, t: &SmTiming) -> u64 {
     let src = format!(
         "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t, lanes: 32}}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 mb;\n.shared .align 4 .u32 sval;\n\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n{body}    ret;\n}}\n"
     );
+    let r = run_to_end("t.ptx", &src, t);
+    r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap()
+}
+
+/// Runs a program file's text under the preset `t` (at most 200 000
+/// cycles); it must finish.
+fn run_to_end(name: &str, src: &str, t: &SmTiming) -> sm_exec::RunResult {
     let o = sm_exec::RunOptions {
         max_cycles: 200_000,
         sm_timing: Some(t.clone()),
         ..sm_exec::RunOptions::default()
     };
-    let r = sm_exec::run_source("t.ptx", &src, o).unwrap();
+    let r = sm_exec::run_source(name, src, o).unwrap();
     assert_eq!(r.outcome, sm_exec::Outcome::Finished);
-    r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap()
+    r
 }
 
 #[test]
@@ -306,12 +315,7 @@ fn a_quick_mbarrier_answer_passes_a_failing_test_waits() {
     // `mbarrier_latency` after the unit's and must not queue behind warp 1's.
     let h100 = SmTiming::h100();
     let src = "---\nctas: 1\nwarps:\n  - {cta: 0, warp: 0, program: a}\n  - {cta: 0, warp: 1, program: p}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 m0;\n.shared .align 8 .b64 m1;\n\n.entry a\n{\n    .reg .b32 %r<4>;\n    .reg .b64 %rd<8>;\n    mbarrier.init.shared.b64 [m0], 4;\n    bar.sync 1, 64;\n    mov.u32 %r1, 0;\n    add.u32 %r1, %r1, 1;\n    add.u32 %r1, %r1, 1;\n    mov.u64 %rd1, %clock64;\n    mbarrier.arrive.shared.b64 %rd5, [m0];\n    add.u64 %rd6, %rd5, 1;\n    mov.u64 %rd2, %clock64;\n    ret;\n}\n\n.entry p\n{\n    .reg .pred %p<2>;\n    mbarrier.init.shared.b64 [m1], 1;\n    bar.sync 1, 64;\n    mbarrier.test_wait.parity.shared.b64 %p1, [m1], 0;\n    ret;\n}\n";
-    let o = sm_exec::RunOptions {
-        sm_timing: Some(h100.clone()),
-        ..sm_exec::RunOptions::default()
-    };
-    let r = sm_exec::run_source("q.ptx", src, o).unwrap();
-    assert_eq!(r.outcome, sm_exec::Outcome::Finished);
+    let r = run_to_end("q.ptx", src, &h100);
     let wait = r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap();
     assert!(
         wait >= h100.mbarrier_latency && wait < h100.test_wait_fail,
@@ -336,13 +340,7 @@ fn bar_period(warps: usize, reg_count: bool, t: &SmTiming) -> u64 {
         "{hdr}---\n.version 8.0\n.target sm_90\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n    mov.u32 %r9, {};\n    bar.sync 0;\n    mov.u64 %rd1, %clock64;\n    mov.u32 %r2, 0;\nL:\n    bar.sync 1, {count};\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p1, %r2, {ITER};\n    @%p1 bra L;\n    mov.u64 %rd2, %clock64;\n    ret;\n}}\n",
         warps * 32
     );
-    let o = sm_exec::RunOptions {
-        max_cycles: 200_000,
-        sm_timing: Some(t.clone()),
-        ..sm_exec::RunOptions::default()
-    };
-    let r = sm_exec::run_source("bar_period.ptx", &src, o).unwrap();
-    assert_eq!(r.outcome, sm_exec::Outcome::Finished);
+    let r = run_to_end("bar_period.ptx", &src, t);
     (r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap()) / ITER
 }
 
@@ -391,13 +389,7 @@ fn spin(delay: u64, t: &SmTiming) -> (u64, u64) {
     let src = format!(
         "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: arriver}}\n  - {{cta: 0, warp: 1, program: waiter}}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 mb;\n\n.entry arriver\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<16>;\n    .reg .pred %p<10>;\n    mbarrier.init.shared.b64 [mb], 1;\n    bar.sync 2, 64;\n{wait}    mbarrier.arrive.shared.b64 _, [mb];\n    ret;\n}}\n\n.entry waiter\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<16>;\n    .reg .pred %p<10>;\n    bar.sync 2, 64;\n    mov.u32 %r5, 0;\n    mov.u64 %rd2, %clock64;\nW:\n    mbarrier.test_wait.parity.shared.b64 %p1, [mb], 0;\n    add.u32 %r5, %r5, 1;\n    @!%p1 bra W;\n    mov.u64 %rd3, %clock64;\n    ret;\n}}\n"
     );
-    let o = sm_exec::RunOptions {
-        max_cycles: 200_000,
-        sm_timing: Some(t.clone()),
-        ..sm_exec::RunOptions::default()
-    };
-    let r = sm_exec::run_source("spin.ptx", &src, o).unwrap();
-    assert_eq!(r.outcome, sm_exec::Outcome::Finished);
+    let r = run_to_end("spin.ptx", &src, t);
     let polls = r.reg(0, 1, "%r5").unwrap();
     (
         polls,
