@@ -1707,6 +1707,23 @@ impl<'p> Machine<'p> {
         true
     }
 
+    /// When a bulk store (shared → global) issued at `now` reaches the
+    /// copy engine: under a timing preset, at the end of its issue
+    /// (`issue_bulk_copy`). A lone 4 KB bulk store issues in 23 cycles and
+    /// completes 190 after its issue begins (`kernels/micro/h100_bulk_store.cu`);
+    /// k4's store site takes 103–108, and its final `wait_group 0` still
+    /// waits 69.5 cycles after the clock read that follows the site and the
+    /// record block: the site's cycles come before the `UBLKCP`. (A bulk
+    /// load starts at its issue: 4 KB from L2 complete ≈ 440 cycles after
+    /// it, sync calibration README §2.)
+    fn copy_start(&self, now: u64) -> u64 {
+        now + self
+            .opts
+            .sm_timing
+            .as_ref()
+            .map_or(0, |t| t.issue_bulk_copy)
+    }
+
     /// Issue model: register `reg` of warp `w` is ready at cycle `at`.
     fn set_ready(&mut self, w: usize, reg: &str, at: u64) {
         if let Some(&k) = self.entries[self.warps[w].entry].regs.get(reg) {
@@ -2751,7 +2768,7 @@ impl<'p> Machine<'p> {
                     }
                     let n = n as u32;
                     self.mem.copy(
-                        now,
+                        self.copy_start(now),
                         Copy {
                             warp: w,
                             cta: c,

@@ -55,6 +55,10 @@ pub struct MemTiming {
     pub copy_read_shared: (u64, u64),
     /// ... source read → destination written when the destination is global memory.
     pub copy_write_global: (u64, u64),
+    /// ... and the copy engine writes global memory this many bytes a
+    /// cycle: a bulk store of `n` bytes takes `n / store_bytes_per_cycle`
+    /// more (0: no size term, functional timing).
+    pub store_bytes_per_cycle: u64,
     /// Cache residency for the timing of global reads (SM timing presets);
     /// `None`: every global read takes `l2` (functional timing).
     pub caches: Option<Caches>,
@@ -99,6 +103,7 @@ impl Default for MemTiming {
             copy_write: (20, 200),
             copy_read_shared: (50, 300),
             copy_write_global: (20, 200),
+            store_bytes_per_cycle: 0,
             caches: None,
             stale_permille: 500,
             faults: Faults::default(),
@@ -801,13 +806,19 @@ impl Memory {
             None if c.src_shared => self.t.copy_read_shared,
             None => self.t.copy_read,
         };
-        let write = if c.dst_shared {
-            self.t.copy_write
+        let (write, size) = if c.dst_shared {
+            (self.t.copy_write, 0)
         } else {
-            self.t.copy_write_global
+            let bw = self.t.store_bytes_per_cycle;
+            let size = if bw == 0 {
+                0
+            } else {
+                (c.bytes as u64).div_ceil(bw)
+            };
+            (self.t.copy_write_global, size)
         };
         let read_at = (now + self.rand(read)).max(lr + 1);
-        let write_at = (read_at + self.rand(write)).max(lw + 1);
+        let write_at = (read_at + self.rand(write) + size).max(lw + 1);
         self.copy_last.insert(c.warp, (read_at, write_at, c.batch));
         self.push_pending(Pending::Copy {
             read_at,

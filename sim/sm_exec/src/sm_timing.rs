@@ -220,10 +220,14 @@ pub struct SmTiming {
     /// ... source read → written to shared memory (the shared latency).
     pub copy_write: u64,
     /// ... source read → written to global memory and acknowledged (a bulk
-    /// store): k4's final `cp.async.bulk.wait_group 0` returns 69.5 cycles
-    /// after its clock read, which follows the store's issue by about 100
-    /// cycles (`data/kernels/h100_kernels_summary.csv`), less the shared read.
+    /// store), beside its size term: `kernels/micro/h100_bulk_store.cu`
+    /// (`bulk_store` rows of h100_micro.csv), a store completes 94 / 190 /
+    /// 574 cycles after its issue for 1 / 4 / 16 KB, 32 bytes a cycle;
+    /// 190 − 128 for the 4 KB, less the shared read (25) and the issue.
     pub copy_write_global: u64,
+    /// ... the copy engine writes global memory 32 bytes a cycle (the same
+    /// rows: 16 KB take 384 cycles more than 4 KB).
+    pub store_bytes_per_cycle: u64,
     /// Cycles a warp waits after issuing a bulk copy (`UBLKCP`): k4's
     /// `async_issue` sites, 108 and 103 cycles including the 7-cycle
     /// `st.shared` probe and clock read around them.
@@ -281,7 +285,8 @@ impl SmTiming {
             store_drain: 367,
             copy_read: 367,
             copy_write: 25,
-            copy_write_global: 140,
+            copy_write_global: 35,
+            store_bytes_per_cycle: 32,
             issue_bulk_copy: 100,
             issue_ldgsts: 6,
             issue_proxy_fence: 7,
@@ -334,6 +339,7 @@ impl SmTiming {
             copy_write: one(self.copy_write),
             copy_read_shared: one(self.shared_latency),
             copy_write_global: one(self.copy_write_global),
+            store_bytes_per_cycle: self.store_bytes_per_cycle,
             caches: Some(crate::memory::Caches {
                 load_l1: self.l1_hit_latency,
                 ldgsts_l1: self.ldgsts_l1_latency,
