@@ -1709,8 +1709,8 @@ impl<'p> Machine<'p> {
 
     /// When a bulk store (shared → global) issued at `now` reaches the
     /// copy engine: under a timing preset, at the end of its issue
-    /// (`issue_bulk_copy`). A lone 4 KB bulk store issues in 23 cycles and
-    /// completes 190 after its issue begins (`kernels/micro/h100_bulk_store.cu`);
+    /// (`issue_bulk_copy`). A lone 4 KB bulk store issues in 18 cycles and
+    /// completes 185 after its issue begins (`kernels/micro/h100_bulk_store.cu`);
     /// k4's store site takes 103–108, and its final `wait_group 0` still
     /// waits 69.5 cycles after the clock read that follows the site and the
     /// record block: the site's cycles come before the `UBLKCP`. (A bulk

@@ -221,9 +221,10 @@ pub struct SmTiming {
     pub copy_write: u64,
     /// ... source read → written to global memory and acknowledged (a bulk
     /// store), beside its size term: `kernels/micro/h100_bulk_store.cu`
-    /// (`bulk_store` rows of h100_micro.csv), a store completes 94 / 190 /
-    /// 574 cycles after its issue for 1 / 4 / 16 KB, 32 bytes a cycle;
-    /// 190 − 128 for the 4 KB, less the shared read (25) and the issue.
+    /// (`bulk_store` rows of h100_micro.csv), a store completes 89 / 185 /
+    /// 569 cycles after its issue begins for 1 / 4 / 16 KB, 32 bytes a
+    /// cycle; 185 − 128 for the 4 KB, less the shared read (25) and the
+    /// clock reads around the issue.
     pub copy_write_global: u64,
     /// ... the copy engine writes global memory 32 bytes a cycle (the same
     /// rows: 16 KB take 384 cycles more than 4 KB).
