@@ -126,6 +126,21 @@ fn unrolled_loop_arithmetic_is_folded() {
     );
 }
 
+/// The project's own H100 micro-benchmark rows (`data/calibration/h100_micro.csv`).
+fn h100_micro_csv() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/calibration/h100_micro.csv"
+    ))
+    .unwrap()
+}
+
+/// The last field of the row that starts with `key`.
+fn last_field(csv: &str, key: &str) -> u64 {
+    let l = csv.lines().find(|l| l.starts_with(key)).unwrap();
+    l.rsplit(',').next().unwrap().trim().parse().unwrap()
+}
+
 /// Runs `body` (one warp, the preset `t`) and returns `%rd2 - %rd1`.
 fn cycles_between_clocks(body: &str, t: &SmTiming) -> u64 {
     let src = format!(
@@ -352,15 +367,12 @@ fn bar_period(warps: usize, reg_count: bool, t: &SmTiming) -> u64 {
 #[test]
 fn barrier_arrivals_are_counted_per_barrier_at_the_count_paths_rate() {
     let h100 = SmTiming::h100();
-    let csv = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../data/calibration/h100_micro.csv"
-    ))
-    .unwrap();
-    let measured = |warps: usize| -> f64 {
-        let key = format!("bar_arrivals,warps={warps} groups=1 ctas_per_sm=1 ");
-        let line = csv.lines().find(|l| l.starts_with(&key)).unwrap();
-        line.rsplit(',').next().unwrap().trim().parse().unwrap()
+    let csv = h100_micro_csv();
+    let measured = |warps: usize| {
+        last_field(
+            &csv,
+            &format!("bar_arrivals,warps={warps} groups=1 ctas_per_sm=1 "),
+        ) as f64
     };
     for warps in [8, 16] {
         let model = bar_period(warps, true, &h100) as f64;
@@ -405,11 +417,7 @@ fn spin(delay: u64, t: &SmTiming) -> (u64, u64) {
 #[test]
 fn a_test_wait_spin_polls_on_the_h100s_grid() {
     let h100 = SmTiming::h100();
-    let csv = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../data/calibration/h100_micro.csv"
-    ))
-    .unwrap();
+    let csv = h100_micro_csv();
     // lanes 32, form 1 (`@!p bra`): (D, polls, cycles per poll).
     let row = |d: u64| -> (u64, u64) {
         let key = format!("spin_period,32,1,{d},");
@@ -462,16 +470,8 @@ fn bulk_store(bytes: u32, t: &SmTiming) -> u64 {
 #[test]
 fn a_bulk_stores_time_grows_with_its_size() {
     let h100 = SmTiming::h100();
-    let csv = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../data/calibration/h100_micro.csv"
-    ))
-    .unwrap();
-    let done = |bytes: u32| -> u64 {
-        let key = format!("bulk_store,0,{bytes},0,");
-        let l = csv.lines().find(|l| l.starts_with(&key)).unwrap();
-        l.rsplit(',').next().unwrap().trim().parse().unwrap()
-    };
+    let csv = h100_micro_csv();
+    let done = |bytes: u32| last_field(&csv, &format!("bulk_store,0,{bytes},0,"));
     let h = done(16384) - done(4096);
     let m = bulk_store(16384, &h100) - bulk_store(4096, &h100);
     assert!(m.abs_diff(h) * 10 <= h, "16 KB - 4 KB: model {m}, H100 {h}");
