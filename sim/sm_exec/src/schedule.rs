@@ -8,6 +8,7 @@ use crate::sm_timing::IssueClass;
 use ptx_front::lower::{GroupOp, Lowered};
 use ptx_front::parser::Operand;
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// An instruction's shape for the issue model: its class, the registers
@@ -192,17 +193,7 @@ fn counted_loops(
         // A trip count `ptxas` knows: the counter enters the loop set to an
         // immediate (k3's loops, counted from a register and marked
         // `nounroll`, keep their back edges).
-        let constant_start = code
-            .iter()
-            .enumerate()
-            .filter(|(k, c)| {
-                !(head..i).contains(k)
-                    && matches!(c.inst.operands.first(), Some(Operand::Reg(r)) if *r == counter)
-            })
-            .all(|(_, c)| {
-                c.inst.opcode.starts_with("mov")
-                    && matches!(&c.inst.operands[..], [_, Operand::Imm(_)])
-            });
+        let constant_start = set_only_to_immediates_outside(code, head..i, &counter);
         // nvcc marks a loop it wants kept `.pragma "nounroll"` (k3's and
         // k5's copy-out loops: their SASS keeps the back edge).
         let nounroll = code[head].inst.nounroll;
@@ -212,6 +203,23 @@ fn counted_loops(
         }
     }
     out
+}
+
+/// `mov %x, IMM`.
+fn is_imm_mov(c: &Code, x: &str) -> bool {
+    c.inst.opcode.starts_with("mov")
+        && matches!(&c.inst.operands[..], [Operand::Reg(d), Operand::Imm(_)] if d == x)
+}
+
+/// Every instruction outside `body` that writes `x` (its first operand)
+/// sets it to an immediate.
+fn set_only_to_immediates_outside(code: &[Arc<Code>], body: Range<usize>, x: &str) -> bool {
+    code.iter()
+        .enumerate()
+        .filter(|(k, c)| {
+            !body.contains(k) && matches!(c.inst.operands.first(), Some(Operand::Reg(r)) if r == x)
+        })
+        .all(|(_, c)| is_imm_mov(c, x))
 }
 
 /// `add`/`sub %x, %x, IMM`.
@@ -263,28 +271,21 @@ pub(crate) fn folded_in_unrolled_loops(
     labels: &HashMap<String, usize>,
     regs: &HashMap<String, usize>,
 ) {
-    let is_imm_mov = |c: &Code, x: &str| {
-        c.inst.opcode.starts_with("mov")
-            && matches!(&c.inst.operands[..], [Operand::Reg(d), Operand::Imm(_)] if d == x)
-    };
-    let defines = |c: &Code, x: &str| c.dsts.contains(&regs[x]);
+    // Register names by index (`Code::dsts` holds indices).
+    let mut names = vec![""; regs.len()];
+    for (name, &r) in regs {
+        names[r] = name.as_str();
+    }
     for (head, back) in counted_loops(code, labels, true) {
         let body = head..back;
         // Every register the body defines, and its defining instructions.
         let mut defs: HashMap<&str, Vec<usize>> = HashMap::new();
         for k in body.clone() {
-            for (name, &r) in regs {
-                if code[k].dsts.contains(&r) {
-                    defs.entry(name.as_str()).or_default().push(k);
-                }
+            for &r in &code[k].dsts {
+                defs.entry(names[r]).or_default().push(k);
             }
         }
-        let outside_ok = |x: &str| {
-            code.iter()
-                .enumerate()
-                .filter(|(k, c)| !body.contains(k) && defines(c, x))
-                .all(|(_, c)| is_imm_mov(c, x))
-        };
+        let outside_ok = |x: &str| set_only_to_immediates_outside(code, body.clone(), x);
         let mut folded: HashSet<&str> = defs
             .iter()
             .filter(|(x, ks)| {
@@ -341,12 +342,9 @@ pub(crate) fn folded_in_unrolled_loops(
             .clone()
             .filter(|&k| {
                 let c = &code[k];
-                let writes_folded = !c.dsts.is_empty()
-                    && regs
-                        .iter()
-                        .filter(|(_, r)| c.dsts.contains(r))
-                        .all(|(x, _)| folded.contains(x.as_str()));
-                let step = folded.iter().any(|x| is_step(c, x));
+                // (An induction variable's step is such an instruction.)
+                let writes_folded =
+                    !c.dsts.is_empty() && c.dsts.iter().all(|&r| folded.contains(names[r]));
                 // A forward branch on a folded predicate is resolved when
                 // the body is copied.
                 let branch = c.class == IssueClass::Branch
@@ -356,7 +354,7 @@ pub(crate) fn folded_in_unrolled_loops(
                         .as_ref()
                         .is_some_and(|g| folded.contains(g.reg.as_str()))
                     && branch_target(c, labels).is_some_and(|t| t > k && t <= back);
-                (writes_folded && (step || foldable(c, &folded))) || branch
+                (writes_folded && foldable(c, &folded)) || branch
             })
             .collect();
         for k in marks {
