@@ -398,13 +398,21 @@ struct Warp {
     /// Issue model, `test_wait` spins: the warp's last mbarrier op was a
     /// `test_wait` answered "not done" (its next poll is a repeat poll).
     mb_spinning: bool,
-    /// A first poll that found its phase incomplete, parked: the SM polls
-    /// the unit again for it at this cycle (the poll timer), with this op.
-    mb_parked: Option<(u64, Instr)>,
-    /// ... that second poll is on its way to the unit.
-    mb_rechecking: bool,
+    /// A spin's first poll that found its phase incomplete, until its
+    /// answer comes back.
+    mb_parked: Option<Parked>,
     /// The warp's last `test_wait` as sent to the unit.
     mb_last_x: Option<Instr>,
+}
+
+/// Issue model: a parked `test_wait` poll (`Warp::mb_parked`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Parked {
+    /// The SM polls the unit again for it at this cycle (the poll timer),
+    /// with this op.
+    Waiting(u64, Instr),
+    /// That second poll is on its way to the unit.
+    Resent,
 }
 
 /// An event `bar_unit` took: a barrier op (its warp, whether it was a
@@ -735,7 +743,6 @@ impl<'p> Machine<'p> {
                 mb_hold: false,
                 mb_spinning: false,
                 mb_parked: None,
-                mb_rechecking: false,
                 mb_last_x: None,
             });
         }
@@ -1817,7 +1824,10 @@ impl<'p> Machine<'p> {
             if let Some(w) = self.warp_in_slot(c, o.mb_rsp_warp) {
                 let test_wait = o.mb_rsp_op == mb::op::TEST_WAIT;
                 let wp = &mut self.warps[w];
-                let recheck = std::mem::take(&mut wp.mb_rechecking);
+                let recheck = wp.mb_parked == Some(Parked::Resent);
+                if recheck {
+                    wp.mb_parked = None;
+                }
                 if o.mb_rsp_suspended {
                     wp.mb_suspended = true;
                     wp.mb_suspended_at = now;
@@ -1827,7 +1837,7 @@ impl<'p> Machine<'p> {
                     // (`test_wait_first_check`); its answer is the second
                     // poll's.
                     let x = wp.mb_last_x.expect("a test_wait was sent");
-                    wp.mb_parked = Some((now + t.test_wait_first_check, x));
+                    wp.mb_parked = Some(Parked::Waiting(now + t.test_wait_first_check, x));
                 } else if let Some(dst) = wp.mb_fifo.pop_front() {
                     let v = if mb::op::is_arrive(o.mb_rsp_op) {
                         o.mb_rsp_token as u64
@@ -2081,11 +2091,12 @@ impl<'p> Machine<'p> {
         let mut req: Option<(usize, Instr, Req)> = None;
         let mut recheck = None;
         if self.opts.sm_timing.is_some() && now >= self.sms[c].mb_next {
-            if let Some(&w) = order
-                .iter()
-                .find(|&&w| self.warps[w].mb_parked.is_some_and(|(at, _)| at <= now))
-            {
-                let (_, x) = self.warps[w].mb_parked.expect("found");
+            if let Some(&w) = order.iter().find(
+                |&&w| matches!(self.warps[w].mb_parked, Some(Parked::Waiting(at, _)) if at <= now),
+            ) {
+                let Some(Parked::Waiting(_, x)) = self.warps[w].mb_parked else {
+                    unreachable!("found waiting")
+                };
                 if std::mem::take(&mut self.sms[c].poll_turn) {
                     req = Some((w, x, Req::MbRecheck));
                 } else {
@@ -2287,7 +2298,7 @@ impl<'p> Machine<'p> {
                     // of the SM waits for it.
                     let mb_busy = self.opts.sm_timing.is_some() && now < self.sms[c].mb_next;
                     // A parked poll's answer comes before the warp's next op.
-                    let parked = self.warps[w].mb_parked.is_some() || self.warps[w].mb_rechecking;
+                    let parked = self.warps[w].mb_parked.is_some();
                     if port_busy || mb_busy || parked {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                         continue;
@@ -2713,8 +2724,7 @@ impl<'p> Machine<'p> {
                     if let Some(t) = &self.opts.sm_timing {
                         self.sms[c].mb_next = now + t.test_wait_occupancy;
                     }
-                    self.warps[w].mb_parked = None;
-                    self.warps[w].mb_rechecking = true;
+                    self.warps[w].mb_parked = Some(Parked::Resent);
                 }
             }
             Req::Mb(dst) => {
