@@ -271,6 +271,11 @@ pub(crate) struct Code {
     /// Arithmetic `ptxas` folds into constants when it unrolls a counted
     /// loop (`crate::schedule::folded_in_unrolled_loops`): no issue cost.
     pub(crate) folded: bool,
+    /// A 64-bit add or subtract of two registers: its high half is ready
+    /// one ALU latency after its low half (`crate::schedule::is_add64`).
+    pub(crate) add64: bool,
+    /// Reads its 64-bit sources half by half (`crate::schedule::takes_halves`).
+    pub(crate) halves: bool,
 }
 
 struct Entry {
@@ -378,6 +383,8 @@ struct Warp {
     marked: bool,
     ready_at: u64,
     reg_ready: Vec<u64>,
+    /// ... the cycle its low half is ready (a 64-bit add's comes first).
+    reg_lo_ready: Vec<u64>,
     /// A `bar.sync`/`bar.red` accepted, its release not yet here: the warp
     /// runs on until an instruction that depends on the barrier (deferred
     /// blocking); the reduction's destination.
@@ -454,6 +461,10 @@ struct Sm {
     /// Issue model: the cycle each warp scheduler last issued; releases
     /// on their way to their warps (due cycle, warp), in due order.
     sched: Vec<u64>,
+    /// Issue model: the eighth of a cycle each scheduler's path to the
+    /// shared memory takes its next wavefront
+    /// (`Machine::shared_conflict_delay`).
+    smsp_shared_free: Vec<u64>,
     rel_queue: VecDeque<(u64, usize, u64)>,
     /// The events the bar unit took in the last two cycles, oldest first,
     /// with the cycle each was taken: its `err` answers the event of the
@@ -603,6 +614,8 @@ impl<'p> Machine<'p> {
                 .map(|li| {
                     let (class, srcs, dsts, reg_count) =
                         crate::schedule::issue_shape(&li.inst, &li.ops, &regs);
+                    let add64 = crate::schedule::is_add64(&li.inst);
+                    let halves = crate::schedule::takes_halves(&li.inst);
                     Arc::new(Code {
                         inst: li.inst,
                         ops: li.ops,
@@ -612,6 +625,8 @@ impl<'p> Machine<'p> {
                         reg_count,
                         if_converted: false,
                         folded: false,
+                        add64,
+                        halves,
                     })
                 })
                 .collect();
@@ -667,6 +682,7 @@ impl<'p> Machine<'p> {
                     mb_map: HashMap::new(),
                     gone: false,
                     sched: vec![u64::MAX; schedulers],
+                    smsp_shared_free: vec![0; schedulers],
                     rel_queue: VecDeque::new(),
                     bar_events: VecDeque::new(),
                     bar_next: HashMap::new(),
@@ -734,6 +750,7 @@ impl<'p> Machine<'p> {
                 marked: false,
                 ready_at: 0,
                 reg_ready: vec![0; nregs],
+                reg_lo_ready: vec![0; nregs],
                 bar_deferred: None,
                 pred_off: None,
                 bar_reg_count: false,
@@ -1614,8 +1631,9 @@ impl<'p> Machine<'p> {
                     if code.inst.opcode.starts_with("ld.") {
                         let at = now + t.shared_latency;
                         for &d in &code.dsts {
-                            let r = &mut self.warps[w].reg_ready[d];
-                            *r = (*r).max(at);
+                            let wp = &mut self.warps[w];
+                            wp.reg_ready[d] = wp.reg_ready[d].max(at);
+                            wp.reg_lo_ready[d] = wp.reg_lo_ready[d].max(at);
                         }
                     }
                 }
@@ -1654,6 +1672,7 @@ impl<'p> Machine<'p> {
             wp.marked = true;
             for &d in &code.dsts {
                 wp.reg_ready[d] = now;
+                wp.reg_lo_ready[d] = now;
             }
             return true;
         }
@@ -1674,7 +1693,14 @@ impl<'p> Machine<'p> {
         // A clock read waits for the warp's loads in flight (the
         // instrumentation's `asm volatile` with a memory clobber: sync §1.3,
         // an unused `ld.shared` before the clock read costs its latency).
-        if code.srcs.iter().any(|&r| wp.reg_ready[r] > now)
+        let ready = |r: usize| {
+            if code.halves {
+                wp.reg_lo_ready[r]
+            } else {
+                wp.reg_ready[r]
+            }
+        };
+        if code.srcs.iter().any(|&r| ready(r) > now)
             || (code.class == IssueClass::Clock && !wp.pending.is_empty())
         {
             *self.warps[w].stalls.entry("dependency").or_insert(0) += 1;
@@ -1705,8 +1731,23 @@ impl<'p> Machine<'p> {
         let wp = &mut self.warps[w];
         wp.marked = true;
         wp.ready_at = now + issue;
+        // A 64-bit add: the low half after `alu_latency`, the high half (its
+        // carry in) after `add64_latency`. An instruction that reads its
+        // sources half by half may start on the low halves; its own high
+        // half waits for theirs.
+        let (lo, mut full) = if code.add64 {
+            (now + latency, now + t.add64_latency)
+        } else {
+            (now + latency, now + latency)
+        };
+        if code.halves && code.class == IssueClass::Alu && !truncates(&code.inst.opcode) {
+            for &r in &code.srcs {
+                full = full.max(wp.reg_ready[r] + latency);
+            }
+        }
         for &d in &code.dsts {
-            wp.reg_ready[d] = now + latency;
+            wp.reg_ready[d] = full;
+            wp.reg_lo_ready[d] = lo;
         }
         if matches!(code.class, IssueClass::Bar | IssueClass::BarArrive) {
             wp.bar_reg_count = code.reg_count;
@@ -1731,10 +1772,61 @@ impl<'p> Machine<'p> {
             .map_or(0, |t| t.issue_bulk_copy)
     }
 
+    /// Issue model: the shared-memory banks. One warp instruction's shared
+    /// accesses `ts` (SM `c`'s own shared memory) take as many wavefronts as
+    /// the most distinct 4-byte words any of the 32 banks holds among them
+    /// (the same word in several lanes is one: a broadcast). Each wavefront
+    /// beyond the first adds `shared_wavefront_eighths` / 8 cycles to the
+    /// access, and the scheduler's path to the shared memory passes a
+    /// wavefront per that many eighths; the SM's shared memory passes one
+    /// per `sm_shared_wavefront` cycles, shared in turn by the schedulers
+    /// with wavefronts queued (none of them served first). Returns the
+    /// cycles the access's data comes later than `shared_latency`.
+    fn shared_conflict_delay(&mut self, c: usize, ts: &[Txn]) -> u64 {
+        let Some(t) = self.opts.sm_timing.as_ref() else {
+            return 0;
+        };
+        let Some(first) = ts.first() else {
+            return 0;
+        };
+        if !first.shared || first.shared_cta.is_some() || t.shared_wavefront_eighths == 0 {
+            return 0;
+        }
+        let mut words: [Vec<u64>; 32] = std::array::from_fn(|_| Vec::new());
+        for x in ts {
+            let (lo, hi) = (x.addr / 4, (x.addr + x.ty.bytes().max(1) - 1) / 4);
+            for word in lo..=hi {
+                let b = &mut words[(word % 32) as usize];
+                if !b.contains(&word) {
+                    b.push(word);
+                }
+            }
+        }
+        let n = words.iter().map(Vec::len).max().unwrap_or(1).max(1) as u64;
+        let s = self.warps[first.warp].slot as usize % t.schedulers as usize;
+        let sm = &mut self.sms[c];
+        let now8 = 8 * self.now;
+        // The shared memory serves the schedulers with wavefronts queued
+        // in turn: with k of them queued, each gets one per k cycles.
+        let queued = sm
+            .smsp_shared_free
+            .iter()
+            .enumerate()
+            .filter(|&(k, &f)| k == s || f > now8)
+            .count() as u64;
+        let per = t
+            .shared_wavefront_eighths
+            .max(8 * t.sm_shared_wavefront * queued);
+        let start = now8.max(sm.smsp_shared_free[s]);
+        sm.smsp_shared_free[s] = start + n * per;
+        (start - now8 + (n - 1) * per).div_ceil(8)
+    }
+
     /// Issue model: register `reg` of warp `w` is ready at cycle `at`.
     fn set_ready(&mut self, w: usize, reg: &str, at: u64) {
         if let Some(&k) = self.entries[self.warps[w].entry].regs.get(reg) {
             self.warps[w].reg_ready[k] = at;
+            self.warps[w].reg_lo_ready[k] = at;
         }
     }
 
@@ -2572,8 +2664,9 @@ impl<'p> Machine<'p> {
                                 t.group = Some(g);
                             }
                         }
+                        let extra = self.shared_conflict_delay(c, &ts);
                         for t in ts {
-                            let d = self.mem.dispatch(now, t, o.dn_tag);
+                            let d = self.mem.dispatch_after(now, t, o.dn_tag, extra);
                             self.apply_done(d);
                         }
                     }
@@ -3309,4 +3402,12 @@ pub fn run_program_with_progress(
     progress: &mut dyn FnMut(u64),
 ) -> Result<RunResult, PtxError> {
     Ok(Machine::new(prog, opts)?.run_with_progress(progress))
+}
+
+/// A conversion to 32 bits of a 64-bit value: it reads only the low half.
+fn truncates(opcode: &str) -> bool {
+    opcode.starts_with("cvt.u32.u64")
+        || opcode.starts_with("cvt.s32.s64")
+        || opcode.starts_with("cvt.u32.s64")
+        || opcode.starts_with("cvt.s32.u64")
 }

@@ -579,6 +579,12 @@ impl Memory {
 
     /// A transaction leaves the membar unit of its SM (tag `tag`) at `now`.
     pub fn dispatch(&mut self, now: u64, txn: Txn, tag: u8) -> Vec<Done> {
+        self.dispatch_after(now, txn, tag, 0)
+    }
+
+    /// ... a shared access whose data comes `extra` cycles later than the
+    /// shared-memory latency (its bank conflicts and the queue before it).
+    pub fn dispatch_after(&mut self, now: u64, txn: Txn, tag: u8, extra: u64) -> Vec<Done> {
         let sm = txn.sm;
         let seq = self.sms[sm].seq;
         self.sms[sm].seq += 1;
@@ -602,7 +608,7 @@ impl Memory {
                     Some(old)
                 }
             };
-            let at = now + self.rand(self.t.l1);
+            let at = now + extra + self.rand(self.t.l1);
             self.push_pending(Pending::Load {
                 at,
                 txn,

@@ -69,6 +69,19 @@ pub struct SmTiming {
     pub schedulers: u32,
     /// Dependent arithmetic: IMAD chain, 130 cycles / 32 (h100_micro.csv `imad_x32`).
     pub alu_latency: u64,
+    /// The high half of a 64-bit add or subtract of two registers
+    /// (`crate::schedule::is_add64`): two dependent SASS instructions, the
+    /// high one taking the low one's carry. An instruction that needs the
+    /// whole value (an address, a compare) waits this long; 64-bit
+    /// arithmetic and logic go on with the low half
+    /// (`crate::schedule::takes_halves`). `kernels/micro/h100_ldgsts_probe.cu`
+    /// (`ldgsts_probe` rows of h100_micro.csv): a `cp.async` + commit +
+    /// `st.shared` whose address is one `add.s64` of a register offset made
+    /// right before it costs 25 cycles between two clock reads, 15 with its
+    /// address ready (13 in an earlier build of the file); the offset's
+    /// conversion is one of the steps. `h100_alu64.cu`: 16 dependent 64-bit
+    /// (add; xor) pairs take 164 cycles, 32-bit ones 158.
+    pub add64_latency: u64,
     /// Clock read after clock read: 2 (h100_micro.csv `clock_after_clock`).
     pub clock_latency: u64,
     /// Dependent `shfl.sync`: 754 / 32 (h100_micro.csv `shfl_bfly_x32`).
@@ -194,6 +207,20 @@ pub struct SmTiming {
     /// Shared-memory load: 934 / 32 dependent `ld.shared` less the 4-cycle
     /// address arithmetic (h100_micro.csv `ld_shared_chase_x32`).
     pub shared_latency: u64,
+    /// Shared-memory bank conflicts: a warp's shared access takes as many
+    /// wavefronts as the most distinct 4-byte words in one of the 32 banks;
+    /// each wavefront beyond the first adds this many eighths of a cycle to
+    /// its latency, and the scheduler's path to the shared memory passes one
+    /// wavefront per this many eighths. `kernels/micro/h100_smem_banks.cu`
+    /// (`smem_banks` rows of h100_micro.csv): 16 dependent `ld.shared` take
+    /// 558 cycles at a 1-word stride, 588 / 648 / 768 / 1008 / 1488 at 2 / 4
+    /// / 8 / 16 / 32 words (2- to 32-way): 1.875 cycles a wavefront; 16
+    /// independent ones of one warp at 8 / 32 words take 264 / 984 cycles.
+    pub shared_wavefront_eighths: u64,
+    /// ... and the SM's shared memory takes one wavefront per this many
+    /// cycles, from all its schedulers: 4 warps' 16 independent loads at
+    /// 8 / 32 words (512 / 2048 wavefronts) take 500 / 1940 cycles.
+    pub sm_shared_wavefront: u64,
     /// Global load served by L2: 5942 / 16 dependent `ld.global.cg` less the
     /// 4-cycle address arithmetic (h100_micro.csv `ld_global_cg_chase_x16`).
     pub l2_latency: u64,
@@ -250,6 +277,7 @@ impl SmTiming {
             name: "h100",
             schedulers: 4,
             alu_latency: 4,
+            add64_latency: 8,
             clock_latency: 2,
             warp_op_latency: 24,
             redux_latency: 44,
@@ -278,6 +306,8 @@ impl SmTiming {
             try_wait_early_wake: true,
             try_wait_first_check: 185,
             shared_latency: 25,
+            shared_wavefront_eighths: 15,
+            sm_shared_wavefront: 1,
             l2_latency: 367,
             l1_hit_latency: 42,
             dram_latency: 840,

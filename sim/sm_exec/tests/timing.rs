@@ -4,8 +4,9 @@
 //! `try_wait` early wake, the cache model (a cold `cp.async` group waits
 //! for DRAM, a hot one does not), branches as `ptxas` leaves them (counted
 //! loops unrolled, short blocks predicated, counter arithmetic folded),
-//! the `test_wait` poll occupancy and poll timer, and the arrival rates of
-//! register and immediate counts (the last two against the H100 rows of
+//! the `test_wait` poll occupancy and poll timer, the arrival rates of
+//! register and immediate counts, the 64-bit add's two steps and the
+//! shared-memory bank conflicts (the last four against the H100 rows of
 //! `data/calibration/h100_micro.csv`).
 
 use sm_exec::sm_timing::SmTiming;
@@ -144,7 +145,7 @@ fn last_field(csv: &str, key: &str) -> u64 {
 /// Runs `body` (one warp, the preset `t`) and returns `%rd2 - %rd1`.
 fn cycles_between_clocks(body: &str, t: &SmTiming) -> u64 {
     let src = format!(
-        "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t, lanes: 32}}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 mb;\n.shared .align 4 .u32 sval;\n\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n{body}    ret;\n}}\n"
+        "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t, lanes: 32}}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 mb;\n.shared .align 16 .u32 sval[4];\n.global .align 16 .b8 gbuf[64];\n\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n{body}    ret;\n}}\n"
     );
     let r = run_to_end("t.ptx", &src, t);
     r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap()
@@ -475,4 +476,157 @@ fn a_bulk_stores_time_grows_with_its_size() {
     let h = done(16384) - done(4096);
     let m = bulk_store(16384, &h100) - bulk_store(4096, &h100);
     assert!(m.abs_diff(h) * 10 <= h, "16 KB - 4 KB: model {m}, H100 {h}");
+}
+
+/// The `test,configuration,median,…` row's median (`ldgsts_probe` and
+/// `smem_banks` rows).
+fn median_field(csv: &str, key: &str) -> u64 {
+    let l = csv
+        .lines()
+        .find(|l| l.starts_with(key))
+        .unwrap_or_else(|| panic!("no row {key}"));
+    l.split(',').nth(3).unwrap().trim().parse().unwrap()
+}
+
+#[test]
+fn a_64_bit_address_add_holds_its_memory_operation_not_a_64_bit_chain() {
+    let h100 = SmTiming::h100();
+    let csv = h100_micro_csv();
+    // `cp.async` + commit + `st.shared` probe between two clock reads, its
+    // address ready, or one `add.s64` of an offset made after the first
+    // clock read (here `and` of the clock: it cannot move above it).
+    let cp = |fresh: bool| {
+        let addr = if fresh {
+            "    mov.u64 %rd1, %clock64;\n    and.b64 %rd3, %rd1, 0;\n    add.s64 %rd4, %rd5, %rd3;\n"
+        } else {
+            "    mov.u64 %rd1, %clock64;\n"
+        };
+        let src = if fresh { 4 } else { 5 };
+        format!("    mov.u64 %rd5, gbuf;\n    mov.u32 %r2, sval;\n{addr}    cp.async.cg.shared.global [%r2], [%rd{src}], 16;\n    cp.async.commit_group;\n    st.shared.u32 [%r2], %r2;\n    mov.u64 %rd2, %clock64;\n    cp.async.wait_group 0;\n")
+    };
+    for (fresh, key) in [
+        (false, "ldgsts_probe,cp_commit_sts,warps=1"),
+        (true, "ldgsts_probe,cp_add64_commit_sts,warps=1"),
+    ] {
+        let model = cycles_between_clocks(&cp(fresh), &h100) as f64;
+        let h = median_field(&csv, key) as f64;
+        eprintln!("{key}: model {model}, H100 {h}");
+        assert!(
+            (model - h).abs() <= 0.15 * h,
+            "{key}: model {model}, H100 {h}"
+        );
+    }
+    let one_step = SmTiming {
+        add64_latency: h100.alu_latency,
+        ..h100.clone()
+    };
+    assert!(
+        cycles_between_clocks(&cp(true), &one_step) + 3 <= cycles_between_clocks(&cp(true), &h100),
+        "the high half's step is what the address waits for"
+    );
+    // 16 dependent (add, xor) pairs: 64-bit as fast as 32-bit (the halves
+    // go down the chain side by side).
+    let chain = |wide: bool| {
+        let mut b = String::from("    mov.u64 %rd3, 5;\n    mov.u64 %rd4, 7;\n    mov.u32 %r3, 5;\n    mov.u32 %r4, 7;\n    mov.u64 %rd1, %clock64;\n");
+        for _ in 0..16 {
+            b += if wide {
+                "    add.u64 %rd5, %rd5, %rd3;\n    xor.b64 %rd5, %rd5, %rd4;\n"
+            } else {
+                "    add.u32 %r5, %r5, %r3;\n    xor.b32 %r5, %r5, %r4;\n"
+            };
+        }
+        b + "    mov.u64 %rd2, %clock64;\n"
+    };
+    let (c32, c64) = (
+        cycles_between_clocks(&chain(false), &h100) as f64,
+        cycles_between_clocks(&chain(true), &h100) as f64,
+    );
+    let (h32, h64) = (
+        last_field(&csv, "alu64,add_xor_u32_x16") as f64,
+        last_field(&csv, "alu64,add_xor_u64_x16") as f64,
+    );
+    assert!(
+        (c64 / c32 - h64 / h32).abs() <= 0.1,
+        "64/32-bit chain: model {c64}/{c32}, H100 {h64}/{h32}"
+    );
+}
+
+/// `warps` warps each run 16 `ld.shared` at a `stride`-word lane stride,
+/// dependent (`chain`) or independent then summed; the median over the
+/// warps of their cycles between two clock reads.
+fn shared_loads(warps: usize, stride: u32, chain: bool, t: &SmTiming) -> u64 {
+    // Lane l's j-th load reads word l * stride + 64 j (+ the last value,
+    // always 0, when dependent): its address an immediate offset.
+    let mut body = format!("    mov.u32 %r1, %laneid;\n    mul.lo.u32 %r2, %r1, {};\n    mov.u32 %r9, sbuf;\n    add.u32 %r4, %r2, %r9;\n    mov.u32 %r3, 0;\n    mov.u32 %r8, 0;\n    bar.sync 0;\n    mov.u64 %rd1, %clock64;\n", 4 * stride);
+    for j in 0..16 {
+        if chain {
+            body += &format!(
+                "    add.u32 %r5, %r4, %r3;\n    ld.shared.u32 %r3, [%r5+{}];\n",
+                256 * j
+            );
+        } else {
+            body += &format!("    ld.shared.u32 %r{}, [%r4+{}];\n", 10 + j, 256 * j);
+        }
+    }
+    if !chain {
+        for j in 0..16 {
+            body += &format!("    add.u32 %r8, %r8, %r{};\n", 10 + j);
+        }
+    }
+    body += "    mov.u64 %rd2, %clock64;\n";
+    let ws: String = (0..warps)
+        .map(|w| format!("  - {{cta: 0, warp: {w}, program: t, lanes: 32}}\n"))
+        .collect();
+    let src = format!("---\nctas: 1\nwarps:\n{ws}---\n.version 8.0\n.target sm_90\n.shared .align 16 .u32 sbuf[8192];\n\n.entry t\n{{\n    .reg .b32 %r<32>;\n    .reg .b64 %rd<8>;\n{body}    ret;\n}}\n");
+    let r = run_to_end("banks.ptx", &src, t);
+    let mut c: Vec<u64> = (0..warps as u32)
+        .map(|w| r.reg(0, w, "%rd2").unwrap() - r.reg(0, w, "%rd1").unwrap())
+        .collect();
+    c.sort();
+    c[c.len() / 2]
+}
+
+#[test]
+fn shared_bank_conflicts_cost_a_wavefront_each() {
+    let h100 = SmTiming::h100();
+    let csv = h100_micro_csv();
+    let row = |test: &str, stride: u32, warps: usize| {
+        median_field(
+            &csv,
+            &format!("smem_banks,{test},stride={stride};warps={warps},"),
+        ) as f64
+    };
+    // Dependent loads: each wavefront beyond the first is latency (the
+    // model's arithmetic between the loads differs from the SASS, so the
+    // conflict's part is compared: stride s against stride 1).
+    let base = shared_loads(1, 1, true, &h100) as f64;
+    for s in [2, 4, 8, 32] {
+        let model = shared_loads(1, s, true, &h100) as f64 - base;
+        let h = row("chain", s, 1) - row("chain", 1, 1);
+        eprintln!("chain stride {s}: model +{model}, H100 +{h}");
+        assert!(
+            (model - h).abs() <= 0.15 * h,
+            "chain stride {s}: model +{model}, H100 +{h}"
+        );
+    }
+    // Independent loads: one warp is held by its scheduler's path, four by
+    // the SM's shared memory.
+    for (warps, s) in [(1, 8), (1, 32), (4, 8), (4, 32)] {
+        let model = shared_loads(warps, s, false, &h100) as f64;
+        let h = row("burst", s, warps);
+        eprintln!("burst {warps} warp(s) stride {s}: model {model}, H100 {h}");
+        assert!(
+            (model - h).abs() <= 0.2 * h,
+            "burst {warps} warp(s) stride {s}: model {model}, H100 {h}"
+        );
+    }
+    // Without the bank model a 32-way conflict costs what stride 1 does.
+    let flat = SmTiming {
+        shared_wavefront_eighths: 0,
+        ..h100.clone()
+    };
+    assert_eq!(
+        shared_loads(1, 32, true, &flat),
+        shared_loads(1, 1, true, &flat)
+    );
 }
