@@ -1850,6 +1850,14 @@ impl<'p> Machine<'p> {
         } else {
             count_path
         };
+        // `bar.red.popc`: the count of true predicates is summed before the
+        // release.
+        let popc = |d: &RedDst| matches!(d, Some((_, o)) if *o == bop::RED_POPC);
+        let lat = lat
+            + match (&self.warps[w].wait, &self.warps[w].bar_deferred) {
+                (Wait::Bar(d), _) | (_, Some(d)) if popc(d) => t.red_popc_release,
+                _ => 0,
+            };
         let due = self.now + lat + k * t.fanout_interval;
         let q = &mut self.sms[c].rel_queue;
         let at = q.iter().position(|e| e.0 > due).unwrap_or(q.len());

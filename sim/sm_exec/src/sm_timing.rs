@@ -130,9 +130,20 @@ pub struct SmTiming {
     /// A `bar.red.popc` / `.and`/`.or` result reaches the warp this many
     /// cycles after the release (`B2R.RESULT`): the named-barrier unit's
     /// H100 preset, fitted to sync table 1.2 (`sim/bar_unit/src/config.rs`
-    /// `red_popc_latency`, `red_pred_latency`).
+    /// `red_popc_latency`, `red_pred_latency`), less `red_popc_release`
+    /// for the popc one.
     pub red_popc_latency: u64,
     pub red_pred_latency: u64,
+    /// A `bar.red.popc` releases its warps this many cycles later than a
+    /// barrier without a count to sum: sync §1.4, its round trip is 26–27
+    /// cycles longer than `.and`/`.or`'s at 1 to 8 warps (88 / 90 / 94 /
+    /// 105 against 62 / 64 / 68 / 78; with `red_popc_latency` 36 the result
+    /// comes the unit preset's 62 after the unit's release, as before), and
+    /// it is the release that waits,
+    /// not only the result: in k1, the last warp to reach its
+    /// `__syncthreads_count` reads the clock after a `st.shared` probe 50
+    /// cycles after it, where a release like `bar.sync`'s gives 22.
+    pub red_popc_release: u64,
     /// Arrivals at one barrier are counted one warp per this many cycles
     /// (a reduction's: `red_arrival_interval`): the named-barrier unit's
     /// H100 preset (tables 1.1, 1.2), and `h100_micro.csv`'s `bar_arrivals`
@@ -221,8 +232,21 @@ pub struct SmTiming {
     /// cycles, from all its schedulers: 4 warps' 16 independent loads at
     /// 8 / 32 words (512 / 2048 wavefronts) take 500 / 1940 cycles.
     pub sm_shared_wavefront: u64,
-    /// Global load served by L2: 5942 / 16 dependent `ld.global.cg` less the
-    /// 4-cycle address arithmetic (h100_micro.csv `ld_global_cg_chase_x16`).
+    /// Global load served by L2. Measured on the device's H200
+    /// (`kernels/micro/h100_l2_stream.cu`, the `l2_stream` rows of
+    /// h100_micro.csv): one warp's single coalesced load of a line in L2,
+    /// used and followed by a clock read, takes 258–304 cycles between the
+    /// clock reads (median 279), a chase of 16 dependent `ld.global.cg`
+    /// 275–282 cycles a hop over 64 KB to 64 MB. The executor's own path
+    /// around such a load (issue, the membar unit's transaction pipeline,
+    /// the add, the clock reads) is 34 cycles, so the H200 preset's L2 is
+    /// 245, and the H100's 245 · 300 / 260 = 283 (the presets relate the two
+    /// memory sides by 300 / 260, `SmTiming::h200`, from the fence
+    /// calibration). The H100 agrees where it loads one line at a time:
+    /// §1.3's `ld.volatile.global` X rows (293–310 cycles with the branch
+    /// and the clock reads) and k3's producers (1,530 cycles a tile for 4
+    /// rounds of loads). Its own chase (`ld_global_cg_chase_x16`, 5942 / 16
+    /// = 371 a hop) does not, and is not explained.
     pub l2_latency: u64,
     /// Global load served by the SM's L1 (a line an L1-cached load brought
     /// in): 803 / 16 dependent `ld.global.ca` less 8 of address arithmetic
@@ -239,10 +263,12 @@ pub struct SmTiming {
     /// first cold `cp.async.cg` group completes 912 cycles after the first
     /// issue, 48 of them issue and 25 the shared write.
     pub dram_latency: u64,
-    /// Store buffer to L2 (a store's visibility): the L2 latency.
+    /// Store buffer to L2 (a store's visibility): 367, the H100's own
+    /// `ld.global.cg` chase (5942 / 16 less 4), with which the kernels' and
+    /// the tables' store and fence rows were calibrated.
     pub store_drain: u64,
-    /// Bulk copy and `cp.async` (LDGSTS): issue → source read from global
-    /// memory (the L2 latency); from shared memory (the shared latency).
+    /// Bulk copy: issue → source read from global memory (367, as
+    /// `store_drain`); from shared memory (the shared latency).
     pub copy_read: u64,
     /// ... source read → written to shared memory (the shared latency).
     pub copy_write: u64,
@@ -291,8 +317,9 @@ impl SmTiming {
             release_reg: 26,
             release_arrive: 24,
             fanout_interval: 1,
-            red_popc_latency: 62,
+            red_popc_latency: 36,
             red_pred_latency: 36,
+            red_popc_release: 26,
             arrival_interval: 2,
             arrival_interval_imm: 1,
             red_arrival_interval: 3,
@@ -308,7 +335,7 @@ impl SmTiming {
             shared_latency: 25,
             shared_wavefront_eighths: 15,
             sm_shared_wavefront: 1,
-            l2_latency: 367,
+            l2_latency: 283,
             l1_hit_latency: 42,
             dram_latency: 840,
             ldgsts_l1_latency: 125,
