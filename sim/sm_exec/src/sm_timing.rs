@@ -289,8 +289,10 @@ pub struct SmTiming {
     /// ... after `cp.async` (LDGSTS): sync §4.2, 32 `LDGSTS` and 4 commits
     /// issue in 192 cycles.
     pub issue_ldgsts: u64,
-    /// ... after `fence.proxy.async`: k4's fence sites, 14 cycles including
-    /// the 7-cycle probe.
+    /// ... after `fence.proxy.async`: k4's fence sites, 14 cycles between
+    /// the clock reads, less the executor's 4 for the `st.shared` probe and
+    /// the clock read (7 before 2026-11-28: the probe's H100 cost, not the
+    /// executor's, was taken off, and the model's site was 11).
     pub issue_proxy_fence: u64,
     /// Warps of one CTA start within this many cycles of each other.
     pub start_skew: u64,
@@ -347,7 +349,7 @@ impl SmTiming {
             store_bytes_per_cycle: 32,
             issue_bulk_copy: 100,
             issue_ldgsts: 6,
-            issue_proxy_fence: 7,
+            issue_proxy_fence: 10,
             start_skew: 8,
         }
     }
