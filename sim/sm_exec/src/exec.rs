@@ -1858,7 +1858,9 @@ impl<'p> Machine<'p> {
                 (Wait::Bar(d), _) | (_, Some(d)) if popc(d) => t.red_popc_release,
                 _ => 0,
             };
-        let due = self.now + lat + k * t.fanout_interval;
+        let batch = t.fanout_batch.max(1);
+        let fan = (k / batch) * t.fanout_batch_gap + ((k % batch) * t.fanout_eighths) / 8;
+        let due = self.now + lat + fan;
         let q = &mut self.sms[c].rel_queue;
         let at = q.iter().position(|e| e.0 > due).unwrap_or(q.len());
         q.insert(at, (due, w, value));
@@ -2688,6 +2690,10 @@ impl<'p> Machine<'p> {
 
         // ---- releases (a warp waits on one unit at a time) ----
         let mut fanout = 0;
+        // The warp whose arrival completed the barrier leaves on its own
+        // path, not in the waiters' fan-out (§1.3: 31 waiters of a
+        // `bar.sync` leave as those of a `bar.arrive` do).
+        let completer = self.bar_event(c, now.wrapping_sub(2)).map(|e| e.warp);
         for &w in &self.sms[c].warps.clone() {
             let b = 1u64 << self.warps[w].slot;
             if o.release_mask & b == 0 {
@@ -2698,8 +2704,12 @@ impl<'p> Machine<'p> {
             let at_bar =
                 self.warps[w].bar_deferred.is_some() || matches!(self.warps[w].wait, Wait::Bar(_));
             if o.bar_rel_valid && at_bar && self.opts.sm_timing.is_some() {
-                self.queue_bar_release(c, w, fanout, o.bar_rel_result as u64);
-                fanout += 1;
+                if completer == Some(w) {
+                    self.queue_bar_release(c, w, 0, o.bar_rel_result as u64);
+                } else {
+                    self.queue_bar_release(c, w, fanout, o.bar_rel_result as u64);
+                    fanout += 1;
+                }
                 continue;
             }
             match self.warps[w].wait.clone() {

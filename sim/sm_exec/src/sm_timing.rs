@@ -30,7 +30,7 @@
 //!   after, `spec/bar_unit.md` B7); the release reaches the
 //!   first waiter `release_imm` cycles later (a count given as an immediate
 //!   or no count) or `release_reg` (a count in a register), and each
-//!   further waiter of the same release `fanout_interval` cycles after the
+//!   further waiter of the same release `fanout_eighths` / 8 cycles after the
 //!   one before.
 //!
 //! - **Branches and `ptxas`** (`crate::schedule`): a branch costs the warp
@@ -157,9 +157,15 @@ pub struct SmTiming {
     /// with 2 cycles an arrival.
     pub arrival_interval_imm: u64,
     pub red_arrival_interval: u64,
-    /// Between two waiters of one release: 31 waiters leave over 50 cycles,
-    /// 15 over 9 (§1.3 fan-out); one warp per cycle.
-    pub fanout_interval: u64,
+    /// Between two waiters of one release, in eighths of a cycle, within a
+    /// batch of `fanout_batch` warps; each further batch comes
+    /// `fanout_batch_gap` cycles after the one before. §1.3 fan-out (first
+    /// waiter 33 cycles after the last arriver's clock read): 7 waiters
+    /// leave over 3 cycles, 15 over 9 (0.6 a warp), 31 with their median at
+    /// 42 and their last at 83: the first 16 by 42, the next 15 from 74.
+    pub fanout_eighths: u64,
+    pub fanout_batch: u64,
+    pub fanout_batch_gap: u64,
     /// `ld.const` (constant cache, `LDC`): §1.3's "8 dependent IMADs (after
     /// an LDC)" probe, 91 cycles when the waiter completes the barrier, less
     /// its own release (12), the 8 IMADs (32) and the clock read (2).
@@ -318,7 +324,9 @@ impl SmTiming {
             release_imm: 14,
             release_reg: 26,
             release_arrive: 24,
-            fanout_interval: 1,
+            fanout_eighths: 5,
+            fanout_batch: 16,
+            fanout_batch_gap: 41,
             red_popc_latency: 36,
             red_pred_latency: 36,
             red_popc_release: 26,
