@@ -155,13 +155,27 @@ fn last_field(csv: &str, key: &str) -> u64 {
     l.rsplit(',').next().unwrap().trim().parse().unwrap()
 }
 
+/// The text of a program whose `warps` warps of one CTA all run entry `t`:
+/// `decls` at module scope; 32 `%r`, 8 `%rd` and 8 `%p` registers; `body`.
+fn one_entry_program(warps: usize, decls: &str, body: &str) -> String {
+    let ws: String = (0..warps)
+        .map(|w| format!("  - {{cta: 0, warp: {w}, program: t, lanes: 32}}\n"))
+        .collect();
+    format!("---\nctas: 1\nwarps:\n{ws}---\n.version 8.0\n.target sm_90\n{decls}\n.entry t\n{{\n    .reg .b32 %r<32>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n{body}    ret;\n}}\n")
+}
+
+/// Warp `w`'s (of CTA 0) `%rd2 - %rd1`: its cycles between two clock reads.
+fn clocks(r: &sm_exec::RunResult, w: u32) -> u64 {
+    r.reg(0, w, "%rd2").unwrap() - r.reg(0, w, "%rd1").unwrap()
+}
+
 /// Runs `body` (one warp, the preset `t`) and returns `%rd2 - %rd1`.
 fn cycles_between_clocks(body: &str, t: &SmTiming) -> u64 {
-    let src = format!(
-        "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t, lanes: 32}}\n---\n.version 8.0\n.target sm_90\n.shared .align 8 .b64 mb;\n.shared .align 16 .u32 sval[4];\n.global .align 16 .b8 gbuf[64];\n\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n{body}    ret;\n}}\n"
-    );
-    let r = run_to_end("t.ptx", &src, t);
-    r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap()
+    let decls = ".shared .align 8 .b64 mb;\n.shared .align 16 .u32 sval[4];\n.global .align 16 .b8 gbuf[64];\n";
+    clocks(
+        &run_to_end("t.ptx", &one_entry_program(1, decls, body), t),
+        0,
+    )
 }
 
 /// Runs a program file's text under the preset `t` (at most 200 000
@@ -361,16 +375,12 @@ fn bar_period(warps: usize, reg_count: bool, t: &SmTiming) -> u64 {
         (warps * 32).to_string()
     };
     const ITER: u64 = 64;
-    let mut hdr = String::from("---\nctas: 1\nwarps:\n");
-    for w in 0..warps {
-        hdr += &format!("  - {{cta: 0, warp: {w}, program: t}}\n");
-    }
-    let src = format!(
-        "{hdr}---\n.version 8.0\n.target sm_90\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n    mov.u32 %r9, {};\n    bar.sync 0;\n    mov.u64 %rd1, %clock64;\n    mov.u32 %r2, 0;\nL:\n    bar.sync 1, {count};\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p1, %r2, {ITER};\n    @%p1 bra L;\n    mov.u64 %rd2, %clock64;\n    ret;\n}}\n",
+    let body = format!(
+        "    mov.u32 %r9, {};\n    bar.sync 0;\n    mov.u64 %rd1, %clock64;\n    mov.u32 %r2, 0;\nL:\n    bar.sync 1, {count};\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p1, %r2, {ITER};\n    @%p1 bra L;\n    mov.u64 %rd2, %clock64;\n",
         warps * 32
     );
-    let r = run_to_end("bar_period.ptx", &src, t);
-    (r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap()) / ITER
+    let src = one_entry_program(warps, "", &body);
+    clocks(&run_to_end("bar_period.ptx", &src, t), 0) / ITER
 }
 
 /// The `bar_arrivals` rows of `data/calibration/h100_micro.csv` (8 and 16
@@ -594,14 +604,9 @@ fn shared_loads(warps: usize, stride: u32, chain: bool, t: &SmTiming) -> u64 {
         }
     }
     body += "    mov.u64 %rd2, %clock64;\n";
-    let ws: String = (0..warps)
-        .map(|w| format!("  - {{cta: 0, warp: {w}, program: t, lanes: 32}}\n"))
-        .collect();
-    let src = format!("---\nctas: 1\nwarps:\n{ws}---\n.version 8.0\n.target sm_90\n.shared .align 16 .u32 sbuf[8192];\n\n.entry t\n{{\n    .reg .b32 %r<32>;\n    .reg .b64 %rd<8>;\n{body}    ret;\n}}\n");
+    let src = one_entry_program(warps, ".shared .align 16 .u32 sbuf[8192];\n", &body);
     let r = run_to_end("banks.ptx", &src, t);
-    let mut c: Vec<u64> = (0..warps as u32)
-        .map(|w| r.reg(0, w, "%rd2").unwrap() - r.reg(0, w, "%rd1").unwrap())
-        .collect();
+    let mut c: Vec<u64> = (0..warps as u32).map(|w| clocks(&r, w)).collect();
     c.sort();
     c[c.len() / 2]
 }
@@ -680,9 +685,9 @@ fn a_single_l2_hit_on_the_h200_preset_matches_the_h200() {
 /// its cycles between a clock read before the `bar.red` and one after a
 /// `st.shared` probe (the result unused).
 fn last_arriver_red(red: &str, t: &SmTiming) -> u64 {
-    let src = format!("---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: t, lanes: 32}}\n  - {{cta: 0, warp: 1, program: t, lanes: 32}}\n---\n.version 8.0\n.target sm_90\n.shared .align 4 .u32 sval;\n\n.entry t\n{{\n    .reg .b32 %r<16>;\n    .reg .b64 %rd<8>;\n    .reg .pred %p<8>;\n    mov.u32 %r1, %warpid;\n    mov.u32 %r2, sval;\n    setp.eq.u32 %p1, %r1, 0;\n    @!%p1 bra A;\n    mul.lo.u32 %r3, %r1, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    st.shared.u32 [%r2], %r3;\nA:\n    mov.u64 %rd1, %clock64;\n    {red}\n    st.shared.u32 [%r2], %r2;\n    mov.u64 %rd2, %clock64;\n    ret;\n}}\n");
-    let r = run_to_end("red.ptx", &src, t);
-    r.reg(0, 0, "%rd2").unwrap() - r.reg(0, 0, "%rd1").unwrap()
+    let body = format!("    mov.u32 %r1, %warpid;\n    mov.u32 %r2, sval;\n    setp.eq.u32 %p1, %r1, 0;\n    @!%p1 bra A;\n    mul.lo.u32 %r3, %r1, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    mul.lo.u32 %r3, %r3, 3;\n    st.shared.u32 [%r2], %r3;\nA:\n    mov.u64 %rd1, %clock64;\n    {red}\n    st.shared.u32 [%r2], %r2;\n    mov.u64 %rd2, %clock64;\n");
+    let src = one_entry_program(2, ".shared .align 4 .u32 sval;\n", &body);
+    clocks(&run_to_end("red.ptx", &src, t), 0)
 }
 
 #[test]
