@@ -21,6 +21,7 @@
 //! the CTA and reports warp exits).
 
 use crate::memory::{Access, AtomOp, Copy, Done, MemTiming, Memory, Txn, Ty};
+use crate::schedule::Halves;
 use crate::sm_timing::{IssueClass, SmTiming};
 use crate::symbols::{self, Space, Symbols, MBARRIER_BYTES, SHARED_BASE};
 use crate::trace::{Cause, Trace};
@@ -274,8 +275,8 @@ pub(crate) struct Code {
     /// A 64-bit add or subtract of two registers: its high half is ready
     /// one ALU latency after its low half (`crate::schedule::is_add64`).
     pub(crate) add64: bool,
-    /// Reads its 64-bit sources half by half (`crate::schedule::takes_halves`).
-    pub(crate) halves: bool,
+    /// How it reads its 64-bit sources (`crate::schedule::halves`).
+    pub(crate) halves: crate::schedule::Halves,
 }
 
 struct Entry {
@@ -615,7 +616,7 @@ impl<'p> Machine<'p> {
                     let (class, srcs, dsts, reg_count) =
                         crate::schedule::issue_shape(&li.inst, &li.ops, &regs);
                     let add64 = crate::schedule::is_add64(&li.inst);
-                    let halves = crate::schedule::takes_halves(&li.inst);
+                    let halves = crate::schedule::halves(&li.inst);
                     Arc::new(Code {
                         inst: li.inst,
                         ops: li.ops,
@@ -1694,10 +1695,10 @@ impl<'p> Machine<'p> {
         // instrumentation's `asm volatile` with a memory clobber: sync §1.3,
         // an unused `ld.shared` before the clock read costs its latency).
         let ready = |r: usize| {
-            if code.halves {
-                wp.reg_lo_ready[r]
-            } else {
+            if code.halves == Halves::Whole {
                 wp.reg_ready[r]
+            } else {
+                wp.reg_lo_ready[r]
             }
         };
         if code.srcs.iter().any(|&r| ready(r) > now)
@@ -1740,7 +1741,7 @@ impl<'p> Machine<'p> {
         } else {
             (now + latency, now + latency)
         };
-        if code.halves && code.class == IssueClass::Alu && !truncates(&code.inst.opcode) {
+        if code.halves == Halves::Paired && code.class == IssueClass::Alu {
             for &r in &code.srcs {
                 full = full.max(wp.reg_ready[r] + latency);
             }
@@ -1792,17 +1793,17 @@ impl<'p> Machine<'p> {
         if !first.shared || first.shared_cta.is_some() || t.shared_wavefront_eighths == 0 {
             return 0;
         }
-        let mut words: [Vec<u64>; 32] = std::array::from_fn(|_| Vec::new());
-        for x in ts {
-            let (lo, hi) = (x.addr / 4, (x.addr + x.ty.bytes().max(1) - 1) / 4);
-            for word in lo..=hi {
-                let b = &mut words[(word % 32) as usize];
-                if !b.contains(&word) {
-                    b.push(word);
-                }
-            }
+        let mut words: Vec<u64> = ts
+            .iter()
+            .flat_map(|x| x.addr / 4..=(x.addr + x.ty.bytes().max(1) - 1) / 4)
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        let mut per_bank = [0u64; 32];
+        for w in words {
+            per_bank[(w % 32) as usize] += 1;
         }
-        let n = words.iter().map(Vec::len).max().unwrap_or(1).max(1) as u64;
+        let n = per_bank.iter().copied().max().unwrap_or(1).max(1);
         let s = self.warps[first.warp].slot as usize % t.schedulers as usize;
         let sm = &mut self.sms[c];
         let now8 = 8 * self.now;
@@ -3420,12 +3421,4 @@ pub fn run_program_with_progress(
     progress: &mut dyn FnMut(u64),
 ) -> Result<RunResult, PtxError> {
     Ok(Machine::new(prog, opts)?.run_with_progress(progress))
-}
-
-/// A conversion to 32 bits of a 64-bit value: it reads only the low half.
-fn truncates(opcode: &str) -> bool {
-    opcode.starts_with("cvt.u32.u64")
-        || opcode.starts_with("cvt.s32.s64")
-        || opcode.starts_with("cvt.u32.s64")
-        || opcode.starts_with("cvt.s32.u64")
 }

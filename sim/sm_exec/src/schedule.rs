@@ -585,26 +585,39 @@ pub(crate) fn is_add64(inst: &ptx_front::parser::Inst) -> bool {
     let mut parts = inst.opcode.split('.');
     matches!(parts.next(), Some("add" | "sub"))
         && parts.any(|p| matches!(p, "s64" | "u64"))
-        && !inst
-            .operands
-            .iter()
-            .any(|o| matches!(o, ptx_front::parser::Operand::Imm(_)))
+        && !inst.operands.iter().any(|o| matches!(o, Operand::Imm(_)))
 }
 
-/// An instruction that reads its 64-bit sources half by half: 64-bit integer
-/// add, subtract and logic (each half one SASS instruction, the high one a
-/// step behind), and conversions to 32 bits (the low half only). It may
-/// start as soon as its sources' low halves are ready: a chain of 64-bit
-/// adds and `xor`s costs what the 32-bit chain costs
-/// (`kernels/micro/h100_alu64.cu`: 164 cycles against 158 for 16 pairs).
-pub(crate) fn takes_halves(inst: &ptx_front::parser::Inst) -> bool {
+/// How an instruction reads its 64-bit sources (`Code::halves`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Halves {
+    /// Whole: it waits for their high halves.
+    Whole,
+    /// Half by half: 64-bit integer add, subtract and logic, each half one
+    /// SASS instruction, the high one a step behind. It may start on its
+    /// sources' low halves; its own high half waits for theirs.
+    Paired,
+    /// The low half only: a conversion to 32 bits.
+    Low,
+}
+
+/// How `inst` reads its 64-bit sources. A chain of 64-bit adds and `xor`s
+/// costs what the 32-bit chain costs (`kernels/micro/h100_alu64.cu`: 164
+/// cycles against 158 for 16 pairs).
+pub(crate) fn halves(inst: &ptx_front::parser::Inst) -> Halves {
     let op = inst.opcode.as_str();
     let mut parts = op.split('.');
     let head = parts.next();
-    (matches!(head, Some("add" | "sub" | "and" | "or" | "xor"))
-        && parts.any(|p| matches!(p, "s64" | "u64" | "b64")))
-        || op.starts_with("cvt.u32.u64")
-        || op.starts_with("cvt.s32.s64")
-        || op.starts_with("cvt.u32.s64")
-        || op.starts_with("cvt.s32.u64")
+    if matches!(head, Some("add" | "sub" | "and" | "or" | "xor"))
+        && parts.any(|p| matches!(p, "s64" | "u64" | "b64"))
+    {
+        Halves::Paired
+    } else if ["cvt.u32.u64", "cvt.s32.s64", "cvt.u32.s64", "cvt.s32.u64"]
+        .iter()
+        .any(|c| op.starts_with(c))
+    {
+        Halves::Low
+    } else {
+        Halves::Whole
+    }
 }

@@ -74,7 +74,7 @@ pub struct SmTiming {
     /// high one taking the low one's carry. An instruction that needs the
     /// whole value (an address, a compare) waits this long; 64-bit
     /// arithmetic and logic go on with the low half
-    /// (`crate::schedule::takes_halves`). `kernels/micro/h100_ldgsts_probe.cu`
+    /// (`crate::schedule::halves`). `kernels/micro/h100_ldgsts_probe.cu`
     /// (`ldgsts_probe` rows of h100_micro.csv): a `cp.async` + commit +
     /// `st.shared` whose address is one `add.s64` of a register offset made
     /// right before it costs 25 cycles between two clock reads, 15 with its
