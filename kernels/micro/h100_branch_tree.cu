@@ -40,6 +40,14 @@ __device__ __forceinline__ u64 clk() { u64 t; asm volatile("mov.u64 %0, %%clock6
   "T29_%=:\n cp.async.wait_group 8;\n"                                                        \
   "T30_%=:\n add.u32 %0, %0, 1;\n"                                                            \
   "T31_%=:\n}\n"
+// One timed site: the tree between two clock reads, the time to out[slot] (lane 0).
+__device__ __forceinline__ void site(short& tail, short head, short rs18, unsigned& acc, u64* out, int slot) {
+  asm volatile("mov.b16 %0, %0;" : "+h"(tail));  // a fresh value each time (no hoisting)
+  u64 a = clk();
+  asm volatile(TREE : "+r"(acc) : "h"(tail), "h"(head), "h"(rs18) : "memory");
+  u64 b = clk();
+  if (threadIdx.x == 0) out[slot] = b - a;
+}
 template <int UNROLL>
 __global__ void k(const short* in, u64* out) {
   short tail = in[0], head = in[1], rs18 = in[2];
@@ -48,22 +56,10 @@ __global__ void k(const short* in, u64* out) {
   for (int pass = 0; pass < 2; ++pass) {
     if (UNROLL) {
 #pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        asm volatile("mov.b16 %0, %0;" : "+h"(tail));  // a fresh value each time (no hoisting)
-        u64 a = clk();
-        asm volatile(TREE : "+r"(acc) : "h"(tail), "h"(head), "h"(rs18) : "memory");
-        u64 b = clk();
-        if (threadIdx.x == 0) out[pass * 8 + i] = b - a;
-      }
+      for (int i = 0; i < 8; ++i) site(tail, head, rs18, acc, out, pass * 8 + i);
     } else {
 #pragma unroll 1
-      for (int i = 0; i < 8; ++i) {
-        asm volatile("mov.b16 %0, %0;" : "+h"(tail));  // a fresh value each time (no hoisting)
-        u64 a = clk();
-        asm volatile(TREE : "+r"(acc) : "h"(tail), "h"(head), "h"(rs18) : "memory");
-        u64 b = clk();
-        if (threadIdx.x == 0) out[pass * 8 + i] = b - a;
-      }
+      for (int i = 0; i < 8; ++i) site(tail, head, rs18, acc, out, pass * 8 + i);
     }
   }
   if (acc == 12345u) out[31] = acc;
