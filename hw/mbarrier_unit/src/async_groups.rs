@@ -6,9 +6,11 @@
 //! W instances of [`AgWarp`] (`ag_warp.rs`), one per warp, each with its
 //! ring of committed groups, open group and wait register; this block
 //! decodes the three warp-indexed inputs (`ag_warp`, `rd_warp`, `wr_warp`)
-//! into per-warp hits, selects the issuing warp's `ready`, collects
-//! `blocked` / `release_mask`, and registers the error cause of the cycle's
-//! spurious reports (reported the next cycle). Every output is 0 while
+//! into per-warp hits, selects the issuing warp's readiness, collects
+//! `blocked` / `release_mask`, and ORs the warps' registered verdicts on
+//! last cycle's reports into the error cause (each warp registers its own,
+//! next to its state: the cause is an OR of W flops, not a gather of W
+//! late decisions across the device). Every output is 0 while
 //! `reset` is high.
 //!
 //! Ports (the contract's; W warps, WB = log2 W, NB = bits of 0..=G):
@@ -56,12 +58,16 @@ pub struct AsyncGroups<
     pub err: Signal<Out, Bit>,
     pub err_cause: Signal<Out, Bits<2>>,
     warps: Vec<AgWarp<G, HB, NB, OB>>,
-    cause_r: DFF<Bits<2>>,
     cause_n: Signal<Local, Bits<2>>,
-    ready_sel: Signal<Local, Bit>,
+    /// The issuing warp's `can_bulk` / `can_commit` / `can_wait`.
+    bulk_sel: Signal<Local, Bit>,
+    commit_sel: Signal<Local, Bit>,
+    wait_sel: Signal<Local, Bit>,
     blk_n: Signal<Local, Bits<W>>,
     rel_n: Signal<Local, Bits<W>>,
     warp_idx: [Constant<Bits<WB>>; W],
+    op_bulk: Constant<Bits<2>>,
+    op_commit: Constant<Bits<2>>,
 }
 
 impl<
@@ -93,12 +99,15 @@ impl<
             err_cause: Default::default(),
             // A Vec: W warps of G-slot rings do not fit on a thread's stack.
             warps: (0..W).map(|_| Default::default()).collect(),
-            cause_r: Default::default(),
             cause_n: Default::default(),
-            ready_sel: Default::default(),
+            bulk_sel: Default::default(),
+            commit_sel: Default::default(),
+            wait_sel: Default::default(),
             blk_n: Default::default(),
             rel_n: Default::default(),
             warp_idx: std::array::from_fn(|w| Constant::new((w as u64).into())),
+            op_bulk: Constant::new(0u64.into()),
+            op_commit: Constant::new(1u64.into()),
         }
     }
 }
@@ -114,9 +123,10 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cause_r);
+        self.bulk_sel.next = false;
+        self.commit_sel.next = false;
+        self.wait_sel.next = false;
         self.cause_n.next = 0.into();
-        self.ready_sel.next = false;
         self.blk_n.next = 0.into();
         self.rel_n.next = 0.into();
         for w in 0..W {
@@ -130,26 +140,38 @@ impl<
                 self.ag_valid.val() & (self.ag_warp.val() == self.warp_idx[w].val());
             self.warps[w].ag_op.next = self.ag_op.val();
             self.warps[w].ag_n.next = self.ag_n.val();
-            if self.ag_warp.val() == self.warp_idx[w].val() {
-                self.ready_sel.next = self.warps[w].ready.val();
+            // One-hot selects as AND-OR (the decodes are exclusive), not
+            // a priority chain of 32 muxes.
+            self.bulk_sel.next = self.bulk_sel.val()
+                | ((self.ag_warp.val() == self.warp_idx[w].val()) & self.warps[w].can_bulk.val());
+            self.commit_sel.next = self.commit_sel.val()
+                | ((self.ag_warp.val() == self.warp_idx[w].val()) & self.warps[w].can_commit.val());
+            self.wait_sel.next = self.wait_sel.val()
+                | ((self.ag_warp.val() == self.warp_idx[w].val()) & self.warps[w].can_wait.val());
+            if self.warps[w].rd_err.val() {
+                self.cause_n.next = self.cause_n.val().replace_bit(0, true);
+            }
+            if self.warps[w].wr_err.val() {
+                self.cause_n.next = self.cause_n.val().replace_bit(1, true);
             }
             self.blk_n.next = self.blk_n.val().replace_bit(w, self.warps[w].blocked.val());
             self.rel_n.next = self.rel_n.val().replace_bit(w, self.warps[w].rel_go.val());
-            if self.warps[w].rd_bad.val() {
-                self.cause_n.next = self.cause_n.val().replace_bit(0, true);
-            }
-            if self.warps[w].wr_bad.val() {
-                self.cause_n.next = self.cause_n.val().replace_bit(1, true);
-            }
         }
-        self.cause_r.d.next = self.cause_n.val();
-        self.ag_ready.next = self.ag_valid.val() & self.ready_sel.val();
+
+        // The issuing warp's readiness for its operation (selected last:
+        // `ag_op` is not in the per-warp gathers).
+        if self.ag_op.val() == self.op_bulk.val() {
+            self.ag_ready.next = self.ag_valid.val() & self.bulk_sel.val();
+        } else if self.ag_op.val() == self.op_commit.val() {
+            self.ag_ready.next = self.ag_valid.val() & self.commit_sel.val();
+        } else {
+            self.ag_ready.next = self.ag_valid.val() & self.wait_sel.val();
+        }
         self.blocked.next = self.blk_n.val();
         self.release_mask.next = self.rel_n.val();
-        self.err_cause.next = self.cause_r.q.val();
-        self.err.next = self.cause_r.q.val().any();
+        self.err_cause.next = self.cause_n.val();
+        self.err.next = self.cause_n.val().any();
         if self.reset.val() {
-            self.cause_r.d.next = 0.into();
             self.ag_ready.next = false;
             self.blocked.next = 0.into();
             self.release_mask.next = 0.into();

@@ -64,6 +64,8 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     localparam  warp_idx__29 = 5'b11101;
     localparam  warp_idx__30 = 5'b11110;
     localparam  warp_idx__31 = 5'b11111;
+    localparam  op_bulk = 2'b0;
+    localparam  op_commit = 2'b1;
     
     // Stub signals
     reg  warps__0__clock;
@@ -73,11 +75,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__0__op_hit;
     reg  [1:0] warps__0__ag_op;
     reg  [3:0] warps__0__ag_n;
-    wire  warps__0__ready;
+    wire  warps__0__can_bulk;
+    wire  warps__0__can_commit;
+    wire  warps__0__can_wait;
     wire  warps__0__blocked;
     wire  warps__0__rel_go;
-    wire  warps__0__rd_bad;
-    wire  warps__0__wr_bad;
+    wire  warps__0__rd_err;
+    wire  warps__0__wr_err;
     reg  warps__1__clock;
     reg  warps__1__reset;
     reg  warps__1__rd_hit;
@@ -85,11 +89,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__1__op_hit;
     reg  [1:0] warps__1__ag_op;
     reg  [3:0] warps__1__ag_n;
-    wire  warps__1__ready;
+    wire  warps__1__can_bulk;
+    wire  warps__1__can_commit;
+    wire  warps__1__can_wait;
     wire  warps__1__blocked;
     wire  warps__1__rel_go;
-    wire  warps__1__rd_bad;
-    wire  warps__1__wr_bad;
+    wire  warps__1__rd_err;
+    wire  warps__1__wr_err;
     reg  warps__2__clock;
     reg  warps__2__reset;
     reg  warps__2__rd_hit;
@@ -97,11 +103,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__2__op_hit;
     reg  [1:0] warps__2__ag_op;
     reg  [3:0] warps__2__ag_n;
-    wire  warps__2__ready;
+    wire  warps__2__can_bulk;
+    wire  warps__2__can_commit;
+    wire  warps__2__can_wait;
     wire  warps__2__blocked;
     wire  warps__2__rel_go;
-    wire  warps__2__rd_bad;
-    wire  warps__2__wr_bad;
+    wire  warps__2__rd_err;
+    wire  warps__2__wr_err;
     reg  warps__3__clock;
     reg  warps__3__reset;
     reg  warps__3__rd_hit;
@@ -109,11 +117,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__3__op_hit;
     reg  [1:0] warps__3__ag_op;
     reg  [3:0] warps__3__ag_n;
-    wire  warps__3__ready;
+    wire  warps__3__can_bulk;
+    wire  warps__3__can_commit;
+    wire  warps__3__can_wait;
     wire  warps__3__blocked;
     wire  warps__3__rel_go;
-    wire  warps__3__rd_bad;
-    wire  warps__3__wr_bad;
+    wire  warps__3__rd_err;
+    wire  warps__3__wr_err;
     reg  warps__4__clock;
     reg  warps__4__reset;
     reg  warps__4__rd_hit;
@@ -121,11 +131,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__4__op_hit;
     reg  [1:0] warps__4__ag_op;
     reg  [3:0] warps__4__ag_n;
-    wire  warps__4__ready;
+    wire  warps__4__can_bulk;
+    wire  warps__4__can_commit;
+    wire  warps__4__can_wait;
     wire  warps__4__blocked;
     wire  warps__4__rel_go;
-    wire  warps__4__rd_bad;
-    wire  warps__4__wr_bad;
+    wire  warps__4__rd_err;
+    wire  warps__4__wr_err;
     reg  warps__5__clock;
     reg  warps__5__reset;
     reg  warps__5__rd_hit;
@@ -133,11 +145,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__5__op_hit;
     reg  [1:0] warps__5__ag_op;
     reg  [3:0] warps__5__ag_n;
-    wire  warps__5__ready;
+    wire  warps__5__can_bulk;
+    wire  warps__5__can_commit;
+    wire  warps__5__can_wait;
     wire  warps__5__blocked;
     wire  warps__5__rel_go;
-    wire  warps__5__rd_bad;
-    wire  warps__5__wr_bad;
+    wire  warps__5__rd_err;
+    wire  warps__5__wr_err;
     reg  warps__6__clock;
     reg  warps__6__reset;
     reg  warps__6__rd_hit;
@@ -145,11 +159,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__6__op_hit;
     reg  [1:0] warps__6__ag_op;
     reg  [3:0] warps__6__ag_n;
-    wire  warps__6__ready;
+    wire  warps__6__can_bulk;
+    wire  warps__6__can_commit;
+    wire  warps__6__can_wait;
     wire  warps__6__blocked;
     wire  warps__6__rel_go;
-    wire  warps__6__rd_bad;
-    wire  warps__6__wr_bad;
+    wire  warps__6__rd_err;
+    wire  warps__6__wr_err;
     reg  warps__7__clock;
     reg  warps__7__reset;
     reg  warps__7__rd_hit;
@@ -157,11 +173,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__7__op_hit;
     reg  [1:0] warps__7__ag_op;
     reg  [3:0] warps__7__ag_n;
-    wire  warps__7__ready;
+    wire  warps__7__can_bulk;
+    wire  warps__7__can_commit;
+    wire  warps__7__can_wait;
     wire  warps__7__blocked;
     wire  warps__7__rel_go;
-    wire  warps__7__rd_bad;
-    wire  warps__7__wr_bad;
+    wire  warps__7__rd_err;
+    wire  warps__7__wr_err;
     reg  warps__8__clock;
     reg  warps__8__reset;
     reg  warps__8__rd_hit;
@@ -169,11 +187,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__8__op_hit;
     reg  [1:0] warps__8__ag_op;
     reg  [3:0] warps__8__ag_n;
-    wire  warps__8__ready;
+    wire  warps__8__can_bulk;
+    wire  warps__8__can_commit;
+    wire  warps__8__can_wait;
     wire  warps__8__blocked;
     wire  warps__8__rel_go;
-    wire  warps__8__rd_bad;
-    wire  warps__8__wr_bad;
+    wire  warps__8__rd_err;
+    wire  warps__8__wr_err;
     reg  warps__9__clock;
     reg  warps__9__reset;
     reg  warps__9__rd_hit;
@@ -181,11 +201,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__9__op_hit;
     reg  [1:0] warps__9__ag_op;
     reg  [3:0] warps__9__ag_n;
-    wire  warps__9__ready;
+    wire  warps__9__can_bulk;
+    wire  warps__9__can_commit;
+    wire  warps__9__can_wait;
     wire  warps__9__blocked;
     wire  warps__9__rel_go;
-    wire  warps__9__rd_bad;
-    wire  warps__9__wr_bad;
+    wire  warps__9__rd_err;
+    wire  warps__9__wr_err;
     reg  warps__10__clock;
     reg  warps__10__reset;
     reg  warps__10__rd_hit;
@@ -193,11 +215,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__10__op_hit;
     reg  [1:0] warps__10__ag_op;
     reg  [3:0] warps__10__ag_n;
-    wire  warps__10__ready;
+    wire  warps__10__can_bulk;
+    wire  warps__10__can_commit;
+    wire  warps__10__can_wait;
     wire  warps__10__blocked;
     wire  warps__10__rel_go;
-    wire  warps__10__rd_bad;
-    wire  warps__10__wr_bad;
+    wire  warps__10__rd_err;
+    wire  warps__10__wr_err;
     reg  warps__11__clock;
     reg  warps__11__reset;
     reg  warps__11__rd_hit;
@@ -205,11 +229,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__11__op_hit;
     reg  [1:0] warps__11__ag_op;
     reg  [3:0] warps__11__ag_n;
-    wire  warps__11__ready;
+    wire  warps__11__can_bulk;
+    wire  warps__11__can_commit;
+    wire  warps__11__can_wait;
     wire  warps__11__blocked;
     wire  warps__11__rel_go;
-    wire  warps__11__rd_bad;
-    wire  warps__11__wr_bad;
+    wire  warps__11__rd_err;
+    wire  warps__11__wr_err;
     reg  warps__12__clock;
     reg  warps__12__reset;
     reg  warps__12__rd_hit;
@@ -217,11 +243,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__12__op_hit;
     reg  [1:0] warps__12__ag_op;
     reg  [3:0] warps__12__ag_n;
-    wire  warps__12__ready;
+    wire  warps__12__can_bulk;
+    wire  warps__12__can_commit;
+    wire  warps__12__can_wait;
     wire  warps__12__blocked;
     wire  warps__12__rel_go;
-    wire  warps__12__rd_bad;
-    wire  warps__12__wr_bad;
+    wire  warps__12__rd_err;
+    wire  warps__12__wr_err;
     reg  warps__13__clock;
     reg  warps__13__reset;
     reg  warps__13__rd_hit;
@@ -229,11 +257,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__13__op_hit;
     reg  [1:0] warps__13__ag_op;
     reg  [3:0] warps__13__ag_n;
-    wire  warps__13__ready;
+    wire  warps__13__can_bulk;
+    wire  warps__13__can_commit;
+    wire  warps__13__can_wait;
     wire  warps__13__blocked;
     wire  warps__13__rel_go;
-    wire  warps__13__rd_bad;
-    wire  warps__13__wr_bad;
+    wire  warps__13__rd_err;
+    wire  warps__13__wr_err;
     reg  warps__14__clock;
     reg  warps__14__reset;
     reg  warps__14__rd_hit;
@@ -241,11 +271,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__14__op_hit;
     reg  [1:0] warps__14__ag_op;
     reg  [3:0] warps__14__ag_n;
-    wire  warps__14__ready;
+    wire  warps__14__can_bulk;
+    wire  warps__14__can_commit;
+    wire  warps__14__can_wait;
     wire  warps__14__blocked;
     wire  warps__14__rel_go;
-    wire  warps__14__rd_bad;
-    wire  warps__14__wr_bad;
+    wire  warps__14__rd_err;
+    wire  warps__14__wr_err;
     reg  warps__15__clock;
     reg  warps__15__reset;
     reg  warps__15__rd_hit;
@@ -253,11 +285,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__15__op_hit;
     reg  [1:0] warps__15__ag_op;
     reg  [3:0] warps__15__ag_n;
-    wire  warps__15__ready;
+    wire  warps__15__can_bulk;
+    wire  warps__15__can_commit;
+    wire  warps__15__can_wait;
     wire  warps__15__blocked;
     wire  warps__15__rel_go;
-    wire  warps__15__rd_bad;
-    wire  warps__15__wr_bad;
+    wire  warps__15__rd_err;
+    wire  warps__15__wr_err;
     reg  warps__16__clock;
     reg  warps__16__reset;
     reg  warps__16__rd_hit;
@@ -265,11 +299,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__16__op_hit;
     reg  [1:0] warps__16__ag_op;
     reg  [3:0] warps__16__ag_n;
-    wire  warps__16__ready;
+    wire  warps__16__can_bulk;
+    wire  warps__16__can_commit;
+    wire  warps__16__can_wait;
     wire  warps__16__blocked;
     wire  warps__16__rel_go;
-    wire  warps__16__rd_bad;
-    wire  warps__16__wr_bad;
+    wire  warps__16__rd_err;
+    wire  warps__16__wr_err;
     reg  warps__17__clock;
     reg  warps__17__reset;
     reg  warps__17__rd_hit;
@@ -277,11 +313,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__17__op_hit;
     reg  [1:0] warps__17__ag_op;
     reg  [3:0] warps__17__ag_n;
-    wire  warps__17__ready;
+    wire  warps__17__can_bulk;
+    wire  warps__17__can_commit;
+    wire  warps__17__can_wait;
     wire  warps__17__blocked;
     wire  warps__17__rel_go;
-    wire  warps__17__rd_bad;
-    wire  warps__17__wr_bad;
+    wire  warps__17__rd_err;
+    wire  warps__17__wr_err;
     reg  warps__18__clock;
     reg  warps__18__reset;
     reg  warps__18__rd_hit;
@@ -289,11 +327,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__18__op_hit;
     reg  [1:0] warps__18__ag_op;
     reg  [3:0] warps__18__ag_n;
-    wire  warps__18__ready;
+    wire  warps__18__can_bulk;
+    wire  warps__18__can_commit;
+    wire  warps__18__can_wait;
     wire  warps__18__blocked;
     wire  warps__18__rel_go;
-    wire  warps__18__rd_bad;
-    wire  warps__18__wr_bad;
+    wire  warps__18__rd_err;
+    wire  warps__18__wr_err;
     reg  warps__19__clock;
     reg  warps__19__reset;
     reg  warps__19__rd_hit;
@@ -301,11 +341,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__19__op_hit;
     reg  [1:0] warps__19__ag_op;
     reg  [3:0] warps__19__ag_n;
-    wire  warps__19__ready;
+    wire  warps__19__can_bulk;
+    wire  warps__19__can_commit;
+    wire  warps__19__can_wait;
     wire  warps__19__blocked;
     wire  warps__19__rel_go;
-    wire  warps__19__rd_bad;
-    wire  warps__19__wr_bad;
+    wire  warps__19__rd_err;
+    wire  warps__19__wr_err;
     reg  warps__20__clock;
     reg  warps__20__reset;
     reg  warps__20__rd_hit;
@@ -313,11 +355,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__20__op_hit;
     reg  [1:0] warps__20__ag_op;
     reg  [3:0] warps__20__ag_n;
-    wire  warps__20__ready;
+    wire  warps__20__can_bulk;
+    wire  warps__20__can_commit;
+    wire  warps__20__can_wait;
     wire  warps__20__blocked;
     wire  warps__20__rel_go;
-    wire  warps__20__rd_bad;
-    wire  warps__20__wr_bad;
+    wire  warps__20__rd_err;
+    wire  warps__20__wr_err;
     reg  warps__21__clock;
     reg  warps__21__reset;
     reg  warps__21__rd_hit;
@@ -325,11 +369,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__21__op_hit;
     reg  [1:0] warps__21__ag_op;
     reg  [3:0] warps__21__ag_n;
-    wire  warps__21__ready;
+    wire  warps__21__can_bulk;
+    wire  warps__21__can_commit;
+    wire  warps__21__can_wait;
     wire  warps__21__blocked;
     wire  warps__21__rel_go;
-    wire  warps__21__rd_bad;
-    wire  warps__21__wr_bad;
+    wire  warps__21__rd_err;
+    wire  warps__21__wr_err;
     reg  warps__22__clock;
     reg  warps__22__reset;
     reg  warps__22__rd_hit;
@@ -337,11 +383,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__22__op_hit;
     reg  [1:0] warps__22__ag_op;
     reg  [3:0] warps__22__ag_n;
-    wire  warps__22__ready;
+    wire  warps__22__can_bulk;
+    wire  warps__22__can_commit;
+    wire  warps__22__can_wait;
     wire  warps__22__blocked;
     wire  warps__22__rel_go;
-    wire  warps__22__rd_bad;
-    wire  warps__22__wr_bad;
+    wire  warps__22__rd_err;
+    wire  warps__22__wr_err;
     reg  warps__23__clock;
     reg  warps__23__reset;
     reg  warps__23__rd_hit;
@@ -349,11 +397,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__23__op_hit;
     reg  [1:0] warps__23__ag_op;
     reg  [3:0] warps__23__ag_n;
-    wire  warps__23__ready;
+    wire  warps__23__can_bulk;
+    wire  warps__23__can_commit;
+    wire  warps__23__can_wait;
     wire  warps__23__blocked;
     wire  warps__23__rel_go;
-    wire  warps__23__rd_bad;
-    wire  warps__23__wr_bad;
+    wire  warps__23__rd_err;
+    wire  warps__23__wr_err;
     reg  warps__24__clock;
     reg  warps__24__reset;
     reg  warps__24__rd_hit;
@@ -361,11 +411,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__24__op_hit;
     reg  [1:0] warps__24__ag_op;
     reg  [3:0] warps__24__ag_n;
-    wire  warps__24__ready;
+    wire  warps__24__can_bulk;
+    wire  warps__24__can_commit;
+    wire  warps__24__can_wait;
     wire  warps__24__blocked;
     wire  warps__24__rel_go;
-    wire  warps__24__rd_bad;
-    wire  warps__24__wr_bad;
+    wire  warps__24__rd_err;
+    wire  warps__24__wr_err;
     reg  warps__25__clock;
     reg  warps__25__reset;
     reg  warps__25__rd_hit;
@@ -373,11 +425,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__25__op_hit;
     reg  [1:0] warps__25__ag_op;
     reg  [3:0] warps__25__ag_n;
-    wire  warps__25__ready;
+    wire  warps__25__can_bulk;
+    wire  warps__25__can_commit;
+    wire  warps__25__can_wait;
     wire  warps__25__blocked;
     wire  warps__25__rel_go;
-    wire  warps__25__rd_bad;
-    wire  warps__25__wr_bad;
+    wire  warps__25__rd_err;
+    wire  warps__25__wr_err;
     reg  warps__26__clock;
     reg  warps__26__reset;
     reg  warps__26__rd_hit;
@@ -385,11 +439,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__26__op_hit;
     reg  [1:0] warps__26__ag_op;
     reg  [3:0] warps__26__ag_n;
-    wire  warps__26__ready;
+    wire  warps__26__can_bulk;
+    wire  warps__26__can_commit;
+    wire  warps__26__can_wait;
     wire  warps__26__blocked;
     wire  warps__26__rel_go;
-    wire  warps__26__rd_bad;
-    wire  warps__26__wr_bad;
+    wire  warps__26__rd_err;
+    wire  warps__26__wr_err;
     reg  warps__27__clock;
     reg  warps__27__reset;
     reg  warps__27__rd_hit;
@@ -397,11 +453,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__27__op_hit;
     reg  [1:0] warps__27__ag_op;
     reg  [3:0] warps__27__ag_n;
-    wire  warps__27__ready;
+    wire  warps__27__can_bulk;
+    wire  warps__27__can_commit;
+    wire  warps__27__can_wait;
     wire  warps__27__blocked;
     wire  warps__27__rel_go;
-    wire  warps__27__rd_bad;
-    wire  warps__27__wr_bad;
+    wire  warps__27__rd_err;
+    wire  warps__27__wr_err;
     reg  warps__28__clock;
     reg  warps__28__reset;
     reg  warps__28__rd_hit;
@@ -409,11 +467,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__28__op_hit;
     reg  [1:0] warps__28__ag_op;
     reg  [3:0] warps__28__ag_n;
-    wire  warps__28__ready;
+    wire  warps__28__can_bulk;
+    wire  warps__28__can_commit;
+    wire  warps__28__can_wait;
     wire  warps__28__blocked;
     wire  warps__28__rel_go;
-    wire  warps__28__rd_bad;
-    wire  warps__28__wr_bad;
+    wire  warps__28__rd_err;
+    wire  warps__28__wr_err;
     reg  warps__29__clock;
     reg  warps__29__reset;
     reg  warps__29__rd_hit;
@@ -421,11 +481,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__29__op_hit;
     reg  [1:0] warps__29__ag_op;
     reg  [3:0] warps__29__ag_n;
-    wire  warps__29__ready;
+    wire  warps__29__can_bulk;
+    wire  warps__29__can_commit;
+    wire  warps__29__can_wait;
     wire  warps__29__blocked;
     wire  warps__29__rel_go;
-    wire  warps__29__rd_bad;
-    wire  warps__29__wr_bad;
+    wire  warps__29__rd_err;
+    wire  warps__29__wr_err;
     reg  warps__30__clock;
     reg  warps__30__reset;
     reg  warps__30__rd_hit;
@@ -433,11 +495,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__30__op_hit;
     reg  [1:0] warps__30__ag_op;
     reg  [3:0] warps__30__ag_n;
-    wire  warps__30__ready;
+    wire  warps__30__can_bulk;
+    wire  warps__30__can_commit;
+    wire  warps__30__can_wait;
     wire  warps__30__blocked;
     wire  warps__30__rel_go;
-    wire  warps__30__rd_bad;
-    wire  warps__30__wr_bad;
+    wire  warps__30__rd_err;
+    wire  warps__30__wr_err;
     reg  warps__31__clock;
     reg  warps__31__reset;
     reg  warps__31__rd_hit;
@@ -445,18 +509,19 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__31__op_hit;
     reg  [1:0] warps__31__ag_op;
     reg  [3:0] warps__31__ag_n;
-    wire  warps__31__ready;
+    wire  warps__31__can_bulk;
+    wire  warps__31__can_commit;
+    wire  warps__31__can_wait;
     wire  warps__31__blocked;
     wire  warps__31__rel_go;
-    wire  warps__31__rd_bad;
-    wire  warps__31__wr_bad;
-    reg  [1:0] cause_r__d;
-    wire  [1:0] cause_r__q;
-    reg  cause_r__clock;
+    wire  warps__31__rd_err;
+    wire  warps__31__wr_err;
     
     // Local signals
     reg  [1:0] cause_n;
-    reg  ready_sel;
+    reg  bulk_sel;
+    reg  commit_sel;
+    reg  wait_sel;
     reg  [31:0] blk_n;
     reg  [31:0] rel_n;
     
@@ -469,11 +534,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__0__op_hit),
         .ag_op(warps__0__ag_op),
         .ag_n(warps__0__ag_n),
-        .ready(warps__0__ready),
+        .can_bulk(warps__0__can_bulk),
+        .can_commit(warps__0__can_commit),
+        .can_wait(warps__0__can_wait),
         .blocked(warps__0__blocked),
         .rel_go(warps__0__rel_go),
-        .rd_bad(warps__0__rd_bad),
-        .wr_bad(warps__0__wr_bad)
+        .rd_err(warps__0__rd_err),
+        .wr_err(warps__0__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__1(
         .clock(warps__1__clock),
@@ -483,11 +550,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__1__op_hit),
         .ag_op(warps__1__ag_op),
         .ag_n(warps__1__ag_n),
-        .ready(warps__1__ready),
+        .can_bulk(warps__1__can_bulk),
+        .can_commit(warps__1__can_commit),
+        .can_wait(warps__1__can_wait),
         .blocked(warps__1__blocked),
         .rel_go(warps__1__rel_go),
-        .rd_bad(warps__1__rd_bad),
-        .wr_bad(warps__1__wr_bad)
+        .rd_err(warps__1__rd_err),
+        .wr_err(warps__1__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__2(
         .clock(warps__2__clock),
@@ -497,11 +566,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__2__op_hit),
         .ag_op(warps__2__ag_op),
         .ag_n(warps__2__ag_n),
-        .ready(warps__2__ready),
+        .can_bulk(warps__2__can_bulk),
+        .can_commit(warps__2__can_commit),
+        .can_wait(warps__2__can_wait),
         .blocked(warps__2__blocked),
         .rel_go(warps__2__rel_go),
-        .rd_bad(warps__2__rd_bad),
-        .wr_bad(warps__2__wr_bad)
+        .rd_err(warps__2__rd_err),
+        .wr_err(warps__2__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__3(
         .clock(warps__3__clock),
@@ -511,11 +582,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__3__op_hit),
         .ag_op(warps__3__ag_op),
         .ag_n(warps__3__ag_n),
-        .ready(warps__3__ready),
+        .can_bulk(warps__3__can_bulk),
+        .can_commit(warps__3__can_commit),
+        .can_wait(warps__3__can_wait),
         .blocked(warps__3__blocked),
         .rel_go(warps__3__rel_go),
-        .rd_bad(warps__3__rd_bad),
-        .wr_bad(warps__3__wr_bad)
+        .rd_err(warps__3__rd_err),
+        .wr_err(warps__3__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__4(
         .clock(warps__4__clock),
@@ -525,11 +598,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__4__op_hit),
         .ag_op(warps__4__ag_op),
         .ag_n(warps__4__ag_n),
-        .ready(warps__4__ready),
+        .can_bulk(warps__4__can_bulk),
+        .can_commit(warps__4__can_commit),
+        .can_wait(warps__4__can_wait),
         .blocked(warps__4__blocked),
         .rel_go(warps__4__rel_go),
-        .rd_bad(warps__4__rd_bad),
-        .wr_bad(warps__4__wr_bad)
+        .rd_err(warps__4__rd_err),
+        .wr_err(warps__4__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__5(
         .clock(warps__5__clock),
@@ -539,11 +614,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__5__op_hit),
         .ag_op(warps__5__ag_op),
         .ag_n(warps__5__ag_n),
-        .ready(warps__5__ready),
+        .can_bulk(warps__5__can_bulk),
+        .can_commit(warps__5__can_commit),
+        .can_wait(warps__5__can_wait),
         .blocked(warps__5__blocked),
         .rel_go(warps__5__rel_go),
-        .rd_bad(warps__5__rd_bad),
-        .wr_bad(warps__5__wr_bad)
+        .rd_err(warps__5__rd_err),
+        .wr_err(warps__5__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__6(
         .clock(warps__6__clock),
@@ -553,11 +630,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__6__op_hit),
         .ag_op(warps__6__ag_op),
         .ag_n(warps__6__ag_n),
-        .ready(warps__6__ready),
+        .can_bulk(warps__6__can_bulk),
+        .can_commit(warps__6__can_commit),
+        .can_wait(warps__6__can_wait),
         .blocked(warps__6__blocked),
         .rel_go(warps__6__rel_go),
-        .rd_bad(warps__6__rd_bad),
-        .wr_bad(warps__6__wr_bad)
+        .rd_err(warps__6__rd_err),
+        .wr_err(warps__6__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__7(
         .clock(warps__7__clock),
@@ -567,11 +646,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__7__op_hit),
         .ag_op(warps__7__ag_op),
         .ag_n(warps__7__ag_n),
-        .ready(warps__7__ready),
+        .can_bulk(warps__7__can_bulk),
+        .can_commit(warps__7__can_commit),
+        .can_wait(warps__7__can_wait),
         .blocked(warps__7__blocked),
         .rel_go(warps__7__rel_go),
-        .rd_bad(warps__7__rd_bad),
-        .wr_bad(warps__7__wr_bad)
+        .rd_err(warps__7__rd_err),
+        .wr_err(warps__7__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__8(
         .clock(warps__8__clock),
@@ -581,11 +662,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__8__op_hit),
         .ag_op(warps__8__ag_op),
         .ag_n(warps__8__ag_n),
-        .ready(warps__8__ready),
+        .can_bulk(warps__8__can_bulk),
+        .can_commit(warps__8__can_commit),
+        .can_wait(warps__8__can_wait),
         .blocked(warps__8__blocked),
         .rel_go(warps__8__rel_go),
-        .rd_bad(warps__8__rd_bad),
-        .wr_bad(warps__8__wr_bad)
+        .rd_err(warps__8__rd_err),
+        .wr_err(warps__8__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__9(
         .clock(warps__9__clock),
@@ -595,11 +678,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__9__op_hit),
         .ag_op(warps__9__ag_op),
         .ag_n(warps__9__ag_n),
-        .ready(warps__9__ready),
+        .can_bulk(warps__9__can_bulk),
+        .can_commit(warps__9__can_commit),
+        .can_wait(warps__9__can_wait),
         .blocked(warps__9__blocked),
         .rel_go(warps__9__rel_go),
-        .rd_bad(warps__9__rd_bad),
-        .wr_bad(warps__9__wr_bad)
+        .rd_err(warps__9__rd_err),
+        .wr_err(warps__9__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__10(
         .clock(warps__10__clock),
@@ -609,11 +694,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__10__op_hit),
         .ag_op(warps__10__ag_op),
         .ag_n(warps__10__ag_n),
-        .ready(warps__10__ready),
+        .can_bulk(warps__10__can_bulk),
+        .can_commit(warps__10__can_commit),
+        .can_wait(warps__10__can_wait),
         .blocked(warps__10__blocked),
         .rel_go(warps__10__rel_go),
-        .rd_bad(warps__10__rd_bad),
-        .wr_bad(warps__10__wr_bad)
+        .rd_err(warps__10__rd_err),
+        .wr_err(warps__10__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__11(
         .clock(warps__11__clock),
@@ -623,11 +710,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__11__op_hit),
         .ag_op(warps__11__ag_op),
         .ag_n(warps__11__ag_n),
-        .ready(warps__11__ready),
+        .can_bulk(warps__11__can_bulk),
+        .can_commit(warps__11__can_commit),
+        .can_wait(warps__11__can_wait),
         .blocked(warps__11__blocked),
         .rel_go(warps__11__rel_go),
-        .rd_bad(warps__11__rd_bad),
-        .wr_bad(warps__11__wr_bad)
+        .rd_err(warps__11__rd_err),
+        .wr_err(warps__11__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__12(
         .clock(warps__12__clock),
@@ -637,11 +726,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__12__op_hit),
         .ag_op(warps__12__ag_op),
         .ag_n(warps__12__ag_n),
-        .ready(warps__12__ready),
+        .can_bulk(warps__12__can_bulk),
+        .can_commit(warps__12__can_commit),
+        .can_wait(warps__12__can_wait),
         .blocked(warps__12__blocked),
         .rel_go(warps__12__rel_go),
-        .rd_bad(warps__12__rd_bad),
-        .wr_bad(warps__12__wr_bad)
+        .rd_err(warps__12__rd_err),
+        .wr_err(warps__12__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__13(
         .clock(warps__13__clock),
@@ -651,11 +742,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__13__op_hit),
         .ag_op(warps__13__ag_op),
         .ag_n(warps__13__ag_n),
-        .ready(warps__13__ready),
+        .can_bulk(warps__13__can_bulk),
+        .can_commit(warps__13__can_commit),
+        .can_wait(warps__13__can_wait),
         .blocked(warps__13__blocked),
         .rel_go(warps__13__rel_go),
-        .rd_bad(warps__13__rd_bad),
-        .wr_bad(warps__13__wr_bad)
+        .rd_err(warps__13__rd_err),
+        .wr_err(warps__13__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__14(
         .clock(warps__14__clock),
@@ -665,11 +758,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__14__op_hit),
         .ag_op(warps__14__ag_op),
         .ag_n(warps__14__ag_n),
-        .ready(warps__14__ready),
+        .can_bulk(warps__14__can_bulk),
+        .can_commit(warps__14__can_commit),
+        .can_wait(warps__14__can_wait),
         .blocked(warps__14__blocked),
         .rel_go(warps__14__rel_go),
-        .rd_bad(warps__14__rd_bad),
-        .wr_bad(warps__14__wr_bad)
+        .rd_err(warps__14__rd_err),
+        .wr_err(warps__14__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__15(
         .clock(warps__15__clock),
@@ -679,11 +774,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__15__op_hit),
         .ag_op(warps__15__ag_op),
         .ag_n(warps__15__ag_n),
-        .ready(warps__15__ready),
+        .can_bulk(warps__15__can_bulk),
+        .can_commit(warps__15__can_commit),
+        .can_wait(warps__15__can_wait),
         .blocked(warps__15__blocked),
         .rel_go(warps__15__rel_go),
-        .rd_bad(warps__15__rd_bad),
-        .wr_bad(warps__15__wr_bad)
+        .rd_err(warps__15__rd_err),
+        .wr_err(warps__15__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__16(
         .clock(warps__16__clock),
@@ -693,11 +790,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__16__op_hit),
         .ag_op(warps__16__ag_op),
         .ag_n(warps__16__ag_n),
-        .ready(warps__16__ready),
+        .can_bulk(warps__16__can_bulk),
+        .can_commit(warps__16__can_commit),
+        .can_wait(warps__16__can_wait),
         .blocked(warps__16__blocked),
         .rel_go(warps__16__rel_go),
-        .rd_bad(warps__16__rd_bad),
-        .wr_bad(warps__16__wr_bad)
+        .rd_err(warps__16__rd_err),
+        .wr_err(warps__16__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__17(
         .clock(warps__17__clock),
@@ -707,11 +806,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__17__op_hit),
         .ag_op(warps__17__ag_op),
         .ag_n(warps__17__ag_n),
-        .ready(warps__17__ready),
+        .can_bulk(warps__17__can_bulk),
+        .can_commit(warps__17__can_commit),
+        .can_wait(warps__17__can_wait),
         .blocked(warps__17__blocked),
         .rel_go(warps__17__rel_go),
-        .rd_bad(warps__17__rd_bad),
-        .wr_bad(warps__17__wr_bad)
+        .rd_err(warps__17__rd_err),
+        .wr_err(warps__17__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__18(
         .clock(warps__18__clock),
@@ -721,11 +822,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__18__op_hit),
         .ag_op(warps__18__ag_op),
         .ag_n(warps__18__ag_n),
-        .ready(warps__18__ready),
+        .can_bulk(warps__18__can_bulk),
+        .can_commit(warps__18__can_commit),
+        .can_wait(warps__18__can_wait),
         .blocked(warps__18__blocked),
         .rel_go(warps__18__rel_go),
-        .rd_bad(warps__18__rd_bad),
-        .wr_bad(warps__18__wr_bad)
+        .rd_err(warps__18__rd_err),
+        .wr_err(warps__18__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__19(
         .clock(warps__19__clock),
@@ -735,11 +838,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__19__op_hit),
         .ag_op(warps__19__ag_op),
         .ag_n(warps__19__ag_n),
-        .ready(warps__19__ready),
+        .can_bulk(warps__19__can_bulk),
+        .can_commit(warps__19__can_commit),
+        .can_wait(warps__19__can_wait),
         .blocked(warps__19__blocked),
         .rel_go(warps__19__rel_go),
-        .rd_bad(warps__19__rd_bad),
-        .wr_bad(warps__19__wr_bad)
+        .rd_err(warps__19__rd_err),
+        .wr_err(warps__19__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__20(
         .clock(warps__20__clock),
@@ -749,11 +854,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__20__op_hit),
         .ag_op(warps__20__ag_op),
         .ag_n(warps__20__ag_n),
-        .ready(warps__20__ready),
+        .can_bulk(warps__20__can_bulk),
+        .can_commit(warps__20__can_commit),
+        .can_wait(warps__20__can_wait),
         .blocked(warps__20__blocked),
         .rel_go(warps__20__rel_go),
-        .rd_bad(warps__20__rd_bad),
-        .wr_bad(warps__20__wr_bad)
+        .rd_err(warps__20__rd_err),
+        .wr_err(warps__20__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__21(
         .clock(warps__21__clock),
@@ -763,11 +870,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__21__op_hit),
         .ag_op(warps__21__ag_op),
         .ag_n(warps__21__ag_n),
-        .ready(warps__21__ready),
+        .can_bulk(warps__21__can_bulk),
+        .can_commit(warps__21__can_commit),
+        .can_wait(warps__21__can_wait),
         .blocked(warps__21__blocked),
         .rel_go(warps__21__rel_go),
-        .rd_bad(warps__21__rd_bad),
-        .wr_bad(warps__21__wr_bad)
+        .rd_err(warps__21__rd_err),
+        .wr_err(warps__21__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__22(
         .clock(warps__22__clock),
@@ -777,11 +886,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__22__op_hit),
         .ag_op(warps__22__ag_op),
         .ag_n(warps__22__ag_n),
-        .ready(warps__22__ready),
+        .can_bulk(warps__22__can_bulk),
+        .can_commit(warps__22__can_commit),
+        .can_wait(warps__22__can_wait),
         .blocked(warps__22__blocked),
         .rel_go(warps__22__rel_go),
-        .rd_bad(warps__22__rd_bad),
-        .wr_bad(warps__22__wr_bad)
+        .rd_err(warps__22__rd_err),
+        .wr_err(warps__22__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__23(
         .clock(warps__23__clock),
@@ -791,11 +902,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__23__op_hit),
         .ag_op(warps__23__ag_op),
         .ag_n(warps__23__ag_n),
-        .ready(warps__23__ready),
+        .can_bulk(warps__23__can_bulk),
+        .can_commit(warps__23__can_commit),
+        .can_wait(warps__23__can_wait),
         .blocked(warps__23__blocked),
         .rel_go(warps__23__rel_go),
-        .rd_bad(warps__23__rd_bad),
-        .wr_bad(warps__23__wr_bad)
+        .rd_err(warps__23__rd_err),
+        .wr_err(warps__23__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__24(
         .clock(warps__24__clock),
@@ -805,11 +918,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__24__op_hit),
         .ag_op(warps__24__ag_op),
         .ag_n(warps__24__ag_n),
-        .ready(warps__24__ready),
+        .can_bulk(warps__24__can_bulk),
+        .can_commit(warps__24__can_commit),
+        .can_wait(warps__24__can_wait),
         .blocked(warps__24__blocked),
         .rel_go(warps__24__rel_go),
-        .rd_bad(warps__24__rd_bad),
-        .wr_bad(warps__24__wr_bad)
+        .rd_err(warps__24__rd_err),
+        .wr_err(warps__24__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__25(
         .clock(warps__25__clock),
@@ -819,11 +934,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__25__op_hit),
         .ag_op(warps__25__ag_op),
         .ag_n(warps__25__ag_n),
-        .ready(warps__25__ready),
+        .can_bulk(warps__25__can_bulk),
+        .can_commit(warps__25__can_commit),
+        .can_wait(warps__25__can_wait),
         .blocked(warps__25__blocked),
         .rel_go(warps__25__rel_go),
-        .rd_bad(warps__25__rd_bad),
-        .wr_bad(warps__25__wr_bad)
+        .rd_err(warps__25__rd_err),
+        .wr_err(warps__25__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__26(
         .clock(warps__26__clock),
@@ -833,11 +950,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__26__op_hit),
         .ag_op(warps__26__ag_op),
         .ag_n(warps__26__ag_n),
-        .ready(warps__26__ready),
+        .can_bulk(warps__26__can_bulk),
+        .can_commit(warps__26__can_commit),
+        .can_wait(warps__26__can_wait),
         .blocked(warps__26__blocked),
         .rel_go(warps__26__rel_go),
-        .rd_bad(warps__26__rd_bad),
-        .wr_bad(warps__26__wr_bad)
+        .rd_err(warps__26__rd_err),
+        .wr_err(warps__26__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__27(
         .clock(warps__27__clock),
@@ -847,11 +966,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__27__op_hit),
         .ag_op(warps__27__ag_op),
         .ag_n(warps__27__ag_n),
-        .ready(warps__27__ready),
+        .can_bulk(warps__27__can_bulk),
+        .can_commit(warps__27__can_commit),
+        .can_wait(warps__27__can_wait),
         .blocked(warps__27__blocked),
         .rel_go(warps__27__rel_go),
-        .rd_bad(warps__27__rd_bad),
-        .wr_bad(warps__27__wr_bad)
+        .rd_err(warps__27__rd_err),
+        .wr_err(warps__27__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__28(
         .clock(warps__28__clock),
@@ -861,11 +982,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__28__op_hit),
         .ag_op(warps__28__ag_op),
         .ag_n(warps__28__ag_n),
-        .ready(warps__28__ready),
+        .can_bulk(warps__28__can_bulk),
+        .can_commit(warps__28__can_commit),
+        .can_wait(warps__28__can_wait),
         .blocked(warps__28__blocked),
         .rel_go(warps__28__rel_go),
-        .rd_bad(warps__28__rd_bad),
-        .wr_bad(warps__28__wr_bad)
+        .rd_err(warps__28__rd_err),
+        .wr_err(warps__28__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__29(
         .clock(warps__29__clock),
@@ -875,11 +998,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__29__op_hit),
         .ag_op(warps__29__ag_op),
         .ag_n(warps__29__ag_n),
-        .ready(warps__29__ready),
+        .can_bulk(warps__29__can_bulk),
+        .can_commit(warps__29__can_commit),
+        .can_wait(warps__29__can_wait),
         .blocked(warps__29__blocked),
         .rel_go(warps__29__rel_go),
-        .rd_bad(warps__29__rd_bad),
-        .wr_bad(warps__29__wr_bad)
+        .rd_err(warps__29__rd_err),
+        .wr_err(warps__29__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__30(
         .clock(warps__30__clock),
@@ -889,11 +1014,13 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__30__op_hit),
         .ag_op(warps__30__ag_op),
         .ag_n(warps__30__ag_n),
-        .ready(warps__30__ready),
+        .can_bulk(warps__30__can_bulk),
+        .can_commit(warps__30__can_commit),
+        .can_wait(warps__30__can_wait),
         .blocked(warps__30__blocked),
         .rel_go(warps__30__rel_go),
-        .rd_bad(warps__30__rd_bad),
-        .wr_bad(warps__30__wr_bad)
+        .rd_err(warps__30__rd_err),
+        .wr_err(warps__30__wr_err)
     );
     agrp_w32_g8_o4__warps__0 warps__31(
         .clock(warps__31__clock),
@@ -903,24 +1030,21 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__31__op_hit),
         .ag_op(warps__31__ag_op),
         .ag_n(warps__31__ag_n),
-        .ready(warps__31__ready),
+        .can_bulk(warps__31__can_bulk),
+        .can_commit(warps__31__can_commit),
+        .can_wait(warps__31__can_wait),
         .blocked(warps__31__blocked),
         .rel_go(warps__31__rel_go),
-        .rd_bad(warps__31__rd_bad),
-        .wr_bad(warps__31__wr_bad)
-    );
-    agrp_w32_g8_o4__cause_r cause_r(
-        .d(cause_r__d),
-        .q(cause_r__q),
-        .clock(cause_r__clock)
+        .rd_err(warps__31__rd_err),
+        .wr_err(warps__31__wr_err)
     );
     
     // Update code
     always @(*) begin
-        cause_r__clock = clock;
-        cause_r__d = cause_r__q;
+        bulk_sel = 1'b0;
+        commit_sel = 1'b0;
+        wait_sel = 1'b0;
         cause_n = 32'h0;
-        ready_sel = 1'b0;
         blk_n = 32'h0;
         rel_n = 32'h0;
         warps__0__clock = clock;
@@ -930,17 +1054,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__0__op_hit = ag_valid & (ag_warp == warp_idx__0);
         warps__0__ag_op = ag_op;
         warps__0__ag_n = ag_n;
-        if (ag_warp == warp_idx__0) begin
-            ready_sel = warps__0__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__0) & warps__0__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__0) & warps__0__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__0) & warps__0__can_wait);
+        if (warps__0__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__0__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (0)) | ((warps__0__blocked) << (0)));
         rel_n = (rel_n & ~(1 << (0)) | ((warps__0__rel_go) << (0)));
-        if (warps__0__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__0__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__1__clock = clock;
         warps__1__reset = reset;
         warps__1__rd_hit = rd_valid & (rd_warp == warp_idx__1);
@@ -948,17 +1072,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__1__op_hit = ag_valid & (ag_warp == warp_idx__1);
         warps__1__ag_op = ag_op;
         warps__1__ag_n = ag_n;
-        if (ag_warp == warp_idx__1) begin
-            ready_sel = warps__1__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__1) & warps__1__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__1) & warps__1__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__1) & warps__1__can_wait);
+        if (warps__1__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__1__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (1)) | ((warps__1__blocked) << (1)));
         rel_n = (rel_n & ~(1 << (1)) | ((warps__1__rel_go) << (1)));
-        if (warps__1__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__1__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__2__clock = clock;
         warps__2__reset = reset;
         warps__2__rd_hit = rd_valid & (rd_warp == warp_idx__2);
@@ -966,17 +1090,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__2__op_hit = ag_valid & (ag_warp == warp_idx__2);
         warps__2__ag_op = ag_op;
         warps__2__ag_n = ag_n;
-        if (ag_warp == warp_idx__2) begin
-            ready_sel = warps__2__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__2) & warps__2__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__2) & warps__2__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__2) & warps__2__can_wait);
+        if (warps__2__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__2__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (2)) | ((warps__2__blocked) << (2)));
         rel_n = (rel_n & ~(1 << (2)) | ((warps__2__rel_go) << (2)));
-        if (warps__2__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__2__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__3__clock = clock;
         warps__3__reset = reset;
         warps__3__rd_hit = rd_valid & (rd_warp == warp_idx__3);
@@ -984,17 +1108,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__3__op_hit = ag_valid & (ag_warp == warp_idx__3);
         warps__3__ag_op = ag_op;
         warps__3__ag_n = ag_n;
-        if (ag_warp == warp_idx__3) begin
-            ready_sel = warps__3__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__3) & warps__3__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__3) & warps__3__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__3) & warps__3__can_wait);
+        if (warps__3__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__3__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (3)) | ((warps__3__blocked) << (3)));
         rel_n = (rel_n & ~(1 << (3)) | ((warps__3__rel_go) << (3)));
-        if (warps__3__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__3__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__4__clock = clock;
         warps__4__reset = reset;
         warps__4__rd_hit = rd_valid & (rd_warp == warp_idx__4);
@@ -1002,17 +1126,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__4__op_hit = ag_valid & (ag_warp == warp_idx__4);
         warps__4__ag_op = ag_op;
         warps__4__ag_n = ag_n;
-        if (ag_warp == warp_idx__4) begin
-            ready_sel = warps__4__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__4) & warps__4__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__4) & warps__4__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__4) & warps__4__can_wait);
+        if (warps__4__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__4__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (4)) | ((warps__4__blocked) << (4)));
         rel_n = (rel_n & ~(1 << (4)) | ((warps__4__rel_go) << (4)));
-        if (warps__4__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__4__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__5__clock = clock;
         warps__5__reset = reset;
         warps__5__rd_hit = rd_valid & (rd_warp == warp_idx__5);
@@ -1020,17 +1144,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__5__op_hit = ag_valid & (ag_warp == warp_idx__5);
         warps__5__ag_op = ag_op;
         warps__5__ag_n = ag_n;
-        if (ag_warp == warp_idx__5) begin
-            ready_sel = warps__5__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__5) & warps__5__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__5) & warps__5__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__5) & warps__5__can_wait);
+        if (warps__5__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__5__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (5)) | ((warps__5__blocked) << (5)));
         rel_n = (rel_n & ~(1 << (5)) | ((warps__5__rel_go) << (5)));
-        if (warps__5__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__5__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__6__clock = clock;
         warps__6__reset = reset;
         warps__6__rd_hit = rd_valid & (rd_warp == warp_idx__6);
@@ -1038,17 +1162,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__6__op_hit = ag_valid & (ag_warp == warp_idx__6);
         warps__6__ag_op = ag_op;
         warps__6__ag_n = ag_n;
-        if (ag_warp == warp_idx__6) begin
-            ready_sel = warps__6__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__6) & warps__6__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__6) & warps__6__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__6) & warps__6__can_wait);
+        if (warps__6__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__6__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (6)) | ((warps__6__blocked) << (6)));
         rel_n = (rel_n & ~(1 << (6)) | ((warps__6__rel_go) << (6)));
-        if (warps__6__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__6__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__7__clock = clock;
         warps__7__reset = reset;
         warps__7__rd_hit = rd_valid & (rd_warp == warp_idx__7);
@@ -1056,17 +1180,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__7__op_hit = ag_valid & (ag_warp == warp_idx__7);
         warps__7__ag_op = ag_op;
         warps__7__ag_n = ag_n;
-        if (ag_warp == warp_idx__7) begin
-            ready_sel = warps__7__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__7) & warps__7__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__7) & warps__7__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__7) & warps__7__can_wait);
+        if (warps__7__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__7__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (7)) | ((warps__7__blocked) << (7)));
         rel_n = (rel_n & ~(1 << (7)) | ((warps__7__rel_go) << (7)));
-        if (warps__7__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__7__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__8__clock = clock;
         warps__8__reset = reset;
         warps__8__rd_hit = rd_valid & (rd_warp == warp_idx__8);
@@ -1074,17 +1198,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__8__op_hit = ag_valid & (ag_warp == warp_idx__8);
         warps__8__ag_op = ag_op;
         warps__8__ag_n = ag_n;
-        if (ag_warp == warp_idx__8) begin
-            ready_sel = warps__8__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__8) & warps__8__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__8) & warps__8__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__8) & warps__8__can_wait);
+        if (warps__8__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__8__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (8)) | ((warps__8__blocked) << (8)));
         rel_n = (rel_n & ~(1 << (8)) | ((warps__8__rel_go) << (8)));
-        if (warps__8__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__8__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__9__clock = clock;
         warps__9__reset = reset;
         warps__9__rd_hit = rd_valid & (rd_warp == warp_idx__9);
@@ -1092,17 +1216,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__9__op_hit = ag_valid & (ag_warp == warp_idx__9);
         warps__9__ag_op = ag_op;
         warps__9__ag_n = ag_n;
-        if (ag_warp == warp_idx__9) begin
-            ready_sel = warps__9__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__9) & warps__9__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__9) & warps__9__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__9) & warps__9__can_wait);
+        if (warps__9__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__9__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (9)) | ((warps__9__blocked) << (9)));
         rel_n = (rel_n & ~(1 << (9)) | ((warps__9__rel_go) << (9)));
-        if (warps__9__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__9__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__10__clock = clock;
         warps__10__reset = reset;
         warps__10__rd_hit = rd_valid & (rd_warp == warp_idx__10);
@@ -1110,17 +1234,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__10__op_hit = ag_valid & (ag_warp == warp_idx__10);
         warps__10__ag_op = ag_op;
         warps__10__ag_n = ag_n;
-        if (ag_warp == warp_idx__10) begin
-            ready_sel = warps__10__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__10) & warps__10__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__10) & warps__10__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__10) & warps__10__can_wait);
+        if (warps__10__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__10__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (10)) | ((warps__10__blocked) << (10)));
         rel_n = (rel_n & ~(1 << (10)) | ((warps__10__rel_go) << (10)));
-        if (warps__10__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__10__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__11__clock = clock;
         warps__11__reset = reset;
         warps__11__rd_hit = rd_valid & (rd_warp == warp_idx__11);
@@ -1128,17 +1252,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__11__op_hit = ag_valid & (ag_warp == warp_idx__11);
         warps__11__ag_op = ag_op;
         warps__11__ag_n = ag_n;
-        if (ag_warp == warp_idx__11) begin
-            ready_sel = warps__11__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__11) & warps__11__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__11) & warps__11__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__11) & warps__11__can_wait);
+        if (warps__11__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__11__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (11)) | ((warps__11__blocked) << (11)));
         rel_n = (rel_n & ~(1 << (11)) | ((warps__11__rel_go) << (11)));
-        if (warps__11__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__11__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__12__clock = clock;
         warps__12__reset = reset;
         warps__12__rd_hit = rd_valid & (rd_warp == warp_idx__12);
@@ -1146,17 +1270,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__12__op_hit = ag_valid & (ag_warp == warp_idx__12);
         warps__12__ag_op = ag_op;
         warps__12__ag_n = ag_n;
-        if (ag_warp == warp_idx__12) begin
-            ready_sel = warps__12__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__12) & warps__12__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__12) & warps__12__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__12) & warps__12__can_wait);
+        if (warps__12__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__12__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (12)) | ((warps__12__blocked) << (12)));
         rel_n = (rel_n & ~(1 << (12)) | ((warps__12__rel_go) << (12)));
-        if (warps__12__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__12__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__13__clock = clock;
         warps__13__reset = reset;
         warps__13__rd_hit = rd_valid & (rd_warp == warp_idx__13);
@@ -1164,17 +1288,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__13__op_hit = ag_valid & (ag_warp == warp_idx__13);
         warps__13__ag_op = ag_op;
         warps__13__ag_n = ag_n;
-        if (ag_warp == warp_idx__13) begin
-            ready_sel = warps__13__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__13) & warps__13__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__13) & warps__13__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__13) & warps__13__can_wait);
+        if (warps__13__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__13__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (13)) | ((warps__13__blocked) << (13)));
         rel_n = (rel_n & ~(1 << (13)) | ((warps__13__rel_go) << (13)));
-        if (warps__13__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__13__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__14__clock = clock;
         warps__14__reset = reset;
         warps__14__rd_hit = rd_valid & (rd_warp == warp_idx__14);
@@ -1182,17 +1306,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__14__op_hit = ag_valid & (ag_warp == warp_idx__14);
         warps__14__ag_op = ag_op;
         warps__14__ag_n = ag_n;
-        if (ag_warp == warp_idx__14) begin
-            ready_sel = warps__14__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__14) & warps__14__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__14) & warps__14__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__14) & warps__14__can_wait);
+        if (warps__14__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__14__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (14)) | ((warps__14__blocked) << (14)));
         rel_n = (rel_n & ~(1 << (14)) | ((warps__14__rel_go) << (14)));
-        if (warps__14__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__14__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__15__clock = clock;
         warps__15__reset = reset;
         warps__15__rd_hit = rd_valid & (rd_warp == warp_idx__15);
@@ -1200,17 +1324,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__15__op_hit = ag_valid & (ag_warp == warp_idx__15);
         warps__15__ag_op = ag_op;
         warps__15__ag_n = ag_n;
-        if (ag_warp == warp_idx__15) begin
-            ready_sel = warps__15__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__15) & warps__15__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__15) & warps__15__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__15) & warps__15__can_wait);
+        if (warps__15__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__15__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (15)) | ((warps__15__blocked) << (15)));
         rel_n = (rel_n & ~(1 << (15)) | ((warps__15__rel_go) << (15)));
-        if (warps__15__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__15__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__16__clock = clock;
         warps__16__reset = reset;
         warps__16__rd_hit = rd_valid & (rd_warp == warp_idx__16);
@@ -1218,17 +1342,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__16__op_hit = ag_valid & (ag_warp == warp_idx__16);
         warps__16__ag_op = ag_op;
         warps__16__ag_n = ag_n;
-        if (ag_warp == warp_idx__16) begin
-            ready_sel = warps__16__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__16) & warps__16__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__16) & warps__16__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__16) & warps__16__can_wait);
+        if (warps__16__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__16__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (16)) | ((warps__16__blocked) << (16)));
         rel_n = (rel_n & ~(1 << (16)) | ((warps__16__rel_go) << (16)));
-        if (warps__16__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__16__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__17__clock = clock;
         warps__17__reset = reset;
         warps__17__rd_hit = rd_valid & (rd_warp == warp_idx__17);
@@ -1236,17 +1360,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__17__op_hit = ag_valid & (ag_warp == warp_idx__17);
         warps__17__ag_op = ag_op;
         warps__17__ag_n = ag_n;
-        if (ag_warp == warp_idx__17) begin
-            ready_sel = warps__17__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__17) & warps__17__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__17) & warps__17__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__17) & warps__17__can_wait);
+        if (warps__17__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__17__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (17)) | ((warps__17__blocked) << (17)));
         rel_n = (rel_n & ~(1 << (17)) | ((warps__17__rel_go) << (17)));
-        if (warps__17__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__17__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__18__clock = clock;
         warps__18__reset = reset;
         warps__18__rd_hit = rd_valid & (rd_warp == warp_idx__18);
@@ -1254,17 +1378,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__18__op_hit = ag_valid & (ag_warp == warp_idx__18);
         warps__18__ag_op = ag_op;
         warps__18__ag_n = ag_n;
-        if (ag_warp == warp_idx__18) begin
-            ready_sel = warps__18__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__18) & warps__18__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__18) & warps__18__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__18) & warps__18__can_wait);
+        if (warps__18__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__18__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (18)) | ((warps__18__blocked) << (18)));
         rel_n = (rel_n & ~(1 << (18)) | ((warps__18__rel_go) << (18)));
-        if (warps__18__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__18__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__19__clock = clock;
         warps__19__reset = reset;
         warps__19__rd_hit = rd_valid & (rd_warp == warp_idx__19);
@@ -1272,17 +1396,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__19__op_hit = ag_valid & (ag_warp == warp_idx__19);
         warps__19__ag_op = ag_op;
         warps__19__ag_n = ag_n;
-        if (ag_warp == warp_idx__19) begin
-            ready_sel = warps__19__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__19) & warps__19__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__19) & warps__19__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__19) & warps__19__can_wait);
+        if (warps__19__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__19__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (19)) | ((warps__19__blocked) << (19)));
         rel_n = (rel_n & ~(1 << (19)) | ((warps__19__rel_go) << (19)));
-        if (warps__19__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__19__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__20__clock = clock;
         warps__20__reset = reset;
         warps__20__rd_hit = rd_valid & (rd_warp == warp_idx__20);
@@ -1290,17 +1414,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__20__op_hit = ag_valid & (ag_warp == warp_idx__20);
         warps__20__ag_op = ag_op;
         warps__20__ag_n = ag_n;
-        if (ag_warp == warp_idx__20) begin
-            ready_sel = warps__20__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__20) & warps__20__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__20) & warps__20__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__20) & warps__20__can_wait);
+        if (warps__20__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__20__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (20)) | ((warps__20__blocked) << (20)));
         rel_n = (rel_n & ~(1 << (20)) | ((warps__20__rel_go) << (20)));
-        if (warps__20__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__20__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__21__clock = clock;
         warps__21__reset = reset;
         warps__21__rd_hit = rd_valid & (rd_warp == warp_idx__21);
@@ -1308,17 +1432,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__21__op_hit = ag_valid & (ag_warp == warp_idx__21);
         warps__21__ag_op = ag_op;
         warps__21__ag_n = ag_n;
-        if (ag_warp == warp_idx__21) begin
-            ready_sel = warps__21__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__21) & warps__21__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__21) & warps__21__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__21) & warps__21__can_wait);
+        if (warps__21__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__21__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (21)) | ((warps__21__blocked) << (21)));
         rel_n = (rel_n & ~(1 << (21)) | ((warps__21__rel_go) << (21)));
-        if (warps__21__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__21__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__22__clock = clock;
         warps__22__reset = reset;
         warps__22__rd_hit = rd_valid & (rd_warp == warp_idx__22);
@@ -1326,17 +1450,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__22__op_hit = ag_valid & (ag_warp == warp_idx__22);
         warps__22__ag_op = ag_op;
         warps__22__ag_n = ag_n;
-        if (ag_warp == warp_idx__22) begin
-            ready_sel = warps__22__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__22) & warps__22__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__22) & warps__22__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__22) & warps__22__can_wait);
+        if (warps__22__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__22__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (22)) | ((warps__22__blocked) << (22)));
         rel_n = (rel_n & ~(1 << (22)) | ((warps__22__rel_go) << (22)));
-        if (warps__22__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__22__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__23__clock = clock;
         warps__23__reset = reset;
         warps__23__rd_hit = rd_valid & (rd_warp == warp_idx__23);
@@ -1344,17 +1468,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__23__op_hit = ag_valid & (ag_warp == warp_idx__23);
         warps__23__ag_op = ag_op;
         warps__23__ag_n = ag_n;
-        if (ag_warp == warp_idx__23) begin
-            ready_sel = warps__23__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__23) & warps__23__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__23) & warps__23__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__23) & warps__23__can_wait);
+        if (warps__23__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__23__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (23)) | ((warps__23__blocked) << (23)));
         rel_n = (rel_n & ~(1 << (23)) | ((warps__23__rel_go) << (23)));
-        if (warps__23__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__23__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__24__clock = clock;
         warps__24__reset = reset;
         warps__24__rd_hit = rd_valid & (rd_warp == warp_idx__24);
@@ -1362,17 +1486,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__24__op_hit = ag_valid & (ag_warp == warp_idx__24);
         warps__24__ag_op = ag_op;
         warps__24__ag_n = ag_n;
-        if (ag_warp == warp_idx__24) begin
-            ready_sel = warps__24__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__24) & warps__24__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__24) & warps__24__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__24) & warps__24__can_wait);
+        if (warps__24__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__24__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (24)) | ((warps__24__blocked) << (24)));
         rel_n = (rel_n & ~(1 << (24)) | ((warps__24__rel_go) << (24)));
-        if (warps__24__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__24__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__25__clock = clock;
         warps__25__reset = reset;
         warps__25__rd_hit = rd_valid & (rd_warp == warp_idx__25);
@@ -1380,17 +1504,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__25__op_hit = ag_valid & (ag_warp == warp_idx__25);
         warps__25__ag_op = ag_op;
         warps__25__ag_n = ag_n;
-        if (ag_warp == warp_idx__25) begin
-            ready_sel = warps__25__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__25) & warps__25__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__25) & warps__25__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__25) & warps__25__can_wait);
+        if (warps__25__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__25__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (25)) | ((warps__25__blocked) << (25)));
         rel_n = (rel_n & ~(1 << (25)) | ((warps__25__rel_go) << (25)));
-        if (warps__25__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__25__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__26__clock = clock;
         warps__26__reset = reset;
         warps__26__rd_hit = rd_valid & (rd_warp == warp_idx__26);
@@ -1398,17 +1522,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__26__op_hit = ag_valid & (ag_warp == warp_idx__26);
         warps__26__ag_op = ag_op;
         warps__26__ag_n = ag_n;
-        if (ag_warp == warp_idx__26) begin
-            ready_sel = warps__26__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__26) & warps__26__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__26) & warps__26__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__26) & warps__26__can_wait);
+        if (warps__26__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__26__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (26)) | ((warps__26__blocked) << (26)));
         rel_n = (rel_n & ~(1 << (26)) | ((warps__26__rel_go) << (26)));
-        if (warps__26__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__26__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__27__clock = clock;
         warps__27__reset = reset;
         warps__27__rd_hit = rd_valid & (rd_warp == warp_idx__27);
@@ -1416,17 +1540,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__27__op_hit = ag_valid & (ag_warp == warp_idx__27);
         warps__27__ag_op = ag_op;
         warps__27__ag_n = ag_n;
-        if (ag_warp == warp_idx__27) begin
-            ready_sel = warps__27__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__27) & warps__27__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__27) & warps__27__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__27) & warps__27__can_wait);
+        if (warps__27__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__27__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (27)) | ((warps__27__blocked) << (27)));
         rel_n = (rel_n & ~(1 << (27)) | ((warps__27__rel_go) << (27)));
-        if (warps__27__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__27__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__28__clock = clock;
         warps__28__reset = reset;
         warps__28__rd_hit = rd_valid & (rd_warp == warp_idx__28);
@@ -1434,17 +1558,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__28__op_hit = ag_valid & (ag_warp == warp_idx__28);
         warps__28__ag_op = ag_op;
         warps__28__ag_n = ag_n;
-        if (ag_warp == warp_idx__28) begin
-            ready_sel = warps__28__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__28) & warps__28__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__28) & warps__28__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__28) & warps__28__can_wait);
+        if (warps__28__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__28__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (28)) | ((warps__28__blocked) << (28)));
         rel_n = (rel_n & ~(1 << (28)) | ((warps__28__rel_go) << (28)));
-        if (warps__28__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__28__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__29__clock = clock;
         warps__29__reset = reset;
         warps__29__rd_hit = rd_valid & (rd_warp == warp_idx__29);
@@ -1452,17 +1576,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__29__op_hit = ag_valid & (ag_warp == warp_idx__29);
         warps__29__ag_op = ag_op;
         warps__29__ag_n = ag_n;
-        if (ag_warp == warp_idx__29) begin
-            ready_sel = warps__29__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__29) & warps__29__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__29) & warps__29__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__29) & warps__29__can_wait);
+        if (warps__29__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__29__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (29)) | ((warps__29__blocked) << (29)));
         rel_n = (rel_n & ~(1 << (29)) | ((warps__29__rel_go) << (29)));
-        if (warps__29__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__29__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__30__clock = clock;
         warps__30__reset = reset;
         warps__30__rd_hit = rd_valid & (rd_warp == warp_idx__30);
@@ -1470,17 +1594,17 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__30__op_hit = ag_valid & (ag_warp == warp_idx__30);
         warps__30__ag_op = ag_op;
         warps__30__ag_n = ag_n;
-        if (ag_warp == warp_idx__30) begin
-            ready_sel = warps__30__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__30) & warps__30__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__30) & warps__30__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__30) & warps__30__can_wait);
+        if (warps__30__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__30__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (30)) | ((warps__30__blocked) << (30)));
         rel_n = (rel_n & ~(1 << (30)) | ((warps__30__rel_go) << (30)));
-        if (warps__30__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__30__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__31__clock = clock;
         warps__31__reset = reset;
         warps__31__rd_hit = rd_valid & (rd_warp == warp_idx__31);
@@ -1488,25 +1612,31 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__31__op_hit = ag_valid & (ag_warp == warp_idx__31);
         warps__31__ag_op = ag_op;
         warps__31__ag_n = ag_n;
-        if (ag_warp == warp_idx__31) begin
-            ready_sel = warps__31__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__31) & warps__31__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__31) & warps__31__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__31) & warps__31__can_wait);
+        if (warps__31__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__31__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (31)) | ((warps__31__blocked) << (31)));
         rel_n = (rel_n & ~(1 << (31)) | ((warps__31__rel_go) << (31)));
-        if (warps__31__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        if (ag_op == op_bulk) begin
+            ag_ready = ag_valid & bulk_sel;
         end
-        if (warps__31__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
+        else if (ag_op == op_commit) begin
+            ag_ready = ag_valid & commit_sel;
         end
-        cause_r__d = cause_n;
-        ag_ready = ag_valid & ready_sel;
+        else begin
+            ag_ready = ag_valid & wait_sel;
+        end
         blocked = blk_n;
         release_mask = rel_n;
-        err_cause = cause_r__q;
-        err = |cause_r__q;
+        err_cause = cause_n;
+        err = |cause_n;
         if (reset) begin
-            cause_r__d = 32'h0;
             ag_ready = 1'b0;
             blocked = 32'h0;
             release_mask = 32'h0;
@@ -1518,26 +1648,7 @@ module agrp_w32_g8_o4(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
 endmodule // agrp_w32_g8_o4
 
 
-module agrp_w32_g8_o4__cause_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // agrp_w32_g8_o4__cause_r
-
-
-module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
+module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,can_bulk,can_commit,can_wait,blocked,rel_go,rd_err,wr_err);
     
     // Module arguments
     input wire  clock;
@@ -1547,11 +1658,13 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
     input wire  op_hit;
     input wire  [1:0] ag_op;
     input wire  [3:0] ag_n;
-    output reg  ready;
+    output reg  can_bulk;
+    output reg  can_commit;
+    output reg  can_wait;
     output reg  blocked;
     output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
+    output reg  rd_err;
+    output reg  wr_err;
     
     // Constant declarations
     localparam  max_ops = 4'hf;
@@ -1664,42 +1777,73 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
     reg  wait_rd__d;
     wire  wait_rd__q;
     reg  wait_rd__clock;
+    reg  rd_bad_r__d;
+    wire  rd_bad_r__q;
+    reg  rd_bad_r__clock;
+    reg  wr_bad_r__d;
+    wire  wr_bad_r__q;
+    reg  wr_bad_r__clock;
     
     // Local signals
+    reg  [2:0] f_inc;
+    reg  [2:0] head_inc;
+    reg  [2:0] tail_inc;
     reg  [7:0] tail_hot;
     reg  [3:0] tot_f;
     reg  [3:0] tot_h;
     reg  [3:0] seq_f1;
     reg  [3:0] seq_h1;
-    reg  counted;
-    reg  [3:0] cc_post;
+    reg  [3:0] rdone_inc;
+    reg  [3:0] wdone_inc;
+    reg  f_last;
+    reg  w_last;
+    reg  rd_gt;
+    reg  rd_ge;
+    reg  f_is_h;
+    reg  c_ok0;
+    reg  c_ok1;
+    reg  or_nz;
+    reg  or_one;
+    reg  ow_nz;
+    reg  ow_one;
+    reg  ow_gt;
+    reg  ow_ge;
+    reg  [3:0] open_rd_dec;
+    reg  [3:0] open_rd_inc;
+    reg  [3:0] open_wr_dec;
+    reg  [3:0] open_wr_inc;
+    reg  [3:0] gap;
+    reg  [3:0] gap_dec;
+    reg  [3:0] gap_inc;
+    reg  [3:0] cc_inc;
+    reg  [3:0] n_inc;
+    reg  [3:0] rp_inc;
+    reg  [3:0] rp_from_f;
+    reg  [3:0] rp_from_f_c;
+    reg  [3:0] n_from_h;
+    reg  [3:0] n_from_h_c;
+    reg  f_next_live;
+    reg  h_next_live;
+    reg  h_ne_t;
     reg  met;
     reg  rd_dec_c;
     reg  rd_dec_o;
-    reg  [3:0] rdone_inc;
     reg  rd_fin;
-    reg  [3:0] rd_seen;
-    reg  [2:0] f_inc;
-    reg  [2:0] f_post;
-    reg  unr_post;
-    reg  [3:0] rdone_post;
-    reg  [3:0] open_rd_post;
-    reg  [3:0] open_wr_post;
-    reg  f_is_h;
+    reg  rd_bad;
+    reg  wr_bad;
     reg  wr_dec_c;
     reg  wr_dec_o;
-    reg  [3:0] wdone_inc;
     reg  wr_fin;
-    reg  [3:0] wdone_post;
-    reg  accept;
     reg  do_bulk;
     reg  do_commit;
     reg  do_wait;
+    reg  [3:0] ow_post;
+    reg  ow_post_nz;
+    reg  ord_post_nz;
     reg  do_slot;
-    reg  [2:0] tail_inc;
-    reg  [2:0] tail_post;
-    reg  any_post;
-    reg  [2:0] head_inc;
+    reg  counted;
+    reg  unr_pre;
+    reg  new_front;
     
     // Sub module instances
     agrp_w32_g8_o4__warps__0__cc tot__0(
@@ -1857,6 +2001,16 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         .q(wait_rd__q),
         .clock(wait_rd__clock)
     );
+    agrp_w32_g8_o4__warps__0__any rd_bad_r(
+        .d(rd_bad_r__d),
+        .q(rd_bad_r__q),
+        .clock(rd_bad_r__clock)
+    );
+    agrp_w32_g8_o4__warps__0__any wr_bad_r(
+        .d(wr_bad_r__d),
+        .q(wr_bad_r__q),
+        .clock(wr_bad_r__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1875,6 +2029,8 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         blk__clock = clock;
         wait_n__clock = clock;
         wait_rd__clock = clock;
+        rd_bad_r__clock = clock;
+        wr_bad_r__clock = clock;
         head__d = head__q;
         tail__d = tail__q;
         any__d = any__q;
@@ -1890,8 +2046,11 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         blk__d = blk__q;
         wait_n__d = wait_n__q;
         wait_rd__d = wait_rd__q;
+        rd_bad_r__d = rd_bad_r__q;
+        wr_bad_r__d = wr_bad_r__q;
         f_inc = f__q + one_h;
         head_inc = head__q + one_h;
+        tail_inc = tail__q + one_h;
         tail_hot = 32'h0;
         tot_f = 32'h0;
         tot_h = 32'h0;
@@ -2049,6 +2208,38 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         if (tail__q == slot_idx__7) begin
             tail_hot = (tail_hot & ~(1 << (7)) | ((1'b1) << (7)));
         end
+        rdone_inc = rdone__q + one_o;
+        wdone_inc = wdone__q + one_o;
+        f_last = rdone_inc == tot_f;
+        w_last = wdone_inc == tot_h;
+        rd_gt = rdone__q > wdone__q;
+        rd_ge = rdone__q >= wdone__q;
+        f_is_h = unr__q & (f__q == head__q);
+        c_ok0 = ~f_is_h | rd_gt;
+        c_ok1 = rd_ge;
+        or_nz = |open_rd__q;
+        or_one = open_rd__q == one_o;
+        ow_nz = |open_wr__q;
+        ow_one = open_wr__q == one_o;
+        ow_gt = open_wr__q > open_rd__q;
+        ow_ge = open_wr__q >= open_rd__q;
+        open_rd_dec = open_rd__q - one_o;
+        open_rd_inc = open_rd__q + one_o;
+        open_wr_dec = open_wr__q - one_o;
+        open_wr_inc = open_wr__q + one_o;
+        gap = open_wr__q - open_rd__q;
+        gap_dec = gap - one_o;
+        gap_inc = gap + one_o;
+        cc_inc = cc__q + one_n;
+        n_inc = n__q + one_n;
+        rp_inc = rp__q + one_n;
+        rp_from_f = cc__q - seq_f1;
+        rp_from_f_c = cc_inc - seq_f1;
+        n_from_h = cc__q - seq_h1;
+        n_from_h_c = cc_inc - seq_h1;
+        f_next_live = f_inc != tail__q;
+        h_next_live = head_inc != tail__q;
+        h_ne_t = head__q != tail__q;
         if (wait_rd__q) begin
             met = rp__q <= wait_n__q;
         end
@@ -2057,162 +2248,184 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         end
         blocked = blk__q;
         rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
+        rd_err = rd_bad_r__q;
+        wr_err = wr_bad_r__q;
         rd_dec_c = rd_hit & unr__q;
-        rd_dec_o = rd_hit & ~unr__q & |open_rd__q;
-        rd_bad = rd_hit & ~unr__q & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        rdone_inc = rdone__q + one_o;
-        rd_fin = rd_dec_c & (rdone_inc == tot_f);
-        rd_seen = rdone__q;
-        if (rd_dec_c) begin
-            rd_seen = rdone_inc;
-        end
-        rdone_post = rd_seen;
-        f_post = f__q;
-        unr_post = unr__q;
-        if (rd_fin) begin
-            rdone_post = 32'h0;
-            f_post = f_inc;
-            unr_post = f_inc != tail__q;
-        end
-        f_is_h = unr__q & (f__q == head__q);
-        wr_dec_c = wr_hit & any__q & (~f_is_h | (rd_seen > wdone__q));
-        wr_dec_o = wr_hit & ~any__q & (open_wr__q > open_rd_post);
+        rd_dec_o = rd_hit & ~unr__q & or_nz;
+        rd_bad = rd_hit & ~unr__q & ~or_nz;
+        rd_fin = rd_dec_c & f_last;
+        wr_dec_c = wr_hit & any__q & (c_ok0 | (rd_dec_c & c_ok1));
+        wr_dec_o = wr_hit & ~any__q & (ow_gt | (rd_dec_o & ow_ge));
         wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
+        rd_bad_r__d = rd_bad;
+        wr_bad_r__d = wr_bad;
+        wr_fin = wr_dec_c & w_last;
+        can_bulk = ~blk__q & (open_wr__q != max_ops);
+        can_commit = ~blk__q & (n__q != full_g);
+        can_wait = ~blk__q;
+        do_bulk = op_hit & (ag_op == op_bulk) & can_bulk;
+        do_commit = op_hit & (ag_op == op_commit) & can_commit;
+        do_wait = op_hit & ag_op[32'h1] & can_wait;
+        ow_post = open_wr__q;
         if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
+            ow_post = open_wr_dec;
         end
-        wdone_inc = wdone__q + one_o;
-        wr_fin = wr_dec_c & (wdone_inc == tot_h);
-        wdone_post = wdone__q;
-        if (wr_dec_c) begin
-            wdone_post = wdone_inc;
-        end
-        if (wr_fin) begin
-            wdone_post = 32'h0;
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        do_slot = do_commit & |open_wr_post;
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        tail_inc = tail__q + one_h;
-        tail_post = tail__q;
-        any_post = any__q;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        cc_post = cc__q;
+        ow_post_nz = ow_nz & ~(wr_dec_o & ow_one);
+        ord_post_nz = or_nz & ~(rd_dec_o & or_one);
+        do_slot = do_commit & ow_post_nz;
+        counted = do_commit & (any__q | ow_post_nz);
         if (do_commit) begin
             open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            cc_post = cc__q + one_n;
         end
-        cc__d = cc_post;
-        counted = do_commit & (any__q | do_slot);
+        else if (do_bulk & ~rd_dec_o) begin
+            open_rd__d = open_rd_inc;
+        end
+        else if (~do_bulk & rd_dec_o) begin
+            open_rd__d = open_rd_dec;
+        end
+        else begin
+            open_rd__d = open_rd__q;
+        end
+        if (do_commit) begin
+            open_wr__d = 32'h0;
+        end
+        else if (do_bulk & ~wr_dec_o) begin
+            open_wr__d = open_wr_inc;
+        end
+        else if (~do_bulk & wr_dec_o) begin
+            open_wr__d = open_wr_dec;
+        end
+        else begin
+            open_wr__d = open_wr__q;
+        end
+        cc__d = cc__q;
+        if (do_commit) begin
+            cc__d = cc_inc;
+        end
+        tail__d = tail__q;
         if (do_slot) begin
+            tail__d = tail_inc;
             if (tail_hot[0]) begin
-                tot__0__d = open_wr_post;
+                tot__0__d = ow_post;
                 seq__0__d = cc__q;
             end
             if (tail_hot[1]) begin
-                tot__1__d = open_wr_post;
+                tot__1__d = ow_post;
                 seq__1__d = cc__q;
             end
             if (tail_hot[2]) begin
-                tot__2__d = open_wr_post;
+                tot__2__d = ow_post;
                 seq__2__d = cc__q;
             end
             if (tail_hot[3]) begin
-                tot__3__d = open_wr_post;
+                tot__3__d = ow_post;
                 seq__3__d = cc__q;
             end
             if (tail_hot[4]) begin
-                tot__4__d = open_wr_post;
+                tot__4__d = ow_post;
                 seq__4__d = cc__q;
             end
             if (tail_hot[5]) begin
-                tot__5__d = open_wr_post;
+                tot__5__d = ow_post;
                 seq__5__d = cc__q;
             end
             if (tail_hot[6]) begin
-                tot__6__d = open_wr_post;
+                tot__6__d = ow_post;
                 seq__6__d = cc__q;
             end
             if (tail_hot[7]) begin
-                tot__7__d = open_wr_post;
+                tot__7__d = ow_post;
                 seq__7__d = cc__q;
-            end
-            tail_post = tail_inc;
-            any_post = 1'b1;
-            if (|open_rd_post) begin
-                if (~unr_post) begin
-                    rdone_post = open_wr_post - open_rd_post;
-                end
-                unr_post = 1'b1;
-            end
-            else if (~unr_post) begin
-                f_post = tail_inc;
             end
         end
         if (do_wait) begin
-            blk__d = 1'b1;
             wait_n__d = ag_n;
             wait_rd__d = ag_op[32'h0];
         end
-        if (rd_fin & (f_inc != tail__q)) begin
-            rp__d = cc_post - seq_f1;
+        blk__d = do_wait | (blk__q & ~met);
+        unr_pre = unr__q;
+        if (rd_fin) begin
+            unr_pre = f_next_live;
+        end
+        new_front = do_slot & ord_post_nz & ~unr_pre;
+        unr__d = unr_pre | (do_slot & ord_post_nz);
+        if (new_front) begin
+            if (wr_dec_o == rd_dec_o) begin
+                rdone__d = gap;
+            end
+            else if (rd_dec_o) begin
+                rdone__d = gap_inc;
+            end
+            else begin
+                rdone__d = gap_dec;
+            end
+        end
+        else if (rd_fin) begin
+            rdone__d = 32'h0;
+        end
+        else if (rd_dec_c) begin
+            rdone__d = rdone_inc;
+        end
+        else begin
+            rdone__d = rdone__q;
+        end
+        f__d = f__q;
+        if (rd_fin) begin
+            f__d = f_inc;
+        end
+        if (do_slot & ~ord_post_nz & ~unr_pre) begin
+            f__d = tail_inc;
+        end
+        if (rd_fin & f_next_live) begin
+            if (do_commit) begin
+                rp__d = rp_from_f_c;
+            end
+            else begin
+                rp__d = rp_from_f;
+            end
         end
         else if (unr__q & ~rd_fin) begin
-            rp__d = rp__q;
             if (counted) begin
-                rp__d = rp__q + one_n;
+                rp__d = rp_inc;
             end
+            else begin
+                rp__d = rp__q;
+            end
+        end
+        else if (do_slot & ord_post_nz) begin
+            rp__d = one_n;
         end
         else begin
             rp__d = 32'h0;
-            if (do_slot & |open_rd_post) begin
-                rp__d = one_n;
-            end
         end
-        f__d = f_post;
-        unr__d = unr_post;
-        rdone__d = rdone_post;
-        wdone__d = wdone_post;
-        tail__d = tail_post;
+        wdone__d = wdone__q;
+        if (wr_dec_c) begin
+            wdone__d = wdone_inc;
+        end
         head__d = head__q;
-        any__d = any_post;
-        n__d = n__q;
+        any__d = any__q | do_slot;
         if (counted) begin
-            n__d = n__q + one_n;
+            n__d = n_inc;
+        end
+        else begin
+            n__d = n__q;
         end
         if (wr_fin) begin
+            wdone__d = 32'h0;
             head__d = head_inc;
-            any__d = head_inc != tail_post;
-            if (head_inc != tail__q) begin
-                n__d = cc_post - seq_h1;
+            if (do_slot) begin
+                any__d = h_ne_t;
+            end
+            else begin
+                any__d = h_next_live;
+            end
+            if (h_next_live) begin
+                if (do_commit) begin
+                    n__d = n_from_h_c;
+                end
+                else begin
+                    n__d = n_from_h;
+                end
             end
             else if (do_slot) begin
                 n__d = one_n;
@@ -2253,6 +2466,8 @@ module agrp_w32_g8_o4__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
             blk__d = 1'b0;
             wait_n__d = 32'h0;
             wait_rd__d = 1'b0;
+            rd_bad_r__d = 1'b0;
+            wr_bad_r__d = 1'b0;
         end
     end
     

@@ -96,6 +96,8 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     localparam  warp_idx__61 = 6'b111101;
     localparam  warp_idx__62 = 6'b111110;
     localparam  warp_idx__63 = 6'b111111;
+    localparam  op_bulk = 2'b0;
+    localparam  op_commit = 2'b1;
     
     // Stub signals
     reg  warps__0__clock;
@@ -105,11 +107,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__0__op_hit;
     reg  [1:0] warps__0__ag_op;
     reg  [2:0] warps__0__ag_n;
-    wire  warps__0__ready;
+    wire  warps__0__can_bulk;
+    wire  warps__0__can_commit;
+    wire  warps__0__can_wait;
     wire  warps__0__blocked;
     wire  warps__0__rel_go;
-    wire  warps__0__rd_bad;
-    wire  warps__0__wr_bad;
+    wire  warps__0__rd_err;
+    wire  warps__0__wr_err;
     reg  warps__1__clock;
     reg  warps__1__reset;
     reg  warps__1__rd_hit;
@@ -117,11 +121,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__1__op_hit;
     reg  [1:0] warps__1__ag_op;
     reg  [2:0] warps__1__ag_n;
-    wire  warps__1__ready;
+    wire  warps__1__can_bulk;
+    wire  warps__1__can_commit;
+    wire  warps__1__can_wait;
     wire  warps__1__blocked;
     wire  warps__1__rel_go;
-    wire  warps__1__rd_bad;
-    wire  warps__1__wr_bad;
+    wire  warps__1__rd_err;
+    wire  warps__1__wr_err;
     reg  warps__2__clock;
     reg  warps__2__reset;
     reg  warps__2__rd_hit;
@@ -129,11 +135,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__2__op_hit;
     reg  [1:0] warps__2__ag_op;
     reg  [2:0] warps__2__ag_n;
-    wire  warps__2__ready;
+    wire  warps__2__can_bulk;
+    wire  warps__2__can_commit;
+    wire  warps__2__can_wait;
     wire  warps__2__blocked;
     wire  warps__2__rel_go;
-    wire  warps__2__rd_bad;
-    wire  warps__2__wr_bad;
+    wire  warps__2__rd_err;
+    wire  warps__2__wr_err;
     reg  warps__3__clock;
     reg  warps__3__reset;
     reg  warps__3__rd_hit;
@@ -141,11 +149,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__3__op_hit;
     reg  [1:0] warps__3__ag_op;
     reg  [2:0] warps__3__ag_n;
-    wire  warps__3__ready;
+    wire  warps__3__can_bulk;
+    wire  warps__3__can_commit;
+    wire  warps__3__can_wait;
     wire  warps__3__blocked;
     wire  warps__3__rel_go;
-    wire  warps__3__rd_bad;
-    wire  warps__3__wr_bad;
+    wire  warps__3__rd_err;
+    wire  warps__3__wr_err;
     reg  warps__4__clock;
     reg  warps__4__reset;
     reg  warps__4__rd_hit;
@@ -153,11 +163,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__4__op_hit;
     reg  [1:0] warps__4__ag_op;
     reg  [2:0] warps__4__ag_n;
-    wire  warps__4__ready;
+    wire  warps__4__can_bulk;
+    wire  warps__4__can_commit;
+    wire  warps__4__can_wait;
     wire  warps__4__blocked;
     wire  warps__4__rel_go;
-    wire  warps__4__rd_bad;
-    wire  warps__4__wr_bad;
+    wire  warps__4__rd_err;
+    wire  warps__4__wr_err;
     reg  warps__5__clock;
     reg  warps__5__reset;
     reg  warps__5__rd_hit;
@@ -165,11 +177,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__5__op_hit;
     reg  [1:0] warps__5__ag_op;
     reg  [2:0] warps__5__ag_n;
-    wire  warps__5__ready;
+    wire  warps__5__can_bulk;
+    wire  warps__5__can_commit;
+    wire  warps__5__can_wait;
     wire  warps__5__blocked;
     wire  warps__5__rel_go;
-    wire  warps__5__rd_bad;
-    wire  warps__5__wr_bad;
+    wire  warps__5__rd_err;
+    wire  warps__5__wr_err;
     reg  warps__6__clock;
     reg  warps__6__reset;
     reg  warps__6__rd_hit;
@@ -177,11 +191,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__6__op_hit;
     reg  [1:0] warps__6__ag_op;
     reg  [2:0] warps__6__ag_n;
-    wire  warps__6__ready;
+    wire  warps__6__can_bulk;
+    wire  warps__6__can_commit;
+    wire  warps__6__can_wait;
     wire  warps__6__blocked;
     wire  warps__6__rel_go;
-    wire  warps__6__rd_bad;
-    wire  warps__6__wr_bad;
+    wire  warps__6__rd_err;
+    wire  warps__6__wr_err;
     reg  warps__7__clock;
     reg  warps__7__reset;
     reg  warps__7__rd_hit;
@@ -189,11 +205,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__7__op_hit;
     reg  [1:0] warps__7__ag_op;
     reg  [2:0] warps__7__ag_n;
-    wire  warps__7__ready;
+    wire  warps__7__can_bulk;
+    wire  warps__7__can_commit;
+    wire  warps__7__can_wait;
     wire  warps__7__blocked;
     wire  warps__7__rel_go;
-    wire  warps__7__rd_bad;
-    wire  warps__7__wr_bad;
+    wire  warps__7__rd_err;
+    wire  warps__7__wr_err;
     reg  warps__8__clock;
     reg  warps__8__reset;
     reg  warps__8__rd_hit;
@@ -201,11 +219,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__8__op_hit;
     reg  [1:0] warps__8__ag_op;
     reg  [2:0] warps__8__ag_n;
-    wire  warps__8__ready;
+    wire  warps__8__can_bulk;
+    wire  warps__8__can_commit;
+    wire  warps__8__can_wait;
     wire  warps__8__blocked;
     wire  warps__8__rel_go;
-    wire  warps__8__rd_bad;
-    wire  warps__8__wr_bad;
+    wire  warps__8__rd_err;
+    wire  warps__8__wr_err;
     reg  warps__9__clock;
     reg  warps__9__reset;
     reg  warps__9__rd_hit;
@@ -213,11 +233,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__9__op_hit;
     reg  [1:0] warps__9__ag_op;
     reg  [2:0] warps__9__ag_n;
-    wire  warps__9__ready;
+    wire  warps__9__can_bulk;
+    wire  warps__9__can_commit;
+    wire  warps__9__can_wait;
     wire  warps__9__blocked;
     wire  warps__9__rel_go;
-    wire  warps__9__rd_bad;
-    wire  warps__9__wr_bad;
+    wire  warps__9__rd_err;
+    wire  warps__9__wr_err;
     reg  warps__10__clock;
     reg  warps__10__reset;
     reg  warps__10__rd_hit;
@@ -225,11 +247,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__10__op_hit;
     reg  [1:0] warps__10__ag_op;
     reg  [2:0] warps__10__ag_n;
-    wire  warps__10__ready;
+    wire  warps__10__can_bulk;
+    wire  warps__10__can_commit;
+    wire  warps__10__can_wait;
     wire  warps__10__blocked;
     wire  warps__10__rel_go;
-    wire  warps__10__rd_bad;
-    wire  warps__10__wr_bad;
+    wire  warps__10__rd_err;
+    wire  warps__10__wr_err;
     reg  warps__11__clock;
     reg  warps__11__reset;
     reg  warps__11__rd_hit;
@@ -237,11 +261,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__11__op_hit;
     reg  [1:0] warps__11__ag_op;
     reg  [2:0] warps__11__ag_n;
-    wire  warps__11__ready;
+    wire  warps__11__can_bulk;
+    wire  warps__11__can_commit;
+    wire  warps__11__can_wait;
     wire  warps__11__blocked;
     wire  warps__11__rel_go;
-    wire  warps__11__rd_bad;
-    wire  warps__11__wr_bad;
+    wire  warps__11__rd_err;
+    wire  warps__11__wr_err;
     reg  warps__12__clock;
     reg  warps__12__reset;
     reg  warps__12__rd_hit;
@@ -249,11 +275,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__12__op_hit;
     reg  [1:0] warps__12__ag_op;
     reg  [2:0] warps__12__ag_n;
-    wire  warps__12__ready;
+    wire  warps__12__can_bulk;
+    wire  warps__12__can_commit;
+    wire  warps__12__can_wait;
     wire  warps__12__blocked;
     wire  warps__12__rel_go;
-    wire  warps__12__rd_bad;
-    wire  warps__12__wr_bad;
+    wire  warps__12__rd_err;
+    wire  warps__12__wr_err;
     reg  warps__13__clock;
     reg  warps__13__reset;
     reg  warps__13__rd_hit;
@@ -261,11 +289,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__13__op_hit;
     reg  [1:0] warps__13__ag_op;
     reg  [2:0] warps__13__ag_n;
-    wire  warps__13__ready;
+    wire  warps__13__can_bulk;
+    wire  warps__13__can_commit;
+    wire  warps__13__can_wait;
     wire  warps__13__blocked;
     wire  warps__13__rel_go;
-    wire  warps__13__rd_bad;
-    wire  warps__13__wr_bad;
+    wire  warps__13__rd_err;
+    wire  warps__13__wr_err;
     reg  warps__14__clock;
     reg  warps__14__reset;
     reg  warps__14__rd_hit;
@@ -273,11 +303,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__14__op_hit;
     reg  [1:0] warps__14__ag_op;
     reg  [2:0] warps__14__ag_n;
-    wire  warps__14__ready;
+    wire  warps__14__can_bulk;
+    wire  warps__14__can_commit;
+    wire  warps__14__can_wait;
     wire  warps__14__blocked;
     wire  warps__14__rel_go;
-    wire  warps__14__rd_bad;
-    wire  warps__14__wr_bad;
+    wire  warps__14__rd_err;
+    wire  warps__14__wr_err;
     reg  warps__15__clock;
     reg  warps__15__reset;
     reg  warps__15__rd_hit;
@@ -285,11 +317,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__15__op_hit;
     reg  [1:0] warps__15__ag_op;
     reg  [2:0] warps__15__ag_n;
-    wire  warps__15__ready;
+    wire  warps__15__can_bulk;
+    wire  warps__15__can_commit;
+    wire  warps__15__can_wait;
     wire  warps__15__blocked;
     wire  warps__15__rel_go;
-    wire  warps__15__rd_bad;
-    wire  warps__15__wr_bad;
+    wire  warps__15__rd_err;
+    wire  warps__15__wr_err;
     reg  warps__16__clock;
     reg  warps__16__reset;
     reg  warps__16__rd_hit;
@@ -297,11 +331,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__16__op_hit;
     reg  [1:0] warps__16__ag_op;
     reg  [2:0] warps__16__ag_n;
-    wire  warps__16__ready;
+    wire  warps__16__can_bulk;
+    wire  warps__16__can_commit;
+    wire  warps__16__can_wait;
     wire  warps__16__blocked;
     wire  warps__16__rel_go;
-    wire  warps__16__rd_bad;
-    wire  warps__16__wr_bad;
+    wire  warps__16__rd_err;
+    wire  warps__16__wr_err;
     reg  warps__17__clock;
     reg  warps__17__reset;
     reg  warps__17__rd_hit;
@@ -309,11 +345,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__17__op_hit;
     reg  [1:0] warps__17__ag_op;
     reg  [2:0] warps__17__ag_n;
-    wire  warps__17__ready;
+    wire  warps__17__can_bulk;
+    wire  warps__17__can_commit;
+    wire  warps__17__can_wait;
     wire  warps__17__blocked;
     wire  warps__17__rel_go;
-    wire  warps__17__rd_bad;
-    wire  warps__17__wr_bad;
+    wire  warps__17__rd_err;
+    wire  warps__17__wr_err;
     reg  warps__18__clock;
     reg  warps__18__reset;
     reg  warps__18__rd_hit;
@@ -321,11 +359,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__18__op_hit;
     reg  [1:0] warps__18__ag_op;
     reg  [2:0] warps__18__ag_n;
-    wire  warps__18__ready;
+    wire  warps__18__can_bulk;
+    wire  warps__18__can_commit;
+    wire  warps__18__can_wait;
     wire  warps__18__blocked;
     wire  warps__18__rel_go;
-    wire  warps__18__rd_bad;
-    wire  warps__18__wr_bad;
+    wire  warps__18__rd_err;
+    wire  warps__18__wr_err;
     reg  warps__19__clock;
     reg  warps__19__reset;
     reg  warps__19__rd_hit;
@@ -333,11 +373,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__19__op_hit;
     reg  [1:0] warps__19__ag_op;
     reg  [2:0] warps__19__ag_n;
-    wire  warps__19__ready;
+    wire  warps__19__can_bulk;
+    wire  warps__19__can_commit;
+    wire  warps__19__can_wait;
     wire  warps__19__blocked;
     wire  warps__19__rel_go;
-    wire  warps__19__rd_bad;
-    wire  warps__19__wr_bad;
+    wire  warps__19__rd_err;
+    wire  warps__19__wr_err;
     reg  warps__20__clock;
     reg  warps__20__reset;
     reg  warps__20__rd_hit;
@@ -345,11 +387,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__20__op_hit;
     reg  [1:0] warps__20__ag_op;
     reg  [2:0] warps__20__ag_n;
-    wire  warps__20__ready;
+    wire  warps__20__can_bulk;
+    wire  warps__20__can_commit;
+    wire  warps__20__can_wait;
     wire  warps__20__blocked;
     wire  warps__20__rel_go;
-    wire  warps__20__rd_bad;
-    wire  warps__20__wr_bad;
+    wire  warps__20__rd_err;
+    wire  warps__20__wr_err;
     reg  warps__21__clock;
     reg  warps__21__reset;
     reg  warps__21__rd_hit;
@@ -357,11 +401,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__21__op_hit;
     reg  [1:0] warps__21__ag_op;
     reg  [2:0] warps__21__ag_n;
-    wire  warps__21__ready;
+    wire  warps__21__can_bulk;
+    wire  warps__21__can_commit;
+    wire  warps__21__can_wait;
     wire  warps__21__blocked;
     wire  warps__21__rel_go;
-    wire  warps__21__rd_bad;
-    wire  warps__21__wr_bad;
+    wire  warps__21__rd_err;
+    wire  warps__21__wr_err;
     reg  warps__22__clock;
     reg  warps__22__reset;
     reg  warps__22__rd_hit;
@@ -369,11 +415,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__22__op_hit;
     reg  [1:0] warps__22__ag_op;
     reg  [2:0] warps__22__ag_n;
-    wire  warps__22__ready;
+    wire  warps__22__can_bulk;
+    wire  warps__22__can_commit;
+    wire  warps__22__can_wait;
     wire  warps__22__blocked;
     wire  warps__22__rel_go;
-    wire  warps__22__rd_bad;
-    wire  warps__22__wr_bad;
+    wire  warps__22__rd_err;
+    wire  warps__22__wr_err;
     reg  warps__23__clock;
     reg  warps__23__reset;
     reg  warps__23__rd_hit;
@@ -381,11 +429,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__23__op_hit;
     reg  [1:0] warps__23__ag_op;
     reg  [2:0] warps__23__ag_n;
-    wire  warps__23__ready;
+    wire  warps__23__can_bulk;
+    wire  warps__23__can_commit;
+    wire  warps__23__can_wait;
     wire  warps__23__blocked;
     wire  warps__23__rel_go;
-    wire  warps__23__rd_bad;
-    wire  warps__23__wr_bad;
+    wire  warps__23__rd_err;
+    wire  warps__23__wr_err;
     reg  warps__24__clock;
     reg  warps__24__reset;
     reg  warps__24__rd_hit;
@@ -393,11 +443,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__24__op_hit;
     reg  [1:0] warps__24__ag_op;
     reg  [2:0] warps__24__ag_n;
-    wire  warps__24__ready;
+    wire  warps__24__can_bulk;
+    wire  warps__24__can_commit;
+    wire  warps__24__can_wait;
     wire  warps__24__blocked;
     wire  warps__24__rel_go;
-    wire  warps__24__rd_bad;
-    wire  warps__24__wr_bad;
+    wire  warps__24__rd_err;
+    wire  warps__24__wr_err;
     reg  warps__25__clock;
     reg  warps__25__reset;
     reg  warps__25__rd_hit;
@@ -405,11 +457,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__25__op_hit;
     reg  [1:0] warps__25__ag_op;
     reg  [2:0] warps__25__ag_n;
-    wire  warps__25__ready;
+    wire  warps__25__can_bulk;
+    wire  warps__25__can_commit;
+    wire  warps__25__can_wait;
     wire  warps__25__blocked;
     wire  warps__25__rel_go;
-    wire  warps__25__rd_bad;
-    wire  warps__25__wr_bad;
+    wire  warps__25__rd_err;
+    wire  warps__25__wr_err;
     reg  warps__26__clock;
     reg  warps__26__reset;
     reg  warps__26__rd_hit;
@@ -417,11 +471,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__26__op_hit;
     reg  [1:0] warps__26__ag_op;
     reg  [2:0] warps__26__ag_n;
-    wire  warps__26__ready;
+    wire  warps__26__can_bulk;
+    wire  warps__26__can_commit;
+    wire  warps__26__can_wait;
     wire  warps__26__blocked;
     wire  warps__26__rel_go;
-    wire  warps__26__rd_bad;
-    wire  warps__26__wr_bad;
+    wire  warps__26__rd_err;
+    wire  warps__26__wr_err;
     reg  warps__27__clock;
     reg  warps__27__reset;
     reg  warps__27__rd_hit;
@@ -429,11 +485,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__27__op_hit;
     reg  [1:0] warps__27__ag_op;
     reg  [2:0] warps__27__ag_n;
-    wire  warps__27__ready;
+    wire  warps__27__can_bulk;
+    wire  warps__27__can_commit;
+    wire  warps__27__can_wait;
     wire  warps__27__blocked;
     wire  warps__27__rel_go;
-    wire  warps__27__rd_bad;
-    wire  warps__27__wr_bad;
+    wire  warps__27__rd_err;
+    wire  warps__27__wr_err;
     reg  warps__28__clock;
     reg  warps__28__reset;
     reg  warps__28__rd_hit;
@@ -441,11 +499,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__28__op_hit;
     reg  [1:0] warps__28__ag_op;
     reg  [2:0] warps__28__ag_n;
-    wire  warps__28__ready;
+    wire  warps__28__can_bulk;
+    wire  warps__28__can_commit;
+    wire  warps__28__can_wait;
     wire  warps__28__blocked;
     wire  warps__28__rel_go;
-    wire  warps__28__rd_bad;
-    wire  warps__28__wr_bad;
+    wire  warps__28__rd_err;
+    wire  warps__28__wr_err;
     reg  warps__29__clock;
     reg  warps__29__reset;
     reg  warps__29__rd_hit;
@@ -453,11 +513,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__29__op_hit;
     reg  [1:0] warps__29__ag_op;
     reg  [2:0] warps__29__ag_n;
-    wire  warps__29__ready;
+    wire  warps__29__can_bulk;
+    wire  warps__29__can_commit;
+    wire  warps__29__can_wait;
     wire  warps__29__blocked;
     wire  warps__29__rel_go;
-    wire  warps__29__rd_bad;
-    wire  warps__29__wr_bad;
+    wire  warps__29__rd_err;
+    wire  warps__29__wr_err;
     reg  warps__30__clock;
     reg  warps__30__reset;
     reg  warps__30__rd_hit;
@@ -465,11 +527,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__30__op_hit;
     reg  [1:0] warps__30__ag_op;
     reg  [2:0] warps__30__ag_n;
-    wire  warps__30__ready;
+    wire  warps__30__can_bulk;
+    wire  warps__30__can_commit;
+    wire  warps__30__can_wait;
     wire  warps__30__blocked;
     wire  warps__30__rel_go;
-    wire  warps__30__rd_bad;
-    wire  warps__30__wr_bad;
+    wire  warps__30__rd_err;
+    wire  warps__30__wr_err;
     reg  warps__31__clock;
     reg  warps__31__reset;
     reg  warps__31__rd_hit;
@@ -477,11 +541,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__31__op_hit;
     reg  [1:0] warps__31__ag_op;
     reg  [2:0] warps__31__ag_n;
-    wire  warps__31__ready;
+    wire  warps__31__can_bulk;
+    wire  warps__31__can_commit;
+    wire  warps__31__can_wait;
     wire  warps__31__blocked;
     wire  warps__31__rel_go;
-    wire  warps__31__rd_bad;
-    wire  warps__31__wr_bad;
+    wire  warps__31__rd_err;
+    wire  warps__31__wr_err;
     reg  warps__32__clock;
     reg  warps__32__reset;
     reg  warps__32__rd_hit;
@@ -489,11 +555,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__32__op_hit;
     reg  [1:0] warps__32__ag_op;
     reg  [2:0] warps__32__ag_n;
-    wire  warps__32__ready;
+    wire  warps__32__can_bulk;
+    wire  warps__32__can_commit;
+    wire  warps__32__can_wait;
     wire  warps__32__blocked;
     wire  warps__32__rel_go;
-    wire  warps__32__rd_bad;
-    wire  warps__32__wr_bad;
+    wire  warps__32__rd_err;
+    wire  warps__32__wr_err;
     reg  warps__33__clock;
     reg  warps__33__reset;
     reg  warps__33__rd_hit;
@@ -501,11 +569,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__33__op_hit;
     reg  [1:0] warps__33__ag_op;
     reg  [2:0] warps__33__ag_n;
-    wire  warps__33__ready;
+    wire  warps__33__can_bulk;
+    wire  warps__33__can_commit;
+    wire  warps__33__can_wait;
     wire  warps__33__blocked;
     wire  warps__33__rel_go;
-    wire  warps__33__rd_bad;
-    wire  warps__33__wr_bad;
+    wire  warps__33__rd_err;
+    wire  warps__33__wr_err;
     reg  warps__34__clock;
     reg  warps__34__reset;
     reg  warps__34__rd_hit;
@@ -513,11 +583,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__34__op_hit;
     reg  [1:0] warps__34__ag_op;
     reg  [2:0] warps__34__ag_n;
-    wire  warps__34__ready;
+    wire  warps__34__can_bulk;
+    wire  warps__34__can_commit;
+    wire  warps__34__can_wait;
     wire  warps__34__blocked;
     wire  warps__34__rel_go;
-    wire  warps__34__rd_bad;
-    wire  warps__34__wr_bad;
+    wire  warps__34__rd_err;
+    wire  warps__34__wr_err;
     reg  warps__35__clock;
     reg  warps__35__reset;
     reg  warps__35__rd_hit;
@@ -525,11 +597,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__35__op_hit;
     reg  [1:0] warps__35__ag_op;
     reg  [2:0] warps__35__ag_n;
-    wire  warps__35__ready;
+    wire  warps__35__can_bulk;
+    wire  warps__35__can_commit;
+    wire  warps__35__can_wait;
     wire  warps__35__blocked;
     wire  warps__35__rel_go;
-    wire  warps__35__rd_bad;
-    wire  warps__35__wr_bad;
+    wire  warps__35__rd_err;
+    wire  warps__35__wr_err;
     reg  warps__36__clock;
     reg  warps__36__reset;
     reg  warps__36__rd_hit;
@@ -537,11 +611,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__36__op_hit;
     reg  [1:0] warps__36__ag_op;
     reg  [2:0] warps__36__ag_n;
-    wire  warps__36__ready;
+    wire  warps__36__can_bulk;
+    wire  warps__36__can_commit;
+    wire  warps__36__can_wait;
     wire  warps__36__blocked;
     wire  warps__36__rel_go;
-    wire  warps__36__rd_bad;
-    wire  warps__36__wr_bad;
+    wire  warps__36__rd_err;
+    wire  warps__36__wr_err;
     reg  warps__37__clock;
     reg  warps__37__reset;
     reg  warps__37__rd_hit;
@@ -549,11 +625,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__37__op_hit;
     reg  [1:0] warps__37__ag_op;
     reg  [2:0] warps__37__ag_n;
-    wire  warps__37__ready;
+    wire  warps__37__can_bulk;
+    wire  warps__37__can_commit;
+    wire  warps__37__can_wait;
     wire  warps__37__blocked;
     wire  warps__37__rel_go;
-    wire  warps__37__rd_bad;
-    wire  warps__37__wr_bad;
+    wire  warps__37__rd_err;
+    wire  warps__37__wr_err;
     reg  warps__38__clock;
     reg  warps__38__reset;
     reg  warps__38__rd_hit;
@@ -561,11 +639,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__38__op_hit;
     reg  [1:0] warps__38__ag_op;
     reg  [2:0] warps__38__ag_n;
-    wire  warps__38__ready;
+    wire  warps__38__can_bulk;
+    wire  warps__38__can_commit;
+    wire  warps__38__can_wait;
     wire  warps__38__blocked;
     wire  warps__38__rel_go;
-    wire  warps__38__rd_bad;
-    wire  warps__38__wr_bad;
+    wire  warps__38__rd_err;
+    wire  warps__38__wr_err;
     reg  warps__39__clock;
     reg  warps__39__reset;
     reg  warps__39__rd_hit;
@@ -573,11 +653,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__39__op_hit;
     reg  [1:0] warps__39__ag_op;
     reg  [2:0] warps__39__ag_n;
-    wire  warps__39__ready;
+    wire  warps__39__can_bulk;
+    wire  warps__39__can_commit;
+    wire  warps__39__can_wait;
     wire  warps__39__blocked;
     wire  warps__39__rel_go;
-    wire  warps__39__rd_bad;
-    wire  warps__39__wr_bad;
+    wire  warps__39__rd_err;
+    wire  warps__39__wr_err;
     reg  warps__40__clock;
     reg  warps__40__reset;
     reg  warps__40__rd_hit;
@@ -585,11 +667,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__40__op_hit;
     reg  [1:0] warps__40__ag_op;
     reg  [2:0] warps__40__ag_n;
-    wire  warps__40__ready;
+    wire  warps__40__can_bulk;
+    wire  warps__40__can_commit;
+    wire  warps__40__can_wait;
     wire  warps__40__blocked;
     wire  warps__40__rel_go;
-    wire  warps__40__rd_bad;
-    wire  warps__40__wr_bad;
+    wire  warps__40__rd_err;
+    wire  warps__40__wr_err;
     reg  warps__41__clock;
     reg  warps__41__reset;
     reg  warps__41__rd_hit;
@@ -597,11 +681,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__41__op_hit;
     reg  [1:0] warps__41__ag_op;
     reg  [2:0] warps__41__ag_n;
-    wire  warps__41__ready;
+    wire  warps__41__can_bulk;
+    wire  warps__41__can_commit;
+    wire  warps__41__can_wait;
     wire  warps__41__blocked;
     wire  warps__41__rel_go;
-    wire  warps__41__rd_bad;
-    wire  warps__41__wr_bad;
+    wire  warps__41__rd_err;
+    wire  warps__41__wr_err;
     reg  warps__42__clock;
     reg  warps__42__reset;
     reg  warps__42__rd_hit;
@@ -609,11 +695,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__42__op_hit;
     reg  [1:0] warps__42__ag_op;
     reg  [2:0] warps__42__ag_n;
-    wire  warps__42__ready;
+    wire  warps__42__can_bulk;
+    wire  warps__42__can_commit;
+    wire  warps__42__can_wait;
     wire  warps__42__blocked;
     wire  warps__42__rel_go;
-    wire  warps__42__rd_bad;
-    wire  warps__42__wr_bad;
+    wire  warps__42__rd_err;
+    wire  warps__42__wr_err;
     reg  warps__43__clock;
     reg  warps__43__reset;
     reg  warps__43__rd_hit;
@@ -621,11 +709,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__43__op_hit;
     reg  [1:0] warps__43__ag_op;
     reg  [2:0] warps__43__ag_n;
-    wire  warps__43__ready;
+    wire  warps__43__can_bulk;
+    wire  warps__43__can_commit;
+    wire  warps__43__can_wait;
     wire  warps__43__blocked;
     wire  warps__43__rel_go;
-    wire  warps__43__rd_bad;
-    wire  warps__43__wr_bad;
+    wire  warps__43__rd_err;
+    wire  warps__43__wr_err;
     reg  warps__44__clock;
     reg  warps__44__reset;
     reg  warps__44__rd_hit;
@@ -633,11 +723,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__44__op_hit;
     reg  [1:0] warps__44__ag_op;
     reg  [2:0] warps__44__ag_n;
-    wire  warps__44__ready;
+    wire  warps__44__can_bulk;
+    wire  warps__44__can_commit;
+    wire  warps__44__can_wait;
     wire  warps__44__blocked;
     wire  warps__44__rel_go;
-    wire  warps__44__rd_bad;
-    wire  warps__44__wr_bad;
+    wire  warps__44__rd_err;
+    wire  warps__44__wr_err;
     reg  warps__45__clock;
     reg  warps__45__reset;
     reg  warps__45__rd_hit;
@@ -645,11 +737,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__45__op_hit;
     reg  [1:0] warps__45__ag_op;
     reg  [2:0] warps__45__ag_n;
-    wire  warps__45__ready;
+    wire  warps__45__can_bulk;
+    wire  warps__45__can_commit;
+    wire  warps__45__can_wait;
     wire  warps__45__blocked;
     wire  warps__45__rel_go;
-    wire  warps__45__rd_bad;
-    wire  warps__45__wr_bad;
+    wire  warps__45__rd_err;
+    wire  warps__45__wr_err;
     reg  warps__46__clock;
     reg  warps__46__reset;
     reg  warps__46__rd_hit;
@@ -657,11 +751,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__46__op_hit;
     reg  [1:0] warps__46__ag_op;
     reg  [2:0] warps__46__ag_n;
-    wire  warps__46__ready;
+    wire  warps__46__can_bulk;
+    wire  warps__46__can_commit;
+    wire  warps__46__can_wait;
     wire  warps__46__blocked;
     wire  warps__46__rel_go;
-    wire  warps__46__rd_bad;
-    wire  warps__46__wr_bad;
+    wire  warps__46__rd_err;
+    wire  warps__46__wr_err;
     reg  warps__47__clock;
     reg  warps__47__reset;
     reg  warps__47__rd_hit;
@@ -669,11 +765,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__47__op_hit;
     reg  [1:0] warps__47__ag_op;
     reg  [2:0] warps__47__ag_n;
-    wire  warps__47__ready;
+    wire  warps__47__can_bulk;
+    wire  warps__47__can_commit;
+    wire  warps__47__can_wait;
     wire  warps__47__blocked;
     wire  warps__47__rel_go;
-    wire  warps__47__rd_bad;
-    wire  warps__47__wr_bad;
+    wire  warps__47__rd_err;
+    wire  warps__47__wr_err;
     reg  warps__48__clock;
     reg  warps__48__reset;
     reg  warps__48__rd_hit;
@@ -681,11 +779,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__48__op_hit;
     reg  [1:0] warps__48__ag_op;
     reg  [2:0] warps__48__ag_n;
-    wire  warps__48__ready;
+    wire  warps__48__can_bulk;
+    wire  warps__48__can_commit;
+    wire  warps__48__can_wait;
     wire  warps__48__blocked;
     wire  warps__48__rel_go;
-    wire  warps__48__rd_bad;
-    wire  warps__48__wr_bad;
+    wire  warps__48__rd_err;
+    wire  warps__48__wr_err;
     reg  warps__49__clock;
     reg  warps__49__reset;
     reg  warps__49__rd_hit;
@@ -693,11 +793,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__49__op_hit;
     reg  [1:0] warps__49__ag_op;
     reg  [2:0] warps__49__ag_n;
-    wire  warps__49__ready;
+    wire  warps__49__can_bulk;
+    wire  warps__49__can_commit;
+    wire  warps__49__can_wait;
     wire  warps__49__blocked;
     wire  warps__49__rel_go;
-    wire  warps__49__rd_bad;
-    wire  warps__49__wr_bad;
+    wire  warps__49__rd_err;
+    wire  warps__49__wr_err;
     reg  warps__50__clock;
     reg  warps__50__reset;
     reg  warps__50__rd_hit;
@@ -705,11 +807,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__50__op_hit;
     reg  [1:0] warps__50__ag_op;
     reg  [2:0] warps__50__ag_n;
-    wire  warps__50__ready;
+    wire  warps__50__can_bulk;
+    wire  warps__50__can_commit;
+    wire  warps__50__can_wait;
     wire  warps__50__blocked;
     wire  warps__50__rel_go;
-    wire  warps__50__rd_bad;
-    wire  warps__50__wr_bad;
+    wire  warps__50__rd_err;
+    wire  warps__50__wr_err;
     reg  warps__51__clock;
     reg  warps__51__reset;
     reg  warps__51__rd_hit;
@@ -717,11 +821,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__51__op_hit;
     reg  [1:0] warps__51__ag_op;
     reg  [2:0] warps__51__ag_n;
-    wire  warps__51__ready;
+    wire  warps__51__can_bulk;
+    wire  warps__51__can_commit;
+    wire  warps__51__can_wait;
     wire  warps__51__blocked;
     wire  warps__51__rel_go;
-    wire  warps__51__rd_bad;
-    wire  warps__51__wr_bad;
+    wire  warps__51__rd_err;
+    wire  warps__51__wr_err;
     reg  warps__52__clock;
     reg  warps__52__reset;
     reg  warps__52__rd_hit;
@@ -729,11 +835,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__52__op_hit;
     reg  [1:0] warps__52__ag_op;
     reg  [2:0] warps__52__ag_n;
-    wire  warps__52__ready;
+    wire  warps__52__can_bulk;
+    wire  warps__52__can_commit;
+    wire  warps__52__can_wait;
     wire  warps__52__blocked;
     wire  warps__52__rel_go;
-    wire  warps__52__rd_bad;
-    wire  warps__52__wr_bad;
+    wire  warps__52__rd_err;
+    wire  warps__52__wr_err;
     reg  warps__53__clock;
     reg  warps__53__reset;
     reg  warps__53__rd_hit;
@@ -741,11 +849,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__53__op_hit;
     reg  [1:0] warps__53__ag_op;
     reg  [2:0] warps__53__ag_n;
-    wire  warps__53__ready;
+    wire  warps__53__can_bulk;
+    wire  warps__53__can_commit;
+    wire  warps__53__can_wait;
     wire  warps__53__blocked;
     wire  warps__53__rel_go;
-    wire  warps__53__rd_bad;
-    wire  warps__53__wr_bad;
+    wire  warps__53__rd_err;
+    wire  warps__53__wr_err;
     reg  warps__54__clock;
     reg  warps__54__reset;
     reg  warps__54__rd_hit;
@@ -753,11 +863,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__54__op_hit;
     reg  [1:0] warps__54__ag_op;
     reg  [2:0] warps__54__ag_n;
-    wire  warps__54__ready;
+    wire  warps__54__can_bulk;
+    wire  warps__54__can_commit;
+    wire  warps__54__can_wait;
     wire  warps__54__blocked;
     wire  warps__54__rel_go;
-    wire  warps__54__rd_bad;
-    wire  warps__54__wr_bad;
+    wire  warps__54__rd_err;
+    wire  warps__54__wr_err;
     reg  warps__55__clock;
     reg  warps__55__reset;
     reg  warps__55__rd_hit;
@@ -765,11 +877,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__55__op_hit;
     reg  [1:0] warps__55__ag_op;
     reg  [2:0] warps__55__ag_n;
-    wire  warps__55__ready;
+    wire  warps__55__can_bulk;
+    wire  warps__55__can_commit;
+    wire  warps__55__can_wait;
     wire  warps__55__blocked;
     wire  warps__55__rel_go;
-    wire  warps__55__rd_bad;
-    wire  warps__55__wr_bad;
+    wire  warps__55__rd_err;
+    wire  warps__55__wr_err;
     reg  warps__56__clock;
     reg  warps__56__reset;
     reg  warps__56__rd_hit;
@@ -777,11 +891,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__56__op_hit;
     reg  [1:0] warps__56__ag_op;
     reg  [2:0] warps__56__ag_n;
-    wire  warps__56__ready;
+    wire  warps__56__can_bulk;
+    wire  warps__56__can_commit;
+    wire  warps__56__can_wait;
     wire  warps__56__blocked;
     wire  warps__56__rel_go;
-    wire  warps__56__rd_bad;
-    wire  warps__56__wr_bad;
+    wire  warps__56__rd_err;
+    wire  warps__56__wr_err;
     reg  warps__57__clock;
     reg  warps__57__reset;
     reg  warps__57__rd_hit;
@@ -789,11 +905,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__57__op_hit;
     reg  [1:0] warps__57__ag_op;
     reg  [2:0] warps__57__ag_n;
-    wire  warps__57__ready;
+    wire  warps__57__can_bulk;
+    wire  warps__57__can_commit;
+    wire  warps__57__can_wait;
     wire  warps__57__blocked;
     wire  warps__57__rel_go;
-    wire  warps__57__rd_bad;
-    wire  warps__57__wr_bad;
+    wire  warps__57__rd_err;
+    wire  warps__57__wr_err;
     reg  warps__58__clock;
     reg  warps__58__reset;
     reg  warps__58__rd_hit;
@@ -801,11 +919,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__58__op_hit;
     reg  [1:0] warps__58__ag_op;
     reg  [2:0] warps__58__ag_n;
-    wire  warps__58__ready;
+    wire  warps__58__can_bulk;
+    wire  warps__58__can_commit;
+    wire  warps__58__can_wait;
     wire  warps__58__blocked;
     wire  warps__58__rel_go;
-    wire  warps__58__rd_bad;
-    wire  warps__58__wr_bad;
+    wire  warps__58__rd_err;
+    wire  warps__58__wr_err;
     reg  warps__59__clock;
     reg  warps__59__reset;
     reg  warps__59__rd_hit;
@@ -813,11 +933,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__59__op_hit;
     reg  [1:0] warps__59__ag_op;
     reg  [2:0] warps__59__ag_n;
-    wire  warps__59__ready;
+    wire  warps__59__can_bulk;
+    wire  warps__59__can_commit;
+    wire  warps__59__can_wait;
     wire  warps__59__blocked;
     wire  warps__59__rel_go;
-    wire  warps__59__rd_bad;
-    wire  warps__59__wr_bad;
+    wire  warps__59__rd_err;
+    wire  warps__59__wr_err;
     reg  warps__60__clock;
     reg  warps__60__reset;
     reg  warps__60__rd_hit;
@@ -825,11 +947,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__60__op_hit;
     reg  [1:0] warps__60__ag_op;
     reg  [2:0] warps__60__ag_n;
-    wire  warps__60__ready;
+    wire  warps__60__can_bulk;
+    wire  warps__60__can_commit;
+    wire  warps__60__can_wait;
     wire  warps__60__blocked;
     wire  warps__60__rel_go;
-    wire  warps__60__rd_bad;
-    wire  warps__60__wr_bad;
+    wire  warps__60__rd_err;
+    wire  warps__60__wr_err;
     reg  warps__61__clock;
     reg  warps__61__reset;
     reg  warps__61__rd_hit;
@@ -837,11 +961,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__61__op_hit;
     reg  [1:0] warps__61__ag_op;
     reg  [2:0] warps__61__ag_n;
-    wire  warps__61__ready;
+    wire  warps__61__can_bulk;
+    wire  warps__61__can_commit;
+    wire  warps__61__can_wait;
     wire  warps__61__blocked;
     wire  warps__61__rel_go;
-    wire  warps__61__rd_bad;
-    wire  warps__61__wr_bad;
+    wire  warps__61__rd_err;
+    wire  warps__61__wr_err;
     reg  warps__62__clock;
     reg  warps__62__reset;
     reg  warps__62__rd_hit;
@@ -849,11 +975,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__62__op_hit;
     reg  [1:0] warps__62__ag_op;
     reg  [2:0] warps__62__ag_n;
-    wire  warps__62__ready;
+    wire  warps__62__can_bulk;
+    wire  warps__62__can_commit;
+    wire  warps__62__can_wait;
     wire  warps__62__blocked;
     wire  warps__62__rel_go;
-    wire  warps__62__rd_bad;
-    wire  warps__62__wr_bad;
+    wire  warps__62__rd_err;
+    wire  warps__62__wr_err;
     reg  warps__63__clock;
     reg  warps__63__reset;
     reg  warps__63__rd_hit;
@@ -861,18 +989,19 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
     reg  warps__63__op_hit;
     reg  [1:0] warps__63__ag_op;
     reg  [2:0] warps__63__ag_n;
-    wire  warps__63__ready;
+    wire  warps__63__can_bulk;
+    wire  warps__63__can_commit;
+    wire  warps__63__can_wait;
     wire  warps__63__blocked;
     wire  warps__63__rel_go;
-    wire  warps__63__rd_bad;
-    wire  warps__63__wr_bad;
-    reg  [1:0] cause_r__d;
-    wire  [1:0] cause_r__q;
-    reg  cause_r__clock;
+    wire  warps__63__rd_err;
+    wire  warps__63__wr_err;
     
     // Local signals
     reg  [1:0] cause_n;
-    reg  ready_sel;
+    reg  bulk_sel;
+    reg  commit_sel;
+    reg  wait_sel;
     reg  [63:0] blk_n;
     reg  [63:0] rel_n;
     
@@ -885,11 +1014,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__0__op_hit),
         .ag_op(warps__0__ag_op),
         .ag_n(warps__0__ag_n),
-        .ready(warps__0__ready),
+        .can_bulk(warps__0__can_bulk),
+        .can_commit(warps__0__can_commit),
+        .can_wait(warps__0__can_wait),
         .blocked(warps__0__blocked),
         .rel_go(warps__0__rel_go),
-        .rd_bad(warps__0__rd_bad),
-        .wr_bad(warps__0__wr_bad)
+        .rd_err(warps__0__rd_err),
+        .wr_err(warps__0__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__1(
         .clock(warps__1__clock),
@@ -899,11 +1030,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__1__op_hit),
         .ag_op(warps__1__ag_op),
         .ag_n(warps__1__ag_n),
-        .ready(warps__1__ready),
+        .can_bulk(warps__1__can_bulk),
+        .can_commit(warps__1__can_commit),
+        .can_wait(warps__1__can_wait),
         .blocked(warps__1__blocked),
         .rel_go(warps__1__rel_go),
-        .rd_bad(warps__1__rd_bad),
-        .wr_bad(warps__1__wr_bad)
+        .rd_err(warps__1__rd_err),
+        .wr_err(warps__1__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__2(
         .clock(warps__2__clock),
@@ -913,11 +1046,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__2__op_hit),
         .ag_op(warps__2__ag_op),
         .ag_n(warps__2__ag_n),
-        .ready(warps__2__ready),
+        .can_bulk(warps__2__can_bulk),
+        .can_commit(warps__2__can_commit),
+        .can_wait(warps__2__can_wait),
         .blocked(warps__2__blocked),
         .rel_go(warps__2__rel_go),
-        .rd_bad(warps__2__rd_bad),
-        .wr_bad(warps__2__wr_bad)
+        .rd_err(warps__2__rd_err),
+        .wr_err(warps__2__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__3(
         .clock(warps__3__clock),
@@ -927,11 +1062,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__3__op_hit),
         .ag_op(warps__3__ag_op),
         .ag_n(warps__3__ag_n),
-        .ready(warps__3__ready),
+        .can_bulk(warps__3__can_bulk),
+        .can_commit(warps__3__can_commit),
+        .can_wait(warps__3__can_wait),
         .blocked(warps__3__blocked),
         .rel_go(warps__3__rel_go),
-        .rd_bad(warps__3__rd_bad),
-        .wr_bad(warps__3__wr_bad)
+        .rd_err(warps__3__rd_err),
+        .wr_err(warps__3__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__4(
         .clock(warps__4__clock),
@@ -941,11 +1078,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__4__op_hit),
         .ag_op(warps__4__ag_op),
         .ag_n(warps__4__ag_n),
-        .ready(warps__4__ready),
+        .can_bulk(warps__4__can_bulk),
+        .can_commit(warps__4__can_commit),
+        .can_wait(warps__4__can_wait),
         .blocked(warps__4__blocked),
         .rel_go(warps__4__rel_go),
-        .rd_bad(warps__4__rd_bad),
-        .wr_bad(warps__4__wr_bad)
+        .rd_err(warps__4__rd_err),
+        .wr_err(warps__4__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__5(
         .clock(warps__5__clock),
@@ -955,11 +1094,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__5__op_hit),
         .ag_op(warps__5__ag_op),
         .ag_n(warps__5__ag_n),
-        .ready(warps__5__ready),
+        .can_bulk(warps__5__can_bulk),
+        .can_commit(warps__5__can_commit),
+        .can_wait(warps__5__can_wait),
         .blocked(warps__5__blocked),
         .rel_go(warps__5__rel_go),
-        .rd_bad(warps__5__rd_bad),
-        .wr_bad(warps__5__wr_bad)
+        .rd_err(warps__5__rd_err),
+        .wr_err(warps__5__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__6(
         .clock(warps__6__clock),
@@ -969,11 +1110,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__6__op_hit),
         .ag_op(warps__6__ag_op),
         .ag_n(warps__6__ag_n),
-        .ready(warps__6__ready),
+        .can_bulk(warps__6__can_bulk),
+        .can_commit(warps__6__can_commit),
+        .can_wait(warps__6__can_wait),
         .blocked(warps__6__blocked),
         .rel_go(warps__6__rel_go),
-        .rd_bad(warps__6__rd_bad),
-        .wr_bad(warps__6__wr_bad)
+        .rd_err(warps__6__rd_err),
+        .wr_err(warps__6__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__7(
         .clock(warps__7__clock),
@@ -983,11 +1126,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__7__op_hit),
         .ag_op(warps__7__ag_op),
         .ag_n(warps__7__ag_n),
-        .ready(warps__7__ready),
+        .can_bulk(warps__7__can_bulk),
+        .can_commit(warps__7__can_commit),
+        .can_wait(warps__7__can_wait),
         .blocked(warps__7__blocked),
         .rel_go(warps__7__rel_go),
-        .rd_bad(warps__7__rd_bad),
-        .wr_bad(warps__7__wr_bad)
+        .rd_err(warps__7__rd_err),
+        .wr_err(warps__7__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__8(
         .clock(warps__8__clock),
@@ -997,11 +1142,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__8__op_hit),
         .ag_op(warps__8__ag_op),
         .ag_n(warps__8__ag_n),
-        .ready(warps__8__ready),
+        .can_bulk(warps__8__can_bulk),
+        .can_commit(warps__8__can_commit),
+        .can_wait(warps__8__can_wait),
         .blocked(warps__8__blocked),
         .rel_go(warps__8__rel_go),
-        .rd_bad(warps__8__rd_bad),
-        .wr_bad(warps__8__wr_bad)
+        .rd_err(warps__8__rd_err),
+        .wr_err(warps__8__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__9(
         .clock(warps__9__clock),
@@ -1011,11 +1158,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__9__op_hit),
         .ag_op(warps__9__ag_op),
         .ag_n(warps__9__ag_n),
-        .ready(warps__9__ready),
+        .can_bulk(warps__9__can_bulk),
+        .can_commit(warps__9__can_commit),
+        .can_wait(warps__9__can_wait),
         .blocked(warps__9__blocked),
         .rel_go(warps__9__rel_go),
-        .rd_bad(warps__9__rd_bad),
-        .wr_bad(warps__9__wr_bad)
+        .rd_err(warps__9__rd_err),
+        .wr_err(warps__9__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__10(
         .clock(warps__10__clock),
@@ -1025,11 +1174,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__10__op_hit),
         .ag_op(warps__10__ag_op),
         .ag_n(warps__10__ag_n),
-        .ready(warps__10__ready),
+        .can_bulk(warps__10__can_bulk),
+        .can_commit(warps__10__can_commit),
+        .can_wait(warps__10__can_wait),
         .blocked(warps__10__blocked),
         .rel_go(warps__10__rel_go),
-        .rd_bad(warps__10__rd_bad),
-        .wr_bad(warps__10__wr_bad)
+        .rd_err(warps__10__rd_err),
+        .wr_err(warps__10__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__11(
         .clock(warps__11__clock),
@@ -1039,11 +1190,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__11__op_hit),
         .ag_op(warps__11__ag_op),
         .ag_n(warps__11__ag_n),
-        .ready(warps__11__ready),
+        .can_bulk(warps__11__can_bulk),
+        .can_commit(warps__11__can_commit),
+        .can_wait(warps__11__can_wait),
         .blocked(warps__11__blocked),
         .rel_go(warps__11__rel_go),
-        .rd_bad(warps__11__rd_bad),
-        .wr_bad(warps__11__wr_bad)
+        .rd_err(warps__11__rd_err),
+        .wr_err(warps__11__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__12(
         .clock(warps__12__clock),
@@ -1053,11 +1206,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__12__op_hit),
         .ag_op(warps__12__ag_op),
         .ag_n(warps__12__ag_n),
-        .ready(warps__12__ready),
+        .can_bulk(warps__12__can_bulk),
+        .can_commit(warps__12__can_commit),
+        .can_wait(warps__12__can_wait),
         .blocked(warps__12__blocked),
         .rel_go(warps__12__rel_go),
-        .rd_bad(warps__12__rd_bad),
-        .wr_bad(warps__12__wr_bad)
+        .rd_err(warps__12__rd_err),
+        .wr_err(warps__12__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__13(
         .clock(warps__13__clock),
@@ -1067,11 +1222,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__13__op_hit),
         .ag_op(warps__13__ag_op),
         .ag_n(warps__13__ag_n),
-        .ready(warps__13__ready),
+        .can_bulk(warps__13__can_bulk),
+        .can_commit(warps__13__can_commit),
+        .can_wait(warps__13__can_wait),
         .blocked(warps__13__blocked),
         .rel_go(warps__13__rel_go),
-        .rd_bad(warps__13__rd_bad),
-        .wr_bad(warps__13__wr_bad)
+        .rd_err(warps__13__rd_err),
+        .wr_err(warps__13__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__14(
         .clock(warps__14__clock),
@@ -1081,11 +1238,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__14__op_hit),
         .ag_op(warps__14__ag_op),
         .ag_n(warps__14__ag_n),
-        .ready(warps__14__ready),
+        .can_bulk(warps__14__can_bulk),
+        .can_commit(warps__14__can_commit),
+        .can_wait(warps__14__can_wait),
         .blocked(warps__14__blocked),
         .rel_go(warps__14__rel_go),
-        .rd_bad(warps__14__rd_bad),
-        .wr_bad(warps__14__wr_bad)
+        .rd_err(warps__14__rd_err),
+        .wr_err(warps__14__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__15(
         .clock(warps__15__clock),
@@ -1095,11 +1254,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__15__op_hit),
         .ag_op(warps__15__ag_op),
         .ag_n(warps__15__ag_n),
-        .ready(warps__15__ready),
+        .can_bulk(warps__15__can_bulk),
+        .can_commit(warps__15__can_commit),
+        .can_wait(warps__15__can_wait),
         .blocked(warps__15__blocked),
         .rel_go(warps__15__rel_go),
-        .rd_bad(warps__15__rd_bad),
-        .wr_bad(warps__15__wr_bad)
+        .rd_err(warps__15__rd_err),
+        .wr_err(warps__15__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__16(
         .clock(warps__16__clock),
@@ -1109,11 +1270,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__16__op_hit),
         .ag_op(warps__16__ag_op),
         .ag_n(warps__16__ag_n),
-        .ready(warps__16__ready),
+        .can_bulk(warps__16__can_bulk),
+        .can_commit(warps__16__can_commit),
+        .can_wait(warps__16__can_wait),
         .blocked(warps__16__blocked),
         .rel_go(warps__16__rel_go),
-        .rd_bad(warps__16__rd_bad),
-        .wr_bad(warps__16__wr_bad)
+        .rd_err(warps__16__rd_err),
+        .wr_err(warps__16__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__17(
         .clock(warps__17__clock),
@@ -1123,11 +1286,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__17__op_hit),
         .ag_op(warps__17__ag_op),
         .ag_n(warps__17__ag_n),
-        .ready(warps__17__ready),
+        .can_bulk(warps__17__can_bulk),
+        .can_commit(warps__17__can_commit),
+        .can_wait(warps__17__can_wait),
         .blocked(warps__17__blocked),
         .rel_go(warps__17__rel_go),
-        .rd_bad(warps__17__rd_bad),
-        .wr_bad(warps__17__wr_bad)
+        .rd_err(warps__17__rd_err),
+        .wr_err(warps__17__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__18(
         .clock(warps__18__clock),
@@ -1137,11 +1302,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__18__op_hit),
         .ag_op(warps__18__ag_op),
         .ag_n(warps__18__ag_n),
-        .ready(warps__18__ready),
+        .can_bulk(warps__18__can_bulk),
+        .can_commit(warps__18__can_commit),
+        .can_wait(warps__18__can_wait),
         .blocked(warps__18__blocked),
         .rel_go(warps__18__rel_go),
-        .rd_bad(warps__18__rd_bad),
-        .wr_bad(warps__18__wr_bad)
+        .rd_err(warps__18__rd_err),
+        .wr_err(warps__18__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__19(
         .clock(warps__19__clock),
@@ -1151,11 +1318,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__19__op_hit),
         .ag_op(warps__19__ag_op),
         .ag_n(warps__19__ag_n),
-        .ready(warps__19__ready),
+        .can_bulk(warps__19__can_bulk),
+        .can_commit(warps__19__can_commit),
+        .can_wait(warps__19__can_wait),
         .blocked(warps__19__blocked),
         .rel_go(warps__19__rel_go),
-        .rd_bad(warps__19__rd_bad),
-        .wr_bad(warps__19__wr_bad)
+        .rd_err(warps__19__rd_err),
+        .wr_err(warps__19__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__20(
         .clock(warps__20__clock),
@@ -1165,11 +1334,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__20__op_hit),
         .ag_op(warps__20__ag_op),
         .ag_n(warps__20__ag_n),
-        .ready(warps__20__ready),
+        .can_bulk(warps__20__can_bulk),
+        .can_commit(warps__20__can_commit),
+        .can_wait(warps__20__can_wait),
         .blocked(warps__20__blocked),
         .rel_go(warps__20__rel_go),
-        .rd_bad(warps__20__rd_bad),
-        .wr_bad(warps__20__wr_bad)
+        .rd_err(warps__20__rd_err),
+        .wr_err(warps__20__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__21(
         .clock(warps__21__clock),
@@ -1179,11 +1350,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__21__op_hit),
         .ag_op(warps__21__ag_op),
         .ag_n(warps__21__ag_n),
-        .ready(warps__21__ready),
+        .can_bulk(warps__21__can_bulk),
+        .can_commit(warps__21__can_commit),
+        .can_wait(warps__21__can_wait),
         .blocked(warps__21__blocked),
         .rel_go(warps__21__rel_go),
-        .rd_bad(warps__21__rd_bad),
-        .wr_bad(warps__21__wr_bad)
+        .rd_err(warps__21__rd_err),
+        .wr_err(warps__21__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__22(
         .clock(warps__22__clock),
@@ -1193,11 +1366,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__22__op_hit),
         .ag_op(warps__22__ag_op),
         .ag_n(warps__22__ag_n),
-        .ready(warps__22__ready),
+        .can_bulk(warps__22__can_bulk),
+        .can_commit(warps__22__can_commit),
+        .can_wait(warps__22__can_wait),
         .blocked(warps__22__blocked),
         .rel_go(warps__22__rel_go),
-        .rd_bad(warps__22__rd_bad),
-        .wr_bad(warps__22__wr_bad)
+        .rd_err(warps__22__rd_err),
+        .wr_err(warps__22__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__23(
         .clock(warps__23__clock),
@@ -1207,11 +1382,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__23__op_hit),
         .ag_op(warps__23__ag_op),
         .ag_n(warps__23__ag_n),
-        .ready(warps__23__ready),
+        .can_bulk(warps__23__can_bulk),
+        .can_commit(warps__23__can_commit),
+        .can_wait(warps__23__can_wait),
         .blocked(warps__23__blocked),
         .rel_go(warps__23__rel_go),
-        .rd_bad(warps__23__rd_bad),
-        .wr_bad(warps__23__wr_bad)
+        .rd_err(warps__23__rd_err),
+        .wr_err(warps__23__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__24(
         .clock(warps__24__clock),
@@ -1221,11 +1398,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__24__op_hit),
         .ag_op(warps__24__ag_op),
         .ag_n(warps__24__ag_n),
-        .ready(warps__24__ready),
+        .can_bulk(warps__24__can_bulk),
+        .can_commit(warps__24__can_commit),
+        .can_wait(warps__24__can_wait),
         .blocked(warps__24__blocked),
         .rel_go(warps__24__rel_go),
-        .rd_bad(warps__24__rd_bad),
-        .wr_bad(warps__24__wr_bad)
+        .rd_err(warps__24__rd_err),
+        .wr_err(warps__24__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__25(
         .clock(warps__25__clock),
@@ -1235,11 +1414,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__25__op_hit),
         .ag_op(warps__25__ag_op),
         .ag_n(warps__25__ag_n),
-        .ready(warps__25__ready),
+        .can_bulk(warps__25__can_bulk),
+        .can_commit(warps__25__can_commit),
+        .can_wait(warps__25__can_wait),
         .blocked(warps__25__blocked),
         .rel_go(warps__25__rel_go),
-        .rd_bad(warps__25__rd_bad),
-        .wr_bad(warps__25__wr_bad)
+        .rd_err(warps__25__rd_err),
+        .wr_err(warps__25__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__26(
         .clock(warps__26__clock),
@@ -1249,11 +1430,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__26__op_hit),
         .ag_op(warps__26__ag_op),
         .ag_n(warps__26__ag_n),
-        .ready(warps__26__ready),
+        .can_bulk(warps__26__can_bulk),
+        .can_commit(warps__26__can_commit),
+        .can_wait(warps__26__can_wait),
         .blocked(warps__26__blocked),
         .rel_go(warps__26__rel_go),
-        .rd_bad(warps__26__rd_bad),
-        .wr_bad(warps__26__wr_bad)
+        .rd_err(warps__26__rd_err),
+        .wr_err(warps__26__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__27(
         .clock(warps__27__clock),
@@ -1263,11 +1446,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__27__op_hit),
         .ag_op(warps__27__ag_op),
         .ag_n(warps__27__ag_n),
-        .ready(warps__27__ready),
+        .can_bulk(warps__27__can_bulk),
+        .can_commit(warps__27__can_commit),
+        .can_wait(warps__27__can_wait),
         .blocked(warps__27__blocked),
         .rel_go(warps__27__rel_go),
-        .rd_bad(warps__27__rd_bad),
-        .wr_bad(warps__27__wr_bad)
+        .rd_err(warps__27__rd_err),
+        .wr_err(warps__27__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__28(
         .clock(warps__28__clock),
@@ -1277,11 +1462,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__28__op_hit),
         .ag_op(warps__28__ag_op),
         .ag_n(warps__28__ag_n),
-        .ready(warps__28__ready),
+        .can_bulk(warps__28__can_bulk),
+        .can_commit(warps__28__can_commit),
+        .can_wait(warps__28__can_wait),
         .blocked(warps__28__blocked),
         .rel_go(warps__28__rel_go),
-        .rd_bad(warps__28__rd_bad),
-        .wr_bad(warps__28__wr_bad)
+        .rd_err(warps__28__rd_err),
+        .wr_err(warps__28__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__29(
         .clock(warps__29__clock),
@@ -1291,11 +1478,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__29__op_hit),
         .ag_op(warps__29__ag_op),
         .ag_n(warps__29__ag_n),
-        .ready(warps__29__ready),
+        .can_bulk(warps__29__can_bulk),
+        .can_commit(warps__29__can_commit),
+        .can_wait(warps__29__can_wait),
         .blocked(warps__29__blocked),
         .rel_go(warps__29__rel_go),
-        .rd_bad(warps__29__rd_bad),
-        .wr_bad(warps__29__wr_bad)
+        .rd_err(warps__29__rd_err),
+        .wr_err(warps__29__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__30(
         .clock(warps__30__clock),
@@ -1305,11 +1494,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__30__op_hit),
         .ag_op(warps__30__ag_op),
         .ag_n(warps__30__ag_n),
-        .ready(warps__30__ready),
+        .can_bulk(warps__30__can_bulk),
+        .can_commit(warps__30__can_commit),
+        .can_wait(warps__30__can_wait),
         .blocked(warps__30__blocked),
         .rel_go(warps__30__rel_go),
-        .rd_bad(warps__30__rd_bad),
-        .wr_bad(warps__30__wr_bad)
+        .rd_err(warps__30__rd_err),
+        .wr_err(warps__30__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__31(
         .clock(warps__31__clock),
@@ -1319,11 +1510,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__31__op_hit),
         .ag_op(warps__31__ag_op),
         .ag_n(warps__31__ag_n),
-        .ready(warps__31__ready),
+        .can_bulk(warps__31__can_bulk),
+        .can_commit(warps__31__can_commit),
+        .can_wait(warps__31__can_wait),
         .blocked(warps__31__blocked),
         .rel_go(warps__31__rel_go),
-        .rd_bad(warps__31__rd_bad),
-        .wr_bad(warps__31__wr_bad)
+        .rd_err(warps__31__rd_err),
+        .wr_err(warps__31__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__32(
         .clock(warps__32__clock),
@@ -1333,11 +1526,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__32__op_hit),
         .ag_op(warps__32__ag_op),
         .ag_n(warps__32__ag_n),
-        .ready(warps__32__ready),
+        .can_bulk(warps__32__can_bulk),
+        .can_commit(warps__32__can_commit),
+        .can_wait(warps__32__can_wait),
         .blocked(warps__32__blocked),
         .rel_go(warps__32__rel_go),
-        .rd_bad(warps__32__rd_bad),
-        .wr_bad(warps__32__wr_bad)
+        .rd_err(warps__32__rd_err),
+        .wr_err(warps__32__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__33(
         .clock(warps__33__clock),
@@ -1347,11 +1542,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__33__op_hit),
         .ag_op(warps__33__ag_op),
         .ag_n(warps__33__ag_n),
-        .ready(warps__33__ready),
+        .can_bulk(warps__33__can_bulk),
+        .can_commit(warps__33__can_commit),
+        .can_wait(warps__33__can_wait),
         .blocked(warps__33__blocked),
         .rel_go(warps__33__rel_go),
-        .rd_bad(warps__33__rd_bad),
-        .wr_bad(warps__33__wr_bad)
+        .rd_err(warps__33__rd_err),
+        .wr_err(warps__33__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__34(
         .clock(warps__34__clock),
@@ -1361,11 +1558,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__34__op_hit),
         .ag_op(warps__34__ag_op),
         .ag_n(warps__34__ag_n),
-        .ready(warps__34__ready),
+        .can_bulk(warps__34__can_bulk),
+        .can_commit(warps__34__can_commit),
+        .can_wait(warps__34__can_wait),
         .blocked(warps__34__blocked),
         .rel_go(warps__34__rel_go),
-        .rd_bad(warps__34__rd_bad),
-        .wr_bad(warps__34__wr_bad)
+        .rd_err(warps__34__rd_err),
+        .wr_err(warps__34__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__35(
         .clock(warps__35__clock),
@@ -1375,11 +1574,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__35__op_hit),
         .ag_op(warps__35__ag_op),
         .ag_n(warps__35__ag_n),
-        .ready(warps__35__ready),
+        .can_bulk(warps__35__can_bulk),
+        .can_commit(warps__35__can_commit),
+        .can_wait(warps__35__can_wait),
         .blocked(warps__35__blocked),
         .rel_go(warps__35__rel_go),
-        .rd_bad(warps__35__rd_bad),
-        .wr_bad(warps__35__wr_bad)
+        .rd_err(warps__35__rd_err),
+        .wr_err(warps__35__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__36(
         .clock(warps__36__clock),
@@ -1389,11 +1590,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__36__op_hit),
         .ag_op(warps__36__ag_op),
         .ag_n(warps__36__ag_n),
-        .ready(warps__36__ready),
+        .can_bulk(warps__36__can_bulk),
+        .can_commit(warps__36__can_commit),
+        .can_wait(warps__36__can_wait),
         .blocked(warps__36__blocked),
         .rel_go(warps__36__rel_go),
-        .rd_bad(warps__36__rd_bad),
-        .wr_bad(warps__36__wr_bad)
+        .rd_err(warps__36__rd_err),
+        .wr_err(warps__36__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__37(
         .clock(warps__37__clock),
@@ -1403,11 +1606,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__37__op_hit),
         .ag_op(warps__37__ag_op),
         .ag_n(warps__37__ag_n),
-        .ready(warps__37__ready),
+        .can_bulk(warps__37__can_bulk),
+        .can_commit(warps__37__can_commit),
+        .can_wait(warps__37__can_wait),
         .blocked(warps__37__blocked),
         .rel_go(warps__37__rel_go),
-        .rd_bad(warps__37__rd_bad),
-        .wr_bad(warps__37__wr_bad)
+        .rd_err(warps__37__rd_err),
+        .wr_err(warps__37__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__38(
         .clock(warps__38__clock),
@@ -1417,11 +1622,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__38__op_hit),
         .ag_op(warps__38__ag_op),
         .ag_n(warps__38__ag_n),
-        .ready(warps__38__ready),
+        .can_bulk(warps__38__can_bulk),
+        .can_commit(warps__38__can_commit),
+        .can_wait(warps__38__can_wait),
         .blocked(warps__38__blocked),
         .rel_go(warps__38__rel_go),
-        .rd_bad(warps__38__rd_bad),
-        .wr_bad(warps__38__wr_bad)
+        .rd_err(warps__38__rd_err),
+        .wr_err(warps__38__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__39(
         .clock(warps__39__clock),
@@ -1431,11 +1638,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__39__op_hit),
         .ag_op(warps__39__ag_op),
         .ag_n(warps__39__ag_n),
-        .ready(warps__39__ready),
+        .can_bulk(warps__39__can_bulk),
+        .can_commit(warps__39__can_commit),
+        .can_wait(warps__39__can_wait),
         .blocked(warps__39__blocked),
         .rel_go(warps__39__rel_go),
-        .rd_bad(warps__39__rd_bad),
-        .wr_bad(warps__39__wr_bad)
+        .rd_err(warps__39__rd_err),
+        .wr_err(warps__39__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__40(
         .clock(warps__40__clock),
@@ -1445,11 +1654,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__40__op_hit),
         .ag_op(warps__40__ag_op),
         .ag_n(warps__40__ag_n),
-        .ready(warps__40__ready),
+        .can_bulk(warps__40__can_bulk),
+        .can_commit(warps__40__can_commit),
+        .can_wait(warps__40__can_wait),
         .blocked(warps__40__blocked),
         .rel_go(warps__40__rel_go),
-        .rd_bad(warps__40__rd_bad),
-        .wr_bad(warps__40__wr_bad)
+        .rd_err(warps__40__rd_err),
+        .wr_err(warps__40__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__41(
         .clock(warps__41__clock),
@@ -1459,11 +1670,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__41__op_hit),
         .ag_op(warps__41__ag_op),
         .ag_n(warps__41__ag_n),
-        .ready(warps__41__ready),
+        .can_bulk(warps__41__can_bulk),
+        .can_commit(warps__41__can_commit),
+        .can_wait(warps__41__can_wait),
         .blocked(warps__41__blocked),
         .rel_go(warps__41__rel_go),
-        .rd_bad(warps__41__rd_bad),
-        .wr_bad(warps__41__wr_bad)
+        .rd_err(warps__41__rd_err),
+        .wr_err(warps__41__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__42(
         .clock(warps__42__clock),
@@ -1473,11 +1686,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__42__op_hit),
         .ag_op(warps__42__ag_op),
         .ag_n(warps__42__ag_n),
-        .ready(warps__42__ready),
+        .can_bulk(warps__42__can_bulk),
+        .can_commit(warps__42__can_commit),
+        .can_wait(warps__42__can_wait),
         .blocked(warps__42__blocked),
         .rel_go(warps__42__rel_go),
-        .rd_bad(warps__42__rd_bad),
-        .wr_bad(warps__42__wr_bad)
+        .rd_err(warps__42__rd_err),
+        .wr_err(warps__42__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__43(
         .clock(warps__43__clock),
@@ -1487,11 +1702,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__43__op_hit),
         .ag_op(warps__43__ag_op),
         .ag_n(warps__43__ag_n),
-        .ready(warps__43__ready),
+        .can_bulk(warps__43__can_bulk),
+        .can_commit(warps__43__can_commit),
+        .can_wait(warps__43__can_wait),
         .blocked(warps__43__blocked),
         .rel_go(warps__43__rel_go),
-        .rd_bad(warps__43__rd_bad),
-        .wr_bad(warps__43__wr_bad)
+        .rd_err(warps__43__rd_err),
+        .wr_err(warps__43__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__44(
         .clock(warps__44__clock),
@@ -1501,11 +1718,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__44__op_hit),
         .ag_op(warps__44__ag_op),
         .ag_n(warps__44__ag_n),
-        .ready(warps__44__ready),
+        .can_bulk(warps__44__can_bulk),
+        .can_commit(warps__44__can_commit),
+        .can_wait(warps__44__can_wait),
         .blocked(warps__44__blocked),
         .rel_go(warps__44__rel_go),
-        .rd_bad(warps__44__rd_bad),
-        .wr_bad(warps__44__wr_bad)
+        .rd_err(warps__44__rd_err),
+        .wr_err(warps__44__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__45(
         .clock(warps__45__clock),
@@ -1515,11 +1734,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__45__op_hit),
         .ag_op(warps__45__ag_op),
         .ag_n(warps__45__ag_n),
-        .ready(warps__45__ready),
+        .can_bulk(warps__45__can_bulk),
+        .can_commit(warps__45__can_commit),
+        .can_wait(warps__45__can_wait),
         .blocked(warps__45__blocked),
         .rel_go(warps__45__rel_go),
-        .rd_bad(warps__45__rd_bad),
-        .wr_bad(warps__45__wr_bad)
+        .rd_err(warps__45__rd_err),
+        .wr_err(warps__45__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__46(
         .clock(warps__46__clock),
@@ -1529,11 +1750,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__46__op_hit),
         .ag_op(warps__46__ag_op),
         .ag_n(warps__46__ag_n),
-        .ready(warps__46__ready),
+        .can_bulk(warps__46__can_bulk),
+        .can_commit(warps__46__can_commit),
+        .can_wait(warps__46__can_wait),
         .blocked(warps__46__blocked),
         .rel_go(warps__46__rel_go),
-        .rd_bad(warps__46__rd_bad),
-        .wr_bad(warps__46__wr_bad)
+        .rd_err(warps__46__rd_err),
+        .wr_err(warps__46__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__47(
         .clock(warps__47__clock),
@@ -1543,11 +1766,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__47__op_hit),
         .ag_op(warps__47__ag_op),
         .ag_n(warps__47__ag_n),
-        .ready(warps__47__ready),
+        .can_bulk(warps__47__can_bulk),
+        .can_commit(warps__47__can_commit),
+        .can_wait(warps__47__can_wait),
         .blocked(warps__47__blocked),
         .rel_go(warps__47__rel_go),
-        .rd_bad(warps__47__rd_bad),
-        .wr_bad(warps__47__wr_bad)
+        .rd_err(warps__47__rd_err),
+        .wr_err(warps__47__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__48(
         .clock(warps__48__clock),
@@ -1557,11 +1782,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__48__op_hit),
         .ag_op(warps__48__ag_op),
         .ag_n(warps__48__ag_n),
-        .ready(warps__48__ready),
+        .can_bulk(warps__48__can_bulk),
+        .can_commit(warps__48__can_commit),
+        .can_wait(warps__48__can_wait),
         .blocked(warps__48__blocked),
         .rel_go(warps__48__rel_go),
-        .rd_bad(warps__48__rd_bad),
-        .wr_bad(warps__48__wr_bad)
+        .rd_err(warps__48__rd_err),
+        .wr_err(warps__48__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__49(
         .clock(warps__49__clock),
@@ -1571,11 +1798,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__49__op_hit),
         .ag_op(warps__49__ag_op),
         .ag_n(warps__49__ag_n),
-        .ready(warps__49__ready),
+        .can_bulk(warps__49__can_bulk),
+        .can_commit(warps__49__can_commit),
+        .can_wait(warps__49__can_wait),
         .blocked(warps__49__blocked),
         .rel_go(warps__49__rel_go),
-        .rd_bad(warps__49__rd_bad),
-        .wr_bad(warps__49__wr_bad)
+        .rd_err(warps__49__rd_err),
+        .wr_err(warps__49__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__50(
         .clock(warps__50__clock),
@@ -1585,11 +1814,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__50__op_hit),
         .ag_op(warps__50__ag_op),
         .ag_n(warps__50__ag_n),
-        .ready(warps__50__ready),
+        .can_bulk(warps__50__can_bulk),
+        .can_commit(warps__50__can_commit),
+        .can_wait(warps__50__can_wait),
         .blocked(warps__50__blocked),
         .rel_go(warps__50__rel_go),
-        .rd_bad(warps__50__rd_bad),
-        .wr_bad(warps__50__wr_bad)
+        .rd_err(warps__50__rd_err),
+        .wr_err(warps__50__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__51(
         .clock(warps__51__clock),
@@ -1599,11 +1830,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__51__op_hit),
         .ag_op(warps__51__ag_op),
         .ag_n(warps__51__ag_n),
-        .ready(warps__51__ready),
+        .can_bulk(warps__51__can_bulk),
+        .can_commit(warps__51__can_commit),
+        .can_wait(warps__51__can_wait),
         .blocked(warps__51__blocked),
         .rel_go(warps__51__rel_go),
-        .rd_bad(warps__51__rd_bad),
-        .wr_bad(warps__51__wr_bad)
+        .rd_err(warps__51__rd_err),
+        .wr_err(warps__51__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__52(
         .clock(warps__52__clock),
@@ -1613,11 +1846,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__52__op_hit),
         .ag_op(warps__52__ag_op),
         .ag_n(warps__52__ag_n),
-        .ready(warps__52__ready),
+        .can_bulk(warps__52__can_bulk),
+        .can_commit(warps__52__can_commit),
+        .can_wait(warps__52__can_wait),
         .blocked(warps__52__blocked),
         .rel_go(warps__52__rel_go),
-        .rd_bad(warps__52__rd_bad),
-        .wr_bad(warps__52__wr_bad)
+        .rd_err(warps__52__rd_err),
+        .wr_err(warps__52__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__53(
         .clock(warps__53__clock),
@@ -1627,11 +1862,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__53__op_hit),
         .ag_op(warps__53__ag_op),
         .ag_n(warps__53__ag_n),
-        .ready(warps__53__ready),
+        .can_bulk(warps__53__can_bulk),
+        .can_commit(warps__53__can_commit),
+        .can_wait(warps__53__can_wait),
         .blocked(warps__53__blocked),
         .rel_go(warps__53__rel_go),
-        .rd_bad(warps__53__rd_bad),
-        .wr_bad(warps__53__wr_bad)
+        .rd_err(warps__53__rd_err),
+        .wr_err(warps__53__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__54(
         .clock(warps__54__clock),
@@ -1641,11 +1878,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__54__op_hit),
         .ag_op(warps__54__ag_op),
         .ag_n(warps__54__ag_n),
-        .ready(warps__54__ready),
+        .can_bulk(warps__54__can_bulk),
+        .can_commit(warps__54__can_commit),
+        .can_wait(warps__54__can_wait),
         .blocked(warps__54__blocked),
         .rel_go(warps__54__rel_go),
-        .rd_bad(warps__54__rd_bad),
-        .wr_bad(warps__54__wr_bad)
+        .rd_err(warps__54__rd_err),
+        .wr_err(warps__54__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__55(
         .clock(warps__55__clock),
@@ -1655,11 +1894,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__55__op_hit),
         .ag_op(warps__55__ag_op),
         .ag_n(warps__55__ag_n),
-        .ready(warps__55__ready),
+        .can_bulk(warps__55__can_bulk),
+        .can_commit(warps__55__can_commit),
+        .can_wait(warps__55__can_wait),
         .blocked(warps__55__blocked),
         .rel_go(warps__55__rel_go),
-        .rd_bad(warps__55__rd_bad),
-        .wr_bad(warps__55__wr_bad)
+        .rd_err(warps__55__rd_err),
+        .wr_err(warps__55__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__56(
         .clock(warps__56__clock),
@@ -1669,11 +1910,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__56__op_hit),
         .ag_op(warps__56__ag_op),
         .ag_n(warps__56__ag_n),
-        .ready(warps__56__ready),
+        .can_bulk(warps__56__can_bulk),
+        .can_commit(warps__56__can_commit),
+        .can_wait(warps__56__can_wait),
         .blocked(warps__56__blocked),
         .rel_go(warps__56__rel_go),
-        .rd_bad(warps__56__rd_bad),
-        .wr_bad(warps__56__wr_bad)
+        .rd_err(warps__56__rd_err),
+        .wr_err(warps__56__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__57(
         .clock(warps__57__clock),
@@ -1683,11 +1926,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__57__op_hit),
         .ag_op(warps__57__ag_op),
         .ag_n(warps__57__ag_n),
-        .ready(warps__57__ready),
+        .can_bulk(warps__57__can_bulk),
+        .can_commit(warps__57__can_commit),
+        .can_wait(warps__57__can_wait),
         .blocked(warps__57__blocked),
         .rel_go(warps__57__rel_go),
-        .rd_bad(warps__57__rd_bad),
-        .wr_bad(warps__57__wr_bad)
+        .rd_err(warps__57__rd_err),
+        .wr_err(warps__57__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__58(
         .clock(warps__58__clock),
@@ -1697,11 +1942,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__58__op_hit),
         .ag_op(warps__58__ag_op),
         .ag_n(warps__58__ag_n),
-        .ready(warps__58__ready),
+        .can_bulk(warps__58__can_bulk),
+        .can_commit(warps__58__can_commit),
+        .can_wait(warps__58__can_wait),
         .blocked(warps__58__blocked),
         .rel_go(warps__58__rel_go),
-        .rd_bad(warps__58__rd_bad),
-        .wr_bad(warps__58__wr_bad)
+        .rd_err(warps__58__rd_err),
+        .wr_err(warps__58__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__59(
         .clock(warps__59__clock),
@@ -1711,11 +1958,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__59__op_hit),
         .ag_op(warps__59__ag_op),
         .ag_n(warps__59__ag_n),
-        .ready(warps__59__ready),
+        .can_bulk(warps__59__can_bulk),
+        .can_commit(warps__59__can_commit),
+        .can_wait(warps__59__can_wait),
         .blocked(warps__59__blocked),
         .rel_go(warps__59__rel_go),
-        .rd_bad(warps__59__rd_bad),
-        .wr_bad(warps__59__wr_bad)
+        .rd_err(warps__59__rd_err),
+        .wr_err(warps__59__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__60(
         .clock(warps__60__clock),
@@ -1725,11 +1974,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__60__op_hit),
         .ag_op(warps__60__ag_op),
         .ag_n(warps__60__ag_n),
-        .ready(warps__60__ready),
+        .can_bulk(warps__60__can_bulk),
+        .can_commit(warps__60__can_commit),
+        .can_wait(warps__60__can_wait),
         .blocked(warps__60__blocked),
         .rel_go(warps__60__rel_go),
-        .rd_bad(warps__60__rd_bad),
-        .wr_bad(warps__60__wr_bad)
+        .rd_err(warps__60__rd_err),
+        .wr_err(warps__60__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__61(
         .clock(warps__61__clock),
@@ -1739,11 +1990,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__61__op_hit),
         .ag_op(warps__61__ag_op),
         .ag_n(warps__61__ag_n),
-        .ready(warps__61__ready),
+        .can_bulk(warps__61__can_bulk),
+        .can_commit(warps__61__can_commit),
+        .can_wait(warps__61__can_wait),
         .blocked(warps__61__blocked),
         .rel_go(warps__61__rel_go),
-        .rd_bad(warps__61__rd_bad),
-        .wr_bad(warps__61__wr_bad)
+        .rd_err(warps__61__rd_err),
+        .wr_err(warps__61__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__62(
         .clock(warps__62__clock),
@@ -1753,11 +2006,13 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__62__op_hit),
         .ag_op(warps__62__ag_op),
         .ag_n(warps__62__ag_n),
-        .ready(warps__62__ready),
+        .can_bulk(warps__62__can_bulk),
+        .can_commit(warps__62__can_commit),
+        .can_wait(warps__62__can_wait),
         .blocked(warps__62__blocked),
         .rel_go(warps__62__rel_go),
-        .rd_bad(warps__62__rd_bad),
-        .wr_bad(warps__62__wr_bad)
+        .rd_err(warps__62__rd_err),
+        .wr_err(warps__62__wr_err)
     );
     agrp_w64_g4_o8__warps__0 warps__63(
         .clock(warps__63__clock),
@@ -1767,24 +2022,21 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         .op_hit(warps__63__op_hit),
         .ag_op(warps__63__ag_op),
         .ag_n(warps__63__ag_n),
-        .ready(warps__63__ready),
+        .can_bulk(warps__63__can_bulk),
+        .can_commit(warps__63__can_commit),
+        .can_wait(warps__63__can_wait),
         .blocked(warps__63__blocked),
         .rel_go(warps__63__rel_go),
-        .rd_bad(warps__63__rd_bad),
-        .wr_bad(warps__63__wr_bad)
-    );
-    agrp_w64_g4_o8__cause_r cause_r(
-        .d(cause_r__d),
-        .q(cause_r__q),
-        .clock(cause_r__clock)
+        .rd_err(warps__63__rd_err),
+        .wr_err(warps__63__wr_err)
     );
     
     // Update code
     always @(*) begin
-        cause_r__clock = clock;
-        cause_r__d = cause_r__q;
+        bulk_sel = 1'b0;
+        commit_sel = 1'b0;
+        wait_sel = 1'b0;
         cause_n = 32'h0;
-        ready_sel = 1'b0;
         blk_n = 32'h0;
         rel_n = 32'h0;
         warps__0__clock = clock;
@@ -1794,17 +2046,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__0__op_hit = ag_valid & (ag_warp == warp_idx__0);
         warps__0__ag_op = ag_op;
         warps__0__ag_n = ag_n;
-        if (ag_warp == warp_idx__0) begin
-            ready_sel = warps__0__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__0) & warps__0__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__0) & warps__0__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__0) & warps__0__can_wait);
+        if (warps__0__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__0__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (0)) | ((warps__0__blocked) << (0)));
         rel_n = (rel_n & ~(1 << (0)) | ((warps__0__rel_go) << (0)));
-        if (warps__0__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__0__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__1__clock = clock;
         warps__1__reset = reset;
         warps__1__rd_hit = rd_valid & (rd_warp == warp_idx__1);
@@ -1812,17 +2064,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__1__op_hit = ag_valid & (ag_warp == warp_idx__1);
         warps__1__ag_op = ag_op;
         warps__1__ag_n = ag_n;
-        if (ag_warp == warp_idx__1) begin
-            ready_sel = warps__1__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__1) & warps__1__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__1) & warps__1__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__1) & warps__1__can_wait);
+        if (warps__1__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__1__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (1)) | ((warps__1__blocked) << (1)));
         rel_n = (rel_n & ~(1 << (1)) | ((warps__1__rel_go) << (1)));
-        if (warps__1__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__1__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__2__clock = clock;
         warps__2__reset = reset;
         warps__2__rd_hit = rd_valid & (rd_warp == warp_idx__2);
@@ -1830,17 +2082,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__2__op_hit = ag_valid & (ag_warp == warp_idx__2);
         warps__2__ag_op = ag_op;
         warps__2__ag_n = ag_n;
-        if (ag_warp == warp_idx__2) begin
-            ready_sel = warps__2__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__2) & warps__2__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__2) & warps__2__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__2) & warps__2__can_wait);
+        if (warps__2__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__2__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (2)) | ((warps__2__blocked) << (2)));
         rel_n = (rel_n & ~(1 << (2)) | ((warps__2__rel_go) << (2)));
-        if (warps__2__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__2__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__3__clock = clock;
         warps__3__reset = reset;
         warps__3__rd_hit = rd_valid & (rd_warp == warp_idx__3);
@@ -1848,17 +2100,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__3__op_hit = ag_valid & (ag_warp == warp_idx__3);
         warps__3__ag_op = ag_op;
         warps__3__ag_n = ag_n;
-        if (ag_warp == warp_idx__3) begin
-            ready_sel = warps__3__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__3) & warps__3__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__3) & warps__3__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__3) & warps__3__can_wait);
+        if (warps__3__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__3__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (3)) | ((warps__3__blocked) << (3)));
         rel_n = (rel_n & ~(1 << (3)) | ((warps__3__rel_go) << (3)));
-        if (warps__3__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__3__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__4__clock = clock;
         warps__4__reset = reset;
         warps__4__rd_hit = rd_valid & (rd_warp == warp_idx__4);
@@ -1866,17 +2118,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__4__op_hit = ag_valid & (ag_warp == warp_idx__4);
         warps__4__ag_op = ag_op;
         warps__4__ag_n = ag_n;
-        if (ag_warp == warp_idx__4) begin
-            ready_sel = warps__4__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__4) & warps__4__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__4) & warps__4__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__4) & warps__4__can_wait);
+        if (warps__4__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__4__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (4)) | ((warps__4__blocked) << (4)));
         rel_n = (rel_n & ~(1 << (4)) | ((warps__4__rel_go) << (4)));
-        if (warps__4__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__4__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__5__clock = clock;
         warps__5__reset = reset;
         warps__5__rd_hit = rd_valid & (rd_warp == warp_idx__5);
@@ -1884,17 +2136,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__5__op_hit = ag_valid & (ag_warp == warp_idx__5);
         warps__5__ag_op = ag_op;
         warps__5__ag_n = ag_n;
-        if (ag_warp == warp_idx__5) begin
-            ready_sel = warps__5__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__5) & warps__5__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__5) & warps__5__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__5) & warps__5__can_wait);
+        if (warps__5__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__5__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (5)) | ((warps__5__blocked) << (5)));
         rel_n = (rel_n & ~(1 << (5)) | ((warps__5__rel_go) << (5)));
-        if (warps__5__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__5__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__6__clock = clock;
         warps__6__reset = reset;
         warps__6__rd_hit = rd_valid & (rd_warp == warp_idx__6);
@@ -1902,17 +2154,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__6__op_hit = ag_valid & (ag_warp == warp_idx__6);
         warps__6__ag_op = ag_op;
         warps__6__ag_n = ag_n;
-        if (ag_warp == warp_idx__6) begin
-            ready_sel = warps__6__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__6) & warps__6__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__6) & warps__6__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__6) & warps__6__can_wait);
+        if (warps__6__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__6__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (6)) | ((warps__6__blocked) << (6)));
         rel_n = (rel_n & ~(1 << (6)) | ((warps__6__rel_go) << (6)));
-        if (warps__6__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__6__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__7__clock = clock;
         warps__7__reset = reset;
         warps__7__rd_hit = rd_valid & (rd_warp == warp_idx__7);
@@ -1920,17 +2172,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__7__op_hit = ag_valid & (ag_warp == warp_idx__7);
         warps__7__ag_op = ag_op;
         warps__7__ag_n = ag_n;
-        if (ag_warp == warp_idx__7) begin
-            ready_sel = warps__7__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__7) & warps__7__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__7) & warps__7__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__7) & warps__7__can_wait);
+        if (warps__7__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__7__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (7)) | ((warps__7__blocked) << (7)));
         rel_n = (rel_n & ~(1 << (7)) | ((warps__7__rel_go) << (7)));
-        if (warps__7__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__7__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__8__clock = clock;
         warps__8__reset = reset;
         warps__8__rd_hit = rd_valid & (rd_warp == warp_idx__8);
@@ -1938,17 +2190,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__8__op_hit = ag_valid & (ag_warp == warp_idx__8);
         warps__8__ag_op = ag_op;
         warps__8__ag_n = ag_n;
-        if (ag_warp == warp_idx__8) begin
-            ready_sel = warps__8__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__8) & warps__8__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__8) & warps__8__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__8) & warps__8__can_wait);
+        if (warps__8__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__8__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (8)) | ((warps__8__blocked) << (8)));
         rel_n = (rel_n & ~(1 << (8)) | ((warps__8__rel_go) << (8)));
-        if (warps__8__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__8__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__9__clock = clock;
         warps__9__reset = reset;
         warps__9__rd_hit = rd_valid & (rd_warp == warp_idx__9);
@@ -1956,17 +2208,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__9__op_hit = ag_valid & (ag_warp == warp_idx__9);
         warps__9__ag_op = ag_op;
         warps__9__ag_n = ag_n;
-        if (ag_warp == warp_idx__9) begin
-            ready_sel = warps__9__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__9) & warps__9__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__9) & warps__9__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__9) & warps__9__can_wait);
+        if (warps__9__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__9__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (9)) | ((warps__9__blocked) << (9)));
         rel_n = (rel_n & ~(1 << (9)) | ((warps__9__rel_go) << (9)));
-        if (warps__9__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__9__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__10__clock = clock;
         warps__10__reset = reset;
         warps__10__rd_hit = rd_valid & (rd_warp == warp_idx__10);
@@ -1974,17 +2226,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__10__op_hit = ag_valid & (ag_warp == warp_idx__10);
         warps__10__ag_op = ag_op;
         warps__10__ag_n = ag_n;
-        if (ag_warp == warp_idx__10) begin
-            ready_sel = warps__10__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__10) & warps__10__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__10) & warps__10__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__10) & warps__10__can_wait);
+        if (warps__10__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__10__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (10)) | ((warps__10__blocked) << (10)));
         rel_n = (rel_n & ~(1 << (10)) | ((warps__10__rel_go) << (10)));
-        if (warps__10__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__10__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__11__clock = clock;
         warps__11__reset = reset;
         warps__11__rd_hit = rd_valid & (rd_warp == warp_idx__11);
@@ -1992,17 +2244,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__11__op_hit = ag_valid & (ag_warp == warp_idx__11);
         warps__11__ag_op = ag_op;
         warps__11__ag_n = ag_n;
-        if (ag_warp == warp_idx__11) begin
-            ready_sel = warps__11__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__11) & warps__11__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__11) & warps__11__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__11) & warps__11__can_wait);
+        if (warps__11__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__11__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (11)) | ((warps__11__blocked) << (11)));
         rel_n = (rel_n & ~(1 << (11)) | ((warps__11__rel_go) << (11)));
-        if (warps__11__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__11__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__12__clock = clock;
         warps__12__reset = reset;
         warps__12__rd_hit = rd_valid & (rd_warp == warp_idx__12);
@@ -2010,17 +2262,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__12__op_hit = ag_valid & (ag_warp == warp_idx__12);
         warps__12__ag_op = ag_op;
         warps__12__ag_n = ag_n;
-        if (ag_warp == warp_idx__12) begin
-            ready_sel = warps__12__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__12) & warps__12__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__12) & warps__12__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__12) & warps__12__can_wait);
+        if (warps__12__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__12__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (12)) | ((warps__12__blocked) << (12)));
         rel_n = (rel_n & ~(1 << (12)) | ((warps__12__rel_go) << (12)));
-        if (warps__12__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__12__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__13__clock = clock;
         warps__13__reset = reset;
         warps__13__rd_hit = rd_valid & (rd_warp == warp_idx__13);
@@ -2028,17 +2280,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__13__op_hit = ag_valid & (ag_warp == warp_idx__13);
         warps__13__ag_op = ag_op;
         warps__13__ag_n = ag_n;
-        if (ag_warp == warp_idx__13) begin
-            ready_sel = warps__13__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__13) & warps__13__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__13) & warps__13__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__13) & warps__13__can_wait);
+        if (warps__13__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__13__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (13)) | ((warps__13__blocked) << (13)));
         rel_n = (rel_n & ~(1 << (13)) | ((warps__13__rel_go) << (13)));
-        if (warps__13__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__13__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__14__clock = clock;
         warps__14__reset = reset;
         warps__14__rd_hit = rd_valid & (rd_warp == warp_idx__14);
@@ -2046,17 +2298,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__14__op_hit = ag_valid & (ag_warp == warp_idx__14);
         warps__14__ag_op = ag_op;
         warps__14__ag_n = ag_n;
-        if (ag_warp == warp_idx__14) begin
-            ready_sel = warps__14__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__14) & warps__14__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__14) & warps__14__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__14) & warps__14__can_wait);
+        if (warps__14__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__14__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (14)) | ((warps__14__blocked) << (14)));
         rel_n = (rel_n & ~(1 << (14)) | ((warps__14__rel_go) << (14)));
-        if (warps__14__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__14__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__15__clock = clock;
         warps__15__reset = reset;
         warps__15__rd_hit = rd_valid & (rd_warp == warp_idx__15);
@@ -2064,17 +2316,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__15__op_hit = ag_valid & (ag_warp == warp_idx__15);
         warps__15__ag_op = ag_op;
         warps__15__ag_n = ag_n;
-        if (ag_warp == warp_idx__15) begin
-            ready_sel = warps__15__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__15) & warps__15__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__15) & warps__15__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__15) & warps__15__can_wait);
+        if (warps__15__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__15__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (15)) | ((warps__15__blocked) << (15)));
         rel_n = (rel_n & ~(1 << (15)) | ((warps__15__rel_go) << (15)));
-        if (warps__15__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__15__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__16__clock = clock;
         warps__16__reset = reset;
         warps__16__rd_hit = rd_valid & (rd_warp == warp_idx__16);
@@ -2082,17 +2334,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__16__op_hit = ag_valid & (ag_warp == warp_idx__16);
         warps__16__ag_op = ag_op;
         warps__16__ag_n = ag_n;
-        if (ag_warp == warp_idx__16) begin
-            ready_sel = warps__16__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__16) & warps__16__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__16) & warps__16__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__16) & warps__16__can_wait);
+        if (warps__16__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__16__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (16)) | ((warps__16__blocked) << (16)));
         rel_n = (rel_n & ~(1 << (16)) | ((warps__16__rel_go) << (16)));
-        if (warps__16__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__16__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__17__clock = clock;
         warps__17__reset = reset;
         warps__17__rd_hit = rd_valid & (rd_warp == warp_idx__17);
@@ -2100,17 +2352,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__17__op_hit = ag_valid & (ag_warp == warp_idx__17);
         warps__17__ag_op = ag_op;
         warps__17__ag_n = ag_n;
-        if (ag_warp == warp_idx__17) begin
-            ready_sel = warps__17__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__17) & warps__17__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__17) & warps__17__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__17) & warps__17__can_wait);
+        if (warps__17__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__17__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (17)) | ((warps__17__blocked) << (17)));
         rel_n = (rel_n & ~(1 << (17)) | ((warps__17__rel_go) << (17)));
-        if (warps__17__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__17__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__18__clock = clock;
         warps__18__reset = reset;
         warps__18__rd_hit = rd_valid & (rd_warp == warp_idx__18);
@@ -2118,17 +2370,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__18__op_hit = ag_valid & (ag_warp == warp_idx__18);
         warps__18__ag_op = ag_op;
         warps__18__ag_n = ag_n;
-        if (ag_warp == warp_idx__18) begin
-            ready_sel = warps__18__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__18) & warps__18__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__18) & warps__18__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__18) & warps__18__can_wait);
+        if (warps__18__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__18__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (18)) | ((warps__18__blocked) << (18)));
         rel_n = (rel_n & ~(1 << (18)) | ((warps__18__rel_go) << (18)));
-        if (warps__18__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__18__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__19__clock = clock;
         warps__19__reset = reset;
         warps__19__rd_hit = rd_valid & (rd_warp == warp_idx__19);
@@ -2136,17 +2388,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__19__op_hit = ag_valid & (ag_warp == warp_idx__19);
         warps__19__ag_op = ag_op;
         warps__19__ag_n = ag_n;
-        if (ag_warp == warp_idx__19) begin
-            ready_sel = warps__19__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__19) & warps__19__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__19) & warps__19__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__19) & warps__19__can_wait);
+        if (warps__19__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__19__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (19)) | ((warps__19__blocked) << (19)));
         rel_n = (rel_n & ~(1 << (19)) | ((warps__19__rel_go) << (19)));
-        if (warps__19__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__19__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__20__clock = clock;
         warps__20__reset = reset;
         warps__20__rd_hit = rd_valid & (rd_warp == warp_idx__20);
@@ -2154,17 +2406,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__20__op_hit = ag_valid & (ag_warp == warp_idx__20);
         warps__20__ag_op = ag_op;
         warps__20__ag_n = ag_n;
-        if (ag_warp == warp_idx__20) begin
-            ready_sel = warps__20__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__20) & warps__20__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__20) & warps__20__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__20) & warps__20__can_wait);
+        if (warps__20__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__20__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (20)) | ((warps__20__blocked) << (20)));
         rel_n = (rel_n & ~(1 << (20)) | ((warps__20__rel_go) << (20)));
-        if (warps__20__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__20__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__21__clock = clock;
         warps__21__reset = reset;
         warps__21__rd_hit = rd_valid & (rd_warp == warp_idx__21);
@@ -2172,17 +2424,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__21__op_hit = ag_valid & (ag_warp == warp_idx__21);
         warps__21__ag_op = ag_op;
         warps__21__ag_n = ag_n;
-        if (ag_warp == warp_idx__21) begin
-            ready_sel = warps__21__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__21) & warps__21__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__21) & warps__21__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__21) & warps__21__can_wait);
+        if (warps__21__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__21__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (21)) | ((warps__21__blocked) << (21)));
         rel_n = (rel_n & ~(1 << (21)) | ((warps__21__rel_go) << (21)));
-        if (warps__21__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__21__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__22__clock = clock;
         warps__22__reset = reset;
         warps__22__rd_hit = rd_valid & (rd_warp == warp_idx__22);
@@ -2190,17 +2442,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__22__op_hit = ag_valid & (ag_warp == warp_idx__22);
         warps__22__ag_op = ag_op;
         warps__22__ag_n = ag_n;
-        if (ag_warp == warp_idx__22) begin
-            ready_sel = warps__22__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__22) & warps__22__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__22) & warps__22__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__22) & warps__22__can_wait);
+        if (warps__22__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__22__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (22)) | ((warps__22__blocked) << (22)));
         rel_n = (rel_n & ~(1 << (22)) | ((warps__22__rel_go) << (22)));
-        if (warps__22__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__22__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__23__clock = clock;
         warps__23__reset = reset;
         warps__23__rd_hit = rd_valid & (rd_warp == warp_idx__23);
@@ -2208,17 +2460,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__23__op_hit = ag_valid & (ag_warp == warp_idx__23);
         warps__23__ag_op = ag_op;
         warps__23__ag_n = ag_n;
-        if (ag_warp == warp_idx__23) begin
-            ready_sel = warps__23__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__23) & warps__23__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__23) & warps__23__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__23) & warps__23__can_wait);
+        if (warps__23__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__23__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (23)) | ((warps__23__blocked) << (23)));
         rel_n = (rel_n & ~(1 << (23)) | ((warps__23__rel_go) << (23)));
-        if (warps__23__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__23__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__24__clock = clock;
         warps__24__reset = reset;
         warps__24__rd_hit = rd_valid & (rd_warp == warp_idx__24);
@@ -2226,17 +2478,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__24__op_hit = ag_valid & (ag_warp == warp_idx__24);
         warps__24__ag_op = ag_op;
         warps__24__ag_n = ag_n;
-        if (ag_warp == warp_idx__24) begin
-            ready_sel = warps__24__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__24) & warps__24__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__24) & warps__24__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__24) & warps__24__can_wait);
+        if (warps__24__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__24__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (24)) | ((warps__24__blocked) << (24)));
         rel_n = (rel_n & ~(1 << (24)) | ((warps__24__rel_go) << (24)));
-        if (warps__24__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__24__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__25__clock = clock;
         warps__25__reset = reset;
         warps__25__rd_hit = rd_valid & (rd_warp == warp_idx__25);
@@ -2244,17 +2496,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__25__op_hit = ag_valid & (ag_warp == warp_idx__25);
         warps__25__ag_op = ag_op;
         warps__25__ag_n = ag_n;
-        if (ag_warp == warp_idx__25) begin
-            ready_sel = warps__25__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__25) & warps__25__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__25) & warps__25__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__25) & warps__25__can_wait);
+        if (warps__25__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__25__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (25)) | ((warps__25__blocked) << (25)));
         rel_n = (rel_n & ~(1 << (25)) | ((warps__25__rel_go) << (25)));
-        if (warps__25__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__25__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__26__clock = clock;
         warps__26__reset = reset;
         warps__26__rd_hit = rd_valid & (rd_warp == warp_idx__26);
@@ -2262,17 +2514,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__26__op_hit = ag_valid & (ag_warp == warp_idx__26);
         warps__26__ag_op = ag_op;
         warps__26__ag_n = ag_n;
-        if (ag_warp == warp_idx__26) begin
-            ready_sel = warps__26__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__26) & warps__26__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__26) & warps__26__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__26) & warps__26__can_wait);
+        if (warps__26__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__26__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (26)) | ((warps__26__blocked) << (26)));
         rel_n = (rel_n & ~(1 << (26)) | ((warps__26__rel_go) << (26)));
-        if (warps__26__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__26__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__27__clock = clock;
         warps__27__reset = reset;
         warps__27__rd_hit = rd_valid & (rd_warp == warp_idx__27);
@@ -2280,17 +2532,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__27__op_hit = ag_valid & (ag_warp == warp_idx__27);
         warps__27__ag_op = ag_op;
         warps__27__ag_n = ag_n;
-        if (ag_warp == warp_idx__27) begin
-            ready_sel = warps__27__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__27) & warps__27__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__27) & warps__27__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__27) & warps__27__can_wait);
+        if (warps__27__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__27__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (27)) | ((warps__27__blocked) << (27)));
         rel_n = (rel_n & ~(1 << (27)) | ((warps__27__rel_go) << (27)));
-        if (warps__27__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__27__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__28__clock = clock;
         warps__28__reset = reset;
         warps__28__rd_hit = rd_valid & (rd_warp == warp_idx__28);
@@ -2298,17 +2550,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__28__op_hit = ag_valid & (ag_warp == warp_idx__28);
         warps__28__ag_op = ag_op;
         warps__28__ag_n = ag_n;
-        if (ag_warp == warp_idx__28) begin
-            ready_sel = warps__28__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__28) & warps__28__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__28) & warps__28__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__28) & warps__28__can_wait);
+        if (warps__28__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__28__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (28)) | ((warps__28__blocked) << (28)));
         rel_n = (rel_n & ~(1 << (28)) | ((warps__28__rel_go) << (28)));
-        if (warps__28__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__28__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__29__clock = clock;
         warps__29__reset = reset;
         warps__29__rd_hit = rd_valid & (rd_warp == warp_idx__29);
@@ -2316,17 +2568,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__29__op_hit = ag_valid & (ag_warp == warp_idx__29);
         warps__29__ag_op = ag_op;
         warps__29__ag_n = ag_n;
-        if (ag_warp == warp_idx__29) begin
-            ready_sel = warps__29__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__29) & warps__29__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__29) & warps__29__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__29) & warps__29__can_wait);
+        if (warps__29__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__29__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (29)) | ((warps__29__blocked) << (29)));
         rel_n = (rel_n & ~(1 << (29)) | ((warps__29__rel_go) << (29)));
-        if (warps__29__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__29__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__30__clock = clock;
         warps__30__reset = reset;
         warps__30__rd_hit = rd_valid & (rd_warp == warp_idx__30);
@@ -2334,17 +2586,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__30__op_hit = ag_valid & (ag_warp == warp_idx__30);
         warps__30__ag_op = ag_op;
         warps__30__ag_n = ag_n;
-        if (ag_warp == warp_idx__30) begin
-            ready_sel = warps__30__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__30) & warps__30__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__30) & warps__30__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__30) & warps__30__can_wait);
+        if (warps__30__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__30__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (30)) | ((warps__30__blocked) << (30)));
         rel_n = (rel_n & ~(1 << (30)) | ((warps__30__rel_go) << (30)));
-        if (warps__30__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__30__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__31__clock = clock;
         warps__31__reset = reset;
         warps__31__rd_hit = rd_valid & (rd_warp == warp_idx__31);
@@ -2352,17 +2604,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__31__op_hit = ag_valid & (ag_warp == warp_idx__31);
         warps__31__ag_op = ag_op;
         warps__31__ag_n = ag_n;
-        if (ag_warp == warp_idx__31) begin
-            ready_sel = warps__31__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__31) & warps__31__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__31) & warps__31__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__31) & warps__31__can_wait);
+        if (warps__31__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__31__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (31)) | ((warps__31__blocked) << (31)));
         rel_n = (rel_n & ~(1 << (31)) | ((warps__31__rel_go) << (31)));
-        if (warps__31__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__31__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__32__clock = clock;
         warps__32__reset = reset;
         warps__32__rd_hit = rd_valid & (rd_warp == warp_idx__32);
@@ -2370,17 +2622,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__32__op_hit = ag_valid & (ag_warp == warp_idx__32);
         warps__32__ag_op = ag_op;
         warps__32__ag_n = ag_n;
-        if (ag_warp == warp_idx__32) begin
-            ready_sel = warps__32__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__32) & warps__32__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__32) & warps__32__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__32) & warps__32__can_wait);
+        if (warps__32__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__32__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (32)) | ((warps__32__blocked) << (32)));
         rel_n = (rel_n & ~(1 << (32)) | ((warps__32__rel_go) << (32)));
-        if (warps__32__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__32__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__33__clock = clock;
         warps__33__reset = reset;
         warps__33__rd_hit = rd_valid & (rd_warp == warp_idx__33);
@@ -2388,17 +2640,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__33__op_hit = ag_valid & (ag_warp == warp_idx__33);
         warps__33__ag_op = ag_op;
         warps__33__ag_n = ag_n;
-        if (ag_warp == warp_idx__33) begin
-            ready_sel = warps__33__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__33) & warps__33__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__33) & warps__33__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__33) & warps__33__can_wait);
+        if (warps__33__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__33__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (33)) | ((warps__33__blocked) << (33)));
         rel_n = (rel_n & ~(1 << (33)) | ((warps__33__rel_go) << (33)));
-        if (warps__33__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__33__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__34__clock = clock;
         warps__34__reset = reset;
         warps__34__rd_hit = rd_valid & (rd_warp == warp_idx__34);
@@ -2406,17 +2658,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__34__op_hit = ag_valid & (ag_warp == warp_idx__34);
         warps__34__ag_op = ag_op;
         warps__34__ag_n = ag_n;
-        if (ag_warp == warp_idx__34) begin
-            ready_sel = warps__34__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__34) & warps__34__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__34) & warps__34__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__34) & warps__34__can_wait);
+        if (warps__34__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__34__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (34)) | ((warps__34__blocked) << (34)));
         rel_n = (rel_n & ~(1 << (34)) | ((warps__34__rel_go) << (34)));
-        if (warps__34__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__34__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__35__clock = clock;
         warps__35__reset = reset;
         warps__35__rd_hit = rd_valid & (rd_warp == warp_idx__35);
@@ -2424,17 +2676,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__35__op_hit = ag_valid & (ag_warp == warp_idx__35);
         warps__35__ag_op = ag_op;
         warps__35__ag_n = ag_n;
-        if (ag_warp == warp_idx__35) begin
-            ready_sel = warps__35__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__35) & warps__35__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__35) & warps__35__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__35) & warps__35__can_wait);
+        if (warps__35__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__35__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (35)) | ((warps__35__blocked) << (35)));
         rel_n = (rel_n & ~(1 << (35)) | ((warps__35__rel_go) << (35)));
-        if (warps__35__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__35__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__36__clock = clock;
         warps__36__reset = reset;
         warps__36__rd_hit = rd_valid & (rd_warp == warp_idx__36);
@@ -2442,17 +2694,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__36__op_hit = ag_valid & (ag_warp == warp_idx__36);
         warps__36__ag_op = ag_op;
         warps__36__ag_n = ag_n;
-        if (ag_warp == warp_idx__36) begin
-            ready_sel = warps__36__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__36) & warps__36__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__36) & warps__36__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__36) & warps__36__can_wait);
+        if (warps__36__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__36__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (36)) | ((warps__36__blocked) << (36)));
         rel_n = (rel_n & ~(1 << (36)) | ((warps__36__rel_go) << (36)));
-        if (warps__36__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__36__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__37__clock = clock;
         warps__37__reset = reset;
         warps__37__rd_hit = rd_valid & (rd_warp == warp_idx__37);
@@ -2460,17 +2712,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__37__op_hit = ag_valid & (ag_warp == warp_idx__37);
         warps__37__ag_op = ag_op;
         warps__37__ag_n = ag_n;
-        if (ag_warp == warp_idx__37) begin
-            ready_sel = warps__37__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__37) & warps__37__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__37) & warps__37__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__37) & warps__37__can_wait);
+        if (warps__37__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__37__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (37)) | ((warps__37__blocked) << (37)));
         rel_n = (rel_n & ~(1 << (37)) | ((warps__37__rel_go) << (37)));
-        if (warps__37__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__37__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__38__clock = clock;
         warps__38__reset = reset;
         warps__38__rd_hit = rd_valid & (rd_warp == warp_idx__38);
@@ -2478,17 +2730,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__38__op_hit = ag_valid & (ag_warp == warp_idx__38);
         warps__38__ag_op = ag_op;
         warps__38__ag_n = ag_n;
-        if (ag_warp == warp_idx__38) begin
-            ready_sel = warps__38__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__38) & warps__38__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__38) & warps__38__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__38) & warps__38__can_wait);
+        if (warps__38__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__38__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (38)) | ((warps__38__blocked) << (38)));
         rel_n = (rel_n & ~(1 << (38)) | ((warps__38__rel_go) << (38)));
-        if (warps__38__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__38__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__39__clock = clock;
         warps__39__reset = reset;
         warps__39__rd_hit = rd_valid & (rd_warp == warp_idx__39);
@@ -2496,17 +2748,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__39__op_hit = ag_valid & (ag_warp == warp_idx__39);
         warps__39__ag_op = ag_op;
         warps__39__ag_n = ag_n;
-        if (ag_warp == warp_idx__39) begin
-            ready_sel = warps__39__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__39) & warps__39__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__39) & warps__39__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__39) & warps__39__can_wait);
+        if (warps__39__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__39__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (39)) | ((warps__39__blocked) << (39)));
         rel_n = (rel_n & ~(1 << (39)) | ((warps__39__rel_go) << (39)));
-        if (warps__39__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__39__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__40__clock = clock;
         warps__40__reset = reset;
         warps__40__rd_hit = rd_valid & (rd_warp == warp_idx__40);
@@ -2514,17 +2766,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__40__op_hit = ag_valid & (ag_warp == warp_idx__40);
         warps__40__ag_op = ag_op;
         warps__40__ag_n = ag_n;
-        if (ag_warp == warp_idx__40) begin
-            ready_sel = warps__40__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__40) & warps__40__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__40) & warps__40__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__40) & warps__40__can_wait);
+        if (warps__40__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__40__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (40)) | ((warps__40__blocked) << (40)));
         rel_n = (rel_n & ~(1 << (40)) | ((warps__40__rel_go) << (40)));
-        if (warps__40__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__40__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__41__clock = clock;
         warps__41__reset = reset;
         warps__41__rd_hit = rd_valid & (rd_warp == warp_idx__41);
@@ -2532,17 +2784,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__41__op_hit = ag_valid & (ag_warp == warp_idx__41);
         warps__41__ag_op = ag_op;
         warps__41__ag_n = ag_n;
-        if (ag_warp == warp_idx__41) begin
-            ready_sel = warps__41__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__41) & warps__41__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__41) & warps__41__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__41) & warps__41__can_wait);
+        if (warps__41__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__41__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (41)) | ((warps__41__blocked) << (41)));
         rel_n = (rel_n & ~(1 << (41)) | ((warps__41__rel_go) << (41)));
-        if (warps__41__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__41__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__42__clock = clock;
         warps__42__reset = reset;
         warps__42__rd_hit = rd_valid & (rd_warp == warp_idx__42);
@@ -2550,17 +2802,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__42__op_hit = ag_valid & (ag_warp == warp_idx__42);
         warps__42__ag_op = ag_op;
         warps__42__ag_n = ag_n;
-        if (ag_warp == warp_idx__42) begin
-            ready_sel = warps__42__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__42) & warps__42__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__42) & warps__42__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__42) & warps__42__can_wait);
+        if (warps__42__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__42__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (42)) | ((warps__42__blocked) << (42)));
         rel_n = (rel_n & ~(1 << (42)) | ((warps__42__rel_go) << (42)));
-        if (warps__42__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__42__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__43__clock = clock;
         warps__43__reset = reset;
         warps__43__rd_hit = rd_valid & (rd_warp == warp_idx__43);
@@ -2568,17 +2820,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__43__op_hit = ag_valid & (ag_warp == warp_idx__43);
         warps__43__ag_op = ag_op;
         warps__43__ag_n = ag_n;
-        if (ag_warp == warp_idx__43) begin
-            ready_sel = warps__43__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__43) & warps__43__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__43) & warps__43__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__43) & warps__43__can_wait);
+        if (warps__43__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__43__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (43)) | ((warps__43__blocked) << (43)));
         rel_n = (rel_n & ~(1 << (43)) | ((warps__43__rel_go) << (43)));
-        if (warps__43__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__43__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__44__clock = clock;
         warps__44__reset = reset;
         warps__44__rd_hit = rd_valid & (rd_warp == warp_idx__44);
@@ -2586,17 +2838,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__44__op_hit = ag_valid & (ag_warp == warp_idx__44);
         warps__44__ag_op = ag_op;
         warps__44__ag_n = ag_n;
-        if (ag_warp == warp_idx__44) begin
-            ready_sel = warps__44__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__44) & warps__44__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__44) & warps__44__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__44) & warps__44__can_wait);
+        if (warps__44__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__44__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (44)) | ((warps__44__blocked) << (44)));
         rel_n = (rel_n & ~(1 << (44)) | ((warps__44__rel_go) << (44)));
-        if (warps__44__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__44__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__45__clock = clock;
         warps__45__reset = reset;
         warps__45__rd_hit = rd_valid & (rd_warp == warp_idx__45);
@@ -2604,17 +2856,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__45__op_hit = ag_valid & (ag_warp == warp_idx__45);
         warps__45__ag_op = ag_op;
         warps__45__ag_n = ag_n;
-        if (ag_warp == warp_idx__45) begin
-            ready_sel = warps__45__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__45) & warps__45__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__45) & warps__45__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__45) & warps__45__can_wait);
+        if (warps__45__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__45__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (45)) | ((warps__45__blocked) << (45)));
         rel_n = (rel_n & ~(1 << (45)) | ((warps__45__rel_go) << (45)));
-        if (warps__45__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__45__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__46__clock = clock;
         warps__46__reset = reset;
         warps__46__rd_hit = rd_valid & (rd_warp == warp_idx__46);
@@ -2622,17 +2874,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__46__op_hit = ag_valid & (ag_warp == warp_idx__46);
         warps__46__ag_op = ag_op;
         warps__46__ag_n = ag_n;
-        if (ag_warp == warp_idx__46) begin
-            ready_sel = warps__46__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__46) & warps__46__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__46) & warps__46__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__46) & warps__46__can_wait);
+        if (warps__46__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__46__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (46)) | ((warps__46__blocked) << (46)));
         rel_n = (rel_n & ~(1 << (46)) | ((warps__46__rel_go) << (46)));
-        if (warps__46__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__46__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__47__clock = clock;
         warps__47__reset = reset;
         warps__47__rd_hit = rd_valid & (rd_warp == warp_idx__47);
@@ -2640,17 +2892,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__47__op_hit = ag_valid & (ag_warp == warp_idx__47);
         warps__47__ag_op = ag_op;
         warps__47__ag_n = ag_n;
-        if (ag_warp == warp_idx__47) begin
-            ready_sel = warps__47__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__47) & warps__47__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__47) & warps__47__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__47) & warps__47__can_wait);
+        if (warps__47__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__47__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (47)) | ((warps__47__blocked) << (47)));
         rel_n = (rel_n & ~(1 << (47)) | ((warps__47__rel_go) << (47)));
-        if (warps__47__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__47__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__48__clock = clock;
         warps__48__reset = reset;
         warps__48__rd_hit = rd_valid & (rd_warp == warp_idx__48);
@@ -2658,17 +2910,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__48__op_hit = ag_valid & (ag_warp == warp_idx__48);
         warps__48__ag_op = ag_op;
         warps__48__ag_n = ag_n;
-        if (ag_warp == warp_idx__48) begin
-            ready_sel = warps__48__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__48) & warps__48__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__48) & warps__48__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__48) & warps__48__can_wait);
+        if (warps__48__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__48__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (48)) | ((warps__48__blocked) << (48)));
         rel_n = (rel_n & ~(1 << (48)) | ((warps__48__rel_go) << (48)));
-        if (warps__48__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__48__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__49__clock = clock;
         warps__49__reset = reset;
         warps__49__rd_hit = rd_valid & (rd_warp == warp_idx__49);
@@ -2676,17 +2928,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__49__op_hit = ag_valid & (ag_warp == warp_idx__49);
         warps__49__ag_op = ag_op;
         warps__49__ag_n = ag_n;
-        if (ag_warp == warp_idx__49) begin
-            ready_sel = warps__49__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__49) & warps__49__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__49) & warps__49__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__49) & warps__49__can_wait);
+        if (warps__49__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__49__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (49)) | ((warps__49__blocked) << (49)));
         rel_n = (rel_n & ~(1 << (49)) | ((warps__49__rel_go) << (49)));
-        if (warps__49__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__49__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__50__clock = clock;
         warps__50__reset = reset;
         warps__50__rd_hit = rd_valid & (rd_warp == warp_idx__50);
@@ -2694,17 +2946,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__50__op_hit = ag_valid & (ag_warp == warp_idx__50);
         warps__50__ag_op = ag_op;
         warps__50__ag_n = ag_n;
-        if (ag_warp == warp_idx__50) begin
-            ready_sel = warps__50__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__50) & warps__50__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__50) & warps__50__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__50) & warps__50__can_wait);
+        if (warps__50__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__50__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (50)) | ((warps__50__blocked) << (50)));
         rel_n = (rel_n & ~(1 << (50)) | ((warps__50__rel_go) << (50)));
-        if (warps__50__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__50__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__51__clock = clock;
         warps__51__reset = reset;
         warps__51__rd_hit = rd_valid & (rd_warp == warp_idx__51);
@@ -2712,17 +2964,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__51__op_hit = ag_valid & (ag_warp == warp_idx__51);
         warps__51__ag_op = ag_op;
         warps__51__ag_n = ag_n;
-        if (ag_warp == warp_idx__51) begin
-            ready_sel = warps__51__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__51) & warps__51__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__51) & warps__51__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__51) & warps__51__can_wait);
+        if (warps__51__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__51__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (51)) | ((warps__51__blocked) << (51)));
         rel_n = (rel_n & ~(1 << (51)) | ((warps__51__rel_go) << (51)));
-        if (warps__51__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__51__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__52__clock = clock;
         warps__52__reset = reset;
         warps__52__rd_hit = rd_valid & (rd_warp == warp_idx__52);
@@ -2730,17 +2982,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__52__op_hit = ag_valid & (ag_warp == warp_idx__52);
         warps__52__ag_op = ag_op;
         warps__52__ag_n = ag_n;
-        if (ag_warp == warp_idx__52) begin
-            ready_sel = warps__52__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__52) & warps__52__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__52) & warps__52__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__52) & warps__52__can_wait);
+        if (warps__52__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__52__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (52)) | ((warps__52__blocked) << (52)));
         rel_n = (rel_n & ~(1 << (52)) | ((warps__52__rel_go) << (52)));
-        if (warps__52__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__52__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__53__clock = clock;
         warps__53__reset = reset;
         warps__53__rd_hit = rd_valid & (rd_warp == warp_idx__53);
@@ -2748,17 +3000,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__53__op_hit = ag_valid & (ag_warp == warp_idx__53);
         warps__53__ag_op = ag_op;
         warps__53__ag_n = ag_n;
-        if (ag_warp == warp_idx__53) begin
-            ready_sel = warps__53__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__53) & warps__53__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__53) & warps__53__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__53) & warps__53__can_wait);
+        if (warps__53__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__53__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (53)) | ((warps__53__blocked) << (53)));
         rel_n = (rel_n & ~(1 << (53)) | ((warps__53__rel_go) << (53)));
-        if (warps__53__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__53__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__54__clock = clock;
         warps__54__reset = reset;
         warps__54__rd_hit = rd_valid & (rd_warp == warp_idx__54);
@@ -2766,17 +3018,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__54__op_hit = ag_valid & (ag_warp == warp_idx__54);
         warps__54__ag_op = ag_op;
         warps__54__ag_n = ag_n;
-        if (ag_warp == warp_idx__54) begin
-            ready_sel = warps__54__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__54) & warps__54__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__54) & warps__54__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__54) & warps__54__can_wait);
+        if (warps__54__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__54__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (54)) | ((warps__54__blocked) << (54)));
         rel_n = (rel_n & ~(1 << (54)) | ((warps__54__rel_go) << (54)));
-        if (warps__54__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__54__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__55__clock = clock;
         warps__55__reset = reset;
         warps__55__rd_hit = rd_valid & (rd_warp == warp_idx__55);
@@ -2784,17 +3036,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__55__op_hit = ag_valid & (ag_warp == warp_idx__55);
         warps__55__ag_op = ag_op;
         warps__55__ag_n = ag_n;
-        if (ag_warp == warp_idx__55) begin
-            ready_sel = warps__55__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__55) & warps__55__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__55) & warps__55__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__55) & warps__55__can_wait);
+        if (warps__55__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__55__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (55)) | ((warps__55__blocked) << (55)));
         rel_n = (rel_n & ~(1 << (55)) | ((warps__55__rel_go) << (55)));
-        if (warps__55__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__55__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__56__clock = clock;
         warps__56__reset = reset;
         warps__56__rd_hit = rd_valid & (rd_warp == warp_idx__56);
@@ -2802,17 +3054,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__56__op_hit = ag_valid & (ag_warp == warp_idx__56);
         warps__56__ag_op = ag_op;
         warps__56__ag_n = ag_n;
-        if (ag_warp == warp_idx__56) begin
-            ready_sel = warps__56__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__56) & warps__56__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__56) & warps__56__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__56) & warps__56__can_wait);
+        if (warps__56__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__56__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (56)) | ((warps__56__blocked) << (56)));
         rel_n = (rel_n & ~(1 << (56)) | ((warps__56__rel_go) << (56)));
-        if (warps__56__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__56__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__57__clock = clock;
         warps__57__reset = reset;
         warps__57__rd_hit = rd_valid & (rd_warp == warp_idx__57);
@@ -2820,17 +3072,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__57__op_hit = ag_valid & (ag_warp == warp_idx__57);
         warps__57__ag_op = ag_op;
         warps__57__ag_n = ag_n;
-        if (ag_warp == warp_idx__57) begin
-            ready_sel = warps__57__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__57) & warps__57__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__57) & warps__57__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__57) & warps__57__can_wait);
+        if (warps__57__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__57__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (57)) | ((warps__57__blocked) << (57)));
         rel_n = (rel_n & ~(1 << (57)) | ((warps__57__rel_go) << (57)));
-        if (warps__57__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__57__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__58__clock = clock;
         warps__58__reset = reset;
         warps__58__rd_hit = rd_valid & (rd_warp == warp_idx__58);
@@ -2838,17 +3090,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__58__op_hit = ag_valid & (ag_warp == warp_idx__58);
         warps__58__ag_op = ag_op;
         warps__58__ag_n = ag_n;
-        if (ag_warp == warp_idx__58) begin
-            ready_sel = warps__58__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__58) & warps__58__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__58) & warps__58__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__58) & warps__58__can_wait);
+        if (warps__58__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__58__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (58)) | ((warps__58__blocked) << (58)));
         rel_n = (rel_n & ~(1 << (58)) | ((warps__58__rel_go) << (58)));
-        if (warps__58__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__58__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__59__clock = clock;
         warps__59__reset = reset;
         warps__59__rd_hit = rd_valid & (rd_warp == warp_idx__59);
@@ -2856,17 +3108,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__59__op_hit = ag_valid & (ag_warp == warp_idx__59);
         warps__59__ag_op = ag_op;
         warps__59__ag_n = ag_n;
-        if (ag_warp == warp_idx__59) begin
-            ready_sel = warps__59__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__59) & warps__59__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__59) & warps__59__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__59) & warps__59__can_wait);
+        if (warps__59__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__59__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (59)) | ((warps__59__blocked) << (59)));
         rel_n = (rel_n & ~(1 << (59)) | ((warps__59__rel_go) << (59)));
-        if (warps__59__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__59__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__60__clock = clock;
         warps__60__reset = reset;
         warps__60__rd_hit = rd_valid & (rd_warp == warp_idx__60);
@@ -2874,17 +3126,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__60__op_hit = ag_valid & (ag_warp == warp_idx__60);
         warps__60__ag_op = ag_op;
         warps__60__ag_n = ag_n;
-        if (ag_warp == warp_idx__60) begin
-            ready_sel = warps__60__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__60) & warps__60__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__60) & warps__60__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__60) & warps__60__can_wait);
+        if (warps__60__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__60__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (60)) | ((warps__60__blocked) << (60)));
         rel_n = (rel_n & ~(1 << (60)) | ((warps__60__rel_go) << (60)));
-        if (warps__60__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__60__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__61__clock = clock;
         warps__61__reset = reset;
         warps__61__rd_hit = rd_valid & (rd_warp == warp_idx__61);
@@ -2892,17 +3144,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__61__op_hit = ag_valid & (ag_warp == warp_idx__61);
         warps__61__ag_op = ag_op;
         warps__61__ag_n = ag_n;
-        if (ag_warp == warp_idx__61) begin
-            ready_sel = warps__61__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__61) & warps__61__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__61) & warps__61__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__61) & warps__61__can_wait);
+        if (warps__61__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__61__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (61)) | ((warps__61__blocked) << (61)));
         rel_n = (rel_n & ~(1 << (61)) | ((warps__61__rel_go) << (61)));
-        if (warps__61__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__61__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__62__clock = clock;
         warps__62__reset = reset;
         warps__62__rd_hit = rd_valid & (rd_warp == warp_idx__62);
@@ -2910,17 +3162,17 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__62__op_hit = ag_valid & (ag_warp == warp_idx__62);
         warps__62__ag_op = ag_op;
         warps__62__ag_n = ag_n;
-        if (ag_warp == warp_idx__62) begin
-            ready_sel = warps__62__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__62) & warps__62__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__62) & warps__62__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__62) & warps__62__can_wait);
+        if (warps__62__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__62__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (62)) | ((warps__62__blocked) << (62)));
         rel_n = (rel_n & ~(1 << (62)) | ((warps__62__rel_go) << (62)));
-        if (warps__62__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__62__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__63__clock = clock;
         warps__63__reset = reset;
         warps__63__rd_hit = rd_valid & (rd_warp == warp_idx__63);
@@ -2928,25 +3180,31 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
         warps__63__op_hit = ag_valid & (ag_warp == warp_idx__63);
         warps__63__ag_op = ag_op;
         warps__63__ag_n = ag_n;
-        if (ag_warp == warp_idx__63) begin
-            ready_sel = warps__63__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__63) & warps__63__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__63) & warps__63__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__63) & warps__63__can_wait);
+        if (warps__63__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__63__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (63)) | ((warps__63__blocked) << (63)));
         rel_n = (rel_n & ~(1 << (63)) | ((warps__63__rel_go) << (63)));
-        if (warps__63__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        if (ag_op == op_bulk) begin
+            ag_ready = ag_valid & bulk_sel;
         end
-        if (warps__63__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
+        else if (ag_op == op_commit) begin
+            ag_ready = ag_valid & commit_sel;
         end
-        cause_r__d = cause_n;
-        ag_ready = ag_valid & ready_sel;
+        else begin
+            ag_ready = ag_valid & wait_sel;
+        end
         blocked = blk_n;
         release_mask = rel_n;
-        err_cause = cause_r__q;
-        err = |cause_r__q;
+        err_cause = cause_n;
+        err = |cause_n;
         if (reset) begin
-            cause_r__d = 32'h0;
             ag_ready = 1'b0;
             blocked = 32'h0;
             release_mask = 32'h0;
@@ -2958,26 +3216,7 @@ module agrp_w64_g4_o8(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,
 endmodule // agrp_w64_g4_o8
 
 
-module agrp_w64_g4_o8__cause_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // agrp_w64_g4_o8__cause_r
-
-
-module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
+module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,can_bulk,can_commit,can_wait,blocked,rel_go,rd_err,wr_err);
     
     // Module arguments
     input wire  clock;
@@ -2987,11 +3226,13 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
     input wire  op_hit;
     input wire  [1:0] ag_op;
     input wire  [2:0] ag_n;
-    output reg  ready;
+    output reg  can_bulk;
+    output reg  can_commit;
+    output reg  can_wait;
     output reg  blocked;
     output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
+    output reg  rd_err;
+    output reg  wr_err;
     
     // Constant declarations
     localparam  max_ops = 8'hff;
@@ -3076,42 +3317,73 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
     reg  wait_rd__d;
     wire  wait_rd__q;
     reg  wait_rd__clock;
+    reg  rd_bad_r__d;
+    wire  rd_bad_r__q;
+    reg  rd_bad_r__clock;
+    reg  wr_bad_r__d;
+    wire  wr_bad_r__q;
+    reg  wr_bad_r__clock;
     
     // Local signals
+    reg  [1:0] f_inc;
+    reg  [1:0] head_inc;
+    reg  [1:0] tail_inc;
     reg  [3:0] tail_hot;
     reg  [7:0] tot_f;
     reg  [7:0] tot_h;
     reg  [2:0] seq_f1;
     reg  [2:0] seq_h1;
-    reg  counted;
-    reg  [2:0] cc_post;
+    reg  [7:0] rdone_inc;
+    reg  [7:0] wdone_inc;
+    reg  f_last;
+    reg  w_last;
+    reg  rd_gt;
+    reg  rd_ge;
+    reg  f_is_h;
+    reg  c_ok0;
+    reg  c_ok1;
+    reg  or_nz;
+    reg  or_one;
+    reg  ow_nz;
+    reg  ow_one;
+    reg  ow_gt;
+    reg  ow_ge;
+    reg  [7:0] open_rd_dec;
+    reg  [7:0] open_rd_inc;
+    reg  [7:0] open_wr_dec;
+    reg  [7:0] open_wr_inc;
+    reg  [7:0] gap;
+    reg  [7:0] gap_dec;
+    reg  [7:0] gap_inc;
+    reg  [2:0] cc_inc;
+    reg  [2:0] n_inc;
+    reg  [2:0] rp_inc;
+    reg  [2:0] rp_from_f;
+    reg  [2:0] rp_from_f_c;
+    reg  [2:0] n_from_h;
+    reg  [2:0] n_from_h_c;
+    reg  f_next_live;
+    reg  h_next_live;
+    reg  h_ne_t;
     reg  met;
     reg  rd_dec_c;
     reg  rd_dec_o;
-    reg  [7:0] rdone_inc;
     reg  rd_fin;
-    reg  [7:0] rd_seen;
-    reg  [1:0] f_inc;
-    reg  [1:0] f_post;
-    reg  unr_post;
-    reg  [7:0] rdone_post;
-    reg  [7:0] open_rd_post;
-    reg  [7:0] open_wr_post;
-    reg  f_is_h;
+    reg  rd_bad;
+    reg  wr_bad;
     reg  wr_dec_c;
     reg  wr_dec_o;
-    reg  [7:0] wdone_inc;
     reg  wr_fin;
-    reg  [7:0] wdone_post;
-    reg  accept;
     reg  do_bulk;
     reg  do_commit;
     reg  do_wait;
+    reg  [7:0] ow_post;
+    reg  ow_post_nz;
+    reg  ord_post_nz;
     reg  do_slot;
-    reg  [1:0] tail_inc;
-    reg  [1:0] tail_post;
-    reg  any_post;
-    reg  [1:0] head_inc;
+    reg  counted;
+    reg  unr_pre;
+    reg  new_front;
     
     // Sub module instances
     agrp_w64_g4_o8__warps__0__open_rd tot__0(
@@ -3154,12 +3426,12 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         .q(seq__3__q),
         .clock(seq__3__clock)
     );
-    agrp_w64_g4_o8__cause_r head(
+    agrp_w64_g4_o8__warps__0__f head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
     );
-    agrp_w64_g4_o8__cause_r tail(
+    agrp_w64_g4_o8__warps__0__f tail(
         .d(tail__d),
         .q(tail__q),
         .clock(tail__clock)
@@ -3169,7 +3441,7 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         .q(any__q),
         .clock(any__clock)
     );
-    agrp_w64_g4_o8__cause_r f(
+    agrp_w64_g4_o8__warps__0__f f(
         .d(f__d),
         .q(f__q),
         .clock(f__clock)
@@ -3229,6 +3501,16 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         .q(wait_rd__q),
         .clock(wait_rd__clock)
     );
+    agrp_w64_g4_o8__warps__0__any rd_bad_r(
+        .d(rd_bad_r__d),
+        .q(rd_bad_r__q),
+        .clock(rd_bad_r__clock)
+    );
+    agrp_w64_g4_o8__warps__0__any wr_bad_r(
+        .d(wr_bad_r__d),
+        .q(wr_bad_r__q),
+        .clock(wr_bad_r__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3247,6 +3529,8 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         blk__clock = clock;
         wait_n__clock = clock;
         wait_rd__clock = clock;
+        rd_bad_r__clock = clock;
+        wr_bad_r__clock = clock;
         head__d = head__q;
         tail__d = tail__q;
         any__d = any__q;
@@ -3262,8 +3546,11 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         blk__d = blk__q;
         wait_n__d = wait_n__q;
         wait_rd__d = wait_rd__q;
+        rd_bad_r__d = rd_bad_r__q;
+        wr_bad_r__d = wr_bad_r__q;
         f_inc = f__q + one_h;
         head_inc = head__q + one_h;
+        tail_inc = tail__q + one_h;
         tail_hot = 32'h0;
         tot_f = 32'h0;
         tot_h = 32'h0;
@@ -3345,6 +3632,38 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         if (tail__q == slot_idx__3) begin
             tail_hot = (tail_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        rdone_inc = rdone__q + one_o;
+        wdone_inc = wdone__q + one_o;
+        f_last = rdone_inc == tot_f;
+        w_last = wdone_inc == tot_h;
+        rd_gt = rdone__q > wdone__q;
+        rd_ge = rdone__q >= wdone__q;
+        f_is_h = unr__q & (f__q == head__q);
+        c_ok0 = ~f_is_h | rd_gt;
+        c_ok1 = rd_ge;
+        or_nz = |open_rd__q;
+        or_one = open_rd__q == one_o;
+        ow_nz = |open_wr__q;
+        ow_one = open_wr__q == one_o;
+        ow_gt = open_wr__q > open_rd__q;
+        ow_ge = open_wr__q >= open_rd__q;
+        open_rd_dec = open_rd__q - one_o;
+        open_rd_inc = open_rd__q + one_o;
+        open_wr_dec = open_wr__q - one_o;
+        open_wr_inc = open_wr__q + one_o;
+        gap = open_wr__q - open_rd__q;
+        gap_dec = gap - one_o;
+        gap_inc = gap + one_o;
+        cc_inc = cc__q + one_n;
+        n_inc = n__q + one_n;
+        rp_inc = rp__q + one_n;
+        rp_from_f = cc__q - seq_f1;
+        rp_from_f_c = cc_inc - seq_f1;
+        n_from_h = cc__q - seq_h1;
+        n_from_h_c = cc_inc - seq_h1;
+        f_next_live = f_inc != tail__q;
+        h_next_live = head_inc != tail__q;
+        h_ne_t = head__q != tail__q;
         if (wait_rd__q) begin
             met = rp__q <= wait_n__q;
         end
@@ -3353,146 +3672,168 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
         end
         blocked = blk__q;
         rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
+        rd_err = rd_bad_r__q;
+        wr_err = wr_bad_r__q;
         rd_dec_c = rd_hit & unr__q;
-        rd_dec_o = rd_hit & ~unr__q & |open_rd__q;
-        rd_bad = rd_hit & ~unr__q & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        rdone_inc = rdone__q + one_o;
-        rd_fin = rd_dec_c & (rdone_inc == tot_f);
-        rd_seen = rdone__q;
-        if (rd_dec_c) begin
-            rd_seen = rdone_inc;
-        end
-        rdone_post = rd_seen;
-        f_post = f__q;
-        unr_post = unr__q;
-        if (rd_fin) begin
-            rdone_post = 32'h0;
-            f_post = f_inc;
-            unr_post = f_inc != tail__q;
-        end
-        f_is_h = unr__q & (f__q == head__q);
-        wr_dec_c = wr_hit & any__q & (~f_is_h | (rd_seen > wdone__q));
-        wr_dec_o = wr_hit & ~any__q & (open_wr__q > open_rd_post);
+        rd_dec_o = rd_hit & ~unr__q & or_nz;
+        rd_bad = rd_hit & ~unr__q & ~or_nz;
+        rd_fin = rd_dec_c & f_last;
+        wr_dec_c = wr_hit & any__q & (c_ok0 | (rd_dec_c & c_ok1));
+        wr_dec_o = wr_hit & ~any__q & (ow_gt | (rd_dec_o & ow_ge));
         wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
+        rd_bad_r__d = rd_bad;
+        wr_bad_r__d = wr_bad;
+        wr_fin = wr_dec_c & w_last;
+        can_bulk = ~blk__q & (open_wr__q != max_ops);
+        can_commit = ~blk__q & (n__q != full_g);
+        can_wait = ~blk__q;
+        do_bulk = op_hit & (ag_op == op_bulk) & can_bulk;
+        do_commit = op_hit & (ag_op == op_commit) & can_commit;
+        do_wait = op_hit & ag_op[32'h1] & can_wait;
+        ow_post = open_wr__q;
         if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
+            ow_post = open_wr_dec;
         end
-        wdone_inc = wdone__q + one_o;
-        wr_fin = wr_dec_c & (wdone_inc == tot_h);
-        wdone_post = wdone__q;
-        if (wr_dec_c) begin
-            wdone_post = wdone_inc;
-        end
-        if (wr_fin) begin
-            wdone_post = 32'h0;
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        do_slot = do_commit & |open_wr_post;
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        tail_inc = tail__q + one_h;
-        tail_post = tail__q;
-        any_post = any__q;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        cc_post = cc__q;
+        ow_post_nz = ow_nz & ~(wr_dec_o & ow_one);
+        ord_post_nz = or_nz & ~(rd_dec_o & or_one);
+        do_slot = do_commit & ow_post_nz;
+        counted = do_commit & (any__q | ow_post_nz);
         if (do_commit) begin
             open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            cc_post = cc__q + one_n;
         end
-        cc__d = cc_post;
-        counted = do_commit & (any__q | do_slot);
+        else if (do_bulk & ~rd_dec_o) begin
+            open_rd__d = open_rd_inc;
+        end
+        else if (~do_bulk & rd_dec_o) begin
+            open_rd__d = open_rd_dec;
+        end
+        else begin
+            open_rd__d = open_rd__q;
+        end
+        if (do_commit) begin
+            open_wr__d = 32'h0;
+        end
+        else if (do_bulk & ~wr_dec_o) begin
+            open_wr__d = open_wr_inc;
+        end
+        else if (~do_bulk & wr_dec_o) begin
+            open_wr__d = open_wr_dec;
+        end
+        else begin
+            open_wr__d = open_wr__q;
+        end
+        cc__d = cc__q;
+        if (do_commit) begin
+            cc__d = cc_inc;
+        end
+        tail__d = tail__q;
         if (do_slot) begin
+            tail__d = tail_inc;
             if (tail_hot[0]) begin
-                tot__0__d = open_wr_post;
+                tot__0__d = ow_post;
                 seq__0__d = cc__q;
             end
             if (tail_hot[1]) begin
-                tot__1__d = open_wr_post;
+                tot__1__d = ow_post;
                 seq__1__d = cc__q;
             end
             if (tail_hot[2]) begin
-                tot__2__d = open_wr_post;
+                tot__2__d = ow_post;
                 seq__2__d = cc__q;
             end
             if (tail_hot[3]) begin
-                tot__3__d = open_wr_post;
+                tot__3__d = ow_post;
                 seq__3__d = cc__q;
-            end
-            tail_post = tail_inc;
-            any_post = 1'b1;
-            if (|open_rd_post) begin
-                if (~unr_post) begin
-                    rdone_post = open_wr_post - open_rd_post;
-                end
-                unr_post = 1'b1;
-            end
-            else if (~unr_post) begin
-                f_post = tail_inc;
             end
         end
         if (do_wait) begin
-            blk__d = 1'b1;
             wait_n__d = ag_n;
             wait_rd__d = ag_op[32'h0];
         end
-        if (rd_fin & (f_inc != tail__q)) begin
-            rp__d = cc_post - seq_f1;
+        blk__d = do_wait | (blk__q & ~met);
+        unr_pre = unr__q;
+        if (rd_fin) begin
+            unr_pre = f_next_live;
+        end
+        new_front = do_slot & ord_post_nz & ~unr_pre;
+        unr__d = unr_pre | (do_slot & ord_post_nz);
+        if (new_front) begin
+            if (wr_dec_o == rd_dec_o) begin
+                rdone__d = gap;
+            end
+            else if (rd_dec_o) begin
+                rdone__d = gap_inc;
+            end
+            else begin
+                rdone__d = gap_dec;
+            end
+        end
+        else if (rd_fin) begin
+            rdone__d = 32'h0;
+        end
+        else if (rd_dec_c) begin
+            rdone__d = rdone_inc;
+        end
+        else begin
+            rdone__d = rdone__q;
+        end
+        f__d = f__q;
+        if (rd_fin) begin
+            f__d = f_inc;
+        end
+        if (do_slot & ~ord_post_nz & ~unr_pre) begin
+            f__d = tail_inc;
+        end
+        if (rd_fin & f_next_live) begin
+            if (do_commit) begin
+                rp__d = rp_from_f_c;
+            end
+            else begin
+                rp__d = rp_from_f;
+            end
         end
         else if (unr__q & ~rd_fin) begin
-            rp__d = rp__q;
             if (counted) begin
-                rp__d = rp__q + one_n;
+                rp__d = rp_inc;
             end
+            else begin
+                rp__d = rp__q;
+            end
+        end
+        else if (do_slot & ord_post_nz) begin
+            rp__d = one_n;
         end
         else begin
             rp__d = 32'h0;
-            if (do_slot & |open_rd_post) begin
-                rp__d = one_n;
-            end
         end
-        f__d = f_post;
-        unr__d = unr_post;
-        rdone__d = rdone_post;
-        wdone__d = wdone_post;
-        tail__d = tail_post;
+        wdone__d = wdone__q;
+        if (wr_dec_c) begin
+            wdone__d = wdone_inc;
+        end
         head__d = head__q;
-        any__d = any_post;
-        n__d = n__q;
+        any__d = any__q | do_slot;
         if (counted) begin
-            n__d = n__q + one_n;
+            n__d = n_inc;
+        end
+        else begin
+            n__d = n__q;
         end
         if (wr_fin) begin
+            wdone__d = 32'h0;
             head__d = head_inc;
-            any__d = head_inc != tail_post;
-            if (head_inc != tail__q) begin
-                n__d = cc_post - seq_h1;
+            if (do_slot) begin
+                any__d = h_ne_t;
+            end
+            else begin
+                any__d = h_next_live;
+            end
+            if (h_next_live) begin
+                if (do_commit) begin
+                    n__d = n_from_h_c;
+                end
+                else begin
+                    n__d = n_from_h;
+                end
             end
             else if (do_slot) begin
                 n__d = one_n;
@@ -3525,6 +3866,8 @@ module agrp_w64_g4_o8__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,read
             blk__d = 1'b0;
             wait_n__d = 32'h0;
             wait_rd__d = 1'b0;
+            rd_bad_r__d = 1'b0;
+            wr_bad_r__d = 1'b0;
         end
     end
     
@@ -3567,6 +3910,25 @@ module agrp_w64_g4_o8__warps__0__cc(d,q,clock);
     end
           
 endmodule // agrp_w64_g4_o8__warps__0__cc
+
+
+module agrp_w64_g4_o8__warps__0__f(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // agrp_w64_g4_o8__warps__0__f
 
 
 module agrp_w64_g4_o8__warps__0__open_rd(d,q,clock);

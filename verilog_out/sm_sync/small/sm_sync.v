@@ -449,6 +449,8 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
     localparam  warp_idx__5 = 3'b101;
     localparam  warp_idx__6 = 3'b110;
     localparam  warp_idx__7 = 3'b111;
+    localparam  op_bulk = 2'b0;
+    localparam  op_commit = 2'b1;
     
     // Stub signals
     reg  warps__0__clock;
@@ -458,11 +460,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
     reg  warps__0__op_hit;
     reg  [1:0] warps__0__ag_op;
     reg  [1:0] warps__0__ag_n;
-    wire  warps__0__ready;
+    wire  warps__0__can_bulk;
+    wire  warps__0__can_commit;
+    wire  warps__0__can_wait;
     wire  warps__0__blocked;
     wire  warps__0__rel_go;
-    wire  warps__0__rd_bad;
-    wire  warps__0__wr_bad;
+    wire  warps__0__rd_err;
+    wire  warps__0__wr_err;
     reg  warps__1__clock;
     reg  warps__1__reset;
     reg  warps__1__rd_hit;
@@ -470,11 +474,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
     reg  warps__1__op_hit;
     reg  [1:0] warps__1__ag_op;
     reg  [1:0] warps__1__ag_n;
-    wire  warps__1__ready;
+    wire  warps__1__can_bulk;
+    wire  warps__1__can_commit;
+    wire  warps__1__can_wait;
     wire  warps__1__blocked;
     wire  warps__1__rel_go;
-    wire  warps__1__rd_bad;
-    wire  warps__1__wr_bad;
+    wire  warps__1__rd_err;
+    wire  warps__1__wr_err;
     reg  warps__2__clock;
     reg  warps__2__reset;
     reg  warps__2__rd_hit;
@@ -482,11 +488,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
     reg  warps__2__op_hit;
     reg  [1:0] warps__2__ag_op;
     reg  [1:0] warps__2__ag_n;
-    wire  warps__2__ready;
+    wire  warps__2__can_bulk;
+    wire  warps__2__can_commit;
+    wire  warps__2__can_wait;
     wire  warps__2__blocked;
     wire  warps__2__rel_go;
-    wire  warps__2__rd_bad;
-    wire  warps__2__wr_bad;
+    wire  warps__2__rd_err;
+    wire  warps__2__wr_err;
     reg  warps__3__clock;
     reg  warps__3__reset;
     reg  warps__3__rd_hit;
@@ -494,11 +502,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
     reg  warps__3__op_hit;
     reg  [1:0] warps__3__ag_op;
     reg  [1:0] warps__3__ag_n;
-    wire  warps__3__ready;
+    wire  warps__3__can_bulk;
+    wire  warps__3__can_commit;
+    wire  warps__3__can_wait;
     wire  warps__3__blocked;
     wire  warps__3__rel_go;
-    wire  warps__3__rd_bad;
-    wire  warps__3__wr_bad;
+    wire  warps__3__rd_err;
+    wire  warps__3__wr_err;
     reg  warps__4__clock;
     reg  warps__4__reset;
     reg  warps__4__rd_hit;
@@ -506,11 +516,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
     reg  warps__4__op_hit;
     reg  [1:0] warps__4__ag_op;
     reg  [1:0] warps__4__ag_n;
-    wire  warps__4__ready;
+    wire  warps__4__can_bulk;
+    wire  warps__4__can_commit;
+    wire  warps__4__can_wait;
     wire  warps__4__blocked;
     wire  warps__4__rel_go;
-    wire  warps__4__rd_bad;
-    wire  warps__4__wr_bad;
+    wire  warps__4__rd_err;
+    wire  warps__4__wr_err;
     reg  warps__5__clock;
     reg  warps__5__reset;
     reg  warps__5__rd_hit;
@@ -518,11 +530,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
     reg  warps__5__op_hit;
     reg  [1:0] warps__5__ag_op;
     reg  [1:0] warps__5__ag_n;
-    wire  warps__5__ready;
+    wire  warps__5__can_bulk;
+    wire  warps__5__can_commit;
+    wire  warps__5__can_wait;
     wire  warps__5__blocked;
     wire  warps__5__rel_go;
-    wire  warps__5__rd_bad;
-    wire  warps__5__wr_bad;
+    wire  warps__5__rd_err;
+    wire  warps__5__wr_err;
     reg  warps__6__clock;
     reg  warps__6__reset;
     reg  warps__6__rd_hit;
@@ -530,11 +544,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
     reg  warps__6__op_hit;
     reg  [1:0] warps__6__ag_op;
     reg  [1:0] warps__6__ag_n;
-    wire  warps__6__ready;
+    wire  warps__6__can_bulk;
+    wire  warps__6__can_commit;
+    wire  warps__6__can_wait;
     wire  warps__6__blocked;
     wire  warps__6__rel_go;
-    wire  warps__6__rd_bad;
-    wire  warps__6__wr_bad;
+    wire  warps__6__rd_err;
+    wire  warps__6__wr_err;
     reg  warps__7__clock;
     reg  warps__7__reset;
     reg  warps__7__rd_hit;
@@ -542,18 +558,19 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
     reg  warps__7__op_hit;
     reg  [1:0] warps__7__ag_op;
     reg  [1:0] warps__7__ag_n;
-    wire  warps__7__ready;
+    wire  warps__7__can_bulk;
+    wire  warps__7__can_commit;
+    wire  warps__7__can_wait;
     wire  warps__7__blocked;
     wire  warps__7__rel_go;
-    wire  warps__7__rd_bad;
-    wire  warps__7__wr_bad;
-    reg  [1:0] cause_r__d;
-    wire  [1:0] cause_r__q;
-    reg  cause_r__clock;
+    wire  warps__7__rd_err;
+    wire  warps__7__wr_err;
     
     // Local signals
     reg  [1:0] cause_n;
-    reg  ready_sel;
+    reg  bulk_sel;
+    reg  commit_sel;
+    reg  wait_sel;
     reg  [7:0] blk_n;
     reg  [7:0] rel_n;
     
@@ -566,11 +583,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .op_hit(warps__0__op_hit),
         .ag_op(warps__0__ag_op),
         .ag_n(warps__0__ag_n),
-        .ready(warps__0__ready),
+        .can_bulk(warps__0__can_bulk),
+        .can_commit(warps__0__can_commit),
+        .can_wait(warps__0__can_wait),
         .blocked(warps__0__blocked),
         .rel_go(warps__0__rel_go),
-        .rd_bad(warps__0__rd_bad),
-        .wr_bad(warps__0__wr_bad)
+        .rd_err(warps__0__rd_err),
+        .wr_err(warps__0__wr_err)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__1(
         .clock(warps__1__clock),
@@ -580,11 +599,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .op_hit(warps__1__op_hit),
         .ag_op(warps__1__ag_op),
         .ag_n(warps__1__ag_n),
-        .ready(warps__1__ready),
+        .can_bulk(warps__1__can_bulk),
+        .can_commit(warps__1__can_commit),
+        .can_wait(warps__1__can_wait),
         .blocked(warps__1__blocked),
         .rel_go(warps__1__rel_go),
-        .rd_bad(warps__1__rd_bad),
-        .wr_bad(warps__1__wr_bad)
+        .rd_err(warps__1__rd_err),
+        .wr_err(warps__1__wr_err)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__2(
         .clock(warps__2__clock),
@@ -594,11 +615,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .op_hit(warps__2__op_hit),
         .ag_op(warps__2__ag_op),
         .ag_n(warps__2__ag_n),
-        .ready(warps__2__ready),
+        .can_bulk(warps__2__can_bulk),
+        .can_commit(warps__2__can_commit),
+        .can_wait(warps__2__can_wait),
         .blocked(warps__2__blocked),
         .rel_go(warps__2__rel_go),
-        .rd_bad(warps__2__rd_bad),
-        .wr_bad(warps__2__wr_bad)
+        .rd_err(warps__2__rd_err),
+        .wr_err(warps__2__wr_err)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__3(
         .clock(warps__3__clock),
@@ -608,11 +631,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .op_hit(warps__3__op_hit),
         .ag_op(warps__3__ag_op),
         .ag_n(warps__3__ag_n),
-        .ready(warps__3__ready),
+        .can_bulk(warps__3__can_bulk),
+        .can_commit(warps__3__can_commit),
+        .can_wait(warps__3__can_wait),
         .blocked(warps__3__blocked),
         .rel_go(warps__3__rel_go),
-        .rd_bad(warps__3__rd_bad),
-        .wr_bad(warps__3__wr_bad)
+        .rd_err(warps__3__rd_err),
+        .wr_err(warps__3__wr_err)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__4(
         .clock(warps__4__clock),
@@ -622,11 +647,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .op_hit(warps__4__op_hit),
         .ag_op(warps__4__ag_op),
         .ag_n(warps__4__ag_n),
-        .ready(warps__4__ready),
+        .can_bulk(warps__4__can_bulk),
+        .can_commit(warps__4__can_commit),
+        .can_wait(warps__4__can_wait),
         .blocked(warps__4__blocked),
         .rel_go(warps__4__rel_go),
-        .rd_bad(warps__4__rd_bad),
-        .wr_bad(warps__4__wr_bad)
+        .rd_err(warps__4__rd_err),
+        .wr_err(warps__4__wr_err)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__5(
         .clock(warps__5__clock),
@@ -636,11 +663,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .op_hit(warps__5__op_hit),
         .ag_op(warps__5__ag_op),
         .ag_n(warps__5__ag_n),
-        .ready(warps__5__ready),
+        .can_bulk(warps__5__can_bulk),
+        .can_commit(warps__5__can_commit),
+        .can_wait(warps__5__can_wait),
         .blocked(warps__5__blocked),
         .rel_go(warps__5__rel_go),
-        .rd_bad(warps__5__rd_bad),
-        .wr_bad(warps__5__wr_bad)
+        .rd_err(warps__5__rd_err),
+        .wr_err(warps__5__wr_err)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__6(
         .clock(warps__6__clock),
@@ -650,11 +679,13 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .op_hit(warps__6__op_hit),
         .ag_op(warps__6__ag_op),
         .ag_n(warps__6__ag_n),
-        .ready(warps__6__ready),
+        .can_bulk(warps__6__can_bulk),
+        .can_commit(warps__6__can_commit),
+        .can_wait(warps__6__can_wait),
         .blocked(warps__6__blocked),
         .rel_go(warps__6__rel_go),
-        .rd_bad(warps__6__rd_bad),
-        .wr_bad(warps__6__wr_bad)
+        .rd_err(warps__6__rd_err),
+        .wr_err(warps__6__wr_err)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0 warps__7(
         .clock(warps__7__clock),
@@ -664,24 +695,21 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         .op_hit(warps__7__op_hit),
         .ag_op(warps__7__ag_op),
         .ag_n(warps__7__ag_n),
-        .ready(warps__7__ready),
+        .can_bulk(warps__7__can_bulk),
+        .can_commit(warps__7__can_commit),
+        .can_wait(warps__7__can_wait),
         .blocked(warps__7__blocked),
         .rel_go(warps__7__rel_go),
-        .rd_bad(warps__7__rd_bad),
-        .wr_bad(warps__7__wr_bad)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r cause_r(
-        .d(cause_r__d),
-        .q(cause_r__q),
-        .clock(cause_r__clock)
+        .rd_err(warps__7__rd_err),
+        .wr_err(warps__7__wr_err)
     );
     
     // Update code
     always @(*) begin
-        cause_r__clock = clock;
-        cause_r__d = cause_r__q;
+        bulk_sel = 1'b0;
+        commit_sel = 1'b0;
+        wait_sel = 1'b0;
         cause_n = 32'h0;
-        ready_sel = 1'b0;
         blk_n = 32'h0;
         rel_n = 32'h0;
         warps__0__clock = clock;
@@ -691,17 +719,17 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         warps__0__op_hit = ag_valid & (ag_warp == warp_idx__0);
         warps__0__ag_op = ag_op;
         warps__0__ag_n = ag_n;
-        if (ag_warp == warp_idx__0) begin
-            ready_sel = warps__0__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__0) & warps__0__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__0) & warps__0__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__0) & warps__0__can_wait);
+        if (warps__0__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__0__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (0)) | ((warps__0__blocked) << (0)));
         rel_n = (rel_n & ~(1 << (0)) | ((warps__0__rel_go) << (0)));
-        if (warps__0__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__0__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__1__clock = clock;
         warps__1__reset = reset;
         warps__1__rd_hit = rd_valid & (rd_warp == warp_idx__1);
@@ -709,17 +737,17 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         warps__1__op_hit = ag_valid & (ag_warp == warp_idx__1);
         warps__1__ag_op = ag_op;
         warps__1__ag_n = ag_n;
-        if (ag_warp == warp_idx__1) begin
-            ready_sel = warps__1__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__1) & warps__1__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__1) & warps__1__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__1) & warps__1__can_wait);
+        if (warps__1__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__1__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (1)) | ((warps__1__blocked) << (1)));
         rel_n = (rel_n & ~(1 << (1)) | ((warps__1__rel_go) << (1)));
-        if (warps__1__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__1__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__2__clock = clock;
         warps__2__reset = reset;
         warps__2__rd_hit = rd_valid & (rd_warp == warp_idx__2);
@@ -727,17 +755,17 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         warps__2__op_hit = ag_valid & (ag_warp == warp_idx__2);
         warps__2__ag_op = ag_op;
         warps__2__ag_n = ag_n;
-        if (ag_warp == warp_idx__2) begin
-            ready_sel = warps__2__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__2) & warps__2__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__2) & warps__2__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__2) & warps__2__can_wait);
+        if (warps__2__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__2__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (2)) | ((warps__2__blocked) << (2)));
         rel_n = (rel_n & ~(1 << (2)) | ((warps__2__rel_go) << (2)));
-        if (warps__2__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__2__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__3__clock = clock;
         warps__3__reset = reset;
         warps__3__rd_hit = rd_valid & (rd_warp == warp_idx__3);
@@ -745,17 +773,17 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         warps__3__op_hit = ag_valid & (ag_warp == warp_idx__3);
         warps__3__ag_op = ag_op;
         warps__3__ag_n = ag_n;
-        if (ag_warp == warp_idx__3) begin
-            ready_sel = warps__3__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__3) & warps__3__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__3) & warps__3__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__3) & warps__3__can_wait);
+        if (warps__3__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__3__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (3)) | ((warps__3__blocked) << (3)));
         rel_n = (rel_n & ~(1 << (3)) | ((warps__3__rel_go) << (3)));
-        if (warps__3__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__3__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__4__clock = clock;
         warps__4__reset = reset;
         warps__4__rd_hit = rd_valid & (rd_warp == warp_idx__4);
@@ -763,17 +791,17 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         warps__4__op_hit = ag_valid & (ag_warp == warp_idx__4);
         warps__4__ag_op = ag_op;
         warps__4__ag_n = ag_n;
-        if (ag_warp == warp_idx__4) begin
-            ready_sel = warps__4__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__4) & warps__4__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__4) & warps__4__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__4) & warps__4__can_wait);
+        if (warps__4__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__4__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (4)) | ((warps__4__blocked) << (4)));
         rel_n = (rel_n & ~(1 << (4)) | ((warps__4__rel_go) << (4)));
-        if (warps__4__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__4__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__5__clock = clock;
         warps__5__reset = reset;
         warps__5__rd_hit = rd_valid & (rd_warp == warp_idx__5);
@@ -781,17 +809,17 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         warps__5__op_hit = ag_valid & (ag_warp == warp_idx__5);
         warps__5__ag_op = ag_op;
         warps__5__ag_n = ag_n;
-        if (ag_warp == warp_idx__5) begin
-            ready_sel = warps__5__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__5) & warps__5__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__5) & warps__5__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__5) & warps__5__can_wait);
+        if (warps__5__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__5__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (5)) | ((warps__5__blocked) << (5)));
         rel_n = (rel_n & ~(1 << (5)) | ((warps__5__rel_go) << (5)));
-        if (warps__5__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__5__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__6__clock = clock;
         warps__6__reset = reset;
         warps__6__rd_hit = rd_valid & (rd_warp == warp_idx__6);
@@ -799,17 +827,17 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         warps__6__op_hit = ag_valid & (ag_warp == warp_idx__6);
         warps__6__ag_op = ag_op;
         warps__6__ag_n = ag_n;
-        if (ag_warp == warp_idx__6) begin
-            ready_sel = warps__6__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__6) & warps__6__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__6) & warps__6__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__6) & warps__6__can_wait);
+        if (warps__6__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__6__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (6)) | ((warps__6__blocked) << (6)));
         rel_n = (rel_n & ~(1 << (6)) | ((warps__6__rel_go) << (6)));
-        if (warps__6__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__6__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__7__clock = clock;
         warps__7__reset = reset;
         warps__7__rd_hit = rd_valid & (rd_warp == warp_idx__7);
@@ -817,25 +845,31 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
         warps__7__op_hit = ag_valid & (ag_warp == warp_idx__7);
         warps__7__ag_op = ag_op;
         warps__7__ag_n = ag_n;
-        if (ag_warp == warp_idx__7) begin
-            ready_sel = warps__7__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__7) & warps__7__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__7) & warps__7__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__7) & warps__7__can_wait);
+        if (warps__7__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__7__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (7)) | ((warps__7__blocked) << (7)));
         rel_n = (rel_n & ~(1 << (7)) | ((warps__7__rel_go) << (7)));
-        if (warps__7__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        if (ag_op == op_bulk) begin
+            ag_ready = ag_valid & bulk_sel;
         end
-        if (warps__7__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
+        else if (ag_op == op_commit) begin
+            ag_ready = ag_valid & commit_sel;
         end
-        cause_r__d = cause_n;
-        ag_ready = ag_valid & ready_sel;
+        else begin
+            ag_ready = ag_valid & wait_sel;
+        end
         blocked = blk_n;
         release_mask = rel_n;
-        err_cause = cause_r__q;
-        err = |cause_r__q;
+        err_cause = cause_n;
+        err = |cause_n;
         if (reset) begin
-            cause_r__d = 32'h0;
             ag_ready = 1'b0;
             blocked = 32'h0;
             release_mask = 32'h0;
@@ -847,26 +881,7 @@ module smsync_w8_k2_c1_m8_g2__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_
 endmodule // smsync_w8_k2_c1_m8_g2__ag
 
 
-module smsync_w8_k2_c1_m8_g2__ag__cause_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__ag__cause_r
-
-
-module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
+module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,can_bulk,can_commit,can_wait,blocked,rel_go,rd_err,wr_err);
     
     // Module arguments
     input wire  clock;
@@ -876,11 +891,13 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     input wire  op_hit;
     input wire  [1:0] ag_op;
     input wire  [1:0] ag_n;
-    output reg  ready;
+    output reg  can_bulk;
+    output reg  can_commit;
+    output reg  can_wait;
     output reg  blocked;
     output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
+    output reg  rd_err;
+    output reg  wr_err;
     
     // Constant declarations
     localparam  max_ops = 1'b1;
@@ -951,42 +968,73 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
     reg  wait_rd__d;
     wire  wait_rd__q;
     reg  wait_rd__clock;
+    reg  rd_bad_r__d;
+    wire  rd_bad_r__q;
+    reg  rd_bad_r__clock;
+    reg  wr_bad_r__d;
+    wire  wr_bad_r__q;
+    reg  wr_bad_r__clock;
     
     // Local signals
+    reg  f_inc;
+    reg  head_inc;
+    reg  tail_inc;
     reg  [1:0] tail_hot;
     reg  tot_f;
     reg  tot_h;
     reg  [1:0] seq_f1;
     reg  [1:0] seq_h1;
-    reg  counted;
-    reg  [1:0] cc_post;
+    reg  rdone_inc;
+    reg  wdone_inc;
+    reg  f_last;
+    reg  w_last;
+    reg  rd_gt;
+    reg  rd_ge;
+    reg  f_is_h;
+    reg  c_ok0;
+    reg  c_ok1;
+    reg  or_nz;
+    reg  or_one;
+    reg  ow_nz;
+    reg  ow_one;
+    reg  ow_gt;
+    reg  ow_ge;
+    reg  open_rd_dec;
+    reg  open_rd_inc;
+    reg  open_wr_dec;
+    reg  open_wr_inc;
+    reg  gap;
+    reg  gap_dec;
+    reg  gap_inc;
+    reg  [1:0] cc_inc;
+    reg  [1:0] n_inc;
+    reg  [1:0] rp_inc;
+    reg  [1:0] rp_from_f;
+    reg  [1:0] rp_from_f_c;
+    reg  [1:0] n_from_h;
+    reg  [1:0] n_from_h_c;
+    reg  f_next_live;
+    reg  h_next_live;
+    reg  h_ne_t;
     reg  met;
     reg  rd_dec_c;
     reg  rd_dec_o;
-    reg  rdone_inc;
     reg  rd_fin;
-    reg  rd_seen;
-    reg  f_inc;
-    reg  f_post;
-    reg  unr_post;
-    reg  rdone_post;
-    reg  open_rd_post;
-    reg  open_wr_post;
-    reg  f_is_h;
+    reg  rd_bad;
+    reg  wr_bad;
     reg  wr_dec_c;
     reg  wr_dec_o;
-    reg  wdone_inc;
     reg  wr_fin;
-    reg  wdone_post;
-    reg  accept;
     reg  do_bulk;
     reg  do_commit;
     reg  do_wait;
+    reg  ow_post;
+    reg  ow_post_nz;
+    reg  ord_post_nz;
     reg  do_slot;
-    reg  tail_inc;
-    reg  tail_post;
-    reg  any_post;
-    reg  head_inc;
+    reg  counted;
+    reg  unr_pre;
+    reg  new_front;
     
     // Sub module instances
     smsync_w8_k2_c1_m8_g2__ag__warps__0__any tot__0(
@@ -999,12 +1047,12 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .q(tot__1__q),
         .clock(tot__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r seq__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc seq__0(
         .d(seq__0__d),
         .q(seq__0__q),
         .clock(seq__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r seq__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc seq__1(
         .d(seq__1__d),
         .q(seq__1__q),
         .clock(seq__1__clock)
@@ -1034,17 +1082,17 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .q(unr__q),
         .clock(unr__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r cc(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc cc(
         .d(cc__d),
         .q(cc__q),
         .clock(cc__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r n(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc n(
         .d(n__d),
         .q(n__q),
         .clock(n__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r rp(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc rp(
         .d(rp__d),
         .q(rp__q),
         .clock(rp__clock)
@@ -1074,7 +1122,7 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .q(blk__q),
         .clock(blk__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r wait_n(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc wait_n(
         .d(wait_n__d),
         .q(wait_n__q),
         .clock(wait_n__clock)
@@ -1083,6 +1131,16 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         .d(wait_rd__d),
         .q(wait_rd__q),
         .clock(wait_rd__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any rd_bad_r(
+        .d(rd_bad_r__d),
+        .q(rd_bad_r__q),
+        .clock(rd_bad_r__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any wr_bad_r(
+        .d(wr_bad_r__d),
+        .q(wr_bad_r__q),
+        .clock(wr_bad_r__clock)
     );
     
     // Update code
@@ -1102,6 +1160,8 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         blk__clock = clock;
         wait_n__clock = clock;
         wait_rd__clock = clock;
+        rd_bad_r__clock = clock;
+        wr_bad_r__clock = clock;
         head__d = head__q;
         tail__d = tail__q;
         any__d = any__q;
@@ -1117,8 +1177,11 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         blk__d = blk__q;
         wait_n__d = wait_n__q;
         wait_rd__d = wait_rd__q;
+        rd_bad_r__d = rd_bad_r__q;
+        wr_bad_r__d = wr_bad_r__q;
         f_inc = f__q + one_h;
         head_inc = head__q + one_h;
+        tail_inc = tail__q + one_h;
         tail_hot = 32'h0;
         tot_f = 32'h0;
         tot_h = 32'h0;
@@ -1162,6 +1225,38 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         if (tail__q == slot_idx__1) begin
             tail_hot = (tail_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
+        rdone_inc = rdone__q + one_o;
+        wdone_inc = wdone__q + one_o;
+        f_last = rdone_inc == tot_f;
+        w_last = wdone_inc == tot_h;
+        rd_gt = rdone__q > wdone__q;
+        rd_ge = rdone__q >= wdone__q;
+        f_is_h = unr__q & (f__q == head__q);
+        c_ok0 = ~f_is_h | rd_gt;
+        c_ok1 = rd_ge;
+        or_nz = |open_rd__q;
+        or_one = open_rd__q == one_o;
+        ow_nz = |open_wr__q;
+        ow_one = open_wr__q == one_o;
+        ow_gt = open_wr__q > open_rd__q;
+        ow_ge = open_wr__q >= open_rd__q;
+        open_rd_dec = open_rd__q - one_o;
+        open_rd_inc = open_rd__q + one_o;
+        open_wr_dec = open_wr__q - one_o;
+        open_wr_inc = open_wr__q + one_o;
+        gap = open_wr__q - open_rd__q;
+        gap_dec = gap - one_o;
+        gap_inc = gap + one_o;
+        cc_inc = cc__q + one_n;
+        n_inc = n__q + one_n;
+        rp_inc = rp__q + one_n;
+        rp_from_f = cc__q - seq_f1;
+        rp_from_f_c = cc_inc - seq_f1;
+        n_from_h = cc__q - seq_h1;
+        n_from_h_c = cc_inc - seq_h1;
+        f_next_live = f_inc != tail__q;
+        h_next_live = head_inc != tail__q;
+        h_ne_t = head__q != tail__q;
         if (wait_rd__q) begin
             met = rp__q <= wait_n__q;
         end
@@ -1170,138 +1265,160 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
         end
         blocked = blk__q;
         rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
+        rd_err = rd_bad_r__q;
+        wr_err = wr_bad_r__q;
         rd_dec_c = rd_hit & unr__q;
-        rd_dec_o = rd_hit & ~unr__q & |open_rd__q;
-        rd_bad = rd_hit & ~unr__q & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        rdone_inc = rdone__q + one_o;
-        rd_fin = rd_dec_c & (rdone_inc == tot_f);
-        rd_seen = rdone__q;
-        if (rd_dec_c) begin
-            rd_seen = rdone_inc;
-        end
-        rdone_post = rd_seen;
-        f_post = f__q;
-        unr_post = unr__q;
-        if (rd_fin) begin
-            rdone_post = 32'h0;
-            f_post = f_inc;
-            unr_post = f_inc != tail__q;
-        end
-        f_is_h = unr__q & (f__q == head__q);
-        wr_dec_c = wr_hit & any__q & (~f_is_h | (rd_seen > wdone__q));
-        wr_dec_o = wr_hit & ~any__q & (open_wr__q > open_rd_post);
+        rd_dec_o = rd_hit & ~unr__q & or_nz;
+        rd_bad = rd_hit & ~unr__q & ~or_nz;
+        rd_fin = rd_dec_c & f_last;
+        wr_dec_c = wr_hit & any__q & (c_ok0 | (rd_dec_c & c_ok1));
+        wr_dec_o = wr_hit & ~any__q & (ow_gt | (rd_dec_o & ow_ge));
         wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
+        rd_bad_r__d = rd_bad;
+        wr_bad_r__d = wr_bad;
+        wr_fin = wr_dec_c & w_last;
+        can_bulk = ~blk__q & (open_wr__q != max_ops);
+        can_commit = ~blk__q & (n__q != full_g);
+        can_wait = ~blk__q;
+        do_bulk = op_hit & (ag_op == op_bulk) & can_bulk;
+        do_commit = op_hit & (ag_op == op_commit) & can_commit;
+        do_wait = op_hit & ag_op[32'h1] & can_wait;
+        ow_post = open_wr__q;
         if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
+            ow_post = open_wr_dec;
         end
-        wdone_inc = wdone__q + one_o;
-        wr_fin = wr_dec_c & (wdone_inc == tot_h);
-        wdone_post = wdone__q;
-        if (wr_dec_c) begin
-            wdone_post = wdone_inc;
-        end
-        if (wr_fin) begin
-            wdone_post = 32'h0;
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        do_slot = do_commit & |open_wr_post;
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        tail_inc = tail__q + one_h;
-        tail_post = tail__q;
-        any_post = any__q;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        cc_post = cc__q;
+        ow_post_nz = ow_nz & ~(wr_dec_o & ow_one);
+        ord_post_nz = or_nz & ~(rd_dec_o & or_one);
+        do_slot = do_commit & ow_post_nz;
+        counted = do_commit & (any__q | ow_post_nz);
         if (do_commit) begin
             open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            cc_post = cc__q + one_n;
         end
-        cc__d = cc_post;
-        counted = do_commit & (any__q | do_slot);
+        else if (do_bulk & ~rd_dec_o) begin
+            open_rd__d = open_rd_inc;
+        end
+        else if (~do_bulk & rd_dec_o) begin
+            open_rd__d = open_rd_dec;
+        end
+        else begin
+            open_rd__d = open_rd__q;
+        end
+        if (do_commit) begin
+            open_wr__d = 32'h0;
+        end
+        else if (do_bulk & ~wr_dec_o) begin
+            open_wr__d = open_wr_inc;
+        end
+        else if (~do_bulk & wr_dec_o) begin
+            open_wr__d = open_wr_dec;
+        end
+        else begin
+            open_wr__d = open_wr__q;
+        end
+        cc__d = cc__q;
+        if (do_commit) begin
+            cc__d = cc_inc;
+        end
+        tail__d = tail__q;
         if (do_slot) begin
+            tail__d = tail_inc;
             if (tail_hot[0]) begin
-                tot__0__d = open_wr_post;
+                tot__0__d = ow_post;
                 seq__0__d = cc__q;
             end
             if (tail_hot[1]) begin
-                tot__1__d = open_wr_post;
+                tot__1__d = ow_post;
                 seq__1__d = cc__q;
-            end
-            tail_post = tail_inc;
-            any_post = 1'b1;
-            if (|open_rd_post) begin
-                if (~unr_post) begin
-                    rdone_post = open_wr_post - open_rd_post;
-                end
-                unr_post = 1'b1;
-            end
-            else if (~unr_post) begin
-                f_post = tail_inc;
             end
         end
         if (do_wait) begin
-            blk__d = 1'b1;
             wait_n__d = ag_n;
             wait_rd__d = ag_op[32'h0];
         end
-        if (rd_fin & (f_inc != tail__q)) begin
-            rp__d = cc_post - seq_f1;
+        blk__d = do_wait | (blk__q & ~met);
+        unr_pre = unr__q;
+        if (rd_fin) begin
+            unr_pre = f_next_live;
+        end
+        new_front = do_slot & ord_post_nz & ~unr_pre;
+        unr__d = unr_pre | (do_slot & ord_post_nz);
+        if (new_front) begin
+            if (wr_dec_o == rd_dec_o) begin
+                rdone__d = gap;
+            end
+            else if (rd_dec_o) begin
+                rdone__d = gap_inc;
+            end
+            else begin
+                rdone__d = gap_dec;
+            end
+        end
+        else if (rd_fin) begin
+            rdone__d = 32'h0;
+        end
+        else if (rd_dec_c) begin
+            rdone__d = rdone_inc;
+        end
+        else begin
+            rdone__d = rdone__q;
+        end
+        f__d = f__q;
+        if (rd_fin) begin
+            f__d = f_inc;
+        end
+        if (do_slot & ~ord_post_nz & ~unr_pre) begin
+            f__d = tail_inc;
+        end
+        if (rd_fin & f_next_live) begin
+            if (do_commit) begin
+                rp__d = rp_from_f_c;
+            end
+            else begin
+                rp__d = rp_from_f;
+            end
         end
         else if (unr__q & ~rd_fin) begin
-            rp__d = rp__q;
             if (counted) begin
-                rp__d = rp__q + one_n;
+                rp__d = rp_inc;
             end
+            else begin
+                rp__d = rp__q;
+            end
+        end
+        else if (do_slot & ord_post_nz) begin
+            rp__d = one_n;
         end
         else begin
             rp__d = 32'h0;
-            if (do_slot & |open_rd_post) begin
-                rp__d = one_n;
-            end
         end
-        f__d = f_post;
-        unr__d = unr_post;
-        rdone__d = rdone_post;
-        wdone__d = wdone_post;
-        tail__d = tail_post;
+        wdone__d = wdone__q;
+        if (wr_dec_c) begin
+            wdone__d = wdone_inc;
+        end
         head__d = head__q;
-        any__d = any_post;
-        n__d = n__q;
+        any__d = any__q | do_slot;
         if (counted) begin
-            n__d = n__q + one_n;
+            n__d = n_inc;
+        end
+        else begin
+            n__d = n__q;
         end
         if (wr_fin) begin
+            wdone__d = 32'h0;
             head__d = head_inc;
-            any__d = head_inc != tail_post;
-            if (head_inc != tail__q) begin
-                n__d = cc_post - seq_h1;
+            if (do_slot) begin
+                any__d = h_ne_t;
+            end
+            else begin
+                any__d = h_next_live;
+            end
+            if (h_next_live) begin
+                if (do_commit) begin
+                    n__d = n_from_h_c;
+                end
+                else begin
+                    n__d = n_from_h;
+                end
             end
             else if (do_slot) begin
                 n__d = one_n;
@@ -1330,6 +1447,8 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_o
             blk__d = 1'b0;
             wait_n__d = 32'h0;
             wait_rd__d = 1'b0;
+            rd_bad_r__d = 1'b0;
+            wr_bad_r__d = 1'b0;
         end
     end
     
@@ -1353,6 +1472,25 @@ module smsync_w8_k2_c1_m8_g2__ag__warps__0__any(d,q,clock);
     end
           
 endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__any
+
+
+module smsync_w8_k2_c1_m8_g2__ag__warps__0__cc(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w8_k2_c1_m8_g2__ag__warps__0__cc
 
 
 module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
@@ -5443,7 +5581,7 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
         .q(err_r__q),
         .clock(err_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r err_src_r(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc err_src_r(
         .d(err_src_r__d),
         .q(err_src_r__q),
         .clock(err_src_r__clock)
@@ -6593,7 +6731,7 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd(clock,reset,dn_ready,accept_txn,req_wa
         .q(out_valid__q),
         .clock(out_valid__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r out_kind(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc out_kind(
         .d(out_kind__d),
         .q(out_kind__q),
         .clock(out_kind__clock)
@@ -6613,7 +6751,7 @@ module smsync_w8_k2_c1_m8_g2__membar__cmd(clock,reset,dn_ready,accept_txn,req_wa
         .q(out_op__q),
         .clock(out_op__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r out_level(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc out_level(
         .d(out_level__d),
         .q(out_level__q),
         .clock(out_level__clock)
@@ -7092,27 +7230,27 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r nz(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r one(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r full(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r am1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc am1(
         .d(am1__d),
         .q(am1__q),
         .clock(am1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r pend(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc pend(
         .d(pend__d),
         .q(pend__q),
         .clock(pend__clock)
@@ -7479,42 +7617,42 @@ module smsync_w8_k2_c1_m8_g2__membar__ring(clock,reset,open_tag,close,accept_joi
         .q(members__1__q),
         .clock(members__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r level__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc level__0(
         .d(level__0__d),
         .q(level__0__q),
         .clock(level__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r level__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc level__1(
         .d(level__1__d),
         .q(level__1__q),
         .clock(level__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r ivall__0(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc ivall__0(
         .d(ivall__0__d),
         .q(ivall__0__q),
         .clock(ivall__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r ivall__1(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc ivall__1(
         .d(ivall__1__d),
         .q(ivall__1__q),
         .clock(ivall__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r closed(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r bar_sent(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r ack_req(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r bar_acked(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
@@ -7534,22 +7672,22 @@ module smsync_w8_k2_c1_m8_g2__membar__ring(clock,reset,open_tag,close,accept_joi
         .q(pj_warp__q),
         .clock(pj_warp__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r pj_level(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc pj_level(
         .d(pj_level__d),
         .q(pj_level__q),
         .clock(pj_level__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r pj_ivall(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc pj_ivall(
         .d(pj_ivall__d),
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r rel_q(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__cause_r rel_now(
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__cc rel_now(
         .d(rel_now__d),
         .q(rel_now__q),
         .clock(rel_now__clock)

@@ -457,6 +457,8 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     localparam  warp_idx__13 = 4'hd;
     localparam  warp_idx__14 = 4'he;
     localparam  warp_idx__15 = 4'hf;
+    localparam  op_bulk = 2'b0;
+    localparam  op_commit = 2'b1;
     
     // Stub signals
     reg  warps__0__clock;
@@ -466,11 +468,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__0__op_hit;
     reg  [1:0] warps__0__ag_op;
     reg  [2:0] warps__0__ag_n;
-    wire  warps__0__ready;
+    wire  warps__0__can_bulk;
+    wire  warps__0__can_commit;
+    wire  warps__0__can_wait;
     wire  warps__0__blocked;
     wire  warps__0__rel_go;
-    wire  warps__0__rd_bad;
-    wire  warps__0__wr_bad;
+    wire  warps__0__rd_err;
+    wire  warps__0__wr_err;
     reg  warps__1__clock;
     reg  warps__1__reset;
     reg  warps__1__rd_hit;
@@ -478,11 +482,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__1__op_hit;
     reg  [1:0] warps__1__ag_op;
     reg  [2:0] warps__1__ag_n;
-    wire  warps__1__ready;
+    wire  warps__1__can_bulk;
+    wire  warps__1__can_commit;
+    wire  warps__1__can_wait;
     wire  warps__1__blocked;
     wire  warps__1__rel_go;
-    wire  warps__1__rd_bad;
-    wire  warps__1__wr_bad;
+    wire  warps__1__rd_err;
+    wire  warps__1__wr_err;
     reg  warps__2__clock;
     reg  warps__2__reset;
     reg  warps__2__rd_hit;
@@ -490,11 +496,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__2__op_hit;
     reg  [1:0] warps__2__ag_op;
     reg  [2:0] warps__2__ag_n;
-    wire  warps__2__ready;
+    wire  warps__2__can_bulk;
+    wire  warps__2__can_commit;
+    wire  warps__2__can_wait;
     wire  warps__2__blocked;
     wire  warps__2__rel_go;
-    wire  warps__2__rd_bad;
-    wire  warps__2__wr_bad;
+    wire  warps__2__rd_err;
+    wire  warps__2__wr_err;
     reg  warps__3__clock;
     reg  warps__3__reset;
     reg  warps__3__rd_hit;
@@ -502,11 +510,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__3__op_hit;
     reg  [1:0] warps__3__ag_op;
     reg  [2:0] warps__3__ag_n;
-    wire  warps__3__ready;
+    wire  warps__3__can_bulk;
+    wire  warps__3__can_commit;
+    wire  warps__3__can_wait;
     wire  warps__3__blocked;
     wire  warps__3__rel_go;
-    wire  warps__3__rd_bad;
-    wire  warps__3__wr_bad;
+    wire  warps__3__rd_err;
+    wire  warps__3__wr_err;
     reg  warps__4__clock;
     reg  warps__4__reset;
     reg  warps__4__rd_hit;
@@ -514,11 +524,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__4__op_hit;
     reg  [1:0] warps__4__ag_op;
     reg  [2:0] warps__4__ag_n;
-    wire  warps__4__ready;
+    wire  warps__4__can_bulk;
+    wire  warps__4__can_commit;
+    wire  warps__4__can_wait;
     wire  warps__4__blocked;
     wire  warps__4__rel_go;
-    wire  warps__4__rd_bad;
-    wire  warps__4__wr_bad;
+    wire  warps__4__rd_err;
+    wire  warps__4__wr_err;
     reg  warps__5__clock;
     reg  warps__5__reset;
     reg  warps__5__rd_hit;
@@ -526,11 +538,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__5__op_hit;
     reg  [1:0] warps__5__ag_op;
     reg  [2:0] warps__5__ag_n;
-    wire  warps__5__ready;
+    wire  warps__5__can_bulk;
+    wire  warps__5__can_commit;
+    wire  warps__5__can_wait;
     wire  warps__5__blocked;
     wire  warps__5__rel_go;
-    wire  warps__5__rd_bad;
-    wire  warps__5__wr_bad;
+    wire  warps__5__rd_err;
+    wire  warps__5__wr_err;
     reg  warps__6__clock;
     reg  warps__6__reset;
     reg  warps__6__rd_hit;
@@ -538,11 +552,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__6__op_hit;
     reg  [1:0] warps__6__ag_op;
     reg  [2:0] warps__6__ag_n;
-    wire  warps__6__ready;
+    wire  warps__6__can_bulk;
+    wire  warps__6__can_commit;
+    wire  warps__6__can_wait;
     wire  warps__6__blocked;
     wire  warps__6__rel_go;
-    wire  warps__6__rd_bad;
-    wire  warps__6__wr_bad;
+    wire  warps__6__rd_err;
+    wire  warps__6__wr_err;
     reg  warps__7__clock;
     reg  warps__7__reset;
     reg  warps__7__rd_hit;
@@ -550,11 +566,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__7__op_hit;
     reg  [1:0] warps__7__ag_op;
     reg  [2:0] warps__7__ag_n;
-    wire  warps__7__ready;
+    wire  warps__7__can_bulk;
+    wire  warps__7__can_commit;
+    wire  warps__7__can_wait;
     wire  warps__7__blocked;
     wire  warps__7__rel_go;
-    wire  warps__7__rd_bad;
-    wire  warps__7__wr_bad;
+    wire  warps__7__rd_err;
+    wire  warps__7__wr_err;
     reg  warps__8__clock;
     reg  warps__8__reset;
     reg  warps__8__rd_hit;
@@ -562,11 +580,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__8__op_hit;
     reg  [1:0] warps__8__ag_op;
     reg  [2:0] warps__8__ag_n;
-    wire  warps__8__ready;
+    wire  warps__8__can_bulk;
+    wire  warps__8__can_commit;
+    wire  warps__8__can_wait;
     wire  warps__8__blocked;
     wire  warps__8__rel_go;
-    wire  warps__8__rd_bad;
-    wire  warps__8__wr_bad;
+    wire  warps__8__rd_err;
+    wire  warps__8__wr_err;
     reg  warps__9__clock;
     reg  warps__9__reset;
     reg  warps__9__rd_hit;
@@ -574,11 +594,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__9__op_hit;
     reg  [1:0] warps__9__ag_op;
     reg  [2:0] warps__9__ag_n;
-    wire  warps__9__ready;
+    wire  warps__9__can_bulk;
+    wire  warps__9__can_commit;
+    wire  warps__9__can_wait;
     wire  warps__9__blocked;
     wire  warps__9__rel_go;
-    wire  warps__9__rd_bad;
-    wire  warps__9__wr_bad;
+    wire  warps__9__rd_err;
+    wire  warps__9__wr_err;
     reg  warps__10__clock;
     reg  warps__10__reset;
     reg  warps__10__rd_hit;
@@ -586,11 +608,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__10__op_hit;
     reg  [1:0] warps__10__ag_op;
     reg  [2:0] warps__10__ag_n;
-    wire  warps__10__ready;
+    wire  warps__10__can_bulk;
+    wire  warps__10__can_commit;
+    wire  warps__10__can_wait;
     wire  warps__10__blocked;
     wire  warps__10__rel_go;
-    wire  warps__10__rd_bad;
-    wire  warps__10__wr_bad;
+    wire  warps__10__rd_err;
+    wire  warps__10__wr_err;
     reg  warps__11__clock;
     reg  warps__11__reset;
     reg  warps__11__rd_hit;
@@ -598,11 +622,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__11__op_hit;
     reg  [1:0] warps__11__ag_op;
     reg  [2:0] warps__11__ag_n;
-    wire  warps__11__ready;
+    wire  warps__11__can_bulk;
+    wire  warps__11__can_commit;
+    wire  warps__11__can_wait;
     wire  warps__11__blocked;
     wire  warps__11__rel_go;
-    wire  warps__11__rd_bad;
-    wire  warps__11__wr_bad;
+    wire  warps__11__rd_err;
+    wire  warps__11__wr_err;
     reg  warps__12__clock;
     reg  warps__12__reset;
     reg  warps__12__rd_hit;
@@ -610,11 +636,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__12__op_hit;
     reg  [1:0] warps__12__ag_op;
     reg  [2:0] warps__12__ag_n;
-    wire  warps__12__ready;
+    wire  warps__12__can_bulk;
+    wire  warps__12__can_commit;
+    wire  warps__12__can_wait;
     wire  warps__12__blocked;
     wire  warps__12__rel_go;
-    wire  warps__12__rd_bad;
-    wire  warps__12__wr_bad;
+    wire  warps__12__rd_err;
+    wire  warps__12__wr_err;
     reg  warps__13__clock;
     reg  warps__13__reset;
     reg  warps__13__rd_hit;
@@ -622,11 +650,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__13__op_hit;
     reg  [1:0] warps__13__ag_op;
     reg  [2:0] warps__13__ag_n;
-    wire  warps__13__ready;
+    wire  warps__13__can_bulk;
+    wire  warps__13__can_commit;
+    wire  warps__13__can_wait;
     wire  warps__13__blocked;
     wire  warps__13__rel_go;
-    wire  warps__13__rd_bad;
-    wire  warps__13__wr_bad;
+    wire  warps__13__rd_err;
+    wire  warps__13__wr_err;
     reg  warps__14__clock;
     reg  warps__14__reset;
     reg  warps__14__rd_hit;
@@ -634,11 +664,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__14__op_hit;
     reg  [1:0] warps__14__ag_op;
     reg  [2:0] warps__14__ag_n;
-    wire  warps__14__ready;
+    wire  warps__14__can_bulk;
+    wire  warps__14__can_commit;
+    wire  warps__14__can_wait;
     wire  warps__14__blocked;
     wire  warps__14__rel_go;
-    wire  warps__14__rd_bad;
-    wire  warps__14__wr_bad;
+    wire  warps__14__rd_err;
+    wire  warps__14__wr_err;
     reg  warps__15__clock;
     reg  warps__15__reset;
     reg  warps__15__rd_hit;
@@ -646,18 +678,19 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  warps__15__op_hit;
     reg  [1:0] warps__15__ag_op;
     reg  [2:0] warps__15__ag_n;
-    wire  warps__15__ready;
+    wire  warps__15__can_bulk;
+    wire  warps__15__can_commit;
+    wire  warps__15__can_wait;
     wire  warps__15__blocked;
     wire  warps__15__rel_go;
-    wire  warps__15__rd_bad;
-    wire  warps__15__wr_bad;
-    reg  [1:0] cause_r__d;
-    wire  [1:0] cause_r__q;
-    reg  cause_r__clock;
+    wire  warps__15__rd_err;
+    wire  warps__15__wr_err;
     
     // Local signals
     reg  [1:0] cause_n;
-    reg  ready_sel;
+    reg  bulk_sel;
+    reg  commit_sel;
+    reg  wait_sel;
     reg  [15:0] blk_n;
     reg  [15:0] rel_n;
     
@@ -670,11 +703,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__0__op_hit),
         .ag_op(warps__0__ag_op),
         .ag_n(warps__0__ag_n),
-        .ready(warps__0__ready),
+        .can_bulk(warps__0__can_bulk),
+        .can_commit(warps__0__can_commit),
+        .can_wait(warps__0__can_wait),
         .blocked(warps__0__blocked),
         .rel_go(warps__0__rel_go),
-        .rd_bad(warps__0__rd_bad),
-        .wr_bad(warps__0__wr_bad)
+        .rd_err(warps__0__rd_err),
+        .wr_err(warps__0__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__1(
         .clock(warps__1__clock),
@@ -684,11 +719,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__1__op_hit),
         .ag_op(warps__1__ag_op),
         .ag_n(warps__1__ag_n),
-        .ready(warps__1__ready),
+        .can_bulk(warps__1__can_bulk),
+        .can_commit(warps__1__can_commit),
+        .can_wait(warps__1__can_wait),
         .blocked(warps__1__blocked),
         .rel_go(warps__1__rel_go),
-        .rd_bad(warps__1__rd_bad),
-        .wr_bad(warps__1__wr_bad)
+        .rd_err(warps__1__rd_err),
+        .wr_err(warps__1__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__2(
         .clock(warps__2__clock),
@@ -698,11 +735,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__2__op_hit),
         .ag_op(warps__2__ag_op),
         .ag_n(warps__2__ag_n),
-        .ready(warps__2__ready),
+        .can_bulk(warps__2__can_bulk),
+        .can_commit(warps__2__can_commit),
+        .can_wait(warps__2__can_wait),
         .blocked(warps__2__blocked),
         .rel_go(warps__2__rel_go),
-        .rd_bad(warps__2__rd_bad),
-        .wr_bad(warps__2__wr_bad)
+        .rd_err(warps__2__rd_err),
+        .wr_err(warps__2__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__3(
         .clock(warps__3__clock),
@@ -712,11 +751,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__3__op_hit),
         .ag_op(warps__3__ag_op),
         .ag_n(warps__3__ag_n),
-        .ready(warps__3__ready),
+        .can_bulk(warps__3__can_bulk),
+        .can_commit(warps__3__can_commit),
+        .can_wait(warps__3__can_wait),
         .blocked(warps__3__blocked),
         .rel_go(warps__3__rel_go),
-        .rd_bad(warps__3__rd_bad),
-        .wr_bad(warps__3__wr_bad)
+        .rd_err(warps__3__rd_err),
+        .wr_err(warps__3__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__4(
         .clock(warps__4__clock),
@@ -726,11 +767,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__4__op_hit),
         .ag_op(warps__4__ag_op),
         .ag_n(warps__4__ag_n),
-        .ready(warps__4__ready),
+        .can_bulk(warps__4__can_bulk),
+        .can_commit(warps__4__can_commit),
+        .can_wait(warps__4__can_wait),
         .blocked(warps__4__blocked),
         .rel_go(warps__4__rel_go),
-        .rd_bad(warps__4__rd_bad),
-        .wr_bad(warps__4__wr_bad)
+        .rd_err(warps__4__rd_err),
+        .wr_err(warps__4__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__5(
         .clock(warps__5__clock),
@@ -740,11 +783,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__5__op_hit),
         .ag_op(warps__5__ag_op),
         .ag_n(warps__5__ag_n),
-        .ready(warps__5__ready),
+        .can_bulk(warps__5__can_bulk),
+        .can_commit(warps__5__can_commit),
+        .can_wait(warps__5__can_wait),
         .blocked(warps__5__blocked),
         .rel_go(warps__5__rel_go),
-        .rd_bad(warps__5__rd_bad),
-        .wr_bad(warps__5__wr_bad)
+        .rd_err(warps__5__rd_err),
+        .wr_err(warps__5__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__6(
         .clock(warps__6__clock),
@@ -754,11 +799,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__6__op_hit),
         .ag_op(warps__6__ag_op),
         .ag_n(warps__6__ag_n),
-        .ready(warps__6__ready),
+        .can_bulk(warps__6__can_bulk),
+        .can_commit(warps__6__can_commit),
+        .can_wait(warps__6__can_wait),
         .blocked(warps__6__blocked),
         .rel_go(warps__6__rel_go),
-        .rd_bad(warps__6__rd_bad),
-        .wr_bad(warps__6__wr_bad)
+        .rd_err(warps__6__rd_err),
+        .wr_err(warps__6__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__7(
         .clock(warps__7__clock),
@@ -768,11 +815,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__7__op_hit),
         .ag_op(warps__7__ag_op),
         .ag_n(warps__7__ag_n),
-        .ready(warps__7__ready),
+        .can_bulk(warps__7__can_bulk),
+        .can_commit(warps__7__can_commit),
+        .can_wait(warps__7__can_wait),
         .blocked(warps__7__blocked),
         .rel_go(warps__7__rel_go),
-        .rd_bad(warps__7__rd_bad),
-        .wr_bad(warps__7__wr_bad)
+        .rd_err(warps__7__rd_err),
+        .wr_err(warps__7__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__8(
         .clock(warps__8__clock),
@@ -782,11 +831,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__8__op_hit),
         .ag_op(warps__8__ag_op),
         .ag_n(warps__8__ag_n),
-        .ready(warps__8__ready),
+        .can_bulk(warps__8__can_bulk),
+        .can_commit(warps__8__can_commit),
+        .can_wait(warps__8__can_wait),
         .blocked(warps__8__blocked),
         .rel_go(warps__8__rel_go),
-        .rd_bad(warps__8__rd_bad),
-        .wr_bad(warps__8__wr_bad)
+        .rd_err(warps__8__rd_err),
+        .wr_err(warps__8__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__9(
         .clock(warps__9__clock),
@@ -796,11 +847,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__9__op_hit),
         .ag_op(warps__9__ag_op),
         .ag_n(warps__9__ag_n),
-        .ready(warps__9__ready),
+        .can_bulk(warps__9__can_bulk),
+        .can_commit(warps__9__can_commit),
+        .can_wait(warps__9__can_wait),
         .blocked(warps__9__blocked),
         .rel_go(warps__9__rel_go),
-        .rd_bad(warps__9__rd_bad),
-        .wr_bad(warps__9__wr_bad)
+        .rd_err(warps__9__rd_err),
+        .wr_err(warps__9__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__10(
         .clock(warps__10__clock),
@@ -810,11 +863,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__10__op_hit),
         .ag_op(warps__10__ag_op),
         .ag_n(warps__10__ag_n),
-        .ready(warps__10__ready),
+        .can_bulk(warps__10__can_bulk),
+        .can_commit(warps__10__can_commit),
+        .can_wait(warps__10__can_wait),
         .blocked(warps__10__blocked),
         .rel_go(warps__10__rel_go),
-        .rd_bad(warps__10__rd_bad),
-        .wr_bad(warps__10__wr_bad)
+        .rd_err(warps__10__rd_err),
+        .wr_err(warps__10__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__11(
         .clock(warps__11__clock),
@@ -824,11 +879,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__11__op_hit),
         .ag_op(warps__11__ag_op),
         .ag_n(warps__11__ag_n),
-        .ready(warps__11__ready),
+        .can_bulk(warps__11__can_bulk),
+        .can_commit(warps__11__can_commit),
+        .can_wait(warps__11__can_wait),
         .blocked(warps__11__blocked),
         .rel_go(warps__11__rel_go),
-        .rd_bad(warps__11__rd_bad),
-        .wr_bad(warps__11__wr_bad)
+        .rd_err(warps__11__rd_err),
+        .wr_err(warps__11__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__12(
         .clock(warps__12__clock),
@@ -838,11 +895,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__12__op_hit),
         .ag_op(warps__12__ag_op),
         .ag_n(warps__12__ag_n),
-        .ready(warps__12__ready),
+        .can_bulk(warps__12__can_bulk),
+        .can_commit(warps__12__can_commit),
+        .can_wait(warps__12__can_wait),
         .blocked(warps__12__blocked),
         .rel_go(warps__12__rel_go),
-        .rd_bad(warps__12__rd_bad),
-        .wr_bad(warps__12__wr_bad)
+        .rd_err(warps__12__rd_err),
+        .wr_err(warps__12__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__13(
         .clock(warps__13__clock),
@@ -852,11 +911,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__13__op_hit),
         .ag_op(warps__13__ag_op),
         .ag_n(warps__13__ag_n),
-        .ready(warps__13__ready),
+        .can_bulk(warps__13__can_bulk),
+        .can_commit(warps__13__can_commit),
+        .can_wait(warps__13__can_wait),
         .blocked(warps__13__blocked),
         .rel_go(warps__13__rel_go),
-        .rd_bad(warps__13__rd_bad),
-        .wr_bad(warps__13__wr_bad)
+        .rd_err(warps__13__rd_err),
+        .wr_err(warps__13__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__14(
         .clock(warps__14__clock),
@@ -866,11 +927,13 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__14__op_hit),
         .ag_op(warps__14__ag_op),
         .ag_n(warps__14__ag_n),
-        .ready(warps__14__ready),
+        .can_bulk(warps__14__can_bulk),
+        .can_commit(warps__14__can_commit),
+        .can_wait(warps__14__can_wait),
         .blocked(warps__14__blocked),
         .rel_go(warps__14__rel_go),
-        .rd_bad(warps__14__rd_bad),
-        .wr_bad(warps__14__wr_bad)
+        .rd_err(warps__14__rd_err),
+        .wr_err(warps__14__wr_err)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__15(
         .clock(warps__15__clock),
@@ -880,24 +943,21 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .op_hit(warps__15__op_hit),
         .ag_op(warps__15__ag_op),
         .ag_n(warps__15__ag_n),
-        .ready(warps__15__ready),
+        .can_bulk(warps__15__can_bulk),
+        .can_commit(warps__15__can_commit),
+        .can_wait(warps__15__can_wait),
         .blocked(warps__15__blocked),
         .rel_go(warps__15__rel_go),
-        .rd_bad(warps__15__rd_bad),
-        .wr_bad(warps__15__wr_bad)
-    );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r cause_r(
-        .d(cause_r__d),
-        .q(cause_r__q),
-        .clock(cause_r__clock)
+        .rd_err(warps__15__rd_err),
+        .wr_err(warps__15__wr_err)
     );
     
     // Update code
     always @(*) begin
-        cause_r__clock = clock;
-        cause_r__d = cause_r__q;
+        bulk_sel = 1'b0;
+        commit_sel = 1'b0;
+        wait_sel = 1'b0;
         cause_n = 32'h0;
-        ready_sel = 1'b0;
         blk_n = 32'h0;
         rel_n = 32'h0;
         warps__0__clock = clock;
@@ -907,17 +967,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__0__op_hit = ag_valid & (ag_warp == warp_idx__0);
         warps__0__ag_op = ag_op;
         warps__0__ag_n = ag_n;
-        if (ag_warp == warp_idx__0) begin
-            ready_sel = warps__0__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__0) & warps__0__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__0) & warps__0__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__0) & warps__0__can_wait);
+        if (warps__0__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__0__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (0)) | ((warps__0__blocked) << (0)));
         rel_n = (rel_n & ~(1 << (0)) | ((warps__0__rel_go) << (0)));
-        if (warps__0__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__0__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__1__clock = clock;
         warps__1__reset = reset;
         warps__1__rd_hit = rd_valid & (rd_warp == warp_idx__1);
@@ -925,17 +985,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__1__op_hit = ag_valid & (ag_warp == warp_idx__1);
         warps__1__ag_op = ag_op;
         warps__1__ag_n = ag_n;
-        if (ag_warp == warp_idx__1) begin
-            ready_sel = warps__1__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__1) & warps__1__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__1) & warps__1__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__1) & warps__1__can_wait);
+        if (warps__1__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__1__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (1)) | ((warps__1__blocked) << (1)));
         rel_n = (rel_n & ~(1 << (1)) | ((warps__1__rel_go) << (1)));
-        if (warps__1__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__1__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__2__clock = clock;
         warps__2__reset = reset;
         warps__2__rd_hit = rd_valid & (rd_warp == warp_idx__2);
@@ -943,17 +1003,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__2__op_hit = ag_valid & (ag_warp == warp_idx__2);
         warps__2__ag_op = ag_op;
         warps__2__ag_n = ag_n;
-        if (ag_warp == warp_idx__2) begin
-            ready_sel = warps__2__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__2) & warps__2__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__2) & warps__2__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__2) & warps__2__can_wait);
+        if (warps__2__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__2__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (2)) | ((warps__2__blocked) << (2)));
         rel_n = (rel_n & ~(1 << (2)) | ((warps__2__rel_go) << (2)));
-        if (warps__2__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__2__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__3__clock = clock;
         warps__3__reset = reset;
         warps__3__rd_hit = rd_valid & (rd_warp == warp_idx__3);
@@ -961,17 +1021,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__3__op_hit = ag_valid & (ag_warp == warp_idx__3);
         warps__3__ag_op = ag_op;
         warps__3__ag_n = ag_n;
-        if (ag_warp == warp_idx__3) begin
-            ready_sel = warps__3__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__3) & warps__3__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__3) & warps__3__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__3) & warps__3__can_wait);
+        if (warps__3__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__3__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (3)) | ((warps__3__blocked) << (3)));
         rel_n = (rel_n & ~(1 << (3)) | ((warps__3__rel_go) << (3)));
-        if (warps__3__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__3__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__4__clock = clock;
         warps__4__reset = reset;
         warps__4__rd_hit = rd_valid & (rd_warp == warp_idx__4);
@@ -979,17 +1039,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__4__op_hit = ag_valid & (ag_warp == warp_idx__4);
         warps__4__ag_op = ag_op;
         warps__4__ag_n = ag_n;
-        if (ag_warp == warp_idx__4) begin
-            ready_sel = warps__4__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__4) & warps__4__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__4) & warps__4__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__4) & warps__4__can_wait);
+        if (warps__4__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__4__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (4)) | ((warps__4__blocked) << (4)));
         rel_n = (rel_n & ~(1 << (4)) | ((warps__4__rel_go) << (4)));
-        if (warps__4__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__4__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__5__clock = clock;
         warps__5__reset = reset;
         warps__5__rd_hit = rd_valid & (rd_warp == warp_idx__5);
@@ -997,17 +1057,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__5__op_hit = ag_valid & (ag_warp == warp_idx__5);
         warps__5__ag_op = ag_op;
         warps__5__ag_n = ag_n;
-        if (ag_warp == warp_idx__5) begin
-            ready_sel = warps__5__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__5) & warps__5__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__5) & warps__5__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__5) & warps__5__can_wait);
+        if (warps__5__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__5__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (5)) | ((warps__5__blocked) << (5)));
         rel_n = (rel_n & ~(1 << (5)) | ((warps__5__rel_go) << (5)));
-        if (warps__5__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__5__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__6__clock = clock;
         warps__6__reset = reset;
         warps__6__rd_hit = rd_valid & (rd_warp == warp_idx__6);
@@ -1015,17 +1075,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__6__op_hit = ag_valid & (ag_warp == warp_idx__6);
         warps__6__ag_op = ag_op;
         warps__6__ag_n = ag_n;
-        if (ag_warp == warp_idx__6) begin
-            ready_sel = warps__6__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__6) & warps__6__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__6) & warps__6__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__6) & warps__6__can_wait);
+        if (warps__6__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__6__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (6)) | ((warps__6__blocked) << (6)));
         rel_n = (rel_n & ~(1 << (6)) | ((warps__6__rel_go) << (6)));
-        if (warps__6__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__6__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__7__clock = clock;
         warps__7__reset = reset;
         warps__7__rd_hit = rd_valid & (rd_warp == warp_idx__7);
@@ -1033,17 +1093,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__7__op_hit = ag_valid & (ag_warp == warp_idx__7);
         warps__7__ag_op = ag_op;
         warps__7__ag_n = ag_n;
-        if (ag_warp == warp_idx__7) begin
-            ready_sel = warps__7__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__7) & warps__7__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__7) & warps__7__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__7) & warps__7__can_wait);
+        if (warps__7__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__7__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (7)) | ((warps__7__blocked) << (7)));
         rel_n = (rel_n & ~(1 << (7)) | ((warps__7__rel_go) << (7)));
-        if (warps__7__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__7__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__8__clock = clock;
         warps__8__reset = reset;
         warps__8__rd_hit = rd_valid & (rd_warp == warp_idx__8);
@@ -1051,17 +1111,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__8__op_hit = ag_valid & (ag_warp == warp_idx__8);
         warps__8__ag_op = ag_op;
         warps__8__ag_n = ag_n;
-        if (ag_warp == warp_idx__8) begin
-            ready_sel = warps__8__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__8) & warps__8__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__8) & warps__8__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__8) & warps__8__can_wait);
+        if (warps__8__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__8__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (8)) | ((warps__8__blocked) << (8)));
         rel_n = (rel_n & ~(1 << (8)) | ((warps__8__rel_go) << (8)));
-        if (warps__8__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__8__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__9__clock = clock;
         warps__9__reset = reset;
         warps__9__rd_hit = rd_valid & (rd_warp == warp_idx__9);
@@ -1069,17 +1129,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__9__op_hit = ag_valid & (ag_warp == warp_idx__9);
         warps__9__ag_op = ag_op;
         warps__9__ag_n = ag_n;
-        if (ag_warp == warp_idx__9) begin
-            ready_sel = warps__9__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__9) & warps__9__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__9) & warps__9__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__9) & warps__9__can_wait);
+        if (warps__9__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__9__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (9)) | ((warps__9__blocked) << (9)));
         rel_n = (rel_n & ~(1 << (9)) | ((warps__9__rel_go) << (9)));
-        if (warps__9__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__9__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__10__clock = clock;
         warps__10__reset = reset;
         warps__10__rd_hit = rd_valid & (rd_warp == warp_idx__10);
@@ -1087,17 +1147,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__10__op_hit = ag_valid & (ag_warp == warp_idx__10);
         warps__10__ag_op = ag_op;
         warps__10__ag_n = ag_n;
-        if (ag_warp == warp_idx__10) begin
-            ready_sel = warps__10__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__10) & warps__10__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__10) & warps__10__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__10) & warps__10__can_wait);
+        if (warps__10__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__10__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (10)) | ((warps__10__blocked) << (10)));
         rel_n = (rel_n & ~(1 << (10)) | ((warps__10__rel_go) << (10)));
-        if (warps__10__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__10__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__11__clock = clock;
         warps__11__reset = reset;
         warps__11__rd_hit = rd_valid & (rd_warp == warp_idx__11);
@@ -1105,17 +1165,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__11__op_hit = ag_valid & (ag_warp == warp_idx__11);
         warps__11__ag_op = ag_op;
         warps__11__ag_n = ag_n;
-        if (ag_warp == warp_idx__11) begin
-            ready_sel = warps__11__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__11) & warps__11__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__11) & warps__11__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__11) & warps__11__can_wait);
+        if (warps__11__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__11__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (11)) | ((warps__11__blocked) << (11)));
         rel_n = (rel_n & ~(1 << (11)) | ((warps__11__rel_go) << (11)));
-        if (warps__11__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__11__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__12__clock = clock;
         warps__12__reset = reset;
         warps__12__rd_hit = rd_valid & (rd_warp == warp_idx__12);
@@ -1123,17 +1183,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__12__op_hit = ag_valid & (ag_warp == warp_idx__12);
         warps__12__ag_op = ag_op;
         warps__12__ag_n = ag_n;
-        if (ag_warp == warp_idx__12) begin
-            ready_sel = warps__12__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__12) & warps__12__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__12) & warps__12__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__12) & warps__12__can_wait);
+        if (warps__12__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__12__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (12)) | ((warps__12__blocked) << (12)));
         rel_n = (rel_n & ~(1 << (12)) | ((warps__12__rel_go) << (12)));
-        if (warps__12__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__12__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__13__clock = clock;
         warps__13__reset = reset;
         warps__13__rd_hit = rd_valid & (rd_warp == warp_idx__13);
@@ -1141,17 +1201,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__13__op_hit = ag_valid & (ag_warp == warp_idx__13);
         warps__13__ag_op = ag_op;
         warps__13__ag_n = ag_n;
-        if (ag_warp == warp_idx__13) begin
-            ready_sel = warps__13__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__13) & warps__13__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__13) & warps__13__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__13) & warps__13__can_wait);
+        if (warps__13__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__13__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (13)) | ((warps__13__blocked) << (13)));
         rel_n = (rel_n & ~(1 << (13)) | ((warps__13__rel_go) << (13)));
-        if (warps__13__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__13__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__14__clock = clock;
         warps__14__reset = reset;
         warps__14__rd_hit = rd_valid & (rd_warp == warp_idx__14);
@@ -1159,17 +1219,17 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__14__op_hit = ag_valid & (ag_warp == warp_idx__14);
         warps__14__ag_op = ag_op;
         warps__14__ag_n = ag_n;
-        if (ag_warp == warp_idx__14) begin
-            ready_sel = warps__14__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__14) & warps__14__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__14) & warps__14__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__14) & warps__14__can_wait);
+        if (warps__14__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__14__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (14)) | ((warps__14__blocked) << (14)));
         rel_n = (rel_n & ~(1 << (14)) | ((warps__14__rel_go) << (14)));
-        if (warps__14__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
-        end
-        if (warps__14__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
-        end
         warps__15__clock = clock;
         warps__15__reset = reset;
         warps__15__rd_hit = rd_valid & (rd_warp == warp_idx__15);
@@ -1177,25 +1237,31 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         warps__15__op_hit = ag_valid & (ag_warp == warp_idx__15);
         warps__15__ag_op = ag_op;
         warps__15__ag_n = ag_n;
-        if (ag_warp == warp_idx__15) begin
-            ready_sel = warps__15__ready;
+        bulk_sel = bulk_sel | ((ag_warp == warp_idx__15) & warps__15__can_bulk);
+        commit_sel = commit_sel | ((ag_warp == warp_idx__15) & warps__15__can_commit);
+        wait_sel = wait_sel | ((ag_warp == warp_idx__15) & warps__15__can_wait);
+        if (warps__15__rd_err) begin
+            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        end
+        if (warps__15__wr_err) begin
+            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
         end
         blk_n = (blk_n & ~(1 << (15)) | ((warps__15__blocked) << (15)));
         rel_n = (rel_n & ~(1 << (15)) | ((warps__15__rel_go) << (15)));
-        if (warps__15__rd_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h0)) | ((1'b1) << (32'h0)));
+        if (ag_op == op_bulk) begin
+            ag_ready = ag_valid & bulk_sel;
         end
-        if (warps__15__wr_bad) begin
-            cause_n = (cause_n & ~(1 << (32'h1)) | ((1'b1) << (32'h1)));
+        else if (ag_op == op_commit) begin
+            ag_ready = ag_valid & commit_sel;
         end
-        cause_r__d = cause_n;
-        ag_ready = ag_valid & ready_sel;
+        else begin
+            ag_ready = ag_valid & wait_sel;
+        end
         blocked = blk_n;
         release_mask = rel_n;
-        err_cause = cause_r__q;
-        err = |cause_r__q;
+        err_cause = cause_n;
+        err = |cause_n;
         if (reset) begin
-            cause_r__d = 32'h0;
             ag_ready = 1'b0;
             blocked = 32'h0;
             release_mask = 32'h0;
@@ -1207,26 +1273,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
 endmodule // smsync_w16_k4_c4_m32_g4__ag
 
 
-module smsync_w16_k4_c4_m32_g4__ag__cause_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w16_k4_c4_m32_g4__ag__cause_r
-
-
-module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,ready,blocked,rel_go,rd_bad,wr_bad);
+module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,can_bulk,can_commit,can_wait,blocked,rel_go,rd_err,wr_err);
     
     // Module arguments
     input wire  clock;
@@ -1236,11 +1283,13 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     input wire  op_hit;
     input wire  [1:0] ag_op;
     input wire  [2:0] ag_n;
-    output reg  ready;
+    output reg  can_bulk;
+    output reg  can_commit;
+    output reg  can_wait;
     output reg  blocked;
     output reg  rel_go;
-    output reg  rd_bad;
-    output reg  wr_bad;
+    output reg  rd_err;
+    output reg  wr_err;
     
     // Constant declarations
     localparam  max_ops = 2'b11;
@@ -1325,60 +1374,91 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     reg  wait_rd__d;
     wire  wait_rd__q;
     reg  wait_rd__clock;
+    reg  rd_bad_r__d;
+    wire  rd_bad_r__q;
+    reg  rd_bad_r__clock;
+    reg  wr_bad_r__d;
+    wire  wr_bad_r__q;
+    reg  wr_bad_r__clock;
     
     // Local signals
+    reg  [1:0] f_inc;
+    reg  [1:0] head_inc;
+    reg  [1:0] tail_inc;
     reg  [3:0] tail_hot;
     reg  [1:0] tot_f;
     reg  [1:0] tot_h;
     reg  [2:0] seq_f1;
     reg  [2:0] seq_h1;
-    reg  counted;
-    reg  [2:0] cc_post;
+    reg  [1:0] rdone_inc;
+    reg  [1:0] wdone_inc;
+    reg  f_last;
+    reg  w_last;
+    reg  rd_gt;
+    reg  rd_ge;
+    reg  f_is_h;
+    reg  c_ok0;
+    reg  c_ok1;
+    reg  or_nz;
+    reg  or_one;
+    reg  ow_nz;
+    reg  ow_one;
+    reg  ow_gt;
+    reg  ow_ge;
+    reg  [1:0] open_rd_dec;
+    reg  [1:0] open_rd_inc;
+    reg  [1:0] open_wr_dec;
+    reg  [1:0] open_wr_inc;
+    reg  [1:0] gap;
+    reg  [1:0] gap_dec;
+    reg  [1:0] gap_inc;
+    reg  [2:0] cc_inc;
+    reg  [2:0] n_inc;
+    reg  [2:0] rp_inc;
+    reg  [2:0] rp_from_f;
+    reg  [2:0] rp_from_f_c;
+    reg  [2:0] n_from_h;
+    reg  [2:0] n_from_h_c;
+    reg  f_next_live;
+    reg  h_next_live;
+    reg  h_ne_t;
     reg  met;
     reg  rd_dec_c;
     reg  rd_dec_o;
-    reg  [1:0] rdone_inc;
     reg  rd_fin;
-    reg  [1:0] rd_seen;
-    reg  [1:0] f_inc;
-    reg  [1:0] f_post;
-    reg  unr_post;
-    reg  [1:0] rdone_post;
-    reg  [1:0] open_rd_post;
-    reg  [1:0] open_wr_post;
-    reg  f_is_h;
+    reg  rd_bad;
+    reg  wr_bad;
     reg  wr_dec_c;
     reg  wr_dec_o;
-    reg  [1:0] wdone_inc;
     reg  wr_fin;
-    reg  [1:0] wdone_post;
-    reg  accept;
     reg  do_bulk;
     reg  do_commit;
     reg  do_wait;
+    reg  [1:0] ow_post;
+    reg  ow_post_nz;
+    reg  ord_post_nz;
     reg  do_slot;
-    reg  [1:0] tail_inc;
-    reg  [1:0] tail_post;
-    reg  any_post;
-    reg  [1:0] head_inc;
+    reg  counted;
+    reg  unr_pre;
+    reg  new_front;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__cause_r tot__0(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tot__0(
         .d(tot__0__d),
         .q(tot__0__q),
         .clock(tot__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r tot__1(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tot__1(
         .d(tot__1__d),
         .q(tot__1__q),
         .clock(tot__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r tot__2(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tot__2(
         .d(tot__2__d),
         .q(tot__2__q),
         .clock(tot__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r tot__3(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tot__3(
         .d(tot__3__d),
         .q(tot__3__q),
         .clock(tot__3__clock)
@@ -1403,12 +1483,12 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         .q(seq__3__q),
         .clock(seq__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r head(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r tail(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tail(
         .d(tail__d),
         .q(tail__q),
         .clock(tail__clock)
@@ -1418,7 +1498,7 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         .q(any__q),
         .clock(any__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r f(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f f(
         .d(f__d),
         .q(f__q),
         .clock(f__clock)
@@ -1443,22 +1523,22 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         .q(rp__q),
         .clock(rp__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r rdone(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f rdone(
         .d(rdone__d),
         .q(rdone__q),
         .clock(rdone__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wdone(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wdone(
         .d(wdone__d),
         .q(wdone__q),
         .clock(wdone__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r open_rd(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f open_rd(
         .d(open_rd__d),
         .q(open_rd__q),
         .clock(open_rd__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r open_wr(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f open_wr(
         .d(open_wr__d),
         .q(open_wr__q),
         .clock(open_wr__clock)
@@ -1478,6 +1558,16 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         .q(wait_rd__q),
         .clock(wait_rd__clock)
     );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rd_bad_r(
+        .d(rd_bad_r__d),
+        .q(rd_bad_r__q),
+        .clock(rd_bad_r__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any wr_bad_r(
+        .d(wr_bad_r__d),
+        .q(wr_bad_r__q),
+        .clock(wr_bad_r__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1496,6 +1586,8 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         blk__clock = clock;
         wait_n__clock = clock;
         wait_rd__clock = clock;
+        rd_bad_r__clock = clock;
+        wr_bad_r__clock = clock;
         head__d = head__q;
         tail__d = tail__q;
         any__d = any__q;
@@ -1511,8 +1603,11 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         blk__d = blk__q;
         wait_n__d = wait_n__q;
         wait_rd__d = wait_rd__q;
+        rd_bad_r__d = rd_bad_r__q;
+        wr_bad_r__d = wr_bad_r__q;
         f_inc = f__q + one_h;
         head_inc = head__q + one_h;
+        tail_inc = tail__q + one_h;
         tail_hot = 32'h0;
         tot_f = 32'h0;
         tot_h = 32'h0;
@@ -1594,6 +1689,38 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         if (tail__q == slot_idx__3) begin
             tail_hot = (tail_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        rdone_inc = rdone__q + one_o;
+        wdone_inc = wdone__q + one_o;
+        f_last = rdone_inc == tot_f;
+        w_last = wdone_inc == tot_h;
+        rd_gt = rdone__q > wdone__q;
+        rd_ge = rdone__q >= wdone__q;
+        f_is_h = unr__q & (f__q == head__q);
+        c_ok0 = ~f_is_h | rd_gt;
+        c_ok1 = rd_ge;
+        or_nz = |open_rd__q;
+        or_one = open_rd__q == one_o;
+        ow_nz = |open_wr__q;
+        ow_one = open_wr__q == one_o;
+        ow_gt = open_wr__q > open_rd__q;
+        ow_ge = open_wr__q >= open_rd__q;
+        open_rd_dec = open_rd__q - one_o;
+        open_rd_inc = open_rd__q + one_o;
+        open_wr_dec = open_wr__q - one_o;
+        open_wr_inc = open_wr__q + one_o;
+        gap = open_wr__q - open_rd__q;
+        gap_dec = gap - one_o;
+        gap_inc = gap + one_o;
+        cc_inc = cc__q + one_n;
+        n_inc = n__q + one_n;
+        rp_inc = rp__q + one_n;
+        rp_from_f = cc__q - seq_f1;
+        rp_from_f_c = cc_inc - seq_f1;
+        n_from_h = cc__q - seq_h1;
+        n_from_h_c = cc_inc - seq_h1;
+        f_next_live = f_inc != tail__q;
+        h_next_live = head_inc != tail__q;
+        h_ne_t = head__q != tail__q;
         if (wait_rd__q) begin
             met = rp__q <= wait_n__q;
         end
@@ -1602,146 +1729,168 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         end
         blocked = blk__q;
         rel_go = blk__q & met;
-        if (rel_go) begin
-            blk__d = 1'b0;
-        end
+        rd_err = rd_bad_r__q;
+        wr_err = wr_bad_r__q;
         rd_dec_c = rd_hit & unr__q;
-        rd_dec_o = rd_hit & ~unr__q & |open_rd__q;
-        rd_bad = rd_hit & ~unr__q & ~|open_rd__q;
-        open_rd_post = open_rd__q;
-        if (rd_dec_o) begin
-            open_rd_post = open_rd__q - one_o;
-        end
-        rdone_inc = rdone__q + one_o;
-        rd_fin = rd_dec_c & (rdone_inc == tot_f);
-        rd_seen = rdone__q;
-        if (rd_dec_c) begin
-            rd_seen = rdone_inc;
-        end
-        rdone_post = rd_seen;
-        f_post = f__q;
-        unr_post = unr__q;
-        if (rd_fin) begin
-            rdone_post = 32'h0;
-            f_post = f_inc;
-            unr_post = f_inc != tail__q;
-        end
-        f_is_h = unr__q & (f__q == head__q);
-        wr_dec_c = wr_hit & any__q & (~f_is_h | (rd_seen > wdone__q));
-        wr_dec_o = wr_hit & ~any__q & (open_wr__q > open_rd_post);
+        rd_dec_o = rd_hit & ~unr__q & or_nz;
+        rd_bad = rd_hit & ~unr__q & ~or_nz;
+        rd_fin = rd_dec_c & f_last;
+        wr_dec_c = wr_hit & any__q & (c_ok0 | (rd_dec_c & c_ok1));
+        wr_dec_o = wr_hit & ~any__q & (ow_gt | (rd_dec_o & ow_ge));
         wr_bad = wr_hit & ~wr_dec_c & ~wr_dec_o;
-        open_wr_post = open_wr__q;
+        rd_bad_r__d = rd_bad;
+        wr_bad_r__d = wr_bad;
+        wr_fin = wr_dec_c & w_last;
+        can_bulk = ~blk__q & (open_wr__q != max_ops);
+        can_commit = ~blk__q & (n__q != full_g);
+        can_wait = ~blk__q;
+        do_bulk = op_hit & (ag_op == op_bulk) & can_bulk;
+        do_commit = op_hit & (ag_op == op_commit) & can_commit;
+        do_wait = op_hit & ag_op[32'h1] & can_wait;
+        ow_post = open_wr__q;
         if (wr_dec_o) begin
-            open_wr_post = open_wr__q - one_o;
+            ow_post = open_wr_dec;
         end
-        wdone_inc = wdone__q + one_o;
-        wr_fin = wr_dec_c & (wdone_inc == tot_h);
-        wdone_post = wdone__q;
-        if (wr_dec_c) begin
-            wdone_post = wdone_inc;
-        end
-        if (wr_fin) begin
-            wdone_post = 32'h0;
-        end
-        ready = 1'b0;
-        if (~blk__q) begin
-            if (ag_op == op_bulk) begin
-                ready = open_wr__q != max_ops;
-            end
-            else if (ag_op == op_commit) begin
-                ready = n__q != full_g;
-            end
-            else begin
-                ready = 1'b1;
-            end
-        end
-        accept = op_hit & ready;
-        do_bulk = accept & (ag_op == op_bulk);
-        do_commit = accept & (ag_op == op_commit);
-        do_wait = accept & ag_op[32'h1];
-        do_slot = do_commit & |open_wr_post;
-        open_rd__d = open_rd_post;
-        open_wr__d = open_wr_post;
-        tail_inc = tail__q + one_h;
-        tail_post = tail__q;
-        any_post = any__q;
-        if (do_bulk) begin
-            open_rd__d = open_rd_post + one_o;
-            open_wr__d = open_wr_post + one_o;
-        end
-        cc_post = cc__q;
+        ow_post_nz = ow_nz & ~(wr_dec_o & ow_one);
+        ord_post_nz = or_nz & ~(rd_dec_o & or_one);
+        do_slot = do_commit & ow_post_nz;
+        counted = do_commit & (any__q | ow_post_nz);
         if (do_commit) begin
             open_rd__d = 32'h0;
-            open_wr__d = 32'h0;
-            cc_post = cc__q + one_n;
         end
-        cc__d = cc_post;
-        counted = do_commit & (any__q | do_slot);
+        else if (do_bulk & ~rd_dec_o) begin
+            open_rd__d = open_rd_inc;
+        end
+        else if (~do_bulk & rd_dec_o) begin
+            open_rd__d = open_rd_dec;
+        end
+        else begin
+            open_rd__d = open_rd__q;
+        end
+        if (do_commit) begin
+            open_wr__d = 32'h0;
+        end
+        else if (do_bulk & ~wr_dec_o) begin
+            open_wr__d = open_wr_inc;
+        end
+        else if (~do_bulk & wr_dec_o) begin
+            open_wr__d = open_wr_dec;
+        end
+        else begin
+            open_wr__d = open_wr__q;
+        end
+        cc__d = cc__q;
+        if (do_commit) begin
+            cc__d = cc_inc;
+        end
+        tail__d = tail__q;
         if (do_slot) begin
+            tail__d = tail_inc;
             if (tail_hot[0]) begin
-                tot__0__d = open_wr_post;
+                tot__0__d = ow_post;
                 seq__0__d = cc__q;
             end
             if (tail_hot[1]) begin
-                tot__1__d = open_wr_post;
+                tot__1__d = ow_post;
                 seq__1__d = cc__q;
             end
             if (tail_hot[2]) begin
-                tot__2__d = open_wr_post;
+                tot__2__d = ow_post;
                 seq__2__d = cc__q;
             end
             if (tail_hot[3]) begin
-                tot__3__d = open_wr_post;
+                tot__3__d = ow_post;
                 seq__3__d = cc__q;
-            end
-            tail_post = tail_inc;
-            any_post = 1'b1;
-            if (|open_rd_post) begin
-                if (~unr_post) begin
-                    rdone_post = open_wr_post - open_rd_post;
-                end
-                unr_post = 1'b1;
-            end
-            else if (~unr_post) begin
-                f_post = tail_inc;
             end
         end
         if (do_wait) begin
-            blk__d = 1'b1;
             wait_n__d = ag_n;
             wait_rd__d = ag_op[32'h0];
         end
-        if (rd_fin & (f_inc != tail__q)) begin
-            rp__d = cc_post - seq_f1;
+        blk__d = do_wait | (blk__q & ~met);
+        unr_pre = unr__q;
+        if (rd_fin) begin
+            unr_pre = f_next_live;
+        end
+        new_front = do_slot & ord_post_nz & ~unr_pre;
+        unr__d = unr_pre | (do_slot & ord_post_nz);
+        if (new_front) begin
+            if (wr_dec_o == rd_dec_o) begin
+                rdone__d = gap;
+            end
+            else if (rd_dec_o) begin
+                rdone__d = gap_inc;
+            end
+            else begin
+                rdone__d = gap_dec;
+            end
+        end
+        else if (rd_fin) begin
+            rdone__d = 32'h0;
+        end
+        else if (rd_dec_c) begin
+            rdone__d = rdone_inc;
+        end
+        else begin
+            rdone__d = rdone__q;
+        end
+        f__d = f__q;
+        if (rd_fin) begin
+            f__d = f_inc;
+        end
+        if (do_slot & ~ord_post_nz & ~unr_pre) begin
+            f__d = tail_inc;
+        end
+        if (rd_fin & f_next_live) begin
+            if (do_commit) begin
+                rp__d = rp_from_f_c;
+            end
+            else begin
+                rp__d = rp_from_f;
+            end
         end
         else if (unr__q & ~rd_fin) begin
-            rp__d = rp__q;
             if (counted) begin
-                rp__d = rp__q + one_n;
+                rp__d = rp_inc;
             end
+            else begin
+                rp__d = rp__q;
+            end
+        end
+        else if (do_slot & ord_post_nz) begin
+            rp__d = one_n;
         end
         else begin
             rp__d = 32'h0;
-            if (do_slot & |open_rd_post) begin
-                rp__d = one_n;
-            end
         end
-        f__d = f_post;
-        unr__d = unr_post;
-        rdone__d = rdone_post;
-        wdone__d = wdone_post;
-        tail__d = tail_post;
+        wdone__d = wdone__q;
+        if (wr_dec_c) begin
+            wdone__d = wdone_inc;
+        end
         head__d = head__q;
-        any__d = any_post;
-        n__d = n__q;
+        any__d = any__q | do_slot;
         if (counted) begin
-            n__d = n__q + one_n;
+            n__d = n_inc;
+        end
+        else begin
+            n__d = n__q;
         end
         if (wr_fin) begin
+            wdone__d = 32'h0;
             head__d = head_inc;
-            any__d = head_inc != tail_post;
-            if (head_inc != tail__q) begin
-                n__d = cc_post - seq_h1;
+            if (do_slot) begin
+                any__d = h_ne_t;
+            end
+            else begin
+                any__d = h_next_live;
+            end
+            if (h_next_live) begin
+                if (do_commit) begin
+                    n__d = n_from_h_c;
+                end
+                else begin
+                    n__d = n_from_h;
+                end
             end
             else if (do_slot) begin
                 n__d = one_n;
@@ -1774,6 +1923,8 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
             blk__d = 1'b0;
             wait_n__d = 32'h0;
             wait_rd__d = 1'b0;
+            rd_bad_r__d = 1'b0;
+            wr_bad_r__d = 1'b0;
         end
     end
     
@@ -1816,6 +1967,25 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0__cc(d,q,clock);
     end
           
 endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__cc
+
+
+module smsync_w16_k4_c4_m32_g4__ag__warps__0__f(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__f
 
 
 module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
@@ -3196,7 +3366,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(or_q__q),
         .clock(or_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r rslot_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f rslot_q(
         .d(rslot_q__d),
         .q(rslot_q__q),
         .clock(rslot_q__clock)
@@ -3231,7 +3401,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(ctl_op_q__q),
         .clock(ctl_op_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r slot_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
@@ -3261,7 +3431,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(x_blocked_q__q),
         .clock(x_blocked_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r x_slot_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f x_slot_q(
         .d(x_slot_q__d),
         .q(x_slot_q__q),
         .clock(x_slot_q__clock)
@@ -3281,7 +3451,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(c_valid_q__q),
         .clock(c_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r c_slot_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f c_slot_q(
         .d(c_slot_q__d),
         .q(c_slot_q__q),
         .clock(c_slot_q__clock)
@@ -3530,7 +3700,7 @@ module smsync_w16_k4_c4_m32_g4__bar__rel(clock,reset,done,done_slot,done_id,done
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r slot_q(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
@@ -4437,82 +4607,82 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         .q(waiting_q__q),
         .clock(waiting_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__0(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__0(
         .d(wslot__0__d),
         .q(wslot__0__q),
         .clock(wslot__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__1(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__1(
         .d(wslot__1__d),
         .q(wslot__1__q),
         .clock(wslot__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__2(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__2(
         .d(wslot__2__d),
         .q(wslot__2__q),
         .clock(wslot__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__3(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__3(
         .d(wslot__3__d),
         .q(wslot__3__q),
         .clock(wslot__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__4(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__4(
         .d(wslot__4__d),
         .q(wslot__4__q),
         .clock(wslot__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__5(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__5(
         .d(wslot__5__d),
         .q(wslot__5__q),
         .clock(wslot__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__6(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__6(
         .d(wslot__6__d),
         .q(wslot__6__q),
         .clock(wslot__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__7(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__7(
         .d(wslot__7__d),
         .q(wslot__7__q),
         .clock(wslot__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__8(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__8(
         .d(wslot__8__d),
         .q(wslot__8__q),
         .clock(wslot__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__9(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__9(
         .d(wslot__9__d),
         .q(wslot__9__q),
         .clock(wslot__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__10(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__10(
         .d(wslot__10__d),
         .q(wslot__10__q),
         .clock(wslot__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__11(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__11(
         .d(wslot__11__d),
         .q(wslot__11__q),
         .clock(wslot__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__12(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__12(
         .d(wslot__12__d),
         .q(wslot__12__q),
         .clock(wslot__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__13(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__13(
         .d(wslot__13__d),
         .q(wslot__13__q),
         .clock(wslot__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__14(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__14(
         .d(wslot__14__d),
         .q(wslot__14__q),
         .clock(wslot__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r wslot__15(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__15(
         .d(wslot__15__d),
         .q(wslot__15__q),
         .clock(wslot__15__clock)
@@ -8100,7 +8270,7 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
         .q(err_r__q),
         .clock(err_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r err_src_r(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f err_src_r(
         .d(err_src_r__d),
         .q(err_src_r__q),
         .clock(err_src_r__clock)
@@ -9670,12 +9840,12 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
         .q(out_valid__q),
         .clock(out_valid__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r out_kind(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f out_kind(
         .d(out_kind__d),
         .q(out_kind__q),
         .clock(out_kind__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r out_tag(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f out_tag(
         .d(out_tag__d),
         .q(out_tag__q),
         .clock(out_tag__clock)
@@ -9690,7 +9860,7 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
         .q(out_op__q),
         .clock(out_op__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r out_level(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f out_level(
         .d(out_level__d),
         .q(out_level__q),
         .clock(out_level__clock)
@@ -9725,7 +9895,7 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r seq_slot(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f seq_slot(
         .d(seq_slot__d),
         .q(seq_slot__q),
         .clock(seq_slot__clock)
@@ -9940,7 +10110,7 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
     reg  [7:0] age_inc;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__cause_r open(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f open(
         .d(open__d),
         .q(open__q),
         .clock(open__clock)
@@ -10717,42 +10887,42 @@ module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_j
         .q(members__3__q),
         .clock(members__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r level__0(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f level__0(
         .d(level__0__d),
         .q(level__0__q),
         .clock(level__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r level__1(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f level__1(
         .d(level__1__d),
         .q(level__1__q),
         .clock(level__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r level__2(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f level__2(
         .d(level__2__d),
         .q(level__2__q),
         .clock(level__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r level__3(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f level__3(
         .d(level__3__d),
         .q(level__3__q),
         .clock(level__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r ivall__0(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f ivall__0(
         .d(ivall__0__d),
         .q(ivall__0__q),
         .clock(ivall__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r ivall__1(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f ivall__1(
         .d(ivall__1__d),
         .q(ivall__1__q),
         .clock(ivall__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r ivall__2(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f ivall__2(
         .d(ivall__2__d),
         .q(ivall__2__q),
         .clock(ivall__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r ivall__3(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f ivall__3(
         .d(ivall__3__d),
         .q(ivall__3__q),
         .clock(ivall__3__clock)
@@ -10782,7 +10952,7 @@ module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_j
         .q(pj_valid__q),
         .clock(pj_valid__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r pj_tag(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f pj_tag(
         .d(pj_tag__d),
         .q(pj_tag__q),
         .clock(pj_tag__clock)
@@ -10792,12 +10962,12 @@ module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_j
         .q(pj_warp__q),
         .clock(pj_warp__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r pj_level(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f pj_level(
         .d(pj_level__d),
         .q(pj_level__q),
         .clock(pj_level__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__cause_r pj_ivall(
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__f pj_ivall(
         .d(pj_ivall__d),
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
