@@ -11,13 +11,17 @@
 //   1 test_wait, branch on the predicate     (PTX `@!p bra`)
 //   2 try_wait,  branch on the predicate
 //   3 test_wait + 8 dependent IMADs in the loop body
-// Each with lane 0 alone or all 32 lanes of warp 1 spinning.
+// Each with lane 0 alone or all 32 lanes of warp 1 spinning (lanes 0..L-1 with
+// `./sp L1,L2,...`: forms 1 and 2 only, a few D, for how many lanes a warp
+// needs to be answered as a full warp).
 // Prints `lanes,form,D,polls,cycles_per_poll,wake` (medians of REPS).
 //
 // Build and run (device machine): nvcc -O3 -arch=sm_90a h100_spin_period.cu -o sp && ./sp
 #include <cstdio>
 #include <vector>
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 
 typedef unsigned long long u64;
@@ -31,7 +35,7 @@ __device__ __forceinline__ unsigned tw(unsigned a) {
 }
 
 constexpr int REPS = 32;
-__global__ void probe(int form, unsigned delay, int all_lanes, u64* out) {
+__global__ void probe(int form, unsigned delay, int nlanes, u64* out) {
   __shared__ alignas(8) unsigned long long mb;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   unsigned a = (unsigned)__cvta_generic_to_shared(&mb);
@@ -46,7 +50,7 @@ __global__ void probe(int form, unsigned delay, int all_lanes, u64* out) {
         asm volatile("mbarrier.arrive.shared.b64 _, [%0];" ::"r"(a) : "memory");
         out[r * 4 + 0] = ta;
       }
-    } else if (all_lanes || lane == 0) {
+    } else if (lane < nlanes) {
       u64 t1 = clk();
       unsigned n = 0, x = 1;
       if (form == 0) {
@@ -80,16 +84,24 @@ __global__ void probe(int form, unsigned delay, int all_lanes, u64* out) {
   }
 }
 
-int main() {
+int main(int argc, char** argv) {
   u64* out;
   cudaMalloc(&out, REPS * 4 * sizeof(u64));
   std::vector<u64> h(REPS * 4);
+  std::vector<int> lane_set = {1, 32}, forms = {0, 1, 2, 3};
+  std::vector<unsigned> ds = {0u, 20u, 40u, 60u, 80u, 100u, 120u, 140u, 160u, 200u, 250u, 300u, 400u, 500u, 700u, 1000u, 20000u};
+  if (argc > 1) {
+    lane_set.clear();
+    for (char* t = strtok(argv[1], ","); t; t = strtok(nullptr, ",")) lane_set.push_back(atoi(t));
+    forms = {1, 2};
+    ds = {20u, 140u, 500u, 20000u};
+  }
   printf("lanes,form,D,polls,cycles_per_poll,wake\n");
-  for (int all = 0; all < 2; ++all)
-  for (int form = 0; form < 4; ++form) {
-    for (unsigned d : {0u, 20u, 40u, 60u, 80u, 100u, 120u, 140u, 160u, 200u, 250u, 300u, 400u, 500u, 700u, 1000u, 20000u}) {
-      probe<<<1, 64>>>(form, d, all, out);
-      probe<<<1, 64>>>(form, d, all, out);
+  for (int nl : lane_set)
+  for (int form : forms) {
+    for (unsigned d : ds) {
+      probe<<<1, 64>>>(form, d, nl, out);
+      probe<<<1, 64>>>(form, d, nl, out);
       cudaDeviceSynchronize();
       cudaMemcpy(h.data(), out, h.size() * sizeof(u64), cudaMemcpyDeviceToHost);
       std::vector<long long> polls, per, wake;
@@ -102,7 +114,7 @@ int main() {
       std::sort(polls.begin(), polls.end());
       std::sort(per.begin(), per.end());
       std::sort(wake.begin(), wake.end());
-      printf("%d,%d,%u,%lld,%lld,%lld\n", all ? 32 : 1, form, d, polls[polls.size() / 2], per[per.size() / 2], wake[wake.size() / 2]);
+      printf("%d,%d,%u,%lld,%lld,%lld\n", nl, form, d, polls[polls.size() / 2], per[per.size() / 2], wake[wake.size() / 2]);
     }
   }
   cudaError_t e = cudaGetLastError();

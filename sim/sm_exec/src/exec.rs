@@ -409,8 +409,10 @@ struct Warp {
     /// A spin's first poll that found its phase incomplete, until its
     /// answer comes back.
     mb_parked: Option<Parked>,
-    /// The warp's last `test_wait` as sent to the unit.
+    /// The warp's last `test_wait` as sent to the unit, and how the poll
+    /// timer answers it.
     mb_last_x: Option<Instr>,
+    mb_poll: PollKind,
 }
 
 /// Issue model: a parked `test_wait` poll (`Warp::mb_parked`).
@@ -503,12 +505,23 @@ enum Req {
     Membar(Option<Vec<Txn>>),
     /// bar unit: destination of a reduction, and whether the op blocks.
     Bar(RedDst, bool),
-    /// mbarrier unit: destination register of the response.
-    Mb(Option<String>),
+    /// mbarrier unit: destination register of the response; for a poll,
+    /// how the SM's poll timer answers it.
+    Mb(Option<String>, PollKind),
     /// mbarrier unit: the SM's second poll for a parked `test_wait`.
     MbRecheck,
     /// async groups: a bulk issue; a wait.
     Ag(bool, bool),
+}
+
+/// Issue model: how the SM's poll timer treats a `test_wait` poll
+/// (`crate::sm_timing`): a full warp's, or a partial warp's (fewer than 32
+/// active lanes; its `try_wait` is sent as such a poll: the H100 answers
+/// it on the poll timer, a completion does not wake it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PollKind {
+    partial: bool,
+    try_wait: bool,
 }
 
 /// Destination register and op of a `bar.red`.
@@ -762,6 +775,7 @@ impl<'p> Machine<'p> {
                 mb_spinning: false,
                 mb_parked: None,
                 mb_last_x: None,
+                mb_poll: PollKind::default(),
             });
         }
         if let Some(k) = &kernel {
@@ -1940,7 +1954,14 @@ impl<'p> Machine<'p> {
                     // (`test_wait_first_check`); its answer is the second
                     // poll's.
                     let x = wp.mb_last_x.expect("a test_wait was sent");
-                    wp.mb_parked = Some(Parked::Waiting(now + t.test_wait_first_check, x));
+                    let check = match wp.mb_poll {
+                        PollKind { partial: false, .. } => t.test_wait_first_check,
+                        PollKind {
+                            try_wait: false, ..
+                        } => t.partial_warp_first_check,
+                        _ => t.partial_warp_first_check + t.partial_warp_try_wait_extra,
+                    };
+                    wp.mb_parked = Some(Parked::Waiting(now + check, x));
                 } else if let Some(dst) = wp.mb_fifo.pop_front() {
                     let v = if mb::op::is_arrive(o.mb_rsp_op) {
                         o.mb_rsp_token as u64
@@ -1958,6 +1979,8 @@ impl<'p> Machine<'p> {
                         t.test_wait_answer
                     } else if o.mb_rsp_done {
                         t.mbarrier_latency
+                    } else if wp.mb_poll.partial {
+                        t.partial_warp_fail
                     } else {
                         t.test_wait_fail
                     };
@@ -2406,6 +2429,19 @@ impl<'p> Machine<'p> {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                         continue;
                     }
+                    // Issue model: a poll of a partial warp is answered on
+                    // the SM's poll timer; its `try_wait` is sent as a
+                    // `test_wait` (no suspension, `PollKind`).
+                    let partial = self.opts.sm_timing.is_some() && n < LANES as u64;
+                    let poll = PollKind {
+                        partial,
+                        try_wait: mb_op == MbOp::TryWait,
+                    };
+                    let (mb_op, hint) = if partial && mb_op == MbOp::TryWait {
+                        (MbOp::TestWait, Arg::Absent)
+                    } else {
+                        (mb_op, hint)
+                    };
                     let resolved = Lowered::Mbarrier {
                         op: mb_op,
                         remote,
@@ -2432,7 +2468,7 @@ impl<'p> Machine<'p> {
                     // holds the warp until the unit's answer is back (the
                     // bulk copy that follows must find the count set).
                     self.warps[w].mb_hold = matches!(mb_op, MbOp::ArriveExpectTx | MbOp::ExpectTx);
-                    req = Some((w, x, Req::Mb(dst)));
+                    req = Some((w, x, Req::Mb(dst, poll)));
                 }
                 Lowered::AsyncCopy { bytes, .. } => {
                     let entry = match self.mb_entry(w, &code) {
@@ -2839,12 +2875,13 @@ impl<'p> Machine<'p> {
                     self.warps[w].mb_parked = Some(Parked::Resent);
                 }
             }
-            Req::Mb(dst) => {
+            Req::Mb(dst, poll) => {
                 if took && x.op == mb::op::TEST_WAIT {
                     if let Some(t) = &self.opts.sm_timing {
                         self.sms[c].mb_next = now + t.test_wait_occupancy;
                     }
                     self.warps[w].mb_last_x = Some(x);
+                    self.warps[w].mb_poll = poll;
                 } else if took {
                     self.warps[w].mb_spinning = false;
                 }

@@ -53,6 +53,12 @@
 //!   ops at the port) and that answer reaches the warp `test_wait_answer`
 //!   cycles after it. A repeat poll (after a "not done") answers "not
 //!   done" after `test_wait_fail`, "done" after `test_wait_answer`.
+//! - **Partial-warp polls**: a `test_wait` or `try_wait` of a warp with
+//!   fewer than 32 active lanes is answered on the same poll timer with its
+//!   own figures (`partial_warp_first_check`, `partial_warp_try_wait_extra`,
+//!   `partial_warp_fail`):
+//!   its `try_wait` is sent to the unit as a `test_wait`, never suspended,
+//!   and a completion does not wake it.
 //!
 //! Every constant names its source: `data/calibration/h100_micro.csv` (our
 //! own measurements, `kernels/micro/h100_latency.cu`) or a section of the
@@ -207,9 +213,31 @@ pub struct SmTiming {
     /// 184–185 cycles after its wait began (wake 197, 159, 120 cycles after
     /// arrives at wait ages 42, 81, 120, less the 55-cycle return path:
     /// `mbarrier_latency`, the wait loop's branch, the clock read;
-    /// `wake_after_wait` rows of `data/calibration/h100_micro.csv`). §2.4's
-    /// ping-pong waits are that young; its fan-out waiters are older.
+    /// `wake_after_wait` rows of `data/calibration/h100_micro.csv`). A full
+    /// warp's agrees: its `try_wait` answers an arrive 20 cycles in 261
+    /// cycles after the wait starts (`spin_period,32,2` rows; the model
+    /// 253). A partial warp's `try_wait` is not suspended
+    /// (`partial_warp_first_check`). §2.4's fan-out waiters are older.
     pub try_wait_first_check: u64,
+    /// A poll by a partial warp (fewer than 32 active lanes: an
+    /// `if (lane == 0)` waiter, k4's producer) is answered on the SM's poll
+    /// timer, its `try_wait` too: no suspension, and a completion does not
+    /// wake it (`kernels/micro/h100_spin_period.cu`: the `spin_period` rows
+    /// of `data/calibration/h100_micro.csv` with lanes = 1, and the
+    /// `spin_lanes` rows: 1 to 31 lanes on the 150-cycle grid, 32 not). Its
+    /// first poll on an incomplete phase is parked this many cycles (a full
+    /// warp's: `test_wait_first_check`): one lane's `test_wait` spin's
+    /// first answer comes 255–259 cycles after the spin starts (1–16 lanes
+    /// alike; 31 lanes 294), a full warp's 239–243.
+    pub partial_warp_first_check: u64,
+    /// ... and a partial warp's `try_wait` this many more: its first answer
+    /// comes 277–282 cycles after the spin starts.
+    pub partial_warp_try_wait_extra: u64,
+    /// ... a partial warp's repeat poll answers "not done" after this (a
+    /// full warp's: `test_wait_fail`): one answer per 150 cycles,
+    /// `test_wait` and `try_wait` alike, of which the loop's branch and
+    /// issue are 12 in the executor.
+    pub partial_warp_fail: u64,
     /// mbarrier responses of one SM leave the unit at most one per this
     /// many cycles: §2.4 wake fan-out, 31 `try_wait` warps leave over 84
     /// cycles after the first (2.8 per warp).
@@ -342,6 +370,9 @@ impl SmTiming {
             test_wait_occupancy: 6,
             try_wait_early_wake: true,
             try_wait_first_check: 185,
+            partial_warp_first_check: 151,
+            partial_warp_try_wait_extra: 22,
+            partial_warp_fail: 138,
             shared_latency: 25,
             shared_wavefront_eighths: 15,
             sm_shared_wavefront: 1,

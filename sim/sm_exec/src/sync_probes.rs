@@ -293,18 +293,21 @@ fn mbarrier_ping_pong(t: &SmTiming) -> Result<Vec<Cell>, String> {
             const ROUNDS: u64 = 8;
             // Producer: wait empty (phase 1 − φ after the first round),
             // [delay], t_before, arrive full, t_after. Consumer: wait full,
-            // t_out, arrive empty.
+            // t_out, arrive empty. Two full warps, lane 0 arriving: the
+            // H100's consumer `try_wait` is woken 54 cycles after the
+            // arrive, which a one-lane `try_wait` never is (it polls on
+            // the SM's poll timer, `SmTiming::one_lane_first_check`).
             let producer = format!(
-                "    mov.u32 %r1, 1;\n    mov.u32 %r2, 0;\nPL:\n    setp.eq.u32 %p3, %r2, 0;\n    @%p3 bra SKIP;\n{}SKIP:\n{}    mov.u64 %rd4, %clock64;\n    mbarrier.arrive.shared.b64 _, [full];\n    mov.u64 %rd5, %clock64;\n    xor.b32 %r1, %r1, 1;\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p2, %r2, {ROUNDS};\n    @%p2 bra PL;\n    ret;\n",
+                "    mov.u32 %r9, %laneid;\n    setp.eq.u32 %p7, %r9, 0;\n    mov.u32 %r1, 1;\n    mov.u32 %r2, 0;\nPL:\n    setp.eq.u32 %p3, %r2, 0;\n    @%p3 bra SKIP;\n{}SKIP:\n{}    mov.u64 %rd4, %clock64;\n    @%p7 mbarrier.arrive.shared.b64 _, [full];\n    mov.u64 %rd5, %clock64;\n    xor.b32 %r1, %r1, 1;\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p2, %r2, {ROUNDS};\n    @%p2 bra PL;\n    ret;\n",
                 wait_loop("try_wait", "empty", "PW"),
                 spin_for(delay)
             );
             let consumer = format!(
-                "    mov.u32 %r1, 0;\n    mov.u32 %r2, 0;\nCL:\n    mov.u64 %rd1, %clock64;\n{}    mov.u64 %rd2, %clock64;\n    mbarrier.arrive.shared.b64 _, [empty];\n    xor.b32 %r1, %r1, 1;\n    add.u32 %r2, %r2, 1;\n    setp.eq.u32 %p3, %r2, 1;\n    @%p3 mov.u64 %rd8, %rd2;\n    setp.lt.u32 %p2, %r2, {ROUNDS};\n    @%p2 bra CL;\n    ret;\n",
+                "    mov.u32 %r9, %laneid;\n    setp.eq.u32 %p7, %r9, 0;\n    mov.u32 %r1, 0;\n    mov.u32 %r2, 0;\nCL:\n    mov.u64 %rd1, %clock64;\n{}    mov.u64 %rd2, %clock64;\n    @%p7 mbarrier.arrive.shared.b64 _, [empty];\n    xor.b32 %r1, %r1, 1;\n    add.u32 %r2, %r2, 1;\n    setp.eq.u32 %p3, %r2, 1;\n    @%p3 mov.u64 %rd8, %rd2;\n    setp.lt.u32 %p2, %r2, {ROUNDS};\n    @%p2 bra CL;\n    ret;\n",
                 wait_loop(kind, "full", "CW")
             );
             let src = format!(
-                "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: producer}}\n  - {{cta: 0, warp: 1, program: consumer}}\n---\n.version 8.0\n.target sm_90\n{MB_VARS}\n.entry producer\n{{\n{DECLS}    mbarrier.init.shared.b64 [full], 1;\n    mbarrier.init.shared.b64 [empty], 1;\n    bar.sync 2, 64;\n{producer}}}\n\n.entry consumer\n{{\n{DECLS}    bar.sync 2, 64;\n{consumer}}}\n"
+                "---\nctas: 1\nwarps:\n  - {{cta: 0, warp: 0, program: producer, lanes: 1}}\n  - {{cta: 0, warp: 1, program: consumer, lanes: 32}}\n---\n.version 8.0\n.target sm_90\n{MB_VARS}\n.entry producer\n{{\n{DECLS}    mbarrier.init.shared.b64 [full], 1;\n    mbarrier.init.shared.b64 [empty], 1;\n    bar.sync 2, 64;\n{producer}}}\n\n.entry consumer\n{{\n{DECLS}    bar.sync 2, 64;\n{consumer}}}\n"
             );
             let r = run("probe_2d_pingpong.ptx", &src, t)?;
             let cfg = format!(
