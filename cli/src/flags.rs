@@ -150,8 +150,11 @@ pub fn check(cli: &clap::Command, cmd: &str, m: &ArgMatches) -> Result<(), CmdEr
     let Some(unit) = unit_of(cmd, m) else {
         return Ok(());
     };
-    // `calibrate --kernels|--sm` has no unit (its flags' conflicts are clap's).
-    if cmd == "calibrate" && (m.get_flag("kernels") || m.get_flag("sm")) {
+    // `calibrate --kernels|--sm|--own-kernels` has no unit (its flags'
+    // conflicts are clap's).
+    if cmd == "calibrate"
+        && (m.get_flag("kernels") || m.get_flag("sm") || m.get_flag("own_kernels"))
+    {
         return Ok(());
     }
     let u = unit.to_string();

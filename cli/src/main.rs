@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 mod calibrate;
 mod calibrate_kernels;
+mod calibrate_own;
 mod calibrate_sm;
 mod calibrate_units;
 mod flags;
@@ -387,7 +388,7 @@ enum Cmd {
         /// A sync unit's H100 table instead of the membar unit's: bar (tables 1.1, 1.2, 1.4, 3.1) or mbarrier (2.1, 2.2, 2.3, 4.1); membar is the default table.
         #[arg(long, value_parser = registry::parser(registry::calibrate_unit))]
         unit: Option<registry::Unit>,
-        /// With --unit bar|mbarrier or --kernels: also write the table as markdown to FILE (e.g. docs/results/calibration_bar.md).
+        /// With --unit bar|mbarrier, --kernels, --own-kernels or --sm: also write the table as markdown to FILE (e.g. docs/results/calibration_bar.md).
         #[arg(long)]
         markdown: Option<PathBuf>,
         /// The reference kernels (kernels/reference/, both builds) under the H100 SM timing preset vs their H100 measurements, per warp and per synchronisation site (docs/results/calibration_kernels.md); run from the project's root.
@@ -396,6 +397,9 @@ enum Cmd {
         /// The H100 sync bench's released sections (1.3, 2.4, 4.2) rebuilt as probe programs on the executor under the H100 SM timing preset, vs the measurements (docs/results/calibration_sm.md).
         #[arg(long, conflicts_with_all = ["unit", "preset", "data", "fit", "seed", "jobs"])]
         sm: bool,
+        /// The project's own kernels (kernels/own/timing/: kernels/own/ with a clock read at entry and at ret) under the H200 SM timing preset vs the same PTX timed on the device's H200, per warp (docs/results/calibration_own_kernels.md); run from the project's root.
+        #[arg(long, conflicts_with_all = ["unit", "preset", "data", "fit", "seed", "jobs", "sm", "kernels"])]
+        own_kernels: bool,
     },
     /// FPGA area and fmax of a unit's Verilog (yosys, nextpnr).
     ///
@@ -666,6 +670,13 @@ fn main() -> ExitCode {
             strict,
             ..
         } => calibrate_kernels::calibrate(markdown.as_deref(), tolerance, strict),
+        Cmd::Calibrate {
+            own_kernels: true,
+            markdown,
+            tolerance,
+            strict,
+            ..
+        } => calibrate_own::calibrate(markdown.as_deref(), tolerance, strict),
         Cmd::Calibrate {
             unit: Some(unit),
             markdown,
