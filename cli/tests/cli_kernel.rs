@@ -85,11 +85,20 @@ fn bench_kernel_all_runs_every_shipped_kernel_and_prints_its_rates() {
     assert_eq!(o.status.code(), Some(0), "{s}{}", stderr(&o));
     let rows: Vec<&str> = s
         .lines()
-        .filter(|l| (l.starts_with("| o") || l.starts_with("| k")) && !l.starts_with("| kernel"))
+        .filter(|l| {
+            (l.starts_with("| o") || l.starts_with("| k") || l.starts_with("| timing/o"))
+                && !l.starts_with("| kernel")
+        })
         .collect();
-    assert_eq!(rows.len(), 17, "{s}");
+    // 8 reference builds, 9 own kernels and their 9 timed copies.
+    assert_eq!(rows.len(), 26, "{s}");
+    assert_eq!(
+        rows.iter().filter(|r| r.starts_with("| timing/")).count(),
+        9,
+        "{s}"
+    );
     assert!(rows.iter().all(|r| r.contains("| PASS |")), "{s}");
-    assert!(s.contains("| all 17 | 0 failed |"), "{s}");
+    assert!(s.contains("| all 26 | 0 failed |"), "{s}");
     // --unit, --config or --workload with --kernel: a usage error.
     let o = membar(&["bench", "--kernel", "all", "--unit", "bar"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
