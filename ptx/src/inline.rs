@@ -24,6 +24,17 @@ use std::collections::HashMap;
 /// Deepest chain of nested calls inlined.
 pub const MAX_DEPTH: usize = 16;
 
+/// The label an inlined body's `ret` branches to starts with this (the
+/// end of the call, `$ret@k`): the executor's issue model charges that
+/// branch as the call's return (`sm_exec::sm_timing::SmTiming::issue_return`).
+pub const RETURN_LABEL: &str = "$ret@";
+
+/// Whether `i` is an inlined body's `ret` (a `bra` to a [`RETURN_LABEL`]).
+pub fn is_inlined_return(i: &Inst) -> bool {
+    i.opcode.starts_with("bra")
+        && matches!(i.operands.first(), Some(Operand::Reg(l)) if l.starts_with(RETURN_LABEL))
+}
+
 /// Inline every call of every kernel entry of `m`.
 pub fn inline_calls(file: &str, m: &mut Module) -> Result<()> {
     let funcs: HashMap<String, Entry> = m
@@ -136,7 +147,7 @@ fn expand(
         for (p, r) in f.rets.iter().zip(&rets) {
             rename.insert(p.name.clone(), r.clone());
         }
-        let end = format!("$ret@{k}");
+        let end = format!("{RETURN_LABEL}{k}");
         let mut inlined = Vec::new();
         for s in &f.body {
             let mut s = s.clone();

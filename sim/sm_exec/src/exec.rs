@@ -277,6 +277,9 @@ pub(crate) struct Code {
     pub(crate) add64: bool,
     /// How it reads its 64-bit sources (`crate::schedule::halves`).
     pub(crate) halves: crate::schedule::Halves,
+    /// An inlined device function's `ret` (`ptx_front::inline`): it issues
+    /// as the call's return (`SmTiming::issue_return`).
+    pub(crate) returns: bool,
 }
 
 struct Entry {
@@ -630,6 +633,7 @@ impl<'p> Machine<'p> {
                         crate::schedule::issue_shape(&li.inst, &li.ops, &regs);
                     let add64 = crate::schedule::is_add64(&li.inst);
                     let halves = crate::schedule::halves(&li.inst);
+                    let returns = ptx_front::inline::is_inlined_return(&li.inst);
                     Arc::new(Code {
                         inst: li.inst,
                         ops: li.ops,
@@ -641,6 +645,7 @@ impl<'p> Machine<'p> {
                         folded: false,
                         add64,
                         halves,
+                        returns,
                     })
                 })
                 .collect();
@@ -1729,6 +1734,7 @@ impl<'p> Machine<'p> {
         }
         self.sms[c].sched[s] = now;
         let (issue, latency) = match code.class {
+            IssueClass::Branch if code.returns => (t.issue_return, 0),
             IssueClass::Branch => (t.issue_branch, 0),
             IssueClass::Alu => (t.issue_alu, t.alu_latency),
             IssueClass::Clock => (t.issue_alu, t.clock_latency),
@@ -2721,7 +2727,13 @@ impl<'p> Machine<'p> {
                 kind::INVAL => {
                     self.mem.invalidate(c);
                 }
-                _ => self.mem.barrier(now, c, o.dn_tag, o.dn_ack_req),
+                _ => self.mem.barrier(
+                    now,
+                    c,
+                    o.dn_tag,
+                    o.dn_ack_req,
+                    o.dn_level == membar_unit_model::ports::level::SYS,
+                ),
             }
         }
 

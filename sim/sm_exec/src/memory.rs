@@ -43,8 +43,10 @@ pub struct MemTiming {
     pub l2: (u64, u64),
     /// A load served by the SM's L1 / store buffer, or a shared-memory access.
     pub l1: (u64, u64),
-    /// A BARRIER's `bar_ack`.
+    /// A GPU- (or cluster-) scope BARRIER's `bar_ack`.
     pub bar_ack: (u64, u64),
+    /// ... a system-scope one's.
+    pub bar_ack_sys: (u64, u64),
     /// A generic-proxy shared store becomes visible to the async proxy.
     pub async_view: (u64, u64),
     /// Bulk copy: issue → source read.
@@ -98,6 +100,7 @@ impl Default for MemTiming {
             l2: (20, 200),
             l1: (2, 10),
             bar_ack: (5, 40),
+            bar_ack_sys: (5, 40),
             async_view: (1, 400),
             copy_read: (50, 300),
             copy_write: (20, 200),
@@ -758,10 +761,16 @@ impl Memory {
         self.sms[sm].invalidated = true;
     }
 
-    /// A BARRIER command left the membar unit; `ack_req`: answer with `bar_ack`.
-    pub fn barrier(&mut self, now: u64, sm: usize, tag: u8, ack_req: bool) {
+    /// A BARRIER command left the membar unit; `ack_req`: answer with
+    /// `bar_ack` (`sys`: a system-scope barrier, `bar_ack_sys`).
+    pub fn barrier(&mut self, now: u64, sm: usize, tag: u8, ack_req: bool, sys: bool) {
         if ack_req {
-            let at = now + self.rand(self.t.bar_ack);
+            let at = now
+                + self.rand(if sys {
+                    self.t.bar_ack_sys
+                } else {
+                    self.t.bar_ack
+                });
             self.push_pending(Pending::BarAck { at, sm, tag });
         }
     }

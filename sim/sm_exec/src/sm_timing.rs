@@ -40,7 +40,9 @@
 //!   with its guard false, and a guarded-off load still holds its
 //!   destination `shared_latency` cycles). In a loop `ptxas` unrolls
 //!   fully, what the body computes from the loop counter alone is a
-//!   constant and costs nothing (`folded_in_unrolled_loops`).
+//!   constant and costs nothing (`folded_in_unrolled_loops`). A device
+//!   function's call is inlined (`ptx_front::inline`); its `ret`, a branch
+//!   to the call's end, costs `issue_return` (the call and the return).
 //! - **mbarrier path:** a `test_wait` poll holds the SM's mbarrier path
 //!   `test_wait_occupancy` cycles; answers come back `mbarrier_latency`
 //!   after the unit's, at most one per `mb_return_interval`; a completed
@@ -104,6 +106,14 @@ pub struct SmTiming {
     /// taken, each with 6 dependent IMADs after it, 649 (24 of each 40.5
     /// are the IMADs).
     pub issue_branch: u64,
+    /// ... an inlined device function's `ret` (`ptx_front::inline` makes
+    /// it a branch to the end of the call; the call itself leaves nothing):
+    /// a call and its return, `CALL.REL.NOINC` … `RET.REL.NODEC`, take 61
+    /// cycles in a uniform warp (`kernels/micro/h100_calls.cu`, `calls`
+    /// rows of h100_micro.csv: 16 dependent calls of `x * 3 + 1` in 994
+    /// cycles, the same steps inlined in 12); the executor charges the pair
+    /// here, less what it charges the call sequence's moves and the body.
+    pub issue_return: u64,
     /// A warp whose lanes went different ways at a branch waits this long
     /// when they rejoin (`BSYNC`): 16 blocks entered by lane 0 only cost
     /// 2242 cycles, by every lane 1687 (`kernels/micro/h100_diverge.cu`:
@@ -301,6 +311,20 @@ pub struct SmTiming {
     /// `ld.global.cg` chase (5942 / 16 less 4), with which the kernels' and
     /// the tables' store and fence rows were calibrated.
     pub store_drain: u64,
+    /// A GPU-scope fence's barrier (`membar.gl`, `fence.sc.gpu`, and the
+    /// fences of `.release`/`.acquire` at GPU or cluster scope): the
+    /// BARRIER's acknowledgement, with the SM's work after the release
+    /// folded in, so that a lone `membar.gl` between two clock reads takes
+    /// the fence calibration's figure: 668 on the H100
+    /// (`data/calibration/h100_fence.csv`, t1 `fence.sc.gpu`; the unit
+    /// preset `configs/h100.yaml` splits it as `gl_bar_latency` 455, its
+    /// pipeline and `overhead.gl` 181), 264 on the H200 (`h200_fence.csv`,
+    /// `configs/h200.yaml`: 51 + 181). Until 2026-11-28 the L2 latency
+    /// (283: a lone `membar.gl` took 290 on the H100 preset).
+    pub fence_gl_ack: u64,
+    /// ... a system-scope fence's: 1403 on the H100 (`fence.sc.sys`), 1012
+    /// on the H200.
+    pub fence_sys_ack: u64,
     /// Bulk copy: issue → source read from global memory (367, as
     /// `store_drain`); from shared memory (the shared latency).
     pub copy_read: u64,
@@ -346,6 +370,7 @@ impl SmTiming {
             issue_alu: 1,
             issue_mem: 3,
             issue_branch: 11,
+            issue_return: 44,
             reconverge: 35,
             issue_bar: 7,
             issue_bar_arrive: 12,
@@ -382,6 +407,8 @@ impl SmTiming {
             ldgsts_l1_latency: 125,
             ldgsts_l2_latency: 308,
             store_drain: 367,
+            fence_gl_ack: 661,
+            fence_sys_ack: 1396,
             copy_read: 367,
             copy_write: 25,
             copy_write_global: 35,
@@ -408,6 +435,10 @@ impl SmTiming {
             dram_latency: scale(h.dram_latency),
             ldgsts_l2_latency: scale(h.ldgsts_l2_latency),
             store_drain: scale(h.store_drain),
+            // The H200's own fence measurements, not a scaling: its GPU
+            // fence is 264 cycles, the H100's 668.
+            fence_gl_ack: 257,
+            fence_sys_ack: 1005,
             copy_read: scale(h.copy_read),
             copy_write_global: scale(h.copy_write_global),
             ..h
@@ -432,7 +463,8 @@ impl SmTiming {
             store_drain: one(self.store_drain),
             l2: one(self.l2_latency),
             l1: one(self.shared_latency),
-            bar_ack: one(self.l2_latency),
+            bar_ack: one(self.fence_gl_ack),
+            bar_ack_sys: one(self.fence_sys_ack),
             async_view: one(1),
             copy_read: one(self.copy_read),
             copy_write: one(self.copy_write),
@@ -503,6 +535,8 @@ mod tests {
             store_drain: a.store_drain,
             copy_read: a.copy_read,
             copy_write_global: a.copy_write_global,
+            fence_gl_ack: a.fence_gl_ack,
+            fence_sys_ack: a.fence_sys_ack,
             ..b.clone()
         };
         assert_eq!(same_memory, a);

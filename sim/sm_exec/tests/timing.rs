@@ -813,3 +813,103 @@ fn a_popc_reduction_releases_later_than_a_predicate_one() {
     // H100 (`data/kernels/h100_kernels_summary.csv`), 22 with a plain release.
     assert!((40..=60).contains(&popc), "popc {popc}");
 }
+
+/// The `calls` rows of `data/calibration/h100_micro.csv`
+/// (`kernels/micro/h100_calls.cu`): 16 dependent calls of a `__noinline__`
+/// function (`x * 3 + 1`) in nvcc's call sequence take 994 cycles between
+/// two clock reads; within ±10 % in the model, where a call's inlined body
+/// ends in its return (`issue_return`); charged as a plain branch, half.
+#[test]
+fn a_device_function_call_and_its_return_cost_what_the_h100s_do() {
+    let h100 = SmTiming::h100();
+    let measured = last_field(&h100_micro_csv(), "calls,1,");
+    let call = "    {\n    .param .b32 param0;\n    st.param.b32 [param0+0], %r1;\n    .param .b32 retval0;\n    call.uni (retval0), g, (param0);\n    ld.param.b32 %r1, [retval0+0];\n    }\n";
+    let ptx = format!(
+        ".version 8.0\n.target sm_90\n.address_size 64\n\n.func (.param .b32 r) g(\n    .param .b32 x\n)\n{{\n    .reg .b32 %a<3>;\n    ld.param.u32 %a1, [x];\n    mad.lo.s32 %a2, %a1, 3, 1;\n    st.param.b32 [r+0], %a2;\n    ret;\n}}\n\n.visible .entry calls(\n    .param .u64 tim\n)\n{{\n    .reg .b32 %r<4>;\n    .reg .b64 %rd<6>;\n    ld.param.u64 %rd3, [tim];\n    mov.u32 %r1, %tid.x;\n    mov.u64 %rd1, %clock64;\n{}    mov.u64 %rd2, %clock64;\n    sub.s64 %rd4, %rd2, %rd1;\n    cvta.to.global.u64 %rd5, %rd3;\n    st.global.u64 [%rd5], %rd4;\n    ret;\n}}\n",
+        call.repeat(16)
+    );
+    let dir = std::env::temp_dir().join(format!("sm_exec_calls_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let launch = dir.join("calls.launch.yaml");
+    std::fs::write(
+        &launch,
+        "entry: calls\ngrid: [1, 1, 1]\nblock: [32, 1, 1]\nbuffers:\n  - {name: tim, type: u64, len: 1, fill: 0}\nparams: [tim]\n",
+    )
+    .unwrap();
+    let l = sm_exec::launch::load(&launch).unwrap();
+    let run = |t: &SmTiming| {
+        let o = sm_exec::RunOptions {
+            max_cycles: 200_000,
+            sm_timing: Some(t.clone()),
+            ..sm_exec::RunOptions::default()
+        };
+        let k = sm_exec::kernel::run_kernel("calls.ptx", &ptx, &l, o).unwrap();
+        assert_eq!(k.result.outcome, sm_exec::Outcome::Finished);
+        k.result.buffers.iter().find(|(n, _)| n == "tim").unwrap().1[0]
+    };
+    let model = run(&h100);
+    let as_branch = run(&SmTiming {
+        issue_return: h100.issue_branch,
+        ..h100.clone()
+    });
+    std::fs::remove_dir_all(&dir).ok();
+    eprintln!("16 calls: model {model} (a return as a branch: {as_branch}), H100 {measured}");
+    assert!(
+        model.abs_diff(measured) * 10 <= measured,
+        "16 calls: model {model}, H100 {measured}"
+    );
+    assert!(
+        as_branch * 2 < measured + 100,
+        "a return charged as a branch: {as_branch}"
+    );
+}
+
+/// The fence calibration's lone fences (`data/calibration/h100_fence.csv`,
+/// `h200_fence.csv`, section t1: one warp, no store): `fence.sc.gpu` 668
+/// cycles on the H100 and 264 on the H200, `fence.sc.sys` 1403 and 1012.
+/// Each preset's `membar.gl` / `fence.sc.gpu` / `membar.sys` between two
+/// clock reads within ±2 % of its GPU's; a GPU fence's ack at the L2
+/// latency (as before 2026-11-28) is far off on the H100.
+#[test]
+fn a_lone_fence_costs_what_the_fence_calibration_measured() {
+    let t1 = |file: &str, fence: &str| -> u64 {
+        let csv = std::fs::read_to_string(format!(
+            "{}/../../data/calibration/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let l = csv
+            .lines()
+            .find(|l| l.starts_with(&format!("t1,{fence},{fence},0,")))
+            .unwrap_or_else(|| panic!("{file}: no t1 {fence}"));
+        l.split(',').nth(8).unwrap().parse().unwrap()
+    };
+    for (t, file) in [
+        (SmTiming::h100(), "h100_fence.csv"),
+        (SmTiming::h200(), "h200_fence.csv"),
+    ] {
+        for (ptx, fence) in [
+            ("membar.gl", "fence.sc.gpu"),
+            ("fence.sc.gpu", "fence.sc.gpu"),
+            ("membar.sys", "fence.sc.sys"),
+        ] {
+            let measured = t1(file, fence);
+            let model = cycles_between_clocks(
+                &format!("    mov.u64 %rd1, %clock64;\n    {ptx};\n    mov.u64 %rd2, %clock64;\n"),
+                &t,
+            );
+            assert!(
+                model.abs_diff(measured) * 50 <= measured,
+                "{} {ptx}: model {model}, measured {measured}",
+                t.name
+            );
+        }
+    }
+    let h100 = SmTiming::h100();
+    let old = SmTiming {
+        fence_gl_ack: h100.l2_latency,
+        ..h100.clone()
+    };
+    let gl = "    mov.u64 %rd1, %clock64;\n    membar.gl;\n    mov.u64 %rd2, %clock64;\n";
+    assert!(cycles_between_clocks(gl, &old) * 2 < t1("h100_fence.csv", "fence.sc.gpu"));
+}
