@@ -77,7 +77,7 @@ pub fn run(
     if !tests.is_empty() {
         let t0 = std::time::Instant::now();
         let base = RunOptions {
-            backend: crate::on_target::backend(on)?,
+            backend: crate::on_target::backend(on, None)?,
             ..RunOptions::default()
         };
         let reports: Vec<_> = tests

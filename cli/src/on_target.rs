@@ -11,7 +11,8 @@
 //!   to `target/membar-generated/`) under Verilator, one instance per SM.
 
 use crate::common::CmdError;
-use sm_exec::exec::{exec_config, Backend};
+use sm_exec::exec::{exec_config_for, Backend};
+use sm_exec::sm_timing::SmTiming;
 use sm_sync_model::SmSyncPorts;
 use std::sync::Arc;
 
@@ -45,25 +46,26 @@ impl On {
     }
 }
 
-/// The executor backend for `on`. Building the Verilog (and Verilating it)
-/// happens here, once; each SM then gets its own instance.
-pub fn backend(on: On) -> Result<Backend, CmdError> {
+/// The executor backend for `on`, its SMs configured as the executor's
+/// under `preset` (`sm_exec::exec::exec_config_for`). Building the Verilog
+/// (and Verilating it) happens here, once; each SM then gets its own
+/// instance.
+pub fn backend(on: On, preset: Option<&SmTiming>) -> Result<Backend, CmdError> {
+    let cfg = exec_config_for(preset);
     match on {
         On::Model => Ok(Backend::default()),
         On::Rtl => {
-            let cfg = exec_config();
             // Fail early, with the reason, if the configuration is not compiled in.
             sm_sync_rtl::hdl_dut(&cfg).map_err(|e| CmdError::input(format!("--on rtl: {e}")))?;
             Ok(Backend {
                 name: "rtl",
                 build: Arc::new(move |_| {
-                    let d = sm_sync_rtl::hdl_dut(&exec_config())?;
+                    let d = sm_sync_rtl::hdl_dut(&cfg)?;
                     Ok(Some(d))
                 }),
             })
         }
         On::Verilog => {
-            let cfg = exec_config();
             let text = sm_sync_rtl::generate_verilog(&cfg)
                 .map_err(|e| CmdError::input(format!("--on verilog: {e}")))?;
             let path = crate::common::generated_verilog_file(

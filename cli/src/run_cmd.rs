@@ -214,7 +214,7 @@ pub fn run_kernel(
         seed,
         max_cycles: cycles,
         trace: trace.is_some(),
-        backend: crate::on_target::backend(on)?,
+        backend: crate::on_target::backend(on, SmPreset::timing(preset).as_ref())?,
         sm_timing: SmPreset::timing(preset),
         ..RunOptions::default()
     };
@@ -350,7 +350,7 @@ pub fn run(
         seed,
         max_cycles: cycles,
         trace: trace.is_some(),
-        backend: crate::on_target::backend(on)?,
+        backend: crate::on_target::backend(on, SmPreset::timing(preset).as_ref())?,
         sm_timing: SmPreset::timing(preset),
         ..RunOptions::default()
     };

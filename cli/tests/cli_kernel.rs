@@ -161,3 +161,26 @@ fn a_small_kernel_runs_on_the_sm_sync_verilog_in_lockstep() {
     assert_eq!(o.status.code(), Some(0), "{s}{}", stderr(&o));
     assert!(s.contains("out: 8 values: PASS"), "{s}");
 }
+
+#[test]
+fn a_preset_run_locksteps_its_twin_in_the_presets_unit_configuration() {
+    // o8: st.release.gpu / ld.acquire.gpu flags between 2 CTAs. Under a
+    // preset the membar unit waits for GPU-scope barrier acks (gl_bar_ack,
+    // as configs/h100.yaml has it); the rust-hdl twin must run the same
+    // configuration, or the lockstep stops at the first differing port.
+    for preset in ["h100", "h200"] {
+        let o = membar(&[
+            "run",
+            "kernels/own/o8_flag_release_acquire.ptx",
+            "--launch",
+            "kernels/own/o8_flag_release_acquire.launch.yaml",
+            "--preset",
+            preset,
+            "--on",
+            "rtl",
+        ]);
+        let s = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{preset}: {s}{}", stderr(&o));
+        assert!(s.contains("out: 65 values: PASS"), "{preset}: {s}");
+    }
+}

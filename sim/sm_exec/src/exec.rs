@@ -90,12 +90,25 @@ impl Default for Backend {
     }
 }
 
+/// The `sm_sync` configuration of every SM the executor runs without a
+/// timing preset: [`exec_config_for`] with none.
+pub fn exec_config() -> sm_sync_model::Config {
+    exec_config_for(None)
+}
+
 /// The `sm_sync` configuration of every SM the executor runs: the membar
 /// unit's default, 32 warps in one CTA slot, the mbarrier unit's and the
 /// async-group tracker's defaults but for the `try_wait` limit (4095).
-pub fn exec_config() -> sm_sync_model::Config {
+/// Under a timing preset the membar unit acknowledges GPU-scope barriers
+/// as the GPU's does (`SmTiming::gl_bar_ack`, `configs/h100.yaml`); the
+/// other membar parameters are generics of the RTL twin and stay the
+/// default's.
+pub fn exec_config_for(preset: Option<&SmTiming>) -> sm_sync_model::Config {
     sm_sync_model::Config {
-        membar: MembarConfig::default(),
+        membar: MembarConfig {
+            gl_bar_ack: preset.is_some_and(|t| t.gl_bar_ack),
+            ..MembarConfig::default()
+        },
         bar: BarConfig {
             warps: 32,
             cta_slots: 1,
@@ -685,7 +698,7 @@ impl<'p> Machine<'p> {
                     PtxError::new(&prog.file, 0, 0, format!("--on {}: {e}", opts.backend.name))
                 })?;
                 Ok(Sm {
-                    port: SmSyncModel::new(&exec_config()),
+                    port: SmSyncModel::new(&exec_config_for(opts.sm_timing.as_ref())),
                     twin,
                     warps: Vec::new(),
                     rr: 0,
@@ -2168,7 +2181,11 @@ impl<'p> Machine<'p> {
                 break;
             }
             self.sms[cta].cl_sent += 1;
-            let lat = 2 + (self.now % 7);
+            // Under a preset, the measured arrival path; else 2..8 cycles.
+            let lat = match &self.opts.sm_timing {
+                Some(t) => t.cluster_arrive_latency,
+                None => 2 + (self.now % 7),
+            };
             self.clusters[cta / size]
                 .arv
                 .push((self.now + lat, cta % size));

@@ -43,6 +43,9 @@ pub struct MemTiming {
     pub l2: (u64, u64),
     /// A load served by the SM's L1 / store buffer, or a shared-memory access.
     pub l1: (u64, u64),
+    /// A shared-memory access to another CTA of the cluster (distributed
+    /// shared memory, through the SM-to-SM network).
+    pub dsmem: (u64, u64),
     /// A GPU- (or cluster-) scope BARRIER's `bar_ack`.
     pub bar_ack: (u64, u64),
     /// ... a system-scope one's.
@@ -99,6 +102,7 @@ impl Default for MemTiming {
             store_drain: (1, 300),
             l2: (20, 200),
             l1: (2, 10),
+            dsmem: (2, 10),
             bar_ack: (5, 40),
             bar_ack_sys: (5, 40),
             async_view: (1, 400),
@@ -611,7 +615,7 @@ impl Memory {
                     Some(old)
                 }
             };
-            let at = now + extra + self.rand(self.t.l1);
+            let at = now + extra + self.rand(if cta == sm { self.t.l1 } else { self.t.dsmem });
             self.push_pending(Pending::Load {
                 at,
                 txn,

@@ -262,6 +262,18 @@ pub struct SmTiming {
     /// Shared-memory load: 934 / 32 dependent `ld.shared` less the 4-cycle
     /// address arithmetic (h100_micro.csv `ld_shared_chase_x32`).
     pub shared_latency: u64,
+    /// A load of another CTA's shared memory (distributed shared memory,
+    /// `mapa` and a generic or `shared::cluster` load): a dependent chain
+    /// of such loads takes 186 cycles a load on the H100, of the own CTA's
+    /// `ld.shared` 23.9 (sync calibration §3.2: `LD.E` through the shared
+    /// window); the shared latency plus the difference.
+    pub dsmem_latency: u64,
+    /// A CTA's cluster-barrier arrival reaches the cluster barrier this many
+    /// cycles after its last warp arrives: a relaxed `barrier.cluster.arrive;
+    /// barrier.cluster.wait` round trip of 4 CTAs (one warp each) takes 80
+    /// cycles on the H100 (§3.1; 62–63 for 1–2 CTAs, 80–84 for 4–16, which
+    /// the model does not distinguish), less the executor's own path.
+    pub cluster_arrive_latency: u64,
     /// Shared-memory bank conflicts: a warp's shared access takes as many
     /// wavefronts as the most distinct 4-byte words in one of the 32 banks;
     /// each wavefront beyond the first adds this many eighths of a cycle to
@@ -325,6 +337,14 @@ pub struct SmTiming {
     /// ... a system-scope fence's: 1403 on the H100 (`fence.sc.sys`), 1012
     /// on the H200.
     pub fence_sys_ack: u64,
+    /// The SM's membar unit asks for and waits for the acknowledgement of a
+    /// GPU-scope barrier too (`gl_bar_ack` of the unit, as the fence
+    /// calibration's `configs/h100.yaml` and `configs/h200.yaml` have it):
+    /// a release fence (`fence.release.gpu`, `MEMBAR.ALL.GPU`: 666 cycles
+    /// alone on the H100, 262 on the H200) then waits for its barrier as
+    /// `membar.gl` does. Without it the executor released it at once (6
+    /// cycles).
+    pub gl_bar_ack: bool,
     /// Bulk copy: issue → source read from global memory (367, as
     /// `store_drain`); from shared memory (the shared latency).
     pub copy_read: u64,
@@ -399,6 +419,8 @@ impl SmTiming {
             partial_warp_try_wait_extra: 22,
             partial_warp_fail: 138,
             shared_latency: 25,
+            dsmem_latency: 187,
+            cluster_arrive_latency: 70,
             shared_wavefront_eighths: 15,
             sm_shared_wavefront: 1,
             l2_latency: 283,
@@ -409,6 +431,7 @@ impl SmTiming {
             store_drain: 367,
             fence_gl_ack: 661,
             fence_sys_ack: 1396,
+            gl_bar_ack: true,
             copy_read: 367,
             copy_write: 25,
             copy_write_global: 35,
@@ -463,6 +486,7 @@ impl SmTiming {
             store_drain: one(self.store_drain),
             l2: one(self.l2_latency),
             l1: one(self.shared_latency),
+            dsmem: one(self.dsmem_latency),
             bar_ack: one(self.fence_gl_ack),
             bar_ack_sys: one(self.fence_sys_ack),
             async_view: one(1),

@@ -892,6 +892,8 @@ fn a_lone_fence_costs_what_the_fence_calibration_measured() {
             ("membar.gl", "fence.sc.gpu"),
             ("fence.sc.gpu", "fence.sc.gpu"),
             ("membar.sys", "fence.sc.sys"),
+            // `MEMBAR.ALL.GPU`: waits for its barrier (`gl_bar_ack`).
+            ("fence.release.gpu", "fence.release.gpu"),
         ] {
             let measured = t1(file, fence);
             let model = cycles_between_clocks(
@@ -912,4 +914,67 @@ fn a_lone_fence_costs_what_the_fence_calibration_measured() {
     };
     let gl = "    mov.u64 %rd1, %clock64;\n    membar.gl;\n    mov.u64 %rd2, %clock64;\n";
     assert!(cycles_between_clocks(gl, &old) * 2 < t1("h100_fence.csv", "fence.sc.gpu"));
+    let no_ack = SmTiming {
+        gl_bar_ack: false,
+        ..h100.clone()
+    };
+    let rel = "    mov.u64 %rd1, %clock64;\n    fence.release.gpu;\n    mov.u64 %rd2, %clock64;\n";
+    assert!(cycles_between_clocks(rel, &no_ack) < 50);
+}
+
+/// Runs `ptx` as a kernel with `launch` (a launch file's text) under `t`
+/// and returns its `tim` buffer.
+fn kernel_tim(ptx: &str, launch: &str, t: &SmTiming) -> Vec<u64> {
+    let dir =
+        std::env::temp_dir().join(format!("sm_exec_tim_{}_{}", std::process::id(), ptx.len()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("k.launch.yaml");
+    std::fs::write(&path, launch).unwrap();
+    let l = sm_exec::launch::load(&path).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let o = sm_exec::RunOptions {
+        max_cycles: 200_000,
+        sm_timing: Some(t.clone()),
+        ..sm_exec::RunOptions::default()
+    };
+    let k = sm_exec::kernel::run_kernel("k.ptx", ptx, &l, o).unwrap();
+    assert_eq!(k.result.outcome, sm_exec::Outcome::Finished);
+    k.result
+        .buffers
+        .iter()
+        .find(|(n, _)| n == "tim")
+        .unwrap()
+        .1
+        .clone()
+}
+
+/// Sync calibration §3.1 / §3.2 (H100, clusters of 4 CTAs, one warp each):
+/// a relaxed `barrier.cluster.arrive; wait` round trip 80 cycles, the
+/// default one (its arrive a release: `MEMBAR.ALL.GPU` first) 726; a
+/// dependent load of a peer CTA's shared memory 186. Each within ±10 % in
+/// the model.
+#[test]
+fn a_cluster_barrier_and_a_peer_ctas_shared_memory_cost_what_the_h100s_do() {
+    let ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n\n.visible .entry cl(\n    .param .u64 tim\n)\n.explicitcluster\n.reqnctapercluster 4, 1, 1\n{\n    .reg .b32 %r<8>;\n    .reg .b64 %rd<12>;\n    .shared .align 4 .b32 part[32];\n    ld.param.u64 %rd3, [tim];\n    cvta.to.global.u64 %rd3, %rd3;\n    mov.u32 %r1, %ctaid.x;\n    mov.u32 %r2, part;\n    st.shared.u32 [%r2], %r1;\n    cvt.u64.u32 %rd5, %r2;\n    cvta.shared.u64 %rd6, %rd5;\n    add.u32 %r3, %r1, 1;\n    rem.u32 %r3, %r3, 4;\n    mapa.u64 %rd7, %rd6, %r3;\n    barrier.cluster.arrive;\n    barrier.cluster.wait;\n    mov.u64 %rd1, %clock64;\n    barrier.cluster.arrive.relaxed;\n    barrier.cluster.wait;\n    mov.u64 %rd2, %clock64;\n    barrier.cluster.arrive;\n    barrier.cluster.wait;\n    mov.u64 %rd4, %clock64;\n    ld.u32 %r4, [%rd7];\n    add.u32 %r5, %r4, 1;\n    rem.u32 %r5, %r5, 4;\n    mapa.u64 %rd8, %rd6, %r5;\n    ld.u32 %r6, [%rd8];\n    add.u32 %r7, %r6, 1;\n    mov.u64 %rd9, %clock64;\n    sub.s64 %rd10, %rd2, %rd1;\n    mul.wide.u32 %rd11, %r1, 24;\n    add.s64 %rd11, %rd3, %rd11;\n    st.global.u64 [%rd11], %rd10;\n    sub.s64 %rd10, %rd4, %rd2;\n    st.global.u64 [%rd11+8], %rd10;\n    sub.s64 %rd10, %rd9, %rd4;\n    st.global.u64 [%rd11+16], %rd10;\n    barrier.cluster.arrive;\n    barrier.cluster.wait;\n    ret;\n}\n";
+    let launch = "entry: cl\ngrid: [4, 1, 1]\nblock: [32, 1, 1]\ncluster: [4, 1, 1]\nbuffers:\n  - {name: tim, type: u64, len: 12, fill: 0}\nparams: [tim]\n";
+    let h100 = SmTiming::h100();
+    let tim = kernel_tim(ptx, launch, &h100);
+    let within = |m: u64, h: u64| m.abs_diff(h) * 10 <= h;
+    for cta in 0..4 {
+        let (relaxed, default, two_peer_loads) = (tim[3 * cta], tim[3 * cta + 1], tim[3 * cta + 2]);
+        assert!(
+            within(relaxed, 80),
+            "CTA {cta}: relaxed round trip {relaxed}, H100 80"
+        );
+        assert!(
+            within(default, 726),
+            "CTA {cta}: default round trip {default}, H100 726"
+        );
+        // Two dependent peer loads (each CTA's neighbour, then the
+        // neighbour's neighbour: never the own CTA).
+        assert!(
+            within(two_peer_loads, 2 * 186),
+            "CTA {cta}: two dependent peer loads {two_peer_loads}, H100 2 x 186"
+        );
+    }
 }
