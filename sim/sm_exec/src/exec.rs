@@ -31,7 +31,7 @@ use bar_unit_model::ports::{ctl, errc, op as bop, ClusterInputs};
 use mbarrier_unit_model::ports::mbarrier as mb;
 use membar_unit_model::ports::kind;
 use membar_unit_model::Config as MembarConfig;
-use ptx_front::lower::{Arg, GroupOp, Lowered, MbOp, ProxyKind, TxnOp};
+use ptx_front::lower::{Arg, GroupOp, Level, Lowered, MbOp, ProxyKind, TxnOp};
 use ptx_front::parser::{Operand, Stmt};
 use ptx_front::{Program, PtxError};
 use sm_sync_model::encode::{encode, Instr};
@@ -335,6 +335,9 @@ enum Wait {
     Start(u64),
     /// MEMBAR accepted: until `release_mask`.
     Membar,
+    /// Issue model: a GPU- or system-scope MEMBAR released; the rest of the
+    /// fence sequence on the SM until this cycle (`SmTiming::fence_overhead_gl`).
+    AfterFence(u64),
     /// bar.sync / bar.red: until `rel_mask`; destination of a reduction.
     Bar(Option<(String, u8)>),
     /// mbarrier op accepted: its response next cycle (destination register).
@@ -399,6 +402,9 @@ struct Warp {
     /// the cycle its value is ready.
     marked: bool,
     ready_at: u64,
+    /// Issue model: the level of the MEMBAR the warp waits for (the SM's
+    /// work after its release, `SmTiming::fence_overhead_gl`).
+    fence_level: Option<Level>,
     reg_ready: Vec<u64>,
     /// ... the cycle its low half is ready (a 64-bit add's comes first).
     reg_lo_ready: Vec<u64>,
@@ -781,6 +787,7 @@ impl<'p> Machine<'p> {
                 at_col: 1,
                 marked: false,
                 ready_at: 0,
+                fence_level: None,
                 reg_ready: vec![0; nregs],
                 reg_lo_ready: vec![0; nregs],
                 bar_deferred: None,
@@ -1292,9 +1299,12 @@ impl<'p> Machine<'p> {
         !live.is_empty()
             && self.mem.idle()
             && self.now > self.last_progress + 2_000
-            && live
-                .iter()
-                .all(|w| !matches!(w.wait, Wait::None | Wait::Start(_) | Wait::MbWake(_)))
+            && live.iter().all(|w| {
+                !matches!(
+                    w.wait,
+                    Wait::None | Wait::Start(_) | Wait::MbWake(_) | Wait::AfterFence(_)
+                )
+            })
     }
 
     fn waiting(&self) -> Vec<(String, String)> {
@@ -1317,6 +1327,9 @@ impl<'p> Machine<'p> {
                     Wait::None => "running".to_string(),
                     Wait::Start(_) => "not started".into(),
                     Wait::Membar => "membar unit release (MEMBAR)".into(),
+                    Wait::AfterFence(t) => {
+                        format!("the fence sequence after its release (until cycle {t})")
+                    }
                     Wait::Bar(_) => "named barrier release (bar_unit)".into(),
                     Wait::MbRsp(_) => "mbarrier response".into(),
                     Wait::MbWake(_) => "mbarrier try_wait wake".into(),
@@ -1331,7 +1344,7 @@ impl<'p> Machine<'p> {
 
     fn cause_of(wait: &Wait) -> Option<Cause> {
         match wait {
-            Wait::Membar => Some(Cause::Membar),
+            Wait::Membar | Wait::AfterFence(_) => Some(Cause::Membar),
             Wait::Bar(_) => Some(Cause::Bar),
             Wait::MbRsp(_) | Wait::MbWake(_) => Some(Cause::Mbarrier),
             Wait::Group => Some(Cause::WaitGroup),
@@ -2196,7 +2209,7 @@ impl<'p> Machine<'p> {
         let now = self.now;
         // Start warps.
         for &w in &self.sms[c].warps.clone() {
-            if let Wait::Start(t) = self.warps[w].wait {
+            if let Wait::Start(t) | Wait::AfterFence(t) = self.warps[w].wait {
                 if t <= now {
                     self.warps[w].wait = Wait::None;
                     self.trace.release(now, w);
@@ -2278,10 +2291,11 @@ impl<'p> Machine<'p> {
             let op = code.ops[self.warps[w].opi].clone();
             let port_busy = req.is_some();
             match op {
-                Lowered::Membar { .. } => {
+                Lowered::Membar { level, .. } => {
                     if port_busy {
                         *self.warps[w].stalls.entry("port").or_insert(0) += 1;
                     } else {
+                        self.warps[w].fence_level = Some(level);
                         let x = encode(&op, 0).expect("a MEMBAR has an encoding");
                         req = Some((w, x, Req::Membar(None)));
                     }
@@ -2779,7 +2793,22 @@ impl<'p> Machine<'p> {
                 continue;
             }
             match self.warps[w].wait.clone() {
-                Wait::Membar | Wait::Group => self.release(w),
+                Wait::Membar => {
+                    // Issue model: the SM's work after a GPU- or
+                    // system-scope barrier's release (the rest of the
+                    // fence sequence) before the warp's next op, also one
+                    // of the same instruction (a cluster arrive's).
+                    let after = match (&self.opts.sm_timing, self.warps[w].fence_level.take()) {
+                        (Some(t), Some(Level::Gl | Level::Vc)) => t.fence_overhead_gl,
+                        (Some(t), Some(Level::Sys)) => t.fence_overhead_sys,
+                        _ => 0,
+                    };
+                    self.release(w);
+                    if after > 0 {
+                        self.warps[w].wait = Wait::AfterFence(now + after);
+                    }
+                }
+                Wait::Group => self.release(w),
                 Wait::Bar(dst) if o.bar_rel_valid => {
                     if let Some((d, opc)) = dst {
                         let v = if opc == bop::RED_POPC {

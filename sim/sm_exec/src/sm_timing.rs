@@ -325,18 +325,27 @@ pub struct SmTiming {
     pub store_drain: u64,
     /// A GPU-scope fence's barrier (`membar.gl`, `fence.sc.gpu`, and the
     /// fences of `.release`/`.acquire` at GPU or cluster scope): the
-    /// BARRIER's acknowledgement, with the SM's work after the release
-    /// folded in, so that a lone `membar.gl` between two clock reads takes
-    /// the fence calibration's figure: 668 on the H100
-    /// (`data/calibration/h100_fence.csv`, t1 `fence.sc.gpu`; the unit
-    /// preset `configs/h100.yaml` splits it as `gl_bar_latency` 455, its
-    /// pipeline and `overhead.gl` 181), 264 on the H200 (`h200_fence.csv`,
-    /// `configs/h200.yaml`: 51 + 181). Until 2026-11-28 the L2 latency
-    /// (283: a lone `membar.gl` took 290 on the H100 preset).
+    /// BARRIER's acknowledgement, the memory side of the fence. As the unit
+    /// presets fit it from the fence calibration: `gl_bar_latency` plus the
+    /// unit's 8-cycle pipeline, 455 + 8 on the H100 (`configs/h100.yaml`),
+    /// 51 + 8 on the H200 (`configs/h200.yaml`). Until 2026-11-28 the L2
+    /// latency (a lone `membar.gl` took 290 cycles on the H100 preset).
     pub fence_gl_ack: u64,
-    /// ... a system-scope fence's: 1403 on the H100 (`fence.sc.sys`), 1012
-    /// on the H200.
+    /// ... a system-scope fence's: 803 + 8 (H100), 799 + 8 (H200).
     pub fence_sys_ack: u64,
+    /// The SM's work after a GPU-scope barrier's release (the rest of the
+    /// fence sequence, `ERRBAR; CGAERRBAR; CCTL.IVALL`) before the warp
+    /// goes on: with the ack above, a lone fence between two clock reads
+    /// takes the fence calibration's figure, `fence.sc.gpu` 668 on the
+    /// H100 and 264 on the H200 (`h100_fence.csv`, `h200_fence.csv`, t1):
+    /// the same 198 on both GPUs (the unit presets' `overhead.gl` 181 and
+    /// their other SM-side terms). A store before the fence: its ack and
+    /// the barrier go on together, the overhead after both (H100 697, the
+    /// H200 542, where the store's ack is the longer).
+    pub fence_overhead_gl: u64,
+    /// ... after a system-scope one's: `fence.sc.sys` 1403 on the H100,
+    /// 1012 on the H200 (the unit presets' `overhead.sys` 568 and 181).
+    pub fence_overhead_sys: u64,
     /// The SM's membar unit asks for and waits for the acknowledgement of a
     /// GPU-scope barrier too (`gl_bar_ack` of the unit, as the fence
     /// calibration's `configs/h100.yaml` and `configs/h200.yaml` have it):
@@ -429,8 +438,10 @@ impl SmTiming {
             ldgsts_l1_latency: 125,
             ldgsts_l2_latency: 308,
             store_drain: 367,
-            fence_gl_ack: 661,
-            fence_sys_ack: 1396,
+            fence_gl_ack: 463,
+            fence_sys_ack: 811,
+            fence_overhead_gl: 198,
+            fence_overhead_sys: 585,
             gl_bar_ack: true,
             copy_read: 367,
             copy_write: 25,
@@ -460,8 +471,9 @@ impl SmTiming {
             store_drain: scale(h.store_drain),
             // The H200's own fence measurements, not a scaling: its GPU
             // fence is 264 cycles, the H100's 668.
-            fence_gl_ack: 257,
-            fence_sys_ack: 1005,
+            fence_gl_ack: 59,
+            fence_sys_ack: 807,
+            fence_overhead_sys: 198,
             copy_read: scale(h.copy_read),
             copy_write_global: scale(h.copy_write_global),
             ..h
@@ -561,6 +573,7 @@ mod tests {
             copy_write_global: a.copy_write_global,
             fence_gl_ack: a.fence_gl_ack,
             fence_sys_ack: a.fence_sys_ack,
+            fence_overhead_sys: a.fence_overhead_sys,
             ..b.clone()
         };
         assert_eq!(same_memory, a);
