@@ -94,38 +94,70 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 /// (role, kind, metric) the values over warps (per_warp) or events (per_site).
 type Predicted = BTreeMap<(String, String, String), Vec<f64>>;
 
-fn run_one(ks: &KernelSites, variant: &str, t: &SmTiming) -> Result<(Predicted, u64), CmdError> {
-    let stem = format!("{DIR}/{}_{variant}", ks.kernel);
-    let (ptx, launch) = (format!("{stem}.ptx"), format!("{stem}.launch.yaml"));
-    if !Path::new(&ptx).is_file() {
-        return Err(CmdError::input(format!(
-            "calibrate --kernels: {ptx} does not exist (run from the project's root)"
-        )));
+/// A kernel run under a preset for a calibration table: its launch, the
+/// run, and its buffers by name.
+pub(crate) struct PresetRun {
+    pub launch: sm_exec::launch::Resolved,
+    pub run: sm_exec::kernel::KernelRun,
+    ptx: String,
+}
+
+impl PresetRun {
+    /// Runs `STEM.ptx` with `STEM.launch.yaml` (relative to the project's
+    /// root) under the preset `t`, seed 1; it must finish with its expected
+    /// outputs. `flag`: the command's flag, for the messages.
+    pub(crate) fn new(flag: &str, stem: &str, t: &SmTiming) -> Result<PresetRun, CmdError> {
+        let (ptx, launch) = (format!("{stem}.ptx"), format!("{stem}.launch.yaml"));
+        if !Path::new(&ptx).is_file() {
+            return Err(CmdError::input(format!(
+                "calibrate {flag}: {ptx} does not exist (run from the project's root)"
+            )));
+        }
+        let src =
+            std::fs::read_to_string(&ptx).map_err(|e| CmdError::input(format!("{ptx}: {e}")))?;
+        let l = sm_exec::launch::load(Path::new(&launch)).map_err(CmdError::input)?;
+        let opts = RunOptions {
+            seed: 1,
+            max_cycles: 10_000_000,
+            sm_timing: Some(t.clone()),
+            ..RunOptions::default()
+        };
+        let k = sm_exec::kernel::run_kernel(&ptx, &src, &l, opts)
+            .map_err(|e| CmdError::input(e.to_string()))?;
+        if k.result.outcome != Outcome::Finished || !k.passed() {
+            return Err(CmdError::failed(format!(
+                "calibrate {flag}: {ptx} did not finish with its expected outputs under --preset {} ({:?})",
+                t.name, k.result.outcome
+            )));
+        }
+        Ok(PresetRun {
+            launch: l,
+            run: k,
+            ptx,
+        })
     }
-    let src = std::fs::read_to_string(&ptx).map_err(|e| CmdError::input(format!("{ptx}: {e}")))?;
-    let l = sm_exec::launch::load(Path::new(&launch)).map_err(CmdError::input)?;
-    let opts = RunOptions {
-        seed: 1,
-        max_cycles: 10_000_000,
-        sm_timing: Some(t.clone()),
-        ..RunOptions::default()
-    };
-    let k = sm_exec::kernel::run_kernel(&ptx, &src, &l, opts)
-        .map_err(|e| CmdError::input(e.to_string()))?;
-    if k.result.outcome != Outcome::Finished || !k.passed() {
-        return Err(CmdError::failed(format!(
-            "calibrate --kernels: {ptx} did not finish with its expected outputs under --preset {} ({:?})",
-            t.name, k.result.outcome
-        )));
-    }
-    let buf = |name: &str| {
-        k.result
+
+    /// The buffer `name` after the run.
+    pub(crate) fn buffer(&self, name: &str) -> Result<Vec<u64>, CmdError> {
+        self.run
+            .result
             .buffers
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.clone())
-            .ok_or_else(|| CmdError::input(format!("{launch}: no buffer `{name}`")))
-    };
+            .ok_or_else(|| {
+                CmdError::input(format!(
+                    "{}: no buffer `{name}`",
+                    self.ptx.replace(".ptx", ".launch.yaml")
+                ))
+            })
+    }
+}
+
+fn run_one(ks: &KernelSites, variant: &str, t: &SmTiming) -> Result<(Predicted, u64), CmdError> {
+    let r = PresetRun::new("--kernels", &format!("{DIR}/{}_{variant}", ks.kernel), t)?;
+    let buf = |name: &str| r.buffer(name);
+    let ptx = &r.ptx;
     let rec = buf("rec")?;
     let glog = buf("glog")?;
     let warps = kprof::decode(&rec, &glog, rec.len() / kprof::KRECW)
@@ -153,7 +185,7 @@ fn run_one(ks: &KernelSites, variant: &str, t: &SmTiming) -> Result<(Predicted, 
             put("per_site", name, e.t1.saturating_sub(e.t0) as f64);
         }
     }
-    Ok((p, k.result.cycles))
+    Ok((p, r.run.result.cycles))
 }
 
 /// The table (markdown), the number of rows and of rows outside the tolerance.
@@ -195,13 +227,7 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
             }
         }
     }
-    let _ = write!(
-        s,
-        "\n{} rows: {}.\nSimulated: {}.\n",
-        sc.rows,
-        sc.summary(),
-        totals.join(", ")
-    );
+    s += &sc.kernel_footer(&totals);
     Ok((s, sc.rows, sc.outside))
 }
 

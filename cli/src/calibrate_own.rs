@@ -15,7 +15,6 @@
 
 use crate::common::{CmdError, CmdResult};
 use sm_exec::sm_timing::SmTiming;
-use sm_exec::{Outcome, RunOptions};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -51,45 +50,18 @@ fn measured() -> BTreeMap<String, Vec<f64>> {
 
 /// Each warp's cycles on the executor: the largest of its lanes' `tim` words.
 fn predicted(kernel: &str, t: &SmTiming) -> Result<(Vec<f64>, u64), CmdError> {
-    let stem = format!("{DIR}/{kernel}");
-    let (ptx, launch) = (format!("{stem}.ptx"), format!("{stem}.launch.yaml"));
-    if !Path::new(&ptx).is_file() {
-        return Err(CmdError::input(format!(
-            "calibrate --own-kernels: {ptx} does not exist (run from the project's root)"
-        )));
-    }
-    let src = std::fs::read_to_string(&ptx).map_err(|e| CmdError::input(format!("{ptx}: {e}")))?;
-    let l = sm_exec::launch::load(Path::new(&launch)).map_err(CmdError::input)?;
-    let b = l.launch.block;
+    let r =
+        crate::calibrate_kernels::PresetRun::new("--own-kernels", &format!("{DIR}/{kernel}"), t)?;
+    let b = r.launch.launch.block;
     let threads = (b[0] * b[1] * b[2]) as usize;
-    let opts = RunOptions {
-        seed: 1,
-        max_cycles: 10_000_000,
-        sm_timing: Some(t.clone()),
-        ..RunOptions::default()
-    };
-    let k = sm_exec::kernel::run_kernel(&ptx, &src, &l, opts)
-        .map_err(|e| CmdError::input(e.to_string()))?;
-    if k.result.outcome != Outcome::Finished || !k.passed() {
-        return Err(CmdError::failed(format!(
-            "calibrate --own-kernels: {ptx} did not finish with its expected outputs under --preset {} ({:?})",
-            t.name, k.result.outcome
-        )));
-    }
-    let tim = k
-        .result
-        .buffers
-        .iter()
-        .find(|(n, _)| n == "tim")
-        .map(|(_, v)| v.clone())
-        .ok_or_else(|| CmdError::input(format!("{launch}: no buffer `tim`")))?;
+    let tim = r.buffer("tim")?;
     let mut warps = Vec::new();
     for cta in tim.chunks(threads) {
         for lanes in cta.chunks(32) {
             warps.push(*lanes.iter().max().expect("a warp has lanes") as f64);
         }
     }
-    Ok((warps, k.result.cycles))
+    Ok((warps, r.run.result.cycles))
 }
 
 fn median(v: &[f64]) -> f64 {
@@ -154,13 +126,7 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
             );
         }
     }
-    let _ = write!(
-        s,
-        "\n{} rows: {}.\nSimulated: {}.\n",
-        sc.rows,
-        sc.summary(),
-        totals.join(", ")
-    );
+    s += &sc.kernel_footer(&totals);
     Ok((s, sc.rows, sc.outside))
 }
 

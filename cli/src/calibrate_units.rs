@@ -127,6 +127,17 @@ impl Scorer {
         )
     }
 
+    /// A kernel table's last lines: its rows and their score, and the
+    /// simulated cycles of each run (`simulated`).
+    pub fn kernel_footer(&self, simulated: &[String]) -> String {
+        format!(
+            "\n{} rows: {}.\nSimulated: {}.\n",
+            self.rows,
+            self.summary(),
+            simulated.join(", ")
+        )
+    }
+
     /// `max |err| M %, median |err| D %, K outside ±T %` (percent).
     pub fn summary(&self) -> String {
         let mut e = self.errs.clone();
