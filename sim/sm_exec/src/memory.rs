@@ -707,6 +707,10 @@ impl Memory {
                 });
             }
             Access::Atom { .. } => {
+                // An atomic is performed at L2: the line is there after it.
+                if self.t.caches.is_some() {
+                    self.l2_lines.insert(addr >> 7);
+                }
                 let last = self.sms[sm].last_drain.get(&addr).copied().unwrap_or(0);
                 let at = (now + self.rand(self.t.l2)).max(last + 1);
                 self.sms[sm].last_drain.insert(addr, at);

@@ -1008,3 +1008,20 @@ fn a_cluster_barrier_and_a_peer_ctas_shared_memory_cost_what_the_h100s_do() {
         );
     }
 }
+
+/// An atomic is performed at L2 and leaves its line there: a load of the
+/// line after it is an L2 hit (the `atomics` rows of h100_micro.csv: an
+/// `ld.acquire.gpu` after atomics on its line takes what a load of a warm
+/// line does), not a DRAM access.
+#[test]
+fn a_load_after_an_atomic_on_its_line_hits_l2() {
+    let h100 = SmTiming::h100();
+    let body = "    mov.u64 %rd5, gbuf;\n    atom.global.add.u32 %r1, [%rd5], 1;\n    add.u32 %r2, %r1, 1;\n    mov.u64 %rd1, %clock64;\n    ld.acquire.gpu.u32 %r3, [%rd5];\n    add.u32 %r4, %r3, 1;\n    setp.eq.u32 %p1, %r4, 77;\n    @%p1 bra SKIP;\nSKIP:\n    mov.u64 %rd2, %clock64;\n";
+    let c = cycles_between_clocks(body, &h100);
+    assert!(
+        c < h100.l2_latency + 60 && c < h100.dram_latency,
+        "a load after an atomic on its line: {c} (L2 {}, DRAM {})",
+        h100.l2_latency,
+        h100.dram_latency
+    );
+}
