@@ -77,7 +77,10 @@ fn measured() -> Vec<(String, String, String, String, String, f64)> {
         .collect()
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
+/// The median of `v` (the mean of the middle two for an even count);
+/// `None` when `v` is empty.
+pub(crate) fn median(v: &[f64]) -> Option<f64> {
+    let mut v = v.to_vec();
     if v.is_empty() {
         return None;
     }
@@ -218,7 +221,7 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
                 }
                 let model = p
                     .get(&(role.clone(), kind.clone(), metric.clone()))
-                    .and_then(|x| median(x.clone()));
+                    .and_then(|x| median(x));
                 let (model_s, err_s) = sc.score(*m, model, 1);
                 let _ = writeln!(
                     s,

@@ -64,23 +64,14 @@ fn predicted(kernel: &str, t: &SmTiming) -> Result<(Vec<f64>, u64), CmdError> {
     Ok((warps, r.run.result.cycles))
 }
 
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-fn min(v: &[f64]) -> f64 {
-    v.iter().copied().fold(f64::INFINITY, f64::min)
-}
-
-fn max(v: &[f64]) -> f64 {
-    v.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+/// A kernel's warps as the table shows them: the median, the shortest and
+/// the longest warp.
+fn spread(v: &[f64]) -> [f64; 3] {
+    [
+        crate::calibrate_kernels::median(v).unwrap_or(0.0),
+        v.iter().copied().fold(f64::INFINITY, f64::min),
+        v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    ]
 }
 
 /// The table (markdown), the number of rows and of rows outside the tolerance.
@@ -112,17 +103,13 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
                 m.len()
             )));
         }
-        for (metric, f) in [
-            ("median warp", median as fn(&[f64]) -> f64),
-            ("shortest warp", min),
-            ("longest warp", max),
-        ] {
-            let (model_s, err_s) = sc.score(f(&m), Some(f(&p)), 1);
+        let metrics = ["median warp", "shortest warp", "longest warp"];
+        for ((metric, measured), model) in metrics.iter().zip(spread(&m)).zip(spread(&p)) {
+            let (model_s, err_s) = sc.score(measured, Some(model), 1);
             let _ = writeln!(
                 s,
-                "| {kernel} | {} | {metric} | {:.0} | {model_s} | {err_s} |",
-                m.len(),
-                f(&m)
+                "| {kernel} | {} | {metric} | {measured:.0} | {model_s} | {err_s} |",
+                m.len()
             );
         }
     }

@@ -210,12 +210,13 @@ pub fn run_kernel(
     let name = program.display().to_string();
     let src = read_program("PROGRAM", program)?;
     let l = sm_exec::launch::load(launch).map_err(CmdError::input)?;
+    let sm_timing = SmPreset::timing(preset);
     let opts = RunOptions {
         seed,
         max_cycles: cycles,
         trace: trace.is_some(),
-        backend: crate::on_target::backend(on, SmPreset::timing(preset).as_ref())?,
-        sm_timing: SmPreset::timing(preset),
+        backend: crate::on_target::backend(on, sm_timing.as_ref())?,
+        sm_timing,
         ..RunOptions::default()
     };
     let t0 = std::time::Instant::now();
@@ -346,12 +347,13 @@ pub fn run(
     let name = program.display().to_string();
     let src = read_program("PROGRAM", program)?;
     let prog = ptx_front::parse(&name, &src).map_err(|e| CmdError::input(e.to_string()))?;
+    let sm_timing = SmPreset::timing(preset);
     let opts = RunOptions {
         seed,
         max_cycles: cycles,
         trace: trace.is_some(),
-        backend: crate::on_target::backend(on, SmPreset::timing(preset).as_ref())?,
-        sm_timing: SmPreset::timing(preset),
+        backend: crate::on_target::backend(on, sm_timing.as_ref())?,
+        sm_timing,
         ..RunOptions::default()
     };
     let t0 = std::time::Instant::now();

@@ -211,14 +211,20 @@ pub fn load(path: &Path) -> Result<Resolved, String> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{file}: cannot read the launch file: {e}"))?;
-    let launch: Launch = serde_yaml::from_str(&text).map_err(|e| {
+    parse(&text, &file, path.parent().unwrap_or(Path::new(".")))
+}
+
+/// A launch file's text (named `file` in messages), checked as [`load`]
+/// does; data files are read relative to `dir`.
+pub fn parse(text: &str, file: &str, dir: &Path) -> Result<Resolved, String> {
+    let launch: Launch = serde_yaml::from_str(text).map_err(|e| {
         let at = e
             .location()
             .map(|l| format!("{}:{}: ", l.line(), l.column()))
             .unwrap_or_default();
         format!("{file}:{at}{e} (keys: entry, grid, block, cluster, dynamic_smem, cooperative, buffers, params, expect, about)")
     })?;
-    resolve(launch, &file, path.parent().unwrap_or(Path::new(".")))
+    resolve(launch, file, dir)
 }
 
 /// Check a parsed launch (see [`load`]); files are read relative to `dir`.

@@ -828,31 +828,16 @@ fn a_device_function_call_and_its_return_cost_what_the_h100s_do() {
         ".version 8.0\n.target sm_90\n.address_size 64\n\n.func (.param .b32 r) g(\n    .param .b32 x\n)\n{{\n    .reg .b32 %a<3>;\n    ld.param.u32 %a1, [x];\n    mad.lo.s32 %a2, %a1, 3, 1;\n    st.param.b32 [r+0], %a2;\n    ret;\n}}\n\n.visible .entry calls(\n    .param .u64 tim\n)\n{{\n    .reg .b32 %r<4>;\n    .reg .b64 %rd<6>;\n    ld.param.u64 %rd3, [tim];\n    mov.u32 %r1, %tid.x;\n    mov.u64 %rd1, %clock64;\n{}    mov.u64 %rd2, %clock64;\n    sub.s64 %rd4, %rd2, %rd1;\n    cvta.to.global.u64 %rd5, %rd3;\n    st.global.u64 [%rd5], %rd4;\n    ret;\n}}\n",
         call.repeat(16)
     );
-    let dir = std::env::temp_dir().join(format!("sm_exec_calls_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let launch = dir.join("calls.launch.yaml");
-    std::fs::write(
-        &launch,
-        "entry: calls\ngrid: [1, 1, 1]\nblock: [32, 1, 1]\nbuffers:\n  - {name: tim, type: u64, len: 1, fill: 0}\nparams: [tim]\n",
-    )
-    .unwrap();
-    let l = sm_exec::launch::load(&launch).unwrap();
-    let run = |t: &SmTiming| {
-        let o = sm_exec::RunOptions {
-            max_cycles: 200_000,
-            sm_timing: Some(t.clone()),
-            ..sm_exec::RunOptions::default()
-        };
-        let k = sm_exec::kernel::run_kernel("calls.ptx", &ptx, &l, o).unwrap();
-        assert_eq!(k.result.outcome, sm_exec::Outcome::Finished);
-        k.result.buffers.iter().find(|(n, _)| n == "tim").unwrap().1[0]
-    };
-    let model = run(&h100);
-    let as_branch = run(&SmTiming {
-        issue_return: h100.issue_branch,
-        ..h100.clone()
-    });
-    std::fs::remove_dir_all(&dir).ok();
+    let launch = "entry: calls\ngrid: [1, 1, 1]\nblock: [32, 1, 1]\nbuffers:\n  - {name: tim, type: u64, len: 1, fill: 0}\nparams: [tim]\n";
+    let model = kernel_tim(&ptx, launch, &h100)[0];
+    let as_branch = kernel_tim(
+        &ptx,
+        launch,
+        &SmTiming {
+            issue_return: h100.issue_branch,
+            ..h100.clone()
+        },
+    )[0];
     eprintln!("16 calls: model {model} (a return as a branch: {as_branch}), H100 {measured}");
     assert!(
         model.abs_diff(measured) * 10 <= measured,
@@ -862,6 +847,21 @@ fn a_device_function_call_and_its_return_cost_what_the_h100s_do() {
         as_branch * 2 < measured + 100,
         "a return charged as a branch: {as_branch}"
     );
+}
+
+/// The median (`med_cyc`) of the row of `data/calibration/FILE` (a fence
+/// calibration table) that starts with `prefix`.
+fn fence_median(file: &str, prefix: &str) -> u64 {
+    let csv = std::fs::read_to_string(format!(
+        "{}/../../data/calibration/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let l = csv
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{file}: no row {prefix}"));
+    l.split(',').nth(8).unwrap().parse().unwrap()
 }
 
 /// The fence calibration's lone fences (`data/calibration/h100_fence.csv`,
@@ -874,18 +874,7 @@ fn a_device_function_call_and_its_return_cost_what_the_h100s_do() {
 /// without `gl_bar_ack` costs nothing.
 #[test]
 fn a_lone_fence_costs_what_the_fence_calibration_measured() {
-    let t1 = |file: &str, fence: &str| -> u64 {
-        let csv = std::fs::read_to_string(format!(
-            "{}/../../data/calibration/{file}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
-        let l = csv
-            .lines()
-            .find(|l| l.starts_with(&format!("t1,{fence},{fence},0,")))
-            .unwrap_or_else(|| panic!("{file}: no t1 {fence}"));
-        l.split(',').nth(8).unwrap().parse().unwrap()
-    };
+    let t1 = |file: &str, fence: &str| fence_median(file, &format!("t1,{fence},{fence},0,"));
     for (t, file) in [
         (SmTiming::h100(), "h100_fence.csv"),
         (SmTiming::h200(), "h200_fence.csv"),
@@ -920,18 +909,7 @@ fn a_lone_fence_costs_what_the_fence_calibration_measured() {
     // A store, then the fence (section t2dev, S = 1): the store's ack and
     // the barrier go on together, the SM's overhead after both: 697 on the
     // H100 (the barrier the longer), 542 on the H200 (the store's ack).
-    let t2 = |file: &str| -> u64 {
-        let csv = std::fs::read_to_string(format!(
-            "{}/../../data/calibration/{file}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
-        let l = csv
-            .lines()
-            .find(|l| l.starts_with("t2dev,fence.sc.gpu,fence.sc.gpu,1,gmem,1,1,"))
-            .unwrap();
-        l.split(',').nth(8).unwrap().parse().unwrap()
-    };
+    let t2 = |file: &str| fence_median(file, "t2dev,fence.sc.gpu,fence.sc.gpu,1,gmem,1,1,");
     let st = "    mov.u64 %rd1, %clock64;\n    st.global.u32 [gbuf], %r1;\n    membar.gl;\n    mov.u64 %rd2, %clock64;\n";
     for (t, file) in [
         (SmTiming::h100(), "h100_fence.csv"),
@@ -955,13 +933,7 @@ fn a_lone_fence_costs_what_the_fence_calibration_measured() {
 /// Runs `ptx` as a kernel with `launch` (a launch file's text) under `t`
 /// and returns its `tim` buffer.
 fn kernel_tim(ptx: &str, launch: &str, t: &SmTiming) -> Vec<u64> {
-    let dir =
-        std::env::temp_dir().join(format!("sm_exec_tim_{}_{}", std::process::id(), ptx.len()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("k.launch.yaml");
-    std::fs::write(&path, launch).unwrap();
-    let l = sm_exec::launch::load(&path).unwrap();
-    std::fs::remove_dir_all(&dir).ok();
+    let l = sm_exec::launch::parse(launch, "k.launch.yaml", std::path::Path::new(".")).unwrap();
     let o = sm_exec::RunOptions {
         max_cycles: 200_000,
         sm_timing: Some(t.clone()),
