@@ -28,19 +28,27 @@
 //! that read them are written to take them last and to reach few flops: the
 //! arrival's acceptance is the checks on stage A's registers (`pre_ok`)
 //! AND the word compares (`form_bad`, `kind_bad`); `last_all` takes its own enable
-//! (`last_ok`: the "all" form needs no count compare); and the completion
-//! decision `done` reaches only the release register's valid flop (its
-//! fields load every cycle) and the warp table's `waiting` update.
+//! (`last_ok`: the "all" form needs no count compare); the count compare is
+//! made on both sources of the count word before the forwarding select
+//! (`count_ram.rs`); and the completion decision `done` reaches only the
+//! release register's valid flop (its fields load every cycle) and the
+//! barrier's `active` bit — no per-warp register: the warp table derives
+//! a warp's waiting from `blocked` and the release register. An exit's
+//! look-ups in stage A start on the warp's slot register and take stage
+//! B's launch last, and stage C compares with the slot's live count
+//! registered in stage B rather than looked up.
 //!
 //! Every output is low while `reset` is high (the model returns
 //! `BarOutputs::default()` in a reset cycle).
 //!
 //! Blocks:
 //! - [`StageRegs`] (`stage_regs.rs`): the A→B and B→C registers.
-//! - [`WarpTable`] (`warp_table.rs`): per-warp live / slot / blocked / waiting / barrier id; release mask; an exit's candidate barrier.
+//! - [`WarpTable`] (`warp_table.rs`): per-warp live / slot / blocked / barrier id; release mask; an exit's candidate barrier.
 //! - [`SlotTable`] (`slot_table.rs`): per slot busy / size / live and the 16 `active` bits.
-//! - [`BarrierRam`] (`barrier_ram.rs`), four of them: the barrier words in block RAM —
-//!   flags (`all`, `kind`, `and_acc`, `or_acc`), `expected`, `count`, `popc`.
+//! - [`BarrierRam`] (`barrier_ram.rs`), three of them: the barrier words in block RAM —
+//!   flags (`all`, `kind`, `and_acc`, `or_acc`), `expected`, `popc`.
+//! - [`CountRam`] (`count_ram.rs`): the arrival counts in block RAM, with
+//!   the completion compare (`count + 1 >= target`).
 //! - [`ReleaseReg`] (`release_reg.rs`): the `rel_*` register.
 //! - [`BarrierAddr`] (`barrier_addr.rs`), three of them: the RAM address {slot, id}.
 //! - [`Popcount`] (`popcount.rs`): predicate popcount, launched CTA size.
@@ -55,6 +63,7 @@ use rust_hdl::prelude::*;
 
 use crate::barrier_addr::BarrierAddr;
 use crate::barrier_ram::BarrierRam;
+use crate::count_ram::CountRam;
 use crate::popcount::Popcount;
 use crate::release_reg::ReleaseReg;
 use crate::slot_table::SlotTable;
@@ -102,7 +111,7 @@ pub struct BarUnit<
     /// Barrier words: flags = {or_acc, and_acc, kind (3), all} (bit 0 `all`).
     ram_flags: BarrierRam<Bits<6>, AB>,
     ram_expected: BarrierRam<Bits<CB>, AB>,
-    ram_count: BarrierRam<Bits<CB>, AB>,
+    ram_count: CountRam<CB, AB>,
     ram_popc: BarrierRam<Bits<RB>, AB>,
     rel: ReleaseReg<W, SB, RB>,
     /// RAM addresses {slot, id}: stage A's request, stage B's EXIT candidate, stage B's arrival.
@@ -501,9 +510,12 @@ impl<
             self.new_or.next = self.regs.b_or.val();
         }
         // count + 1 >= target, with target − 1 and target <= 1 from stage A.
+        // (The count RAM compares its word with the target on both of the
+        // word's sources: `count_ram.rs`.)
+        self.ram_count.target_m1.next = self.regs.b_target_m1.val();
         self.arr_done.next = self.regs.b_target_le1.val();
         if self.b_active.val() {
-            self.arr_done.next = self.ram_count.rd_data.val() >= self.regs.b_target_m1.val();
+            self.arr_done.next = self.ram_count.rd_reaches.val();
         }
 
         // The arrival's writes: the barrier words and its `active` bit.
@@ -565,12 +577,17 @@ impl<
         self.regs.c_load.next = self.exit_ok.val() & self.x_live_dec.val().any();
         self.regs.c_slot_in.next = self.regs.b_x_slot.val();
         self.regs.c_id_in.next = self.regs.b_x_last.val();
+        // The slot's live count after the exit, which stage C compares the
+        // barrier's count with: registered here rather than looked up in
+        // stage C (nothing changes it between: the cycle after a ctl event
+        // takes no request, and a second ctl event's write lands after C).
+        self.regs.c_live_in.next = self.x_live_dec.val();
 
         // ---- Stage C: the exit's barrier completes if it is an "all" phase ----
         self.c_done.next = self.regs.c_valid.val()
             & self.slots.c_active.val()
             & self.rd_all.val()
-            & (self.ram_count.rd_data.val() >= self.slots.c_live.val());
+            & (self.ram_count.rd_data.val() >= self.regs.c_live.val());
         self.slots.c_clr.next = self.c_done.val();
 
         // ---- The completion (B or C) into the release register ----
@@ -602,7 +619,6 @@ impl<
         if (self.done_kind.val() == self.k_or.val()) & self.done_or.val() {
             self.done_result.next = self.one_rb.val();
         }
-        self.warps.done.next = self.done.val();
         self.warps.done_slot.next = self.done_slot.val();
         self.warps.done_id.next = self.done_id.val();
         self.warps.rel_valid.next = self.rel.rel_valid.val();
@@ -649,7 +665,8 @@ impl<
         // The EXIT's warp and slot, after this edge's launch, exit, arrival
         // and release (stage B checks and applies the exit from these).
         self.warps.x_warp.next = self.ctl_warp.val();
-        self.slots.n_slot.next = self.warps.x_slot_n.val();
+        self.slots.n_slot.next = self.warps.x_slot_q.val();
+        self.slots.n_launch.next = self.warps.x_launch.val();
         self.regs.in_x_wlive.next = self.warps.x_live_n.val();
         self.regs.in_x_blocked.next = self.warps.x_blocked_n.val();
         self.regs.in_x_slot.next = self.warps.x_slot_n.val();

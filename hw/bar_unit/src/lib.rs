@@ -28,6 +28,7 @@ pub mod barrier_addr;
 pub mod barrier_ram;
 pub mod cluster_barrier;
 mod cluster_dut;
+pub mod count_ram;
 pub mod dispatch;
 pub mod hdl_dut;
 pub mod ip_release;

@@ -34,10 +34,12 @@
 //! - `l_slot` (in, SB): the LAUNCH slot; `l_in_range` (out: `l_slot` < C), `l_busy` (out).
 //! - `x_slot` (in, SB), `x_live_dec` (in, CB): stage B's EXIT: its slot and
 //!   the slot's live count after it (both from stage A's look-ups).
-//! - `n_slot` (in, SB): stage A's EXIT's slot; `n_live` (out, CB), `n_last`
+//! - `n_slot` (in, SB): stage A's EXIT's slot before this edge; `n_launch`
+//!   (in): stage B's LAUNCH takes that warp into `l_slot` (its slot after the
+//!   edge; selected last, being late); `n_live` (out, CB), `n_last`
 //!   (out, 4): that slot's live count and `last_all` after this edge (stage
 //!   B's launch, exit or "all" arrival forwarded).
-//! - `c_slot` (in, SB), `c_id` (in, 4): stage C's barrier; `c_active` (out), `c_live` (out, CB).
+//! - `c_slot` (in, SB), `c_id` (in, 4): stage C's barrier; `c_active` (out).
 //! - `launch_en` (in), `launch_size` (in, CB): a legal LAUNCH into `l_slot`.
 //! - `exit_en` (in): a legal EXIT from `x_slot`.
 //! - `w_slot` (in, SB), `w_id` (in, 4): stage B's arrival's barrier.
@@ -68,12 +70,12 @@ pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
     pub x_slot: Signal<In, Bits<SB>>,
     pub x_live_dec: Signal<In, Bits<CB>>,
     pub n_slot: Signal<In, Bits<SB>>,
+    pub n_launch: Signal<In, Bit>,
     pub n_live: Signal<Out, Bits<CB>>,
     pub n_last: Signal<Out, Bits<4>>,
     pub c_slot: Signal<In, Bits<SB>>,
     pub c_id: Signal<In, Bits<4>>,
     pub c_active: Signal<Out, Bit>,
-    pub c_live: Signal<Out, Bits<CB>>,
     pub launch_en: Signal<In, Bit>,
     pub launch_size: Signal<In, Bits<CB>>,
     pub exit_en: Signal<In, Bit>,
@@ -92,6 +94,8 @@ pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
     a_bit: Signal<Local, Bits<16>>,
     w_bit: Signal<Local, Bits<16>>,
     c_bit: Signal<Local, Bits<16>>,
+    /// The LAUNCH slot's `last_all` (stage A's exit look-up when the launch takes its warp).
+    l_last: Signal<Local, Bits<4>>,
     id_bit: [Constant<Bits<16>>; 16],
     slot_const: [Constant<Bits<SB>>; C],
     one: Constant<Bits<CB>>,
@@ -115,12 +119,12 @@ impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, 
             x_slot: Default::default(),
             x_live_dec: Default::default(),
             n_slot: Default::default(),
+            n_launch: Default::default(),
             n_live: Default::default(),
             n_last: Default::default(),
             c_slot: Default::default(),
             c_id: Default::default(),
             c_active: Default::default(),
-            c_live: Default::default(),
             launch_en: Default::default(),
             launch_size: Default::default(),
             exit_en: Default::default(),
@@ -138,6 +142,7 @@ impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, 
             a_bit: Default::default(),
             w_bit: Default::default(),
             c_bit: Default::default(),
+            l_last: Default::default(),
             id_bit: std::array::from_fn(|a| Constant::new((1u64 << a).into())),
             slot_const: std::array::from_fn(|c| Constant::new((c as u64).into())),
             one: Constant::new(1u64.into()),
@@ -184,8 +189,8 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         self.n_last.next = 0.into();
         self.l_in_range.next = false;
         self.l_busy.next = false;
+        self.l_last.next = 0.into();
         self.c_active.next = false;
-        self.c_live.next = 0.into();
         for c in 0..C {
             if self.a_slot.val() == self.slot_const[c].val() {
                 self.a_too_big.next = self.a_count.val() > self.size[c].q.val();
@@ -196,6 +201,7 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
             if self.l_slot.val() == self.slot_const[c].val() {
                 self.l_in_range.next = true;
                 self.l_busy.next = self.busy[c].q.val();
+                self.l_last.next = self.last_all[c].q.val();
             }
             if self.n_slot.val() == self.slot_const[c].val() {
                 self.n_live.next = self.live[c].q.val();
@@ -203,7 +209,6 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
             }
             if self.c_slot.val() == self.slot_const[c].val() {
                 self.c_active.next = (self.active[c].q.val() & self.c_bit.val()).any();
-                self.c_live.next = self.live[c].q.val();
             }
         }
         // Stage A's look-ups see this edge's writes.
@@ -215,6 +220,12 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         }
         if self.last_en.val() & (self.w_slot.val() == self.n_slot.val()) {
             self.n_last.next = self.w_id.val();
+        }
+        // The exit's warp launched at this edge: its slot is the launch's
+        // (B holds the launch, so no exit or arrival writes it this edge).
+        if self.n_launch.val() {
+            self.n_live.next = self.launch_size.val();
+            self.n_last.next = self.l_last.val();
         }
 
         // Updates: stage C's completion, stage B's arrival, launch or exit.

@@ -20,9 +20,10 @@
 //!   `in_rslot` (SB), `in_wlive`, `in_too_big`, `in_target_m1` (CB), `in_target_le1`, `in_active` (in): stage A's look-ups.
 //! - `in_ctl_op`, `in_slot` (SB), `in_warps` (W), `in_size` (CB), `in_ctl_warp` (WB) (in): the ctl event;
 //!   `in_x_wlive`, `in_x_blocked`, `in_x_slot` (SB), `in_x_slive` (CB), `in_x_last` (4) (in): stage A's EXIT look-ups.
-//! - `c_load` (in), `c_slot_in` (SB), `c_id_in` (4): stage B found the barrier an exit completes.
+//! - `c_load` (in), `c_slot_in` (SB), `c_id_in` (4), `c_live_in` (CB): stage B
+//!   found the barrier an exit may complete, and the exit's slot's live count after it.
 //! - `b_*` (out): the event taken at the last edge (`b_valid` low: none; `b_ctl`: a ctl event).
-//! - `c_valid`, `c_slot`, `c_id` (out): stage C's barrier.
+//! - `c_valid`, `c_slot`, `c_id`, `c_live` (out): stage C's barrier and its slot's live count.
 
 use rust_hdl::prelude::*;
 
@@ -66,6 +67,7 @@ pub struct StageRegs<
     pub c_load: Signal<In, Bit>,
     pub c_slot_in: Signal<In, Bits<SB>>,
     pub c_id_in: Signal<In, Bits<4>>,
+    pub c_live_in: Signal<In, Bits<CB>>,
     pub b_valid: Signal<Out, Bit>,
     pub b_ctl: Signal<Out, Bit>,
     pub b_warp: Signal<Out, Bits<WB>>,
@@ -95,6 +97,7 @@ pub struct StageRegs<
     pub c_valid: Signal<Out, Bit>,
     pub c_slot: Signal<Out, Bits<SB>>,
     pub c_id: Signal<Out, Bits<4>>,
+    pub c_live: Signal<Out, Bits<CB>>,
     valid_q: DFF<Bit>,
     ctl_q: DFF<Bit>,
     warp_q: DFF<Bits<WB>>,
@@ -124,6 +127,7 @@ pub struct StageRegs<
     c_valid_q: DFF<Bit>,
     c_slot_q: DFF<Bits<SB>>,
     c_id_q: DFF<Bits<4>>,
+    c_live_q: DFF<Bits<CB>>,
 }
 
 impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB: usize> Logic
@@ -162,7 +166,8 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
             x_last_q,
             c_valid_q,
             c_slot_q,
-            c_id_q
+            c_id_q,
+            c_live_q
         );
         self.b_valid.next = self.valid_q.q.val();
         self.b_ctl.next = self.ctl_q.q.val();
@@ -193,6 +198,7 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
         self.c_valid.next = self.c_valid_q.q.val();
         self.c_slot.next = self.c_slot_q.q.val();
         self.c_id.next = self.c_id_q.q.val();
+        self.c_live.next = self.c_live_q.q.val();
 
         // An empty event unless one is taken; the fields of the other kind are 0.
         self.valid_q.d.next = self.take_req.val() | self.take_ctl.val();
@@ -252,6 +258,7 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
         self.c_valid_q.d.next = self.c_load.val();
         self.c_slot_q.d.next = self.c_slot_in.val();
         self.c_id_q.d.next = self.c_id_in.val();
+        self.c_live_q.d.next = self.c_live_in.val();
         if self.reset.val() {
             self.valid_q.d.next = false;
             self.ctl_q.d.next = false;

@@ -1,16 +1,20 @@
-//! Warp table: per-warp registers — live (in a CTA), the CTA slot, blocked,
-//! waiting (blocked and not yet in a release), and the barrier id the warp
-//! waits on — with read ports for the requesting and the ctl warp, and the
-//! release mask of a completing barrier.
+//! Warp table: per-warp registers — live (in a CTA), the CTA slot, blocked
+//! and the barrier id the warp waits on — with read ports for the
+//! requesting and the ctl warp, and the release mask of a completing barrier.
 //!
 //! Implements the per-warp parts of the golden kernel
 //! (`sim/bar_unit/src/bar_unit.rs`, `eval`): `State::live`, `warp_slot`,
 //! `blocked` (set by a taken `bar.sync`/`bar.red`, cleared at the end of the
 //! release cycle: `next.blocked &= !s.rel.mask`), and — in place of the
-//! model's per-barrier `waiting` masks — a per-warp `waiting` bit plus
-//! barrier id: a blocked warp waits on exactly one barrier (its slot, its
-//! id), so the completed barrier's `waiting` mask (`complete()`: `mask:
-//! b.waiting`) is the set of waiting warps whose (slot, id) match it.
+//! model's per-barrier `waiting` masks — the barrier id of each blocked
+//! warp: a blocked warp waits on exactly one barrier (its slot, its id)
+//! unless the release register holds it (its barrier completed at the last
+//! edge; it unblocks at the end of this cycle), so the completed barrier's
+//! `waiting` mask (`complete()`: `mask: b.waiting`) is the set of blocked
+//! warps, less the release register's, whose (slot, id) match it. (Being
+//! derived from `blocked` and the release register, the set needs no
+//! register of its own, and the completion decision `done` — the unit's
+//! latest signal — updates nothing here.)
 //!
 //! Ports (W warps, WB = log2 W, SB slot bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
@@ -19,12 +23,16 @@
 //! - `ctl_warp` (in, WB): stage B's EXIT warp.
 //! - `x_warp` (in, WB): stage A's EXIT warp; `x_live_n`, `x_blocked_n`,
 //!   `x_slot_n` (out): its registers after this edge (stage B's event and the
-//!   release forwarded), the look-ups stage B checks the exit with.
+//!   release forwarded), the look-ups stage B checks the exit with;
+//!   `x_slot_q` (out, SB): its slot register before the edge, and `x_launch`
+//!   (out): stage B's LAUNCH takes it (then `x_slot_n` is the launch slot) —
+//!   so that a look-up by the exit's slot starts on the register and takes
+//!   the launch's (late) enable last.
 //! - `arr_en` (in): a legal arrival is taken; `arr_blocks` (in): it is `bar.sync`/`bar.red`.
 //! - `req_blocks` (in): stage B holds a request of a blocking op, legal or not (writes `req_warp`'s barrier id).
 //! - `launch_en` (in), `launch_slot` (in, SB), `launch_warps` (in, W): a legal LAUNCH.
 //! - `exit_en` (in): a legal EXIT of `ctl_warp`.
-//! - `done` (in), `done_slot` (in, SB), `done_id` (in, 4): a barrier completes at this edge.
+//! - `done_slot` (in, SB), `done_id` (in, 4): the barrier that may complete at this edge.
 //! - `rel_valid`, `rel_mask` (in, W): the release register (its warps unblock at this edge).
 //! - `live` (out, W): every live warp (for the LAUNCH check).
 //! - `blocked` (out, W): the `blocked` port before reset gating.
@@ -33,8 +41,7 @@
 //!   need a value only with `done`): the waiters of (`done_slot`,
 //!   `done_id`) and stage B's warp if its request blocks (when stage B's
 //!   arrival completes the barrier it was legal; when stage C's exit does,
-//!   stage B holds no request). The `waiting` update uses the same set gated
-//!   by `done` (`done_mask`, local).
+//!   stage B holds no request).
 
 use rust_hdl::prelude::*;
 
@@ -56,6 +63,8 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     pub x_live_n: Signal<Out, Bit>,
     pub x_blocked_n: Signal<Out, Bit>,
     pub x_slot_n: Signal<Out, Bits<SB>>,
+    pub x_slot_q: Signal<Out, Bits<SB>>,
+    pub x_launch: Signal<Out, Bit>,
     pub arr_en: Signal<In, Bit>,
     pub arr_blocks: Signal<In, Bit>,
     pub req_blocks: Signal<In, Bit>,
@@ -63,7 +72,6 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     pub launch_slot: Signal<In, Bits<SB>>,
     pub launch_warps: Signal<In, Bits<W>>,
     pub exit_en: Signal<In, Bit>,
-    pub done: Signal<In, Bit>,
     pub done_slot: Signal<In, Bits<SB>>,
     pub done_id: Signal<In, Bits<4>>,
     pub rel_valid: Signal<In, Bit>,
@@ -73,7 +81,6 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     pub rel_cand: Signal<Out, Bits<W>>,
     live_q: DFF<Bits<W>>,
     blocked_q: DFF<Bits<W>>,
-    waiting_q: DFF<Bits<W>>,
     wslot: [DFF<Bits<SB>>; W],
     wbar: [DFF<Bits<4>>; W],
     a_dec: OneHot<W, WB>,
@@ -84,12 +91,11 @@ pub struct WarpTable<const W: usize, const WB: usize, const SB: usize> {
     match_mask: Signal<Local, Bits<W>>,
     /// Warps waiting on the completing barrier.
     waiters: Signal<Local, Bits<W>>,
-    /// The warps the completing barrier releases (0 without `done`).
-    done_mask: Signal<Local, Bits<W>>,
     /// The arriving warp, if it blocks.
     arr_bit: Signal<Local, Bits<W>>,
     blocked_n: Signal<Local, Bits<W>>,
-    waiting_n: Signal<Local, Bits<W>>,
+    /// The release register's warps (0 when it is empty): they unblock at this edge.
+    unblock: Signal<Local, Bits<W>>,
     warp_bit: [Constant<Bits<W>>; W],
 }
 
@@ -109,6 +115,8 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             x_live_n: Default::default(),
             x_blocked_n: Default::default(),
             x_slot_n: Default::default(),
+            x_slot_q: Default::default(),
+            x_launch: Default::default(),
             arr_en: Default::default(),
             arr_blocks: Default::default(),
             req_blocks: Default::default(),
@@ -116,18 +124,15 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             launch_slot: Default::default(),
             launch_warps: Default::default(),
             exit_en: Default::default(),
-            done: Default::default(),
             done_slot: Default::default(),
             done_id: Default::default(),
             rel_valid: Default::default(),
             rel_mask: Default::default(),
             live: Default::default(),
             blocked: Default::default(),
-            done_mask: Default::default(),
             rel_cand: Default::default(),
             live_q: Default::default(),
             blocked_q: Default::default(),
-            waiting_q: Default::default(),
             wslot: std::array::from_fn(|_| Default::default()),
             wbar: std::array::from_fn(|_| Default::default()),
             a_dec: Default::default(),
@@ -138,7 +143,7 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
             waiters: Default::default(),
             arr_bit: Default::default(),
             blocked_n: Default::default(),
-            waiting_n: Default::default(),
+            unblock: Default::default(),
             warp_bit: std::array::from_fn(|w| Constant::new((1u64 << w).into())),
         }
     }
@@ -147,7 +152,7 @@ impl<const W: usize, const WB: usize, const SB: usize> Default for WarpTable<W, 
 impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB, SB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, live_q, blocked_q, waiting_q);
+        dff_setup!(self, clock, live_q, blocked_q);
         for w in 0..W {
             self.wslot[w].clock.next = self.clock.val();
             self.wslot[w].d.next = self.wslot[w].q.val();
@@ -165,14 +170,14 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
         self.a_live.next = (self.live_q.q.val() & self.a_dec.onehot.val()).any();
         self.a_blocked.next = (self.blocked_q.q.val() & self.a_dec.onehot.val()).any();
         self.a_slot.next = 0.into();
-        self.x_slot_n.next = 0.into();
+        self.x_slot_q.next = 0.into();
         self.match_mask.next = 0.into();
         for w in 0..W {
             if self.a_warp.val().index() == w {
                 self.a_slot.next = self.wslot[w].q.val();
             }
             if self.x_warp.val().index() == w {
-                self.x_slot_n.next = self.wslot[w].q.val();
+                self.x_slot_q.next = self.wslot[w].q.val();
             }
             if (self.wslot[w].q.val() == self.done_slot.val())
                 & (self.wbar[w].q.val() == self.done_id.val())
@@ -187,24 +192,20 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
         if self.arr_en.val() & self.arr_blocks.val() {
             self.arr_bit.next = self.req_dec.onehot.val();
         }
-        self.waiters.next = self.waiting_q.q.val() & self.match_mask.val();
+        // Blocked warps wait, except those the release register unblocks now.
+        self.unblock.next = 0.into();
+        if self.rel_valid.val() {
+            self.unblock.next = self.rel_mask.val();
+        }
+        self.waiters.next = self.blocked_q.q.val() & !self.unblock.val() & self.match_mask.val();
         self.rel_cand.next = self.waiters.val();
         if self.req_blocks.val() {
             self.rel_cand.next = self.waiters.val() | self.req_dec.onehot.val();
         }
-        self.done_mask.next = 0.into();
-        if self.done.val() {
-            self.done_mask.next = self.waiters.val() | self.arr_bit.val();
-        }
 
         // Next state.
-        self.blocked_n.next = self.blocked_q.q.val();
-        if self.rel_valid.val() {
-            self.blocked_n.next = self.blocked_q.q.val() & !self.rel_mask.val();
-        }
+        self.blocked_n.next = self.blocked_q.q.val() & !self.unblock.val();
         self.blocked_q.d.next = self.blocked_n.val() | self.arr_bit.val();
-        self.waiting_n.next = self.waiting_q.q.val() | self.arr_bit.val();
-        self.waiting_q.d.next = self.waiting_n.val() & !self.done_mask.val();
         for w in 0..W {
             // Written for every request of a blocking op in stage B, legal
             // or not: the id matters only while the warp waits, and a warp
@@ -228,7 +229,10 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
         // Stage A's EXIT look-ups, after this edge: the registers' bits
         // first, the edge's (late) enables last.
         self.x_live_n.next = (self.live_q.q.val() & self.x_dec.onehot.val()).any();
-        if self.launch_en.val() & (self.launch_warps.val() & self.x_dec.onehot.val()).any() {
+        self.x_launch.next =
+            self.launch_en.val() & (self.launch_warps.val() & self.x_dec.onehot.val()).any();
+        self.x_slot_n.next = self.x_slot_q.val();
+        if self.x_launch.val() {
             self.x_live_n.next = true;
             self.x_slot_n.next = self.launch_slot.val();
         }
@@ -243,7 +247,6 @@ impl<const W: usize, const WB: usize, const SB: usize> Logic for WarpTable<W, WB
         if self.reset.val() {
             self.live_q.d.next = 0.into();
             self.blocked_q.d.next = 0.into();
-            self.waiting_q.d.next = 0.into();
             for w in 0..W {
                 self.wslot[w].d.next = 0.into();
                 self.wbar[w].d.next = 0.into();

@@ -98,6 +98,7 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  regs__c_load;
     reg  [2:0] regs__c_slot_in;
     reg  [3:0] regs__c_id_in;
+    reg  [5:0] regs__c_live_in;
     wire  regs__b_valid;
     wire  regs__b_ctl;
     wire  [4:0] regs__b_warp;
@@ -127,6 +128,7 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     wire  regs__c_valid;
     wire  [2:0] regs__c_slot;
     wire  [3:0] regs__c_id;
+    wire  [5:0] regs__c_live;
     reg  warps__clock;
     reg  warps__reset;
     reg  [4:0] warps__a_warp;
@@ -140,6 +142,8 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     wire  warps__x_live_n;
     wire  warps__x_blocked_n;
     wire  [2:0] warps__x_slot_n;
+    wire  [2:0] warps__x_slot_q;
+    wire  warps__x_launch;
     reg  warps__arr_en;
     reg  warps__arr_blocks;
     reg  warps__req_blocks;
@@ -147,7 +151,6 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  [2:0] warps__launch_slot;
     reg  [31:0] warps__launch_warps;
     reg  warps__exit_en;
-    reg  warps__done;
     reg  [2:0] warps__done_slot;
     reg  [3:0] warps__done_id;
     reg  warps__rel_valid;
@@ -170,12 +173,12 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  [2:0] slots__x_slot;
     reg  [5:0] slots__x_live_dec;
     reg  [2:0] slots__n_slot;
+    reg  slots__n_launch;
     wire  [5:0] slots__n_live;
     wire  [3:0] slots__n_last;
     reg  [2:0] slots__c_slot;
     reg  [3:0] slots__c_id;
     wire  slots__c_active;
-    wire  [5:0] slots__c_live;
     reg  slots__launch_en;
     reg  [5:0] slots__launch_size;
     reg  slots__exit_en;
@@ -206,6 +209,8 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  [6:0] ram_count__wr_addr;
     reg  [5:0] ram_count__wr_data;
     wire  [5:0] ram_count__rd_data;
+    reg  [5:0] ram_count__target_m1;
+    wire  ram_count__rd_reaches;
     reg  ram_popc__clock;
     reg  ram_popc__reset;
     reg  [6:0] ram_popc__rd_addr;
@@ -315,6 +320,7 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .c_load(regs__c_load),
         .c_slot_in(regs__c_slot_in),
         .c_id_in(regs__c_id_in),
+        .c_live_in(regs__c_live_in),
         .b_valid(regs__b_valid),
         .b_ctl(regs__b_ctl),
         .b_warp(regs__b_warp),
@@ -343,7 +349,8 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .b_x_last(regs__b_x_last),
         .c_valid(regs__c_valid),
         .c_slot(regs__c_slot),
-        .c_id(regs__c_id)
+        .c_id(regs__c_id),
+        .c_live(regs__c_live)
     );
     bar_w32_c8__warps warps(
         .clock(warps__clock),
@@ -359,6 +366,8 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .x_live_n(warps__x_live_n),
         .x_blocked_n(warps__x_blocked_n),
         .x_slot_n(warps__x_slot_n),
+        .x_slot_q(warps__x_slot_q),
+        .x_launch(warps__x_launch),
         .arr_en(warps__arr_en),
         .arr_blocks(warps__arr_blocks),
         .req_blocks(warps__req_blocks),
@@ -366,7 +375,6 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .launch_slot(warps__launch_slot),
         .launch_warps(warps__launch_warps),
         .exit_en(warps__exit_en),
-        .done(warps__done),
         .done_slot(warps__done_slot),
         .done_id(warps__done_id),
         .rel_valid(warps__rel_valid),
@@ -391,12 +399,12 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .x_slot(slots__x_slot),
         .x_live_dec(slots__x_live_dec),
         .n_slot(slots__n_slot),
+        .n_launch(slots__n_launch),
         .n_live(slots__n_live),
         .n_last(slots__n_last),
         .c_slot(slots__c_slot),
         .c_id(slots__c_id),
         .c_active(slots__c_active),
-        .c_live(slots__c_live),
         .launch_en(slots__launch_en),
         .launch_size(slots__launch_size),
         .exit_en(slots__exit_en),
@@ -407,7 +415,7 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .last_en(slots__last_en),
         .c_clr(slots__c_clr)
     );
-    bar_w32_c8__ram_count ram_flags(
+    bar_w32_c8__ram_expected ram_flags(
         .clock(ram_flags__clock),
         .reset(ram_flags__reset),
         .rd_addr(ram_flags__rd_addr),
@@ -416,7 +424,7 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .wr_data(ram_flags__wr_data),
         .rd_data(ram_flags__rd_data)
     );
-    bar_w32_c8__ram_count ram_expected(
+    bar_w32_c8__ram_expected ram_expected(
         .clock(ram_expected__clock),
         .reset(ram_expected__reset),
         .rd_addr(ram_expected__rd_addr),
@@ -432,7 +440,9 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .wr_en(ram_count__wr_en),
         .wr_addr(ram_count__wr_addr),
         .wr_data(ram_count__wr_data),
-        .rd_data(ram_count__rd_data)
+        .rd_data(ram_count__rd_data),
+        .target_m1(ram_count__target_m1),
+        .rd_reaches(ram_count__rd_reaches)
     );
     bar_w32_c8__ram_popc ram_popc(
         .clock(ram_popc__clock),
@@ -625,9 +635,10 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
             new_and = regs__b_and;
             new_or = regs__b_or;
         end
+        ram_count__target_m1 = regs__b_target_m1;
         arr_done = regs__b_target_le1;
         if (b_active) begin
-            arr_done = ram_count__rd_data >= regs__b_target_m1;
+            arr_done = ram_count__rd_reaches;
         end
         wr_en = arr_ok & ~reset;
         ram_flags__wr_en = wr_en;
@@ -683,7 +694,8 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         regs__c_load = exit_ok & |x_live_dec;
         regs__c_slot_in = regs__b_x_slot;
         regs__c_id_in = regs__b_x_last;
-        c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= slots__c_live);
+        regs__c_live_in = x_live_dec;
+        c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= regs__c_live);
         slots__c_clr = c_done;
         done = (arr_ok & arr_done) | c_done;
         done_slot = regs__b_rslot;
@@ -710,7 +722,6 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         if ((done_kind == k_or) & done_or) begin
             done_result = one_rb;
         end
-        warps__done = done;
         warps__done_slot = done_slot;
         warps__done_id = done_id;
         warps__rel_valid = rel__rel_valid;
@@ -744,7 +755,8 @@ module bar_w32_c8(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         end
         regs__in_active = a_active;
         warps__x_warp = ctl_warp;
-        slots__n_slot = warps__x_slot_n;
+        slots__n_slot = warps__x_slot_q;
+        slots__n_launch = warps__x_launch;
         regs__in_x_wlive = warps__x_live_n;
         regs__in_x_blocked = warps__x_blocked_n;
         regs__in_x_slot = warps__x_slot_n;
@@ -799,7 +811,169 @@ module bar_w32_c8__pred_pop(bits,count);
 endmodule // bar_w32_c8__pred_pop
 
 
-module bar_w32_c8__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+module bar_w32_c8__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,target_m1,rd_reaches);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [6:0] rd_addr;
+    input wire  wr_en;
+    input wire  [6:0] wr_addr;
+    input wire  [5:0] wr_data;
+    output reg  [5:0] rd_data;
+    input wire  [5:0] target_m1;
+    output reg  rd_reaches;
+    
+    // Stub signals
+    reg  [6:0] ram__read_address;
+    reg  ram__read_clock;
+    wire  [5:0] ram__read_data;
+    reg  [6:0] ram__write_address;
+    reg  ram__write_clock;
+    reg  [5:0] ram__write_data;
+    reg  ram__write_enable;
+    reg  byp_valid_q__d;
+    wire  byp_valid_q__q;
+    reg  byp_valid_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
+    reg  [5:0] byp_data_q__d;
+    wire  [5:0] byp_data_q__q;
+    reg  byp_data_q__clock;
+    
+    // Local signals
+    reg  fwd;
+    reg  reach_ram;
+    reg  reach_byp;
+    
+    // Sub module instances
+    bar_w32_c8__ram_count__ram ram(
+        .read_address(ram__read_address),
+        .read_clock(ram__read_clock),
+        .read_data(ram__read_data),
+        .write_address(ram__write_address),
+        .write_clock(ram__write_clock),
+        .write_data(ram__write_data),
+        .write_enable(ram__write_enable)
+    );
+    bar_w32_c8__ram_count__byp_valid_q byp_valid_q(
+        .d(byp_valid_q__d),
+        .q(byp_valid_q__q),
+        .clock(byp_valid_q__clock)
+    );
+    bar_w32_c8__ram_count__byp_valid_q hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
+    );
+    bar_w32_c8__ram_count__byp_data_q byp_data_q(
+        .d(byp_data_q__d),
+        .q(byp_data_q__q),
+        .clock(byp_data_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        byp_valid_q__clock = clock;
+        hit_q__clock = clock;
+        byp_data_q__clock = clock;
+        byp_valid_q__d = byp_valid_q__q;
+        hit_q__d = hit_q__q;
+        byp_data_q__d = byp_data_q__q;
+        ram__read_clock = clock;
+        ram__write_clock = clock;
+        ram__read_address = rd_addr;
+        ram__write_address = wr_addr;
+        ram__write_data = wr_data;
+        ram__write_enable = wr_en;
+        byp_valid_q__d = wr_en & ~reset;
+        byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
+        fwd = byp_valid_q__q & hit_q__q;
+        rd_data = ram__read_data;
+        if (fwd) begin
+            rd_data = byp_data_q__q;
+        end
+        reach_ram = ram__read_data >= target_m1;
+        reach_byp = byp_data_q__q >= target_m1;
+        rd_reaches = reach_ram;
+        if (fwd) begin
+            rd_reaches = reach_byp;
+        end
+    end
+    
+endmodule // bar_w32_c8__ram_count
+
+
+module bar_w32_c8__ram_count__byp_data_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // bar_w32_c8__ram_count__byp_data_q
+
+
+module bar_w32_c8__ram_count__byp_valid_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // bar_w32_c8__ram_count__byp_valid_q
+
+
+module bar_w32_c8__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [5:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [5:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[5:0] mem[127:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // bar_w32_c8__ram_count__ram
+
+
+module bar_w32_c8__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
@@ -877,74 +1051,7 @@ module bar_w32_c8__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         end
     end
     
-endmodule // bar_w32_c8__ram_count
-
-
-module bar_w32_c8__ram_count__byp_data_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w32_c8__ram_count__byp_data_q
-
-
-module bar_w32_c8__ram_count__byp_valid_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w32_c8__ram_count__byp_valid_q
-
-
-module bar_w32_c8__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [6:0] read_address;
-    input wire  read_clock;
-    output reg  [5:0] read_data;
-    input wire  [6:0] write_address;
-    input wire  write_clock;
-    input wire  [5:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[5:0] mem[127:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // bar_w32_c8__ram_count__ram
+endmodule // bar_w32_c8__ram_expected
 
 
 module bar_w32_c8__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -1076,7 +1183,7 @@ module bar_w32_c8__ram_popc__ram(read_address,read_clock,read_data,write_address
 endmodule // bar_w32_c8__ram_popc__ram
 
 
-module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_slive,in_x_last,c_load,c_slot_in,c_id_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_slive,b_x_last,c_valid,c_slot,c_id);
+module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_slive,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_slive,b_x_last,c_valid,c_slot,c_id,c_live);
     
     // Module arguments
     input wire  clock;
@@ -1110,6 +1217,7 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     input wire  c_load;
     input wire  [2:0] c_slot_in;
     input wire  [3:0] c_id_in;
+    input wire  [5:0] c_live_in;
     output reg  b_valid;
     output reg  b_ctl;
     output reg  [4:0] b_warp;
@@ -1139,6 +1247,7 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     output reg  c_valid;
     output reg  [2:0] c_slot;
     output reg  [3:0] c_id;
+    output reg  [5:0] c_live;
     
     // Stub signals
     reg  valid_q__d;
@@ -1228,6 +1337,9 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     reg  [3:0] c_id_q__d;
     wire  [3:0] c_id_q__q;
     reg  c_id_q__clock;
+    reg  [5:0] c_live_q__d;
+    wire  [5:0] c_live_q__q;
+    reg  c_live_q__clock;
     
     // Sub module instances
     bar_w32_c8__ram_count__byp_valid_q valid_q(
@@ -1375,6 +1487,11 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(c_id_q__q),
         .clock(c_id_q__clock)
     );
+    bar_w32_c8__ram_count__byp_data_q c_live_q(
+        .d(c_live_q__d),
+        .q(c_live_q__q),
+        .clock(c_live_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1407,6 +1524,7 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         c_valid_q__clock = clock;
         c_slot_q__clock = clock;
         c_id_q__clock = clock;
+        c_live_q__clock = clock;
         valid_q__d = valid_q__q;
         ctl_q__d = ctl_q__q;
         warp_q__d = warp_q__q;
@@ -1436,6 +1554,7 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         c_valid_q__d = c_valid_q__q;
         c_slot_q__d = c_slot_q__q;
         c_id_q__d = c_id_q__q;
+        c_live_q__d = c_live_q__q;
         b_valid = valid_q__q;
         b_ctl = ctl_q__q;
         b_warp = warp_q__q;
@@ -1465,6 +1584,7 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         c_valid = c_valid_q__q;
         c_slot = c_slot_q__q;
         c_id = c_id_q__q;
+        c_live = c_live_q__q;
         valid_q__d = take_req | take_ctl;
         ctl_q__d = take_ctl;
         warp_q__d = 32'h0;
@@ -1522,6 +1642,7 @@ module bar_w32_c8__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         c_valid_q__d = c_load;
         c_slot_q__d = c_slot_in;
         c_id_q__d = c_id_in;
+        c_live_q__d = c_live_in;
         if (reset) begin
             valid_q__d = 1'b0;
             ctl_q__d = 1'b0;
@@ -1727,7 +1848,7 @@ module bar_w32_c8__size_pop(bits,count);
 endmodule // bar_w32_c8__size_pop
 
 
-module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_live,n_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
+module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_launch,n_live,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -1745,12 +1866,12 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
     input wire  [2:0] x_slot;
     input wire  [5:0] x_live_dec;
     input wire  [2:0] n_slot;
+    input wire  n_launch;
     output reg  [5:0] n_live;
     output reg  [3:0] n_last;
     input wire  [2:0] c_slot;
     input wire  [3:0] c_id;
     output reg  c_active;
-    output reg  [5:0] c_live;
     input wire  launch_en;
     input wire  [5:0] launch_size;
     input wire  exit_en;
@@ -1914,6 +2035,7 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
     reg  [15:0] a_bit;
     reg  [15:0] w_bit;
     reg  [15:0] c_bit;
+    reg  [3:0] l_last;
     
     // Sub module instances
     bar_w32_c8__ram_count__byp_valid_q busy__0(
@@ -2354,8 +2476,8 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         n_last = 32'h0;
         l_in_range = 1'b0;
         l_busy = 1'b0;
+        l_last = 32'h0;
         c_active = 1'b0;
-        c_live = 32'h0;
         if (a_slot == slot_const__0) begin
             a_too_big = a_count > size__0__q;
             a_live_m1 = live__0__q - one;
@@ -2365,6 +2487,7 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (l_slot == slot_const__0) begin
             l_in_range = 1'b1;
             l_busy = busy__0__q;
+            l_last = last_all__0__q;
         end
         if (n_slot == slot_const__0) begin
             n_live = live__0__q;
@@ -2372,7 +2495,6 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_slot == slot_const__0) begin
             c_active = |(active__0__q & c_bit);
-            c_live = live__0__q;
         end
         if (a_slot == slot_const__1) begin
             a_too_big = a_count > size__1__q;
@@ -2383,6 +2505,7 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (l_slot == slot_const__1) begin
             l_in_range = 1'b1;
             l_busy = busy__1__q;
+            l_last = last_all__1__q;
         end
         if (n_slot == slot_const__1) begin
             n_live = live__1__q;
@@ -2390,7 +2513,6 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_slot == slot_const__1) begin
             c_active = |(active__1__q & c_bit);
-            c_live = live__1__q;
         end
         if (a_slot == slot_const__2) begin
             a_too_big = a_count > size__2__q;
@@ -2401,6 +2523,7 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (l_slot == slot_const__2) begin
             l_in_range = 1'b1;
             l_busy = busy__2__q;
+            l_last = last_all__2__q;
         end
         if (n_slot == slot_const__2) begin
             n_live = live__2__q;
@@ -2408,7 +2531,6 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_slot == slot_const__2) begin
             c_active = |(active__2__q & c_bit);
-            c_live = live__2__q;
         end
         if (a_slot == slot_const__3) begin
             a_too_big = a_count > size__3__q;
@@ -2419,6 +2541,7 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (l_slot == slot_const__3) begin
             l_in_range = 1'b1;
             l_busy = busy__3__q;
+            l_last = last_all__3__q;
         end
         if (n_slot == slot_const__3) begin
             n_live = live__3__q;
@@ -2426,7 +2549,6 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_slot == slot_const__3) begin
             c_active = |(active__3__q & c_bit);
-            c_live = live__3__q;
         end
         if (a_slot == slot_const__4) begin
             a_too_big = a_count > size__4__q;
@@ -2437,6 +2559,7 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (l_slot == slot_const__4) begin
             l_in_range = 1'b1;
             l_busy = busy__4__q;
+            l_last = last_all__4__q;
         end
         if (n_slot == slot_const__4) begin
             n_live = live__4__q;
@@ -2444,7 +2567,6 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_slot == slot_const__4) begin
             c_active = |(active__4__q & c_bit);
-            c_live = live__4__q;
         end
         if (a_slot == slot_const__5) begin
             a_too_big = a_count > size__5__q;
@@ -2455,6 +2577,7 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (l_slot == slot_const__5) begin
             l_in_range = 1'b1;
             l_busy = busy__5__q;
+            l_last = last_all__5__q;
         end
         if (n_slot == slot_const__5) begin
             n_live = live__5__q;
@@ -2462,7 +2585,6 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_slot == slot_const__5) begin
             c_active = |(active__5__q & c_bit);
-            c_live = live__5__q;
         end
         if (a_slot == slot_const__6) begin
             a_too_big = a_count > size__6__q;
@@ -2473,6 +2595,7 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (l_slot == slot_const__6) begin
             l_in_range = 1'b1;
             l_busy = busy__6__q;
+            l_last = last_all__6__q;
         end
         if (n_slot == slot_const__6) begin
             n_live = live__6__q;
@@ -2480,7 +2603,6 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_slot == slot_const__6) begin
             c_active = |(active__6__q & c_bit);
-            c_live = live__6__q;
         end
         if (a_slot == slot_const__7) begin
             a_too_big = a_count > size__7__q;
@@ -2491,6 +2613,7 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (l_slot == slot_const__7) begin
             l_in_range = 1'b1;
             l_busy = busy__7__q;
+            l_last = last_all__7__q;
         end
         if (n_slot == slot_const__7) begin
             n_live = live__7__q;
@@ -2498,7 +2621,6 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_slot == slot_const__7) begin
             c_active = |(active__7__q & c_bit);
-            c_live = live__7__q;
         end
         if (launch_en & (l_slot == n_slot)) begin
             n_live = launch_size;
@@ -2508,6 +2630,10 @@ module bar_w32_c8__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (last_en & (w_slot == n_slot)) begin
             n_last = w_id;
+        end
+        if (n_launch) begin
+            n_live = launch_size;
+            n_last = l_last;
         end
         if (c_clr & (c_slot == slot_const__0)) begin
             active__0__d = active__0__q & ~c_bit;
@@ -2797,7 +2923,7 @@ module bar_w32_c8__slots__active__0(d,q,clock);
 endmodule // bar_w32_c8__slots__active__0
 
 
-module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
+module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,x_slot_q,x_launch,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
     
     // Module arguments
     input wire  clock;
@@ -2813,6 +2939,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
     output reg  x_live_n;
     output reg  x_blocked_n;
     output reg  [2:0] x_slot_n;
+    output reg  [2:0] x_slot_q;
+    output reg  x_launch;
     input wire  arr_en;
     input wire  arr_blocks;
     input wire  req_blocks;
@@ -2820,7 +2948,6 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
     input wire  [2:0] launch_slot;
     input wire  [31:0] launch_warps;
     input wire  exit_en;
-    input wire  done;
     input wire  [2:0] done_slot;
     input wire  [3:0] done_id;
     input wire  rel_valid;
@@ -2870,9 +2997,6 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
     reg  [31:0] blocked_q__d;
     wire  [31:0] blocked_q__q;
     reg  blocked_q__clock;
-    reg  [31:0] waiting_q__d;
-    wire  [31:0] waiting_q__q;
-    reg  waiting_q__clock;
     reg  [2:0] wslot__0__d;
     wire  [2:0] wslot__0__q;
     reg  wslot__0__clock;
@@ -3077,10 +3201,9 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
     // Local signals
     reg  [31:0] match_mask;
     reg  [31:0] waiters;
-    reg  [31:0] done_mask;
     reg  [31:0] arr_bit;
     reg  [31:0] blocked_n;
-    reg  [31:0] waiting_n;
+    reg  [31:0] unblock;
     
     // Sub module instances
     bar_w32_c8__regs__warps_q live_q(
@@ -3092,11 +3215,6 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         .d(blocked_q__d),
         .q(blocked_q__q),
         .clock(blocked_q__clock)
-    );
-    bar_w32_c8__regs__warps_q waiting_q(
-        .d(waiting_q__d),
-        .q(waiting_q__q),
-        .clock(waiting_q__clock)
     );
     bar_w32_c8__regs__c_slot_q wslot__0(
         .d(wslot__0__d),
@@ -3439,10 +3557,8 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
     always @(*) begin
         live_q__clock = clock;
         blocked_q__clock = clock;
-        waiting_q__clock = clock;
         live_q__d = live_q__q;
         blocked_q__d = blocked_q__q;
-        waiting_q__d = waiting_q__q;
         wslot__0__clock = clock;
         wslot__0__d = wslot__0__q;
         wbar__0__clock = clock;
@@ -3580,13 +3696,13 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         a_live = |(live_q__q & a_dec__onehot);
         a_blocked = |(blocked_q__q & a_dec__onehot);
         a_slot = 32'h0;
-        x_slot_n = 32'h0;
+        x_slot_q = 32'h0;
         match_mask = 32'h0;
         if (a_warp == 0) begin
             a_slot = wslot__0__q;
         end
         if (x_warp == 0) begin
-            x_slot_n = wslot__0__q;
+            x_slot_q = wslot__0__q;
         end
         if ((wslot__0__q == done_slot) & (wbar__0__q == done_id)) begin
             match_mask = match_mask | warp_bit__0;
@@ -3595,7 +3711,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__1__q;
         end
         if (x_warp == 1) begin
-            x_slot_n = wslot__1__q;
+            x_slot_q = wslot__1__q;
         end
         if ((wslot__1__q == done_slot) & (wbar__1__q == done_id)) begin
             match_mask = match_mask | warp_bit__1;
@@ -3604,7 +3720,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__2__q;
         end
         if (x_warp == 2) begin
-            x_slot_n = wslot__2__q;
+            x_slot_q = wslot__2__q;
         end
         if ((wslot__2__q == done_slot) & (wbar__2__q == done_id)) begin
             match_mask = match_mask | warp_bit__2;
@@ -3613,7 +3729,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__3__q;
         end
         if (x_warp == 3) begin
-            x_slot_n = wslot__3__q;
+            x_slot_q = wslot__3__q;
         end
         if ((wslot__3__q == done_slot) & (wbar__3__q == done_id)) begin
             match_mask = match_mask | warp_bit__3;
@@ -3622,7 +3738,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__4__q;
         end
         if (x_warp == 4) begin
-            x_slot_n = wslot__4__q;
+            x_slot_q = wslot__4__q;
         end
         if ((wslot__4__q == done_slot) & (wbar__4__q == done_id)) begin
             match_mask = match_mask | warp_bit__4;
@@ -3631,7 +3747,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__5__q;
         end
         if (x_warp == 5) begin
-            x_slot_n = wslot__5__q;
+            x_slot_q = wslot__5__q;
         end
         if ((wslot__5__q == done_slot) & (wbar__5__q == done_id)) begin
             match_mask = match_mask | warp_bit__5;
@@ -3640,7 +3756,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__6__q;
         end
         if (x_warp == 6) begin
-            x_slot_n = wslot__6__q;
+            x_slot_q = wslot__6__q;
         end
         if ((wslot__6__q == done_slot) & (wbar__6__q == done_id)) begin
             match_mask = match_mask | warp_bit__6;
@@ -3649,7 +3765,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__7__q;
         end
         if (x_warp == 7) begin
-            x_slot_n = wslot__7__q;
+            x_slot_q = wslot__7__q;
         end
         if ((wslot__7__q == done_slot) & (wbar__7__q == done_id)) begin
             match_mask = match_mask | warp_bit__7;
@@ -3658,7 +3774,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__8__q;
         end
         if (x_warp == 8) begin
-            x_slot_n = wslot__8__q;
+            x_slot_q = wslot__8__q;
         end
         if ((wslot__8__q == done_slot) & (wbar__8__q == done_id)) begin
             match_mask = match_mask | warp_bit__8;
@@ -3667,7 +3783,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__9__q;
         end
         if (x_warp == 9) begin
-            x_slot_n = wslot__9__q;
+            x_slot_q = wslot__9__q;
         end
         if ((wslot__9__q == done_slot) & (wbar__9__q == done_id)) begin
             match_mask = match_mask | warp_bit__9;
@@ -3676,7 +3792,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__10__q;
         end
         if (x_warp == 10) begin
-            x_slot_n = wslot__10__q;
+            x_slot_q = wslot__10__q;
         end
         if ((wslot__10__q == done_slot) & (wbar__10__q == done_id)) begin
             match_mask = match_mask | warp_bit__10;
@@ -3685,7 +3801,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__11__q;
         end
         if (x_warp == 11) begin
-            x_slot_n = wslot__11__q;
+            x_slot_q = wslot__11__q;
         end
         if ((wslot__11__q == done_slot) & (wbar__11__q == done_id)) begin
             match_mask = match_mask | warp_bit__11;
@@ -3694,7 +3810,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__12__q;
         end
         if (x_warp == 12) begin
-            x_slot_n = wslot__12__q;
+            x_slot_q = wslot__12__q;
         end
         if ((wslot__12__q == done_slot) & (wbar__12__q == done_id)) begin
             match_mask = match_mask | warp_bit__12;
@@ -3703,7 +3819,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__13__q;
         end
         if (x_warp == 13) begin
-            x_slot_n = wslot__13__q;
+            x_slot_q = wslot__13__q;
         end
         if ((wslot__13__q == done_slot) & (wbar__13__q == done_id)) begin
             match_mask = match_mask | warp_bit__13;
@@ -3712,7 +3828,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__14__q;
         end
         if (x_warp == 14) begin
-            x_slot_n = wslot__14__q;
+            x_slot_q = wslot__14__q;
         end
         if ((wslot__14__q == done_slot) & (wbar__14__q == done_id)) begin
             match_mask = match_mask | warp_bit__14;
@@ -3721,7 +3837,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__15__q;
         end
         if (x_warp == 15) begin
-            x_slot_n = wslot__15__q;
+            x_slot_q = wslot__15__q;
         end
         if ((wslot__15__q == done_slot) & (wbar__15__q == done_id)) begin
             match_mask = match_mask | warp_bit__15;
@@ -3730,7 +3846,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__16__q;
         end
         if (x_warp == 16) begin
-            x_slot_n = wslot__16__q;
+            x_slot_q = wslot__16__q;
         end
         if ((wslot__16__q == done_slot) & (wbar__16__q == done_id)) begin
             match_mask = match_mask | warp_bit__16;
@@ -3739,7 +3855,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__17__q;
         end
         if (x_warp == 17) begin
-            x_slot_n = wslot__17__q;
+            x_slot_q = wslot__17__q;
         end
         if ((wslot__17__q == done_slot) & (wbar__17__q == done_id)) begin
             match_mask = match_mask | warp_bit__17;
@@ -3748,7 +3864,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__18__q;
         end
         if (x_warp == 18) begin
-            x_slot_n = wslot__18__q;
+            x_slot_q = wslot__18__q;
         end
         if ((wslot__18__q == done_slot) & (wbar__18__q == done_id)) begin
             match_mask = match_mask | warp_bit__18;
@@ -3757,7 +3873,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__19__q;
         end
         if (x_warp == 19) begin
-            x_slot_n = wslot__19__q;
+            x_slot_q = wslot__19__q;
         end
         if ((wslot__19__q == done_slot) & (wbar__19__q == done_id)) begin
             match_mask = match_mask | warp_bit__19;
@@ -3766,7 +3882,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__20__q;
         end
         if (x_warp == 20) begin
-            x_slot_n = wslot__20__q;
+            x_slot_q = wslot__20__q;
         end
         if ((wslot__20__q == done_slot) & (wbar__20__q == done_id)) begin
             match_mask = match_mask | warp_bit__20;
@@ -3775,7 +3891,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__21__q;
         end
         if (x_warp == 21) begin
-            x_slot_n = wslot__21__q;
+            x_slot_q = wslot__21__q;
         end
         if ((wslot__21__q == done_slot) & (wbar__21__q == done_id)) begin
             match_mask = match_mask | warp_bit__21;
@@ -3784,7 +3900,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__22__q;
         end
         if (x_warp == 22) begin
-            x_slot_n = wslot__22__q;
+            x_slot_q = wslot__22__q;
         end
         if ((wslot__22__q == done_slot) & (wbar__22__q == done_id)) begin
             match_mask = match_mask | warp_bit__22;
@@ -3793,7 +3909,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__23__q;
         end
         if (x_warp == 23) begin
-            x_slot_n = wslot__23__q;
+            x_slot_q = wslot__23__q;
         end
         if ((wslot__23__q == done_slot) & (wbar__23__q == done_id)) begin
             match_mask = match_mask | warp_bit__23;
@@ -3802,7 +3918,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__24__q;
         end
         if (x_warp == 24) begin
-            x_slot_n = wslot__24__q;
+            x_slot_q = wslot__24__q;
         end
         if ((wslot__24__q == done_slot) & (wbar__24__q == done_id)) begin
             match_mask = match_mask | warp_bit__24;
@@ -3811,7 +3927,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__25__q;
         end
         if (x_warp == 25) begin
-            x_slot_n = wslot__25__q;
+            x_slot_q = wslot__25__q;
         end
         if ((wslot__25__q == done_slot) & (wbar__25__q == done_id)) begin
             match_mask = match_mask | warp_bit__25;
@@ -3820,7 +3936,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__26__q;
         end
         if (x_warp == 26) begin
-            x_slot_n = wslot__26__q;
+            x_slot_q = wslot__26__q;
         end
         if ((wslot__26__q == done_slot) & (wbar__26__q == done_id)) begin
             match_mask = match_mask | warp_bit__26;
@@ -3829,7 +3945,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__27__q;
         end
         if (x_warp == 27) begin
-            x_slot_n = wslot__27__q;
+            x_slot_q = wslot__27__q;
         end
         if ((wslot__27__q == done_slot) & (wbar__27__q == done_id)) begin
             match_mask = match_mask | warp_bit__27;
@@ -3838,7 +3954,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__28__q;
         end
         if (x_warp == 28) begin
-            x_slot_n = wslot__28__q;
+            x_slot_q = wslot__28__q;
         end
         if ((wslot__28__q == done_slot) & (wbar__28__q == done_id)) begin
             match_mask = match_mask | warp_bit__28;
@@ -3847,7 +3963,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__29__q;
         end
         if (x_warp == 29) begin
-            x_slot_n = wslot__29__q;
+            x_slot_q = wslot__29__q;
         end
         if ((wslot__29__q == done_slot) & (wbar__29__q == done_id)) begin
             match_mask = match_mask | warp_bit__29;
@@ -3856,7 +3972,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__30__q;
         end
         if (x_warp == 30) begin
-            x_slot_n = wslot__30__q;
+            x_slot_q = wslot__30__q;
         end
         if ((wslot__30__q == done_slot) & (wbar__30__q == done_id)) begin
             match_mask = match_mask | warp_bit__30;
@@ -3865,7 +3981,7 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             a_slot = wslot__31__q;
         end
         if (x_warp == 31) begin
-            x_slot_n = wslot__31__q;
+            x_slot_q = wslot__31__q;
         end
         if ((wslot__31__q == done_slot) & (wbar__31__q == done_id)) begin
             match_mask = match_mask | warp_bit__31;
@@ -3874,22 +3990,17 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (arr_en & arr_blocks) begin
             arr_bit = req_dec__onehot;
         end
-        waiters = waiting_q__q & match_mask;
+        unblock = 32'h0;
+        if (rel_valid) begin
+            unblock = rel_mask;
+        end
+        waiters = blocked_q__q & ~unblock & match_mask;
         rel_cand = waiters;
         if (req_blocks) begin
             rel_cand = waiters | req_dec__onehot;
         end
-        done_mask = 32'h0;
-        if (done) begin
-            done_mask = waiters | arr_bit;
-        end
-        blocked_n = blocked_q__q;
-        if (rel_valid) begin
-            blocked_n = blocked_q__q & ~rel_mask;
-        end
+        blocked_n = blocked_q__q & ~unblock;
         blocked_q__d = blocked_n | arr_bit;
-        waiting_n = waiting_q__q | arr_bit;
-        waiting_q__d = waiting_n & ~done_mask;
         if (req_blocks & (req_warp == 0)) begin
             wbar__0__d = req_id;
         end
@@ -4089,7 +4200,9 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
             live_q__d = live_q__q & ~ctl_dec__onehot;
         end
         x_live_n = |(live_q__q & x_dec__onehot);
-        if (launch_en & |(launch_warps & x_dec__onehot)) begin
+        x_launch = launch_en & |(launch_warps & x_dec__onehot);
+        x_slot_n = x_slot_q;
+        if (x_launch) begin
             x_live_n = 1'b1;
             x_slot_n = launch_slot;
         end
@@ -4100,7 +4213,6 @@ module bar_w32_c8__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req
         if (reset) begin
             live_q__d = 32'h0;
             blocked_q__d = 32'h0;
-            waiting_q__d = 32'h0;
             wslot__0__d = 32'h0;
             wbar__0__d = 32'h0;
             wslot__1__d = 32'h0;

@@ -98,6 +98,7 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     reg  regs__c_load;
     reg  regs__c_slot_in;
     reg  [3:0] regs__c_id_in;
+    reg  [3:0] regs__c_live_in;
     wire  regs__b_valid;
     wire  regs__b_ctl;
     wire  [2:0] regs__b_warp;
@@ -127,6 +128,7 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     wire  regs__c_valid;
     wire  regs__c_slot;
     wire  [3:0] regs__c_id;
+    wire  [3:0] regs__c_live;
     reg  warps__clock;
     reg  warps__reset;
     reg  [2:0] warps__a_warp;
@@ -140,6 +142,8 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     wire  warps__x_live_n;
     wire  warps__x_blocked_n;
     wire  warps__x_slot_n;
+    wire  warps__x_slot_q;
+    wire  warps__x_launch;
     reg  warps__arr_en;
     reg  warps__arr_blocks;
     reg  warps__req_blocks;
@@ -147,7 +151,6 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     reg  warps__launch_slot;
     reg  [7:0] warps__launch_warps;
     reg  warps__exit_en;
-    reg  warps__done;
     reg  warps__done_slot;
     reg  [3:0] warps__done_id;
     reg  warps__rel_valid;
@@ -170,12 +173,12 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     reg  slots__x_slot;
     reg  [3:0] slots__x_live_dec;
     reg  slots__n_slot;
+    reg  slots__n_launch;
     wire  [3:0] slots__n_live;
     wire  [3:0] slots__n_last;
     reg  slots__c_slot;
     reg  [3:0] slots__c_id;
     wire  slots__c_active;
-    wire  [3:0] slots__c_live;
     reg  slots__launch_en;
     reg  [3:0] slots__launch_size;
     reg  slots__exit_en;
@@ -206,6 +209,8 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     reg  [4:0] ram_count__wr_addr;
     reg  [3:0] ram_count__wr_data;
     wire  [3:0] ram_count__rd_data;
+    reg  [3:0] ram_count__target_m1;
+    wire  ram_count__rd_reaches;
     reg  ram_popc__clock;
     reg  ram_popc__reset;
     reg  [4:0] ram_popc__rd_addr;
@@ -315,6 +320,7 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .c_load(regs__c_load),
         .c_slot_in(regs__c_slot_in),
         .c_id_in(regs__c_id_in),
+        .c_live_in(regs__c_live_in),
         .b_valid(regs__b_valid),
         .b_ctl(regs__b_ctl),
         .b_warp(regs__b_warp),
@@ -343,7 +349,8 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .b_x_last(regs__b_x_last),
         .c_valid(regs__c_valid),
         .c_slot(regs__c_slot),
-        .c_id(regs__c_id)
+        .c_id(regs__c_id),
+        .c_live(regs__c_live)
     );
     bar_w8_c1__warps warps(
         .clock(warps__clock),
@@ -359,6 +366,8 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .x_live_n(warps__x_live_n),
         .x_blocked_n(warps__x_blocked_n),
         .x_slot_n(warps__x_slot_n),
+        .x_slot_q(warps__x_slot_q),
+        .x_launch(warps__x_launch),
         .arr_en(warps__arr_en),
         .arr_blocks(warps__arr_blocks),
         .req_blocks(warps__req_blocks),
@@ -366,7 +375,6 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .launch_slot(warps__launch_slot),
         .launch_warps(warps__launch_warps),
         .exit_en(warps__exit_en),
-        .done(warps__done),
         .done_slot(warps__done_slot),
         .done_id(warps__done_id),
         .rel_valid(warps__rel_valid),
@@ -391,12 +399,12 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .x_slot(slots__x_slot),
         .x_live_dec(slots__x_live_dec),
         .n_slot(slots__n_slot),
+        .n_launch(slots__n_launch),
         .n_live(slots__n_live),
         .n_last(slots__n_last),
         .c_slot(slots__c_slot),
         .c_id(slots__c_id),
         .c_active(slots__c_active),
-        .c_live(slots__c_live),
         .launch_en(slots__launch_en),
         .launch_size(slots__launch_size),
         .exit_en(slots__exit_en),
@@ -416,7 +424,7 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .wr_data(ram_flags__wr_data),
         .rd_data(ram_flags__rd_data)
     );
-    bar_w8_c1__ram_count ram_expected(
+    bar_w8_c1__ram_expected ram_expected(
         .clock(ram_expected__clock),
         .reset(ram_expected__reset),
         .rd_addr(ram_expected__rd_addr),
@@ -432,7 +440,9 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .wr_en(ram_count__wr_en),
         .wr_addr(ram_count__wr_addr),
         .wr_data(ram_count__wr_data),
-        .rd_data(ram_count__rd_data)
+        .rd_data(ram_count__rd_data),
+        .target_m1(ram_count__target_m1),
+        .rd_reaches(ram_count__rd_reaches)
     );
     bar_w8_c1__ram_popc ram_popc(
         .clock(ram_popc__clock),
@@ -625,9 +635,10 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
             new_and = regs__b_and;
             new_or = regs__b_or;
         end
+        ram_count__target_m1 = regs__b_target_m1;
         arr_done = regs__b_target_le1;
         if (b_active) begin
-            arr_done = ram_count__rd_data >= regs__b_target_m1;
+            arr_done = ram_count__rd_reaches;
         end
         wr_en = arr_ok & ~reset;
         ram_flags__wr_en = wr_en;
@@ -683,7 +694,8 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         regs__c_load = exit_ok & |x_live_dec;
         regs__c_slot_in = regs__b_x_slot;
         regs__c_id_in = regs__b_x_last;
-        c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= slots__c_live);
+        regs__c_live_in = x_live_dec;
+        c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= regs__c_live);
         slots__c_clr = c_done;
         done = (arr_ok & arr_done) | c_done;
         done_slot = regs__b_rslot;
@@ -710,7 +722,6 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         if ((done_kind == k_or) & done_or) begin
             done_result = one_rb;
         end
-        warps__done = done;
         warps__done_slot = done_slot;
         warps__done_id = done_id;
         warps__rel_valid = rel__rel_valid;
@@ -744,7 +755,8 @@ module bar_w8_c1(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         end
         regs__in_active = a_active;
         warps__x_warp = ctl_warp;
-        slots__n_slot = warps__x_slot_n;
+        slots__n_slot = warps__x_slot_q;
+        slots__n_launch = warps__x_launch;
         regs__in_x_wlive = warps__x_live_n;
         regs__in_x_blocked = warps__x_blocked_n;
         regs__in_x_slot = warps__x_slot_n;
@@ -799,7 +811,169 @@ module bar_w8_c1__pred_pop(bits,count);
 endmodule // bar_w8_c1__pred_pop
 
 
-module bar_w8_c1__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+module bar_w8_c1__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,target_m1,rd_reaches);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [3:0] wr_data;
+    output reg  [3:0] rd_data;
+    input wire  [3:0] target_m1;
+    output reg  rd_reaches;
+    
+    // Stub signals
+    reg  [4:0] ram__read_address;
+    reg  ram__read_clock;
+    wire  [3:0] ram__read_data;
+    reg  [4:0] ram__write_address;
+    reg  ram__write_clock;
+    reg  [3:0] ram__write_data;
+    reg  ram__write_enable;
+    reg  byp_valid_q__d;
+    wire  byp_valid_q__q;
+    reg  byp_valid_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
+    reg  [3:0] byp_data_q__d;
+    wire  [3:0] byp_data_q__q;
+    reg  byp_data_q__clock;
+    
+    // Local signals
+    reg  fwd;
+    reg  reach_ram;
+    reg  reach_byp;
+    
+    // Sub module instances
+    bar_w8_c1__ram_count__ram ram(
+        .read_address(ram__read_address),
+        .read_clock(ram__read_clock),
+        .read_data(ram__read_data),
+        .write_address(ram__write_address),
+        .write_clock(ram__write_clock),
+        .write_data(ram__write_data),
+        .write_enable(ram__write_enable)
+    );
+    bar_w8_c1__ram_count__byp_valid_q byp_valid_q(
+        .d(byp_valid_q__d),
+        .q(byp_valid_q__q),
+        .clock(byp_valid_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_valid_q hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
+    );
+    bar_w8_c1__ram_count__byp_data_q byp_data_q(
+        .d(byp_data_q__d),
+        .q(byp_data_q__q),
+        .clock(byp_data_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        byp_valid_q__clock = clock;
+        hit_q__clock = clock;
+        byp_data_q__clock = clock;
+        byp_valid_q__d = byp_valid_q__q;
+        hit_q__d = hit_q__q;
+        byp_data_q__d = byp_data_q__q;
+        ram__read_clock = clock;
+        ram__write_clock = clock;
+        ram__read_address = rd_addr;
+        ram__write_address = wr_addr;
+        ram__write_data = wr_data;
+        ram__write_enable = wr_en;
+        byp_valid_q__d = wr_en & ~reset;
+        byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
+        fwd = byp_valid_q__q & hit_q__q;
+        rd_data = ram__read_data;
+        if (fwd) begin
+            rd_data = byp_data_q__q;
+        end
+        reach_ram = ram__read_data >= target_m1;
+        reach_byp = byp_data_q__q >= target_m1;
+        rd_reaches = reach_ram;
+        if (fwd) begin
+            rd_reaches = reach_byp;
+        end
+    end
+    
+endmodule // bar_w8_c1__ram_count
+
+
+module bar_w8_c1__ram_count__byp_data_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // bar_w8_c1__ram_count__byp_data_q
+
+
+module bar_w8_c1__ram_count__byp_valid_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // bar_w8_c1__ram_count__byp_valid_q
+
+
+module bar_w8_c1__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [3:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [3:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[3:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // bar_w8_c1__ram_count__ram
+
+
+module bar_w8_c1__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
@@ -877,74 +1051,7 @@ module bar_w8_c1__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         end
     end
     
-endmodule // bar_w8_c1__ram_count
-
-
-module bar_w8_c1__ram_count__byp_data_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ram_count__byp_data_q
-
-
-module bar_w8_c1__ram_count__byp_valid_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // bar_w8_c1__ram_count__byp_valid_q
-
-
-module bar_w8_c1__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [3:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [3:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[3:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // bar_w8_c1__ram_count__ram
+endmodule // bar_w8_c1__ram_expected
 
 
 module bar_w8_c1__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -1205,7 +1312,7 @@ module bar_w8_c1__ram_popc__ram(read_address,read_clock,read_data,write_address,
 endmodule // bar_w8_c1__ram_popc__ram
 
 
-module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_slive,in_x_last,c_load,c_slot_in,c_id_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_slive,b_x_last,c_valid,c_slot,c_id);
+module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_slive,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_slive,b_x_last,c_valid,c_slot,c_id,c_live);
     
     // Module arguments
     input wire  clock;
@@ -1239,6 +1346,7 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
     input wire  c_load;
     input wire  c_slot_in;
     input wire  [3:0] c_id_in;
+    input wire  [3:0] c_live_in;
     output reg  b_valid;
     output reg  b_ctl;
     output reg  [2:0] b_warp;
@@ -1268,6 +1376,7 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
     output reg  c_valid;
     output reg  c_slot;
     output reg  [3:0] c_id;
+    output reg  [3:0] c_live;
     
     // Stub signals
     reg  valid_q__d;
@@ -1357,6 +1466,9 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
     reg  [3:0] c_id_q__d;
     wire  [3:0] c_id_q__q;
     reg  c_id_q__clock;
+    reg  [3:0] c_live_q__d;
+    wire  [3:0] c_live_q__q;
+    reg  c_live_q__clock;
     
     // Sub module instances
     bar_w8_c1__ram_count__byp_valid_q valid_q(
@@ -1504,6 +1616,11 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         .q(c_id_q__q),
         .clock(c_id_q__clock)
     );
+    bar_w8_c1__ram_count__byp_data_q c_live_q(
+        .d(c_live_q__d),
+        .q(c_live_q__q),
+        .clock(c_live_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1536,6 +1653,7 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         c_valid_q__clock = clock;
         c_slot_q__clock = clock;
         c_id_q__clock = clock;
+        c_live_q__clock = clock;
         valid_q__d = valid_q__q;
         ctl_q__d = ctl_q__q;
         warp_q__d = warp_q__q;
@@ -1565,6 +1683,7 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         c_valid_q__d = c_valid_q__q;
         c_slot_q__d = c_slot_q__q;
         c_id_q__d = c_id_q__q;
+        c_live_q__d = c_live_q__q;
         b_valid = valid_q__q;
         b_ctl = ctl_q__q;
         b_warp = warp_q__q;
@@ -1594,6 +1713,7 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         c_valid = c_valid_q__q;
         c_slot = c_slot_q__q;
         c_id = c_id_q__q;
+        c_live = c_live_q__q;
         valid_q__d = take_req | take_ctl;
         ctl_q__d = take_ctl;
         warp_q__d = 32'h0;
@@ -1651,6 +1771,7 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         c_valid_q__d = c_load;
         c_slot_q__d = c_slot_in;
         c_id_q__d = c_id_in;
+        c_live_q__d = c_live_in;
         if (reset) begin
             valid_q__d = 1'b0;
             ctl_q__d = 1'b0;
@@ -1818,7 +1939,7 @@ module bar_w8_c1__size_pop(bits,count);
 endmodule // bar_w8_c1__size_pop
 
 
-module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_live,n_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
+module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_launch,n_live,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -1836,12 +1957,12 @@ module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
     input wire  x_slot;
     input wire  [3:0] x_live_dec;
     input wire  n_slot;
+    input wire  n_launch;
     output reg  [3:0] n_live;
     output reg  [3:0] n_last;
     input wire  c_slot;
     input wire  [3:0] c_id;
     output reg  c_active;
-    output reg  [3:0] c_live;
     input wire  launch_en;
     input wire  [3:0] launch_size;
     input wire  exit_en;
@@ -1893,6 +2014,7 @@ module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
     reg  [15:0] a_bit;
     reg  [15:0] w_bit;
     reg  [15:0] c_bit;
+    reg  [3:0] l_last;
     
     // Sub module instances
     bar_w8_c1__ram_count__byp_valid_q busy__0(
@@ -2088,8 +2210,8 @@ module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
         n_last = 32'h0;
         l_in_range = 1'b0;
         l_busy = 1'b0;
+        l_last = 32'h0;
         c_active = 1'b0;
-        c_live = 32'h0;
         if (a_slot == slot_const__0) begin
             a_too_big = a_count > size__0__q;
             a_live_m1 = live__0__q - one;
@@ -2099,6 +2221,7 @@ module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
         if (l_slot == slot_const__0) begin
             l_in_range = 1'b1;
             l_busy = busy__0__q;
+            l_last = last_all__0__q;
         end
         if (n_slot == slot_const__0) begin
             n_live = live__0__q;
@@ -2106,7 +2229,6 @@ module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
         end
         if (c_slot == slot_const__0) begin
             c_active = |(active__0__q & c_bit);
-            c_live = live__0__q;
         end
         if (launch_en & (l_slot == n_slot)) begin
             n_live = launch_size;
@@ -2116,6 +2238,10 @@ module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
         end
         if (last_en & (w_slot == n_slot)) begin
             n_last = w_id;
+        end
+        if (n_launch) begin
+            n_live = launch_size;
+            n_last = l_last;
         end
         if (c_clr & (c_slot == slot_const__0)) begin
             active__0__d = active__0__q & ~c_bit;
@@ -2174,7 +2300,7 @@ module bar_w8_c1__slots__active__0(d,q,clock);
 endmodule // bar_w8_c1__slots__active__0
 
 
-module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
+module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,x_slot_q,x_launch,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
     
     // Module arguments
     input wire  clock;
@@ -2190,6 +2316,8 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
     output reg  x_live_n;
     output reg  x_blocked_n;
     output reg  x_slot_n;
+    output reg  x_slot_q;
+    output reg  x_launch;
     input wire  arr_en;
     input wire  arr_blocks;
     input wire  req_blocks;
@@ -2197,7 +2325,6 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
     input wire  launch_slot;
     input wire  [7:0] launch_warps;
     input wire  exit_en;
-    input wire  done;
     input wire  done_slot;
     input wire  [3:0] done_id;
     input wire  rel_valid;
@@ -2223,9 +2350,6 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
     reg  [7:0] blocked_q__d;
     wire  [7:0] blocked_q__q;
     reg  blocked_q__clock;
-    reg  [7:0] waiting_q__d;
-    wire  [7:0] waiting_q__q;
-    reg  waiting_q__clock;
     reg  wslot__0__d;
     wire  wslot__0__q;
     reg  wslot__0__clock;
@@ -2286,10 +2410,9 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
     // Local signals
     reg  [7:0] match_mask;
     reg  [7:0] waiters;
-    reg  [7:0] done_mask;
     reg  [7:0] arr_bit;
     reg  [7:0] blocked_n;
-    reg  [7:0] waiting_n;
+    reg  [7:0] unblock;
     
     // Sub module instances
     bar_w8_c1__regs__warps_q live_q(
@@ -2301,11 +2424,6 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
         .d(blocked_q__d),
         .q(blocked_q__q),
         .clock(blocked_q__clock)
-    );
-    bar_w8_c1__regs__warps_q waiting_q(
-        .d(waiting_q__d),
-        .q(waiting_q__q),
-        .clock(waiting_q__clock)
     );
     bar_w8_c1__ram_count__byp_valid_q wslot__0(
         .d(wslot__0__d),
@@ -2408,10 +2526,8 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
     always @(*) begin
         live_q__clock = clock;
         blocked_q__clock = clock;
-        waiting_q__clock = clock;
         live_q__d = live_q__q;
         blocked_q__d = blocked_q__q;
-        waiting_q__d = waiting_q__q;
         wslot__0__clock = clock;
         wslot__0__d = wslot__0__q;
         wbar__0__clock = clock;
@@ -2453,13 +2569,13 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
         a_live = |(live_q__q & a_dec__onehot);
         a_blocked = |(blocked_q__q & a_dec__onehot);
         a_slot = 32'h0;
-        x_slot_n = 32'h0;
+        x_slot_q = 32'h0;
         match_mask = 32'h0;
         if (a_warp == 0) begin
             a_slot = wslot__0__q;
         end
         if (x_warp == 0) begin
-            x_slot_n = wslot__0__q;
+            x_slot_q = wslot__0__q;
         end
         if ((wslot__0__q == done_slot) & (wbar__0__q == done_id)) begin
             match_mask = match_mask | warp_bit__0;
@@ -2468,7 +2584,7 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
             a_slot = wslot__1__q;
         end
         if (x_warp == 1) begin
-            x_slot_n = wslot__1__q;
+            x_slot_q = wslot__1__q;
         end
         if ((wslot__1__q == done_slot) & (wbar__1__q == done_id)) begin
             match_mask = match_mask | warp_bit__1;
@@ -2477,7 +2593,7 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
             a_slot = wslot__2__q;
         end
         if (x_warp == 2) begin
-            x_slot_n = wslot__2__q;
+            x_slot_q = wslot__2__q;
         end
         if ((wslot__2__q == done_slot) & (wbar__2__q == done_id)) begin
             match_mask = match_mask | warp_bit__2;
@@ -2486,7 +2602,7 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
             a_slot = wslot__3__q;
         end
         if (x_warp == 3) begin
-            x_slot_n = wslot__3__q;
+            x_slot_q = wslot__3__q;
         end
         if ((wslot__3__q == done_slot) & (wbar__3__q == done_id)) begin
             match_mask = match_mask | warp_bit__3;
@@ -2495,7 +2611,7 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
             a_slot = wslot__4__q;
         end
         if (x_warp == 4) begin
-            x_slot_n = wslot__4__q;
+            x_slot_q = wslot__4__q;
         end
         if ((wslot__4__q == done_slot) & (wbar__4__q == done_id)) begin
             match_mask = match_mask | warp_bit__4;
@@ -2504,7 +2620,7 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
             a_slot = wslot__5__q;
         end
         if (x_warp == 5) begin
-            x_slot_n = wslot__5__q;
+            x_slot_q = wslot__5__q;
         end
         if ((wslot__5__q == done_slot) & (wbar__5__q == done_id)) begin
             match_mask = match_mask | warp_bit__5;
@@ -2513,7 +2629,7 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
             a_slot = wslot__6__q;
         end
         if (x_warp == 6) begin
-            x_slot_n = wslot__6__q;
+            x_slot_q = wslot__6__q;
         end
         if ((wslot__6__q == done_slot) & (wbar__6__q == done_id)) begin
             match_mask = match_mask | warp_bit__6;
@@ -2522,7 +2638,7 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
             a_slot = wslot__7__q;
         end
         if (x_warp == 7) begin
-            x_slot_n = wslot__7__q;
+            x_slot_q = wslot__7__q;
         end
         if ((wslot__7__q == done_slot) & (wbar__7__q == done_id)) begin
             match_mask = match_mask | warp_bit__7;
@@ -2531,22 +2647,17 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
         if (arr_en & arr_blocks) begin
             arr_bit = req_dec__onehot;
         end
-        waiters = waiting_q__q & match_mask;
+        unblock = 32'h0;
+        if (rel_valid) begin
+            unblock = rel_mask;
+        end
+        waiters = blocked_q__q & ~unblock & match_mask;
         rel_cand = waiters;
         if (req_blocks) begin
             rel_cand = waiters | req_dec__onehot;
         end
-        done_mask = 32'h0;
-        if (done) begin
-            done_mask = waiters | arr_bit;
-        end
-        blocked_n = blocked_q__q;
-        if (rel_valid) begin
-            blocked_n = blocked_q__q & ~rel_mask;
-        end
+        blocked_n = blocked_q__q & ~unblock;
         blocked_q__d = blocked_n | arr_bit;
-        waiting_n = waiting_q__q | arr_bit;
-        waiting_q__d = waiting_n & ~done_mask;
         if (req_blocks & (req_warp == 0)) begin
             wbar__0__d = req_id;
         end
@@ -2602,7 +2713,9 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
             live_q__d = live_q__q & ~ctl_dec__onehot;
         end
         x_live_n = |(live_q__q & x_dec__onehot);
-        if (launch_en & |(launch_warps & x_dec__onehot)) begin
+        x_launch = launch_en & |(launch_warps & x_dec__onehot);
+        x_slot_n = x_slot_q;
+        if (x_launch) begin
             x_live_n = 1'b1;
             x_slot_n = launch_slot;
         end
@@ -2613,7 +2726,6 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
         if (reset) begin
             live_q__d = 32'h0;
             blocked_q__d = 32'h0;
-            waiting_q__d = 32'h0;
             wslot__0__d = 32'h0;
             wbar__0__d = 32'h0;
             wslot__1__d = 32'h0;

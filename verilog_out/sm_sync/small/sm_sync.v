@@ -1579,6 +1579,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     reg  regs__c_load;
     reg  regs__c_slot_in;
     reg  [3:0] regs__c_id_in;
+    reg  [3:0] regs__c_live_in;
     wire  regs__b_valid;
     wire  regs__b_ctl;
     wire  [2:0] regs__b_warp;
@@ -1608,6 +1609,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     wire  regs__c_valid;
     wire  regs__c_slot;
     wire  [3:0] regs__c_id;
+    wire  [3:0] regs__c_live;
     reg  warps__clock;
     reg  warps__reset;
     reg  [2:0] warps__a_warp;
@@ -1621,6 +1623,8 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     wire  warps__x_live_n;
     wire  warps__x_blocked_n;
     wire  warps__x_slot_n;
+    wire  warps__x_slot_q;
+    wire  warps__x_launch;
     reg  warps__arr_en;
     reg  warps__arr_blocks;
     reg  warps__req_blocks;
@@ -1628,7 +1632,6 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     reg  warps__launch_slot;
     reg  [7:0] warps__launch_warps;
     reg  warps__exit_en;
-    reg  warps__done;
     reg  warps__done_slot;
     reg  [3:0] warps__done_id;
     reg  warps__rel_valid;
@@ -1651,12 +1654,12 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     reg  slots__x_slot;
     reg  [3:0] slots__x_live_dec;
     reg  slots__n_slot;
+    reg  slots__n_launch;
     wire  [3:0] slots__n_live;
     wire  [3:0] slots__n_last;
     reg  slots__c_slot;
     reg  [3:0] slots__c_id;
     wire  slots__c_active;
-    wire  [3:0] slots__c_live;
     reg  slots__launch_en;
     reg  [3:0] slots__launch_size;
     reg  slots__exit_en;
@@ -1687,6 +1690,8 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     reg  [4:0] ram_count__wr_addr;
     reg  [3:0] ram_count__wr_data;
     wire  [3:0] ram_count__rd_data;
+    reg  [3:0] ram_count__target_m1;
+    wire  ram_count__rd_reaches;
     reg  ram_popc__clock;
     reg  ram_popc__reset;
     reg  [4:0] ram_popc__rd_addr;
@@ -1796,6 +1801,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .c_load(regs__c_load),
         .c_slot_in(regs__c_slot_in),
         .c_id_in(regs__c_id_in),
+        .c_live_in(regs__c_live_in),
         .b_valid(regs__b_valid),
         .b_ctl(regs__b_ctl),
         .b_warp(regs__b_warp),
@@ -1824,7 +1830,8 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .b_x_last(regs__b_x_last),
         .c_valid(regs__c_valid),
         .c_slot(regs__c_slot),
-        .c_id(regs__c_id)
+        .c_id(regs__c_id),
+        .c_live(regs__c_live)
     );
     smsync_w8_k2_c1_m8_g2__bar__warps warps(
         .clock(warps__clock),
@@ -1840,6 +1847,8 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .x_live_n(warps__x_live_n),
         .x_blocked_n(warps__x_blocked_n),
         .x_slot_n(warps__x_slot_n),
+        .x_slot_q(warps__x_slot_q),
+        .x_launch(warps__x_launch),
         .arr_en(warps__arr_en),
         .arr_blocks(warps__arr_blocks),
         .req_blocks(warps__req_blocks),
@@ -1847,7 +1856,6 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .launch_slot(warps__launch_slot),
         .launch_warps(warps__launch_warps),
         .exit_en(warps__exit_en),
-        .done(warps__done),
         .done_slot(warps__done_slot),
         .done_id(warps__done_id),
         .rel_valid(warps__rel_valid),
@@ -1872,12 +1880,12 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .x_slot(slots__x_slot),
         .x_live_dec(slots__x_live_dec),
         .n_slot(slots__n_slot),
+        .n_launch(slots__n_launch),
         .n_live(slots__n_live),
         .n_last(slots__n_last),
         .c_slot(slots__c_slot),
         .c_id(slots__c_id),
         .c_active(slots__c_active),
-        .c_live(slots__c_live),
         .launch_en(slots__launch_en),
         .launch_size(slots__launch_size),
         .exit_en(slots__exit_en),
@@ -1897,7 +1905,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .wr_data(ram_flags__wr_data),
         .rd_data(ram_flags__rd_data)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count ram_expected(
+    smsync_w8_k2_c1_m8_g2__bar__ram_expected ram_expected(
         .clock(ram_expected__clock),
         .reset(ram_expected__reset),
         .rd_addr(ram_expected__rd_addr),
@@ -1913,7 +1921,9 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .wr_en(ram_count__wr_en),
         .wr_addr(ram_count__wr_addr),
         .wr_data(ram_count__wr_data),
-        .rd_data(ram_count__rd_data)
+        .rd_data(ram_count__rd_data),
+        .target_m1(ram_count__target_m1),
+        .rd_reaches(ram_count__rd_reaches)
     );
     smsync_w8_k2_c1_m8_g2__bar__ram_popc ram_popc(
         .clock(ram_popc__clock),
@@ -2106,9 +2116,10 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
             new_and = regs__b_and;
             new_or = regs__b_or;
         end
+        ram_count__target_m1 = regs__b_target_m1;
         arr_done = regs__b_target_le1;
         if (b_active) begin
-            arr_done = ram_count__rd_data >= regs__b_target_m1;
+            arr_done = ram_count__rd_reaches;
         end
         wr_en = arr_ok & ~reset;
         ram_flags__wr_en = wr_en;
@@ -2164,7 +2175,8 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         regs__c_load = exit_ok & |x_live_dec;
         regs__c_slot_in = regs__b_x_slot;
         regs__c_id_in = regs__b_x_last;
-        c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= slots__c_live);
+        regs__c_live_in = x_live_dec;
+        c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= regs__c_live);
         slots__c_clr = c_done;
         done = (arr_ok & arr_done) | c_done;
         done_slot = regs__b_rslot;
@@ -2191,7 +2203,6 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         if ((done_kind == k_or) & done_or) begin
             done_result = one_rb;
         end
-        warps__done = done;
         warps__done_slot = done_slot;
         warps__done_id = done_id;
         warps__rel_valid = rel__rel_valid;
@@ -2225,7 +2236,8 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         end
         regs__in_active = a_active;
         warps__x_warp = ctl_warp;
-        slots__n_slot = warps__x_slot_n;
+        slots__n_slot = warps__x_slot_q;
+        slots__n_launch = warps__x_launch;
         regs__in_x_wlive = warps__x_live_n;
         regs__in_x_blocked = warps__x_blocked_n;
         regs__in_x_slot = warps__x_slot_n;
@@ -2280,7 +2292,150 @@ module smsync_w8_k2_c1_m8_g2__bar__pred_pop(bits,count);
 endmodule // smsync_w8_k2_c1_m8_g2__bar__pred_pop
 
 
-module smsync_w8_k2_c1_m8_g2__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+module smsync_w8_k2_c1_m8_g2__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,target_m1,rd_reaches);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [3:0] wr_data;
+    output reg  [3:0] rd_data;
+    input wire  [3:0] target_m1;
+    output reg  rd_reaches;
+    
+    // Stub signals
+    reg  [4:0] ram__read_address;
+    reg  ram__read_clock;
+    wire  [3:0] ram__read_data;
+    reg  [4:0] ram__write_address;
+    reg  ram__write_clock;
+    reg  [3:0] ram__write_data;
+    reg  ram__write_enable;
+    reg  byp_valid_q__d;
+    wire  byp_valid_q__q;
+    reg  byp_valid_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
+    reg  [3:0] byp_data_q__d;
+    wire  [3:0] byp_data_q__q;
+    reg  byp_data_q__clock;
+    
+    // Local signals
+    reg  fwd;
+    reg  reach_ram;
+    reg  reach_byp;
+    
+    // Sub module instances
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__ram ram(
+        .read_address(ram__read_address),
+        .read_clock(ram__read_clock),
+        .read_data(ram__read_data),
+        .write_address(ram__write_address),
+        .write_clock(ram__write_clock),
+        .write_data(ram__write_data),
+        .write_enable(ram__write_enable)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any byp_valid_q(
+        .d(byp_valid_q__d),
+        .q(byp_valid_q__q),
+        .clock(byp_valid_q__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q byp_data_q(
+        .d(byp_data_q__d),
+        .q(byp_data_q__q),
+        .clock(byp_data_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        byp_valid_q__clock = clock;
+        hit_q__clock = clock;
+        byp_data_q__clock = clock;
+        byp_valid_q__d = byp_valid_q__q;
+        hit_q__d = hit_q__q;
+        byp_data_q__d = byp_data_q__q;
+        ram__read_clock = clock;
+        ram__write_clock = clock;
+        ram__read_address = rd_addr;
+        ram__write_address = wr_addr;
+        ram__write_data = wr_data;
+        ram__write_enable = wr_en;
+        byp_valid_q__d = wr_en & ~reset;
+        byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
+        fwd = byp_valid_q__q & hit_q__q;
+        rd_data = ram__read_data;
+        if (fwd) begin
+            rd_data = byp_data_q__q;
+        end
+        reach_ram = ram__read_data >= target_m1;
+        reach_byp = byp_data_q__q >= target_m1;
+        rd_reaches = reach_ram;
+        if (fwd) begin
+            rd_reaches = reach_byp;
+        end
+    end
+    
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count
+
+
+module smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q
+
+
+module smsync_w8_k2_c1_m8_g2__bar__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [3:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [3:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[3:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count__ram
+
+
+module smsync_w8_k2_c1_m8_g2__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
@@ -2358,55 +2513,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,w
         end
     end
     
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q
-
-
-module smsync_w8_k2_c1_m8_g2__bar__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-    
-    // Module arguments
-    input wire  [4:0] read_address;
-    input wire  read_clock;
-    output reg  [3:0] read_data;
-    input wire  [4:0] write_address;
-    input wire  write_clock;
-    input wire  [3:0] write_data;
-    input wire  write_enable;
-    
-    // Update code (custom)
-    reg[3:0] mem[31:0];
-    
-    
-    
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-    
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-                
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count__ram
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_expected
 
 
 module smsync_w8_k2_c1_m8_g2__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -2667,7 +2774,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_popc__ram(read_address,read_clock,read_da
 endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_popc__ram
 
 
-module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_slive,in_x_last,c_load,c_slot_in,c_id_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_slive,b_x_last,c_valid,c_slot,c_id);
+module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_slive,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_slive,b_x_last,c_valid,c_slot,c_id,c_live);
     
     // Module arguments
     input wire  clock;
@@ -2701,6 +2808,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
     input wire  c_load;
     input wire  c_slot_in;
     input wire  [3:0] c_id_in;
+    input wire  [3:0] c_live_in;
     output reg  b_valid;
     output reg  b_ctl;
     output reg  [2:0] b_warp;
@@ -2730,6 +2838,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
     output reg  c_valid;
     output reg  c_slot;
     output reg  [3:0] c_id;
+    output reg  [3:0] c_live;
     
     // Stub signals
     reg  valid_q__d;
@@ -2819,6 +2928,9 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
     reg  [3:0] c_id_q__d;
     wire  [3:0] c_id_q__q;
     reg  c_id_q__clock;
+    reg  [3:0] c_live_q__d;
+    wire  [3:0] c_live_q__q;
+    reg  c_live_q__clock;
     
     // Sub module instances
     smsync_w8_k2_c1_m8_g2__ag__warps__0__any valid_q(
@@ -2966,6 +3078,11 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(c_id_q__q),
         .clock(c_id_q__clock)
     );
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q c_live_q(
+        .d(c_live_q__d),
+        .q(c_live_q__q),
+        .clock(c_live_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2998,6 +3115,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         c_valid_q__clock = clock;
         c_slot_q__clock = clock;
         c_id_q__clock = clock;
+        c_live_q__clock = clock;
         valid_q__d = valid_q__q;
         ctl_q__d = ctl_q__q;
         warp_q__d = warp_q__q;
@@ -3027,6 +3145,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         c_valid_q__d = c_valid_q__q;
         c_slot_q__d = c_slot_q__q;
         c_id_q__d = c_id_q__q;
+        c_live_q__d = c_live_q__q;
         b_valid = valid_q__q;
         b_ctl = ctl_q__q;
         b_warp = warp_q__q;
@@ -3056,6 +3175,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         c_valid = c_valid_q__q;
         c_slot = c_slot_q__q;
         c_id = c_id_q__q;
+        c_live = c_live_q__q;
         valid_q__d = take_req | take_ctl;
         ctl_q__d = take_ctl;
         warp_q__d = 32'h0;
@@ -3113,6 +3233,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         c_valid_q__d = c_load;
         c_slot_q__d = c_slot_in;
         c_id_q__d = c_id_in;
+        c_live_q__d = c_live_in;
         if (reset) begin
             valid_q__d = 1'b0;
             ctl_q__d = 1'b0;
@@ -3280,7 +3401,7 @@ module smsync_w8_k2_c1_m8_g2__bar__size_pop(bits,count);
 endmodule // smsync_w8_k2_c1_m8_g2__bar__size_pop
 
 
-module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_live,n_last,c_slot,c_id,c_active,c_live,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
+module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_launch,n_live,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -3298,12 +3419,12 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
     input wire  x_slot;
     input wire  [3:0] x_live_dec;
     input wire  n_slot;
+    input wire  n_launch;
     output reg  [3:0] n_live;
     output reg  [3:0] n_last;
     input wire  c_slot;
     input wire  [3:0] c_id;
     output reg  c_active;
-    output reg  [3:0] c_live;
     input wire  launch_en;
     input wire  [3:0] launch_size;
     input wire  exit_en;
@@ -3355,6 +3476,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
     reg  [15:0] a_bit;
     reg  [15:0] w_bit;
     reg  [15:0] c_bit;
+    reg  [3:0] l_last;
     
     // Sub module instances
     smsync_w8_k2_c1_m8_g2__ag__warps__0__any busy__0(
@@ -3550,8 +3672,8 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         n_last = 32'h0;
         l_in_range = 1'b0;
         l_busy = 1'b0;
+        l_last = 32'h0;
         c_active = 1'b0;
-        c_live = 32'h0;
         if (a_slot == slot_const__0) begin
             a_too_big = a_count > size__0__q;
             a_live_m1 = live__0__q - one;
@@ -3561,6 +3683,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         if (l_slot == slot_const__0) begin
             l_in_range = 1'b1;
             l_busy = busy__0__q;
+            l_last = last_all__0__q;
         end
         if (n_slot == slot_const__0) begin
             n_live = live__0__q;
@@ -3568,7 +3691,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (c_slot == slot_const__0) begin
             c_active = |(active__0__q & c_bit);
-            c_live = live__0__q;
         end
         if (launch_en & (l_slot == n_slot)) begin
             n_live = launch_size;
@@ -3578,6 +3700,10 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (last_en & (w_slot == n_slot)) begin
             n_last = w_id;
+        end
+        if (n_launch) begin
+            n_live = launch_size;
+            n_last = l_last;
         end
         if (c_clr & (c_slot == slot_const__0)) begin
             active__0__d = active__0__q & ~c_bit;
@@ -3636,7 +3762,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots__active__0(d,q,clock);
 endmodule // smsync_w8_k2_c1_m8_g2__bar__slots__active__0
 
 
-module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
+module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,x_slot_q,x_launch,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
     
     // Module arguments
     input wire  clock;
@@ -3652,6 +3778,8 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
     output reg  x_live_n;
     output reg  x_blocked_n;
     output reg  x_slot_n;
+    output reg  x_slot_q;
+    output reg  x_launch;
     input wire  arr_en;
     input wire  arr_blocks;
     input wire  req_blocks;
@@ -3659,7 +3787,6 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
     input wire  launch_slot;
     input wire  [7:0] launch_warps;
     input wire  exit_en;
-    input wire  done;
     input wire  done_slot;
     input wire  [3:0] done_id;
     input wire  rel_valid;
@@ -3685,9 +3812,6 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
     reg  [7:0] blocked_q__d;
     wire  [7:0] blocked_q__q;
     reg  blocked_q__clock;
-    reg  [7:0] waiting_q__d;
-    wire  [7:0] waiting_q__q;
-    reg  waiting_q__clock;
     reg  wslot__0__d;
     wire  wslot__0__q;
     reg  wslot__0__clock;
@@ -3748,10 +3872,9 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
     // Local signals
     reg  [7:0] match_mask;
     reg  [7:0] waiters;
-    reg  [7:0] done_mask;
     reg  [7:0] arr_bit;
     reg  [7:0] blocked_n;
-    reg  [7:0] waiting_n;
+    reg  [7:0] unblock;
     
     // Sub module instances
     smsync_w8_k2_c1_m8_g2__bar__regs__warps_q live_q(
@@ -3763,11 +3886,6 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
         .d(blocked_q__d),
         .q(blocked_q__q),
         .clock(blocked_q__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__bar__regs__warps_q waiting_q(
-        .d(waiting_q__d),
-        .q(waiting_q__q),
-        .clock(waiting_q__clock)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0__any wslot__0(
         .d(wslot__0__d),
@@ -3870,10 +3988,8 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
     always @(*) begin
         live_q__clock = clock;
         blocked_q__clock = clock;
-        waiting_q__clock = clock;
         live_q__d = live_q__q;
         blocked_q__d = blocked_q__q;
-        waiting_q__d = waiting_q__q;
         wslot__0__clock = clock;
         wslot__0__d = wslot__0__q;
         wbar__0__clock = clock;
@@ -3915,13 +4031,13 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
         a_live = |(live_q__q & a_dec__onehot);
         a_blocked = |(blocked_q__q & a_dec__onehot);
         a_slot = 32'h0;
-        x_slot_n = 32'h0;
+        x_slot_q = 32'h0;
         match_mask = 32'h0;
         if (a_warp == 0) begin
             a_slot = wslot__0__q;
         end
         if (x_warp == 0) begin
-            x_slot_n = wslot__0__q;
+            x_slot_q = wslot__0__q;
         end
         if ((wslot__0__q == done_slot) & (wbar__0__q == done_id)) begin
             match_mask = match_mask | warp_bit__0;
@@ -3930,7 +4046,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
             a_slot = wslot__1__q;
         end
         if (x_warp == 1) begin
-            x_slot_n = wslot__1__q;
+            x_slot_q = wslot__1__q;
         end
         if ((wslot__1__q == done_slot) & (wbar__1__q == done_id)) begin
             match_mask = match_mask | warp_bit__1;
@@ -3939,7 +4055,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
             a_slot = wslot__2__q;
         end
         if (x_warp == 2) begin
-            x_slot_n = wslot__2__q;
+            x_slot_q = wslot__2__q;
         end
         if ((wslot__2__q == done_slot) & (wbar__2__q == done_id)) begin
             match_mask = match_mask | warp_bit__2;
@@ -3948,7 +4064,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
             a_slot = wslot__3__q;
         end
         if (x_warp == 3) begin
-            x_slot_n = wslot__3__q;
+            x_slot_q = wslot__3__q;
         end
         if ((wslot__3__q == done_slot) & (wbar__3__q == done_id)) begin
             match_mask = match_mask | warp_bit__3;
@@ -3957,7 +4073,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
             a_slot = wslot__4__q;
         end
         if (x_warp == 4) begin
-            x_slot_n = wslot__4__q;
+            x_slot_q = wslot__4__q;
         end
         if ((wslot__4__q == done_slot) & (wbar__4__q == done_id)) begin
             match_mask = match_mask | warp_bit__4;
@@ -3966,7 +4082,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
             a_slot = wslot__5__q;
         end
         if (x_warp == 5) begin
-            x_slot_n = wslot__5__q;
+            x_slot_q = wslot__5__q;
         end
         if ((wslot__5__q == done_slot) & (wbar__5__q == done_id)) begin
             match_mask = match_mask | warp_bit__5;
@@ -3975,7 +4091,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
             a_slot = wslot__6__q;
         end
         if (x_warp == 6) begin
-            x_slot_n = wslot__6__q;
+            x_slot_q = wslot__6__q;
         end
         if ((wslot__6__q == done_slot) & (wbar__6__q == done_id)) begin
             match_mask = match_mask | warp_bit__6;
@@ -3984,7 +4100,7 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
             a_slot = wslot__7__q;
         end
         if (x_warp == 7) begin
-            x_slot_n = wslot__7__q;
+            x_slot_q = wslot__7__q;
         end
         if ((wslot__7__q == done_slot) & (wbar__7__q == done_id)) begin
             match_mask = match_mask | warp_bit__7;
@@ -3993,22 +4109,17 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
         if (arr_en & arr_blocks) begin
             arr_bit = req_dec__onehot;
         end
-        waiters = waiting_q__q & match_mask;
+        unblock = 32'h0;
+        if (rel_valid) begin
+            unblock = rel_mask;
+        end
+        waiters = blocked_q__q & ~unblock & match_mask;
         rel_cand = waiters;
         if (req_blocks) begin
             rel_cand = waiters | req_dec__onehot;
         end
-        done_mask = 32'h0;
-        if (done) begin
-            done_mask = waiters | arr_bit;
-        end
-        blocked_n = blocked_q__q;
-        if (rel_valid) begin
-            blocked_n = blocked_q__q & ~rel_mask;
-        end
+        blocked_n = blocked_q__q & ~unblock;
         blocked_q__d = blocked_n | arr_bit;
-        waiting_n = waiting_q__q | arr_bit;
-        waiting_q__d = waiting_n & ~done_mask;
         if (req_blocks & (req_warp == 0)) begin
             wbar__0__d = req_id;
         end
@@ -4064,7 +4175,9 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
             live_q__d = live_q__q & ~ctl_dec__onehot;
         end
         x_live_n = |(live_q__q & x_dec__onehot);
-        if (launch_en & |(launch_warps & x_dec__onehot)) begin
+        x_launch = launch_en & |(launch_warps & x_dec__onehot);
+        x_slot_n = x_slot_q;
+        if (x_launch) begin
             x_live_n = 1'b1;
             x_slot_n = launch_slot;
         end
@@ -4075,7 +4188,6 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
         if (reset) begin
             live_q__d = 32'h0;
             blocked_q__d = 32'h0;
-            waiting_q__d = 32'h0;
             wslot__0__d = 32'h0;
             wbar__0__d = 32'h0;
             wslot__1__d = 32'h0;

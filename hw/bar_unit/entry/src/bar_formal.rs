@@ -67,7 +67,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "inv",
         props: &["INV_live", "INV_slot", "INV_ins", "INV_slive", "INV_wait", "INV_all_cnt", "INV_pipe_q", "INV_pipe_a", "INV_pipe_x", "INV_pipe_ram"],
-        what: "strengthening invariants about the RTL's registers (taps) that need no assumption: INV_live: live = the RTL's live warps, each in a slot < C; INV_slot: slot fs's busy/size/live count = the RTL's (nothing in a slot >= C); INV_ins: fs's warps = the live warps whose RTL slot is fs; INV_slive: fs's live count = their number, busy iff nonzero, at most its size, at most W; INV_wait: waiting within blocked within live, blocked = waiting + the release register's mask; INV_all_cnt (the lemma): barrier (fs, fa) has no waiting warp while closed, and while open as an \"all\" phase its RTL count equals its number of waiting warps; INV_pipe_q: the RTL's stage-B register holds the event the monitor took (its predicate reduced); INV_pipe_a: stage A's look-ups in it (the warp's slot and live bit; for a live warp the barrier's active bit, the target less one and whether it is at most one, count > size) are the RTL's state, and no request is in stage B while stage C holds an exit; INV_pipe_x: with an EXIT in stage B, stage A's look-ups for it (the warp's live and blocked bits and slot, the slot's live count and last_all) are the RTL's state; INV_pipe_ram: with a request in stage B (or an exit in stage C), each barrier RAM's word as the RTL reads it (the read register, or the forwarding register when the last write hit the read address) is the RAM's word of that barrier",
+        what: "strengthening invariants about the RTL's registers (taps) that need no assumption: INV_live: live = the RTL's live warps, each in a slot < C; INV_slot: slot fs's busy/size/live count = the RTL's (nothing in a slot >= C); INV_ins: fs's warps = the live warps whose RTL slot is fs; INV_slive: fs's live count = their number, busy iff nonzero, at most its size, at most W; INV_wait: waiting within blocked within live, blocked = waiting + the release register's mask; INV_all_cnt (the lemma): barrier (fs, fa) has no waiting warp while closed, and while open as an \"all\" phase its RTL count equals its number of waiting warps; INV_pipe_q: the RTL's stage-B register holds the event the monitor took (its predicate reduced); INV_pipe_a: stage A's look-ups in it (the warp's slot and live bit; for a live warp the barrier's active bit, the target less one and whether it is at most one, count > size) are the RTL's state, and no request is in stage B while stage C holds an exit; INV_pipe_x: with an EXIT in stage B, stage A's look-ups for it (the warp's live and blocked bits and slot, the slot's live count and last_all) are the RTL's state, and stage C's registered live count is its slot's; INV_pipe_ram: with a request in stage B (or an exit in stage C), each barrier RAM's word as the RTL reads it (the read register, or the forwarding register when the last write hit the read address) is the RAM's word of that barrier",
     },
     Group {
         name: "invb",
@@ -101,7 +101,10 @@ fn taps(cfg: &BarConfig) -> String {
     let mut t = vec![
         Tap::new("t_live", w, format!("{wt}.live_q.q")),
         Tap::new("t_blocked", w, format!("{wt}.blocked_q.q")),
-        Tap::new("t_waiting", w, format!("{wt}.waiting_q.q")),
+        // The release register: a blocked warp waits unless it holds it
+        // (`warp_table.rs` keeps no waiting register; `t_waiting` below).
+        Tap::new("t_rvalid", 1, "dut.core.rel.valid_q.q"),
+        Tap::new("t_rmask", w, "dut.core.rel.mask_q.q"),
     ];
     for k in 0..w {
         t.push(Tap::new(
@@ -196,6 +199,7 @@ fn taps(cfg: &BarConfig) -> String {
         ("cv", "c_valid_q", 1),
         ("cslot", "c_slot_q", sb),
         ("cid", "c_id_q", 4),
+        ("clive", "c_live_q", cb),
     ] {
         t.push(Tap::new(format!("t_{n}"), wd, format!("{rt}.{r}.q")));
     }
@@ -231,6 +235,7 @@ fn taps(cfg: &BarConfig) -> String {
         "  wire [W-1:0] t_on_fb = t_at_fs & {};\n",
         cat(&|k| format!("t_wbar_{k} == fa"), w)
     );
+    s += "  wire [W-1:0] t_waiting = t_blocked & ~(t_rvalid ? t_rmask : {W{1'b0}});\n";
     s += "  wire [W-1:0] t_wait_fs = t_waiting & t_at_fs;\n";
     s += &format!(
         "  wire [W-1:0] t_slot_ok = {};\n",
@@ -315,8 +320,8 @@ fn taps(cfg: &BarConfig) -> String {
     s += &format!("  wire [CB-1:0] ins_pc = {};\n", popcount("ins", w, cb));
     // Pipeline look-ups: the RTL's own state at stage B's request, and each
     // RAM's word at its read and forwarding addresses.
-    s += "  reg [SB-1:0] p_wslot, p_xwslot; reg p_act; reg [CB-1:0] p_slive, p_size, p_xslive; reg [3:0] p_xlast;\n";
-    s += "  always @* begin\n    p_wslot = 0; p_xwslot = 0; p_act = 0; p_slive = 0; p_size = 0; p_xslive = 0; p_xlast = 0;\n    case (t_bwarp)\n";
+    s += "  reg [SB-1:0] p_wslot, p_xwslot; reg p_act; reg [CB-1:0] p_slive, p_size, p_xslive, p_cslive; reg [3:0] p_xlast;\n";
+    s += "  always @* begin\n    p_wslot = 0; p_xwslot = 0; p_act = 0; p_slive = 0; p_size = 0; p_xslive = 0; p_cslive = 0; p_xlast = 0;\n    case (t_bwarp)\n";
     for k in 0..w {
         s += &format!("      {k}: p_wslot = t_wslot_{k};\n");
     }
@@ -331,6 +336,10 @@ fn taps(cfg: &BarConfig) -> String {
     s += "      default: ;\n    endcase\n    case (t_bxslot)\n";
     for k in 0..c {
         s += &format!("      {k}: begin p_xslive = t_slive_{k}; p_xlast = t_last_{k}; end\n");
+    }
+    s += "      default: ;\n    endcase\n    case (t_cslot)\n";
+    for k in 0..c {
+        s += &format!("      {k}: p_cslive = t_slive_{k};\n");
     }
     s += "      default: ;\n    endcase\n  end\n";
     s += "  wire p_wlive = t_live[t_bwarp];\n";
@@ -388,8 +397,9 @@ const INVARIANTS: &str = "
                         && t_btm1 == (t_ball ? p_slive - 1'b1 : t_bcount - 1'b1)
                         && t_ble1 == (t_ball ? p_slive <= 1 : t_bcount <= 1)
                         && t_btoobig == (!t_ball && t_bcount > p_size)))));
-      INV_pipe_x: assert (!(t_bv && t_bc && t_bcop) || (t_bxwlive == t_live[t_bcwarp] && t_bxblk == t_blocked[t_bcwarp]
-                    && t_bxslot == p_xwslot && t_bxslive == p_xslive && t_bxlast == p_xlast));
+      INV_pipe_x: assert ((!(t_bv && t_bc && t_bcop) || (t_bxwlive == t_live[t_bcwarp] && t_bxblk == t_blocked[t_bcwarp]
+                    && t_bxslot == p_xwslot && t_bxslive == p_xslive && t_bxlast == p_xlast))
+                    && (!t_cv || t_clive == p_cslive));
       INV_pipe_ram: assert (ram_ok_flags && ram_ok_exp && ram_ok_cnt && ram_ok_popc);
     end
   end

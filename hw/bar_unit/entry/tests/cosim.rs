@@ -183,16 +183,14 @@ fn cosim_bar_unit_hammers_one_ram_word_back_to_back() {
     let module = text
         .find("module bar_w8_c1__ram_count(")
         .expect("the emitted text changed: update the mutation");
-    let fwd = "if (byp_valid_q__q & hit_q__q) begin\n            rd_data = byp_data_q__q;";
+    // (`fwd` selects the forwarded word for `rd_data` and the verdict of
+    // the completion compare made on both sources: `count_ram.rs`.)
+    let fwd = "fwd = byp_valid_q__q & hit_q__q;";
     let at = module
         + text[module..]
             .find(fwd)
             .expect("no forwarding in ram_count");
-    let bad = format!(
-        "{}if (1'b0) begin\n            rd_data = byp_data_q__q;{}",
-        &text[..at],
-        &text[at + fwd.len()..]
-    );
+    let bad = format!("{}fwd = 1'b0;{}", &text[..at], &text[at + fwd.len()..]);
     let dir = std::env::temp_dir().join(format!("bar-unit-fwd-mutant-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bar_unit.v");
@@ -223,8 +221,9 @@ fn every_shipped_configuration_is_cosimulated() {
 }
 
 /// Bug injection: in the emitted w8_c1 file, stage B's completion compare
-/// of an arrival at an open barrier (`arr_done = ram_count__rd_data >=
-/// regs__b_target_m1`, i.e. count + 1 ≥ target) becomes `>`. Such a barrier
+/// of an arrival at an open barrier (`reach_ram = ram__read_data >=
+/// target_m1` in the count RAM, i.e. count + 1 ≥ target, and the same
+/// compare on the forwarded word, `reach_byp`) becomes `>`. Such a barrier
 /// then completes one arrival late, so the first difference must be
 /// `rel_valid` in the first cycle where the model releases a barrier whose
 /// completing arrival found its phase open (a one-arrival phase, decided by
@@ -233,13 +232,18 @@ fn every_shipped_configuration_is_cosimulated() {
 fn injected_compare_bug_is_caught_at_the_predicted_port_and_cycle() {
     let cfg = shipped("w8_c1");
     let text = std::fs::read_to_string(emitted("w8_c1")).unwrap();
-    let good = "arr_done = ram_count__rd_data >= regs__b_target_m1;";
-    assert_eq!(
-        text.matches(good).count(),
-        1,
-        "the emitted text changed: update the mutation"
-    );
-    let bad = text.replace(good, "arr_done = ram_count__rd_data > regs__b_target_m1;");
+    let mut bad = text.clone();
+    for good in [
+        "reach_ram = ram__read_data >= target_m1;",
+        "reach_byp = byp_data_q__q >= target_m1;",
+    ] {
+        assert_eq!(
+            text.matches(good).count(),
+            1,
+            "the emitted text changed: update the mutation"
+        );
+        bad = bad.replace(good, &good.replace(">=", ">"));
+    }
     let dir = std::env::temp_dir().join(format!("bar-unit-mutant-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path: &Path = &dir.join("bar_unit.v");
