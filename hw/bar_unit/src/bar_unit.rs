@@ -406,8 +406,9 @@ impl<
         self.slots.w_id.next = self.regs.b_id.val();
         self.slots.l_slot.next = self.regs.b_slot.val();
         self.slots.x_slot.next = self.regs.b_x_slot.val();
-        self.x_live_dec.next = self.regs.b_x_slive.val() - self.one.val();
+        self.x_live_dec.next = self.regs.b_x_sdec.val();
         self.slots.x_live_dec.next = self.x_live_dec.val();
+        self.slots.x_empty.next = self.regs.b_x_sempty.val();
         self.slots.c_slot.next = self.regs.c_slot.val();
         self.slots.c_id.next = self.regs.c_id.val();
         self.b_active.next = self.regs.b_active.val();
@@ -574,7 +575,7 @@ impl<
         self.warps.launch_slot.next = self.regs.b_slot.val();
         self.warps.launch_warps.next = self.regs.b_warps.val();
         self.warps.exit_en.next = self.exit_ok.val();
-        self.regs.c_load.next = self.exit_ok.val() & self.x_live_dec.val().any();
+        self.regs.c_load.next = self.exit_ok.val() & !self.regs.b_x_sempty.val();
         self.regs.c_slot_in.next = self.regs.b_x_slot.val();
         self.regs.c_id_in.next = self.regs.b_x_last.val();
         // The slot's live count after the exit, which stage C compares the
@@ -670,7 +671,8 @@ impl<
         self.regs.in_x_wlive.next = self.warps.x_live_n.val();
         self.regs.in_x_blocked.next = self.warps.x_blocked_n.val();
         self.regs.in_x_slot.next = self.warps.x_slot_n.val();
-        self.regs.in_x_slive.next = self.slots.n_live.val();
+        self.regs.in_x_sdec.next = self.slots.n_dec.val();
+        self.regs.in_x_sempty.next = self.slots.n_one.val();
         self.regs.in_x_last.next = self.slots.n_last.val();
 
         // Outputs, all low in a reset cycle.

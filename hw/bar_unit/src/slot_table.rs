@@ -32,13 +32,17 @@
 //!   whether it is ≤ 1 (the completion target of an "all" arrival), formed per
 //!   slot before the selection.
 //! - `l_slot` (in, SB): the LAUNCH slot; `l_in_range` (out: `l_slot` < C), `l_busy` (out).
-//! - `x_slot` (in, SB), `x_live_dec` (in, CB): stage B's EXIT: its slot and
-//!   the slot's live count after it (both from stage A's look-ups).
+//! - `x_slot` (in, SB), `x_live_dec` (in, CB), `x_empty` (in): stage B's
+//!   EXIT: its slot, the slot's live count after it and whether that is 0
+//!   (all from stage A's look-ups, registered).
 //! - `n_slot` (in, SB): stage A's EXIT's slot before this edge; `n_launch`
 //!   (in): stage B's LAUNCH takes that warp into `l_slot` (its slot after the
-//!   edge; selected last, being late); `n_live` (out, CB), `n_last`
-//!   (out, 4): that slot's live count and `last_all` after this edge (stage
-//!   B's launch, exit or "all" arrival forwarded).
+//!   edge; selected last, being late); `n_dec` (out, CB), `n_one` (out),
+//!   `n_last` (out, 4): that slot's live count after this edge less one (the
+//!   count after stage A's exit), whether that count is 1 (the exit empties
+//!   the slot), and its `last_all` after this edge (stage B's launch, exit or
+//!   "all" arrival forwarded); formed per slot and per forwarded value
+//!   before the selection, so stage B neither decrements nor compares.
 //! - `c_slot` (in, SB), `c_id` (in, 4): stage C's barrier; `c_active` (out).
 //! - `launch_en` (in), `launch_size` (in, CB): a legal LAUNCH into `l_slot`.
 //! - `exit_en` (in): a legal EXIT from `x_slot`.
@@ -69,9 +73,11 @@ pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
     pub l_busy: Signal<Out, Bit>,
     pub x_slot: Signal<In, Bits<SB>>,
     pub x_live_dec: Signal<In, Bits<CB>>,
+    pub x_empty: Signal<In, Bit>,
     pub n_slot: Signal<In, Bits<SB>>,
     pub n_launch: Signal<In, Bit>,
-    pub n_live: Signal<Out, Bits<CB>>,
+    pub n_dec: Signal<Out, Bits<CB>>,
+    pub n_one: Signal<Out, Bit>,
     pub n_last: Signal<Out, Bits<4>>,
     pub c_slot: Signal<In, Bits<SB>>,
     pub c_id: Signal<In, Bits<4>>,
@@ -118,9 +124,11 @@ impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, 
             l_busy: Default::default(),
             x_slot: Default::default(),
             x_live_dec: Default::default(),
+            x_empty: Default::default(),
             n_slot: Default::default(),
             n_launch: Default::default(),
-            n_live: Default::default(),
+            n_dec: Default::default(),
+            n_one: Default::default(),
             n_last: Default::default(),
             c_slot: Default::default(),
             c_id: Default::default(),
@@ -185,7 +193,8 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         self.a_live_m1.next = 0.into();
         self.a_live_le1.next = false;
         self.a_active.next = false;
-        self.n_live.next = 0.into();
+        self.n_dec.next = 0.into();
+        self.n_one.next = false;
         self.n_last.next = 0.into();
         self.l_in_range.next = false;
         self.l_busy.next = false;
@@ -204,7 +213,8 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
                 self.l_last.next = self.last_all[c].q.val();
             }
             if self.n_slot.val() == self.slot_const[c].val() {
-                self.n_live.next = self.live[c].q.val();
+                self.n_dec.next = self.live[c].q.val() - self.one.val();
+                self.n_one.next = self.live[c].q.val() == self.one.val();
                 self.n_last.next = self.last_all[c].q.val();
             }
             if self.c_slot.val() == self.slot_const[c].val() {
@@ -213,10 +223,12 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         }
         // Stage A's look-ups see this edge's writes.
         if self.launch_en.val() & (self.l_slot.val() == self.n_slot.val()) {
-            self.n_live.next = self.launch_size.val();
+            self.n_dec.next = self.launch_size.val() - self.one.val();
+            self.n_one.next = self.launch_size.val() == self.one.val();
         }
         if self.exit_en.val() & (self.x_slot.val() == self.n_slot.val()) {
-            self.n_live.next = self.x_live_dec.val();
+            self.n_dec.next = self.x_live_dec.val() - self.one.val();
+            self.n_one.next = self.x_live_dec.val() == self.one.val();
         }
         if self.last_en.val() & (self.w_slot.val() == self.n_slot.val()) {
             self.n_last.next = self.w_id.val();
@@ -224,7 +236,8 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         // The exit's warp launched at this edge: its slot is the launch's
         // (B holds the launch, so no exit or arrival writes it this edge).
         if self.n_launch.val() {
-            self.n_live.next = self.launch_size.val();
+            self.n_dec.next = self.launch_size.val() - self.one.val();
+            self.n_one.next = self.launch_size.val() == self.one.val();
             self.n_last.next = self.l_last.val();
         }
 
@@ -250,7 +263,7 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
             }
             if self.exit_en.val() & (self.x_slot.val() == self.slot_const[c].val()) {
                 self.live[c].d.next = self.x_live_dec.val();
-                if !self.x_live_dec.val().any() {
+                if self.x_empty.val() {
                     self.busy[c].d.next = false;
                     self.size[c].d.next = 0.into();
                     self.active[c].d.next = 0.into();

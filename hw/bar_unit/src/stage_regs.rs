@@ -3,13 +3,18 @@
 //!
 //! Implements the golden kernel's `State::taken` (`Taken`) and
 //! `State::exit_done` (`ExitDone`) in `sim/bar_unit/src/bar_unit.rs`: loaded
-//! every edge (an empty event when nothing is taken), cleared by reset. A
+//! every edge, cleared by reset. Only `b_valid` and `b_ctl` say what was
+//! taken (none, a request, a ctl event); the other fields load their inputs
+//! at every edge whatever was taken — stage B reads a request's fields only
+//! under `b_valid & !b_ctl` and a ctl event's only under `b_valid & b_ctl`
+//! — so that the handshake (`req_ready`, late: it reads the requesting
+//! warp's registers) reaches two flops, not every field's enable. A
 //! request is kept reduced to what stage B uses: the predicate's popcount,
 //! AND and OR instead of the 32 lanes, and what stage A already looked up
 //! (the warp's slot and live bit, `count > size`, the completion target less one and whether it is at most one, the
 //! barrier's `active` bit); a LAUNCH keeps its warps and their count; an
 //! EXIT what stage A looked up for its warp (live, blocked, its slot, the
-//! slot's live count and `last_all`).
+//! slot's live count after the exit, whether that is 0, and `last_all`).
 //!
 //! Ports (W warps, WB = log2 W, SB slot bits, CB count bits, RB reduction bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset.
@@ -19,7 +24,7 @@
 //!   `in_popc` (RB), `in_and`, `in_or` (in): the request;
 //!   `in_rslot` (SB), `in_wlive`, `in_too_big`, `in_target_m1` (CB), `in_target_le1`, `in_active` (in): stage A's look-ups.
 //! - `in_ctl_op`, `in_slot` (SB), `in_warps` (W), `in_size` (CB), `in_ctl_warp` (WB) (in): the ctl event;
-//!   `in_x_wlive`, `in_x_blocked`, `in_x_slot` (SB), `in_x_slive` (CB), `in_x_last` (4) (in): stage A's EXIT look-ups.
+//!   `in_x_wlive`, `in_x_blocked`, `in_x_slot` (SB), `in_x_sdec` (CB), `in_x_sempty`, `in_x_last` (4) (in): stage A's EXIT look-ups.
 //! - `c_load` (in), `c_slot_in` (SB), `c_id_in` (4), `c_live_in` (CB): stage B
 //!   found the barrier an exit may complete, and the exit's slot's live count after it.
 //! - `b_*` (out): the event taken at the last edge (`b_valid` low: none; `b_ctl`: a ctl event).
@@ -62,7 +67,8 @@ pub struct StageRegs<
     pub in_x_wlive: Signal<In, Bit>,
     pub in_x_blocked: Signal<In, Bit>,
     pub in_x_slot: Signal<In, Bits<SB>>,
-    pub in_x_slive: Signal<In, Bits<CB>>,
+    pub in_x_sdec: Signal<In, Bits<CB>>,
+    pub in_x_sempty: Signal<In, Bit>,
     pub in_x_last: Signal<In, Bits<4>>,
     pub c_load: Signal<In, Bit>,
     pub c_slot_in: Signal<In, Bits<SB>>,
@@ -92,7 +98,8 @@ pub struct StageRegs<
     pub b_x_wlive: Signal<Out, Bit>,
     pub b_x_blocked: Signal<Out, Bit>,
     pub b_x_slot: Signal<Out, Bits<SB>>,
-    pub b_x_slive: Signal<Out, Bits<CB>>,
+    pub b_x_sdec: Signal<Out, Bits<CB>>,
+    pub b_x_sempty: Signal<Out, Bit>,
     pub b_x_last: Signal<Out, Bits<4>>,
     pub c_valid: Signal<Out, Bit>,
     pub c_slot: Signal<Out, Bits<SB>>,
@@ -122,7 +129,8 @@ pub struct StageRegs<
     x_wlive_q: DFF<Bit>,
     x_blocked_q: DFF<Bit>,
     x_slot_q: DFF<Bits<SB>>,
-    x_slive_q: DFF<Bits<CB>>,
+    x_sdec_q: DFF<Bits<CB>>,
+    x_sempty_q: DFF<Bit>,
     x_last_q: DFF<Bits<4>>,
     c_valid_q: DFF<Bit>,
     c_slot_q: DFF<Bits<SB>>,
@@ -162,7 +170,8 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
             x_wlive_q,
             x_blocked_q,
             x_slot_q,
-            x_slive_q,
+            x_sdec_q,
+            x_sempty_q,
             x_last_q,
             c_valid_q,
             c_slot_q,
@@ -193,68 +202,42 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
         self.b_x_wlive.next = self.x_wlive_q.q.val();
         self.b_x_blocked.next = self.x_blocked_q.q.val();
         self.b_x_slot.next = self.x_slot_q.q.val();
-        self.b_x_slive.next = self.x_slive_q.q.val();
+        self.b_x_sdec.next = self.x_sdec_q.q.val();
+        self.b_x_sempty.next = self.x_sempty_q.q.val();
         self.b_x_last.next = self.x_last_q.q.val();
         self.c_valid.next = self.c_valid_q.q.val();
         self.c_slot.next = self.c_slot_q.q.val();
         self.c_id.next = self.c_id_q.q.val();
         self.c_live.next = self.c_live_q.q.val();
 
-        // An empty event unless one is taken; the fields of the other kind are 0.
+        // What was taken; every field loads its input (see the header).
         self.valid_q.d.next = self.take_req.val() | self.take_ctl.val();
         self.ctl_q.d.next = self.take_ctl.val();
-        self.warp_q.d.next = 0.into();
-        self.op_q.d.next = 0.into();
-        self.id_q.d.next = 0.into();
-        self.all_q.d.next = false;
-        self.count_q.d.next = 0.into();
-        self.popc_q.d.next = 0.into();
-        self.and_q.d.next = false;
-        self.or_q.d.next = false;
-        self.rslot_q.d.next = 0.into();
-        self.wlive_q.d.next = false;
-        self.too_big_q.d.next = false;
-        self.target_m1_q.d.next = 0.into();
-        self.target_le1_q.d.next = false;
-        self.active_q.d.next = false;
-        self.ctl_op_q.d.next = false;
-        self.slot_q.d.next = 0.into();
-        self.warps_q.d.next = 0.into();
-        self.size_q.d.next = 0.into();
-        self.ctl_warp_q.d.next = 0.into();
-        self.x_wlive_q.d.next = false;
-        self.x_blocked_q.d.next = false;
-        self.x_slot_q.d.next = 0.into();
-        self.x_slive_q.d.next = 0.into();
-        self.x_last_q.d.next = 0.into();
-        if self.take_req.val() {
-            self.warp_q.d.next = self.in_warp.val();
-            self.op_q.d.next = self.in_op.val();
-            self.id_q.d.next = self.in_id.val();
-            self.all_q.d.next = self.in_all.val();
-            self.count_q.d.next = self.in_count.val();
-            self.popc_q.d.next = self.in_popc.val();
-            self.and_q.d.next = self.in_and.val();
-            self.or_q.d.next = self.in_or.val();
-            self.rslot_q.d.next = self.in_rslot.val();
-            self.wlive_q.d.next = self.in_wlive.val();
-            self.too_big_q.d.next = self.in_too_big.val();
-            self.target_m1_q.d.next = self.in_target_m1.val();
-            self.target_le1_q.d.next = self.in_target_le1.val();
-            self.active_q.d.next = self.in_active.val();
-        }
-        if self.take_ctl.val() {
-            self.ctl_op_q.d.next = self.in_ctl_op.val();
-            self.slot_q.d.next = self.in_slot.val();
-            self.warps_q.d.next = self.in_warps.val();
-            self.size_q.d.next = self.in_size.val();
-            self.ctl_warp_q.d.next = self.in_ctl_warp.val();
-            self.x_wlive_q.d.next = self.in_x_wlive.val();
-            self.x_blocked_q.d.next = self.in_x_blocked.val();
-            self.x_slot_q.d.next = self.in_x_slot.val();
-            self.x_slive_q.d.next = self.in_x_slive.val();
-            self.x_last_q.d.next = self.in_x_last.val();
-        }
+        self.warp_q.d.next = self.in_warp.val();
+        self.op_q.d.next = self.in_op.val();
+        self.id_q.d.next = self.in_id.val();
+        self.all_q.d.next = self.in_all.val();
+        self.count_q.d.next = self.in_count.val();
+        self.popc_q.d.next = self.in_popc.val();
+        self.and_q.d.next = self.in_and.val();
+        self.or_q.d.next = self.in_or.val();
+        self.rslot_q.d.next = self.in_rslot.val();
+        self.wlive_q.d.next = self.in_wlive.val();
+        self.too_big_q.d.next = self.in_too_big.val();
+        self.target_m1_q.d.next = self.in_target_m1.val();
+        self.target_le1_q.d.next = self.in_target_le1.val();
+        self.active_q.d.next = self.in_active.val();
+        self.ctl_op_q.d.next = self.in_ctl_op.val();
+        self.slot_q.d.next = self.in_slot.val();
+        self.warps_q.d.next = self.in_warps.val();
+        self.size_q.d.next = self.in_size.val();
+        self.ctl_warp_q.d.next = self.in_ctl_warp.val();
+        self.x_wlive_q.d.next = self.in_x_wlive.val();
+        self.x_blocked_q.d.next = self.in_x_blocked.val();
+        self.x_slot_q.d.next = self.in_x_slot.val();
+        self.x_sdec_q.d.next = self.in_x_sdec.val();
+        self.x_sempty_q.d.next = self.in_x_sempty.val();
+        self.x_last_q.d.next = self.in_x_last.val();
         self.c_valid_q.d.next = self.c_load.val();
         self.c_slot_q.d.next = self.c_slot_in.val();
         self.c_id_q.d.next = self.c_id_in.val();

@@ -93,7 +93,8 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     reg  regs__in_x_wlive;
     reg  regs__in_x_blocked;
     reg  [1:0] regs__in_x_slot;
-    reg  [3:0] regs__in_x_slive;
+    reg  [3:0] regs__in_x_sdec;
+    reg  regs__in_x_sempty;
     reg  [3:0] regs__in_x_last;
     reg  regs__c_load;
     reg  [1:0] regs__c_slot_in;
@@ -123,7 +124,8 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     wire  regs__b_x_wlive;
     wire  regs__b_x_blocked;
     wire  [1:0] regs__b_x_slot;
-    wire  [3:0] regs__b_x_slive;
+    wire  [3:0] regs__b_x_sdec;
+    wire  regs__b_x_sempty;
     wire  [3:0] regs__b_x_last;
     wire  regs__c_valid;
     wire  [1:0] regs__c_slot;
@@ -172,9 +174,11 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
     wire  slots__l_busy;
     reg  [1:0] slots__x_slot;
     reg  [3:0] slots__x_live_dec;
+    reg  slots__x_empty;
     reg  [1:0] slots__n_slot;
     reg  slots__n_launch;
-    wire  [3:0] slots__n_live;
+    wire  [3:0] slots__n_dec;
+    wire  slots__n_one;
     wire  [3:0] slots__n_last;
     reg  [1:0] slots__c_slot;
     reg  [3:0] slots__c_id;
@@ -315,7 +319,8 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .in_x_wlive(regs__in_x_wlive),
         .in_x_blocked(regs__in_x_blocked),
         .in_x_slot(regs__in_x_slot),
-        .in_x_slive(regs__in_x_slive),
+        .in_x_sdec(regs__in_x_sdec),
+        .in_x_sempty(regs__in_x_sempty),
         .in_x_last(regs__in_x_last),
         .c_load(regs__c_load),
         .c_slot_in(regs__c_slot_in),
@@ -345,7 +350,8 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .b_x_wlive(regs__b_x_wlive),
         .b_x_blocked(regs__b_x_blocked),
         .b_x_slot(regs__b_x_slot),
-        .b_x_slive(regs__b_x_slive),
+        .b_x_sdec(regs__b_x_sdec),
+        .b_x_sempty(regs__b_x_sempty),
         .b_x_last(regs__b_x_last),
         .c_valid(regs__c_valid),
         .c_slot(regs__c_slot),
@@ -398,9 +404,11 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         .l_busy(slots__l_busy),
         .x_slot(slots__x_slot),
         .x_live_dec(slots__x_live_dec),
+        .x_empty(slots__x_empty),
         .n_slot(slots__n_slot),
         .n_launch(slots__n_launch),
-        .n_live(slots__n_live),
+        .n_dec(slots__n_dec),
+        .n_one(slots__n_one),
         .n_last(slots__n_last),
         .c_slot(slots__c_slot),
         .c_id(slots__c_id),
@@ -550,8 +558,9 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         slots__w_id = regs__b_id;
         slots__l_slot = regs__b_slot;
         slots__x_slot = regs__b_x_slot;
-        x_live_dec = regs__b_x_slive - one;
+        x_live_dec = regs__b_x_sdec;
         slots__x_live_dec = x_live_dec;
+        slots__x_empty = regs__b_x_sempty;
         slots__c_slot = regs__c_slot;
         slots__c_id = regs__c_id;
         b_active = regs__b_active;
@@ -691,7 +700,7 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         warps__launch_slot = regs__b_slot;
         warps__launch_warps = regs__b_warps;
         warps__exit_en = exit_ok;
-        regs__c_load = exit_ok & |x_live_dec;
+        regs__c_load = exit_ok & ~regs__b_x_sempty;
         regs__c_slot_in = regs__b_x_slot;
         regs__c_id_in = regs__b_x_last;
         regs__c_live_in = x_live_dec;
@@ -760,7 +769,8 @@ module bar_w8_c3(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,
         regs__in_x_wlive = warps__x_live_n;
         regs__in_x_blocked = warps__x_blocked_n;
         regs__in_x_slot = warps__x_slot_n;
-        regs__in_x_slive = slots__n_live;
+        regs__in_x_sdec = slots__n_dec;
+        regs__in_x_sempty = slots__n_one;
         regs__in_x_last = slots__n_last;
         err = |code;
         err_code = code;
@@ -1312,7 +1322,7 @@ module bar_w8_c3__ram_popc__ram(read_address,read_clock,read_data,write_address,
 endmodule // bar_w8_c3__ram_popc__ram
 
 
-module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_slive,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_slive,b_x_last,c_valid,c_slot,c_id,c_live);
+module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
     
     // Module arguments
     input wire  clock;
@@ -1341,7 +1351,8 @@ module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
     input wire  in_x_wlive;
     input wire  in_x_blocked;
     input wire  [1:0] in_x_slot;
-    input wire  [3:0] in_x_slive;
+    input wire  [3:0] in_x_sdec;
+    input wire  in_x_sempty;
     input wire  [3:0] in_x_last;
     input wire  c_load;
     input wire  [1:0] c_slot_in;
@@ -1371,7 +1382,8 @@ module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
     output reg  b_x_wlive;
     output reg  b_x_blocked;
     output reg  [1:0] b_x_slot;
-    output reg  [3:0] b_x_slive;
+    output reg  [3:0] b_x_sdec;
+    output reg  b_x_sempty;
     output reg  [3:0] b_x_last;
     output reg  c_valid;
     output reg  [1:0] c_slot;
@@ -1451,9 +1463,12 @@ module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
     reg  [1:0] x_slot_q__d;
     wire  [1:0] x_slot_q__q;
     reg  x_slot_q__clock;
-    reg  [3:0] x_slive_q__d;
-    wire  [3:0] x_slive_q__q;
-    reg  x_slive_q__clock;
+    reg  [3:0] x_sdec_q__d;
+    wire  [3:0] x_sdec_q__q;
+    reg  x_sdec_q__clock;
+    reg  x_sempty_q__d;
+    wire  x_sempty_q__q;
+    reg  x_sempty_q__clock;
     reg  [3:0] x_last_q__d;
     wire  [3:0] x_last_q__q;
     reg  x_last_q__clock;
@@ -1591,10 +1606,15 @@ module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         .q(x_slot_q__q),
         .clock(x_slot_q__clock)
     );
-    bar_w8_c3__ram_count__byp_data_q x_slive_q(
-        .d(x_slive_q__d),
-        .q(x_slive_q__q),
-        .clock(x_slive_q__clock)
+    bar_w8_c3__ram_count__byp_data_q x_sdec_q(
+        .d(x_sdec_q__d),
+        .q(x_sdec_q__q),
+        .clock(x_sdec_q__clock)
+    );
+    bar_w8_c3__ram_count__byp_valid_q x_sempty_q(
+        .d(x_sempty_q__d),
+        .q(x_sempty_q__q),
+        .clock(x_sempty_q__clock)
     );
     bar_w8_c3__ram_count__byp_data_q x_last_q(
         .d(x_last_q__d),
@@ -1648,7 +1668,8 @@ module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         x_wlive_q__clock = clock;
         x_blocked_q__clock = clock;
         x_slot_q__clock = clock;
-        x_slive_q__clock = clock;
+        x_sdec_q__clock = clock;
+        x_sempty_q__clock = clock;
         x_last_q__clock = clock;
         c_valid_q__clock = clock;
         c_slot_q__clock = clock;
@@ -1678,7 +1699,8 @@ module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         x_wlive_q__d = x_wlive_q__q;
         x_blocked_q__d = x_blocked_q__q;
         x_slot_q__d = x_slot_q__q;
-        x_slive_q__d = x_slive_q__q;
+        x_sdec_q__d = x_sdec_q__q;
+        x_sempty_q__d = x_sempty_q__q;
         x_last_q__d = x_last_q__q;
         c_valid_q__d = c_valid_q__q;
         c_slot_q__d = c_slot_q__q;
@@ -1708,7 +1730,8 @@ module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         b_x_wlive = x_wlive_q__q;
         b_x_blocked = x_blocked_q__q;
         b_x_slot = x_slot_q__q;
-        b_x_slive = x_slive_q__q;
+        b_x_sdec = x_sdec_q__q;
+        b_x_sempty = x_sempty_q__q;
         b_x_last = x_last_q__q;
         c_valid = c_valid_q__q;
         c_slot = c_slot_q__q;
@@ -1716,58 +1739,31 @@ module bar_w8_c3__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         c_live = c_live_q__q;
         valid_q__d = take_req | take_ctl;
         ctl_q__d = take_ctl;
-        warp_q__d = 32'h0;
-        op_q__d = 32'h0;
-        id_q__d = 32'h0;
-        all_q__d = 1'b0;
-        count_q__d = 32'h0;
-        popc_q__d = 32'h0;
-        and_q__d = 1'b0;
-        or_q__d = 1'b0;
-        rslot_q__d = 32'h0;
-        wlive_q__d = 1'b0;
-        too_big_q__d = 1'b0;
-        target_m1_q__d = 32'h0;
-        target_le1_q__d = 1'b0;
-        active_q__d = 1'b0;
-        ctl_op_q__d = 1'b0;
-        slot_q__d = 32'h0;
-        warps_q__d = 32'h0;
-        size_q__d = 32'h0;
-        ctl_warp_q__d = 32'h0;
-        x_wlive_q__d = 1'b0;
-        x_blocked_q__d = 1'b0;
-        x_slot_q__d = 32'h0;
-        x_slive_q__d = 32'h0;
-        x_last_q__d = 32'h0;
-        if (take_req) begin
-            warp_q__d = in_warp;
-            op_q__d = in_op;
-            id_q__d = in_id;
-            all_q__d = in_all;
-            count_q__d = in_count;
-            popc_q__d = in_popc;
-            and_q__d = in_and;
-            or_q__d = in_or;
-            rslot_q__d = in_rslot;
-            wlive_q__d = in_wlive;
-            too_big_q__d = in_too_big;
-            target_m1_q__d = in_target_m1;
-            target_le1_q__d = in_target_le1;
-            active_q__d = in_active;
-        end
-        if (take_ctl) begin
-            ctl_op_q__d = in_ctl_op;
-            slot_q__d = in_slot;
-            warps_q__d = in_warps;
-            size_q__d = in_size;
-            ctl_warp_q__d = in_ctl_warp;
-            x_wlive_q__d = in_x_wlive;
-            x_blocked_q__d = in_x_blocked;
-            x_slot_q__d = in_x_slot;
-            x_slive_q__d = in_x_slive;
-            x_last_q__d = in_x_last;
-        end
+        warp_q__d = in_warp;
+        op_q__d = in_op;
+        id_q__d = in_id;
+        all_q__d = in_all;
+        count_q__d = in_count;
+        popc_q__d = in_popc;
+        and_q__d = in_and;
+        or_q__d = in_or;
+        rslot_q__d = in_rslot;
+        wlive_q__d = in_wlive;
+        too_big_q__d = in_too_big;
+        target_m1_q__d = in_target_m1;
+        target_le1_q__d = in_target_le1;
+        active_q__d = in_active;
+        ctl_op_q__d = in_ctl_op;
+        slot_q__d = in_slot;
+        warps_q__d = in_warps;
+        size_q__d = in_size;
+        ctl_warp_q__d = in_ctl_warp;
+        x_wlive_q__d = in_x_wlive;
+        x_blocked_q__d = in_x_blocked;
+        x_slot_q__d = in_x_slot;
+        x_sdec_q__d = in_x_sdec;
+        x_sempty_q__d = in_x_sempty;
+        x_last_q__d = in_x_last;
         c_valid_q__d = c_load;
         c_slot_q__d = c_slot_in;
         c_id_q__d = c_id_in;
@@ -1958,7 +1954,7 @@ module bar_w8_c3__size_pop(bits,count);
 endmodule // bar_w8_c3__size_pop
 
 
-module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,n_slot,n_launch,n_live,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
+module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_empty,n_slot,n_launch,n_dec,n_one,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -1975,9 +1971,11 @@ module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
     output reg  l_busy;
     input wire  [1:0] x_slot;
     input wire  [3:0] x_live_dec;
+    input wire  x_empty;
     input wire  [1:0] n_slot;
     input wire  n_launch;
-    output reg  [3:0] n_live;
+    output reg  [3:0] n_dec;
+    output reg  n_one;
     output reg  [3:0] n_last;
     input wire  [1:0] c_slot;
     input wire  [3:0] c_id;
@@ -2327,7 +2325,8 @@ module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
         a_live_m1 = 32'h0;
         a_live_le1 = 1'b0;
         a_active = 1'b0;
-        n_live = 32'h0;
+        n_dec = 32'h0;
+        n_one = 1'b0;
         n_last = 32'h0;
         l_in_range = 1'b0;
         l_busy = 1'b0;
@@ -2345,7 +2344,8 @@ module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
             l_last = last_all__0__q;
         end
         if (n_slot == slot_const__0) begin
-            n_live = live__0__q;
+            n_dec = live__0__q - one;
+            n_one = live__0__q == one;
             n_last = last_all__0__q;
         end
         if (c_slot == slot_const__0) begin
@@ -2363,7 +2363,8 @@ module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
             l_last = last_all__1__q;
         end
         if (n_slot == slot_const__1) begin
-            n_live = live__1__q;
+            n_dec = live__1__q - one;
+            n_one = live__1__q == one;
             n_last = last_all__1__q;
         end
         if (c_slot == slot_const__1) begin
@@ -2381,23 +2382,27 @@ module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
             l_last = last_all__2__q;
         end
         if (n_slot == slot_const__2) begin
-            n_live = live__2__q;
+            n_dec = live__2__q - one;
+            n_one = live__2__q == one;
             n_last = last_all__2__q;
         end
         if (c_slot == slot_const__2) begin
             c_active = |(active__2__q & c_bit);
         end
         if (launch_en & (l_slot == n_slot)) begin
-            n_live = launch_size;
+            n_dec = launch_size - one;
+            n_one = launch_size == one;
         end
         if (exit_en & (x_slot == n_slot)) begin
-            n_live = x_live_dec;
+            n_dec = x_live_dec - one;
+            n_one = x_live_dec == one;
         end
         if (last_en & (w_slot == n_slot)) begin
             n_last = w_id;
         end
         if (n_launch) begin
-            n_live = launch_size;
+            n_dec = launch_size - one;
+            n_one = launch_size == one;
             n_last = l_last;
         end
         if (c_clr & (c_slot == slot_const__0)) begin
@@ -2421,7 +2426,7 @@ module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
         end
         if (exit_en & (x_slot == slot_const__0)) begin
             live__0__d = x_live_dec;
-            if (~|x_live_dec) begin
+            if (x_empty) begin
                 busy__0__d = 1'b0;
                 size__0__d = 32'h0;
                 active__0__d = 32'h0;
@@ -2454,7 +2459,7 @@ module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
         end
         if (exit_en & (x_slot == slot_const__1)) begin
             live__1__d = x_live_dec;
-            if (~|x_live_dec) begin
+            if (x_empty) begin
                 busy__1__d = 1'b0;
                 size__1__d = 32'h0;
                 active__1__d = 32'h0;
@@ -2487,7 +2492,7 @@ module bar_w8_c3__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
         end
         if (exit_en & (x_slot == slot_const__2)) begin
             live__2__d = x_live_dec;
-            if (~|x_live_dec) begin
+            if (x_empty) begin
                 busy__2__d = 1'b0;
                 size__2__d = 32'h0;
                 active__2__d = 32'h0;

@@ -67,7 +67,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "inv",
         props: &["INV_live", "INV_slot", "INV_ins", "INV_slive", "INV_wait", "INV_all_cnt", "INV_pipe_q", "INV_pipe_a", "INV_pipe_x", "INV_pipe_ram"],
-        what: "strengthening invariants about the RTL's registers (taps) that need no assumption: INV_live: live = the RTL's live warps, each in a slot < C; INV_slot: slot fs's busy/size/live count = the RTL's (nothing in a slot >= C); INV_ins: fs's warps = the live warps whose RTL slot is fs; INV_slive: fs's live count = their number, busy iff nonzero, at most its size, at most W; INV_wait: waiting within blocked within live, blocked = waiting + the release register's mask; INV_all_cnt (the lemma): barrier (fs, fa) has no waiting warp while closed, and while open as an \"all\" phase its RTL count equals its number of waiting warps; INV_pipe_q: the RTL's stage-B register holds the event the monitor took (its predicate reduced); INV_pipe_a: stage A's look-ups in it (the warp's slot and live bit; for a live warp the barrier's active bit, the target less one and whether it is at most one, count > size) are the RTL's state, and no request is in stage B while stage C holds an exit; INV_pipe_x: with an EXIT in stage B, stage A's look-ups for it (the warp's live and blocked bits and slot, the slot's live count and last_all) are the RTL's state, and stage C's registered live count is its slot's; INV_pipe_ram: with a request in stage B (or an exit in stage C), each barrier RAM's word as the RTL reads it (the read register, or the forwarding register when the last write hit the read address) is the RAM's word of that barrier",
+        what: "strengthening invariants about the RTL's registers (taps) that need no assumption: INV_live: live = the RTL's live warps, each in a slot < C; INV_slot: slot fs's busy/size/live count = the RTL's (nothing in a slot >= C); INV_ins: fs's warps = the live warps whose RTL slot is fs; INV_slive: fs's live count = their number, busy iff nonzero, at most its size, at most W; INV_wait: waiting within blocked within live, blocked = waiting + the release register's mask; INV_all_cnt (the lemma): barrier (fs, fa) has no waiting warp while closed, and while open as an \"all\" phase its RTL count equals its number of waiting warps; INV_pipe_q: the RTL's stage-B register holds the event the monitor took (its predicate reduced); INV_pipe_a: stage A's look-ups in it (the warp's slot and live bit; for a live warp the barrier's active bit, the target less one and whether it is at most one, count > size) are the RTL's state, and no request is in stage B while stage C holds an exit; INV_pipe_x: with an EXIT in stage B, stage A's look-ups for it (the warp's live and blocked bits and slot, the slot's live count less one and whether it is 1 (for a slot < C), and last_all) are the RTL's state, and stage C's registered live count is its slot's; INV_pipe_ram: with a request in stage B (or an exit in stage C), each barrier RAM's word as the RTL reads it (the read register, or the forwarding register when the last write hit the read address) is the RAM's word of that barrier",
     },
     Group {
         name: "invb",
@@ -194,7 +194,8 @@ fn taps(cfg: &BarConfig) -> String {
         ("bxwlive", "x_wlive_q", 1),
         ("bxblk", "x_blocked_q", 1),
         ("bxslot", "x_slot_q", sb),
-        ("bxslive", "x_slive_q", cb),
+        ("bxsdec", "x_sdec_q", cb),
+        ("bxsempty", "x_sempty_q", 1),
         ("bxlast", "x_last_q", 4),
         ("cv", "c_valid_q", 1),
         ("cslot", "c_slot_q", sb),
@@ -398,7 +399,7 @@ const INVARIANTS: &str = "
                         && t_ble1 == (t_ball ? p_slive <= 1 : t_bcount <= 1)
                         && t_btoobig == (!t_ball && t_bcount > p_size)))));
       INV_pipe_x: assert ((!(t_bv && t_bc && t_bcop) || (t_bxwlive == t_live[t_bcwarp] && t_bxblk == t_blocked[t_bcwarp]
-                    && t_bxslot == p_xwslot && t_bxslive == p_xslive && t_bxlast == p_xlast))
+                    && t_bxslot == p_xwslot && (t_bxslot >= C || (t_bxsdec == p_xslive - 1'b1 && t_bxsempty == (p_xslive == 1))) && t_bxlast == p_xlast))
                     && (!t_cv || t_clive == p_cslive));
       INV_pipe_ram: assert (ram_ok_flags && ram_ok_exp && ram_ok_cnt && ram_ok_popc);
     end
