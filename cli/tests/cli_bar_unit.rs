@@ -115,7 +115,8 @@ fn cosim_passes_on_shipped_verilog_and_fails_on_a_broken_one() {
     // Inverted compare: the cosim reports the mismatch with port, cycle and replay; exit 1.
     let bad = tmp("bar-cosim-bad").join("bar_unit.v");
     let text_v = std::fs::read_to_string(&v).unwrap();
-    let good = "arr_done = ram_count__rd_data >= regs__b_target_m1;";
+    // (The count RAM's completion compare on its RAM word: `count_ram.rs`.)
+    let good = "reach_ram = mem__ram_data >= target_m1;";
     assert_eq!(
         text_v.matches(good).count(),
         1,
@@ -123,7 +124,7 @@ fn cosim_passes_on_shipped_verilog_and_fails_on_a_broken_one() {
     );
     std::fs::write(
         &bad,
-        text_v.replace(good, "arr_done = ram_count__rd_data > regs__b_target_m1;"),
+        text_v.replace(good, "reach_ram = mem__ram_data > target_m1;"),
     )
     .unwrap();
     let o = membar(&[

@@ -48,7 +48,8 @@
 //! - [`BarrierRam`] (`barrier_ram.rs`), three of them: the barrier words in block RAM —
 //!   flags (`all`, `kind`, `and_acc`, `or_acc`), `expected`, `popc`.
 //! - [`CountRam`] (`count_ram.rs`): the arrival counts in block RAM, with
-//!   the completion compare (`count + 1 >= target`).
+//!   the completion compare (`count + 1 >= target`). Both are built on
+//!   `RamFwd` (`ram_fwd.rs`): the RAM and its last write kept for forwarding.
 //! - [`ReleaseReg`] (`release_reg.rs`): the `rel_*` register.
 //! - [`BarrierAddr`] (`barrier_addr.rs`), three of them: the RAM address {slot, id}.
 //! - [`Popcount`] (`popcount.rs`): predicate popcount, launched CTA size.

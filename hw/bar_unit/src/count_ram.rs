@@ -9,11 +9,11 @@
 //!
 //! Timing: as in [`BarrierRam`], the word read in cycle *t + 1* is the RAM's
 //! output or, when the last edge wrote the address it read, that write
-//! (`fwd`). The compare with `target_m1` is the unit's critical decision
-//! (it gates the release register and the `active` bit), so it is made on
-//! the RAM's output and on the forwarded word in parallel and `fwd` selects
-//! the verdict: the forwarding multiplexer is behind the compare, not in
-//! front of it.
+//! ([`RamFwd`]'s `fwd`). The compare with `target_m1` is the unit's critical
+//! decision (it gates the release register and the `active` bit), so it is
+//! made on the RAM's output and on the forwarded word in parallel and `fwd`
+//! selects the verdict: the forwarding multiplexer is behind the compare,
+//! not in front of it.
 //!
 //! Ports (CB count bits, AB = SB + 4 address bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset (clears the forwarding register).
@@ -24,8 +24,11 @@
 //! - `rd_reaches` (out): `rd_data >= target_m1`.
 //!
 //! [`BarrierRam`]: crate::barrier_ram::BarrierRam
+//! [`RamFwd`]: crate::ram_fwd::RamFwd
 
 use rust_hdl::prelude::*;
+
+use crate::ram_fwd::RamFwd;
 
 /// The barriers' arrival counts in block RAM, with forwarding and the completion compare.
 #[derive(LogicBlock, Default)]
@@ -39,13 +42,7 @@ pub struct CountRam<const CB: usize, const AB: usize> {
     pub rd_data: Signal<Out, Bits<CB>>,
     pub target_m1: Signal<In, Bits<CB>>,
     pub rd_reaches: Signal<Out, Bit>,
-    ram: RAM<Bits<CB>, AB>,
-    byp_valid_q: DFF<Bit>,
-    /// The last write's address equals the last read's.
-    hit_q: DFF<Bit>,
-    byp_data_q: DFF<Bits<CB>>,
-    /// The read word is the forwarded write.
-    fwd: Signal<Local, Bit>,
+    mem: RamFwd<Bits<CB>, AB>,
     /// The compare on each source.
     reach_ram: Signal<Local, Bit>,
     reach_byp: Signal<Local, Bit>,
@@ -54,25 +51,20 @@ pub struct CountRam<const CB: usize, const AB: usize> {
 impl<const CB: usize, const AB: usize> Logic for CountRam<CB, AB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, byp_valid_q, hit_q, byp_data_q);
-        self.ram.read_clock.next = self.clock.val();
-        self.ram.write_clock.next = self.clock.val();
-        self.ram.read_address.next = self.rd_addr.val();
-        self.ram.write_address.next = self.wr_addr.val();
-        self.ram.write_data.next = self.wr_data.val();
-        self.ram.write_enable.next = self.wr_en.val();
-        self.byp_valid_q.d.next = self.wr_en.val() & !self.reset.val();
-        self.byp_data_q.d.next = self.wr_data.val();
-        self.hit_q.d.next = self.wr_addr.val() == self.rd_addr.val();
-        self.fwd.next = self.byp_valid_q.q.val() & self.hit_q.q.val();
-        self.rd_data.next = self.ram.read_data.val();
-        if self.fwd.val() {
-            self.rd_data.next = self.byp_data_q.q.val();
+        clock!(self, clock, mem);
+        self.mem.reset.next = self.reset.val();
+        self.mem.rd_addr.next = self.rd_addr.val();
+        self.mem.wr_en.next = self.wr_en.val();
+        self.mem.wr_addr.next = self.wr_addr.val();
+        self.mem.wr_data.next = self.wr_data.val();
+        self.rd_data.next = self.mem.ram_data.val();
+        if self.mem.fwd.val() {
+            self.rd_data.next = self.mem.byp_data.val();
         }
-        self.reach_ram.next = self.ram.read_data.val() >= self.target_m1.val();
-        self.reach_byp.next = self.byp_data_q.q.val() >= self.target_m1.val();
+        self.reach_ram.next = self.mem.ram_data.val() >= self.target_m1.val();
+        self.reach_byp.next = self.mem.byp_data.val() >= self.target_m1.val();
         self.rd_reaches.next = self.reach_ram.val();
-        if self.fwd.val() {
+        if self.mem.fwd.val() {
             self.rd_reaches.next = self.reach_byp.val();
         }
     }

@@ -835,6 +835,70 @@ module bar_w16_c4__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,t
     output reg  rd_reaches;
     
     // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [5:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [5:0] mem__wr_addr;
+    reg  [4:0] mem__wr_data;
+    wire  [4:0] mem__ram_data;
+    wire  [4:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Local signals
+    reg  reach_ram;
+    reg  reach_byp;
+    
+    // Sub module instances
+    bar_w16_c4__ram_count__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+        reach_ram = mem__ram_data >= target_m1;
+        reach_byp = mem__byp_data >= target_m1;
+        rd_reaches = reach_ram;
+        if (mem__fwd) begin
+            rd_reaches = reach_byp;
+        end
+    end
+    
+endmodule // bar_w16_c4__ram_count
+
+
+module bar_w16_c4__ram_count__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [5:0] rd_addr;
+    input wire  wr_en;
+    input wire  [5:0] wr_addr;
+    input wire  [4:0] wr_data;
+    output reg  [4:0] ram_data;
+    output reg  [4:0] byp_data;
+    output reg  fwd;
+    
+    // Stub signals
     reg  [5:0] ram__read_address;
     reg  ram__read_clock;
     wire  [4:0] ram__read_data;
@@ -852,13 +916,8 @@ module bar_w16_c4__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,t
     wire  [4:0] byp_data_q__q;
     reg  byp_data_q__clock;
     
-    // Local signals
-    reg  fwd;
-    reg  reach_ram;
-    reg  reach_byp;
-    
     // Sub module instances
-    bar_w16_c4__ram_count__ram ram(
+    bar_w16_c4__ram_count__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -867,17 +926,17 @@ module bar_w16_c4__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,t
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    bar_w16_c4__ram_count__byp_valid_q byp_valid_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q hit_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q byp_data_q(
+    bar_w16_c4__ram_count__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -900,23 +959,15 @@ module bar_w16_c4__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,t
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
         fwd = byp_valid_q__q & hit_q__q;
-        rd_data = ram__read_data;
-        if (fwd) begin
-            rd_data = byp_data_q__q;
-        end
-        reach_ram = ram__read_data >= target_m1;
-        reach_byp = byp_data_q__q >= target_m1;
-        rd_reaches = reach_ram;
-        if (fwd) begin
-            rd_reaches = reach_byp;
-        end
     end
     
-endmodule // bar_w16_c4__ram_count
+endmodule // bar_w16_c4__ram_count__mem
 
 
-module bar_w16_c4__ram_count__byp_data_q(d,q,clock);
+module bar_w16_c4__ram_count__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -932,10 +983,10 @@ module bar_w16_c4__ram_count__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w16_c4__ram_count__byp_data_q
+endmodule // bar_w16_c4__ram_count__mem__byp_data_q
 
 
-module bar_w16_c4__ram_count__byp_valid_q(d,q,clock);
+module bar_w16_c4__ram_count__mem__byp_valid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -951,10 +1002,10 @@ module bar_w16_c4__ram_count__byp_valid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w16_c4__ram_count__byp_valid_q
+endmodule // bar_w16_c4__ram_count__mem__byp_valid_q
 
 
-module bar_w16_c4__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module bar_w16_c4__ram_count__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -980,7 +1031,7 @@ module bar_w16_c4__ram_count__ram(read_address,read_clock,read_data,write_addres
        end
     end
                 
-endmodule // bar_w16_c4__ram_count__ram
+endmodule // bar_w16_c4__ram_count__mem__ram
 
 
 module bar_w16_c4__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -995,69 +1046,40 @@ module bar_w16_c4__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_dat
     output reg  [4:0] rd_data;
     
     // Stub signals
-    reg  [5:0] ram__read_address;
-    reg  ram__read_clock;
-    wire  [4:0] ram__read_data;
-    reg  [5:0] ram__write_address;
-    reg  ram__write_clock;
-    reg  [4:0] ram__write_data;
-    reg  ram__write_enable;
-    reg  byp_valid_q__d;
-    wire  byp_valid_q__q;
-    reg  byp_valid_q__clock;
-    reg  hit_q__d;
-    wire  hit_q__q;
-    reg  hit_q__clock;
-    reg  [4:0] byp_data_q__d;
-    wire  [4:0] byp_data_q__q;
-    reg  byp_data_q__clock;
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [5:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [5:0] mem__wr_addr;
+    reg  [4:0] mem__wr_data;
+    wire  [4:0] mem__ram_data;
+    wire  [4:0] mem__byp_data;
+    wire  mem__fwd;
     
     // Sub module instances
-    bar_w16_c4__ram_count__ram ram(
-        .read_address(ram__read_address),
-        .read_clock(ram__read_clock),
-        .read_data(ram__read_data),
-        .write_address(ram__write_address),
-        .write_clock(ram__write_clock),
-        .write_data(ram__write_data),
-        .write_enable(ram__write_enable)
-    );
-    bar_w16_c4__ram_count__byp_valid_q byp_valid_q(
-        .d(byp_valid_q__d),
-        .q(byp_valid_q__q),
-        .clock(byp_valid_q__clock)
-    );
-    bar_w16_c4__ram_count__byp_valid_q hit_q(
-        .d(hit_q__d),
-        .q(hit_q__q),
-        .clock(hit_q__clock)
-    );
-    bar_w16_c4__ram_count__byp_data_q byp_data_q(
-        .d(byp_data_q__d),
-        .q(byp_data_q__q),
-        .clock(byp_data_q__clock)
+    bar_w16_c4__ram_count__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
     );
     
     // Update code
     always @(*) begin
-        byp_valid_q__clock = clock;
-        hit_q__clock = clock;
-        byp_data_q__clock = clock;
-        byp_valid_q__d = byp_valid_q__q;
-        hit_q__d = hit_q__q;
-        byp_data_q__d = byp_data_q__q;
-        ram__read_clock = clock;
-        ram__write_clock = clock;
-        ram__read_address = rd_addr;
-        ram__write_address = wr_addr;
-        ram__write_data = wr_data;
-        ram__write_enable = wr_en;
-        byp_valid_q__d = wr_en & ~reset;
-        byp_data_q__d = wr_data;
-        hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
         end
     end
     
@@ -1074,6 +1096,60 @@ module bar_w16_c4__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     input wire  [5:0] wr_addr;
     input wire  [5:0] wr_data;
     output reg  [5:0] rd_data;
+    
+    // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [5:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [5:0] mem__wr_addr;
+    reg  [5:0] mem__wr_data;
+    wire  [5:0] mem__ram_data;
+    wire  [5:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Sub module instances
+    bar_w16_c4__ram_flags__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+    end
+    
+endmodule // bar_w16_c4__ram_flags
+
+
+module bar_w16_c4__ram_flags__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [5:0] rd_addr;
+    input wire  wr_en;
+    input wire  [5:0] wr_addr;
+    input wire  [5:0] wr_data;
+    output reg  [5:0] ram_data;
+    output reg  [5:0] byp_data;
+    output reg  fwd;
     
     // Stub signals
     reg  [5:0] ram__read_address;
@@ -1094,7 +1170,7 @@ module bar_w16_c4__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     reg  byp_data_q__clock;
     
     // Sub module instances
-    bar_w16_c4__ram_flags__ram ram(
+    bar_w16_c4__ram_flags__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -1103,17 +1179,17 @@ module bar_w16_c4__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    bar_w16_c4__ram_count__byp_valid_q byp_valid_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q hit_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    bar_w16_c4__ram_flags__byp_data_q byp_data_q(
+    bar_w16_c4__ram_flags__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -1136,16 +1212,15 @@ module bar_w16_c4__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
-        end
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // bar_w16_c4__ram_flags
+endmodule // bar_w16_c4__ram_flags__mem
 
 
-module bar_w16_c4__ram_flags__byp_data_q(d,q,clock);
+module bar_w16_c4__ram_flags__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -1161,10 +1236,10 @@ module bar_w16_c4__ram_flags__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w16_c4__ram_flags__byp_data_q
+endmodule // bar_w16_c4__ram_flags__mem__byp_data_q
 
 
-module bar_w16_c4__ram_flags__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module bar_w16_c4__ram_flags__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -1190,7 +1265,7 @@ module bar_w16_c4__ram_flags__ram(read_address,read_clock,read_data,write_addres
        end
     end
                 
-endmodule // bar_w16_c4__ram_flags__ram
+endmodule // bar_w16_c4__ram_flags__mem__ram
 
 
 module bar_w16_c4__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -1203,6 +1278,60 @@ module bar_w16_c4__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     input wire  [5:0] wr_addr;
     input wire  [9:0] wr_data;
     output reg  [9:0] rd_data;
+    
+    // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [5:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [5:0] mem__wr_addr;
+    reg  [9:0] mem__wr_data;
+    wire  [9:0] mem__ram_data;
+    wire  [9:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Sub module instances
+    bar_w16_c4__ram_popc__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+    end
+    
+endmodule // bar_w16_c4__ram_popc
+
+
+module bar_w16_c4__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [5:0] rd_addr;
+    input wire  wr_en;
+    input wire  [5:0] wr_addr;
+    input wire  [9:0] wr_data;
+    output reg  [9:0] ram_data;
+    output reg  [9:0] byp_data;
+    output reg  fwd;
     
     // Stub signals
     reg  [5:0] ram__read_address;
@@ -1223,7 +1352,7 @@ module bar_w16_c4__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     reg  byp_data_q__clock;
     
     // Sub module instances
-    bar_w16_c4__ram_popc__ram ram(
+    bar_w16_c4__ram_popc__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -1232,17 +1361,17 @@ module bar_w16_c4__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    bar_w16_c4__ram_count__byp_valid_q byp_valid_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q hit_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    bar_w16_c4__ram_popc__byp_data_q byp_data_q(
+    bar_w16_c4__ram_popc__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -1265,16 +1394,15 @@ module bar_w16_c4__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
-        end
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // bar_w16_c4__ram_popc
+endmodule // bar_w16_c4__ram_popc__mem
 
 
-module bar_w16_c4__ram_popc__byp_data_q(d,q,clock);
+module bar_w16_c4__ram_popc__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1290,10 +1418,10 @@ module bar_w16_c4__ram_popc__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w16_c4__ram_popc__byp_data_q
+endmodule // bar_w16_c4__ram_popc__mem__byp_data_q
 
 
-module bar_w16_c4__ram_popc__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module bar_w16_c4__ram_popc__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -1319,7 +1447,7 @@ module bar_w16_c4__ram_popc__ram(read_address,read_clock,read_data,write_address
        end
     end
                 
-endmodule // bar_w16_c4__ram_popc__ram
+endmodule // bar_w16_c4__ram_popc__mem__ram
 
 
 module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
@@ -1486,12 +1614,12 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     reg  c_live_q__clock;
     
     // Sub module instances
-    bar_w16_c4__ram_count__byp_valid_q valid_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q ctl_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q ctl_q(
         .d(ctl_q__d),
         .q(ctl_q__q),
         .clock(ctl_q__clock)
@@ -1511,27 +1639,27 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(id_q__q),
         .clock(id_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q all_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q all_q(
         .d(all_q__d),
         .q(all_q__q),
         .clock(all_q__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q count_q(
+    bar_w16_c4__ram_count__mem__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    bar_w16_c4__ram_popc__byp_data_q popc_q(
+    bar_w16_c4__ram_popc__mem__byp_data_q popc_q(
         .d(popc_q__d),
         .q(popc_q__q),
         .clock(popc_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q and_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q and_q(
         .d(and_q__d),
         .q(and_q__q),
         .clock(and_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q or_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q or_q(
         .d(or_q__d),
         .q(or_q__q),
         .clock(or_q__clock)
@@ -1541,32 +1669,32 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(rslot_q__q),
         .clock(rslot_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q wlive_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q wlive_q(
         .d(wlive_q__d),
         .q(wlive_q__q),
         .clock(wlive_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q too_big_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q too_big_q(
         .d(too_big_q__d),
         .q(too_big_q__q),
         .clock(too_big_q__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q target_m1_q(
+    bar_w16_c4__ram_count__mem__byp_data_q target_m1_q(
         .d(target_m1_q__d),
         .q(target_m1_q__q),
         .clock(target_m1_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q target_le1_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q target_le1_q(
         .d(target_le1_q__d),
         .q(target_le1_q__q),
         .clock(target_le1_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q active_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q active_q(
         .d(active_q__d),
         .q(active_q__q),
         .clock(active_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q ctl_op_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q ctl_op_q(
         .d(ctl_op_q__d),
         .q(ctl_op_q__q),
         .clock(ctl_op_q__clock)
@@ -1581,7 +1709,7 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(warps_q__q),
         .clock(warps_q__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q size_q(
+    bar_w16_c4__ram_count__mem__byp_data_q size_q(
         .d(size_q__d),
         .q(size_q__q),
         .clock(size_q__clock)
@@ -1591,12 +1719,12 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(ctl_warp_q__q),
         .clock(ctl_warp_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q x_wlive_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q x_wlive_q(
         .d(x_wlive_q__d),
         .q(x_wlive_q__q),
         .clock(x_wlive_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q x_blocked_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q x_blocked_q(
         .d(x_blocked_q__d),
         .q(x_blocked_q__q),
         .clock(x_blocked_q__clock)
@@ -1606,12 +1734,12 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(x_slot_q__q),
         .clock(x_slot_q__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q x_sdec_q(
+    bar_w16_c4__ram_count__mem__byp_data_q x_sdec_q(
         .d(x_sdec_q__d),
         .q(x_sdec_q__q),
         .clock(x_sdec_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q x_sempty_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q x_sempty_q(
         .d(x_sempty_q__d),
         .q(x_sempty_q__q),
         .clock(x_sempty_q__clock)
@@ -1621,7 +1749,7 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(x_last_q__q),
         .clock(x_last_q__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q c_valid_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q c_valid_q(
         .d(c_valid_q__d),
         .q(c_valid_q__q),
         .clock(c_valid_q__clock)
@@ -1636,7 +1764,7 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(c_id_q__q),
         .clock(c_id_q__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q c_live_q(
+    bar_w16_c4__ram_count__mem__byp_data_q c_live_q(
         .d(c_live_q__d),
         .q(c_live_q__q),
         .clock(c_live_q__clock)
@@ -1893,7 +2021,7 @@ module bar_w16_c4__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,do
     reg  result_q__clock;
     
     // Sub module instances
-    bar_w16_c4__ram_count__byp_valid_q valid_q(
+    bar_w16_c4__ram_count__mem__byp_valid_q valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
@@ -1918,7 +2046,7 @@ module bar_w16_c4__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,do
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    bar_w16_c4__ram_popc__byp_data_q result_q(
+    bar_w16_c4__ram_popc__mem__byp_data_q result_q(
         .d(result_q__d),
         .q(result_q__q),
         .clock(result_q__clock)
@@ -2101,62 +2229,62 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
     reg  [3:0] l_last;
     
     // Sub module instances
-    bar_w16_c4__ram_count__byp_valid_q busy__0(
+    bar_w16_c4__ram_count__mem__byp_valid_q busy__0(
         .d(busy__0__d),
         .q(busy__0__q),
         .clock(busy__0__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q busy__1(
+    bar_w16_c4__ram_count__mem__byp_valid_q busy__1(
         .d(busy__1__d),
         .q(busy__1__q),
         .clock(busy__1__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q busy__2(
+    bar_w16_c4__ram_count__mem__byp_valid_q busy__2(
         .d(busy__2__d),
         .q(busy__2__q),
         .clock(busy__2__clock)
     );
-    bar_w16_c4__ram_count__byp_valid_q busy__3(
+    bar_w16_c4__ram_count__mem__byp_valid_q busy__3(
         .d(busy__3__d),
         .q(busy__3__q),
         .clock(busy__3__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q size__0(
+    bar_w16_c4__ram_count__mem__byp_data_q size__0(
         .d(size__0__d),
         .q(size__0__q),
         .clock(size__0__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q size__1(
+    bar_w16_c4__ram_count__mem__byp_data_q size__1(
         .d(size__1__d),
         .q(size__1__q),
         .clock(size__1__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q size__2(
+    bar_w16_c4__ram_count__mem__byp_data_q size__2(
         .d(size__2__d),
         .q(size__2__q),
         .clock(size__2__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q size__3(
+    bar_w16_c4__ram_count__mem__byp_data_q size__3(
         .d(size__3__d),
         .q(size__3__q),
         .clock(size__3__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q live__0(
+    bar_w16_c4__ram_count__mem__byp_data_q live__0(
         .d(live__0__d),
         .q(live__0__q),
         .clock(live__0__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q live__1(
+    bar_w16_c4__ram_count__mem__byp_data_q live__1(
         .d(live__1__d),
         .q(live__1__q),
         .clock(live__1__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q live__2(
+    bar_w16_c4__ram_count__mem__byp_data_q live__2(
         .d(live__2__d),
         .q(live__2__q),
         .clock(live__2__clock)
     );
-    bar_w16_c4__ram_count__byp_data_q live__3(
+    bar_w16_c4__ram_count__mem__byp_data_q live__3(
         .d(live__3__d),
         .q(live__3__q),
         .clock(live__3__clock)

@@ -835,6 +835,70 @@ module bar_w8_c1__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,ta
     output reg  rd_reaches;
     
     // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [4:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [4:0] mem__wr_addr;
+    reg  [3:0] mem__wr_data;
+    wire  [3:0] mem__ram_data;
+    wire  [3:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Local signals
+    reg  reach_ram;
+    reg  reach_byp;
+    
+    // Sub module instances
+    bar_w8_c1__ram_count__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+        reach_ram = mem__ram_data >= target_m1;
+        reach_byp = mem__byp_data >= target_m1;
+        rd_reaches = reach_ram;
+        if (mem__fwd) begin
+            rd_reaches = reach_byp;
+        end
+    end
+    
+endmodule // bar_w8_c1__ram_count
+
+
+module bar_w8_c1__ram_count__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [3:0] wr_data;
+    output reg  [3:0] ram_data;
+    output reg  [3:0] byp_data;
+    output reg  fwd;
+    
+    // Stub signals
     reg  [4:0] ram__read_address;
     reg  ram__read_clock;
     wire  [3:0] ram__read_data;
@@ -852,13 +916,8 @@ module bar_w8_c1__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,ta
     wire  [3:0] byp_data_q__q;
     reg  byp_data_q__clock;
     
-    // Local signals
-    reg  fwd;
-    reg  reach_ram;
-    reg  reach_byp;
-    
     // Sub module instances
-    bar_w8_c1__ram_count__ram ram(
+    bar_w8_c1__ram_count__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -867,17 +926,17 @@ module bar_w8_c1__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,ta
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    bar_w8_c1__ram_count__byp_valid_q byp_valid_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q hit_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q byp_data_q(
+    bar_w8_c1__ram_count__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -900,23 +959,15 @@ module bar_w8_c1__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,ta
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
         fwd = byp_valid_q__q & hit_q__q;
-        rd_data = ram__read_data;
-        if (fwd) begin
-            rd_data = byp_data_q__q;
-        end
-        reach_ram = ram__read_data >= target_m1;
-        reach_byp = byp_data_q__q >= target_m1;
-        rd_reaches = reach_ram;
-        if (fwd) begin
-            rd_reaches = reach_byp;
-        end
     end
     
-endmodule // bar_w8_c1__ram_count
+endmodule // bar_w8_c1__ram_count__mem
 
 
-module bar_w8_c1__ram_count__byp_data_q(d,q,clock);
+module bar_w8_c1__ram_count__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -932,10 +983,10 @@ module bar_w8_c1__ram_count__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w8_c1__ram_count__byp_data_q
+endmodule // bar_w8_c1__ram_count__mem__byp_data_q
 
 
-module bar_w8_c1__ram_count__byp_valid_q(d,q,clock);
+module bar_w8_c1__ram_count__mem__byp_valid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -951,10 +1002,10 @@ module bar_w8_c1__ram_count__byp_valid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w8_c1__ram_count__byp_valid_q
+endmodule // bar_w8_c1__ram_count__mem__byp_valid_q
 
 
-module bar_w8_c1__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module bar_w8_c1__ram_count__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -980,7 +1031,7 @@ module bar_w8_c1__ram_count__ram(read_address,read_clock,read_data,write_address
        end
     end
                 
-endmodule // bar_w8_c1__ram_count__ram
+endmodule // bar_w8_c1__ram_count__mem__ram
 
 
 module bar_w8_c1__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -995,69 +1046,40 @@ module bar_w8_c1__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data
     output reg  [3:0] rd_data;
     
     // Stub signals
-    reg  [4:0] ram__read_address;
-    reg  ram__read_clock;
-    wire  [3:0] ram__read_data;
-    reg  [4:0] ram__write_address;
-    reg  ram__write_clock;
-    reg  [3:0] ram__write_data;
-    reg  ram__write_enable;
-    reg  byp_valid_q__d;
-    wire  byp_valid_q__q;
-    reg  byp_valid_q__clock;
-    reg  hit_q__d;
-    wire  hit_q__q;
-    reg  hit_q__clock;
-    reg  [3:0] byp_data_q__d;
-    wire  [3:0] byp_data_q__q;
-    reg  byp_data_q__clock;
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [4:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [4:0] mem__wr_addr;
+    reg  [3:0] mem__wr_data;
+    wire  [3:0] mem__ram_data;
+    wire  [3:0] mem__byp_data;
+    wire  mem__fwd;
     
     // Sub module instances
-    bar_w8_c1__ram_count__ram ram(
-        .read_address(ram__read_address),
-        .read_clock(ram__read_clock),
-        .read_data(ram__read_data),
-        .write_address(ram__write_address),
-        .write_clock(ram__write_clock),
-        .write_data(ram__write_data),
-        .write_enable(ram__write_enable)
-    );
-    bar_w8_c1__ram_count__byp_valid_q byp_valid_q(
-        .d(byp_valid_q__d),
-        .q(byp_valid_q__q),
-        .clock(byp_valid_q__clock)
-    );
-    bar_w8_c1__ram_count__byp_valid_q hit_q(
-        .d(hit_q__d),
-        .q(hit_q__q),
-        .clock(hit_q__clock)
-    );
-    bar_w8_c1__ram_count__byp_data_q byp_data_q(
-        .d(byp_data_q__d),
-        .q(byp_data_q__q),
-        .clock(byp_data_q__clock)
+    bar_w8_c1__ram_count__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
     );
     
     // Update code
     always @(*) begin
-        byp_valid_q__clock = clock;
-        hit_q__clock = clock;
-        byp_data_q__clock = clock;
-        byp_valid_q__d = byp_valid_q__q;
-        hit_q__d = hit_q__q;
-        byp_data_q__d = byp_data_q__q;
-        ram__read_clock = clock;
-        ram__write_clock = clock;
-        ram__read_address = rd_addr;
-        ram__write_address = wr_addr;
-        ram__write_data = wr_data;
-        ram__write_enable = wr_en;
-        byp_valid_q__d = wr_en & ~reset;
-        byp_data_q__d = wr_data;
-        hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
         end
     end
     
@@ -1074,6 +1096,60 @@ module bar_w8_c1__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     input wire  [4:0] wr_addr;
     input wire  [5:0] wr_data;
     output reg  [5:0] rd_data;
+    
+    // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [4:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [4:0] mem__wr_addr;
+    reg  [5:0] mem__wr_data;
+    wire  [5:0] mem__ram_data;
+    wire  [5:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Sub module instances
+    bar_w8_c1__ram_flags__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+    end
+    
+endmodule // bar_w8_c1__ram_flags
+
+
+module bar_w8_c1__ram_flags__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [5:0] wr_data;
+    output reg  [5:0] ram_data;
+    output reg  [5:0] byp_data;
+    output reg  fwd;
     
     // Stub signals
     reg  [4:0] ram__read_address;
@@ -1094,7 +1170,7 @@ module bar_w8_c1__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     reg  byp_data_q__clock;
     
     // Sub module instances
-    bar_w8_c1__ram_flags__ram ram(
+    bar_w8_c1__ram_flags__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -1103,17 +1179,17 @@ module bar_w8_c1__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    bar_w8_c1__ram_count__byp_valid_q byp_valid_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q hit_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    bar_w8_c1__ram_flags__byp_data_q byp_data_q(
+    bar_w8_c1__ram_flags__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -1136,16 +1212,15 @@ module bar_w8_c1__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
-        end
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // bar_w8_c1__ram_flags
+endmodule // bar_w8_c1__ram_flags__mem
 
 
-module bar_w8_c1__ram_flags__byp_data_q(d,q,clock);
+module bar_w8_c1__ram_flags__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -1161,10 +1236,10 @@ module bar_w8_c1__ram_flags__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w8_c1__ram_flags__byp_data_q
+endmodule // bar_w8_c1__ram_flags__mem__byp_data_q
 
 
-module bar_w8_c1__ram_flags__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module bar_w8_c1__ram_flags__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -1190,7 +1265,7 @@ module bar_w8_c1__ram_flags__ram(read_address,read_clock,read_data,write_address
        end
     end
                 
-endmodule // bar_w8_c1__ram_flags__ram
+endmodule // bar_w8_c1__ram_flags__mem__ram
 
 
 module bar_w8_c1__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -1203,6 +1278,60 @@ module bar_w8_c1__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     input wire  [4:0] wr_addr;
     input wire  [8:0] wr_data;
     output reg  [8:0] rd_data;
+    
+    // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [4:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [4:0] mem__wr_addr;
+    reg  [8:0] mem__wr_data;
+    wire  [8:0] mem__ram_data;
+    wire  [8:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Sub module instances
+    bar_w8_c1__ram_popc__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+    end
+    
+endmodule // bar_w8_c1__ram_popc
+
+
+module bar_w8_c1__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [8:0] wr_data;
+    output reg  [8:0] ram_data;
+    output reg  [8:0] byp_data;
+    output reg  fwd;
     
     // Stub signals
     reg  [4:0] ram__read_address;
@@ -1223,7 +1352,7 @@ module bar_w8_c1__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     reg  byp_data_q__clock;
     
     // Sub module instances
-    bar_w8_c1__ram_popc__ram ram(
+    bar_w8_c1__ram_popc__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -1232,17 +1361,17 @@ module bar_w8_c1__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    bar_w8_c1__ram_count__byp_valid_q byp_valid_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q hit_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    bar_w8_c1__ram_popc__byp_data_q byp_data_q(
+    bar_w8_c1__ram_popc__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -1265,16 +1394,15 @@ module bar_w8_c1__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
-        end
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // bar_w8_c1__ram_popc
+endmodule // bar_w8_c1__ram_popc__mem
 
 
-module bar_w8_c1__ram_popc__byp_data_q(d,q,clock);
+module bar_w8_c1__ram_popc__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -1290,10 +1418,10 @@ module bar_w8_c1__ram_popc__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // bar_w8_c1__ram_popc__byp_data_q
+endmodule // bar_w8_c1__ram_popc__mem__byp_data_q
 
 
-module bar_w8_c1__ram_popc__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module bar_w8_c1__ram_popc__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -1319,7 +1447,7 @@ module bar_w8_c1__ram_popc__ram(read_address,read_clock,read_data,write_address,
        end
     end
                 
-endmodule // bar_w8_c1__ram_popc__ram
+endmodule // bar_w8_c1__ram_popc__mem__ram
 
 
 module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
@@ -1486,12 +1614,12 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
     reg  c_live_q__clock;
     
     // Sub module instances
-    bar_w8_c1__ram_count__byp_valid_q valid_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q ctl_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q ctl_q(
         .d(ctl_q__d),
         .q(ctl_q__q),
         .clock(ctl_q__clock)
@@ -1506,72 +1634,72 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q id_q(
+    bar_w8_c1__ram_count__mem__byp_data_q id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q all_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q all_q(
         .d(all_q__d),
         .q(all_q__q),
         .clock(all_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q count_q(
+    bar_w8_c1__ram_count__mem__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    bar_w8_c1__ram_popc__byp_data_q popc_q(
+    bar_w8_c1__ram_popc__mem__byp_data_q popc_q(
         .d(popc_q__d),
         .q(popc_q__q),
         .clock(popc_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q and_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q and_q(
         .d(and_q__d),
         .q(and_q__q),
         .clock(and_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q or_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q or_q(
         .d(or_q__d),
         .q(or_q__q),
         .clock(or_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q rslot_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q rslot_q(
         .d(rslot_q__d),
         .q(rslot_q__q),
         .clock(rslot_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q wlive_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q wlive_q(
         .d(wlive_q__d),
         .q(wlive_q__q),
         .clock(wlive_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q too_big_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q too_big_q(
         .d(too_big_q__d),
         .q(too_big_q__q),
         .clock(too_big_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q target_m1_q(
+    bar_w8_c1__ram_count__mem__byp_data_q target_m1_q(
         .d(target_m1_q__d),
         .q(target_m1_q__q),
         .clock(target_m1_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q target_le1_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q target_le1_q(
         .d(target_le1_q__d),
         .q(target_le1_q__q),
         .clock(target_le1_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q active_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q active_q(
         .d(active_q__d),
         .q(active_q__q),
         .clock(active_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q ctl_op_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q ctl_op_q(
         .d(ctl_op_q__d),
         .q(ctl_op_q__q),
         .clock(ctl_op_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q slot_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
@@ -1581,7 +1709,7 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         .q(warps_q__q),
         .clock(warps_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q size_q(
+    bar_w8_c1__ram_count__mem__byp_data_q size_q(
         .d(size_q__d),
         .q(size_q__q),
         .clock(size_q__clock)
@@ -1591,52 +1719,52 @@ module bar_w8_c1__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,
         .q(ctl_warp_q__q),
         .clock(ctl_warp_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q x_wlive_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q x_wlive_q(
         .d(x_wlive_q__d),
         .q(x_wlive_q__q),
         .clock(x_wlive_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q x_blocked_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q x_blocked_q(
         .d(x_blocked_q__d),
         .q(x_blocked_q__q),
         .clock(x_blocked_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q x_slot_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q x_slot_q(
         .d(x_slot_q__d),
         .q(x_slot_q__q),
         .clock(x_slot_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q x_sdec_q(
+    bar_w8_c1__ram_count__mem__byp_data_q x_sdec_q(
         .d(x_sdec_q__d),
         .q(x_sdec_q__q),
         .clock(x_sdec_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q x_sempty_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q x_sempty_q(
         .d(x_sempty_q__d),
         .q(x_sempty_q__q),
         .clock(x_sempty_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q x_last_q(
+    bar_w8_c1__ram_count__mem__byp_data_q x_last_q(
         .d(x_last_q__d),
         .q(x_last_q__q),
         .clock(x_last_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q c_valid_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q c_valid_q(
         .d(c_valid_q__d),
         .q(c_valid_q__q),
         .clock(c_valid_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q c_slot_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q c_slot_q(
         .d(c_slot_q__d),
         .q(c_slot_q__q),
         .clock(c_slot_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q c_id_q(
+    bar_w8_c1__ram_count__mem__byp_data_q c_id_q(
         .d(c_id_q__d),
         .q(c_id_q__q),
         .clock(c_id_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q c_live_q(
+    bar_w8_c1__ram_count__mem__byp_data_q c_live_q(
         .d(c_live_q__d),
         .q(c_live_q__q),
         .clock(c_live_q__clock)
@@ -1855,17 +1983,17 @@ module bar_w8_c1__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,don
     reg  result_q__clock;
     
     // Sub module instances
-    bar_w8_c1__ram_count__byp_valid_q valid_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q slot_q(
+    bar_w8_c1__ram_count__mem__byp_valid_q slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q id_q(
+    bar_w8_c1__ram_count__mem__byp_data_q id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
@@ -1880,7 +2008,7 @@ module bar_w8_c1__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,don
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    bar_w8_c1__ram_popc__byp_data_q result_q(
+    bar_w8_c1__ram_popc__mem__byp_data_q result_q(
         .d(result_q__d),
         .q(result_q__q),
         .clock(result_q__clock)
@@ -2015,17 +2143,17 @@ module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
     reg  [3:0] l_last;
     
     // Sub module instances
-    bar_w8_c1__ram_count__byp_valid_q busy__0(
+    bar_w8_c1__ram_count__mem__byp_valid_q busy__0(
         .d(busy__0__d),
         .q(busy__0__q),
         .clock(busy__0__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q size__0(
+    bar_w8_c1__ram_count__mem__byp_data_q size__0(
         .d(size__0__d),
         .q(size__0__q),
         .clock(size__0__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q live__0(
+    bar_w8_c1__ram_count__mem__byp_data_q live__0(
         .d(live__0__d),
         .q(live__0__q),
         .clock(live__0__clock)
@@ -2035,7 +2163,7 @@ module bar_w8_c1__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_li
         .q(active__0__q),
         .clock(active__0__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q last_all__0(
+    bar_w8_c1__ram_count__mem__byp_data_q last_all__0(
         .d(last_all__0__d),
         .q(last_all__0__q),
         .clock(last_all__0__clock)
@@ -2428,82 +2556,82 @@ module bar_w8_c1__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_
         .q(blocked_q__q),
         .clock(blocked_q__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q wslot__0(
+    bar_w8_c1__ram_count__mem__byp_valid_q wslot__0(
         .d(wslot__0__d),
         .q(wslot__0__q),
         .clock(wslot__0__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q wslot__1(
+    bar_w8_c1__ram_count__mem__byp_valid_q wslot__1(
         .d(wslot__1__d),
         .q(wslot__1__q),
         .clock(wslot__1__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q wslot__2(
+    bar_w8_c1__ram_count__mem__byp_valid_q wslot__2(
         .d(wslot__2__d),
         .q(wslot__2__q),
         .clock(wslot__2__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q wslot__3(
+    bar_w8_c1__ram_count__mem__byp_valid_q wslot__3(
         .d(wslot__3__d),
         .q(wslot__3__q),
         .clock(wslot__3__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q wslot__4(
+    bar_w8_c1__ram_count__mem__byp_valid_q wslot__4(
         .d(wslot__4__d),
         .q(wslot__4__q),
         .clock(wslot__4__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q wslot__5(
+    bar_w8_c1__ram_count__mem__byp_valid_q wslot__5(
         .d(wslot__5__d),
         .q(wslot__5__q),
         .clock(wslot__5__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q wslot__6(
+    bar_w8_c1__ram_count__mem__byp_valid_q wslot__6(
         .d(wslot__6__d),
         .q(wslot__6__q),
         .clock(wslot__6__clock)
     );
-    bar_w8_c1__ram_count__byp_valid_q wslot__7(
+    bar_w8_c1__ram_count__mem__byp_valid_q wslot__7(
         .d(wslot__7__d),
         .q(wslot__7__q),
         .clock(wslot__7__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q wbar__0(
+    bar_w8_c1__ram_count__mem__byp_data_q wbar__0(
         .d(wbar__0__d),
         .q(wbar__0__q),
         .clock(wbar__0__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q wbar__1(
+    bar_w8_c1__ram_count__mem__byp_data_q wbar__1(
         .d(wbar__1__d),
         .q(wbar__1__q),
         .clock(wbar__1__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q wbar__2(
+    bar_w8_c1__ram_count__mem__byp_data_q wbar__2(
         .d(wbar__2__d),
         .q(wbar__2__q),
         .clock(wbar__2__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q wbar__3(
+    bar_w8_c1__ram_count__mem__byp_data_q wbar__3(
         .d(wbar__3__d),
         .q(wbar__3__q),
         .clock(wbar__3__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q wbar__4(
+    bar_w8_c1__ram_count__mem__byp_data_q wbar__4(
         .d(wbar__4__d),
         .q(wbar__4__q),
         .clock(wbar__4__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q wbar__5(
+    bar_w8_c1__ram_count__mem__byp_data_q wbar__5(
         .d(wbar__5__d),
         .q(wbar__5__q),
         .clock(wbar__5__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q wbar__6(
+    bar_w8_c1__ram_count__mem__byp_data_q wbar__6(
         .d(wbar__6__d),
         .q(wbar__6__q),
         .clock(wbar__6__clock)
     );
-    bar_w8_c1__ram_count__byp_data_q wbar__7(
+    bar_w8_c1__ram_count__mem__byp_data_q wbar__7(
         .d(wbar__7__d),
         .q(wbar__7__q),
         .clock(wbar__7__clock)

@@ -2316,6 +2316,70 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,w
     output reg  rd_reaches;
     
     // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [4:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [4:0] mem__wr_addr;
+    reg  [3:0] mem__wr_data;
+    wire  [3:0] mem__ram_data;
+    wire  [3:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Local signals
+    reg  reach_ram;
+    reg  reach_byp;
+    
+    // Sub module instances
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+        reach_ram = mem__ram_data >= target_m1;
+        reach_byp = mem__byp_data >= target_m1;
+        rd_reaches = reach_ram;
+        if (mem__fwd) begin
+            rd_reaches = reach_byp;
+        end
+    end
+    
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count
+
+
+module smsync_w8_k2_c1_m8_g2__bar__ram_count__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [3:0] wr_data;
+    output reg  [3:0] ram_data;
+    output reg  [3:0] byp_data;
+    output reg  fwd;
+    
+    // Stub signals
     reg  [4:0] ram__read_address;
     reg  ram__read_clock;
     wire  [3:0] ram__read_data;
@@ -2333,13 +2397,8 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,w
     wire  [3:0] byp_data_q__q;
     reg  byp_data_q__clock;
     
-    // Local signals
-    reg  fwd;
-    reg  reach_ram;
-    reg  reach_byp;
-    
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__ram ram(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -2358,7 +2417,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,w
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q byp_data_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -2381,23 +2440,15 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,w
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
         fwd = byp_valid_q__q & hit_q__q;
-        rd_data = ram__read_data;
-        if (fwd) begin
-            rd_data = byp_data_q__q;
-        end
-        reach_ram = ram__read_data >= target_m1;
-        reach_byp = byp_data_q__q >= target_m1;
-        rd_reaches = reach_ram;
-        if (fwd) begin
-            rd_reaches = reach_byp;
-        end
     end
     
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count__mem
 
 
-module smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q(d,q,clock);
+module smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -2413,10 +2464,10 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q
 
 
-module smsync_w8_k2_c1_m8_g2__bar__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -2442,7 +2493,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_count__ram(read_address,read_clock,read_d
        end
     end
                 
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count__ram
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__ram
 
 
 module smsync_w8_k2_c1_m8_g2__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -2457,69 +2508,40 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_add
     output reg  [3:0] rd_data;
     
     // Stub signals
-    reg  [4:0] ram__read_address;
-    reg  ram__read_clock;
-    wire  [3:0] ram__read_data;
-    reg  [4:0] ram__write_address;
-    reg  ram__write_clock;
-    reg  [3:0] ram__write_data;
-    reg  ram__write_enable;
-    reg  byp_valid_q__d;
-    wire  byp_valid_q__q;
-    reg  byp_valid_q__clock;
-    reg  hit_q__d;
-    wire  hit_q__q;
-    reg  hit_q__clock;
-    reg  [3:0] byp_data_q__d;
-    wire  [3:0] byp_data_q__q;
-    reg  byp_data_q__clock;
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [4:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [4:0] mem__wr_addr;
+    reg  [3:0] mem__wr_data;
+    wire  [3:0] mem__ram_data;
+    wire  [3:0] mem__byp_data;
+    wire  mem__fwd;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__ram ram(
-        .read_address(ram__read_address),
-        .read_clock(ram__read_clock),
-        .read_data(ram__read_data),
-        .write_address(ram__write_address),
-        .write_clock(ram__write_clock),
-        .write_data(ram__write_data),
-        .write_enable(ram__write_enable)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__any byp_valid_q(
-        .d(byp_valid_q__d),
-        .q(byp_valid_q__q),
-        .clock(byp_valid_q__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__any hit_q(
-        .d(hit_q__d),
-        .q(hit_q__q),
-        .clock(hit_q__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q byp_data_q(
-        .d(byp_data_q__d),
-        .q(byp_data_q__q),
-        .clock(byp_data_q__clock)
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
     );
     
     // Update code
     always @(*) begin
-        byp_valid_q__clock = clock;
-        hit_q__clock = clock;
-        byp_data_q__clock = clock;
-        byp_valid_q__d = byp_valid_q__q;
-        hit_q__d = hit_q__q;
-        byp_data_q__d = byp_data_q__q;
-        ram__read_clock = clock;
-        ram__write_clock = clock;
-        ram__read_address = rd_addr;
-        ram__write_address = wr_addr;
-        ram__write_data = wr_data;
-        ram__write_enable = wr_en;
-        byp_valid_q__d = wr_en & ~reset;
-        byp_data_q__d = wr_data;
-        hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
         end
     end
     
@@ -2536,6 +2558,60 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,w
     input wire  [4:0] wr_addr;
     input wire  [5:0] wr_data;
     output reg  [5:0] rd_data;
+    
+    // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [4:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [4:0] mem__wr_addr;
+    reg  [5:0] mem__wr_data;
+    wire  [5:0] mem__ram_data;
+    wire  [5:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Sub module instances
+    smsync_w8_k2_c1_m8_g2__bar__ram_flags__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+    end
+    
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_flags
+
+
+module smsync_w8_k2_c1_m8_g2__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [5:0] wr_data;
+    output reg  [5:0] ram_data;
+    output reg  [5:0] byp_data;
+    output reg  fwd;
     
     // Stub signals
     reg  [4:0] ram__read_address;
@@ -2556,7 +2632,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,w
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__bar__ram_flags__ram ram(
+    smsync_w8_k2_c1_m8_g2__bar__ram_flags__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -2575,7 +2651,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,w
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_flags__byp_data_q byp_data_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_flags__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -2598,16 +2674,15 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,w
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
-        end
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_flags
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_flags__mem
 
 
-module smsync_w8_k2_c1_m8_g2__bar__ram_flags__byp_data_q(d,q,clock);
+module smsync_w8_k2_c1_m8_g2__bar__ram_flags__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -2623,10 +2698,10 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_flags__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_flags__byp_data_q
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_flags__mem__byp_data_q
 
 
-module smsync_w8_k2_c1_m8_g2__bar__ram_flags__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w8_k2_c1_m8_g2__bar__ram_flags__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -2652,7 +2727,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_flags__ram(read_address,read_clock,read_d
        end
     end
                 
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_flags__ram
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_flags__mem__ram
 
 
 module smsync_w8_k2_c1_m8_g2__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -2665,6 +2740,60 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr
     input wire  [4:0] wr_addr;
     input wire  [8:0] wr_data;
     output reg  [8:0] rd_data;
+    
+    // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [4:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [4:0] mem__wr_addr;
+    reg  [8:0] mem__wr_data;
+    wire  [8:0] mem__ram_data;
+    wire  [8:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Sub module instances
+    smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+    end
+    
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_popc
+
+
+module smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [8:0] wr_data;
+    output reg  [8:0] ram_data;
+    output reg  [8:0] byp_data;
+    output reg  fwd;
     
     // Stub signals
     reg  [4:0] ram__read_address;
@@ -2685,7 +2814,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__bar__ram_popc__ram ram(
+    smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -2704,7 +2833,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_popc__byp_data_q byp_data_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -2727,16 +2856,15 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
-        end
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_popc
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem
 
 
-module smsync_w8_k2_c1_m8_g2__bar__ram_popc__byp_data_q(d,q,clock);
+module smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -2752,10 +2880,10 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_popc__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_popc__byp_data_q
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__byp_data_q
 
 
-module smsync_w8_k2_c1_m8_g2__bar__ram_popc__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -2781,7 +2909,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_popc__ram(read_address,read_clock,read_da
        end
     end
                 
-endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_popc__ram
+endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__ram
 
 
 module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
@@ -2968,7 +3096,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q id_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
@@ -2978,12 +3106,12 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(all_q__q),
         .clock(all_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q count_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_popc__byp_data_q popc_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__byp_data_q popc_q(
         .d(popc_q__d),
         .q(popc_q__q),
         .clock(popc_q__clock)
@@ -3013,7 +3141,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(too_big_q__q),
         .clock(too_big_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q target_m1_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q target_m1_q(
         .d(target_m1_q__d),
         .q(target_m1_q__q),
         .clock(target_m1_q__clock)
@@ -3043,7 +3171,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(warps_q__q),
         .clock(warps_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q size_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q size_q(
         .d(size_q__d),
         .q(size_q__q),
         .clock(size_q__clock)
@@ -3068,7 +3196,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(x_slot_q__q),
         .clock(x_slot_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q x_sdec_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q x_sdec_q(
         .d(x_sdec_q__d),
         .q(x_sdec_q__q),
         .clock(x_sdec_q__clock)
@@ -3078,7 +3206,7 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(x_sempty_q__q),
         .clock(x_sempty_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q x_last_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q x_last_q(
         .d(x_last_q__d),
         .q(x_last_q__q),
         .clock(x_last_q__clock)
@@ -3093,12 +3221,12 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(c_slot_q__q),
         .clock(c_slot_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q c_id_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q c_id_q(
         .d(c_id_q__d),
         .q(c_id_q__q),
         .clock(c_id_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q c_live_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q c_live_q(
         .d(c_live_q__d),
         .q(c_live_q__q),
         .clock(c_live_q__clock)
@@ -3327,7 +3455,7 @@ module smsync_w8_k2_c1_m8_g2__bar__rel(clock,reset,done,done_slot,done_id,done_m
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q id_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
@@ -3342,7 +3470,7 @@ module smsync_w8_k2_c1_m8_g2__bar__rel(clock,reset,done,done_slot,done_id,done_m
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_popc__byp_data_q result_q(
+    smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__byp_data_q result_q(
         .d(result_q__d),
         .q(result_q__q),
         .clock(result_q__clock)
@@ -3482,12 +3610,12 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         .q(busy__0__q),
         .clock(busy__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q size__0(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q size__0(
         .d(size__0__d),
         .q(size__0__q),
         .clock(size__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q live__0(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q live__0(
         .d(live__0__d),
         .q(live__0__q),
         .clock(live__0__clock)
@@ -3497,7 +3625,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         .q(active__0__q),
         .clock(active__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q last_all__0(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q last_all__0(
         .d(last_all__0__d),
         .q(last_all__0__q),
         .clock(last_all__0__clock)
@@ -3930,42 +4058,42 @@ module smsync_w8_k2_c1_m8_g2__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_s
         .q(wslot__7__q),
         .clock(wslot__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q wbar__0(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q wbar__0(
         .d(wbar__0__d),
         .q(wbar__0__q),
         .clock(wbar__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q wbar__1(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q wbar__1(
         .d(wbar__1__d),
         .q(wbar__1__q),
         .clock(wbar__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q wbar__2(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q wbar__2(
         .d(wbar__2__d),
         .q(wbar__2__q),
         .clock(wbar__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q wbar__3(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q wbar__3(
         .d(wbar__3__d),
         .q(wbar__3__q),
         .clock(wbar__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q wbar__4(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q wbar__4(
         .d(wbar__4__d),
         .q(wbar__4__q),
         .clock(wbar__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q wbar__5(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q wbar__5(
         .d(wbar__5__d),
         .q(wbar__5__q),
         .clock(wbar__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q wbar__6(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q wbar__6(
         .d(wbar__6__d),
         .q(wbar__6__q),
         .clock(wbar__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q wbar__7(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q wbar__7(
         .d(wbar__7__d),
         .q(wbar__7__q),
         .clock(wbar__7__clock)
@@ -5671,7 +5799,7 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q rsp_op_r(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
@@ -5701,7 +5829,7 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
         .q(err_src_r__q),
         .clock(err_src_r__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q err_cause_r(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q err_cause_r(
         .d(err_cause_r__d),
         .q(err_cause_r__q),
         .clock(err_cause_r__clock)
@@ -6005,42 +6133,42 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q timer__0(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q timer__1(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q timer__2(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q timer__3(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q timer__4(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q timer__5(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q timer__6(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q timer__7(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
@@ -7117,7 +7245,7 @@ module smsync_w8_k2_c1_m8_g2__membar__coalescer(clock,reset,joining,req_level,op
         .q(open__q),
         .clock(open__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q nmem(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q nmem(
         .d(nmem__d),
         .q(nmem__q),
         .clock(nmem__clock)
@@ -7335,12 +7463,12 @@ module smsync_w8_k2_c1_m8_g2__membar__counters(io__clock,io__reset,io__open_tag,
     reg  [1:0] ack_okv;
     
     // Sub module instances
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q cnt__0(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    smsync_w8_k2_c1_m8_g2__bar__ram_count__byp_data_q cnt__1(
+    smsync_w8_k2_c1_m8_g2__bar__ram_count__mem__byp_data_q cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)

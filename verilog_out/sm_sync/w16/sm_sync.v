@@ -2811,6 +2811,70 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
     output reg  rd_reaches;
     
     // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [5:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [5:0] mem__wr_addr;
+    reg  [4:0] mem__wr_data;
+    wire  [4:0] mem__ram_data;
+    wire  [4:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Local signals
+    reg  reach_ram;
+    reg  reach_byp;
+    
+    // Sub module instances
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+        reach_ram = mem__ram_data >= target_m1;
+        reach_byp = mem__byp_data >= target_m1;
+        rd_reaches = reach_ram;
+        if (mem__fwd) begin
+            rd_reaches = reach_byp;
+        end
+    end
+    
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count
+
+
+module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [5:0] rd_addr;
+    input wire  wr_en;
+    input wire  [5:0] wr_addr;
+    input wire  [4:0] wr_data;
+    output reg  [4:0] ram_data;
+    output reg  [4:0] byp_data;
+    output reg  fwd;
+    
+    // Stub signals
     reg  [5:0] ram__read_address;
     reg  ram__read_clock;
     wire  [4:0] ram__read_data;
@@ -2828,13 +2892,8 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
     wire  [4:0] byp_data_q__q;
     reg  byp_data_q__clock;
     
-    // Local signals
-    reg  fwd;
-    reg  reach_ram;
-    reg  reach_byp;
-    
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__ram ram(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -2853,7 +2912,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q byp_data_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -2876,23 +2935,15 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
         fwd = byp_valid_q__q & hit_q__q;
-        rd_data = ram__read_data;
-        if (fwd) begin
-            rd_data = byp_data_q__q;
-        end
-        reach_ram = ram__read_data >= target_m1;
-        reach_byp = byp_data_q__q >= target_m1;
-        rd_reaches = reach_ram;
-        if (fwd) begin
-            rd_reaches = reach_byp;
-        end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count__mem
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -2908,10 +2959,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_count__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -2937,7 +2988,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count__ram(read_address,read_clock,read
        end
     end
                 
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count__ram
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__ram
 
 
 module smsync_w16_k4_c4_m32_g4__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -2952,69 +3003,40 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_a
     output reg  [4:0] rd_data;
     
     // Stub signals
-    reg  [5:0] ram__read_address;
-    reg  ram__read_clock;
-    wire  [4:0] ram__read_data;
-    reg  [5:0] ram__write_address;
-    reg  ram__write_clock;
-    reg  [4:0] ram__write_data;
-    reg  ram__write_enable;
-    reg  byp_valid_q__d;
-    wire  byp_valid_q__q;
-    reg  byp_valid_q__clock;
-    reg  hit_q__d;
-    wire  hit_q__q;
-    reg  hit_q__clock;
-    reg  [4:0] byp_data_q__d;
-    wire  [4:0] byp_data_q__q;
-    reg  byp_data_q__clock;
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [5:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [5:0] mem__wr_addr;
+    reg  [4:0] mem__wr_data;
+    wire  [4:0] mem__ram_data;
+    wire  [4:0] mem__byp_data;
+    wire  mem__fwd;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__ram ram(
-        .read_address(ram__read_address),
-        .read_clock(ram__read_clock),
-        .read_data(ram__read_data),
-        .write_address(ram__write_address),
-        .write_clock(ram__write_clock),
-        .write_data(ram__write_data),
-        .write_enable(ram__write_enable)
-    );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any byp_valid_q(
-        .d(byp_valid_q__d),
-        .q(byp_valid_q__q),
-        .clock(byp_valid_q__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any hit_q(
-        .d(hit_q__d),
-        .q(hit_q__q),
-        .clock(hit_q__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q byp_data_q(
-        .d(byp_data_q__d),
-        .q(byp_data_q__q),
-        .clock(byp_data_q__clock)
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
     );
     
     // Update code
     always @(*) begin
-        byp_valid_q__clock = clock;
-        hit_q__clock = clock;
-        byp_data_q__clock = clock;
-        byp_valid_q__d = byp_valid_q__q;
-        hit_q__d = hit_q__q;
-        byp_data_q__d = byp_data_q__q;
-        ram__read_clock = clock;
-        ram__write_clock = clock;
-        ram__read_address = rd_addr;
-        ram__write_address = wr_addr;
-        ram__write_data = wr_data;
-        ram__write_enable = wr_en;
-        byp_valid_q__d = wr_en & ~reset;
-        byp_data_q__d = wr_data;
-        hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
         end
     end
     
@@ -3031,6 +3053,60 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
     input wire  [5:0] wr_addr;
     input wire  [5:0] wr_data;
     output reg  [5:0] rd_data;
+    
+    // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [5:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [5:0] mem__wr_addr;
+    reg  [5:0] mem__wr_data;
+    wire  [5:0] mem__ram_data;
+    wire  [5:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Sub module instances
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+    end
+    
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags
+
+
+module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [5:0] rd_addr;
+    input wire  wr_en;
+    input wire  [5:0] wr_addr;
+    input wire  [5:0] wr_data;
+    output reg  [5:0] ram_data;
+    output reg  [5:0] byp_data;
+    output reg  fwd;
     
     // Stub signals
     reg  [5:0] ram__read_address;
@@ -3051,7 +3127,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__ram ram(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -3070,7 +3146,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q byp_data_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -3093,16 +3169,15 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
-        end
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -3118,10 +3193,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_flags__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -3147,7 +3222,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags__ram(read_address,read_clock,read
        end
     end
                 
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags__ram
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__ram
 
 
 module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
@@ -3160,6 +3235,60 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
     input wire  [5:0] wr_addr;
     input wire  [9:0] wr_data;
     output reg  [9:0] rd_data;
+    
+    // Stub signals
+    reg  mem__clock;
+    reg  mem__reset;
+    reg  [5:0] mem__rd_addr;
+    reg  mem__wr_en;
+    reg  [5:0] mem__wr_addr;
+    reg  [9:0] mem__wr_data;
+    wire  [9:0] mem__ram_data;
+    wire  [9:0] mem__byp_data;
+    wire  mem__fwd;
+    
+    // Sub module instances
+    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem mem(
+        .clock(mem__clock),
+        .reset(mem__reset),
+        .rd_addr(mem__rd_addr),
+        .wr_en(mem__wr_en),
+        .wr_addr(mem__wr_addr),
+        .wr_data(mem__wr_data),
+        .ram_data(mem__ram_data),
+        .byp_data(mem__byp_data),
+        .fwd(mem__fwd)
+    );
+    
+    // Update code
+    always @(*) begin
+        mem__clock = clock;
+        mem__reset = reset;
+        mem__rd_addr = rd_addr;
+        mem__wr_en = wr_en;
+        mem__wr_addr = wr_addr;
+        mem__wr_data = wr_data;
+        rd_data = mem__ram_data;
+        if (mem__fwd) begin
+            rd_data = mem__byp_data;
+        end
+    end
+    
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc
+
+
+module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [5:0] rd_addr;
+    input wire  wr_en;
+    input wire  [5:0] wr_addr;
+    input wire  [9:0] wr_data;
+    output reg  [9:0] ram_data;
+    output reg  [9:0] byp_data;
+    output reg  fwd;
     
     // Stub signals
     reg  [5:0] ram__read_address;
@@ -3180,7 +3309,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc__ram ram(
+    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -3199,7 +3328,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc__byp_data_q byp_data_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -3222,16 +3351,15 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
         byp_valid_q__d = wr_en & ~reset;
         byp_data_q__d = wr_data;
         hit_q__d = wr_addr == rd_addr;
-        rd_data = ram__read_data;
-        if (byp_valid_q__q & hit_q__q) begin
-            rd_data = byp_data_q__q;
-        end
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_popc__byp_data_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -3247,10 +3375,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc__byp_data_q
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_popc__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -3276,7 +3404,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc__ram(read_address,read_clock,read_
        end
     end
                 
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc__ram
+endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__ram
 
 
 module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
@@ -3473,12 +3601,12 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(all_q__q),
         .clock(all_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q count_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc__byp_data_q popc_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q popc_q(
         .d(popc_q__d),
         .q(popc_q__q),
         .clock(popc_q__clock)
@@ -3508,7 +3636,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(too_big_q__q),
         .clock(too_big_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q target_m1_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q target_m1_q(
         .d(target_m1_q__d),
         .q(target_m1_q__q),
         .clock(target_m1_q__clock)
@@ -3538,7 +3666,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(warps_q__q),
         .clock(warps_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q size_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size_q(
         .d(size_q__d),
         .q(size_q__q),
         .clock(size_q__clock)
@@ -3563,7 +3691,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(x_slot_q__q),
         .clock(x_slot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q x_sdec_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q x_sdec_q(
         .d(x_sdec_q__d),
         .q(x_sdec_q__q),
         .clock(x_sdec_q__clock)
@@ -3593,7 +3721,7 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         .q(c_id_q__q),
         .clock(c_id_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q c_live_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q c_live_q(
         .d(c_live_q__d),
         .q(c_live_q__q),
         .clock(c_live_q__clock)
@@ -3837,7 +3965,7 @@ module smsync_w16_k4_c4_m32_g4__bar__rel(clock,reset,done,done_slot,done_id,done
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc__byp_data_q result_q(
+    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q result_q(
         .d(result_q__d),
         .q(result_q__q),
         .clock(result_q__clock)
@@ -4040,42 +4168,42 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_count,a_too
         .q(busy__3__q),
         .clock(busy__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q size__0(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size__0(
         .d(size__0__d),
         .q(size__0__q),
         .clock(size__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q size__1(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size__1(
         .d(size__1__d),
         .q(size__1__q),
         .clock(size__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q size__2(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size__2(
         .d(size__2__d),
         .q(size__2__q),
         .clock(size__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q size__3(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size__3(
         .d(size__3__d),
         .q(size__3__q),
         .clock(size__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q live__0(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q live__0(
         .d(live__0__d),
         .q(live__0__q),
         .clock(live__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q live__1(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q live__1(
         .d(live__1__d),
         .q(live__1__q),
         .clock(live__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q live__2(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q live__2(
         .d(live__2__d),
         .q(live__2__q),
         .clock(live__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q live__3(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q live__3(
         .d(live__3__d),
         .q(live__3__q),
         .clock(live__3__clock)
@@ -8713,162 +8841,162 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__0(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__1(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__2(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__3(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__4(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__5(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__6(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__7(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__8(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__9(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__10(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__11(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__12(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__13(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__14(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q wentry__15(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__0(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__1(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__2(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__3(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__4(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__5(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__6(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__7(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__8(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__8(
         .d(timer__8__d),
         .q(timer__8__q),
         .clock(timer__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__9(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__9(
         .d(timer__9__d),
         .q(timer__9__q),
         .clock(timer__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__10(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__10(
         .d(timer__10__d),
         .q(timer__10__q),
         .clock(timer__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__11(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__11(
         .d(timer__11__d),
         .q(timer__11__q),
         .clock(timer__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__12(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__12(
         .d(timer__12__d),
         .q(timer__12__q),
         .clock(timer__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__13(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__13(
         .d(timer__13__d),
         .q(timer__13__q),
         .clock(timer__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__14(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__14(
         .d(timer__14__d),
         .q(timer__14__q),
         .clock(timer__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q timer__15(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__15(
         .d(timer__15__d),
         .q(timer__15__q),
         .clock(timer__15__clock)
@@ -10233,7 +10361,7 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
         .q(open__q),
         .clock(open__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__byp_data_q nmem(
+    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q nmem(
         .d(nmem__d),
         .q(nmem__q),
         .clock(nmem__clock)
@@ -10486,22 +10614,22 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
     reg  [3:0] ack_okv;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q cnt__0(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q cnt__1(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q cnt__2(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q cnt__2(
         .d(cnt__2__d),
         .q(cnt__2__q),
         .clock(cnt__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__byp_data_q cnt__3(
+    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q cnt__3(
         .d(cnt__3__d),
         .q(cnt__3__q),
         .clock(cnt__3__clock)

@@ -161,7 +161,7 @@ fn taps(cfg: &BarConfig) -> String {
                 t.push(Tap::new(
                     format!("t_{f}_{k}_{a}"),
                     width(f),
-                    format!("dut.core.{r}.ram.mem[{}]", k * 16 + a),
+                    format!("dut.core.{r}.mem.ram.mem[{}]", k * 16 + a),
                 ));
             }
         }
@@ -205,7 +205,7 @@ fn taps(cfg: &BarConfig) -> String {
         t.push(Tap::new(format!("t_{n}"), wd, format!("{rt}.{r}.q")));
     }
     for (f, r) in RAMS {
-        let d = format!("dut.core.{r}");
+        let d = format!("dut.core.{r}.mem");
         t.push(Tap::new(
             format!("t_{f}_bv"),
             1,

@@ -181,10 +181,11 @@ fn cosim_bar_unit_hammers_one_ram_word_back_to_back() {
     let cfg = shipped("w8_c1");
     let text = std::fs::read_to_string(emitted("w8_c1")).unwrap();
     let module = text
-        .find("module bar_w8_c1__ram_count(")
+        .find("module bar_w8_c1__ram_count__mem(")
         .expect("the emitted text changed: update the mutation");
-    // (`fwd` selects the forwarded word for `rd_data` and the verdict of
-    // the completion compare made on both sources: `count_ram.rs`.)
+    // (`fwd`, in the count RAM's `ram_fwd.rs`, selects the forwarded word for
+    // `rd_data` and the verdict of the completion compare made on both
+    // sources: `count_ram.rs`.)
     let fwd = "fwd = byp_valid_q__q & hit_q__q;";
     let at = module
         + text[module..]
@@ -221,7 +222,7 @@ fn every_shipped_configuration_is_cosimulated() {
 }
 
 /// Bug injection: in the emitted w8_c1 file, stage B's completion compare
-/// of an arrival at an open barrier (`reach_ram = ram__read_data >=
+/// of an arrival at an open barrier (`reach_ram = mem__ram_data >=
 /// target_m1` in the count RAM, i.e. count + 1 ≥ target, and the same
 /// compare on the forwarded word, `reach_byp`) becomes `>`. Such a barrier
 /// then completes one arrival late, so the first difference must be
@@ -234,8 +235,8 @@ fn injected_compare_bug_is_caught_at_the_predicted_port_and_cycle() {
     let text = std::fs::read_to_string(emitted("w8_c1")).unwrap();
     let mut bad = text.clone();
     for good in [
-        "reach_ram = ram__read_data >= target_m1;",
-        "reach_byp = byp_data_q__q >= target_m1;",
+        "reach_ram = mem__ram_data >= target_m1;",
+        "reach_byp = mem__byp_data >= target_m1;",
     ] {
         assert_eq!(
             text.matches(good).count(),

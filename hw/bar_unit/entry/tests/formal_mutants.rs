@@ -109,9 +109,9 @@ const BAR_MUTANTS: &[Mutant] = &[
         "bar_complete_late",
         "B1/B7: a barrier completes one arrival late",
         None,
-        "reach_ram = ram__read_data >= target_m1;",
-        "ram__read_data >= target_m1",
-        "ram__read_data > target_m1",
+        "reach_ram = mem__ram_data >= target_m1;",
+        "mem__ram_data >= target_m1",
+        "mem__ram_data > target_m1",
         "b1",
     ),
     mutant(
