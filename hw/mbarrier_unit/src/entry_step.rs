@@ -1,9 +1,9 @@
-//! Entry step: one port's read-modify-write of one barrier entry, purely
-//! combinational; the unit chains three of them each cycle (complete-tx,
-//! remote arrive, operation), each seeing the previous one's result.
+//! Entry step: one request's read-modify-write of one barrier entry, purely
+//! combinational; the unit steps one request a cycle (a complete-tx, a
+//! remote arrive or an operation), on the read register of its entry.
 //!
 //! Implements the golden kernel's (`mbarrier_unit_model::mbarrier_unit::eval`)
-//! per-port entry update: the checks of steps 1-3 (uninit, bad count,
+//! entry update of the step: the checks (uninit, bad count,
 //! tx range (of the result, or the operand itself above the range),
 //! underflow, in that priority), the counter arithmetic
 //! (`pending -= count`, `expected -= count` for a drop, `tx += / -= amt`) and

@@ -9,9 +9,11 @@
 //! | file | block | kernel part |
 //! | --- | --- | --- |
 //! | `mbarrier_unit.rs` | [`MbarrierUnit`]: top, wiring, reset gating | — |
-//! | `entry_file.rs` | M entries, chained read ports, write-back | `State::entries`, step order |
-//! | `entry_step.rs` | one port's checks + update + completion (×3) | steps 1–3, `complete_if_due` |
-//! | `op_port.rs` | op decode/checks, response and `err` registers | step 3, reported error |
+//! | `port_arbiter.rs` | one request a cycle over the three ports (`*_ready`) | `grant`, `State::pp` |
+//! | `request_reg.rs` | the accepted request | `State::req` |
+//! | `entry_file.rs` | M entries, the read register (with forwarding), write-back | `State::entries` |
+//! | `entry_step.rs` | the step's checks + update + completion | the step, `complete_if_due` |
+//! | `op_port.rs` | decode/checks of the stepped request, response and `err` registers | the step, reported error |
 //! | `waiters.rs` | try_wait suspension, decisions, wake registers | `State::waiters`, decisions |
 //! | `wake_arbiter.rs` | F round-robin wake grants | wake arbiter, `State::rr` |
 //!
@@ -42,6 +44,8 @@ pub mod hdl_dut;
 pub mod ip_release;
 pub mod mbarrier_unit;
 pub mod op_port;
+pub mod port_arbiter;
+pub mod request_reg;
 pub mod verilog;
 pub mod waiters;
 pub mod wake_arbiter;

@@ -7,14 +7,20 @@
 //! forces every output low while `reset` is high (the model's reset: outputs
 //! idle, `op_ready` low).
 //!
+//! One request a cycle: the port arbiter grants one of the three request
+//! ports (`*_ready`), the request is registered, and the next cycle steps
+//! it on its entry (`docs/mbarrier_ram_design.md`).
+//!
 //! Blocks (one per file):
-//! - [`EntryFile`] (`entry_file.rs`): the M entries, three chained read
-//!   ports with forwarding, write-back (kernel: `State::entries`, step order).
-//! - [`EntryStep`] × 3 (`entry_step.rs`): `ctx_step` (step 1, complete-tx),
-//!   `rarv_step` (step 2, remote arrive), `op_step` (step 3, the op's entry
-//!   update): checks, counter arithmetic, `complete_if_due`.
-//! - [`OpPort`] (`op_port.rs`): op decode and checks, response and `err`
-//!   registers (kernel: step 3 and the reported error).
+//! - [`PortArbiter`] (`port_arbiter.rs`): the grant, round robin over the
+//!   ports (kernel: `grant`, `State::pp`).
+//! - [`RequestReg`] (`request_reg.rs`): the granted request (kernel: `State::req`).
+//! - [`EntryFile`] (`entry_file.rs`): the M entries, the stepped request's
+//!   entry read and written back (kernel: `State::entries`).
+//! - [`EntryStep`] (`entry_step.rs`): the step's checks, counter arithmetic
+//!   and `complete_if_due`.
+//! - [`OpPort`] (`op_port.rs`): decode and checks, response and `err`
+//!   registers (kernel: the step and its reported error).
 //! - [`Waiters`] (`waiters.rs`): try_wait suspension, decisions, wake and
 //!   `suspended` registers (kernel: `State::waiters`, "Decisions").
 //! - [`WakeArbiter`] (`wake_arbiter.rs`): F round-robin wake grants
@@ -30,6 +36,8 @@ use rust_hdl::prelude::*;
 use crate::entry_file::EntryFile;
 use crate::entry_step::EntryStep;
 use crate::op_port::OpPort;
+use crate::port_arbiter::PortArbiter;
+use crate::request_reg::RequestReg;
 use crate::waiters::Waiters;
 use crate::wake_arbiter::WakeArbiter;
 
@@ -62,6 +70,8 @@ pub struct MbarrierUnit<
     pub rarv_valid: Signal<In, Bit>,
     pub rarv_entry: Signal<In, Bits<EB>>,
     pub rarv_count: Signal<In, Bits<CB>>,
+    pub ctx_ready: Signal<Out, Bit>,
+    pub rarv_ready: Signal<Out, Bit>,
     pub rsp_valid: Signal<Out, Bit>,
     pub rsp_warp: Signal<Out, Bits<WB>>,
     pub rsp_op: Signal<Out, Bits<4>>,
@@ -74,10 +84,10 @@ pub struct MbarrierUnit<
     pub err: Signal<Out, Bit>,
     pub err_src: Signal<Out, Bits<2>>,
     pub err_cause: Signal<Out, Bits<4>>,
+    arb: PortArbiter,
+    req: RequestReg<WB, EB, CB, TB>,
     entries: EntryFile<M, EB, CB, TB>,
-    ctx_step: EntryStep<CB, TB, XB>,
-    rarv_step: EntryStep<CB, TB, XB>,
-    op_step: EntryStep<CB, TB, XB>,
+    step: EntryStep<CB, TB, XB>,
     op_port: OpPort<WB, CB>,
     waiters: Waiters<W, WB, EB, TMB>,
     wake: WakeArbiter<W, WB, F>,
@@ -114,6 +124,8 @@ impl<
             rarv_valid: Default::default(),
             rarv_entry: Default::default(),
             rarv_count: Default::default(),
+            ctx_ready: Default::default(),
+            rarv_ready: Default::default(),
             rsp_valid: Default::default(),
             rsp_warp: Default::default(),
             rsp_op: Default::default(),
@@ -126,10 +138,10 @@ impl<
             err: Default::default(),
             err_src: Default::default(),
             err_cause: Default::default(),
+            arb: Default::default(),
+            req: Default::default(),
             entries: Default::default(),
-            ctx_step: Default::default(),
-            rarv_step: Default::default(),
-            op_step: Default::default(),
+            step: Default::default(),
             op_port: Default::default(),
             waiters: Waiters::new(try_wait_limit),
             wake: Default::default(),
@@ -151,6 +163,10 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
+        self.arb.clock.next = self.clock.val();
+        self.arb.reset.next = self.reset.val();
+        self.req.clock.next = self.clock.val();
+        self.req.reset.next = self.reset.val();
         self.entries.clock.next = self.clock.val();
         self.entries.reset.next = self.reset.val();
         self.op_port.clock.next = self.clock.val();
@@ -160,104 +176,74 @@ impl<
         self.wake.clock.next = self.clock.val();
         self.wake.reset.next = self.reset.val();
 
-        // Entry file read ports.
-        self.entries.ctx_entry.next = self.ctx_entry.val();
-        self.entries.rarv_entry.next = self.rarv_entry.val();
-        self.entries.op_entry.next = self.op_entry.val();
+        // Accept: one request a cycle into the request register.
+        self.arb.op_valid.next = self.op_valid.val();
+        self.arb.ctx_valid.next = self.ctx_valid.val();
+        self.arb.rarv_valid.next = self.rarv_valid.val();
+        self.req.g_op.next = self.arb.g_op.val();
+        self.req.g_ctx.next = self.arb.g_ctx.val();
+        self.req.g_rarv.next = self.arb.g_rarv.val();
+        self.req.op_warp.next = self.op_warp.val();
+        self.req.op_code.next = self.op_code.val();
+        self.req.op_entry.next = self.op_entry.val();
+        self.req.op_count.next = self.op_count.val();
+        self.req.op_tx.next = self.op_tx.val();
+        self.req.op_parity.next = self.op_parity.val();
+        self.req.ctx_entry.next = self.ctx_entry.val();
+        self.req.ctx_bytes.next = self.ctx_bytes.val();
+        self.req.rarv_entry.next = self.rarv_entry.val();
+        self.req.rarv_count.next = self.rarv_count.val();
 
-        // Step 1: complete-tx.
-        self.ctx_step.act.next = self.ctx_valid.val();
-        self.ctx_step.init.next = false;
-        self.ctx_step.inval.next = false;
-        self.ctx_step.arrive.next = false;
-        self.ctx_step.drop.next = false;
-        self.ctx_step.tx_up.next = false;
-        self.ctx_step.tx_dn.next = true;
-        self.ctx_step.count.next = 0.into();
-        self.ctx_step.amt.next = self.ctx_bytes.val();
-        self.ctx_step.e_valid.next = self.entries.ctx_e_valid.val();
-        self.ctx_step.e_parity.next = self.entries.ctx_e_parity.val();
-        self.ctx_step.e_pending.next = self.entries.ctx_e_pending.val();
-        self.ctx_step.e_expected.next = self.entries.ctx_e_expected.val();
-        self.ctx_step.e_tx.next = self.entries.ctx_e_tx.val();
-        self.entries.ctx_n_valid.next = self.ctx_step.n_valid.val();
-        self.entries.ctx_n_parity.next = self.ctx_step.n_parity.val();
-        self.entries.ctx_n_pending.next = self.ctx_step.n_pending.val();
-        self.entries.ctx_n_expected.next = self.ctx_step.n_expected.val();
-        self.entries.ctx_n_tx.next = self.ctx_step.n_tx.val();
-
-        // Step 2: remote arrive.
-        self.rarv_step.act.next = self.rarv_valid.val();
-        self.rarv_step.init.next = false;
-        self.rarv_step.inval.next = false;
-        self.rarv_step.arrive.next = true;
-        self.rarv_step.drop.next = false;
-        self.rarv_step.tx_up.next = false;
-        self.rarv_step.tx_dn.next = false;
-        self.rarv_step.count.next = self.rarv_count.val();
-        self.rarv_step.amt.next = 0.into();
-        self.rarv_step.e_valid.next = self.entries.rarv_e_valid.val();
-        self.rarv_step.e_parity.next = self.entries.rarv_e_parity.val();
-        self.rarv_step.e_pending.next = self.entries.rarv_e_pending.val();
-        self.rarv_step.e_expected.next = self.entries.rarv_e_expected.val();
-        self.rarv_step.e_tx.next = self.entries.rarv_e_tx.val();
-        self.entries.rarv_n_valid.next = self.rarv_step.n_valid.val();
-        self.entries.rarv_n_parity.next = self.rarv_step.n_parity.val();
-        self.entries.rarv_n_pending.next = self.rarv_step.n_pending.val();
-        self.entries.rarv_n_expected.next = self.rarv_step.n_expected.val();
-        self.entries.rarv_n_tx.next = self.rarv_step.n_tx.val();
-
-        // Step 3: the operation.
-        self.op_port.op_valid.next = self.op_valid.val();
-        self.op_port.op_warp.next = self.op_warp.val();
-        self.op_port.op_code.next = self.op_code.val();
-        self.op_port.op_count.next = self.op_count.val();
-        self.op_port.op_parity.next = self.op_parity.val();
-        self.op_port.op_e_valid.next = self.entries.op_e_valid.val();
-        self.op_port.op_e_parity.next = self.entries.op_e_parity.val();
+        // Step: the registered request on its entry.
+        self.entries.acc_entry.next = self.req.entry_in.val();
+        self.entries.rd_entry.next = self.req.entry.val();
+        self.op_port.op_valid.next = self.req.valid.val();
+        self.op_port.op_warp.next = self.req.warp.val();
+        self.op_port.op_code.next = self.req.code.val();
+        self.op_port.op_count.next = self.req.count.val();
+        self.op_port.op_parity.next = self.req.parity.val();
+        self.op_port.is_op.next = !self.req.port.val().any();
+        self.op_port.port.next = self.req.port.val();
+        self.op_port.op_e_valid.next = self.entries.e_valid.val();
+        self.op_port.op_e_parity.next = self.entries.e_parity.val();
         self.op_port.warp_susp.next = self.waiters.warp_susp.val();
         self.op_port.waiters_on.next = self.waiters.waiters_on.val();
-        self.op_port.op_cause.next = self.op_step.cause.val();
-        self.op_port.ctx_cause.next = self.ctx_step.cause.val();
-        self.op_port.rarv_cause.next = self.rarv_step.cause.val();
-        self.op_step.act.next = self.op_port.op_act.val();
-        self.op_step.init.next = self.op_port.op_init.val();
-        self.op_step.inval.next = self.op_port.op_inval.val();
-        self.op_step.arrive.next = self.op_port.op_arrive.val();
-        self.op_step.drop.next = self.op_port.op_drop.val();
-        self.op_step.tx_up.next = self.op_port.op_tx_up.val();
-        self.op_step.tx_dn.next = self.op_port.op_tx_dn.val();
-        self.op_step.count.next = self.op_count.val();
-        self.op_step.amt.next = self.op_tx.val();
-        self.op_step.e_valid.next = self.entries.op_e_valid.val();
-        self.op_step.e_parity.next = self.entries.op_e_parity.val();
-        self.op_step.e_pending.next = self.entries.op_e_pending.val();
-        self.op_step.e_expected.next = self.entries.op_e_expected.val();
-        self.op_step.e_tx.next = self.entries.op_e_tx.val();
-        self.entries.op_n_valid.next = self.op_step.n_valid.val();
-        self.entries.op_n_parity.next = self.op_step.n_parity.val();
-        self.entries.op_n_pending.next = self.op_step.n_pending.val();
-        self.entries.op_n_expected.next = self.op_step.n_expected.val();
-        self.entries.op_n_tx.next = self.op_step.n_tx.val();
+        self.op_port.op_cause.next = self.step.cause.val();
+        self.step.act.next = self.op_port.op_act.val();
+        self.step.init.next = self.op_port.op_init.val();
+        self.step.inval.next = self.op_port.op_inval.val();
+        self.step.arrive.next = self.op_port.op_arrive.val();
+        self.step.drop.next = self.op_port.op_drop.val();
+        self.step.tx_up.next = self.op_port.op_tx_up.val();
+        self.step.tx_dn.next = self.op_port.op_tx_dn.val();
+        self.step.count.next = self.req.count.val();
+        self.step.amt.next = self.req.tx.val();
+        self.step.e_valid.next = self.entries.e_valid.val();
+        self.step.e_parity.next = self.entries.e_parity.val();
+        self.step.e_pending.next = self.entries.e_pending.val();
+        self.step.e_expected.next = self.entries.e_expected.val();
+        self.step.e_tx.next = self.entries.e_tx.val();
+        self.entries.n_valid.next = self.step.n_valid.val();
+        self.entries.n_parity.next = self.step.n_parity.val();
+        self.entries.n_pending.next = self.step.n_pending.val();
+        self.entries.n_expected.next = self.step.n_expected.val();
+        self.entries.n_tx.next = self.step.n_tx.val();
 
         // Waiters and wakes.
-        self.waiters.op_warp.next = self.op_warp.val();
-        self.waiters.op_entry.next = self.op_entry.val();
-        self.waiters.op_parity.next = self.op_parity.val();
+        self.waiters.op_warp.next = self.req.warp.val();
+        self.waiters.op_entry.next = self.req.entry.val();
+        self.waiters.op_parity.next = self.req.parity.val();
         self.waiters.susp_go.next = self.op_port.susp_go.val();
-        self.waiters.ctx_complete.next = self.ctx_step.complete.val();
-        self.waiters.ctx_entry.next = self.ctx_entry.val();
-        self.waiters.ctx_cpar.next = self.entries.ctx_e_parity.val();
-        self.waiters.rarv_complete.next = self.rarv_step.complete.val();
-        self.waiters.rarv_entry.next = self.rarv_entry.val();
-        self.waiters.rarv_cpar.next = self.entries.rarv_e_parity.val();
-        self.waiters.op_complete.next = self.op_step.complete.val();
-        self.waiters.op_cpar.next = self.entries.op_e_parity.val();
+        self.waiters.try_go.next = self.op_port.try_go.val();
+        self.waiters.c_complete.next = self.step.complete.val();
+        self.waiters.c_cpar.next = self.entries.e_parity.val();
         self.wake.cand.next = self.waiters.cand.val();
         self.waiters.grant.next = self.wake.grant.val();
 
         // Outputs, idle during reset.
-        self.op_ready.next = !self.reset.val();
+        self.op_ready.next = self.arb.g_op.val();
+        self.ctx_ready.next = self.arb.g_ctx.val();
+        self.rarv_ready.next = self.arb.g_rarv.val();
         self.rsp_valid.next = self.op_port.rsp_valid.val();
         self.rsp_warp.next = self.op_port.rsp_warp.val();
         self.rsp_op.next = self.op_port.rsp_op.val();
@@ -271,6 +257,9 @@ impl<
         self.err_src.next = self.op_port.err_src.val();
         self.err_cause.next = self.op_port.err_cause.val();
         if self.reset.val() {
+            self.op_ready.next = false;
+            self.ctx_ready.next = false;
+            self.rarv_ready.next = false;
             self.rsp_valid.next = false;
             self.rsp_warp.next = 0.into();
             self.rsp_op.next = 0.into();

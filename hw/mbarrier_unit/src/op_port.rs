@@ -1,32 +1,35 @@
-//! Op port: decodes the warp-issue operation, decides its error in the
-//! golden kernel's priority, drives the op entry step, and registers the
-//! response and the `err` report of the cycle.
+//! Op port: decodes the stepped request, decides its error in the golden
+//! kernel's priority, drives the entry step, and registers the response
+//! and the `err` report of the cycle.
 //!
-//! Implements step 3 of `mbarrier_unit_model::mbarrier_unit::eval` (the
+//! Implements the step of `mbarrier_unit_model::mbarrier_unit::eval` (the
 //! checks reserved op, suspended warp, init's bad count / waiters, entry not
 //! initialised, inval's waiters; the arrive/tx checks come back from the
-//! op's `EntryStep` as `op_cause`), the response (`rsp_*`: token = parity of
-//! the phase arrived in, done = current parity ≠ `op_parity` for the waits,
-//! suspended for an undecided `try_wait`) and the reported error (op first,
-//! then complete-tx, then remote arrive).
+//! `EntryStep` as `op_cause`), the response (`rsp_*`: token = parity of the
+//! phase arrived in, done = current parity ≠ `op_parity` for the waits,
+//! suspended for an undecided `try_wait`) and the reported error. A
+//! complete-tx or remote arrive comes as the op `complete_tx` / `arrive`
+//! (`request_reg.rs`) with `is_op` low: no suspended-warp check, no
+//! response, `err_src` = its port.
 //!
 //! Ports (WB = log2 W, CB = count_bits + 1):
 //! - `clock`, `reset`.
 //! - `op_valid`, `op_warp`, `op_code`, `op_count`, `op_parity` (in): the
-//!   contract's op port.
-//! - `op_e_valid`, `op_e_parity` (in): the op's entry as the op step sees it.
+//!   request register.
+//! - `is_op` (in): the request came from the op port; `port` (in, 2): its port (`src::*`).
+//! - `op_e_valid`, `op_e_parity` (in): the request's entry.
 //! - `warp_susp` (in): `op_warp` is suspended (waiters).
-//! - `waiters_on` (in): some warp is suspended on `op_entry` (waiters).
-//! - `op_cause` (in, 4): the op entry step's check result.
-//! - `ctx_cause`, `rarv_cause` (in, 4): the other two steps' check results.
+//! - `waiters_on` (in): some warp is suspended on the request's entry (waiters).
+//! - `op_cause` (in, 4): the entry step's check result.
 //! - `op_act`, `op_init`, `op_inval`, `op_arrive`, `op_drop`, `op_tx_up`,
 //!   `op_tx_dn` (out): controls of the op entry step.
 //! - `susp_go` (out): the `try_wait` suspends `op_warp` on (`op_entry`, `op_parity`).
+//! - `try_go` (out): the stepped request is a `try_wait` (early; `susp_go` decides).
 //! - `rsp_valid`, `rsp_warp`, `rsp_op`, `rsp_token`, `rsp_done`,
 //!   `rsp_suspended`, `err`, `err_src`, `err_cause` (out, registered): the
 //!   contract's ports.
 
-use mbarrier_unit_model::ports::mbarrier::{cause, op, src};
+use mbarrier_unit_model::ports::mbarrier::{cause, op};
 use rust_hdl::prelude::*;
 
 /// Decode, checks and response registers of the op port.
@@ -39,13 +42,13 @@ pub struct OpPort<const WB: usize, const CB: usize> {
     pub op_code: Signal<In, Bits<4>>,
     pub op_count: Signal<In, Bits<CB>>,
     pub op_parity: Signal<In, Bit>,
+    pub is_op: Signal<In, Bit>,
+    pub port: Signal<In, Bits<2>>,
     pub op_e_valid: Signal<In, Bit>,
     pub op_e_parity: Signal<In, Bit>,
     pub warp_susp: Signal<In, Bit>,
     pub waiters_on: Signal<In, Bit>,
     pub op_cause: Signal<In, Bits<4>>,
-    pub ctx_cause: Signal<In, Bits<4>>,
-    pub rarv_cause: Signal<In, Bits<4>>,
     pub op_act: Signal<Out, Bit>,
     pub op_init: Signal<Out, Bit>,
     pub op_inval: Signal<Out, Bit>,
@@ -54,6 +57,7 @@ pub struct OpPort<const WB: usize, const CB: usize> {
     pub op_tx_up: Signal<Out, Bit>,
     pub op_tx_dn: Signal<Out, Bit>,
     pub susp_go: Signal<Out, Bit>,
+    pub try_go: Signal<Out, Bit>,
     pub rsp_valid: Signal<Out, Bit>,
     pub rsp_warp: Signal<Out, Bits<WB>>,
     pub rsp_op: Signal<Out, Bits<4>>,
@@ -96,9 +100,6 @@ pub struct OpPort<const WB: usize, const CB: usize> {
     k_uninit: Constant<Bits<4>>,
     k_bad_count: Constant<Bits<4>>,
     k_waiters: Constant<Bits<4>>,
-    s_op: Constant<Bits<2>>,
-    s_ctx: Constant<Bits<2>>,
-    s_rarv: Constant<Bits<2>>,
     max_count: Constant<Bits<CB>>,
     zero_count: Constant<Bits<CB>>,
 }
@@ -114,13 +115,13 @@ impl<const WB: usize, const CB: usize> Default for OpPort<WB, CB> {
             op_code: Default::default(),
             op_count: Default::default(),
             op_parity: Default::default(),
+            is_op: Default::default(),
+            port: Default::default(),
             op_e_valid: Default::default(),
             op_e_parity: Default::default(),
             warp_susp: Default::default(),
             waiters_on: Default::default(),
             op_cause: Default::default(),
-            ctx_cause: Default::default(),
-            rarv_cause: Default::default(),
             op_act: Default::default(),
             op_init: Default::default(),
             op_inval: Default::default(),
@@ -129,6 +130,7 @@ impl<const WB: usize, const CB: usize> Default for OpPort<WB, CB> {
             op_tx_up: Default::default(),
             op_tx_dn: Default::default(),
             susp_go: Default::default(),
+            try_go: Default::default(),
             rsp_valid: Default::default(),
             rsp_warp: Default::default(),
             rsp_op: Default::default(),
@@ -171,9 +173,6 @@ impl<const WB: usize, const CB: usize> Default for OpPort<WB, CB> {
             k_uninit: k(cause::UNINIT),
             k_bad_count: k(cause::BAD_COUNT),
             k_waiters: k(cause::WAITERS),
-            s_op: Constant::new(u64::from(src::OP).into()),
-            s_ctx: Constant::new(u64::from(src::CTX).into()),
-            s_rarv: Constant::new(u64::from(src::RARV).into()),
             max_count: Constant::new(((1u64 << (CB - 1)) - 1).into()),
             zero_count: Constant::new(0u64.into()),
         }
@@ -211,7 +210,7 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
         self.passed.next = false;
         if self.op_code.val() > self.c_try.val() {
             self.pre_cause.next = self.k_reserved.val();
-        } else if self.warp_susp.val() {
+        } else if self.is_op.val() & self.warp_susp.val() {
             self.pre_cause.next = self.k_suspended.val();
         } else if self.is_init.val() {
             if self.count_bad.val() {
@@ -252,39 +251,39 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
             self.cause_op.next = self.op_cause.val();
         }
         self.op_ok.next = self.op_valid.val() & !self.cause_op.val().any();
-        self.susp_go.next =
-            self.op_ok.val() & self.is_try.val() & (self.op_e_parity.val() == self.op_parity.val());
+        self.try_go.next = self.op_valid.val() & self.is_op.val() & self.is_try.val();
+        // A try_wait's only checks are the pre-checks (no entry step): its
+        // suspension is formed from them directly, not behind the step's
+        // cause (the same function, a shorter path).
+        self.susp_go.next = self.op_valid.val()
+            & self.is_op.val()
+            & self.is_try.val()
+            & !self.warp_susp.val()
+            & self.op_e_valid.val()
+            & (self.op_e_parity.val() == self.op_parity.val());
 
-        // Response register.
-        self.rsp_valid_r.d.next = self.op_valid.val();
+        // Response register (the op port's requests only).
+        self.rsp_valid_r.d.next = self.op_valid.val() & self.is_op.val();
         self.rsp_warp_r.d.next = 0.into();
         self.rsp_op_r.d.next = 0.into();
-        if self.op_valid.val() {
+        if self.op_valid.val() & self.is_op.val() {
             self.rsp_warp_r.d.next = self.op_warp.val();
             self.rsp_op_r.d.next = self.op_code.val();
         }
-        self.rsp_token_r.d.next = self.op_ok.val() & self.op_arrive.val() & self.op_e_parity.val();
+        self.rsp_token_r.d.next =
+            self.is_op.val() & self.op_ok.val() & self.op_arrive.val() & self.op_e_parity.val();
         self.rsp_done_r.d.next = self.op_ok.val()
             & self.is_wait.val()
             & (self.op_e_parity.val() != self.op_parity.val());
         self.rsp_suspended_r.d.next = self.susp_go.val();
-
-        // Error report: op first, then complete-tx, then remote arrive.
+        // Error report: the stepped request's, from its port.
         self.err_r.d.next = false;
         self.err_src_r.d.next = 0.into();
         self.err_cause_r.d.next = 0.into();
         if self.op_valid.val() & self.cause_op.val().any() {
             self.err_r.d.next = true;
-            self.err_src_r.d.next = self.s_op.val();
+            self.err_src_r.d.next = self.port.val();
             self.err_cause_r.d.next = self.cause_op.val();
-        } else if self.ctx_cause.val().any() {
-            self.err_r.d.next = true;
-            self.err_src_r.d.next = self.s_ctx.val();
-            self.err_cause_r.d.next = self.ctx_cause.val();
-        } else if self.rarv_cause.val().any() {
-            self.err_r.d.next = true;
-            self.err_src_r.d.next = self.s_rarv.val();
-            self.err_cause_r.d.next = self.rarv_cause.val();
         }
         if self.reset.val() {
             self.rsp_valid_r.d.next = false;

@@ -3,9 +3,10 @@
 //! the limit L passed), the wake and `suspended` output registers.
 //!
 //! Implements the golden kernel's `State::waiters`, its "Decisions" loop
-//! (a suspended, undecided warp whose (entry, parity) matches one of the
-//! cycle's up to three completions is decided done; otherwise it is decided
-//! "not done" when its timer reaches L − 1, else the timer counts), the
+//! (a suspended, undecided warp whose (entry, parity) matches the cycle's
+//! completion is decided done; otherwise it is decided "not done" when its
+//! timer reaches L − 1, else the timer counts; decisions are registered and
+//! the wake arbiter reads the registers, not this cycle's step), the
 //! clear of the warps the wake arbiter grants, a new suspension by the op
 //! port, the `wake_mask`/`wake_done`/`suspended` outputs, and the checks the
 //! op port needs: `warp_susp` (the issuing warp is suspended) and
@@ -15,11 +16,12 @@
 //! - `clock`, `reset`.
 //! - `op_warp` (in, WB), `op_entry` (in, EB), `op_parity` (in): the op port.
 //! - `susp_go` (in): suspend `op_warp` on (`op_entry`, `op_parity`).
-//! - `ctx_complete`, `ctx_entry`, `ctx_cpar`; `rarv_complete`, `rarv_entry`,
-//!   `rarv_cpar`; `op_complete`, `op_entry`, `op_cpar` (in): the cycle's
-//!   completions (entry, parity of the completed phase).
+//! - `try_go` (in): the stepped request is a try_wait of `op_warp` (early:
+//!   loads the waiter's entry, parity and timer; `susp_go` sets its `susp` bit).
+//! - `c_complete`, `c_cpar` (in): the step completed the phase of parity
+//!   `c_cpar` of entry `op_entry` (the stepped request's).
 //! - `grant` (in, W): warps woken this cycle (wake arbiter).
-//! - `cand` (out, W): suspended warps whose answer is decided (wake arbiter).
+//! - `cand` (out, W): suspended warps decided in an earlier cycle (wake arbiter).
 //! - `warp_susp`, `waiters_on` (out): for the op port's checks.
 //! - `wake_mask`, `wake_done`, `suspended` (out, W, registered): contract ports.
 
@@ -34,14 +36,9 @@ pub struct Waiters<const W: usize, const WB: usize, const EB: usize, const TMB: 
     pub op_entry: Signal<In, Bits<EB>>,
     pub op_parity: Signal<In, Bit>,
     pub susp_go: Signal<In, Bit>,
-    pub ctx_complete: Signal<In, Bit>,
-    pub ctx_entry: Signal<In, Bits<EB>>,
-    pub ctx_cpar: Signal<In, Bit>,
-    pub rarv_complete: Signal<In, Bit>,
-    pub rarv_entry: Signal<In, Bits<EB>>,
-    pub rarv_cpar: Signal<In, Bit>,
-    pub op_complete: Signal<In, Bit>,
-    pub op_cpar: Signal<In, Bit>,
+    pub try_go: Signal<In, Bit>,
+    pub c_complete: Signal<In, Bit>,
+    pub c_cpar: Signal<In, Bit>,
     pub grant: Signal<In, Bits<W>>,
     pub cand: Signal<Out, Bits<W>>,
     pub warp_susp: Signal<Out, Bit>,
@@ -78,14 +75,9 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Waiters
             op_entry: Default::default(),
             op_parity: Default::default(),
             susp_go: Default::default(),
-            ctx_complete: Default::default(),
-            ctx_entry: Default::default(),
-            ctx_cpar: Default::default(),
-            rarv_complete: Default::default(),
-            rarv_entry: Default::default(),
-            rarv_cpar: Default::default(),
-            op_complete: Default::default(),
-            op_cpar: Default::default(),
+            try_go: Default::default(),
+            c_complete: Default::default(),
+            c_cpar: Default::default(),
             grant: Default::default(),
             cand: Default::default(),
             warp_susp: Default::default(),
@@ -143,34 +135,40 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
                 self.waiters_on.next = true;
             }
             // Decision: a completion of the awaited phase first, then the limit.
-            self.hit.next = (self.ctx_complete.val()
-                & (self.ctx_entry.val() == self.wentry[w].q.val())
-                & (self.ctx_cpar.val() == self.wparity.q.val().get_bit(w)))
-                | (self.rarv_complete.val()
-                    & (self.rarv_entry.val() == self.wentry[w].q.val())
-                    & (self.rarv_cpar.val() == self.wparity.q.val().get_bit(w)))
-                | (self.op_complete.val()
-                    & (self.op_entry.val() == self.wentry[w].q.val())
-                    & (self.op_cpar.val() == self.wparity.q.val().get_bit(w)));
+            self.hit.next = self.c_complete.val()
+                & (self.op_entry.val() == self.wentry[w].q.val())
+                & (self.c_cpar.val() == self.wparity.q.val().get_bit(w));
             if self.susp.q.val().get_bit(w) & !self.decided.q.val().get_bit(w) {
                 if self.hit.val() {
                     self.dec_n.next = self.dec_n.val().replace_bit(w, true);
                     self.done_n.next = self.done_n.val().replace_bit(w, true);
                 } else if self.timer[w].q.val() >= self.limit_m1.val() {
                     self.dec_n.next = self.dec_n.val().replace_bit(w, true);
-                } else {
+                }
+                // The timer counts whether or not the completion decides the
+                // warp this cycle (a decided warp's timer is never read), so
+                // it does not wait for the step.
+                if self.timer[w].q.val() < self.limit_m1.val() {
                     self.timer[w].d.next = self.timer[w].q.val() + self.one_t.val();
                 }
             }
-            // A new suspension (the warp was not suspended: the op port refuses otherwise).
-            if self.susp_go.val() & (self.op_warp.val() == self.warp_idx[w].val()) {
-                self.new_bit.next = self.new_bit.val().replace_bit(w, true);
+            // A try_wait of an unsuspended warp loads its entry, parity and
+            // timer whether or not it suspends (they are read only while
+            // suspended): only the `susp` bit waits for the decision.
+            if self.try_go.val()
+                & !self.susp.q.val().get_bit(w)
+                & (self.op_warp.val() == self.warp_idx[w].val())
+            {
                 self.par_n.next = self.par_n.val().replace_bit(w, self.op_parity.val());
                 self.wentry[w].d.next = self.op_entry.val();
                 self.timer[w].d.next = 0.into();
             }
+            // A new suspension (the warp was not suspended: the op port refuses otherwise).
+            if self.susp_go.val() & (self.op_warp.val() == self.warp_idx[w].val()) {
+                self.new_bit.next = self.new_bit.val().replace_bit(w, true);
+            }
         }
-        self.cand.next = self.susp.q.val() & self.dec_n.val();
+        self.cand.next = self.susp.q.val() & self.decided.q.val();
 
         // Next state: granted warps leave, the new one enters.
         self.susp.d.next = (self.susp.q.val() & !self.grant.val()) | self.new_bit.val();
@@ -178,7 +176,7 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
         self.done.d.next = self.done_n.val() & !self.grant.val();
         self.wparity.d.next = self.par_n.val();
         self.wake_mask_r.d.next = self.grant.val();
-        self.wake_done_r.d.next = self.grant.val() & self.done_n.val();
+        self.wake_done_r.d.next = self.grant.val() & self.done.q.val();
         if self.reset.val() {
             self.susp.d.next = 0.into();
             self.decided.d.next = 0.into();

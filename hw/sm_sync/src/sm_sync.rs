@@ -21,7 +21,8 @@
 //!   (W), `ctl_warp`; `bar_rel_valid`, `bar_rel_slot`, `bar_rel_id`,
 //!   `bar_rel_op`, `bar_rel_result` (RB), `bar_err_code`.
 //! - mbarrier pass-through: `ctx_valid`, `ctx_entry` (EB), `ctx_bytes`
-//!   (MTB), `rarv_valid`, `rarv_entry`, `rarv_count` (MCB); `mb_rsp_valid`,
+//!   (MTB), `rarv_valid`, `rarv_entry`, `rarv_count` (MCB); `mb_ctx_ready`,
+//!   `mb_rarv_ready` (the unit took them); `mb_rsp_valid`,
 //!   `mb_rsp_warp`, `mb_rsp_op`, `mb_rsp_token`, `mb_rsp_done`,
 //!   `mb_rsp_suspended`, `mb_wake_mask`, `mb_wake_done`, `mb_err_src`,
 //!   `mb_err_cause`.
@@ -114,6 +115,8 @@ pub struct SmSync<
     pub rarv_valid: Signal<In, Bit>,
     pub rarv_entry: Signal<In, Bits<EB>>,
     pub rarv_count: Signal<In, Bits<MCB>>,
+    pub mb_ctx_ready: Signal<Out, Bit>,
+    pub mb_rarv_ready: Signal<Out, Bit>,
     pub mb_rsp_valid: Signal<Out, Bit>,
     pub mb_rsp_warp: Signal<Out, Bits<WB>>,
     pub mb_rsp_op: Signal<Out, Bits<4>>,
@@ -219,6 +222,8 @@ impl<
             rarv_valid: Default::default(),
             rarv_entry: Default::default(),
             rarv_count: Default::default(),
+            mb_ctx_ready: Default::default(),
+            mb_rarv_ready: Default::default(),
             mb_rsp_valid: Default::default(),
             mb_rsp_warp: Default::default(),
             mb_rsp_op: Default::default(),
@@ -359,6 +364,8 @@ impl<
         self.mb.rarv_valid.next = self.rarv_valid.val();
         self.mb.rarv_entry.next = self.rarv_entry.val();
         self.mb.rarv_count.next = self.rarv_count.val();
+        self.mb_ctx_ready.next = self.mb.ctx_ready.val();
+        self.mb_rarv_ready.next = self.mb.rarv_ready.val();
         self.mb_rsp_valid.next = self.mb.rsp_valid.val();
         self.mb_rsp_warp.next = self.mb.rsp_warp.val();
         self.mb_rsp_op.next = self.mb.rsp_op.val();

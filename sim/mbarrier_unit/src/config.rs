@@ -253,8 +253,9 @@ impl Config {
     pub fn timer_bits(&self) -> u32 {
         log2_ceil(self.try_wait_limit + 1).max(1)
     }
-    /// M3/M8 wake bound: a warp whose wait is decided (its phase completed,
-    /// or its limit passed) in cycle d is woken in a cycle of [d+1, d+B].
+    /// M3/M8 wake bound B: a warp whose wait is decided (its phase completed,
+    /// or its limit passed) in cycle d is woken in a cycle of [d+2, d+B+1]
+    /// (the decision is registered before the wake arbiter).
     pub fn wake_bound(&self) -> u64 {
         self.warps.div_ceil(self.wake_fanout) as u64
     }

@@ -8,8 +8,11 @@
 //! `complete_by_complete_tx_op`, `complete_by_remote`, `complete_by_drop`),
 //! `try_wait_immediate`, `try_wait_wake`, `try_wait_timeout`,
 //! `test_wait_done`, `test_wait_not_done`, `op_ctx_same_entry`,
-//! `op_ctx_same_entry_completion`, `phase_reuse_back_to_back` (an entry
-//! completes again within 4 cycles), `two_completions_one_entry_one_cycle`,
+//! `op_ctx_same_entry_completion` (an op and a complete-tx stepped back to
+//! back on one entry), `phase_reuse_back_to_back` (an entry completes again
+//! within 4 cycles), `completions_one_entry_consecutive_steps`,
+//! `ports_contend` (two or more ports request in one cycle),
+//! `back_to_back_same_entry`,
 //! `drop`, `remote_arrive`, `wake_fanout_spread`, `reset_with_waiters`,
 //! `err_<cause>` for every cause, `err_from_ctx`, `err_from_rarv`.
 //!
@@ -43,7 +46,9 @@ pub const MBAR_BINS: &[&str] = &[
     "op_ctx_same_entry",
     "op_ctx_same_entry_completion",
     "phase_reuse_back_to_back",
-    "two_completions_one_entry_one_cycle",
+    "completions_one_entry_consecutive_steps",
+    "ports_contend",
+    "back_to_back_same_entry",
     "drop",
     "remote_arrive",
     "wake_fanout_spread",
@@ -129,12 +134,16 @@ impl Coverage {
         }
         if ev.op_ctx_same_entry {
             self.hit("op_ctx_same_entry");
-            if ev.completions.iter().any(|&(e, _, _)| e == i.op_entry) {
+            // (The stepped request's entry is the accepted one's.)
+            if !ev.completions.is_empty() {
                 self.hit("op_ctx_same_entry_completion");
             }
         }
-        if ev.completions_same_entry_twice {
-            self.hit("two_completions_one_entry_one_cycle");
+        if ev.contention {
+            self.hit("ports_contend");
+        }
+        if ev.back_to_back_same_entry {
+            self.hit("back_to_back_same_entry");
         }
         for k in 0..ev.completions.len() {
             let (e, _, by) = ev.completions[k];
@@ -149,6 +158,9 @@ impl Coverage {
             let e = e as usize;
             if matches!(self.last_completion[e], Some(c) if self.cycle - c <= 4) {
                 self.hit("phase_reuse_back_to_back");
+            }
+            if self.last_completion[e] == Some(self.cycle - 1) {
+                self.hit("completions_one_entry_consecutive_steps");
             }
             self.last_completion[e] = Some(self.cycle);
         }

@@ -5,23 +5,27 @@
 //!
 //! Written as hardware: [`State`] is the register file, [`eval`] the one pure
 //! next-state/output function, [`MbarrierModel::step`] the clock edge. Every
-//! output except `op_ready` is a register (the response to the previous
-//! cycle's inputs).
+//! output except the three `*_ready` is a register.
 //!
-//! One cycle, in this fixed order, each step seeing the result of the
-//! previous one (a step may complete a phase; several completions of one
-//! entry in one cycle are possible and none is lost):
-//! 1. the complete-tx port (`ctx_*`) pays `ctx_bytes` off the entry's tx-count;
-//! 2. the remote-arrive port (`rarv_*`) arrives `rarv_count` times;
-//! 3. the operation port (`op_*`).
+//! One request a cycle (`docs/mbarrier_ram_design.md`):
+//! - **accept**: among the ports presenting a request — the operation port
+//!   (`op_*`), the copy engine's complete-tx (`ctx_*`), a remote arrive
+//!   (`rarv_*`) — the arbiter grants the first at or after its pointer
+//!   `pp` (`*_ready`), and the request is registered;
+//! - **step** (the next cycle): the request is applied to its entry: the
+//!   complete-tx pays `ctx_bytes` off the tx-count, the remote arrive
+//!   arrives `rarv_count` times, the operation does what its code says; the
+//!   response and `err` are registered (visible two cycles after
+//!   acceptance).
 //!
-//! After each step: an entry that is valid with pending = 0 and tx-count = 0
+//! After the step: an entry that is valid with pending = 0 and tx-count = 0
 //! completes its phase: parity flips, pending reloads from expected, and
-//! every warp suspended on (entry, old parity) is decided "done". Then a
-//! suspended, undecided warp whose limit L has passed is decided "timed out".
-//! Decided warps are woken (`wake_mask`, `wake_done`) at most F per cycle in
-//! round-robin order, in the cycle after their decision at the earliest:
-//! the wake bound (M3/M8) is B = ceil(W/F) cycles.
+//! every warp suspended on (entry, old parity) is decided "done" (a
+//! registered decision). Otherwise a suspended, undecided warp whose limit L
+//! has passed is decided "timed out". The wake arbiter grants up to F
+//! warps decided in earlier cycles, round robin (`wake_mask`, `wake_done`
+//! one cycle after the grant): a warp decided in cycle d is woken in a cycle
+//! of [d + 2, d + B + 1], B = ceil(W/F).
 
 use crate::config::Config;
 use crate::ports::mbarrier::{cause, op, src, Inputs, Outputs};
@@ -65,8 +69,29 @@ pub struct State {
     pub waiters: [Waiter; MAX],
     /// Round-robin pointer of the wake arbiter.
     pub rr: u8,
-    /// Registered outputs (`op_ready` is ignored here).
+    /// Port pointer of the request arbiter (0 op, 1 complete-tx, 2 remote arrive).
+    pub pp: u8,
+    /// The request accepted in the previous cycle, stepped in this one.
+    pub req: Request,
+    /// Registered outputs (the `*_ready` outputs are ignored here).
     pub out: Outputs,
+}
+
+/// The request register: a request accepted by the port arbiter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Request {
+    pub valid: bool,
+    /// The port it came from (`src::*`).
+    pub port: u8,
+    /// Op port only: warp, op code, parity.
+    pub warp: u8,
+    pub code: u8,
+    pub entry: u8,
+    /// Arrival count (op, remote arrive).
+    pub count: u32,
+    /// Bytes (op's `op_tx`, complete-tx's `ctx_bytes`).
+    pub tx: u32,
+    pub parity: bool,
 }
 
 impl Default for State {
@@ -75,6 +100,8 @@ impl Default for State {
             entries: [Entry::default(); MAX],
             waiters: [Waiter::default(); MAX],
             rr: 0,
+            pp: 0,
+            req: Request::default(),
             out: Outputs::default(),
         }
     }
@@ -98,8 +125,13 @@ pub struct Events {
     pub completions: Vec<(u8, bool, CompletedBy)>,
     /// Errors this cycle: (source port, cause) for every bad input.
     pub errors: Vec<(u8, u8)>,
-    /// The op and the complete-tx port hit the same entry this cycle.
+    /// The request stepped this cycle and the one accepted name the same
+    /// entry, one from the op port and one from the complete-tx port.
     pub op_ctx_same_entry: bool,
+    /// The request stepped this cycle and the one accepted name the same entry.
+    pub back_to_back_same_entry: bool,
+    /// More than one port presented a request (the arbiter chose).
+    pub contention: bool,
     /// A complete-tx (either form) was applied to an entry whose tx-count was ≤ 0
     /// (bytes arrived before their expect_tx).
     pub tx_before_expect: bool,
@@ -116,8 +148,6 @@ pub struct Events {
     pub drop: bool,
     /// A remote arrive was applied.
     pub remote_arrive: bool,
-    /// An entry completed two phases within 3 cycles (phase reuse back to back).
-    pub completions_same_entry_twice: bool,
     /// More decided warps than F were pending (fan-out spread over cycles).
     pub wake_spread: bool,
 }
@@ -128,6 +158,14 @@ fn complete_if_due(e: &mut Entry, idx: u8, by: CompletedBy, ev: &mut Events) {
         e.parity = !e.parity;
         e.pending = e.expected;
     }
+}
+
+/// The port arbiter: among the ports presenting a request (0 op, 1
+/// complete-tx, 2 remote arrive, the `src::*` numbers), the first at or
+/// after the pointer `pp`.
+pub fn grant(pp: u8, op_valid: bool, ctx_valid: bool, rarv_valid: bool) -> Option<u8> {
+    let v = [op_valid, ctx_valid, rarv_valid];
+    (0..3u8).map(|k| (pp + k) % 3).find(|&p| v[p as usize])
 }
 
 /// One cycle: outputs and next state from the registered state and inputs.
@@ -144,7 +182,17 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
     }
     let i = i.masked(cfg);
     let mut o = q.out;
-    o.op_ready = true;
+
+    // Accept: one request a cycle, round robin over the ports.
+    let g = grant(q.pp, i.op_valid, i.ctx_valid, i.rarv_valid);
+    o.op_ready = g == Some(src::OP);
+    o.ctx_ready = g == Some(src::CTX);
+    o.rarv_ready = g == Some(src::RARV);
+    ev.contention = [i.op_valid, i.ctx_valid, i.rarv_valid]
+        .iter()
+        .filter(|&&v| v)
+        .count()
+        > 1;
 
     let mut d = *q;
     d.out = Outputs::default();
@@ -152,55 +200,50 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
     let max_tx = cfg.max_tx();
     let m = cfg.entries as usize;
     let w_n = cfg.warps as usize;
+    let r = q.req;
 
-    // 1. complete-tx port.
-    if i.ctx_valid {
-        let ix = i.ctx_entry as usize;
+    // Step: the request accepted in the previous cycle, on its entry.
+    if r.valid && r.port == src::CTX {
+        let ix = r.entry as usize;
         let e = &mut d.entries[ix];
         if !e.valid {
             ev.errors.push((src::CTX, cause::UNINIT));
-        } else if i.ctx_bytes as i64 > max_tx || (e.tx as i64) - (i.ctx_bytes as i64) < -max_tx {
+        } else if r.tx as i64 > max_tx || (e.tx as i64) - (r.tx as i64) < -max_tx {
             ev.errors.push((src::CTX, cause::TX_RANGE));
         } else {
             if e.tx <= 0 {
                 ev.tx_before_expect = true;
             }
-            e.tx -= i.ctx_bytes as i32;
+            e.tx -= r.tx as i32;
             complete_if_due(e, ix as u8, CompletedBy::CopyEngine, &mut ev);
         }
     }
-    // 2. remote-arrive port.
-    if i.rarv_valid {
-        let ix = i.rarv_entry as usize;
+    if r.valid && r.port == src::RARV {
+        let ix = r.entry as usize;
         let e = &mut d.entries[ix];
         if !e.valid {
             ev.errors.push((src::RARV, cause::UNINIT));
-        } else if i.rarv_count == 0 || i.rarv_count > max_count {
+        } else if r.count == 0 || r.count > max_count {
             ev.errors.push((src::RARV, cause::BAD_COUNT));
-        } else if i.rarv_count > e.pending {
+        } else if r.count > e.pending {
             ev.errors.push((src::RARV, cause::UNDERFLOW));
         } else {
             ev.remote_arrive = true;
-            e.pending -= i.rarv_count;
+            e.pending -= r.count;
             complete_if_due(e, ix as u8, CompletedBy::Remote, &mut ev);
         }
     }
-    // 3. operation port.
-    if i.op_valid {
-        let w = i.op_warp as usize;
-        let ix = i.op_entry as usize;
-        let code = i.op_code;
-        if i.ctx_valid && i.ctx_entry == i.op_entry {
-            ev.op_ctx_same_entry = true;
-        }
-        let waiters_on =
-            |d: &State| (0..w_n).any(|v| d.waiters[v].susp && d.waiters[v].entry as usize == ix);
+    if r.valid && r.port == src::OP {
+        let w = r.warp as usize;
+        let ix = r.entry as usize;
+        let code = r.code;
+        let waiters_on = (0..w_n).any(|v| q.waiters[v].susp && q.waiters[v].entry as usize == ix);
         let mut err = cause::NONE;
         let (mut token, mut done, mut susp) = (false, false, false);
-        let count_bad = i.op_count == 0 || i.op_count > max_count;
+        let count_bad = r.count == 0 || r.count > max_count;
         // The byte operand itself above 2^tx_bits - 1 (its port has one bit
         // more so that this is visible): refused whatever the tx-count is.
-        let tx_bad = i.op_tx as i64 > max_tx;
+        let tx_bad = r.tx as i64 > max_tx;
         let e = d.entries[ix];
         if op::is_reserved(code) {
             err = cause::RESERVED_OP;
@@ -209,14 +252,14 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
         } else if code == op::INIT {
             if count_bad {
                 err = cause::BAD_COUNT;
-            } else if waiters_on(&d) {
+            } else if waiters_on {
                 err = cause::WAITERS;
             } else {
                 d.entries[ix] = Entry {
                     valid: true,
                     parity: false,
-                    pending: i.op_count,
-                    expected: i.op_count,
+                    pending: r.count,
+                    expected: r.count,
                     tx: 0,
                 };
             }
@@ -225,7 +268,7 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
         } else {
             match code {
                 op::INVAL => {
-                    if waiters_on(&d) {
+                    if waiters_on {
                         err = cause::WAITERS;
                     } else {
                         d.entries[ix] = Entry::default();
@@ -234,7 +277,7 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
                 op::ARRIVE | op::ARRIVE_DROP | op::ARRIVE_EXPECT_TX => {
                     let tx_new = e.tx as i64
                         + if code == op::ARRIVE_EXPECT_TX {
-                            i.op_tx as i64
+                            r.tx as i64
                         } else {
                             0
                         };
@@ -242,24 +285,24 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
                         err = cause::BAD_COUNT;
                     } else if tx_new > max_tx || (code == op::ARRIVE_EXPECT_TX && tx_bad) {
                         err = cause::TX_RANGE;
-                    } else if i.op_count > e.pending
-                        || (code == op::ARRIVE_DROP && i.op_count >= e.expected)
+                    } else if r.count > e.pending
+                        || (code == op::ARRIVE_DROP && r.count >= e.expected)
                     {
                         err = cause::UNDERFLOW;
                     } else {
                         let en = &mut d.entries[ix];
                         token = en.parity;
                         en.tx = tx_new as i32;
-                        en.pending -= i.op_count;
+                        en.pending -= r.count;
                         if code == op::ARRIVE_DROP {
-                            en.expected -= i.op_count;
+                            en.expected -= r.count;
                             ev.drop = true;
                         }
                         complete_if_due(en, ix as u8, CompletedBy::Op(code), &mut ev);
                     }
                 }
                 op::EXPECT_TX => {
-                    let tx_new = e.tx as i64 + i.op_tx as i64;
+                    let tx_new = e.tx as i64 + r.tx as i64;
                     if tx_bad || tx_new > max_tx {
                         err = cause::TX_RANGE;
                     } else {
@@ -269,7 +312,7 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
                     }
                 }
                 op::COMPLETE_TX => {
-                    let tx_new = e.tx as i64 - i.op_tx as i64;
+                    let tx_new = e.tx as i64 - r.tx as i64;
                     if tx_bad || tx_new < -max_tx {
                         err = cause::TX_RANGE;
                     } else {
@@ -282,12 +325,12 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
                     }
                 }
                 op::TEST_WAIT => {
-                    done = e.parity != i.op_parity;
+                    done = e.parity != r.parity;
                     ev.immediate_done |= done;
                 }
                 _ => {
                     // TRY_WAIT
-                    done = e.parity != i.op_parity;
+                    done = e.parity != r.parity;
                     if done {
                         ev.immediate_done = true;
                     } else {
@@ -296,7 +339,7 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
                         d.waiters[w] = Waiter {
                             susp: true,
                             entry: ix as u8,
-                            parity: i.op_parity,
+                            parity: r.parity,
                             timer: 0,
                             decided: false,
                             done: false,
@@ -317,7 +360,8 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
         }
     }
 
-    // Decisions: completions wake their waiters; otherwise the limit passes.
+    // Decisions (registered): the step's completion decides its waiters;
+    // otherwise the limit passes.
     let limit = cfg.try_wait_limit as u16;
     for w in 0..w_n {
         let wq = q.waiters[w];
@@ -341,9 +385,10 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
             wd.timer = wq.timer + 1;
         }
     }
-    // Wake arbiter: up to F decided warps, round robin from `rr`.
+    // Wake arbiter: up to F of the warps decided in an earlier cycle (the
+    // decision registers, not this cycle's step), round robin from `rr`.
     let cand: u64 = (0..w_n)
-        .filter(|&w| q.waiters[w].susp && d.waiters[w].decided)
+        .filter(|&w| q.waiters[w].susp && q.waiters[w].decided)
         .fold(0u64, |m, w| m | 1 << w);
     if cand.count_ones() > cfg.wake_fanout {
         ev.wake_spread = true;
@@ -359,7 +404,7 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
             granted += 1;
             last = Some(w);
             d.out.wake_mask |= 1 << w;
-            if d.waiters[w].done {
+            if q.waiters[w].done {
                 d.out.wake_done |= 1 << w;
             }
             d.waiters[w] = Waiter::default();
@@ -372,23 +417,48 @@ pub fn eval_events(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State, Even
         .filter(|&w| d.waiters[w].susp)
         .fold(0u64, |m, w| m | 1 << w);
 
-    // Reported error: the op port's first, then the complete-tx port's, then the remote's.
-    let reported = [src::OP, src::CTX, src::RARV]
-        .iter()
-        .find_map(|&p| ev.errors.iter().find(|&&(s, _)| s == p).copied());
-    if let Some((s, c)) = reported {
+    // The step's error (one step a cycle: at most one).
+    if let Some(&(s, c)) = ev.errors.first() {
         d.out.err = true;
         d.out.err_src = s;
         d.out.err_cause = c;
     }
-    ev.tx_negative = d.entries[..m].iter().any(|e| e.valid && e.tx < 0);
-    let mut seen = 0u64;
-    for &(e, _, _) in &ev.completions {
-        if seen >> e & 1 == 1 {
-            ev.completions_same_entry_twice = true;
-        }
-        seen |= 1 << e;
+
+    // The accepted request into the request register; the pointer moves past it.
+    d.req = Request::default();
+    if let Some(p) = g {
+        d.pp = (p + 1) % 3;
+        d.req = match p {
+            src::OP => Request {
+                valid: true,
+                port: p,
+                warp: i.op_warp,
+                code: i.op_code,
+                entry: i.op_entry,
+                count: i.op_count,
+                tx: i.op_tx,
+                parity: i.op_parity,
+            },
+            src::CTX => Request {
+                valid: true,
+                port: p,
+                entry: i.ctx_entry,
+                tx: i.ctx_bytes,
+                ..Request::default()
+            },
+            _ => Request {
+                valid: true,
+                port: p,
+                entry: i.rarv_entry,
+                count: i.rarv_count,
+                ..Request::default()
+            },
+        };
+        ev.back_to_back_same_entry = r.valid && r.entry == d.req.entry;
+        ev.op_ctx_same_entry = ev.back_to_back_same_entry
+            && ((r.port == src::OP && p == src::CTX) || (r.port == src::CTX && p == src::OP));
     }
+    ev.tx_negative = d.entries[..m].iter().any(|e| e.valid && e.tx < 0);
     (o, d, ev)
 }
 

@@ -27,7 +27,7 @@ macro_rules! mbarrier_unit_ports {
             reset: input bool = 1,
             /// Warp issue presents an mbarrier operation.
             op_valid: input bool = 1,
-            /// The operation presented is accepted this cycle (high whenever not in reset).
+            /// The operation presented is accepted this cycle (the port arbiter granted it).
             op_ready: output bool = 1,
             /// Issuing warp.
             op_warp: input u8 = cfg.wb(),
@@ -47,13 +47,17 @@ macro_rules! mbarrier_unit_ports {
             ctx_entry: input u8 = cfg.eb(),
             /// Bytes completed (pays down tx-count).
             ctx_bytes: input u32 = cfg.tx_port_bits(),
+            /// The complete-tx report presented is accepted this cycle.
+            ctx_ready: output bool = 1,
             /// A remote arrive from another CTA of the cluster.
             rarv_valid: input bool = 1,
             /// Entry the remote arrive targets.
             rarv_entry: input u8 = cfg.eb(),
             /// Arrival count of the remote arrive.
             rarv_count: input u32 = cfg.count_port_bits(),
-            /// A response to the operation accepted in the previous cycle.
+            /// The remote arrive presented is accepted this cycle.
+            rarv_ready: output bool = 1,
+            /// A response to the operation accepted two cycles before.
             rsp_valid: output bool = 1,
             /// Its warp.
             rsp_warp: output u8 = cfg.wb(),

@@ -20,7 +20,8 @@
 //!   completed; `suspended` differs from the shadow's suspended set.
 //! - **M3** a wake for a warp not waiting, for a phase that did not
 //!   complete, more than F wakes in a cycle, or a completed phase's waiter
-//!   not woken within B = ceil(W/F) cycles of the completion.
+//!   woken outside [c + 2, c + B + 1] (c the completion's step cycle,
+//!   B = ceil(W/F)).
 //! - **M4** "done" while the shadow phase has no arrivals left but a
 //!   tx-count ≠ 0, or an arrival accepted (no underflow `err`) in such a
 //!   phase: the transaction debt was ignored.
@@ -28,12 +29,19 @@
 //! - **M6** `err`/`err_src`/`err_cause` differ from the shadow's verdict of
 //!   the previous cycle's inputs (a bad input must pulse `err`; a good one
 //!   must not); every output zero during reset.
-//! - **M7** `op_ready` low outside reset; a response missing, extra or for
-//!   the wrong warp/op; a response field that must be 0 is not.
-//! - **M8** a timed-out waiter not woken within B cycles of its limit (or
-//!   answered true after its limit passed with the phase incomplete); any
-//!   lost completion on an entry where an op and a complete-tx met in one
-//!   cycle (reported as M8 rather than M1/M2 there).
+//! - **M7** more than one request accepted in a cycle, a ready without its
+//!   valid, a cycle with requests and none accepted, a request held valid
+//!   for 3 cycles and not accepted; a response missing, extra, for the
+//!   wrong warp/op, or not exactly 2 cycles after its acceptance; a
+//!   response field that must be 0 is not.
+//! - **M8** a timed-out waiter not woken within B + 1 cycles of its limit
+//!   (or answered true after its limit passed with the phase incomplete);
+//!   any lost completion on an entry where an op and a complete-tx were
+//!   stepped back to back (reported as M8 rather than M1/M2 there).
+//!
+//! The shadow applies a request in its step cycle, the cycle after its
+//! acceptance (`docs/mbarrier_ram_design.md`): the registered outputs of
+//! the next cycle answer it.
 //!
 //! # G rules
 //! - **G1** a wait released while more than N committed groups are pending
@@ -87,7 +95,7 @@ struct ShEntry {
     pending: i64,
     expected: i64,
     tx: i64,
-    /// An op and a complete-tx met on this entry since its init.
+    /// An op and a complete-tx were stepped back to back on this entry since its init.
     collided: bool,
 }
 
@@ -110,6 +118,14 @@ pub struct MbarScoreboard {
     expect_entry: ShEntry,
     /// For an expected error: the shadow entry before the bad input.
     err_entry: ShEntry,
+    /// The entry of the request stepped in the previous cycle had an op and
+    /// a complete-tx stepped back to back on it.
+    step_collided: bool,
+    /// The request accepted in the previous cycle (stepped in this one), as
+    /// inputs with only its port's valid set.
+    stepping: Inputs,
+    /// Per port (op, ctx, rarv): consecutive cycles valid and not accepted.
+    held: [u32; 3],
     violation: Option<Violation>,
     checks: u64,
 }
@@ -123,6 +139,9 @@ impl MbarScoreboard {
             expect: Outputs::default(),
             expect_entry: ShEntry::default(),
             err_entry: ShEntry::default(),
+            step_collided: false,
+            stepping: Inputs::default(),
+            held: [0; 3],
             violation: None,
             checks: 0,
         }
@@ -176,9 +195,97 @@ impl MbarScoreboard {
             return Ok(());
         }
         let i = i.masked(&cfg);
-        if !o.op_ready {
-            return self.fail(cycle, "M7", None, "op_ready low outside reset".into());
+        // Acceptance: one request a cycle, every held request within 3 cycles.
+        let valid = [i.op_valid, i.ctx_valid, i.rarv_valid];
+        let ready = [o.op_ready, o.ctx_ready, o.rarv_ready];
+        const PORT: [&str; 3] = ["op", "ctx", "rarv"];
+        if ready.iter().filter(|&&r| r).count() > 1 {
+            return self.fail(
+                cycle,
+                "M7",
+                None,
+                format!("more than one request accepted: ready {ready:?}"),
+            );
         }
+        for p in 0..3 {
+            if ready[p] && !valid[p] {
+                return self.fail(
+                    cycle,
+                    "M7",
+                    None,
+                    format!("{}_ready without {}_valid", PORT[p], PORT[p]),
+                );
+            }
+        }
+        if valid.iter().any(|&v| v) && !ready.iter().any(|&r| r) {
+            return self.fail(
+                cycle,
+                "M7",
+                None,
+                format!("requests {valid:?} presented and none accepted"),
+            );
+        }
+        for p in 0..3 {
+            self.held[p] = if valid[p] && !ready[p] {
+                self.held[p] + 1
+            } else {
+                0
+            };
+            if self.held[p] >= 3 {
+                return self.fail(
+                    cycle,
+                    "M7",
+                    None,
+                    format!(
+                        "{} request held valid for {} cycles and not accepted (the bound is 3)",
+                        PORT[p], self.held[p]
+                    ),
+                );
+            }
+        }
+        let mut accepted = Inputs::default();
+        if o.op_ready {
+            accepted.op_valid = true;
+            accepted.op_warp = i.op_warp;
+            accepted.op_code = i.op_code;
+            accepted.op_entry = i.op_entry;
+            accepted.op_count = i.op_count;
+            accepted.op_tx = i.op_tx;
+            accepted.op_parity = i.op_parity;
+        } else if o.ctx_ready {
+            accepted.ctx_valid = true;
+            accepted.ctx_entry = i.ctx_entry;
+            accepted.ctx_bytes = i.ctx_bytes;
+        } else if o.rarv_ready {
+            accepted.rarv_valid = true;
+            accepted.rarv_entry = i.rarv_entry;
+            accepted.rarv_count = i.rarv_count;
+        }
+        let prev = std::mem::replace(&mut self.stepping, accepted);
+        // Back to back on one entry, an op and a complete-tx (either order).
+        let (ea, eb) = (
+            if prev.op_valid {
+                Some(prev.op_entry)
+            } else if prev.ctx_valid {
+                Some(prev.ctx_entry)
+            } else {
+                None
+            },
+            if accepted.op_valid {
+                Some(accepted.op_entry)
+            } else if accepted.ctx_valid {
+                Some(accepted.ctx_entry)
+            } else {
+                None
+            },
+        );
+        if let (Some(a), Some(b)) = (ea, eb) {
+            if a == b && prev.op_valid != accepted.op_valid {
+                self.entries[a as usize].collided = true;
+            }
+        }
+        // From here on, `i` is the request stepped this cycle.
+        let i = prev;
         // Registered outputs: the verdict on the previous cycle.
         let x = self.expect;
         if (o.rsp_valid, o.rsp_warp, o.rsp_op) != (x.rsp_valid, x.rsp_warp, x.rsp_op) {
@@ -196,7 +303,11 @@ impl MbarScoreboard {
             let e = self.err_entry;
             // An arrival accepted although the shadow phase has no arrivals
             // left and only owes tx-count: the unit completed it with tx ≠ 0.
-            let p = if x.err_cause == cause::UNDERFLOW && !o.err && e.pending == 0 && e.tx != 0 {
+            // A refusal the shadow does not expect, on an entry where an op
+            // and a complete-tx were stepped back to back: a lost update.
+            let p = if self.step_collided && o.err && !x.err {
+                "M8"
+            } else if x.err_cause == cause::UNDERFLOW && !o.err && e.pending == 0 && e.tx != 0 {
                 "M4"
             } else {
                 "M6"
@@ -232,14 +343,12 @@ impl MbarScoreboard {
             }
             if (x.rsp_op == op::TEST_WAIT || x.rsp_op == op::TRY_WAIT) && o.rsp_done != x.rsp_done {
                 let e = self.expect_entry;
-                let p = if o.rsp_done {
-                    if e.pending == 0 && e.tx != 0 {
-                        "M4"
-                    } else {
-                        "M1"
-                    }
-                } else if e.collided {
+                // On an entry where an op and a complete-tx were stepped back
+                // to back, a wrong answer is a read-modify-write hazard (M8).
+                let p = if e.collided {
                     "M8"
+                } else if o.rsp_done && e.pending == 0 && e.tx != 0 {
+                    "M4"
                 } else {
                     "M1"
                 };
@@ -345,6 +454,10 @@ impl MbarScoreboard {
                         "answered false although its phase completed before the limit".into(),
                     );
                 }
+                Some((d, _)) if cycle < d + 2 => {
+                    return self.fail(cycle, "M3", Some(w as u32), format!(
+                        "woken in cycle {cycle}, decided in cycle {d}: a wake comes 2 cycles after the decision at the earliest"));
+                }
                 Some((d, false)) if done => {
                     return self.fail(cycle, "M8", Some(w as u32), format!(
                         "limit passed in cycle {d} (entry {} parity {} incomplete) but the warp stayed suspended and answered true later",
@@ -360,13 +473,13 @@ impl MbarScoreboard {
                 ..
             }) = self.waits[w]
             {
-                if cycle >= d + bound {
+                if cycle > d + bound + 1 {
                     return self.fail(
                         cycle,
                         if done { "M3" } else { "M8" },
                         Some(w as u32),
                         format!(
-                        "decided ({}) in cycle {d} but not woken by cycle {} (bound B = {bound})",
+                        "decided ({}) in cycle {d} but not woken by cycle {} (woken by d + B + 1, B = {bound})",
                         if done { "phase completed" } else { "limit passed" }, cycle),
                     );
                 }
@@ -396,9 +509,6 @@ impl MbarScoreboard {
                 e.parity = !e.parity;
                 e.pending = e.expected;
             }
-        }
-        if i.op_valid && i.ctx_valid && i.op_entry == i.ctx_entry {
-            self.entries[i.op_entry as usize].collided = true;
         }
         if i.ctx_valid {
             let ix = i.ctx_entry as usize;
@@ -535,6 +645,7 @@ impl MbarScoreboard {
                 next.rsp_suspended = false;
             }
         }
+        self.step_collided = snaps.iter().any(|e| e.collided);
         let reported = [src::OP, src::CTX, src::RARV]
             .iter()
             .find_map(|&p| errs.iter().find(|&&(s, _)| s == p).copied());

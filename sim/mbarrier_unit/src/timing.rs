@@ -10,10 +10,11 @@
 //! constant.
 //!
 //! Mechanisms (cycles at 1980 MHz):
-//! - an op reaches the unit `issue_latency` (20) after issue (+4 for ops
-//!   with a tx operand); the answer reaches the warp `arrive_return` (9) /
-//!   `wait_return` (21) after the unit's registered response, so an arrive
-//!   returning its state costs 30 and a phase check 42 (§2.3 net);
+//! - an op reaches the unit `issue_latency` (19) after issue (+4 for ops
+//!   with a tx operand) and is answered two cycles after the unit takes it
+//!   (accepted, stepped, registered); the answer reaches the warp
+//!   `arrive_return` (9) / `wait_return` (21) after the unit's response, so
+//!   an arrive returning its state costs 30 and a phase check 42 (§2.3 net);
 //!   a looping wait's final branch costs `branch_gap` (13);
 //! - one warp issues an arrive every `arrive_gap` (7) and a wait every
 //!   `wait_gap` (14) cycles; four schedulers (`smsp`) issue one SYNCS op each
@@ -23,10 +24,15 @@
 //!   (`ART0`) `count_arrive_extra` (3) more; a test_wait poll also needs the
 //!   SM-wide phase-check path, one poll per `poll_interval` (5) cycles — the
 //!   contention that makes 32 spinning warps slower than 32 suspended ones;
-//! - suspended warps are woken by the unit (fan-out F = 1 per cycle) and
-//!   reach their warp `wake_latency` (33) later, `wake_interval` (1) apart;
-//! - the unit's suspend limit is L = 73 − 20 − 33 + 1 = 21: the measured
-//!   73-cycle instruction-level limit minus the issue and wake paths;
+//! - suspended warps are woken by the unit (fan-out F = 1 per cycle, two
+//!   cycles after the step that decides them) and reach their warp
+//!   `wake_latency` (32) later, `wake_interval` (1) apart;
+//! - the unit's suspend limit is L = 73 − 19 − 32 − 1 = 21: the measured
+//!   73-cycle instruction-level limit minus the issue path, the unit's
+//!   step and wake cycles (3) and the wake path;
+//! - (the unit's one-request-a-cycle contract, 2026-11-29, moved a cycle of
+//!   the response and of the wake into the unit: `issue_latency` 20 → 19
+//!   and `wake_latency` 33 → 32 keep every figure of the preset);
 //! - `nanosleep` with a hint: a timer of 1.024 ns ticks up to 2^14 ns (a
 //!   power of two of ns above), overlapping the failed TRYWAIT by 143
 //!   cycles, at least 173 cycles;
@@ -68,7 +74,7 @@ pub struct H100 {
 impl H100 {
     pub fn preset() -> Self {
         let fe = FrontEnd {
-            issue_latency: 20,
+            issue_latency: 19,
             op_interval: 2,
             issue_gap: 2,
             arrive_return: 9,
@@ -86,13 +92,13 @@ impl H100 {
             wait_extra: 1,
             test_extra: 0,
             branch_gap: 13,
-            wake_latency: 33,
+            wake_latency: 32,
             tx_operand_extra: 4,
             smsp: 4,
             poll_interval: 5,
         };
         let try_wait_op_limit = 73;
-        let limit = try_wait_op_limit - fe.issue_latency - fe.wake_latency + 1;
+        let limit = try_wait_op_limit - fe.issue_latency - fe.wake_latency - 1;
         let cfg = Config {
             try_wait_limit: limit as u32,
             ..Config::default()

@@ -89,6 +89,12 @@ pub struct MbarRandomEnv {
     owed: Vec<u32>,
     copy: CopyEngine,
     explicit_pay: VecDeque<(u8, u32)>,
+    /// The copy engine's reports not yet taken (`ctx_ready`), oldest first.
+    ctx_queue: VecDeque<(u8, u32)>,
+    /// The op presented and not taken (`op_ready`): presented again; or an
+    /// op held back until a cycle (`held_from`).
+    held_op: Option<Inputs>,
+    held_from: u64,
 }
 
 impl MbarRandomEnv {
@@ -110,6 +116,9 @@ impl MbarRandomEnv {
             owed: vec![0; cfg.entries as usize],
             copy: CopyEngine::new(ct),
             explicit_pay: VecDeque::new(),
+            ctx_queue: VecDeque::new(),
+            held_op: None,
+            held_from: 0,
         }
     }
     fn clear(&mut self) {
@@ -119,6 +128,8 @@ impl MbarRandomEnv {
         self.owed = vec![0; cfg.entries as usize];
         self.copy = CopyEngine::new(self.copy.t);
         self.explicit_pay.clear();
+        self.ctx_queue.clear();
+        self.held_op = None;
     }
 
     /// A count operand for bad input: an edge value (0, the largest legal
@@ -143,8 +154,12 @@ impl MbarRandomEnv {
             i.reset = true;
             return i;
         }
+        // The copy engine's reports queue until the unit takes them.
         let rep = self.copy.tick(c);
-        if let Some((e, b)) = rep.ctx {
+        if let Some(r) = rep.ctx {
+            self.ctx_queue.push_back(r);
+        }
+        if let Some(&(e, b)) = self.ctx_queue.front() {
             i.ctx_valid = true;
             i.ctx_entry = e;
             i.ctx_bytes = b;
@@ -163,6 +178,20 @@ impl MbarRandomEnv {
             i.rarv_valid = true;
             i.rarv_entry = self.rng.gen_range(0..ne) as u8;
             i.rarv_count = if bad { self.bad_count() } else { 1 };
+        }
+        // An op not taken is presented again (its warp waits for it).
+        if let Some(h) = self.held_op {
+            if c < self.held_from {
+                return i;
+            }
+            i.op_valid = true;
+            i.op_warp = h.op_warp;
+            i.op_code = h.op_code;
+            i.op_entry = h.op_entry;
+            i.op_count = h.op_count;
+            i.op_tx = h.op_tx;
+            i.op_parity = h.op_parity;
+            return i;
         }
         if !self.rng.gen_bool(self.k.p_op) {
             return i;
@@ -205,7 +234,14 @@ impl MbarRandomEnv {
                     i.op_code = match r {
                         0..=24 => op::ARRIVE,
                         25..=34 => {
-                            self.pay(c, e as u8, bytes);
+                            if self.pay(c, e as u8, bytes) {
+                                // Bytes paid before their expect: hold the
+                                // arrive back until the copy engine's report
+                                // is stepped (the functional copy latency is
+                                // 20-60 cycles), so that the arrive itself can
+                                // complete the phase.
+                                self.held_from = c + 80;
+                            }
                             i.op_tx = bytes;
                             op::ARRIVE_EXPECT_TX
                         }
@@ -235,10 +271,16 @@ impl MbarRandomEnv {
         }
         self.warps[w].busy = true;
         self.warps[w].entry = i.op_entry;
+        if self.held_from > c {
+            self.held_op = Some(i);
+            i.op_valid = false;
+        }
         i
     }
 
-    fn pay(&mut self, c: u64, e: u8, bytes: u32) {
+    /// Pay `bytes` on entry `e` (the copy engine or an explicit
+    /// complete_tx later); true when the copy engine pays them early.
+    fn pay(&mut self, c: u64, e: u8, bytes: u32) -> bool {
         self.owed[e as usize] += bytes;
         let early = self.k.p_early_tx > 0.0 && self.rng.gen_bool(self.k.p_early_tx);
         if self.rng.gen_bool(self.k.p_copy) {
@@ -251,8 +293,10 @@ impl MbarRandomEnv {
                     cold: self.rng.gen_bool(0.3),
                 },
             );
+            early
         } else {
             self.explicit_pay.push_back((e, bytes));
+            false
         }
     }
 
@@ -260,6 +304,14 @@ impl MbarRandomEnv {
     pub fn observe(&mut self, _c: u64, i: &Inputs, o: &Outputs) {
         if i.reset {
             return;
+        }
+        // What the unit took this cycle (a remote arrive not taken is dropped:
+        // withdrawing a request is legal).
+        if o.ctx_ready && self.ctx_queue.front() == Some(&(i.ctx_entry, i.ctx_bytes)) {
+            self.ctx_queue.pop_front();
+        }
+        if i.op_valid {
+            self.held_op = (!o.op_ready).then_some(*i);
         }
         if o.rsp_valid {
             let w = o.rsp_warp as usize;
@@ -661,6 +713,8 @@ pub struct KernelRunner {
     answered_rsp: VecDeque<(u64, usize, bool)>,
     wake_free: u64,
     remote: VecDeque<u8>,
+    /// The copy engine's complete-tx reports not yet taken (`ctx_ready`).
+    ctx_queue: VecDeque<(u8, u32)>,
     pub stats: KernelStats,
     pub cycle: u64,
 }
@@ -700,6 +754,7 @@ impl KernelRunner {
             answered_rsp: VecDeque::new(),
             wake_free: 0,
             remote: VecDeque::new(),
+            ctx_queue: VecDeque::new(),
             stats: KernelStats::default(),
             cycle: 0,
         }
@@ -711,7 +766,11 @@ impl KernelRunner {
     }
 
     pub fn all_done(&self) -> bool {
-        self.warps.iter().all(|w| w.done) && self.queue.is_empty()
+        self.warps.iter().all(|w| w.done)
+            && self.queue.is_empty()
+            && !self.mbar.state.req.valid
+            && self.ctx_queue.is_empty()
+            && self.remote.is_empty()
     }
 
     fn parity(&self, w: usize, e: u8, p: Parity) -> bool {
@@ -1002,13 +1061,18 @@ impl KernelRunner {
             mi.op_parity = h.parity;
             accepted = Some(h);
         }
+        // The copy engine's reports and the remote arrives wait in their
+        // queues until the unit takes them (`ctx_ready`, `rarv_ready`).
         let rep = self.copy.tick(t);
-        if let Some((e, b)) = rep.ctx {
+        if let Some(r) = rep.ctx {
+            self.ctx_queue.push_back(r);
+        }
+        if let Some(&(e, b)) = self.ctx_queue.front() {
             mi.ctx_valid = true;
             mi.ctx_entry = e;
             mi.ctx_bytes = b;
         }
-        if let Some(e) = self.remote.pop_front() {
+        if let Some(&e) = self.remote.front() {
             mi.rarv_valid = true;
             mi.rarv_entry = e;
             mi.rarv_count = 1;
@@ -1021,6 +1085,18 @@ impl KernelRunner {
         let mo = self.mbar.step(&mi);
         let ev = &self.mbar.last_events;
         self.stats.completions += ev.completions.len() as u64;
+        if mo.ctx_ready {
+            self.ctx_queue.pop_front();
+        }
+        if mo.rarv_ready {
+            self.remote.pop_front();
+        }
+        if !mo.op_ready {
+            // Not taken: it stays at the head of the pipe.
+            if let Some(h) = accepted.take() {
+                self.queue.push_front(h);
+            }
+        }
         if mo.op_ready {
             if accepted.is_some_and(|h| h.code == op::TEST_WAIT) {
                 self.poll_free_at = t + fe.poll_interval;
@@ -1035,8 +1111,9 @@ impl KernelRunner {
                 self.pipe_free_at = Some(t + fe.op_interval + extra);
                 self.stats.ops += 1;
                 if h.answer {
+                    // Accepted now, stepped next cycle, answered the cycle after.
                     self.answered_rsp
-                        .push_back((t + 1, h.warp, op::is_arrive(h.code)));
+                        .push_back((t + 2, h.warp, op::is_arrive(h.code)));
                 }
             }
         }
@@ -1081,7 +1158,7 @@ impl KernelRunner {
                 wc.ready_at = t + 1 + fe.group_return;
             }
         }
-        // Responses of the previous cycle's op (registered output this cycle).
+        // Responses of the op accepted two cycles before (registered output this cycle).
         if mo.rsp_valid {
             if mo.err {
                 self.stats.errors += 1;

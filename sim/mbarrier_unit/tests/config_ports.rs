@@ -87,7 +87,7 @@ fn port_tables_follow_the_parameters() {
     assert_eq!(get("wake_mask"), ("wake_mask", Dir::Out, 64));
     assert_eq!(get("err_cause"), ("err_cause", Dir::Out, 4));
     assert_eq!(t[0].0, "clock");
-    assert_eq!(t.len(), 28);
+    assert_eq!(t.len(), 30);
     let mut names: Vec<_> = t.iter().map(|p| p.0).collect();
     names.sort();
     names.dedup();

@@ -51,15 +51,21 @@ fn no_parity_flip(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     (o, d)
 }
 
-/// Read-modify-write hazard: when the op and the complete-tx port hit one
-/// entry in a cycle, the complete-tx is lost.
+/// Read-modify-write hazard (no forwarding): when a complete-tx and then an
+/// op are stepped back to back on one entry, the complete-tx's bytes are
+/// lost (the op read the entry before the complete-tx wrote it).
 fn lose_ctx_on_collision(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
-    let mut i2 = *i;
-    let m = i.masked(cfg);
-    if m.op_valid && m.ctx_valid && m.op_entry == m.ctx_entry && !m.reset {
-        i2.ctx_valid = false;
+    let (o, mut d, _) = eval_events(cfg, q, i);
+    let (a, b) = (q.req, d.req);
+    if a.valid
+        && b.valid
+        && a.entry == b.entry
+        && a.port == src::CTX
+        && b.port == src::OP
+        && !i.reset
+    {
+        d.entries[a.entry as usize] = q.entries[a.entry as usize];
     }
-    let (o, d, _) = eval_events(cfg, q, &i2);
     (o, d)
 }
 
@@ -87,7 +93,7 @@ fn wake_wrong_barrier(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
 fn suspend_wrong_parity(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     let (o, mut d, ev) = eval_events(cfg, q, i);
     if ev.suspended_now {
-        let w = i.masked(cfg).op_warp as usize;
+        let w = q.req.warp as usize;
         d.waiters[w].parity = !d.waiters[w].parity;
     }
     (o, d)
@@ -122,13 +128,13 @@ fn time_out_early(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
 /// Wraps the tx-count instead of refusing an out-of-range expect.
 fn wrap_tx(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     let (o, mut d, ev) = eval_events(cfg, q, i);
-    let m = i.masked(cfg);
+    let m = q.req;
     if ev.errors.contains(&(src::OP, cause::TX_RANGE))
-        && (m.op_code == op::EXPECT_TX || m.op_code == op::ARRIVE_EXPECT_TX)
+        && (m.code == op::EXPECT_TX || m.code == op::ARRIVE_EXPECT_TX)
     {
-        let e = &mut d.entries[m.op_entry as usize];
+        let e = &mut d.entries[m.entry as usize];
         let span = 2 * cfg.max_tx() + 1;
-        let v = e.tx as i64 + m.op_tx as i64;
+        let v = e.tx as i64 + m.tx as i64;
         e.tx = ((v + cfg.max_tx()).rem_euclid(span) - cfg.max_tx()) as i32;
         d.out.err = false;
         d.out.err_src = 0;
@@ -142,12 +148,12 @@ fn wrap_tx(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
 /// in range (the bug an outside judge found).
 fn accept_over_range_operand(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     let (o, mut d, ev) = eval_events(cfg, q, i);
-    let m = i.masked(cfg);
-    let e = &mut d.entries[m.op_entry as usize];
-    let v = e.tx as i64 + m.op_tx as i64;
+    let m = q.req;
+    let e = &mut d.entries[m.entry as usize];
+    let v = e.tx as i64 + m.tx as i64;
     if ev.errors.contains(&(src::OP, cause::TX_RANGE))
-        && m.op_code == op::EXPECT_TX
-        && m.op_tx as i64 > cfg.max_tx()
+        && m.code == op::EXPECT_TX
+        && m.tx as i64 > cfg.max_tx()
         && v <= cfg.max_tx()
     {
         e.tx = v as i32;
@@ -161,9 +167,9 @@ fn accept_over_range_operand(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, S
 /// Returns the parity after the arrive (the next phase's) as the token.
 fn token_after_arrive(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     let (o, mut d, _) = eval_events(cfg, q, i);
-    let m = i.masked(cfg);
-    if m.op_valid && d.out.rsp_valid && !d.out.err && op::is_arrive(m.op_code) {
-        d.out.rsp_token = d.entries[m.op_entry as usize].parity;
+    let m = q.req;
+    if m.valid && m.port == src::OP && d.out.rsp_valid && !d.out.err && op::is_arrive(m.code) {
+        d.out.rsp_token = d.entries[m.entry as usize].parity;
     }
     (o, d)
 }
@@ -179,7 +185,8 @@ fn no_err_uninit(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     (o, d)
 }
 
-/// Stalls the op port while the complete-tx port is busy.
+/// Stalls the op port while the complete-tx port requests (a fixed
+/// priority: the op starves while the copy engine reports).
 fn stall_on_ctx(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     let m = i.masked(cfg);
     if m.ctx_valid && m.op_valid && !m.reset {
@@ -282,6 +289,11 @@ fn test_wait_only(k: &mut MbarKnobs) {
 }
 
 fn catch_mbar_with(name: &str, k: MbarKernel, expect: &str, tweak: fn(&mut MbarKnobs)) {
+    catch_mbar_as(name, k, &[expect], tweak);
+}
+
+/// As [`catch_mbar_with`], where the broken property may show first as any of `expect`.
+fn catch_mbar_as(name: &str, k: MbarKernel, expect: &[&str], tweak: fn(&mut MbarKnobs)) {
     let n = cycles(20_000);
     for (cname, cfg) in grid() {
         for seed in seeds(30) {
@@ -293,10 +305,9 @@ fn catch_mbar_with(name: &str, k: MbarKernel, expect: &str, tweak: fn(&mut MbarK
             });
             if let Err(v) = res {
                 println!("mutant {name}: caught on config {cname} seed {seed}: {v}");
-                assert_eq!(
-                    v.property,
-                    expect,
-                    "mutant {name} caught as {} not {expect}: {v}\nreplay: {}",
+                assert!(
+                    expect.contains(&v.property),
+                    "mutant {name} caught as {} not {expect:?}: {v}\nreplay: {}",
                     v.property,
                     replay("mutants", seed, n)
                 );
@@ -335,10 +346,13 @@ fn catch_group(name: &str, k: GroupKernel, expect: &str) {
 
 #[test]
 fn m1_complete_one_arrival_early() {
-    catch_mbar_with(
+    // The early completion shows first as a wrong test_wait answer (M1) or,
+    // when an arrive is stepped before the next test_wait, as that arrive's
+    // token naming the next phase (M5).
+    catch_mbar_as(
         "complete_one_early",
         complete_one_early,
-        "M1",
+        &["M1", "M5"],
         test_wait_only,
     );
 }
@@ -352,7 +366,14 @@ fn m2_time_out_early() {
 }
 #[test]
 fn m2_wait_and_wake_on_the_wrong_parity() {
-    catch_mbar("suspend_wrong_parity", suspend_wrong_parity, "M2");
+    // Shows as an answer "not done" for a completed phase (M2) or as that
+    // phase's waiter not woken within the bound (M3), whichever comes first.
+    catch_mbar_as(
+        "suspend_wrong_parity",
+        suspend_wrong_parity,
+        &["M2", "M3"],
+        |_| {},
+    );
 }
 #[test]
 fn m3_wake_wrong_barrier() {

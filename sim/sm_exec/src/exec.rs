@@ -2660,13 +2660,17 @@ impl<'p> Machine<'p> {
                 },
             );
         }
-        if let Some((e, b)) = self.sms[c].ctx.pop_front() {
+        // The copy engine's complete-tx reports and the remote arrives stay
+        // queued until the mbarrier unit takes them (`mb_ctx_ready`,
+        // `mb_rarv_ready`: one request a cycle among its three ports).
+        if let Some(&(e, b)) = self.sms[c].ctx.front() {
             i.ctx_valid = true;
             i.ctx_entry = e;
             i.ctx_bytes = b;
         }
-        if let Some(k) = self.sms[c].rarv.iter().position(|r| r.0 <= now) {
-            let (_, e, n) = self.sms[c].rarv.remove(k);
+        let rarv_k = self.sms[c].rarv.iter().position(|r| r.0 <= now);
+        if let Some(k) = rarv_k {
+            let (_, e, n) = self.sms[c].rarv[k];
             i.rarv_valid = true;
             i.rarv_entry = e;
             i.rarv_count = n;
@@ -2679,6 +2683,12 @@ impl<'p> Machine<'p> {
             i.wr_warp = s;
         }
         let o = self.sms[c].port.step(&i);
+        if o.mb_ctx_ready {
+            self.sms[c].ctx.pop_front();
+        }
+        if let (true, Some(k)) = (o.mb_rarv_ready, rarv_k) {
+            self.sms[c].rarv.remove(k);
+        }
         if let Some(twin) = self.sms[c].twin.as_mut() {
             let t = twin.step(&i);
             if let Some((port, want, got)) = o.first_difference(&t) {

@@ -192,6 +192,9 @@ pub struct SmTiming {
     /// `arrive; wait` costs 58 cycles, less the path the executor models
     /// itself: the clock read and the two ops' issue (1 + 3 + 1), the wait
     /// loop's branch (`issue_branch`, 11) and the clock read after it.
+    /// (41 since the unit answers two cycles after taking an op, 2026-11-29:
+    /// one cycle later than when the 42 was fitted; `test_wait_fail`,
+    /// `test_wait_answer` and `partial_warp_fail` moved by one likewise.)
     pub mbarrier_latency: u64,
     /// ... a spin's repeat poll that answers false: a full warp's spin
     /// polls once per 99 cycles (`spin_period` rows of h100_micro.csv,
@@ -416,17 +419,17 @@ impl SmTiming {
             arrival_interval_imm: 1,
             red_arrival_interval: 3,
             const_latency: 45,
-            mbarrier_latency: 42,
-            test_wait_fail: 87,
+            mbarrier_latency: 41,
+            test_wait_fail: 86,
             test_wait_first_check: 135,
-            test_wait_answer: 80,
+            test_wait_answer: 79,
             mb_return_interval: 3,
             test_wait_occupancy: 6,
             try_wait_early_wake: true,
             try_wait_first_check: 185,
             partial_warp_first_check: 151,
             partial_warp_try_wait_extra: 22,
-            partial_warp_fail: 138,
+            partial_warp_fail: 137,
             shared_latency: 25,
             dsmem_latency: 187,
             cluster_arrive_latency: 70,

@@ -183,6 +183,8 @@ pub fn combine(cfg: &Config, i: &Inputs, r: &Routed, u: &UnitOutputs) -> Outputs
         bar_rel_op: b.rel_op,
         bar_rel_result: b.rel_result,
         bar_err_code: b.err_code,
+        mb_ctx_ready: x.ctx_ready,
+        mb_rarv_ready: x.rarv_ready,
         mb_rsp_valid: x.rsp_valid,
         mb_rsp_warp: x.rsp_warp,
         mb_rsp_op: x.rsp_op,

@@ -85,6 +85,9 @@ macro_rules! sm_sync_ports {
             rarv_valid: input bool = 1,
             rarv_entry: input u8 = cfg.mbarrier.eb(),
             rarv_count: input u32 = cfg.mbarrier.count_port_bits(),
+            /// The mbarrier unit took the complete-tx / remote arrive presented this cycle.
+            mb_ctx_ready: output bool = 1,
+            mb_rarv_ready: output bool = 1,
             /// mbarrier response and wake detail (passed through).
             mb_rsp_valid: output bool = 1,
             mb_rsp_warp: output u8 = cfg.wb(),

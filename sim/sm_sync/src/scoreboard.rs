@@ -164,6 +164,12 @@ impl Scoreboard {
                 bo.rel_result as u64,
             ),
             ("bar_err_code", o.bar_err_code as u64, bo.err_code as u64),
+            ("mb_ctx_ready", o.mb_ctx_ready as u64, xo.ctx_ready as u64),
+            (
+                "mb_rarv_ready",
+                o.mb_rarv_ready as u64,
+                xo.rarv_ready as u64,
+            ),
             ("mb_rsp_valid", o.mb_rsp_valid as u64, xo.rsp_valid as u64),
             ("mb_rsp_warp", o.mb_rsp_warp as u64, xo.rsp_warp as u64),
             ("mb_rsp_op", o.mb_rsp_op as u64, xo.rsp_op as u64),

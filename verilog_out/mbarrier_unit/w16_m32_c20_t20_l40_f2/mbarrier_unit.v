@@ -16,7 +16,7 @@
 // `mbar_w16_m32_c20_t20_l40_f2`, the rust-hdl top; `mbar_w16_m32_c20_t20_l40_f2__<block>` are its blocks.
 
 
-module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
+module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,ctx_ready,rarv_ready,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -35,6 +35,8 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     input wire  rarv_valid;
     input wire  [4:0] rarv_entry;
     input wire  [20:0] rarv_count;
+    output reg  ctx_ready;
+    output reg  rarv_ready;
     output reg  rsp_valid;
     output reg  [3:0] rsp_warp;
     output reg  [3:0] rsp_op;
@@ -49,104 +51,73 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     output reg  [3:0] err_cause;
     
     // Stub signals
+    reg  arb__clock;
+    reg  arb__reset;
+    reg  arb__op_valid;
+    reg  arb__ctx_valid;
+    reg  arb__rarv_valid;
+    wire  arb__g_op;
+    wire  arb__g_ctx;
+    wire  arb__g_rarv;
+    reg  req__clock;
+    reg  req__reset;
+    reg  req__g_op;
+    reg  req__g_ctx;
+    reg  req__g_rarv;
+    reg  [3:0] req__op_warp;
+    reg  [3:0] req__op_code;
+    reg  [4:0] req__op_entry;
+    reg  [20:0] req__op_count;
+    reg  [20:0] req__op_tx;
+    reg  req__op_parity;
+    reg  [4:0] req__ctx_entry;
+    reg  [20:0] req__ctx_bytes;
+    reg  [4:0] req__rarv_entry;
+    reg  [20:0] req__rarv_count;
+    wire  req__valid;
+    wire  [1:0] req__port;
+    wire  [3:0] req__warp;
+    wire  [3:0] req__code;
+    wire  [4:0] req__entry;
+    wire  [20:0] req__count;
+    wire  [20:0] req__tx;
+    wire  req__parity;
+    wire  [4:0] req__entry_in;
     reg  entries__clock;
     reg  entries__reset;
-    reg  [4:0] entries__ctx_entry;
-    reg  [4:0] entries__rarv_entry;
-    reg  [4:0] entries__op_entry;
-    wire  entries__ctx_e_valid;
-    wire  entries__ctx_e_parity;
-    wire  [20:0] entries__ctx_e_pending;
-    wire  [20:0] entries__ctx_e_expected;
-    wire  [20:0] entries__ctx_e_tx;
-    wire  entries__rarv_e_valid;
-    wire  entries__rarv_e_parity;
-    wire  [20:0] entries__rarv_e_pending;
-    wire  [20:0] entries__rarv_e_expected;
-    wire  [20:0] entries__rarv_e_tx;
-    wire  entries__op_e_valid;
-    wire  entries__op_e_parity;
-    wire  [20:0] entries__op_e_pending;
-    wire  [20:0] entries__op_e_expected;
-    wire  [20:0] entries__op_e_tx;
-    reg  entries__ctx_n_valid;
-    reg  entries__ctx_n_parity;
-    reg  [20:0] entries__ctx_n_pending;
-    reg  [20:0] entries__ctx_n_expected;
-    reg  [20:0] entries__ctx_n_tx;
-    reg  entries__rarv_n_valid;
-    reg  entries__rarv_n_parity;
-    reg  [20:0] entries__rarv_n_pending;
-    reg  [20:0] entries__rarv_n_expected;
-    reg  [20:0] entries__rarv_n_tx;
-    reg  entries__op_n_valid;
-    reg  entries__op_n_parity;
-    reg  [20:0] entries__op_n_pending;
-    reg  [20:0] entries__op_n_expected;
-    reg  [20:0] entries__op_n_tx;
-    reg  ctx_step__act;
-    reg  ctx_step__init;
-    reg  ctx_step__inval;
-    reg  ctx_step__arrive;
-    reg  ctx_step__drop;
-    reg  ctx_step__tx_up;
-    reg  ctx_step__tx_dn;
-    reg  [20:0] ctx_step__count;
-    reg  [20:0] ctx_step__amt;
-    reg  ctx_step__e_valid;
-    reg  ctx_step__e_parity;
-    reg  [20:0] ctx_step__e_pending;
-    reg  [20:0] ctx_step__e_expected;
-    reg  [20:0] ctx_step__e_tx;
-    wire  ctx_step__n_valid;
-    wire  ctx_step__n_parity;
-    wire  [20:0] ctx_step__n_pending;
-    wire  [20:0] ctx_step__n_expected;
-    wire  [20:0] ctx_step__n_tx;
-    wire  [3:0] ctx_step__cause;
-    wire  ctx_step__complete;
-    reg  rarv_step__act;
-    reg  rarv_step__init;
-    reg  rarv_step__inval;
-    reg  rarv_step__arrive;
-    reg  rarv_step__drop;
-    reg  rarv_step__tx_up;
-    reg  rarv_step__tx_dn;
-    reg  [20:0] rarv_step__count;
-    reg  [20:0] rarv_step__amt;
-    reg  rarv_step__e_valid;
-    reg  rarv_step__e_parity;
-    reg  [20:0] rarv_step__e_pending;
-    reg  [20:0] rarv_step__e_expected;
-    reg  [20:0] rarv_step__e_tx;
-    wire  rarv_step__n_valid;
-    wire  rarv_step__n_parity;
-    wire  [20:0] rarv_step__n_pending;
-    wire  [20:0] rarv_step__n_expected;
-    wire  [20:0] rarv_step__n_tx;
-    wire  [3:0] rarv_step__cause;
-    wire  rarv_step__complete;
-    reg  op_step__act;
-    reg  op_step__init;
-    reg  op_step__inval;
-    reg  op_step__arrive;
-    reg  op_step__drop;
-    reg  op_step__tx_up;
-    reg  op_step__tx_dn;
-    reg  [20:0] op_step__count;
-    reg  [20:0] op_step__amt;
-    reg  op_step__e_valid;
-    reg  op_step__e_parity;
-    reg  [20:0] op_step__e_pending;
-    reg  [20:0] op_step__e_expected;
-    reg  [20:0] op_step__e_tx;
-    wire  op_step__n_valid;
-    wire  op_step__n_parity;
-    wire  [20:0] op_step__n_pending;
-    wire  [20:0] op_step__n_expected;
-    wire  [20:0] op_step__n_tx;
-    wire  [3:0] op_step__cause;
-    wire  op_step__complete;
+    reg  [4:0] entries__acc_entry;
+    reg  [4:0] entries__rd_entry;
+    wire  entries__e_valid;
+    wire  entries__e_parity;
+    wire  [20:0] entries__e_pending;
+    wire  [20:0] entries__e_expected;
+    wire  [20:0] entries__e_tx;
+    reg  entries__n_valid;
+    reg  entries__n_parity;
+    reg  [20:0] entries__n_pending;
+    reg  [20:0] entries__n_expected;
+    reg  [20:0] entries__n_tx;
+    reg  step__act;
+    reg  step__init;
+    reg  step__inval;
+    reg  step__arrive;
+    reg  step__drop;
+    reg  step__tx_up;
+    reg  step__tx_dn;
+    reg  [20:0] step__count;
+    reg  [20:0] step__amt;
+    reg  step__e_valid;
+    reg  step__e_parity;
+    reg  [20:0] step__e_pending;
+    reg  [20:0] step__e_expected;
+    reg  [20:0] step__e_tx;
+    wire  step__n_valid;
+    wire  step__n_parity;
+    wire  [20:0] step__n_pending;
+    wire  [20:0] step__n_expected;
+    wire  [20:0] step__n_tx;
+    wire  [3:0] step__cause;
+    wire  step__complete;
     reg  op_port__clock;
     reg  op_port__reset;
     reg  op_port__op_valid;
@@ -154,13 +125,13 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [3:0] op_port__op_code;
     reg  [20:0] op_port__op_count;
     reg  op_port__op_parity;
+    reg  op_port__is_op;
+    reg  [1:0] op_port__port;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
     reg  op_port__warp_susp;
     reg  op_port__waiters_on;
     reg  [3:0] op_port__op_cause;
-    reg  [3:0] op_port__ctx_cause;
-    reg  [3:0] op_port__rarv_cause;
     wire  op_port__op_act;
     wire  op_port__op_init;
     wire  op_port__op_inval;
@@ -169,6 +140,7 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     wire  op_port__op_tx_up;
     wire  op_port__op_tx_dn;
     wire  op_port__susp_go;
+    wire  op_port__try_go;
     wire  op_port__rsp_valid;
     wire  [3:0] op_port__rsp_warp;
     wire  [3:0] op_port__rsp_op;
@@ -184,14 +156,9 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [4:0] waiters__op_entry;
     reg  waiters__op_parity;
     reg  waiters__susp_go;
-    reg  waiters__ctx_complete;
-    reg  [4:0] waiters__ctx_entry;
-    reg  waiters__ctx_cpar;
-    reg  waiters__rarv_complete;
-    reg  [4:0] waiters__rarv_entry;
-    reg  waiters__rarv_cpar;
-    reg  waiters__op_complete;
-    reg  waiters__op_cpar;
+    reg  waiters__try_go;
+    reg  waiters__c_complete;
+    reg  waiters__c_cpar;
     reg  [15:0] waiters__grant;
     wire  [15:0] waiters__cand;
     wire  waiters__warp_susp;
@@ -205,111 +172,80 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     wire  [15:0] wake__grant;
     
     // Sub module instances
+    mbar_w16_m32_c20_t20_l40_f2__arb arb(
+        .clock(arb__clock),
+        .reset(arb__reset),
+        .op_valid(arb__op_valid),
+        .ctx_valid(arb__ctx_valid),
+        .rarv_valid(arb__rarv_valid),
+        .g_op(arb__g_op),
+        .g_ctx(arb__g_ctx),
+        .g_rarv(arb__g_rarv)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__req req(
+        .clock(req__clock),
+        .reset(req__reset),
+        .g_op(req__g_op),
+        .g_ctx(req__g_ctx),
+        .g_rarv(req__g_rarv),
+        .op_warp(req__op_warp),
+        .op_code(req__op_code),
+        .op_entry(req__op_entry),
+        .op_count(req__op_count),
+        .op_tx(req__op_tx),
+        .op_parity(req__op_parity),
+        .ctx_entry(req__ctx_entry),
+        .ctx_bytes(req__ctx_bytes),
+        .rarv_entry(req__rarv_entry),
+        .rarv_count(req__rarv_count),
+        .valid(req__valid),
+        .port(req__port),
+        .warp(req__warp),
+        .code(req__code),
+        .entry(req__entry),
+        .count(req__count),
+        .tx(req__tx),
+        .parity(req__parity),
+        .entry_in(req__entry_in)
+    );
     mbar_w16_m32_c20_t20_l40_f2__entries entries(
         .clock(entries__clock),
         .reset(entries__reset),
-        .ctx_entry(entries__ctx_entry),
-        .rarv_entry(entries__rarv_entry),
-        .op_entry(entries__op_entry),
-        .ctx_e_valid(entries__ctx_e_valid),
-        .ctx_e_parity(entries__ctx_e_parity),
-        .ctx_e_pending(entries__ctx_e_pending),
-        .ctx_e_expected(entries__ctx_e_expected),
-        .ctx_e_tx(entries__ctx_e_tx),
-        .rarv_e_valid(entries__rarv_e_valid),
-        .rarv_e_parity(entries__rarv_e_parity),
-        .rarv_e_pending(entries__rarv_e_pending),
-        .rarv_e_expected(entries__rarv_e_expected),
-        .rarv_e_tx(entries__rarv_e_tx),
-        .op_e_valid(entries__op_e_valid),
-        .op_e_parity(entries__op_e_parity),
-        .op_e_pending(entries__op_e_pending),
-        .op_e_expected(entries__op_e_expected),
-        .op_e_tx(entries__op_e_tx),
-        .ctx_n_valid(entries__ctx_n_valid),
-        .ctx_n_parity(entries__ctx_n_parity),
-        .ctx_n_pending(entries__ctx_n_pending),
-        .ctx_n_expected(entries__ctx_n_expected),
-        .ctx_n_tx(entries__ctx_n_tx),
-        .rarv_n_valid(entries__rarv_n_valid),
-        .rarv_n_parity(entries__rarv_n_parity),
-        .rarv_n_pending(entries__rarv_n_pending),
-        .rarv_n_expected(entries__rarv_n_expected),
-        .rarv_n_tx(entries__rarv_n_tx),
-        .op_n_valid(entries__op_n_valid),
-        .op_n_parity(entries__op_n_parity),
-        .op_n_pending(entries__op_n_pending),
-        .op_n_expected(entries__op_n_expected),
-        .op_n_tx(entries__op_n_tx)
+        .acc_entry(entries__acc_entry),
+        .rd_entry(entries__rd_entry),
+        .e_valid(entries__e_valid),
+        .e_parity(entries__e_parity),
+        .e_pending(entries__e_pending),
+        .e_expected(entries__e_expected),
+        .e_tx(entries__e_tx),
+        .n_valid(entries__n_valid),
+        .n_parity(entries__n_parity),
+        .n_pending(entries__n_pending),
+        .n_expected(entries__n_expected),
+        .n_tx(entries__n_tx)
     );
-    mbar_w16_m32_c20_t20_l40_f2__ctx_step ctx_step(
-        .act(ctx_step__act),
-        .init(ctx_step__init),
-        .inval(ctx_step__inval),
-        .arrive(ctx_step__arrive),
-        .drop(ctx_step__drop),
-        .tx_up(ctx_step__tx_up),
-        .tx_dn(ctx_step__tx_dn),
-        .count(ctx_step__count),
-        .amt(ctx_step__amt),
-        .e_valid(ctx_step__e_valid),
-        .e_parity(ctx_step__e_parity),
-        .e_pending(ctx_step__e_pending),
-        .e_expected(ctx_step__e_expected),
-        .e_tx(ctx_step__e_tx),
-        .n_valid(ctx_step__n_valid),
-        .n_parity(ctx_step__n_parity),
-        .n_pending(ctx_step__n_pending),
-        .n_expected(ctx_step__n_expected),
-        .n_tx(ctx_step__n_tx),
-        .cause(ctx_step__cause),
-        .complete(ctx_step__complete)
-    );
-    mbar_w16_m32_c20_t20_l40_f2__ctx_step rarv_step(
-        .act(rarv_step__act),
-        .init(rarv_step__init),
-        .inval(rarv_step__inval),
-        .arrive(rarv_step__arrive),
-        .drop(rarv_step__drop),
-        .tx_up(rarv_step__tx_up),
-        .tx_dn(rarv_step__tx_dn),
-        .count(rarv_step__count),
-        .amt(rarv_step__amt),
-        .e_valid(rarv_step__e_valid),
-        .e_parity(rarv_step__e_parity),
-        .e_pending(rarv_step__e_pending),
-        .e_expected(rarv_step__e_expected),
-        .e_tx(rarv_step__e_tx),
-        .n_valid(rarv_step__n_valid),
-        .n_parity(rarv_step__n_parity),
-        .n_pending(rarv_step__n_pending),
-        .n_expected(rarv_step__n_expected),
-        .n_tx(rarv_step__n_tx),
-        .cause(rarv_step__cause),
-        .complete(rarv_step__complete)
-    );
-    mbar_w16_m32_c20_t20_l40_f2__ctx_step op_step(
-        .act(op_step__act),
-        .init(op_step__init),
-        .inval(op_step__inval),
-        .arrive(op_step__arrive),
-        .drop(op_step__drop),
-        .tx_up(op_step__tx_up),
-        .tx_dn(op_step__tx_dn),
-        .count(op_step__count),
-        .amt(op_step__amt),
-        .e_valid(op_step__e_valid),
-        .e_parity(op_step__e_parity),
-        .e_pending(op_step__e_pending),
-        .e_expected(op_step__e_expected),
-        .e_tx(op_step__e_tx),
-        .n_valid(op_step__n_valid),
-        .n_parity(op_step__n_parity),
-        .n_pending(op_step__n_pending),
-        .n_expected(op_step__n_expected),
-        .n_tx(op_step__n_tx),
-        .cause(op_step__cause),
-        .complete(op_step__complete)
+    mbar_w16_m32_c20_t20_l40_f2__step step(
+        .act(step__act),
+        .init(step__init),
+        .inval(step__inval),
+        .arrive(step__arrive),
+        .drop(step__drop),
+        .tx_up(step__tx_up),
+        .tx_dn(step__tx_dn),
+        .count(step__count),
+        .amt(step__amt),
+        .e_valid(step__e_valid),
+        .e_parity(step__e_parity),
+        .e_pending(step__e_pending),
+        .e_expected(step__e_expected),
+        .e_tx(step__e_tx),
+        .n_valid(step__n_valid),
+        .n_parity(step__n_parity),
+        .n_pending(step__n_pending),
+        .n_expected(step__n_expected),
+        .n_tx(step__n_tx),
+        .cause(step__cause),
+        .complete(step__complete)
     );
     mbar_w16_m32_c20_t20_l40_f2__op_port op_port(
         .clock(op_port__clock),
@@ -319,13 +255,13 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_code(op_port__op_code),
         .op_count(op_port__op_count),
         .op_parity(op_port__op_parity),
+        .is_op(op_port__is_op),
+        .port(op_port__port),
         .op_e_valid(op_port__op_e_valid),
         .op_e_parity(op_port__op_e_parity),
         .warp_susp(op_port__warp_susp),
         .waiters_on(op_port__waiters_on),
         .op_cause(op_port__op_cause),
-        .ctx_cause(op_port__ctx_cause),
-        .rarv_cause(op_port__rarv_cause),
         .op_act(op_port__op_act),
         .op_init(op_port__op_init),
         .op_inval(op_port__op_inval),
@@ -334,6 +270,7 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_tx_up(op_port__op_tx_up),
         .op_tx_dn(op_port__op_tx_dn),
         .susp_go(op_port__susp_go),
+        .try_go(op_port__try_go),
         .rsp_valid(op_port__rsp_valid),
         .rsp_warp(op_port__rsp_warp),
         .rsp_op(op_port__rsp_op),
@@ -351,14 +288,9 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_entry(waiters__op_entry),
         .op_parity(waiters__op_parity),
         .susp_go(waiters__susp_go),
-        .ctx_complete(waiters__ctx_complete),
-        .ctx_entry(waiters__ctx_entry),
-        .ctx_cpar(waiters__ctx_cpar),
-        .rarv_complete(waiters__rarv_complete),
-        .rarv_entry(waiters__rarv_entry),
-        .rarv_cpar(waiters__rarv_cpar),
-        .op_complete(waiters__op_complete),
-        .op_cpar(waiters__op_cpar),
+        .try_go(waiters__try_go),
+        .c_complete(waiters__c_complete),
+        .c_cpar(waiters__c_cpar),
         .grant(waiters__grant),
         .cand(waiters__cand),
         .warp_susp(waiters__warp_susp),
@@ -376,6 +308,10 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     
     // Update code
     always @(*) begin
+        arb__clock = clock;
+        arb__reset = reset;
+        req__clock = clock;
+        req__reset = reset;
         entries__clock = clock;
         entries__reset = reset;
         op_port__clock = clock;
@@ -384,93 +320,67 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         waiters__reset = reset;
         wake__clock = clock;
         wake__reset = reset;
-        entries__ctx_entry = ctx_entry;
-        entries__rarv_entry = rarv_entry;
-        entries__op_entry = op_entry;
-        ctx_step__act = ctx_valid;
-        ctx_step__init = 1'b0;
-        ctx_step__inval = 1'b0;
-        ctx_step__arrive = 1'b0;
-        ctx_step__drop = 1'b0;
-        ctx_step__tx_up = 1'b0;
-        ctx_step__tx_dn = 1'b1;
-        ctx_step__count = 32'h0;
-        ctx_step__amt = ctx_bytes;
-        ctx_step__e_valid = entries__ctx_e_valid;
-        ctx_step__e_parity = entries__ctx_e_parity;
-        ctx_step__e_pending = entries__ctx_e_pending;
-        ctx_step__e_expected = entries__ctx_e_expected;
-        ctx_step__e_tx = entries__ctx_e_tx;
-        entries__ctx_n_valid = ctx_step__n_valid;
-        entries__ctx_n_parity = ctx_step__n_parity;
-        entries__ctx_n_pending = ctx_step__n_pending;
-        entries__ctx_n_expected = ctx_step__n_expected;
-        entries__ctx_n_tx = ctx_step__n_tx;
-        rarv_step__act = rarv_valid;
-        rarv_step__init = 1'b0;
-        rarv_step__inval = 1'b0;
-        rarv_step__arrive = 1'b1;
-        rarv_step__drop = 1'b0;
-        rarv_step__tx_up = 1'b0;
-        rarv_step__tx_dn = 1'b0;
-        rarv_step__count = rarv_count;
-        rarv_step__amt = 32'h0;
-        rarv_step__e_valid = entries__rarv_e_valid;
-        rarv_step__e_parity = entries__rarv_e_parity;
-        rarv_step__e_pending = entries__rarv_e_pending;
-        rarv_step__e_expected = entries__rarv_e_expected;
-        rarv_step__e_tx = entries__rarv_e_tx;
-        entries__rarv_n_valid = rarv_step__n_valid;
-        entries__rarv_n_parity = rarv_step__n_parity;
-        entries__rarv_n_pending = rarv_step__n_pending;
-        entries__rarv_n_expected = rarv_step__n_expected;
-        entries__rarv_n_tx = rarv_step__n_tx;
-        op_port__op_valid = op_valid;
-        op_port__op_warp = op_warp;
-        op_port__op_code = op_code;
-        op_port__op_count = op_count;
-        op_port__op_parity = op_parity;
-        op_port__op_e_valid = entries__op_e_valid;
-        op_port__op_e_parity = entries__op_e_parity;
+        arb__op_valid = op_valid;
+        arb__ctx_valid = ctx_valid;
+        arb__rarv_valid = rarv_valid;
+        req__g_op = arb__g_op;
+        req__g_ctx = arb__g_ctx;
+        req__g_rarv = arb__g_rarv;
+        req__op_warp = op_warp;
+        req__op_code = op_code;
+        req__op_entry = op_entry;
+        req__op_count = op_count;
+        req__op_tx = op_tx;
+        req__op_parity = op_parity;
+        req__ctx_entry = ctx_entry;
+        req__ctx_bytes = ctx_bytes;
+        req__rarv_entry = rarv_entry;
+        req__rarv_count = rarv_count;
+        entries__acc_entry = req__entry_in;
+        entries__rd_entry = req__entry;
+        op_port__op_valid = req__valid;
+        op_port__op_warp = req__warp;
+        op_port__op_code = req__code;
+        op_port__op_count = req__count;
+        op_port__op_parity = req__parity;
+        op_port__is_op = ~|req__port;
+        op_port__port = req__port;
+        op_port__op_e_valid = entries__e_valid;
+        op_port__op_e_parity = entries__e_parity;
         op_port__warp_susp = waiters__warp_susp;
         op_port__waiters_on = waiters__waiters_on;
-        op_port__op_cause = op_step__cause;
-        op_port__ctx_cause = ctx_step__cause;
-        op_port__rarv_cause = rarv_step__cause;
-        op_step__act = op_port__op_act;
-        op_step__init = op_port__op_init;
-        op_step__inval = op_port__op_inval;
-        op_step__arrive = op_port__op_arrive;
-        op_step__drop = op_port__op_drop;
-        op_step__tx_up = op_port__op_tx_up;
-        op_step__tx_dn = op_port__op_tx_dn;
-        op_step__count = op_count;
-        op_step__amt = op_tx;
-        op_step__e_valid = entries__op_e_valid;
-        op_step__e_parity = entries__op_e_parity;
-        op_step__e_pending = entries__op_e_pending;
-        op_step__e_expected = entries__op_e_expected;
-        op_step__e_tx = entries__op_e_tx;
-        entries__op_n_valid = op_step__n_valid;
-        entries__op_n_parity = op_step__n_parity;
-        entries__op_n_pending = op_step__n_pending;
-        entries__op_n_expected = op_step__n_expected;
-        entries__op_n_tx = op_step__n_tx;
-        waiters__op_warp = op_warp;
-        waiters__op_entry = op_entry;
-        waiters__op_parity = op_parity;
+        op_port__op_cause = step__cause;
+        step__act = op_port__op_act;
+        step__init = op_port__op_init;
+        step__inval = op_port__op_inval;
+        step__arrive = op_port__op_arrive;
+        step__drop = op_port__op_drop;
+        step__tx_up = op_port__op_tx_up;
+        step__tx_dn = op_port__op_tx_dn;
+        step__count = req__count;
+        step__amt = req__tx;
+        step__e_valid = entries__e_valid;
+        step__e_parity = entries__e_parity;
+        step__e_pending = entries__e_pending;
+        step__e_expected = entries__e_expected;
+        step__e_tx = entries__e_tx;
+        entries__n_valid = step__n_valid;
+        entries__n_parity = step__n_parity;
+        entries__n_pending = step__n_pending;
+        entries__n_expected = step__n_expected;
+        entries__n_tx = step__n_tx;
+        waiters__op_warp = req__warp;
+        waiters__op_entry = req__entry;
+        waiters__op_parity = req__parity;
         waiters__susp_go = op_port__susp_go;
-        waiters__ctx_complete = ctx_step__complete;
-        waiters__ctx_entry = ctx_entry;
-        waiters__ctx_cpar = entries__ctx_e_parity;
-        waiters__rarv_complete = rarv_step__complete;
-        waiters__rarv_entry = rarv_entry;
-        waiters__rarv_cpar = entries__rarv_e_parity;
-        waiters__op_complete = op_step__complete;
-        waiters__op_cpar = entries__op_e_parity;
+        waiters__try_go = op_port__try_go;
+        waiters__c_complete = step__complete;
+        waiters__c_cpar = entries__e_parity;
         wake__cand = waiters__cand;
         waiters__grant = wake__grant;
-        op_ready = ~reset;
+        op_ready = arb__g_op;
+        ctx_ready = arb__g_ctx;
+        rarv_ready = arb__g_rarv;
         rsp_valid = op_port__rsp_valid;
         rsp_warp = op_port__rsp_warp;
         rsp_op = op_port__rsp_op;
@@ -484,6 +394,9 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         err_src = op_port__err_src;
         err_cause = op_port__err_cause;
         if (reset) begin
+            op_ready = 1'b0;
+            ctx_ready = 1'b0;
+            rarv_ready = 1'b0;
             rsp_valid = 1'b0;
             rsp_warp = 32'h0;
             rsp_op = 32'h0;
@@ -502,189 +415,103 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
 endmodule // mbar_w16_m32_c20_t20_l40_f2
 
 
-module mbar_w16_m32_c20_t20_l40_f2__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
-    
-    // Module arguments
-    input wire  act;
-    input wire  init;
-    input wire  inval;
-    input wire  arrive;
-    input wire  drop;
-    input wire  tx_up;
-    input wire  tx_dn;
-    input wire  [20:0] count;
-    input wire  [20:0] amt;
-    input wire  e_valid;
-    input wire  e_parity;
-    input wire  [20:0] e_pending;
-    input wire  [20:0] e_expected;
-    input wire  [20:0] e_tx;
-    output reg  n_valid;
-    output reg  n_parity;
-    output reg  [20:0] n_pending;
-    output reg  [20:0] n_expected;
-    output reg  [20:0] n_tx;
-    output reg  [3:0] cause;
-    output reg  complete;
-    
-    // Constant declarations
-    localparam  top_count = 21'h100000;
-    localparam  zero_count = 21'h0;
-    localparam  zero_tx = 21'h0;
-    localparam  zero_xb = 23'h0;
-    localparam  sign_tb = 21'h100000;
-    localparam  sign_ext = 23'h600000;
-    localparam  sign_xb = 23'h400000;
-    localparam  max_tx = 23'hfffff;
-    localparam  neg_max_tx = 23'h700001;
-    localparam  c_uninit = 4'h3;
-    localparam  c_bad_count = 4'h4;
-    localparam  c_underflow = 4'h5;
-    localparam  c_tx_range = 4'h6;
-    
-    // Local signals
-    reg  [22:0] tx_ext;
-    reg  [22:0] amt_ext;
-    reg  [22:0] tx_new;
-    reg  tx_neg;
-    reg  [20:0] pend_new;
-    reg  [20:0] exp_new;
-    reg  count_bad;
-    reg  underflow;
-    reg  tx_bad;
-    reg  [22:0] amt_neg;
-    reg  amt_bad;
-    reg  pend_zero;
-    reg  tx_zero;
-    
-    // Update code
-    always @(*) begin
-        tx_ext = ((e_tx) & 23'h7fffff);
-        if (|(e_tx & sign_tb)) begin
-            tx_ext = ((e_tx) & 23'h7fffff) | sign_ext;
-        end
-        amt_ext = ((amt) & 23'h7fffff);
-        tx_new = tx_ext;
-        if (tx_up) begin
-            tx_new = tx_ext + amt_ext;
-        end
-        if (tx_dn) begin
-            tx_new = tx_ext - amt_ext;
-        end
-        tx_neg = |(tx_new & sign_xb);
-        amt_bad = |(amt & sign_tb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & amt_bad);
-        count_bad = (count == zero_count) | |(count & top_count);
-        underflow = (count > e_pending) | (drop & (count >= e_expected));
-        pend_new = e_pending;
-        if (arrive) begin
-            pend_new = e_pending - count;
-        end
-        exp_new = e_expected;
-        if (drop) begin
-            exp_new = e_expected - count;
-        end
-        cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
-        end
-        amt_neg = zero_xb - amt_ext;
-        pend_zero = e_pending == zero_count;
-        if (arrive) begin
-            pend_zero = e_pending == count;
-        end
-        tx_zero = e_tx == zero_tx;
-        if (tx_up) begin
-            tx_zero = tx_ext == amt_neg;
-        end
-        if (tx_dn) begin
-            tx_zero = tx_ext == amt_ext;
-        end
-        complete = act & ~init & ~inval & e_valid & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count >= e_expected)) & pend_zero & tx_zero;
-        n_valid = e_valid;
-        n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
-        if (act) begin
-            if (init) begin
-                n_valid = 1'b1;
-                n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
-            end
-            else if (inval) begin
-                n_valid = 1'b0;
-                n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 21'h1fffff);
-            end
-        end
-        if (complete) begin
-            n_parity = ~e_parity;
-            n_pending = exp_new;
-        end
-    end
-    
-endmodule // mbar_w16_m32_c20_t20_l40_f2__ctx_step
-
-
-module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_entry,ctx_e_valid,ctx_e_parity,ctx_e_pending,ctx_e_expected,ctx_e_tx,rarv_e_valid,rarv_e_parity,rarv_e_pending,rarv_e_expected,rarv_e_tx,op_e_valid,op_e_parity,op_e_pending,op_e_expected,op_e_tx,ctx_n_valid,ctx_n_parity,ctx_n_pending,ctx_n_expected,ctx_n_tx,rarv_n_valid,rarv_n_parity,rarv_n_pending,rarv_n_expected,rarv_n_tx,op_n_valid,op_n_parity,op_n_pending,op_n_expected,op_n_tx);
+module mbar_w16_m32_c20_t20_l40_f2__arb(clock,reset,op_valid,ctx_valid,rarv_valid,g_op,g_ctx,g_rarv);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [4:0] ctx_entry;
-    input wire  [4:0] rarv_entry;
-    input wire  [4:0] op_entry;
-    output reg  ctx_e_valid;
-    output reg  ctx_e_parity;
-    output reg  [20:0] ctx_e_pending;
-    output reg  [20:0] ctx_e_expected;
-    output reg  [20:0] ctx_e_tx;
-    output reg  rarv_e_valid;
-    output reg  rarv_e_parity;
-    output reg  [20:0] rarv_e_pending;
-    output reg  [20:0] rarv_e_expected;
-    output reg  [20:0] rarv_e_tx;
-    output reg  op_e_valid;
-    output reg  op_e_parity;
-    output reg  [20:0] op_e_pending;
-    output reg  [20:0] op_e_expected;
-    output reg  [20:0] op_e_tx;
-    input wire  ctx_n_valid;
-    input wire  ctx_n_parity;
-    input wire  [20:0] ctx_n_pending;
-    input wire  [20:0] ctx_n_expected;
-    input wire  [20:0] ctx_n_tx;
-    input wire  rarv_n_valid;
-    input wire  rarv_n_parity;
-    input wire  [20:0] rarv_n_pending;
-    input wire  [20:0] rarv_n_expected;
-    input wire  [20:0] rarv_n_tx;
-    input wire  op_n_valid;
-    input wire  op_n_parity;
-    input wire  [20:0] op_n_pending;
-    input wire  [20:0] op_n_expected;
-    input wire  [20:0] op_n_tx;
+    input wire  op_valid;
+    input wire  ctx_valid;
+    input wire  rarv_valid;
+    output reg  g_op;
+    output reg  g_ctx;
+    output reg  g_rarv;
+    
+    // Constant declarations
+    localparam  p_ctx = 2'b1;
+    localparam  p_rarv = 2'b10;
+    
+    // Stub signals
+    reg  [1:0] pp__d;
+    wire  [1:0] pp__q;
+    reg  pp__clock;
+    
+    // Local signals
+    reg  turn_op;
+    reg  turn_ctx;
+    reg  turn_rarv;
+    
+    // Sub module instances
+    mbar_w16_m32_c20_t20_l40_f2__arb__pp pp(
+        .d(pp__d),
+        .q(pp__q),
+        .clock(pp__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        pp__clock = clock;
+        pp__d = pp__q;
+        turn_op = ~pp__q[32'h0] & ~pp__q[32'h1];
+        turn_ctx = pp__q[32'h0] & ~pp__q[32'h1];
+        turn_rarv = ~pp__q[32'h0] & pp__q[32'h1];
+        g_op = op_valid & (turn_op | (turn_ctx & ~ctx_valid & ~rarv_valid) | (turn_rarv & ~rarv_valid));
+        g_ctx = ctx_valid & (turn_ctx | (turn_rarv & ~rarv_valid & ~op_valid) | (turn_op & ~op_valid));
+        g_rarv = rarv_valid & (turn_rarv | (turn_op & ~op_valid & ~ctx_valid) | (turn_ctx & ~ctx_valid));
+        pp__d = pp__q;
+        if (g_op) begin
+            pp__d = p_ctx;
+        end
+        if (g_ctx) begin
+            pp__d = p_rarv;
+        end
+        if (g_rarv) begin
+            pp__d = 32'h0;
+        end
+        if (reset) begin
+            pp__d = 32'h0;
+        end
+    end
+    
+endmodule // mbar_w16_m32_c20_t20_l40_f2__arb
+
+
+module mbar_w16_m32_c20_t20_l40_f2__arb__pp(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w16_m32_c20_t20_l40_f2__arb__pp
+
+
+module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] acc_entry;
+    input wire  [4:0] rd_entry;
+    output reg  e_valid;
+    output reg  e_parity;
+    output reg  [20:0] e_pending;
+    output reg  [20:0] e_expected;
+    output reg  [20:0] e_tx;
+    input wire  n_valid;
+    input wire  n_parity;
+    input wire  [20:0] n_pending;
+    input wire  [20:0] n_expected;
+    input wire  [20:0] n_tx;
     
     // Stub signals
     reg  [31:0] valid__d;
@@ -981,10 +808,21 @@ module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
     reg  [20:0] tx__31__d;
     wire  [20:0] tx__31__q;
     reg  tx__31__clock;
-    
-    // Local signals
-    reg  [31:0] valid_n;
-    reg  [31:0] parity_n;
+    reg  r_valid__d;
+    wire  r_valid__q;
+    reg  r_valid__clock;
+    reg  r_parity__d;
+    wire  r_parity__q;
+    reg  r_parity__clock;
+    reg  [20:0] r_pending__d;
+    wire  [20:0] r_pending__q;
+    reg  r_pending__clock;
+    reg  [20:0] r_expected__d;
+    wire  [20:0] r_expected__q;
+    reg  r_expected__clock;
+    reg  [20:0] r_tx__d;
+    wire  [20:0] r_tx__q;
+    reg  r_tx__clock;
     
     // Sub module instances
     mbar_w16_m32_c20_t20_l40_f2__entries__parity valid(
@@ -1477,13 +1315,48 @@ module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
         .q(tx__31__q),
         .clock(tx__31__clock)
     );
+    mbar_w16_m32_c20_t20_l40_f2__entries__r_parity r_valid(
+        .d(r_valid__d),
+        .q(r_valid__q),
+        .clock(r_valid__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__entries__r_parity r_parity(
+        .d(r_parity__d),
+        .q(r_parity__q),
+        .clock(r_parity__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 r_pending(
+        .d(r_pending__d),
+        .q(r_pending__q),
+        .clock(r_pending__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 r_expected(
+        .d(r_expected__d),
+        .q(r_expected__q),
+        .clock(r_expected__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 r_tx(
+        .d(r_tx__d),
+        .q(r_tx__q),
+        .clock(r_tx__clock)
+    );
     
     // Update code
     always @(*) begin
         valid__clock = clock;
         parity__clock = clock;
+        r_valid__clock = clock;
+        r_parity__clock = clock;
+        r_pending__clock = clock;
+        r_expected__clock = clock;
+        r_tx__clock = clock;
         valid__d = valid__q;
         parity__d = parity__q;
+        r_valid__d = r_valid__q;
+        r_parity__d = r_parity__q;
+        r_pending__d = r_pending__q;
+        r_expected__d = r_expected__q;
+        r_tx__d = r_tx__q;
         pending__0__clock = clock;
         expected__0__clock = clock;
         tx__0__clock = clock;
@@ -1580,1297 +1453,446 @@ module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,ctx_entry,rarv_entry,op_
         pending__31__clock = clock;
         expected__31__clock = clock;
         tx__31__clock = clock;
-        ctx_e_valid = valid__q[ctx_entry];
-        ctx_e_parity = parity__q[ctx_entry];
-        rarv_e_valid = valid__q[rarv_entry];
-        rarv_e_parity = parity__q[rarv_entry];
-        op_e_valid = valid__q[op_entry];
-        op_e_parity = parity__q[op_entry];
-        ctx_e_pending = 32'h0;
-        ctx_e_expected = 32'h0;
-        ctx_e_tx = 32'h0;
-        rarv_e_pending = 32'h0;
-        rarv_e_expected = 32'h0;
-        rarv_e_tx = 32'h0;
-        op_e_pending = 32'h0;
-        op_e_expected = 32'h0;
-        op_e_tx = 32'h0;
-        if (ctx_entry == 0) begin
-            ctx_e_pending = pending__0__q;
-            ctx_e_expected = expected__0__q;
-            ctx_e_tx = tx__0__q;
-        end
-        if (rarv_entry == 0) begin
-            rarv_e_pending = pending__0__q;
-            rarv_e_expected = expected__0__q;
-            rarv_e_tx = tx__0__q;
-        end
-        if (op_entry == 0) begin
-            op_e_pending = pending__0__q;
-            op_e_expected = expected__0__q;
-            op_e_tx = tx__0__q;
-        end
-        if (ctx_entry == 1) begin
-            ctx_e_pending = pending__1__q;
-            ctx_e_expected = expected__1__q;
-            ctx_e_tx = tx__1__q;
-        end
-        if (rarv_entry == 1) begin
-            rarv_e_pending = pending__1__q;
-            rarv_e_expected = expected__1__q;
-            rarv_e_tx = tx__1__q;
-        end
-        if (op_entry == 1) begin
-            op_e_pending = pending__1__q;
-            op_e_expected = expected__1__q;
-            op_e_tx = tx__1__q;
-        end
-        if (ctx_entry == 2) begin
-            ctx_e_pending = pending__2__q;
-            ctx_e_expected = expected__2__q;
-            ctx_e_tx = tx__2__q;
-        end
-        if (rarv_entry == 2) begin
-            rarv_e_pending = pending__2__q;
-            rarv_e_expected = expected__2__q;
-            rarv_e_tx = tx__2__q;
-        end
-        if (op_entry == 2) begin
-            op_e_pending = pending__2__q;
-            op_e_expected = expected__2__q;
-            op_e_tx = tx__2__q;
-        end
-        if (ctx_entry == 3) begin
-            ctx_e_pending = pending__3__q;
-            ctx_e_expected = expected__3__q;
-            ctx_e_tx = tx__3__q;
-        end
-        if (rarv_entry == 3) begin
-            rarv_e_pending = pending__3__q;
-            rarv_e_expected = expected__3__q;
-            rarv_e_tx = tx__3__q;
-        end
-        if (op_entry == 3) begin
-            op_e_pending = pending__3__q;
-            op_e_expected = expected__3__q;
-            op_e_tx = tx__3__q;
-        end
-        if (ctx_entry == 4) begin
-            ctx_e_pending = pending__4__q;
-            ctx_e_expected = expected__4__q;
-            ctx_e_tx = tx__4__q;
-        end
-        if (rarv_entry == 4) begin
-            rarv_e_pending = pending__4__q;
-            rarv_e_expected = expected__4__q;
-            rarv_e_tx = tx__4__q;
-        end
-        if (op_entry == 4) begin
-            op_e_pending = pending__4__q;
-            op_e_expected = expected__4__q;
-            op_e_tx = tx__4__q;
-        end
-        if (ctx_entry == 5) begin
-            ctx_e_pending = pending__5__q;
-            ctx_e_expected = expected__5__q;
-            ctx_e_tx = tx__5__q;
-        end
-        if (rarv_entry == 5) begin
-            rarv_e_pending = pending__5__q;
-            rarv_e_expected = expected__5__q;
-            rarv_e_tx = tx__5__q;
-        end
-        if (op_entry == 5) begin
-            op_e_pending = pending__5__q;
-            op_e_expected = expected__5__q;
-            op_e_tx = tx__5__q;
-        end
-        if (ctx_entry == 6) begin
-            ctx_e_pending = pending__6__q;
-            ctx_e_expected = expected__6__q;
-            ctx_e_tx = tx__6__q;
-        end
-        if (rarv_entry == 6) begin
-            rarv_e_pending = pending__6__q;
-            rarv_e_expected = expected__6__q;
-            rarv_e_tx = tx__6__q;
-        end
-        if (op_entry == 6) begin
-            op_e_pending = pending__6__q;
-            op_e_expected = expected__6__q;
-            op_e_tx = tx__6__q;
-        end
-        if (ctx_entry == 7) begin
-            ctx_e_pending = pending__7__q;
-            ctx_e_expected = expected__7__q;
-            ctx_e_tx = tx__7__q;
-        end
-        if (rarv_entry == 7) begin
-            rarv_e_pending = pending__7__q;
-            rarv_e_expected = expected__7__q;
-            rarv_e_tx = tx__7__q;
-        end
-        if (op_entry == 7) begin
-            op_e_pending = pending__7__q;
-            op_e_expected = expected__7__q;
-            op_e_tx = tx__7__q;
-        end
-        if (ctx_entry == 8) begin
-            ctx_e_pending = pending__8__q;
-            ctx_e_expected = expected__8__q;
-            ctx_e_tx = tx__8__q;
-        end
-        if (rarv_entry == 8) begin
-            rarv_e_pending = pending__8__q;
-            rarv_e_expected = expected__8__q;
-            rarv_e_tx = tx__8__q;
-        end
-        if (op_entry == 8) begin
-            op_e_pending = pending__8__q;
-            op_e_expected = expected__8__q;
-            op_e_tx = tx__8__q;
-        end
-        if (ctx_entry == 9) begin
-            ctx_e_pending = pending__9__q;
-            ctx_e_expected = expected__9__q;
-            ctx_e_tx = tx__9__q;
-        end
-        if (rarv_entry == 9) begin
-            rarv_e_pending = pending__9__q;
-            rarv_e_expected = expected__9__q;
-            rarv_e_tx = tx__9__q;
-        end
-        if (op_entry == 9) begin
-            op_e_pending = pending__9__q;
-            op_e_expected = expected__9__q;
-            op_e_tx = tx__9__q;
-        end
-        if (ctx_entry == 10) begin
-            ctx_e_pending = pending__10__q;
-            ctx_e_expected = expected__10__q;
-            ctx_e_tx = tx__10__q;
-        end
-        if (rarv_entry == 10) begin
-            rarv_e_pending = pending__10__q;
-            rarv_e_expected = expected__10__q;
-            rarv_e_tx = tx__10__q;
-        end
-        if (op_entry == 10) begin
-            op_e_pending = pending__10__q;
-            op_e_expected = expected__10__q;
-            op_e_tx = tx__10__q;
-        end
-        if (ctx_entry == 11) begin
-            ctx_e_pending = pending__11__q;
-            ctx_e_expected = expected__11__q;
-            ctx_e_tx = tx__11__q;
-        end
-        if (rarv_entry == 11) begin
-            rarv_e_pending = pending__11__q;
-            rarv_e_expected = expected__11__q;
-            rarv_e_tx = tx__11__q;
-        end
-        if (op_entry == 11) begin
-            op_e_pending = pending__11__q;
-            op_e_expected = expected__11__q;
-            op_e_tx = tx__11__q;
-        end
-        if (ctx_entry == 12) begin
-            ctx_e_pending = pending__12__q;
-            ctx_e_expected = expected__12__q;
-            ctx_e_tx = tx__12__q;
-        end
-        if (rarv_entry == 12) begin
-            rarv_e_pending = pending__12__q;
-            rarv_e_expected = expected__12__q;
-            rarv_e_tx = tx__12__q;
-        end
-        if (op_entry == 12) begin
-            op_e_pending = pending__12__q;
-            op_e_expected = expected__12__q;
-            op_e_tx = tx__12__q;
-        end
-        if (ctx_entry == 13) begin
-            ctx_e_pending = pending__13__q;
-            ctx_e_expected = expected__13__q;
-            ctx_e_tx = tx__13__q;
-        end
-        if (rarv_entry == 13) begin
-            rarv_e_pending = pending__13__q;
-            rarv_e_expected = expected__13__q;
-            rarv_e_tx = tx__13__q;
-        end
-        if (op_entry == 13) begin
-            op_e_pending = pending__13__q;
-            op_e_expected = expected__13__q;
-            op_e_tx = tx__13__q;
-        end
-        if (ctx_entry == 14) begin
-            ctx_e_pending = pending__14__q;
-            ctx_e_expected = expected__14__q;
-            ctx_e_tx = tx__14__q;
-        end
-        if (rarv_entry == 14) begin
-            rarv_e_pending = pending__14__q;
-            rarv_e_expected = expected__14__q;
-            rarv_e_tx = tx__14__q;
-        end
-        if (op_entry == 14) begin
-            op_e_pending = pending__14__q;
-            op_e_expected = expected__14__q;
-            op_e_tx = tx__14__q;
-        end
-        if (ctx_entry == 15) begin
-            ctx_e_pending = pending__15__q;
-            ctx_e_expected = expected__15__q;
-            ctx_e_tx = tx__15__q;
-        end
-        if (rarv_entry == 15) begin
-            rarv_e_pending = pending__15__q;
-            rarv_e_expected = expected__15__q;
-            rarv_e_tx = tx__15__q;
-        end
-        if (op_entry == 15) begin
-            op_e_pending = pending__15__q;
-            op_e_expected = expected__15__q;
-            op_e_tx = tx__15__q;
-        end
-        if (ctx_entry == 16) begin
-            ctx_e_pending = pending__16__q;
-            ctx_e_expected = expected__16__q;
-            ctx_e_tx = tx__16__q;
-        end
-        if (rarv_entry == 16) begin
-            rarv_e_pending = pending__16__q;
-            rarv_e_expected = expected__16__q;
-            rarv_e_tx = tx__16__q;
-        end
-        if (op_entry == 16) begin
-            op_e_pending = pending__16__q;
-            op_e_expected = expected__16__q;
-            op_e_tx = tx__16__q;
-        end
-        if (ctx_entry == 17) begin
-            ctx_e_pending = pending__17__q;
-            ctx_e_expected = expected__17__q;
-            ctx_e_tx = tx__17__q;
-        end
-        if (rarv_entry == 17) begin
-            rarv_e_pending = pending__17__q;
-            rarv_e_expected = expected__17__q;
-            rarv_e_tx = tx__17__q;
-        end
-        if (op_entry == 17) begin
-            op_e_pending = pending__17__q;
-            op_e_expected = expected__17__q;
-            op_e_tx = tx__17__q;
-        end
-        if (ctx_entry == 18) begin
-            ctx_e_pending = pending__18__q;
-            ctx_e_expected = expected__18__q;
-            ctx_e_tx = tx__18__q;
-        end
-        if (rarv_entry == 18) begin
-            rarv_e_pending = pending__18__q;
-            rarv_e_expected = expected__18__q;
-            rarv_e_tx = tx__18__q;
-        end
-        if (op_entry == 18) begin
-            op_e_pending = pending__18__q;
-            op_e_expected = expected__18__q;
-            op_e_tx = tx__18__q;
-        end
-        if (ctx_entry == 19) begin
-            ctx_e_pending = pending__19__q;
-            ctx_e_expected = expected__19__q;
-            ctx_e_tx = tx__19__q;
-        end
-        if (rarv_entry == 19) begin
-            rarv_e_pending = pending__19__q;
-            rarv_e_expected = expected__19__q;
-            rarv_e_tx = tx__19__q;
-        end
-        if (op_entry == 19) begin
-            op_e_pending = pending__19__q;
-            op_e_expected = expected__19__q;
-            op_e_tx = tx__19__q;
-        end
-        if (ctx_entry == 20) begin
-            ctx_e_pending = pending__20__q;
-            ctx_e_expected = expected__20__q;
-            ctx_e_tx = tx__20__q;
-        end
-        if (rarv_entry == 20) begin
-            rarv_e_pending = pending__20__q;
-            rarv_e_expected = expected__20__q;
-            rarv_e_tx = tx__20__q;
-        end
-        if (op_entry == 20) begin
-            op_e_pending = pending__20__q;
-            op_e_expected = expected__20__q;
-            op_e_tx = tx__20__q;
-        end
-        if (ctx_entry == 21) begin
-            ctx_e_pending = pending__21__q;
-            ctx_e_expected = expected__21__q;
-            ctx_e_tx = tx__21__q;
-        end
-        if (rarv_entry == 21) begin
-            rarv_e_pending = pending__21__q;
-            rarv_e_expected = expected__21__q;
-            rarv_e_tx = tx__21__q;
-        end
-        if (op_entry == 21) begin
-            op_e_pending = pending__21__q;
-            op_e_expected = expected__21__q;
-            op_e_tx = tx__21__q;
-        end
-        if (ctx_entry == 22) begin
-            ctx_e_pending = pending__22__q;
-            ctx_e_expected = expected__22__q;
-            ctx_e_tx = tx__22__q;
-        end
-        if (rarv_entry == 22) begin
-            rarv_e_pending = pending__22__q;
-            rarv_e_expected = expected__22__q;
-            rarv_e_tx = tx__22__q;
-        end
-        if (op_entry == 22) begin
-            op_e_pending = pending__22__q;
-            op_e_expected = expected__22__q;
-            op_e_tx = tx__22__q;
-        end
-        if (ctx_entry == 23) begin
-            ctx_e_pending = pending__23__q;
-            ctx_e_expected = expected__23__q;
-            ctx_e_tx = tx__23__q;
-        end
-        if (rarv_entry == 23) begin
-            rarv_e_pending = pending__23__q;
-            rarv_e_expected = expected__23__q;
-            rarv_e_tx = tx__23__q;
-        end
-        if (op_entry == 23) begin
-            op_e_pending = pending__23__q;
-            op_e_expected = expected__23__q;
-            op_e_tx = tx__23__q;
-        end
-        if (ctx_entry == 24) begin
-            ctx_e_pending = pending__24__q;
-            ctx_e_expected = expected__24__q;
-            ctx_e_tx = tx__24__q;
-        end
-        if (rarv_entry == 24) begin
-            rarv_e_pending = pending__24__q;
-            rarv_e_expected = expected__24__q;
-            rarv_e_tx = tx__24__q;
-        end
-        if (op_entry == 24) begin
-            op_e_pending = pending__24__q;
-            op_e_expected = expected__24__q;
-            op_e_tx = tx__24__q;
-        end
-        if (ctx_entry == 25) begin
-            ctx_e_pending = pending__25__q;
-            ctx_e_expected = expected__25__q;
-            ctx_e_tx = tx__25__q;
-        end
-        if (rarv_entry == 25) begin
-            rarv_e_pending = pending__25__q;
-            rarv_e_expected = expected__25__q;
-            rarv_e_tx = tx__25__q;
-        end
-        if (op_entry == 25) begin
-            op_e_pending = pending__25__q;
-            op_e_expected = expected__25__q;
-            op_e_tx = tx__25__q;
-        end
-        if (ctx_entry == 26) begin
-            ctx_e_pending = pending__26__q;
-            ctx_e_expected = expected__26__q;
-            ctx_e_tx = tx__26__q;
-        end
-        if (rarv_entry == 26) begin
-            rarv_e_pending = pending__26__q;
-            rarv_e_expected = expected__26__q;
-            rarv_e_tx = tx__26__q;
-        end
-        if (op_entry == 26) begin
-            op_e_pending = pending__26__q;
-            op_e_expected = expected__26__q;
-            op_e_tx = tx__26__q;
-        end
-        if (ctx_entry == 27) begin
-            ctx_e_pending = pending__27__q;
-            ctx_e_expected = expected__27__q;
-            ctx_e_tx = tx__27__q;
-        end
-        if (rarv_entry == 27) begin
-            rarv_e_pending = pending__27__q;
-            rarv_e_expected = expected__27__q;
-            rarv_e_tx = tx__27__q;
-        end
-        if (op_entry == 27) begin
-            op_e_pending = pending__27__q;
-            op_e_expected = expected__27__q;
-            op_e_tx = tx__27__q;
-        end
-        if (ctx_entry == 28) begin
-            ctx_e_pending = pending__28__q;
-            ctx_e_expected = expected__28__q;
-            ctx_e_tx = tx__28__q;
-        end
-        if (rarv_entry == 28) begin
-            rarv_e_pending = pending__28__q;
-            rarv_e_expected = expected__28__q;
-            rarv_e_tx = tx__28__q;
-        end
-        if (op_entry == 28) begin
-            op_e_pending = pending__28__q;
-            op_e_expected = expected__28__q;
-            op_e_tx = tx__28__q;
-        end
-        if (ctx_entry == 29) begin
-            ctx_e_pending = pending__29__q;
-            ctx_e_expected = expected__29__q;
-            ctx_e_tx = tx__29__q;
-        end
-        if (rarv_entry == 29) begin
-            rarv_e_pending = pending__29__q;
-            rarv_e_expected = expected__29__q;
-            rarv_e_tx = tx__29__q;
-        end
-        if (op_entry == 29) begin
-            op_e_pending = pending__29__q;
-            op_e_expected = expected__29__q;
-            op_e_tx = tx__29__q;
-        end
-        if (ctx_entry == 30) begin
-            ctx_e_pending = pending__30__q;
-            ctx_e_expected = expected__30__q;
-            ctx_e_tx = tx__30__q;
-        end
-        if (rarv_entry == 30) begin
-            rarv_e_pending = pending__30__q;
-            rarv_e_expected = expected__30__q;
-            rarv_e_tx = tx__30__q;
-        end
-        if (op_entry == 30) begin
-            op_e_pending = pending__30__q;
-            op_e_expected = expected__30__q;
-            op_e_tx = tx__30__q;
-        end
-        if (ctx_entry == 31) begin
-            ctx_e_pending = pending__31__q;
-            ctx_e_expected = expected__31__q;
-            ctx_e_tx = tx__31__q;
-        end
-        if (rarv_entry == 31) begin
-            rarv_e_pending = pending__31__q;
-            rarv_e_expected = expected__31__q;
-            rarv_e_tx = tx__31__q;
-        end
-        if (op_entry == 31) begin
-            op_e_pending = pending__31__q;
-            op_e_expected = expected__31__q;
-            op_e_tx = tx__31__q;
-        end
-        if (rarv_entry == ctx_entry) begin
-            rarv_e_valid = ctx_n_valid;
-            rarv_e_parity = ctx_n_parity;
-            rarv_e_pending = ctx_n_pending;
-            rarv_e_expected = ctx_n_expected;
-            rarv_e_tx = ctx_n_tx;
-        end
-        if (op_entry == rarv_entry) begin
-            op_e_valid = rarv_n_valid;
-            op_e_parity = rarv_n_parity;
-            op_e_pending = rarv_n_pending;
-            op_e_expected = rarv_n_expected;
-            op_e_tx = rarv_n_tx;
-        end
-        else if (op_entry == ctx_entry) begin
-            op_e_valid = ctx_n_valid;
-            op_e_parity = ctx_n_parity;
-            op_e_pending = ctx_n_pending;
-            op_e_expected = ctx_n_expected;
-            op_e_tx = ctx_n_tx;
-        end
-        valid_n = valid__q;
-        parity_n = parity__q;
+        e_valid = r_valid__q;
+        e_parity = r_parity__q;
+        e_pending = r_pending__q;
+        e_expected = r_expected__q;
+        e_tx = r_tx__q;
+        r_valid__d = valid__q[acc_entry];
+        r_parity__d = parity__q[acc_entry];
+        r_pending__d = 32'h0;
+        r_expected__d = 32'h0;
+        r_tx__d = 32'h0;
+        if (acc_entry == 0) begin
+            r_pending__d = pending__0__q;
+            r_expected__d = expected__0__q;
+            r_tx__d = tx__0__q;
+        end
+        if (acc_entry == 1) begin
+            r_pending__d = pending__1__q;
+            r_expected__d = expected__1__q;
+            r_tx__d = tx__1__q;
+        end
+        if (acc_entry == 2) begin
+            r_pending__d = pending__2__q;
+            r_expected__d = expected__2__q;
+            r_tx__d = tx__2__q;
+        end
+        if (acc_entry == 3) begin
+            r_pending__d = pending__3__q;
+            r_expected__d = expected__3__q;
+            r_tx__d = tx__3__q;
+        end
+        if (acc_entry == 4) begin
+            r_pending__d = pending__4__q;
+            r_expected__d = expected__4__q;
+            r_tx__d = tx__4__q;
+        end
+        if (acc_entry == 5) begin
+            r_pending__d = pending__5__q;
+            r_expected__d = expected__5__q;
+            r_tx__d = tx__5__q;
+        end
+        if (acc_entry == 6) begin
+            r_pending__d = pending__6__q;
+            r_expected__d = expected__6__q;
+            r_tx__d = tx__6__q;
+        end
+        if (acc_entry == 7) begin
+            r_pending__d = pending__7__q;
+            r_expected__d = expected__7__q;
+            r_tx__d = tx__7__q;
+        end
+        if (acc_entry == 8) begin
+            r_pending__d = pending__8__q;
+            r_expected__d = expected__8__q;
+            r_tx__d = tx__8__q;
+        end
+        if (acc_entry == 9) begin
+            r_pending__d = pending__9__q;
+            r_expected__d = expected__9__q;
+            r_tx__d = tx__9__q;
+        end
+        if (acc_entry == 10) begin
+            r_pending__d = pending__10__q;
+            r_expected__d = expected__10__q;
+            r_tx__d = tx__10__q;
+        end
+        if (acc_entry == 11) begin
+            r_pending__d = pending__11__q;
+            r_expected__d = expected__11__q;
+            r_tx__d = tx__11__q;
+        end
+        if (acc_entry == 12) begin
+            r_pending__d = pending__12__q;
+            r_expected__d = expected__12__q;
+            r_tx__d = tx__12__q;
+        end
+        if (acc_entry == 13) begin
+            r_pending__d = pending__13__q;
+            r_expected__d = expected__13__q;
+            r_tx__d = tx__13__q;
+        end
+        if (acc_entry == 14) begin
+            r_pending__d = pending__14__q;
+            r_expected__d = expected__14__q;
+            r_tx__d = tx__14__q;
+        end
+        if (acc_entry == 15) begin
+            r_pending__d = pending__15__q;
+            r_expected__d = expected__15__q;
+            r_tx__d = tx__15__q;
+        end
+        if (acc_entry == 16) begin
+            r_pending__d = pending__16__q;
+            r_expected__d = expected__16__q;
+            r_tx__d = tx__16__q;
+        end
+        if (acc_entry == 17) begin
+            r_pending__d = pending__17__q;
+            r_expected__d = expected__17__q;
+            r_tx__d = tx__17__q;
+        end
+        if (acc_entry == 18) begin
+            r_pending__d = pending__18__q;
+            r_expected__d = expected__18__q;
+            r_tx__d = tx__18__q;
+        end
+        if (acc_entry == 19) begin
+            r_pending__d = pending__19__q;
+            r_expected__d = expected__19__q;
+            r_tx__d = tx__19__q;
+        end
+        if (acc_entry == 20) begin
+            r_pending__d = pending__20__q;
+            r_expected__d = expected__20__q;
+            r_tx__d = tx__20__q;
+        end
+        if (acc_entry == 21) begin
+            r_pending__d = pending__21__q;
+            r_expected__d = expected__21__q;
+            r_tx__d = tx__21__q;
+        end
+        if (acc_entry == 22) begin
+            r_pending__d = pending__22__q;
+            r_expected__d = expected__22__q;
+            r_tx__d = tx__22__q;
+        end
+        if (acc_entry == 23) begin
+            r_pending__d = pending__23__q;
+            r_expected__d = expected__23__q;
+            r_tx__d = tx__23__q;
+        end
+        if (acc_entry == 24) begin
+            r_pending__d = pending__24__q;
+            r_expected__d = expected__24__q;
+            r_tx__d = tx__24__q;
+        end
+        if (acc_entry == 25) begin
+            r_pending__d = pending__25__q;
+            r_expected__d = expected__25__q;
+            r_tx__d = tx__25__q;
+        end
+        if (acc_entry == 26) begin
+            r_pending__d = pending__26__q;
+            r_expected__d = expected__26__q;
+            r_tx__d = tx__26__q;
+        end
+        if (acc_entry == 27) begin
+            r_pending__d = pending__27__q;
+            r_expected__d = expected__27__q;
+            r_tx__d = tx__27__q;
+        end
+        if (acc_entry == 28) begin
+            r_pending__d = pending__28__q;
+            r_expected__d = expected__28__q;
+            r_tx__d = tx__28__q;
+        end
+        if (acc_entry == 29) begin
+            r_pending__d = pending__29__q;
+            r_expected__d = expected__29__q;
+            r_tx__d = tx__29__q;
+        end
+        if (acc_entry == 30) begin
+            r_pending__d = pending__30__q;
+            r_expected__d = expected__30__q;
+            r_tx__d = tx__30__q;
+        end
+        if (acc_entry == 31) begin
+            r_pending__d = pending__31__q;
+            r_expected__d = expected__31__q;
+            r_tx__d = tx__31__q;
+        end
+        if (acc_entry == rd_entry) begin
+            r_valid__d = n_valid;
+            r_parity__d = n_parity;
+            r_pending__d = n_pending;
+            r_expected__d = n_expected;
+            r_tx__d = n_tx;
+        end
+        valid__d = (valid__q & ~(1 << (rd_entry)) | ((n_valid) << (rd_entry)));
+        parity__d = (parity__q & ~(1 << (rd_entry)) | ((n_parity) << (rd_entry)));
         pending__0__d = pending__0__q;
         expected__0__d = expected__0__q;
         tx__0__d = tx__0__q;
-        if (op_entry == 0) begin
-            valid_n = (valid_n & ~(1 << (0)) | ((op_n_valid) << (0)));
-            parity_n = (parity_n & ~(1 << (0)) | ((op_n_parity) << (0)));
-            pending__0__d = op_n_pending;
-            expected__0__d = op_n_expected;
-            tx__0__d = op_n_tx;
-        end
-        else if (rarv_entry == 0) begin
-            valid_n = (valid_n & ~(1 << (0)) | ((rarv_n_valid) << (0)));
-            parity_n = (parity_n & ~(1 << (0)) | ((rarv_n_parity) << (0)));
-            pending__0__d = rarv_n_pending;
-            expected__0__d = rarv_n_expected;
-            tx__0__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 0) begin
-            valid_n = (valid_n & ~(1 << (0)) | ((ctx_n_valid) << (0)));
-            parity_n = (parity_n & ~(1 << (0)) | ((ctx_n_parity) << (0)));
-            pending__0__d = ctx_n_pending;
-            expected__0__d = ctx_n_expected;
-            tx__0__d = ctx_n_tx;
+        if (rd_entry == 0) begin
+            pending__0__d = n_pending;
+            expected__0__d = n_expected;
+            tx__0__d = n_tx;
         end
         pending__1__d = pending__1__q;
         expected__1__d = expected__1__q;
         tx__1__d = tx__1__q;
-        if (op_entry == 1) begin
-            valid_n = (valid_n & ~(1 << (1)) | ((op_n_valid) << (1)));
-            parity_n = (parity_n & ~(1 << (1)) | ((op_n_parity) << (1)));
-            pending__1__d = op_n_pending;
-            expected__1__d = op_n_expected;
-            tx__1__d = op_n_tx;
-        end
-        else if (rarv_entry == 1) begin
-            valid_n = (valid_n & ~(1 << (1)) | ((rarv_n_valid) << (1)));
-            parity_n = (parity_n & ~(1 << (1)) | ((rarv_n_parity) << (1)));
-            pending__1__d = rarv_n_pending;
-            expected__1__d = rarv_n_expected;
-            tx__1__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 1) begin
-            valid_n = (valid_n & ~(1 << (1)) | ((ctx_n_valid) << (1)));
-            parity_n = (parity_n & ~(1 << (1)) | ((ctx_n_parity) << (1)));
-            pending__1__d = ctx_n_pending;
-            expected__1__d = ctx_n_expected;
-            tx__1__d = ctx_n_tx;
+        if (rd_entry == 1) begin
+            pending__1__d = n_pending;
+            expected__1__d = n_expected;
+            tx__1__d = n_tx;
         end
         pending__2__d = pending__2__q;
         expected__2__d = expected__2__q;
         tx__2__d = tx__2__q;
-        if (op_entry == 2) begin
-            valid_n = (valid_n & ~(1 << (2)) | ((op_n_valid) << (2)));
-            parity_n = (parity_n & ~(1 << (2)) | ((op_n_parity) << (2)));
-            pending__2__d = op_n_pending;
-            expected__2__d = op_n_expected;
-            tx__2__d = op_n_tx;
-        end
-        else if (rarv_entry == 2) begin
-            valid_n = (valid_n & ~(1 << (2)) | ((rarv_n_valid) << (2)));
-            parity_n = (parity_n & ~(1 << (2)) | ((rarv_n_parity) << (2)));
-            pending__2__d = rarv_n_pending;
-            expected__2__d = rarv_n_expected;
-            tx__2__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 2) begin
-            valid_n = (valid_n & ~(1 << (2)) | ((ctx_n_valid) << (2)));
-            parity_n = (parity_n & ~(1 << (2)) | ((ctx_n_parity) << (2)));
-            pending__2__d = ctx_n_pending;
-            expected__2__d = ctx_n_expected;
-            tx__2__d = ctx_n_tx;
+        if (rd_entry == 2) begin
+            pending__2__d = n_pending;
+            expected__2__d = n_expected;
+            tx__2__d = n_tx;
         end
         pending__3__d = pending__3__q;
         expected__3__d = expected__3__q;
         tx__3__d = tx__3__q;
-        if (op_entry == 3) begin
-            valid_n = (valid_n & ~(1 << (3)) | ((op_n_valid) << (3)));
-            parity_n = (parity_n & ~(1 << (3)) | ((op_n_parity) << (3)));
-            pending__3__d = op_n_pending;
-            expected__3__d = op_n_expected;
-            tx__3__d = op_n_tx;
-        end
-        else if (rarv_entry == 3) begin
-            valid_n = (valid_n & ~(1 << (3)) | ((rarv_n_valid) << (3)));
-            parity_n = (parity_n & ~(1 << (3)) | ((rarv_n_parity) << (3)));
-            pending__3__d = rarv_n_pending;
-            expected__3__d = rarv_n_expected;
-            tx__3__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 3) begin
-            valid_n = (valid_n & ~(1 << (3)) | ((ctx_n_valid) << (3)));
-            parity_n = (parity_n & ~(1 << (3)) | ((ctx_n_parity) << (3)));
-            pending__3__d = ctx_n_pending;
-            expected__3__d = ctx_n_expected;
-            tx__3__d = ctx_n_tx;
+        if (rd_entry == 3) begin
+            pending__3__d = n_pending;
+            expected__3__d = n_expected;
+            tx__3__d = n_tx;
         end
         pending__4__d = pending__4__q;
         expected__4__d = expected__4__q;
         tx__4__d = tx__4__q;
-        if (op_entry == 4) begin
-            valid_n = (valid_n & ~(1 << (4)) | ((op_n_valid) << (4)));
-            parity_n = (parity_n & ~(1 << (4)) | ((op_n_parity) << (4)));
-            pending__4__d = op_n_pending;
-            expected__4__d = op_n_expected;
-            tx__4__d = op_n_tx;
-        end
-        else if (rarv_entry == 4) begin
-            valid_n = (valid_n & ~(1 << (4)) | ((rarv_n_valid) << (4)));
-            parity_n = (parity_n & ~(1 << (4)) | ((rarv_n_parity) << (4)));
-            pending__4__d = rarv_n_pending;
-            expected__4__d = rarv_n_expected;
-            tx__4__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 4) begin
-            valid_n = (valid_n & ~(1 << (4)) | ((ctx_n_valid) << (4)));
-            parity_n = (parity_n & ~(1 << (4)) | ((ctx_n_parity) << (4)));
-            pending__4__d = ctx_n_pending;
-            expected__4__d = ctx_n_expected;
-            tx__4__d = ctx_n_tx;
+        if (rd_entry == 4) begin
+            pending__4__d = n_pending;
+            expected__4__d = n_expected;
+            tx__4__d = n_tx;
         end
         pending__5__d = pending__5__q;
         expected__5__d = expected__5__q;
         tx__5__d = tx__5__q;
-        if (op_entry == 5) begin
-            valid_n = (valid_n & ~(1 << (5)) | ((op_n_valid) << (5)));
-            parity_n = (parity_n & ~(1 << (5)) | ((op_n_parity) << (5)));
-            pending__5__d = op_n_pending;
-            expected__5__d = op_n_expected;
-            tx__5__d = op_n_tx;
-        end
-        else if (rarv_entry == 5) begin
-            valid_n = (valid_n & ~(1 << (5)) | ((rarv_n_valid) << (5)));
-            parity_n = (parity_n & ~(1 << (5)) | ((rarv_n_parity) << (5)));
-            pending__5__d = rarv_n_pending;
-            expected__5__d = rarv_n_expected;
-            tx__5__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 5) begin
-            valid_n = (valid_n & ~(1 << (5)) | ((ctx_n_valid) << (5)));
-            parity_n = (parity_n & ~(1 << (5)) | ((ctx_n_parity) << (5)));
-            pending__5__d = ctx_n_pending;
-            expected__5__d = ctx_n_expected;
-            tx__5__d = ctx_n_tx;
+        if (rd_entry == 5) begin
+            pending__5__d = n_pending;
+            expected__5__d = n_expected;
+            tx__5__d = n_tx;
         end
         pending__6__d = pending__6__q;
         expected__6__d = expected__6__q;
         tx__6__d = tx__6__q;
-        if (op_entry == 6) begin
-            valid_n = (valid_n & ~(1 << (6)) | ((op_n_valid) << (6)));
-            parity_n = (parity_n & ~(1 << (6)) | ((op_n_parity) << (6)));
-            pending__6__d = op_n_pending;
-            expected__6__d = op_n_expected;
-            tx__6__d = op_n_tx;
-        end
-        else if (rarv_entry == 6) begin
-            valid_n = (valid_n & ~(1 << (6)) | ((rarv_n_valid) << (6)));
-            parity_n = (parity_n & ~(1 << (6)) | ((rarv_n_parity) << (6)));
-            pending__6__d = rarv_n_pending;
-            expected__6__d = rarv_n_expected;
-            tx__6__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 6) begin
-            valid_n = (valid_n & ~(1 << (6)) | ((ctx_n_valid) << (6)));
-            parity_n = (parity_n & ~(1 << (6)) | ((ctx_n_parity) << (6)));
-            pending__6__d = ctx_n_pending;
-            expected__6__d = ctx_n_expected;
-            tx__6__d = ctx_n_tx;
+        if (rd_entry == 6) begin
+            pending__6__d = n_pending;
+            expected__6__d = n_expected;
+            tx__6__d = n_tx;
         end
         pending__7__d = pending__7__q;
         expected__7__d = expected__7__q;
         tx__7__d = tx__7__q;
-        if (op_entry == 7) begin
-            valid_n = (valid_n & ~(1 << (7)) | ((op_n_valid) << (7)));
-            parity_n = (parity_n & ~(1 << (7)) | ((op_n_parity) << (7)));
-            pending__7__d = op_n_pending;
-            expected__7__d = op_n_expected;
-            tx__7__d = op_n_tx;
-        end
-        else if (rarv_entry == 7) begin
-            valid_n = (valid_n & ~(1 << (7)) | ((rarv_n_valid) << (7)));
-            parity_n = (parity_n & ~(1 << (7)) | ((rarv_n_parity) << (7)));
-            pending__7__d = rarv_n_pending;
-            expected__7__d = rarv_n_expected;
-            tx__7__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 7) begin
-            valid_n = (valid_n & ~(1 << (7)) | ((ctx_n_valid) << (7)));
-            parity_n = (parity_n & ~(1 << (7)) | ((ctx_n_parity) << (7)));
-            pending__7__d = ctx_n_pending;
-            expected__7__d = ctx_n_expected;
-            tx__7__d = ctx_n_tx;
+        if (rd_entry == 7) begin
+            pending__7__d = n_pending;
+            expected__7__d = n_expected;
+            tx__7__d = n_tx;
         end
         pending__8__d = pending__8__q;
         expected__8__d = expected__8__q;
         tx__8__d = tx__8__q;
-        if (op_entry == 8) begin
-            valid_n = (valid_n & ~(1 << (8)) | ((op_n_valid) << (8)));
-            parity_n = (parity_n & ~(1 << (8)) | ((op_n_parity) << (8)));
-            pending__8__d = op_n_pending;
-            expected__8__d = op_n_expected;
-            tx__8__d = op_n_tx;
-        end
-        else if (rarv_entry == 8) begin
-            valid_n = (valid_n & ~(1 << (8)) | ((rarv_n_valid) << (8)));
-            parity_n = (parity_n & ~(1 << (8)) | ((rarv_n_parity) << (8)));
-            pending__8__d = rarv_n_pending;
-            expected__8__d = rarv_n_expected;
-            tx__8__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 8) begin
-            valid_n = (valid_n & ~(1 << (8)) | ((ctx_n_valid) << (8)));
-            parity_n = (parity_n & ~(1 << (8)) | ((ctx_n_parity) << (8)));
-            pending__8__d = ctx_n_pending;
-            expected__8__d = ctx_n_expected;
-            tx__8__d = ctx_n_tx;
+        if (rd_entry == 8) begin
+            pending__8__d = n_pending;
+            expected__8__d = n_expected;
+            tx__8__d = n_tx;
         end
         pending__9__d = pending__9__q;
         expected__9__d = expected__9__q;
         tx__9__d = tx__9__q;
-        if (op_entry == 9) begin
-            valid_n = (valid_n & ~(1 << (9)) | ((op_n_valid) << (9)));
-            parity_n = (parity_n & ~(1 << (9)) | ((op_n_parity) << (9)));
-            pending__9__d = op_n_pending;
-            expected__9__d = op_n_expected;
-            tx__9__d = op_n_tx;
-        end
-        else if (rarv_entry == 9) begin
-            valid_n = (valid_n & ~(1 << (9)) | ((rarv_n_valid) << (9)));
-            parity_n = (parity_n & ~(1 << (9)) | ((rarv_n_parity) << (9)));
-            pending__9__d = rarv_n_pending;
-            expected__9__d = rarv_n_expected;
-            tx__9__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 9) begin
-            valid_n = (valid_n & ~(1 << (9)) | ((ctx_n_valid) << (9)));
-            parity_n = (parity_n & ~(1 << (9)) | ((ctx_n_parity) << (9)));
-            pending__9__d = ctx_n_pending;
-            expected__9__d = ctx_n_expected;
-            tx__9__d = ctx_n_tx;
+        if (rd_entry == 9) begin
+            pending__9__d = n_pending;
+            expected__9__d = n_expected;
+            tx__9__d = n_tx;
         end
         pending__10__d = pending__10__q;
         expected__10__d = expected__10__q;
         tx__10__d = tx__10__q;
-        if (op_entry == 10) begin
-            valid_n = (valid_n & ~(1 << (10)) | ((op_n_valid) << (10)));
-            parity_n = (parity_n & ~(1 << (10)) | ((op_n_parity) << (10)));
-            pending__10__d = op_n_pending;
-            expected__10__d = op_n_expected;
-            tx__10__d = op_n_tx;
-        end
-        else if (rarv_entry == 10) begin
-            valid_n = (valid_n & ~(1 << (10)) | ((rarv_n_valid) << (10)));
-            parity_n = (parity_n & ~(1 << (10)) | ((rarv_n_parity) << (10)));
-            pending__10__d = rarv_n_pending;
-            expected__10__d = rarv_n_expected;
-            tx__10__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 10) begin
-            valid_n = (valid_n & ~(1 << (10)) | ((ctx_n_valid) << (10)));
-            parity_n = (parity_n & ~(1 << (10)) | ((ctx_n_parity) << (10)));
-            pending__10__d = ctx_n_pending;
-            expected__10__d = ctx_n_expected;
-            tx__10__d = ctx_n_tx;
+        if (rd_entry == 10) begin
+            pending__10__d = n_pending;
+            expected__10__d = n_expected;
+            tx__10__d = n_tx;
         end
         pending__11__d = pending__11__q;
         expected__11__d = expected__11__q;
         tx__11__d = tx__11__q;
-        if (op_entry == 11) begin
-            valid_n = (valid_n & ~(1 << (11)) | ((op_n_valid) << (11)));
-            parity_n = (parity_n & ~(1 << (11)) | ((op_n_parity) << (11)));
-            pending__11__d = op_n_pending;
-            expected__11__d = op_n_expected;
-            tx__11__d = op_n_tx;
-        end
-        else if (rarv_entry == 11) begin
-            valid_n = (valid_n & ~(1 << (11)) | ((rarv_n_valid) << (11)));
-            parity_n = (parity_n & ~(1 << (11)) | ((rarv_n_parity) << (11)));
-            pending__11__d = rarv_n_pending;
-            expected__11__d = rarv_n_expected;
-            tx__11__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 11) begin
-            valid_n = (valid_n & ~(1 << (11)) | ((ctx_n_valid) << (11)));
-            parity_n = (parity_n & ~(1 << (11)) | ((ctx_n_parity) << (11)));
-            pending__11__d = ctx_n_pending;
-            expected__11__d = ctx_n_expected;
-            tx__11__d = ctx_n_tx;
+        if (rd_entry == 11) begin
+            pending__11__d = n_pending;
+            expected__11__d = n_expected;
+            tx__11__d = n_tx;
         end
         pending__12__d = pending__12__q;
         expected__12__d = expected__12__q;
         tx__12__d = tx__12__q;
-        if (op_entry == 12) begin
-            valid_n = (valid_n & ~(1 << (12)) | ((op_n_valid) << (12)));
-            parity_n = (parity_n & ~(1 << (12)) | ((op_n_parity) << (12)));
-            pending__12__d = op_n_pending;
-            expected__12__d = op_n_expected;
-            tx__12__d = op_n_tx;
-        end
-        else if (rarv_entry == 12) begin
-            valid_n = (valid_n & ~(1 << (12)) | ((rarv_n_valid) << (12)));
-            parity_n = (parity_n & ~(1 << (12)) | ((rarv_n_parity) << (12)));
-            pending__12__d = rarv_n_pending;
-            expected__12__d = rarv_n_expected;
-            tx__12__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 12) begin
-            valid_n = (valid_n & ~(1 << (12)) | ((ctx_n_valid) << (12)));
-            parity_n = (parity_n & ~(1 << (12)) | ((ctx_n_parity) << (12)));
-            pending__12__d = ctx_n_pending;
-            expected__12__d = ctx_n_expected;
-            tx__12__d = ctx_n_tx;
+        if (rd_entry == 12) begin
+            pending__12__d = n_pending;
+            expected__12__d = n_expected;
+            tx__12__d = n_tx;
         end
         pending__13__d = pending__13__q;
         expected__13__d = expected__13__q;
         tx__13__d = tx__13__q;
-        if (op_entry == 13) begin
-            valid_n = (valid_n & ~(1 << (13)) | ((op_n_valid) << (13)));
-            parity_n = (parity_n & ~(1 << (13)) | ((op_n_parity) << (13)));
-            pending__13__d = op_n_pending;
-            expected__13__d = op_n_expected;
-            tx__13__d = op_n_tx;
-        end
-        else if (rarv_entry == 13) begin
-            valid_n = (valid_n & ~(1 << (13)) | ((rarv_n_valid) << (13)));
-            parity_n = (parity_n & ~(1 << (13)) | ((rarv_n_parity) << (13)));
-            pending__13__d = rarv_n_pending;
-            expected__13__d = rarv_n_expected;
-            tx__13__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 13) begin
-            valid_n = (valid_n & ~(1 << (13)) | ((ctx_n_valid) << (13)));
-            parity_n = (parity_n & ~(1 << (13)) | ((ctx_n_parity) << (13)));
-            pending__13__d = ctx_n_pending;
-            expected__13__d = ctx_n_expected;
-            tx__13__d = ctx_n_tx;
+        if (rd_entry == 13) begin
+            pending__13__d = n_pending;
+            expected__13__d = n_expected;
+            tx__13__d = n_tx;
         end
         pending__14__d = pending__14__q;
         expected__14__d = expected__14__q;
         tx__14__d = tx__14__q;
-        if (op_entry == 14) begin
-            valid_n = (valid_n & ~(1 << (14)) | ((op_n_valid) << (14)));
-            parity_n = (parity_n & ~(1 << (14)) | ((op_n_parity) << (14)));
-            pending__14__d = op_n_pending;
-            expected__14__d = op_n_expected;
-            tx__14__d = op_n_tx;
-        end
-        else if (rarv_entry == 14) begin
-            valid_n = (valid_n & ~(1 << (14)) | ((rarv_n_valid) << (14)));
-            parity_n = (parity_n & ~(1 << (14)) | ((rarv_n_parity) << (14)));
-            pending__14__d = rarv_n_pending;
-            expected__14__d = rarv_n_expected;
-            tx__14__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 14) begin
-            valid_n = (valid_n & ~(1 << (14)) | ((ctx_n_valid) << (14)));
-            parity_n = (parity_n & ~(1 << (14)) | ((ctx_n_parity) << (14)));
-            pending__14__d = ctx_n_pending;
-            expected__14__d = ctx_n_expected;
-            tx__14__d = ctx_n_tx;
+        if (rd_entry == 14) begin
+            pending__14__d = n_pending;
+            expected__14__d = n_expected;
+            tx__14__d = n_tx;
         end
         pending__15__d = pending__15__q;
         expected__15__d = expected__15__q;
         tx__15__d = tx__15__q;
-        if (op_entry == 15) begin
-            valid_n = (valid_n & ~(1 << (15)) | ((op_n_valid) << (15)));
-            parity_n = (parity_n & ~(1 << (15)) | ((op_n_parity) << (15)));
-            pending__15__d = op_n_pending;
-            expected__15__d = op_n_expected;
-            tx__15__d = op_n_tx;
-        end
-        else if (rarv_entry == 15) begin
-            valid_n = (valid_n & ~(1 << (15)) | ((rarv_n_valid) << (15)));
-            parity_n = (parity_n & ~(1 << (15)) | ((rarv_n_parity) << (15)));
-            pending__15__d = rarv_n_pending;
-            expected__15__d = rarv_n_expected;
-            tx__15__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 15) begin
-            valid_n = (valid_n & ~(1 << (15)) | ((ctx_n_valid) << (15)));
-            parity_n = (parity_n & ~(1 << (15)) | ((ctx_n_parity) << (15)));
-            pending__15__d = ctx_n_pending;
-            expected__15__d = ctx_n_expected;
-            tx__15__d = ctx_n_tx;
+        if (rd_entry == 15) begin
+            pending__15__d = n_pending;
+            expected__15__d = n_expected;
+            tx__15__d = n_tx;
         end
         pending__16__d = pending__16__q;
         expected__16__d = expected__16__q;
         tx__16__d = tx__16__q;
-        if (op_entry == 16) begin
-            valid_n = (valid_n & ~(1 << (16)) | ((op_n_valid) << (16)));
-            parity_n = (parity_n & ~(1 << (16)) | ((op_n_parity) << (16)));
-            pending__16__d = op_n_pending;
-            expected__16__d = op_n_expected;
-            tx__16__d = op_n_tx;
-        end
-        else if (rarv_entry == 16) begin
-            valid_n = (valid_n & ~(1 << (16)) | ((rarv_n_valid) << (16)));
-            parity_n = (parity_n & ~(1 << (16)) | ((rarv_n_parity) << (16)));
-            pending__16__d = rarv_n_pending;
-            expected__16__d = rarv_n_expected;
-            tx__16__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 16) begin
-            valid_n = (valid_n & ~(1 << (16)) | ((ctx_n_valid) << (16)));
-            parity_n = (parity_n & ~(1 << (16)) | ((ctx_n_parity) << (16)));
-            pending__16__d = ctx_n_pending;
-            expected__16__d = ctx_n_expected;
-            tx__16__d = ctx_n_tx;
+        if (rd_entry == 16) begin
+            pending__16__d = n_pending;
+            expected__16__d = n_expected;
+            tx__16__d = n_tx;
         end
         pending__17__d = pending__17__q;
         expected__17__d = expected__17__q;
         tx__17__d = tx__17__q;
-        if (op_entry == 17) begin
-            valid_n = (valid_n & ~(1 << (17)) | ((op_n_valid) << (17)));
-            parity_n = (parity_n & ~(1 << (17)) | ((op_n_parity) << (17)));
-            pending__17__d = op_n_pending;
-            expected__17__d = op_n_expected;
-            tx__17__d = op_n_tx;
-        end
-        else if (rarv_entry == 17) begin
-            valid_n = (valid_n & ~(1 << (17)) | ((rarv_n_valid) << (17)));
-            parity_n = (parity_n & ~(1 << (17)) | ((rarv_n_parity) << (17)));
-            pending__17__d = rarv_n_pending;
-            expected__17__d = rarv_n_expected;
-            tx__17__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 17) begin
-            valid_n = (valid_n & ~(1 << (17)) | ((ctx_n_valid) << (17)));
-            parity_n = (parity_n & ~(1 << (17)) | ((ctx_n_parity) << (17)));
-            pending__17__d = ctx_n_pending;
-            expected__17__d = ctx_n_expected;
-            tx__17__d = ctx_n_tx;
+        if (rd_entry == 17) begin
+            pending__17__d = n_pending;
+            expected__17__d = n_expected;
+            tx__17__d = n_tx;
         end
         pending__18__d = pending__18__q;
         expected__18__d = expected__18__q;
         tx__18__d = tx__18__q;
-        if (op_entry == 18) begin
-            valid_n = (valid_n & ~(1 << (18)) | ((op_n_valid) << (18)));
-            parity_n = (parity_n & ~(1 << (18)) | ((op_n_parity) << (18)));
-            pending__18__d = op_n_pending;
-            expected__18__d = op_n_expected;
-            tx__18__d = op_n_tx;
-        end
-        else if (rarv_entry == 18) begin
-            valid_n = (valid_n & ~(1 << (18)) | ((rarv_n_valid) << (18)));
-            parity_n = (parity_n & ~(1 << (18)) | ((rarv_n_parity) << (18)));
-            pending__18__d = rarv_n_pending;
-            expected__18__d = rarv_n_expected;
-            tx__18__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 18) begin
-            valid_n = (valid_n & ~(1 << (18)) | ((ctx_n_valid) << (18)));
-            parity_n = (parity_n & ~(1 << (18)) | ((ctx_n_parity) << (18)));
-            pending__18__d = ctx_n_pending;
-            expected__18__d = ctx_n_expected;
-            tx__18__d = ctx_n_tx;
+        if (rd_entry == 18) begin
+            pending__18__d = n_pending;
+            expected__18__d = n_expected;
+            tx__18__d = n_tx;
         end
         pending__19__d = pending__19__q;
         expected__19__d = expected__19__q;
         tx__19__d = tx__19__q;
-        if (op_entry == 19) begin
-            valid_n = (valid_n & ~(1 << (19)) | ((op_n_valid) << (19)));
-            parity_n = (parity_n & ~(1 << (19)) | ((op_n_parity) << (19)));
-            pending__19__d = op_n_pending;
-            expected__19__d = op_n_expected;
-            tx__19__d = op_n_tx;
-        end
-        else if (rarv_entry == 19) begin
-            valid_n = (valid_n & ~(1 << (19)) | ((rarv_n_valid) << (19)));
-            parity_n = (parity_n & ~(1 << (19)) | ((rarv_n_parity) << (19)));
-            pending__19__d = rarv_n_pending;
-            expected__19__d = rarv_n_expected;
-            tx__19__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 19) begin
-            valid_n = (valid_n & ~(1 << (19)) | ((ctx_n_valid) << (19)));
-            parity_n = (parity_n & ~(1 << (19)) | ((ctx_n_parity) << (19)));
-            pending__19__d = ctx_n_pending;
-            expected__19__d = ctx_n_expected;
-            tx__19__d = ctx_n_tx;
+        if (rd_entry == 19) begin
+            pending__19__d = n_pending;
+            expected__19__d = n_expected;
+            tx__19__d = n_tx;
         end
         pending__20__d = pending__20__q;
         expected__20__d = expected__20__q;
         tx__20__d = tx__20__q;
-        if (op_entry == 20) begin
-            valid_n = (valid_n & ~(1 << (20)) | ((op_n_valid) << (20)));
-            parity_n = (parity_n & ~(1 << (20)) | ((op_n_parity) << (20)));
-            pending__20__d = op_n_pending;
-            expected__20__d = op_n_expected;
-            tx__20__d = op_n_tx;
-        end
-        else if (rarv_entry == 20) begin
-            valid_n = (valid_n & ~(1 << (20)) | ((rarv_n_valid) << (20)));
-            parity_n = (parity_n & ~(1 << (20)) | ((rarv_n_parity) << (20)));
-            pending__20__d = rarv_n_pending;
-            expected__20__d = rarv_n_expected;
-            tx__20__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 20) begin
-            valid_n = (valid_n & ~(1 << (20)) | ((ctx_n_valid) << (20)));
-            parity_n = (parity_n & ~(1 << (20)) | ((ctx_n_parity) << (20)));
-            pending__20__d = ctx_n_pending;
-            expected__20__d = ctx_n_expected;
-            tx__20__d = ctx_n_tx;
+        if (rd_entry == 20) begin
+            pending__20__d = n_pending;
+            expected__20__d = n_expected;
+            tx__20__d = n_tx;
         end
         pending__21__d = pending__21__q;
         expected__21__d = expected__21__q;
         tx__21__d = tx__21__q;
-        if (op_entry == 21) begin
-            valid_n = (valid_n & ~(1 << (21)) | ((op_n_valid) << (21)));
-            parity_n = (parity_n & ~(1 << (21)) | ((op_n_parity) << (21)));
-            pending__21__d = op_n_pending;
-            expected__21__d = op_n_expected;
-            tx__21__d = op_n_tx;
-        end
-        else if (rarv_entry == 21) begin
-            valid_n = (valid_n & ~(1 << (21)) | ((rarv_n_valid) << (21)));
-            parity_n = (parity_n & ~(1 << (21)) | ((rarv_n_parity) << (21)));
-            pending__21__d = rarv_n_pending;
-            expected__21__d = rarv_n_expected;
-            tx__21__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 21) begin
-            valid_n = (valid_n & ~(1 << (21)) | ((ctx_n_valid) << (21)));
-            parity_n = (parity_n & ~(1 << (21)) | ((ctx_n_parity) << (21)));
-            pending__21__d = ctx_n_pending;
-            expected__21__d = ctx_n_expected;
-            tx__21__d = ctx_n_tx;
+        if (rd_entry == 21) begin
+            pending__21__d = n_pending;
+            expected__21__d = n_expected;
+            tx__21__d = n_tx;
         end
         pending__22__d = pending__22__q;
         expected__22__d = expected__22__q;
         tx__22__d = tx__22__q;
-        if (op_entry == 22) begin
-            valid_n = (valid_n & ~(1 << (22)) | ((op_n_valid) << (22)));
-            parity_n = (parity_n & ~(1 << (22)) | ((op_n_parity) << (22)));
-            pending__22__d = op_n_pending;
-            expected__22__d = op_n_expected;
-            tx__22__d = op_n_tx;
-        end
-        else if (rarv_entry == 22) begin
-            valid_n = (valid_n & ~(1 << (22)) | ((rarv_n_valid) << (22)));
-            parity_n = (parity_n & ~(1 << (22)) | ((rarv_n_parity) << (22)));
-            pending__22__d = rarv_n_pending;
-            expected__22__d = rarv_n_expected;
-            tx__22__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 22) begin
-            valid_n = (valid_n & ~(1 << (22)) | ((ctx_n_valid) << (22)));
-            parity_n = (parity_n & ~(1 << (22)) | ((ctx_n_parity) << (22)));
-            pending__22__d = ctx_n_pending;
-            expected__22__d = ctx_n_expected;
-            tx__22__d = ctx_n_tx;
+        if (rd_entry == 22) begin
+            pending__22__d = n_pending;
+            expected__22__d = n_expected;
+            tx__22__d = n_tx;
         end
         pending__23__d = pending__23__q;
         expected__23__d = expected__23__q;
         tx__23__d = tx__23__q;
-        if (op_entry == 23) begin
-            valid_n = (valid_n & ~(1 << (23)) | ((op_n_valid) << (23)));
-            parity_n = (parity_n & ~(1 << (23)) | ((op_n_parity) << (23)));
-            pending__23__d = op_n_pending;
-            expected__23__d = op_n_expected;
-            tx__23__d = op_n_tx;
-        end
-        else if (rarv_entry == 23) begin
-            valid_n = (valid_n & ~(1 << (23)) | ((rarv_n_valid) << (23)));
-            parity_n = (parity_n & ~(1 << (23)) | ((rarv_n_parity) << (23)));
-            pending__23__d = rarv_n_pending;
-            expected__23__d = rarv_n_expected;
-            tx__23__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 23) begin
-            valid_n = (valid_n & ~(1 << (23)) | ((ctx_n_valid) << (23)));
-            parity_n = (parity_n & ~(1 << (23)) | ((ctx_n_parity) << (23)));
-            pending__23__d = ctx_n_pending;
-            expected__23__d = ctx_n_expected;
-            tx__23__d = ctx_n_tx;
+        if (rd_entry == 23) begin
+            pending__23__d = n_pending;
+            expected__23__d = n_expected;
+            tx__23__d = n_tx;
         end
         pending__24__d = pending__24__q;
         expected__24__d = expected__24__q;
         tx__24__d = tx__24__q;
-        if (op_entry == 24) begin
-            valid_n = (valid_n & ~(1 << (24)) | ((op_n_valid) << (24)));
-            parity_n = (parity_n & ~(1 << (24)) | ((op_n_parity) << (24)));
-            pending__24__d = op_n_pending;
-            expected__24__d = op_n_expected;
-            tx__24__d = op_n_tx;
-        end
-        else if (rarv_entry == 24) begin
-            valid_n = (valid_n & ~(1 << (24)) | ((rarv_n_valid) << (24)));
-            parity_n = (parity_n & ~(1 << (24)) | ((rarv_n_parity) << (24)));
-            pending__24__d = rarv_n_pending;
-            expected__24__d = rarv_n_expected;
-            tx__24__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 24) begin
-            valid_n = (valid_n & ~(1 << (24)) | ((ctx_n_valid) << (24)));
-            parity_n = (parity_n & ~(1 << (24)) | ((ctx_n_parity) << (24)));
-            pending__24__d = ctx_n_pending;
-            expected__24__d = ctx_n_expected;
-            tx__24__d = ctx_n_tx;
+        if (rd_entry == 24) begin
+            pending__24__d = n_pending;
+            expected__24__d = n_expected;
+            tx__24__d = n_tx;
         end
         pending__25__d = pending__25__q;
         expected__25__d = expected__25__q;
         tx__25__d = tx__25__q;
-        if (op_entry == 25) begin
-            valid_n = (valid_n & ~(1 << (25)) | ((op_n_valid) << (25)));
-            parity_n = (parity_n & ~(1 << (25)) | ((op_n_parity) << (25)));
-            pending__25__d = op_n_pending;
-            expected__25__d = op_n_expected;
-            tx__25__d = op_n_tx;
-        end
-        else if (rarv_entry == 25) begin
-            valid_n = (valid_n & ~(1 << (25)) | ((rarv_n_valid) << (25)));
-            parity_n = (parity_n & ~(1 << (25)) | ((rarv_n_parity) << (25)));
-            pending__25__d = rarv_n_pending;
-            expected__25__d = rarv_n_expected;
-            tx__25__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 25) begin
-            valid_n = (valid_n & ~(1 << (25)) | ((ctx_n_valid) << (25)));
-            parity_n = (parity_n & ~(1 << (25)) | ((ctx_n_parity) << (25)));
-            pending__25__d = ctx_n_pending;
-            expected__25__d = ctx_n_expected;
-            tx__25__d = ctx_n_tx;
+        if (rd_entry == 25) begin
+            pending__25__d = n_pending;
+            expected__25__d = n_expected;
+            tx__25__d = n_tx;
         end
         pending__26__d = pending__26__q;
         expected__26__d = expected__26__q;
         tx__26__d = tx__26__q;
-        if (op_entry == 26) begin
-            valid_n = (valid_n & ~(1 << (26)) | ((op_n_valid) << (26)));
-            parity_n = (parity_n & ~(1 << (26)) | ((op_n_parity) << (26)));
-            pending__26__d = op_n_pending;
-            expected__26__d = op_n_expected;
-            tx__26__d = op_n_tx;
-        end
-        else if (rarv_entry == 26) begin
-            valid_n = (valid_n & ~(1 << (26)) | ((rarv_n_valid) << (26)));
-            parity_n = (parity_n & ~(1 << (26)) | ((rarv_n_parity) << (26)));
-            pending__26__d = rarv_n_pending;
-            expected__26__d = rarv_n_expected;
-            tx__26__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 26) begin
-            valid_n = (valid_n & ~(1 << (26)) | ((ctx_n_valid) << (26)));
-            parity_n = (parity_n & ~(1 << (26)) | ((ctx_n_parity) << (26)));
-            pending__26__d = ctx_n_pending;
-            expected__26__d = ctx_n_expected;
-            tx__26__d = ctx_n_tx;
+        if (rd_entry == 26) begin
+            pending__26__d = n_pending;
+            expected__26__d = n_expected;
+            tx__26__d = n_tx;
         end
         pending__27__d = pending__27__q;
         expected__27__d = expected__27__q;
         tx__27__d = tx__27__q;
-        if (op_entry == 27) begin
-            valid_n = (valid_n & ~(1 << (27)) | ((op_n_valid) << (27)));
-            parity_n = (parity_n & ~(1 << (27)) | ((op_n_parity) << (27)));
-            pending__27__d = op_n_pending;
-            expected__27__d = op_n_expected;
-            tx__27__d = op_n_tx;
-        end
-        else if (rarv_entry == 27) begin
-            valid_n = (valid_n & ~(1 << (27)) | ((rarv_n_valid) << (27)));
-            parity_n = (parity_n & ~(1 << (27)) | ((rarv_n_parity) << (27)));
-            pending__27__d = rarv_n_pending;
-            expected__27__d = rarv_n_expected;
-            tx__27__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 27) begin
-            valid_n = (valid_n & ~(1 << (27)) | ((ctx_n_valid) << (27)));
-            parity_n = (parity_n & ~(1 << (27)) | ((ctx_n_parity) << (27)));
-            pending__27__d = ctx_n_pending;
-            expected__27__d = ctx_n_expected;
-            tx__27__d = ctx_n_tx;
+        if (rd_entry == 27) begin
+            pending__27__d = n_pending;
+            expected__27__d = n_expected;
+            tx__27__d = n_tx;
         end
         pending__28__d = pending__28__q;
         expected__28__d = expected__28__q;
         tx__28__d = tx__28__q;
-        if (op_entry == 28) begin
-            valid_n = (valid_n & ~(1 << (28)) | ((op_n_valid) << (28)));
-            parity_n = (parity_n & ~(1 << (28)) | ((op_n_parity) << (28)));
-            pending__28__d = op_n_pending;
-            expected__28__d = op_n_expected;
-            tx__28__d = op_n_tx;
-        end
-        else if (rarv_entry == 28) begin
-            valid_n = (valid_n & ~(1 << (28)) | ((rarv_n_valid) << (28)));
-            parity_n = (parity_n & ~(1 << (28)) | ((rarv_n_parity) << (28)));
-            pending__28__d = rarv_n_pending;
-            expected__28__d = rarv_n_expected;
-            tx__28__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 28) begin
-            valid_n = (valid_n & ~(1 << (28)) | ((ctx_n_valid) << (28)));
-            parity_n = (parity_n & ~(1 << (28)) | ((ctx_n_parity) << (28)));
-            pending__28__d = ctx_n_pending;
-            expected__28__d = ctx_n_expected;
-            tx__28__d = ctx_n_tx;
+        if (rd_entry == 28) begin
+            pending__28__d = n_pending;
+            expected__28__d = n_expected;
+            tx__28__d = n_tx;
         end
         pending__29__d = pending__29__q;
         expected__29__d = expected__29__q;
         tx__29__d = tx__29__q;
-        if (op_entry == 29) begin
-            valid_n = (valid_n & ~(1 << (29)) | ((op_n_valid) << (29)));
-            parity_n = (parity_n & ~(1 << (29)) | ((op_n_parity) << (29)));
-            pending__29__d = op_n_pending;
-            expected__29__d = op_n_expected;
-            tx__29__d = op_n_tx;
-        end
-        else if (rarv_entry == 29) begin
-            valid_n = (valid_n & ~(1 << (29)) | ((rarv_n_valid) << (29)));
-            parity_n = (parity_n & ~(1 << (29)) | ((rarv_n_parity) << (29)));
-            pending__29__d = rarv_n_pending;
-            expected__29__d = rarv_n_expected;
-            tx__29__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 29) begin
-            valid_n = (valid_n & ~(1 << (29)) | ((ctx_n_valid) << (29)));
-            parity_n = (parity_n & ~(1 << (29)) | ((ctx_n_parity) << (29)));
-            pending__29__d = ctx_n_pending;
-            expected__29__d = ctx_n_expected;
-            tx__29__d = ctx_n_tx;
+        if (rd_entry == 29) begin
+            pending__29__d = n_pending;
+            expected__29__d = n_expected;
+            tx__29__d = n_tx;
         end
         pending__30__d = pending__30__q;
         expected__30__d = expected__30__q;
         tx__30__d = tx__30__q;
-        if (op_entry == 30) begin
-            valid_n = (valid_n & ~(1 << (30)) | ((op_n_valid) << (30)));
-            parity_n = (parity_n & ~(1 << (30)) | ((op_n_parity) << (30)));
-            pending__30__d = op_n_pending;
-            expected__30__d = op_n_expected;
-            tx__30__d = op_n_tx;
-        end
-        else if (rarv_entry == 30) begin
-            valid_n = (valid_n & ~(1 << (30)) | ((rarv_n_valid) << (30)));
-            parity_n = (parity_n & ~(1 << (30)) | ((rarv_n_parity) << (30)));
-            pending__30__d = rarv_n_pending;
-            expected__30__d = rarv_n_expected;
-            tx__30__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 30) begin
-            valid_n = (valid_n & ~(1 << (30)) | ((ctx_n_valid) << (30)));
-            parity_n = (parity_n & ~(1 << (30)) | ((ctx_n_parity) << (30)));
-            pending__30__d = ctx_n_pending;
-            expected__30__d = ctx_n_expected;
-            tx__30__d = ctx_n_tx;
+        if (rd_entry == 30) begin
+            pending__30__d = n_pending;
+            expected__30__d = n_expected;
+            tx__30__d = n_tx;
         end
         pending__31__d = pending__31__q;
         expected__31__d = expected__31__q;
         tx__31__d = tx__31__q;
-        if (op_entry == 31) begin
-            valid_n = (valid_n & ~(1 << (31)) | ((op_n_valid) << (31)));
-            parity_n = (parity_n & ~(1 << (31)) | ((op_n_parity) << (31)));
-            pending__31__d = op_n_pending;
-            expected__31__d = op_n_expected;
-            tx__31__d = op_n_tx;
+        if (rd_entry == 31) begin
+            pending__31__d = n_pending;
+            expected__31__d = n_expected;
+            tx__31__d = n_tx;
         end
-        else if (rarv_entry == 31) begin
-            valid_n = (valid_n & ~(1 << (31)) | ((rarv_n_valid) << (31)));
-            parity_n = (parity_n & ~(1 << (31)) | ((rarv_n_parity) << (31)));
-            pending__31__d = rarv_n_pending;
-            expected__31__d = rarv_n_expected;
-            tx__31__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 31) begin
-            valid_n = (valid_n & ~(1 << (31)) | ((ctx_n_valid) << (31)));
-            parity_n = (parity_n & ~(1 << (31)) | ((ctx_n_parity) << (31)));
-            pending__31__d = ctx_n_pending;
-            expected__31__d = ctx_n_expected;
-            tx__31__d = ctx_n_tx;
-        end
-        valid__d = valid_n;
-        parity__d = parity_n;
         if (reset) begin
             valid__d = 32'h0;
             parity__d = 32'h0;
+            r_valid__d = 1'b0;
+            r_parity__d = 1'b0;
         end
     end
     
@@ -2915,7 +1937,26 @@ module mbar_w16_m32_c20_t20_l40_f2__entries__parity(d,q,clock);
 endmodule // mbar_w16_m32_c20_t20_l40_f2__entries__parity
 
 
-module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module mbar_w16_m32_c20_t20_l40_f2__entries__r_parity(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w16_m32_c20_t20_l40_f2__entries__r_parity
+
+
+module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,is_op,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -2925,13 +1966,13 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
     input wire  [3:0] op_code;
     input wire  [20:0] op_count;
     input wire  op_parity;
+    input wire  is_op;
+    input wire  [1:0] port;
     input wire  op_e_valid;
     input wire  op_e_parity;
     input wire  warp_susp;
     input wire  waiters_on;
     input wire  [3:0] op_cause;
-    input wire  [3:0] ctx_cause;
-    input wire  [3:0] rarv_cause;
     output reg  op_act;
     output reg  op_init;
     output reg  op_inval;
@@ -2940,6 +1981,7 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
     output reg  op_tx_up;
     output reg  op_tx_dn;
     output reg  susp_go;
+    output reg  try_go;
     output reg  rsp_valid;
     output reg  [3:0] rsp_warp;
     output reg  [3:0] rsp_op;
@@ -2965,9 +2007,6 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
     localparam  k_uninit = 4'h3;
     localparam  k_bad_count = 4'h4;
     localparam  k_waiters = 4'h7;
-    localparam  s_op = 2'b0;
-    localparam  s_ctx = 2'b1;
-    localparam  s_rarv = 2'b10;
     localparam  max_count = 21'hfffff;
     localparam  zero_count = 21'h0;
     
@@ -3013,7 +2052,7 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
     reg  passed;
     
     // Sub module instances
-    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r rsp_valid_r(
+    mbar_w16_m32_c20_t20_l40_f2__entries__r_parity rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
@@ -3028,27 +2067,27 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r rsp_token_r(
+    mbar_w16_m32_c20_t20_l40_f2__entries__r_parity rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r rsp_done_r(
+    mbar_w16_m32_c20_t20_l40_f2__entries__r_parity rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r rsp_suspended_r(
+    mbar_w16_m32_c20_t20_l40_f2__entries__r_parity rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__op_port__err_r err_r(
+    mbar_w16_m32_c20_t20_l40_f2__entries__r_parity err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__op_port__err_src_r err_src_r(
+    mbar_w16_m32_c20_t20_l40_f2__arb__pp err_src_r(
         .d(err_src_r__d),
         .q(err_src_r__q),
         .clock(err_src_r__clock)
@@ -3090,7 +2129,7 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
         if (op_code > c_try) begin
             pre_cause = k_reserved;
         end
-        else if (warp_susp) begin
+        else if (is_op & warp_susp) begin
             pre_cause = k_suspended;
         end
         else if (is_init) begin
@@ -3130,15 +2169,16 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
             cause_op = op_cause;
         end
         op_ok = op_valid & ~|cause_op;
-        susp_go = op_ok & is_try & (op_e_parity == op_parity);
-        rsp_valid_r__d = op_valid;
+        try_go = op_valid & is_op & is_try;
+        susp_go = op_valid & is_op & is_try & ~warp_susp & op_e_valid & (op_e_parity == op_parity);
+        rsp_valid_r__d = op_valid & is_op;
         rsp_warp_r__d = 32'h0;
         rsp_op_r__d = 32'h0;
-        if (op_valid) begin
+        if (op_valid & is_op) begin
             rsp_warp_r__d = op_warp;
             rsp_op_r__d = op_code;
         end
-        rsp_token_r__d = op_ok & op_arrive & op_e_parity;
+        rsp_token_r__d = is_op & op_ok & op_arrive & op_e_parity;
         rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);
         rsp_suspended_r__d = susp_go;
         err_r__d = 1'b0;
@@ -3146,18 +2186,8 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
         err_cause_r__d = 32'h0;
         if (op_valid & |cause_op) begin
             err_r__d = 1'b1;
-            err_src_r__d = s_op;
+            err_src_r__d = port;
             err_cause_r__d = cause_op;
-        end
-        else if (|ctx_cause) begin
-            err_r__d = 1'b1;
-            err_src_r__d = s_ctx;
-            err_cause_r__d = ctx_cause;
-        end
-        else if (|rarv_cause) begin
-            err_r__d = 1'b1;
-            err_src_r__d = s_rarv;
-            err_cause_r__d = rarv_cause;
         end
         if (reset) begin
             rsp_valid_r__d = 1'b0;
@@ -3203,45 +2233,332 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r(d,q,clock);
 endmodule // mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r
 
 
-module mbar_w16_m32_c20_t20_l40_f2__op_port__err_r(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_entry,ctx_bytes,rarv_entry,rarv_count,valid,port,warp,code,entry,count,tx,parity,entry_in);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  clock;
+    input wire  reset;
+    input wire  g_op;
+    input wire  g_ctx;
+    input wire  g_rarv;
+    input wire  [3:0] op_warp;
+    input wire  [3:0] op_code;
+    input wire  [4:0] op_entry;
+    input wire  [20:0] op_count;
+    input wire  [20:0] op_tx;
+    input wire  op_parity;
+    input wire  [4:0] ctx_entry;
+    input wire  [20:0] ctx_bytes;
+    input wire  [4:0] rarv_entry;
+    input wire  [20:0] rarv_count;
+    output reg  valid;
+    output reg  [1:0] port;
+    output reg  [3:0] warp;
+    output reg  [3:0] code;
+    output reg  [4:0] entry;
+    output reg  [20:0] count;
+    output reg  [20:0] tx;
+    output reg  parity;
+    output reg  [4:0] entry_in;
+    
+    // Constant declarations
+    localparam  c_complete = 4'h6;
+    localparam  c_arrive = 4'h2;
+    localparam  s_op = 2'b0;
+    localparam  s_ctx = 2'b1;
+    localparam  s_rarv = 2'b10;
+    
+    // Stub signals
+    reg  valid_q__d;
+    wire  valid_q__q;
+    reg  valid_q__clock;
+    reg  [1:0] port_q__d;
+    wire  [1:0] port_q__q;
+    reg  port_q__clock;
+    reg  [3:0] warp_q__d;
+    wire  [3:0] warp_q__q;
+    reg  warp_q__clock;
+    reg  [3:0] code_q__d;
+    wire  [3:0] code_q__q;
+    reg  code_q__clock;
+    reg  [4:0] entry_q__d;
+    wire  [4:0] entry_q__q;
+    reg  entry_q__clock;
+    reg  [20:0] count_q__d;
+    wire  [20:0] count_q__q;
+    reg  count_q__clock;
+    reg  [20:0] tx_q__d;
+    wire  [20:0] tx_q__q;
+    reg  tx_q__clock;
+    reg  parity_q__d;
+    wire  parity_q__q;
+    reg  parity_q__clock;
+    
+    // Sub module instances
+    mbar_w16_m32_c20_t20_l40_f2__entries__r_parity valid_q(
+        .d(valid_q__d),
+        .q(valid_q__q),
+        .clock(valid_q__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__arb__pp port_q(
+        .d(port_q__d),
+        .q(port_q__q),
+        .clock(port_q__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r warp_q(
+        .d(warp_q__d),
+        .q(warp_q__q),
+        .clock(warp_q__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r code_q(
+        .d(code_q__d),
+        .q(code_q__q),
+        .clock(code_q__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q entry_q(
+        .d(entry_q__d),
+        .q(entry_q__q),
+        .clock(entry_q__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 count_q(
+        .d(count_q__d),
+        .q(count_q__q),
+        .clock(count_q__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__0 tx_q(
+        .d(tx_q__d),
+        .q(tx_q__q),
+        .clock(tx_q__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__entries__r_parity parity_q(
+        .d(parity_q__d),
+        .q(parity_q__q),
+        .clock(parity_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        valid_q__clock = clock;
+        port_q__clock = clock;
+        warp_q__clock = clock;
+        code_q__clock = clock;
+        entry_q__clock = clock;
+        count_q__clock = clock;
+        tx_q__clock = clock;
+        parity_q__clock = clock;
+        valid_q__d = valid_q__q;
+        port_q__d = port_q__q;
+        warp_q__d = warp_q__q;
+        code_q__d = code_q__q;
+        entry_q__d = entry_q__q;
+        count_q__d = count_q__q;
+        tx_q__d = tx_q__q;
+        parity_q__d = parity_q__q;
+        valid_q__d = (g_op | g_ctx | g_rarv) & ~reset;
+        port_q__d = s_op;
+        warp_q__d = op_warp;
+        code_q__d = op_code;
+        entry_q__d = op_entry;
+        count_q__d = op_count;
+        tx_q__d = op_tx;
+        parity_q__d = op_parity;
+        if (g_ctx) begin
+            port_q__d = s_ctx;
+            warp_q__d = 32'h0;
+            code_q__d = c_complete;
+            entry_q__d = ctx_entry;
+            count_q__d = 32'h0;
+            tx_q__d = ctx_bytes;
+            parity_q__d = 1'b0;
+        end
+        if (g_rarv) begin
+            port_q__d = s_rarv;
+            warp_q__d = 32'h0;
+            code_q__d = c_arrive;
+            entry_q__d = rarv_entry;
+            count_q__d = rarv_count;
+            tx_q__d = 32'h0;
+            parity_q__d = 1'b0;
+        end
+        entry_in = entry_q__d;
+        valid = valid_q__q;
+        port = port_q__q;
+        warp = warp_q__q;
+        code = code_q__q;
+        entry = entry_q__q;
+        count = count_q__q;
+        tx = tx_q__q;
+        parity = parity_q__q;
+    end
+    
+endmodule // mbar_w16_m32_c20_t20_l40_f2__req
+
+
+module mbar_w16_m32_c20_t20_l40_f2__req__entry_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 5'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // mbar_w16_m32_c20_t20_l40_f2__op_port__err_r
+endmodule // mbar_w16_m32_c20_t20_l40_f2__req__entry_q
 
 
-module mbar_w16_m32_c20_t20_l40_f2__op_port__err_src_r(d,q,clock);
+module mbar_w16_m32_c20_t20_l40_f2__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
     
     // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
+    input wire  act;
+    input wire  init;
+    input wire  inval;
+    input wire  arrive;
+    input wire  drop;
+    input wire  tx_up;
+    input wire  tx_dn;
+    input wire  [20:0] count;
+    input wire  [20:0] amt;
+    input wire  e_valid;
+    input wire  e_parity;
+    input wire  [20:0] e_pending;
+    input wire  [20:0] e_expected;
+    input wire  [20:0] e_tx;
+    output reg  n_valid;
+    output reg  n_parity;
+    output reg  [20:0] n_pending;
+    output reg  [20:0] n_expected;
+    output reg  [20:0] n_tx;
+    output reg  [3:0] cause;
+    output reg  complete;
     
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
+    // Constant declarations
+    localparam  top_count = 21'h100000;
+    localparam  zero_count = 21'h0;
+    localparam  zero_tx = 21'h0;
+    localparam  zero_xb = 23'h0;
+    localparam  sign_tb = 21'h100000;
+    localparam  sign_ext = 23'h600000;
+    localparam  sign_xb = 23'h400000;
+    localparam  max_tx = 23'hfffff;
+    localparam  neg_max_tx = 23'h700001;
+    localparam  c_uninit = 4'h3;
+    localparam  c_bad_count = 4'h4;
+    localparam  c_underflow = 4'h5;
+    localparam  c_tx_range = 4'h6;
+    
+    // Local signals
+    reg  [22:0] tx_ext;
+    reg  [22:0] amt_ext;
+    reg  [22:0] tx_new;
+    reg  tx_neg;
+    reg  [20:0] pend_new;
+    reg  [20:0] exp_new;
+    reg  count_bad;
+    reg  underflow;
+    reg  tx_bad;
+    reg  [22:0] amt_neg;
+    reg  amt_bad;
+    reg  pend_zero;
+    reg  tx_zero;
+    
+    // Update code
+    always @(*) begin
+        tx_ext = ((e_tx) & 23'h7fffff);
+        if (|(e_tx & sign_tb)) begin
+            tx_ext = ((e_tx) & 23'h7fffff) | sign_ext;
+        end
+        amt_ext = ((amt) & 23'h7fffff);
+        tx_new = tx_ext;
+        if (tx_up) begin
+            tx_new = tx_ext + amt_ext;
+        end
+        if (tx_dn) begin
+            tx_new = tx_ext - amt_ext;
+        end
+        tx_neg = |(tx_new & sign_xb);
+        amt_bad = |(amt & sign_tb);
+        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & amt_bad);
+        count_bad = (count == zero_count) | |(count & top_count);
+        underflow = (count > e_pending) | (drop & (count >= e_expected));
+        pend_new = e_pending;
+        if (arrive) begin
+            pend_new = e_pending - count;
+        end
+        exp_new = e_expected;
+        if (drop) begin
+            exp_new = e_expected - count;
+        end
+        cause = 32'h0;
+        if (act & ~init & ~inval) begin
+            if (~e_valid) begin
+                cause = c_uninit;
+            end
+            else if (arrive & count_bad) begin
+                cause = c_bad_count;
+            end
+            else if (tx_bad) begin
+                cause = c_tx_range;
+            end
+            else if (arrive & underflow) begin
+                cause = c_underflow;
+            end
+        end
+        amt_neg = zero_xb - amt_ext;
+        pend_zero = e_pending == zero_count;
+        if (arrive) begin
+            pend_zero = e_pending == count;
+        end
+        tx_zero = e_tx == zero_tx;
+        if (tx_up) begin
+            tx_zero = tx_ext == amt_neg;
+        end
+        if (tx_dn) begin
+            tx_zero = tx_ext == amt_ext;
+        end
+        complete = act & ~init & ~inval & e_valid & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count >= e_expected)) & pend_zero & tx_zero;
+        n_valid = e_valid;
+        n_parity = e_parity;
+        n_pending = e_pending;
+        n_expected = e_expected;
+        n_tx = e_tx;
+        if (act) begin
+            if (init) begin
+                n_valid = 1'b1;
+                n_parity = 1'b0;
+                n_pending = count;
+                n_expected = count;
+                n_tx = zero_tx;
+            end
+            else if (inval) begin
+                n_valid = 1'b0;
+                n_parity = 1'b0;
+                n_pending = zero_count;
+                n_expected = zero_count;
+                n_tx = zero_tx;
+            end
+            else if (~|cause) begin
+                n_pending = pend_new;
+                n_expected = exp_new;
+                n_tx = ((tx_new) & 21'h1fffff);
+            end
+        end
+        if (complete) begin
+            n_parity = ~e_parity;
+            n_pending = exp_new;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c20_t20_l40_f2__op_port__err_src_r
+endmodule // mbar_w16_m32_c20_t20_l40_f2__step
 
 
-module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -3250,14 +2567,9 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
     input wire  [4:0] op_entry;
     input wire  op_parity;
     input wire  susp_go;
-    input wire  ctx_complete;
-    input wire  [4:0] ctx_entry;
-    input wire  ctx_cpar;
-    input wire  rarv_complete;
-    input wire  [4:0] rarv_entry;
-    input wire  rarv_cpar;
-    input wire  op_complete;
-    input wire  op_cpar;
+    input wire  try_go;
+    input wire  c_complete;
+    input wire  c_cpar;
     input wire  [15:0] grant;
     output reg  [15:0] cand;
     output reg  warp_susp;
@@ -3430,82 +2742,82 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__0(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__1(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__2(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__3(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__4(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__5(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__6(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__7(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__8(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__9(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__10(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__11(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__12(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__13(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__14(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0 wentry__15(
+    mbar_w16_m32_c20_t20_l40_f2__req__entry_q wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
@@ -3628,7 +2940,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[0] & (wentry__0__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__0__q) & (ctx_cpar == wparity__q[0])) | (rarv_complete & (rarv_entry == wentry__0__q) & (rarv_cpar == wparity__q[0])) | (op_complete & (op_entry == wentry__0__q) & (op_cpar == wparity__q[0]));
+        hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
         if (susp__q[0] & ~decided__q[0]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
@@ -3637,15 +2949,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__0__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
-            else begin
+            if (timer__0__q < limit_m1) begin
                 timer__0__d = timer__0__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__0)) begin
-            new_bit = (new_bit & ~(1 << (0)) | ((1'b1) << (0)));
+        if (try_go & ~susp__q[0] & (op_warp == warp_idx__0)) begin
             par_n = (par_n & ~(1 << (0)) | ((op_parity) << (0)));
             wentry__0__d = op_entry;
             timer__0__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__0)) begin
+            new_bit = (new_bit & ~(1 << (0)) | ((1'b1) << (0)));
         end
         wentry__1__clock = clock;
         timer__1__clock = clock;
@@ -3654,7 +2968,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[1] & (wentry__1__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__1__q) & (ctx_cpar == wparity__q[1])) | (rarv_complete & (rarv_entry == wentry__1__q) & (rarv_cpar == wparity__q[1])) | (op_complete & (op_entry == wentry__1__q) & (op_cpar == wparity__q[1]));
+        hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
         if (susp__q[1] & ~decided__q[1]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
@@ -3663,15 +2977,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__1__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
-            else begin
+            if (timer__1__q < limit_m1) begin
                 timer__1__d = timer__1__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__1)) begin
-            new_bit = (new_bit & ~(1 << (1)) | ((1'b1) << (1)));
+        if (try_go & ~susp__q[1] & (op_warp == warp_idx__1)) begin
             par_n = (par_n & ~(1 << (1)) | ((op_parity) << (1)));
             wentry__1__d = op_entry;
             timer__1__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__1)) begin
+            new_bit = (new_bit & ~(1 << (1)) | ((1'b1) << (1)));
         end
         wentry__2__clock = clock;
         timer__2__clock = clock;
@@ -3680,7 +2996,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[2] & (wentry__2__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__2__q) & (ctx_cpar == wparity__q[2])) | (rarv_complete & (rarv_entry == wentry__2__q) & (rarv_cpar == wparity__q[2])) | (op_complete & (op_entry == wentry__2__q) & (op_cpar == wparity__q[2]));
+        hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
         if (susp__q[2] & ~decided__q[2]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
@@ -3689,15 +3005,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__2__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
-            else begin
+            if (timer__2__q < limit_m1) begin
                 timer__2__d = timer__2__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__2)) begin
-            new_bit = (new_bit & ~(1 << (2)) | ((1'b1) << (2)));
+        if (try_go & ~susp__q[2] & (op_warp == warp_idx__2)) begin
             par_n = (par_n & ~(1 << (2)) | ((op_parity) << (2)));
             wentry__2__d = op_entry;
             timer__2__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__2)) begin
+            new_bit = (new_bit & ~(1 << (2)) | ((1'b1) << (2)));
         end
         wentry__3__clock = clock;
         timer__3__clock = clock;
@@ -3706,7 +3024,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[3] & (wentry__3__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__3__q) & (ctx_cpar == wparity__q[3])) | (rarv_complete & (rarv_entry == wentry__3__q) & (rarv_cpar == wparity__q[3])) | (op_complete & (op_entry == wentry__3__q) & (op_cpar == wparity__q[3]));
+        hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
         if (susp__q[3] & ~decided__q[3]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
@@ -3715,15 +3033,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__3__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
-            else begin
+            if (timer__3__q < limit_m1) begin
                 timer__3__d = timer__3__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__3)) begin
-            new_bit = (new_bit & ~(1 << (3)) | ((1'b1) << (3)));
+        if (try_go & ~susp__q[3] & (op_warp == warp_idx__3)) begin
             par_n = (par_n & ~(1 << (3)) | ((op_parity) << (3)));
             wentry__3__d = op_entry;
             timer__3__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__3)) begin
+            new_bit = (new_bit & ~(1 << (3)) | ((1'b1) << (3)));
         end
         wentry__4__clock = clock;
         timer__4__clock = clock;
@@ -3732,7 +3052,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[4] & (wentry__4__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__4__q) & (ctx_cpar == wparity__q[4])) | (rarv_complete & (rarv_entry == wentry__4__q) & (rarv_cpar == wparity__q[4])) | (op_complete & (op_entry == wentry__4__q) & (op_cpar == wparity__q[4]));
+        hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
         if (susp__q[4] & ~decided__q[4]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
@@ -3741,15 +3061,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__4__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
-            else begin
+            if (timer__4__q < limit_m1) begin
                 timer__4__d = timer__4__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__4)) begin
-            new_bit = (new_bit & ~(1 << (4)) | ((1'b1) << (4)));
+        if (try_go & ~susp__q[4] & (op_warp == warp_idx__4)) begin
             par_n = (par_n & ~(1 << (4)) | ((op_parity) << (4)));
             wentry__4__d = op_entry;
             timer__4__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__4)) begin
+            new_bit = (new_bit & ~(1 << (4)) | ((1'b1) << (4)));
         end
         wentry__5__clock = clock;
         timer__5__clock = clock;
@@ -3758,7 +3080,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[5] & (wentry__5__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__5__q) & (ctx_cpar == wparity__q[5])) | (rarv_complete & (rarv_entry == wentry__5__q) & (rarv_cpar == wparity__q[5])) | (op_complete & (op_entry == wentry__5__q) & (op_cpar == wparity__q[5]));
+        hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
         if (susp__q[5] & ~decided__q[5]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
@@ -3767,15 +3089,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__5__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
-            else begin
+            if (timer__5__q < limit_m1) begin
                 timer__5__d = timer__5__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__5)) begin
-            new_bit = (new_bit & ~(1 << (5)) | ((1'b1) << (5)));
+        if (try_go & ~susp__q[5] & (op_warp == warp_idx__5)) begin
             par_n = (par_n & ~(1 << (5)) | ((op_parity) << (5)));
             wentry__5__d = op_entry;
             timer__5__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__5)) begin
+            new_bit = (new_bit & ~(1 << (5)) | ((1'b1) << (5)));
         end
         wentry__6__clock = clock;
         timer__6__clock = clock;
@@ -3784,7 +3108,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[6] & (wentry__6__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__6__q) & (ctx_cpar == wparity__q[6])) | (rarv_complete & (rarv_entry == wentry__6__q) & (rarv_cpar == wparity__q[6])) | (op_complete & (op_entry == wentry__6__q) & (op_cpar == wparity__q[6]));
+        hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
         if (susp__q[6] & ~decided__q[6]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
@@ -3793,15 +3117,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__6__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
-            else begin
+            if (timer__6__q < limit_m1) begin
                 timer__6__d = timer__6__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__6)) begin
-            new_bit = (new_bit & ~(1 << (6)) | ((1'b1) << (6)));
+        if (try_go & ~susp__q[6] & (op_warp == warp_idx__6)) begin
             par_n = (par_n & ~(1 << (6)) | ((op_parity) << (6)));
             wentry__6__d = op_entry;
             timer__6__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__6)) begin
+            new_bit = (new_bit & ~(1 << (6)) | ((1'b1) << (6)));
         end
         wentry__7__clock = clock;
         timer__7__clock = clock;
@@ -3810,7 +3136,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[7] & (wentry__7__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__7__q) & (ctx_cpar == wparity__q[7])) | (rarv_complete & (rarv_entry == wentry__7__q) & (rarv_cpar == wparity__q[7])) | (op_complete & (op_entry == wentry__7__q) & (op_cpar == wparity__q[7]));
+        hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
         if (susp__q[7] & ~decided__q[7]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
@@ -3819,15 +3145,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__7__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
-            else begin
+            if (timer__7__q < limit_m1) begin
                 timer__7__d = timer__7__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__7)) begin
-            new_bit = (new_bit & ~(1 << (7)) | ((1'b1) << (7)));
+        if (try_go & ~susp__q[7] & (op_warp == warp_idx__7)) begin
             par_n = (par_n & ~(1 << (7)) | ((op_parity) << (7)));
             wentry__7__d = op_entry;
             timer__7__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__7)) begin
+            new_bit = (new_bit & ~(1 << (7)) | ((1'b1) << (7)));
         end
         wentry__8__clock = clock;
         timer__8__clock = clock;
@@ -3836,7 +3164,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[8] & (wentry__8__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__8__q) & (ctx_cpar == wparity__q[8])) | (rarv_complete & (rarv_entry == wentry__8__q) & (rarv_cpar == wparity__q[8])) | (op_complete & (op_entry == wentry__8__q) & (op_cpar == wparity__q[8]));
+        hit = c_complete & (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
         if (susp__q[8] & ~decided__q[8]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
@@ -3845,15 +3173,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__8__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
             end
-            else begin
+            if (timer__8__q < limit_m1) begin
                 timer__8__d = timer__8__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__8)) begin
-            new_bit = (new_bit & ~(1 << (8)) | ((1'b1) << (8)));
+        if (try_go & ~susp__q[8] & (op_warp == warp_idx__8)) begin
             par_n = (par_n & ~(1 << (8)) | ((op_parity) << (8)));
             wentry__8__d = op_entry;
             timer__8__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__8)) begin
+            new_bit = (new_bit & ~(1 << (8)) | ((1'b1) << (8)));
         end
         wentry__9__clock = clock;
         timer__9__clock = clock;
@@ -3862,7 +3192,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[9] & (wentry__9__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__9__q) & (ctx_cpar == wparity__q[9])) | (rarv_complete & (rarv_entry == wentry__9__q) & (rarv_cpar == wparity__q[9])) | (op_complete & (op_entry == wentry__9__q) & (op_cpar == wparity__q[9]));
+        hit = c_complete & (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
         if (susp__q[9] & ~decided__q[9]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
@@ -3871,15 +3201,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__9__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
             end
-            else begin
+            if (timer__9__q < limit_m1) begin
                 timer__9__d = timer__9__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__9)) begin
-            new_bit = (new_bit & ~(1 << (9)) | ((1'b1) << (9)));
+        if (try_go & ~susp__q[9] & (op_warp == warp_idx__9)) begin
             par_n = (par_n & ~(1 << (9)) | ((op_parity) << (9)));
             wentry__9__d = op_entry;
             timer__9__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__9)) begin
+            new_bit = (new_bit & ~(1 << (9)) | ((1'b1) << (9)));
         end
         wentry__10__clock = clock;
         timer__10__clock = clock;
@@ -3888,7 +3220,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[10] & (wentry__10__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__10__q) & (ctx_cpar == wparity__q[10])) | (rarv_complete & (rarv_entry == wentry__10__q) & (rarv_cpar == wparity__q[10])) | (op_complete & (op_entry == wentry__10__q) & (op_cpar == wparity__q[10]));
+        hit = c_complete & (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
         if (susp__q[10] & ~decided__q[10]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
@@ -3897,15 +3229,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__10__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
             end
-            else begin
+            if (timer__10__q < limit_m1) begin
                 timer__10__d = timer__10__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__10)) begin
-            new_bit = (new_bit & ~(1 << (10)) | ((1'b1) << (10)));
+        if (try_go & ~susp__q[10] & (op_warp == warp_idx__10)) begin
             par_n = (par_n & ~(1 << (10)) | ((op_parity) << (10)));
             wentry__10__d = op_entry;
             timer__10__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__10)) begin
+            new_bit = (new_bit & ~(1 << (10)) | ((1'b1) << (10)));
         end
         wentry__11__clock = clock;
         timer__11__clock = clock;
@@ -3914,7 +3248,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[11] & (wentry__11__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__11__q) & (ctx_cpar == wparity__q[11])) | (rarv_complete & (rarv_entry == wentry__11__q) & (rarv_cpar == wparity__q[11])) | (op_complete & (op_entry == wentry__11__q) & (op_cpar == wparity__q[11]));
+        hit = c_complete & (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
         if (susp__q[11] & ~decided__q[11]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
@@ -3923,15 +3257,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__11__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
             end
-            else begin
+            if (timer__11__q < limit_m1) begin
                 timer__11__d = timer__11__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__11)) begin
-            new_bit = (new_bit & ~(1 << (11)) | ((1'b1) << (11)));
+        if (try_go & ~susp__q[11] & (op_warp == warp_idx__11)) begin
             par_n = (par_n & ~(1 << (11)) | ((op_parity) << (11)));
             wentry__11__d = op_entry;
             timer__11__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__11)) begin
+            new_bit = (new_bit & ~(1 << (11)) | ((1'b1) << (11)));
         end
         wentry__12__clock = clock;
         timer__12__clock = clock;
@@ -3940,7 +3276,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[12] & (wentry__12__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__12__q) & (ctx_cpar == wparity__q[12])) | (rarv_complete & (rarv_entry == wentry__12__q) & (rarv_cpar == wparity__q[12])) | (op_complete & (op_entry == wentry__12__q) & (op_cpar == wparity__q[12]));
+        hit = c_complete & (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
         if (susp__q[12] & ~decided__q[12]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
@@ -3949,15 +3285,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__12__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
             end
-            else begin
+            if (timer__12__q < limit_m1) begin
                 timer__12__d = timer__12__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__12)) begin
-            new_bit = (new_bit & ~(1 << (12)) | ((1'b1) << (12)));
+        if (try_go & ~susp__q[12] & (op_warp == warp_idx__12)) begin
             par_n = (par_n & ~(1 << (12)) | ((op_parity) << (12)));
             wentry__12__d = op_entry;
             timer__12__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__12)) begin
+            new_bit = (new_bit & ~(1 << (12)) | ((1'b1) << (12)));
         end
         wentry__13__clock = clock;
         timer__13__clock = clock;
@@ -3966,7 +3304,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[13] & (wentry__13__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__13__q) & (ctx_cpar == wparity__q[13])) | (rarv_complete & (rarv_entry == wentry__13__q) & (rarv_cpar == wparity__q[13])) | (op_complete & (op_entry == wentry__13__q) & (op_cpar == wparity__q[13]));
+        hit = c_complete & (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
         if (susp__q[13] & ~decided__q[13]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
@@ -3975,15 +3313,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__13__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
             end
-            else begin
+            if (timer__13__q < limit_m1) begin
                 timer__13__d = timer__13__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__13)) begin
-            new_bit = (new_bit & ~(1 << (13)) | ((1'b1) << (13)));
+        if (try_go & ~susp__q[13] & (op_warp == warp_idx__13)) begin
             par_n = (par_n & ~(1 << (13)) | ((op_parity) << (13)));
             wentry__13__d = op_entry;
             timer__13__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__13)) begin
+            new_bit = (new_bit & ~(1 << (13)) | ((1'b1) << (13)));
         end
         wentry__14__clock = clock;
         timer__14__clock = clock;
@@ -3992,7 +3332,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[14] & (wentry__14__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__14__q) & (ctx_cpar == wparity__q[14])) | (rarv_complete & (rarv_entry == wentry__14__q) & (rarv_cpar == wparity__q[14])) | (op_complete & (op_entry == wentry__14__q) & (op_cpar == wparity__q[14]));
+        hit = c_complete & (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
         if (susp__q[14] & ~decided__q[14]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
@@ -4001,15 +3341,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__14__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
             end
-            else begin
+            if (timer__14__q < limit_m1) begin
                 timer__14__d = timer__14__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__14)) begin
-            new_bit = (new_bit & ~(1 << (14)) | ((1'b1) << (14)));
+        if (try_go & ~susp__q[14] & (op_warp == warp_idx__14)) begin
             par_n = (par_n & ~(1 << (14)) | ((op_parity) << (14)));
             wentry__14__d = op_entry;
             timer__14__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__14)) begin
+            new_bit = (new_bit & ~(1 << (14)) | ((1'b1) << (14)));
         end
         wentry__15__clock = clock;
         timer__15__clock = clock;
@@ -4018,7 +3360,7 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[15] & (wentry__15__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__15__q) & (ctx_cpar == wparity__q[15])) | (rarv_complete & (rarv_entry == wentry__15__q) & (rarv_cpar == wparity__q[15])) | (op_complete & (op_entry == wentry__15__q) & (op_cpar == wparity__q[15]));
+        hit = c_complete & (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
         if (susp__q[15] & ~decided__q[15]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
@@ -4027,23 +3369,25 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__15__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
             end
-            else begin
+            if (timer__15__q < limit_m1) begin
                 timer__15__d = timer__15__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__15)) begin
-            new_bit = (new_bit & ~(1 << (15)) | ((1'b1) << (15)));
+        if (try_go & ~susp__q[15] & (op_warp == warp_idx__15)) begin
             par_n = (par_n & ~(1 << (15)) | ((op_parity) << (15)));
             wentry__15__d = op_entry;
             timer__15__d = 32'h0;
         end
-        cand = susp__q & dec_n;
+        if (susp_go & (op_warp == warp_idx__15)) begin
+            new_bit = (new_bit & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        cand = susp__q & decided__q;
         susp__d = (susp__q & ~grant) | new_bit;
         decided__d = dec_n & ~grant;
         done__d = done_n & ~grant;
         wparity__d = par_n;
         wake_mask_r__d = grant;
-        wake_done_r__d = grant & done_n;
+        wake_done_r__d = grant & done__q;
         if (reset) begin
             susp__d = 32'h0;
             decided__d = 32'h0;
@@ -4095,25 +3439,6 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0(d,q,clock);
     end
           
 endmodule // mbar_w16_m32_c20_t20_l40_f2__waiters__timer__0
-
-
-module mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w16_m32_c20_t20_l40_f2__waiters__wentry__0
 
 
 module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
@@ -4332,9 +3657,11 @@ module mbarrier_unit (
     input  wire        ctx_valid,
     input  wire [4:0]  ctx_entry,
     input  wire [20:0] ctx_bytes,
+    output wire        ctx_ready,
     input  wire        rarv_valid,
     input  wire [4:0]  rarv_entry,
     input  wire [20:0] rarv_count,
+    output wire        rarv_ready,
     output wire        rsp_valid,
     output wire [3:0]  rsp_warp,
     output wire [3:0]  rsp_op,
@@ -4363,9 +3690,11 @@ module mbarrier_unit (
         .ctx_valid(ctx_valid),
         .ctx_entry(ctx_entry),
         .ctx_bytes(ctx_bytes),
+        .ctx_ready(ctx_ready),
         .rarv_valid(rarv_valid),
         .rarv_entry(rarv_entry),
         .rarv_count(rarv_count),
+        .rarv_ready(rarv_ready),
         .rsp_valid(rsp_valid),
         .rsp_warp(rsp_warp),
         .rsp_op(rsp_op),

@@ -16,7 +16,7 @@
 // `mbar_w64_m8_c20_t20_l200_f4`, the rust-hdl top; `mbar_w64_m8_c20_t20_l200_f4__<block>` are its blocks.
 
 
-module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
+module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,ctx_ready,rarv_ready,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -35,6 +35,8 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     input wire  rarv_valid;
     input wire  [2:0] rarv_entry;
     input wire  [20:0] rarv_count;
+    output reg  ctx_ready;
+    output reg  rarv_ready;
     output reg  rsp_valid;
     output reg  [5:0] rsp_warp;
     output reg  [3:0] rsp_op;
@@ -49,104 +51,73 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     output reg  [3:0] err_cause;
     
     // Stub signals
+    reg  arb__clock;
+    reg  arb__reset;
+    reg  arb__op_valid;
+    reg  arb__ctx_valid;
+    reg  arb__rarv_valid;
+    wire  arb__g_op;
+    wire  arb__g_ctx;
+    wire  arb__g_rarv;
+    reg  req__clock;
+    reg  req__reset;
+    reg  req__g_op;
+    reg  req__g_ctx;
+    reg  req__g_rarv;
+    reg  [5:0] req__op_warp;
+    reg  [3:0] req__op_code;
+    reg  [2:0] req__op_entry;
+    reg  [20:0] req__op_count;
+    reg  [20:0] req__op_tx;
+    reg  req__op_parity;
+    reg  [2:0] req__ctx_entry;
+    reg  [20:0] req__ctx_bytes;
+    reg  [2:0] req__rarv_entry;
+    reg  [20:0] req__rarv_count;
+    wire  req__valid;
+    wire  [1:0] req__port;
+    wire  [5:0] req__warp;
+    wire  [3:0] req__code;
+    wire  [2:0] req__entry;
+    wire  [20:0] req__count;
+    wire  [20:0] req__tx;
+    wire  req__parity;
+    wire  [2:0] req__entry_in;
     reg  entries__clock;
     reg  entries__reset;
-    reg  [2:0] entries__ctx_entry;
-    reg  [2:0] entries__rarv_entry;
-    reg  [2:0] entries__op_entry;
-    wire  entries__ctx_e_valid;
-    wire  entries__ctx_e_parity;
-    wire  [20:0] entries__ctx_e_pending;
-    wire  [20:0] entries__ctx_e_expected;
-    wire  [20:0] entries__ctx_e_tx;
-    wire  entries__rarv_e_valid;
-    wire  entries__rarv_e_parity;
-    wire  [20:0] entries__rarv_e_pending;
-    wire  [20:0] entries__rarv_e_expected;
-    wire  [20:0] entries__rarv_e_tx;
-    wire  entries__op_e_valid;
-    wire  entries__op_e_parity;
-    wire  [20:0] entries__op_e_pending;
-    wire  [20:0] entries__op_e_expected;
-    wire  [20:0] entries__op_e_tx;
-    reg  entries__ctx_n_valid;
-    reg  entries__ctx_n_parity;
-    reg  [20:0] entries__ctx_n_pending;
-    reg  [20:0] entries__ctx_n_expected;
-    reg  [20:0] entries__ctx_n_tx;
-    reg  entries__rarv_n_valid;
-    reg  entries__rarv_n_parity;
-    reg  [20:0] entries__rarv_n_pending;
-    reg  [20:0] entries__rarv_n_expected;
-    reg  [20:0] entries__rarv_n_tx;
-    reg  entries__op_n_valid;
-    reg  entries__op_n_parity;
-    reg  [20:0] entries__op_n_pending;
-    reg  [20:0] entries__op_n_expected;
-    reg  [20:0] entries__op_n_tx;
-    reg  ctx_step__act;
-    reg  ctx_step__init;
-    reg  ctx_step__inval;
-    reg  ctx_step__arrive;
-    reg  ctx_step__drop;
-    reg  ctx_step__tx_up;
-    reg  ctx_step__tx_dn;
-    reg  [20:0] ctx_step__count;
-    reg  [20:0] ctx_step__amt;
-    reg  ctx_step__e_valid;
-    reg  ctx_step__e_parity;
-    reg  [20:0] ctx_step__e_pending;
-    reg  [20:0] ctx_step__e_expected;
-    reg  [20:0] ctx_step__e_tx;
-    wire  ctx_step__n_valid;
-    wire  ctx_step__n_parity;
-    wire  [20:0] ctx_step__n_pending;
-    wire  [20:0] ctx_step__n_expected;
-    wire  [20:0] ctx_step__n_tx;
-    wire  [3:0] ctx_step__cause;
-    wire  ctx_step__complete;
-    reg  rarv_step__act;
-    reg  rarv_step__init;
-    reg  rarv_step__inval;
-    reg  rarv_step__arrive;
-    reg  rarv_step__drop;
-    reg  rarv_step__tx_up;
-    reg  rarv_step__tx_dn;
-    reg  [20:0] rarv_step__count;
-    reg  [20:0] rarv_step__amt;
-    reg  rarv_step__e_valid;
-    reg  rarv_step__e_parity;
-    reg  [20:0] rarv_step__e_pending;
-    reg  [20:0] rarv_step__e_expected;
-    reg  [20:0] rarv_step__e_tx;
-    wire  rarv_step__n_valid;
-    wire  rarv_step__n_parity;
-    wire  [20:0] rarv_step__n_pending;
-    wire  [20:0] rarv_step__n_expected;
-    wire  [20:0] rarv_step__n_tx;
-    wire  [3:0] rarv_step__cause;
-    wire  rarv_step__complete;
-    reg  op_step__act;
-    reg  op_step__init;
-    reg  op_step__inval;
-    reg  op_step__arrive;
-    reg  op_step__drop;
-    reg  op_step__tx_up;
-    reg  op_step__tx_dn;
-    reg  [20:0] op_step__count;
-    reg  [20:0] op_step__amt;
-    reg  op_step__e_valid;
-    reg  op_step__e_parity;
-    reg  [20:0] op_step__e_pending;
-    reg  [20:0] op_step__e_expected;
-    reg  [20:0] op_step__e_tx;
-    wire  op_step__n_valid;
-    wire  op_step__n_parity;
-    wire  [20:0] op_step__n_pending;
-    wire  [20:0] op_step__n_expected;
-    wire  [20:0] op_step__n_tx;
-    wire  [3:0] op_step__cause;
-    wire  op_step__complete;
+    reg  [2:0] entries__acc_entry;
+    reg  [2:0] entries__rd_entry;
+    wire  entries__e_valid;
+    wire  entries__e_parity;
+    wire  [20:0] entries__e_pending;
+    wire  [20:0] entries__e_expected;
+    wire  [20:0] entries__e_tx;
+    reg  entries__n_valid;
+    reg  entries__n_parity;
+    reg  [20:0] entries__n_pending;
+    reg  [20:0] entries__n_expected;
+    reg  [20:0] entries__n_tx;
+    reg  step__act;
+    reg  step__init;
+    reg  step__inval;
+    reg  step__arrive;
+    reg  step__drop;
+    reg  step__tx_up;
+    reg  step__tx_dn;
+    reg  [20:0] step__count;
+    reg  [20:0] step__amt;
+    reg  step__e_valid;
+    reg  step__e_parity;
+    reg  [20:0] step__e_pending;
+    reg  [20:0] step__e_expected;
+    reg  [20:0] step__e_tx;
+    wire  step__n_valid;
+    wire  step__n_parity;
+    wire  [20:0] step__n_pending;
+    wire  [20:0] step__n_expected;
+    wire  [20:0] step__n_tx;
+    wire  [3:0] step__cause;
+    wire  step__complete;
     reg  op_port__clock;
     reg  op_port__reset;
     reg  op_port__op_valid;
@@ -154,13 +125,13 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [3:0] op_port__op_code;
     reg  [20:0] op_port__op_count;
     reg  op_port__op_parity;
+    reg  op_port__is_op;
+    reg  [1:0] op_port__port;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
     reg  op_port__warp_susp;
     reg  op_port__waiters_on;
     reg  [3:0] op_port__op_cause;
-    reg  [3:0] op_port__ctx_cause;
-    reg  [3:0] op_port__rarv_cause;
     wire  op_port__op_act;
     wire  op_port__op_init;
     wire  op_port__op_inval;
@@ -169,6 +140,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     wire  op_port__op_tx_up;
     wire  op_port__op_tx_dn;
     wire  op_port__susp_go;
+    wire  op_port__try_go;
     wire  op_port__rsp_valid;
     wire  [5:0] op_port__rsp_warp;
     wire  [3:0] op_port__rsp_op;
@@ -184,14 +156,9 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [2:0] waiters__op_entry;
     reg  waiters__op_parity;
     reg  waiters__susp_go;
-    reg  waiters__ctx_complete;
-    reg  [2:0] waiters__ctx_entry;
-    reg  waiters__ctx_cpar;
-    reg  waiters__rarv_complete;
-    reg  [2:0] waiters__rarv_entry;
-    reg  waiters__rarv_cpar;
-    reg  waiters__op_complete;
-    reg  waiters__op_cpar;
+    reg  waiters__try_go;
+    reg  waiters__c_complete;
+    reg  waiters__c_cpar;
     reg  [63:0] waiters__grant;
     wire  [63:0] waiters__cand;
     wire  waiters__warp_susp;
@@ -205,111 +172,80 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     wire  [63:0] wake__grant;
     
     // Sub module instances
+    mbar_w64_m8_c20_t20_l200_f4__arb arb(
+        .clock(arb__clock),
+        .reset(arb__reset),
+        .op_valid(arb__op_valid),
+        .ctx_valid(arb__ctx_valid),
+        .rarv_valid(arb__rarv_valid),
+        .g_op(arb__g_op),
+        .g_ctx(arb__g_ctx),
+        .g_rarv(arb__g_rarv)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__req req(
+        .clock(req__clock),
+        .reset(req__reset),
+        .g_op(req__g_op),
+        .g_ctx(req__g_ctx),
+        .g_rarv(req__g_rarv),
+        .op_warp(req__op_warp),
+        .op_code(req__op_code),
+        .op_entry(req__op_entry),
+        .op_count(req__op_count),
+        .op_tx(req__op_tx),
+        .op_parity(req__op_parity),
+        .ctx_entry(req__ctx_entry),
+        .ctx_bytes(req__ctx_bytes),
+        .rarv_entry(req__rarv_entry),
+        .rarv_count(req__rarv_count),
+        .valid(req__valid),
+        .port(req__port),
+        .warp(req__warp),
+        .code(req__code),
+        .entry(req__entry),
+        .count(req__count),
+        .tx(req__tx),
+        .parity(req__parity),
+        .entry_in(req__entry_in)
+    );
     mbar_w64_m8_c20_t20_l200_f4__entries entries(
         .clock(entries__clock),
         .reset(entries__reset),
-        .ctx_entry(entries__ctx_entry),
-        .rarv_entry(entries__rarv_entry),
-        .op_entry(entries__op_entry),
-        .ctx_e_valid(entries__ctx_e_valid),
-        .ctx_e_parity(entries__ctx_e_parity),
-        .ctx_e_pending(entries__ctx_e_pending),
-        .ctx_e_expected(entries__ctx_e_expected),
-        .ctx_e_tx(entries__ctx_e_tx),
-        .rarv_e_valid(entries__rarv_e_valid),
-        .rarv_e_parity(entries__rarv_e_parity),
-        .rarv_e_pending(entries__rarv_e_pending),
-        .rarv_e_expected(entries__rarv_e_expected),
-        .rarv_e_tx(entries__rarv_e_tx),
-        .op_e_valid(entries__op_e_valid),
-        .op_e_parity(entries__op_e_parity),
-        .op_e_pending(entries__op_e_pending),
-        .op_e_expected(entries__op_e_expected),
-        .op_e_tx(entries__op_e_tx),
-        .ctx_n_valid(entries__ctx_n_valid),
-        .ctx_n_parity(entries__ctx_n_parity),
-        .ctx_n_pending(entries__ctx_n_pending),
-        .ctx_n_expected(entries__ctx_n_expected),
-        .ctx_n_tx(entries__ctx_n_tx),
-        .rarv_n_valid(entries__rarv_n_valid),
-        .rarv_n_parity(entries__rarv_n_parity),
-        .rarv_n_pending(entries__rarv_n_pending),
-        .rarv_n_expected(entries__rarv_n_expected),
-        .rarv_n_tx(entries__rarv_n_tx),
-        .op_n_valid(entries__op_n_valid),
-        .op_n_parity(entries__op_n_parity),
-        .op_n_pending(entries__op_n_pending),
-        .op_n_expected(entries__op_n_expected),
-        .op_n_tx(entries__op_n_tx)
+        .acc_entry(entries__acc_entry),
+        .rd_entry(entries__rd_entry),
+        .e_valid(entries__e_valid),
+        .e_parity(entries__e_parity),
+        .e_pending(entries__e_pending),
+        .e_expected(entries__e_expected),
+        .e_tx(entries__e_tx),
+        .n_valid(entries__n_valid),
+        .n_parity(entries__n_parity),
+        .n_pending(entries__n_pending),
+        .n_expected(entries__n_expected),
+        .n_tx(entries__n_tx)
     );
-    mbar_w64_m8_c20_t20_l200_f4__ctx_step ctx_step(
-        .act(ctx_step__act),
-        .init(ctx_step__init),
-        .inval(ctx_step__inval),
-        .arrive(ctx_step__arrive),
-        .drop(ctx_step__drop),
-        .tx_up(ctx_step__tx_up),
-        .tx_dn(ctx_step__tx_dn),
-        .count(ctx_step__count),
-        .amt(ctx_step__amt),
-        .e_valid(ctx_step__e_valid),
-        .e_parity(ctx_step__e_parity),
-        .e_pending(ctx_step__e_pending),
-        .e_expected(ctx_step__e_expected),
-        .e_tx(ctx_step__e_tx),
-        .n_valid(ctx_step__n_valid),
-        .n_parity(ctx_step__n_parity),
-        .n_pending(ctx_step__n_pending),
-        .n_expected(ctx_step__n_expected),
-        .n_tx(ctx_step__n_tx),
-        .cause(ctx_step__cause),
-        .complete(ctx_step__complete)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__ctx_step rarv_step(
-        .act(rarv_step__act),
-        .init(rarv_step__init),
-        .inval(rarv_step__inval),
-        .arrive(rarv_step__arrive),
-        .drop(rarv_step__drop),
-        .tx_up(rarv_step__tx_up),
-        .tx_dn(rarv_step__tx_dn),
-        .count(rarv_step__count),
-        .amt(rarv_step__amt),
-        .e_valid(rarv_step__e_valid),
-        .e_parity(rarv_step__e_parity),
-        .e_pending(rarv_step__e_pending),
-        .e_expected(rarv_step__e_expected),
-        .e_tx(rarv_step__e_tx),
-        .n_valid(rarv_step__n_valid),
-        .n_parity(rarv_step__n_parity),
-        .n_pending(rarv_step__n_pending),
-        .n_expected(rarv_step__n_expected),
-        .n_tx(rarv_step__n_tx),
-        .cause(rarv_step__cause),
-        .complete(rarv_step__complete)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__ctx_step op_step(
-        .act(op_step__act),
-        .init(op_step__init),
-        .inval(op_step__inval),
-        .arrive(op_step__arrive),
-        .drop(op_step__drop),
-        .tx_up(op_step__tx_up),
-        .tx_dn(op_step__tx_dn),
-        .count(op_step__count),
-        .amt(op_step__amt),
-        .e_valid(op_step__e_valid),
-        .e_parity(op_step__e_parity),
-        .e_pending(op_step__e_pending),
-        .e_expected(op_step__e_expected),
-        .e_tx(op_step__e_tx),
-        .n_valid(op_step__n_valid),
-        .n_parity(op_step__n_parity),
-        .n_pending(op_step__n_pending),
-        .n_expected(op_step__n_expected),
-        .n_tx(op_step__n_tx),
-        .cause(op_step__cause),
-        .complete(op_step__complete)
+    mbar_w64_m8_c20_t20_l200_f4__step step(
+        .act(step__act),
+        .init(step__init),
+        .inval(step__inval),
+        .arrive(step__arrive),
+        .drop(step__drop),
+        .tx_up(step__tx_up),
+        .tx_dn(step__tx_dn),
+        .count(step__count),
+        .amt(step__amt),
+        .e_valid(step__e_valid),
+        .e_parity(step__e_parity),
+        .e_pending(step__e_pending),
+        .e_expected(step__e_expected),
+        .e_tx(step__e_tx),
+        .n_valid(step__n_valid),
+        .n_parity(step__n_parity),
+        .n_pending(step__n_pending),
+        .n_expected(step__n_expected),
+        .n_tx(step__n_tx),
+        .cause(step__cause),
+        .complete(step__complete)
     );
     mbar_w64_m8_c20_t20_l200_f4__op_port op_port(
         .clock(op_port__clock),
@@ -319,13 +255,13 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_code(op_port__op_code),
         .op_count(op_port__op_count),
         .op_parity(op_port__op_parity),
+        .is_op(op_port__is_op),
+        .port(op_port__port),
         .op_e_valid(op_port__op_e_valid),
         .op_e_parity(op_port__op_e_parity),
         .warp_susp(op_port__warp_susp),
         .waiters_on(op_port__waiters_on),
         .op_cause(op_port__op_cause),
-        .ctx_cause(op_port__ctx_cause),
-        .rarv_cause(op_port__rarv_cause),
         .op_act(op_port__op_act),
         .op_init(op_port__op_init),
         .op_inval(op_port__op_inval),
@@ -334,6 +270,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_tx_up(op_port__op_tx_up),
         .op_tx_dn(op_port__op_tx_dn),
         .susp_go(op_port__susp_go),
+        .try_go(op_port__try_go),
         .rsp_valid(op_port__rsp_valid),
         .rsp_warp(op_port__rsp_warp),
         .rsp_op(op_port__rsp_op),
@@ -351,14 +288,9 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_entry(waiters__op_entry),
         .op_parity(waiters__op_parity),
         .susp_go(waiters__susp_go),
-        .ctx_complete(waiters__ctx_complete),
-        .ctx_entry(waiters__ctx_entry),
-        .ctx_cpar(waiters__ctx_cpar),
-        .rarv_complete(waiters__rarv_complete),
-        .rarv_entry(waiters__rarv_entry),
-        .rarv_cpar(waiters__rarv_cpar),
-        .op_complete(waiters__op_complete),
-        .op_cpar(waiters__op_cpar),
+        .try_go(waiters__try_go),
+        .c_complete(waiters__c_complete),
+        .c_cpar(waiters__c_cpar),
         .grant(waiters__grant),
         .cand(waiters__cand),
         .warp_susp(waiters__warp_susp),
@@ -376,6 +308,10 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     
     // Update code
     always @(*) begin
+        arb__clock = clock;
+        arb__reset = reset;
+        req__clock = clock;
+        req__reset = reset;
         entries__clock = clock;
         entries__reset = reset;
         op_port__clock = clock;
@@ -384,93 +320,67 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         waiters__reset = reset;
         wake__clock = clock;
         wake__reset = reset;
-        entries__ctx_entry = ctx_entry;
-        entries__rarv_entry = rarv_entry;
-        entries__op_entry = op_entry;
-        ctx_step__act = ctx_valid;
-        ctx_step__init = 1'b0;
-        ctx_step__inval = 1'b0;
-        ctx_step__arrive = 1'b0;
-        ctx_step__drop = 1'b0;
-        ctx_step__tx_up = 1'b0;
-        ctx_step__tx_dn = 1'b1;
-        ctx_step__count = 32'h0;
-        ctx_step__amt = ctx_bytes;
-        ctx_step__e_valid = entries__ctx_e_valid;
-        ctx_step__e_parity = entries__ctx_e_parity;
-        ctx_step__e_pending = entries__ctx_e_pending;
-        ctx_step__e_expected = entries__ctx_e_expected;
-        ctx_step__e_tx = entries__ctx_e_tx;
-        entries__ctx_n_valid = ctx_step__n_valid;
-        entries__ctx_n_parity = ctx_step__n_parity;
-        entries__ctx_n_pending = ctx_step__n_pending;
-        entries__ctx_n_expected = ctx_step__n_expected;
-        entries__ctx_n_tx = ctx_step__n_tx;
-        rarv_step__act = rarv_valid;
-        rarv_step__init = 1'b0;
-        rarv_step__inval = 1'b0;
-        rarv_step__arrive = 1'b1;
-        rarv_step__drop = 1'b0;
-        rarv_step__tx_up = 1'b0;
-        rarv_step__tx_dn = 1'b0;
-        rarv_step__count = rarv_count;
-        rarv_step__amt = 32'h0;
-        rarv_step__e_valid = entries__rarv_e_valid;
-        rarv_step__e_parity = entries__rarv_e_parity;
-        rarv_step__e_pending = entries__rarv_e_pending;
-        rarv_step__e_expected = entries__rarv_e_expected;
-        rarv_step__e_tx = entries__rarv_e_tx;
-        entries__rarv_n_valid = rarv_step__n_valid;
-        entries__rarv_n_parity = rarv_step__n_parity;
-        entries__rarv_n_pending = rarv_step__n_pending;
-        entries__rarv_n_expected = rarv_step__n_expected;
-        entries__rarv_n_tx = rarv_step__n_tx;
-        op_port__op_valid = op_valid;
-        op_port__op_warp = op_warp;
-        op_port__op_code = op_code;
-        op_port__op_count = op_count;
-        op_port__op_parity = op_parity;
-        op_port__op_e_valid = entries__op_e_valid;
-        op_port__op_e_parity = entries__op_e_parity;
+        arb__op_valid = op_valid;
+        arb__ctx_valid = ctx_valid;
+        arb__rarv_valid = rarv_valid;
+        req__g_op = arb__g_op;
+        req__g_ctx = arb__g_ctx;
+        req__g_rarv = arb__g_rarv;
+        req__op_warp = op_warp;
+        req__op_code = op_code;
+        req__op_entry = op_entry;
+        req__op_count = op_count;
+        req__op_tx = op_tx;
+        req__op_parity = op_parity;
+        req__ctx_entry = ctx_entry;
+        req__ctx_bytes = ctx_bytes;
+        req__rarv_entry = rarv_entry;
+        req__rarv_count = rarv_count;
+        entries__acc_entry = req__entry_in;
+        entries__rd_entry = req__entry;
+        op_port__op_valid = req__valid;
+        op_port__op_warp = req__warp;
+        op_port__op_code = req__code;
+        op_port__op_count = req__count;
+        op_port__op_parity = req__parity;
+        op_port__is_op = ~|req__port;
+        op_port__port = req__port;
+        op_port__op_e_valid = entries__e_valid;
+        op_port__op_e_parity = entries__e_parity;
         op_port__warp_susp = waiters__warp_susp;
         op_port__waiters_on = waiters__waiters_on;
-        op_port__op_cause = op_step__cause;
-        op_port__ctx_cause = ctx_step__cause;
-        op_port__rarv_cause = rarv_step__cause;
-        op_step__act = op_port__op_act;
-        op_step__init = op_port__op_init;
-        op_step__inval = op_port__op_inval;
-        op_step__arrive = op_port__op_arrive;
-        op_step__drop = op_port__op_drop;
-        op_step__tx_up = op_port__op_tx_up;
-        op_step__tx_dn = op_port__op_tx_dn;
-        op_step__count = op_count;
-        op_step__amt = op_tx;
-        op_step__e_valid = entries__op_e_valid;
-        op_step__e_parity = entries__op_e_parity;
-        op_step__e_pending = entries__op_e_pending;
-        op_step__e_expected = entries__op_e_expected;
-        op_step__e_tx = entries__op_e_tx;
-        entries__op_n_valid = op_step__n_valid;
-        entries__op_n_parity = op_step__n_parity;
-        entries__op_n_pending = op_step__n_pending;
-        entries__op_n_expected = op_step__n_expected;
-        entries__op_n_tx = op_step__n_tx;
-        waiters__op_warp = op_warp;
-        waiters__op_entry = op_entry;
-        waiters__op_parity = op_parity;
+        op_port__op_cause = step__cause;
+        step__act = op_port__op_act;
+        step__init = op_port__op_init;
+        step__inval = op_port__op_inval;
+        step__arrive = op_port__op_arrive;
+        step__drop = op_port__op_drop;
+        step__tx_up = op_port__op_tx_up;
+        step__tx_dn = op_port__op_tx_dn;
+        step__count = req__count;
+        step__amt = req__tx;
+        step__e_valid = entries__e_valid;
+        step__e_parity = entries__e_parity;
+        step__e_pending = entries__e_pending;
+        step__e_expected = entries__e_expected;
+        step__e_tx = entries__e_tx;
+        entries__n_valid = step__n_valid;
+        entries__n_parity = step__n_parity;
+        entries__n_pending = step__n_pending;
+        entries__n_expected = step__n_expected;
+        entries__n_tx = step__n_tx;
+        waiters__op_warp = req__warp;
+        waiters__op_entry = req__entry;
+        waiters__op_parity = req__parity;
         waiters__susp_go = op_port__susp_go;
-        waiters__ctx_complete = ctx_step__complete;
-        waiters__ctx_entry = ctx_entry;
-        waiters__ctx_cpar = entries__ctx_e_parity;
-        waiters__rarv_complete = rarv_step__complete;
-        waiters__rarv_entry = rarv_entry;
-        waiters__rarv_cpar = entries__rarv_e_parity;
-        waiters__op_complete = op_step__complete;
-        waiters__op_cpar = entries__op_e_parity;
+        waiters__try_go = op_port__try_go;
+        waiters__c_complete = step__complete;
+        waiters__c_cpar = entries__e_parity;
         wake__cand = waiters__cand;
         waiters__grant = wake__grant;
-        op_ready = ~reset;
+        op_ready = arb__g_op;
+        ctx_ready = arb__g_ctx;
+        rarv_ready = arb__g_rarv;
         rsp_valid = op_port__rsp_valid;
         rsp_warp = op_port__rsp_warp;
         rsp_op = op_port__rsp_op;
@@ -484,6 +394,9 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         err_src = op_port__err_src;
         err_cause = op_port__err_cause;
         if (reset) begin
+            op_ready = 1'b0;
+            ctx_ready = 1'b0;
+            rarv_ready = 1'b0;
             rsp_valid = 1'b0;
             rsp_warp = 32'h0;
             rsp_op = 32'h0;
@@ -502,7 +415,1064 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
 endmodule // mbar_w64_m8_c20_t20_l200_f4
 
 
-module mbar_w64_m8_c20_t20_l200_f4__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
+module mbar_w64_m8_c20_t20_l200_f4__arb(clock,reset,op_valid,ctx_valid,rarv_valid,g_op,g_ctx,g_rarv);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  op_valid;
+    input wire  ctx_valid;
+    input wire  rarv_valid;
+    output reg  g_op;
+    output reg  g_ctx;
+    output reg  g_rarv;
+    
+    // Constant declarations
+    localparam  p_ctx = 2'b1;
+    localparam  p_rarv = 2'b10;
+    
+    // Stub signals
+    reg  [1:0] pp__d;
+    wire  [1:0] pp__q;
+    reg  pp__clock;
+    
+    // Local signals
+    reg  turn_op;
+    reg  turn_ctx;
+    reg  turn_rarv;
+    
+    // Sub module instances
+    mbar_w64_m8_c20_t20_l200_f4__arb__pp pp(
+        .d(pp__d),
+        .q(pp__q),
+        .clock(pp__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        pp__clock = clock;
+        pp__d = pp__q;
+        turn_op = ~pp__q[32'h0] & ~pp__q[32'h1];
+        turn_ctx = pp__q[32'h0] & ~pp__q[32'h1];
+        turn_rarv = ~pp__q[32'h0] & pp__q[32'h1];
+        g_op = op_valid & (turn_op | (turn_ctx & ~ctx_valid & ~rarv_valid) | (turn_rarv & ~rarv_valid));
+        g_ctx = ctx_valid & (turn_ctx | (turn_rarv & ~rarv_valid & ~op_valid) | (turn_op & ~op_valid));
+        g_rarv = rarv_valid & (turn_rarv | (turn_op & ~op_valid & ~ctx_valid) | (turn_ctx & ~ctx_valid));
+        pp__d = pp__q;
+        if (g_op) begin
+            pp__d = p_ctx;
+        end
+        if (g_ctx) begin
+            pp__d = p_rarv;
+        end
+        if (g_rarv) begin
+            pp__d = 32'h0;
+        end
+        if (reset) begin
+            pp__d = 32'h0;
+        end
+    end
+    
+endmodule // mbar_w64_m8_c20_t20_l200_f4__arb
+
+
+module mbar_w64_m8_c20_t20_l200_f4__arb__pp(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w64_m8_c20_t20_l200_f4__arb__pp
+
+
+module mbar_w64_m8_c20_t20_l200_f4__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [2:0] acc_entry;
+    input wire  [2:0] rd_entry;
+    output reg  e_valid;
+    output reg  e_parity;
+    output reg  [20:0] e_pending;
+    output reg  [20:0] e_expected;
+    output reg  [20:0] e_tx;
+    input wire  n_valid;
+    input wire  n_parity;
+    input wire  [20:0] n_pending;
+    input wire  [20:0] n_expected;
+    input wire  [20:0] n_tx;
+    
+    // Stub signals
+    reg  [7:0] valid__d;
+    wire  [7:0] valid__q;
+    reg  valid__clock;
+    reg  [7:0] parity__d;
+    wire  [7:0] parity__q;
+    reg  parity__clock;
+    reg  [20:0] pending__0__d;
+    wire  [20:0] pending__0__q;
+    reg  pending__0__clock;
+    reg  [20:0] pending__1__d;
+    wire  [20:0] pending__1__q;
+    reg  pending__1__clock;
+    reg  [20:0] pending__2__d;
+    wire  [20:0] pending__2__q;
+    reg  pending__2__clock;
+    reg  [20:0] pending__3__d;
+    wire  [20:0] pending__3__q;
+    reg  pending__3__clock;
+    reg  [20:0] pending__4__d;
+    wire  [20:0] pending__4__q;
+    reg  pending__4__clock;
+    reg  [20:0] pending__5__d;
+    wire  [20:0] pending__5__q;
+    reg  pending__5__clock;
+    reg  [20:0] pending__6__d;
+    wire  [20:0] pending__6__q;
+    reg  pending__6__clock;
+    reg  [20:0] pending__7__d;
+    wire  [20:0] pending__7__q;
+    reg  pending__7__clock;
+    reg  [20:0] expected__0__d;
+    wire  [20:0] expected__0__q;
+    reg  expected__0__clock;
+    reg  [20:0] expected__1__d;
+    wire  [20:0] expected__1__q;
+    reg  expected__1__clock;
+    reg  [20:0] expected__2__d;
+    wire  [20:0] expected__2__q;
+    reg  expected__2__clock;
+    reg  [20:0] expected__3__d;
+    wire  [20:0] expected__3__q;
+    reg  expected__3__clock;
+    reg  [20:0] expected__4__d;
+    wire  [20:0] expected__4__q;
+    reg  expected__4__clock;
+    reg  [20:0] expected__5__d;
+    wire  [20:0] expected__5__q;
+    reg  expected__5__clock;
+    reg  [20:0] expected__6__d;
+    wire  [20:0] expected__6__q;
+    reg  expected__6__clock;
+    reg  [20:0] expected__7__d;
+    wire  [20:0] expected__7__q;
+    reg  expected__7__clock;
+    reg  [20:0] tx__0__d;
+    wire  [20:0] tx__0__q;
+    reg  tx__0__clock;
+    reg  [20:0] tx__1__d;
+    wire  [20:0] tx__1__q;
+    reg  tx__1__clock;
+    reg  [20:0] tx__2__d;
+    wire  [20:0] tx__2__q;
+    reg  tx__2__clock;
+    reg  [20:0] tx__3__d;
+    wire  [20:0] tx__3__q;
+    reg  tx__3__clock;
+    reg  [20:0] tx__4__d;
+    wire  [20:0] tx__4__q;
+    reg  tx__4__clock;
+    reg  [20:0] tx__5__d;
+    wire  [20:0] tx__5__q;
+    reg  tx__5__clock;
+    reg  [20:0] tx__6__d;
+    wire  [20:0] tx__6__q;
+    reg  tx__6__clock;
+    reg  [20:0] tx__7__d;
+    wire  [20:0] tx__7__q;
+    reg  tx__7__clock;
+    reg  r_valid__d;
+    wire  r_valid__q;
+    reg  r_valid__clock;
+    reg  r_parity__d;
+    wire  r_parity__q;
+    reg  r_parity__clock;
+    reg  [20:0] r_pending__d;
+    wire  [20:0] r_pending__q;
+    reg  r_pending__clock;
+    reg  [20:0] r_expected__d;
+    wire  [20:0] r_expected__q;
+    reg  r_expected__clock;
+    reg  [20:0] r_tx__d;
+    wire  [20:0] r_tx__q;
+    reg  r_tx__clock;
+    
+    // Sub module instances
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity valid(
+        .d(valid__d),
+        .q(valid__q),
+        .clock(valid__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__parity parity(
+        .d(parity__d),
+        .q(parity__q),
+        .clock(parity__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__0(
+        .d(pending__0__d),
+        .q(pending__0__q),
+        .clock(pending__0__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__1(
+        .d(pending__1__d),
+        .q(pending__1__q),
+        .clock(pending__1__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__2(
+        .d(pending__2__d),
+        .q(pending__2__q),
+        .clock(pending__2__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__3(
+        .d(pending__3__d),
+        .q(pending__3__q),
+        .clock(pending__3__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__4(
+        .d(pending__4__d),
+        .q(pending__4__q),
+        .clock(pending__4__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__5(
+        .d(pending__5__d),
+        .q(pending__5__q),
+        .clock(pending__5__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__6(
+        .d(pending__6__d),
+        .q(pending__6__q),
+        .clock(pending__6__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__7(
+        .d(pending__7__d),
+        .q(pending__7__q),
+        .clock(pending__7__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__0(
+        .d(expected__0__d),
+        .q(expected__0__q),
+        .clock(expected__0__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__1(
+        .d(expected__1__d),
+        .q(expected__1__q),
+        .clock(expected__1__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__2(
+        .d(expected__2__d),
+        .q(expected__2__q),
+        .clock(expected__2__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__3(
+        .d(expected__3__d),
+        .q(expected__3__q),
+        .clock(expected__3__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__4(
+        .d(expected__4__d),
+        .q(expected__4__q),
+        .clock(expected__4__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__5(
+        .d(expected__5__d),
+        .q(expected__5__q),
+        .clock(expected__5__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__6(
+        .d(expected__6__d),
+        .q(expected__6__q),
+        .clock(expected__6__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__7(
+        .d(expected__7__d),
+        .q(expected__7__q),
+        .clock(expected__7__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__0(
+        .d(tx__0__d),
+        .q(tx__0__q),
+        .clock(tx__0__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__1(
+        .d(tx__1__d),
+        .q(tx__1__q),
+        .clock(tx__1__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__2(
+        .d(tx__2__d),
+        .q(tx__2__q),
+        .clock(tx__2__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__3(
+        .d(tx__3__d),
+        .q(tx__3__q),
+        .clock(tx__3__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__4(
+        .d(tx__4__d),
+        .q(tx__4__q),
+        .clock(tx__4__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__5(
+        .d(tx__5__d),
+        .q(tx__5__q),
+        .clock(tx__5__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__6(
+        .d(tx__6__d),
+        .q(tx__6__q),
+        .clock(tx__6__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__7(
+        .d(tx__7__d),
+        .q(tx__7__q),
+        .clock(tx__7__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__r_parity r_valid(
+        .d(r_valid__d),
+        .q(r_valid__q),
+        .clock(r_valid__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__r_parity r_parity(
+        .d(r_parity__d),
+        .q(r_parity__q),
+        .clock(r_parity__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 r_pending(
+        .d(r_pending__d),
+        .q(r_pending__q),
+        .clock(r_pending__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 r_expected(
+        .d(r_expected__d),
+        .q(r_expected__q),
+        .clock(r_expected__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 r_tx(
+        .d(r_tx__d),
+        .q(r_tx__q),
+        .clock(r_tx__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        valid__clock = clock;
+        parity__clock = clock;
+        r_valid__clock = clock;
+        r_parity__clock = clock;
+        r_pending__clock = clock;
+        r_expected__clock = clock;
+        r_tx__clock = clock;
+        valid__d = valid__q;
+        parity__d = parity__q;
+        r_valid__d = r_valid__q;
+        r_parity__d = r_parity__q;
+        r_pending__d = r_pending__q;
+        r_expected__d = r_expected__q;
+        r_tx__d = r_tx__q;
+        pending__0__clock = clock;
+        expected__0__clock = clock;
+        tx__0__clock = clock;
+        pending__1__clock = clock;
+        expected__1__clock = clock;
+        tx__1__clock = clock;
+        pending__2__clock = clock;
+        expected__2__clock = clock;
+        tx__2__clock = clock;
+        pending__3__clock = clock;
+        expected__3__clock = clock;
+        tx__3__clock = clock;
+        pending__4__clock = clock;
+        expected__4__clock = clock;
+        tx__4__clock = clock;
+        pending__5__clock = clock;
+        expected__5__clock = clock;
+        tx__5__clock = clock;
+        pending__6__clock = clock;
+        expected__6__clock = clock;
+        tx__6__clock = clock;
+        pending__7__clock = clock;
+        expected__7__clock = clock;
+        tx__7__clock = clock;
+        e_valid = r_valid__q;
+        e_parity = r_parity__q;
+        e_pending = r_pending__q;
+        e_expected = r_expected__q;
+        e_tx = r_tx__q;
+        r_valid__d = valid__q[acc_entry];
+        r_parity__d = parity__q[acc_entry];
+        r_pending__d = 32'h0;
+        r_expected__d = 32'h0;
+        r_tx__d = 32'h0;
+        if (acc_entry == 0) begin
+            r_pending__d = pending__0__q;
+            r_expected__d = expected__0__q;
+            r_tx__d = tx__0__q;
+        end
+        if (acc_entry == 1) begin
+            r_pending__d = pending__1__q;
+            r_expected__d = expected__1__q;
+            r_tx__d = tx__1__q;
+        end
+        if (acc_entry == 2) begin
+            r_pending__d = pending__2__q;
+            r_expected__d = expected__2__q;
+            r_tx__d = tx__2__q;
+        end
+        if (acc_entry == 3) begin
+            r_pending__d = pending__3__q;
+            r_expected__d = expected__3__q;
+            r_tx__d = tx__3__q;
+        end
+        if (acc_entry == 4) begin
+            r_pending__d = pending__4__q;
+            r_expected__d = expected__4__q;
+            r_tx__d = tx__4__q;
+        end
+        if (acc_entry == 5) begin
+            r_pending__d = pending__5__q;
+            r_expected__d = expected__5__q;
+            r_tx__d = tx__5__q;
+        end
+        if (acc_entry == 6) begin
+            r_pending__d = pending__6__q;
+            r_expected__d = expected__6__q;
+            r_tx__d = tx__6__q;
+        end
+        if (acc_entry == 7) begin
+            r_pending__d = pending__7__q;
+            r_expected__d = expected__7__q;
+            r_tx__d = tx__7__q;
+        end
+        if (acc_entry == rd_entry) begin
+            r_valid__d = n_valid;
+            r_parity__d = n_parity;
+            r_pending__d = n_pending;
+            r_expected__d = n_expected;
+            r_tx__d = n_tx;
+        end
+        valid__d = (valid__q & ~(1 << (rd_entry)) | ((n_valid) << (rd_entry)));
+        parity__d = (parity__q & ~(1 << (rd_entry)) | ((n_parity) << (rd_entry)));
+        pending__0__d = pending__0__q;
+        expected__0__d = expected__0__q;
+        tx__0__d = tx__0__q;
+        if (rd_entry == 0) begin
+            pending__0__d = n_pending;
+            expected__0__d = n_expected;
+            tx__0__d = n_tx;
+        end
+        pending__1__d = pending__1__q;
+        expected__1__d = expected__1__q;
+        tx__1__d = tx__1__q;
+        if (rd_entry == 1) begin
+            pending__1__d = n_pending;
+            expected__1__d = n_expected;
+            tx__1__d = n_tx;
+        end
+        pending__2__d = pending__2__q;
+        expected__2__d = expected__2__q;
+        tx__2__d = tx__2__q;
+        if (rd_entry == 2) begin
+            pending__2__d = n_pending;
+            expected__2__d = n_expected;
+            tx__2__d = n_tx;
+        end
+        pending__3__d = pending__3__q;
+        expected__3__d = expected__3__q;
+        tx__3__d = tx__3__q;
+        if (rd_entry == 3) begin
+            pending__3__d = n_pending;
+            expected__3__d = n_expected;
+            tx__3__d = n_tx;
+        end
+        pending__4__d = pending__4__q;
+        expected__4__d = expected__4__q;
+        tx__4__d = tx__4__q;
+        if (rd_entry == 4) begin
+            pending__4__d = n_pending;
+            expected__4__d = n_expected;
+            tx__4__d = n_tx;
+        end
+        pending__5__d = pending__5__q;
+        expected__5__d = expected__5__q;
+        tx__5__d = tx__5__q;
+        if (rd_entry == 5) begin
+            pending__5__d = n_pending;
+            expected__5__d = n_expected;
+            tx__5__d = n_tx;
+        end
+        pending__6__d = pending__6__q;
+        expected__6__d = expected__6__q;
+        tx__6__d = tx__6__q;
+        if (rd_entry == 6) begin
+            pending__6__d = n_pending;
+            expected__6__d = n_expected;
+            tx__6__d = n_tx;
+        end
+        pending__7__d = pending__7__q;
+        expected__7__d = expected__7__q;
+        tx__7__d = tx__7__q;
+        if (rd_entry == 7) begin
+            pending__7__d = n_pending;
+            expected__7__d = n_expected;
+            tx__7__d = n_tx;
+        end
+        if (reset) begin
+            valid__d = 32'h0;
+            parity__d = 32'h0;
+            r_valid__d = 1'b0;
+            r_parity__d = 1'b0;
+        end
+    end
+    
+endmodule // mbar_w64_m8_c20_t20_l200_f4__entries
+
+
+module mbar_w64_m8_c20_t20_l200_f4__entries__expected__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w64_m8_c20_t20_l200_f4__entries__expected__0
+
+
+module mbar_w64_m8_c20_t20_l200_f4__entries__parity(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w64_m8_c20_t20_l200_f4__entries__parity
+
+
+module mbar_w64_m8_c20_t20_l200_f4__entries__r_parity(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w64_m8_c20_t20_l200_f4__entries__r_parity
+
+
+module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,is_op,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  op_valid;
+    input wire  [5:0] op_warp;
+    input wire  [3:0] op_code;
+    input wire  [20:0] op_count;
+    input wire  op_parity;
+    input wire  is_op;
+    input wire  [1:0] port;
+    input wire  op_e_valid;
+    input wire  op_e_parity;
+    input wire  warp_susp;
+    input wire  waiters_on;
+    input wire  [3:0] op_cause;
+    output reg  op_act;
+    output reg  op_init;
+    output reg  op_inval;
+    output reg  op_arrive;
+    output reg  op_drop;
+    output reg  op_tx_up;
+    output reg  op_tx_dn;
+    output reg  susp_go;
+    output reg  try_go;
+    output reg  rsp_valid;
+    output reg  [5:0] rsp_warp;
+    output reg  [3:0] rsp_op;
+    output reg  rsp_token;
+    output reg  rsp_done;
+    output reg  rsp_suspended;
+    output reg  err;
+    output reg  [1:0] err_src;
+    output reg  [3:0] err_cause;
+    
+    // Constant declarations
+    localparam  c_init = 4'h0;
+    localparam  c_inval = 4'h1;
+    localparam  c_arrive = 4'h2;
+    localparam  c_drop = 4'h3;
+    localparam  c_arrive_tx = 4'h4;
+    localparam  c_expect = 4'h5;
+    localparam  c_complete = 4'h6;
+    localparam  c_test = 4'h7;
+    localparam  c_try = 4'h8;
+    localparam  k_reserved = 4'h1;
+    localparam  k_suspended = 4'h2;
+    localparam  k_uninit = 4'h3;
+    localparam  k_bad_count = 4'h4;
+    localparam  k_waiters = 4'h7;
+    localparam  max_count = 21'hfffff;
+    localparam  zero_count = 21'h0;
+    
+    // Stub signals
+    reg  rsp_valid_r__d;
+    wire  rsp_valid_r__q;
+    reg  rsp_valid_r__clock;
+    reg  [5:0] rsp_warp_r__d;
+    wire  [5:0] rsp_warp_r__q;
+    reg  rsp_warp_r__clock;
+    reg  [3:0] rsp_op_r__d;
+    wire  [3:0] rsp_op_r__q;
+    reg  rsp_op_r__clock;
+    reg  rsp_token_r__d;
+    wire  rsp_token_r__q;
+    reg  rsp_token_r__clock;
+    reg  rsp_done_r__d;
+    wire  rsp_done_r__q;
+    reg  rsp_done_r__clock;
+    reg  rsp_suspended_r__d;
+    wire  rsp_suspended_r__q;
+    reg  rsp_suspended_r__clock;
+    reg  err_r__d;
+    wire  err_r__q;
+    reg  err_r__clock;
+    reg  [1:0] err_src_r__d;
+    wire  [1:0] err_src_r__q;
+    reg  err_src_r__clock;
+    reg  [3:0] err_cause_r__d;
+    wire  [3:0] err_cause_r__q;
+    reg  err_cause_r__clock;
+    
+    // Local signals
+    reg  is_init;
+    reg  is_inval;
+    reg  is_wait;
+    reg  is_try;
+    reg  is_modify;
+    reg  count_bad;
+    reg  [3:0] pre_cause;
+    reg  [3:0] cause_op;
+    reg  op_ok;
+    reg  passed;
+    
+    // Sub module instances
+    mbar_w64_m8_c20_t20_l200_f4__entries__r_parity rsp_valid_r(
+        .d(rsp_valid_r__d),
+        .q(rsp_valid_r__q),
+        .clock(rsp_valid_r__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r rsp_warp_r(
+        .d(rsp_warp_r__d),
+        .q(rsp_warp_r__q),
+        .clock(rsp_warp_r__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r rsp_op_r(
+        .d(rsp_op_r__d),
+        .q(rsp_op_r__q),
+        .clock(rsp_op_r__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__r_parity rsp_token_r(
+        .d(rsp_token_r__d),
+        .q(rsp_token_r__q),
+        .clock(rsp_token_r__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__r_parity rsp_done_r(
+        .d(rsp_done_r__d),
+        .q(rsp_done_r__q),
+        .clock(rsp_done_r__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__r_parity rsp_suspended_r(
+        .d(rsp_suspended_r__d),
+        .q(rsp_suspended_r__q),
+        .clock(rsp_suspended_r__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__r_parity err_r(
+        .d(err_r__d),
+        .q(err_r__q),
+        .clock(err_r__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__arb__pp err_src_r(
+        .d(err_src_r__d),
+        .q(err_src_r__q),
+        .clock(err_src_r__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r err_cause_r(
+        .d(err_cause_r__d),
+        .q(err_cause_r__q),
+        .clock(err_cause_r__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rsp_valid_r__clock = clock;
+        rsp_warp_r__clock = clock;
+        rsp_op_r__clock = clock;
+        rsp_token_r__clock = clock;
+        rsp_done_r__clock = clock;
+        rsp_suspended_r__clock = clock;
+        err_r__clock = clock;
+        err_src_r__clock = clock;
+        err_cause_r__clock = clock;
+        rsp_valid_r__d = rsp_valid_r__q;
+        rsp_warp_r__d = rsp_warp_r__q;
+        rsp_op_r__d = rsp_op_r__q;
+        rsp_token_r__d = rsp_token_r__q;
+        rsp_done_r__d = rsp_done_r__q;
+        rsp_suspended_r__d = rsp_suspended_r__q;
+        err_r__d = err_r__q;
+        err_src_r__d = err_src_r__q;
+        err_cause_r__d = err_cause_r__q;
+        is_init = op_code == c_init;
+        is_inval = op_code == c_inval;
+        is_try = op_code == c_try;
+        is_wait = is_try | (op_code == c_test);
+        is_modify = (op_code >= c_arrive) & (op_code <= c_complete);
+        count_bad = (op_count == zero_count) | (op_count > max_count);
+        pre_cause = 32'h0;
+        passed = 1'b0;
+        if (op_code > c_try) begin
+            pre_cause = k_reserved;
+        end
+        else if (is_op & warp_susp) begin
+            pre_cause = k_suspended;
+        end
+        else if (is_init) begin
+            if (count_bad) begin
+                pre_cause = k_bad_count;
+            end
+            else if (waiters_on) begin
+                pre_cause = k_waiters;
+            end
+            else begin
+                passed = 1'b1;
+            end
+        end
+        else if (~op_e_valid) begin
+            pre_cause = k_uninit;
+        end
+        else if (is_inval) begin
+            if (waiters_on) begin
+                pre_cause = k_waiters;
+            end
+            else begin
+                passed = 1'b1;
+            end
+        end
+        else begin
+            passed = 1'b1;
+        end
+        op_act = op_valid & passed & (is_init | is_inval | is_modify);
+        op_init = is_init;
+        op_inval = is_inval;
+        op_arrive = (op_code >= c_arrive) & (op_code <= c_arrive_tx);
+        op_drop = op_code == c_drop;
+        op_tx_up = (op_code == c_arrive_tx) | (op_code == c_expect);
+        op_tx_dn = op_code == c_complete;
+        cause_op = pre_cause;
+        if (passed) begin
+            cause_op = op_cause;
+        end
+        op_ok = op_valid & ~|cause_op;
+        try_go = op_valid & is_op & is_try;
+        susp_go = op_valid & is_op & is_try & ~warp_susp & op_e_valid & (op_e_parity == op_parity);
+        rsp_valid_r__d = op_valid & is_op;
+        rsp_warp_r__d = 32'h0;
+        rsp_op_r__d = 32'h0;
+        if (op_valid & is_op) begin
+            rsp_warp_r__d = op_warp;
+            rsp_op_r__d = op_code;
+        end
+        rsp_token_r__d = is_op & op_ok & op_arrive & op_e_parity;
+        rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);
+        rsp_suspended_r__d = susp_go;
+        err_r__d = 1'b0;
+        err_src_r__d = 32'h0;
+        err_cause_r__d = 32'h0;
+        if (op_valid & |cause_op) begin
+            err_r__d = 1'b1;
+            err_src_r__d = port;
+            err_cause_r__d = cause_op;
+        end
+        if (reset) begin
+            rsp_valid_r__d = 1'b0;
+            rsp_warp_r__d = 32'h0;
+            rsp_op_r__d = 32'h0;
+            rsp_token_r__d = 1'b0;
+            rsp_done_r__d = 1'b0;
+            rsp_suspended_r__d = 1'b0;
+            err_r__d = 1'b0;
+            err_src_r__d = 32'h0;
+            err_cause_r__d = 32'h0;
+        end
+        rsp_valid = rsp_valid_r__q;
+        rsp_warp = rsp_warp_r__q;
+        rsp_op = rsp_op_r__q;
+        rsp_token = rsp_token_r__q;
+        rsp_done = rsp_done_r__q;
+        rsp_suspended = rsp_suspended_r__q;
+        err = err_r__q;
+        err_src = err_src_r__q;
+        err_cause = err_cause_r__q;
+    end
+    
+endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port
+
+
+module mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r
+
+
+module mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r
+
+
+module mbar_w64_m8_c20_t20_l200_f4__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_entry,ctx_bytes,rarv_entry,rarv_count,valid,port,warp,code,entry,count,tx,parity,entry_in);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  g_op;
+    input wire  g_ctx;
+    input wire  g_rarv;
+    input wire  [5:0] op_warp;
+    input wire  [3:0] op_code;
+    input wire  [2:0] op_entry;
+    input wire  [20:0] op_count;
+    input wire  [20:0] op_tx;
+    input wire  op_parity;
+    input wire  [2:0] ctx_entry;
+    input wire  [20:0] ctx_bytes;
+    input wire  [2:0] rarv_entry;
+    input wire  [20:0] rarv_count;
+    output reg  valid;
+    output reg  [1:0] port;
+    output reg  [5:0] warp;
+    output reg  [3:0] code;
+    output reg  [2:0] entry;
+    output reg  [20:0] count;
+    output reg  [20:0] tx;
+    output reg  parity;
+    output reg  [2:0] entry_in;
+    
+    // Constant declarations
+    localparam  c_complete = 4'h6;
+    localparam  c_arrive = 4'h2;
+    localparam  s_op = 2'b0;
+    localparam  s_ctx = 2'b1;
+    localparam  s_rarv = 2'b10;
+    
+    // Stub signals
+    reg  valid_q__d;
+    wire  valid_q__q;
+    reg  valid_q__clock;
+    reg  [1:0] port_q__d;
+    wire  [1:0] port_q__q;
+    reg  port_q__clock;
+    reg  [5:0] warp_q__d;
+    wire  [5:0] warp_q__q;
+    reg  warp_q__clock;
+    reg  [3:0] code_q__d;
+    wire  [3:0] code_q__q;
+    reg  code_q__clock;
+    reg  [2:0] entry_q__d;
+    wire  [2:0] entry_q__q;
+    reg  entry_q__clock;
+    reg  [20:0] count_q__d;
+    wire  [20:0] count_q__q;
+    reg  count_q__clock;
+    reg  [20:0] tx_q__d;
+    wire  [20:0] tx_q__q;
+    reg  tx_q__clock;
+    reg  parity_q__d;
+    wire  parity_q__q;
+    reg  parity_q__clock;
+    
+    // Sub module instances
+    mbar_w64_m8_c20_t20_l200_f4__entries__r_parity valid_q(
+        .d(valid_q__d),
+        .q(valid_q__q),
+        .clock(valid_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__arb__pp port_q(
+        .d(port_q__d),
+        .q(port_q__q),
+        .clock(port_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r warp_q(
+        .d(warp_q__d),
+        .q(warp_q__q),
+        .clock(warp_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r code_q(
+        .d(code_q__d),
+        .q(code_q__q),
+        .clock(code_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q entry_q(
+        .d(entry_q__d),
+        .q(entry_q__q),
+        .clock(entry_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 count_q(
+        .d(count_q__d),
+        .q(count_q__q),
+        .clock(count_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx_q(
+        .d(tx_q__d),
+        .q(tx_q__q),
+        .clock(tx_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__r_parity parity_q(
+        .d(parity_q__d),
+        .q(parity_q__q),
+        .clock(parity_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        valid_q__clock = clock;
+        port_q__clock = clock;
+        warp_q__clock = clock;
+        code_q__clock = clock;
+        entry_q__clock = clock;
+        count_q__clock = clock;
+        tx_q__clock = clock;
+        parity_q__clock = clock;
+        valid_q__d = valid_q__q;
+        port_q__d = port_q__q;
+        warp_q__d = warp_q__q;
+        code_q__d = code_q__q;
+        entry_q__d = entry_q__q;
+        count_q__d = count_q__q;
+        tx_q__d = tx_q__q;
+        parity_q__d = parity_q__q;
+        valid_q__d = (g_op | g_ctx | g_rarv) & ~reset;
+        port_q__d = s_op;
+        warp_q__d = op_warp;
+        code_q__d = op_code;
+        entry_q__d = op_entry;
+        count_q__d = op_count;
+        tx_q__d = op_tx;
+        parity_q__d = op_parity;
+        if (g_ctx) begin
+            port_q__d = s_ctx;
+            warp_q__d = 32'h0;
+            code_q__d = c_complete;
+            entry_q__d = ctx_entry;
+            count_q__d = 32'h0;
+            tx_q__d = ctx_bytes;
+            parity_q__d = 1'b0;
+        end
+        if (g_rarv) begin
+            port_q__d = s_rarv;
+            warp_q__d = 32'h0;
+            code_q__d = c_arrive;
+            entry_q__d = rarv_entry;
+            count_q__d = rarv_count;
+            tx_q__d = 32'h0;
+            parity_q__d = 1'b0;
+        end
+        entry_in = entry_q__d;
+        valid = valid_q__q;
+        port = port_q__q;
+        warp = warp_q__q;
+        code = code_q__q;
+        entry = entry_q__q;
+        count = count_q__q;
+        tx = tx_q__q;
+        parity = parity_q__q;
+    end
+    
+endmodule // mbar_w64_m8_c20_t20_l200_f4__req
+
+
+module mbar_w64_m8_c20_t20_l200_f4__req__entry_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w64_m8_c20_t20_l200_f4__req__entry_q
+
+
+module mbar_w64_m8_c20_t20_l200_f4__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
     
     // Module arguments
     input wire  act;
@@ -644,1039 +1614,10 @@ module mbar_w64_m8_c20_t20_l200_f4__ctx_step(act,init,inval,arrive,drop,tx_up,tx
         end
     end
     
-endmodule // mbar_w64_m8_c20_t20_l200_f4__ctx_step
+endmodule // mbar_w64_m8_c20_t20_l200_f4__step
 
 
-module mbar_w64_m8_c20_t20_l200_f4__entries(clock,reset,ctx_entry,rarv_entry,op_entry,ctx_e_valid,ctx_e_parity,ctx_e_pending,ctx_e_expected,ctx_e_tx,rarv_e_valid,rarv_e_parity,rarv_e_pending,rarv_e_expected,rarv_e_tx,op_e_valid,op_e_parity,op_e_pending,op_e_expected,op_e_tx,ctx_n_valid,ctx_n_parity,ctx_n_pending,ctx_n_expected,ctx_n_tx,rarv_n_valid,rarv_n_parity,rarv_n_pending,rarv_n_expected,rarv_n_tx,op_n_valid,op_n_parity,op_n_pending,op_n_expected,op_n_tx);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [2:0] ctx_entry;
-    input wire  [2:0] rarv_entry;
-    input wire  [2:0] op_entry;
-    output reg  ctx_e_valid;
-    output reg  ctx_e_parity;
-    output reg  [20:0] ctx_e_pending;
-    output reg  [20:0] ctx_e_expected;
-    output reg  [20:0] ctx_e_tx;
-    output reg  rarv_e_valid;
-    output reg  rarv_e_parity;
-    output reg  [20:0] rarv_e_pending;
-    output reg  [20:0] rarv_e_expected;
-    output reg  [20:0] rarv_e_tx;
-    output reg  op_e_valid;
-    output reg  op_e_parity;
-    output reg  [20:0] op_e_pending;
-    output reg  [20:0] op_e_expected;
-    output reg  [20:0] op_e_tx;
-    input wire  ctx_n_valid;
-    input wire  ctx_n_parity;
-    input wire  [20:0] ctx_n_pending;
-    input wire  [20:0] ctx_n_expected;
-    input wire  [20:0] ctx_n_tx;
-    input wire  rarv_n_valid;
-    input wire  rarv_n_parity;
-    input wire  [20:0] rarv_n_pending;
-    input wire  [20:0] rarv_n_expected;
-    input wire  [20:0] rarv_n_tx;
-    input wire  op_n_valid;
-    input wire  op_n_parity;
-    input wire  [20:0] op_n_pending;
-    input wire  [20:0] op_n_expected;
-    input wire  [20:0] op_n_tx;
-    
-    // Stub signals
-    reg  [7:0] valid__d;
-    wire  [7:0] valid__q;
-    reg  valid__clock;
-    reg  [7:0] parity__d;
-    wire  [7:0] parity__q;
-    reg  parity__clock;
-    reg  [20:0] pending__0__d;
-    wire  [20:0] pending__0__q;
-    reg  pending__0__clock;
-    reg  [20:0] pending__1__d;
-    wire  [20:0] pending__1__q;
-    reg  pending__1__clock;
-    reg  [20:0] pending__2__d;
-    wire  [20:0] pending__2__q;
-    reg  pending__2__clock;
-    reg  [20:0] pending__3__d;
-    wire  [20:0] pending__3__q;
-    reg  pending__3__clock;
-    reg  [20:0] pending__4__d;
-    wire  [20:0] pending__4__q;
-    reg  pending__4__clock;
-    reg  [20:0] pending__5__d;
-    wire  [20:0] pending__5__q;
-    reg  pending__5__clock;
-    reg  [20:0] pending__6__d;
-    wire  [20:0] pending__6__q;
-    reg  pending__6__clock;
-    reg  [20:0] pending__7__d;
-    wire  [20:0] pending__7__q;
-    reg  pending__7__clock;
-    reg  [20:0] expected__0__d;
-    wire  [20:0] expected__0__q;
-    reg  expected__0__clock;
-    reg  [20:0] expected__1__d;
-    wire  [20:0] expected__1__q;
-    reg  expected__1__clock;
-    reg  [20:0] expected__2__d;
-    wire  [20:0] expected__2__q;
-    reg  expected__2__clock;
-    reg  [20:0] expected__3__d;
-    wire  [20:0] expected__3__q;
-    reg  expected__3__clock;
-    reg  [20:0] expected__4__d;
-    wire  [20:0] expected__4__q;
-    reg  expected__4__clock;
-    reg  [20:0] expected__5__d;
-    wire  [20:0] expected__5__q;
-    reg  expected__5__clock;
-    reg  [20:0] expected__6__d;
-    wire  [20:0] expected__6__q;
-    reg  expected__6__clock;
-    reg  [20:0] expected__7__d;
-    wire  [20:0] expected__7__q;
-    reg  expected__7__clock;
-    reg  [20:0] tx__0__d;
-    wire  [20:0] tx__0__q;
-    reg  tx__0__clock;
-    reg  [20:0] tx__1__d;
-    wire  [20:0] tx__1__q;
-    reg  tx__1__clock;
-    reg  [20:0] tx__2__d;
-    wire  [20:0] tx__2__q;
-    reg  tx__2__clock;
-    reg  [20:0] tx__3__d;
-    wire  [20:0] tx__3__q;
-    reg  tx__3__clock;
-    reg  [20:0] tx__4__d;
-    wire  [20:0] tx__4__q;
-    reg  tx__4__clock;
-    reg  [20:0] tx__5__d;
-    wire  [20:0] tx__5__q;
-    reg  tx__5__clock;
-    reg  [20:0] tx__6__d;
-    wire  [20:0] tx__6__q;
-    reg  tx__6__clock;
-    reg  [20:0] tx__7__d;
-    wire  [20:0] tx__7__q;
-    reg  tx__7__clock;
-    
-    // Local signals
-    reg  [7:0] valid_n;
-    reg  [7:0] parity_n;
-    
-    // Sub module instances
-    mbar_w64_m8_c20_t20_l200_f4__entries__parity valid(
-        .d(valid__d),
-        .q(valid__q),
-        .clock(valid__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__parity parity(
-        .d(parity__d),
-        .q(parity__q),
-        .clock(parity__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__0(
-        .d(pending__0__d),
-        .q(pending__0__q),
-        .clock(pending__0__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__1(
-        .d(pending__1__d),
-        .q(pending__1__q),
-        .clock(pending__1__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__2(
-        .d(pending__2__d),
-        .q(pending__2__q),
-        .clock(pending__2__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__3(
-        .d(pending__3__d),
-        .q(pending__3__q),
-        .clock(pending__3__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__4(
-        .d(pending__4__d),
-        .q(pending__4__q),
-        .clock(pending__4__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__5(
-        .d(pending__5__d),
-        .q(pending__5__q),
-        .clock(pending__5__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__6(
-        .d(pending__6__d),
-        .q(pending__6__q),
-        .clock(pending__6__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 pending__7(
-        .d(pending__7__d),
-        .q(pending__7__q),
-        .clock(pending__7__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__0(
-        .d(expected__0__d),
-        .q(expected__0__q),
-        .clock(expected__0__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__1(
-        .d(expected__1__d),
-        .q(expected__1__q),
-        .clock(expected__1__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__2(
-        .d(expected__2__d),
-        .q(expected__2__q),
-        .clock(expected__2__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__3(
-        .d(expected__3__d),
-        .q(expected__3__q),
-        .clock(expected__3__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__4(
-        .d(expected__4__d),
-        .q(expected__4__q),
-        .clock(expected__4__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__5(
-        .d(expected__5__d),
-        .q(expected__5__q),
-        .clock(expected__5__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__6(
-        .d(expected__6__d),
-        .q(expected__6__q),
-        .clock(expected__6__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 expected__7(
-        .d(expected__7__d),
-        .q(expected__7__q),
-        .clock(expected__7__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__0(
-        .d(tx__0__d),
-        .q(tx__0__q),
-        .clock(tx__0__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__1(
-        .d(tx__1__d),
-        .q(tx__1__q),
-        .clock(tx__1__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__2(
-        .d(tx__2__d),
-        .q(tx__2__q),
-        .clock(tx__2__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__3(
-        .d(tx__3__d),
-        .q(tx__3__q),
-        .clock(tx__3__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__4(
-        .d(tx__4__d),
-        .q(tx__4__q),
-        .clock(tx__4__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__5(
-        .d(tx__5__d),
-        .q(tx__5__q),
-        .clock(tx__5__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__6(
-        .d(tx__6__d),
-        .q(tx__6__q),
-        .clock(tx__6__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__entries__expected__0 tx__7(
-        .d(tx__7__d),
-        .q(tx__7__q),
-        .clock(tx__7__clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        valid__clock = clock;
-        parity__clock = clock;
-        valid__d = valid__q;
-        parity__d = parity__q;
-        pending__0__clock = clock;
-        expected__0__clock = clock;
-        tx__0__clock = clock;
-        pending__1__clock = clock;
-        expected__1__clock = clock;
-        tx__1__clock = clock;
-        pending__2__clock = clock;
-        expected__2__clock = clock;
-        tx__2__clock = clock;
-        pending__3__clock = clock;
-        expected__3__clock = clock;
-        tx__3__clock = clock;
-        pending__4__clock = clock;
-        expected__4__clock = clock;
-        tx__4__clock = clock;
-        pending__5__clock = clock;
-        expected__5__clock = clock;
-        tx__5__clock = clock;
-        pending__6__clock = clock;
-        expected__6__clock = clock;
-        tx__6__clock = clock;
-        pending__7__clock = clock;
-        expected__7__clock = clock;
-        tx__7__clock = clock;
-        ctx_e_valid = valid__q[ctx_entry];
-        ctx_e_parity = parity__q[ctx_entry];
-        rarv_e_valid = valid__q[rarv_entry];
-        rarv_e_parity = parity__q[rarv_entry];
-        op_e_valid = valid__q[op_entry];
-        op_e_parity = parity__q[op_entry];
-        ctx_e_pending = 32'h0;
-        ctx_e_expected = 32'h0;
-        ctx_e_tx = 32'h0;
-        rarv_e_pending = 32'h0;
-        rarv_e_expected = 32'h0;
-        rarv_e_tx = 32'h0;
-        op_e_pending = 32'h0;
-        op_e_expected = 32'h0;
-        op_e_tx = 32'h0;
-        if (ctx_entry == 0) begin
-            ctx_e_pending = pending__0__q;
-            ctx_e_expected = expected__0__q;
-            ctx_e_tx = tx__0__q;
-        end
-        if (rarv_entry == 0) begin
-            rarv_e_pending = pending__0__q;
-            rarv_e_expected = expected__0__q;
-            rarv_e_tx = tx__0__q;
-        end
-        if (op_entry == 0) begin
-            op_e_pending = pending__0__q;
-            op_e_expected = expected__0__q;
-            op_e_tx = tx__0__q;
-        end
-        if (ctx_entry == 1) begin
-            ctx_e_pending = pending__1__q;
-            ctx_e_expected = expected__1__q;
-            ctx_e_tx = tx__1__q;
-        end
-        if (rarv_entry == 1) begin
-            rarv_e_pending = pending__1__q;
-            rarv_e_expected = expected__1__q;
-            rarv_e_tx = tx__1__q;
-        end
-        if (op_entry == 1) begin
-            op_e_pending = pending__1__q;
-            op_e_expected = expected__1__q;
-            op_e_tx = tx__1__q;
-        end
-        if (ctx_entry == 2) begin
-            ctx_e_pending = pending__2__q;
-            ctx_e_expected = expected__2__q;
-            ctx_e_tx = tx__2__q;
-        end
-        if (rarv_entry == 2) begin
-            rarv_e_pending = pending__2__q;
-            rarv_e_expected = expected__2__q;
-            rarv_e_tx = tx__2__q;
-        end
-        if (op_entry == 2) begin
-            op_e_pending = pending__2__q;
-            op_e_expected = expected__2__q;
-            op_e_tx = tx__2__q;
-        end
-        if (ctx_entry == 3) begin
-            ctx_e_pending = pending__3__q;
-            ctx_e_expected = expected__3__q;
-            ctx_e_tx = tx__3__q;
-        end
-        if (rarv_entry == 3) begin
-            rarv_e_pending = pending__3__q;
-            rarv_e_expected = expected__3__q;
-            rarv_e_tx = tx__3__q;
-        end
-        if (op_entry == 3) begin
-            op_e_pending = pending__3__q;
-            op_e_expected = expected__3__q;
-            op_e_tx = tx__3__q;
-        end
-        if (ctx_entry == 4) begin
-            ctx_e_pending = pending__4__q;
-            ctx_e_expected = expected__4__q;
-            ctx_e_tx = tx__4__q;
-        end
-        if (rarv_entry == 4) begin
-            rarv_e_pending = pending__4__q;
-            rarv_e_expected = expected__4__q;
-            rarv_e_tx = tx__4__q;
-        end
-        if (op_entry == 4) begin
-            op_e_pending = pending__4__q;
-            op_e_expected = expected__4__q;
-            op_e_tx = tx__4__q;
-        end
-        if (ctx_entry == 5) begin
-            ctx_e_pending = pending__5__q;
-            ctx_e_expected = expected__5__q;
-            ctx_e_tx = tx__5__q;
-        end
-        if (rarv_entry == 5) begin
-            rarv_e_pending = pending__5__q;
-            rarv_e_expected = expected__5__q;
-            rarv_e_tx = tx__5__q;
-        end
-        if (op_entry == 5) begin
-            op_e_pending = pending__5__q;
-            op_e_expected = expected__5__q;
-            op_e_tx = tx__5__q;
-        end
-        if (ctx_entry == 6) begin
-            ctx_e_pending = pending__6__q;
-            ctx_e_expected = expected__6__q;
-            ctx_e_tx = tx__6__q;
-        end
-        if (rarv_entry == 6) begin
-            rarv_e_pending = pending__6__q;
-            rarv_e_expected = expected__6__q;
-            rarv_e_tx = tx__6__q;
-        end
-        if (op_entry == 6) begin
-            op_e_pending = pending__6__q;
-            op_e_expected = expected__6__q;
-            op_e_tx = tx__6__q;
-        end
-        if (ctx_entry == 7) begin
-            ctx_e_pending = pending__7__q;
-            ctx_e_expected = expected__7__q;
-            ctx_e_tx = tx__7__q;
-        end
-        if (rarv_entry == 7) begin
-            rarv_e_pending = pending__7__q;
-            rarv_e_expected = expected__7__q;
-            rarv_e_tx = tx__7__q;
-        end
-        if (op_entry == 7) begin
-            op_e_pending = pending__7__q;
-            op_e_expected = expected__7__q;
-            op_e_tx = tx__7__q;
-        end
-        if (rarv_entry == ctx_entry) begin
-            rarv_e_valid = ctx_n_valid;
-            rarv_e_parity = ctx_n_parity;
-            rarv_e_pending = ctx_n_pending;
-            rarv_e_expected = ctx_n_expected;
-            rarv_e_tx = ctx_n_tx;
-        end
-        if (op_entry == rarv_entry) begin
-            op_e_valid = rarv_n_valid;
-            op_e_parity = rarv_n_parity;
-            op_e_pending = rarv_n_pending;
-            op_e_expected = rarv_n_expected;
-            op_e_tx = rarv_n_tx;
-        end
-        else if (op_entry == ctx_entry) begin
-            op_e_valid = ctx_n_valid;
-            op_e_parity = ctx_n_parity;
-            op_e_pending = ctx_n_pending;
-            op_e_expected = ctx_n_expected;
-            op_e_tx = ctx_n_tx;
-        end
-        valid_n = valid__q;
-        parity_n = parity__q;
-        pending__0__d = pending__0__q;
-        expected__0__d = expected__0__q;
-        tx__0__d = tx__0__q;
-        if (op_entry == 0) begin
-            valid_n = (valid_n & ~(1 << (0)) | ((op_n_valid) << (0)));
-            parity_n = (parity_n & ~(1 << (0)) | ((op_n_parity) << (0)));
-            pending__0__d = op_n_pending;
-            expected__0__d = op_n_expected;
-            tx__0__d = op_n_tx;
-        end
-        else if (rarv_entry == 0) begin
-            valid_n = (valid_n & ~(1 << (0)) | ((rarv_n_valid) << (0)));
-            parity_n = (parity_n & ~(1 << (0)) | ((rarv_n_parity) << (0)));
-            pending__0__d = rarv_n_pending;
-            expected__0__d = rarv_n_expected;
-            tx__0__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 0) begin
-            valid_n = (valid_n & ~(1 << (0)) | ((ctx_n_valid) << (0)));
-            parity_n = (parity_n & ~(1 << (0)) | ((ctx_n_parity) << (0)));
-            pending__0__d = ctx_n_pending;
-            expected__0__d = ctx_n_expected;
-            tx__0__d = ctx_n_tx;
-        end
-        pending__1__d = pending__1__q;
-        expected__1__d = expected__1__q;
-        tx__1__d = tx__1__q;
-        if (op_entry == 1) begin
-            valid_n = (valid_n & ~(1 << (1)) | ((op_n_valid) << (1)));
-            parity_n = (parity_n & ~(1 << (1)) | ((op_n_parity) << (1)));
-            pending__1__d = op_n_pending;
-            expected__1__d = op_n_expected;
-            tx__1__d = op_n_tx;
-        end
-        else if (rarv_entry == 1) begin
-            valid_n = (valid_n & ~(1 << (1)) | ((rarv_n_valid) << (1)));
-            parity_n = (parity_n & ~(1 << (1)) | ((rarv_n_parity) << (1)));
-            pending__1__d = rarv_n_pending;
-            expected__1__d = rarv_n_expected;
-            tx__1__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 1) begin
-            valid_n = (valid_n & ~(1 << (1)) | ((ctx_n_valid) << (1)));
-            parity_n = (parity_n & ~(1 << (1)) | ((ctx_n_parity) << (1)));
-            pending__1__d = ctx_n_pending;
-            expected__1__d = ctx_n_expected;
-            tx__1__d = ctx_n_tx;
-        end
-        pending__2__d = pending__2__q;
-        expected__2__d = expected__2__q;
-        tx__2__d = tx__2__q;
-        if (op_entry == 2) begin
-            valid_n = (valid_n & ~(1 << (2)) | ((op_n_valid) << (2)));
-            parity_n = (parity_n & ~(1 << (2)) | ((op_n_parity) << (2)));
-            pending__2__d = op_n_pending;
-            expected__2__d = op_n_expected;
-            tx__2__d = op_n_tx;
-        end
-        else if (rarv_entry == 2) begin
-            valid_n = (valid_n & ~(1 << (2)) | ((rarv_n_valid) << (2)));
-            parity_n = (parity_n & ~(1 << (2)) | ((rarv_n_parity) << (2)));
-            pending__2__d = rarv_n_pending;
-            expected__2__d = rarv_n_expected;
-            tx__2__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 2) begin
-            valid_n = (valid_n & ~(1 << (2)) | ((ctx_n_valid) << (2)));
-            parity_n = (parity_n & ~(1 << (2)) | ((ctx_n_parity) << (2)));
-            pending__2__d = ctx_n_pending;
-            expected__2__d = ctx_n_expected;
-            tx__2__d = ctx_n_tx;
-        end
-        pending__3__d = pending__3__q;
-        expected__3__d = expected__3__q;
-        tx__3__d = tx__3__q;
-        if (op_entry == 3) begin
-            valid_n = (valid_n & ~(1 << (3)) | ((op_n_valid) << (3)));
-            parity_n = (parity_n & ~(1 << (3)) | ((op_n_parity) << (3)));
-            pending__3__d = op_n_pending;
-            expected__3__d = op_n_expected;
-            tx__3__d = op_n_tx;
-        end
-        else if (rarv_entry == 3) begin
-            valid_n = (valid_n & ~(1 << (3)) | ((rarv_n_valid) << (3)));
-            parity_n = (parity_n & ~(1 << (3)) | ((rarv_n_parity) << (3)));
-            pending__3__d = rarv_n_pending;
-            expected__3__d = rarv_n_expected;
-            tx__3__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 3) begin
-            valid_n = (valid_n & ~(1 << (3)) | ((ctx_n_valid) << (3)));
-            parity_n = (parity_n & ~(1 << (3)) | ((ctx_n_parity) << (3)));
-            pending__3__d = ctx_n_pending;
-            expected__3__d = ctx_n_expected;
-            tx__3__d = ctx_n_tx;
-        end
-        pending__4__d = pending__4__q;
-        expected__4__d = expected__4__q;
-        tx__4__d = tx__4__q;
-        if (op_entry == 4) begin
-            valid_n = (valid_n & ~(1 << (4)) | ((op_n_valid) << (4)));
-            parity_n = (parity_n & ~(1 << (4)) | ((op_n_parity) << (4)));
-            pending__4__d = op_n_pending;
-            expected__4__d = op_n_expected;
-            tx__4__d = op_n_tx;
-        end
-        else if (rarv_entry == 4) begin
-            valid_n = (valid_n & ~(1 << (4)) | ((rarv_n_valid) << (4)));
-            parity_n = (parity_n & ~(1 << (4)) | ((rarv_n_parity) << (4)));
-            pending__4__d = rarv_n_pending;
-            expected__4__d = rarv_n_expected;
-            tx__4__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 4) begin
-            valid_n = (valid_n & ~(1 << (4)) | ((ctx_n_valid) << (4)));
-            parity_n = (parity_n & ~(1 << (4)) | ((ctx_n_parity) << (4)));
-            pending__4__d = ctx_n_pending;
-            expected__4__d = ctx_n_expected;
-            tx__4__d = ctx_n_tx;
-        end
-        pending__5__d = pending__5__q;
-        expected__5__d = expected__5__q;
-        tx__5__d = tx__5__q;
-        if (op_entry == 5) begin
-            valid_n = (valid_n & ~(1 << (5)) | ((op_n_valid) << (5)));
-            parity_n = (parity_n & ~(1 << (5)) | ((op_n_parity) << (5)));
-            pending__5__d = op_n_pending;
-            expected__5__d = op_n_expected;
-            tx__5__d = op_n_tx;
-        end
-        else if (rarv_entry == 5) begin
-            valid_n = (valid_n & ~(1 << (5)) | ((rarv_n_valid) << (5)));
-            parity_n = (parity_n & ~(1 << (5)) | ((rarv_n_parity) << (5)));
-            pending__5__d = rarv_n_pending;
-            expected__5__d = rarv_n_expected;
-            tx__5__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 5) begin
-            valid_n = (valid_n & ~(1 << (5)) | ((ctx_n_valid) << (5)));
-            parity_n = (parity_n & ~(1 << (5)) | ((ctx_n_parity) << (5)));
-            pending__5__d = ctx_n_pending;
-            expected__5__d = ctx_n_expected;
-            tx__5__d = ctx_n_tx;
-        end
-        pending__6__d = pending__6__q;
-        expected__6__d = expected__6__q;
-        tx__6__d = tx__6__q;
-        if (op_entry == 6) begin
-            valid_n = (valid_n & ~(1 << (6)) | ((op_n_valid) << (6)));
-            parity_n = (parity_n & ~(1 << (6)) | ((op_n_parity) << (6)));
-            pending__6__d = op_n_pending;
-            expected__6__d = op_n_expected;
-            tx__6__d = op_n_tx;
-        end
-        else if (rarv_entry == 6) begin
-            valid_n = (valid_n & ~(1 << (6)) | ((rarv_n_valid) << (6)));
-            parity_n = (parity_n & ~(1 << (6)) | ((rarv_n_parity) << (6)));
-            pending__6__d = rarv_n_pending;
-            expected__6__d = rarv_n_expected;
-            tx__6__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 6) begin
-            valid_n = (valid_n & ~(1 << (6)) | ((ctx_n_valid) << (6)));
-            parity_n = (parity_n & ~(1 << (6)) | ((ctx_n_parity) << (6)));
-            pending__6__d = ctx_n_pending;
-            expected__6__d = ctx_n_expected;
-            tx__6__d = ctx_n_tx;
-        end
-        pending__7__d = pending__7__q;
-        expected__7__d = expected__7__q;
-        tx__7__d = tx__7__q;
-        if (op_entry == 7) begin
-            valid_n = (valid_n & ~(1 << (7)) | ((op_n_valid) << (7)));
-            parity_n = (parity_n & ~(1 << (7)) | ((op_n_parity) << (7)));
-            pending__7__d = op_n_pending;
-            expected__7__d = op_n_expected;
-            tx__7__d = op_n_tx;
-        end
-        else if (rarv_entry == 7) begin
-            valid_n = (valid_n & ~(1 << (7)) | ((rarv_n_valid) << (7)));
-            parity_n = (parity_n & ~(1 << (7)) | ((rarv_n_parity) << (7)));
-            pending__7__d = rarv_n_pending;
-            expected__7__d = rarv_n_expected;
-            tx__7__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 7) begin
-            valid_n = (valid_n & ~(1 << (7)) | ((ctx_n_valid) << (7)));
-            parity_n = (parity_n & ~(1 << (7)) | ((ctx_n_parity) << (7)));
-            pending__7__d = ctx_n_pending;
-            expected__7__d = ctx_n_expected;
-            tx__7__d = ctx_n_tx;
-        end
-        valid__d = valid_n;
-        parity__d = parity_n;
-        if (reset) begin
-            valid__d = 32'h0;
-            parity__d = 32'h0;
-        end
-    end
-    
-endmodule // mbar_w64_m8_c20_t20_l200_f4__entries
-
-
-module mbar_w64_m8_c20_t20_l200_f4__entries__expected__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c20_t20_l200_f4__entries__expected__0
-
-
-module mbar_w64_m8_c20_t20_l200_f4__entries__parity(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c20_t20_l200_f4__entries__parity
-
-
-module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  op_valid;
-    input wire  [5:0] op_warp;
-    input wire  [3:0] op_code;
-    input wire  [20:0] op_count;
-    input wire  op_parity;
-    input wire  op_e_valid;
-    input wire  op_e_parity;
-    input wire  warp_susp;
-    input wire  waiters_on;
-    input wire  [3:0] op_cause;
-    input wire  [3:0] ctx_cause;
-    input wire  [3:0] rarv_cause;
-    output reg  op_act;
-    output reg  op_init;
-    output reg  op_inval;
-    output reg  op_arrive;
-    output reg  op_drop;
-    output reg  op_tx_up;
-    output reg  op_tx_dn;
-    output reg  susp_go;
-    output reg  rsp_valid;
-    output reg  [5:0] rsp_warp;
-    output reg  [3:0] rsp_op;
-    output reg  rsp_token;
-    output reg  rsp_done;
-    output reg  rsp_suspended;
-    output reg  err;
-    output reg  [1:0] err_src;
-    output reg  [3:0] err_cause;
-    
-    // Constant declarations
-    localparam  c_init = 4'h0;
-    localparam  c_inval = 4'h1;
-    localparam  c_arrive = 4'h2;
-    localparam  c_drop = 4'h3;
-    localparam  c_arrive_tx = 4'h4;
-    localparam  c_expect = 4'h5;
-    localparam  c_complete = 4'h6;
-    localparam  c_test = 4'h7;
-    localparam  c_try = 4'h8;
-    localparam  k_reserved = 4'h1;
-    localparam  k_suspended = 4'h2;
-    localparam  k_uninit = 4'h3;
-    localparam  k_bad_count = 4'h4;
-    localparam  k_waiters = 4'h7;
-    localparam  s_op = 2'b0;
-    localparam  s_ctx = 2'b1;
-    localparam  s_rarv = 2'b10;
-    localparam  max_count = 21'hfffff;
-    localparam  zero_count = 21'h0;
-    
-    // Stub signals
-    reg  rsp_valid_r__d;
-    wire  rsp_valid_r__q;
-    reg  rsp_valid_r__clock;
-    reg  [5:0] rsp_warp_r__d;
-    wire  [5:0] rsp_warp_r__q;
-    reg  rsp_warp_r__clock;
-    reg  [3:0] rsp_op_r__d;
-    wire  [3:0] rsp_op_r__q;
-    reg  rsp_op_r__clock;
-    reg  rsp_token_r__d;
-    wire  rsp_token_r__q;
-    reg  rsp_token_r__clock;
-    reg  rsp_done_r__d;
-    wire  rsp_done_r__q;
-    reg  rsp_done_r__clock;
-    reg  rsp_suspended_r__d;
-    wire  rsp_suspended_r__q;
-    reg  rsp_suspended_r__clock;
-    reg  err_r__d;
-    wire  err_r__q;
-    reg  err_r__clock;
-    reg  [1:0] err_src_r__d;
-    wire  [1:0] err_src_r__q;
-    reg  err_src_r__clock;
-    reg  [3:0] err_cause_r__d;
-    wire  [3:0] err_cause_r__q;
-    reg  err_cause_r__clock;
-    
-    // Local signals
-    reg  is_init;
-    reg  is_inval;
-    reg  is_wait;
-    reg  is_try;
-    reg  is_modify;
-    reg  count_bad;
-    reg  [3:0] pre_cause;
-    reg  [3:0] cause_op;
-    reg  op_ok;
-    reg  passed;
-    
-    // Sub module instances
-    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r rsp_valid_r(
-        .d(rsp_valid_r__d),
-        .q(rsp_valid_r__q),
-        .clock(rsp_valid_r__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r rsp_warp_r(
-        .d(rsp_warp_r__d),
-        .q(rsp_warp_r__q),
-        .clock(rsp_warp_r__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r rsp_op_r(
-        .d(rsp_op_r__d),
-        .q(rsp_op_r__q),
-        .clock(rsp_op_r__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r rsp_token_r(
-        .d(rsp_token_r__d),
-        .q(rsp_token_r__q),
-        .clock(rsp_token_r__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r rsp_done_r(
-        .d(rsp_done_r__d),
-        .q(rsp_done_r__q),
-        .clock(rsp_done_r__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r rsp_suspended_r(
-        .d(rsp_suspended_r__d),
-        .q(rsp_suspended_r__q),
-        .clock(rsp_suspended_r__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__op_port__err_r err_r(
-        .d(err_r__d),
-        .q(err_r__q),
-        .clock(err_r__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__op_port__err_src_r err_src_r(
-        .d(err_src_r__d),
-        .q(err_src_r__q),
-        .clock(err_src_r__clock)
-    );
-    mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r err_cause_r(
-        .d(err_cause_r__d),
-        .q(err_cause_r__q),
-        .clock(err_cause_r__clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        rsp_valid_r__clock = clock;
-        rsp_warp_r__clock = clock;
-        rsp_op_r__clock = clock;
-        rsp_token_r__clock = clock;
-        rsp_done_r__clock = clock;
-        rsp_suspended_r__clock = clock;
-        err_r__clock = clock;
-        err_src_r__clock = clock;
-        err_cause_r__clock = clock;
-        rsp_valid_r__d = rsp_valid_r__q;
-        rsp_warp_r__d = rsp_warp_r__q;
-        rsp_op_r__d = rsp_op_r__q;
-        rsp_token_r__d = rsp_token_r__q;
-        rsp_done_r__d = rsp_done_r__q;
-        rsp_suspended_r__d = rsp_suspended_r__q;
-        err_r__d = err_r__q;
-        err_src_r__d = err_src_r__q;
-        err_cause_r__d = err_cause_r__q;
-        is_init = op_code == c_init;
-        is_inval = op_code == c_inval;
-        is_try = op_code == c_try;
-        is_wait = is_try | (op_code == c_test);
-        is_modify = (op_code >= c_arrive) & (op_code <= c_complete);
-        count_bad = (op_count == zero_count) | (op_count > max_count);
-        pre_cause = 32'h0;
-        passed = 1'b0;
-        if (op_code > c_try) begin
-            pre_cause = k_reserved;
-        end
-        else if (warp_susp) begin
-            pre_cause = k_suspended;
-        end
-        else if (is_init) begin
-            if (count_bad) begin
-                pre_cause = k_bad_count;
-            end
-            else if (waiters_on) begin
-                pre_cause = k_waiters;
-            end
-            else begin
-                passed = 1'b1;
-            end
-        end
-        else if (~op_e_valid) begin
-            pre_cause = k_uninit;
-        end
-        else if (is_inval) begin
-            if (waiters_on) begin
-                pre_cause = k_waiters;
-            end
-            else begin
-                passed = 1'b1;
-            end
-        end
-        else begin
-            passed = 1'b1;
-        end
-        op_act = op_valid & passed & (is_init | is_inval | is_modify);
-        op_init = is_init;
-        op_inval = is_inval;
-        op_arrive = (op_code >= c_arrive) & (op_code <= c_arrive_tx);
-        op_drop = op_code == c_drop;
-        op_tx_up = (op_code == c_arrive_tx) | (op_code == c_expect);
-        op_tx_dn = op_code == c_complete;
-        cause_op = pre_cause;
-        if (passed) begin
-            cause_op = op_cause;
-        end
-        op_ok = op_valid & ~|cause_op;
-        susp_go = op_ok & is_try & (op_e_parity == op_parity);
-        rsp_valid_r__d = op_valid;
-        rsp_warp_r__d = 32'h0;
-        rsp_op_r__d = 32'h0;
-        if (op_valid) begin
-            rsp_warp_r__d = op_warp;
-            rsp_op_r__d = op_code;
-        end
-        rsp_token_r__d = op_ok & op_arrive & op_e_parity;
-        rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);
-        rsp_suspended_r__d = susp_go;
-        err_r__d = 1'b0;
-        err_src_r__d = 32'h0;
-        err_cause_r__d = 32'h0;
-        if (op_valid & |cause_op) begin
-            err_r__d = 1'b1;
-            err_src_r__d = s_op;
-            err_cause_r__d = cause_op;
-        end
-        else if (|ctx_cause) begin
-            err_r__d = 1'b1;
-            err_src_r__d = s_ctx;
-            err_cause_r__d = ctx_cause;
-        end
-        else if (|rarv_cause) begin
-            err_r__d = 1'b1;
-            err_src_r__d = s_rarv;
-            err_cause_r__d = rarv_cause;
-        end
-        if (reset) begin
-            rsp_valid_r__d = 1'b0;
-            rsp_warp_r__d = 32'h0;
-            rsp_op_r__d = 32'h0;
-            rsp_token_r__d = 1'b0;
-            rsp_done_r__d = 1'b0;
-            rsp_suspended_r__d = 1'b0;
-            err_r__d = 1'b0;
-            err_src_r__d = 32'h0;
-            err_cause_r__d = 32'h0;
-        end
-        rsp_valid = rsp_valid_r__q;
-        rsp_warp = rsp_warp_r__q;
-        rsp_op = rsp_op_r__q;
-        rsp_token = rsp_token_r__q;
-        rsp_done = rsp_done_r__q;
-        rsp_suspended = rsp_suspended_r__q;
-        err = err_r__q;
-        err_src = err_src_r__q;
-        err_cause = err_cause_r__q;
-    end
-    
-endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port
-
-
-module mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__err_cause_r
-
-
-module mbar_w64_m8_c20_t20_l200_f4__op_port__err_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__err_r
-
-
-module mbar_w64_m8_c20_t20_l200_f4__op_port__err_src_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__err_src_r
-
-
-module mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 6'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r
-
-
-module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -1685,14 +1626,9 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
     input wire  [2:0] op_entry;
     input wire  op_parity;
     input wire  susp_go;
-    input wire  ctx_complete;
-    input wire  [2:0] ctx_entry;
-    input wire  ctx_cpar;
-    input wire  rarv_complete;
-    input wire  [2:0] rarv_entry;
-    input wire  rarv_cpar;
-    input wire  op_complete;
-    input wire  op_cpar;
+    input wire  try_go;
+    input wire  c_complete;
+    input wire  c_cpar;
     input wire  [63:0] grant;
     output reg  [63:0] cand;
     output reg  warp_susp;
@@ -2201,322 +2137,322 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__0(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__1(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__2(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__3(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__4(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__5(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__6(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__7(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__8(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__9(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__10(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__11(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__12(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__13(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__14(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__15(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__16(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__16(
         .d(wentry__16__d),
         .q(wentry__16__q),
         .clock(wentry__16__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__17(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__17(
         .d(wentry__17__d),
         .q(wentry__17__q),
         .clock(wentry__17__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__18(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__18(
         .d(wentry__18__d),
         .q(wentry__18__q),
         .clock(wentry__18__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__19(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__19(
         .d(wentry__19__d),
         .q(wentry__19__q),
         .clock(wentry__19__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__20(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__20(
         .d(wentry__20__d),
         .q(wentry__20__q),
         .clock(wentry__20__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__21(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__21(
         .d(wentry__21__d),
         .q(wentry__21__q),
         .clock(wentry__21__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__22(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__22(
         .d(wentry__22__d),
         .q(wentry__22__q),
         .clock(wentry__22__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__23(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__23(
         .d(wentry__23__d),
         .q(wentry__23__q),
         .clock(wentry__23__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__24(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__24(
         .d(wentry__24__d),
         .q(wentry__24__q),
         .clock(wentry__24__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__25(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__25(
         .d(wentry__25__d),
         .q(wentry__25__q),
         .clock(wentry__25__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__26(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__26(
         .d(wentry__26__d),
         .q(wentry__26__q),
         .clock(wentry__26__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__27(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__27(
         .d(wentry__27__d),
         .q(wentry__27__q),
         .clock(wentry__27__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__28(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__28(
         .d(wentry__28__d),
         .q(wentry__28__q),
         .clock(wentry__28__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__29(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__29(
         .d(wentry__29__d),
         .q(wentry__29__q),
         .clock(wentry__29__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__30(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__30(
         .d(wentry__30__d),
         .q(wentry__30__q),
         .clock(wentry__30__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__31(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__31(
         .d(wentry__31__d),
         .q(wentry__31__q),
         .clock(wentry__31__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__32(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__32(
         .d(wentry__32__d),
         .q(wentry__32__q),
         .clock(wentry__32__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__33(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__33(
         .d(wentry__33__d),
         .q(wentry__33__q),
         .clock(wentry__33__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__34(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__34(
         .d(wentry__34__d),
         .q(wentry__34__q),
         .clock(wentry__34__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__35(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__35(
         .d(wentry__35__d),
         .q(wentry__35__q),
         .clock(wentry__35__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__36(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__36(
         .d(wentry__36__d),
         .q(wentry__36__q),
         .clock(wentry__36__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__37(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__37(
         .d(wentry__37__d),
         .q(wentry__37__q),
         .clock(wentry__37__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__38(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__38(
         .d(wentry__38__d),
         .q(wentry__38__q),
         .clock(wentry__38__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__39(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__39(
         .d(wentry__39__d),
         .q(wentry__39__q),
         .clock(wentry__39__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__40(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__40(
         .d(wentry__40__d),
         .q(wentry__40__q),
         .clock(wentry__40__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__41(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__41(
         .d(wentry__41__d),
         .q(wentry__41__q),
         .clock(wentry__41__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__42(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__42(
         .d(wentry__42__d),
         .q(wentry__42__q),
         .clock(wentry__42__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__43(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__43(
         .d(wentry__43__d),
         .q(wentry__43__q),
         .clock(wentry__43__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__44(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__44(
         .d(wentry__44__d),
         .q(wentry__44__q),
         .clock(wentry__44__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__45(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__45(
         .d(wentry__45__d),
         .q(wentry__45__q),
         .clock(wentry__45__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__46(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__46(
         .d(wentry__46__d),
         .q(wentry__46__q),
         .clock(wentry__46__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__47(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__47(
         .d(wentry__47__d),
         .q(wentry__47__q),
         .clock(wentry__47__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__48(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__48(
         .d(wentry__48__d),
         .q(wentry__48__q),
         .clock(wentry__48__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__49(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__49(
         .d(wentry__49__d),
         .q(wentry__49__q),
         .clock(wentry__49__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__50(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__50(
         .d(wentry__50__d),
         .q(wentry__50__q),
         .clock(wentry__50__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__51(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__51(
         .d(wentry__51__d),
         .q(wentry__51__q),
         .clock(wentry__51__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__52(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__52(
         .d(wentry__52__d),
         .q(wentry__52__q),
         .clock(wentry__52__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__53(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__53(
         .d(wentry__53__d),
         .q(wentry__53__q),
         .clock(wentry__53__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__54(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__54(
         .d(wentry__54__d),
         .q(wentry__54__q),
         .clock(wentry__54__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__55(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__55(
         .d(wentry__55__d),
         .q(wentry__55__q),
         .clock(wentry__55__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__56(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__56(
         .d(wentry__56__d),
         .q(wentry__56__q),
         .clock(wentry__56__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__57(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__57(
         .d(wentry__57__d),
         .q(wentry__57__q),
         .clock(wentry__57__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__58(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__58(
         .d(wentry__58__d),
         .q(wentry__58__q),
         .clock(wentry__58__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__59(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__59(
         .d(wentry__59__d),
         .q(wentry__59__q),
         .clock(wentry__59__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__60(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__60(
         .d(wentry__60__d),
         .q(wentry__60__q),
         .clock(wentry__60__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__61(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__61(
         .d(wentry__61__d),
         .q(wentry__61__q),
         .clock(wentry__61__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__62(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__62(
         .d(wentry__62__d),
         .q(wentry__62__q),
         .clock(wentry__62__clock)
     );
-    mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0 wentry__63(
+    mbar_w64_m8_c20_t20_l200_f4__req__entry_q wentry__63(
         .d(wentry__63__d),
         .q(wentry__63__q),
         .clock(wentry__63__clock)
@@ -2879,7 +2815,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[0] & (wentry__0__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__0__q) & (ctx_cpar == wparity__q[0])) | (rarv_complete & (rarv_entry == wentry__0__q) & (rarv_cpar == wparity__q[0])) | (op_complete & (op_entry == wentry__0__q) & (op_cpar == wparity__q[0]));
+        hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
         if (susp__q[0] & ~decided__q[0]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
@@ -2888,15 +2824,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__0__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
-            else begin
+            if (timer__0__q < limit_m1) begin
                 timer__0__d = timer__0__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__0)) begin
-            new_bit = (new_bit & ~(1 << (0)) | ((1'b1) << (0)));
+        if (try_go & ~susp__q[0] & (op_warp == warp_idx__0)) begin
             par_n = (par_n & ~(1 << (0)) | ((op_parity) << (0)));
             wentry__0__d = op_entry;
             timer__0__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__0)) begin
+            new_bit = (new_bit & ~(1 << (0)) | ((1'b1) << (0)));
         end
         wentry__1__clock = clock;
         timer__1__clock = clock;
@@ -2905,7 +2843,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[1] & (wentry__1__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__1__q) & (ctx_cpar == wparity__q[1])) | (rarv_complete & (rarv_entry == wentry__1__q) & (rarv_cpar == wparity__q[1])) | (op_complete & (op_entry == wentry__1__q) & (op_cpar == wparity__q[1]));
+        hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
         if (susp__q[1] & ~decided__q[1]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
@@ -2914,15 +2852,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__1__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
-            else begin
+            if (timer__1__q < limit_m1) begin
                 timer__1__d = timer__1__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__1)) begin
-            new_bit = (new_bit & ~(1 << (1)) | ((1'b1) << (1)));
+        if (try_go & ~susp__q[1] & (op_warp == warp_idx__1)) begin
             par_n = (par_n & ~(1 << (1)) | ((op_parity) << (1)));
             wentry__1__d = op_entry;
             timer__1__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__1)) begin
+            new_bit = (new_bit & ~(1 << (1)) | ((1'b1) << (1)));
         end
         wentry__2__clock = clock;
         timer__2__clock = clock;
@@ -2931,7 +2871,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[2] & (wentry__2__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__2__q) & (ctx_cpar == wparity__q[2])) | (rarv_complete & (rarv_entry == wentry__2__q) & (rarv_cpar == wparity__q[2])) | (op_complete & (op_entry == wentry__2__q) & (op_cpar == wparity__q[2]));
+        hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
         if (susp__q[2] & ~decided__q[2]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
@@ -2940,15 +2880,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__2__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
-            else begin
+            if (timer__2__q < limit_m1) begin
                 timer__2__d = timer__2__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__2)) begin
-            new_bit = (new_bit & ~(1 << (2)) | ((1'b1) << (2)));
+        if (try_go & ~susp__q[2] & (op_warp == warp_idx__2)) begin
             par_n = (par_n & ~(1 << (2)) | ((op_parity) << (2)));
             wentry__2__d = op_entry;
             timer__2__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__2)) begin
+            new_bit = (new_bit & ~(1 << (2)) | ((1'b1) << (2)));
         end
         wentry__3__clock = clock;
         timer__3__clock = clock;
@@ -2957,7 +2899,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[3] & (wentry__3__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__3__q) & (ctx_cpar == wparity__q[3])) | (rarv_complete & (rarv_entry == wentry__3__q) & (rarv_cpar == wparity__q[3])) | (op_complete & (op_entry == wentry__3__q) & (op_cpar == wparity__q[3]));
+        hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
         if (susp__q[3] & ~decided__q[3]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
@@ -2966,15 +2908,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__3__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
-            else begin
+            if (timer__3__q < limit_m1) begin
                 timer__3__d = timer__3__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__3)) begin
-            new_bit = (new_bit & ~(1 << (3)) | ((1'b1) << (3)));
+        if (try_go & ~susp__q[3] & (op_warp == warp_idx__3)) begin
             par_n = (par_n & ~(1 << (3)) | ((op_parity) << (3)));
             wentry__3__d = op_entry;
             timer__3__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__3)) begin
+            new_bit = (new_bit & ~(1 << (3)) | ((1'b1) << (3)));
         end
         wentry__4__clock = clock;
         timer__4__clock = clock;
@@ -2983,7 +2927,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[4] & (wentry__4__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__4__q) & (ctx_cpar == wparity__q[4])) | (rarv_complete & (rarv_entry == wentry__4__q) & (rarv_cpar == wparity__q[4])) | (op_complete & (op_entry == wentry__4__q) & (op_cpar == wparity__q[4]));
+        hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
         if (susp__q[4] & ~decided__q[4]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
@@ -2992,15 +2936,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__4__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
-            else begin
+            if (timer__4__q < limit_m1) begin
                 timer__4__d = timer__4__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__4)) begin
-            new_bit = (new_bit & ~(1 << (4)) | ((1'b1) << (4)));
+        if (try_go & ~susp__q[4] & (op_warp == warp_idx__4)) begin
             par_n = (par_n & ~(1 << (4)) | ((op_parity) << (4)));
             wentry__4__d = op_entry;
             timer__4__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__4)) begin
+            new_bit = (new_bit & ~(1 << (4)) | ((1'b1) << (4)));
         end
         wentry__5__clock = clock;
         timer__5__clock = clock;
@@ -3009,7 +2955,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[5] & (wentry__5__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__5__q) & (ctx_cpar == wparity__q[5])) | (rarv_complete & (rarv_entry == wentry__5__q) & (rarv_cpar == wparity__q[5])) | (op_complete & (op_entry == wentry__5__q) & (op_cpar == wparity__q[5]));
+        hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
         if (susp__q[5] & ~decided__q[5]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
@@ -3018,15 +2964,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__5__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
-            else begin
+            if (timer__5__q < limit_m1) begin
                 timer__5__d = timer__5__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__5)) begin
-            new_bit = (new_bit & ~(1 << (5)) | ((1'b1) << (5)));
+        if (try_go & ~susp__q[5] & (op_warp == warp_idx__5)) begin
             par_n = (par_n & ~(1 << (5)) | ((op_parity) << (5)));
             wentry__5__d = op_entry;
             timer__5__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__5)) begin
+            new_bit = (new_bit & ~(1 << (5)) | ((1'b1) << (5)));
         end
         wentry__6__clock = clock;
         timer__6__clock = clock;
@@ -3035,7 +2983,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[6] & (wentry__6__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__6__q) & (ctx_cpar == wparity__q[6])) | (rarv_complete & (rarv_entry == wentry__6__q) & (rarv_cpar == wparity__q[6])) | (op_complete & (op_entry == wentry__6__q) & (op_cpar == wparity__q[6]));
+        hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
         if (susp__q[6] & ~decided__q[6]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
@@ -3044,15 +2992,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__6__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
-            else begin
+            if (timer__6__q < limit_m1) begin
                 timer__6__d = timer__6__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__6)) begin
-            new_bit = (new_bit & ~(1 << (6)) | ((1'b1) << (6)));
+        if (try_go & ~susp__q[6] & (op_warp == warp_idx__6)) begin
             par_n = (par_n & ~(1 << (6)) | ((op_parity) << (6)));
             wentry__6__d = op_entry;
             timer__6__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__6)) begin
+            new_bit = (new_bit & ~(1 << (6)) | ((1'b1) << (6)));
         end
         wentry__7__clock = clock;
         timer__7__clock = clock;
@@ -3061,7 +3011,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[7] & (wentry__7__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__7__q) & (ctx_cpar == wparity__q[7])) | (rarv_complete & (rarv_entry == wentry__7__q) & (rarv_cpar == wparity__q[7])) | (op_complete & (op_entry == wentry__7__q) & (op_cpar == wparity__q[7]));
+        hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
         if (susp__q[7] & ~decided__q[7]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
@@ -3070,15 +3020,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__7__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
-            else begin
+            if (timer__7__q < limit_m1) begin
                 timer__7__d = timer__7__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__7)) begin
-            new_bit = (new_bit & ~(1 << (7)) | ((1'b1) << (7)));
+        if (try_go & ~susp__q[7] & (op_warp == warp_idx__7)) begin
             par_n = (par_n & ~(1 << (7)) | ((op_parity) << (7)));
             wentry__7__d = op_entry;
             timer__7__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__7)) begin
+            new_bit = (new_bit & ~(1 << (7)) | ((1'b1) << (7)));
         end
         wentry__8__clock = clock;
         timer__8__clock = clock;
@@ -3087,7 +3039,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[8] & (wentry__8__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__8__q) & (ctx_cpar == wparity__q[8])) | (rarv_complete & (rarv_entry == wentry__8__q) & (rarv_cpar == wparity__q[8])) | (op_complete & (op_entry == wentry__8__q) & (op_cpar == wparity__q[8]));
+        hit = c_complete & (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
         if (susp__q[8] & ~decided__q[8]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
@@ -3096,15 +3048,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__8__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
             end
-            else begin
+            if (timer__8__q < limit_m1) begin
                 timer__8__d = timer__8__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__8)) begin
-            new_bit = (new_bit & ~(1 << (8)) | ((1'b1) << (8)));
+        if (try_go & ~susp__q[8] & (op_warp == warp_idx__8)) begin
             par_n = (par_n & ~(1 << (8)) | ((op_parity) << (8)));
             wentry__8__d = op_entry;
             timer__8__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__8)) begin
+            new_bit = (new_bit & ~(1 << (8)) | ((1'b1) << (8)));
         end
         wentry__9__clock = clock;
         timer__9__clock = clock;
@@ -3113,7 +3067,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[9] & (wentry__9__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__9__q) & (ctx_cpar == wparity__q[9])) | (rarv_complete & (rarv_entry == wentry__9__q) & (rarv_cpar == wparity__q[9])) | (op_complete & (op_entry == wentry__9__q) & (op_cpar == wparity__q[9]));
+        hit = c_complete & (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
         if (susp__q[9] & ~decided__q[9]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
@@ -3122,15 +3076,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__9__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
             end
-            else begin
+            if (timer__9__q < limit_m1) begin
                 timer__9__d = timer__9__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__9)) begin
-            new_bit = (new_bit & ~(1 << (9)) | ((1'b1) << (9)));
+        if (try_go & ~susp__q[9] & (op_warp == warp_idx__9)) begin
             par_n = (par_n & ~(1 << (9)) | ((op_parity) << (9)));
             wentry__9__d = op_entry;
             timer__9__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__9)) begin
+            new_bit = (new_bit & ~(1 << (9)) | ((1'b1) << (9)));
         end
         wentry__10__clock = clock;
         timer__10__clock = clock;
@@ -3139,7 +3095,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[10] & (wentry__10__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__10__q) & (ctx_cpar == wparity__q[10])) | (rarv_complete & (rarv_entry == wentry__10__q) & (rarv_cpar == wparity__q[10])) | (op_complete & (op_entry == wentry__10__q) & (op_cpar == wparity__q[10]));
+        hit = c_complete & (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
         if (susp__q[10] & ~decided__q[10]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
@@ -3148,15 +3104,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__10__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
             end
-            else begin
+            if (timer__10__q < limit_m1) begin
                 timer__10__d = timer__10__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__10)) begin
-            new_bit = (new_bit & ~(1 << (10)) | ((1'b1) << (10)));
+        if (try_go & ~susp__q[10] & (op_warp == warp_idx__10)) begin
             par_n = (par_n & ~(1 << (10)) | ((op_parity) << (10)));
             wentry__10__d = op_entry;
             timer__10__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__10)) begin
+            new_bit = (new_bit & ~(1 << (10)) | ((1'b1) << (10)));
         end
         wentry__11__clock = clock;
         timer__11__clock = clock;
@@ -3165,7 +3123,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[11] & (wentry__11__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__11__q) & (ctx_cpar == wparity__q[11])) | (rarv_complete & (rarv_entry == wentry__11__q) & (rarv_cpar == wparity__q[11])) | (op_complete & (op_entry == wentry__11__q) & (op_cpar == wparity__q[11]));
+        hit = c_complete & (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
         if (susp__q[11] & ~decided__q[11]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
@@ -3174,15 +3132,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__11__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
             end
-            else begin
+            if (timer__11__q < limit_m1) begin
                 timer__11__d = timer__11__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__11)) begin
-            new_bit = (new_bit & ~(1 << (11)) | ((1'b1) << (11)));
+        if (try_go & ~susp__q[11] & (op_warp == warp_idx__11)) begin
             par_n = (par_n & ~(1 << (11)) | ((op_parity) << (11)));
             wentry__11__d = op_entry;
             timer__11__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__11)) begin
+            new_bit = (new_bit & ~(1 << (11)) | ((1'b1) << (11)));
         end
         wentry__12__clock = clock;
         timer__12__clock = clock;
@@ -3191,7 +3151,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[12] & (wentry__12__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__12__q) & (ctx_cpar == wparity__q[12])) | (rarv_complete & (rarv_entry == wentry__12__q) & (rarv_cpar == wparity__q[12])) | (op_complete & (op_entry == wentry__12__q) & (op_cpar == wparity__q[12]));
+        hit = c_complete & (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
         if (susp__q[12] & ~decided__q[12]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
@@ -3200,15 +3160,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__12__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
             end
-            else begin
+            if (timer__12__q < limit_m1) begin
                 timer__12__d = timer__12__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__12)) begin
-            new_bit = (new_bit & ~(1 << (12)) | ((1'b1) << (12)));
+        if (try_go & ~susp__q[12] & (op_warp == warp_idx__12)) begin
             par_n = (par_n & ~(1 << (12)) | ((op_parity) << (12)));
             wentry__12__d = op_entry;
             timer__12__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__12)) begin
+            new_bit = (new_bit & ~(1 << (12)) | ((1'b1) << (12)));
         end
         wentry__13__clock = clock;
         timer__13__clock = clock;
@@ -3217,7 +3179,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[13] & (wentry__13__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__13__q) & (ctx_cpar == wparity__q[13])) | (rarv_complete & (rarv_entry == wentry__13__q) & (rarv_cpar == wparity__q[13])) | (op_complete & (op_entry == wentry__13__q) & (op_cpar == wparity__q[13]));
+        hit = c_complete & (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
         if (susp__q[13] & ~decided__q[13]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
@@ -3226,15 +3188,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__13__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
             end
-            else begin
+            if (timer__13__q < limit_m1) begin
                 timer__13__d = timer__13__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__13)) begin
-            new_bit = (new_bit & ~(1 << (13)) | ((1'b1) << (13)));
+        if (try_go & ~susp__q[13] & (op_warp == warp_idx__13)) begin
             par_n = (par_n & ~(1 << (13)) | ((op_parity) << (13)));
             wentry__13__d = op_entry;
             timer__13__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__13)) begin
+            new_bit = (new_bit & ~(1 << (13)) | ((1'b1) << (13)));
         end
         wentry__14__clock = clock;
         timer__14__clock = clock;
@@ -3243,7 +3207,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[14] & (wentry__14__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__14__q) & (ctx_cpar == wparity__q[14])) | (rarv_complete & (rarv_entry == wentry__14__q) & (rarv_cpar == wparity__q[14])) | (op_complete & (op_entry == wentry__14__q) & (op_cpar == wparity__q[14]));
+        hit = c_complete & (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
         if (susp__q[14] & ~decided__q[14]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
@@ -3252,15 +3216,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__14__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
             end
-            else begin
+            if (timer__14__q < limit_m1) begin
                 timer__14__d = timer__14__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__14)) begin
-            new_bit = (new_bit & ~(1 << (14)) | ((1'b1) << (14)));
+        if (try_go & ~susp__q[14] & (op_warp == warp_idx__14)) begin
             par_n = (par_n & ~(1 << (14)) | ((op_parity) << (14)));
             wentry__14__d = op_entry;
             timer__14__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__14)) begin
+            new_bit = (new_bit & ~(1 << (14)) | ((1'b1) << (14)));
         end
         wentry__15__clock = clock;
         timer__15__clock = clock;
@@ -3269,7 +3235,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[15] & (wentry__15__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__15__q) & (ctx_cpar == wparity__q[15])) | (rarv_complete & (rarv_entry == wentry__15__q) & (rarv_cpar == wparity__q[15])) | (op_complete & (op_entry == wentry__15__q) & (op_cpar == wparity__q[15]));
+        hit = c_complete & (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
         if (susp__q[15] & ~decided__q[15]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
@@ -3278,15 +3244,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__15__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
             end
-            else begin
+            if (timer__15__q < limit_m1) begin
                 timer__15__d = timer__15__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__15)) begin
-            new_bit = (new_bit & ~(1 << (15)) | ((1'b1) << (15)));
+        if (try_go & ~susp__q[15] & (op_warp == warp_idx__15)) begin
             par_n = (par_n & ~(1 << (15)) | ((op_parity) << (15)));
             wentry__15__d = op_entry;
             timer__15__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__15)) begin
+            new_bit = (new_bit & ~(1 << (15)) | ((1'b1) << (15)));
         end
         wentry__16__clock = clock;
         timer__16__clock = clock;
@@ -3295,7 +3263,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[16] & (wentry__16__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__16__q) & (ctx_cpar == wparity__q[16])) | (rarv_complete & (rarv_entry == wentry__16__q) & (rarv_cpar == wparity__q[16])) | (op_complete & (op_entry == wentry__16__q) & (op_cpar == wparity__q[16]));
+        hit = c_complete & (op_entry == wentry__16__q) & (c_cpar == wparity__q[16]);
         if (susp__q[16] & ~decided__q[16]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (16)) | ((1'b1) << (16)));
@@ -3304,15 +3272,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__16__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (16)) | ((1'b1) << (16)));
             end
-            else begin
+            if (timer__16__q < limit_m1) begin
                 timer__16__d = timer__16__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__16)) begin
-            new_bit = (new_bit & ~(1 << (16)) | ((1'b1) << (16)));
+        if (try_go & ~susp__q[16] & (op_warp == warp_idx__16)) begin
             par_n = (par_n & ~(1 << (16)) | ((op_parity) << (16)));
             wentry__16__d = op_entry;
             timer__16__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__16)) begin
+            new_bit = (new_bit & ~(1 << (16)) | ((1'b1) << (16)));
         end
         wentry__17__clock = clock;
         timer__17__clock = clock;
@@ -3321,7 +3291,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[17] & (wentry__17__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__17__q) & (ctx_cpar == wparity__q[17])) | (rarv_complete & (rarv_entry == wentry__17__q) & (rarv_cpar == wparity__q[17])) | (op_complete & (op_entry == wentry__17__q) & (op_cpar == wparity__q[17]));
+        hit = c_complete & (op_entry == wentry__17__q) & (c_cpar == wparity__q[17]);
         if (susp__q[17] & ~decided__q[17]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (17)) | ((1'b1) << (17)));
@@ -3330,15 +3300,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__17__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (17)) | ((1'b1) << (17)));
             end
-            else begin
+            if (timer__17__q < limit_m1) begin
                 timer__17__d = timer__17__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__17)) begin
-            new_bit = (new_bit & ~(1 << (17)) | ((1'b1) << (17)));
+        if (try_go & ~susp__q[17] & (op_warp == warp_idx__17)) begin
             par_n = (par_n & ~(1 << (17)) | ((op_parity) << (17)));
             wentry__17__d = op_entry;
             timer__17__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__17)) begin
+            new_bit = (new_bit & ~(1 << (17)) | ((1'b1) << (17)));
         end
         wentry__18__clock = clock;
         timer__18__clock = clock;
@@ -3347,7 +3319,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[18] & (wentry__18__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__18__q) & (ctx_cpar == wparity__q[18])) | (rarv_complete & (rarv_entry == wentry__18__q) & (rarv_cpar == wparity__q[18])) | (op_complete & (op_entry == wentry__18__q) & (op_cpar == wparity__q[18]));
+        hit = c_complete & (op_entry == wentry__18__q) & (c_cpar == wparity__q[18]);
         if (susp__q[18] & ~decided__q[18]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (18)) | ((1'b1) << (18)));
@@ -3356,15 +3328,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__18__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (18)) | ((1'b1) << (18)));
             end
-            else begin
+            if (timer__18__q < limit_m1) begin
                 timer__18__d = timer__18__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__18)) begin
-            new_bit = (new_bit & ~(1 << (18)) | ((1'b1) << (18)));
+        if (try_go & ~susp__q[18] & (op_warp == warp_idx__18)) begin
             par_n = (par_n & ~(1 << (18)) | ((op_parity) << (18)));
             wentry__18__d = op_entry;
             timer__18__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__18)) begin
+            new_bit = (new_bit & ~(1 << (18)) | ((1'b1) << (18)));
         end
         wentry__19__clock = clock;
         timer__19__clock = clock;
@@ -3373,7 +3347,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[19] & (wentry__19__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__19__q) & (ctx_cpar == wparity__q[19])) | (rarv_complete & (rarv_entry == wentry__19__q) & (rarv_cpar == wparity__q[19])) | (op_complete & (op_entry == wentry__19__q) & (op_cpar == wparity__q[19]));
+        hit = c_complete & (op_entry == wentry__19__q) & (c_cpar == wparity__q[19]);
         if (susp__q[19] & ~decided__q[19]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (19)) | ((1'b1) << (19)));
@@ -3382,15 +3356,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__19__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (19)) | ((1'b1) << (19)));
             end
-            else begin
+            if (timer__19__q < limit_m1) begin
                 timer__19__d = timer__19__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__19)) begin
-            new_bit = (new_bit & ~(1 << (19)) | ((1'b1) << (19)));
+        if (try_go & ~susp__q[19] & (op_warp == warp_idx__19)) begin
             par_n = (par_n & ~(1 << (19)) | ((op_parity) << (19)));
             wentry__19__d = op_entry;
             timer__19__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__19)) begin
+            new_bit = (new_bit & ~(1 << (19)) | ((1'b1) << (19)));
         end
         wentry__20__clock = clock;
         timer__20__clock = clock;
@@ -3399,7 +3375,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[20] & (wentry__20__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__20__q) & (ctx_cpar == wparity__q[20])) | (rarv_complete & (rarv_entry == wentry__20__q) & (rarv_cpar == wparity__q[20])) | (op_complete & (op_entry == wentry__20__q) & (op_cpar == wparity__q[20]));
+        hit = c_complete & (op_entry == wentry__20__q) & (c_cpar == wparity__q[20]);
         if (susp__q[20] & ~decided__q[20]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (20)) | ((1'b1) << (20)));
@@ -3408,15 +3384,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__20__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (20)) | ((1'b1) << (20)));
             end
-            else begin
+            if (timer__20__q < limit_m1) begin
                 timer__20__d = timer__20__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__20)) begin
-            new_bit = (new_bit & ~(1 << (20)) | ((1'b1) << (20)));
+        if (try_go & ~susp__q[20] & (op_warp == warp_idx__20)) begin
             par_n = (par_n & ~(1 << (20)) | ((op_parity) << (20)));
             wentry__20__d = op_entry;
             timer__20__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__20)) begin
+            new_bit = (new_bit & ~(1 << (20)) | ((1'b1) << (20)));
         end
         wentry__21__clock = clock;
         timer__21__clock = clock;
@@ -3425,7 +3403,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[21] & (wentry__21__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__21__q) & (ctx_cpar == wparity__q[21])) | (rarv_complete & (rarv_entry == wentry__21__q) & (rarv_cpar == wparity__q[21])) | (op_complete & (op_entry == wentry__21__q) & (op_cpar == wparity__q[21]));
+        hit = c_complete & (op_entry == wentry__21__q) & (c_cpar == wparity__q[21]);
         if (susp__q[21] & ~decided__q[21]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (21)) | ((1'b1) << (21)));
@@ -3434,15 +3412,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__21__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (21)) | ((1'b1) << (21)));
             end
-            else begin
+            if (timer__21__q < limit_m1) begin
                 timer__21__d = timer__21__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__21)) begin
-            new_bit = (new_bit & ~(1 << (21)) | ((1'b1) << (21)));
+        if (try_go & ~susp__q[21] & (op_warp == warp_idx__21)) begin
             par_n = (par_n & ~(1 << (21)) | ((op_parity) << (21)));
             wentry__21__d = op_entry;
             timer__21__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__21)) begin
+            new_bit = (new_bit & ~(1 << (21)) | ((1'b1) << (21)));
         end
         wentry__22__clock = clock;
         timer__22__clock = clock;
@@ -3451,7 +3431,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[22] & (wentry__22__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__22__q) & (ctx_cpar == wparity__q[22])) | (rarv_complete & (rarv_entry == wentry__22__q) & (rarv_cpar == wparity__q[22])) | (op_complete & (op_entry == wentry__22__q) & (op_cpar == wparity__q[22]));
+        hit = c_complete & (op_entry == wentry__22__q) & (c_cpar == wparity__q[22]);
         if (susp__q[22] & ~decided__q[22]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (22)) | ((1'b1) << (22)));
@@ -3460,15 +3440,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__22__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (22)) | ((1'b1) << (22)));
             end
-            else begin
+            if (timer__22__q < limit_m1) begin
                 timer__22__d = timer__22__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__22)) begin
-            new_bit = (new_bit & ~(1 << (22)) | ((1'b1) << (22)));
+        if (try_go & ~susp__q[22] & (op_warp == warp_idx__22)) begin
             par_n = (par_n & ~(1 << (22)) | ((op_parity) << (22)));
             wentry__22__d = op_entry;
             timer__22__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__22)) begin
+            new_bit = (new_bit & ~(1 << (22)) | ((1'b1) << (22)));
         end
         wentry__23__clock = clock;
         timer__23__clock = clock;
@@ -3477,7 +3459,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[23] & (wentry__23__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__23__q) & (ctx_cpar == wparity__q[23])) | (rarv_complete & (rarv_entry == wentry__23__q) & (rarv_cpar == wparity__q[23])) | (op_complete & (op_entry == wentry__23__q) & (op_cpar == wparity__q[23]));
+        hit = c_complete & (op_entry == wentry__23__q) & (c_cpar == wparity__q[23]);
         if (susp__q[23] & ~decided__q[23]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (23)) | ((1'b1) << (23)));
@@ -3486,15 +3468,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__23__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (23)) | ((1'b1) << (23)));
             end
-            else begin
+            if (timer__23__q < limit_m1) begin
                 timer__23__d = timer__23__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__23)) begin
-            new_bit = (new_bit & ~(1 << (23)) | ((1'b1) << (23)));
+        if (try_go & ~susp__q[23] & (op_warp == warp_idx__23)) begin
             par_n = (par_n & ~(1 << (23)) | ((op_parity) << (23)));
             wentry__23__d = op_entry;
             timer__23__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__23)) begin
+            new_bit = (new_bit & ~(1 << (23)) | ((1'b1) << (23)));
         end
         wentry__24__clock = clock;
         timer__24__clock = clock;
@@ -3503,7 +3487,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[24] & (wentry__24__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__24__q) & (ctx_cpar == wparity__q[24])) | (rarv_complete & (rarv_entry == wentry__24__q) & (rarv_cpar == wparity__q[24])) | (op_complete & (op_entry == wentry__24__q) & (op_cpar == wparity__q[24]));
+        hit = c_complete & (op_entry == wentry__24__q) & (c_cpar == wparity__q[24]);
         if (susp__q[24] & ~decided__q[24]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (24)) | ((1'b1) << (24)));
@@ -3512,15 +3496,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__24__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (24)) | ((1'b1) << (24)));
             end
-            else begin
+            if (timer__24__q < limit_m1) begin
                 timer__24__d = timer__24__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__24)) begin
-            new_bit = (new_bit & ~(1 << (24)) | ((1'b1) << (24)));
+        if (try_go & ~susp__q[24] & (op_warp == warp_idx__24)) begin
             par_n = (par_n & ~(1 << (24)) | ((op_parity) << (24)));
             wentry__24__d = op_entry;
             timer__24__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__24)) begin
+            new_bit = (new_bit & ~(1 << (24)) | ((1'b1) << (24)));
         end
         wentry__25__clock = clock;
         timer__25__clock = clock;
@@ -3529,7 +3515,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[25] & (wentry__25__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__25__q) & (ctx_cpar == wparity__q[25])) | (rarv_complete & (rarv_entry == wentry__25__q) & (rarv_cpar == wparity__q[25])) | (op_complete & (op_entry == wentry__25__q) & (op_cpar == wparity__q[25]));
+        hit = c_complete & (op_entry == wentry__25__q) & (c_cpar == wparity__q[25]);
         if (susp__q[25] & ~decided__q[25]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (25)) | ((1'b1) << (25)));
@@ -3538,15 +3524,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__25__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (25)) | ((1'b1) << (25)));
             end
-            else begin
+            if (timer__25__q < limit_m1) begin
                 timer__25__d = timer__25__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__25)) begin
-            new_bit = (new_bit & ~(1 << (25)) | ((1'b1) << (25)));
+        if (try_go & ~susp__q[25] & (op_warp == warp_idx__25)) begin
             par_n = (par_n & ~(1 << (25)) | ((op_parity) << (25)));
             wentry__25__d = op_entry;
             timer__25__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__25)) begin
+            new_bit = (new_bit & ~(1 << (25)) | ((1'b1) << (25)));
         end
         wentry__26__clock = clock;
         timer__26__clock = clock;
@@ -3555,7 +3543,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[26] & (wentry__26__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__26__q) & (ctx_cpar == wparity__q[26])) | (rarv_complete & (rarv_entry == wentry__26__q) & (rarv_cpar == wparity__q[26])) | (op_complete & (op_entry == wentry__26__q) & (op_cpar == wparity__q[26]));
+        hit = c_complete & (op_entry == wentry__26__q) & (c_cpar == wparity__q[26]);
         if (susp__q[26] & ~decided__q[26]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (26)) | ((1'b1) << (26)));
@@ -3564,15 +3552,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__26__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (26)) | ((1'b1) << (26)));
             end
-            else begin
+            if (timer__26__q < limit_m1) begin
                 timer__26__d = timer__26__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__26)) begin
-            new_bit = (new_bit & ~(1 << (26)) | ((1'b1) << (26)));
+        if (try_go & ~susp__q[26] & (op_warp == warp_idx__26)) begin
             par_n = (par_n & ~(1 << (26)) | ((op_parity) << (26)));
             wentry__26__d = op_entry;
             timer__26__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__26)) begin
+            new_bit = (new_bit & ~(1 << (26)) | ((1'b1) << (26)));
         end
         wentry__27__clock = clock;
         timer__27__clock = clock;
@@ -3581,7 +3571,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[27] & (wentry__27__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__27__q) & (ctx_cpar == wparity__q[27])) | (rarv_complete & (rarv_entry == wentry__27__q) & (rarv_cpar == wparity__q[27])) | (op_complete & (op_entry == wentry__27__q) & (op_cpar == wparity__q[27]));
+        hit = c_complete & (op_entry == wentry__27__q) & (c_cpar == wparity__q[27]);
         if (susp__q[27] & ~decided__q[27]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (27)) | ((1'b1) << (27)));
@@ -3590,15 +3580,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__27__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (27)) | ((1'b1) << (27)));
             end
-            else begin
+            if (timer__27__q < limit_m1) begin
                 timer__27__d = timer__27__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__27)) begin
-            new_bit = (new_bit & ~(1 << (27)) | ((1'b1) << (27)));
+        if (try_go & ~susp__q[27] & (op_warp == warp_idx__27)) begin
             par_n = (par_n & ~(1 << (27)) | ((op_parity) << (27)));
             wentry__27__d = op_entry;
             timer__27__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__27)) begin
+            new_bit = (new_bit & ~(1 << (27)) | ((1'b1) << (27)));
         end
         wentry__28__clock = clock;
         timer__28__clock = clock;
@@ -3607,7 +3599,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[28] & (wentry__28__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__28__q) & (ctx_cpar == wparity__q[28])) | (rarv_complete & (rarv_entry == wentry__28__q) & (rarv_cpar == wparity__q[28])) | (op_complete & (op_entry == wentry__28__q) & (op_cpar == wparity__q[28]));
+        hit = c_complete & (op_entry == wentry__28__q) & (c_cpar == wparity__q[28]);
         if (susp__q[28] & ~decided__q[28]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (28)) | ((1'b1) << (28)));
@@ -3616,15 +3608,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__28__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (28)) | ((1'b1) << (28)));
             end
-            else begin
+            if (timer__28__q < limit_m1) begin
                 timer__28__d = timer__28__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__28)) begin
-            new_bit = (new_bit & ~(1 << (28)) | ((1'b1) << (28)));
+        if (try_go & ~susp__q[28] & (op_warp == warp_idx__28)) begin
             par_n = (par_n & ~(1 << (28)) | ((op_parity) << (28)));
             wentry__28__d = op_entry;
             timer__28__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__28)) begin
+            new_bit = (new_bit & ~(1 << (28)) | ((1'b1) << (28)));
         end
         wentry__29__clock = clock;
         timer__29__clock = clock;
@@ -3633,7 +3627,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[29] & (wentry__29__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__29__q) & (ctx_cpar == wparity__q[29])) | (rarv_complete & (rarv_entry == wentry__29__q) & (rarv_cpar == wparity__q[29])) | (op_complete & (op_entry == wentry__29__q) & (op_cpar == wparity__q[29]));
+        hit = c_complete & (op_entry == wentry__29__q) & (c_cpar == wparity__q[29]);
         if (susp__q[29] & ~decided__q[29]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (29)) | ((1'b1) << (29)));
@@ -3642,15 +3636,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__29__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (29)) | ((1'b1) << (29)));
             end
-            else begin
+            if (timer__29__q < limit_m1) begin
                 timer__29__d = timer__29__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__29)) begin
-            new_bit = (new_bit & ~(1 << (29)) | ((1'b1) << (29)));
+        if (try_go & ~susp__q[29] & (op_warp == warp_idx__29)) begin
             par_n = (par_n & ~(1 << (29)) | ((op_parity) << (29)));
             wentry__29__d = op_entry;
             timer__29__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__29)) begin
+            new_bit = (new_bit & ~(1 << (29)) | ((1'b1) << (29)));
         end
         wentry__30__clock = clock;
         timer__30__clock = clock;
@@ -3659,7 +3655,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[30] & (wentry__30__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__30__q) & (ctx_cpar == wparity__q[30])) | (rarv_complete & (rarv_entry == wentry__30__q) & (rarv_cpar == wparity__q[30])) | (op_complete & (op_entry == wentry__30__q) & (op_cpar == wparity__q[30]));
+        hit = c_complete & (op_entry == wentry__30__q) & (c_cpar == wparity__q[30]);
         if (susp__q[30] & ~decided__q[30]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (30)) | ((1'b1) << (30)));
@@ -3668,15 +3664,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__30__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (30)) | ((1'b1) << (30)));
             end
-            else begin
+            if (timer__30__q < limit_m1) begin
                 timer__30__d = timer__30__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__30)) begin
-            new_bit = (new_bit & ~(1 << (30)) | ((1'b1) << (30)));
+        if (try_go & ~susp__q[30] & (op_warp == warp_idx__30)) begin
             par_n = (par_n & ~(1 << (30)) | ((op_parity) << (30)));
             wentry__30__d = op_entry;
             timer__30__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__30)) begin
+            new_bit = (new_bit & ~(1 << (30)) | ((1'b1) << (30)));
         end
         wentry__31__clock = clock;
         timer__31__clock = clock;
@@ -3685,7 +3683,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[31] & (wentry__31__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__31__q) & (ctx_cpar == wparity__q[31])) | (rarv_complete & (rarv_entry == wentry__31__q) & (rarv_cpar == wparity__q[31])) | (op_complete & (op_entry == wentry__31__q) & (op_cpar == wparity__q[31]));
+        hit = c_complete & (op_entry == wentry__31__q) & (c_cpar == wparity__q[31]);
         if (susp__q[31] & ~decided__q[31]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (31)) | ((1'b1) << (31)));
@@ -3694,15 +3692,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__31__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (31)) | ((1'b1) << (31)));
             end
-            else begin
+            if (timer__31__q < limit_m1) begin
                 timer__31__d = timer__31__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__31)) begin
-            new_bit = (new_bit & ~(1 << (31)) | ((1'b1) << (31)));
+        if (try_go & ~susp__q[31] & (op_warp == warp_idx__31)) begin
             par_n = (par_n & ~(1 << (31)) | ((op_parity) << (31)));
             wentry__31__d = op_entry;
             timer__31__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__31)) begin
+            new_bit = (new_bit & ~(1 << (31)) | ((1'b1) << (31)));
         end
         wentry__32__clock = clock;
         timer__32__clock = clock;
@@ -3711,7 +3711,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[32] & (wentry__32__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__32__q) & (ctx_cpar == wparity__q[32])) | (rarv_complete & (rarv_entry == wentry__32__q) & (rarv_cpar == wparity__q[32])) | (op_complete & (op_entry == wentry__32__q) & (op_cpar == wparity__q[32]));
+        hit = c_complete & (op_entry == wentry__32__q) & (c_cpar == wparity__q[32]);
         if (susp__q[32] & ~decided__q[32]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (32)) | ((1'b1) << (32)));
@@ -3720,15 +3720,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__32__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (32)) | ((1'b1) << (32)));
             end
-            else begin
+            if (timer__32__q < limit_m1) begin
                 timer__32__d = timer__32__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__32)) begin
-            new_bit = (new_bit & ~(1 << (32)) | ((1'b1) << (32)));
+        if (try_go & ~susp__q[32] & (op_warp == warp_idx__32)) begin
             par_n = (par_n & ~(1 << (32)) | ((op_parity) << (32)));
             wentry__32__d = op_entry;
             timer__32__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__32)) begin
+            new_bit = (new_bit & ~(1 << (32)) | ((1'b1) << (32)));
         end
         wentry__33__clock = clock;
         timer__33__clock = clock;
@@ -3737,7 +3739,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[33] & (wentry__33__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__33__q) & (ctx_cpar == wparity__q[33])) | (rarv_complete & (rarv_entry == wentry__33__q) & (rarv_cpar == wparity__q[33])) | (op_complete & (op_entry == wentry__33__q) & (op_cpar == wparity__q[33]));
+        hit = c_complete & (op_entry == wentry__33__q) & (c_cpar == wparity__q[33]);
         if (susp__q[33] & ~decided__q[33]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (33)) | ((1'b1) << (33)));
@@ -3746,15 +3748,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__33__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (33)) | ((1'b1) << (33)));
             end
-            else begin
+            if (timer__33__q < limit_m1) begin
                 timer__33__d = timer__33__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__33)) begin
-            new_bit = (new_bit & ~(1 << (33)) | ((1'b1) << (33)));
+        if (try_go & ~susp__q[33] & (op_warp == warp_idx__33)) begin
             par_n = (par_n & ~(1 << (33)) | ((op_parity) << (33)));
             wentry__33__d = op_entry;
             timer__33__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__33)) begin
+            new_bit = (new_bit & ~(1 << (33)) | ((1'b1) << (33)));
         end
         wentry__34__clock = clock;
         timer__34__clock = clock;
@@ -3763,7 +3767,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[34] & (wentry__34__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__34__q) & (ctx_cpar == wparity__q[34])) | (rarv_complete & (rarv_entry == wentry__34__q) & (rarv_cpar == wparity__q[34])) | (op_complete & (op_entry == wentry__34__q) & (op_cpar == wparity__q[34]));
+        hit = c_complete & (op_entry == wentry__34__q) & (c_cpar == wparity__q[34]);
         if (susp__q[34] & ~decided__q[34]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (34)) | ((1'b1) << (34)));
@@ -3772,15 +3776,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__34__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (34)) | ((1'b1) << (34)));
             end
-            else begin
+            if (timer__34__q < limit_m1) begin
                 timer__34__d = timer__34__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__34)) begin
-            new_bit = (new_bit & ~(1 << (34)) | ((1'b1) << (34)));
+        if (try_go & ~susp__q[34] & (op_warp == warp_idx__34)) begin
             par_n = (par_n & ~(1 << (34)) | ((op_parity) << (34)));
             wentry__34__d = op_entry;
             timer__34__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__34)) begin
+            new_bit = (new_bit & ~(1 << (34)) | ((1'b1) << (34)));
         end
         wentry__35__clock = clock;
         timer__35__clock = clock;
@@ -3789,7 +3795,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[35] & (wentry__35__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__35__q) & (ctx_cpar == wparity__q[35])) | (rarv_complete & (rarv_entry == wentry__35__q) & (rarv_cpar == wparity__q[35])) | (op_complete & (op_entry == wentry__35__q) & (op_cpar == wparity__q[35]));
+        hit = c_complete & (op_entry == wentry__35__q) & (c_cpar == wparity__q[35]);
         if (susp__q[35] & ~decided__q[35]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (35)) | ((1'b1) << (35)));
@@ -3798,15 +3804,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__35__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (35)) | ((1'b1) << (35)));
             end
-            else begin
+            if (timer__35__q < limit_m1) begin
                 timer__35__d = timer__35__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__35)) begin
-            new_bit = (new_bit & ~(1 << (35)) | ((1'b1) << (35)));
+        if (try_go & ~susp__q[35] & (op_warp == warp_idx__35)) begin
             par_n = (par_n & ~(1 << (35)) | ((op_parity) << (35)));
             wentry__35__d = op_entry;
             timer__35__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__35)) begin
+            new_bit = (new_bit & ~(1 << (35)) | ((1'b1) << (35)));
         end
         wentry__36__clock = clock;
         timer__36__clock = clock;
@@ -3815,7 +3823,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[36] & (wentry__36__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__36__q) & (ctx_cpar == wparity__q[36])) | (rarv_complete & (rarv_entry == wentry__36__q) & (rarv_cpar == wparity__q[36])) | (op_complete & (op_entry == wentry__36__q) & (op_cpar == wparity__q[36]));
+        hit = c_complete & (op_entry == wentry__36__q) & (c_cpar == wparity__q[36]);
         if (susp__q[36] & ~decided__q[36]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (36)) | ((1'b1) << (36)));
@@ -3824,15 +3832,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__36__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (36)) | ((1'b1) << (36)));
             end
-            else begin
+            if (timer__36__q < limit_m1) begin
                 timer__36__d = timer__36__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__36)) begin
-            new_bit = (new_bit & ~(1 << (36)) | ((1'b1) << (36)));
+        if (try_go & ~susp__q[36] & (op_warp == warp_idx__36)) begin
             par_n = (par_n & ~(1 << (36)) | ((op_parity) << (36)));
             wentry__36__d = op_entry;
             timer__36__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__36)) begin
+            new_bit = (new_bit & ~(1 << (36)) | ((1'b1) << (36)));
         end
         wentry__37__clock = clock;
         timer__37__clock = clock;
@@ -3841,7 +3851,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[37] & (wentry__37__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__37__q) & (ctx_cpar == wparity__q[37])) | (rarv_complete & (rarv_entry == wentry__37__q) & (rarv_cpar == wparity__q[37])) | (op_complete & (op_entry == wentry__37__q) & (op_cpar == wparity__q[37]));
+        hit = c_complete & (op_entry == wentry__37__q) & (c_cpar == wparity__q[37]);
         if (susp__q[37] & ~decided__q[37]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (37)) | ((1'b1) << (37)));
@@ -3850,15 +3860,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__37__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (37)) | ((1'b1) << (37)));
             end
-            else begin
+            if (timer__37__q < limit_m1) begin
                 timer__37__d = timer__37__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__37)) begin
-            new_bit = (new_bit & ~(1 << (37)) | ((1'b1) << (37)));
+        if (try_go & ~susp__q[37] & (op_warp == warp_idx__37)) begin
             par_n = (par_n & ~(1 << (37)) | ((op_parity) << (37)));
             wentry__37__d = op_entry;
             timer__37__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__37)) begin
+            new_bit = (new_bit & ~(1 << (37)) | ((1'b1) << (37)));
         end
         wentry__38__clock = clock;
         timer__38__clock = clock;
@@ -3867,7 +3879,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[38] & (wentry__38__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__38__q) & (ctx_cpar == wparity__q[38])) | (rarv_complete & (rarv_entry == wentry__38__q) & (rarv_cpar == wparity__q[38])) | (op_complete & (op_entry == wentry__38__q) & (op_cpar == wparity__q[38]));
+        hit = c_complete & (op_entry == wentry__38__q) & (c_cpar == wparity__q[38]);
         if (susp__q[38] & ~decided__q[38]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (38)) | ((1'b1) << (38)));
@@ -3876,15 +3888,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__38__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (38)) | ((1'b1) << (38)));
             end
-            else begin
+            if (timer__38__q < limit_m1) begin
                 timer__38__d = timer__38__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__38)) begin
-            new_bit = (new_bit & ~(1 << (38)) | ((1'b1) << (38)));
+        if (try_go & ~susp__q[38] & (op_warp == warp_idx__38)) begin
             par_n = (par_n & ~(1 << (38)) | ((op_parity) << (38)));
             wentry__38__d = op_entry;
             timer__38__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__38)) begin
+            new_bit = (new_bit & ~(1 << (38)) | ((1'b1) << (38)));
         end
         wentry__39__clock = clock;
         timer__39__clock = clock;
@@ -3893,7 +3907,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[39] & (wentry__39__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__39__q) & (ctx_cpar == wparity__q[39])) | (rarv_complete & (rarv_entry == wentry__39__q) & (rarv_cpar == wparity__q[39])) | (op_complete & (op_entry == wentry__39__q) & (op_cpar == wparity__q[39]));
+        hit = c_complete & (op_entry == wentry__39__q) & (c_cpar == wparity__q[39]);
         if (susp__q[39] & ~decided__q[39]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (39)) | ((1'b1) << (39)));
@@ -3902,15 +3916,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__39__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (39)) | ((1'b1) << (39)));
             end
-            else begin
+            if (timer__39__q < limit_m1) begin
                 timer__39__d = timer__39__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__39)) begin
-            new_bit = (new_bit & ~(1 << (39)) | ((1'b1) << (39)));
+        if (try_go & ~susp__q[39] & (op_warp == warp_idx__39)) begin
             par_n = (par_n & ~(1 << (39)) | ((op_parity) << (39)));
             wentry__39__d = op_entry;
             timer__39__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__39)) begin
+            new_bit = (new_bit & ~(1 << (39)) | ((1'b1) << (39)));
         end
         wentry__40__clock = clock;
         timer__40__clock = clock;
@@ -3919,7 +3935,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[40] & (wentry__40__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__40__q) & (ctx_cpar == wparity__q[40])) | (rarv_complete & (rarv_entry == wentry__40__q) & (rarv_cpar == wparity__q[40])) | (op_complete & (op_entry == wentry__40__q) & (op_cpar == wparity__q[40]));
+        hit = c_complete & (op_entry == wentry__40__q) & (c_cpar == wparity__q[40]);
         if (susp__q[40] & ~decided__q[40]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (40)) | ((1'b1) << (40)));
@@ -3928,15 +3944,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__40__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (40)) | ((1'b1) << (40)));
             end
-            else begin
+            if (timer__40__q < limit_m1) begin
                 timer__40__d = timer__40__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__40)) begin
-            new_bit = (new_bit & ~(1 << (40)) | ((1'b1) << (40)));
+        if (try_go & ~susp__q[40] & (op_warp == warp_idx__40)) begin
             par_n = (par_n & ~(1 << (40)) | ((op_parity) << (40)));
             wentry__40__d = op_entry;
             timer__40__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__40)) begin
+            new_bit = (new_bit & ~(1 << (40)) | ((1'b1) << (40)));
         end
         wentry__41__clock = clock;
         timer__41__clock = clock;
@@ -3945,7 +3963,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[41] & (wentry__41__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__41__q) & (ctx_cpar == wparity__q[41])) | (rarv_complete & (rarv_entry == wentry__41__q) & (rarv_cpar == wparity__q[41])) | (op_complete & (op_entry == wentry__41__q) & (op_cpar == wparity__q[41]));
+        hit = c_complete & (op_entry == wentry__41__q) & (c_cpar == wparity__q[41]);
         if (susp__q[41] & ~decided__q[41]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (41)) | ((1'b1) << (41)));
@@ -3954,15 +3972,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__41__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (41)) | ((1'b1) << (41)));
             end
-            else begin
+            if (timer__41__q < limit_m1) begin
                 timer__41__d = timer__41__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__41)) begin
-            new_bit = (new_bit & ~(1 << (41)) | ((1'b1) << (41)));
+        if (try_go & ~susp__q[41] & (op_warp == warp_idx__41)) begin
             par_n = (par_n & ~(1 << (41)) | ((op_parity) << (41)));
             wentry__41__d = op_entry;
             timer__41__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__41)) begin
+            new_bit = (new_bit & ~(1 << (41)) | ((1'b1) << (41)));
         end
         wentry__42__clock = clock;
         timer__42__clock = clock;
@@ -3971,7 +3991,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[42] & (wentry__42__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__42__q) & (ctx_cpar == wparity__q[42])) | (rarv_complete & (rarv_entry == wentry__42__q) & (rarv_cpar == wparity__q[42])) | (op_complete & (op_entry == wentry__42__q) & (op_cpar == wparity__q[42]));
+        hit = c_complete & (op_entry == wentry__42__q) & (c_cpar == wparity__q[42]);
         if (susp__q[42] & ~decided__q[42]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (42)) | ((1'b1) << (42)));
@@ -3980,15 +4000,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__42__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (42)) | ((1'b1) << (42)));
             end
-            else begin
+            if (timer__42__q < limit_m1) begin
                 timer__42__d = timer__42__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__42)) begin
-            new_bit = (new_bit & ~(1 << (42)) | ((1'b1) << (42)));
+        if (try_go & ~susp__q[42] & (op_warp == warp_idx__42)) begin
             par_n = (par_n & ~(1 << (42)) | ((op_parity) << (42)));
             wentry__42__d = op_entry;
             timer__42__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__42)) begin
+            new_bit = (new_bit & ~(1 << (42)) | ((1'b1) << (42)));
         end
         wentry__43__clock = clock;
         timer__43__clock = clock;
@@ -3997,7 +4019,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[43] & (wentry__43__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__43__q) & (ctx_cpar == wparity__q[43])) | (rarv_complete & (rarv_entry == wentry__43__q) & (rarv_cpar == wparity__q[43])) | (op_complete & (op_entry == wentry__43__q) & (op_cpar == wparity__q[43]));
+        hit = c_complete & (op_entry == wentry__43__q) & (c_cpar == wparity__q[43]);
         if (susp__q[43] & ~decided__q[43]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (43)) | ((1'b1) << (43)));
@@ -4006,15 +4028,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__43__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (43)) | ((1'b1) << (43)));
             end
-            else begin
+            if (timer__43__q < limit_m1) begin
                 timer__43__d = timer__43__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__43)) begin
-            new_bit = (new_bit & ~(1 << (43)) | ((1'b1) << (43)));
+        if (try_go & ~susp__q[43] & (op_warp == warp_idx__43)) begin
             par_n = (par_n & ~(1 << (43)) | ((op_parity) << (43)));
             wentry__43__d = op_entry;
             timer__43__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__43)) begin
+            new_bit = (new_bit & ~(1 << (43)) | ((1'b1) << (43)));
         end
         wentry__44__clock = clock;
         timer__44__clock = clock;
@@ -4023,7 +4047,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[44] & (wentry__44__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__44__q) & (ctx_cpar == wparity__q[44])) | (rarv_complete & (rarv_entry == wentry__44__q) & (rarv_cpar == wparity__q[44])) | (op_complete & (op_entry == wentry__44__q) & (op_cpar == wparity__q[44]));
+        hit = c_complete & (op_entry == wentry__44__q) & (c_cpar == wparity__q[44]);
         if (susp__q[44] & ~decided__q[44]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (44)) | ((1'b1) << (44)));
@@ -4032,15 +4056,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__44__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (44)) | ((1'b1) << (44)));
             end
-            else begin
+            if (timer__44__q < limit_m1) begin
                 timer__44__d = timer__44__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__44)) begin
-            new_bit = (new_bit & ~(1 << (44)) | ((1'b1) << (44)));
+        if (try_go & ~susp__q[44] & (op_warp == warp_idx__44)) begin
             par_n = (par_n & ~(1 << (44)) | ((op_parity) << (44)));
             wentry__44__d = op_entry;
             timer__44__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__44)) begin
+            new_bit = (new_bit & ~(1 << (44)) | ((1'b1) << (44)));
         end
         wentry__45__clock = clock;
         timer__45__clock = clock;
@@ -4049,7 +4075,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[45] & (wentry__45__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__45__q) & (ctx_cpar == wparity__q[45])) | (rarv_complete & (rarv_entry == wentry__45__q) & (rarv_cpar == wparity__q[45])) | (op_complete & (op_entry == wentry__45__q) & (op_cpar == wparity__q[45]));
+        hit = c_complete & (op_entry == wentry__45__q) & (c_cpar == wparity__q[45]);
         if (susp__q[45] & ~decided__q[45]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (45)) | ((1'b1) << (45)));
@@ -4058,15 +4084,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__45__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (45)) | ((1'b1) << (45)));
             end
-            else begin
+            if (timer__45__q < limit_m1) begin
                 timer__45__d = timer__45__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__45)) begin
-            new_bit = (new_bit & ~(1 << (45)) | ((1'b1) << (45)));
+        if (try_go & ~susp__q[45] & (op_warp == warp_idx__45)) begin
             par_n = (par_n & ~(1 << (45)) | ((op_parity) << (45)));
             wentry__45__d = op_entry;
             timer__45__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__45)) begin
+            new_bit = (new_bit & ~(1 << (45)) | ((1'b1) << (45)));
         end
         wentry__46__clock = clock;
         timer__46__clock = clock;
@@ -4075,7 +4103,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[46] & (wentry__46__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__46__q) & (ctx_cpar == wparity__q[46])) | (rarv_complete & (rarv_entry == wentry__46__q) & (rarv_cpar == wparity__q[46])) | (op_complete & (op_entry == wentry__46__q) & (op_cpar == wparity__q[46]));
+        hit = c_complete & (op_entry == wentry__46__q) & (c_cpar == wparity__q[46]);
         if (susp__q[46] & ~decided__q[46]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (46)) | ((1'b1) << (46)));
@@ -4084,15 +4112,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__46__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (46)) | ((1'b1) << (46)));
             end
-            else begin
+            if (timer__46__q < limit_m1) begin
                 timer__46__d = timer__46__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__46)) begin
-            new_bit = (new_bit & ~(1 << (46)) | ((1'b1) << (46)));
+        if (try_go & ~susp__q[46] & (op_warp == warp_idx__46)) begin
             par_n = (par_n & ~(1 << (46)) | ((op_parity) << (46)));
             wentry__46__d = op_entry;
             timer__46__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__46)) begin
+            new_bit = (new_bit & ~(1 << (46)) | ((1'b1) << (46)));
         end
         wentry__47__clock = clock;
         timer__47__clock = clock;
@@ -4101,7 +4131,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[47] & (wentry__47__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__47__q) & (ctx_cpar == wparity__q[47])) | (rarv_complete & (rarv_entry == wentry__47__q) & (rarv_cpar == wparity__q[47])) | (op_complete & (op_entry == wentry__47__q) & (op_cpar == wparity__q[47]));
+        hit = c_complete & (op_entry == wentry__47__q) & (c_cpar == wparity__q[47]);
         if (susp__q[47] & ~decided__q[47]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (47)) | ((1'b1) << (47)));
@@ -4110,15 +4140,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__47__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (47)) | ((1'b1) << (47)));
             end
-            else begin
+            if (timer__47__q < limit_m1) begin
                 timer__47__d = timer__47__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__47)) begin
-            new_bit = (new_bit & ~(1 << (47)) | ((1'b1) << (47)));
+        if (try_go & ~susp__q[47] & (op_warp == warp_idx__47)) begin
             par_n = (par_n & ~(1 << (47)) | ((op_parity) << (47)));
             wentry__47__d = op_entry;
             timer__47__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__47)) begin
+            new_bit = (new_bit & ~(1 << (47)) | ((1'b1) << (47)));
         end
         wentry__48__clock = clock;
         timer__48__clock = clock;
@@ -4127,7 +4159,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[48] & (wentry__48__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__48__q) & (ctx_cpar == wparity__q[48])) | (rarv_complete & (rarv_entry == wentry__48__q) & (rarv_cpar == wparity__q[48])) | (op_complete & (op_entry == wentry__48__q) & (op_cpar == wparity__q[48]));
+        hit = c_complete & (op_entry == wentry__48__q) & (c_cpar == wparity__q[48]);
         if (susp__q[48] & ~decided__q[48]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (48)) | ((1'b1) << (48)));
@@ -4136,15 +4168,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__48__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (48)) | ((1'b1) << (48)));
             end
-            else begin
+            if (timer__48__q < limit_m1) begin
                 timer__48__d = timer__48__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__48)) begin
-            new_bit = (new_bit & ~(1 << (48)) | ((1'b1) << (48)));
+        if (try_go & ~susp__q[48] & (op_warp == warp_idx__48)) begin
             par_n = (par_n & ~(1 << (48)) | ((op_parity) << (48)));
             wentry__48__d = op_entry;
             timer__48__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__48)) begin
+            new_bit = (new_bit & ~(1 << (48)) | ((1'b1) << (48)));
         end
         wentry__49__clock = clock;
         timer__49__clock = clock;
@@ -4153,7 +4187,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[49] & (wentry__49__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__49__q) & (ctx_cpar == wparity__q[49])) | (rarv_complete & (rarv_entry == wentry__49__q) & (rarv_cpar == wparity__q[49])) | (op_complete & (op_entry == wentry__49__q) & (op_cpar == wparity__q[49]));
+        hit = c_complete & (op_entry == wentry__49__q) & (c_cpar == wparity__q[49]);
         if (susp__q[49] & ~decided__q[49]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (49)) | ((1'b1) << (49)));
@@ -4162,15 +4196,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__49__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (49)) | ((1'b1) << (49)));
             end
-            else begin
+            if (timer__49__q < limit_m1) begin
                 timer__49__d = timer__49__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__49)) begin
-            new_bit = (new_bit & ~(1 << (49)) | ((1'b1) << (49)));
+        if (try_go & ~susp__q[49] & (op_warp == warp_idx__49)) begin
             par_n = (par_n & ~(1 << (49)) | ((op_parity) << (49)));
             wentry__49__d = op_entry;
             timer__49__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__49)) begin
+            new_bit = (new_bit & ~(1 << (49)) | ((1'b1) << (49)));
         end
         wentry__50__clock = clock;
         timer__50__clock = clock;
@@ -4179,7 +4215,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[50] & (wentry__50__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__50__q) & (ctx_cpar == wparity__q[50])) | (rarv_complete & (rarv_entry == wentry__50__q) & (rarv_cpar == wparity__q[50])) | (op_complete & (op_entry == wentry__50__q) & (op_cpar == wparity__q[50]));
+        hit = c_complete & (op_entry == wentry__50__q) & (c_cpar == wparity__q[50]);
         if (susp__q[50] & ~decided__q[50]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (50)) | ((1'b1) << (50)));
@@ -4188,15 +4224,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__50__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (50)) | ((1'b1) << (50)));
             end
-            else begin
+            if (timer__50__q < limit_m1) begin
                 timer__50__d = timer__50__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__50)) begin
-            new_bit = (new_bit & ~(1 << (50)) | ((1'b1) << (50)));
+        if (try_go & ~susp__q[50] & (op_warp == warp_idx__50)) begin
             par_n = (par_n & ~(1 << (50)) | ((op_parity) << (50)));
             wentry__50__d = op_entry;
             timer__50__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__50)) begin
+            new_bit = (new_bit & ~(1 << (50)) | ((1'b1) << (50)));
         end
         wentry__51__clock = clock;
         timer__51__clock = clock;
@@ -4205,7 +4243,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[51] & (wentry__51__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__51__q) & (ctx_cpar == wparity__q[51])) | (rarv_complete & (rarv_entry == wentry__51__q) & (rarv_cpar == wparity__q[51])) | (op_complete & (op_entry == wentry__51__q) & (op_cpar == wparity__q[51]));
+        hit = c_complete & (op_entry == wentry__51__q) & (c_cpar == wparity__q[51]);
         if (susp__q[51] & ~decided__q[51]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (51)) | ((1'b1) << (51)));
@@ -4214,15 +4252,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__51__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (51)) | ((1'b1) << (51)));
             end
-            else begin
+            if (timer__51__q < limit_m1) begin
                 timer__51__d = timer__51__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__51)) begin
-            new_bit = (new_bit & ~(1 << (51)) | ((1'b1) << (51)));
+        if (try_go & ~susp__q[51] & (op_warp == warp_idx__51)) begin
             par_n = (par_n & ~(1 << (51)) | ((op_parity) << (51)));
             wentry__51__d = op_entry;
             timer__51__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__51)) begin
+            new_bit = (new_bit & ~(1 << (51)) | ((1'b1) << (51)));
         end
         wentry__52__clock = clock;
         timer__52__clock = clock;
@@ -4231,7 +4271,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[52] & (wentry__52__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__52__q) & (ctx_cpar == wparity__q[52])) | (rarv_complete & (rarv_entry == wentry__52__q) & (rarv_cpar == wparity__q[52])) | (op_complete & (op_entry == wentry__52__q) & (op_cpar == wparity__q[52]));
+        hit = c_complete & (op_entry == wentry__52__q) & (c_cpar == wparity__q[52]);
         if (susp__q[52] & ~decided__q[52]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (52)) | ((1'b1) << (52)));
@@ -4240,15 +4280,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__52__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (52)) | ((1'b1) << (52)));
             end
-            else begin
+            if (timer__52__q < limit_m1) begin
                 timer__52__d = timer__52__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__52)) begin
-            new_bit = (new_bit & ~(1 << (52)) | ((1'b1) << (52)));
+        if (try_go & ~susp__q[52] & (op_warp == warp_idx__52)) begin
             par_n = (par_n & ~(1 << (52)) | ((op_parity) << (52)));
             wentry__52__d = op_entry;
             timer__52__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__52)) begin
+            new_bit = (new_bit & ~(1 << (52)) | ((1'b1) << (52)));
         end
         wentry__53__clock = clock;
         timer__53__clock = clock;
@@ -4257,7 +4299,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[53] & (wentry__53__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__53__q) & (ctx_cpar == wparity__q[53])) | (rarv_complete & (rarv_entry == wentry__53__q) & (rarv_cpar == wparity__q[53])) | (op_complete & (op_entry == wentry__53__q) & (op_cpar == wparity__q[53]));
+        hit = c_complete & (op_entry == wentry__53__q) & (c_cpar == wparity__q[53]);
         if (susp__q[53] & ~decided__q[53]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (53)) | ((1'b1) << (53)));
@@ -4266,15 +4308,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__53__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (53)) | ((1'b1) << (53)));
             end
-            else begin
+            if (timer__53__q < limit_m1) begin
                 timer__53__d = timer__53__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__53)) begin
-            new_bit = (new_bit & ~(1 << (53)) | ((1'b1) << (53)));
+        if (try_go & ~susp__q[53] & (op_warp == warp_idx__53)) begin
             par_n = (par_n & ~(1 << (53)) | ((op_parity) << (53)));
             wentry__53__d = op_entry;
             timer__53__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__53)) begin
+            new_bit = (new_bit & ~(1 << (53)) | ((1'b1) << (53)));
         end
         wentry__54__clock = clock;
         timer__54__clock = clock;
@@ -4283,7 +4327,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[54] & (wentry__54__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__54__q) & (ctx_cpar == wparity__q[54])) | (rarv_complete & (rarv_entry == wentry__54__q) & (rarv_cpar == wparity__q[54])) | (op_complete & (op_entry == wentry__54__q) & (op_cpar == wparity__q[54]));
+        hit = c_complete & (op_entry == wentry__54__q) & (c_cpar == wparity__q[54]);
         if (susp__q[54] & ~decided__q[54]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (54)) | ((1'b1) << (54)));
@@ -4292,15 +4336,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__54__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (54)) | ((1'b1) << (54)));
             end
-            else begin
+            if (timer__54__q < limit_m1) begin
                 timer__54__d = timer__54__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__54)) begin
-            new_bit = (new_bit & ~(1 << (54)) | ((1'b1) << (54)));
+        if (try_go & ~susp__q[54] & (op_warp == warp_idx__54)) begin
             par_n = (par_n & ~(1 << (54)) | ((op_parity) << (54)));
             wentry__54__d = op_entry;
             timer__54__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__54)) begin
+            new_bit = (new_bit & ~(1 << (54)) | ((1'b1) << (54)));
         end
         wentry__55__clock = clock;
         timer__55__clock = clock;
@@ -4309,7 +4355,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[55] & (wentry__55__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__55__q) & (ctx_cpar == wparity__q[55])) | (rarv_complete & (rarv_entry == wentry__55__q) & (rarv_cpar == wparity__q[55])) | (op_complete & (op_entry == wentry__55__q) & (op_cpar == wparity__q[55]));
+        hit = c_complete & (op_entry == wentry__55__q) & (c_cpar == wparity__q[55]);
         if (susp__q[55] & ~decided__q[55]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (55)) | ((1'b1) << (55)));
@@ -4318,15 +4364,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__55__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (55)) | ((1'b1) << (55)));
             end
-            else begin
+            if (timer__55__q < limit_m1) begin
                 timer__55__d = timer__55__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__55)) begin
-            new_bit = (new_bit & ~(1 << (55)) | ((1'b1) << (55)));
+        if (try_go & ~susp__q[55] & (op_warp == warp_idx__55)) begin
             par_n = (par_n & ~(1 << (55)) | ((op_parity) << (55)));
             wentry__55__d = op_entry;
             timer__55__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__55)) begin
+            new_bit = (new_bit & ~(1 << (55)) | ((1'b1) << (55)));
         end
         wentry__56__clock = clock;
         timer__56__clock = clock;
@@ -4335,7 +4383,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[56] & (wentry__56__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__56__q) & (ctx_cpar == wparity__q[56])) | (rarv_complete & (rarv_entry == wentry__56__q) & (rarv_cpar == wparity__q[56])) | (op_complete & (op_entry == wentry__56__q) & (op_cpar == wparity__q[56]));
+        hit = c_complete & (op_entry == wentry__56__q) & (c_cpar == wparity__q[56]);
         if (susp__q[56] & ~decided__q[56]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (56)) | ((1'b1) << (56)));
@@ -4344,15 +4392,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__56__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (56)) | ((1'b1) << (56)));
             end
-            else begin
+            if (timer__56__q < limit_m1) begin
                 timer__56__d = timer__56__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__56)) begin
-            new_bit = (new_bit & ~(1 << (56)) | ((1'b1) << (56)));
+        if (try_go & ~susp__q[56] & (op_warp == warp_idx__56)) begin
             par_n = (par_n & ~(1 << (56)) | ((op_parity) << (56)));
             wentry__56__d = op_entry;
             timer__56__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__56)) begin
+            new_bit = (new_bit & ~(1 << (56)) | ((1'b1) << (56)));
         end
         wentry__57__clock = clock;
         timer__57__clock = clock;
@@ -4361,7 +4411,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[57] & (wentry__57__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__57__q) & (ctx_cpar == wparity__q[57])) | (rarv_complete & (rarv_entry == wentry__57__q) & (rarv_cpar == wparity__q[57])) | (op_complete & (op_entry == wentry__57__q) & (op_cpar == wparity__q[57]));
+        hit = c_complete & (op_entry == wentry__57__q) & (c_cpar == wparity__q[57]);
         if (susp__q[57] & ~decided__q[57]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (57)) | ((1'b1) << (57)));
@@ -4370,15 +4420,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__57__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (57)) | ((1'b1) << (57)));
             end
-            else begin
+            if (timer__57__q < limit_m1) begin
                 timer__57__d = timer__57__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__57)) begin
-            new_bit = (new_bit & ~(1 << (57)) | ((1'b1) << (57)));
+        if (try_go & ~susp__q[57] & (op_warp == warp_idx__57)) begin
             par_n = (par_n & ~(1 << (57)) | ((op_parity) << (57)));
             wentry__57__d = op_entry;
             timer__57__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__57)) begin
+            new_bit = (new_bit & ~(1 << (57)) | ((1'b1) << (57)));
         end
         wentry__58__clock = clock;
         timer__58__clock = clock;
@@ -4387,7 +4439,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[58] & (wentry__58__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__58__q) & (ctx_cpar == wparity__q[58])) | (rarv_complete & (rarv_entry == wentry__58__q) & (rarv_cpar == wparity__q[58])) | (op_complete & (op_entry == wentry__58__q) & (op_cpar == wparity__q[58]));
+        hit = c_complete & (op_entry == wentry__58__q) & (c_cpar == wparity__q[58]);
         if (susp__q[58] & ~decided__q[58]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (58)) | ((1'b1) << (58)));
@@ -4396,15 +4448,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__58__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (58)) | ((1'b1) << (58)));
             end
-            else begin
+            if (timer__58__q < limit_m1) begin
                 timer__58__d = timer__58__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__58)) begin
-            new_bit = (new_bit & ~(1 << (58)) | ((1'b1) << (58)));
+        if (try_go & ~susp__q[58] & (op_warp == warp_idx__58)) begin
             par_n = (par_n & ~(1 << (58)) | ((op_parity) << (58)));
             wentry__58__d = op_entry;
             timer__58__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__58)) begin
+            new_bit = (new_bit & ~(1 << (58)) | ((1'b1) << (58)));
         end
         wentry__59__clock = clock;
         timer__59__clock = clock;
@@ -4413,7 +4467,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[59] & (wentry__59__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__59__q) & (ctx_cpar == wparity__q[59])) | (rarv_complete & (rarv_entry == wentry__59__q) & (rarv_cpar == wparity__q[59])) | (op_complete & (op_entry == wentry__59__q) & (op_cpar == wparity__q[59]));
+        hit = c_complete & (op_entry == wentry__59__q) & (c_cpar == wparity__q[59]);
         if (susp__q[59] & ~decided__q[59]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (59)) | ((1'b1) << (59)));
@@ -4422,15 +4476,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__59__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (59)) | ((1'b1) << (59)));
             end
-            else begin
+            if (timer__59__q < limit_m1) begin
                 timer__59__d = timer__59__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__59)) begin
-            new_bit = (new_bit & ~(1 << (59)) | ((1'b1) << (59)));
+        if (try_go & ~susp__q[59] & (op_warp == warp_idx__59)) begin
             par_n = (par_n & ~(1 << (59)) | ((op_parity) << (59)));
             wentry__59__d = op_entry;
             timer__59__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__59)) begin
+            new_bit = (new_bit & ~(1 << (59)) | ((1'b1) << (59)));
         end
         wentry__60__clock = clock;
         timer__60__clock = clock;
@@ -4439,7 +4495,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[60] & (wentry__60__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__60__q) & (ctx_cpar == wparity__q[60])) | (rarv_complete & (rarv_entry == wentry__60__q) & (rarv_cpar == wparity__q[60])) | (op_complete & (op_entry == wentry__60__q) & (op_cpar == wparity__q[60]));
+        hit = c_complete & (op_entry == wentry__60__q) & (c_cpar == wparity__q[60]);
         if (susp__q[60] & ~decided__q[60]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (60)) | ((1'b1) << (60)));
@@ -4448,15 +4504,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__60__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (60)) | ((1'b1) << (60)));
             end
-            else begin
+            if (timer__60__q < limit_m1) begin
                 timer__60__d = timer__60__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__60)) begin
-            new_bit = (new_bit & ~(1 << (60)) | ((1'b1) << (60)));
+        if (try_go & ~susp__q[60] & (op_warp == warp_idx__60)) begin
             par_n = (par_n & ~(1 << (60)) | ((op_parity) << (60)));
             wentry__60__d = op_entry;
             timer__60__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__60)) begin
+            new_bit = (new_bit & ~(1 << (60)) | ((1'b1) << (60)));
         end
         wentry__61__clock = clock;
         timer__61__clock = clock;
@@ -4465,7 +4523,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[61] & (wentry__61__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__61__q) & (ctx_cpar == wparity__q[61])) | (rarv_complete & (rarv_entry == wentry__61__q) & (rarv_cpar == wparity__q[61])) | (op_complete & (op_entry == wentry__61__q) & (op_cpar == wparity__q[61]));
+        hit = c_complete & (op_entry == wentry__61__q) & (c_cpar == wparity__q[61]);
         if (susp__q[61] & ~decided__q[61]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (61)) | ((1'b1) << (61)));
@@ -4474,15 +4532,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__61__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (61)) | ((1'b1) << (61)));
             end
-            else begin
+            if (timer__61__q < limit_m1) begin
                 timer__61__d = timer__61__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__61)) begin
-            new_bit = (new_bit & ~(1 << (61)) | ((1'b1) << (61)));
+        if (try_go & ~susp__q[61] & (op_warp == warp_idx__61)) begin
             par_n = (par_n & ~(1 << (61)) | ((op_parity) << (61)));
             wentry__61__d = op_entry;
             timer__61__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__61)) begin
+            new_bit = (new_bit & ~(1 << (61)) | ((1'b1) << (61)));
         end
         wentry__62__clock = clock;
         timer__62__clock = clock;
@@ -4491,7 +4551,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[62] & (wentry__62__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__62__q) & (ctx_cpar == wparity__q[62])) | (rarv_complete & (rarv_entry == wentry__62__q) & (rarv_cpar == wparity__q[62])) | (op_complete & (op_entry == wentry__62__q) & (op_cpar == wparity__q[62]));
+        hit = c_complete & (op_entry == wentry__62__q) & (c_cpar == wparity__q[62]);
         if (susp__q[62] & ~decided__q[62]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (62)) | ((1'b1) << (62)));
@@ -4500,15 +4560,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__62__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (62)) | ((1'b1) << (62)));
             end
-            else begin
+            if (timer__62__q < limit_m1) begin
                 timer__62__d = timer__62__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__62)) begin
-            new_bit = (new_bit & ~(1 << (62)) | ((1'b1) << (62)));
+        if (try_go & ~susp__q[62] & (op_warp == warp_idx__62)) begin
             par_n = (par_n & ~(1 << (62)) | ((op_parity) << (62)));
             wentry__62__d = op_entry;
             timer__62__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__62)) begin
+            new_bit = (new_bit & ~(1 << (62)) | ((1'b1) << (62)));
         end
         wentry__63__clock = clock;
         timer__63__clock = clock;
@@ -4517,7 +4579,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[63] & (wentry__63__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__63__q) & (ctx_cpar == wparity__q[63])) | (rarv_complete & (rarv_entry == wentry__63__q) & (rarv_cpar == wparity__q[63])) | (op_complete & (op_entry == wentry__63__q) & (op_cpar == wparity__q[63]));
+        hit = c_complete & (op_entry == wentry__63__q) & (c_cpar == wparity__q[63]);
         if (susp__q[63] & ~decided__q[63]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (63)) | ((1'b1) << (63)));
@@ -4526,23 +4588,25 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
             else if (timer__63__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (63)) | ((1'b1) << (63)));
             end
-            else begin
+            if (timer__63__q < limit_m1) begin
                 timer__63__d = timer__63__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__63)) begin
-            new_bit = (new_bit & ~(1 << (63)) | ((1'b1) << (63)));
+        if (try_go & ~susp__q[63] & (op_warp == warp_idx__63)) begin
             par_n = (par_n & ~(1 << (63)) | ((op_parity) << (63)));
             wentry__63__d = op_entry;
             timer__63__d = 32'h0;
         end
-        cand = susp__q & dec_n;
+        if (susp_go & (op_warp == warp_idx__63)) begin
+            new_bit = (new_bit & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+        cand = susp__q & decided__q;
         susp__d = (susp__q & ~grant) | new_bit;
         decided__d = dec_n & ~grant;
         done__d = done_n & ~grant;
         wparity__d = par_n;
         wake_mask_r__d = grant;
-        wake_done_r__d = grant & done_n;
+        wake_done_r__d = grant & done__q;
         if (reset) begin
             susp__d = 32'h0;
             decided__d = 32'h0;
@@ -4575,25 +4639,6 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters__decided(d,q,clock);
     end
           
 endmodule // mbar_w64_m8_c20_t20_l200_f4__waiters__decided
-
-
-module mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w64_m8_c20_t20_l200_f4__waiters__wentry__0
 
 
 module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
@@ -5220,9 +5265,11 @@ module mbarrier_unit (
     input  wire        ctx_valid,
     input  wire [2:0]  ctx_entry,
     input  wire [20:0] ctx_bytes,
+    output wire        ctx_ready,
     input  wire        rarv_valid,
     input  wire [2:0]  rarv_entry,
     input  wire [20:0] rarv_count,
+    output wire        rarv_ready,
     output wire        rsp_valid,
     output wire [5:0]  rsp_warp,
     output wire [3:0]  rsp_op,
@@ -5251,9 +5298,11 @@ module mbarrier_unit (
         .ctx_valid(ctx_valid),
         .ctx_entry(ctx_entry),
         .ctx_bytes(ctx_bytes),
+        .ctx_ready(ctx_ready),
         .rarv_valid(rarv_valid),
         .rarv_entry(rarv_entry),
         .rarv_count(rarv_count),
+        .rarv_ready(rarv_ready),
         .rsp_valid(rsp_valid),
         .rsp_warp(rsp_warp),
         .rsp_op(rsp_op),

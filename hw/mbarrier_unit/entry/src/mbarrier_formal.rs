@@ -1,9 +1,11 @@
 //! The formal harness of `mbarrier_unit` (`spec/mbarrier_unit.md`, M1–M8):
 //! every input free, reset in cycle 0, and a port-level monitor that keeps,
 //! from the inputs alone, the state of one free constant entry `fe` (valid,
-//! phase parity, pending, expected, signed tx-count) through the cycle's
-//! three steps (complete-tx, remote arrive, operation, each completing the
-//! phase when pending = tx = 0), which warps are suspended on `fe`, and the
+//! phase parity, pending, expected, signed tx-count) through the one step of
+//! each cycle (the request the unit accepted in the previous cycle — a
+//! complete-tx, a remote arrive or an operation — registered by the monitor
+//! from the ports' valid and ready, completing the phase when pending = tx =
+//! 0), which warps are suspended on `fe`, and the
 //! try_wait of one free constant warp `fw` on `fe` (decision: done at the
 //! first completion of `fe`, not done when L cycles pass; the wake within B
 //! cycles). Since `fe` and `fw` are arbitrary, the properties hold for every
@@ -37,18 +39,18 @@ pub const GROUPS: &[Group] = &[
     },
     Group {
         name: "m7",
-        props: &["M7_ready", "M7_rsp", "M7_rsp_idle"],
-        what: "M7: op_ready high in every cycle outside reset; exactly one response (rsp_valid, rsp_warp, rsp_op) in the cycle after each accepted operation, none otherwise; rsp_* 0 without rsp_valid",
+        props: &["M7_ready", "M7_fair", "M7_rsp", "M7_rsp_idle"],
+        what: "M7: at most one of op_ready / ctx_ready / rarv_ready, each only with its valid, one whenever a port requests; a request held valid is taken within 3 cycles; exactly one response (rsp_valid, rsp_warp, rsp_op) two cycles after each accepted operation, none otherwise; rsp_* 0 without rsp_valid",
     },
     Group {
         name: "m1",
         props: &["M1_rsp_exact"],
-        what: "M1/M4/M5/M2 answers for entry fe: the token of an arrive (parity of the phase it counted in), test_wait/try_wait done = (parity after complete-tx and remote arrive != op_parity), try_wait suspended iff not done, all 0 for an erroring op — with fe's phase, pending, expected and tx-count followed through init, inval, arrive, arrive_drop, arrive_expect_tx, expect_tx, complete_tx, the ctx and rarv ports and every completion (pending = tx = 0)",
+        what: "M1/M4/M5/M2 answers for entry fe: the token of an arrive (parity of the phase it counted in), test_wait/try_wait done = (parity in its step cycle != op_parity), try_wait suspended iff not done, all 0 for an erroring op — with fe's phase, pending, expected and tx-count followed through init, inval, arrive, arrive_drop, arrive_expect_tx, expect_tx, complete_tx, the ctx and rarv ports and every completion (pending = tx = 0)",
     },
     Group {
         name: "m6",
         props: &["M6_err", "M6_quiet"],
-        what: "M6: err / err_src / err_cause in the next cycle exactly the first bad input (op, then complete-tx, then remote arrive) with its cause (reserved, suspended warp, uninit, bad count, underflow, tx range, waiters), for every cycle whose valid ports name fe or fail an entry-independent check; no err for good inputs; err_src = err_cause = 0 without err",
+        what: "M6: err / err_src / err_cause two cycles after a request's acceptance exactly its verdict with its port and cause (reserved, suspended warp, uninit, bad count, underflow, tx range, waiters), for every request that names fe or fails an entry-independent check; no err for good inputs; err_src = err_cause = 0 without err",
     },
     Group {
         name: "m2",
@@ -58,7 +60,7 @@ pub const GROUPS: &[Group] = &[
             "M2_wake_decided",
             "M3_wake_bound",
         ],
-        what: "M2/M3 for warp fw on entry fe: suspended[fw] from the cycle after its suspending try_wait through the cycle before its wake; woken only after its decision, with wake_done = 1 iff fe completed (the phase waited on) before L cycles passed, 0 iff L passed first; woken within B = ceil(W/F) cycles of the decision",
+        what: "M2/M3 for warp fw on entry fe: suspended[fw] from the cycle after its suspending try_wait through the cycle before its wake; woken only after its decision, with wake_done = 1 iff fe completed (the phase waited on) before L cycles passed, 0 iff L passed first; woken within B + 1 cycles of the decision (B = ceil(W/F); decisions are registered before the wake arbiter)",
     },
     Group {
         name: "m8",
@@ -68,16 +70,16 @@ pub const GROUPS: &[Group] = &[
             "M3_wake_only_suspended",
             "M8_liveness",
         ],
-        what: "M3/M8 for any entry: at most F wakes per cycle; wake_done only within wake_mask; a warp woken only if it was suspended; no warp suspended more than L + B consecutive cycles",
+        what: "M3/M8 for any entry: at most F wakes per cycle; wake_done only within wake_mask; a warp woken only if it was suspended; no warp suspended more than L + B + 1 consecutive cycles",
     },
     Group {
         name: "inv",
         props: INV_PROPS,
-        what: "strengthening invariants (the monitor's state = the RTL's registers; asserted in m1, m6, m2 too): INV_entry: entry fe's valid, parity, pending, expected and tx-count equal the RTL's (pending/expected/tx only while valid; the monitor's are 0 otherwise); INV_range: tx in [-MAXTX, MAXTX], pending <= expected <= MAXC; INV_sfe: suspended = the RTL's susp, and a suspended warp's latest try_wait was on fe iff its RTL wentry is fe; INV_wt: decided only while suspended, done only when decided; INV_fw: fw's try_wait on fe (suspended, decided, done, timer, waited parity) equals the RTL's; INV_age: fw decided and not woken: age + (fw - rr mod W) <= W - 2 (round robin)",
+        what: "strengthening invariants (the monitor's state = the RTL's registers; asserted in m1, m6, m2 too): INV_entry: entry fe's valid, parity, pending, expected and tx-count equal the RTL's (pending/expected/tx only while valid; the monitor's are 0 otherwise); INV_range: tx in [-MAXTX, MAXTX], pending <= expected <= MAXC; INV_sfe: suspended = the RTL's susp, and a suspended warp's latest try_wait was on fe iff its RTL wentry is fe; INV_wt: decided only while suspended, done only when decided; INV_fw: fw's try_wait on fe (suspended, decided, done, timer, waited parity) equals the RTL's; INV_age: fw decided and not woken: age + (fw - rr mod W) <= W - 1 (round robin); INV_req: the monitor's request register = the RTL's (its port one of the three; a complete-tx held as complete_tx, a remote arrive as arrive, both of warp 0); INV_rd: when the RTL's request register names fe (valid or not: an idle step writes the read register back), its read register holds fe",
     },
     Group {
         name: "all",
-        props: &["RST_outputs_zero", "M7_ready", "M7_rsp", "M7_rsp_idle", "M1_rsp_exact", "M6_err", "M6_quiet", "M2_suspended", "M2_not_suspended", "M2_wake_decided", "M3_wake_bound", "M3_fanout", "M3_done_in_mask", "M3_wake_only_suspended", "M8_liveness", "INV_entry", "INV_range", "INV_sfe", "INV_wt", "INV_fw", "INV_age"],
+        props: &["RST_outputs_zero", "M7_ready", "M7_fair", "M7_rsp", "M7_rsp_idle", "M1_rsp_exact", "M6_err", "M6_quiet", "M2_suspended", "M2_not_suspended", "M2_wake_decided", "M3_wake_bound", "M3_fanout", "M3_done_in_mask", "M3_wake_only_suspended", "M8_liveness", "INV_entry", "INV_range", "INV_sfe", "INV_wt", "INV_fw", "INV_age", "INV_req", "INV_rd"],
         what: "every group above in one task (one front-end run: the bounded checks of the large configurations)",
     },
 ];
@@ -92,6 +94,8 @@ pub const INV_PROPS: &[&str] = &[
     "INV_wt",
     "INV_fw",
     "INV_age",
+    "INV_req",
+    "INV_rd",
 ];
 
 /// Groups `membar formal` does not run under pdr by default: they follow
@@ -143,6 +147,28 @@ fn taps(cfg: &Config) -> String {
         t.push(Tap::new(n, w, format!("{wt}.{r}.q")));
     }
     t.push(Tap::new("t_rr", wb, "dut.core.wake.rr.q"));
+    let rq = "dut.core.req";
+    for (n, wd, r) in [
+        ("t_rv", 1, "valid_q"),
+        ("t_rport", 2, "port_q"),
+        ("t_rwarp", wb, "warp_q"),
+        ("t_rcode", 4, "code_q"),
+        ("t_rentry", eb, "entry_q"),
+        ("t_rcount", cbp, "count_q"),
+        ("t_rtx", tbp, "tx_q"),
+        ("t_rpar", 1, "parity_q"),
+    ] {
+        t.push(Tap::new(n, wd, format!("{rq}.{r}.q")));
+    }
+    for (n, wd, r) in [
+        ("t_dv", 1, "r_valid"),
+        ("t_dpar", 1, "r_parity"),
+        ("t_dpend", cbp, "r_pending"),
+        ("t_dexp", cbp, "r_expected"),
+        ("t_dtx", tbp, "r_tx"),
+    ] {
+        t.push(Tap::new(n, wd, format!("{e}.{r}.q")));
+    }
     for k in 0..w {
         t.push(Tap::new(
             format!("t_wentry_{k}"),
@@ -202,7 +228,14 @@ const INVARIANTS: &str = "
                                                      && (f_dec || (r_timer == f_timer && t_wpar[fw] == e_par && e_v && f_timer < L)))
                                     : (!t_susp[fw] && f_dec)))
                           : !(sfe[fw] && (t_susp[fw] || fw_woken)));
-      INV_age: assert ((!f_dec || f_s) && (!(f_s && f_dec && !fw_woken) || f_age + f_dist <= W - 2));
+      INV_age: assert ((!f_dec || f_s) && (!(f_s && f_dec && !fw_woken) || f_age + f_dist <= W - 1));
+      INV_req: assert (q_v == t_rv && (!q_v || (q_port != 2'd3 && q_port == t_rport && q_entry == t_rentry
+                         && (q_port == 2'd1 || q_count == t_rcount) && (q_port == 2'd2 || q_tx == t_rtx)
+                         && (q_port != 2'd0 || (q_warp == t_rwarp && q_code == t_rcode && q_par == t_rpar))
+                         && (q_port != 2'd1 || (t_rcode == 4'd6 && t_rwarp == 0))
+                         && (q_port != 2'd2 || (t_rcode == 4'd2 && t_rwarp == 0)))));
+      INV_rd: assert (!(t_rentry == fe) || (t_dv == e_v && t_dpar == e_par
+                         && (!e_v || (t_dpend == e_pend && t_dexp == e_exp && t_dtx == e_tx[TB-1:0]))));
     end
   end
 `endif\n";
@@ -225,8 +258,8 @@ pub fn harness(cfg: &Config) -> String {
         cfg.wake_bound(),
     );
     let tx = tbp + 2;
-    // Counters of L + B + 1 cycles.
-    let lb = l as u64 + b + 2;
+    // Counters of L + B + 2 cycles.
+    let lb = l as u64 + b + 3;
     let kb = 64 - lb.leading_zeros();
     let fb = 64 - (w as u64).leading_zeros();
     let mut s = format!(
@@ -259,6 +292,8 @@ pub fn harness(cfg: &Config) -> String {
             "rarv_valid",
             "rarv_entry",
             "rarv_count",
+            "ctx_ready",
+            "rarv_ready",
             "rsp_valid",
             "rsp_warp",
             "rsp_op",
@@ -286,9 +321,35 @@ pub fn harness(cfg: &Config) -> String {
   reg [W-1:0] sfe;
   wire waiters = (suspended & sfe) != 0;
 
+  // The request the unit accepted in the previous cycle (registered from
+  // the ports' valid and ready), stepped in this cycle: one port at a time.
+  reg q_v; reg [1:0] q_port; reg [WB-1:0] q_warp; reg [3:0] q_code; reg [EB-1:0] q_entry;
+  reg [CB-1:0] q_count; reg [TB-1:0] q_tx; reg q_par;
+  wire s_ctx_valid = q_v && q_port == 2'd1;
+  wire [EB-1:0] s_ctx_entry = q_entry;
+  wire [TB-1:0] s_ctx_bytes = q_tx;
+  wire s_rarv_valid = q_v && q_port == 2'd2;
+  wire [EB-1:0] s_rarv_entry = q_entry;
+  wire [CB-1:0] s_rarv_count = q_count;
+  wire s_op_valid = q_v && q_port == 2'd0;
+  wire [WB-1:0] s_op_warp = q_warp;
+  wire [3:0] s_op_code = q_code;
+  wire [EB-1:0] s_op_entry = q_entry;
+  wire [CB-1:0] s_op_count = q_count;
+  wire [TB-1:0] s_op_tx = q_tx;
+  wire s_op_parity = q_par;
+  always @(posedge clock) begin
+    q_v <= !reset && (op_ready || ctx_ready || rarv_ready);
+    q_port <= ctx_ready ? 2'd1 : rarv_ready ? 2'd2 : 2'd0;
+    q_warp <= op_warp; q_code <= op_code; q_par <= op_parity;
+    q_entry <= ctx_ready ? ctx_entry : rarv_ready ? rarv_entry : op_entry;
+    q_count <= rarv_ready ? rarv_count : op_count;
+    q_tx <= ctx_ready ? ctx_bytes : op_tx;
+  end
+
   // Step 1: complete-tx.
-  wire signed [TX-1:0] ctxb = $signed({{2'b00, ctx_bytes}});
-  wire c_hit = ctx_valid && ctx_entry == fe;
+  wire signed [TX-1:0] ctxb = $signed({{2'b00, s_ctx_bytes}});
+  wire c_hit = s_ctx_valid && s_ctx_entry == fe;
   wire [3:0] c_cause = !e_v ? 4'd3 : (ctxb > MAXTX || (e_tx - ctxb) < -MAXTX) ? 4'd6 : 4'd0;
   wire c_ok = c_hit && c_cause == 0;
   wire signed [TX-1:0] tx1 = c_ok ? e_tx - ctxb : e_tx;
@@ -296,51 +357,51 @@ pub fn harness(cfg: &Config) -> String {
   wire par1 = comp1 ? !e_par : e_par;
   wire [CB-1:0] pend1 = comp1 ? e_exp : e_pend;
   // Step 2: remote arrive.
-  wire r_hit = rarv_valid && rarv_entry == fe;
-  wire [3:0] r_cause = !e_v ? 4'd3 : (rarv_count == 0 || rarv_count > MAXC) ? 4'd4 : (rarv_count > pend1) ? 4'd5 : 4'd0;
+  wire r_hit = s_rarv_valid && s_rarv_entry == fe;
+  wire [3:0] r_cause = !e_v ? 4'd3 : (s_rarv_count == 0 || s_rarv_count > MAXC) ? 4'd4 : (s_rarv_count > pend1) ? 4'd5 : 4'd0;
   wire r_ok = r_hit && r_cause == 0;
-  wire [CB-1:0] pend2a = r_ok ? pend1 - rarv_count : pend1;
+  wire [CB-1:0] pend2a = r_ok ? pend1 - s_rarv_count : pend1;
   wire comp2 = r_ok && pend2a == 0 && tx1 == 0;
   wire par2 = comp2 ? !par1 : par1;
   wire [CB-1:0] pend2 = comp2 ? e_exp : pend2a;
   // Step 3: the operation.
-  wire [W-1:0] wbit = {{{{(W-1){{1'b0}}}}, 1'b1}} << op_warp;
+  wire [W-1:0] wbit = {{{{(W-1){{1'b0}}}}, 1'b1}} << s_op_warp;
   wire o_susp_w = (suspended & wbit) != 0;
-  wire o_res = op_code > 4'd8;
-  wire o_hit = op_valid && op_entry == fe;
-  wire o_indep = op_valid && (o_res || o_susp_w);        // errs whatever the entry
-  wire cnt_bad = op_count == 0 || op_count > MAXC;
-  wire is_arr = op_code == 4'd2 || op_code == 4'd3 || op_code == 4'd4;
-  wire signed [TX-1:0] optx = $signed({{2'b00, op_tx}});
-  wire signed [TX-1:0] tx_arr = (op_code == 4'd4) ? tx1 + optx : tx1;
+  wire o_res = s_op_code > 4'd8;
+  wire o_hit = s_op_valid && s_op_entry == fe;
+  wire o_indep = s_op_valid && (o_res || o_susp_w);        // errs whatever the entry
+  wire cnt_bad = s_op_count == 0 || s_op_count > MAXC;
+  wire is_arr = s_op_code == 4'd2 || s_op_code == 4'd3 || s_op_code == 4'd4;
+  wire signed [TX-1:0] optx = $signed({{2'b00, s_op_tx}});
+  wire signed [TX-1:0] tx_arr = (s_op_code == 4'd4) ? tx1 + optx : tx1;
   wire [3:0] o_cause =
       o_res ? 4'd1 : o_susp_w ? 4'd2
-    : op_code == 4'd0 ? (cnt_bad ? 4'd4 : waiters ? 4'd7 : 4'd0)
+    : s_op_code == 4'd0 ? (cnt_bad ? 4'd4 : waiters ? 4'd7 : 4'd0)
     : !e_v ? 4'd3
-    : op_code == 4'd1 ? (waiters ? 4'd7 : 4'd0)
-    : is_arr ? (cnt_bad ? 4'd4 : (tx_arr > MAXTX || (op_code == 4'd4 && optx > MAXTX)) ? 4'd6
-               : (op_count > pend2 || (op_code == 4'd3 && op_count >= e_exp)) ? 4'd5 : 4'd0)
-    : op_code == 4'd5 ? ((optx > MAXTX || tx1 + optx > MAXTX) ? 4'd6 : 4'd0)
-    : op_code == 4'd6 ? ((optx > MAXTX || tx1 - optx < -MAXTX) ? 4'd6 : 4'd0)
+    : s_op_code == 4'd1 ? (waiters ? 4'd7 : 4'd0)
+    : is_arr ? (cnt_bad ? 4'd4 : (tx_arr > MAXTX || (s_op_code == 4'd4 && optx > MAXTX)) ? 4'd6
+               : (s_op_count > pend2 || (s_op_code == 4'd3 && s_op_count >= e_exp)) ? 4'd5 : 4'd0)
+    : s_op_code == 4'd5 ? ((optx > MAXTX || tx1 + optx > MAXTX) ? 4'd6 : 4'd0)
+    : s_op_code == 4'd6 ? ((optx > MAXTX || tx1 - optx < -MAXTX) ? 4'd6 : 4'd0)
     : 4'd0;
   wire o_ok = o_hit && o_cause == 0;
-  wire signed [TX-1:0] tx3 = !o_ok ? tx1 : is_arr ? tx_arr : op_code == 4'd5 ? tx1 + optx : op_code == 4'd6 ? tx1 - optx : tx1;
-  wire [CB-1:0] pend3a = (o_ok && is_arr) ? pend2 - op_count : pend2;
-  wire [CB-1:0] exp3 = (o_ok && op_code == 4'd3) ? e_exp - op_count : e_exp;
-  wire step3_changes = o_ok && (is_arr || op_code == 4'd5 || op_code == 4'd6);
+  wire signed [TX-1:0] tx3 = !o_ok ? tx1 : is_arr ? tx_arr : s_op_code == 4'd5 ? tx1 + optx : s_op_code == 4'd6 ? tx1 - optx : tx1;
+  wire [CB-1:0] pend3a = (o_ok && is_arr) ? pend2 - s_op_count : pend2;
+  wire [CB-1:0] exp3 = (o_ok && s_op_code == 4'd3) ? e_exp - s_op_count : e_exp;
+  wire step3_changes = o_ok && (is_arr || s_op_code == 4'd5 || s_op_code == 4'd6);
   wire comp3 = step3_changes && e_v && pend3a == 0 && tx3 == 0;
-  wire o_done = par2 != op_parity;
-  wire o_suspends = o_ok && op_code == 4'd8 && !o_done;
+  wire o_done = par2 != s_op_parity;
+  wire o_suspends = o_ok && s_op_code == 4'd8 && !o_done;
   wire comp_any = comp1 || comp2 || comp3;
 
   // Expected response (m1) and error report (m6), due next cycle.
   reg x_rk, x_tok, x_done, x_sus;
   reg x_ek, x_err; reg [1:0] x_src; reg [3:0] x_cause;
-  wire o_known = !op_valid || o_indep || o_hit;
-  wire [3:0] o_c = op_valid ? o_cause : 4'd0;
-  wire c_known = !ctx_valid || c_hit;
+  wire o_known = !s_op_valid || o_indep || o_hit;
+  wire [3:0] o_c = s_op_valid ? o_cause : 4'd0;
+  wire c_known = !s_ctx_valid || c_hit;
   wire [3:0] c_c = c_hit ? c_cause : 4'd0;
-  wire r_known = !rarv_valid || r_hit;
+  wire r_known = !s_rarv_valid || r_hit;
   wire [3:0] r_c = r_hit ? r_cause : 4'd0;
   wire e_known = o_known && (o_c != 0 || (c_known && (c_c != 0 || r_known)));
 
@@ -357,9 +418,9 @@ pub fn harness(cfg: &Config) -> String {
       prev_susp_fw <= 1'b0; run <= 0;
     end else begin
       // fe after the three steps.
-      if (o_ok && op_code == 4'd0) begin
-        e_v <= 1'b1; e_par <= 1'b0; e_pend <= op_count; e_exp <= op_count; e_tx <= 0;
-      end else if (o_ok && op_code == 4'd1) begin
+      if (o_ok && s_op_code == 4'd0) begin
+        e_v <= 1'b1; e_par <= 1'b0; e_pend <= s_op_count; e_exp <= s_op_count; e_tx <= 0;
+      end else if (o_ok && s_op_code == 4'd1) begin
         e_v <= 1'b0; e_par <= 1'b0; e_pend <= 0; e_exp <= 0; e_tx <= 0;
       end else begin
         e_par <= comp3 ? !par2 : par2;
@@ -367,11 +428,11 @@ pub fn harness(cfg: &Config) -> String {
         e_exp <= exp3;
         e_tx <= tx3;
       end
-      if (op_valid && op_code == 4'd8 && !o_susp_w && !o_res)
+      if (s_op_valid && s_op_code == 4'd8 && !o_susp_w && !o_res)
         sfe <= (sfe & ~wbit) | (o_suspends ? wbit : {{W{{1'b0}}}});
-      x_rk <= op_valid && (o_indep || o_hit);
+      x_rk <= s_op_valid && (o_indep || o_hit);
       x_tok <= o_ok && is_arr ? par2 : 1'b0;
-      x_done <= o_ok && (op_code == 4'd7 || op_code == 4'd8) ? o_done : 1'b0;
+      x_done <= o_ok && (s_op_code == 4'd7 || s_op_code == 4'd8) ? o_done : 1'b0;
       x_sus <= o_suspends;
       x_ek <= e_known;
       x_err <= (o_c | c_c | r_c) != 0;
@@ -384,7 +445,7 @@ pub fn harness(cfg: &Config) -> String {
         else f_timer <= f_timer + 1'b1;
       end else if (f_dec && f_age != {{KB{{1'b1}}}}) f_age <= f_age + 1'b1;
       if (fw_woken) begin f_s <= 1'b0; f_dec <= 1'b0; end
-      if (o_suspends && op_warp == fw) begin
+      if (o_suspends && s_op_warp == fw) begin
         f_s <= 1'b1; f_dec <= 1'b0; f_done <= 1'b0; f_timer <= 0; f_age <= 0;
       end
       prev_susp_fw <= suspended[fw];
@@ -395,14 +456,16 @@ pub fn harness(cfg: &Config) -> String {
   always @(posedge clock) begin
     if (reset) begin
 `ifdef G_RST
-      RST_outputs_zero: assert (!op_ready && !rsp_valid && rsp_warp == 0 && rsp_op == 0 && !rsp_token && !rsp_done
+      RST_outputs_zero: assert (!op_ready && !ctx_ready && !rarv_ready && !rsp_valid && rsp_warp == 0 && rsp_op == 0 && !rsp_token && !rsp_done
                          && !rsp_suspended && wake_mask == 0 && wake_done == 0 && suspended == 0 && !err
                          && err_src == 0 && err_cause == 0);
 `endif
     end else begin
 `ifdef G_M7
-      M7_ready: assert (op_ready);
-      M7_rsp: assert (rsp_valid == p_valid && (!rsp_valid || (rsp_warp == p_warp && rsp_op == p_code)));
+      M7_ready: assert ((op_ready + ctx_ready + rarv_ready) <= 1 && (!op_ready || op_valid) && (!ctx_ready || ctx_valid)
+                        && (!rarv_ready || rarv_valid) && (!(op_valid || ctx_valid || rarv_valid) || op_ready || ctx_ready || rarv_ready));
+      M7_fair: assert (h_op < 3 && h_ctx < 3 && h_rarv < 3);
+      M7_rsp: assert (rsp_valid == p2_valid && (!rsp_valid || (rsp_warp == p2_warp && rsp_op == p2_code)));
       M7_rsp_idle: assert (rsp_valid || (rsp_warp == 0 && rsp_op == 0 && !rsp_token && !rsp_done && !rsp_suspended));
 `endif
 `ifdef G_M1
@@ -416,20 +479,25 @@ pub fn harness(cfg: &Config) -> String {
       M2_suspended: assert (!(f_s && !fw_woken) || suspended[fw]);
       M2_not_suspended: assert (!(suspended[fw] && sfe[fw]) || (f_s && !fw_woken));
       M2_wake_decided: assert (!(fw_woken && sfe[fw]) || (f_s && f_dec && wake_done[fw] == f_done));
-      M3_wake_bound: assert (!(f_dec && !fw_woken && f_age >= B - 1));
+      M3_wake_bound: assert (!(f_dec && !fw_woken && f_age >= B));
 `endif
 `ifdef G_M8
       M3_fanout: assert (({pc_wake}) <= F);
       M3_done_in_mask: assert ((wake_done & ~wake_mask) == 0);
       M3_wake_only_suspended: assert (!fw_woken || prev_susp_fw);
-      M8_liveness: assert (run < L + B);
+      M8_liveness: assert (run < L + B + 1);
 `endif
     end
   end
-  // The previous cycle's operation (M7).
-  reg p_valid; reg [WB-1:0] p_warp; reg [3:0] p_code;
+  // The operation accepted two cycles before (M7), and how long each port's
+  // request has been held without being taken.
+  reg p2_valid; reg [WB-1:0] p2_warp; reg [3:0] p2_code;
+  reg [1:0] h_op, h_ctx, h_rarv;
   always @(posedge clock) begin
-    p_valid <= !reset && op_valid; p_warp <= op_warp; p_code <= op_code;
+    p2_valid <= !reset && s_op_valid; p2_warp <= q_warp; p2_code <= q_code;
+    h_op <= (reset || !op_valid || op_ready) ? 2'd0 : (h_op == 2'd3 ? h_op : h_op + 2'd1);
+    h_ctx <= (reset || !ctx_valid || ctx_ready) ? 2'd0 : (h_ctx == 2'd3 ? h_ctx : h_ctx + 2'd1);
+    h_rarv <= (reset || !rarv_valid || rarv_ready) ? 2'd0 : (h_rarv == 2'd3 ? h_rarv : h_rarv + 2'd1);
   end
 "
     );

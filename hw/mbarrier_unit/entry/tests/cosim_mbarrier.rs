@@ -174,17 +174,18 @@ fn mutant(
 #[test]
 fn injected_bugs_are_caught_at_a_port_and_cycle() {
     // 1. Inverted compare: test_wait/try_wait answer "done" when the phase
-    //    has NOT completed. Caught on `rsp_done` the cycle after a wait op.
+    //    has NOT completed. Caught on `rsp_done` two cycles after a wait op
+    //    was accepted (accepted, stepped, answered).
     let (m, hist) = mutant(
         "done_inverted",
         "rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);",
         "rsp_done_r__d = op_ok & is_wait & (op_e_parity == op_parity);",
     );
     assert_eq!(m.port, "rsp_done", "{}", m.detail);
-    let prev = hist[m.cycle as usize - 1];
+    let acc = hist[m.cycle as usize - 2];
     assert!(
-        prev.op_valid && (prev.op_code == op::TEST_WAIT || prev.op_code == op::TRY_WAIT),
-        "the cycle before the mismatch issued a wait: {prev:?}"
+        acc.op_valid && (acc.op_code == op::TEST_WAIT || acc.op_code == op::TRY_WAIT),
+        "two cycles before the mismatch a wait was presented (and accepted): {acc:?}"
     );
     // 2. Completion ignores the tx-count (M1/M4): a phase completes with
     //    bytes outstanding; caught at some port within the run.

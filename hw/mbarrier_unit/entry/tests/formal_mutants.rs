@@ -50,8 +50,8 @@ const MUTANTS: &[UnitMutants] = &[
     },
 ];
 
-const MB_OP: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__op_step(");
-const MB_CTX: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__ctx_step(");
+const MB_OP: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__step(");
+const MB_ENTRIES: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__entries(");
 const MB_WAIT: Option<&str> = Some("module mbar_w8_m8_c4_t6_l8_f1__waiters(");
 
 /// Mutants of `mbarrier_unit` (`verilog_out/mbarrier_unit/reduced_range/w8_m8_c4_t6_l8_f1`),
@@ -85,11 +85,11 @@ const MBARRIER_MUTANTS: &[Mutant] = &[
         "m1",
     ),
     mutant(
-        "mbar_ctx_no_complete",
-        "M8/M1: a complete-tx that zeroes tx-count does not complete the phase",
-        MB_CTX,
-        "complete = act & ~init & ~inval & e_valid & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count >= e_expected)) & pend_zero & tx_zero;",
-        "act & ~init & ~inval & e_valid & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count >= e_expected)) & pend_zero & tx_zero",
+        "mbar_no_forwarding",
+        "M8/M1: back-to-back requests on one entry: the second reads the entry before the first's write (no forwarding into the read register)",
+        MB_ENTRIES,
+        "if (acc_entry == rd_entry) begin",
+        "acc_entry == rd_entry",
         "1'b0",
         "m1",
     ),
@@ -97,9 +97,9 @@ const MBARRIER_MUTANTS: &[Mutant] = &[
         "mbar_wake_done_unmasked",
         "M3: wake_done raised for a decided-done warp that is not woken this cycle",
         MB_WAIT,
-        "wake_done_r__d = grant & done_n;",
-        "grant & done_n",
-        "done_n",
+        "wake_done_r__d = grant & done__q;",
+        "grant & done__q",
+        "done__q",
         "m8",
     ),
 ];

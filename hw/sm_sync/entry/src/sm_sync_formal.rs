@@ -48,12 +48,12 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "s2",
         props: &["S2_refused_taken", "S2_mbarrier_taken"],
-        what: "S2: a refused instruction (reserved unit, op beyond its unit's ops) is taken (in_ready); an mbarrier instruction is taken (its op_ready is high outside reset)",
+        what: "S2: a refused instruction (reserved unit, op beyond its unit's ops) is taken (in_ready); an mbarrier instruction presented without a complete-tx or remote arrive is taken; at most one of the mbarrier instruction, mb_ctx_ready and mb_rarv_ready is taken in a cycle",
     },
     Group {
         name: "s3",
         props: &["S3_block_cause"],
-        what: "S3 for warp fw: warp_blocked[fw] rises only in the cycle after an instruction of fw was taken and not refused, or two cycles after a bar instruction of fw was (the other units block from the cycle after acceptance, the bar unit from the second cycle; a refused instruction blocks nothing)",
+        what: "S3 for warp fw: warp_blocked[fw] rises only in the cycle after an instruction of fw was taken and not refused, or two cycles after a bar or mbarrier instruction of fw was (the membar and async-group units block from the cycle after acceptance, the bar and mbarrier units from the second cycle; a refused instruction blocks nothing)",
     },
     Group {
         name: "s4",
@@ -70,7 +70,7 @@ pub const GROUPS: &[Group] = &[
             "S5_mbarrier_quiet",
             "S5_async_quiet",
         ],
-        what: "S5: a refused instruction is flagged in its cycle (err, err_src bit 4), and err_src bit 4 only then; it reaches no unit: membar errs only with an ack / bar_ack input, bar only the cycle after a bar instruction it took or a ctl event, mbarrier only the cycle after an mbarrier instruction / complete-tx / remote arrive, the tracker only the cycle after a read / completion report",
+        what: "S5: a refused instruction is flagged in its cycle (err, err_src bit 4), and err_src bit 4 only then; it reaches no unit: membar errs only with an ack / bar_ack input, bar only the cycle after a bar instruction it took or a ctl event, mbarrier only two cycles after it took an mbarrier instruction / complete-tx / remote arrive, the tracker only the cycle after a read / completion report",
     },
     Group {
         name: "s6",
@@ -80,7 +80,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "s1m",
         props: &["S1_mb_rsp"],
-        what: "S1 (mbarrier op port): mb_rsp_valid exactly in the cycle after an mbarrier instruction was presented (not refused, outside reset), with its warp and op",
+        what: "S1 (mbarrier op port): mb_rsp_valid exactly two cycles after an mbarrier instruction was taken (not refused, outside reset), with its warp and op",
     },
     Group {
         name: "s1b",
@@ -181,6 +181,8 @@ pub fn harness(cfg: &Config) -> String {
             "bar_rel_id",
             "ctx_valid",
             "rarv_valid",
+            "mb_ctx_ready",
+            "mb_rarv_ready",
             "mb_rsp_valid",
             "mb_rsp_warp",
             "mb_rsp_op",
@@ -206,14 +208,17 @@ pub fn harness(cfg: &Config) -> String {
   wire taken_fw = in_valid && in_ready && !refused && in_warp == fw;
 
   // The previous cycle (p2_*: the one before it).
-  reg p_rst, p_blk, p_rel, p_take_fw, p_bar_fw, p2_bar_fw, p_mb_op, p_mb_in, p_ag_in, p_bar_in;
-  reg [WB-1:0] p_warp; reg [3:0] p_op;
+  reg p_rst, p_blk, p_rel, p_take_fw, p_bar_fw, p2_bar_fw, p_mb_fw, p2_mb_fw, p_mb_op, p2_mb_op, p_mb_in, p2_mb_in, p_ag_in, p_bar_in;
+  reg [WB-1:0] p_warp, p2_warp; reg [3:0] p_op, p2_op;
   always @(posedge clock) begin
     p_rst <= reset; p_blk <= warp_blocked[fw]; p_rel <= release_mask[fw];
     p_take_fw <= !reset && taken_fw;
     p_bar_fw <= !reset && taken_fw && in_unit == 3'd1; p2_bar_fw <= !reset && p_bar_fw;
-    p_mb_op <= !reset && to_mb; p_warp <= in_warp; p_op <= in_op;
-    p_mb_in <= !reset && (to_mb || ctx_valid || rarv_valid);
+    p_mb_fw <= !reset && taken_fw && in_unit == 3'd2; p2_mb_fw <= !reset && p_mb_fw;
+    p_mb_op <= !reset && to_mb && in_ready; p_warp <= in_warp; p_op <= in_op;
+    p2_mb_op <= !reset && p_mb_op; p2_warp <= p_warp; p2_op <= p_op;
+    p_mb_in <= !reset && ((to_mb && in_ready) || mb_ctx_ready || mb_rarv_ready);
+    p2_mb_in <= !reset && p_mb_in;
     p_ag_in <= !reset && (rd_valid || wr_valid);
     p_bar_in <= !reset && ((to_bar && in_ready) || ctl_valid);
   end
@@ -256,10 +261,11 @@ pub fn harness(cfg: &Config) -> String {
     end else begin
 `ifdef G_S2
       S2_refused_taken: assert (!ref_in || in_ready);
-      S2_mbarrier_taken: assert (!to_mb || in_ready);
+      S2_mbarrier_taken: assert ((!to_mb || ctx_valid || rarv_valid || in_ready)
+                                 && ((to_mb && in_ready) + mb_ctx_ready + mb_rarv_ready) <= 1);
 `endif
 `ifdef G_S3
-      S3_block_cause: assert (p_blk || !warp_blocked[fw] || (p_take_fw && !p_bar_fw) || p2_bar_fw);
+      S3_block_cause: assert (p_blk || !warp_blocked[fw] || (p_take_fw && !p_bar_fw && !p_mb_fw) || p2_bar_fw || p2_mb_fw);
 `endif
 `ifdef G_S4
       S4_release_blocked: assert (!release_mask[fw] || warp_blocked[fw] || p_blk);
@@ -270,7 +276,7 @@ pub fn harness(cfg: &Config) -> String {
       S5_decoder_exact: assert (err_src[4] == ref_in);
       S5_membar_quiet: assert (!err_src[0] || ack_valid || bar_ack_valid);
       S5_bar_quiet: assert (!err_src[1] || p_bar_in);
-      S5_mbarrier_quiet: assert (!err_src[2] || p_mb_in);
+      S5_mbarrier_quiet: assert (!err_src[2] || p2_mb_in);
       S5_async_quiet: assert (!err_src[3] || p_ag_in);
 `endif
 `ifdef G_S6
@@ -279,7 +285,7 @@ pub fn harness(cfg: &Config) -> String {
                              && err_src[3] == (ag_err_cause != 0) && (err_src[2] || mb_err_src == 0));
 `endif
 `ifdef G_S1M
-      S1_mb_rsp: assert (mb_rsp_valid == p_mb_op && (!mb_rsp_valid || (mb_rsp_warp == p_warp && mb_rsp_op == p_op)));
+      S1_mb_rsp: assert (mb_rsp_valid == p2_mb_op && (!mb_rsp_valid || (mb_rsp_warp == p2_warp && mb_rsp_op == p2_op)));
 `endif
 `ifdef G_S1B
       S1_bar_rel_id: assert (!(bar_rel_valid && bar_rel_id == fb) || seen_fb);

@@ -16,7 +16,7 @@
 // `mbar_w8_m8_c4_t6_l8_f1`, the rust-hdl top; `mbar_w8_m8_c4_t6_l8_f1__<block>` are its blocks.
 
 
-module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
+module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,ctx_ready,rarv_ready,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -35,6 +35,8 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     input wire  rarv_valid;
     input wire  [2:0] rarv_entry;
     input wire  [4:0] rarv_count;
+    output reg  ctx_ready;
+    output reg  rarv_ready;
     output reg  rsp_valid;
     output reg  [2:0] rsp_warp;
     output reg  [3:0] rsp_op;
@@ -49,104 +51,73 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     output reg  [3:0] err_cause;
     
     // Stub signals
+    reg  arb__clock;
+    reg  arb__reset;
+    reg  arb__op_valid;
+    reg  arb__ctx_valid;
+    reg  arb__rarv_valid;
+    wire  arb__g_op;
+    wire  arb__g_ctx;
+    wire  arb__g_rarv;
+    reg  req__clock;
+    reg  req__reset;
+    reg  req__g_op;
+    reg  req__g_ctx;
+    reg  req__g_rarv;
+    reg  [2:0] req__op_warp;
+    reg  [3:0] req__op_code;
+    reg  [2:0] req__op_entry;
+    reg  [4:0] req__op_count;
+    reg  [6:0] req__op_tx;
+    reg  req__op_parity;
+    reg  [2:0] req__ctx_entry;
+    reg  [6:0] req__ctx_bytes;
+    reg  [2:0] req__rarv_entry;
+    reg  [4:0] req__rarv_count;
+    wire  req__valid;
+    wire  [1:0] req__port;
+    wire  [2:0] req__warp;
+    wire  [3:0] req__code;
+    wire  [2:0] req__entry;
+    wire  [4:0] req__count;
+    wire  [6:0] req__tx;
+    wire  req__parity;
+    wire  [2:0] req__entry_in;
     reg  entries__clock;
     reg  entries__reset;
-    reg  [2:0] entries__ctx_entry;
-    reg  [2:0] entries__rarv_entry;
-    reg  [2:0] entries__op_entry;
-    wire  entries__ctx_e_valid;
-    wire  entries__ctx_e_parity;
-    wire  [4:0] entries__ctx_e_pending;
-    wire  [4:0] entries__ctx_e_expected;
-    wire  [6:0] entries__ctx_e_tx;
-    wire  entries__rarv_e_valid;
-    wire  entries__rarv_e_parity;
-    wire  [4:0] entries__rarv_e_pending;
-    wire  [4:0] entries__rarv_e_expected;
-    wire  [6:0] entries__rarv_e_tx;
-    wire  entries__op_e_valid;
-    wire  entries__op_e_parity;
-    wire  [4:0] entries__op_e_pending;
-    wire  [4:0] entries__op_e_expected;
-    wire  [6:0] entries__op_e_tx;
-    reg  entries__ctx_n_valid;
-    reg  entries__ctx_n_parity;
-    reg  [4:0] entries__ctx_n_pending;
-    reg  [4:0] entries__ctx_n_expected;
-    reg  [6:0] entries__ctx_n_tx;
-    reg  entries__rarv_n_valid;
-    reg  entries__rarv_n_parity;
-    reg  [4:0] entries__rarv_n_pending;
-    reg  [4:0] entries__rarv_n_expected;
-    reg  [6:0] entries__rarv_n_tx;
-    reg  entries__op_n_valid;
-    reg  entries__op_n_parity;
-    reg  [4:0] entries__op_n_pending;
-    reg  [4:0] entries__op_n_expected;
-    reg  [6:0] entries__op_n_tx;
-    reg  ctx_step__act;
-    reg  ctx_step__init;
-    reg  ctx_step__inval;
-    reg  ctx_step__arrive;
-    reg  ctx_step__drop;
-    reg  ctx_step__tx_up;
-    reg  ctx_step__tx_dn;
-    reg  [4:0] ctx_step__count;
-    reg  [6:0] ctx_step__amt;
-    reg  ctx_step__e_valid;
-    reg  ctx_step__e_parity;
-    reg  [4:0] ctx_step__e_pending;
-    reg  [4:0] ctx_step__e_expected;
-    reg  [6:0] ctx_step__e_tx;
-    wire  ctx_step__n_valid;
-    wire  ctx_step__n_parity;
-    wire  [4:0] ctx_step__n_pending;
-    wire  [4:0] ctx_step__n_expected;
-    wire  [6:0] ctx_step__n_tx;
-    wire  [3:0] ctx_step__cause;
-    wire  ctx_step__complete;
-    reg  rarv_step__act;
-    reg  rarv_step__init;
-    reg  rarv_step__inval;
-    reg  rarv_step__arrive;
-    reg  rarv_step__drop;
-    reg  rarv_step__tx_up;
-    reg  rarv_step__tx_dn;
-    reg  [4:0] rarv_step__count;
-    reg  [6:0] rarv_step__amt;
-    reg  rarv_step__e_valid;
-    reg  rarv_step__e_parity;
-    reg  [4:0] rarv_step__e_pending;
-    reg  [4:0] rarv_step__e_expected;
-    reg  [6:0] rarv_step__e_tx;
-    wire  rarv_step__n_valid;
-    wire  rarv_step__n_parity;
-    wire  [4:0] rarv_step__n_pending;
-    wire  [4:0] rarv_step__n_expected;
-    wire  [6:0] rarv_step__n_tx;
-    wire  [3:0] rarv_step__cause;
-    wire  rarv_step__complete;
-    reg  op_step__act;
-    reg  op_step__init;
-    reg  op_step__inval;
-    reg  op_step__arrive;
-    reg  op_step__drop;
-    reg  op_step__tx_up;
-    reg  op_step__tx_dn;
-    reg  [4:0] op_step__count;
-    reg  [6:0] op_step__amt;
-    reg  op_step__e_valid;
-    reg  op_step__e_parity;
-    reg  [4:0] op_step__e_pending;
-    reg  [4:0] op_step__e_expected;
-    reg  [6:0] op_step__e_tx;
-    wire  op_step__n_valid;
-    wire  op_step__n_parity;
-    wire  [4:0] op_step__n_pending;
-    wire  [4:0] op_step__n_expected;
-    wire  [6:0] op_step__n_tx;
-    wire  [3:0] op_step__cause;
-    wire  op_step__complete;
+    reg  [2:0] entries__acc_entry;
+    reg  [2:0] entries__rd_entry;
+    wire  entries__e_valid;
+    wire  entries__e_parity;
+    wire  [4:0] entries__e_pending;
+    wire  [4:0] entries__e_expected;
+    wire  [6:0] entries__e_tx;
+    reg  entries__n_valid;
+    reg  entries__n_parity;
+    reg  [4:0] entries__n_pending;
+    reg  [4:0] entries__n_expected;
+    reg  [6:0] entries__n_tx;
+    reg  step__act;
+    reg  step__init;
+    reg  step__inval;
+    reg  step__arrive;
+    reg  step__drop;
+    reg  step__tx_up;
+    reg  step__tx_dn;
+    reg  [4:0] step__count;
+    reg  [6:0] step__amt;
+    reg  step__e_valid;
+    reg  step__e_parity;
+    reg  [4:0] step__e_pending;
+    reg  [4:0] step__e_expected;
+    reg  [6:0] step__e_tx;
+    wire  step__n_valid;
+    wire  step__n_parity;
+    wire  [4:0] step__n_pending;
+    wire  [4:0] step__n_expected;
+    wire  [6:0] step__n_tx;
+    wire  [3:0] step__cause;
+    wire  step__complete;
     reg  op_port__clock;
     reg  op_port__reset;
     reg  op_port__op_valid;
@@ -154,13 +125,13 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     reg  [3:0] op_port__op_code;
     reg  [4:0] op_port__op_count;
     reg  op_port__op_parity;
+    reg  op_port__is_op;
+    reg  [1:0] op_port__port;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
     reg  op_port__warp_susp;
     reg  op_port__waiters_on;
     reg  [3:0] op_port__op_cause;
-    reg  [3:0] op_port__ctx_cause;
-    reg  [3:0] op_port__rarv_cause;
     wire  op_port__op_act;
     wire  op_port__op_init;
     wire  op_port__op_inval;
@@ -169,6 +140,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     wire  op_port__op_tx_up;
     wire  op_port__op_tx_dn;
     wire  op_port__susp_go;
+    wire  op_port__try_go;
     wire  op_port__rsp_valid;
     wire  [2:0] op_port__rsp_warp;
     wire  [3:0] op_port__rsp_op;
@@ -184,14 +156,9 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     reg  [2:0] waiters__op_entry;
     reg  waiters__op_parity;
     reg  waiters__susp_go;
-    reg  waiters__ctx_complete;
-    reg  [2:0] waiters__ctx_entry;
-    reg  waiters__ctx_cpar;
-    reg  waiters__rarv_complete;
-    reg  [2:0] waiters__rarv_entry;
-    reg  waiters__rarv_cpar;
-    reg  waiters__op_complete;
-    reg  waiters__op_cpar;
+    reg  waiters__try_go;
+    reg  waiters__c_complete;
+    reg  waiters__c_cpar;
     reg  [7:0] waiters__grant;
     wire  [7:0] waiters__cand;
     wire  waiters__warp_susp;
@@ -205,111 +172,80 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     wire  [7:0] wake__grant;
     
     // Sub module instances
+    mbar_w8_m8_c4_t6_l8_f1__arb arb(
+        .clock(arb__clock),
+        .reset(arb__reset),
+        .op_valid(arb__op_valid),
+        .ctx_valid(arb__ctx_valid),
+        .rarv_valid(arb__rarv_valid),
+        .g_op(arb__g_op),
+        .g_ctx(arb__g_ctx),
+        .g_rarv(arb__g_rarv)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__req req(
+        .clock(req__clock),
+        .reset(req__reset),
+        .g_op(req__g_op),
+        .g_ctx(req__g_ctx),
+        .g_rarv(req__g_rarv),
+        .op_warp(req__op_warp),
+        .op_code(req__op_code),
+        .op_entry(req__op_entry),
+        .op_count(req__op_count),
+        .op_tx(req__op_tx),
+        .op_parity(req__op_parity),
+        .ctx_entry(req__ctx_entry),
+        .ctx_bytes(req__ctx_bytes),
+        .rarv_entry(req__rarv_entry),
+        .rarv_count(req__rarv_count),
+        .valid(req__valid),
+        .port(req__port),
+        .warp(req__warp),
+        .code(req__code),
+        .entry(req__entry),
+        .count(req__count),
+        .tx(req__tx),
+        .parity(req__parity),
+        .entry_in(req__entry_in)
+    );
     mbar_w8_m8_c4_t6_l8_f1__entries entries(
         .clock(entries__clock),
         .reset(entries__reset),
-        .ctx_entry(entries__ctx_entry),
-        .rarv_entry(entries__rarv_entry),
-        .op_entry(entries__op_entry),
-        .ctx_e_valid(entries__ctx_e_valid),
-        .ctx_e_parity(entries__ctx_e_parity),
-        .ctx_e_pending(entries__ctx_e_pending),
-        .ctx_e_expected(entries__ctx_e_expected),
-        .ctx_e_tx(entries__ctx_e_tx),
-        .rarv_e_valid(entries__rarv_e_valid),
-        .rarv_e_parity(entries__rarv_e_parity),
-        .rarv_e_pending(entries__rarv_e_pending),
-        .rarv_e_expected(entries__rarv_e_expected),
-        .rarv_e_tx(entries__rarv_e_tx),
-        .op_e_valid(entries__op_e_valid),
-        .op_e_parity(entries__op_e_parity),
-        .op_e_pending(entries__op_e_pending),
-        .op_e_expected(entries__op_e_expected),
-        .op_e_tx(entries__op_e_tx),
-        .ctx_n_valid(entries__ctx_n_valid),
-        .ctx_n_parity(entries__ctx_n_parity),
-        .ctx_n_pending(entries__ctx_n_pending),
-        .ctx_n_expected(entries__ctx_n_expected),
-        .ctx_n_tx(entries__ctx_n_tx),
-        .rarv_n_valid(entries__rarv_n_valid),
-        .rarv_n_parity(entries__rarv_n_parity),
-        .rarv_n_pending(entries__rarv_n_pending),
-        .rarv_n_expected(entries__rarv_n_expected),
-        .rarv_n_tx(entries__rarv_n_tx),
-        .op_n_valid(entries__op_n_valid),
-        .op_n_parity(entries__op_n_parity),
-        .op_n_pending(entries__op_n_pending),
-        .op_n_expected(entries__op_n_expected),
-        .op_n_tx(entries__op_n_tx)
+        .acc_entry(entries__acc_entry),
+        .rd_entry(entries__rd_entry),
+        .e_valid(entries__e_valid),
+        .e_parity(entries__e_parity),
+        .e_pending(entries__e_pending),
+        .e_expected(entries__e_expected),
+        .e_tx(entries__e_tx),
+        .n_valid(entries__n_valid),
+        .n_parity(entries__n_parity),
+        .n_pending(entries__n_pending),
+        .n_expected(entries__n_expected),
+        .n_tx(entries__n_tx)
     );
-    mbar_w8_m8_c4_t6_l8_f1__ctx_step ctx_step(
-        .act(ctx_step__act),
-        .init(ctx_step__init),
-        .inval(ctx_step__inval),
-        .arrive(ctx_step__arrive),
-        .drop(ctx_step__drop),
-        .tx_up(ctx_step__tx_up),
-        .tx_dn(ctx_step__tx_dn),
-        .count(ctx_step__count),
-        .amt(ctx_step__amt),
-        .e_valid(ctx_step__e_valid),
-        .e_parity(ctx_step__e_parity),
-        .e_pending(ctx_step__e_pending),
-        .e_expected(ctx_step__e_expected),
-        .e_tx(ctx_step__e_tx),
-        .n_valid(ctx_step__n_valid),
-        .n_parity(ctx_step__n_parity),
-        .n_pending(ctx_step__n_pending),
-        .n_expected(ctx_step__n_expected),
-        .n_tx(ctx_step__n_tx),
-        .cause(ctx_step__cause),
-        .complete(ctx_step__complete)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__ctx_step rarv_step(
-        .act(rarv_step__act),
-        .init(rarv_step__init),
-        .inval(rarv_step__inval),
-        .arrive(rarv_step__arrive),
-        .drop(rarv_step__drop),
-        .tx_up(rarv_step__tx_up),
-        .tx_dn(rarv_step__tx_dn),
-        .count(rarv_step__count),
-        .amt(rarv_step__amt),
-        .e_valid(rarv_step__e_valid),
-        .e_parity(rarv_step__e_parity),
-        .e_pending(rarv_step__e_pending),
-        .e_expected(rarv_step__e_expected),
-        .e_tx(rarv_step__e_tx),
-        .n_valid(rarv_step__n_valid),
-        .n_parity(rarv_step__n_parity),
-        .n_pending(rarv_step__n_pending),
-        .n_expected(rarv_step__n_expected),
-        .n_tx(rarv_step__n_tx),
-        .cause(rarv_step__cause),
-        .complete(rarv_step__complete)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__ctx_step op_step(
-        .act(op_step__act),
-        .init(op_step__init),
-        .inval(op_step__inval),
-        .arrive(op_step__arrive),
-        .drop(op_step__drop),
-        .tx_up(op_step__tx_up),
-        .tx_dn(op_step__tx_dn),
-        .count(op_step__count),
-        .amt(op_step__amt),
-        .e_valid(op_step__e_valid),
-        .e_parity(op_step__e_parity),
-        .e_pending(op_step__e_pending),
-        .e_expected(op_step__e_expected),
-        .e_tx(op_step__e_tx),
-        .n_valid(op_step__n_valid),
-        .n_parity(op_step__n_parity),
-        .n_pending(op_step__n_pending),
-        .n_expected(op_step__n_expected),
-        .n_tx(op_step__n_tx),
-        .cause(op_step__cause),
-        .complete(op_step__complete)
+    mbar_w8_m8_c4_t6_l8_f1__step step(
+        .act(step__act),
+        .init(step__init),
+        .inval(step__inval),
+        .arrive(step__arrive),
+        .drop(step__drop),
+        .tx_up(step__tx_up),
+        .tx_dn(step__tx_dn),
+        .count(step__count),
+        .amt(step__amt),
+        .e_valid(step__e_valid),
+        .e_parity(step__e_parity),
+        .e_pending(step__e_pending),
+        .e_expected(step__e_expected),
+        .e_tx(step__e_tx),
+        .n_valid(step__n_valid),
+        .n_parity(step__n_parity),
+        .n_pending(step__n_pending),
+        .n_expected(step__n_expected),
+        .n_tx(step__n_tx),
+        .cause(step__cause),
+        .complete(step__complete)
     );
     mbar_w8_m8_c4_t6_l8_f1__op_port op_port(
         .clock(op_port__clock),
@@ -319,13 +255,13 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .op_code(op_port__op_code),
         .op_count(op_port__op_count),
         .op_parity(op_port__op_parity),
+        .is_op(op_port__is_op),
+        .port(op_port__port),
         .op_e_valid(op_port__op_e_valid),
         .op_e_parity(op_port__op_e_parity),
         .warp_susp(op_port__warp_susp),
         .waiters_on(op_port__waiters_on),
         .op_cause(op_port__op_cause),
-        .ctx_cause(op_port__ctx_cause),
-        .rarv_cause(op_port__rarv_cause),
         .op_act(op_port__op_act),
         .op_init(op_port__op_init),
         .op_inval(op_port__op_inval),
@@ -334,6 +270,7 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .op_tx_up(op_port__op_tx_up),
         .op_tx_dn(op_port__op_tx_dn),
         .susp_go(op_port__susp_go),
+        .try_go(op_port__try_go),
         .rsp_valid(op_port__rsp_valid),
         .rsp_warp(op_port__rsp_warp),
         .rsp_op(op_port__rsp_op),
@@ -351,14 +288,9 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         .op_entry(waiters__op_entry),
         .op_parity(waiters__op_parity),
         .susp_go(waiters__susp_go),
-        .ctx_complete(waiters__ctx_complete),
-        .ctx_entry(waiters__ctx_entry),
-        .ctx_cpar(waiters__ctx_cpar),
-        .rarv_complete(waiters__rarv_complete),
-        .rarv_entry(waiters__rarv_entry),
-        .rarv_cpar(waiters__rarv_cpar),
-        .op_complete(waiters__op_complete),
-        .op_cpar(waiters__op_cpar),
+        .try_go(waiters__try_go),
+        .c_complete(waiters__c_complete),
+        .c_cpar(waiters__c_cpar),
         .grant(waiters__grant),
         .cand(waiters__cand),
         .warp_susp(waiters__warp_susp),
@@ -376,6 +308,10 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
     
     // Update code
     always @(*) begin
+        arb__clock = clock;
+        arb__reset = reset;
+        req__clock = clock;
+        req__reset = reset;
         entries__clock = clock;
         entries__reset = reset;
         op_port__clock = clock;
@@ -384,93 +320,67 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         waiters__reset = reset;
         wake__clock = clock;
         wake__reset = reset;
-        entries__ctx_entry = ctx_entry;
-        entries__rarv_entry = rarv_entry;
-        entries__op_entry = op_entry;
-        ctx_step__act = ctx_valid;
-        ctx_step__init = 1'b0;
-        ctx_step__inval = 1'b0;
-        ctx_step__arrive = 1'b0;
-        ctx_step__drop = 1'b0;
-        ctx_step__tx_up = 1'b0;
-        ctx_step__tx_dn = 1'b1;
-        ctx_step__count = 32'h0;
-        ctx_step__amt = ctx_bytes;
-        ctx_step__e_valid = entries__ctx_e_valid;
-        ctx_step__e_parity = entries__ctx_e_parity;
-        ctx_step__e_pending = entries__ctx_e_pending;
-        ctx_step__e_expected = entries__ctx_e_expected;
-        ctx_step__e_tx = entries__ctx_e_tx;
-        entries__ctx_n_valid = ctx_step__n_valid;
-        entries__ctx_n_parity = ctx_step__n_parity;
-        entries__ctx_n_pending = ctx_step__n_pending;
-        entries__ctx_n_expected = ctx_step__n_expected;
-        entries__ctx_n_tx = ctx_step__n_tx;
-        rarv_step__act = rarv_valid;
-        rarv_step__init = 1'b0;
-        rarv_step__inval = 1'b0;
-        rarv_step__arrive = 1'b1;
-        rarv_step__drop = 1'b0;
-        rarv_step__tx_up = 1'b0;
-        rarv_step__tx_dn = 1'b0;
-        rarv_step__count = rarv_count;
-        rarv_step__amt = 32'h0;
-        rarv_step__e_valid = entries__rarv_e_valid;
-        rarv_step__e_parity = entries__rarv_e_parity;
-        rarv_step__e_pending = entries__rarv_e_pending;
-        rarv_step__e_expected = entries__rarv_e_expected;
-        rarv_step__e_tx = entries__rarv_e_tx;
-        entries__rarv_n_valid = rarv_step__n_valid;
-        entries__rarv_n_parity = rarv_step__n_parity;
-        entries__rarv_n_pending = rarv_step__n_pending;
-        entries__rarv_n_expected = rarv_step__n_expected;
-        entries__rarv_n_tx = rarv_step__n_tx;
-        op_port__op_valid = op_valid;
-        op_port__op_warp = op_warp;
-        op_port__op_code = op_code;
-        op_port__op_count = op_count;
-        op_port__op_parity = op_parity;
-        op_port__op_e_valid = entries__op_e_valid;
-        op_port__op_e_parity = entries__op_e_parity;
+        arb__op_valid = op_valid;
+        arb__ctx_valid = ctx_valid;
+        arb__rarv_valid = rarv_valid;
+        req__g_op = arb__g_op;
+        req__g_ctx = arb__g_ctx;
+        req__g_rarv = arb__g_rarv;
+        req__op_warp = op_warp;
+        req__op_code = op_code;
+        req__op_entry = op_entry;
+        req__op_count = op_count;
+        req__op_tx = op_tx;
+        req__op_parity = op_parity;
+        req__ctx_entry = ctx_entry;
+        req__ctx_bytes = ctx_bytes;
+        req__rarv_entry = rarv_entry;
+        req__rarv_count = rarv_count;
+        entries__acc_entry = req__entry_in;
+        entries__rd_entry = req__entry;
+        op_port__op_valid = req__valid;
+        op_port__op_warp = req__warp;
+        op_port__op_code = req__code;
+        op_port__op_count = req__count;
+        op_port__op_parity = req__parity;
+        op_port__is_op = ~|req__port;
+        op_port__port = req__port;
+        op_port__op_e_valid = entries__e_valid;
+        op_port__op_e_parity = entries__e_parity;
         op_port__warp_susp = waiters__warp_susp;
         op_port__waiters_on = waiters__waiters_on;
-        op_port__op_cause = op_step__cause;
-        op_port__ctx_cause = ctx_step__cause;
-        op_port__rarv_cause = rarv_step__cause;
-        op_step__act = op_port__op_act;
-        op_step__init = op_port__op_init;
-        op_step__inval = op_port__op_inval;
-        op_step__arrive = op_port__op_arrive;
-        op_step__drop = op_port__op_drop;
-        op_step__tx_up = op_port__op_tx_up;
-        op_step__tx_dn = op_port__op_tx_dn;
-        op_step__count = op_count;
-        op_step__amt = op_tx;
-        op_step__e_valid = entries__op_e_valid;
-        op_step__e_parity = entries__op_e_parity;
-        op_step__e_pending = entries__op_e_pending;
-        op_step__e_expected = entries__op_e_expected;
-        op_step__e_tx = entries__op_e_tx;
-        entries__op_n_valid = op_step__n_valid;
-        entries__op_n_parity = op_step__n_parity;
-        entries__op_n_pending = op_step__n_pending;
-        entries__op_n_expected = op_step__n_expected;
-        entries__op_n_tx = op_step__n_tx;
-        waiters__op_warp = op_warp;
-        waiters__op_entry = op_entry;
-        waiters__op_parity = op_parity;
+        op_port__op_cause = step__cause;
+        step__act = op_port__op_act;
+        step__init = op_port__op_init;
+        step__inval = op_port__op_inval;
+        step__arrive = op_port__op_arrive;
+        step__drop = op_port__op_drop;
+        step__tx_up = op_port__op_tx_up;
+        step__tx_dn = op_port__op_tx_dn;
+        step__count = req__count;
+        step__amt = req__tx;
+        step__e_valid = entries__e_valid;
+        step__e_parity = entries__e_parity;
+        step__e_pending = entries__e_pending;
+        step__e_expected = entries__e_expected;
+        step__e_tx = entries__e_tx;
+        entries__n_valid = step__n_valid;
+        entries__n_parity = step__n_parity;
+        entries__n_pending = step__n_pending;
+        entries__n_expected = step__n_expected;
+        entries__n_tx = step__n_tx;
+        waiters__op_warp = req__warp;
+        waiters__op_entry = req__entry;
+        waiters__op_parity = req__parity;
         waiters__susp_go = op_port__susp_go;
-        waiters__ctx_complete = ctx_step__complete;
-        waiters__ctx_entry = ctx_entry;
-        waiters__ctx_cpar = entries__ctx_e_parity;
-        waiters__rarv_complete = rarv_step__complete;
-        waiters__rarv_entry = rarv_entry;
-        waiters__rarv_cpar = entries__rarv_e_parity;
-        waiters__op_complete = op_step__complete;
-        waiters__op_cpar = entries__op_e_parity;
+        waiters__try_go = op_port__try_go;
+        waiters__c_complete = step__complete;
+        waiters__c_cpar = entries__e_parity;
         wake__cand = waiters__cand;
         waiters__grant = wake__grant;
-        op_ready = ~reset;
+        op_ready = arb__g_op;
+        ctx_ready = arb__g_ctx;
+        rarv_ready = arb__g_rarv;
         rsp_valid = op_port__rsp_valid;
         rsp_warp = op_port__rsp_warp;
         rsp_op = op_port__rsp_op;
@@ -484,6 +394,9 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
         err_src = op_port__err_src;
         err_cause = op_port__err_cause;
         if (reset) begin
+            op_ready = 1'b0;
+            ctx_ready = 1'b0;
+            rarv_ready = 1'b0;
             rsp_valid = 1'b0;
             rsp_warp = 32'h0;
             rsp_op = 32'h0;
@@ -502,7 +415,1064 @@ module mbar_w8_m8_c4_t6_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op_e
 endmodule // mbar_w8_m8_c4_t6_l8_f1
 
 
-module mbar_w8_m8_c4_t6_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
+module mbar_w8_m8_c4_t6_l8_f1__arb(clock,reset,op_valid,ctx_valid,rarv_valid,g_op,g_ctx,g_rarv);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  op_valid;
+    input wire  ctx_valid;
+    input wire  rarv_valid;
+    output reg  g_op;
+    output reg  g_ctx;
+    output reg  g_rarv;
+    
+    // Constant declarations
+    localparam  p_ctx = 2'b1;
+    localparam  p_rarv = 2'b10;
+    
+    // Stub signals
+    reg  [1:0] pp__d;
+    wire  [1:0] pp__q;
+    reg  pp__clock;
+    
+    // Local signals
+    reg  turn_op;
+    reg  turn_ctx;
+    reg  turn_rarv;
+    
+    // Sub module instances
+    mbar_w8_m8_c4_t6_l8_f1__arb__pp pp(
+        .d(pp__d),
+        .q(pp__q),
+        .clock(pp__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        pp__clock = clock;
+        pp__d = pp__q;
+        turn_op = ~pp__q[32'h0] & ~pp__q[32'h1];
+        turn_ctx = pp__q[32'h0] & ~pp__q[32'h1];
+        turn_rarv = ~pp__q[32'h0] & pp__q[32'h1];
+        g_op = op_valid & (turn_op | (turn_ctx & ~ctx_valid & ~rarv_valid) | (turn_rarv & ~rarv_valid));
+        g_ctx = ctx_valid & (turn_ctx | (turn_rarv & ~rarv_valid & ~op_valid) | (turn_op & ~op_valid));
+        g_rarv = rarv_valid & (turn_rarv | (turn_op & ~op_valid & ~ctx_valid) | (turn_ctx & ~ctx_valid));
+        pp__d = pp__q;
+        if (g_op) begin
+            pp__d = p_ctx;
+        end
+        if (g_ctx) begin
+            pp__d = p_rarv;
+        end
+        if (g_rarv) begin
+            pp__d = 32'h0;
+        end
+        if (reset) begin
+            pp__d = 32'h0;
+        end
+    end
+    
+endmodule // mbar_w8_m8_c4_t6_l8_f1__arb
+
+
+module mbar_w8_m8_c4_t6_l8_f1__arb__pp(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w8_m8_c4_t6_l8_f1__arb__pp
+
+
+module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [2:0] acc_entry;
+    input wire  [2:0] rd_entry;
+    output reg  e_valid;
+    output reg  e_parity;
+    output reg  [4:0] e_pending;
+    output reg  [4:0] e_expected;
+    output reg  [6:0] e_tx;
+    input wire  n_valid;
+    input wire  n_parity;
+    input wire  [4:0] n_pending;
+    input wire  [4:0] n_expected;
+    input wire  [6:0] n_tx;
+    
+    // Stub signals
+    reg  [7:0] valid__d;
+    wire  [7:0] valid__q;
+    reg  valid__clock;
+    reg  [7:0] parity__d;
+    wire  [7:0] parity__q;
+    reg  parity__clock;
+    reg  [4:0] pending__0__d;
+    wire  [4:0] pending__0__q;
+    reg  pending__0__clock;
+    reg  [4:0] pending__1__d;
+    wire  [4:0] pending__1__q;
+    reg  pending__1__clock;
+    reg  [4:0] pending__2__d;
+    wire  [4:0] pending__2__q;
+    reg  pending__2__clock;
+    reg  [4:0] pending__3__d;
+    wire  [4:0] pending__3__q;
+    reg  pending__3__clock;
+    reg  [4:0] pending__4__d;
+    wire  [4:0] pending__4__q;
+    reg  pending__4__clock;
+    reg  [4:0] pending__5__d;
+    wire  [4:0] pending__5__q;
+    reg  pending__5__clock;
+    reg  [4:0] pending__6__d;
+    wire  [4:0] pending__6__q;
+    reg  pending__6__clock;
+    reg  [4:0] pending__7__d;
+    wire  [4:0] pending__7__q;
+    reg  pending__7__clock;
+    reg  [4:0] expected__0__d;
+    wire  [4:0] expected__0__q;
+    reg  expected__0__clock;
+    reg  [4:0] expected__1__d;
+    wire  [4:0] expected__1__q;
+    reg  expected__1__clock;
+    reg  [4:0] expected__2__d;
+    wire  [4:0] expected__2__q;
+    reg  expected__2__clock;
+    reg  [4:0] expected__3__d;
+    wire  [4:0] expected__3__q;
+    reg  expected__3__clock;
+    reg  [4:0] expected__4__d;
+    wire  [4:0] expected__4__q;
+    reg  expected__4__clock;
+    reg  [4:0] expected__5__d;
+    wire  [4:0] expected__5__q;
+    reg  expected__5__clock;
+    reg  [4:0] expected__6__d;
+    wire  [4:0] expected__6__q;
+    reg  expected__6__clock;
+    reg  [4:0] expected__7__d;
+    wire  [4:0] expected__7__q;
+    reg  expected__7__clock;
+    reg  [6:0] tx__0__d;
+    wire  [6:0] tx__0__q;
+    reg  tx__0__clock;
+    reg  [6:0] tx__1__d;
+    wire  [6:0] tx__1__q;
+    reg  tx__1__clock;
+    reg  [6:0] tx__2__d;
+    wire  [6:0] tx__2__q;
+    reg  tx__2__clock;
+    reg  [6:0] tx__3__d;
+    wire  [6:0] tx__3__q;
+    reg  tx__3__clock;
+    reg  [6:0] tx__4__d;
+    wire  [6:0] tx__4__q;
+    reg  tx__4__clock;
+    reg  [6:0] tx__5__d;
+    wire  [6:0] tx__5__q;
+    reg  tx__5__clock;
+    reg  [6:0] tx__6__d;
+    wire  [6:0] tx__6__q;
+    reg  tx__6__clock;
+    reg  [6:0] tx__7__d;
+    wire  [6:0] tx__7__q;
+    reg  tx__7__clock;
+    reg  r_valid__d;
+    wire  r_valid__q;
+    reg  r_valid__clock;
+    reg  r_parity__d;
+    wire  r_parity__q;
+    reg  r_parity__clock;
+    reg  [4:0] r_pending__d;
+    wire  [4:0] r_pending__q;
+    reg  r_pending__clock;
+    reg  [4:0] r_expected__d;
+    wire  [4:0] r_expected__q;
+    reg  r_expected__clock;
+    reg  [6:0] r_tx__d;
+    wire  [6:0] r_tx__q;
+    reg  r_tx__clock;
+    
+    // Sub module instances
+    mbar_w8_m8_c4_t6_l8_f1__entries__parity valid(
+        .d(valid__d),
+        .q(valid__q),
+        .clock(valid__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__parity parity(
+        .d(parity__d),
+        .q(parity__q),
+        .clock(parity__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__0(
+        .d(pending__0__d),
+        .q(pending__0__q),
+        .clock(pending__0__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__1(
+        .d(pending__1__d),
+        .q(pending__1__q),
+        .clock(pending__1__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__2(
+        .d(pending__2__d),
+        .q(pending__2__q),
+        .clock(pending__2__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__3(
+        .d(pending__3__d),
+        .q(pending__3__q),
+        .clock(pending__3__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__4(
+        .d(pending__4__d),
+        .q(pending__4__q),
+        .clock(pending__4__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__5(
+        .d(pending__5__d),
+        .q(pending__5__q),
+        .clock(pending__5__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__6(
+        .d(pending__6__d),
+        .q(pending__6__q),
+        .clock(pending__6__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__7(
+        .d(pending__7__d),
+        .q(pending__7__q),
+        .clock(pending__7__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__0(
+        .d(expected__0__d),
+        .q(expected__0__q),
+        .clock(expected__0__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__1(
+        .d(expected__1__d),
+        .q(expected__1__q),
+        .clock(expected__1__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__2(
+        .d(expected__2__d),
+        .q(expected__2__q),
+        .clock(expected__2__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__3(
+        .d(expected__3__d),
+        .q(expected__3__q),
+        .clock(expected__3__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__4(
+        .d(expected__4__d),
+        .q(expected__4__q),
+        .clock(expected__4__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__5(
+        .d(expected__5__d),
+        .q(expected__5__q),
+        .clock(expected__5__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__6(
+        .d(expected__6__d),
+        .q(expected__6__q),
+        .clock(expected__6__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__7(
+        .d(expected__7__d),
+        .q(expected__7__q),
+        .clock(expected__7__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx tx__0(
+        .d(tx__0__d),
+        .q(tx__0__q),
+        .clock(tx__0__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx tx__1(
+        .d(tx__1__d),
+        .q(tx__1__q),
+        .clock(tx__1__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx tx__2(
+        .d(tx__2__d),
+        .q(tx__2__q),
+        .clock(tx__2__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx tx__3(
+        .d(tx__3__d),
+        .q(tx__3__q),
+        .clock(tx__3__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx tx__4(
+        .d(tx__4__d),
+        .q(tx__4__q),
+        .clock(tx__4__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx tx__5(
+        .d(tx__5__d),
+        .q(tx__5__q),
+        .clock(tx__5__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx tx__6(
+        .d(tx__6__d),
+        .q(tx__6__q),
+        .clock(tx__6__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx tx__7(
+        .d(tx__7__d),
+        .q(tx__7__q),
+        .clock(tx__7__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_parity r_valid(
+        .d(r_valid__d),
+        .q(r_valid__q),
+        .clock(r_valid__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_parity r_parity(
+        .d(r_parity__d),
+        .q(r_parity__q),
+        .clock(r_parity__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 r_pending(
+        .d(r_pending__d),
+        .q(r_pending__q),
+        .clock(r_pending__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 r_expected(
+        .d(r_expected__d),
+        .q(r_expected__q),
+        .clock(r_expected__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx r_tx(
+        .d(r_tx__d),
+        .q(r_tx__q),
+        .clock(r_tx__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        valid__clock = clock;
+        parity__clock = clock;
+        r_valid__clock = clock;
+        r_parity__clock = clock;
+        r_pending__clock = clock;
+        r_expected__clock = clock;
+        r_tx__clock = clock;
+        valid__d = valid__q;
+        parity__d = parity__q;
+        r_valid__d = r_valid__q;
+        r_parity__d = r_parity__q;
+        r_pending__d = r_pending__q;
+        r_expected__d = r_expected__q;
+        r_tx__d = r_tx__q;
+        pending__0__clock = clock;
+        expected__0__clock = clock;
+        tx__0__clock = clock;
+        pending__1__clock = clock;
+        expected__1__clock = clock;
+        tx__1__clock = clock;
+        pending__2__clock = clock;
+        expected__2__clock = clock;
+        tx__2__clock = clock;
+        pending__3__clock = clock;
+        expected__3__clock = clock;
+        tx__3__clock = clock;
+        pending__4__clock = clock;
+        expected__4__clock = clock;
+        tx__4__clock = clock;
+        pending__5__clock = clock;
+        expected__5__clock = clock;
+        tx__5__clock = clock;
+        pending__6__clock = clock;
+        expected__6__clock = clock;
+        tx__6__clock = clock;
+        pending__7__clock = clock;
+        expected__7__clock = clock;
+        tx__7__clock = clock;
+        e_valid = r_valid__q;
+        e_parity = r_parity__q;
+        e_pending = r_pending__q;
+        e_expected = r_expected__q;
+        e_tx = r_tx__q;
+        r_valid__d = valid__q[acc_entry];
+        r_parity__d = parity__q[acc_entry];
+        r_pending__d = 32'h0;
+        r_expected__d = 32'h0;
+        r_tx__d = 32'h0;
+        if (acc_entry == 0) begin
+            r_pending__d = pending__0__q;
+            r_expected__d = expected__0__q;
+            r_tx__d = tx__0__q;
+        end
+        if (acc_entry == 1) begin
+            r_pending__d = pending__1__q;
+            r_expected__d = expected__1__q;
+            r_tx__d = tx__1__q;
+        end
+        if (acc_entry == 2) begin
+            r_pending__d = pending__2__q;
+            r_expected__d = expected__2__q;
+            r_tx__d = tx__2__q;
+        end
+        if (acc_entry == 3) begin
+            r_pending__d = pending__3__q;
+            r_expected__d = expected__3__q;
+            r_tx__d = tx__3__q;
+        end
+        if (acc_entry == 4) begin
+            r_pending__d = pending__4__q;
+            r_expected__d = expected__4__q;
+            r_tx__d = tx__4__q;
+        end
+        if (acc_entry == 5) begin
+            r_pending__d = pending__5__q;
+            r_expected__d = expected__5__q;
+            r_tx__d = tx__5__q;
+        end
+        if (acc_entry == 6) begin
+            r_pending__d = pending__6__q;
+            r_expected__d = expected__6__q;
+            r_tx__d = tx__6__q;
+        end
+        if (acc_entry == 7) begin
+            r_pending__d = pending__7__q;
+            r_expected__d = expected__7__q;
+            r_tx__d = tx__7__q;
+        end
+        if (acc_entry == rd_entry) begin
+            r_valid__d = n_valid;
+            r_parity__d = n_parity;
+            r_pending__d = n_pending;
+            r_expected__d = n_expected;
+            r_tx__d = n_tx;
+        end
+        valid__d = (valid__q & ~(1 << (rd_entry)) | ((n_valid) << (rd_entry)));
+        parity__d = (parity__q & ~(1 << (rd_entry)) | ((n_parity) << (rd_entry)));
+        pending__0__d = pending__0__q;
+        expected__0__d = expected__0__q;
+        tx__0__d = tx__0__q;
+        if (rd_entry == 0) begin
+            pending__0__d = n_pending;
+            expected__0__d = n_expected;
+            tx__0__d = n_tx;
+        end
+        pending__1__d = pending__1__q;
+        expected__1__d = expected__1__q;
+        tx__1__d = tx__1__q;
+        if (rd_entry == 1) begin
+            pending__1__d = n_pending;
+            expected__1__d = n_expected;
+            tx__1__d = n_tx;
+        end
+        pending__2__d = pending__2__q;
+        expected__2__d = expected__2__q;
+        tx__2__d = tx__2__q;
+        if (rd_entry == 2) begin
+            pending__2__d = n_pending;
+            expected__2__d = n_expected;
+            tx__2__d = n_tx;
+        end
+        pending__3__d = pending__3__q;
+        expected__3__d = expected__3__q;
+        tx__3__d = tx__3__q;
+        if (rd_entry == 3) begin
+            pending__3__d = n_pending;
+            expected__3__d = n_expected;
+            tx__3__d = n_tx;
+        end
+        pending__4__d = pending__4__q;
+        expected__4__d = expected__4__q;
+        tx__4__d = tx__4__q;
+        if (rd_entry == 4) begin
+            pending__4__d = n_pending;
+            expected__4__d = n_expected;
+            tx__4__d = n_tx;
+        end
+        pending__5__d = pending__5__q;
+        expected__5__d = expected__5__q;
+        tx__5__d = tx__5__q;
+        if (rd_entry == 5) begin
+            pending__5__d = n_pending;
+            expected__5__d = n_expected;
+            tx__5__d = n_tx;
+        end
+        pending__6__d = pending__6__q;
+        expected__6__d = expected__6__q;
+        tx__6__d = tx__6__q;
+        if (rd_entry == 6) begin
+            pending__6__d = n_pending;
+            expected__6__d = n_expected;
+            tx__6__d = n_tx;
+        end
+        pending__7__d = pending__7__q;
+        expected__7__d = expected__7__q;
+        tx__7__d = tx__7__q;
+        if (rd_entry == 7) begin
+            pending__7__d = n_pending;
+            expected__7__d = n_expected;
+            tx__7__d = n_tx;
+        end
+        if (reset) begin
+            valid__d = 32'h0;
+            parity__d = 32'h0;
+            r_valid__d = 1'b0;
+            r_parity__d = 1'b0;
+        end
+    end
+    
+endmodule // mbar_w8_m8_c4_t6_l8_f1__entries
+
+
+module mbar_w8_m8_c4_t6_l8_f1__entries__expected__0(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__0
+
+
+module mbar_w8_m8_c4_t6_l8_f1__entries__parity(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__parity
+
+
+module mbar_w8_m8_c4_t6_l8_f1__entries__r_parity(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__r_parity
+
+
+module mbar_w8_m8_c4_t6_l8_f1__entries__r_tx(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__r_tx
+
+
+module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,is_op,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  op_valid;
+    input wire  [2:0] op_warp;
+    input wire  [3:0] op_code;
+    input wire  [4:0] op_count;
+    input wire  op_parity;
+    input wire  is_op;
+    input wire  [1:0] port;
+    input wire  op_e_valid;
+    input wire  op_e_parity;
+    input wire  warp_susp;
+    input wire  waiters_on;
+    input wire  [3:0] op_cause;
+    output reg  op_act;
+    output reg  op_init;
+    output reg  op_inval;
+    output reg  op_arrive;
+    output reg  op_drop;
+    output reg  op_tx_up;
+    output reg  op_tx_dn;
+    output reg  susp_go;
+    output reg  try_go;
+    output reg  rsp_valid;
+    output reg  [2:0] rsp_warp;
+    output reg  [3:0] rsp_op;
+    output reg  rsp_token;
+    output reg  rsp_done;
+    output reg  rsp_suspended;
+    output reg  err;
+    output reg  [1:0] err_src;
+    output reg  [3:0] err_cause;
+    
+    // Constant declarations
+    localparam  c_init = 4'h0;
+    localparam  c_inval = 4'h1;
+    localparam  c_arrive = 4'h2;
+    localparam  c_drop = 4'h3;
+    localparam  c_arrive_tx = 4'h4;
+    localparam  c_expect = 4'h5;
+    localparam  c_complete = 4'h6;
+    localparam  c_test = 4'h7;
+    localparam  c_try = 4'h8;
+    localparam  k_reserved = 4'h1;
+    localparam  k_suspended = 4'h2;
+    localparam  k_uninit = 4'h3;
+    localparam  k_bad_count = 4'h4;
+    localparam  k_waiters = 4'h7;
+    localparam  max_count = 5'b1111;
+    localparam  zero_count = 5'b0;
+    
+    // Stub signals
+    reg  rsp_valid_r__d;
+    wire  rsp_valid_r__q;
+    reg  rsp_valid_r__clock;
+    reg  [2:0] rsp_warp_r__d;
+    wire  [2:0] rsp_warp_r__q;
+    reg  rsp_warp_r__clock;
+    reg  [3:0] rsp_op_r__d;
+    wire  [3:0] rsp_op_r__q;
+    reg  rsp_op_r__clock;
+    reg  rsp_token_r__d;
+    wire  rsp_token_r__q;
+    reg  rsp_token_r__clock;
+    reg  rsp_done_r__d;
+    wire  rsp_done_r__q;
+    reg  rsp_done_r__clock;
+    reg  rsp_suspended_r__d;
+    wire  rsp_suspended_r__q;
+    reg  rsp_suspended_r__clock;
+    reg  err_r__d;
+    wire  err_r__q;
+    reg  err_r__clock;
+    reg  [1:0] err_src_r__d;
+    wire  [1:0] err_src_r__q;
+    reg  err_src_r__clock;
+    reg  [3:0] err_cause_r__d;
+    wire  [3:0] err_cause_r__q;
+    reg  err_cause_r__clock;
+    
+    // Local signals
+    reg  is_init;
+    reg  is_inval;
+    reg  is_wait;
+    reg  is_try;
+    reg  is_modify;
+    reg  count_bad;
+    reg  [3:0] pre_cause;
+    reg  [3:0] cause_op;
+    reg  op_ok;
+    reg  passed;
+    
+    // Sub module instances
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_parity rsp_valid_r(
+        .d(rsp_valid_r__d),
+        .q(rsp_valid_r__q),
+        .clock(rsp_valid_r__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r rsp_warp_r(
+        .d(rsp_warp_r__d),
+        .q(rsp_warp_r__q),
+        .clock(rsp_warp_r__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r rsp_op_r(
+        .d(rsp_op_r__d),
+        .q(rsp_op_r__q),
+        .clock(rsp_op_r__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_parity rsp_token_r(
+        .d(rsp_token_r__d),
+        .q(rsp_token_r__q),
+        .clock(rsp_token_r__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_parity rsp_done_r(
+        .d(rsp_done_r__d),
+        .q(rsp_done_r__q),
+        .clock(rsp_done_r__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_parity rsp_suspended_r(
+        .d(rsp_suspended_r__d),
+        .q(rsp_suspended_r__q),
+        .clock(rsp_suspended_r__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_parity err_r(
+        .d(err_r__d),
+        .q(err_r__q),
+        .clock(err_r__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__arb__pp err_src_r(
+        .d(err_src_r__d),
+        .q(err_src_r__q),
+        .clock(err_src_r__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r err_cause_r(
+        .d(err_cause_r__d),
+        .q(err_cause_r__q),
+        .clock(err_cause_r__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        rsp_valid_r__clock = clock;
+        rsp_warp_r__clock = clock;
+        rsp_op_r__clock = clock;
+        rsp_token_r__clock = clock;
+        rsp_done_r__clock = clock;
+        rsp_suspended_r__clock = clock;
+        err_r__clock = clock;
+        err_src_r__clock = clock;
+        err_cause_r__clock = clock;
+        rsp_valid_r__d = rsp_valid_r__q;
+        rsp_warp_r__d = rsp_warp_r__q;
+        rsp_op_r__d = rsp_op_r__q;
+        rsp_token_r__d = rsp_token_r__q;
+        rsp_done_r__d = rsp_done_r__q;
+        rsp_suspended_r__d = rsp_suspended_r__q;
+        err_r__d = err_r__q;
+        err_src_r__d = err_src_r__q;
+        err_cause_r__d = err_cause_r__q;
+        is_init = op_code == c_init;
+        is_inval = op_code == c_inval;
+        is_try = op_code == c_try;
+        is_wait = is_try | (op_code == c_test);
+        is_modify = (op_code >= c_arrive) & (op_code <= c_complete);
+        count_bad = (op_count == zero_count) | (op_count > max_count);
+        pre_cause = 32'h0;
+        passed = 1'b0;
+        if (op_code > c_try) begin
+            pre_cause = k_reserved;
+        end
+        else if (is_op & warp_susp) begin
+            pre_cause = k_suspended;
+        end
+        else if (is_init) begin
+            if (count_bad) begin
+                pre_cause = k_bad_count;
+            end
+            else if (waiters_on) begin
+                pre_cause = k_waiters;
+            end
+            else begin
+                passed = 1'b1;
+            end
+        end
+        else if (~op_e_valid) begin
+            pre_cause = k_uninit;
+        end
+        else if (is_inval) begin
+            if (waiters_on) begin
+                pre_cause = k_waiters;
+            end
+            else begin
+                passed = 1'b1;
+            end
+        end
+        else begin
+            passed = 1'b1;
+        end
+        op_act = op_valid & passed & (is_init | is_inval | is_modify);
+        op_init = is_init;
+        op_inval = is_inval;
+        op_arrive = (op_code >= c_arrive) & (op_code <= c_arrive_tx);
+        op_drop = op_code == c_drop;
+        op_tx_up = (op_code == c_arrive_tx) | (op_code == c_expect);
+        op_tx_dn = op_code == c_complete;
+        cause_op = pre_cause;
+        if (passed) begin
+            cause_op = op_cause;
+        end
+        op_ok = op_valid & ~|cause_op;
+        try_go = op_valid & is_op & is_try;
+        susp_go = op_valid & is_op & is_try & ~warp_susp & op_e_valid & (op_e_parity == op_parity);
+        rsp_valid_r__d = op_valid & is_op;
+        rsp_warp_r__d = 32'h0;
+        rsp_op_r__d = 32'h0;
+        if (op_valid & is_op) begin
+            rsp_warp_r__d = op_warp;
+            rsp_op_r__d = op_code;
+        end
+        rsp_token_r__d = is_op & op_ok & op_arrive & op_e_parity;
+        rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);
+        rsp_suspended_r__d = susp_go;
+        err_r__d = 1'b0;
+        err_src_r__d = 32'h0;
+        err_cause_r__d = 32'h0;
+        if (op_valid & |cause_op) begin
+            err_r__d = 1'b1;
+            err_src_r__d = port;
+            err_cause_r__d = cause_op;
+        end
+        if (reset) begin
+            rsp_valid_r__d = 1'b0;
+            rsp_warp_r__d = 32'h0;
+            rsp_op_r__d = 32'h0;
+            rsp_token_r__d = 1'b0;
+            rsp_done_r__d = 1'b0;
+            rsp_suspended_r__d = 1'b0;
+            err_r__d = 1'b0;
+            err_src_r__d = 32'h0;
+            err_cause_r__d = 32'h0;
+        end
+        rsp_valid = rsp_valid_r__q;
+        rsp_warp = rsp_warp_r__q;
+        rsp_op = rsp_op_r__q;
+        rsp_token = rsp_token_r__q;
+        rsp_done = rsp_done_r__q;
+        rsp_suspended = rsp_suspended_r__q;
+        err = err_r__q;
+        err_src = err_src_r__q;
+        err_cause = err_cause_r__q;
+    end
+    
+endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port
+
+
+module mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r
+
+
+module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r
+
+
+module mbar_w8_m8_c4_t6_l8_f1__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_entry,ctx_bytes,rarv_entry,rarv_count,valid,port,warp,code,entry,count,tx,parity,entry_in);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  g_op;
+    input wire  g_ctx;
+    input wire  g_rarv;
+    input wire  [2:0] op_warp;
+    input wire  [3:0] op_code;
+    input wire  [2:0] op_entry;
+    input wire  [4:0] op_count;
+    input wire  [6:0] op_tx;
+    input wire  op_parity;
+    input wire  [2:0] ctx_entry;
+    input wire  [6:0] ctx_bytes;
+    input wire  [2:0] rarv_entry;
+    input wire  [4:0] rarv_count;
+    output reg  valid;
+    output reg  [1:0] port;
+    output reg  [2:0] warp;
+    output reg  [3:0] code;
+    output reg  [2:0] entry;
+    output reg  [4:0] count;
+    output reg  [6:0] tx;
+    output reg  parity;
+    output reg  [2:0] entry_in;
+    
+    // Constant declarations
+    localparam  c_complete = 4'h6;
+    localparam  c_arrive = 4'h2;
+    localparam  s_op = 2'b0;
+    localparam  s_ctx = 2'b1;
+    localparam  s_rarv = 2'b10;
+    
+    // Stub signals
+    reg  valid_q__d;
+    wire  valid_q__q;
+    reg  valid_q__clock;
+    reg  [1:0] port_q__d;
+    wire  [1:0] port_q__q;
+    reg  port_q__clock;
+    reg  [2:0] warp_q__d;
+    wire  [2:0] warp_q__q;
+    reg  warp_q__clock;
+    reg  [3:0] code_q__d;
+    wire  [3:0] code_q__q;
+    reg  code_q__clock;
+    reg  [2:0] entry_q__d;
+    wire  [2:0] entry_q__q;
+    reg  entry_q__clock;
+    reg  [4:0] count_q__d;
+    wire  [4:0] count_q__q;
+    reg  count_q__clock;
+    reg  [6:0] tx_q__d;
+    wire  [6:0] tx_q__q;
+    reg  tx_q__clock;
+    reg  parity_q__d;
+    wire  parity_q__q;
+    reg  parity_q__clock;
+    
+    // Sub module instances
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_parity valid_q(
+        .d(valid_q__d),
+        .q(valid_q__q),
+        .clock(valid_q__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__arb__pp port_q(
+        .d(port_q__d),
+        .q(port_q__q),
+        .clock(port_q__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r warp_q(
+        .d(warp_q__d),
+        .q(warp_q__q),
+        .clock(warp_q__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r code_q(
+        .d(code_q__d),
+        .q(code_q__q),
+        .clock(code_q__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r entry_q(
+        .d(entry_q__d),
+        .q(entry_q__q),
+        .clock(entry_q__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 count_q(
+        .d(count_q__d),
+        .q(count_q__q),
+        .clock(count_q__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_tx tx_q(
+        .d(tx_q__d),
+        .q(tx_q__q),
+        .clock(tx_q__clock)
+    );
+    mbar_w8_m8_c4_t6_l8_f1__entries__r_parity parity_q(
+        .d(parity_q__d),
+        .q(parity_q__q),
+        .clock(parity_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        valid_q__clock = clock;
+        port_q__clock = clock;
+        warp_q__clock = clock;
+        code_q__clock = clock;
+        entry_q__clock = clock;
+        count_q__clock = clock;
+        tx_q__clock = clock;
+        parity_q__clock = clock;
+        valid_q__d = valid_q__q;
+        port_q__d = port_q__q;
+        warp_q__d = warp_q__q;
+        code_q__d = code_q__q;
+        entry_q__d = entry_q__q;
+        count_q__d = count_q__q;
+        tx_q__d = tx_q__q;
+        parity_q__d = parity_q__q;
+        valid_q__d = (g_op | g_ctx | g_rarv) & ~reset;
+        port_q__d = s_op;
+        warp_q__d = op_warp;
+        code_q__d = op_code;
+        entry_q__d = op_entry;
+        count_q__d = op_count;
+        tx_q__d = op_tx;
+        parity_q__d = op_parity;
+        if (g_ctx) begin
+            port_q__d = s_ctx;
+            warp_q__d = 32'h0;
+            code_q__d = c_complete;
+            entry_q__d = ctx_entry;
+            count_q__d = 32'h0;
+            tx_q__d = ctx_bytes;
+            parity_q__d = 1'b0;
+        end
+        if (g_rarv) begin
+            port_q__d = s_rarv;
+            warp_q__d = 32'h0;
+            code_q__d = c_arrive;
+            entry_q__d = rarv_entry;
+            count_q__d = rarv_count;
+            tx_q__d = 32'h0;
+            parity_q__d = 1'b0;
+        end
+        entry_in = entry_q__d;
+        valid = valid_q__q;
+        port = port_q__q;
+        warp = warp_q__q;
+        code = code_q__q;
+        entry = entry_q__q;
+        count = count_q__q;
+        tx = tx_q__q;
+        parity = parity_q__q;
+    end
+    
+endmodule // mbar_w8_m8_c4_t6_l8_f1__req
+
+
+module mbar_w8_m8_c4_t6_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
     
     // Module arguments
     input wire  act;
@@ -644,1058 +1614,10 @@ module mbar_w8_m8_c4_t6_l8_f1__ctx_step(act,init,inval,arrive,drop,tx_up,tx_dn,c
         end
     end
     
-endmodule // mbar_w8_m8_c4_t6_l8_f1__ctx_step
+endmodule // mbar_w8_m8_c4_t6_l8_f1__step
 
 
-module mbar_w8_m8_c4_t6_l8_f1__entries(clock,reset,ctx_entry,rarv_entry,op_entry,ctx_e_valid,ctx_e_parity,ctx_e_pending,ctx_e_expected,ctx_e_tx,rarv_e_valid,rarv_e_parity,rarv_e_pending,rarv_e_expected,rarv_e_tx,op_e_valid,op_e_parity,op_e_pending,op_e_expected,op_e_tx,ctx_n_valid,ctx_n_parity,ctx_n_pending,ctx_n_expected,ctx_n_tx,rarv_n_valid,rarv_n_parity,rarv_n_pending,rarv_n_expected,rarv_n_tx,op_n_valid,op_n_parity,op_n_pending,op_n_expected,op_n_tx);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [2:0] ctx_entry;
-    input wire  [2:0] rarv_entry;
-    input wire  [2:0] op_entry;
-    output reg  ctx_e_valid;
-    output reg  ctx_e_parity;
-    output reg  [4:0] ctx_e_pending;
-    output reg  [4:0] ctx_e_expected;
-    output reg  [6:0] ctx_e_tx;
-    output reg  rarv_e_valid;
-    output reg  rarv_e_parity;
-    output reg  [4:0] rarv_e_pending;
-    output reg  [4:0] rarv_e_expected;
-    output reg  [6:0] rarv_e_tx;
-    output reg  op_e_valid;
-    output reg  op_e_parity;
-    output reg  [4:0] op_e_pending;
-    output reg  [4:0] op_e_expected;
-    output reg  [6:0] op_e_tx;
-    input wire  ctx_n_valid;
-    input wire  ctx_n_parity;
-    input wire  [4:0] ctx_n_pending;
-    input wire  [4:0] ctx_n_expected;
-    input wire  [6:0] ctx_n_tx;
-    input wire  rarv_n_valid;
-    input wire  rarv_n_parity;
-    input wire  [4:0] rarv_n_pending;
-    input wire  [4:0] rarv_n_expected;
-    input wire  [6:0] rarv_n_tx;
-    input wire  op_n_valid;
-    input wire  op_n_parity;
-    input wire  [4:0] op_n_pending;
-    input wire  [4:0] op_n_expected;
-    input wire  [6:0] op_n_tx;
-    
-    // Stub signals
-    reg  [7:0] valid__d;
-    wire  [7:0] valid__q;
-    reg  valid__clock;
-    reg  [7:0] parity__d;
-    wire  [7:0] parity__q;
-    reg  parity__clock;
-    reg  [4:0] pending__0__d;
-    wire  [4:0] pending__0__q;
-    reg  pending__0__clock;
-    reg  [4:0] pending__1__d;
-    wire  [4:0] pending__1__q;
-    reg  pending__1__clock;
-    reg  [4:0] pending__2__d;
-    wire  [4:0] pending__2__q;
-    reg  pending__2__clock;
-    reg  [4:0] pending__3__d;
-    wire  [4:0] pending__3__q;
-    reg  pending__3__clock;
-    reg  [4:0] pending__4__d;
-    wire  [4:0] pending__4__q;
-    reg  pending__4__clock;
-    reg  [4:0] pending__5__d;
-    wire  [4:0] pending__5__q;
-    reg  pending__5__clock;
-    reg  [4:0] pending__6__d;
-    wire  [4:0] pending__6__q;
-    reg  pending__6__clock;
-    reg  [4:0] pending__7__d;
-    wire  [4:0] pending__7__q;
-    reg  pending__7__clock;
-    reg  [4:0] expected__0__d;
-    wire  [4:0] expected__0__q;
-    reg  expected__0__clock;
-    reg  [4:0] expected__1__d;
-    wire  [4:0] expected__1__q;
-    reg  expected__1__clock;
-    reg  [4:0] expected__2__d;
-    wire  [4:0] expected__2__q;
-    reg  expected__2__clock;
-    reg  [4:0] expected__3__d;
-    wire  [4:0] expected__3__q;
-    reg  expected__3__clock;
-    reg  [4:0] expected__4__d;
-    wire  [4:0] expected__4__q;
-    reg  expected__4__clock;
-    reg  [4:0] expected__5__d;
-    wire  [4:0] expected__5__q;
-    reg  expected__5__clock;
-    reg  [4:0] expected__6__d;
-    wire  [4:0] expected__6__q;
-    reg  expected__6__clock;
-    reg  [4:0] expected__7__d;
-    wire  [4:0] expected__7__q;
-    reg  expected__7__clock;
-    reg  [6:0] tx__0__d;
-    wire  [6:0] tx__0__q;
-    reg  tx__0__clock;
-    reg  [6:0] tx__1__d;
-    wire  [6:0] tx__1__q;
-    reg  tx__1__clock;
-    reg  [6:0] tx__2__d;
-    wire  [6:0] tx__2__q;
-    reg  tx__2__clock;
-    reg  [6:0] tx__3__d;
-    wire  [6:0] tx__3__q;
-    reg  tx__3__clock;
-    reg  [6:0] tx__4__d;
-    wire  [6:0] tx__4__q;
-    reg  tx__4__clock;
-    reg  [6:0] tx__5__d;
-    wire  [6:0] tx__5__q;
-    reg  tx__5__clock;
-    reg  [6:0] tx__6__d;
-    wire  [6:0] tx__6__q;
-    reg  tx__6__clock;
-    reg  [6:0] tx__7__d;
-    wire  [6:0] tx__7__q;
-    reg  tx__7__clock;
-    
-    // Local signals
-    reg  [7:0] valid_n;
-    reg  [7:0] parity_n;
-    
-    // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity valid(
-        .d(valid__d),
-        .q(valid__q),
-        .clock(valid__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__parity parity(
-        .d(parity__d),
-        .q(parity__q),
-        .clock(parity__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__0(
-        .d(pending__0__d),
-        .q(pending__0__q),
-        .clock(pending__0__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__1(
-        .d(pending__1__d),
-        .q(pending__1__q),
-        .clock(pending__1__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__2(
-        .d(pending__2__d),
-        .q(pending__2__q),
-        .clock(pending__2__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__3(
-        .d(pending__3__d),
-        .q(pending__3__q),
-        .clock(pending__3__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__4(
-        .d(pending__4__d),
-        .q(pending__4__q),
-        .clock(pending__4__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__5(
-        .d(pending__5__d),
-        .q(pending__5__q),
-        .clock(pending__5__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__6(
-        .d(pending__6__d),
-        .q(pending__6__q),
-        .clock(pending__6__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 pending__7(
-        .d(pending__7__d),
-        .q(pending__7__q),
-        .clock(pending__7__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__0(
-        .d(expected__0__d),
-        .q(expected__0__q),
-        .clock(expected__0__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__1(
-        .d(expected__1__d),
-        .q(expected__1__q),
-        .clock(expected__1__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__2(
-        .d(expected__2__d),
-        .q(expected__2__q),
-        .clock(expected__2__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__3(
-        .d(expected__3__d),
-        .q(expected__3__q),
-        .clock(expected__3__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__4(
-        .d(expected__4__d),
-        .q(expected__4__q),
-        .clock(expected__4__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__5(
-        .d(expected__5__d),
-        .q(expected__5__q),
-        .clock(expected__5__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__6(
-        .d(expected__6__d),
-        .q(expected__6__q),
-        .clock(expected__6__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__expected__0 expected__7(
-        .d(expected__7__d),
-        .q(expected__7__q),
-        .clock(expected__7__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__0(
-        .d(tx__0__d),
-        .q(tx__0__q),
-        .clock(tx__0__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__1(
-        .d(tx__1__d),
-        .q(tx__1__q),
-        .clock(tx__1__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__2(
-        .d(tx__2__d),
-        .q(tx__2__q),
-        .clock(tx__2__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__3(
-        .d(tx__3__d),
-        .q(tx__3__q),
-        .clock(tx__3__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__4(
-        .d(tx__4__d),
-        .q(tx__4__q),
-        .clock(tx__4__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__5(
-        .d(tx__5__d),
-        .q(tx__5__q),
-        .clock(tx__5__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__6(
-        .d(tx__6__d),
-        .q(tx__6__q),
-        .clock(tx__6__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__entries__tx__0 tx__7(
-        .d(tx__7__d),
-        .q(tx__7__q),
-        .clock(tx__7__clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        valid__clock = clock;
-        parity__clock = clock;
-        valid__d = valid__q;
-        parity__d = parity__q;
-        pending__0__clock = clock;
-        expected__0__clock = clock;
-        tx__0__clock = clock;
-        pending__1__clock = clock;
-        expected__1__clock = clock;
-        tx__1__clock = clock;
-        pending__2__clock = clock;
-        expected__2__clock = clock;
-        tx__2__clock = clock;
-        pending__3__clock = clock;
-        expected__3__clock = clock;
-        tx__3__clock = clock;
-        pending__4__clock = clock;
-        expected__4__clock = clock;
-        tx__4__clock = clock;
-        pending__5__clock = clock;
-        expected__5__clock = clock;
-        tx__5__clock = clock;
-        pending__6__clock = clock;
-        expected__6__clock = clock;
-        tx__6__clock = clock;
-        pending__7__clock = clock;
-        expected__7__clock = clock;
-        tx__7__clock = clock;
-        ctx_e_valid = valid__q[ctx_entry];
-        ctx_e_parity = parity__q[ctx_entry];
-        rarv_e_valid = valid__q[rarv_entry];
-        rarv_e_parity = parity__q[rarv_entry];
-        op_e_valid = valid__q[op_entry];
-        op_e_parity = parity__q[op_entry];
-        ctx_e_pending = 32'h0;
-        ctx_e_expected = 32'h0;
-        ctx_e_tx = 32'h0;
-        rarv_e_pending = 32'h0;
-        rarv_e_expected = 32'h0;
-        rarv_e_tx = 32'h0;
-        op_e_pending = 32'h0;
-        op_e_expected = 32'h0;
-        op_e_tx = 32'h0;
-        if (ctx_entry == 0) begin
-            ctx_e_pending = pending__0__q;
-            ctx_e_expected = expected__0__q;
-            ctx_e_tx = tx__0__q;
-        end
-        if (rarv_entry == 0) begin
-            rarv_e_pending = pending__0__q;
-            rarv_e_expected = expected__0__q;
-            rarv_e_tx = tx__0__q;
-        end
-        if (op_entry == 0) begin
-            op_e_pending = pending__0__q;
-            op_e_expected = expected__0__q;
-            op_e_tx = tx__0__q;
-        end
-        if (ctx_entry == 1) begin
-            ctx_e_pending = pending__1__q;
-            ctx_e_expected = expected__1__q;
-            ctx_e_tx = tx__1__q;
-        end
-        if (rarv_entry == 1) begin
-            rarv_e_pending = pending__1__q;
-            rarv_e_expected = expected__1__q;
-            rarv_e_tx = tx__1__q;
-        end
-        if (op_entry == 1) begin
-            op_e_pending = pending__1__q;
-            op_e_expected = expected__1__q;
-            op_e_tx = tx__1__q;
-        end
-        if (ctx_entry == 2) begin
-            ctx_e_pending = pending__2__q;
-            ctx_e_expected = expected__2__q;
-            ctx_e_tx = tx__2__q;
-        end
-        if (rarv_entry == 2) begin
-            rarv_e_pending = pending__2__q;
-            rarv_e_expected = expected__2__q;
-            rarv_e_tx = tx__2__q;
-        end
-        if (op_entry == 2) begin
-            op_e_pending = pending__2__q;
-            op_e_expected = expected__2__q;
-            op_e_tx = tx__2__q;
-        end
-        if (ctx_entry == 3) begin
-            ctx_e_pending = pending__3__q;
-            ctx_e_expected = expected__3__q;
-            ctx_e_tx = tx__3__q;
-        end
-        if (rarv_entry == 3) begin
-            rarv_e_pending = pending__3__q;
-            rarv_e_expected = expected__3__q;
-            rarv_e_tx = tx__3__q;
-        end
-        if (op_entry == 3) begin
-            op_e_pending = pending__3__q;
-            op_e_expected = expected__3__q;
-            op_e_tx = tx__3__q;
-        end
-        if (ctx_entry == 4) begin
-            ctx_e_pending = pending__4__q;
-            ctx_e_expected = expected__4__q;
-            ctx_e_tx = tx__4__q;
-        end
-        if (rarv_entry == 4) begin
-            rarv_e_pending = pending__4__q;
-            rarv_e_expected = expected__4__q;
-            rarv_e_tx = tx__4__q;
-        end
-        if (op_entry == 4) begin
-            op_e_pending = pending__4__q;
-            op_e_expected = expected__4__q;
-            op_e_tx = tx__4__q;
-        end
-        if (ctx_entry == 5) begin
-            ctx_e_pending = pending__5__q;
-            ctx_e_expected = expected__5__q;
-            ctx_e_tx = tx__5__q;
-        end
-        if (rarv_entry == 5) begin
-            rarv_e_pending = pending__5__q;
-            rarv_e_expected = expected__5__q;
-            rarv_e_tx = tx__5__q;
-        end
-        if (op_entry == 5) begin
-            op_e_pending = pending__5__q;
-            op_e_expected = expected__5__q;
-            op_e_tx = tx__5__q;
-        end
-        if (ctx_entry == 6) begin
-            ctx_e_pending = pending__6__q;
-            ctx_e_expected = expected__6__q;
-            ctx_e_tx = tx__6__q;
-        end
-        if (rarv_entry == 6) begin
-            rarv_e_pending = pending__6__q;
-            rarv_e_expected = expected__6__q;
-            rarv_e_tx = tx__6__q;
-        end
-        if (op_entry == 6) begin
-            op_e_pending = pending__6__q;
-            op_e_expected = expected__6__q;
-            op_e_tx = tx__6__q;
-        end
-        if (ctx_entry == 7) begin
-            ctx_e_pending = pending__7__q;
-            ctx_e_expected = expected__7__q;
-            ctx_e_tx = tx__7__q;
-        end
-        if (rarv_entry == 7) begin
-            rarv_e_pending = pending__7__q;
-            rarv_e_expected = expected__7__q;
-            rarv_e_tx = tx__7__q;
-        end
-        if (op_entry == 7) begin
-            op_e_pending = pending__7__q;
-            op_e_expected = expected__7__q;
-            op_e_tx = tx__7__q;
-        end
-        if (rarv_entry == ctx_entry) begin
-            rarv_e_valid = ctx_n_valid;
-            rarv_e_parity = ctx_n_parity;
-            rarv_e_pending = ctx_n_pending;
-            rarv_e_expected = ctx_n_expected;
-            rarv_e_tx = ctx_n_tx;
-        end
-        if (op_entry == rarv_entry) begin
-            op_e_valid = rarv_n_valid;
-            op_e_parity = rarv_n_parity;
-            op_e_pending = rarv_n_pending;
-            op_e_expected = rarv_n_expected;
-            op_e_tx = rarv_n_tx;
-        end
-        else if (op_entry == ctx_entry) begin
-            op_e_valid = ctx_n_valid;
-            op_e_parity = ctx_n_parity;
-            op_e_pending = ctx_n_pending;
-            op_e_expected = ctx_n_expected;
-            op_e_tx = ctx_n_tx;
-        end
-        valid_n = valid__q;
-        parity_n = parity__q;
-        pending__0__d = pending__0__q;
-        expected__0__d = expected__0__q;
-        tx__0__d = tx__0__q;
-        if (op_entry == 0) begin
-            valid_n = (valid_n & ~(1 << (0)) | ((op_n_valid) << (0)));
-            parity_n = (parity_n & ~(1 << (0)) | ((op_n_parity) << (0)));
-            pending__0__d = op_n_pending;
-            expected__0__d = op_n_expected;
-            tx__0__d = op_n_tx;
-        end
-        else if (rarv_entry == 0) begin
-            valid_n = (valid_n & ~(1 << (0)) | ((rarv_n_valid) << (0)));
-            parity_n = (parity_n & ~(1 << (0)) | ((rarv_n_parity) << (0)));
-            pending__0__d = rarv_n_pending;
-            expected__0__d = rarv_n_expected;
-            tx__0__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 0) begin
-            valid_n = (valid_n & ~(1 << (0)) | ((ctx_n_valid) << (0)));
-            parity_n = (parity_n & ~(1 << (0)) | ((ctx_n_parity) << (0)));
-            pending__0__d = ctx_n_pending;
-            expected__0__d = ctx_n_expected;
-            tx__0__d = ctx_n_tx;
-        end
-        pending__1__d = pending__1__q;
-        expected__1__d = expected__1__q;
-        tx__1__d = tx__1__q;
-        if (op_entry == 1) begin
-            valid_n = (valid_n & ~(1 << (1)) | ((op_n_valid) << (1)));
-            parity_n = (parity_n & ~(1 << (1)) | ((op_n_parity) << (1)));
-            pending__1__d = op_n_pending;
-            expected__1__d = op_n_expected;
-            tx__1__d = op_n_tx;
-        end
-        else if (rarv_entry == 1) begin
-            valid_n = (valid_n & ~(1 << (1)) | ((rarv_n_valid) << (1)));
-            parity_n = (parity_n & ~(1 << (1)) | ((rarv_n_parity) << (1)));
-            pending__1__d = rarv_n_pending;
-            expected__1__d = rarv_n_expected;
-            tx__1__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 1) begin
-            valid_n = (valid_n & ~(1 << (1)) | ((ctx_n_valid) << (1)));
-            parity_n = (parity_n & ~(1 << (1)) | ((ctx_n_parity) << (1)));
-            pending__1__d = ctx_n_pending;
-            expected__1__d = ctx_n_expected;
-            tx__1__d = ctx_n_tx;
-        end
-        pending__2__d = pending__2__q;
-        expected__2__d = expected__2__q;
-        tx__2__d = tx__2__q;
-        if (op_entry == 2) begin
-            valid_n = (valid_n & ~(1 << (2)) | ((op_n_valid) << (2)));
-            parity_n = (parity_n & ~(1 << (2)) | ((op_n_parity) << (2)));
-            pending__2__d = op_n_pending;
-            expected__2__d = op_n_expected;
-            tx__2__d = op_n_tx;
-        end
-        else if (rarv_entry == 2) begin
-            valid_n = (valid_n & ~(1 << (2)) | ((rarv_n_valid) << (2)));
-            parity_n = (parity_n & ~(1 << (2)) | ((rarv_n_parity) << (2)));
-            pending__2__d = rarv_n_pending;
-            expected__2__d = rarv_n_expected;
-            tx__2__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 2) begin
-            valid_n = (valid_n & ~(1 << (2)) | ((ctx_n_valid) << (2)));
-            parity_n = (parity_n & ~(1 << (2)) | ((ctx_n_parity) << (2)));
-            pending__2__d = ctx_n_pending;
-            expected__2__d = ctx_n_expected;
-            tx__2__d = ctx_n_tx;
-        end
-        pending__3__d = pending__3__q;
-        expected__3__d = expected__3__q;
-        tx__3__d = tx__3__q;
-        if (op_entry == 3) begin
-            valid_n = (valid_n & ~(1 << (3)) | ((op_n_valid) << (3)));
-            parity_n = (parity_n & ~(1 << (3)) | ((op_n_parity) << (3)));
-            pending__3__d = op_n_pending;
-            expected__3__d = op_n_expected;
-            tx__3__d = op_n_tx;
-        end
-        else if (rarv_entry == 3) begin
-            valid_n = (valid_n & ~(1 << (3)) | ((rarv_n_valid) << (3)));
-            parity_n = (parity_n & ~(1 << (3)) | ((rarv_n_parity) << (3)));
-            pending__3__d = rarv_n_pending;
-            expected__3__d = rarv_n_expected;
-            tx__3__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 3) begin
-            valid_n = (valid_n & ~(1 << (3)) | ((ctx_n_valid) << (3)));
-            parity_n = (parity_n & ~(1 << (3)) | ((ctx_n_parity) << (3)));
-            pending__3__d = ctx_n_pending;
-            expected__3__d = ctx_n_expected;
-            tx__3__d = ctx_n_tx;
-        end
-        pending__4__d = pending__4__q;
-        expected__4__d = expected__4__q;
-        tx__4__d = tx__4__q;
-        if (op_entry == 4) begin
-            valid_n = (valid_n & ~(1 << (4)) | ((op_n_valid) << (4)));
-            parity_n = (parity_n & ~(1 << (4)) | ((op_n_parity) << (4)));
-            pending__4__d = op_n_pending;
-            expected__4__d = op_n_expected;
-            tx__4__d = op_n_tx;
-        end
-        else if (rarv_entry == 4) begin
-            valid_n = (valid_n & ~(1 << (4)) | ((rarv_n_valid) << (4)));
-            parity_n = (parity_n & ~(1 << (4)) | ((rarv_n_parity) << (4)));
-            pending__4__d = rarv_n_pending;
-            expected__4__d = rarv_n_expected;
-            tx__4__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 4) begin
-            valid_n = (valid_n & ~(1 << (4)) | ((ctx_n_valid) << (4)));
-            parity_n = (parity_n & ~(1 << (4)) | ((ctx_n_parity) << (4)));
-            pending__4__d = ctx_n_pending;
-            expected__4__d = ctx_n_expected;
-            tx__4__d = ctx_n_tx;
-        end
-        pending__5__d = pending__5__q;
-        expected__5__d = expected__5__q;
-        tx__5__d = tx__5__q;
-        if (op_entry == 5) begin
-            valid_n = (valid_n & ~(1 << (5)) | ((op_n_valid) << (5)));
-            parity_n = (parity_n & ~(1 << (5)) | ((op_n_parity) << (5)));
-            pending__5__d = op_n_pending;
-            expected__5__d = op_n_expected;
-            tx__5__d = op_n_tx;
-        end
-        else if (rarv_entry == 5) begin
-            valid_n = (valid_n & ~(1 << (5)) | ((rarv_n_valid) << (5)));
-            parity_n = (parity_n & ~(1 << (5)) | ((rarv_n_parity) << (5)));
-            pending__5__d = rarv_n_pending;
-            expected__5__d = rarv_n_expected;
-            tx__5__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 5) begin
-            valid_n = (valid_n & ~(1 << (5)) | ((ctx_n_valid) << (5)));
-            parity_n = (parity_n & ~(1 << (5)) | ((ctx_n_parity) << (5)));
-            pending__5__d = ctx_n_pending;
-            expected__5__d = ctx_n_expected;
-            tx__5__d = ctx_n_tx;
-        end
-        pending__6__d = pending__6__q;
-        expected__6__d = expected__6__q;
-        tx__6__d = tx__6__q;
-        if (op_entry == 6) begin
-            valid_n = (valid_n & ~(1 << (6)) | ((op_n_valid) << (6)));
-            parity_n = (parity_n & ~(1 << (6)) | ((op_n_parity) << (6)));
-            pending__6__d = op_n_pending;
-            expected__6__d = op_n_expected;
-            tx__6__d = op_n_tx;
-        end
-        else if (rarv_entry == 6) begin
-            valid_n = (valid_n & ~(1 << (6)) | ((rarv_n_valid) << (6)));
-            parity_n = (parity_n & ~(1 << (6)) | ((rarv_n_parity) << (6)));
-            pending__6__d = rarv_n_pending;
-            expected__6__d = rarv_n_expected;
-            tx__6__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 6) begin
-            valid_n = (valid_n & ~(1 << (6)) | ((ctx_n_valid) << (6)));
-            parity_n = (parity_n & ~(1 << (6)) | ((ctx_n_parity) << (6)));
-            pending__6__d = ctx_n_pending;
-            expected__6__d = ctx_n_expected;
-            tx__6__d = ctx_n_tx;
-        end
-        pending__7__d = pending__7__q;
-        expected__7__d = expected__7__q;
-        tx__7__d = tx__7__q;
-        if (op_entry == 7) begin
-            valid_n = (valid_n & ~(1 << (7)) | ((op_n_valid) << (7)));
-            parity_n = (parity_n & ~(1 << (7)) | ((op_n_parity) << (7)));
-            pending__7__d = op_n_pending;
-            expected__7__d = op_n_expected;
-            tx__7__d = op_n_tx;
-        end
-        else if (rarv_entry == 7) begin
-            valid_n = (valid_n & ~(1 << (7)) | ((rarv_n_valid) << (7)));
-            parity_n = (parity_n & ~(1 << (7)) | ((rarv_n_parity) << (7)));
-            pending__7__d = rarv_n_pending;
-            expected__7__d = rarv_n_expected;
-            tx__7__d = rarv_n_tx;
-        end
-        else if (ctx_entry == 7) begin
-            valid_n = (valid_n & ~(1 << (7)) | ((ctx_n_valid) << (7)));
-            parity_n = (parity_n & ~(1 << (7)) | ((ctx_n_parity) << (7)));
-            pending__7__d = ctx_n_pending;
-            expected__7__d = ctx_n_expected;
-            tx__7__d = ctx_n_tx;
-        end
-        valid__d = valid_n;
-        parity__d = parity_n;
-        if (reset) begin
-            valid__d = 32'h0;
-            parity__d = 32'h0;
-        end
-    end
-    
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__expected__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__expected__0
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__parity(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__parity
-
-
-module mbar_w8_m8_c4_t6_l8_f1__entries__tx__0(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__entries__tx__0
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,ctx_cause,rarv_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  op_valid;
-    input wire  [2:0] op_warp;
-    input wire  [3:0] op_code;
-    input wire  [4:0] op_count;
-    input wire  op_parity;
-    input wire  op_e_valid;
-    input wire  op_e_parity;
-    input wire  warp_susp;
-    input wire  waiters_on;
-    input wire  [3:0] op_cause;
-    input wire  [3:0] ctx_cause;
-    input wire  [3:0] rarv_cause;
-    output reg  op_act;
-    output reg  op_init;
-    output reg  op_inval;
-    output reg  op_arrive;
-    output reg  op_drop;
-    output reg  op_tx_up;
-    output reg  op_tx_dn;
-    output reg  susp_go;
-    output reg  rsp_valid;
-    output reg  [2:0] rsp_warp;
-    output reg  [3:0] rsp_op;
-    output reg  rsp_token;
-    output reg  rsp_done;
-    output reg  rsp_suspended;
-    output reg  err;
-    output reg  [1:0] err_src;
-    output reg  [3:0] err_cause;
-    
-    // Constant declarations
-    localparam  c_init = 4'h0;
-    localparam  c_inval = 4'h1;
-    localparam  c_arrive = 4'h2;
-    localparam  c_drop = 4'h3;
-    localparam  c_arrive_tx = 4'h4;
-    localparam  c_expect = 4'h5;
-    localparam  c_complete = 4'h6;
-    localparam  c_test = 4'h7;
-    localparam  c_try = 4'h8;
-    localparam  k_reserved = 4'h1;
-    localparam  k_suspended = 4'h2;
-    localparam  k_uninit = 4'h3;
-    localparam  k_bad_count = 4'h4;
-    localparam  k_waiters = 4'h7;
-    localparam  s_op = 2'b0;
-    localparam  s_ctx = 2'b1;
-    localparam  s_rarv = 2'b10;
-    localparam  max_count = 5'b1111;
-    localparam  zero_count = 5'b0;
-    
-    // Stub signals
-    reg  rsp_valid_r__d;
-    wire  rsp_valid_r__q;
-    reg  rsp_valid_r__clock;
-    reg  [2:0] rsp_warp_r__d;
-    wire  [2:0] rsp_warp_r__q;
-    reg  rsp_warp_r__clock;
-    reg  [3:0] rsp_op_r__d;
-    wire  [3:0] rsp_op_r__q;
-    reg  rsp_op_r__clock;
-    reg  rsp_token_r__d;
-    wire  rsp_token_r__q;
-    reg  rsp_token_r__clock;
-    reg  rsp_done_r__d;
-    wire  rsp_done_r__q;
-    reg  rsp_done_r__clock;
-    reg  rsp_suspended_r__d;
-    wire  rsp_suspended_r__q;
-    reg  rsp_suspended_r__clock;
-    reg  err_r__d;
-    wire  err_r__q;
-    reg  err_r__clock;
-    reg  [1:0] err_src_r__d;
-    wire  [1:0] err_src_r__q;
-    reg  err_src_r__clock;
-    reg  [3:0] err_cause_r__d;
-    wire  [3:0] err_cause_r__q;
-    reg  err_cause_r__clock;
-    
-    // Local signals
-    reg  is_init;
-    reg  is_inval;
-    reg  is_wait;
-    reg  is_try;
-    reg  is_modify;
-    reg  count_bad;
-    reg  [3:0] pre_cause;
-    reg  [3:0] cause_op;
-    reg  op_ok;
-    reg  passed;
-    
-    // Sub module instances
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_valid_r(
-        .d(rsp_valid_r__d),
-        .q(rsp_valid_r__q),
-        .clock(rsp_valid_r__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r rsp_warp_r(
-        .d(rsp_warp_r__d),
-        .q(rsp_warp_r__q),
-        .clock(rsp_warp_r__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r rsp_op_r(
-        .d(rsp_op_r__d),
-        .q(rsp_op_r__q),
-        .clock(rsp_op_r__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_token_r(
-        .d(rsp_token_r__d),
-        .q(rsp_token_r__q),
-        .clock(rsp_token_r__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_done_r(
-        .d(rsp_done_r__d),
-        .q(rsp_done_r__q),
-        .clock(rsp_done_r__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r rsp_suspended_r(
-        .d(rsp_suspended_r__d),
-        .q(rsp_suspended_r__q),
-        .clock(rsp_suspended_r__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_r err_r(
-        .d(err_r__d),
-        .q(err_r__q),
-        .clock(err_r__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_src_r err_src_r(
-        .d(err_src_r__d),
-        .q(err_src_r__q),
-        .clock(err_src_r__clock)
-    );
-    mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r err_cause_r(
-        .d(err_cause_r__d),
-        .q(err_cause_r__q),
-        .clock(err_cause_r__clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        rsp_valid_r__clock = clock;
-        rsp_warp_r__clock = clock;
-        rsp_op_r__clock = clock;
-        rsp_token_r__clock = clock;
-        rsp_done_r__clock = clock;
-        rsp_suspended_r__clock = clock;
-        err_r__clock = clock;
-        err_src_r__clock = clock;
-        err_cause_r__clock = clock;
-        rsp_valid_r__d = rsp_valid_r__q;
-        rsp_warp_r__d = rsp_warp_r__q;
-        rsp_op_r__d = rsp_op_r__q;
-        rsp_token_r__d = rsp_token_r__q;
-        rsp_done_r__d = rsp_done_r__q;
-        rsp_suspended_r__d = rsp_suspended_r__q;
-        err_r__d = err_r__q;
-        err_src_r__d = err_src_r__q;
-        err_cause_r__d = err_cause_r__q;
-        is_init = op_code == c_init;
-        is_inval = op_code == c_inval;
-        is_try = op_code == c_try;
-        is_wait = is_try | (op_code == c_test);
-        is_modify = (op_code >= c_arrive) & (op_code <= c_complete);
-        count_bad = (op_count == zero_count) | (op_count > max_count);
-        pre_cause = 32'h0;
-        passed = 1'b0;
-        if (op_code > c_try) begin
-            pre_cause = k_reserved;
-        end
-        else if (warp_susp) begin
-            pre_cause = k_suspended;
-        end
-        else if (is_init) begin
-            if (count_bad) begin
-                pre_cause = k_bad_count;
-            end
-            else if (waiters_on) begin
-                pre_cause = k_waiters;
-            end
-            else begin
-                passed = 1'b1;
-            end
-        end
-        else if (~op_e_valid) begin
-            pre_cause = k_uninit;
-        end
-        else if (is_inval) begin
-            if (waiters_on) begin
-                pre_cause = k_waiters;
-            end
-            else begin
-                passed = 1'b1;
-            end
-        end
-        else begin
-            passed = 1'b1;
-        end
-        op_act = op_valid & passed & (is_init | is_inval | is_modify);
-        op_init = is_init;
-        op_inval = is_inval;
-        op_arrive = (op_code >= c_arrive) & (op_code <= c_arrive_tx);
-        op_drop = op_code == c_drop;
-        op_tx_up = (op_code == c_arrive_tx) | (op_code == c_expect);
-        op_tx_dn = op_code == c_complete;
-        cause_op = pre_cause;
-        if (passed) begin
-            cause_op = op_cause;
-        end
-        op_ok = op_valid & ~|cause_op;
-        susp_go = op_ok & is_try & (op_e_parity == op_parity);
-        rsp_valid_r__d = op_valid;
-        rsp_warp_r__d = 32'h0;
-        rsp_op_r__d = 32'h0;
-        if (op_valid) begin
-            rsp_warp_r__d = op_warp;
-            rsp_op_r__d = op_code;
-        end
-        rsp_token_r__d = op_ok & op_arrive & op_e_parity;
-        rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);
-        rsp_suspended_r__d = susp_go;
-        err_r__d = 1'b0;
-        err_src_r__d = 32'h0;
-        err_cause_r__d = 32'h0;
-        if (op_valid & |cause_op) begin
-            err_r__d = 1'b1;
-            err_src_r__d = s_op;
-            err_cause_r__d = cause_op;
-        end
-        else if (|ctx_cause) begin
-            err_r__d = 1'b1;
-            err_src_r__d = s_ctx;
-            err_cause_r__d = ctx_cause;
-        end
-        else if (|rarv_cause) begin
-            err_r__d = 1'b1;
-            err_src_r__d = s_rarv;
-            err_cause_r__d = rarv_cause;
-        end
-        if (reset) begin
-            rsp_valid_r__d = 1'b0;
-            rsp_warp_r__d = 32'h0;
-            rsp_op_r__d = 32'h0;
-            rsp_token_r__d = 1'b0;
-            rsp_done_r__d = 1'b0;
-            rsp_suspended_r__d = 1'b0;
-            err_r__d = 1'b0;
-            err_src_r__d = 32'h0;
-            err_cause_r__d = 32'h0;
-        end
-        rsp_valid = rsp_valid_r__q;
-        rsp_warp = rsp_warp_r__q;
-        rsp_op = rsp_op_r__q;
-        rsp_token = rsp_token_r__q;
-        rsp_done = rsp_done_r__q;
-        rsp_suspended = rsp_suspended_r__q;
-        err = err_r__q;
-        err_src = err_src_r__q;
-        err_cause = err_cause_r__q;
-    end
-    
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__err_cause_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port__err_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__err_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port__err_src_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__err_src_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w8_m8_c4_t6_l8_f1__op_port__rsp_warp_r
-
-
-module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,ctx_complete,ctx_entry,ctx_cpar,rarv_complete,rarv_entry,rarv_cpar,op_complete,op_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -1704,14 +1626,9 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
     input wire  [2:0] op_entry;
     input wire  op_parity;
     input wire  susp_go;
-    input wire  ctx_complete;
-    input wire  [2:0] ctx_entry;
-    input wire  ctx_cpar;
-    input wire  rarv_complete;
-    input wire  [2:0] rarv_entry;
-    input wire  rarv_cpar;
-    input wire  op_complete;
-    input wire  op_cpar;
+    input wire  try_go;
+    input wire  c_complete;
+    input wire  c_cpar;
     input wire  [7:0] grant;
     output reg  [7:0] cand;
     output reg  warp_susp;
@@ -1946,7 +1863,7 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
         if (susp__q[0] & (wentry__0__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__0__q) & (ctx_cpar == wparity__q[0])) | (rarv_complete & (rarv_entry == wentry__0__q) & (rarv_cpar == wparity__q[0])) | (op_complete & (op_entry == wentry__0__q) & (op_cpar == wparity__q[0]));
+        hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
         if (susp__q[0] & ~decided__q[0]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
@@ -1955,15 +1872,17 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
             else if (timer__0__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
-            else begin
+            if (timer__0__q < limit_m1) begin
                 timer__0__d = timer__0__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__0)) begin
-            new_bit = (new_bit & ~(1 << (0)) | ((1'b1) << (0)));
+        if (try_go & ~susp__q[0] & (op_warp == warp_idx__0)) begin
             par_n = (par_n & ~(1 << (0)) | ((op_parity) << (0)));
             wentry__0__d = op_entry;
             timer__0__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__0)) begin
+            new_bit = (new_bit & ~(1 << (0)) | ((1'b1) << (0)));
         end
         wentry__1__clock = clock;
         timer__1__clock = clock;
@@ -1972,7 +1891,7 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
         if (susp__q[1] & (wentry__1__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__1__q) & (ctx_cpar == wparity__q[1])) | (rarv_complete & (rarv_entry == wentry__1__q) & (rarv_cpar == wparity__q[1])) | (op_complete & (op_entry == wentry__1__q) & (op_cpar == wparity__q[1]));
+        hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
         if (susp__q[1] & ~decided__q[1]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
@@ -1981,15 +1900,17 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
             else if (timer__1__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
-            else begin
+            if (timer__1__q < limit_m1) begin
                 timer__1__d = timer__1__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__1)) begin
-            new_bit = (new_bit & ~(1 << (1)) | ((1'b1) << (1)));
+        if (try_go & ~susp__q[1] & (op_warp == warp_idx__1)) begin
             par_n = (par_n & ~(1 << (1)) | ((op_parity) << (1)));
             wentry__1__d = op_entry;
             timer__1__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__1)) begin
+            new_bit = (new_bit & ~(1 << (1)) | ((1'b1) << (1)));
         end
         wentry__2__clock = clock;
         timer__2__clock = clock;
@@ -1998,7 +1919,7 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
         if (susp__q[2] & (wentry__2__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__2__q) & (ctx_cpar == wparity__q[2])) | (rarv_complete & (rarv_entry == wentry__2__q) & (rarv_cpar == wparity__q[2])) | (op_complete & (op_entry == wentry__2__q) & (op_cpar == wparity__q[2]));
+        hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
         if (susp__q[2] & ~decided__q[2]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
@@ -2007,15 +1928,17 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
             else if (timer__2__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
-            else begin
+            if (timer__2__q < limit_m1) begin
                 timer__2__d = timer__2__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__2)) begin
-            new_bit = (new_bit & ~(1 << (2)) | ((1'b1) << (2)));
+        if (try_go & ~susp__q[2] & (op_warp == warp_idx__2)) begin
             par_n = (par_n & ~(1 << (2)) | ((op_parity) << (2)));
             wentry__2__d = op_entry;
             timer__2__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__2)) begin
+            new_bit = (new_bit & ~(1 << (2)) | ((1'b1) << (2)));
         end
         wentry__3__clock = clock;
         timer__3__clock = clock;
@@ -2024,7 +1947,7 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
         if (susp__q[3] & (wentry__3__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__3__q) & (ctx_cpar == wparity__q[3])) | (rarv_complete & (rarv_entry == wentry__3__q) & (rarv_cpar == wparity__q[3])) | (op_complete & (op_entry == wentry__3__q) & (op_cpar == wparity__q[3]));
+        hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
         if (susp__q[3] & ~decided__q[3]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
@@ -2033,15 +1956,17 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
             else if (timer__3__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
-            else begin
+            if (timer__3__q < limit_m1) begin
                 timer__3__d = timer__3__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__3)) begin
-            new_bit = (new_bit & ~(1 << (3)) | ((1'b1) << (3)));
+        if (try_go & ~susp__q[3] & (op_warp == warp_idx__3)) begin
             par_n = (par_n & ~(1 << (3)) | ((op_parity) << (3)));
             wentry__3__d = op_entry;
             timer__3__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__3)) begin
+            new_bit = (new_bit & ~(1 << (3)) | ((1'b1) << (3)));
         end
         wentry__4__clock = clock;
         timer__4__clock = clock;
@@ -2050,7 +1975,7 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
         if (susp__q[4] & (wentry__4__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__4__q) & (ctx_cpar == wparity__q[4])) | (rarv_complete & (rarv_entry == wentry__4__q) & (rarv_cpar == wparity__q[4])) | (op_complete & (op_entry == wentry__4__q) & (op_cpar == wparity__q[4]));
+        hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
         if (susp__q[4] & ~decided__q[4]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
@@ -2059,15 +1984,17 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
             else if (timer__4__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
-            else begin
+            if (timer__4__q < limit_m1) begin
                 timer__4__d = timer__4__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__4)) begin
-            new_bit = (new_bit & ~(1 << (4)) | ((1'b1) << (4)));
+        if (try_go & ~susp__q[4] & (op_warp == warp_idx__4)) begin
             par_n = (par_n & ~(1 << (4)) | ((op_parity) << (4)));
             wentry__4__d = op_entry;
             timer__4__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__4)) begin
+            new_bit = (new_bit & ~(1 << (4)) | ((1'b1) << (4)));
         end
         wentry__5__clock = clock;
         timer__5__clock = clock;
@@ -2076,7 +2003,7 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
         if (susp__q[5] & (wentry__5__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__5__q) & (ctx_cpar == wparity__q[5])) | (rarv_complete & (rarv_entry == wentry__5__q) & (rarv_cpar == wparity__q[5])) | (op_complete & (op_entry == wentry__5__q) & (op_cpar == wparity__q[5]));
+        hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
         if (susp__q[5] & ~decided__q[5]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
@@ -2085,15 +2012,17 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
             else if (timer__5__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
-            else begin
+            if (timer__5__q < limit_m1) begin
                 timer__5__d = timer__5__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__5)) begin
-            new_bit = (new_bit & ~(1 << (5)) | ((1'b1) << (5)));
+        if (try_go & ~susp__q[5] & (op_warp == warp_idx__5)) begin
             par_n = (par_n & ~(1 << (5)) | ((op_parity) << (5)));
             wentry__5__d = op_entry;
             timer__5__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__5)) begin
+            new_bit = (new_bit & ~(1 << (5)) | ((1'b1) << (5)));
         end
         wentry__6__clock = clock;
         timer__6__clock = clock;
@@ -2102,7 +2031,7 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
         if (susp__q[6] & (wentry__6__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__6__q) & (ctx_cpar == wparity__q[6])) | (rarv_complete & (rarv_entry == wentry__6__q) & (rarv_cpar == wparity__q[6])) | (op_complete & (op_entry == wentry__6__q) & (op_cpar == wparity__q[6]));
+        hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
         if (susp__q[6] & ~decided__q[6]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
@@ -2111,15 +2040,17 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
             else if (timer__6__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
-            else begin
+            if (timer__6__q < limit_m1) begin
                 timer__6__d = timer__6__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__6)) begin
-            new_bit = (new_bit & ~(1 << (6)) | ((1'b1) << (6)));
+        if (try_go & ~susp__q[6] & (op_warp == warp_idx__6)) begin
             par_n = (par_n & ~(1 << (6)) | ((op_parity) << (6)));
             wentry__6__d = op_entry;
             timer__6__d = 32'h0;
+        end
+        if (susp_go & (op_warp == warp_idx__6)) begin
+            new_bit = (new_bit & ~(1 << (6)) | ((1'b1) << (6)));
         end
         wentry__7__clock = clock;
         timer__7__clock = clock;
@@ -2128,7 +2059,7 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
         if (susp__q[7] & (wentry__7__q == op_entry)) begin
             waiters_on = 1'b1;
         end
-        hit = (ctx_complete & (ctx_entry == wentry__7__q) & (ctx_cpar == wparity__q[7])) | (rarv_complete & (rarv_entry == wentry__7__q) & (rarv_cpar == wparity__q[7])) | (op_complete & (op_entry == wentry__7__q) & (op_cpar == wparity__q[7]));
+        hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
         if (susp__q[7] & ~decided__q[7]) begin
             if (hit) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
@@ -2137,23 +2068,25 @@ module mbar_w8_m8_c4_t6_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,su
             else if (timer__7__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
-            else begin
+            if (timer__7__q < limit_m1) begin
                 timer__7__d = timer__7__q + one_t;
             end
         end
-        if (susp_go & (op_warp == warp_idx__7)) begin
-            new_bit = (new_bit & ~(1 << (7)) | ((1'b1) << (7)));
+        if (try_go & ~susp__q[7] & (op_warp == warp_idx__7)) begin
             par_n = (par_n & ~(1 << (7)) | ((op_parity) << (7)));
             wentry__7__d = op_entry;
             timer__7__d = 32'h0;
         end
-        cand = susp__q & dec_n;
+        if (susp_go & (op_warp == warp_idx__7)) begin
+            new_bit = (new_bit & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        cand = susp__q & decided__q;
         susp__d = (susp__q & ~grant) | new_bit;
         decided__d = dec_n & ~grant;
         done__d = done_n & ~grant;
         wparity__d = par_n;
         wake_mask_r__d = grant;
-        wake_done_r__d = grant & done_n;
+        wake_done_r__d = grant & done__q;
         if (reset) begin
             susp__d = 32'h0;
             decided__d = 32'h0;
@@ -2309,9 +2242,11 @@ module mbarrier_unit (
     input  wire        ctx_valid,
     input  wire [2:0]  ctx_entry,
     input  wire [6:0]  ctx_bytes,
+    output wire        ctx_ready,
     input  wire        rarv_valid,
     input  wire [2:0]  rarv_entry,
     input  wire [4:0]  rarv_count,
+    output wire        rarv_ready,
     output wire        rsp_valid,
     output wire [2:0]  rsp_warp,
     output wire [3:0]  rsp_op,
@@ -2340,9 +2275,11 @@ module mbarrier_unit (
         .ctx_valid(ctx_valid),
         .ctx_entry(ctx_entry),
         .ctx_bytes(ctx_bytes),
+        .ctx_ready(ctx_ready),
         .rarv_valid(rarv_valid),
         .rarv_entry(rarv_entry),
         .rarv_count(rarv_count),
+        .rarv_ready(rarv_ready),
         .rsp_valid(rsp_valid),
         .rsp_warp(rsp_warp),
         .rsp_op(rsp_op),
