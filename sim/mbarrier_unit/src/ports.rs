@@ -208,6 +208,35 @@ pub mod mbarrier {
         pub fn masked(&self, cfg: &Config) -> Inputs {
             self.masked_for(cfg)
         }
+        /// Present `from`'s operation (`op_valid` and every `op_*` field) on this one.
+        pub fn set_op(&mut self, from: &Inputs) {
+            self.op_valid = true;
+            self.op_warp = from.op_warp;
+            self.op_code = from.op_code;
+            self.op_entry = from.op_entry;
+            self.op_count = from.op_count;
+            self.op_tx = from.op_tx;
+            self.op_parity = from.op_parity;
+        }
+        /// The one request of port `port` (`src::*`) of these inputs, alone:
+        /// the request a port arbiter that granted `port` takes.
+        pub fn only(&self, port: u8) -> Inputs {
+            let mut r = Inputs::default();
+            match port {
+                src::OP => r.set_op(self),
+                src::CTX => {
+                    r.ctx_valid = true;
+                    r.ctx_entry = self.ctx_entry;
+                    r.ctx_bytes = self.ctx_bytes;
+                }
+                _ => {
+                    r.rarv_valid = true;
+                    r.rarv_entry = self.rarv_entry;
+                    r.rarv_count = self.rarv_count;
+                }
+            }
+            r
+        }
     }
 
     /// Ports in spec order: (name, direction, width), from the declaration.

@@ -243,24 +243,10 @@ impl MbarScoreboard {
                 );
             }
         }
-        let mut accepted = Inputs::default();
-        if o.op_ready {
-            accepted.op_valid = true;
-            accepted.op_warp = i.op_warp;
-            accepted.op_code = i.op_code;
-            accepted.op_entry = i.op_entry;
-            accepted.op_count = i.op_count;
-            accepted.op_tx = i.op_tx;
-            accepted.op_parity = i.op_parity;
-        } else if o.ctx_ready {
-            accepted.ctx_valid = true;
-            accepted.ctx_entry = i.ctx_entry;
-            accepted.ctx_bytes = i.ctx_bytes;
-        } else if o.rarv_ready {
-            accepted.rarv_valid = true;
-            accepted.rarv_entry = i.rarv_entry;
-            accepted.rarv_count = i.rarv_count;
-        }
+        let accepted = match ready.iter().position(|&r| r) {
+            Some(p) => i.only(p as u8),
+            None => Inputs::default(),
+        };
         let prev = std::mem::replace(&mut self.stepping, accepted);
         // Back to back on one entry, an op and a complete-tx (either order).
         let (ea, eb) = (

@@ -184,13 +184,7 @@ impl MbarRandomEnv {
             if c < self.held_from {
                 return i;
             }
-            i.op_valid = true;
-            i.op_warp = h.op_warp;
-            i.op_code = h.op_code;
-            i.op_entry = h.op_entry;
-            i.op_count = h.op_count;
-            i.op_tx = h.op_tx;
-            i.op_parity = h.op_parity;
+            i.set_op(&h);
             return i;
         }
         if !self.rng.gen_bool(self.k.p_op) {
