@@ -202,7 +202,6 @@ impl<
         self.op_port.op_code.next = self.req.code.val();
         self.op_port.op_count.next = self.req.count.val();
         self.op_port.op_parity.next = self.req.parity.val();
-        self.op_port.is_op.next = !self.req.port.val().any();
         self.op_port.port.next = self.req.port.val();
         self.op_port.op_e_valid.next = self.entries.e_valid.val();
         self.op_port.op_e_parity.next = self.entries.e_parity.val();

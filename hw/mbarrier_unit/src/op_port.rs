@@ -9,14 +9,14 @@
 //! phase arrived in, done = current parity ≠ `op_parity` for the waits,
 //! suspended for an undecided `try_wait`) and the reported error. A
 //! complete-tx or remote arrive comes as the op `complete_tx` / `arrive`
-//! (`request_reg.rs`) with `is_op` low: no suspended-warp check, no
+//! (`request_reg.rs`) from its own port: no suspended-warp check, no
 //! response, `err_src` = its port.
 //!
 //! Ports (WB = log2 W, CB = count_bits + 1):
 //! - `clock`, `reset`.
 //! - `op_valid`, `op_warp`, `op_code`, `op_count`, `op_parity` (in): the
 //!   request register.
-//! - `is_op` (in): the request came from the op port; `port` (in, 2): its port (`src::*`).
+//! - `port` (in, 2): the port the request came from (`src::*`; 0 the op port).
 //! - `op_e_valid`, `op_e_parity` (in): the request's entry.
 //! - `warp_susp` (in): `op_warp` is suspended (waiters).
 //! - `waiters_on` (in): some warp is suspended on the request's entry (waiters).
@@ -42,7 +42,6 @@ pub struct OpPort<const WB: usize, const CB: usize> {
     pub op_code: Signal<In, Bits<4>>,
     pub op_count: Signal<In, Bits<CB>>,
     pub op_parity: Signal<In, Bit>,
-    pub is_op: Signal<In, Bit>,
     pub port: Signal<In, Bits<2>>,
     pub op_e_valid: Signal<In, Bit>,
     pub op_e_parity: Signal<In, Bit>,
@@ -76,6 +75,8 @@ pub struct OpPort<const WB: usize, const CB: usize> {
     err_r: DFF<Bit>,
     err_src_r: DFF<Bits<2>>,
     err_cause_r: DFF<Bits<4>>,
+    /// The request came from the op port (`port` = 0).
+    is_op: Signal<Local, Bit>,
     is_init: Signal<Local, Bit>,
     is_inval: Signal<Local, Bit>,
     is_wait: Signal<Local, Bit>,
@@ -115,7 +116,6 @@ impl<const WB: usize, const CB: usize> Default for OpPort<WB, CB> {
             op_code: Default::default(),
             op_count: Default::default(),
             op_parity: Default::default(),
-            is_op: Default::default(),
             port: Default::default(),
             op_e_valid: Default::default(),
             op_e_parity: Default::default(),
@@ -149,6 +149,7 @@ impl<const WB: usize, const CB: usize> Default for OpPort<WB, CB> {
             err_r: Default::default(),
             err_src_r: Default::default(),
             err_cause_r: Default::default(),
+            is_op: Default::default(),
             is_init: Default::default(),
             is_inval: Default::default(),
             is_wait: Default::default(),
@@ -196,6 +197,7 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
             err_cause_r
         );
         // Decode.
+        self.is_op.next = !self.port.val().any();
         self.is_init.next = self.op_code.val() == self.c_init.val();
         self.is_inval.next = self.op_code.val() == self.c_inval.val();
         self.is_try.next = self.op_code.val() == self.c_try.val();

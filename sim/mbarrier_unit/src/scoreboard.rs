@@ -249,22 +249,10 @@ impl MbarScoreboard {
         };
         let prev = std::mem::replace(&mut self.stepping, accepted);
         // Back to back on one entry, an op and a complete-tx (either order).
-        let (ea, eb) = (
-            if prev.op_valid {
-                Some(prev.op_entry)
-            } else if prev.ctx_valid {
-                Some(prev.ctx_entry)
-            } else {
-                None
-            },
-            if accepted.op_valid {
-                Some(accepted.op_entry)
-            } else if accepted.ctx_valid {
-                Some(accepted.ctx_entry)
-            } else {
-                None
-            },
-        );
+        let op_or_ctx_entry = |r: &Inputs| {
+            (r.op_valid || r.ctx_valid).then_some(if r.op_valid { r.op_entry } else { r.ctx_entry })
+        };
+        let (ea, eb) = (op_or_ctx_entry(&prev), op_or_ctx_entry(&accepted));
         if let (Some(a), Some(b)) = (ea, eb) {
             if a == b && prev.op_valid != accepted.op_valid {
                 self.entries[a as usize].collided = true;

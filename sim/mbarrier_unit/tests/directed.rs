@@ -249,10 +249,12 @@ fn try_wait_times_out_after_exactly_the_limit() {
 }
 
 /// Present `i`'s requests (op, ctx, rarv) until each is taken, then idle
-/// until every one is stepped; returns the completions seen.
-fn present_until_taken(h: &mut H, i: Inputs) -> usize {
+/// until every one is stepped and answered; returns the completions seen
+/// and every cycle's outputs.
+fn present_until_taken(h: &mut H, i: Inputs) -> (usize, Vec<Outputs>) {
     let mut left = [i.op_valid, i.ctx_valid, i.rarv_valid];
     let mut completions = 0;
+    let mut outs = Vec::new();
     for _ in 0..8 {
         let mut x = i;
         x.op_valid = left[0];
@@ -267,9 +269,10 @@ fn present_until_taken(h: &mut H, i: Inputs) -> usize {
         left[0] &= !o.op_ready;
         left[1] &= !o.ctx_ready;
         left[2] &= !o.rarv_ready;
+        outs.push(o);
     }
     assert_eq!(left, [false; 3], "every request taken within 3 cycles");
-    completions
+    (completions, outs)
 }
 
 #[test]
@@ -288,7 +291,7 @@ fn op_and_complete_tx_on_one_entry_in_one_cycle_lose_nothing() {
         i.ctx_valid = true;
         i.ctx_entry = 1;
         i.ctx_bytes = 8;
-        assert_eq!(present_until_taken(&mut h, i), 1, "one completion");
+        assert_eq!(present_until_taken(&mut h, i).0, 1, "one completion");
         assert!(h.test(1, false));
     }
 }
@@ -431,19 +434,12 @@ fn every_error_cause_pulses_err_and_changes_nothing() {
     let mut i = opi(0, 9, 0, 1, 0, false);
     i.ctx_valid = true;
     i.ctx_entry = 5;
-    let mut seen = Vec::new();
-    let mut left = (true, true);
-    for _ in 0..6 {
-        let mut x = i;
-        x.op_valid = left.0;
-        x.ctx_valid = left.1;
-        let o = h.cycle(x);
-        left.0 &= !o.op_ready;
-        left.1 &= !o.ctx_ready;
-        if o.err {
-            seen.push((o.err_src, o.err_cause));
-        }
-    }
+    let (_, outs) = present_until_taken(&mut h, i);
+    let mut seen: Vec<_> = outs
+        .iter()
+        .filter(|o| o.err)
+        .map(|o| (o.err_src, o.err_cause))
+        .collect();
     seen.sort();
     assert_eq!(
         seen,

@@ -125,7 +125,6 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [3:0] op_port__op_code;
     reg  [20:0] op_port__op_count;
     reg  op_port__op_parity;
-    reg  op_port__is_op;
     reg  [1:0] op_port__port;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
@@ -255,7 +254,6 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_code(op_port__op_code),
         .op_count(op_port__op_count),
         .op_parity(op_port__op_parity),
-        .is_op(op_port__is_op),
         .port(op_port__port),
         .op_e_valid(op_port__op_e_valid),
         .op_e_parity(op_port__op_e_parity),
@@ -343,7 +341,6 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         op_port__op_code = req__code;
         op_port__op_count = req__count;
         op_port__op_parity = req__parity;
-        op_port__is_op = ~|req__port;
         op_port__port = req__port;
         op_port__op_e_valid = entries__e_valid;
         op_port__op_e_parity = entries__e_parity;
@@ -996,7 +993,7 @@ module mbar_w64_m8_c20_t20_l200_f4__entries__r_parity(d,q,clock);
 endmodule // mbar_w64_m8_c20_t20_l200_f4__entries__r_parity
 
 
-module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,is_op,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -1006,7 +1003,6 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code
     input wire  [3:0] op_code;
     input wire  [20:0] op_count;
     input wire  op_parity;
-    input wire  is_op;
     input wire  [1:0] port;
     input wire  op_e_valid;
     input wire  op_e_parity;
@@ -1080,6 +1076,7 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code
     reg  err_cause_r__clock;
     
     // Local signals
+    reg  is_op;
     reg  is_init;
     reg  is_inval;
     reg  is_wait;
@@ -1158,6 +1155,7 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code
         err_r__d = err_r__q;
         err_src_r__d = err_src_r__q;
         err_cause_r__d = err_cause_r__q;
+        is_op = ~|port;
         is_init = op_code == c_init;
         is_inval = op_code == c_inval;
         is_try = op_code == c_try;

@@ -5601,7 +5601,6 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [3:0] op_port__op_code;
     reg  [20:0] op_port__op_count;
     reg  op_port__op_parity;
-    reg  op_port__is_op;
     reg  [1:0] op_port__port;
     reg  op_port__op_e_valid;
     reg  op_port__op_e_parity;
@@ -5731,7 +5730,6 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_code(op_port__op_code),
         .op_count(op_port__op_count),
         .op_parity(op_port__op_parity),
-        .is_op(op_port__is_op),
         .port(op_port__port),
         .op_e_valid(op_port__op_e_valid),
         .op_e_parity(op_port__op_e_parity),
@@ -5819,7 +5817,6 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         op_port__op_code = req__code;
         op_port__op_count = req__count;
         op_port__op_parity = req__parity;
-        op_port__is_op = ~|req__port;
         op_port__port = req__port;
         op_port__op_e_valid = entries__e_valid;
         op_port__op_e_parity = entries__e_parity;
@@ -7394,7 +7391,7 @@ module smsync_w16_k4_c4_m32_g4__mb__entries__parity(d,q,clock);
 endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__parity
 
 
-module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,is_op,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -7404,7 +7401,6 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
     input wire  [3:0] op_code;
     input wire  [20:0] op_count;
     input wire  op_parity;
-    input wire  is_op;
     input wire  [1:0] port;
     input wire  op_e_valid;
     input wire  op_e_parity;
@@ -7478,6 +7474,7 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
     reg  err_cause_r__clock;
     
     // Local signals
+    reg  is_op;
     reg  is_init;
     reg  is_inval;
     reg  is_wait;
@@ -7556,6 +7553,7 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
         err_r__d = err_r__q;
         err_src_r__d = err_src_r__q;
         err_cause_r__d = err_cause_r__q;
+        is_op = ~|port;
         is_init = op_code == c_init;
         is_inval = op_code == c_inval;
         is_try = op_code == c_try;
