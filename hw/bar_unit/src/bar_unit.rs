@@ -587,18 +587,10 @@ impl<
 
         // ---- Stage C: the exit's barrier completes if it is an "all" phase ----
         self.c_done.next = self.regs.c_valid.val()
-            & self.regs.c_active.val()
+            & self.slots.c_active.val()
             & self.rd_all.val()
             & (self.ram_count.rd_data.val() >= self.regs.c_live.val());
         self.slots.c_clr.next = self.c_done.val();
-        // The barrier's `active` bit after this edge, registered for stage
-        // C: nothing but stage C's completion of an earlier exit (back-to-back
-        // exits) writes it at this edge — forwarded here.
-        self.slots.x_id.next = self.regs.b_x_last.val();
-        self.regs.c_active_in.next = self.slots.x_active.val()
-            & !(self.c_done.val()
-                & (self.regs.c_slot.val() == self.regs.b_x_slot.val())
-                & (self.regs.c_id.val() == self.regs.b_x_last.val()));
 
         // ---- The completion (B or C) into the release register ----
         // Stage C's barrier when stage C holds one (stage B then holds no

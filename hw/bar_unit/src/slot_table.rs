@@ -43,10 +43,7 @@
 //!   the slot), and its `last_all` after this edge (stage B's launch, exit or
 //!   "all" arrival forwarded); formed per slot and per forwarded value
 //!   before the selection, so stage B neither decrements nor compares.
-//! - `x_id` (in, 4): the barrier stage B's EXIT may complete (with `x_slot`);
-//!   `x_active` (out): its `active` bit before this edge (stage C registers
-//!   it, so its completion decision reads a flop, not a 16·C-bit look-up).
-//! - `c_slot` (in, SB), `c_id` (in, 4): stage C's barrier.
+//! - `c_slot` (in, SB), `c_id` (in, 4): stage C's barrier; `c_active` (out).
 //! - `launch_en` (in), `launch_size` (in, CB): a legal LAUNCH into `l_slot`.
 //! - `exit_en` (in): a legal EXIT from `x_slot`.
 //! - `w_slot` (in, SB), `w_id` (in, 4): stage B's arrival's barrier.
@@ -84,8 +81,7 @@ pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
     pub n_last: Signal<Out, Bits<4>>,
     pub c_slot: Signal<In, Bits<SB>>,
     pub c_id: Signal<In, Bits<4>>,
-    pub x_id: Signal<In, Bits<4>>,
-    pub x_active: Signal<Out, Bit>,
+    pub c_active: Signal<Out, Bit>,
     pub launch_en: Signal<In, Bit>,
     pub launch_size: Signal<In, Bits<CB>>,
     pub exit_en: Signal<In, Bit>,
@@ -104,7 +100,6 @@ pub struct SlotTable<const C: usize, const SB: usize, const CB: usize> {
     a_bit: Signal<Local, Bits<16>>,
     w_bit: Signal<Local, Bits<16>>,
     c_bit: Signal<Local, Bits<16>>,
-    x_bit: Signal<Local, Bits<16>>,
     /// The LAUNCH slot's `last_all` (stage A's exit look-up when the launch takes its warp).
     l_last: Signal<Local, Bits<4>>,
     id_bit: [Constant<Bits<16>>; 16],
@@ -137,8 +132,7 @@ impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, 
             n_last: Default::default(),
             c_slot: Default::default(),
             c_id: Default::default(),
-            x_id: Default::default(),
-            x_active: Default::default(),
+            c_active: Default::default(),
             launch_en: Default::default(),
             launch_size: Default::default(),
             exit_en: Default::default(),
@@ -156,7 +150,6 @@ impl<const C: usize, const SB: usize, const CB: usize> Default for SlotTable<C, 
             a_bit: Default::default(),
             w_bit: Default::default(),
             c_bit: Default::default(),
-            x_bit: Default::default(),
             l_last: Default::default(),
             id_bit: std::array::from_fn(|a| Constant::new((1u64 << a).into())),
             slot_const: std::array::from_fn(|c| Constant::new((c as u64).into())),
@@ -183,7 +176,6 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         self.a_bit.next = 0.into();
         self.w_bit.next = 0.into();
         self.c_bit.next = 0.into();
-        self.x_bit.next = 0.into();
         for a in 0..16 {
             if self.a_id.val().index() == a {
                 self.a_bit.next = self.id_bit[a].val();
@@ -193,9 +185,6 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
             }
             if self.c_id.val().index() == a {
                 self.c_bit.next = self.id_bit[a].val();
-            }
-            if self.x_id.val().index() == a {
-                self.x_bit.next = self.id_bit[a].val();
             }
         }
 
@@ -210,7 +199,7 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
         self.l_in_range.next = false;
         self.l_busy.next = false;
         self.l_last.next = 0.into();
-        self.x_active.next = false;
+        self.c_active.next = false;
         for c in 0..C {
             if self.a_slot.val() == self.slot_const[c].val() {
                 self.a_too_big.next = self.a_count.val() > self.size[c].q.val();
@@ -228,8 +217,8 @@ impl<const C: usize, const SB: usize, const CB: usize> Logic for SlotTable<C, SB
                 self.n_one.next = self.live[c].q.val() == self.one.val();
                 self.n_last.next = self.last_all[c].q.val();
             }
-            if self.x_slot.val() == self.slot_const[c].val() {
-                self.x_active.next = (self.active[c].q.val() & self.x_bit.val()).any();
+            if self.c_slot.val() == self.slot_const[c].val() {
+                self.c_active.next = (self.active[c].q.val() & self.c_bit.val()).any();
             }
         }
         // Stage A's look-ups see this edge's writes.

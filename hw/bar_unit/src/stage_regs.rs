@@ -25,13 +25,10 @@
 //!   `in_rslot` (SB), `in_wlive`, `in_too_big`, `in_target_m1` (CB), `in_target_le1`, `in_active` (in): stage A's look-ups.
 //! - `in_ctl_op`, `in_slot` (SB), `in_warps` (W), `in_size` (CB), `in_ctl_warp` (WB) (in): the ctl event;
 //!   `in_x_wlive`, `in_x_blocked`, `in_x_slot` (SB), `in_x_sdec` (CB), `in_x_sempty`, `in_x_last` (4) (in): stage A's EXIT look-ups.
-//! - `c_load` (in), `c_slot_in` (SB), `c_id_in` (4), `c_live_in` (CB),
-//!   `c_active_in` (in): stage B found the barrier an exit may complete, the
-//!   exit's slot's live count after it, and whether that barrier is open
-//!   after the edge.
+//! - `c_load` (in), `c_slot_in` (SB), `c_id_in` (4), `c_live_in` (CB): stage B
+//!   found the barrier an exit may complete, and the exit's slot's live count after it.
 //! - `b_*` (out): the event taken at the last edge (`b_valid` low: none; `b_ctl`: a ctl event).
-//! - `c_valid`, `c_slot`, `c_id`, `c_live`, `c_active` (out): stage C's
-//!   barrier, its slot's live count and its `active` bit.
+//! - `c_valid`, `c_slot`, `c_id`, `c_live` (out): stage C's barrier and its slot's live count.
 
 use rust_hdl::prelude::*;
 
@@ -77,7 +74,6 @@ pub struct StageRegs<
     pub c_slot_in: Signal<In, Bits<SB>>,
     pub c_id_in: Signal<In, Bits<4>>,
     pub c_live_in: Signal<In, Bits<CB>>,
-    pub c_active_in: Signal<In, Bit>,
     pub b_valid: Signal<Out, Bit>,
     pub b_ctl: Signal<Out, Bit>,
     pub b_warp: Signal<Out, Bits<WB>>,
@@ -109,7 +105,6 @@ pub struct StageRegs<
     pub c_slot: Signal<Out, Bits<SB>>,
     pub c_id: Signal<Out, Bits<4>>,
     pub c_live: Signal<Out, Bits<CB>>,
-    pub c_active: Signal<Out, Bit>,
     valid_q: DFF<Bit>,
     ctl_q: DFF<Bit>,
     warp_q: DFF<Bits<WB>>,
@@ -141,7 +136,6 @@ pub struct StageRegs<
     c_slot_q: DFF<Bits<SB>>,
     c_id_q: DFF<Bits<4>>,
     c_live_q: DFF<Bits<CB>>,
-    c_active_q: DFF<Bit>,
 }
 
 impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB: usize> Logic
@@ -182,8 +176,7 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
             c_valid_q,
             c_slot_q,
             c_id_q,
-            c_live_q,
-            c_active_q
+            c_live_q
         );
         self.b_valid.next = self.valid_q.q.val();
         self.b_ctl.next = self.ctl_q.q.val();
@@ -216,7 +209,6 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
         self.c_slot.next = self.c_slot_q.q.val();
         self.c_id.next = self.c_id_q.q.val();
         self.c_live.next = self.c_live_q.q.val();
-        self.c_active.next = self.c_active_q.q.val();
 
         // What was taken; every field loads its input (see the header).
         self.valid_q.d.next = self.take_req.val() | self.take_ctl.val();
@@ -250,7 +242,6 @@ impl<const W: usize, const WB: usize, const SB: usize, const CB: usize, const RB
         self.c_slot_q.d.next = self.c_slot_in.val();
         self.c_id_q.d.next = self.c_id_in.val();
         self.c_live_q.d.next = self.c_live_in.val();
-        self.c_active_q.d.next = self.c_active_in.val();
         if self.reset.val() {
             self.valid_q.d.next = false;
             self.ctl_q.d.next = false;

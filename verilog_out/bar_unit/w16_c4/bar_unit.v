@@ -100,7 +100,6 @@ module bar_w16_c4(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     reg  [1:0] regs__c_slot_in;
     reg  [3:0] regs__c_id_in;
     reg  [4:0] regs__c_live_in;
-    reg  regs__c_active_in;
     wire  regs__b_valid;
     wire  regs__b_ctl;
     wire  [3:0] regs__b_warp;
@@ -132,7 +131,6 @@ module bar_w16_c4(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     wire  [1:0] regs__c_slot;
     wire  [3:0] regs__c_id;
     wire  [4:0] regs__c_live;
-    wire  regs__c_active;
     reg  warps__clock;
     reg  warps__reset;
     reg  [3:0] warps__a_warp;
@@ -184,8 +182,7 @@ module bar_w16_c4(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
     wire  [3:0] slots__n_last;
     reg  [1:0] slots__c_slot;
     reg  [3:0] slots__c_id;
-    reg  [3:0] slots__x_id;
-    wire  slots__x_active;
+    wire  slots__c_active;
     reg  slots__launch_en;
     reg  [4:0] slots__launch_size;
     reg  slots__exit_en;
@@ -329,7 +326,6 @@ module bar_w16_c4(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .c_slot_in(regs__c_slot_in),
         .c_id_in(regs__c_id_in),
         .c_live_in(regs__c_live_in),
-        .c_active_in(regs__c_active_in),
         .b_valid(regs__b_valid),
         .b_ctl(regs__b_ctl),
         .b_warp(regs__b_warp),
@@ -360,8 +356,7 @@ module bar_w16_c4(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .c_valid(regs__c_valid),
         .c_slot(regs__c_slot),
         .c_id(regs__c_id),
-        .c_live(regs__c_live),
-        .c_active(regs__c_active)
+        .c_live(regs__c_live)
     );
     bar_w16_c4__warps warps(
         .clock(warps__clock),
@@ -417,8 +412,7 @@ module bar_w16_c4(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         .n_last(slots__n_last),
         .c_slot(slots__c_slot),
         .c_id(slots__c_id),
-        .x_id(slots__x_id),
-        .x_active(slots__x_active),
+        .c_active(slots__c_active),
         .launch_en(slots__launch_en),
         .launch_size(slots__launch_size),
         .exit_en(slots__exit_en),
@@ -710,10 +704,8 @@ module bar_w16_c4(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all
         regs__c_slot_in = regs__b_x_slot;
         regs__c_id_in = regs__b_x_last;
         regs__c_live_in = x_live_dec;
-        c_done = regs__c_valid & regs__c_active & rd_all & (ram_count__rd_data >= regs__c_live);
+        c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= regs__c_live);
         slots__c_clr = c_done;
-        slots__x_id = regs__b_x_last;
-        regs__c_active_in = slots__x_active & ~(c_done & (regs__c_slot == regs__b_x_slot) & (regs__c_id == regs__b_x_last));
         done = (arr_ok & arr_done) | c_done;
         done_slot = regs__b_rslot;
         done_id = regs__b_id;
@@ -1458,7 +1450,7 @@ module bar_w16_c4__ram_popc__mem__ram(read_address,read_clock,read_data,write_ad
 endmodule // bar_w16_c4__ram_popc__mem__ram
 
 
-module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,c_active_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live,c_active);
+module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
     
     // Module arguments
     input wire  clock;
@@ -1494,7 +1486,6 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     input wire  [1:0] c_slot_in;
     input wire  [3:0] c_id_in;
     input wire  [4:0] c_live_in;
-    input wire  c_active_in;
     output reg  b_valid;
     output reg  b_ctl;
     output reg  [3:0] b_warp;
@@ -1526,7 +1517,6 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     output reg  [1:0] c_slot;
     output reg  [3:0] c_id;
     output reg  [4:0] c_live;
-    output reg  c_active;
     
     // Stub signals
     reg  valid_q__d;
@@ -1622,9 +1612,6 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
     reg  [4:0] c_live_q__d;
     wire  [4:0] c_live_q__q;
     reg  c_live_q__clock;
-    reg  c_active_q__d;
-    wire  c_active_q__q;
-    reg  c_active_q__clock;
     
     // Sub module instances
     bar_w16_c4__ram_count__mem__byp_valid_q valid_q(
@@ -1782,11 +1769,6 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         .q(c_live_q__q),
         .clock(c_live_q__clock)
     );
-    bar_w16_c4__ram_count__mem__byp_valid_q c_active_q(
-        .d(c_active_q__d),
-        .q(c_active_q__q),
-        .clock(c_active_q__clock)
-    );
     
     // Update code
     always @(*) begin
@@ -1821,7 +1803,6 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         c_slot_q__clock = clock;
         c_id_q__clock = clock;
         c_live_q__clock = clock;
-        c_active_q__clock = clock;
         valid_q__d = valid_q__q;
         ctl_q__d = ctl_q__q;
         warp_q__d = warp_q__q;
@@ -1853,7 +1834,6 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         c_slot_q__d = c_slot_q__q;
         c_id_q__d = c_id_q__q;
         c_live_q__d = c_live_q__q;
-        c_active_q__d = c_active_q__q;
         b_valid = valid_q__q;
         b_ctl = ctl_q__q;
         b_warp = warp_q__q;
@@ -1885,7 +1865,6 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         c_slot = c_slot_q__q;
         c_id = c_id_q__q;
         c_live = c_live_q__q;
-        c_active = c_active_q__q;
         valid_q__d = take_req | take_ctl;
         ctl_q__d = take_ctl;
         warp_q__d = in_warp;
@@ -1917,7 +1896,6 @@ module bar_w16_c4__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all
         c_slot_q__d = c_slot_in;
         c_id_q__d = c_id_in;
         c_live_q__d = c_live_in;
-        c_active_q__d = c_active_in;
         if (reset) begin
             valid_q__d = 1'b0;
             ctl_q__d = 1'b0;
@@ -2123,7 +2101,7 @@ module bar_w16_c4__size_pop(bits,count);
 endmodule // bar_w16_c4__size_pop
 
 
-module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_empty,n_slot,n_launch,n_dec,n_one,n_last,c_slot,c_id,x_id,x_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
+module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_empty,n_slot,n_launch,n_dec,n_one,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -2148,8 +2126,7 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
     output reg  [3:0] n_last;
     input wire  [1:0] c_slot;
     input wire  [3:0] c_id;
-    input wire  [3:0] x_id;
-    output reg  x_active;
+    output reg  c_active;
     input wire  launch_en;
     input wire  [4:0] launch_size;
     input wire  exit_en;
@@ -2249,7 +2226,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
     reg  [15:0] a_bit;
     reg  [15:0] w_bit;
     reg  [15:0] c_bit;
-    reg  [15:0] x_bit;
     reg  [3:0] l_last;
     
     // Sub module instances
@@ -2399,7 +2375,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         a_bit = 32'h0;
         w_bit = 32'h0;
         c_bit = 32'h0;
-        x_bit = 32'h0;
         if (a_id == 0) begin
             a_bit = id_bit__0;
         end
@@ -2408,9 +2383,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_id == 0) begin
             c_bit = id_bit__0;
-        end
-        if (x_id == 0) begin
-            x_bit = id_bit__0;
         end
         if (a_id == 1) begin
             a_bit = id_bit__1;
@@ -2421,9 +2393,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (c_id == 1) begin
             c_bit = id_bit__1;
         end
-        if (x_id == 1) begin
-            x_bit = id_bit__1;
-        end
         if (a_id == 2) begin
             a_bit = id_bit__2;
         end
@@ -2432,9 +2401,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_id == 2) begin
             c_bit = id_bit__2;
-        end
-        if (x_id == 2) begin
-            x_bit = id_bit__2;
         end
         if (a_id == 3) begin
             a_bit = id_bit__3;
@@ -2445,9 +2411,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (c_id == 3) begin
             c_bit = id_bit__3;
         end
-        if (x_id == 3) begin
-            x_bit = id_bit__3;
-        end
         if (a_id == 4) begin
             a_bit = id_bit__4;
         end
@@ -2456,9 +2419,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_id == 4) begin
             c_bit = id_bit__4;
-        end
-        if (x_id == 4) begin
-            x_bit = id_bit__4;
         end
         if (a_id == 5) begin
             a_bit = id_bit__5;
@@ -2469,9 +2429,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (c_id == 5) begin
             c_bit = id_bit__5;
         end
-        if (x_id == 5) begin
-            x_bit = id_bit__5;
-        end
         if (a_id == 6) begin
             a_bit = id_bit__6;
         end
@@ -2480,9 +2437,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_id == 6) begin
             c_bit = id_bit__6;
-        end
-        if (x_id == 6) begin
-            x_bit = id_bit__6;
         end
         if (a_id == 7) begin
             a_bit = id_bit__7;
@@ -2493,9 +2447,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (c_id == 7) begin
             c_bit = id_bit__7;
         end
-        if (x_id == 7) begin
-            x_bit = id_bit__7;
-        end
         if (a_id == 8) begin
             a_bit = id_bit__8;
         end
@@ -2504,9 +2455,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_id == 8) begin
             c_bit = id_bit__8;
-        end
-        if (x_id == 8) begin
-            x_bit = id_bit__8;
         end
         if (a_id == 9) begin
             a_bit = id_bit__9;
@@ -2517,9 +2465,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (c_id == 9) begin
             c_bit = id_bit__9;
         end
-        if (x_id == 9) begin
-            x_bit = id_bit__9;
-        end
         if (a_id == 10) begin
             a_bit = id_bit__10;
         end
@@ -2528,9 +2473,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_id == 10) begin
             c_bit = id_bit__10;
-        end
-        if (x_id == 10) begin
-            x_bit = id_bit__10;
         end
         if (a_id == 11) begin
             a_bit = id_bit__11;
@@ -2541,9 +2483,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (c_id == 11) begin
             c_bit = id_bit__11;
         end
-        if (x_id == 11) begin
-            x_bit = id_bit__11;
-        end
         if (a_id == 12) begin
             a_bit = id_bit__12;
         end
@@ -2552,9 +2491,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_id == 12) begin
             c_bit = id_bit__12;
-        end
-        if (x_id == 12) begin
-            x_bit = id_bit__12;
         end
         if (a_id == 13) begin
             a_bit = id_bit__13;
@@ -2565,9 +2501,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (c_id == 13) begin
             c_bit = id_bit__13;
         end
-        if (x_id == 13) begin
-            x_bit = id_bit__13;
-        end
         if (a_id == 14) begin
             a_bit = id_bit__14;
         end
@@ -2577,9 +2510,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         if (c_id == 14) begin
             c_bit = id_bit__14;
         end
-        if (x_id == 14) begin
-            x_bit = id_bit__14;
-        end
         if (a_id == 15) begin
             a_bit = id_bit__15;
         end
@@ -2588,9 +2518,6 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         end
         if (c_id == 15) begin
             c_bit = id_bit__15;
-        end
-        if (x_id == 15) begin
-            x_bit = id_bit__15;
         end
         a_too_big = 1'b0;
         a_live_m1 = 32'h0;
@@ -2602,7 +2529,7 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
         l_in_range = 1'b0;
         l_busy = 1'b0;
         l_last = 32'h0;
-        x_active = 1'b0;
+        c_active = 1'b0;
         if (a_slot == slot_const__0) begin
             a_too_big = a_count > size__0__q;
             a_live_m1 = live__0__q - one;
@@ -2619,8 +2546,8 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
             n_one = live__0__q == one;
             n_last = last_all__0__q;
         end
-        if (x_slot == slot_const__0) begin
-            x_active = |(active__0__q & x_bit);
+        if (c_slot == slot_const__0) begin
+            c_active = |(active__0__q & c_bit);
         end
         if (a_slot == slot_const__1) begin
             a_too_big = a_count > size__1__q;
@@ -2638,8 +2565,8 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
             n_one = live__1__q == one;
             n_last = last_all__1__q;
         end
-        if (x_slot == slot_const__1) begin
-            x_active = |(active__1__q & x_bit);
+        if (c_slot == slot_const__1) begin
+            c_active = |(active__1__q & c_bit);
         end
         if (a_slot == slot_const__2) begin
             a_too_big = a_count > size__2__q;
@@ -2657,8 +2584,8 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
             n_one = live__2__q == one;
             n_last = last_all__2__q;
         end
-        if (x_slot == slot_const__2) begin
-            x_active = |(active__2__q & x_bit);
+        if (c_slot == slot_const__2) begin
+            c_active = |(active__2__q & c_bit);
         end
         if (a_slot == slot_const__3) begin
             a_too_big = a_count > size__3__q;
@@ -2676,8 +2603,8 @@ module bar_w16_c4__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_l
             n_one = live__3__q == one;
             n_last = last_all__3__q;
         end
-        if (x_slot == slot_const__3) begin
-            x_active = |(active__3__q & x_bit);
+        if (c_slot == slot_const__3) begin
+            c_active = |(active__3__q & c_bit);
         end
         if (launch_en & (l_slot == n_slot)) begin
             n_dec = launch_size - one;

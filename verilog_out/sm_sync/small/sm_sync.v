@@ -1589,7 +1589,6 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     reg  regs__c_slot_in;
     reg  [3:0] regs__c_id_in;
     reg  [3:0] regs__c_live_in;
-    reg  regs__c_active_in;
     wire  regs__b_valid;
     wire  regs__b_ctl;
     wire  [2:0] regs__b_warp;
@@ -1621,7 +1620,6 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     wire  regs__c_slot;
     wire  [3:0] regs__c_id;
     wire  [3:0] regs__c_live;
-    wire  regs__c_active;
     reg  warps__clock;
     reg  warps__reset;
     reg  [2:0] warps__a_warp;
@@ -1673,8 +1671,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
     wire  [3:0] slots__n_last;
     reg  slots__c_slot;
     reg  [3:0] slots__c_id;
-    reg  [3:0] slots__x_id;
-    wire  slots__x_active;
+    wire  slots__c_active;
     reg  slots__launch_en;
     reg  [3:0] slots__launch_size;
     reg  slots__exit_en;
@@ -1818,7 +1815,6 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .c_slot_in(regs__c_slot_in),
         .c_id_in(regs__c_id_in),
         .c_live_in(regs__c_live_in),
-        .c_active_in(regs__c_active_in),
         .b_valid(regs__b_valid),
         .b_ctl(regs__b_ctl),
         .b_warp(regs__b_warp),
@@ -1849,8 +1845,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .c_valid(regs__c_valid),
         .c_slot(regs__c_slot),
         .c_id(regs__c_id),
-        .c_live(regs__c_live),
-        .c_active(regs__c_active)
+        .c_live(regs__c_live)
     );
     smsync_w8_k2_c1_m8_g2__bar__warps warps(
         .clock(warps__clock),
@@ -1906,8 +1901,7 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         .n_last(slots__n_last),
         .c_slot(slots__c_slot),
         .c_id(slots__c_id),
-        .x_id(slots__x_id),
-        .x_active(slots__x_active),
+        .c_active(slots__c_active),
         .launch_en(slots__launch_en),
         .launch_size(slots__launch_size),
         .exit_en(slots__exit_en),
@@ -2199,10 +2193,8 @@ module smsync_w8_k2_c1_m8_g2__bar(clock,reset,req_valid,req_ready,req_warp,req_o
         regs__c_slot_in = regs__b_x_slot;
         regs__c_id_in = regs__b_x_last;
         regs__c_live_in = x_live_dec;
-        c_done = regs__c_valid & regs__c_active & rd_all & (ram_count__rd_data >= regs__c_live);
+        c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= regs__c_live);
         slots__c_clr = c_done;
-        slots__x_id = regs__b_x_last;
-        regs__c_active_in = slots__x_active & ~(c_done & (regs__c_slot == regs__b_x_slot) & (regs__c_id == regs__b_x_last));
         done = (arr_ok & arr_done) | c_done;
         done_slot = regs__b_rslot;
         done_id = regs__b_id;
@@ -2928,7 +2920,7 @@ module smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__ram(read_address,read_clock,re
 endmodule // smsync_w8_k2_c1_m8_g2__bar__ram_popc__mem__ram
 
 
-module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,c_active_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live,c_active);
+module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
     
     // Module arguments
     input wire  clock;
@@ -2964,7 +2956,6 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
     input wire  c_slot_in;
     input wire  [3:0] c_id_in;
     input wire  [3:0] c_live_in;
-    input wire  c_active_in;
     output reg  b_valid;
     output reg  b_ctl;
     output reg  [2:0] b_warp;
@@ -2996,7 +2987,6 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
     output reg  c_slot;
     output reg  [3:0] c_id;
     output reg  [3:0] c_live;
-    output reg  c_active;
     
     // Stub signals
     reg  valid_q__d;
@@ -3092,9 +3082,6 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
     reg  [3:0] c_live_q__d;
     wire  [3:0] c_live_q__q;
     reg  c_live_q__clock;
-    reg  c_active_q__d;
-    wire  c_active_q__q;
-    reg  c_active_q__clock;
     
     // Sub module instances
     smsync_w8_k2_c1_m8_g2__ag__warps__0__any valid_q(
@@ -3252,11 +3239,6 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         .q(c_live_q__q),
         .clock(c_live_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__ag__warps__0__any c_active_q(
-        .d(c_active_q__d),
-        .q(c_active_q__q),
-        .clock(c_active_q__clock)
-    );
     
     // Update code
     always @(*) begin
@@ -3291,7 +3273,6 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         c_slot_q__clock = clock;
         c_id_q__clock = clock;
         c_live_q__clock = clock;
-        c_active_q__clock = clock;
         valid_q__d = valid_q__q;
         ctl_q__d = ctl_q__q;
         warp_q__d = warp_q__q;
@@ -3323,7 +3304,6 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         c_slot_q__d = c_slot_q__q;
         c_id_q__d = c_id_q__q;
         c_live_q__d = c_live_q__q;
-        c_active_q__d = c_active_q__q;
         b_valid = valid_q__q;
         b_ctl = ctl_q__q;
         b_warp = warp_q__q;
@@ -3355,7 +3335,6 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         c_slot = c_slot_q__q;
         c_id = c_id_q__q;
         c_live = c_live_q__q;
-        c_active = c_active_q__q;
         valid_q__d = take_req | take_ctl;
         ctl_q__d = take_ctl;
         warp_q__d = in_warp;
@@ -3387,7 +3366,6 @@ module smsync_w8_k2_c1_m8_g2__bar__regs(clock,reset,take_req,take_ctl,in_warp,in
         c_slot_q__d = c_slot_in;
         c_id_q__d = c_id_in;
         c_live_q__d = c_live_in;
-        c_active_q__d = c_active_in;
         if (reset) begin
             valid_q__d = 1'b0;
             ctl_q__d = 1'b0;
@@ -3555,7 +3533,7 @@ module smsync_w8_k2_c1_m8_g2__bar__size_pop(bits,count);
 endmodule // smsync_w8_k2_c1_m8_g2__bar__size_pop
 
 
-module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_empty,n_slot,n_launch,n_dec,n_one,n_last,c_slot,c_id,x_id,x_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
+module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_empty,n_slot,n_launch,n_dec,n_one,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -3580,8 +3558,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
     output reg  [3:0] n_last;
     input wire  c_slot;
     input wire  [3:0] c_id;
-    input wire  [3:0] x_id;
-    output reg  x_active;
+    output reg  c_active;
     input wire  launch_en;
     input wire  [3:0] launch_size;
     input wire  exit_en;
@@ -3633,7 +3610,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
     reg  [15:0] a_bit;
     reg  [15:0] w_bit;
     reg  [15:0] c_bit;
-    reg  [15:0] x_bit;
     reg  [3:0] l_last;
     
     // Sub module instances
@@ -3678,7 +3654,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         a_bit = 32'h0;
         w_bit = 32'h0;
         c_bit = 32'h0;
-        x_bit = 32'h0;
         if (a_id == 0) begin
             a_bit = id_bit__0;
         end
@@ -3687,9 +3662,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (c_id == 0) begin
             c_bit = id_bit__0;
-        end
-        if (x_id == 0) begin
-            x_bit = id_bit__0;
         end
         if (a_id == 1) begin
             a_bit = id_bit__1;
@@ -3700,9 +3672,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         if (c_id == 1) begin
             c_bit = id_bit__1;
         end
-        if (x_id == 1) begin
-            x_bit = id_bit__1;
-        end
         if (a_id == 2) begin
             a_bit = id_bit__2;
         end
@@ -3711,9 +3680,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (c_id == 2) begin
             c_bit = id_bit__2;
-        end
-        if (x_id == 2) begin
-            x_bit = id_bit__2;
         end
         if (a_id == 3) begin
             a_bit = id_bit__3;
@@ -3724,9 +3690,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         if (c_id == 3) begin
             c_bit = id_bit__3;
         end
-        if (x_id == 3) begin
-            x_bit = id_bit__3;
-        end
         if (a_id == 4) begin
             a_bit = id_bit__4;
         end
@@ -3735,9 +3698,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (c_id == 4) begin
             c_bit = id_bit__4;
-        end
-        if (x_id == 4) begin
-            x_bit = id_bit__4;
         end
         if (a_id == 5) begin
             a_bit = id_bit__5;
@@ -3748,9 +3708,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         if (c_id == 5) begin
             c_bit = id_bit__5;
         end
-        if (x_id == 5) begin
-            x_bit = id_bit__5;
-        end
         if (a_id == 6) begin
             a_bit = id_bit__6;
         end
@@ -3759,9 +3716,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (c_id == 6) begin
             c_bit = id_bit__6;
-        end
-        if (x_id == 6) begin
-            x_bit = id_bit__6;
         end
         if (a_id == 7) begin
             a_bit = id_bit__7;
@@ -3772,9 +3726,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         if (c_id == 7) begin
             c_bit = id_bit__7;
         end
-        if (x_id == 7) begin
-            x_bit = id_bit__7;
-        end
         if (a_id == 8) begin
             a_bit = id_bit__8;
         end
@@ -3783,9 +3734,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (c_id == 8) begin
             c_bit = id_bit__8;
-        end
-        if (x_id == 8) begin
-            x_bit = id_bit__8;
         end
         if (a_id == 9) begin
             a_bit = id_bit__9;
@@ -3796,9 +3744,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         if (c_id == 9) begin
             c_bit = id_bit__9;
         end
-        if (x_id == 9) begin
-            x_bit = id_bit__9;
-        end
         if (a_id == 10) begin
             a_bit = id_bit__10;
         end
@@ -3807,9 +3752,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (c_id == 10) begin
             c_bit = id_bit__10;
-        end
-        if (x_id == 10) begin
-            x_bit = id_bit__10;
         end
         if (a_id == 11) begin
             a_bit = id_bit__11;
@@ -3820,9 +3762,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         if (c_id == 11) begin
             c_bit = id_bit__11;
         end
-        if (x_id == 11) begin
-            x_bit = id_bit__11;
-        end
         if (a_id == 12) begin
             a_bit = id_bit__12;
         end
@@ -3831,9 +3770,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (c_id == 12) begin
             c_bit = id_bit__12;
-        end
-        if (x_id == 12) begin
-            x_bit = id_bit__12;
         end
         if (a_id == 13) begin
             a_bit = id_bit__13;
@@ -3844,9 +3780,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         if (c_id == 13) begin
             c_bit = id_bit__13;
         end
-        if (x_id == 13) begin
-            x_bit = id_bit__13;
-        end
         if (a_id == 14) begin
             a_bit = id_bit__14;
         end
@@ -3856,9 +3789,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         if (c_id == 14) begin
             c_bit = id_bit__14;
         end
-        if (x_id == 14) begin
-            x_bit = id_bit__14;
-        end
         if (a_id == 15) begin
             a_bit = id_bit__15;
         end
@@ -3867,9 +3797,6 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         end
         if (c_id == 15) begin
             c_bit = id_bit__15;
-        end
-        if (x_id == 15) begin
-            x_bit = id_bit__15;
         end
         a_too_big = 1'b0;
         a_live_m1 = 32'h0;
@@ -3881,7 +3808,7 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
         l_in_range = 1'b0;
         l_busy = 1'b0;
         l_last = 32'h0;
-        x_active = 1'b0;
+        c_active = 1'b0;
         if (a_slot == slot_const__0) begin
             a_too_big = a_count > size__0__q;
             a_live_m1 = live__0__q - one;
@@ -3898,8 +3825,8 @@ module smsync_w8_k2_c1_m8_g2__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_b
             n_one = live__0__q == one;
             n_last = last_all__0__q;
         end
-        if (x_slot == slot_const__0) begin
-            x_active = |(active__0__q & x_bit);
+        if (c_slot == slot_const__0) begin
+            c_active = |(active__0__q & c_bit);
         end
         if (launch_en & (l_slot == n_slot)) begin
             n_dec = launch_size - one;

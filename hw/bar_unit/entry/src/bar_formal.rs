@@ -67,7 +67,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "inv",
         props: &["INV_live", "INV_slot", "INV_ins", "INV_slive", "INV_wait", "INV_all_cnt", "INV_pipe_q", "INV_pipe_a", "INV_pipe_x", "INV_pipe_ram"],
-        what: "strengthening invariants about the RTL's registers (taps) that need no assumption: INV_live: live = the RTL's live warps, each in a slot < C; INV_slot: slot fs's busy/size/live count = the RTL's (nothing in a slot >= C); INV_ins: fs's warps = the live warps whose RTL slot is fs; INV_slive: fs's live count = their number, busy iff nonzero, at most its size, at most W; INV_wait: waiting within blocked within live, blocked = waiting + the release register's mask; INV_all_cnt (the lemma): barrier (fs, fa) has no waiting warp while closed, and while open as an \"all\" phase its RTL count equals its number of waiting warps; INV_pipe_q: the RTL's stage-B register holds the event the monitor took (its predicate reduced); INV_pipe_a: stage A's look-ups in it (the warp's slot and live bit; for a live warp the barrier's active bit, the target less one and whether it is at most one, count > size) are the RTL's state, and no request is in stage B while stage C holds an exit; INV_pipe_x: with an EXIT in stage B, stage A's look-ups for it (the warp's live and blocked bits and slot, the slot's live count less one and whether it is 1 (for a slot < C), and last_all) are the RTL's state, and stage C's registered live count and active bit are its slot's and its barrier's; INV_pipe_ram: with a request in stage B (or an exit in stage C), each barrier RAM's word as the RTL reads it (the read register, or the forwarding register when the last write hit the read address) is the RAM's word of that barrier",
+        what: "strengthening invariants about the RTL's registers (taps) that need no assumption: INV_live: live = the RTL's live warps, each in a slot < C; INV_slot: slot fs's busy/size/live count = the RTL's (nothing in a slot >= C); INV_ins: fs's warps = the live warps whose RTL slot is fs; INV_slive: fs's live count = their number, busy iff nonzero, at most its size, at most W; INV_wait: waiting within blocked within live, blocked = waiting + the release register's mask; INV_all_cnt (the lemma): barrier (fs, fa) has no waiting warp while closed, and while open as an \"all\" phase its RTL count equals its number of waiting warps; INV_pipe_q: the RTL's stage-B register holds the event the monitor took (its predicate reduced); INV_pipe_a: stage A's look-ups in it (the warp's slot and live bit; for a live warp the barrier's active bit, the target less one and whether it is at most one, count > size) are the RTL's state, and no request is in stage B while stage C holds an exit; INV_pipe_x: with an EXIT in stage B, stage A's look-ups for it (the warp's live and blocked bits and slot, the slot's live count less one and whether it is 1 (for a slot < C), and last_all) are the RTL's state, and stage C's registered live count is its slot's; INV_pipe_ram: with a request in stage B (or an exit in stage C), each barrier RAM's word as the RTL reads it (the read register, or the forwarding register when the last write hit the read address) is the RAM's word of that barrier",
     },
     Group {
         name: "invb",
@@ -201,7 +201,6 @@ fn taps(cfg: &BarConfig) -> String {
         ("cslot", "c_slot_q", sb),
         ("cid", "c_id_q", 4),
         ("clive", "c_live_q", cb),
-        ("cact", "c_active_q", 1),
     ] {
         t.push(Tap::new(format!("t_{n}"), wd, format!("{rt}.{r}.q")));
     }
@@ -322,8 +321,8 @@ fn taps(cfg: &BarConfig) -> String {
     s += &format!("  wire [CB-1:0] ins_pc = {};\n", popcount("ins", w, cb));
     // Pipeline look-ups: the RTL's own state at stage B's request, and each
     // RAM's word at its read and forwarding addresses.
-    s += "  reg [SB-1:0] p_wslot, p_xwslot; reg p_act, p_cact; reg [CB-1:0] p_slive, p_size, p_xslive, p_cslive; reg [3:0] p_xlast;\n";
-    s += "  always @* begin\n    p_wslot = 0; p_xwslot = 0; p_act = 0; p_slive = 0; p_size = 0; p_xslive = 0; p_cslive = 0; p_cact = 0; p_xlast = 0;\n    case (t_bwarp)\n";
+    s += "  reg [SB-1:0] p_wslot, p_xwslot; reg p_act; reg [CB-1:0] p_slive, p_size, p_xslive, p_cslive; reg [3:0] p_xlast;\n";
+    s += "  always @* begin\n    p_wslot = 0; p_xwslot = 0; p_act = 0; p_slive = 0; p_size = 0; p_xslive = 0; p_cslive = 0; p_xlast = 0;\n    case (t_bwarp)\n";
     for k in 0..w {
         s += &format!("      {k}: p_wslot = t_wslot_{k};\n");
     }
@@ -341,7 +340,7 @@ fn taps(cfg: &BarConfig) -> String {
     }
     s += "      default: ;\n    endcase\n    case (t_cslot)\n";
     for k in 0..c {
-        s += &format!("      {k}: begin p_cslive = t_slive_{k}; p_cact = t_act_{k}[t_cid]; end\n");
+        s += &format!("      {k}: p_cslive = t_slive_{k};\n");
     }
     s += "      default: ;\n    endcase\n  end\n";
     s += "  wire p_wlive = t_live[t_bwarp];\n";
@@ -401,7 +400,7 @@ const INVARIANTS: &str = "
                         && t_btoobig == (!t_ball && t_bcount > p_size)))));
       INV_pipe_x: assert ((!(t_bv && t_bc && t_bcop) || (t_bxwlive == t_live[t_bcwarp] && t_bxblk == t_blocked[t_bcwarp]
                     && t_bxslot == p_xwslot && (t_bxslot >= C || (t_bxsdec == p_xslive - 1'b1 && t_bxsempty == (p_xslive == 1))) && t_bxlast == p_xlast))
-                    && (!t_cv || (t_clive == p_cslive && t_cact == p_cact)));
+                    && (!t_cv || t_clive == p_cslive));
       INV_pipe_ram: assert (ram_ok_flags && ram_ok_exp && ram_ok_cnt && ram_ok_popc);
     end
   end

@@ -118,9 +118,9 @@ const BAR_MUTANTS: &[Mutant] = &[
         "bar_exit_completes_explicit",
         "B5: an exit completes an explicit-count phase",
         None,
-        "c_done = regs__c_valid & regs__c_active & rd_all & (ram_count__rd_data >= regs__c_live);",
-        "regs__c_active & rd_all &",
-        "regs__c_active &",
+        "c_done = regs__c_valid & slots__c_active & rd_all & (ram_count__rd_data >= regs__c_live);",
+        "slots__c_active & rd_all &",
+        "slots__c_active &",
         "b1",
     ),
     mutant(
