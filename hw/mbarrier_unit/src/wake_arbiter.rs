@@ -6,6 +6,13 @@
 //! come before the others (`lo`); each of the F grant stages takes the lowest
 //! set bit of `hi`, or of `lo` once `hi` is empty (`x & (~x + 1)`).
 //!
+//! Timing (ECP5's critical path of the unit until 2026-11-29: `rr` → `rr`,
+//! 30 cells, 57.7 MHz): each stage isolates the lowest bit of `hi` and of
+//! `lo` in parallel and `hi`'s emptiness selects between the two results
+//! (so the emptiness test is not in front of one shared adder), and the
+//! pointer's next value is an OR per bit of the last grant's one-hot
+//! (`next_mask`), not a W-long chain of `if`s.
+//!
 //! Ports (W warps, WB = log2 W, F = wake fan-out):
 //! - `clock`, `reset`.
 //! - `cand` (in, W): decided warps waiting for their wake (waiters).
@@ -25,11 +32,17 @@ pub struct WakeArbiter<const W: usize, const WB: usize, const F: usize> {
     hi: Signal<Local, Bits<W>>,
     lo: Signal<Local, Bits<W>>,
     pick: Signal<Local, Bits<W>>,
+    /// The lowest set bit of `hi` and of `lo`, each stage.
+    pick_hi: Signal<Local, Bits<W>>,
+    pick_lo: Signal<Local, Bits<W>>,
+    /// The warp after the last grant.
+    rr_n: Signal<Local, Bits<WB>>,
     last: Signal<Local, Bits<W>>,
     acc: Signal<Local, Bits<W>>,
     one_w: Constant<Bits<W>>,
     warp_idx: [Constant<Bits<WB>>; W],
-    next_idx: [Constant<Bits<WB>>; W],
+    /// Bit b: the warps w whose successor (w + 1) mod W has bit b set.
+    next_mask: [Constant<Bits<W>>; WB],
 }
 
 impl<const W: usize, const WB: usize, const F: usize> Default for WakeArbiter<W, WB, F> {
@@ -45,11 +58,22 @@ impl<const W: usize, const WB: usize, const F: usize> Default for WakeArbiter<W,
             hi: Default::default(),
             lo: Default::default(),
             pick: Default::default(),
+            pick_hi: Default::default(),
+            pick_lo: Default::default(),
+            rr_n: Default::default(),
             last: Default::default(),
             acc: Default::default(),
             one_w: Constant::new(1u64.into()),
             warp_idx: std::array::from_fn(|w| Constant::new((w as u64).into())),
-            next_idx: std::array::from_fn(|w| Constant::new((((w + 1) % W) as u64).into())),
+            next_mask: std::array::from_fn(|b| {
+                let mut m: Bits<W> = 0.into();
+                for w in 0..W {
+                    if ((w + 1) % W) >> b & 1 == 1 {
+                        m = m.replace_bit(w, true);
+                    }
+                }
+                Constant::new(m)
+            }),
         }
     }
 }
@@ -69,10 +93,12 @@ impl<const W: usize, const WB: usize, const F: usize> Logic for WakeArbiter<W, W
         self.acc.next = 0.into();
         self.last.next = 0.into();
         for _f in 0..F {
+            self.pick_hi.next = self.hi.val() & (!self.hi.val() + self.one_w.val());
+            self.pick_lo.next = self.lo.val() & (!self.lo.val() + self.one_w.val());
             if self.hi.val().any() {
-                self.pick.next = self.hi.val() & (!self.hi.val() + self.one_w.val());
+                self.pick.next = self.pick_hi.val();
             } else {
-                self.pick.next = self.lo.val() & (!self.lo.val() + self.one_w.val());
+                self.pick.next = self.pick_lo.val();
             }
             self.acc.next = self.acc.val() | self.pick.val();
             self.hi.next = self.hi.val() & !self.pick.val();
@@ -82,10 +108,16 @@ impl<const W: usize, const WB: usize, const F: usize> Logic for WakeArbiter<W, W
             }
         }
         self.grant.next = self.acc.val();
-        for w in 0..W {
-            if self.last.val().get_bit(w) {
-                self.rr.d.next = self.next_idx[w].val();
-            }
+        // The warp after the last grant (unchanged without a grant).
+        self.rr_n.next = 0.into();
+        for b in 0..WB {
+            self.rr_n.next = self
+                .rr_n
+                .val()
+                .replace_bit(b, (self.last.val() & self.next_mask[b].val()).any());
+        }
+        if self.last.val().any() {
+            self.rr.d.next = self.rr_n.val();
         }
         if self.reset.val() {
             self.rr.d.next = 0.into();

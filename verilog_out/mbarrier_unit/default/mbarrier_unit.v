@@ -3561,38 +3561,11 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
     localparam  warp_idx__29 = 5'b11101;
     localparam  warp_idx__30 = 5'b11110;
     localparam  warp_idx__31 = 5'b11111;
-    localparam  next_idx__0 = 5'b1;
-    localparam  next_idx__1 = 5'b10;
-    localparam  next_idx__2 = 5'b11;
-    localparam  next_idx__3 = 5'b100;
-    localparam  next_idx__4 = 5'b101;
-    localparam  next_idx__5 = 5'b110;
-    localparam  next_idx__6 = 5'b111;
-    localparam  next_idx__7 = 5'b1000;
-    localparam  next_idx__8 = 5'b1001;
-    localparam  next_idx__9 = 5'b1010;
-    localparam  next_idx__10 = 5'b1011;
-    localparam  next_idx__11 = 5'b1100;
-    localparam  next_idx__12 = 5'b1101;
-    localparam  next_idx__13 = 5'b1110;
-    localparam  next_idx__14 = 5'b1111;
-    localparam  next_idx__15 = 5'b10000;
-    localparam  next_idx__16 = 5'b10001;
-    localparam  next_idx__17 = 5'b10010;
-    localparam  next_idx__18 = 5'b10011;
-    localparam  next_idx__19 = 5'b10100;
-    localparam  next_idx__20 = 5'b10101;
-    localparam  next_idx__21 = 5'b10110;
-    localparam  next_idx__22 = 5'b10111;
-    localparam  next_idx__23 = 5'b11000;
-    localparam  next_idx__24 = 5'b11001;
-    localparam  next_idx__25 = 5'b11010;
-    localparam  next_idx__26 = 5'b11011;
-    localparam  next_idx__27 = 5'b11100;
-    localparam  next_idx__28 = 5'b11101;
-    localparam  next_idx__29 = 5'b11110;
-    localparam  next_idx__30 = 5'b11111;
-    localparam  next_idx__31 = 5'b0;
+    localparam  next_mask__0 = 32'h55555555;
+    localparam  next_mask__1 = 32'h66666666;
+    localparam  next_mask__2 = 32'h78787878;
+    localparam  next_mask__3 = 32'h7f807f80;
+    localparam  next_mask__4 = 32'h7fff8000;
     
     // Stub signals
     reg  [4:0] rr__d;
@@ -3604,6 +3577,9 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
     reg  [31:0] hi;
     reg  [31:0] lo;
     reg  [31:0] pick;
+    reg  [31:0] pick_hi;
+    reg  [31:0] pick_lo;
+    reg  [4:0] rr_n;
     reg  [31:0] last;
     reg  [31:0] acc;
     
@@ -3719,11 +3695,13 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
         lo = cand & ~ge;
         acc = 32'h0;
         last = 32'h0;
+        pick_hi = hi & (~hi + one_w);
+        pick_lo = lo & (~lo + one_w);
         if (|hi) begin
-            pick = hi & (~hi + one_w);
+            pick = pick_hi;
         end
         else begin
-            pick = lo & (~lo + one_w);
+            pick = pick_lo;
         end
         acc = acc | pick;
         hi = hi & ~pick;
@@ -3732,101 +3710,14 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
             last = pick;
         end
         grant = acc;
-        if (last[0]) begin
-            rr__d = next_idx__0;
-        end
-        if (last[1]) begin
-            rr__d = next_idx__1;
-        end
-        if (last[2]) begin
-            rr__d = next_idx__2;
-        end
-        if (last[3]) begin
-            rr__d = next_idx__3;
-        end
-        if (last[4]) begin
-            rr__d = next_idx__4;
-        end
-        if (last[5]) begin
-            rr__d = next_idx__5;
-        end
-        if (last[6]) begin
-            rr__d = next_idx__6;
-        end
-        if (last[7]) begin
-            rr__d = next_idx__7;
-        end
-        if (last[8]) begin
-            rr__d = next_idx__8;
-        end
-        if (last[9]) begin
-            rr__d = next_idx__9;
-        end
-        if (last[10]) begin
-            rr__d = next_idx__10;
-        end
-        if (last[11]) begin
-            rr__d = next_idx__11;
-        end
-        if (last[12]) begin
-            rr__d = next_idx__12;
-        end
-        if (last[13]) begin
-            rr__d = next_idx__13;
-        end
-        if (last[14]) begin
-            rr__d = next_idx__14;
-        end
-        if (last[15]) begin
-            rr__d = next_idx__15;
-        end
-        if (last[16]) begin
-            rr__d = next_idx__16;
-        end
-        if (last[17]) begin
-            rr__d = next_idx__17;
-        end
-        if (last[18]) begin
-            rr__d = next_idx__18;
-        end
-        if (last[19]) begin
-            rr__d = next_idx__19;
-        end
-        if (last[20]) begin
-            rr__d = next_idx__20;
-        end
-        if (last[21]) begin
-            rr__d = next_idx__21;
-        end
-        if (last[22]) begin
-            rr__d = next_idx__22;
-        end
-        if (last[23]) begin
-            rr__d = next_idx__23;
-        end
-        if (last[24]) begin
-            rr__d = next_idx__24;
-        end
-        if (last[25]) begin
-            rr__d = next_idx__25;
-        end
-        if (last[26]) begin
-            rr__d = next_idx__26;
-        end
-        if (last[27]) begin
-            rr__d = next_idx__27;
-        end
-        if (last[28]) begin
-            rr__d = next_idx__28;
-        end
-        if (last[29]) begin
-            rr__d = next_idx__29;
-        end
-        if (last[30]) begin
-            rr__d = next_idx__30;
-        end
-        if (last[31]) begin
-            rr__d = next_idx__31;
+        rr_n = 32'h0;
+        rr_n = (rr_n & ~(1 << (0)) | ((|(last & next_mask__0)) << (0)));
+        rr_n = (rr_n & ~(1 << (1)) | ((|(last & next_mask__1)) << (1)));
+        rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
+        rr_n = (rr_n & ~(1 << (3)) | ((|(last & next_mask__3)) << (3)));
+        rr_n = (rr_n & ~(1 << (4)) | ((|(last & next_mask__4)) << (4)));
+        if (|last) begin
+            rr__d = rr_n;
         end
         if (reset) begin
             rr__d = 32'h0;

@@ -3465,22 +3465,10 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
     localparam  warp_idx__13 = 4'hd;
     localparam  warp_idx__14 = 4'he;
     localparam  warp_idx__15 = 4'hf;
-    localparam  next_idx__0 = 4'h1;
-    localparam  next_idx__1 = 4'h2;
-    localparam  next_idx__2 = 4'h3;
-    localparam  next_idx__3 = 4'h4;
-    localparam  next_idx__4 = 4'h5;
-    localparam  next_idx__5 = 4'h6;
-    localparam  next_idx__6 = 4'h7;
-    localparam  next_idx__7 = 4'h8;
-    localparam  next_idx__8 = 4'h9;
-    localparam  next_idx__9 = 4'ha;
-    localparam  next_idx__10 = 4'hb;
-    localparam  next_idx__11 = 4'hc;
-    localparam  next_idx__12 = 4'hd;
-    localparam  next_idx__13 = 4'he;
-    localparam  next_idx__14 = 4'hf;
-    localparam  next_idx__15 = 4'h0;
+    localparam  next_mask__0 = 16'h5555;
+    localparam  next_mask__1 = 16'h6666;
+    localparam  next_mask__2 = 16'h7878;
+    localparam  next_mask__3 = 16'h7f80;
     
     // Stub signals
     reg  [3:0] rr__d;
@@ -3492,6 +3480,9 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
     reg  [15:0] hi;
     reg  [15:0] lo;
     reg  [15:0] pick;
+    reg  [15:0] pick_hi;
+    reg  [15:0] pick_lo;
+    reg  [3:0] rr_n;
     reg  [15:0] last;
     reg  [15:0] acc;
     
@@ -3559,11 +3550,13 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
         lo = cand & ~ge;
         acc = 32'h0;
         last = 32'h0;
+        pick_hi = hi & (~hi + one_w);
+        pick_lo = lo & (~lo + one_w);
         if (|hi) begin
-            pick = hi & (~hi + one_w);
+            pick = pick_hi;
         end
         else begin
-            pick = lo & (~lo + one_w);
+            pick = pick_lo;
         end
         acc = acc | pick;
         hi = hi & ~pick;
@@ -3571,11 +3564,13 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
         if (|pick) begin
             last = pick;
         end
+        pick_hi = hi & (~hi + one_w);
+        pick_lo = lo & (~lo + one_w);
         if (|hi) begin
-            pick = hi & (~hi + one_w);
+            pick = pick_hi;
         end
         else begin
-            pick = lo & (~lo + one_w);
+            pick = pick_lo;
         end
         acc = acc | pick;
         hi = hi & ~pick;
@@ -3584,53 +3579,13 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
             last = pick;
         end
         grant = acc;
-        if (last[0]) begin
-            rr__d = next_idx__0;
-        end
-        if (last[1]) begin
-            rr__d = next_idx__1;
-        end
-        if (last[2]) begin
-            rr__d = next_idx__2;
-        end
-        if (last[3]) begin
-            rr__d = next_idx__3;
-        end
-        if (last[4]) begin
-            rr__d = next_idx__4;
-        end
-        if (last[5]) begin
-            rr__d = next_idx__5;
-        end
-        if (last[6]) begin
-            rr__d = next_idx__6;
-        end
-        if (last[7]) begin
-            rr__d = next_idx__7;
-        end
-        if (last[8]) begin
-            rr__d = next_idx__8;
-        end
-        if (last[9]) begin
-            rr__d = next_idx__9;
-        end
-        if (last[10]) begin
-            rr__d = next_idx__10;
-        end
-        if (last[11]) begin
-            rr__d = next_idx__11;
-        end
-        if (last[12]) begin
-            rr__d = next_idx__12;
-        end
-        if (last[13]) begin
-            rr__d = next_idx__13;
-        end
-        if (last[14]) begin
-            rr__d = next_idx__14;
-        end
-        if (last[15]) begin
-            rr__d = next_idx__15;
+        rr_n = 32'h0;
+        rr_n = (rr_n & ~(1 << (0)) | ((|(last & next_mask__0)) << (0)));
+        rr_n = (rr_n & ~(1 << (1)) | ((|(last & next_mask__1)) << (1)));
+        rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
+        rr_n = (rr_n & ~(1 << (3)) | ((|(last & next_mask__3)) << (3)));
+        if (|last) begin
+            rr__d = rr_n;
         end
         if (reset) begin
             rr__d = 32'h0;

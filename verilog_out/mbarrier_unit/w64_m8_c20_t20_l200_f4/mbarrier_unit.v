@@ -4713,70 +4713,12 @@ module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
     localparam  warp_idx__61 = 6'b111101;
     localparam  warp_idx__62 = 6'b111110;
     localparam  warp_idx__63 = 6'b111111;
-    localparam  next_idx__0 = 6'b1;
-    localparam  next_idx__1 = 6'b10;
-    localparam  next_idx__2 = 6'b11;
-    localparam  next_idx__3 = 6'b100;
-    localparam  next_idx__4 = 6'b101;
-    localparam  next_idx__5 = 6'b110;
-    localparam  next_idx__6 = 6'b111;
-    localparam  next_idx__7 = 6'b1000;
-    localparam  next_idx__8 = 6'b1001;
-    localparam  next_idx__9 = 6'b1010;
-    localparam  next_idx__10 = 6'b1011;
-    localparam  next_idx__11 = 6'b1100;
-    localparam  next_idx__12 = 6'b1101;
-    localparam  next_idx__13 = 6'b1110;
-    localparam  next_idx__14 = 6'b1111;
-    localparam  next_idx__15 = 6'b10000;
-    localparam  next_idx__16 = 6'b10001;
-    localparam  next_idx__17 = 6'b10010;
-    localparam  next_idx__18 = 6'b10011;
-    localparam  next_idx__19 = 6'b10100;
-    localparam  next_idx__20 = 6'b10101;
-    localparam  next_idx__21 = 6'b10110;
-    localparam  next_idx__22 = 6'b10111;
-    localparam  next_idx__23 = 6'b11000;
-    localparam  next_idx__24 = 6'b11001;
-    localparam  next_idx__25 = 6'b11010;
-    localparam  next_idx__26 = 6'b11011;
-    localparam  next_idx__27 = 6'b11100;
-    localparam  next_idx__28 = 6'b11101;
-    localparam  next_idx__29 = 6'b11110;
-    localparam  next_idx__30 = 6'b11111;
-    localparam  next_idx__31 = 6'b100000;
-    localparam  next_idx__32 = 6'b100001;
-    localparam  next_idx__33 = 6'b100010;
-    localparam  next_idx__34 = 6'b100011;
-    localparam  next_idx__35 = 6'b100100;
-    localparam  next_idx__36 = 6'b100101;
-    localparam  next_idx__37 = 6'b100110;
-    localparam  next_idx__38 = 6'b100111;
-    localparam  next_idx__39 = 6'b101000;
-    localparam  next_idx__40 = 6'b101001;
-    localparam  next_idx__41 = 6'b101010;
-    localparam  next_idx__42 = 6'b101011;
-    localparam  next_idx__43 = 6'b101100;
-    localparam  next_idx__44 = 6'b101101;
-    localparam  next_idx__45 = 6'b101110;
-    localparam  next_idx__46 = 6'b101111;
-    localparam  next_idx__47 = 6'b110000;
-    localparam  next_idx__48 = 6'b110001;
-    localparam  next_idx__49 = 6'b110010;
-    localparam  next_idx__50 = 6'b110011;
-    localparam  next_idx__51 = 6'b110100;
-    localparam  next_idx__52 = 6'b110101;
-    localparam  next_idx__53 = 6'b110110;
-    localparam  next_idx__54 = 6'b110111;
-    localparam  next_idx__55 = 6'b111000;
-    localparam  next_idx__56 = 6'b111001;
-    localparam  next_idx__57 = 6'b111010;
-    localparam  next_idx__58 = 6'b111011;
-    localparam  next_idx__59 = 6'b111100;
-    localparam  next_idx__60 = 6'b111101;
-    localparam  next_idx__61 = 6'b111110;
-    localparam  next_idx__62 = 6'b111111;
-    localparam  next_idx__63 = 6'b0;
+    localparam  next_mask__0 = 64'h5555555555555555;
+    localparam  next_mask__1 = 64'h6666666666666666;
+    localparam  next_mask__2 = 64'h7878787878787878;
+    localparam  next_mask__3 = 64'h7f807f807f807f80;
+    localparam  next_mask__4 = 64'h7fff80007fff8000;
+    localparam  next_mask__5 = 64'h7fffffff80000000;
     
     // Stub signals
     reg  [5:0] rr__d;
@@ -4788,6 +4730,9 @@ module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
     reg  [63:0] hi;
     reg  [63:0] lo;
     reg  [63:0] pick;
+    reg  [63:0] pick_hi;
+    reg  [63:0] pick_lo;
+    reg  [5:0] rr_n;
     reg  [63:0] last;
     reg  [63:0] acc;
     
@@ -4999,11 +4944,13 @@ module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
         lo = cand & ~ge;
         acc = 32'h0;
         last = 32'h0;
+        pick_hi = hi & (~hi + one_w);
+        pick_lo = lo & (~lo + one_w);
         if (|hi) begin
-            pick = hi & (~hi + one_w);
+            pick = pick_hi;
         end
         else begin
-            pick = lo & (~lo + one_w);
+            pick = pick_lo;
         end
         acc = acc | pick;
         hi = hi & ~pick;
@@ -5011,11 +4958,13 @@ module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
         if (|pick) begin
             last = pick;
         end
+        pick_hi = hi & (~hi + one_w);
+        pick_lo = lo & (~lo + one_w);
         if (|hi) begin
-            pick = hi & (~hi + one_w);
+            pick = pick_hi;
         end
         else begin
-            pick = lo & (~lo + one_w);
+            pick = pick_lo;
         end
         acc = acc | pick;
         hi = hi & ~pick;
@@ -5023,11 +4972,13 @@ module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
         if (|pick) begin
             last = pick;
         end
+        pick_hi = hi & (~hi + one_w);
+        pick_lo = lo & (~lo + one_w);
         if (|hi) begin
-            pick = hi & (~hi + one_w);
+            pick = pick_hi;
         end
         else begin
-            pick = lo & (~lo + one_w);
+            pick = pick_lo;
         end
         acc = acc | pick;
         hi = hi & ~pick;
@@ -5035,11 +4986,13 @@ module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
         if (|pick) begin
             last = pick;
         end
+        pick_hi = hi & (~hi + one_w);
+        pick_lo = lo & (~lo + one_w);
         if (|hi) begin
-            pick = hi & (~hi + one_w);
+            pick = pick_hi;
         end
         else begin
-            pick = lo & (~lo + one_w);
+            pick = pick_lo;
         end
         acc = acc | pick;
         hi = hi & ~pick;
@@ -5048,197 +5001,15 @@ module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
             last = pick;
         end
         grant = acc;
-        if (last[0]) begin
-            rr__d = next_idx__0;
-        end
-        if (last[1]) begin
-            rr__d = next_idx__1;
-        end
-        if (last[2]) begin
-            rr__d = next_idx__2;
-        end
-        if (last[3]) begin
-            rr__d = next_idx__3;
-        end
-        if (last[4]) begin
-            rr__d = next_idx__4;
-        end
-        if (last[5]) begin
-            rr__d = next_idx__5;
-        end
-        if (last[6]) begin
-            rr__d = next_idx__6;
-        end
-        if (last[7]) begin
-            rr__d = next_idx__7;
-        end
-        if (last[8]) begin
-            rr__d = next_idx__8;
-        end
-        if (last[9]) begin
-            rr__d = next_idx__9;
-        end
-        if (last[10]) begin
-            rr__d = next_idx__10;
-        end
-        if (last[11]) begin
-            rr__d = next_idx__11;
-        end
-        if (last[12]) begin
-            rr__d = next_idx__12;
-        end
-        if (last[13]) begin
-            rr__d = next_idx__13;
-        end
-        if (last[14]) begin
-            rr__d = next_idx__14;
-        end
-        if (last[15]) begin
-            rr__d = next_idx__15;
-        end
-        if (last[16]) begin
-            rr__d = next_idx__16;
-        end
-        if (last[17]) begin
-            rr__d = next_idx__17;
-        end
-        if (last[18]) begin
-            rr__d = next_idx__18;
-        end
-        if (last[19]) begin
-            rr__d = next_idx__19;
-        end
-        if (last[20]) begin
-            rr__d = next_idx__20;
-        end
-        if (last[21]) begin
-            rr__d = next_idx__21;
-        end
-        if (last[22]) begin
-            rr__d = next_idx__22;
-        end
-        if (last[23]) begin
-            rr__d = next_idx__23;
-        end
-        if (last[24]) begin
-            rr__d = next_idx__24;
-        end
-        if (last[25]) begin
-            rr__d = next_idx__25;
-        end
-        if (last[26]) begin
-            rr__d = next_idx__26;
-        end
-        if (last[27]) begin
-            rr__d = next_idx__27;
-        end
-        if (last[28]) begin
-            rr__d = next_idx__28;
-        end
-        if (last[29]) begin
-            rr__d = next_idx__29;
-        end
-        if (last[30]) begin
-            rr__d = next_idx__30;
-        end
-        if (last[31]) begin
-            rr__d = next_idx__31;
-        end
-        if (last[32]) begin
-            rr__d = next_idx__32;
-        end
-        if (last[33]) begin
-            rr__d = next_idx__33;
-        end
-        if (last[34]) begin
-            rr__d = next_idx__34;
-        end
-        if (last[35]) begin
-            rr__d = next_idx__35;
-        end
-        if (last[36]) begin
-            rr__d = next_idx__36;
-        end
-        if (last[37]) begin
-            rr__d = next_idx__37;
-        end
-        if (last[38]) begin
-            rr__d = next_idx__38;
-        end
-        if (last[39]) begin
-            rr__d = next_idx__39;
-        end
-        if (last[40]) begin
-            rr__d = next_idx__40;
-        end
-        if (last[41]) begin
-            rr__d = next_idx__41;
-        end
-        if (last[42]) begin
-            rr__d = next_idx__42;
-        end
-        if (last[43]) begin
-            rr__d = next_idx__43;
-        end
-        if (last[44]) begin
-            rr__d = next_idx__44;
-        end
-        if (last[45]) begin
-            rr__d = next_idx__45;
-        end
-        if (last[46]) begin
-            rr__d = next_idx__46;
-        end
-        if (last[47]) begin
-            rr__d = next_idx__47;
-        end
-        if (last[48]) begin
-            rr__d = next_idx__48;
-        end
-        if (last[49]) begin
-            rr__d = next_idx__49;
-        end
-        if (last[50]) begin
-            rr__d = next_idx__50;
-        end
-        if (last[51]) begin
-            rr__d = next_idx__51;
-        end
-        if (last[52]) begin
-            rr__d = next_idx__52;
-        end
-        if (last[53]) begin
-            rr__d = next_idx__53;
-        end
-        if (last[54]) begin
-            rr__d = next_idx__54;
-        end
-        if (last[55]) begin
-            rr__d = next_idx__55;
-        end
-        if (last[56]) begin
-            rr__d = next_idx__56;
-        end
-        if (last[57]) begin
-            rr__d = next_idx__57;
-        end
-        if (last[58]) begin
-            rr__d = next_idx__58;
-        end
-        if (last[59]) begin
-            rr__d = next_idx__59;
-        end
-        if (last[60]) begin
-            rr__d = next_idx__60;
-        end
-        if (last[61]) begin
-            rr__d = next_idx__61;
-        end
-        if (last[62]) begin
-            rr__d = next_idx__62;
-        end
-        if (last[63]) begin
-            rr__d = next_idx__63;
+        rr_n = 32'h0;
+        rr_n = (rr_n & ~(1 << (0)) | ((|(last & next_mask__0)) << (0)));
+        rr_n = (rr_n & ~(1 << (1)) | ((|(last & next_mask__1)) << (1)));
+        rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
+        rr_n = (rr_n & ~(1 << (3)) | ((|(last & next_mask__3)) << (3)));
+        rr_n = (rr_n & ~(1 << (4)) | ((|(last & next_mask__4)) << (4)));
+        rr_n = (rr_n & ~(1 << (5)) | ((|(last & next_mask__5)) << (5)));
+        if (|last) begin
+            rr__d = rr_n;
         end
         if (reset) begin
             rr__d = 32'h0;

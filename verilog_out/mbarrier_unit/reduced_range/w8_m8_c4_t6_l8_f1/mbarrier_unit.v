@@ -2118,14 +2118,9 @@ module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
     localparam  warp_idx__5 = 3'b101;
     localparam  warp_idx__6 = 3'b110;
     localparam  warp_idx__7 = 3'b111;
-    localparam  next_idx__0 = 3'b1;
-    localparam  next_idx__1 = 3'b10;
-    localparam  next_idx__2 = 3'b11;
-    localparam  next_idx__3 = 3'b100;
-    localparam  next_idx__4 = 3'b101;
-    localparam  next_idx__5 = 3'b110;
-    localparam  next_idx__6 = 3'b111;
-    localparam  next_idx__7 = 3'b0;
+    localparam  next_mask__0 = 8'h55;
+    localparam  next_mask__1 = 8'h66;
+    localparam  next_mask__2 = 8'h78;
     
     // Stub signals
     reg  [2:0] rr__d;
@@ -2137,6 +2132,9 @@ module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
     reg  [7:0] hi;
     reg  [7:0] lo;
     reg  [7:0] pick;
+    reg  [7:0] pick_hi;
+    reg  [7:0] pick_lo;
+    reg  [2:0] rr_n;
     reg  [7:0] last;
     reg  [7:0] acc;
     
@@ -2180,11 +2178,13 @@ module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
         lo = cand & ~ge;
         acc = 32'h0;
         last = 32'h0;
+        pick_hi = hi & (~hi + one_w);
+        pick_lo = lo & (~lo + one_w);
         if (|hi) begin
-            pick = hi & (~hi + one_w);
+            pick = pick_hi;
         end
         else begin
-            pick = lo & (~lo + one_w);
+            pick = pick_lo;
         end
         acc = acc | pick;
         hi = hi & ~pick;
@@ -2193,29 +2193,12 @@ module mbar_w8_m8_c4_t6_l8_f1__wake(clock,reset,cand,grant);
             last = pick;
         end
         grant = acc;
-        if (last[0]) begin
-            rr__d = next_idx__0;
-        end
-        if (last[1]) begin
-            rr__d = next_idx__1;
-        end
-        if (last[2]) begin
-            rr__d = next_idx__2;
-        end
-        if (last[3]) begin
-            rr__d = next_idx__3;
-        end
-        if (last[4]) begin
-            rr__d = next_idx__4;
-        end
-        if (last[5]) begin
-            rr__d = next_idx__5;
-        end
-        if (last[6]) begin
-            rr__d = next_idx__6;
-        end
-        if (last[7]) begin
-            rr__d = next_idx__7;
+        rr_n = 32'h0;
+        rr_n = (rr_n & ~(1 << (0)) | ((|(last & next_mask__0)) << (0)));
+        rr_n = (rr_n & ~(1 << (1)) | ((|(last & next_mask__1)) << (1)));
+        rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
+        if (|last) begin
+            rr__d = rr_n;
         end
         if (reset) begin
             rr__d = 32'h0;
