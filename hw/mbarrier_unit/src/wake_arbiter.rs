@@ -116,7 +116,10 @@ impl<const W: usize, const WB: usize, const F: usize> Logic for WakeArbiter<W, W
                 .val()
                 .replace_bit(b, (self.last.val() & self.next_mask[b].val()).any());
         }
-        if self.last.val().any() {
+        // A grant happens iff there is a candidate (the first stage takes
+        // one of `hi` or `lo`, whose union is `cand`): the pointer's enable
+        // needs no grant stage.
+        if self.cand.val().any() {
             self.rr.d.next = self.rr_n.val();
         }
         if self.reset.val() {

@@ -3716,7 +3716,7 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
         rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
         rr_n = (rr_n & ~(1 << (3)) | ((|(last & next_mask__3)) << (3)));
         rr_n = (rr_n & ~(1 << (4)) | ((|(last & next_mask__4)) << (4)));
-        if (|last) begin
+        if (|cand) begin
             rr__d = rr_n;
         end
         if (reset) begin

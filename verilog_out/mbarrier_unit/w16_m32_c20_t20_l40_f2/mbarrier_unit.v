@@ -3584,7 +3584,7 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
         rr_n = (rr_n & ~(1 << (1)) | ((|(last & next_mask__1)) << (1)));
         rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
         rr_n = (rr_n & ~(1 << (3)) | ((|(last & next_mask__3)) << (3)));
-        if (|last) begin
+        if (|cand) begin
             rr__d = rr_n;
         end
         if (reset) begin

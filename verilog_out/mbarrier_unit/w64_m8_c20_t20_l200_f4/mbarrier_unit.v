@@ -5008,7 +5008,7 @@ module mbar_w64_m8_c20_t20_l200_f4__wake(clock,reset,cand,grant);
         rr_n = (rr_n & ~(1 << (3)) | ((|(last & next_mask__3)) << (3)));
         rr_n = (rr_n & ~(1 << (4)) | ((|(last & next_mask__4)) << (4)));
         rr_n = (rr_n & ~(1 << (5)) | ((|(last & next_mask__5)) << (5)));
-        if (|last) begin
+        if (|cand) begin
             rr__d = rr_n;
         end
         if (reset) begin

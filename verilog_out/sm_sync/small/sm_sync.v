@@ -6470,7 +6470,7 @@ module smsync_w8_k2_c1_m8_g2__mb__wake(clock,reset,cand,grant);
         rr_n = (rr_n & ~(1 << (0)) | ((|(last & next_mask__0)) << (0)));
         rr_n = (rr_n & ~(1 << (1)) | ((|(last & next_mask__1)) << (1)));
         rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
-        if (|last) begin
+        if (|cand) begin
             rr__d = rr_n;
         end
         if (reset) begin
