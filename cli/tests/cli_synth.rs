@@ -470,6 +470,56 @@ fn bad_input_exits_2() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A Verilog file that uses an undeclared name (yosys would read it as an
+/// undriven wire and fold the logic behind it away) is refused with the name
+/// and its line, exit 2, before any figure is printed.
+#[test]
+fn undeclared_identifier_is_refused() {
+    let dir = tmp_dir("undeclared");
+    let src =
+        std::fs::read_to_string(root().join("verilog_out/w8_k2_n1_c4/membar_unit.v")).unwrap();
+    let needle = "request__clock = clock;";
+    assert_eq!(src.matches(needle).count(), 1, "the injection point moved");
+    let bad = dir.join("membar_unit.v");
+    std::fs::write(
+        &bad,
+        src.replace(needle, "request__clock = clock | membar_undeclared_q;"),
+    )
+    .unwrap();
+    let o = membar(&[
+        "synth",
+        "--config",
+        "verilog_out/w8_k2_n1_c4/config.yaml",
+        "--verilog",
+        &bad.display().to_string(),
+        "--target",
+        "generic",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("`membar_undeclared_q` at ") && stderr(&o).contains("undeclared"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !stdout(&o).contains("LUTs"),
+        "figures printed: {}",
+        stdout(&o)
+    );
+    // The file as emitted passes the same check.
+    let o = membar(&[
+        "synth",
+        "--config",
+        "verilog_out/w8_k2_n1_c4/config.yaml",
+        "--verilog",
+        "verilog_out/w8_k2_n1_c4/membar_unit.v",
+        "--target",
+        "generic",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--all-configs`: every shipped cluster configuration on ECP5 (about 5 s)
 /// into a Markdown table; a user's file is not overwritten, and a family
 /// without place and route is refused.

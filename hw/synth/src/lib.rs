@@ -203,6 +203,31 @@ fn require_tool(tools: &[&str], target: Target) -> Result<PathBuf, SynthError> {
 // ---------------------------------------------------------------------------
 // Parsers of the tools' reports.
 
+/// The identifiers yosys declared implicitly while reading the Verilog,
+/// as (`file:line`, name), from its log's `Warning: Identifier `\X' is
+/// implicitly declared.` lines. An undeclared name is read as an undriven
+/// wire (x), which synthesis then folds away: the figures would be of
+/// another circuit. (rust-hdl writes an index given by a const generic as
+/// the generic's name, e.g. `tx_new[TB]`, which no Verilog declares.)
+pub fn implicit_identifiers(log: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for l in log.lines() {
+        let Some(i) = l.find(": Warning: Identifier `") else {
+            continue;
+        };
+        if !l.ends_with("is implicitly declared.") {
+            continue;
+        }
+        let rest = &l[i + ": Warning: Identifier `".len()..];
+        let name = rest.split('\'').next().unwrap_or("");
+        out.push((
+            l[..i].trim().to_string(),
+            name.trim_start_matches('\\').to_string(),
+        ));
+    }
+    out
+}
+
 /// Cell counts of the last cell table of a yosys `stat` report, by cell type.
 ///
 /// Reads both layouts: yosys 0.23's `     SB_LUT4                      1010`
@@ -923,6 +948,18 @@ pub fn run_flow(
         }
         r => r?,
     };
+    let implicit = implicit_identifiers(&read(dir, "yosys.log")?);
+    if !implicit.is_empty() {
+        let list: Vec<String> = implicit
+            .iter()
+            .map(|(at, name)| format!("`{name}` at {at}"))
+            .collect();
+        return Err(input(format!(
+            "the Verilog uses {} undeclared identifier(s): {}; yosys reads each as an undriven wire and would synthesise another circuit (no figures are printed). Allowed: every name declared; a generator bug if the file is emitted (rust-hdl writes a const-generic index as its name)",
+            implicit.len(),
+            list.join(", ")
+        )));
+    }
     let cells = parse_yosys_stat(&read(dir, "stat.txt")?).map_err(failed)?;
     let (luts, ffs, carries) = area_from_cells(&cells, opts.target);
     let brams = brams_from_cells(&cells, opts.target);
@@ -1050,6 +1087,24 @@ mod tests {
     const NEXTPNR: &str = include_str!("../testdata/nextpnr04_default.log");
     const ECP5_STAT: &str = include_str!("../testdata/yosys023_ecp5_stat.txt");
     const ECP5_NEXTPNR: &str = include_str!("../testdata/nextpnr011_ecp5_w8_k2_n1_c4.log");
+
+    /// The warning yosys 0.23 writes for an undeclared identifier (here the
+    /// const-generic index rust-hdl emitted once, `tx_new[TB]`).
+    #[test]
+    fn implicit_identifiers_are_found() {
+        let log = "-- Parsing `mbarrier_unit_synth.v' using frontend ` -vlog2k' --\n\
+                   mbarrier_unit_synth.v:1886: Warning: Identifier `\\TB' is implicitly declared.\n\
+                   mbarrier_unit_synth.v:1890: Warning: Identifier `\\XB' is implicitly declared.\n\
+                   Warning: Replacing memory \\mem with list of registers.\n";
+        assert_eq!(
+            implicit_identifiers(log),
+            vec![
+                ("mbarrier_unit_synth.v:1886".to_string(), "TB".to_string()),
+                ("mbarrier_unit_synth.v:1890".to_string(), "XB".to_string()),
+            ]
+        );
+        assert!(implicit_identifiers("Warning: Replacing memory \\mem.\n").is_empty());
+    }
 
     #[test]
     fn yosys_023_ecp5_stat() {
