@@ -210,15 +210,16 @@ fn require_tool(tools: &[&str], target: Target) -> Result<PathBuf, SynthError> {
 /// another circuit. (rust-hdl writes an index given by a const generic as
 /// the generic's name, e.g. `tx_new[TB]`, which no Verilog declares.)
 pub fn implicit_identifiers(log: &str) -> Vec<(String, String)> {
+    const WARNING: &str = ": Warning: Identifier `";
     let mut out = Vec::new();
     for l in log.lines() {
-        let Some(i) = l.find(": Warning: Identifier `") else {
+        let Some(i) = l.find(WARNING) else {
             continue;
         };
         if !l.ends_with("is implicitly declared.") {
             continue;
         }
-        let rest = &l[i + ": Warning: Identifier `".len()..];
+        let rest = &l[i + WARNING.len()..];
         let name = rest.split('\'').next().unwrap_or("");
         out.push((
             l[..i].trim().to_string(),

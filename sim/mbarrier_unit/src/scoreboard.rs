@@ -250,7 +250,13 @@ impl MbarScoreboard {
         let prev = std::mem::replace(&mut self.stepping, accepted);
         // Back to back on one entry, an op and a complete-tx (either order).
         let op_or_ctx_entry = |r: &Inputs| {
-            (r.op_valid || r.ctx_valid).then_some(if r.op_valid { r.op_entry } else { r.ctx_entry })
+            if r.op_valid {
+                Some(r.op_entry)
+            } else if r.ctx_valid {
+                Some(r.ctx_entry)
+            } else {
+                None
+            }
         };
         let (ea, eb) = (op_or_ctx_entry(&prev), op_or_ctx_entry(&accepted));
         if let (Some(a), Some(b)) = (ea, eb) {
