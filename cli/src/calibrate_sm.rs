@@ -4,7 +4,11 @@
 //! `data/calibration/h100_sync_released.csv`) next to the same probes run
 //! as program files on the executor under the H100 SM timing preset
 //! (`sm_exec::sync_probes`). A row the executor does not rebuild says so
-//! ("no prediction") and counts as outside. The text is the same on stdout
+//! ("no prediction") and counts as outside. A second table: our own probe
+//! of an arrive among `test_wait` spinners (`kernels/micro/
+//! h100_arrive_contention.cu`, timed on the device's H200,
+//! `data/calibration/h200_arrive_contention.csv`) against
+//! `sync_probes::arrive_contention`. The text is the same on stdout
 //! and in `--markdown` (`docs/results/calibration_sm.md`, test-checked).
 
 use crate::common::{CmdError, CmdResult};
@@ -15,6 +19,52 @@ use std::path::Path;
 
 /// The released rows, as copied into the repository.
 const RELEASED: &str = include_str!("../../data/calibration/h100_sync_released.csv");
+
+/// Our own arrive-among-spinners probe on the device's H200, three runs.
+const ARRIVE_CONTENTION: &str = include_str!("../../data/calibration/h200_arrive_contention.csv");
+
+/// The probe's measured cells, keyed as `sync_probes::arrive_contention`
+/// names them: (set, metric) → the median of the runs' medians. Rows of
+/// spin form 0, no set-up, the arriver in warp 0 (the sets the executor
+/// rebuilds); a wake of -1 (no spinner) is no cell.
+fn arrive_contention_measured() -> Vec<((String, String), f64)> {
+    let mut runs: Vec<((String, String), Vec<f64>)> = Vec::new();
+    for line in ARRIVE_CONTENTION
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+    {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 12 || f[1] == "all" || (f[2], f[3], f[4]) != ("0", "0", "0") {
+            continue;
+        }
+        let cfg = format!("{};n={}", f[1], f[5]);
+        for (metric, col) in [
+            ("arrive", 6),
+            ("first_wake", 9),
+            ("median_wake", 10),
+            ("last_wake", 11),
+        ] {
+            let Ok(v) = f[col].parse::<f64>() else {
+                continue;
+            };
+            if v < 0.0 {
+                continue;
+            }
+            let key = (cfg.clone(), metric.to_string());
+            match runs.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, vs)) => vs.push(v),
+                None => runs.push((key, vec![v])),
+            }
+        }
+    }
+    runs.into_iter()
+        .map(|(k, mut vs)| {
+            vs.sort_by(f64::total_cmp);
+            (k, vs[vs.len() / 2])
+        })
+        .collect()
+}
 
 /// The markdown table, its row count and the rows outside.
 pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
@@ -60,7 +110,42 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
         sc.predicted,
         sc.summary()
     );
-    Ok((s, sc.rows, sc.outside))
+    let own: HashMap<(String, String), f64> = sm_exec::sync_probes::arrive_contention(&t)
+        .map_err(CmdError::failed)?
+        .into_iter()
+        .map(|(_, c, m, v)| ((c, m), v))
+        .collect();
+    let _ = write!(
+        s,
+        "\n## Our own probe: an arrive among `test_wait` spinners (device H200)\n\n\
+         Measured: `data/calibration/h200_arrive_contention.csv` (`kernels/micro/h100_arrive_contention.cu`\n\
+         on the device machine's H200, the H100's SM; the median of three runs' medians over 23 arrive\n\
+         phases). Lane 0 of warp 0 arrives on a count-1 mbarrier while the set's full warps spin on it\n\
+         (`test_wait; add; @!p bra`); arrive = the clock pair around the address set-up and the arrive;\n\
+         wakes from the clock before it. Model: `sync_probes::arrive_contention`, the same program and\n\
+         the same 23 phases under `--preset h100`. Sets: `first_n` warps 1..n; `same_sched` the 7\n\
+         warps on warp 0's scheduler (warp % 4 = 0); `other_scheds` the 24 others; `other_scheds_7`\n\
+         7 of them.\n\n\
+         | set | metric | measured | model | err |\n\
+         | --- | --- | ---: | ---: | ---: |\n"
+    );
+    let mut sc2 = crate::calibrate_units::Scorer::new(tolerance_pct, 2.0);
+    for ((cfg, metric), measured) in arrive_contention_measured() {
+        let (m, e) = sc2.score(
+            measured,
+            own.get(&(cfg.clone(), metric.clone())).copied(),
+            0,
+        );
+        let _ = writeln!(s, "| {cfg} | {metric} | {measured:.1} | {m} | {e} |");
+    }
+    let _ = writeln!(
+        s,
+        "\n{} rows, {} predicted: {}.",
+        sc2.rows,
+        sc2.predicted,
+        sc2.summary()
+    );
+    Ok((s, sc.rows + sc2.rows, sc.outside + sc2.outside))
 }
 
 /// `membar calibrate --sm`.

@@ -435,6 +435,84 @@ fn ldgsts_groups(t: &SmTiming) -> Result<Vec<Cell>, String> {
     Ok(out)
 }
 
+/// The warp sets of our own arrive-among-spinners probe
+/// (`kernels/micro/h100_arrive_contention.cu`, measured on the device's
+/// H200: `data/calibration/h200_arrive_contention.csv`): the set's name as
+/// the CSV writes it, and its spinning warps (lane 0 of warp 0 arrives).
+pub fn arrive_contention_sets() -> Vec<(String, Vec<u32>)> {
+    let mut v: Vec<(String, Vec<u32>)> = [0u32, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 28, 31]
+        .into_iter()
+        .map(|n| (format!("first_n;n={n}"), (1..=n).collect()))
+        .collect();
+    v.push((
+        "same_sched;n=7".into(),
+        (1..32).filter(|w| w % 4 == 0).collect(),
+    ));
+    v.push((
+        "other_scheds;n=24".into(),
+        (1..32).filter(|w| w % 4 != 0).collect(),
+    ));
+    v.push((
+        "other_scheds_7;n=7".into(),
+        (1..32).filter(|w| w % 4 != 0).take(7).collect(),
+    ));
+    v
+}
+
+/// Our own probe (`kernels/micro/h100_arrive_contention.cu`): lane 0 of
+/// warp 0 arrives on a count-1 mbarrier (`tA`, the address set-up, the
+/// arrive, `tA2`: [`SETUP`] stands for the `S2UR`/`UMOV`/`ULEA` inside the
+/// clock pair, as in §2.4) `400 + 37 r` cycles after a set of full warps
+/// began to spin on it (`test_wait; add; @!p bra`), r = 1..=23; each cell
+/// is the median over r, as on the device. Cells: sub `own-ac`, cfg the
+/// set (`arrive_contention_sets`), metrics `arrive`, `first_wake`,
+/// `median_wake`, `last_wake` (a spinner's clock after its loop minus `tA`).
+pub fn arrive_contention(t: &SmTiming) -> Result<Vec<Cell>, String> {
+    let mut out = Vec::new();
+    for (set, spinners) in arrive_contention_sets() {
+        let n = 32 * (spinners.len() + 1);
+        let mut hdr = String::from("  - {cta: 0, warp: 0, program: producer}\n");
+        for w in &spinners {
+            hdr += &format!("  - {{cta: 0, warp: {w}, program: spinner, lanes: 32}}\n");
+        }
+        let (mut cost, mut first, mut mid, mut last) = (vec![], vec![], vec![], vec![]);
+        for r in 1..=23u64 {
+            let src = format!(
+                "---\nctas: 1\nwarps:\n{hdr}---\n.version 8.0\n.target sm_90\n{MB_VARS}\n.entry producer\n{{\n{DECLS}    mbarrier.init.shared.b64 [full], 1;\n    bar.sync 2, {n};\n{}    mov.u64 %rd4, %clock64;\n{SETUP}    mbarrier.arrive.shared.b64 _, [full];\n    mov.u64 %rd5, %clock64;\n    ret;\n}}\n\n.entry spinner\n{{\n{DECLS}    mov.u32 %r1, 0;\n    mov.u32 %r2, 0;\n    bar.sync 2, {n};\nW:\n    mbarrier.test_wait.parity.shared.b64 %p1, [full], %r1;\n    add.u32 %r2, %r2, 1;\n    @!%p1 bra W;\n    mov.u64 %rd3, %clock64;\n    ret;\n}}\n",
+                spin_for(400 + 37 * r)
+            );
+            let res = run("probe_arrive_contention.ptx", &src, t)?;
+            let ta = reg(&res, 0, "%rd4")?;
+            cost.push(reg(&res, 0, "%rd5")? - ta);
+            let mut wakes = spinners
+                .iter()
+                .map(|&w| reg(&res, w, "%rd3").map(|t2| t2 - ta))
+                .collect::<Result<Vec<f64>, String>>()?;
+            wakes.sort_by(f64::total_cmp);
+            if let (Some(f), Some(l)) = (wakes.first(), wakes.last()) {
+                first.push(*f);
+                mid.push(wakes[wakes.len() / 2]);
+                last.push(*l);
+            }
+        }
+        let med = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).copied()
+        };
+        for (metric, v) in [
+            ("arrive", med(cost)),
+            ("first_wake", med(first)),
+            ("median_wake", med(mid)),
+            ("last_wake", med(last)),
+        ] {
+            if let Some(v) = v {
+                out.push(("own-ac".into(), set.clone(), metric.into(), v));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Every probe the executor rebuilds, under preset `t`.
 pub fn cells(t: &SmTiming) -> Result<Vec<Cell>, String> {
     let mut v = producer_consumer(t)?;
