@@ -49,7 +49,7 @@
 //!   flags (`all`, `kind`, `and_acc`, `or_acc`), `expected`, `popc`.
 //! - [`CountRam`] (`count_ram.rs`): the arrival counts in block RAM, with
 //!   the completion compare (`count + 1 >= target`). Both are built on
-//!   `RamFwd` (`ram_fwd.rs`): the RAM and its last write kept for forwarding.
+//!   `RamFwd` (`hw/hdl_kit/src/ram_fwd.rs`): the RAM and its last write kept for forwarding.
 //! - [`ReleaseReg`] (`release_reg.rs`): the `rel_*` register.
 //! - [`BarrierAddr`] (`barrier_addr.rs`), three of them: the RAM address {slot, id}.
 //! - [`Popcount`] (`popcount.rs`): predicate popcount, launched CTA size.

@@ -35,7 +35,7 @@ pub mod ip_release;
 /// The shared one-hot decoder primitive (`hdl_kit::onehot`).
 pub use hdl_kit::onehot;
 pub mod popcount;
-pub mod ram_fwd;
+pub use hdl_kit::ram_fwd;
 pub mod release_reg;
 pub mod slot_table;
 pub mod stage_regs;

@@ -5,12 +5,15 @@
 //!   one port declaration (crate `unit-ports`);
 //! - [`emit`]: rust-hdl's Verilog renamed under a configuration prefix.
 //! - [`onehot`]: the one-hot decoder primitive the units' RTL shares.
+//! - [`ram_fwd`]: a field in block RAM with write-to-read forwarding (the
+//!   bar unit's barriers, the mbarrier unit's entries).
 //! - [`specialize`]: Verilog for widths not compiled in, from an emitter
 //!   crate built on demand.
 
 pub mod emit;
 pub mod hdl_ports;
 pub mod onehot;
+pub mod ram_fwd;
 pub mod release;
 pub use unit_ports;
 pub mod specialize;

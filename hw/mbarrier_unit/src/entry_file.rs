@@ -1,30 +1,37 @@
-//! Entry file: the M barrier entries' registers, a registered read port
-//! and the write-back of the step.
+//! Entry file: the M barrier entries, a registered read port and the
+//! write-back of the step; the counters in block RAM.
 //!
 //! Implements the golden kernel's `State::entries`. The entry of the
 //! request accepted in cycle *a* (`acc_entry`) is read at the edge ending
-//! *a* into the read register, as a block RAM with a synchronous read
-//! would (`docs/mbarrier_ram_design.md`); in cycle *a* + 1 the step works
-//! on the read register (`e_*`) and its result (`n_*`) is written to that
-//! entry (`rd_entry`, the request register's) at the edge. When the entry
-//! accepted in *a* + 1 is the one stepped in *a* + 1, the read register
-//! takes the step's result instead of the stale entry (forwarding: back to
-//! back requests on one entry see each other). A refused or idle step
-//! passes its input through unchanged, so no enable is needed.
+//! *a* (the block RAMs' synchronous read; `valid` and `parity` into the
+//! read register); in cycle *a* + 1 the step works on that word (`e_*`) and
+//! its result (`n_*`) is written to that entry (`rd_entry`, the request
+//! register's) at the edge. When the entry accepted in *a* + 1 is the one
+//! stepped in *a* + 1, the word read is the step's result instead of the
+//! stale entry (forwarding: back-to-back requests on one entry see each
+//! other): for the RAM fields each [`RamFwd`] keeps its last write and
+//! says when it is the word read, and the select sits in front of the
+//! step; for `valid` and `parity` the read register takes `n_*`. A refused
+//! or idle step passes its input through unchanged, so every edge writes.
 //!
-//! State per entry (registers; `docs/mbarrier_ram_design.md` maps them onto
-//! block RAM): `valid`, `parity` (M-bit vectors), `pending`, `expected` (CB
-//! bits), `tx` (TB bits, two's complement). Reset clears `valid` (the other
-//! fields of an invalid entry are never observed).
+//! State (`docs/mbarrier_ram_design.md`): `valid`, `parity` (M-bit vectors
+//! in flip-flops: `valid` is cleared by reset, `parity` is read by the op
+//! port's pre-checks); `pending`, `expected` (CB bits) and `tx` (TB bits,
+//! two's complement), one block RAM of M words each (iCE40
+//! `SB_RAM40_4K`, ECP5 distributed RAM at M = 16). Reset clears `valid`
+//! (the other fields of an invalid entry are never observed).
 //!
 //! Ports (M entries, EB = log2 M, CB = count_bits + 1, TB = tx_bits + 1):
 //! - `clock`, `reset`.
 //! - `acc_entry` (in, EB): the entry of the request accepted this cycle (read at the edge).
 //! - `rd_entry` (in, EB): the stepped request's entry (written at the edge).
 //! - `e_valid`, `e_parity`, `e_pending`, `e_expected`, `e_tx` (out): that
-//!   entry (the read register).
+//!   entry (the word read).
 //! - `n_valid`, `n_parity`, `n_pending`, `n_expected`, `n_tx` (in): the step's result, written to it.
+//!
+//! [`RamFwd`]: hdl_kit::ram_fwd::RamFwd
 
+use hdl_kit::ram_fwd::RamFwd;
 use rust_hdl::prelude::*;
 
 /// M entries of (valid, parity, pending, expected, tx).
@@ -46,15 +53,12 @@ pub struct EntryFile<const M: usize, const EB: usize, const CB: usize, const TB:
     pub n_tx: Signal<In, Bits<TB>>,
     valid: DFF<Bits<M>>,
     parity: DFF<Bits<M>>,
-    pending: [DFF<Bits<CB>>; M],
-    expected: [DFF<Bits<CB>>; M],
-    tx: [DFF<Bits<TB>>; M],
-    /// The read register.
+    pending: RamFwd<Bits<CB>, EB>,
+    expected: RamFwd<Bits<CB>, EB>,
+    tx: RamFwd<Bits<TB>, EB>,
+    /// The read register of `valid` and `parity`.
     r_valid: DFF<Bit>,
     r_parity: DFF<Bit>,
-    r_pending: DFF<Bits<CB>>,
-    r_expected: DFF<Bits<CB>>,
-    r_tx: DFF<Bits<TB>>,
 }
 
 impl<const M: usize, const EB: usize, const CB: usize, const TB: usize> Default
@@ -79,14 +83,11 @@ impl<const M: usize, const EB: usize, const CB: usize, const TB: usize> Default
             n_tx: Default::default(),
             valid: Default::default(),
             parity: Default::default(),
-            pending: std::array::from_fn(|_| Default::default()),
-            expected: std::array::from_fn(|_| Default::default()),
-            tx: std::array::from_fn(|_| Default::default()),
+            pending: Default::default(),
+            expected: Default::default(),
+            tx: Default::default(),
             r_valid: Default::default(),
             r_parity: Default::default(),
-            r_pending: Default::default(),
-            r_expected: Default::default(),
-            r_tx: Default::default(),
         }
     }
 }
@@ -96,38 +97,47 @@ impl<const M: usize, const EB: usize, const CB: usize, const TB: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, valid, parity, r_valid, r_parity, r_pending, r_expected, r_tx);
-        for i in 0..M {
-            self.pending[i].clock.next = self.clock.val();
-            self.expected[i].clock.next = self.clock.val();
-            self.tx[i].clock.next = self.clock.val();
-        }
-        // The step's input: the read register.
+        dff_setup!(self, clock, valid, parity, r_valid, r_parity);
+        clock!(self, clock, pending, expected, tx);
+        // The counters: read the accepted entry, write the stepped one.
+        self.pending.reset.next = self.reset.val();
+        self.pending.rd_addr.next = self.acc_entry.val();
+        self.pending.wr_en.next = true;
+        self.pending.wr_addr.next = self.rd_entry.val();
+        self.pending.wr_data.next = self.n_pending.val();
+        self.expected.reset.next = self.reset.val();
+        self.expected.rd_addr.next = self.acc_entry.val();
+        self.expected.wr_en.next = true;
+        self.expected.wr_addr.next = self.rd_entry.val();
+        self.expected.wr_data.next = self.n_expected.val();
+        self.tx.reset.next = self.reset.val();
+        self.tx.rd_addr.next = self.acc_entry.val();
+        self.tx.wr_en.next = true;
+        self.tx.wr_addr.next = self.rd_entry.val();
+        self.tx.wr_data.next = self.n_tx.val();
+        // The step's input: the word read, or the last write when it is
+        // that word.
         self.e_valid.next = self.r_valid.q.val();
         self.e_parity.next = self.r_parity.q.val();
-        self.e_pending.next = self.r_pending.q.val();
-        self.e_expected.next = self.r_expected.q.val();
-        self.e_tx.next = self.r_tx.q.val();
-        // Read at the edge: the accepted request's entry, or the step's
-        // result when it is the entry stepped now.
+        self.e_pending.next = self.pending.ram_data.val();
+        if self.pending.fwd.val() {
+            self.e_pending.next = self.pending.byp_data.val();
+        }
+        self.e_expected.next = self.expected.ram_data.val();
+        if self.expected.fwd.val() {
+            self.e_expected.next = self.expected.byp_data.val();
+        }
+        self.e_tx.next = self.tx.ram_data.val();
+        if self.tx.fwd.val() {
+            self.e_tx.next = self.tx.byp_data.val();
+        }
+        // `valid` and `parity`: read at the edge, the step's result when
+        // it is the entry stepped now.
         self.r_valid.d.next = self.valid.q.val().get_bit(self.acc_entry.val().index());
         self.r_parity.d.next = self.parity.q.val().get_bit(self.acc_entry.val().index());
-        self.r_pending.d.next = 0.into();
-        self.r_expected.d.next = 0.into();
-        self.r_tx.d.next = 0.into();
-        for i in 0..M {
-            if self.acc_entry.val().index() == i {
-                self.r_pending.d.next = self.pending[i].q.val();
-                self.r_expected.d.next = self.expected[i].q.val();
-                self.r_tx.d.next = self.tx[i].q.val();
-            }
-        }
         if self.acc_entry.val() == self.rd_entry.val() {
             self.r_valid.d.next = self.n_valid.val();
             self.r_parity.d.next = self.n_parity.val();
-            self.r_pending.d.next = self.n_pending.val();
-            self.r_expected.d.next = self.n_expected.val();
-            self.r_tx.d.next = self.n_tx.val();
         }
         // Write-back to the entry read.
         self.valid.d.next = self
@@ -140,16 +150,6 @@ impl<const M: usize, const EB: usize, const CB: usize, const TB: usize> Logic
             .q
             .val()
             .replace_bit(self.rd_entry.val().index(), self.n_parity.val());
-        for i in 0..M {
-            self.pending[i].d.next = self.pending[i].q.val();
-            self.expected[i].d.next = self.expected[i].q.val();
-            self.tx[i].d.next = self.tx[i].q.val();
-            if self.rd_entry.val().index() == i {
-                self.pending[i].d.next = self.n_pending.val();
-                self.expected[i].d.next = self.n_expected.val();
-                self.tx[i].d.next = self.n_tx.val();
-            }
-        }
         if self.reset.val() {
             self.valid.d.next = 0.into();
             self.parity.d.next = 0.into();

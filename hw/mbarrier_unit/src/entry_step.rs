@@ -4,7 +4,8 @@
 //!
 //! Implements the golden kernel's (`mbarrier_unit_model::mbarrier_unit::eval`)
 //! entry update of the step: the checks (uninit, bad count,
-//! tx range (of the result, or the operand itself above the range),
+//! tx range (of the result, checked against bounds from the operand, or
+//! the operand itself above the range),
 //! underflow, in that priority), the counter arithmetic
 //! (`pending -= count`, `expected -= count` for a drop, `tx += / -= amt`) and
 //! `complete_if_due` (pending = 0 and tx = 0 on a valid entry: flip the
@@ -56,7 +57,9 @@ pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
     tx_ext: Signal<Local, Bits<XB>>,
     amt_ext: Signal<Local, Bits<XB>>,
     tx_new: Signal<Local, Bits<XB>>,
-    tx_neg: Signal<Local, Bit>,
+    tx_key: Signal<Local, Bits<XB>>,
+    tx_hi_key: Signal<Local, Bits<XB>>,
+    tx_lo_key: Signal<Local, Bits<XB>>,
     pend_new: Signal<Local, Bits<CB>>,
     exp_new: Signal<Local, Bits<CB>>,
     count_bad: Signal<Local, Bit>,
@@ -111,7 +114,9 @@ impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB
             tx_ext: Default::default(),
             amt_ext: Default::default(),
             tx_new: Default::default(),
-            tx_neg: Default::default(),
+            tx_key: Default::default(),
+            tx_hi_key: Default::default(),
+            tx_lo_key: Default::default(),
             pend_new: Default::default(),
             exp_new: Default::default(),
             count_bad: Default::default(),
@@ -154,14 +159,21 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
         if self.tx_dn.val() {
             self.tx_new.next = self.tx_ext.val() - self.amt_ext.val();
         }
-        self.tx_neg.next = (self.tx_new.val() & self.sign_xb.val()).any();
         self.amt_bad.next = (self.amt.val() & self.sign_tb.val()).any();
+        // The range check of the result, without the result: tx + amt >
+        // max iff tx > max - amt, and tx - amt < -max iff tx < amt - max.
+        // The bounds come from the operand (the request register, early), so
+        // the check is one compare of the entry's tx-count, beside the adder
+        // instead of behind it (the adder's result only feeds the write-back).
+        // Signed compares as unsigned ones with the sign bits flipped
+        // (`*_key`); exact for every TB-bit tx-count and operand.
+        self.tx_key.next = self.tx_ext.val() ^ self.sign_xb.val();
+        self.tx_hi_key.next = (self.max_tx.val() - self.amt_ext.val()) ^ self.sign_xb.val();
+        self.tx_lo_key.next = (self.amt_ext.val() + self.neg_max_tx.val()) ^ self.sign_xb.val();
         // The operand itself above 2^tx_bits - 1 is refused too, whatever the
         // tx-count (spec: TB has one bit more so that this is visible).
-        self.tx_bad.next = (self.tx_up.val()
-            & !self.tx_neg.val()
-            & (self.tx_new.val() > self.max_tx.val()))
-            | (self.tx_dn.val() & self.tx_neg.val() & (self.tx_new.val() < self.neg_max_tx.val()))
+        self.tx_bad.next = (self.tx_up.val() & (self.tx_key.val() > self.tx_hi_key.val()))
+            | (self.tx_dn.val() & (self.tx_key.val() < self.tx_lo_key.val()))
             | ((self.tx_up.val() | self.tx_dn.val()) & self.amt_bad.val());
         self.count_bad.next = (self.count.val() == self.zero_count.val())
             | (self.count.val() & self.top_count.val()).any();

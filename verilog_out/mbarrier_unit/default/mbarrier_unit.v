@@ -517,165 +517,39 @@ module mbar_w32_m16_c20_t20_l73_f1__entries(clock,reset,acc_entry,rd_entry,e_val
     reg  [15:0] parity__d;
     wire  [15:0] parity__q;
     reg  parity__clock;
-    reg  [20:0] pending__0__d;
-    wire  [20:0] pending__0__q;
-    reg  pending__0__clock;
-    reg  [20:0] pending__1__d;
-    wire  [20:0] pending__1__q;
-    reg  pending__1__clock;
-    reg  [20:0] pending__2__d;
-    wire  [20:0] pending__2__q;
-    reg  pending__2__clock;
-    reg  [20:0] pending__3__d;
-    wire  [20:0] pending__3__q;
-    reg  pending__3__clock;
-    reg  [20:0] pending__4__d;
-    wire  [20:0] pending__4__q;
-    reg  pending__4__clock;
-    reg  [20:0] pending__5__d;
-    wire  [20:0] pending__5__q;
-    reg  pending__5__clock;
-    reg  [20:0] pending__6__d;
-    wire  [20:0] pending__6__q;
-    reg  pending__6__clock;
-    reg  [20:0] pending__7__d;
-    wire  [20:0] pending__7__q;
-    reg  pending__7__clock;
-    reg  [20:0] pending__8__d;
-    wire  [20:0] pending__8__q;
-    reg  pending__8__clock;
-    reg  [20:0] pending__9__d;
-    wire  [20:0] pending__9__q;
-    reg  pending__9__clock;
-    reg  [20:0] pending__10__d;
-    wire  [20:0] pending__10__q;
-    reg  pending__10__clock;
-    reg  [20:0] pending__11__d;
-    wire  [20:0] pending__11__q;
-    reg  pending__11__clock;
-    reg  [20:0] pending__12__d;
-    wire  [20:0] pending__12__q;
-    reg  pending__12__clock;
-    reg  [20:0] pending__13__d;
-    wire  [20:0] pending__13__q;
-    reg  pending__13__clock;
-    reg  [20:0] pending__14__d;
-    wire  [20:0] pending__14__q;
-    reg  pending__14__clock;
-    reg  [20:0] pending__15__d;
-    wire  [20:0] pending__15__q;
-    reg  pending__15__clock;
-    reg  [20:0] expected__0__d;
-    wire  [20:0] expected__0__q;
-    reg  expected__0__clock;
-    reg  [20:0] expected__1__d;
-    wire  [20:0] expected__1__q;
-    reg  expected__1__clock;
-    reg  [20:0] expected__2__d;
-    wire  [20:0] expected__2__q;
-    reg  expected__2__clock;
-    reg  [20:0] expected__3__d;
-    wire  [20:0] expected__3__q;
-    reg  expected__3__clock;
-    reg  [20:0] expected__4__d;
-    wire  [20:0] expected__4__q;
-    reg  expected__4__clock;
-    reg  [20:0] expected__5__d;
-    wire  [20:0] expected__5__q;
-    reg  expected__5__clock;
-    reg  [20:0] expected__6__d;
-    wire  [20:0] expected__6__q;
-    reg  expected__6__clock;
-    reg  [20:0] expected__7__d;
-    wire  [20:0] expected__7__q;
-    reg  expected__7__clock;
-    reg  [20:0] expected__8__d;
-    wire  [20:0] expected__8__q;
-    reg  expected__8__clock;
-    reg  [20:0] expected__9__d;
-    wire  [20:0] expected__9__q;
-    reg  expected__9__clock;
-    reg  [20:0] expected__10__d;
-    wire  [20:0] expected__10__q;
-    reg  expected__10__clock;
-    reg  [20:0] expected__11__d;
-    wire  [20:0] expected__11__q;
-    reg  expected__11__clock;
-    reg  [20:0] expected__12__d;
-    wire  [20:0] expected__12__q;
-    reg  expected__12__clock;
-    reg  [20:0] expected__13__d;
-    wire  [20:0] expected__13__q;
-    reg  expected__13__clock;
-    reg  [20:0] expected__14__d;
-    wire  [20:0] expected__14__q;
-    reg  expected__14__clock;
-    reg  [20:0] expected__15__d;
-    wire  [20:0] expected__15__q;
-    reg  expected__15__clock;
-    reg  [20:0] tx__0__d;
-    wire  [20:0] tx__0__q;
-    reg  tx__0__clock;
-    reg  [20:0] tx__1__d;
-    wire  [20:0] tx__1__q;
-    reg  tx__1__clock;
-    reg  [20:0] tx__2__d;
-    wire  [20:0] tx__2__q;
-    reg  tx__2__clock;
-    reg  [20:0] tx__3__d;
-    wire  [20:0] tx__3__q;
-    reg  tx__3__clock;
-    reg  [20:0] tx__4__d;
-    wire  [20:0] tx__4__q;
-    reg  tx__4__clock;
-    reg  [20:0] tx__5__d;
-    wire  [20:0] tx__5__q;
-    reg  tx__5__clock;
-    reg  [20:0] tx__6__d;
-    wire  [20:0] tx__6__q;
-    reg  tx__6__clock;
-    reg  [20:0] tx__7__d;
-    wire  [20:0] tx__7__q;
-    reg  tx__7__clock;
-    reg  [20:0] tx__8__d;
-    wire  [20:0] tx__8__q;
-    reg  tx__8__clock;
-    reg  [20:0] tx__9__d;
-    wire  [20:0] tx__9__q;
-    reg  tx__9__clock;
-    reg  [20:0] tx__10__d;
-    wire  [20:0] tx__10__q;
-    reg  tx__10__clock;
-    reg  [20:0] tx__11__d;
-    wire  [20:0] tx__11__q;
-    reg  tx__11__clock;
-    reg  [20:0] tx__12__d;
-    wire  [20:0] tx__12__q;
-    reg  tx__12__clock;
-    reg  [20:0] tx__13__d;
-    wire  [20:0] tx__13__q;
-    reg  tx__13__clock;
-    reg  [20:0] tx__14__d;
-    wire  [20:0] tx__14__q;
-    reg  tx__14__clock;
-    reg  [20:0] tx__15__d;
-    wire  [20:0] tx__15__q;
-    reg  tx__15__clock;
+    reg  pending__clock;
+    reg  pending__reset;
+    reg  [3:0] pending__rd_addr;
+    reg  pending__wr_en;
+    reg  [3:0] pending__wr_addr;
+    reg  [20:0] pending__wr_data;
+    wire  [20:0] pending__ram_data;
+    wire  [20:0] pending__byp_data;
+    wire  pending__fwd;
+    reg  expected__clock;
+    reg  expected__reset;
+    reg  [3:0] expected__rd_addr;
+    reg  expected__wr_en;
+    reg  [3:0] expected__wr_addr;
+    reg  [20:0] expected__wr_data;
+    wire  [20:0] expected__ram_data;
+    wire  [20:0] expected__byp_data;
+    wire  expected__fwd;
+    reg  tx__clock;
+    reg  tx__reset;
+    reg  [3:0] tx__rd_addr;
+    reg  tx__wr_en;
+    reg  [3:0] tx__wr_addr;
+    reg  [20:0] tx__wr_data;
+    wire  [20:0] tx__ram_data;
+    wire  [20:0] tx__byp_data;
+    wire  tx__fwd;
     reg  r_valid__d;
     wire  r_valid__q;
     reg  r_valid__clock;
     reg  r_parity__d;
     wire  r_parity__q;
     reg  r_parity__clock;
-    reg  [20:0] r_pending__d;
-    wire  [20:0] r_pending__q;
-    reg  r_pending__clock;
-    reg  [20:0] r_expected__d;
-    wire  [20:0] r_expected__q;
-    reg  r_expected__clock;
-    reg  [20:0] r_tx__d;
-    wire  [20:0] r_tx__q;
-    reg  r_tx__clock;
     
     // Sub module instances
     mbar_w32_m16_c20_t20_l73_f1__entries__parity valid(
@@ -688,270 +562,48 @@ module mbar_w32_m16_c20_t20_l73_f1__entries(clock,reset,acc_entry,rd_entry,e_val
         .q(parity__q),
         .clock(parity__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__0(
-        .d(pending__0__d),
-        .q(pending__0__q),
-        .clock(pending__0__clock)
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected pending(
+        .clock(pending__clock),
+        .reset(pending__reset),
+        .rd_addr(pending__rd_addr),
+        .wr_en(pending__wr_en),
+        .wr_addr(pending__wr_addr),
+        .wr_data(pending__wr_data),
+        .ram_data(pending__ram_data),
+        .byp_data(pending__byp_data),
+        .fwd(pending__fwd)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__1(
-        .d(pending__1__d),
-        .q(pending__1__q),
-        .clock(pending__1__clock)
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected expected(
+        .clock(expected__clock),
+        .reset(expected__reset),
+        .rd_addr(expected__rd_addr),
+        .wr_en(expected__wr_en),
+        .wr_addr(expected__wr_addr),
+        .wr_data(expected__wr_data),
+        .ram_data(expected__ram_data),
+        .byp_data(expected__byp_data),
+        .fwd(expected__fwd)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__2(
-        .d(pending__2__d),
-        .q(pending__2__q),
-        .clock(pending__2__clock)
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected tx(
+        .clock(tx__clock),
+        .reset(tx__reset),
+        .rd_addr(tx__rd_addr),
+        .wr_en(tx__wr_en),
+        .wr_addr(tx__wr_addr),
+        .wr_data(tx__wr_data),
+        .ram_data(tx__ram_data),
+        .byp_data(tx__byp_data),
+        .fwd(tx__fwd)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__3(
-        .d(pending__3__d),
-        .q(pending__3__q),
-        .clock(pending__3__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__4(
-        .d(pending__4__d),
-        .q(pending__4__q),
-        .clock(pending__4__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__5(
-        .d(pending__5__d),
-        .q(pending__5__q),
-        .clock(pending__5__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__6(
-        .d(pending__6__d),
-        .q(pending__6__q),
-        .clock(pending__6__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__7(
-        .d(pending__7__d),
-        .q(pending__7__q),
-        .clock(pending__7__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__8(
-        .d(pending__8__d),
-        .q(pending__8__q),
-        .clock(pending__8__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__9(
-        .d(pending__9__d),
-        .q(pending__9__q),
-        .clock(pending__9__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__10(
-        .d(pending__10__d),
-        .q(pending__10__q),
-        .clock(pending__10__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__11(
-        .d(pending__11__d),
-        .q(pending__11__q),
-        .clock(pending__11__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__12(
-        .d(pending__12__d),
-        .q(pending__12__q),
-        .clock(pending__12__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__13(
-        .d(pending__13__d),
-        .q(pending__13__q),
-        .clock(pending__13__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__14(
-        .d(pending__14__d),
-        .q(pending__14__q),
-        .clock(pending__14__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 pending__15(
-        .d(pending__15__d),
-        .q(pending__15__q),
-        .clock(pending__15__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__0(
-        .d(expected__0__d),
-        .q(expected__0__q),
-        .clock(expected__0__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__1(
-        .d(expected__1__d),
-        .q(expected__1__q),
-        .clock(expected__1__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__2(
-        .d(expected__2__d),
-        .q(expected__2__q),
-        .clock(expected__2__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__3(
-        .d(expected__3__d),
-        .q(expected__3__q),
-        .clock(expected__3__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__4(
-        .d(expected__4__d),
-        .q(expected__4__q),
-        .clock(expected__4__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__5(
-        .d(expected__5__d),
-        .q(expected__5__q),
-        .clock(expected__5__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__6(
-        .d(expected__6__d),
-        .q(expected__6__q),
-        .clock(expected__6__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__7(
-        .d(expected__7__d),
-        .q(expected__7__q),
-        .clock(expected__7__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__8(
-        .d(expected__8__d),
-        .q(expected__8__q),
-        .clock(expected__8__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__9(
-        .d(expected__9__d),
-        .q(expected__9__q),
-        .clock(expected__9__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__10(
-        .d(expected__10__d),
-        .q(expected__10__q),
-        .clock(expected__10__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__11(
-        .d(expected__11__d),
-        .q(expected__11__q),
-        .clock(expected__11__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__12(
-        .d(expected__12__d),
-        .q(expected__12__q),
-        .clock(expected__12__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__13(
-        .d(expected__13__d),
-        .q(expected__13__q),
-        .clock(expected__13__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__14(
-        .d(expected__14__d),
-        .q(expected__14__q),
-        .clock(expected__14__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 expected__15(
-        .d(expected__15__d),
-        .q(expected__15__q),
-        .clock(expected__15__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__0(
-        .d(tx__0__d),
-        .q(tx__0__q),
-        .clock(tx__0__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__1(
-        .d(tx__1__d),
-        .q(tx__1__q),
-        .clock(tx__1__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__2(
-        .d(tx__2__d),
-        .q(tx__2__q),
-        .clock(tx__2__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__3(
-        .d(tx__3__d),
-        .q(tx__3__q),
-        .clock(tx__3__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__4(
-        .d(tx__4__d),
-        .q(tx__4__q),
-        .clock(tx__4__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__5(
-        .d(tx__5__d),
-        .q(tx__5__q),
-        .clock(tx__5__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__6(
-        .d(tx__6__d),
-        .q(tx__6__q),
-        .clock(tx__6__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__7(
-        .d(tx__7__d),
-        .q(tx__7__q),
-        .clock(tx__7__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__8(
-        .d(tx__8__d),
-        .q(tx__8__q),
-        .clock(tx__8__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__9(
-        .d(tx__9__d),
-        .q(tx__9__q),
-        .clock(tx__9__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__10(
-        .d(tx__10__d),
-        .q(tx__10__q),
-        .clock(tx__10__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__11(
-        .d(tx__11__d),
-        .q(tx__11__q),
-        .clock(tx__11__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__12(
-        .d(tx__12__d),
-        .q(tx__12__q),
-        .clock(tx__12__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__13(
-        .d(tx__13__d),
-        .q(tx__13__q),
-        .clock(tx__13__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__14(
-        .d(tx__14__d),
-        .q(tx__14__q),
-        .clock(tx__14__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx__15(
-        .d(tx__15__d),
-        .q(tx__15__q),
-        .clock(tx__15__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__r_parity r_valid(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q r_valid(
         .d(r_valid__d),
         .q(r_valid__q),
         .clock(r_valid__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__r_parity r_parity(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q r_parity(
         .d(r_parity__d),
         .q(r_parity__q),
         .clock(r_parity__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 r_pending(
-        .d(r_pending__d),
-        .q(r_pending__q),
-        .clock(r_pending__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 r_expected(
-        .d(r_expected__d),
-        .q(r_expected__q),
-        .clock(r_expected__clock)
-    );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 r_tx(
-        .d(r_tx__d),
-        .q(r_tx__q),
-        .clock(r_tx__clock)
     );
     
     // Update code
@@ -960,291 +612,50 @@ module mbar_w32_m16_c20_t20_l73_f1__entries(clock,reset,acc_entry,rd_entry,e_val
         parity__clock = clock;
         r_valid__clock = clock;
         r_parity__clock = clock;
-        r_pending__clock = clock;
-        r_expected__clock = clock;
-        r_tx__clock = clock;
         valid__d = valid__q;
         parity__d = parity__q;
         r_valid__d = r_valid__q;
         r_parity__d = r_parity__q;
-        r_pending__d = r_pending__q;
-        r_expected__d = r_expected__q;
-        r_tx__d = r_tx__q;
-        pending__0__clock = clock;
-        expected__0__clock = clock;
-        tx__0__clock = clock;
-        pending__1__clock = clock;
-        expected__1__clock = clock;
-        tx__1__clock = clock;
-        pending__2__clock = clock;
-        expected__2__clock = clock;
-        tx__2__clock = clock;
-        pending__3__clock = clock;
-        expected__3__clock = clock;
-        tx__3__clock = clock;
-        pending__4__clock = clock;
-        expected__4__clock = clock;
-        tx__4__clock = clock;
-        pending__5__clock = clock;
-        expected__5__clock = clock;
-        tx__5__clock = clock;
-        pending__6__clock = clock;
-        expected__6__clock = clock;
-        tx__6__clock = clock;
-        pending__7__clock = clock;
-        expected__7__clock = clock;
-        tx__7__clock = clock;
-        pending__8__clock = clock;
-        expected__8__clock = clock;
-        tx__8__clock = clock;
-        pending__9__clock = clock;
-        expected__9__clock = clock;
-        tx__9__clock = clock;
-        pending__10__clock = clock;
-        expected__10__clock = clock;
-        tx__10__clock = clock;
-        pending__11__clock = clock;
-        expected__11__clock = clock;
-        tx__11__clock = clock;
-        pending__12__clock = clock;
-        expected__12__clock = clock;
-        tx__12__clock = clock;
-        pending__13__clock = clock;
-        expected__13__clock = clock;
-        tx__13__clock = clock;
-        pending__14__clock = clock;
-        expected__14__clock = clock;
-        tx__14__clock = clock;
-        pending__15__clock = clock;
-        expected__15__clock = clock;
-        tx__15__clock = clock;
+        pending__clock = clock;
+        expected__clock = clock;
+        tx__clock = clock;
+        pending__reset = reset;
+        pending__rd_addr = acc_entry;
+        pending__wr_en = 1'b1;
+        pending__wr_addr = rd_entry;
+        pending__wr_data = n_pending;
+        expected__reset = reset;
+        expected__rd_addr = acc_entry;
+        expected__wr_en = 1'b1;
+        expected__wr_addr = rd_entry;
+        expected__wr_data = n_expected;
+        tx__reset = reset;
+        tx__rd_addr = acc_entry;
+        tx__wr_en = 1'b1;
+        tx__wr_addr = rd_entry;
+        tx__wr_data = n_tx;
         e_valid = r_valid__q;
         e_parity = r_parity__q;
-        e_pending = r_pending__q;
-        e_expected = r_expected__q;
-        e_tx = r_tx__q;
+        e_pending = pending__ram_data;
+        if (pending__fwd) begin
+            e_pending = pending__byp_data;
+        end
+        e_expected = expected__ram_data;
+        if (expected__fwd) begin
+            e_expected = expected__byp_data;
+        end
+        e_tx = tx__ram_data;
+        if (tx__fwd) begin
+            e_tx = tx__byp_data;
+        end
         r_valid__d = valid__q[acc_entry];
         r_parity__d = parity__q[acc_entry];
-        r_pending__d = 32'h0;
-        r_expected__d = 32'h0;
-        r_tx__d = 32'h0;
-        if (acc_entry == 0) begin
-            r_pending__d = pending__0__q;
-            r_expected__d = expected__0__q;
-            r_tx__d = tx__0__q;
-        end
-        if (acc_entry == 1) begin
-            r_pending__d = pending__1__q;
-            r_expected__d = expected__1__q;
-            r_tx__d = tx__1__q;
-        end
-        if (acc_entry == 2) begin
-            r_pending__d = pending__2__q;
-            r_expected__d = expected__2__q;
-            r_tx__d = tx__2__q;
-        end
-        if (acc_entry == 3) begin
-            r_pending__d = pending__3__q;
-            r_expected__d = expected__3__q;
-            r_tx__d = tx__3__q;
-        end
-        if (acc_entry == 4) begin
-            r_pending__d = pending__4__q;
-            r_expected__d = expected__4__q;
-            r_tx__d = tx__4__q;
-        end
-        if (acc_entry == 5) begin
-            r_pending__d = pending__5__q;
-            r_expected__d = expected__5__q;
-            r_tx__d = tx__5__q;
-        end
-        if (acc_entry == 6) begin
-            r_pending__d = pending__6__q;
-            r_expected__d = expected__6__q;
-            r_tx__d = tx__6__q;
-        end
-        if (acc_entry == 7) begin
-            r_pending__d = pending__7__q;
-            r_expected__d = expected__7__q;
-            r_tx__d = tx__7__q;
-        end
-        if (acc_entry == 8) begin
-            r_pending__d = pending__8__q;
-            r_expected__d = expected__8__q;
-            r_tx__d = tx__8__q;
-        end
-        if (acc_entry == 9) begin
-            r_pending__d = pending__9__q;
-            r_expected__d = expected__9__q;
-            r_tx__d = tx__9__q;
-        end
-        if (acc_entry == 10) begin
-            r_pending__d = pending__10__q;
-            r_expected__d = expected__10__q;
-            r_tx__d = tx__10__q;
-        end
-        if (acc_entry == 11) begin
-            r_pending__d = pending__11__q;
-            r_expected__d = expected__11__q;
-            r_tx__d = tx__11__q;
-        end
-        if (acc_entry == 12) begin
-            r_pending__d = pending__12__q;
-            r_expected__d = expected__12__q;
-            r_tx__d = tx__12__q;
-        end
-        if (acc_entry == 13) begin
-            r_pending__d = pending__13__q;
-            r_expected__d = expected__13__q;
-            r_tx__d = tx__13__q;
-        end
-        if (acc_entry == 14) begin
-            r_pending__d = pending__14__q;
-            r_expected__d = expected__14__q;
-            r_tx__d = tx__14__q;
-        end
-        if (acc_entry == 15) begin
-            r_pending__d = pending__15__q;
-            r_expected__d = expected__15__q;
-            r_tx__d = tx__15__q;
-        end
         if (acc_entry == rd_entry) begin
             r_valid__d = n_valid;
             r_parity__d = n_parity;
-            r_pending__d = n_pending;
-            r_expected__d = n_expected;
-            r_tx__d = n_tx;
         end
         valid__d = (valid__q & ~(1 << (rd_entry)) | ((n_valid) << (rd_entry)));
         parity__d = (parity__q & ~(1 << (rd_entry)) | ((n_parity) << (rd_entry)));
-        pending__0__d = pending__0__q;
-        expected__0__d = expected__0__q;
-        tx__0__d = tx__0__q;
-        if (rd_entry == 0) begin
-            pending__0__d = n_pending;
-            expected__0__d = n_expected;
-            tx__0__d = n_tx;
-        end
-        pending__1__d = pending__1__q;
-        expected__1__d = expected__1__q;
-        tx__1__d = tx__1__q;
-        if (rd_entry == 1) begin
-            pending__1__d = n_pending;
-            expected__1__d = n_expected;
-            tx__1__d = n_tx;
-        end
-        pending__2__d = pending__2__q;
-        expected__2__d = expected__2__q;
-        tx__2__d = tx__2__q;
-        if (rd_entry == 2) begin
-            pending__2__d = n_pending;
-            expected__2__d = n_expected;
-            tx__2__d = n_tx;
-        end
-        pending__3__d = pending__3__q;
-        expected__3__d = expected__3__q;
-        tx__3__d = tx__3__q;
-        if (rd_entry == 3) begin
-            pending__3__d = n_pending;
-            expected__3__d = n_expected;
-            tx__3__d = n_tx;
-        end
-        pending__4__d = pending__4__q;
-        expected__4__d = expected__4__q;
-        tx__4__d = tx__4__q;
-        if (rd_entry == 4) begin
-            pending__4__d = n_pending;
-            expected__4__d = n_expected;
-            tx__4__d = n_tx;
-        end
-        pending__5__d = pending__5__q;
-        expected__5__d = expected__5__q;
-        tx__5__d = tx__5__q;
-        if (rd_entry == 5) begin
-            pending__5__d = n_pending;
-            expected__5__d = n_expected;
-            tx__5__d = n_tx;
-        end
-        pending__6__d = pending__6__q;
-        expected__6__d = expected__6__q;
-        tx__6__d = tx__6__q;
-        if (rd_entry == 6) begin
-            pending__6__d = n_pending;
-            expected__6__d = n_expected;
-            tx__6__d = n_tx;
-        end
-        pending__7__d = pending__7__q;
-        expected__7__d = expected__7__q;
-        tx__7__d = tx__7__q;
-        if (rd_entry == 7) begin
-            pending__7__d = n_pending;
-            expected__7__d = n_expected;
-            tx__7__d = n_tx;
-        end
-        pending__8__d = pending__8__q;
-        expected__8__d = expected__8__q;
-        tx__8__d = tx__8__q;
-        if (rd_entry == 8) begin
-            pending__8__d = n_pending;
-            expected__8__d = n_expected;
-            tx__8__d = n_tx;
-        end
-        pending__9__d = pending__9__q;
-        expected__9__d = expected__9__q;
-        tx__9__d = tx__9__q;
-        if (rd_entry == 9) begin
-            pending__9__d = n_pending;
-            expected__9__d = n_expected;
-            tx__9__d = n_tx;
-        end
-        pending__10__d = pending__10__q;
-        expected__10__d = expected__10__q;
-        tx__10__d = tx__10__q;
-        if (rd_entry == 10) begin
-            pending__10__d = n_pending;
-            expected__10__d = n_expected;
-            tx__10__d = n_tx;
-        end
-        pending__11__d = pending__11__q;
-        expected__11__d = expected__11__q;
-        tx__11__d = tx__11__q;
-        if (rd_entry == 11) begin
-            pending__11__d = n_pending;
-            expected__11__d = n_expected;
-            tx__11__d = n_tx;
-        end
-        pending__12__d = pending__12__q;
-        expected__12__d = expected__12__q;
-        tx__12__d = tx__12__q;
-        if (rd_entry == 12) begin
-            pending__12__d = n_pending;
-            expected__12__d = n_expected;
-            tx__12__d = n_tx;
-        end
-        pending__13__d = pending__13__q;
-        expected__13__d = expected__13__q;
-        tx__13__d = tx__13__q;
-        if (rd_entry == 13) begin
-            pending__13__d = n_pending;
-            expected__13__d = n_expected;
-            tx__13__d = n_tx;
-        end
-        pending__14__d = pending__14__q;
-        expected__14__d = expected__14__q;
-        tx__14__d = tx__14__q;
-        if (rd_entry == 14) begin
-            pending__14__d = n_pending;
-            expected__14__d = n_expected;
-            tx__14__d = n_tx;
-        end
-        pending__15__d = pending__15__q;
-        expected__15__d = expected__15__q;
-        tx__15__d = tx__15__q;
-        if (rd_entry == 15) begin
-            pending__15__d = n_pending;
-            expected__15__d = n_expected;
-            tx__15__d = n_tx;
-        end
         if (reset) begin
             valid__d = 32'h0;
             parity__d = 32'h0;
@@ -1256,7 +667,89 @@ module mbar_w32_m16_c20_t20_l73_f1__entries(clock,reset,acc_entry,rd_entry,e_val
 endmodule // mbar_w32_m16_c20_t20_l73_f1__entries
 
 
-module mbar_w32_m16_c20_t20_l73_f1__entries__expected__0(d,q,clock);
+module mbar_w32_m16_c20_t20_l73_f1__entries__expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [3:0] rd_addr;
+    input wire  wr_en;
+    input wire  [3:0] wr_addr;
+    input wire  [20:0] wr_data;
+    output reg  [20:0] ram_data;
+    output reg  [20:0] byp_data;
+    output reg  fwd;
+    
+    // Stub signals
+    reg  [3:0] ram__read_address;
+    reg  ram__read_clock;
+    wire  [20:0] ram__read_data;
+    reg  [3:0] ram__write_address;
+    reg  ram__write_clock;
+    reg  [20:0] ram__write_data;
+    reg  ram__write_enable;
+    reg  byp_valid_q__d;
+    wire  byp_valid_q__q;
+    reg  byp_valid_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
+    reg  [20:0] byp_data_q__d;
+    wire  [20:0] byp_data_q__q;
+    reg  byp_data_q__clock;
+    
+    // Sub module instances
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__ram ram(
+        .read_address(ram__read_address),
+        .read_clock(ram__read_clock),
+        .read_data(ram__read_data),
+        .write_address(ram__write_address),
+        .write_clock(ram__write_clock),
+        .write_data(ram__write_data),
+        .write_enable(ram__write_enable)
+    );
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q byp_valid_q(
+        .d(byp_valid_q__d),
+        .q(byp_valid_q__q),
+        .clock(byp_valid_q__clock)
+    );
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
+    );
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_data_q byp_data_q(
+        .d(byp_data_q__d),
+        .q(byp_data_q__q),
+        .clock(byp_data_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        byp_valid_q__clock = clock;
+        hit_q__clock = clock;
+        byp_data_q__clock = clock;
+        byp_valid_q__d = byp_valid_q__q;
+        hit_q__d = hit_q__q;
+        byp_data_q__d = byp_data_q__q;
+        ram__read_clock = clock;
+        ram__write_clock = clock;
+        ram__read_address = rd_addr;
+        ram__write_address = wr_addr;
+        ram__write_data = wr_data;
+        ram__write_enable = wr_en;
+        byp_valid_q__d = wr_en & ~reset;
+        byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
+    end
+    
+endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected
+
+
+module mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -1272,7 +765,55 @@ module mbar_w32_m16_c20_t20_l73_f1__entries__expected__0(d,q,clock);
        q <= d;
     end
           
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__0
+endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_data_q
+
+
+module mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q
+
+
+module mbar_w32_m16_c20_t20_l73_f1__entries__expected__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [20:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [20:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[20:0] mem[15:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__expected__ram
 
 
 module mbar_w32_m16_c20_t20_l73_f1__entries__parity(d,q,clock);
@@ -1292,25 +833,6 @@ module mbar_w32_m16_c20_t20_l73_f1__entries__parity(d,q,clock);
     end
           
 endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__parity
-
-
-module mbar_w32_m16_c20_t20_l73_f1__entries__r_parity(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // mbar_w32_m16_c20_t20_l73_f1__entries__r_parity
 
 
 module mbar_w32_m16_c20_t20_l73_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
@@ -1409,7 +931,7 @@ module mbar_w32_m16_c20_t20_l73_f1__op_port(clock,reset,op_valid,op_warp,op_code
     reg  passed;
     
     // Sub module instances
-    mbar_w32_m16_c20_t20_l73_f1__entries__r_parity rsp_valid_r(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
@@ -1424,22 +946,22 @@ module mbar_w32_m16_c20_t20_l73_f1__op_port(clock,reset,op_valid,op_warp,op_code
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__r_parity rsp_token_r(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__r_parity rsp_done_r(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__r_parity rsp_suspended_r(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__r_parity err_r(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
@@ -1672,7 +1194,7 @@ module mbar_w32_m16_c20_t20_l73_f1__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
     reg  parity_q__clock;
     
     // Sub module instances
-    mbar_w32_m16_c20_t20_l73_f1__entries__r_parity valid_q(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
@@ -1697,17 +1219,17 @@ module mbar_w32_m16_c20_t20_l73_f1__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
         .q(entry_q__q),
         .clock(entry_q__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 count_q(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__expected__0 tx_q(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_data_q tx_q(
         .d(tx_q__d),
         .q(tx_q__q),
         .clock(tx_q__clock)
     );
-    mbar_w32_m16_c20_t20_l73_f1__entries__r_parity parity_q(
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q parity_q(
         .d(parity_q__d),
         .q(parity_q__q),
         .clock(parity_q__clock)
@@ -1815,7 +1337,9 @@ module mbar_w32_m16_c20_t20_l73_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,
     reg  [22:0] tx_ext;
     reg  [22:0] amt_ext;
     reg  [22:0] tx_new;
-    reg  tx_neg;
+    reg  [22:0] tx_key;
+    reg  [22:0] tx_hi_key;
+    reg  [22:0] tx_lo_key;
     reg  [20:0] pend_new;
     reg  [20:0] exp_new;
     reg  count_bad;
@@ -1840,9 +1364,11 @@ module mbar_w32_m16_c20_t20_l73_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,
         if (tx_dn) begin
             tx_new = tx_ext - amt_ext;
         end
-        tx_neg = |(tx_new & sign_xb);
         amt_bad = |(amt & sign_tb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & amt_bad);
+        tx_key = tx_ext ^ sign_xb;
+        tx_hi_key = (max_tx - amt_ext) ^ sign_xb;
+        tx_lo_key = (amt_ext + neg_max_tx) ^ sign_xb;
+        tx_bad = (tx_up & (tx_key > tx_hi_key)) | (tx_dn & (tx_key < tx_lo_key)) | ((tx_up | tx_dn) & amt_bad);
         count_bad = (count == zero_count) | |(count & top_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;

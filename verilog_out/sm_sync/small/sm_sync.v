@@ -4885,93 +4885,39 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,acc_entry,rd_entry,e_valid
     reg  [7:0] parity__d;
     wire  [7:0] parity__q;
     reg  parity__clock;
-    reg  [20:0] pending__0__d;
-    wire  [20:0] pending__0__q;
-    reg  pending__0__clock;
-    reg  [20:0] pending__1__d;
-    wire  [20:0] pending__1__q;
-    reg  pending__1__clock;
-    reg  [20:0] pending__2__d;
-    wire  [20:0] pending__2__q;
-    reg  pending__2__clock;
-    reg  [20:0] pending__3__d;
-    wire  [20:0] pending__3__q;
-    reg  pending__3__clock;
-    reg  [20:0] pending__4__d;
-    wire  [20:0] pending__4__q;
-    reg  pending__4__clock;
-    reg  [20:0] pending__5__d;
-    wire  [20:0] pending__5__q;
-    reg  pending__5__clock;
-    reg  [20:0] pending__6__d;
-    wire  [20:0] pending__6__q;
-    reg  pending__6__clock;
-    reg  [20:0] pending__7__d;
-    wire  [20:0] pending__7__q;
-    reg  pending__7__clock;
-    reg  [20:0] expected__0__d;
-    wire  [20:0] expected__0__q;
-    reg  expected__0__clock;
-    reg  [20:0] expected__1__d;
-    wire  [20:0] expected__1__q;
-    reg  expected__1__clock;
-    reg  [20:0] expected__2__d;
-    wire  [20:0] expected__2__q;
-    reg  expected__2__clock;
-    reg  [20:0] expected__3__d;
-    wire  [20:0] expected__3__q;
-    reg  expected__3__clock;
-    reg  [20:0] expected__4__d;
-    wire  [20:0] expected__4__q;
-    reg  expected__4__clock;
-    reg  [20:0] expected__5__d;
-    wire  [20:0] expected__5__q;
-    reg  expected__5__clock;
-    reg  [20:0] expected__6__d;
-    wire  [20:0] expected__6__q;
-    reg  expected__6__clock;
-    reg  [20:0] expected__7__d;
-    wire  [20:0] expected__7__q;
-    reg  expected__7__clock;
-    reg  [20:0] tx__0__d;
-    wire  [20:0] tx__0__q;
-    reg  tx__0__clock;
-    reg  [20:0] tx__1__d;
-    wire  [20:0] tx__1__q;
-    reg  tx__1__clock;
-    reg  [20:0] tx__2__d;
-    wire  [20:0] tx__2__q;
-    reg  tx__2__clock;
-    reg  [20:0] tx__3__d;
-    wire  [20:0] tx__3__q;
-    reg  tx__3__clock;
-    reg  [20:0] tx__4__d;
-    wire  [20:0] tx__4__q;
-    reg  tx__4__clock;
-    reg  [20:0] tx__5__d;
-    wire  [20:0] tx__5__q;
-    reg  tx__5__clock;
-    reg  [20:0] tx__6__d;
-    wire  [20:0] tx__6__q;
-    reg  tx__6__clock;
-    reg  [20:0] tx__7__d;
-    wire  [20:0] tx__7__q;
-    reg  tx__7__clock;
+    reg  pending__clock;
+    reg  pending__reset;
+    reg  [2:0] pending__rd_addr;
+    reg  pending__wr_en;
+    reg  [2:0] pending__wr_addr;
+    reg  [20:0] pending__wr_data;
+    wire  [20:0] pending__ram_data;
+    wire  [20:0] pending__byp_data;
+    wire  pending__fwd;
+    reg  expected__clock;
+    reg  expected__reset;
+    reg  [2:0] expected__rd_addr;
+    reg  expected__wr_en;
+    reg  [2:0] expected__wr_addr;
+    reg  [20:0] expected__wr_data;
+    wire  [20:0] expected__ram_data;
+    wire  [20:0] expected__byp_data;
+    wire  expected__fwd;
+    reg  tx__clock;
+    reg  tx__reset;
+    reg  [2:0] tx__rd_addr;
+    reg  tx__wr_en;
+    reg  [2:0] tx__wr_addr;
+    reg  [20:0] tx__wr_data;
+    wire  [20:0] tx__ram_data;
+    wire  [20:0] tx__byp_data;
+    wire  tx__fwd;
     reg  r_valid__d;
     wire  r_valid__q;
     reg  r_valid__clock;
     reg  r_parity__d;
     wire  r_parity__q;
     reg  r_parity__clock;
-    reg  [20:0] r_pending__d;
-    wire  [20:0] r_pending__q;
-    reg  r_pending__clock;
-    reg  [20:0] r_expected__d;
-    wire  [20:0] r_expected__q;
-    reg  r_expected__clock;
-    reg  [20:0] r_tx__d;
-    wire  [20:0] r_tx__q;
-    reg  r_tx__clock;
     
     // Sub module instances
     smsync_w8_k2_c1_m8_g2__bar__regs__warps_q valid(
@@ -4984,125 +4930,38 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,acc_entry,rd_entry,e_valid
         .q(parity__q),
         .clock(parity__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__0(
-        .d(pending__0__d),
-        .q(pending__0__q),
-        .clock(pending__0__clock)
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected pending(
+        .clock(pending__clock),
+        .reset(pending__reset),
+        .rd_addr(pending__rd_addr),
+        .wr_en(pending__wr_en),
+        .wr_addr(pending__wr_addr),
+        .wr_data(pending__wr_data),
+        .ram_data(pending__ram_data),
+        .byp_data(pending__byp_data),
+        .fwd(pending__fwd)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__1(
-        .d(pending__1__d),
-        .q(pending__1__q),
-        .clock(pending__1__clock)
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected expected(
+        .clock(expected__clock),
+        .reset(expected__reset),
+        .rd_addr(expected__rd_addr),
+        .wr_en(expected__wr_en),
+        .wr_addr(expected__wr_addr),
+        .wr_data(expected__wr_data),
+        .ram_data(expected__ram_data),
+        .byp_data(expected__byp_data),
+        .fwd(expected__fwd)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__2(
-        .d(pending__2__d),
-        .q(pending__2__q),
-        .clock(pending__2__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__3(
-        .d(pending__3__d),
-        .q(pending__3__q),
-        .clock(pending__3__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__4(
-        .d(pending__4__d),
-        .q(pending__4__q),
-        .clock(pending__4__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__5(
-        .d(pending__5__d),
-        .q(pending__5__q),
-        .clock(pending__5__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__6(
-        .d(pending__6__d),
-        .q(pending__6__q),
-        .clock(pending__6__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 pending__7(
-        .d(pending__7__d),
-        .q(pending__7__q),
-        .clock(pending__7__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__0(
-        .d(expected__0__d),
-        .q(expected__0__q),
-        .clock(expected__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__1(
-        .d(expected__1__d),
-        .q(expected__1__q),
-        .clock(expected__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__2(
-        .d(expected__2__d),
-        .q(expected__2__q),
-        .clock(expected__2__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__3(
-        .d(expected__3__d),
-        .q(expected__3__q),
-        .clock(expected__3__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__4(
-        .d(expected__4__d),
-        .q(expected__4__q),
-        .clock(expected__4__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__5(
-        .d(expected__5__d),
-        .q(expected__5__q),
-        .clock(expected__5__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__6(
-        .d(expected__6__d),
-        .q(expected__6__q),
-        .clock(expected__6__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 expected__7(
-        .d(expected__7__d),
-        .q(expected__7__q),
-        .clock(expected__7__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__0(
-        .d(tx__0__d),
-        .q(tx__0__q),
-        .clock(tx__0__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__1(
-        .d(tx__1__d),
-        .q(tx__1__q),
-        .clock(tx__1__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__2(
-        .d(tx__2__d),
-        .q(tx__2__q),
-        .clock(tx__2__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__3(
-        .d(tx__3__d),
-        .q(tx__3__q),
-        .clock(tx__3__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__4(
-        .d(tx__4__d),
-        .q(tx__4__q),
-        .clock(tx__4__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__5(
-        .d(tx__5__d),
-        .q(tx__5__q),
-        .clock(tx__5__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__6(
-        .d(tx__6__d),
-        .q(tx__6__q),
-        .clock(tx__6__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx__7(
-        .d(tx__7__d),
-        .q(tx__7__q),
-        .clock(tx__7__clock)
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected tx(
+        .clock(tx__clock),
+        .reset(tx__reset),
+        .rd_addr(tx__rd_addr),
+        .wr_en(tx__wr_en),
+        .wr_addr(tx__wr_addr),
+        .wr_data(tx__wr_data),
+        .ram_data(tx__ram_data),
+        .byp_data(tx__byp_data),
+        .fwd(tx__fwd)
     );
     smsync_w8_k2_c1_m8_g2__ag__warps__0__any r_valid(
         .d(r_valid__d),
@@ -5114,21 +4973,6 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,acc_entry,rd_entry,e_valid
         .q(r_parity__q),
         .clock(r_parity__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 r_pending(
-        .d(r_pending__d),
-        .q(r_pending__q),
-        .clock(r_pending__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 r_expected(
-        .d(r_expected__d),
-        .q(r_expected__q),
-        .clock(r_expected__clock)
-    );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 r_tx(
-        .d(r_tx__d),
-        .q(r_tx__q),
-        .clock(r_tx__clock)
-    );
     
     // Update code
     always @(*) begin
@@ -5136,163 +4980,50 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,acc_entry,rd_entry,e_valid
         parity__clock = clock;
         r_valid__clock = clock;
         r_parity__clock = clock;
-        r_pending__clock = clock;
-        r_expected__clock = clock;
-        r_tx__clock = clock;
         valid__d = valid__q;
         parity__d = parity__q;
         r_valid__d = r_valid__q;
         r_parity__d = r_parity__q;
-        r_pending__d = r_pending__q;
-        r_expected__d = r_expected__q;
-        r_tx__d = r_tx__q;
-        pending__0__clock = clock;
-        expected__0__clock = clock;
-        tx__0__clock = clock;
-        pending__1__clock = clock;
-        expected__1__clock = clock;
-        tx__1__clock = clock;
-        pending__2__clock = clock;
-        expected__2__clock = clock;
-        tx__2__clock = clock;
-        pending__3__clock = clock;
-        expected__3__clock = clock;
-        tx__3__clock = clock;
-        pending__4__clock = clock;
-        expected__4__clock = clock;
-        tx__4__clock = clock;
-        pending__5__clock = clock;
-        expected__5__clock = clock;
-        tx__5__clock = clock;
-        pending__6__clock = clock;
-        expected__6__clock = clock;
-        tx__6__clock = clock;
-        pending__7__clock = clock;
-        expected__7__clock = clock;
-        tx__7__clock = clock;
+        pending__clock = clock;
+        expected__clock = clock;
+        tx__clock = clock;
+        pending__reset = reset;
+        pending__rd_addr = acc_entry;
+        pending__wr_en = 1'b1;
+        pending__wr_addr = rd_entry;
+        pending__wr_data = n_pending;
+        expected__reset = reset;
+        expected__rd_addr = acc_entry;
+        expected__wr_en = 1'b1;
+        expected__wr_addr = rd_entry;
+        expected__wr_data = n_expected;
+        tx__reset = reset;
+        tx__rd_addr = acc_entry;
+        tx__wr_en = 1'b1;
+        tx__wr_addr = rd_entry;
+        tx__wr_data = n_tx;
         e_valid = r_valid__q;
         e_parity = r_parity__q;
-        e_pending = r_pending__q;
-        e_expected = r_expected__q;
-        e_tx = r_tx__q;
+        e_pending = pending__ram_data;
+        if (pending__fwd) begin
+            e_pending = pending__byp_data;
+        end
+        e_expected = expected__ram_data;
+        if (expected__fwd) begin
+            e_expected = expected__byp_data;
+        end
+        e_tx = tx__ram_data;
+        if (tx__fwd) begin
+            e_tx = tx__byp_data;
+        end
         r_valid__d = valid__q[acc_entry];
         r_parity__d = parity__q[acc_entry];
-        r_pending__d = 32'h0;
-        r_expected__d = 32'h0;
-        r_tx__d = 32'h0;
-        if (acc_entry == 0) begin
-            r_pending__d = pending__0__q;
-            r_expected__d = expected__0__q;
-            r_tx__d = tx__0__q;
-        end
-        if (acc_entry == 1) begin
-            r_pending__d = pending__1__q;
-            r_expected__d = expected__1__q;
-            r_tx__d = tx__1__q;
-        end
-        if (acc_entry == 2) begin
-            r_pending__d = pending__2__q;
-            r_expected__d = expected__2__q;
-            r_tx__d = tx__2__q;
-        end
-        if (acc_entry == 3) begin
-            r_pending__d = pending__3__q;
-            r_expected__d = expected__3__q;
-            r_tx__d = tx__3__q;
-        end
-        if (acc_entry == 4) begin
-            r_pending__d = pending__4__q;
-            r_expected__d = expected__4__q;
-            r_tx__d = tx__4__q;
-        end
-        if (acc_entry == 5) begin
-            r_pending__d = pending__5__q;
-            r_expected__d = expected__5__q;
-            r_tx__d = tx__5__q;
-        end
-        if (acc_entry == 6) begin
-            r_pending__d = pending__6__q;
-            r_expected__d = expected__6__q;
-            r_tx__d = tx__6__q;
-        end
-        if (acc_entry == 7) begin
-            r_pending__d = pending__7__q;
-            r_expected__d = expected__7__q;
-            r_tx__d = tx__7__q;
-        end
         if (acc_entry == rd_entry) begin
             r_valid__d = n_valid;
             r_parity__d = n_parity;
-            r_pending__d = n_pending;
-            r_expected__d = n_expected;
-            r_tx__d = n_tx;
         end
         valid__d = (valid__q & ~(1 << (rd_entry)) | ((n_valid) << (rd_entry)));
         parity__d = (parity__q & ~(1 << (rd_entry)) | ((n_parity) << (rd_entry)));
-        pending__0__d = pending__0__q;
-        expected__0__d = expected__0__q;
-        tx__0__d = tx__0__q;
-        if (rd_entry == 0) begin
-            pending__0__d = n_pending;
-            expected__0__d = n_expected;
-            tx__0__d = n_tx;
-        end
-        pending__1__d = pending__1__q;
-        expected__1__d = expected__1__q;
-        tx__1__d = tx__1__q;
-        if (rd_entry == 1) begin
-            pending__1__d = n_pending;
-            expected__1__d = n_expected;
-            tx__1__d = n_tx;
-        end
-        pending__2__d = pending__2__q;
-        expected__2__d = expected__2__q;
-        tx__2__d = tx__2__q;
-        if (rd_entry == 2) begin
-            pending__2__d = n_pending;
-            expected__2__d = n_expected;
-            tx__2__d = n_tx;
-        end
-        pending__3__d = pending__3__q;
-        expected__3__d = expected__3__q;
-        tx__3__d = tx__3__q;
-        if (rd_entry == 3) begin
-            pending__3__d = n_pending;
-            expected__3__d = n_expected;
-            tx__3__d = n_tx;
-        end
-        pending__4__d = pending__4__q;
-        expected__4__d = expected__4__q;
-        tx__4__d = tx__4__q;
-        if (rd_entry == 4) begin
-            pending__4__d = n_pending;
-            expected__4__d = n_expected;
-            tx__4__d = n_tx;
-        end
-        pending__5__d = pending__5__q;
-        expected__5__d = expected__5__q;
-        tx__5__d = tx__5__q;
-        if (rd_entry == 5) begin
-            pending__5__d = n_pending;
-            expected__5__d = n_expected;
-            tx__5__d = n_tx;
-        end
-        pending__6__d = pending__6__q;
-        expected__6__d = expected__6__q;
-        tx__6__d = tx__6__q;
-        if (rd_entry == 6) begin
-            pending__6__d = n_pending;
-            expected__6__d = n_expected;
-            tx__6__d = n_tx;
-        end
-        pending__7__d = pending__7__q;
-        expected__7__d = expected__7__q;
-        tx__7__d = tx__7__q;
-        if (rd_entry == 7) begin
-            pending__7__d = n_pending;
-            expected__7__d = n_expected;
-            tx__7__d = n_tx;
-        end
         if (reset) begin
             valid__d = 32'h0;
             parity__d = 32'h0;
@@ -5304,7 +5035,89 @@ module smsync_w8_k2_c1_m8_g2__mb__entries(clock,reset,acc_entry,rd_entry,e_valid
 endmodule // smsync_w8_k2_c1_m8_g2__mb__entries
 
 
-module smsync_w8_k2_c1_m8_g2__mb__entries__expected__0(d,q,clock);
+module smsync_w8_k2_c1_m8_g2__mb__entries__expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [2:0] rd_addr;
+    input wire  wr_en;
+    input wire  [2:0] wr_addr;
+    input wire  [20:0] wr_data;
+    output reg  [20:0] ram_data;
+    output reg  [20:0] byp_data;
+    output reg  fwd;
+    
+    // Stub signals
+    reg  [2:0] ram__read_address;
+    reg  ram__read_clock;
+    wire  [20:0] ram__read_data;
+    reg  [2:0] ram__write_address;
+    reg  ram__write_clock;
+    reg  [20:0] ram__write_data;
+    reg  ram__write_enable;
+    reg  byp_valid_q__d;
+    wire  byp_valid_q__q;
+    reg  byp_valid_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
+    reg  [20:0] byp_data_q__d;
+    wire  [20:0] byp_data_q__q;
+    reg  byp_data_q__clock;
+    
+    // Sub module instances
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__ram ram(
+        .read_address(ram__read_address),
+        .read_clock(ram__read_clock),
+        .read_data(ram__read_data),
+        .write_address(ram__write_address),
+        .write_clock(ram__write_clock),
+        .write_data(ram__write_data),
+        .write_enable(ram__write_enable)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any byp_valid_q(
+        .d(byp_valid_q__d),
+        .q(byp_valid_q__q),
+        .clock(byp_valid_q__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__byp_data_q byp_data_q(
+        .d(byp_data_q__d),
+        .q(byp_data_q__q),
+        .clock(byp_data_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        byp_valid_q__clock = clock;
+        hit_q__clock = clock;
+        byp_data_q__clock = clock;
+        byp_valid_q__d = byp_valid_q__q;
+        hit_q__d = hit_q__q;
+        byp_data_q__d = byp_data_q__q;
+        ram__read_clock = clock;
+        ram__write_clock = clock;
+        ram__read_address = rd_addr;
+        ram__write_address = wr_addr;
+        ram__write_data = wr_data;
+        ram__write_enable = wr_en;
+        byp_valid_q__d = wr_en & ~reset;
+        byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
+    end
+    
+endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected
+
+
+module smsync_w8_k2_c1_m8_g2__mb__entries__expected__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -5320,7 +5133,36 @@ module smsync_w8_k2_c1_m8_g2__mb__entries__expected__0(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__0
+endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__byp_data_q
+
+
+module smsync_w8_k2_c1_m8_g2__mb__entries__expected__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [2:0] read_address;
+    input wire  read_clock;
+    output reg  [20:0] read_data;
+    input wire  [2:0] write_address;
+    input wire  write_clock;
+    input wire  [20:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[20:0] mem[7:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // smsync_w8_k2_c1_m8_g2__mb__entries__expected__ram
 
 
 module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
@@ -5669,12 +5511,12 @@ module smsync_w8_k2_c1_m8_g2__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_c
         .q(entry_q__q),
         .clock(entry_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 count_q(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    smsync_w8_k2_c1_m8_g2__mb__entries__expected__0 tx_q(
+    smsync_w8_k2_c1_m8_g2__mb__entries__expected__byp_data_q tx_q(
         .d(tx_q__d),
         .q(tx_q__q),
         .clock(tx_q__clock)
@@ -5787,7 +5629,9 @@ module smsync_w8_k2_c1_m8_g2__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn,co
     reg  [22:0] tx_ext;
     reg  [22:0] amt_ext;
     reg  [22:0] tx_new;
-    reg  tx_neg;
+    reg  [22:0] tx_key;
+    reg  [22:0] tx_hi_key;
+    reg  [22:0] tx_lo_key;
     reg  [20:0] pend_new;
     reg  [20:0] exp_new;
     reg  count_bad;
@@ -5812,9 +5656,11 @@ module smsync_w8_k2_c1_m8_g2__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn,co
         if (tx_dn) begin
             tx_new = tx_ext - amt_ext;
         end
-        tx_neg = |(tx_new & sign_xb);
         amt_bad = |(amt & sign_tb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & amt_bad);
+        tx_key = tx_ext ^ sign_xb;
+        tx_hi_key = (max_tx - amt_ext) ^ sign_xb;
+        tx_lo_key = (amt_ext + neg_max_tx) ^ sign_xb;
+        tx_bad = (tx_up & (tx_key > tx_hi_key)) | (tx_dn & (tx_key < tx_lo_key)) | ((tx_up | tx_dn) & amt_bad);
         count_bad = (count == zero_count) | |(count & top_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;

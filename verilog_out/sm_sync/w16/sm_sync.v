@@ -5974,309 +5974,39 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
     reg  [31:0] parity__d;
     wire  [31:0] parity__q;
     reg  parity__clock;
-    reg  [20:0] pending__0__d;
-    wire  [20:0] pending__0__q;
-    reg  pending__0__clock;
-    reg  [20:0] pending__1__d;
-    wire  [20:0] pending__1__q;
-    reg  pending__1__clock;
-    reg  [20:0] pending__2__d;
-    wire  [20:0] pending__2__q;
-    reg  pending__2__clock;
-    reg  [20:0] pending__3__d;
-    wire  [20:0] pending__3__q;
-    reg  pending__3__clock;
-    reg  [20:0] pending__4__d;
-    wire  [20:0] pending__4__q;
-    reg  pending__4__clock;
-    reg  [20:0] pending__5__d;
-    wire  [20:0] pending__5__q;
-    reg  pending__5__clock;
-    reg  [20:0] pending__6__d;
-    wire  [20:0] pending__6__q;
-    reg  pending__6__clock;
-    reg  [20:0] pending__7__d;
-    wire  [20:0] pending__7__q;
-    reg  pending__7__clock;
-    reg  [20:0] pending__8__d;
-    wire  [20:0] pending__8__q;
-    reg  pending__8__clock;
-    reg  [20:0] pending__9__d;
-    wire  [20:0] pending__9__q;
-    reg  pending__9__clock;
-    reg  [20:0] pending__10__d;
-    wire  [20:0] pending__10__q;
-    reg  pending__10__clock;
-    reg  [20:0] pending__11__d;
-    wire  [20:0] pending__11__q;
-    reg  pending__11__clock;
-    reg  [20:0] pending__12__d;
-    wire  [20:0] pending__12__q;
-    reg  pending__12__clock;
-    reg  [20:0] pending__13__d;
-    wire  [20:0] pending__13__q;
-    reg  pending__13__clock;
-    reg  [20:0] pending__14__d;
-    wire  [20:0] pending__14__q;
-    reg  pending__14__clock;
-    reg  [20:0] pending__15__d;
-    wire  [20:0] pending__15__q;
-    reg  pending__15__clock;
-    reg  [20:0] pending__16__d;
-    wire  [20:0] pending__16__q;
-    reg  pending__16__clock;
-    reg  [20:0] pending__17__d;
-    wire  [20:0] pending__17__q;
-    reg  pending__17__clock;
-    reg  [20:0] pending__18__d;
-    wire  [20:0] pending__18__q;
-    reg  pending__18__clock;
-    reg  [20:0] pending__19__d;
-    wire  [20:0] pending__19__q;
-    reg  pending__19__clock;
-    reg  [20:0] pending__20__d;
-    wire  [20:0] pending__20__q;
-    reg  pending__20__clock;
-    reg  [20:0] pending__21__d;
-    wire  [20:0] pending__21__q;
-    reg  pending__21__clock;
-    reg  [20:0] pending__22__d;
-    wire  [20:0] pending__22__q;
-    reg  pending__22__clock;
-    reg  [20:0] pending__23__d;
-    wire  [20:0] pending__23__q;
-    reg  pending__23__clock;
-    reg  [20:0] pending__24__d;
-    wire  [20:0] pending__24__q;
-    reg  pending__24__clock;
-    reg  [20:0] pending__25__d;
-    wire  [20:0] pending__25__q;
-    reg  pending__25__clock;
-    reg  [20:0] pending__26__d;
-    wire  [20:0] pending__26__q;
-    reg  pending__26__clock;
-    reg  [20:0] pending__27__d;
-    wire  [20:0] pending__27__q;
-    reg  pending__27__clock;
-    reg  [20:0] pending__28__d;
-    wire  [20:0] pending__28__q;
-    reg  pending__28__clock;
-    reg  [20:0] pending__29__d;
-    wire  [20:0] pending__29__q;
-    reg  pending__29__clock;
-    reg  [20:0] pending__30__d;
-    wire  [20:0] pending__30__q;
-    reg  pending__30__clock;
-    reg  [20:0] pending__31__d;
-    wire  [20:0] pending__31__q;
-    reg  pending__31__clock;
-    reg  [20:0] expected__0__d;
-    wire  [20:0] expected__0__q;
-    reg  expected__0__clock;
-    reg  [20:0] expected__1__d;
-    wire  [20:0] expected__1__q;
-    reg  expected__1__clock;
-    reg  [20:0] expected__2__d;
-    wire  [20:0] expected__2__q;
-    reg  expected__2__clock;
-    reg  [20:0] expected__3__d;
-    wire  [20:0] expected__3__q;
-    reg  expected__3__clock;
-    reg  [20:0] expected__4__d;
-    wire  [20:0] expected__4__q;
-    reg  expected__4__clock;
-    reg  [20:0] expected__5__d;
-    wire  [20:0] expected__5__q;
-    reg  expected__5__clock;
-    reg  [20:0] expected__6__d;
-    wire  [20:0] expected__6__q;
-    reg  expected__6__clock;
-    reg  [20:0] expected__7__d;
-    wire  [20:0] expected__7__q;
-    reg  expected__7__clock;
-    reg  [20:0] expected__8__d;
-    wire  [20:0] expected__8__q;
-    reg  expected__8__clock;
-    reg  [20:0] expected__9__d;
-    wire  [20:0] expected__9__q;
-    reg  expected__9__clock;
-    reg  [20:0] expected__10__d;
-    wire  [20:0] expected__10__q;
-    reg  expected__10__clock;
-    reg  [20:0] expected__11__d;
-    wire  [20:0] expected__11__q;
-    reg  expected__11__clock;
-    reg  [20:0] expected__12__d;
-    wire  [20:0] expected__12__q;
-    reg  expected__12__clock;
-    reg  [20:0] expected__13__d;
-    wire  [20:0] expected__13__q;
-    reg  expected__13__clock;
-    reg  [20:0] expected__14__d;
-    wire  [20:0] expected__14__q;
-    reg  expected__14__clock;
-    reg  [20:0] expected__15__d;
-    wire  [20:0] expected__15__q;
-    reg  expected__15__clock;
-    reg  [20:0] expected__16__d;
-    wire  [20:0] expected__16__q;
-    reg  expected__16__clock;
-    reg  [20:0] expected__17__d;
-    wire  [20:0] expected__17__q;
-    reg  expected__17__clock;
-    reg  [20:0] expected__18__d;
-    wire  [20:0] expected__18__q;
-    reg  expected__18__clock;
-    reg  [20:0] expected__19__d;
-    wire  [20:0] expected__19__q;
-    reg  expected__19__clock;
-    reg  [20:0] expected__20__d;
-    wire  [20:0] expected__20__q;
-    reg  expected__20__clock;
-    reg  [20:0] expected__21__d;
-    wire  [20:0] expected__21__q;
-    reg  expected__21__clock;
-    reg  [20:0] expected__22__d;
-    wire  [20:0] expected__22__q;
-    reg  expected__22__clock;
-    reg  [20:0] expected__23__d;
-    wire  [20:0] expected__23__q;
-    reg  expected__23__clock;
-    reg  [20:0] expected__24__d;
-    wire  [20:0] expected__24__q;
-    reg  expected__24__clock;
-    reg  [20:0] expected__25__d;
-    wire  [20:0] expected__25__q;
-    reg  expected__25__clock;
-    reg  [20:0] expected__26__d;
-    wire  [20:0] expected__26__q;
-    reg  expected__26__clock;
-    reg  [20:0] expected__27__d;
-    wire  [20:0] expected__27__q;
-    reg  expected__27__clock;
-    reg  [20:0] expected__28__d;
-    wire  [20:0] expected__28__q;
-    reg  expected__28__clock;
-    reg  [20:0] expected__29__d;
-    wire  [20:0] expected__29__q;
-    reg  expected__29__clock;
-    reg  [20:0] expected__30__d;
-    wire  [20:0] expected__30__q;
-    reg  expected__30__clock;
-    reg  [20:0] expected__31__d;
-    wire  [20:0] expected__31__q;
-    reg  expected__31__clock;
-    reg  [20:0] tx__0__d;
-    wire  [20:0] tx__0__q;
-    reg  tx__0__clock;
-    reg  [20:0] tx__1__d;
-    wire  [20:0] tx__1__q;
-    reg  tx__1__clock;
-    reg  [20:0] tx__2__d;
-    wire  [20:0] tx__2__q;
-    reg  tx__2__clock;
-    reg  [20:0] tx__3__d;
-    wire  [20:0] tx__3__q;
-    reg  tx__3__clock;
-    reg  [20:0] tx__4__d;
-    wire  [20:0] tx__4__q;
-    reg  tx__4__clock;
-    reg  [20:0] tx__5__d;
-    wire  [20:0] tx__5__q;
-    reg  tx__5__clock;
-    reg  [20:0] tx__6__d;
-    wire  [20:0] tx__6__q;
-    reg  tx__6__clock;
-    reg  [20:0] tx__7__d;
-    wire  [20:0] tx__7__q;
-    reg  tx__7__clock;
-    reg  [20:0] tx__8__d;
-    wire  [20:0] tx__8__q;
-    reg  tx__8__clock;
-    reg  [20:0] tx__9__d;
-    wire  [20:0] tx__9__q;
-    reg  tx__9__clock;
-    reg  [20:0] tx__10__d;
-    wire  [20:0] tx__10__q;
-    reg  tx__10__clock;
-    reg  [20:0] tx__11__d;
-    wire  [20:0] tx__11__q;
-    reg  tx__11__clock;
-    reg  [20:0] tx__12__d;
-    wire  [20:0] tx__12__q;
-    reg  tx__12__clock;
-    reg  [20:0] tx__13__d;
-    wire  [20:0] tx__13__q;
-    reg  tx__13__clock;
-    reg  [20:0] tx__14__d;
-    wire  [20:0] tx__14__q;
-    reg  tx__14__clock;
-    reg  [20:0] tx__15__d;
-    wire  [20:0] tx__15__q;
-    reg  tx__15__clock;
-    reg  [20:0] tx__16__d;
-    wire  [20:0] tx__16__q;
-    reg  tx__16__clock;
-    reg  [20:0] tx__17__d;
-    wire  [20:0] tx__17__q;
-    reg  tx__17__clock;
-    reg  [20:0] tx__18__d;
-    wire  [20:0] tx__18__q;
-    reg  tx__18__clock;
-    reg  [20:0] tx__19__d;
-    wire  [20:0] tx__19__q;
-    reg  tx__19__clock;
-    reg  [20:0] tx__20__d;
-    wire  [20:0] tx__20__q;
-    reg  tx__20__clock;
-    reg  [20:0] tx__21__d;
-    wire  [20:0] tx__21__q;
-    reg  tx__21__clock;
-    reg  [20:0] tx__22__d;
-    wire  [20:0] tx__22__q;
-    reg  tx__22__clock;
-    reg  [20:0] tx__23__d;
-    wire  [20:0] tx__23__q;
-    reg  tx__23__clock;
-    reg  [20:0] tx__24__d;
-    wire  [20:0] tx__24__q;
-    reg  tx__24__clock;
-    reg  [20:0] tx__25__d;
-    wire  [20:0] tx__25__q;
-    reg  tx__25__clock;
-    reg  [20:0] tx__26__d;
-    wire  [20:0] tx__26__q;
-    reg  tx__26__clock;
-    reg  [20:0] tx__27__d;
-    wire  [20:0] tx__27__q;
-    reg  tx__27__clock;
-    reg  [20:0] tx__28__d;
-    wire  [20:0] tx__28__q;
-    reg  tx__28__clock;
-    reg  [20:0] tx__29__d;
-    wire  [20:0] tx__29__q;
-    reg  tx__29__clock;
-    reg  [20:0] tx__30__d;
-    wire  [20:0] tx__30__q;
-    reg  tx__30__clock;
-    reg  [20:0] tx__31__d;
-    wire  [20:0] tx__31__q;
-    reg  tx__31__clock;
+    reg  pending__clock;
+    reg  pending__reset;
+    reg  [4:0] pending__rd_addr;
+    reg  pending__wr_en;
+    reg  [4:0] pending__wr_addr;
+    reg  [20:0] pending__wr_data;
+    wire  [20:0] pending__ram_data;
+    wire  [20:0] pending__byp_data;
+    wire  pending__fwd;
+    reg  expected__clock;
+    reg  expected__reset;
+    reg  [4:0] expected__rd_addr;
+    reg  expected__wr_en;
+    reg  [4:0] expected__wr_addr;
+    reg  [20:0] expected__wr_data;
+    wire  [20:0] expected__ram_data;
+    wire  [20:0] expected__byp_data;
+    wire  expected__fwd;
+    reg  tx__clock;
+    reg  tx__reset;
+    reg  [4:0] tx__rd_addr;
+    reg  tx__wr_en;
+    reg  [4:0] tx__wr_addr;
+    reg  [20:0] tx__wr_data;
+    wire  [20:0] tx__ram_data;
+    wire  [20:0] tx__byp_data;
+    wire  tx__fwd;
     reg  r_valid__d;
     wire  r_valid__q;
     reg  r_valid__clock;
     reg  r_parity__d;
     wire  r_parity__q;
     reg  r_parity__clock;
-    reg  [20:0] r_pending__d;
-    wire  [20:0] r_pending__q;
-    reg  r_pending__clock;
-    reg  [20:0] r_expected__d;
-    wire  [20:0] r_expected__q;
-    reg  r_expected__clock;
-    reg  [20:0] r_tx__d;
-    wire  [20:0] r_tx__q;
-    reg  r_tx__clock;
     
     // Sub module instances
     smsync_w16_k4_c4_m32_g4__mb__entries__parity valid(
@@ -6289,485 +6019,38 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
         .q(parity__q),
         .clock(parity__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__0(
-        .d(pending__0__d),
-        .q(pending__0__q),
-        .clock(pending__0__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__1(
-        .d(pending__1__d),
-        .q(pending__1__q),
-        .clock(pending__1__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__2(
-        .d(pending__2__d),
-        .q(pending__2__q),
-        .clock(pending__2__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__3(
-        .d(pending__3__d),
-        .q(pending__3__q),
-        .clock(pending__3__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__4(
-        .d(pending__4__d),
-        .q(pending__4__q),
-        .clock(pending__4__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__5(
-        .d(pending__5__d),
-        .q(pending__5__q),
-        .clock(pending__5__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__6(
-        .d(pending__6__d),
-        .q(pending__6__q),
-        .clock(pending__6__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__7(
-        .d(pending__7__d),
-        .q(pending__7__q),
-        .clock(pending__7__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__8(
-        .d(pending__8__d),
-        .q(pending__8__q),
-        .clock(pending__8__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__9(
-        .d(pending__9__d),
-        .q(pending__9__q),
-        .clock(pending__9__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__10(
-        .d(pending__10__d),
-        .q(pending__10__q),
-        .clock(pending__10__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__11(
-        .d(pending__11__d),
-        .q(pending__11__q),
-        .clock(pending__11__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__12(
-        .d(pending__12__d),
-        .q(pending__12__q),
-        .clock(pending__12__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__13(
-        .d(pending__13__d),
-        .q(pending__13__q),
-        .clock(pending__13__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__14(
-        .d(pending__14__d),
-        .q(pending__14__q),
-        .clock(pending__14__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__15(
-        .d(pending__15__d),
-        .q(pending__15__q),
-        .clock(pending__15__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__16(
-        .d(pending__16__d),
-        .q(pending__16__q),
-        .clock(pending__16__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__17(
-        .d(pending__17__d),
-        .q(pending__17__q),
-        .clock(pending__17__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__18(
-        .d(pending__18__d),
-        .q(pending__18__q),
-        .clock(pending__18__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__19(
-        .d(pending__19__d),
-        .q(pending__19__q),
-        .clock(pending__19__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__20(
-        .d(pending__20__d),
-        .q(pending__20__q),
-        .clock(pending__20__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__21(
-        .d(pending__21__d),
-        .q(pending__21__q),
-        .clock(pending__21__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__22(
-        .d(pending__22__d),
-        .q(pending__22__q),
-        .clock(pending__22__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__23(
-        .d(pending__23__d),
-        .q(pending__23__q),
-        .clock(pending__23__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__24(
-        .d(pending__24__d),
-        .q(pending__24__q),
-        .clock(pending__24__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__25(
-        .d(pending__25__d),
-        .q(pending__25__q),
-        .clock(pending__25__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__26(
-        .d(pending__26__d),
-        .q(pending__26__q),
-        .clock(pending__26__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__27(
-        .d(pending__27__d),
-        .q(pending__27__q),
-        .clock(pending__27__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__28(
-        .d(pending__28__d),
-        .q(pending__28__q),
-        .clock(pending__28__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__29(
-        .d(pending__29__d),
-        .q(pending__29__q),
-        .clock(pending__29__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__30(
-        .d(pending__30__d),
-        .q(pending__30__q),
-        .clock(pending__30__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 pending__31(
-        .d(pending__31__d),
-        .q(pending__31__q),
-        .clock(pending__31__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__0(
-        .d(expected__0__d),
-        .q(expected__0__q),
-        .clock(expected__0__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__1(
-        .d(expected__1__d),
-        .q(expected__1__q),
-        .clock(expected__1__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__2(
-        .d(expected__2__d),
-        .q(expected__2__q),
-        .clock(expected__2__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__3(
-        .d(expected__3__d),
-        .q(expected__3__q),
-        .clock(expected__3__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__4(
-        .d(expected__4__d),
-        .q(expected__4__q),
-        .clock(expected__4__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__5(
-        .d(expected__5__d),
-        .q(expected__5__q),
-        .clock(expected__5__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__6(
-        .d(expected__6__d),
-        .q(expected__6__q),
-        .clock(expected__6__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__7(
-        .d(expected__7__d),
-        .q(expected__7__q),
-        .clock(expected__7__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__8(
-        .d(expected__8__d),
-        .q(expected__8__q),
-        .clock(expected__8__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__9(
-        .d(expected__9__d),
-        .q(expected__9__q),
-        .clock(expected__9__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__10(
-        .d(expected__10__d),
-        .q(expected__10__q),
-        .clock(expected__10__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__11(
-        .d(expected__11__d),
-        .q(expected__11__q),
-        .clock(expected__11__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__12(
-        .d(expected__12__d),
-        .q(expected__12__q),
-        .clock(expected__12__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__13(
-        .d(expected__13__d),
-        .q(expected__13__q),
-        .clock(expected__13__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__14(
-        .d(expected__14__d),
-        .q(expected__14__q),
-        .clock(expected__14__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__15(
-        .d(expected__15__d),
-        .q(expected__15__q),
-        .clock(expected__15__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__16(
-        .d(expected__16__d),
-        .q(expected__16__q),
-        .clock(expected__16__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__17(
-        .d(expected__17__d),
-        .q(expected__17__q),
-        .clock(expected__17__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__18(
-        .d(expected__18__d),
-        .q(expected__18__q),
-        .clock(expected__18__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__19(
-        .d(expected__19__d),
-        .q(expected__19__q),
-        .clock(expected__19__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__20(
-        .d(expected__20__d),
-        .q(expected__20__q),
-        .clock(expected__20__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__21(
-        .d(expected__21__d),
-        .q(expected__21__q),
-        .clock(expected__21__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__22(
-        .d(expected__22__d),
-        .q(expected__22__q),
-        .clock(expected__22__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__23(
-        .d(expected__23__d),
-        .q(expected__23__q),
-        .clock(expected__23__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__24(
-        .d(expected__24__d),
-        .q(expected__24__q),
-        .clock(expected__24__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__25(
-        .d(expected__25__d),
-        .q(expected__25__q),
-        .clock(expected__25__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__26(
-        .d(expected__26__d),
-        .q(expected__26__q),
-        .clock(expected__26__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__27(
-        .d(expected__27__d),
-        .q(expected__27__q),
-        .clock(expected__27__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__28(
-        .d(expected__28__d),
-        .q(expected__28__q),
-        .clock(expected__28__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__29(
-        .d(expected__29__d),
-        .q(expected__29__q),
-        .clock(expected__29__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__30(
-        .d(expected__30__d),
-        .q(expected__30__q),
-        .clock(expected__30__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 expected__31(
-        .d(expected__31__d),
-        .q(expected__31__q),
-        .clock(expected__31__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__0(
-        .d(tx__0__d),
-        .q(tx__0__q),
-        .clock(tx__0__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__1(
-        .d(tx__1__d),
-        .q(tx__1__q),
-        .clock(tx__1__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__2(
-        .d(tx__2__d),
-        .q(tx__2__q),
-        .clock(tx__2__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__3(
-        .d(tx__3__d),
-        .q(tx__3__q),
-        .clock(tx__3__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__4(
-        .d(tx__4__d),
-        .q(tx__4__q),
-        .clock(tx__4__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__5(
-        .d(tx__5__d),
-        .q(tx__5__q),
-        .clock(tx__5__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__6(
-        .d(tx__6__d),
-        .q(tx__6__q),
-        .clock(tx__6__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__7(
-        .d(tx__7__d),
-        .q(tx__7__q),
-        .clock(tx__7__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__8(
-        .d(tx__8__d),
-        .q(tx__8__q),
-        .clock(tx__8__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__9(
-        .d(tx__9__d),
-        .q(tx__9__q),
-        .clock(tx__9__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__10(
-        .d(tx__10__d),
-        .q(tx__10__q),
-        .clock(tx__10__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__11(
-        .d(tx__11__d),
-        .q(tx__11__q),
-        .clock(tx__11__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__12(
-        .d(tx__12__d),
-        .q(tx__12__q),
-        .clock(tx__12__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__13(
-        .d(tx__13__d),
-        .q(tx__13__q),
-        .clock(tx__13__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__14(
-        .d(tx__14__d),
-        .q(tx__14__q),
-        .clock(tx__14__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__15(
-        .d(tx__15__d),
-        .q(tx__15__q),
-        .clock(tx__15__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__16(
-        .d(tx__16__d),
-        .q(tx__16__q),
-        .clock(tx__16__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__17(
-        .d(tx__17__d),
-        .q(tx__17__q),
-        .clock(tx__17__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__18(
-        .d(tx__18__d),
-        .q(tx__18__q),
-        .clock(tx__18__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__19(
-        .d(tx__19__d),
-        .q(tx__19__q),
-        .clock(tx__19__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__20(
-        .d(tx__20__d),
-        .q(tx__20__q),
-        .clock(tx__20__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__21(
-        .d(tx__21__d),
-        .q(tx__21__q),
-        .clock(tx__21__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__22(
-        .d(tx__22__d),
-        .q(tx__22__q),
-        .clock(tx__22__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__23(
-        .d(tx__23__d),
-        .q(tx__23__q),
-        .clock(tx__23__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__24(
-        .d(tx__24__d),
-        .q(tx__24__q),
-        .clock(tx__24__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__25(
-        .d(tx__25__d),
-        .q(tx__25__q),
-        .clock(tx__25__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__26(
-        .d(tx__26__d),
-        .q(tx__26__q),
-        .clock(tx__26__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__27(
-        .d(tx__27__d),
-        .q(tx__27__q),
-        .clock(tx__27__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__28(
-        .d(tx__28__d),
-        .q(tx__28__q),
-        .clock(tx__28__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__29(
-        .d(tx__29__d),
-        .q(tx__29__q),
-        .clock(tx__29__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__30(
-        .d(tx__30__d),
-        .q(tx__30__q),
-        .clock(tx__30__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx__31(
-        .d(tx__31__d),
-        .q(tx__31__q),
-        .clock(tx__31__clock)
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected pending(
+        .clock(pending__clock),
+        .reset(pending__reset),
+        .rd_addr(pending__rd_addr),
+        .wr_en(pending__wr_en),
+        .wr_addr(pending__wr_addr),
+        .wr_data(pending__wr_data),
+        .ram_data(pending__ram_data),
+        .byp_data(pending__byp_data),
+        .fwd(pending__fwd)
+    );
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected expected(
+        .clock(expected__clock),
+        .reset(expected__reset),
+        .rd_addr(expected__rd_addr),
+        .wr_en(expected__wr_en),
+        .wr_addr(expected__wr_addr),
+        .wr_data(expected__wr_data),
+        .ram_data(expected__ram_data),
+        .byp_data(expected__byp_data),
+        .fwd(expected__fwd)
+    );
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected tx(
+        .clock(tx__clock),
+        .reset(tx__reset),
+        .rd_addr(tx__rd_addr),
+        .wr_en(tx__wr_en),
+        .wr_addr(tx__wr_addr),
+        .wr_data(tx__wr_data),
+        .ram_data(tx__ram_data),
+        .byp_data(tx__byp_data),
+        .fwd(tx__fwd)
     );
     smsync_w16_k4_c4_m32_g4__ag__warps__0__any r_valid(
         .d(r_valid__d),
@@ -6779,21 +6062,6 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
         .q(r_parity__q),
         .clock(r_parity__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 r_pending(
-        .d(r_pending__d),
-        .q(r_pending__q),
-        .clock(r_pending__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 r_expected(
-        .d(r_expected__d),
-        .q(r_expected__q),
-        .clock(r_expected__clock)
-    );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 r_tx(
-        .d(r_tx__d),
-        .q(r_tx__q),
-        .clock(r_tx__clock)
-    );
     
     // Update code
     always @(*) begin
@@ -6801,547 +6069,50 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
         parity__clock = clock;
         r_valid__clock = clock;
         r_parity__clock = clock;
-        r_pending__clock = clock;
-        r_expected__clock = clock;
-        r_tx__clock = clock;
         valid__d = valid__q;
         parity__d = parity__q;
         r_valid__d = r_valid__q;
         r_parity__d = r_parity__q;
-        r_pending__d = r_pending__q;
-        r_expected__d = r_expected__q;
-        r_tx__d = r_tx__q;
-        pending__0__clock = clock;
-        expected__0__clock = clock;
-        tx__0__clock = clock;
-        pending__1__clock = clock;
-        expected__1__clock = clock;
-        tx__1__clock = clock;
-        pending__2__clock = clock;
-        expected__2__clock = clock;
-        tx__2__clock = clock;
-        pending__3__clock = clock;
-        expected__3__clock = clock;
-        tx__3__clock = clock;
-        pending__4__clock = clock;
-        expected__4__clock = clock;
-        tx__4__clock = clock;
-        pending__5__clock = clock;
-        expected__5__clock = clock;
-        tx__5__clock = clock;
-        pending__6__clock = clock;
-        expected__6__clock = clock;
-        tx__6__clock = clock;
-        pending__7__clock = clock;
-        expected__7__clock = clock;
-        tx__7__clock = clock;
-        pending__8__clock = clock;
-        expected__8__clock = clock;
-        tx__8__clock = clock;
-        pending__9__clock = clock;
-        expected__9__clock = clock;
-        tx__9__clock = clock;
-        pending__10__clock = clock;
-        expected__10__clock = clock;
-        tx__10__clock = clock;
-        pending__11__clock = clock;
-        expected__11__clock = clock;
-        tx__11__clock = clock;
-        pending__12__clock = clock;
-        expected__12__clock = clock;
-        tx__12__clock = clock;
-        pending__13__clock = clock;
-        expected__13__clock = clock;
-        tx__13__clock = clock;
-        pending__14__clock = clock;
-        expected__14__clock = clock;
-        tx__14__clock = clock;
-        pending__15__clock = clock;
-        expected__15__clock = clock;
-        tx__15__clock = clock;
-        pending__16__clock = clock;
-        expected__16__clock = clock;
-        tx__16__clock = clock;
-        pending__17__clock = clock;
-        expected__17__clock = clock;
-        tx__17__clock = clock;
-        pending__18__clock = clock;
-        expected__18__clock = clock;
-        tx__18__clock = clock;
-        pending__19__clock = clock;
-        expected__19__clock = clock;
-        tx__19__clock = clock;
-        pending__20__clock = clock;
-        expected__20__clock = clock;
-        tx__20__clock = clock;
-        pending__21__clock = clock;
-        expected__21__clock = clock;
-        tx__21__clock = clock;
-        pending__22__clock = clock;
-        expected__22__clock = clock;
-        tx__22__clock = clock;
-        pending__23__clock = clock;
-        expected__23__clock = clock;
-        tx__23__clock = clock;
-        pending__24__clock = clock;
-        expected__24__clock = clock;
-        tx__24__clock = clock;
-        pending__25__clock = clock;
-        expected__25__clock = clock;
-        tx__25__clock = clock;
-        pending__26__clock = clock;
-        expected__26__clock = clock;
-        tx__26__clock = clock;
-        pending__27__clock = clock;
-        expected__27__clock = clock;
-        tx__27__clock = clock;
-        pending__28__clock = clock;
-        expected__28__clock = clock;
-        tx__28__clock = clock;
-        pending__29__clock = clock;
-        expected__29__clock = clock;
-        tx__29__clock = clock;
-        pending__30__clock = clock;
-        expected__30__clock = clock;
-        tx__30__clock = clock;
-        pending__31__clock = clock;
-        expected__31__clock = clock;
-        tx__31__clock = clock;
+        pending__clock = clock;
+        expected__clock = clock;
+        tx__clock = clock;
+        pending__reset = reset;
+        pending__rd_addr = acc_entry;
+        pending__wr_en = 1'b1;
+        pending__wr_addr = rd_entry;
+        pending__wr_data = n_pending;
+        expected__reset = reset;
+        expected__rd_addr = acc_entry;
+        expected__wr_en = 1'b1;
+        expected__wr_addr = rd_entry;
+        expected__wr_data = n_expected;
+        tx__reset = reset;
+        tx__rd_addr = acc_entry;
+        tx__wr_en = 1'b1;
+        tx__wr_addr = rd_entry;
+        tx__wr_data = n_tx;
         e_valid = r_valid__q;
         e_parity = r_parity__q;
-        e_pending = r_pending__q;
-        e_expected = r_expected__q;
-        e_tx = r_tx__q;
+        e_pending = pending__ram_data;
+        if (pending__fwd) begin
+            e_pending = pending__byp_data;
+        end
+        e_expected = expected__ram_data;
+        if (expected__fwd) begin
+            e_expected = expected__byp_data;
+        end
+        e_tx = tx__ram_data;
+        if (tx__fwd) begin
+            e_tx = tx__byp_data;
+        end
         r_valid__d = valid__q[acc_entry];
         r_parity__d = parity__q[acc_entry];
-        r_pending__d = 32'h0;
-        r_expected__d = 32'h0;
-        r_tx__d = 32'h0;
-        if (acc_entry == 0) begin
-            r_pending__d = pending__0__q;
-            r_expected__d = expected__0__q;
-            r_tx__d = tx__0__q;
-        end
-        if (acc_entry == 1) begin
-            r_pending__d = pending__1__q;
-            r_expected__d = expected__1__q;
-            r_tx__d = tx__1__q;
-        end
-        if (acc_entry == 2) begin
-            r_pending__d = pending__2__q;
-            r_expected__d = expected__2__q;
-            r_tx__d = tx__2__q;
-        end
-        if (acc_entry == 3) begin
-            r_pending__d = pending__3__q;
-            r_expected__d = expected__3__q;
-            r_tx__d = tx__3__q;
-        end
-        if (acc_entry == 4) begin
-            r_pending__d = pending__4__q;
-            r_expected__d = expected__4__q;
-            r_tx__d = tx__4__q;
-        end
-        if (acc_entry == 5) begin
-            r_pending__d = pending__5__q;
-            r_expected__d = expected__5__q;
-            r_tx__d = tx__5__q;
-        end
-        if (acc_entry == 6) begin
-            r_pending__d = pending__6__q;
-            r_expected__d = expected__6__q;
-            r_tx__d = tx__6__q;
-        end
-        if (acc_entry == 7) begin
-            r_pending__d = pending__7__q;
-            r_expected__d = expected__7__q;
-            r_tx__d = tx__7__q;
-        end
-        if (acc_entry == 8) begin
-            r_pending__d = pending__8__q;
-            r_expected__d = expected__8__q;
-            r_tx__d = tx__8__q;
-        end
-        if (acc_entry == 9) begin
-            r_pending__d = pending__9__q;
-            r_expected__d = expected__9__q;
-            r_tx__d = tx__9__q;
-        end
-        if (acc_entry == 10) begin
-            r_pending__d = pending__10__q;
-            r_expected__d = expected__10__q;
-            r_tx__d = tx__10__q;
-        end
-        if (acc_entry == 11) begin
-            r_pending__d = pending__11__q;
-            r_expected__d = expected__11__q;
-            r_tx__d = tx__11__q;
-        end
-        if (acc_entry == 12) begin
-            r_pending__d = pending__12__q;
-            r_expected__d = expected__12__q;
-            r_tx__d = tx__12__q;
-        end
-        if (acc_entry == 13) begin
-            r_pending__d = pending__13__q;
-            r_expected__d = expected__13__q;
-            r_tx__d = tx__13__q;
-        end
-        if (acc_entry == 14) begin
-            r_pending__d = pending__14__q;
-            r_expected__d = expected__14__q;
-            r_tx__d = tx__14__q;
-        end
-        if (acc_entry == 15) begin
-            r_pending__d = pending__15__q;
-            r_expected__d = expected__15__q;
-            r_tx__d = tx__15__q;
-        end
-        if (acc_entry == 16) begin
-            r_pending__d = pending__16__q;
-            r_expected__d = expected__16__q;
-            r_tx__d = tx__16__q;
-        end
-        if (acc_entry == 17) begin
-            r_pending__d = pending__17__q;
-            r_expected__d = expected__17__q;
-            r_tx__d = tx__17__q;
-        end
-        if (acc_entry == 18) begin
-            r_pending__d = pending__18__q;
-            r_expected__d = expected__18__q;
-            r_tx__d = tx__18__q;
-        end
-        if (acc_entry == 19) begin
-            r_pending__d = pending__19__q;
-            r_expected__d = expected__19__q;
-            r_tx__d = tx__19__q;
-        end
-        if (acc_entry == 20) begin
-            r_pending__d = pending__20__q;
-            r_expected__d = expected__20__q;
-            r_tx__d = tx__20__q;
-        end
-        if (acc_entry == 21) begin
-            r_pending__d = pending__21__q;
-            r_expected__d = expected__21__q;
-            r_tx__d = tx__21__q;
-        end
-        if (acc_entry == 22) begin
-            r_pending__d = pending__22__q;
-            r_expected__d = expected__22__q;
-            r_tx__d = tx__22__q;
-        end
-        if (acc_entry == 23) begin
-            r_pending__d = pending__23__q;
-            r_expected__d = expected__23__q;
-            r_tx__d = tx__23__q;
-        end
-        if (acc_entry == 24) begin
-            r_pending__d = pending__24__q;
-            r_expected__d = expected__24__q;
-            r_tx__d = tx__24__q;
-        end
-        if (acc_entry == 25) begin
-            r_pending__d = pending__25__q;
-            r_expected__d = expected__25__q;
-            r_tx__d = tx__25__q;
-        end
-        if (acc_entry == 26) begin
-            r_pending__d = pending__26__q;
-            r_expected__d = expected__26__q;
-            r_tx__d = tx__26__q;
-        end
-        if (acc_entry == 27) begin
-            r_pending__d = pending__27__q;
-            r_expected__d = expected__27__q;
-            r_tx__d = tx__27__q;
-        end
-        if (acc_entry == 28) begin
-            r_pending__d = pending__28__q;
-            r_expected__d = expected__28__q;
-            r_tx__d = tx__28__q;
-        end
-        if (acc_entry == 29) begin
-            r_pending__d = pending__29__q;
-            r_expected__d = expected__29__q;
-            r_tx__d = tx__29__q;
-        end
-        if (acc_entry == 30) begin
-            r_pending__d = pending__30__q;
-            r_expected__d = expected__30__q;
-            r_tx__d = tx__30__q;
-        end
-        if (acc_entry == 31) begin
-            r_pending__d = pending__31__q;
-            r_expected__d = expected__31__q;
-            r_tx__d = tx__31__q;
-        end
         if (acc_entry == rd_entry) begin
             r_valid__d = n_valid;
             r_parity__d = n_parity;
-            r_pending__d = n_pending;
-            r_expected__d = n_expected;
-            r_tx__d = n_tx;
         end
         valid__d = (valid__q & ~(1 << (rd_entry)) | ((n_valid) << (rd_entry)));
         parity__d = (parity__q & ~(1 << (rd_entry)) | ((n_parity) << (rd_entry)));
-        pending__0__d = pending__0__q;
-        expected__0__d = expected__0__q;
-        tx__0__d = tx__0__q;
-        if (rd_entry == 0) begin
-            pending__0__d = n_pending;
-            expected__0__d = n_expected;
-            tx__0__d = n_tx;
-        end
-        pending__1__d = pending__1__q;
-        expected__1__d = expected__1__q;
-        tx__1__d = tx__1__q;
-        if (rd_entry == 1) begin
-            pending__1__d = n_pending;
-            expected__1__d = n_expected;
-            tx__1__d = n_tx;
-        end
-        pending__2__d = pending__2__q;
-        expected__2__d = expected__2__q;
-        tx__2__d = tx__2__q;
-        if (rd_entry == 2) begin
-            pending__2__d = n_pending;
-            expected__2__d = n_expected;
-            tx__2__d = n_tx;
-        end
-        pending__3__d = pending__3__q;
-        expected__3__d = expected__3__q;
-        tx__3__d = tx__3__q;
-        if (rd_entry == 3) begin
-            pending__3__d = n_pending;
-            expected__3__d = n_expected;
-            tx__3__d = n_tx;
-        end
-        pending__4__d = pending__4__q;
-        expected__4__d = expected__4__q;
-        tx__4__d = tx__4__q;
-        if (rd_entry == 4) begin
-            pending__4__d = n_pending;
-            expected__4__d = n_expected;
-            tx__4__d = n_tx;
-        end
-        pending__5__d = pending__5__q;
-        expected__5__d = expected__5__q;
-        tx__5__d = tx__5__q;
-        if (rd_entry == 5) begin
-            pending__5__d = n_pending;
-            expected__5__d = n_expected;
-            tx__5__d = n_tx;
-        end
-        pending__6__d = pending__6__q;
-        expected__6__d = expected__6__q;
-        tx__6__d = tx__6__q;
-        if (rd_entry == 6) begin
-            pending__6__d = n_pending;
-            expected__6__d = n_expected;
-            tx__6__d = n_tx;
-        end
-        pending__7__d = pending__7__q;
-        expected__7__d = expected__7__q;
-        tx__7__d = tx__7__q;
-        if (rd_entry == 7) begin
-            pending__7__d = n_pending;
-            expected__7__d = n_expected;
-            tx__7__d = n_tx;
-        end
-        pending__8__d = pending__8__q;
-        expected__8__d = expected__8__q;
-        tx__8__d = tx__8__q;
-        if (rd_entry == 8) begin
-            pending__8__d = n_pending;
-            expected__8__d = n_expected;
-            tx__8__d = n_tx;
-        end
-        pending__9__d = pending__9__q;
-        expected__9__d = expected__9__q;
-        tx__9__d = tx__9__q;
-        if (rd_entry == 9) begin
-            pending__9__d = n_pending;
-            expected__9__d = n_expected;
-            tx__9__d = n_tx;
-        end
-        pending__10__d = pending__10__q;
-        expected__10__d = expected__10__q;
-        tx__10__d = tx__10__q;
-        if (rd_entry == 10) begin
-            pending__10__d = n_pending;
-            expected__10__d = n_expected;
-            tx__10__d = n_tx;
-        end
-        pending__11__d = pending__11__q;
-        expected__11__d = expected__11__q;
-        tx__11__d = tx__11__q;
-        if (rd_entry == 11) begin
-            pending__11__d = n_pending;
-            expected__11__d = n_expected;
-            tx__11__d = n_tx;
-        end
-        pending__12__d = pending__12__q;
-        expected__12__d = expected__12__q;
-        tx__12__d = tx__12__q;
-        if (rd_entry == 12) begin
-            pending__12__d = n_pending;
-            expected__12__d = n_expected;
-            tx__12__d = n_tx;
-        end
-        pending__13__d = pending__13__q;
-        expected__13__d = expected__13__q;
-        tx__13__d = tx__13__q;
-        if (rd_entry == 13) begin
-            pending__13__d = n_pending;
-            expected__13__d = n_expected;
-            tx__13__d = n_tx;
-        end
-        pending__14__d = pending__14__q;
-        expected__14__d = expected__14__q;
-        tx__14__d = tx__14__q;
-        if (rd_entry == 14) begin
-            pending__14__d = n_pending;
-            expected__14__d = n_expected;
-            tx__14__d = n_tx;
-        end
-        pending__15__d = pending__15__q;
-        expected__15__d = expected__15__q;
-        tx__15__d = tx__15__q;
-        if (rd_entry == 15) begin
-            pending__15__d = n_pending;
-            expected__15__d = n_expected;
-            tx__15__d = n_tx;
-        end
-        pending__16__d = pending__16__q;
-        expected__16__d = expected__16__q;
-        tx__16__d = tx__16__q;
-        if (rd_entry == 16) begin
-            pending__16__d = n_pending;
-            expected__16__d = n_expected;
-            tx__16__d = n_tx;
-        end
-        pending__17__d = pending__17__q;
-        expected__17__d = expected__17__q;
-        tx__17__d = tx__17__q;
-        if (rd_entry == 17) begin
-            pending__17__d = n_pending;
-            expected__17__d = n_expected;
-            tx__17__d = n_tx;
-        end
-        pending__18__d = pending__18__q;
-        expected__18__d = expected__18__q;
-        tx__18__d = tx__18__q;
-        if (rd_entry == 18) begin
-            pending__18__d = n_pending;
-            expected__18__d = n_expected;
-            tx__18__d = n_tx;
-        end
-        pending__19__d = pending__19__q;
-        expected__19__d = expected__19__q;
-        tx__19__d = tx__19__q;
-        if (rd_entry == 19) begin
-            pending__19__d = n_pending;
-            expected__19__d = n_expected;
-            tx__19__d = n_tx;
-        end
-        pending__20__d = pending__20__q;
-        expected__20__d = expected__20__q;
-        tx__20__d = tx__20__q;
-        if (rd_entry == 20) begin
-            pending__20__d = n_pending;
-            expected__20__d = n_expected;
-            tx__20__d = n_tx;
-        end
-        pending__21__d = pending__21__q;
-        expected__21__d = expected__21__q;
-        tx__21__d = tx__21__q;
-        if (rd_entry == 21) begin
-            pending__21__d = n_pending;
-            expected__21__d = n_expected;
-            tx__21__d = n_tx;
-        end
-        pending__22__d = pending__22__q;
-        expected__22__d = expected__22__q;
-        tx__22__d = tx__22__q;
-        if (rd_entry == 22) begin
-            pending__22__d = n_pending;
-            expected__22__d = n_expected;
-            tx__22__d = n_tx;
-        end
-        pending__23__d = pending__23__q;
-        expected__23__d = expected__23__q;
-        tx__23__d = tx__23__q;
-        if (rd_entry == 23) begin
-            pending__23__d = n_pending;
-            expected__23__d = n_expected;
-            tx__23__d = n_tx;
-        end
-        pending__24__d = pending__24__q;
-        expected__24__d = expected__24__q;
-        tx__24__d = tx__24__q;
-        if (rd_entry == 24) begin
-            pending__24__d = n_pending;
-            expected__24__d = n_expected;
-            tx__24__d = n_tx;
-        end
-        pending__25__d = pending__25__q;
-        expected__25__d = expected__25__q;
-        tx__25__d = tx__25__q;
-        if (rd_entry == 25) begin
-            pending__25__d = n_pending;
-            expected__25__d = n_expected;
-            tx__25__d = n_tx;
-        end
-        pending__26__d = pending__26__q;
-        expected__26__d = expected__26__q;
-        tx__26__d = tx__26__q;
-        if (rd_entry == 26) begin
-            pending__26__d = n_pending;
-            expected__26__d = n_expected;
-            tx__26__d = n_tx;
-        end
-        pending__27__d = pending__27__q;
-        expected__27__d = expected__27__q;
-        tx__27__d = tx__27__q;
-        if (rd_entry == 27) begin
-            pending__27__d = n_pending;
-            expected__27__d = n_expected;
-            tx__27__d = n_tx;
-        end
-        pending__28__d = pending__28__q;
-        expected__28__d = expected__28__q;
-        tx__28__d = tx__28__q;
-        if (rd_entry == 28) begin
-            pending__28__d = n_pending;
-            expected__28__d = n_expected;
-            tx__28__d = n_tx;
-        end
-        pending__29__d = pending__29__q;
-        expected__29__d = expected__29__q;
-        tx__29__d = tx__29__q;
-        if (rd_entry == 29) begin
-            pending__29__d = n_pending;
-            expected__29__d = n_expected;
-            tx__29__d = n_tx;
-        end
-        pending__30__d = pending__30__q;
-        expected__30__d = expected__30__q;
-        tx__30__d = tx__30__q;
-        if (rd_entry == 30) begin
-            pending__30__d = n_pending;
-            expected__30__d = n_expected;
-            tx__30__d = n_tx;
-        end
-        pending__31__d = pending__31__q;
-        expected__31__d = expected__31__q;
-        tx__31__d = tx__31__q;
-        if (rd_entry == 31) begin
-            pending__31__d = n_pending;
-            expected__31__d = n_expected;
-            tx__31__d = n_tx;
-        end
         if (reset) begin
             valid__d = 32'h0;
             parity__d = 32'h0;
@@ -7353,7 +6124,89 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
 endmodule // smsync_w16_k4_c4_m32_g4__mb__entries
 
 
-module smsync_w16_k4_c4_m32_g4__mb__entries__expected__0(d,q,clock);
+module smsync_w16_k4_c4_m32_g4__mb__entries__expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [4:0] rd_addr;
+    input wire  wr_en;
+    input wire  [4:0] wr_addr;
+    input wire  [20:0] wr_data;
+    output reg  [20:0] ram_data;
+    output reg  [20:0] byp_data;
+    output reg  fwd;
+    
+    // Stub signals
+    reg  [4:0] ram__read_address;
+    reg  ram__read_clock;
+    wire  [20:0] ram__read_data;
+    reg  [4:0] ram__write_address;
+    reg  ram__write_clock;
+    reg  [20:0] ram__write_data;
+    reg  ram__write_enable;
+    reg  byp_valid_q__d;
+    wire  byp_valid_q__q;
+    reg  byp_valid_q__clock;
+    reg  hit_q__d;
+    wire  hit_q__q;
+    reg  hit_q__clock;
+    reg  [20:0] byp_data_q__d;
+    wire  [20:0] byp_data_q__q;
+    reg  byp_data_q__clock;
+    
+    // Sub module instances
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__ram ram(
+        .read_address(ram__read_address),
+        .read_clock(ram__read_clock),
+        .read_data(ram__read_data),
+        .write_address(ram__write_address),
+        .write_clock(ram__write_clock),
+        .write_data(ram__write_data),
+        .write_enable(ram__write_enable)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any byp_valid_q(
+        .d(byp_valid_q__d),
+        .q(byp_valid_q__q),
+        .clock(byp_valid_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any hit_q(
+        .d(hit_q__d),
+        .q(hit_q__q),
+        .clock(hit_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q byp_data_q(
+        .d(byp_data_q__d),
+        .q(byp_data_q__q),
+        .clock(byp_data_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        byp_valid_q__clock = clock;
+        hit_q__clock = clock;
+        byp_data_q__clock = clock;
+        byp_valid_q__d = byp_valid_q__q;
+        hit_q__d = hit_q__q;
+        byp_data_q__d = byp_data_q__q;
+        ram__read_clock = clock;
+        ram__write_clock = clock;
+        ram__read_address = rd_addr;
+        ram__write_address = wr_addr;
+        ram__write_data = wr_data;
+        ram__write_enable = wr_en;
+        byp_valid_q__d = wr_en & ~reset;
+        byp_data_q__d = wr_data;
+        hit_q__d = wr_addr == rd_addr;
+        ram_data = ram__read_data;
+        byp_data = byp_data_q__q;
+        fwd = byp_valid_q__q & hit_q__q;
+    end
+    
+endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__expected
+
+
+module smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -7369,7 +6222,36 @@ module smsync_w16_k4_c4_m32_g4__mb__entries__expected__0(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__expected__0
+endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q
+
+
+module smsync_w16_k4_c4_m32_g4__mb__entries__expected__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    
+    // Module arguments
+    input wire  [4:0] read_address;
+    input wire  read_clock;
+    output reg  [20:0] read_data;
+    input wire  [4:0] write_address;
+    input wire  write_clock;
+    input wire  [20:0] write_data;
+    input wire  write_enable;
+    
+    // Update code (custom)
+    reg[20:0] mem[31:0];
+    
+    
+    
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+                
+endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__expected__ram
 
 
 module smsync_w16_k4_c4_m32_g4__mb__entries__parity(d,q,clock);
@@ -7737,12 +6619,12 @@ module smsync_w16_k4_c4_m32_g4__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
         .q(entry_q__q),
         .clock(entry_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 count_q(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__0 tx_q(
+    smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q tx_q(
         .d(tx_q__d),
         .q(tx_q__q),
         .clock(tx_q__clock)
@@ -7855,7 +6737,9 @@ module smsync_w16_k4_c4_m32_g4__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn,
     reg  [22:0] tx_ext;
     reg  [22:0] amt_ext;
     reg  [22:0] tx_new;
-    reg  tx_neg;
+    reg  [22:0] tx_key;
+    reg  [22:0] tx_hi_key;
+    reg  [22:0] tx_lo_key;
     reg  [20:0] pend_new;
     reg  [20:0] exp_new;
     reg  count_bad;
@@ -7880,9 +6764,11 @@ module smsync_w16_k4_c4_m32_g4__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn,
         if (tx_dn) begin
             tx_new = tx_ext - amt_ext;
         end
-        tx_neg = |(tx_new & sign_xb);
         amt_bad = |(amt & sign_tb);
-        tx_bad = (tx_up & ~tx_neg & (tx_new > max_tx)) | (tx_dn & tx_neg & (tx_new < neg_max_tx)) | ((tx_up | tx_dn) & amt_bad);
+        tx_key = tx_ext ^ sign_xb;
+        tx_hi_key = (max_tx - amt_ext) ^ sign_xb;
+        tx_lo_key = (amt_ext + neg_max_tx) ^ sign_xb;
+        tx_bad = (tx_up & (tx_key > tx_hi_key)) | (tx_dn & (tx_key < tx_lo_key)) | ((tx_up | tx_dn) & amt_bad);
         count_bad = (count == zero_count) | |(count & top_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;

@@ -125,18 +125,24 @@ fn taps(cfg: &Config) -> String {
         Tap::new("t_valid", m, format!("{e}.valid.q")),
         Tap::new("t_parity", m, format!("{e}.parity.q")),
     ];
+    // The counters are block RAMs (`RamFwd`): a word is tapped as
+    // `<ram>.mem[i]`.
     for i in 0..m {
         t.push(Tap::new(
             format!("t_pend_{i}"),
             cbp,
-            format!("{e}.pending__{i}.q"),
+            format!("{e}.pending.ram.mem[{i}]"),
         ));
         t.push(Tap::new(
             format!("t_exp_{i}"),
             cbp,
-            format!("{e}.expected__{i}.q"),
+            format!("{e}.expected.ram.mem[{i}]"),
         ));
-        t.push(Tap::new(format!("t_tx_{i}"), tbp, format!("{e}.tx__{i}.q")));
+        t.push(Tap::new(
+            format!("t_tx_{i}"),
+            tbp,
+            format!("{e}.tx.ram.mem[{i}]"),
+        ));
     }
     for (n, r) in [
         ("t_susp", "susp"),
@@ -160,14 +166,36 @@ fn taps(cfg: &Config) -> String {
     ] {
         t.push(Tap::new(n, wd, format!("{rq}.{r}.q")));
     }
+    for (n, r) in [("t_dv", "r_valid"), ("t_dpar", "r_parity")] {
+        t.push(Tap::new(n, 1, format!("{e}.{r}.q")));
+    }
+    // The word read of each counter RAM: its read register, its last write
+    // and whether that write is the word read (`RamFwd`'s `fwd`).
     for (n, wd, r) in [
-        ("t_dv", 1, "r_valid"),
-        ("t_dpar", 1, "r_parity"),
-        ("t_dpend", cbp, "r_pending"),
-        ("t_dexp", cbp, "r_expected"),
-        ("t_dtx", tbp, "r_tx"),
+        ("pend", cbp, "pending"),
+        ("exp", cbp, "expected"),
+        ("tx", tbp, "tx"),
     ] {
-        t.push(Tap::new(n, wd, format!("{e}.{r}.q")));
+        t.push(Tap::new(
+            format!("t_d{n}_ram"),
+            wd,
+            format!("{e}.{r}.ram.read_data"),
+        ));
+        t.push(Tap::new(
+            format!("t_d{n}_byp"),
+            wd,
+            format!("{e}.{r}.byp_data_q.q"),
+        ));
+        t.push(Tap::new(
+            format!("t_d{n}_hit"),
+            1,
+            format!("{e}.{r}.hit_q.q"),
+        ));
+        t.push(Tap::new(
+            format!("t_d{n}_bv"),
+            1,
+            format!("{e}.{r}.byp_valid_q.q"),
+        ));
     }
     for k in 0..w {
         t.push(Tap::new(
@@ -182,6 +210,12 @@ fn taps(cfg: &Config) -> String {
         ));
     }
     let mut s = taps::declare(&t, TAP_GROUPS);
+    for (n, wd) in [("pend", cbp), ("exp", cbp), ("tx", tbp)] {
+        s += &format!(
+            "  wire [{}:0] t_d{n} = (t_d{n}_hit && t_d{n}_bv) ? t_d{n}_byp : t_d{n}_ram;\n",
+            wd - 1
+        );
+    }
     s += &format!(
         "  reg [CB-1:0] r_pend, r_exp; reg [TB-1:0] r_tx; reg [{}:0] r_timer;\n",
         tmb - 1

@@ -1,33 +1,31 @@
-//! Forwarding RAM: one field of every named barrier (C CTA slots × 16 ids)
-//! in a memory that yosys maps to block RAM (iCE40 `SB_RAM40_4K`, ECP5
-//! `DP16KD`, or distributed RAM where yosys prefers it), with a synchronous
-//! read, and the last write kept for forwarding. The core of
-//! [`BarrierRam`] and [`CountRam`], which select the word from its two
-//! sources (each where its readers want the select).
+//! Forwarding RAM: one field of a unit's state words (the bar unit's named
+//! barriers, the mbarrier unit's entries) in a memory that yosys maps to
+//! block RAM (iCE40 `SB_RAM40_4K`, ECP5 `DP16KD`, or distributed RAM where
+//! yosys prefers it), with a synchronous read, and the last write kept for
+//! forwarding. The caller selects the word from its two sources, each where
+//! its readers want the select (the bar unit's `BarrierRam` and `CountRam`,
+//! the mbarrier unit's `EntryFile`).
 //!
-//! Timing: the address presented in cycle *t* (stage A) is read at the edge
-//! ending *t*; the RAM's output holds the word in cycle *t + 1* (stage B).
-//! A word written at that same edge (the previous stage-B arrival, to the
-//! same barrier) is not yet in the RAM's output, so the block keeps the last
-//! write (`byp_*`) and says when it is the word read (`fwd`): back-to-back
-//! arrivals at one barrier see each other's updates. Whether the two
-//! addresses match is decided a cycle early (`hit_q`, from the write and
-//! read addresses of the edge), so `fwd` comes from two flops.
+//! Timing: the address presented in cycle *t* is read at the edge ending
+//! *t*; the RAM's output holds the word in cycle *t + 1*. A word written at
+//! that same edge (the previous step, to the same address) is not yet in
+//! the RAM's output, so the block keeps the last write (`byp_*`) and says
+//! when it is the word read (`fwd`): back-to-back updates of one word see
+//! each other. Whether the two addresses match is decided a cycle early
+//! (`hit_q`, from the write and read addresses of the edge), so `fwd` comes
+//! from two flops.
 //!
-//! Ports (D the field's type, AB = SB + 4 address bits):
+//! Ports (D the field's type, AB address bits):
 //! - `clock`, `reset`: the unit's clock and synchronous reset (clears the forwarding register).
-//! - `rd_addr` (in, AB): the barrier to read, {slot, id}.
+//! - `rd_addr` (in, AB): the word to read.
 //! - `wr_en` (in), `wr_addr` (in, AB), `wr_data` (in, D): the write of this edge.
 //! - `ram_data` (out, D): the RAM's word at the `rd_addr` of the last edge.
 //! - `byp_data` (out, D): the last edge's write.
 //! - `fwd` (out): the word read is that write (`byp_data`), not `ram_data`.
-//!
-//! [`BarrierRam`]: crate::barrier_ram::BarrierRam
-//! [`CountRam`]: crate::count_ram::CountRam
 
 use rust_hdl::prelude::*;
 
-/// One barrier field in block RAM, with the last write kept for forwarding.
+/// One field in block RAM, with the last write kept for forwarding.
 #[derive(LogicBlock, Default)]
 pub struct RamFwd<D: Synth, const AB: usize> {
     pub clock: Signal<In, Clock>,
