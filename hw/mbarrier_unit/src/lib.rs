@@ -11,7 +11,7 @@
 //! | `mbarrier_unit.rs` | [`MbarrierUnit`]: top, wiring, reset gating | — |
 //! | `port_arbiter.rs` | one request a cycle over the three ports (`*_ready`) | `grant`, `State::pp` |
 //! | `request_reg.rs` | the accepted request | `State::req` |
-//! | `entry_file.rs` | M entries, the read register (with forwarding), write-back | `State::entries` |
+//! | `entry_file.rs` | M entries (counters in block RAM, `hdl_kit::ram_fwd`), the word read at acceptance (with forwarding), write-back | `State::entries` |
 //! | `entry_step.rs` | the step's checks + update + completion | the step, `complete_if_due` |
 //! | `op_port.rs` | decode/checks of the stepped request, response and `err` registers | the step, reported error |
 //! | `waiters.rs` | try_wait suspension, decisions, wake registers | `State::waiters`, decisions |
