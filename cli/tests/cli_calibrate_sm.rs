@@ -9,14 +9,22 @@
 mod common;
 use common::{membar, root, without_marker};
 
-/// (measured, model) of the row `sub | cfg | metric`.
-fn cell(table: &str, sub: &str, cfg: &str, metric: &str) -> (f64, f64) {
+/// (measured, model) of the row whose first columns are `key`: the two
+/// columns after them.
+fn cells(table: &str, key: &[&str]) -> (f64, f64) {
+    let head = format!("| {} |", key.join(" | "));
     let row = table
         .lines()
-        .find(|l| l.starts_with(&format!("| {sub} | {cfg} | {metric} |")))
-        .unwrap_or_else(|| panic!("no row {sub} | {cfg} | {metric}"));
+        .find(|l| l.starts_with(&head))
+        .unwrap_or_else(|| panic!("no row {head}"));
     let c: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
-    (c[3].parse().unwrap(), c[4].parse().unwrap())
+    let n = key.len();
+    (c[n].parse().unwrap(), c[n + 1].parse().unwrap())
+}
+
+/// (measured, model) of the released row `sub | cfg | metric`.
+fn cell(table: &str, sub: &str, cfg: &str, metric: &str) -> (f64, f64) {
+    cells(table, &[sub, cfg, metric])
 }
 
 #[test]
@@ -103,14 +111,7 @@ fn the_own_probe_s_arrive_cells_follow_the_mbarrier_path_contention() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let (_, own) = text.split_once("\n## Our own probe").unwrap();
-    let cell = |cfg: &str, metric: &str| -> (f64, f64) {
-        let row = own
-            .lines()
-            .find(|l| l.starts_with(&format!("| {cfg} | {metric} |")))
-            .unwrap_or_else(|| panic!("no row {cfg} | {metric}"));
-        let c: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
-        (c[2].parse().unwrap(), c[3].parse().unwrap())
-    };
+    let cell = |cfg: &str, metric: &str| cells(own, &[cfg, metric]);
     for cfg in [
         "first_n;n=0",
         "first_n;n=7",
