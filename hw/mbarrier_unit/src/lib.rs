@@ -16,6 +16,7 @@
 //! | `op_port.rs` | decode/checks of the stepped request, response and `err` registers | the step, reported error |
 //! | `waiters.rs` | try_wait suspension, decisions, wake registers | `State::waiters`, decisions |
 //! | `wake_arbiter.rs` | F round-robin wake grants | wake arbiter, `State::rr` |
+//! | `rank_pick.rs` | the first F of two candidate sets by prefix counts (the wake arbiter's F > 1 grants) | wake arbiter |
 //!
 //! Around it: `dispatch.rs` maps a runtime `Config` to the const-generic
 //! unit, `hdl_dut.rs` steps its rust-hdl simulation in lockstep,
@@ -45,6 +46,7 @@ pub mod ip_release;
 pub mod mbarrier_unit;
 pub mod op_port;
 pub mod port_arbiter;
+pub mod rank_pick;
 pub mod request_reg;
 pub mod verilog;
 pub mod waiters;

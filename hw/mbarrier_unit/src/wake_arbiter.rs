@@ -20,6 +20,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::rank_pick::RankPick;
+
 /// Round-robin arbiter with F grants per cycle.
 #[derive(LogicBlock)]
 pub struct WakeArbiter<const W: usize, const WB: usize, const F: usize> {
@@ -39,6 +41,10 @@ pub struct WakeArbiter<const W: usize, const WB: usize, const F: usize> {
     rr_n: Signal<Local, Bits<WB>>,
     last: Signal<Local, Bits<W>>,
     acc: Signal<Local, Bits<W>>,
+    /// F > 1: the grants by counting (`RankPick`) instead of F chained
+    /// stages; a constant, so synthesis keeps one of the two.
+    multi: Constant<Bit>,
+    ranked: RankPick<W, F>,
     one_w: Constant<Bits<W>>,
     warp_idx: [Constant<Bits<WB>>; W],
     /// Bit b: the warps w whose successor (w + 1) mod W has bit b set.
@@ -63,6 +69,8 @@ impl<const W: usize, const WB: usize, const F: usize> Default for WakeArbiter<W,
             rr_n: Default::default(),
             last: Default::default(),
             acc: Default::default(),
+            multi: Constant::new(F > 1),
+            ranked: Default::default(),
             one_w: Constant::new(1u64.into()),
             warp_idx: std::array::from_fn(|w| Constant::new((w as u64).into())),
             next_mask: std::array::from_fn(|b| {
@@ -90,9 +98,12 @@ impl<const W: usize, const WB: usize, const F: usize> Logic for WakeArbiter<W, W
         }
         self.hi.next = self.cand.val() & self.ge.val();
         self.lo.next = self.cand.val() & !self.ge.val();
+        self.ranked.hi.next = self.hi.val();
+        self.ranked.lo.next = self.lo.val();
         self.acc.next = 0.into();
         self.last.next = 0.into();
-        for _f in 0..F {
+        // F = 1: one stage (the lowest bit of `hi`, else of `lo`).
+        for _f in 0..1 {
             self.pick_hi.next = self.hi.val() & (!self.hi.val() + self.one_w.val());
             self.pick_lo.next = self.lo.val() & (!self.lo.val() + self.one_w.val());
             if self.hi.val().any() {
@@ -106,6 +117,10 @@ impl<const W: usize, const WB: usize, const F: usize> Logic for WakeArbiter<W, W
             if self.pick.val().any() {
                 self.last.next = self.pick.val();
             }
+        }
+        if self.multi.val() {
+            self.acc.next = self.ranked.grant.val();
+            self.last.next = self.ranked.last.val();
         }
         self.grant.next = self.acc.val();
         // The warp after the last grant (unchanged without a grant).

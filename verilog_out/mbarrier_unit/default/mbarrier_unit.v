@@ -3054,6 +3054,7 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
     output reg  [31:0] grant;
     
     // Constant declarations
+    localparam  multi = 1'b0;
     localparam  one_w = 32'h1;
     localparam  warp_idx__0 = 5'b0;
     localparam  warp_idx__1 = 5'b1;
@@ -3097,6 +3098,10 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
     reg  [4:0] rr__d;
     wire  [4:0] rr__q;
     reg  rr__clock;
+    reg  [31:0] ranked__hi;
+    reg  [31:0] ranked__lo;
+    wire  [31:0] ranked__grant;
+    wire  [31:0] ranked__last;
     
     // Local signals
     reg  [31:0] ge;
@@ -3114,6 +3119,12 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
+    );
+    mbar_w32_m16_c20_t20_l73_f1__wake__ranked ranked(
+        .hi(ranked__hi),
+        .lo(ranked__lo),
+        .grant(ranked__grant),
+        .last(ranked__last)
     );
     
     // Update code
@@ -3219,6 +3230,8 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
         end
         hi = cand & ge;
         lo = cand & ~ge;
+        ranked__hi = hi;
+        ranked__lo = lo;
         acc = 32'h0;
         last = 32'h0;
         pick_hi = hi & (~hi + one_w);
@@ -3234,6 +3247,10 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
         lo = lo & ~pick;
         if (|pick) begin
             last = pick;
+        end
+        if (multi) begin
+            acc = ranked__grant;
+            last = ranked__last;
         end
         grant = acc;
         rr_n = 32'h0;
@@ -3251,6 +3268,274 @@ module mbar_w32_m16_c20_t20_l73_f1__wake(clock,reset,cand,grant);
     end
     
 endmodule // mbar_w32_m16_c20_t20_l73_f1__wake
+
+
+module mbar_w32_m16_c20_t20_l73_f1__wake__ranked(hi,lo,grant,last);
+    
+    // Module arguments
+    input wire  [31:0] hi;
+    input wire  [31:0] lo;
+    output reg  [31:0] grant;
+    output reg  [31:0] last;
+    
+    // Update code (custom)
+    function [0:0] sat_add;
+      input [0:0] a;
+      input [0:0] b;
+      reg [1:0] s;
+      begin
+        s = {1'b0, a} + {1'b0, b};
+        sat_add = (s > 2'd1) ? 1'd1 : s[0:0];
+      end
+    endfunction
+    wire [0:0] hi_b0 = {{0{1'b0}}, hi[0]};
+    wire [0:0] hi_b1 = {{0{1'b0}}, hi[1]};
+    wire [0:0] hi_b2 = {{0{1'b0}}, hi[2]};
+    wire [0:0] hi_b3 = {{0{1'b0}}, hi[3]};
+    wire [0:0] hi_b4 = {{0{1'b0}}, hi[4]};
+    wire [0:0] hi_b5 = {{0{1'b0}}, hi[5]};
+    wire [0:0] hi_b6 = {{0{1'b0}}, hi[6]};
+    wire [0:0] hi_b7 = {{0{1'b0}}, hi[7]};
+    wire [0:0] hi_b8 = {{0{1'b0}}, hi[8]};
+    wire [0:0] hi_b9 = {{0{1'b0}}, hi[9]};
+    wire [0:0] hi_b10 = {{0{1'b0}}, hi[10]};
+    wire [0:0] hi_b11 = {{0{1'b0}}, hi[11]};
+    wire [0:0] hi_b12 = {{0{1'b0}}, hi[12]};
+    wire [0:0] hi_b13 = {{0{1'b0}}, hi[13]};
+    wire [0:0] hi_b14 = {{0{1'b0}}, hi[14]};
+    wire [0:0] hi_b15 = {{0{1'b0}}, hi[15]};
+    wire [0:0] hi_b16 = {{0{1'b0}}, hi[16]};
+    wire [0:0] hi_b17 = {{0{1'b0}}, hi[17]};
+    wire [0:0] hi_b18 = {{0{1'b0}}, hi[18]};
+    wire [0:0] hi_b19 = {{0{1'b0}}, hi[19]};
+    wire [0:0] hi_b20 = {{0{1'b0}}, hi[20]};
+    wire [0:0] hi_b21 = {{0{1'b0}}, hi[21]};
+    wire [0:0] hi_b22 = {{0{1'b0}}, hi[22]};
+    wire [0:0] hi_b23 = {{0{1'b0}}, hi[23]};
+    wire [0:0] hi_b24 = {{0{1'b0}}, hi[24]};
+    wire [0:0] hi_b25 = {{0{1'b0}}, hi[25]};
+    wire [0:0] hi_b26 = {{0{1'b0}}, hi[26]};
+    wire [0:0] hi_b27 = {{0{1'b0}}, hi[27]};
+    wire [0:0] hi_b28 = {{0{1'b0}}, hi[28]};
+    wire [0:0] hi_b29 = {{0{1'b0}}, hi[29]};
+    wire [0:0] hi_b30 = {{0{1'b0}}, hi[30]};
+    wire [0:0] hi_b31 = {{0{1'b0}}, hi[31]};
+    wire [0:0] hi_s1 = sat_add(hi_b1, hi_b0);
+    wire [0:0] hi_s2 = sat_add(hi_b3, hi_b2);
+    wire [0:0] hi_s3 = sat_add(hi_b5, hi_b4);
+    wire [0:0] hi_s4 = sat_add(hi_b7, hi_b6);
+    wire [0:0] hi_s5 = sat_add(hi_b9, hi_b8);
+    wire [0:0] hi_s6 = sat_add(hi_b11, hi_b10);
+    wire [0:0] hi_s7 = sat_add(hi_b13, hi_b12);
+    wire [0:0] hi_s8 = sat_add(hi_b15, hi_b14);
+    wire [0:0] hi_s9 = sat_add(hi_b17, hi_b16);
+    wire [0:0] hi_s10 = sat_add(hi_b19, hi_b18);
+    wire [0:0] hi_s11 = sat_add(hi_b21, hi_b20);
+    wire [0:0] hi_s12 = sat_add(hi_b23, hi_b22);
+    wire [0:0] hi_s13 = sat_add(hi_b25, hi_b24);
+    wire [0:0] hi_s14 = sat_add(hi_b27, hi_b26);
+    wire [0:0] hi_s15 = sat_add(hi_b29, hi_b28);
+    wire [0:0] hi_s16 = sat_add(hi_b31, hi_b30);
+    wire [0:0] hi_s17 = sat_add(hi_s2, hi_s1);
+    wire [0:0] hi_s18 = sat_add(hi_s4, hi_s3);
+    wire [0:0] hi_s19 = sat_add(hi_s6, hi_s5);
+    wire [0:0] hi_s20 = sat_add(hi_s8, hi_s7);
+    wire [0:0] hi_s21 = sat_add(hi_s10, hi_s9);
+    wire [0:0] hi_s22 = sat_add(hi_s12, hi_s11);
+    wire [0:0] hi_s23 = sat_add(hi_s14, hi_s13);
+    wire [0:0] hi_s24 = sat_add(hi_s16, hi_s15);
+    wire [0:0] hi_s25 = sat_add(hi_s18, hi_s17);
+    wire [0:0] hi_s26 = sat_add(hi_s20, hi_s19);
+    wire [0:0] hi_s27 = sat_add(hi_s22, hi_s21);
+    wire [0:0] hi_s28 = sat_add(hi_s24, hi_s23);
+    wire [0:0] hi_s29 = sat_add(hi_s26, hi_s25);
+    wire [0:0] hi_s30 = sat_add(hi_s28, hi_s27);
+    wire [0:0] hi_s31 = sat_add(hi_s30, hi_s29);
+    wire [0:0] hi_s32 = sat_add(hi_s27, hi_s29);
+    wire [0:0] hi_s33 = sat_add(hi_s19, hi_s25);
+    wire [0:0] hi_s34 = sat_add(hi_s21, hi_s29);
+    wire [0:0] hi_s35 = sat_add(hi_s23, hi_s32);
+    wire [0:0] hi_s36 = sat_add(hi_s3, hi_s17);
+    wire [0:0] hi_s37 = sat_add(hi_s5, hi_s25);
+    wire [0:0] hi_s38 = sat_add(hi_s7, hi_s33);
+    wire [0:0] hi_s39 = sat_add(hi_s9, hi_s29);
+    wire [0:0] hi_s40 = sat_add(hi_s11, hi_s34);
+    wire [0:0] hi_s41 = sat_add(hi_s13, hi_s32);
+    wire [0:0] hi_s42 = sat_add(hi_s15, hi_s35);
+    wire [0:0] hi_s43 = sat_add(hi_b2, hi_s1);
+    wire [0:0] hi_s44 = sat_add(hi_b4, hi_s17);
+    wire [0:0] hi_s45 = sat_add(hi_b6, hi_s36);
+    wire [0:0] hi_s46 = sat_add(hi_b8, hi_s25);
+    wire [0:0] hi_s47 = sat_add(hi_b10, hi_s37);
+    wire [0:0] hi_s48 = sat_add(hi_b12, hi_s33);
+    wire [0:0] hi_s49 = sat_add(hi_b14, hi_s38);
+    wire [0:0] hi_s50 = sat_add(hi_b16, hi_s29);
+    wire [0:0] hi_s51 = sat_add(hi_b18, hi_s39);
+    wire [0:0] hi_s52 = sat_add(hi_b20, hi_s34);
+    wire [0:0] hi_s53 = sat_add(hi_b22, hi_s40);
+    wire [0:0] hi_s54 = sat_add(hi_b24, hi_s32);
+    wire [0:0] hi_s55 = sat_add(hi_b26, hi_s41);
+    wire [0:0] hi_s56 = sat_add(hi_b28, hi_s35);
+    wire [0:0] hi_s57 = sat_add(hi_b30, hi_s42);
+    wire [0:0] lo_b0 = {{0{1'b0}}, lo[0]};
+    wire [0:0] lo_b1 = {{0{1'b0}}, lo[1]};
+    wire [0:0] lo_b2 = {{0{1'b0}}, lo[2]};
+    wire [0:0] lo_b3 = {{0{1'b0}}, lo[3]};
+    wire [0:0] lo_b4 = {{0{1'b0}}, lo[4]};
+    wire [0:0] lo_b5 = {{0{1'b0}}, lo[5]};
+    wire [0:0] lo_b6 = {{0{1'b0}}, lo[6]};
+    wire [0:0] lo_b7 = {{0{1'b0}}, lo[7]};
+    wire [0:0] lo_b8 = {{0{1'b0}}, lo[8]};
+    wire [0:0] lo_b9 = {{0{1'b0}}, lo[9]};
+    wire [0:0] lo_b10 = {{0{1'b0}}, lo[10]};
+    wire [0:0] lo_b11 = {{0{1'b0}}, lo[11]};
+    wire [0:0] lo_b12 = {{0{1'b0}}, lo[12]};
+    wire [0:0] lo_b13 = {{0{1'b0}}, lo[13]};
+    wire [0:0] lo_b14 = {{0{1'b0}}, lo[14]};
+    wire [0:0] lo_b15 = {{0{1'b0}}, lo[15]};
+    wire [0:0] lo_b16 = {{0{1'b0}}, lo[16]};
+    wire [0:0] lo_b17 = {{0{1'b0}}, lo[17]};
+    wire [0:0] lo_b18 = {{0{1'b0}}, lo[18]};
+    wire [0:0] lo_b19 = {{0{1'b0}}, lo[19]};
+    wire [0:0] lo_b20 = {{0{1'b0}}, lo[20]};
+    wire [0:0] lo_b21 = {{0{1'b0}}, lo[21]};
+    wire [0:0] lo_b22 = {{0{1'b0}}, lo[22]};
+    wire [0:0] lo_b23 = {{0{1'b0}}, lo[23]};
+    wire [0:0] lo_b24 = {{0{1'b0}}, lo[24]};
+    wire [0:0] lo_b25 = {{0{1'b0}}, lo[25]};
+    wire [0:0] lo_b26 = {{0{1'b0}}, lo[26]};
+    wire [0:0] lo_b27 = {{0{1'b0}}, lo[27]};
+    wire [0:0] lo_b28 = {{0{1'b0}}, lo[28]};
+    wire [0:0] lo_b29 = {{0{1'b0}}, lo[29]};
+    wire [0:0] lo_b30 = {{0{1'b0}}, lo[30]};
+    wire [0:0] lo_b31 = {{0{1'b0}}, lo[31]};
+    wire [0:0] lo_s1 = sat_add(lo_b1, lo_b0);
+    wire [0:0] lo_s2 = sat_add(lo_b3, lo_b2);
+    wire [0:0] lo_s3 = sat_add(lo_b5, lo_b4);
+    wire [0:0] lo_s4 = sat_add(lo_b7, lo_b6);
+    wire [0:0] lo_s5 = sat_add(lo_b9, lo_b8);
+    wire [0:0] lo_s6 = sat_add(lo_b11, lo_b10);
+    wire [0:0] lo_s7 = sat_add(lo_b13, lo_b12);
+    wire [0:0] lo_s8 = sat_add(lo_b15, lo_b14);
+    wire [0:0] lo_s9 = sat_add(lo_b17, lo_b16);
+    wire [0:0] lo_s10 = sat_add(lo_b19, lo_b18);
+    wire [0:0] lo_s11 = sat_add(lo_b21, lo_b20);
+    wire [0:0] lo_s12 = sat_add(lo_b23, lo_b22);
+    wire [0:0] lo_s13 = sat_add(lo_b25, lo_b24);
+    wire [0:0] lo_s14 = sat_add(lo_b27, lo_b26);
+    wire [0:0] lo_s15 = sat_add(lo_b29, lo_b28);
+    wire [0:0] lo_s16 = sat_add(lo_b31, lo_b30);
+    wire [0:0] lo_s17 = sat_add(lo_s2, lo_s1);
+    wire [0:0] lo_s18 = sat_add(lo_s4, lo_s3);
+    wire [0:0] lo_s19 = sat_add(lo_s6, lo_s5);
+    wire [0:0] lo_s20 = sat_add(lo_s8, lo_s7);
+    wire [0:0] lo_s21 = sat_add(lo_s10, lo_s9);
+    wire [0:0] lo_s22 = sat_add(lo_s12, lo_s11);
+    wire [0:0] lo_s23 = sat_add(lo_s14, lo_s13);
+    wire [0:0] lo_s24 = sat_add(lo_s16, lo_s15);
+    wire [0:0] lo_s25 = sat_add(lo_s18, lo_s17);
+    wire [0:0] lo_s26 = sat_add(lo_s20, lo_s19);
+    wire [0:0] lo_s27 = sat_add(lo_s22, lo_s21);
+    wire [0:0] lo_s28 = sat_add(lo_s24, lo_s23);
+    wire [0:0] lo_s29 = sat_add(lo_s26, lo_s25);
+    wire [0:0] lo_s30 = sat_add(lo_s28, lo_s27);
+    wire [0:0] lo_s31 = sat_add(lo_s30, lo_s29);
+    wire [0:0] lo_s32 = sat_add(lo_s27, lo_s29);
+    wire [0:0] lo_s33 = sat_add(lo_s19, lo_s25);
+    wire [0:0] lo_s34 = sat_add(lo_s21, lo_s29);
+    wire [0:0] lo_s35 = sat_add(lo_s23, lo_s32);
+    wire [0:0] lo_s36 = sat_add(lo_s3, lo_s17);
+    wire [0:0] lo_s37 = sat_add(lo_s5, lo_s25);
+    wire [0:0] lo_s38 = sat_add(lo_s7, lo_s33);
+    wire [0:0] lo_s39 = sat_add(lo_s9, lo_s29);
+    wire [0:0] lo_s40 = sat_add(lo_s11, lo_s34);
+    wire [0:0] lo_s41 = sat_add(lo_s13, lo_s32);
+    wire [0:0] lo_s42 = sat_add(lo_s15, lo_s35);
+    wire [0:0] lo_s43 = sat_add(lo_b2, lo_s1);
+    wire [0:0] lo_s44 = sat_add(lo_b4, lo_s17);
+    wire [0:0] lo_s45 = sat_add(lo_b6, lo_s36);
+    wire [0:0] lo_s46 = sat_add(lo_b8, lo_s25);
+    wire [0:0] lo_s47 = sat_add(lo_b10, lo_s37);
+    wire [0:0] lo_s48 = sat_add(lo_b12, lo_s33);
+    wire [0:0] lo_s49 = sat_add(lo_b14, lo_s38);
+    wire [0:0] lo_s50 = sat_add(lo_b16, lo_s29);
+    wire [0:0] lo_s51 = sat_add(lo_b18, lo_s39);
+    wire [0:0] lo_s52 = sat_add(lo_b20, lo_s34);
+    wire [0:0] lo_s53 = sat_add(lo_b22, lo_s40);
+    wire [0:0] lo_s54 = sat_add(lo_b24, lo_s32);
+    wire [0:0] lo_s55 = sat_add(lo_b26, lo_s41);
+    wire [0:0] lo_s56 = sat_add(lo_b28, lo_s35);
+    wire [0:0] lo_s57 = sat_add(lo_b30, lo_s42);
+    wire [0:0] n_hi = hi_s31;
+    wire [0:0] f_lo = 1'd1 - n_hi;
+    wire [0:0] g_lo = (lo_s31 < f_lo) ? lo_s31 : f_lo;
+    always @(*) begin
+      grant[0] = (hi[0] && 1'd0 < 1'd1) || (lo[0] && 1'd0 < g_lo);
+      last[0] = (g_lo != 1'd0) ? (lo[0] && 1'd0 == g_lo - 1'd1) : (hi[0] && n_hi != 1'd0 && 1'd0 == n_hi - 1'd1);
+      grant[1] = (hi[1] && hi_b0 < 1'd1) || (lo[1] && lo_b0 < g_lo);
+      last[1] = (g_lo != 1'd0) ? (lo[1] && lo_b0 == g_lo - 1'd1) : (hi[1] && n_hi != 1'd0 && hi_b0 == n_hi - 1'd1);
+      grant[2] = (hi[2] && hi_s1 < 1'd1) || (lo[2] && lo_s1 < g_lo);
+      last[2] = (g_lo != 1'd0) ? (lo[2] && lo_s1 == g_lo - 1'd1) : (hi[2] && n_hi != 1'd0 && hi_s1 == n_hi - 1'd1);
+      grant[3] = (hi[3] && hi_s43 < 1'd1) || (lo[3] && lo_s43 < g_lo);
+      last[3] = (g_lo != 1'd0) ? (lo[3] && lo_s43 == g_lo - 1'd1) : (hi[3] && n_hi != 1'd0 && hi_s43 == n_hi - 1'd1);
+      grant[4] = (hi[4] && hi_s17 < 1'd1) || (lo[4] && lo_s17 < g_lo);
+      last[4] = (g_lo != 1'd0) ? (lo[4] && lo_s17 == g_lo - 1'd1) : (hi[4] && n_hi != 1'd0 && hi_s17 == n_hi - 1'd1);
+      grant[5] = (hi[5] && hi_s44 < 1'd1) || (lo[5] && lo_s44 < g_lo);
+      last[5] = (g_lo != 1'd0) ? (lo[5] && lo_s44 == g_lo - 1'd1) : (hi[5] && n_hi != 1'd0 && hi_s44 == n_hi - 1'd1);
+      grant[6] = (hi[6] && hi_s36 < 1'd1) || (lo[6] && lo_s36 < g_lo);
+      last[6] = (g_lo != 1'd0) ? (lo[6] && lo_s36 == g_lo - 1'd1) : (hi[6] && n_hi != 1'd0 && hi_s36 == n_hi - 1'd1);
+      grant[7] = (hi[7] && hi_s45 < 1'd1) || (lo[7] && lo_s45 < g_lo);
+      last[7] = (g_lo != 1'd0) ? (lo[7] && lo_s45 == g_lo - 1'd1) : (hi[7] && n_hi != 1'd0 && hi_s45 == n_hi - 1'd1);
+      grant[8] = (hi[8] && hi_s25 < 1'd1) || (lo[8] && lo_s25 < g_lo);
+      last[8] = (g_lo != 1'd0) ? (lo[8] && lo_s25 == g_lo - 1'd1) : (hi[8] && n_hi != 1'd0 && hi_s25 == n_hi - 1'd1);
+      grant[9] = (hi[9] && hi_s46 < 1'd1) || (lo[9] && lo_s46 < g_lo);
+      last[9] = (g_lo != 1'd0) ? (lo[9] && lo_s46 == g_lo - 1'd1) : (hi[9] && n_hi != 1'd0 && hi_s46 == n_hi - 1'd1);
+      grant[10] = (hi[10] && hi_s37 < 1'd1) || (lo[10] && lo_s37 < g_lo);
+      last[10] = (g_lo != 1'd0) ? (lo[10] && lo_s37 == g_lo - 1'd1) : (hi[10] && n_hi != 1'd0 && hi_s37 == n_hi - 1'd1);
+      grant[11] = (hi[11] && hi_s47 < 1'd1) || (lo[11] && lo_s47 < g_lo);
+      last[11] = (g_lo != 1'd0) ? (lo[11] && lo_s47 == g_lo - 1'd1) : (hi[11] && n_hi != 1'd0 && hi_s47 == n_hi - 1'd1);
+      grant[12] = (hi[12] && hi_s33 < 1'd1) || (lo[12] && lo_s33 < g_lo);
+      last[12] = (g_lo != 1'd0) ? (lo[12] && lo_s33 == g_lo - 1'd1) : (hi[12] && n_hi != 1'd0 && hi_s33 == n_hi - 1'd1);
+      grant[13] = (hi[13] && hi_s48 < 1'd1) || (lo[13] && lo_s48 < g_lo);
+      last[13] = (g_lo != 1'd0) ? (lo[13] && lo_s48 == g_lo - 1'd1) : (hi[13] && n_hi != 1'd0 && hi_s48 == n_hi - 1'd1);
+      grant[14] = (hi[14] && hi_s38 < 1'd1) || (lo[14] && lo_s38 < g_lo);
+      last[14] = (g_lo != 1'd0) ? (lo[14] && lo_s38 == g_lo - 1'd1) : (hi[14] && n_hi != 1'd0 && hi_s38 == n_hi - 1'd1);
+      grant[15] = (hi[15] && hi_s49 < 1'd1) || (lo[15] && lo_s49 < g_lo);
+      last[15] = (g_lo != 1'd0) ? (lo[15] && lo_s49 == g_lo - 1'd1) : (hi[15] && n_hi != 1'd0 && hi_s49 == n_hi - 1'd1);
+      grant[16] = (hi[16] && hi_s29 < 1'd1) || (lo[16] && lo_s29 < g_lo);
+      last[16] = (g_lo != 1'd0) ? (lo[16] && lo_s29 == g_lo - 1'd1) : (hi[16] && n_hi != 1'd0 && hi_s29 == n_hi - 1'd1);
+      grant[17] = (hi[17] && hi_s50 < 1'd1) || (lo[17] && lo_s50 < g_lo);
+      last[17] = (g_lo != 1'd0) ? (lo[17] && lo_s50 == g_lo - 1'd1) : (hi[17] && n_hi != 1'd0 && hi_s50 == n_hi - 1'd1);
+      grant[18] = (hi[18] && hi_s39 < 1'd1) || (lo[18] && lo_s39 < g_lo);
+      last[18] = (g_lo != 1'd0) ? (lo[18] && lo_s39 == g_lo - 1'd1) : (hi[18] && n_hi != 1'd0 && hi_s39 == n_hi - 1'd1);
+      grant[19] = (hi[19] && hi_s51 < 1'd1) || (lo[19] && lo_s51 < g_lo);
+      last[19] = (g_lo != 1'd0) ? (lo[19] && lo_s51 == g_lo - 1'd1) : (hi[19] && n_hi != 1'd0 && hi_s51 == n_hi - 1'd1);
+      grant[20] = (hi[20] && hi_s34 < 1'd1) || (lo[20] && lo_s34 < g_lo);
+      last[20] = (g_lo != 1'd0) ? (lo[20] && lo_s34 == g_lo - 1'd1) : (hi[20] && n_hi != 1'd0 && hi_s34 == n_hi - 1'd1);
+      grant[21] = (hi[21] && hi_s52 < 1'd1) || (lo[21] && lo_s52 < g_lo);
+      last[21] = (g_lo != 1'd0) ? (lo[21] && lo_s52 == g_lo - 1'd1) : (hi[21] && n_hi != 1'd0 && hi_s52 == n_hi - 1'd1);
+      grant[22] = (hi[22] && hi_s40 < 1'd1) || (lo[22] && lo_s40 < g_lo);
+      last[22] = (g_lo != 1'd0) ? (lo[22] && lo_s40 == g_lo - 1'd1) : (hi[22] && n_hi != 1'd0 && hi_s40 == n_hi - 1'd1);
+      grant[23] = (hi[23] && hi_s53 < 1'd1) || (lo[23] && lo_s53 < g_lo);
+      last[23] = (g_lo != 1'd0) ? (lo[23] && lo_s53 == g_lo - 1'd1) : (hi[23] && n_hi != 1'd0 && hi_s53 == n_hi - 1'd1);
+      grant[24] = (hi[24] && hi_s32 < 1'd1) || (lo[24] && lo_s32 < g_lo);
+      last[24] = (g_lo != 1'd0) ? (lo[24] && lo_s32 == g_lo - 1'd1) : (hi[24] && n_hi != 1'd0 && hi_s32 == n_hi - 1'd1);
+      grant[25] = (hi[25] && hi_s54 < 1'd1) || (lo[25] && lo_s54 < g_lo);
+      last[25] = (g_lo != 1'd0) ? (lo[25] && lo_s54 == g_lo - 1'd1) : (hi[25] && n_hi != 1'd0 && hi_s54 == n_hi - 1'd1);
+      grant[26] = (hi[26] && hi_s41 < 1'd1) || (lo[26] && lo_s41 < g_lo);
+      last[26] = (g_lo != 1'd0) ? (lo[26] && lo_s41 == g_lo - 1'd1) : (hi[26] && n_hi != 1'd0 && hi_s41 == n_hi - 1'd1);
+      grant[27] = (hi[27] && hi_s55 < 1'd1) || (lo[27] && lo_s55 < g_lo);
+      last[27] = (g_lo != 1'd0) ? (lo[27] && lo_s55 == g_lo - 1'd1) : (hi[27] && n_hi != 1'd0 && hi_s55 == n_hi - 1'd1);
+      grant[28] = (hi[28] && hi_s35 < 1'd1) || (lo[28] && lo_s35 < g_lo);
+      last[28] = (g_lo != 1'd0) ? (lo[28] && lo_s35 == g_lo - 1'd1) : (hi[28] && n_hi != 1'd0 && hi_s35 == n_hi - 1'd1);
+      grant[29] = (hi[29] && hi_s56 < 1'd1) || (lo[29] && lo_s56 < g_lo);
+      last[29] = (g_lo != 1'd0) ? (lo[29] && lo_s56 == g_lo - 1'd1) : (hi[29] && n_hi != 1'd0 && hi_s56 == n_hi - 1'd1);
+      grant[30] = (hi[30] && hi_s42 < 1'd1) || (lo[30] && lo_s42 < g_lo);
+      last[30] = (g_lo != 1'd0) ? (lo[30] && lo_s42 == g_lo - 1'd1) : (hi[30] && n_hi != 1'd0 && hi_s42 == n_hi - 1'd1);
+      grant[31] = (hi[31] && hi_s57 < 1'd1) || (lo[31] && lo_s57 < g_lo);
+      last[31] = (g_lo != 1'd0) ? (lo[31] && lo_s57 == g_lo - 1'd1) : (hi[31] && n_hi != 1'd0 && hi_s57 == n_hi - 1'd1);
+    end
+endmodule // mbar_w32_m16_c20_t20_l73_f1__wake__ranked
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

@@ -2334,6 +2334,7 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
     output reg  [15:0] grant;
     
     // Constant declarations
+    localparam  multi = 1'b1;
     localparam  one_w = 16'h1;
     localparam  warp_idx__0 = 4'h0;
     localparam  warp_idx__1 = 4'h1;
@@ -2360,6 +2361,10 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
     reg  [3:0] rr__d;
     wire  [3:0] rr__q;
     reg  rr__clock;
+    reg  [15:0] ranked__hi;
+    reg  [15:0] ranked__lo;
+    wire  [15:0] ranked__grant;
+    wire  [15:0] ranked__last;
     
     // Local signals
     reg  [15:0] ge;
@@ -2377,6 +2382,12 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__wake__ranked ranked(
+        .hi(ranked__hi),
+        .lo(ranked__lo),
+        .grant(ranked__grant),
+        .last(ranked__last)
     );
     
     // Update code
@@ -2434,6 +2445,8 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
         end
         hi = cand & ge;
         lo = cand & ~ge;
+        ranked__hi = hi;
+        ranked__lo = lo;
         acc = 32'h0;
         last = 32'h0;
         pick_hi = hi & (~hi + one_w);
@@ -2450,19 +2463,9 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
         if (|pick) begin
             last = pick;
         end
-        pick_hi = hi & (~hi + one_w);
-        pick_lo = lo & (~lo + one_w);
-        if (|hi) begin
-            pick = pick_hi;
-        end
-        else begin
-            pick = pick_lo;
-        end
-        acc = acc | pick;
-        hi = hi & ~pick;
-        lo = lo & ~pick;
-        if (|pick) begin
-            last = pick;
+        if (multi) begin
+            acc = ranked__grant;
+            last = ranked__last;
         end
         grant = acc;
         rr_n = 32'h0;
@@ -2479,6 +2482,148 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
     end
     
 endmodule // mbar_w16_m32_c20_t20_l40_f2__wake
+
+
+module mbar_w16_m32_c20_t20_l40_f2__wake__ranked(hi,lo,grant,last);
+    
+    // Module arguments
+    input wire  [15:0] hi;
+    input wire  [15:0] lo;
+    output reg  [15:0] grant;
+    output reg  [15:0] last;
+    
+    // Update code (custom)
+    function [1:0] sat_add;
+      input [1:0] a;
+      input [1:0] b;
+      reg [2:0] s;
+      begin
+        s = {1'b0, a} + {1'b0, b};
+        sat_add = (s > 3'd2) ? 2'd2 : s[1:0];
+      end
+    endfunction
+    wire [1:0] hi_b0 = {{1{1'b0}}, hi[0]};
+    wire [1:0] hi_b1 = {{1{1'b0}}, hi[1]};
+    wire [1:0] hi_b2 = {{1{1'b0}}, hi[2]};
+    wire [1:0] hi_b3 = {{1{1'b0}}, hi[3]};
+    wire [1:0] hi_b4 = {{1{1'b0}}, hi[4]};
+    wire [1:0] hi_b5 = {{1{1'b0}}, hi[5]};
+    wire [1:0] hi_b6 = {{1{1'b0}}, hi[6]};
+    wire [1:0] hi_b7 = {{1{1'b0}}, hi[7]};
+    wire [1:0] hi_b8 = {{1{1'b0}}, hi[8]};
+    wire [1:0] hi_b9 = {{1{1'b0}}, hi[9]};
+    wire [1:0] hi_b10 = {{1{1'b0}}, hi[10]};
+    wire [1:0] hi_b11 = {{1{1'b0}}, hi[11]};
+    wire [1:0] hi_b12 = {{1{1'b0}}, hi[12]};
+    wire [1:0] hi_b13 = {{1{1'b0}}, hi[13]};
+    wire [1:0] hi_b14 = {{1{1'b0}}, hi[14]};
+    wire [1:0] hi_b15 = {{1{1'b0}}, hi[15]};
+    wire [1:0] hi_s1 = sat_add(hi_b1, hi_b0);
+    wire [1:0] hi_s2 = sat_add(hi_b3, hi_b2);
+    wire [1:0] hi_s3 = sat_add(hi_b5, hi_b4);
+    wire [1:0] hi_s4 = sat_add(hi_b7, hi_b6);
+    wire [1:0] hi_s5 = sat_add(hi_b9, hi_b8);
+    wire [1:0] hi_s6 = sat_add(hi_b11, hi_b10);
+    wire [1:0] hi_s7 = sat_add(hi_b13, hi_b12);
+    wire [1:0] hi_s8 = sat_add(hi_b15, hi_b14);
+    wire [1:0] hi_s9 = sat_add(hi_s2, hi_s1);
+    wire [1:0] hi_s10 = sat_add(hi_s4, hi_s3);
+    wire [1:0] hi_s11 = sat_add(hi_s6, hi_s5);
+    wire [1:0] hi_s12 = sat_add(hi_s8, hi_s7);
+    wire [1:0] hi_s13 = sat_add(hi_s10, hi_s9);
+    wire [1:0] hi_s14 = sat_add(hi_s12, hi_s11);
+    wire [1:0] hi_s15 = sat_add(hi_s14, hi_s13);
+    wire [1:0] hi_s16 = sat_add(hi_s11, hi_s13);
+    wire [1:0] hi_s17 = sat_add(hi_s3, hi_s9);
+    wire [1:0] hi_s18 = sat_add(hi_s5, hi_s13);
+    wire [1:0] hi_s19 = sat_add(hi_s7, hi_s16);
+    wire [1:0] hi_s20 = sat_add(hi_b2, hi_s1);
+    wire [1:0] hi_s21 = sat_add(hi_b4, hi_s9);
+    wire [1:0] hi_s22 = sat_add(hi_b6, hi_s17);
+    wire [1:0] hi_s23 = sat_add(hi_b8, hi_s13);
+    wire [1:0] hi_s24 = sat_add(hi_b10, hi_s18);
+    wire [1:0] hi_s25 = sat_add(hi_b12, hi_s16);
+    wire [1:0] hi_s26 = sat_add(hi_b14, hi_s19);
+    wire [1:0] lo_b0 = {{1{1'b0}}, lo[0]};
+    wire [1:0] lo_b1 = {{1{1'b0}}, lo[1]};
+    wire [1:0] lo_b2 = {{1{1'b0}}, lo[2]};
+    wire [1:0] lo_b3 = {{1{1'b0}}, lo[3]};
+    wire [1:0] lo_b4 = {{1{1'b0}}, lo[4]};
+    wire [1:0] lo_b5 = {{1{1'b0}}, lo[5]};
+    wire [1:0] lo_b6 = {{1{1'b0}}, lo[6]};
+    wire [1:0] lo_b7 = {{1{1'b0}}, lo[7]};
+    wire [1:0] lo_b8 = {{1{1'b0}}, lo[8]};
+    wire [1:0] lo_b9 = {{1{1'b0}}, lo[9]};
+    wire [1:0] lo_b10 = {{1{1'b0}}, lo[10]};
+    wire [1:0] lo_b11 = {{1{1'b0}}, lo[11]};
+    wire [1:0] lo_b12 = {{1{1'b0}}, lo[12]};
+    wire [1:0] lo_b13 = {{1{1'b0}}, lo[13]};
+    wire [1:0] lo_b14 = {{1{1'b0}}, lo[14]};
+    wire [1:0] lo_b15 = {{1{1'b0}}, lo[15]};
+    wire [1:0] lo_s1 = sat_add(lo_b1, lo_b0);
+    wire [1:0] lo_s2 = sat_add(lo_b3, lo_b2);
+    wire [1:0] lo_s3 = sat_add(lo_b5, lo_b4);
+    wire [1:0] lo_s4 = sat_add(lo_b7, lo_b6);
+    wire [1:0] lo_s5 = sat_add(lo_b9, lo_b8);
+    wire [1:0] lo_s6 = sat_add(lo_b11, lo_b10);
+    wire [1:0] lo_s7 = sat_add(lo_b13, lo_b12);
+    wire [1:0] lo_s8 = sat_add(lo_b15, lo_b14);
+    wire [1:0] lo_s9 = sat_add(lo_s2, lo_s1);
+    wire [1:0] lo_s10 = sat_add(lo_s4, lo_s3);
+    wire [1:0] lo_s11 = sat_add(lo_s6, lo_s5);
+    wire [1:0] lo_s12 = sat_add(lo_s8, lo_s7);
+    wire [1:0] lo_s13 = sat_add(lo_s10, lo_s9);
+    wire [1:0] lo_s14 = sat_add(lo_s12, lo_s11);
+    wire [1:0] lo_s15 = sat_add(lo_s14, lo_s13);
+    wire [1:0] lo_s16 = sat_add(lo_s11, lo_s13);
+    wire [1:0] lo_s17 = sat_add(lo_s3, lo_s9);
+    wire [1:0] lo_s18 = sat_add(lo_s5, lo_s13);
+    wire [1:0] lo_s19 = sat_add(lo_s7, lo_s16);
+    wire [1:0] lo_s20 = sat_add(lo_b2, lo_s1);
+    wire [1:0] lo_s21 = sat_add(lo_b4, lo_s9);
+    wire [1:0] lo_s22 = sat_add(lo_b6, lo_s17);
+    wire [1:0] lo_s23 = sat_add(lo_b8, lo_s13);
+    wire [1:0] lo_s24 = sat_add(lo_b10, lo_s18);
+    wire [1:0] lo_s25 = sat_add(lo_b12, lo_s16);
+    wire [1:0] lo_s26 = sat_add(lo_b14, lo_s19);
+    wire [1:0] n_hi = hi_s15;
+    wire [1:0] f_lo = 2'd2 - n_hi;
+    wire [1:0] g_lo = (lo_s15 < f_lo) ? lo_s15 : f_lo;
+    always @(*) begin
+      grant[0] = (hi[0] && 2'd0 < 2'd2) || (lo[0] && 2'd0 < g_lo);
+      last[0] = (g_lo != 2'd0) ? (lo[0] && 2'd0 == g_lo - 2'd1) : (hi[0] && n_hi != 2'd0 && 2'd0 == n_hi - 2'd1);
+      grant[1] = (hi[1] && hi_b0 < 2'd2) || (lo[1] && lo_b0 < g_lo);
+      last[1] = (g_lo != 2'd0) ? (lo[1] && lo_b0 == g_lo - 2'd1) : (hi[1] && n_hi != 2'd0 && hi_b0 == n_hi - 2'd1);
+      grant[2] = (hi[2] && hi_s1 < 2'd2) || (lo[2] && lo_s1 < g_lo);
+      last[2] = (g_lo != 2'd0) ? (lo[2] && lo_s1 == g_lo - 2'd1) : (hi[2] && n_hi != 2'd0 && hi_s1 == n_hi - 2'd1);
+      grant[3] = (hi[3] && hi_s20 < 2'd2) || (lo[3] && lo_s20 < g_lo);
+      last[3] = (g_lo != 2'd0) ? (lo[3] && lo_s20 == g_lo - 2'd1) : (hi[3] && n_hi != 2'd0 && hi_s20 == n_hi - 2'd1);
+      grant[4] = (hi[4] && hi_s9 < 2'd2) || (lo[4] && lo_s9 < g_lo);
+      last[4] = (g_lo != 2'd0) ? (lo[4] && lo_s9 == g_lo - 2'd1) : (hi[4] && n_hi != 2'd0 && hi_s9 == n_hi - 2'd1);
+      grant[5] = (hi[5] && hi_s21 < 2'd2) || (lo[5] && lo_s21 < g_lo);
+      last[5] = (g_lo != 2'd0) ? (lo[5] && lo_s21 == g_lo - 2'd1) : (hi[5] && n_hi != 2'd0 && hi_s21 == n_hi - 2'd1);
+      grant[6] = (hi[6] && hi_s17 < 2'd2) || (lo[6] && lo_s17 < g_lo);
+      last[6] = (g_lo != 2'd0) ? (lo[6] && lo_s17 == g_lo - 2'd1) : (hi[6] && n_hi != 2'd0 && hi_s17 == n_hi - 2'd1);
+      grant[7] = (hi[7] && hi_s22 < 2'd2) || (lo[7] && lo_s22 < g_lo);
+      last[7] = (g_lo != 2'd0) ? (lo[7] && lo_s22 == g_lo - 2'd1) : (hi[7] && n_hi != 2'd0 && hi_s22 == n_hi - 2'd1);
+      grant[8] = (hi[8] && hi_s13 < 2'd2) || (lo[8] && lo_s13 < g_lo);
+      last[8] = (g_lo != 2'd0) ? (lo[8] && lo_s13 == g_lo - 2'd1) : (hi[8] && n_hi != 2'd0 && hi_s13 == n_hi - 2'd1);
+      grant[9] = (hi[9] && hi_s23 < 2'd2) || (lo[9] && lo_s23 < g_lo);
+      last[9] = (g_lo != 2'd0) ? (lo[9] && lo_s23 == g_lo - 2'd1) : (hi[9] && n_hi != 2'd0 && hi_s23 == n_hi - 2'd1);
+      grant[10] = (hi[10] && hi_s18 < 2'd2) || (lo[10] && lo_s18 < g_lo);
+      last[10] = (g_lo != 2'd0) ? (lo[10] && lo_s18 == g_lo - 2'd1) : (hi[10] && n_hi != 2'd0 && hi_s18 == n_hi - 2'd1);
+      grant[11] = (hi[11] && hi_s24 < 2'd2) || (lo[11] && lo_s24 < g_lo);
+      last[11] = (g_lo != 2'd0) ? (lo[11] && lo_s24 == g_lo - 2'd1) : (hi[11] && n_hi != 2'd0 && hi_s24 == n_hi - 2'd1);
+      grant[12] = (hi[12] && hi_s16 < 2'd2) || (lo[12] && lo_s16 < g_lo);
+      last[12] = (g_lo != 2'd0) ? (lo[12] && lo_s16 == g_lo - 2'd1) : (hi[12] && n_hi != 2'd0 && hi_s16 == n_hi - 2'd1);
+      grant[13] = (hi[13] && hi_s25 < 2'd2) || (lo[13] && lo_s25 < g_lo);
+      last[13] = (g_lo != 2'd0) ? (lo[13] && lo_s25 == g_lo - 2'd1) : (hi[13] && n_hi != 2'd0 && hi_s25 == n_hi - 2'd1);
+      grant[14] = (hi[14] && hi_s19 < 2'd2) || (lo[14] && lo_s19 < g_lo);
+      last[14] = (g_lo != 2'd0) ? (lo[14] && lo_s19 == g_lo - 2'd1) : (hi[14] && n_hi != 2'd0 && hi_s19 == n_hi - 2'd1);
+      grant[15] = (hi[15] && hi_s26 < 2'd2) || (lo[15] && lo_s26 < g_lo);
+      last[15] = (g_lo != 2'd0) ? (lo[15] && lo_s26 == g_lo - 2'd1) : (hi[15] && n_hi != 2'd0 && hi_s26 == n_hi - 2'd1);
+    end
+endmodule // mbar_w16_m32_c20_t20_l40_f2__wake__ranked
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.

@@ -1936,6 +1936,7 @@ module mbar_w8_m8_c20_t20_l8_f1__wake(clock,reset,cand,grant);
     output reg  [7:0] grant;
     
     // Constant declarations
+    localparam  multi = 1'b0;
     localparam  one_w = 8'h1;
     localparam  warp_idx__0 = 3'b0;
     localparam  warp_idx__1 = 3'b1;
@@ -1953,6 +1954,10 @@ module mbar_w8_m8_c20_t20_l8_f1__wake(clock,reset,cand,grant);
     reg  [2:0] rr__d;
     wire  [2:0] rr__q;
     reg  rr__clock;
+    reg  [7:0] ranked__hi;
+    reg  [7:0] ranked__lo;
+    wire  [7:0] ranked__grant;
+    wire  [7:0] ranked__last;
     
     // Local signals
     reg  [7:0] ge;
@@ -1970,6 +1975,12 @@ module mbar_w8_m8_c20_t20_l8_f1__wake(clock,reset,cand,grant);
         .d(rr__d),
         .q(rr__q),
         .clock(rr__clock)
+    );
+    mbar_w8_m8_c20_t20_l8_f1__wake__ranked ranked(
+        .hi(ranked__hi),
+        .lo(ranked__lo),
+        .grant(ranked__grant),
+        .last(ranked__last)
     );
     
     // Update code
@@ -2003,6 +2014,8 @@ module mbar_w8_m8_c20_t20_l8_f1__wake(clock,reset,cand,grant);
         end
         hi = cand & ge;
         lo = cand & ~ge;
+        ranked__hi = hi;
+        ranked__lo = lo;
         acc = 32'h0;
         last = 32'h0;
         pick_hi = hi & (~hi + one_w);
@@ -2019,6 +2032,10 @@ module mbar_w8_m8_c20_t20_l8_f1__wake(clock,reset,cand,grant);
         if (|pick) begin
             last = pick;
         end
+        if (multi) begin
+            acc = ranked__grant;
+            last = ranked__last;
+        end
         grant = acc;
         rr_n = 32'h0;
         rr_n = (rr_n & ~(1 << (0)) | ((|(last & next_mask__0)) << (0)));
@@ -2033,6 +2050,86 @@ module mbar_w8_m8_c20_t20_l8_f1__wake(clock,reset,cand,grant);
     end
     
 endmodule // mbar_w8_m8_c20_t20_l8_f1__wake
+
+
+module mbar_w8_m8_c20_t20_l8_f1__wake__ranked(hi,lo,grant,last);
+    
+    // Module arguments
+    input wire  [7:0] hi;
+    input wire  [7:0] lo;
+    output reg  [7:0] grant;
+    output reg  [7:0] last;
+    
+    // Update code (custom)
+    function [0:0] sat_add;
+      input [0:0] a;
+      input [0:0] b;
+      reg [1:0] s;
+      begin
+        s = {1'b0, a} + {1'b0, b};
+        sat_add = (s > 2'd1) ? 1'd1 : s[0:0];
+      end
+    endfunction
+    wire [0:0] hi_b0 = {{0{1'b0}}, hi[0]};
+    wire [0:0] hi_b1 = {{0{1'b0}}, hi[1]};
+    wire [0:0] hi_b2 = {{0{1'b0}}, hi[2]};
+    wire [0:0] hi_b3 = {{0{1'b0}}, hi[3]};
+    wire [0:0] hi_b4 = {{0{1'b0}}, hi[4]};
+    wire [0:0] hi_b5 = {{0{1'b0}}, hi[5]};
+    wire [0:0] hi_b6 = {{0{1'b0}}, hi[6]};
+    wire [0:0] hi_b7 = {{0{1'b0}}, hi[7]};
+    wire [0:0] hi_s1 = sat_add(hi_b1, hi_b0);
+    wire [0:0] hi_s2 = sat_add(hi_b3, hi_b2);
+    wire [0:0] hi_s3 = sat_add(hi_b5, hi_b4);
+    wire [0:0] hi_s4 = sat_add(hi_b7, hi_b6);
+    wire [0:0] hi_s5 = sat_add(hi_s2, hi_s1);
+    wire [0:0] hi_s6 = sat_add(hi_s4, hi_s3);
+    wire [0:0] hi_s7 = sat_add(hi_s6, hi_s5);
+    wire [0:0] hi_s8 = sat_add(hi_s3, hi_s5);
+    wire [0:0] hi_s9 = sat_add(hi_b2, hi_s1);
+    wire [0:0] hi_s10 = sat_add(hi_b4, hi_s5);
+    wire [0:0] hi_s11 = sat_add(hi_b6, hi_s8);
+    wire [0:0] lo_b0 = {{0{1'b0}}, lo[0]};
+    wire [0:0] lo_b1 = {{0{1'b0}}, lo[1]};
+    wire [0:0] lo_b2 = {{0{1'b0}}, lo[2]};
+    wire [0:0] lo_b3 = {{0{1'b0}}, lo[3]};
+    wire [0:0] lo_b4 = {{0{1'b0}}, lo[4]};
+    wire [0:0] lo_b5 = {{0{1'b0}}, lo[5]};
+    wire [0:0] lo_b6 = {{0{1'b0}}, lo[6]};
+    wire [0:0] lo_b7 = {{0{1'b0}}, lo[7]};
+    wire [0:0] lo_s1 = sat_add(lo_b1, lo_b0);
+    wire [0:0] lo_s2 = sat_add(lo_b3, lo_b2);
+    wire [0:0] lo_s3 = sat_add(lo_b5, lo_b4);
+    wire [0:0] lo_s4 = sat_add(lo_b7, lo_b6);
+    wire [0:0] lo_s5 = sat_add(lo_s2, lo_s1);
+    wire [0:0] lo_s6 = sat_add(lo_s4, lo_s3);
+    wire [0:0] lo_s7 = sat_add(lo_s6, lo_s5);
+    wire [0:0] lo_s8 = sat_add(lo_s3, lo_s5);
+    wire [0:0] lo_s9 = sat_add(lo_b2, lo_s1);
+    wire [0:0] lo_s10 = sat_add(lo_b4, lo_s5);
+    wire [0:0] lo_s11 = sat_add(lo_b6, lo_s8);
+    wire [0:0] n_hi = hi_s7;
+    wire [0:0] f_lo = 1'd1 - n_hi;
+    wire [0:0] g_lo = (lo_s7 < f_lo) ? lo_s7 : f_lo;
+    always @(*) begin
+      grant[0] = (hi[0] && 1'd0 < 1'd1) || (lo[0] && 1'd0 < g_lo);
+      last[0] = (g_lo != 1'd0) ? (lo[0] && 1'd0 == g_lo - 1'd1) : (hi[0] && n_hi != 1'd0 && 1'd0 == n_hi - 1'd1);
+      grant[1] = (hi[1] && hi_b0 < 1'd1) || (lo[1] && lo_b0 < g_lo);
+      last[1] = (g_lo != 1'd0) ? (lo[1] && lo_b0 == g_lo - 1'd1) : (hi[1] && n_hi != 1'd0 && hi_b0 == n_hi - 1'd1);
+      grant[2] = (hi[2] && hi_s1 < 1'd1) || (lo[2] && lo_s1 < g_lo);
+      last[2] = (g_lo != 1'd0) ? (lo[2] && lo_s1 == g_lo - 1'd1) : (hi[2] && n_hi != 1'd0 && hi_s1 == n_hi - 1'd1);
+      grant[3] = (hi[3] && hi_s9 < 1'd1) || (lo[3] && lo_s9 < g_lo);
+      last[3] = (g_lo != 1'd0) ? (lo[3] && lo_s9 == g_lo - 1'd1) : (hi[3] && n_hi != 1'd0 && hi_s9 == n_hi - 1'd1);
+      grant[4] = (hi[4] && hi_s5 < 1'd1) || (lo[4] && lo_s5 < g_lo);
+      last[4] = (g_lo != 1'd0) ? (lo[4] && lo_s5 == g_lo - 1'd1) : (hi[4] && n_hi != 1'd0 && hi_s5 == n_hi - 1'd1);
+      grant[5] = (hi[5] && hi_s10 < 1'd1) || (lo[5] && lo_s10 < g_lo);
+      last[5] = (g_lo != 1'd0) ? (lo[5] && lo_s10 == g_lo - 1'd1) : (hi[5] && n_hi != 1'd0 && hi_s10 == n_hi - 1'd1);
+      grant[6] = (hi[6] && hi_s8 < 1'd1) || (lo[6] && lo_s8 < g_lo);
+      last[6] = (g_lo != 1'd0) ? (lo[6] && lo_s8 == g_lo - 1'd1) : (hi[6] && n_hi != 1'd0 && hi_s8 == n_hi - 1'd1);
+      grant[7] = (hi[7] && hi_s11 < 1'd1) || (lo[7] && lo_s11 < g_lo);
+      last[7] = (g_lo != 1'd0) ? (lo[7] && lo_s11 == g_lo - 1'd1) : (hi[7] && n_hi != 1'd0 && hi_s11 == n_hi - 1'd1);
+    end
+endmodule // mbar_w8_m8_c20_t20_l8_f1__wake__ranked
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
