@@ -59,10 +59,7 @@ fn arrive_contention_measured() -> Vec<((String, String), f64)> {
         }
     }
     runs.into_iter()
-        .map(|(k, mut vs)| {
-            vs.sort_by(f64::total_cmp);
-            (k, vs[vs.len() / 2])
-        })
+        .filter_map(|(k, vs)| crate::calibrate_kernels::median(&vs).map(|m| (k, m)))
         .collect()
 }
 
