@@ -78,6 +78,7 @@ pub fn build_compiled(cfg: &Config) -> Result<Option<Box<dyn HdlModel>>, String>
     Ok(arms!(generics(cfg);
         [8, 3, 2, 1, 4, 1, 1, 4, 9, 5, 8, 3, 21, 21, 23, 4, 1, 2, 1, 2, 1, 21],
         [16, 4, 4, 2, 5, 4, 2, 5, 10, 6, 32, 5, 21, 21, 23, 6, 2, 4, 2, 3, 2, 21],
+        [64, 6, 4, 2, 7, 32, 5, 7, 12, 9, 64, 6, 21, 21, 23, 7, 4, 8, 3, 4, 8, 21],
         // The PTX executor's SM (`sm_exec::exec::exec_config`: every unit's
         // default, 32 warps, one CTA slot, `try_wait` limit 4095): `membar
         // run --on rtl`.

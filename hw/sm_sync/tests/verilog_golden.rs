@@ -1,12 +1,10 @@
 //! The checked-in release of the sm_sync top (`sm_sync_rtl::ip_release`:
 //! `verilog_out/sm_sync/<name>/sm_sync.v` and `config.yaml` of every
 //! supported configuration) must be exactly what `membar release` writes,
-//! and (for `small`; `w16` by the command below, ~42 s) the Verilog must
-//! pass `hw/sm_sync/lint/check.sh` (Verilator `--lint-only -Wall` with the
+//! and every one must pass `hw/sm_sync/lint/check.sh` (Verilator `--lint-only -Wall` with the
 //! waivers of `lint/sm_sync.vlt`, one comment per waiver; yosys latch,
 //! undriven, multiply-driven and loop checks). After an intended change:
 //! `cargo run --release --bin membar -- release`.
-//! Lint of w16: `hw/sm_sync/lint/check.sh verilog_out/sm_sync/w16/sm_sync.v`.
 
 use hdl_kit::release::assert_current;
 use sm_sync_model::Config;
@@ -30,21 +28,22 @@ fn checked_in_sm_sync_release_is_current_and_lints_clean() {
         assert!(v.contains("do not edit"), "header says generated");
         assert!(v.contains("\nmodule sm_sync ("), "{name}: contract wrapper");
     }
-    // Lint the small configuration here (~11 s); w16 takes ~42 s:
-    // `hw/sm_sync/lint/check.sh verilog_out/sm_sync/w16/sm_sync.v`.
-    let path = out_dir("small").join("sm_sync.v");
-    let out = Command::new("bash")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/check.sh"))
-        .arg(&path)
-        .output()
-        .expect("bash");
-    assert!(
-        out.status.success(),
-        "lint of {} failed:\n{}{}",
-        path.display(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // Lint every named configuration (small ~3 s, w16 ~3 s, h100 ~18 s).
+    for (name, _) in Config::named() {
+        let path = out_dir(name).join("sm_sync.v");
+        let out = Command::new("bash")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("lint/check.sh"))
+            .arg(&path)
+            .output()
+            .expect("bash");
+        assert!(
+            out.status.success(),
+            "lint of {} failed:\n{}{}",
+            path.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 #[test]

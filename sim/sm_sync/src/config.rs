@@ -94,9 +94,56 @@ impl Config {
         }
     }
 
+    /// The SM at H100 scale (issue 24 item 2): 64 warps; the membar unit as
+    /// the calibrated H100 preset has it (`configs/h100.yaml`'s `unit:`: 32
+    /// ways, 4 coalescing indices, 8-bit counters, 24-cycle windows,
+    /// GPU-scope barrier acks; its `warps` 32 raised to the SM's 64); the
+    /// bar unit with 32 resident CTA slots (the H100's 32 blocks an SM), 16
+    /// named barriers each (PTX's `bar` ids 0..15: the unit's fixed count);
+    /// the mbarrier unit at its largest table, 64 entries (objects by
+    /// shared-memory address, the issue's 228 KB window, are not built:
+    /// `docs/mbarrier_ram_design.md`), PTX's count and tx ranges, the
+    /// H100's 73-cycle `try_wait` limit, four wakes a cycle (the 64 warps
+    /// woken in 16 cycles); the async-group tracker 8 groups deep with
+    /// 8-bit operation counters (255 bulk copies in a group).
+    pub fn h100() -> Config {
+        Config {
+            membar: MembarConfig {
+                warps: 64,
+                ways: 32,
+                slots: 4,
+                counter_bits: 8,
+                coalesce_window: 24,
+                lone_window: 24,
+                max_outstanding: 1,
+                level_mix: membar_unit_model::config::LevelMix::Promote,
+                gl_bar_ack: true,
+                arch: membar_unit_model::config::Arch::Coalescing,
+            },
+            bar: BarConfig {
+                warps: 64,
+                cta_slots: 32,
+            },
+            mbarrier: MbConfig {
+                warps: 64,
+                entries: 64,
+                count_bits: 20,
+                tx_bits: 20,
+                try_wait_limit: 73,
+                wake_fanout: 4,
+                group_depth: 8,
+                group_op_bits: 8,
+            },
+        }
+    }
+
     /// The named configurations (`--config` of `membar … --unit sm_sync`).
     pub fn named() -> Vec<(&'static str, Config)> {
-        vec![("small", Config::small()), ("w16", Config::w16())]
+        vec![
+            ("small", Config::small()),
+            ("w16", Config::w16()),
+            ("h100", Config::h100()),
+        ]
     }
 
     /// The configuration called `name`, or an error naming what exists.
@@ -273,5 +320,31 @@ impl unit_ports::UnitConfig for Config {
             self.mbarrier.entries,
             self.mbarrier.group_depth
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// `h100`'s membar unit is the calibrated H100 preset's (`configs/h100.yaml`,
+    /// its `unit:` section) with the SM's 64 warps; the shipped files name
+    /// the presets they are.
+    #[test]
+    fn h100_membar_is_the_h100_preset_at_64_warps_and_files_load() {
+        let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
+        let mut preset = MembarConfig::load(&configs.join("h100.yaml")).unwrap();
+        preset.warps = 64;
+        let h = Config::h100();
+        assert_eq!(h.membar, preset);
+        h.validate().unwrap();
+        assert!(h.bar.warps == 64 && h.mbarrier.warps == 64);
+        for (name, cfg) in Config::named() {
+            let path = configs.join(format!("sm_sync_{name}.yaml"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let loaded = Config::from_yaml_str(&text, &path.display().to_string()).unwrap();
+            assert_eq!(loaded, cfg, "{}", path.display());
+        }
     }
 }

@@ -18,8 +18,9 @@
 //! membar TXNs and BARRIERs after random delays, reports bulk-copy reads and
 //! completions in order per warp, delivers complete_tx bytes and remote
 //! arrives (the table's `.shared::cluster` arrives, and random ones) to the
-//! mbarrier unit, and launches the CTA (bar `ctl`), again
-//! after a reset or when every warp has exited.
+//! mbarrier unit, and launches the CTAs (bar `ctl`: one CTA of all W warps up to W = 16,
+//! CTAs of 8 warps above), again after a reset or when all of a CTA's warps
+//! have exited.
 
 use crate::config::Config;
 use crate::ports::{unit, Inputs, Outputs, SmSyncPorts};
@@ -219,7 +220,16 @@ pub struct StreamDriver {
     rest: Vec<u8>,
     blocked: u64,
     live: u64,
-    need_launch: bool,
+    /// CTAs (bit k: warps `k·S .. (k+1)·S` in bar slot k, S =
+    /// [`StreamDriver::cta_warps`]) waiting for their launch: all of them
+    /// after a reset, one again when its last warp has exited.
+    launch: u64,
+    /// A warp in the middle of a long burst of bulk copies (more than 32:
+    /// 8-bit operation counters), picked every time it can issue, as a
+    /// warp's copy loop would, and its reads held until the burst is
+    /// issued: else the copies complete as fast as one warp among 64
+    /// issues them and its group never fills.
+    streak: Option<u8>,
     exit: Option<u8>,
     acks: VecDeque<(u64, u8)>,
     bar_acks: VecDeque<(u64, u8)>,
@@ -256,7 +266,8 @@ impl StreamDriver {
             rest: vec![0; w],
             blocked: 0,
             live: 0,
-            need_launch: true,
+            launch: unit_ports::mask(cfg.warps() / Self::cta_warps(cfg)),
+            streak: None,
             exit: None,
             acks: VecDeque::new(),
             bar_acks: VecDeque::new(),
@@ -274,8 +285,21 @@ impl StreamDriver {
         }
     }
 
-    fn all_warps(&self) -> u64 {
-        unit_ports::mask(self.cfg.warps())
+    /// Warps of one CTA: all W while W ≤ 16 (one CTA), else 8 (or more if
+    /// the bar unit has fewer slots than W / 8), so that `bar.sync` without
+    /// a count waits for a CTA that a random stream can complete.
+    fn cta_warps(cfg: &Config) -> u32 {
+        if cfg.warps() <= 16 {
+            cfg.warps()
+        } else {
+            (cfg.warps() / cfg.bar.cta_slots).max(8)
+        }
+    }
+
+    /// The warps of CTA `k`.
+    fn cta_mask(&self, k: u32) -> u64 {
+        let s = Self::cta_warps(&self.cfg);
+        unit_ports::mask(s) << (k * s)
     }
 
     fn pick(&mut self, cycle: u64) -> Option<(u8, Instr)> {
@@ -298,7 +322,16 @@ impl StreamDriver {
         if cand.is_empty() {
             return None;
         }
-        let w = cand[self.rng.gen_range(0..cand.len())];
+        if self
+            .streak
+            .is_some_and(|s| self.queue[s as usize].is_empty() || self.live >> s & 1 == 0)
+        {
+            self.streak = None;
+        }
+        let w = match self.streak {
+            Some(s) if !rogue && usable(s, false) && !self.queue[s as usize].is_empty() => s,
+            _ => cand[self.rng.gen_range(0..cand.len())],
+        };
         if self.rng.gen_bool(self.reserved_prob) {
             let (u, op) = if self.rng.gen_bool(0.3) {
                 (self.rng.gen_range(4..8), self.rng.gen_range(0..16))
@@ -319,10 +352,17 @@ impl StreamDriver {
         let entries = self.cfg.mbarrier.entries.min(4);
         let mut entry = self.rng.gen_range(0..entries) as u8;
         let blocked = self.blocked >> w & 1 == 1;
-        if !blocked && self.queue[w as usize].is_empty() && self.rng.gen_bool(0.02) {
-            // A burst of bulk copies, one more than a group's operation
-            // counter holds: the tracker back-pressures the last ones.
-            let n = (1usize << self.cfg.mbarrier.group_op_bits) + 1;
+        // A burst of bulk copies, one more than a group's operation counter
+        // holds: the tracker back-pressures the last ones. A long burst (8-bit
+        // counters: 257 copies) is drawn rarer, ≈ 0.1 copies a pick as a
+        // burst of 5 at 2 %, or its warp's wait for the copy engine keeps
+        // its CTA from ever completing a `bar.sync`.
+        let n = (1usize << self.cfg.mbarrier.group_op_bits) + 1;
+        let p_burst = if n > 32 { 0.1 / n as f64 } else { 0.02 };
+        if !blocked && self.queue[w as usize].is_empty() && self.rng.gen_bool(p_burst) {
+            if n > 32 {
+                self.streak = Some(w);
+            }
             let bulk = Lowered::AsyncGroup {
                 op: GroupOp::Issue,
                 arg: Arg::Absent,
@@ -393,11 +433,12 @@ impl Driver<SmSyncPorts> for StreamDriver {
         for r in self.rest.iter_mut() {
             *r = r.saturating_sub(1);
         }
-        if self.need_launch {
+        if self.launch != 0 {
+            let k = self.launch.trailing_zeros();
             i.ctl_valid = true;
             i.ctl_op = 0;
-            i.ctl_slot = 0;
-            i.ctl_warps = self.all_warps();
+            i.ctl_slot = k as u8;
+            i.ctl_warps = self.cta_mask(k);
         } else if let Some(w) = self.exit.take() {
             if self.blocked >> w & 1 == 0 && self.cur.is_none_or(|(cw, _)| cw != w) {
                 i.ctl_valid = true;
@@ -453,7 +494,11 @@ impl Driver<SmSyncPorts> for StreamDriver {
         }
         let w = self.cfg.warps() as usize;
         if self.rng.gen_bool(0.1) {
-            let c: Vec<usize> = (0..w).filter(|&k| self.unread[k] > 0).collect();
+            // The copy engine holds a long burst's reads until the burst is
+            // issued, so that its group fills (else its reads keep pace).
+            let c: Vec<usize> = (0..w)
+                .filter(|&k| self.unread[k] > 0 && self.streak != Some(k as u8))
+                .collect();
             if !c.is_empty() {
                 i.rd_valid = true;
                 i.rd_warp = c[self.rng.gen_range(0..c.len())] as u8;
@@ -495,12 +540,13 @@ impl Driver<SmSyncPorts> for StreamDriver {
         self.blocked = o.warp_blocked;
         if i.ctl_valid {
             if i.ctl_op == 0 {
-                self.live = i.ctl_warps;
-                self.need_launch = false;
+                self.live |= i.ctl_warps;
+                self.launch &= !(1u64 << i.ctl_slot);
             } else {
                 self.live &= !(1u64 << i.ctl_warp);
-                if self.live == 0 {
-                    self.need_launch = true;
+                let k = i.ctl_warp as u32 / Self::cta_warps(&self.cfg);
+                if self.live & self.cta_mask(k) == 0 {
+                    self.launch |= 1 << k;
                 }
             }
         }
