@@ -11,8 +11,10 @@
 //! stale entry (forwarding: back-to-back requests on one entry see each
 //! other): for the RAM fields each [`RamFwd`] keeps its last write and
 //! says when it is the word read, and the select sits in front of the
-//! step; for `valid` and `parity` the read register takes `n_*`. A refused
-//! or idle step passes its input through unchanged, so every edge writes.
+//! step; for `valid` and `parity` the read register takes `n_*`. The
+//! counters are written only by a step that applies (`n_write`): a refused
+//! or idle step leaves the RAM word as it is, and its last write is then
+//! not forwarded. `valid` and `parity` take the step's flags every edge.
 //!
 //! State (`docs/mbarrier_ram_design.md`): `valid`, `parity` (M-bit vectors
 //! in flip-flops: `valid` is cleared by reset, `parity` is read by the op
@@ -27,7 +29,9 @@
 //! - `rd_entry` (in, EB): the stepped request's entry (written at the edge).
 //! - `e_valid`, `e_parity`, `e_pending`, `e_expected`, `e_tx` (out): that
 //!   entry (the word read).
-//! - `n_valid`, `n_parity`, `n_pending`, `n_expected`, `n_tx` (in): the step's result, written to it.
+//! - `n_valid`, `n_parity` (in): the step's flags, written to it every edge.
+//! - `n_pending`, `n_expected`, `n_tx`, `n_write` (in): the step's counters,
+//!   written to it when `n_write`.
 //!
 //! [`RamFwd`]: hdl_kit::ram_fwd::RamFwd
 
@@ -51,6 +55,7 @@ pub struct EntryFile<const M: usize, const EB: usize, const CB: usize, const TB:
     pub n_pending: Signal<In, Bits<CB>>,
     pub n_expected: Signal<In, Bits<CB>>,
     pub n_tx: Signal<In, Bits<TB>>,
+    pub n_write: Signal<In, Bit>,
     valid: DFF<Bits<M>>,
     parity: DFF<Bits<M>>,
     pending: RamFwd<Bits<CB>, EB>,
@@ -81,6 +86,7 @@ impl<const M: usize, const EB: usize, const CB: usize, const TB: usize> Default
             n_pending: Default::default(),
             n_expected: Default::default(),
             n_tx: Default::default(),
+            n_write: Default::default(),
             valid: Default::default(),
             parity: Default::default(),
             pending: Default::default(),
@@ -102,17 +108,17 @@ impl<const M: usize, const EB: usize, const CB: usize, const TB: usize> Logic
         // The counters: read the accepted entry, write the stepped one.
         self.pending.reset.next = self.reset.val();
         self.pending.rd_addr.next = self.acc_entry.val();
-        self.pending.wr_en.next = true;
+        self.pending.wr_en.next = self.n_write.val();
         self.pending.wr_addr.next = self.rd_entry.val();
         self.pending.wr_data.next = self.n_pending.val();
         self.expected.reset.next = self.reset.val();
         self.expected.rd_addr.next = self.acc_entry.val();
-        self.expected.wr_en.next = true;
+        self.expected.wr_en.next = self.n_write.val();
         self.expected.wr_addr.next = self.rd_entry.val();
         self.expected.wr_data.next = self.n_expected.val();
         self.tx.reset.next = self.reset.val();
         self.tx.rd_addr.next = self.acc_entry.val();
-        self.tx.wr_en.next = true;
+        self.tx.wr_en.next = self.n_write.val();
         self.tx.wr_addr.next = self.rd_entry.val();
         self.tx.wr_data.next = self.n_tx.val();
         // The step's input: the word read, or the last write when it is

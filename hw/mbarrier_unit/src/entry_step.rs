@@ -20,11 +20,23 @@
 //! - `arrive`, `drop` (in): arrive `count` times; also lower `expected`.
 //! - `tx_up`, `tx_dn` (in): add / subtract `amt` to / from tx-count.
 //! - `count` (in, CB), `amt` (in, TB): the operands.
+//! - `k_hi`, `k_lo`, `k_neg` (in, XB): the byte operand's terms, computed
+//!   and registered with the request (`RequestReg`): the order keys of
+//!   `max − amt` and `amt − max`, and `−amt`.
 //! - `e_valid`, `e_parity`, `e_pending`, `e_expected`, `e_tx` (in): the entry
 //!   before this step (`e_tx` two's complement, TB bits).
-//! - `n_valid`, `n_parity`, `n_pending`, `n_expected`, `n_tx` (out): the
-//!   entry after it (= before when not `act` or refused).
+//! - `n_valid`, `n_parity` (out): the entry's flags after the step (= before
+//!   when not `act` or refused).
+//! - `n_pending`, `n_expected`, `n_tx` (out): the counters after the step
+//!   *if it applies*; meaningful only with `write`.
+//! - `write` (out): the step applies (`act`, and `init`/`inval` or no check
+//!   fails): the counters are written. A refused or idle step writes
+//!   nothing, so the refusal (the compares behind the word read, and the op
+//!   port's pre-checks behind `act`) drives the counter RAMs' write enables
+//!   and not their ~60 data bits.
 //! - `cause` (out, 4): the `err_cause` of a refused step, 0 otherwise.
+//! - `refused` (out): `cause` ≠ 0, formed beside it (the late compares one
+//!   OR from it).
 //! - `complete` (out): this step completed the phase of parity `e_parity`.
 
 use mbarrier_unit_model::ports::mbarrier::cause;
@@ -42,6 +54,9 @@ pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
     pub tx_dn: Signal<In, Bit>,
     pub count: Signal<In, Bits<CB>>,
     pub amt: Signal<In, Bits<TB>>,
+    pub k_hi: Signal<In, Bits<XB>>,
+    pub k_lo: Signal<In, Bits<XB>>,
+    pub k_neg: Signal<In, Bits<XB>>,
     pub e_valid: Signal<In, Bit>,
     pub e_parity: Signal<In, Bit>,
     pub e_pending: Signal<In, Bits<CB>>,
@@ -52,32 +67,39 @@ pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
     pub n_pending: Signal<Out, Bits<CB>>,
     pub n_expected: Signal<Out, Bits<CB>>,
     pub n_tx: Signal<Out, Bits<TB>>,
+    pub write: Signal<Out, Bit>,
     pub cause: Signal<Out, Bits<4>>,
+    pub refused: Signal<Out, Bit>,
     pub complete: Signal<Out, Bit>,
     tx_ext: Signal<Local, Bits<XB>>,
     amt_ext: Signal<Local, Bits<XB>>,
     tx_new: Signal<Local, Bits<XB>>,
     tx_key: Signal<Local, Bits<XB>>,
-    tx_hi_key: Signal<Local, Bits<XB>>,
-    tx_lo_key: Signal<Local, Bits<XB>>,
     pend_new: Signal<Local, Bits<CB>>,
     exp_new: Signal<Local, Bits<CB>>,
     count_bad: Signal<Local, Bit>,
     underflow: Signal<Local, Bit>,
     tx_bad: Signal<Local, Bit>,
-    amt_neg: Signal<Local, Bits<XB>>,
     amt_bad: Signal<Local, Bit>,
     pend_zero: Signal<Local, Bit>,
     tx_zero: Signal<Local, Bit>,
+    /// A modifying step (not init/inval) of this port.
+    gate: Signal<Local, Bit>,
+    /// The step's early checks fail (invalid entry, bad count).
+    early_bad: Signal<Local, Bit>,
+    /// The late checks (the compares on the word read) decide: the tx range
+    /// / the underflow is the step's refusal.
+    sel_tx: Signal<Local, Bit>,
+    sel_uf: Signal<Local, Bit>,
+    /// The phase completes if the step applies (`complete` without `act`
+    /// and the entry's validity, which applying implies).
+    due: Signal<Local, Bit>,
     top_count: Constant<Bits<CB>>,
     zero_count: Constant<Bits<CB>>,
     zero_tx: Constant<Bits<TB>>,
-    zero_xb: Constant<Bits<XB>>,
     sign_tb: Constant<Bits<TB>>,
     sign_ext: Constant<Bits<XB>>,
     sign_xb: Constant<Bits<XB>>,
-    max_tx: Constant<Bits<XB>>,
-    neg_max_tx: Constant<Bits<XB>>,
     c_uninit: Constant<Bits<4>>,
     c_bad_count: Constant<Bits<4>>,
     c_underflow: Constant<Bits<4>>,
@@ -87,7 +109,6 @@ pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
 impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB, TB, XB> {
     fn default() -> Self {
         assert!(XB == TB + 2 && CB >= 2 && TB >= 2 && XB <= 64);
-        let max_tx = (1u64 << (TB - 1)) - 1;
         let xmask = if XB == 64 { u64::MAX } else { (1u64 << XB) - 1 };
         Self {
             act: Default::default(),
@@ -99,6 +120,9 @@ impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB
             tx_dn: Default::default(),
             count: Default::default(),
             amt: Default::default(),
+            k_hi: Default::default(),
+            k_lo: Default::default(),
+            k_neg: Default::default(),
             e_valid: Default::default(),
             e_parity: Default::default(),
             e_pending: Default::default(),
@@ -109,32 +133,33 @@ impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB
             n_pending: Default::default(),
             n_expected: Default::default(),
             n_tx: Default::default(),
+            write: Default::default(),
             cause: Default::default(),
+            refused: Default::default(),
             complete: Default::default(),
             tx_ext: Default::default(),
             amt_ext: Default::default(),
             tx_new: Default::default(),
             tx_key: Default::default(),
-            tx_hi_key: Default::default(),
-            tx_lo_key: Default::default(),
             pend_new: Default::default(),
             exp_new: Default::default(),
             count_bad: Default::default(),
             underflow: Default::default(),
             tx_bad: Default::default(),
-            amt_neg: Default::default(),
             amt_bad: Default::default(),
             pend_zero: Default::default(),
             tx_zero: Default::default(),
+            due: Default::default(),
+            gate: Default::default(),
+            early_bad: Default::default(),
+            sel_tx: Default::default(),
+            sel_uf: Default::default(),
             top_count: Constant::new((1u64 << (CB - 1)).into()),
             zero_count: Constant::new(0u64.into()),
             zero_tx: Constant::new(0u64.into()),
-            zero_xb: Constant::new(0u64.into()),
             sign_tb: Constant::new((1u64 << (TB - 1)).into()),
             sign_ext: Constant::new((xmask & !((1u64 << TB) - 1)).into()),
             sign_xb: Constant::new((1u64 << (XB - 1)).into()),
-            max_tx: Constant::new(max_tx.into()),
-            neg_max_tx: Constant::new(((xmask - max_tx + 1) & xmask).into()),
             c_uninit: Constant::new(u64::from(cause::UNINIT).into()),
             c_bad_count: Constant::new(u64::from(cause::BAD_COUNT).into()),
             c_underflow: Constant::new(u64::from(cause::UNDERFLOW).into()),
@@ -162,18 +187,17 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
         self.amt_bad.next = (self.amt.val() & self.sign_tb.val()).any();
         // The range check of the result, without the result: tx + amt >
         // max iff tx > max - amt, and tx - amt < -max iff tx < amt - max.
-        // The bounds come from the operand (the request register, early), so
-        // the check is one compare of the entry's tx-count, beside the adder
-        // instead of behind it (the adder's result only feeds the write-back).
+        // The bounds come from the operand, computed when the request was
+        // granted and registered with it (`k_hi`, `k_lo`), so the check is
+        // one compare of the entry's tx-count, beside the adder instead of
+        // behind it (the adder's result only feeds the write-back).
         // Signed compares as unsigned ones with the sign bits flipped
         // (`*_key`); exact for every TB-bit tx-count and operand.
         self.tx_key.next = self.tx_ext.val() ^ self.sign_xb.val();
-        self.tx_hi_key.next = (self.max_tx.val() - self.amt_ext.val()) ^ self.sign_xb.val();
-        self.tx_lo_key.next = (self.amt_ext.val() + self.neg_max_tx.val()) ^ self.sign_xb.val();
         // The operand itself above 2^tx_bits - 1 is refused too, whatever the
         // tx-count (spec: TB has one bit more so that this is visible).
-        self.tx_bad.next = (self.tx_up.val() & (self.tx_key.val() > self.tx_hi_key.val()))
-            | (self.tx_dn.val() & (self.tx_key.val() < self.tx_lo_key.val()))
+        self.tx_bad.next = (self.tx_up.val() & (self.tx_key.val() > self.k_hi.val()))
+            | (self.tx_dn.val() & (self.tx_key.val() < self.k_lo.val()))
             | ((self.tx_up.val() | self.tx_dn.val()) & self.amt_bad.val());
         self.count_bad.next = (self.count.val() == self.zero_count.val())
             | (self.count.val() & self.top_count.val()).any();
@@ -188,19 +212,33 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
             self.exp_new.next = self.e_expected.val() - self.count.val();
         }
 
-        // Checks, in the golden kernel's priority.
+        // Checks, in the golden kernel's priority (uninit, bad count, tx
+        // range, underflow), written as exclusive selects with the late ones
+        // (`tx_bad`, `underflow`: compares on the word read) last, so that
+        // they sit one select from `cause` and one OR from `refused`.
+        self.gate.next = self.act.val() & !self.init.val() & !self.inval.val();
+        self.early_bad.next =
+            self.gate.val() & (!self.e_valid.val() | (self.arrive.val() & self.count_bad.val()));
+        self.sel_tx.next = self.gate.val() & !self.early_bad.val() & self.tx_bad.val();
+        self.sel_uf.next = self.gate.val()
+            & !self.early_bad.val()
+            & !self.tx_bad.val()
+            & self.arrive.val()
+            & self.underflow.val();
         self.cause.next = 0.into();
-        if self.act.val() & !self.init.val() & !self.inval.val() {
-            if !self.e_valid.val() {
-                self.cause.next = self.c_uninit.val();
-            } else if self.arrive.val() & self.count_bad.val() {
-                self.cause.next = self.c_bad_count.val();
-            } else if self.tx_bad.val() {
-                self.cause.next = self.c_tx_range.val();
-            } else if self.arrive.val() & self.underflow.val() {
-                self.cause.next = self.c_underflow.val();
-            }
+        if self.gate.val() & !self.e_valid.val() {
+            self.cause.next = self.c_uninit.val();
         }
+        if self.gate.val() & self.e_valid.val() & self.arrive.val() & self.count_bad.val() {
+            self.cause.next = self.c_bad_count.val();
+        }
+        if self.sel_tx.val() {
+            self.cause.next = self.c_tx_range.val();
+        }
+        if self.sel_uf.val() {
+            self.cause.next = self.c_underflow.val();
+        }
+        self.refused.next = self.early_bad.val() | self.sel_tx.val() | self.sel_uf.val();
 
         // Completion: the step applies (no check fails) and leaves pending = 0
         // and tx-count = 0. Decided by comparing the entry with the operands,
@@ -209,60 +247,69 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
         // and with both results 0 the only checks that can fail are the
         // operands' own (bad count, byte operand above the range, a drop
         // that would leave expected = 0) and the entry's validity.
-        self.amt_neg.next = self.zero_xb.val() - self.amt_ext.val();
         self.pend_zero.next = self.e_pending.val() == self.zero_count.val();
         if self.arrive.val() {
             self.pend_zero.next = self.e_pending.val() == self.count.val();
         }
         self.tx_zero.next = self.e_tx.val() == self.zero_tx.val();
         if self.tx_up.val() {
-            self.tx_zero.next = self.tx_ext.val() == self.amt_neg.val();
+            self.tx_zero.next = self.tx_ext.val() == self.k_neg.val();
         }
         if self.tx_dn.val() {
             self.tx_zero.next = self.tx_ext.val() == self.amt_ext.val();
         }
-        // The `arrive_drop` check is written here and in `underflow` alike on
-        // purpose: stated once as a shared local (same function), the AIG
-        // yosys builds for `sm_sync small` sends `abc pdr` from an 11 s proof
-        // to a timeout past 600 s (CI failure of stop 33, docs/formal.md).
-        self.complete.next = self.act.val()
-            & !self.init.val()
+        // (The `arrive_drop` check here and in `underflow` were once written
+        // alike on purpose: stated as one shared local, the AIG yosys builds
+        // for `sm_sync small` sent `abc pdr` from an 11 s proof to a timeout
+        // past 600 s (CI failure of stop 33, docs/formal.md).)
+        // A drop that would leave expected = 0 (`count ≥ expected`) is,
+        // with `pending = count` (`pend_zero` of an arrive), `expected =
+        // count`: a valid entry has pending ≤ expected (the formal harness's
+        // INV_range), so count = pending ≤ expected. An equality, no carry
+        // chain on the completion's path.
+        self.due.next = !self.init.val()
             & !self.inval.val()
-            & self.e_valid.val()
             & !(self.arrive.val() & self.count_bad.val())
             & !((self.tx_up.val() | self.tx_dn.val()) & self.amt_bad.val())
-            & !(self.drop.val() & (self.count.val() >= self.e_expected.val()))
+            & !(self.drop.val() & (self.count.val() == self.e_expected.val()))
             & self.pend_zero.val()
             & self.tx_zero.val();
+        self.complete.next = self.act.val() & self.e_valid.val() & self.due.val();
 
-        // Result (unchanged unless applied), then completion.
+        // Whether the step applies: the counters are written only then.
+        self.write.next = self.act.val() & !self.refused.val();
+        // The counters if it applies: neither `act` nor a check selects
+        // them (they only gate `write`).
+        self.n_pending.next = self.pend_new.val();
+        self.n_expected.next = self.exp_new.val();
+        self.n_tx.next = bit_cast::<TB, XB>(self.tx_new.val());
+        if self.due.val() {
+            self.n_pending.next = self.exp_new.val();
+        }
+        if self.init.val() {
+            self.n_pending.next = self.count.val();
+            self.n_expected.next = self.count.val();
+            self.n_tx.next = self.zero_tx.val();
+        } else if self.inval.val() {
+            self.n_pending.next = self.zero_count.val();
+            self.n_expected.next = self.zero_count.val();
+            self.n_tx.next = self.zero_tx.val();
+        }
+
+        // The flags (flip-flops): unchanged unless applied, then completion.
         self.n_valid.next = self.e_valid.val();
         self.n_parity.next = self.e_parity.val();
-        self.n_pending.next = self.e_pending.val();
-        self.n_expected.next = self.e_expected.val();
-        self.n_tx.next = self.e_tx.val();
         if self.act.val() {
             if self.init.val() {
                 self.n_valid.next = true;
                 self.n_parity.next = false;
-                self.n_pending.next = self.count.val();
-                self.n_expected.next = self.count.val();
-                self.n_tx.next = self.zero_tx.val();
             } else if self.inval.val() {
                 self.n_valid.next = false;
                 self.n_parity.next = false;
-                self.n_pending.next = self.zero_count.val();
-                self.n_expected.next = self.zero_count.val();
-                self.n_tx.next = self.zero_tx.val();
-            } else if !self.cause.val().any() {
-                self.n_pending.next = self.pend_new.val();
-                self.n_expected.next = self.exp_new.val();
-                self.n_tx.next = bit_cast::<TB, XB>(self.tx_new.val());
             }
         }
         if self.complete.val() {
             self.n_parity.next = !self.e_parity.val();
-            self.n_pending.next = self.exp_new.val();
         }
     }
 }

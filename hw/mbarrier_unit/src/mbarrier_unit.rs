@@ -85,7 +85,7 @@ pub struct MbarrierUnit<
     pub err_src: Signal<Out, Bits<2>>,
     pub err_cause: Signal<Out, Bits<4>>,
     arb: PortArbiter,
-    req: RequestReg<WB, EB, CB, TB>,
+    req: RequestReg<WB, EB, CB, TB, XB>,
     entries: EntryFile<M, EB, CB, TB>,
     step: EntryStep<CB, TB, XB>,
     op_port: OpPort<WB, CB>,
@@ -208,6 +208,7 @@ impl<
         self.op_port.warp_susp.next = self.waiters.warp_susp.val();
         self.op_port.waiters_on.next = self.waiters.waiters_on.val();
         self.op_port.op_cause.next = self.step.cause.val();
+        self.op_port.op_refused.next = self.step.refused.val();
         self.step.act.next = self.op_port.op_act.val();
         self.step.init.next = self.op_port.op_init.val();
         self.step.inval.next = self.op_port.op_inval.val();
@@ -217,6 +218,9 @@ impl<
         self.step.tx_dn.next = self.op_port.op_tx_dn.val();
         self.step.count.next = self.req.count.val();
         self.step.amt.next = self.req.tx.val();
+        self.step.k_hi.next = self.req.tx_hi_key.val();
+        self.step.k_lo.next = self.req.tx_lo_key.val();
+        self.step.k_neg.next = self.req.amt_neg.val();
         self.step.e_valid.next = self.entries.e_valid.val();
         self.step.e_parity.next = self.entries.e_parity.val();
         self.step.e_pending.next = self.entries.e_pending.val();
@@ -227,6 +231,7 @@ impl<
         self.entries.n_pending.next = self.step.n_pending.val();
         self.entries.n_expected.next = self.step.n_expected.val();
         self.entries.n_tx.next = self.step.n_tx.val();
+        self.entries.n_write.next = self.step.write.val();
 
         // Waiters and wakes.
         self.waiters.op_warp.next = self.req.warp.val();

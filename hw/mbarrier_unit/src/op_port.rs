@@ -20,7 +20,8 @@
 //! - `op_e_valid`, `op_e_parity` (in): the request's entry.
 //! - `warp_susp` (in): `op_warp` is suspended (waiters).
 //! - `waiters_on` (in): some warp is suspended on the request's entry (waiters).
-//! - `op_cause` (in, 4): the entry step's check result.
+//! - `op_cause` (in, 4): the entry step's check result; `op_refused` (in):
+//!   it is not 0.
 //! - `op_act`, `op_init`, `op_inval`, `op_arrive`, `op_drop`, `op_tx_up`,
 //!   `op_tx_dn` (out): controls of the op entry step.
 //! - `susp_go` (out): the `try_wait` suspends `op_warp` on (`op_entry`, `op_parity`).
@@ -48,6 +49,7 @@ pub struct OpPort<const WB: usize, const CB: usize> {
     pub warp_susp: Signal<In, Bit>,
     pub waiters_on: Signal<In, Bit>,
     pub op_cause: Signal<In, Bits<4>>,
+    pub op_refused: Signal<In, Bit>,
     pub op_act: Signal<Out, Bit>,
     pub op_init: Signal<Out, Bit>,
     pub op_inval: Signal<Out, Bit>,
@@ -85,6 +87,8 @@ pub struct OpPort<const WB: usize, const CB: usize> {
     count_bad: Signal<Local, Bit>,
     pre_cause: Signal<Local, Bits<4>>,
     cause_op: Signal<Local, Bits<4>>,
+    /// `cause_op` ≠ 0: the pre-checks' (early) or the step's (late) refusal.
+    refused_op: Signal<Local, Bit>,
     op_ok: Signal<Local, Bit>,
     passed: Signal<Local, Bit>,
     c_init: Constant<Bits<4>>,
@@ -122,6 +126,7 @@ impl<const WB: usize, const CB: usize> Default for OpPort<WB, CB> {
             warp_susp: Default::default(),
             waiters_on: Default::default(),
             op_cause: Default::default(),
+            op_refused: Default::default(),
             op_act: Default::default(),
             op_init: Default::default(),
             op_inval: Default::default(),
@@ -158,6 +163,7 @@ impl<const WB: usize, const CB: usize> Default for OpPort<WB, CB> {
             count_bad: Default::default(),
             pre_cause: Default::default(),
             cause_op: Default::default(),
+            refused_op: Default::default(),
             op_ok: Default::default(),
             passed: Default::default(),
             c_init: k(op::INIT),
@@ -249,10 +255,12 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
 
         // The op's cause: a pre-check, else the entry step's.
         self.cause_op.next = self.pre_cause.val();
+        self.refused_op.next = self.pre_cause.val().any();
         if self.passed.val() {
             self.cause_op.next = self.op_cause.val();
+            self.refused_op.next = self.op_refused.val();
         }
-        self.op_ok.next = self.op_valid.val() & !self.cause_op.val().any();
+        self.op_ok.next = self.op_valid.val() & !self.refused_op.val();
         self.try_go.next = self.op_valid.val() & self.is_op.val() & self.is_try.val();
         // A try_wait's only checks are the pre-checks (no entry step): its
         // suspension is formed from them directly, not behind the step's
@@ -282,9 +290,12 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
         self.err_r.d.next = false;
         self.err_src_r.d.next = 0.into();
         self.err_cause_r.d.next = 0.into();
-        if self.op_valid.val() & self.cause_op.val().any() {
+        if self.op_valid.val() & self.refused_op.val() {
             self.err_r.d.next = true;
             self.err_src_r.d.next = self.port.val();
+        }
+        // (`cause_op` is 0 unless refused: no refusal test in front.)
+        if self.op_valid.val() {
             self.err_cause_r.d.next = self.cause_op.val();
         }
         if self.reset.val() {

@@ -83,6 +83,9 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     wire  [20:0] req__tx;
     wire  req__parity;
     wire  [2:0] req__entry_in;
+    wire  [22:0] req__tx_hi_key;
+    wire  [22:0] req__tx_lo_key;
+    wire  [22:0] req__amt_neg;
     reg  entries__clock;
     reg  entries__reset;
     reg  [2:0] entries__acc_entry;
@@ -97,6 +100,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [20:0] entries__n_pending;
     reg  [20:0] entries__n_expected;
     reg  [20:0] entries__n_tx;
+    reg  entries__n_write;
     reg  step__act;
     reg  step__init;
     reg  step__inval;
@@ -106,6 +110,9 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  step__tx_dn;
     reg  [20:0] step__count;
     reg  [20:0] step__amt;
+    reg  [22:0] step__k_hi;
+    reg  [22:0] step__k_lo;
+    reg  [22:0] step__k_neg;
     reg  step__e_valid;
     reg  step__e_parity;
     reg  [20:0] step__e_pending;
@@ -116,7 +123,9 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     wire  [20:0] step__n_pending;
     wire  [20:0] step__n_expected;
     wire  [20:0] step__n_tx;
+    wire  step__write;
     wire  [3:0] step__cause;
+    wire  step__refused;
     wire  step__complete;
     reg  op_port__clock;
     reg  op_port__reset;
@@ -131,6 +140,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  op_port__warp_susp;
     reg  op_port__waiters_on;
     reg  [3:0] op_port__op_cause;
+    reg  op_port__op_refused;
     wire  op_port__op_act;
     wire  op_port__op_init;
     wire  op_port__op_inval;
@@ -205,7 +215,10 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .count(req__count),
         .tx(req__tx),
         .parity(req__parity),
-        .entry_in(req__entry_in)
+        .entry_in(req__entry_in),
+        .tx_hi_key(req__tx_hi_key),
+        .tx_lo_key(req__tx_lo_key),
+        .amt_neg(req__amt_neg)
     );
     mbar_w64_m8_c20_t20_l200_f4__entries entries(
         .clock(entries__clock),
@@ -221,7 +234,8 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .n_parity(entries__n_parity),
         .n_pending(entries__n_pending),
         .n_expected(entries__n_expected),
-        .n_tx(entries__n_tx)
+        .n_tx(entries__n_tx),
+        .n_write(entries__n_write)
     );
     mbar_w64_m8_c20_t20_l200_f4__step step(
         .act(step__act),
@@ -233,6 +247,9 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .tx_dn(step__tx_dn),
         .count(step__count),
         .amt(step__amt),
+        .k_hi(step__k_hi),
+        .k_lo(step__k_lo),
+        .k_neg(step__k_neg),
         .e_valid(step__e_valid),
         .e_parity(step__e_parity),
         .e_pending(step__e_pending),
@@ -243,7 +260,9 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .n_pending(step__n_pending),
         .n_expected(step__n_expected),
         .n_tx(step__n_tx),
+        .write(step__write),
         .cause(step__cause),
+        .refused(step__refused),
         .complete(step__complete)
     );
     mbar_w64_m8_c20_t20_l200_f4__op_port op_port(
@@ -260,6 +279,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .warp_susp(op_port__warp_susp),
         .waiters_on(op_port__waiters_on),
         .op_cause(op_port__op_cause),
+        .op_refused(op_port__op_refused),
         .op_act(op_port__op_act),
         .op_init(op_port__op_init),
         .op_inval(op_port__op_inval),
@@ -347,6 +367,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         op_port__warp_susp = waiters__warp_susp;
         op_port__waiters_on = waiters__waiters_on;
         op_port__op_cause = step__cause;
+        op_port__op_refused = step__refused;
         step__act = op_port__op_act;
         step__init = op_port__op_init;
         step__inval = op_port__op_inval;
@@ -356,6 +377,9 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         step__tx_dn = op_port__op_tx_dn;
         step__count = req__count;
         step__amt = req__tx;
+        step__k_hi = req__tx_hi_key;
+        step__k_lo = req__tx_lo_key;
+        step__k_neg = req__amt_neg;
         step__e_valid = entries__e_valid;
         step__e_parity = entries__e_parity;
         step__e_pending = entries__e_pending;
@@ -366,6 +390,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         entries__n_pending = step__n_pending;
         entries__n_expected = step__n_expected;
         entries__n_tx = step__n_tx;
+        entries__n_write = step__write;
         waiters__op_warp = req__warp;
         waiters__op_entry = req__entry;
         waiters__op_parity = req__parity;
@@ -492,7 +517,7 @@ module mbar_w64_m8_c20_t20_l200_f4__arb__pp(d,q,clock);
 endmodule // mbar_w64_m8_c20_t20_l200_f4__arb__pp
 
 
-module mbar_w64_m8_c20_t20_l200_f4__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx);
+module mbar_w64_m8_c20_t20_l200_f4__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
     
     // Module arguments
     input wire  clock;
@@ -509,6 +534,7 @@ module mbar_w64_m8_c20_t20_l200_f4__entries(clock,reset,acc_entry,rd_entry,e_val
     input wire  [20:0] n_pending;
     input wire  [20:0] n_expected;
     input wire  [20:0] n_tx;
+    input wire  n_write;
     
     // Stub signals
     reg  [7:0] valid__d;
@@ -621,17 +647,17 @@ module mbar_w64_m8_c20_t20_l200_f4__entries(clock,reset,acc_entry,rd_entry,e_val
         tx__clock = clock;
         pending__reset = reset;
         pending__rd_addr = acc_entry;
-        pending__wr_en = 1'b1;
+        pending__wr_en = n_write;
         pending__wr_addr = rd_entry;
         pending__wr_data = n_pending;
         expected__reset = reset;
         expected__rd_addr = acc_entry;
-        expected__wr_en = 1'b1;
+        expected__wr_en = n_write;
         expected__wr_addr = rd_entry;
         expected__wr_data = n_expected;
         tx__reset = reset;
         tx__rd_addr = acc_entry;
-        tx__wr_en = 1'b1;
+        tx__wr_en = n_write;
         tx__wr_addr = rd_entry;
         tx__wr_data = n_tx;
         e_valid = r_valid__q;
@@ -835,7 +861,7 @@ module mbar_w64_m8_c20_t20_l200_f4__entries__parity(d,q,clock);
 endmodule // mbar_w64_m8_c20_t20_l200_f4__entries__parity
 
 
-module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_refused,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -851,6 +877,7 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code
     input wire  warp_susp;
     input wire  waiters_on;
     input wire  [3:0] op_cause;
+    input wire  op_refused;
     output reg  op_act;
     output reg  op_init;
     output reg  op_inval;
@@ -927,6 +954,7 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code
     reg  count_bad;
     reg  [3:0] pre_cause;
     reg  [3:0] cause_op;
+    reg  refused_op;
     reg  op_ok;
     reg  passed;
     
@@ -1045,10 +1073,12 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code
         op_tx_up = (op_code == c_arrive_tx) | (op_code == c_expect);
         op_tx_dn = op_code == c_complete;
         cause_op = pre_cause;
+        refused_op = |pre_cause;
         if (passed) begin
             cause_op = op_cause;
+            refused_op = op_refused;
         end
-        op_ok = op_valid & ~|cause_op;
+        op_ok = op_valid & ~refused_op;
         try_go = op_valid & is_op & is_try;
         susp_go = op_valid & is_op & is_try & ~warp_susp & op_e_valid & (op_e_parity == op_parity);
         rsp_valid_r__d = op_valid & is_op;
@@ -1064,9 +1094,11 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code
         err_r__d = 1'b0;
         err_src_r__d = 32'h0;
         err_cause_r__d = 32'h0;
-        if (op_valid & |cause_op) begin
+        if (op_valid & refused_op) begin
             err_r__d = 1'b1;
             err_src_r__d = port;
+        end
+        if (op_valid) begin
             err_cause_r__d = cause_op;
         end
         if (reset) begin
@@ -1132,7 +1164,7 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r(d,q,clock);
 endmodule // mbar_w64_m8_c20_t20_l200_f4__op_port__rsp_warp_r
 
 
-module mbar_w64_m8_c20_t20_l200_f4__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_entry,ctx_bytes,rarv_entry,rarv_count,valid,port,warp,code,entry,count,tx,parity,entry_in);
+module mbar_w64_m8_c20_t20_l200_f4__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_entry,ctx_bytes,rarv_entry,rarv_count,valid,port,warp,code,entry,count,tx,parity,entry_in,tx_hi_key,tx_lo_key,amt_neg);
     
     // Module arguments
     input wire  clock;
@@ -1159,8 +1191,15 @@ module mbar_w64_m8_c20_t20_l200_f4__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
     output reg  [20:0] tx;
     output reg  parity;
     output reg  [2:0] entry_in;
+    output reg  [22:0] tx_hi_key;
+    output reg  [22:0] tx_lo_key;
+    output reg  [22:0] amt_neg;
     
     // Constant declarations
+    localparam  max_tx = 23'hfffff;
+    localparam  neg_max_tx = 23'h700001;
+    localparam  sign_xb = 23'h400000;
+    localparam  zero_xb = 23'h0;
     localparam  c_complete = 4'h6;
     localparam  c_arrive = 4'h2;
     localparam  s_op = 2'b0;
@@ -1192,6 +1231,18 @@ module mbar_w64_m8_c20_t20_l200_f4__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
     reg  parity_q__d;
     wire  parity_q__q;
     reg  parity_q__clock;
+    reg  [22:0] hi_key_q__d;
+    wire  [22:0] hi_key_q__q;
+    reg  hi_key_q__clock;
+    reg  [22:0] lo_key_q__d;
+    wire  [22:0] lo_key_q__q;
+    reg  lo_key_q__clock;
+    reg  [22:0] neg_q__d;
+    wire  [22:0] neg_q__q;
+    reg  neg_q__clock;
+    
+    // Local signals
+    reg  [22:0] amt_x;
     
     // Sub module instances
     mbar_w64_m8_c20_t20_l200_f4__entries__expected__byp_valid_q valid_q(
@@ -1234,6 +1285,21 @@ module mbar_w64_m8_c20_t20_l200_f4__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
         .q(parity_q__q),
         .clock(parity_q__clock)
     );
+    mbar_w64_m8_c20_t20_l200_f4__req__hi_key_q hi_key_q(
+        .d(hi_key_q__d),
+        .q(hi_key_q__q),
+        .clock(hi_key_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__req__hi_key_q lo_key_q(
+        .d(lo_key_q__d),
+        .q(lo_key_q__q),
+        .clock(lo_key_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__req__hi_key_q neg_q(
+        .d(neg_q__d),
+        .q(neg_q__q),
+        .clock(neg_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1245,6 +1311,9 @@ module mbar_w64_m8_c20_t20_l200_f4__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
         count_q__clock = clock;
         tx_q__clock = clock;
         parity_q__clock = clock;
+        hi_key_q__clock = clock;
+        lo_key_q__clock = clock;
+        neg_q__clock = clock;
         valid_q__d = valid_q__q;
         port_q__d = port_q__q;
         warp_q__d = warp_q__q;
@@ -1253,6 +1322,9 @@ module mbar_w64_m8_c20_t20_l200_f4__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
         count_q__d = count_q__q;
         tx_q__d = tx_q__q;
         parity_q__d = parity_q__q;
+        hi_key_q__d = hi_key_q__q;
+        lo_key_q__d = lo_key_q__q;
+        neg_q__d = neg_q__q;
         valid_q__d = (g_op | g_ctx | g_rarv) & ~reset;
         port_q__d = s_op;
         warp_q__d = op_warp;
@@ -1280,6 +1352,13 @@ module mbar_w64_m8_c20_t20_l200_f4__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
             parity_q__d = 1'b0;
         end
         entry_in = entry_q__d;
+        amt_x = ((tx_q__d) & 23'h7fffff);
+        hi_key_q__d = (max_tx - amt_x) ^ sign_xb;
+        lo_key_q__d = (amt_x + neg_max_tx) ^ sign_xb;
+        neg_q__d = zero_xb - amt_x;
+        tx_hi_key = hi_key_q__q;
+        tx_lo_key = lo_key_q__q;
+        amt_neg = neg_q__q;
         valid = valid_q__q;
         port = port_q__q;
         warp = warp_q__q;
@@ -1312,7 +1391,26 @@ module mbar_w64_m8_c20_t20_l200_f4__req__entry_q(d,q,clock);
 endmodule // mbar_w64_m8_c20_t20_l200_f4__req__entry_q
 
 
-module mbar_w64_m8_c20_t20_l200_f4__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,cause,complete);
+module mbar_w64_m8_c20_t20_l200_f4__req__hi_key_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [22:0] d;
+    output reg  [22:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 23'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // mbar_w64_m8_c20_t20_l200_f4__req__hi_key_q
+
+
+module mbar_w64_m8_c20_t20_l200_f4__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
     
     // Module arguments
     input wire  act;
@@ -1324,6 +1422,9 @@ module mbar_w64_m8_c20_t20_l200_f4__step(act,init,inval,arrive,drop,tx_up,tx_dn,
     input wire  tx_dn;
     input wire  [20:0] count;
     input wire  [20:0] amt;
+    input wire  [22:0] k_hi;
+    input wire  [22:0] k_lo;
+    input wire  [22:0] k_neg;
     input wire  e_valid;
     input wire  e_parity;
     input wire  [20:0] e_pending;
@@ -1334,19 +1435,18 @@ module mbar_w64_m8_c20_t20_l200_f4__step(act,init,inval,arrive,drop,tx_up,tx_dn,
     output reg  [20:0] n_pending;
     output reg  [20:0] n_expected;
     output reg  [20:0] n_tx;
+    output reg  write;
     output reg  [3:0] cause;
+    output reg  refused;
     output reg  complete;
     
     // Constant declarations
     localparam  top_count = 21'h100000;
     localparam  zero_count = 21'h0;
     localparam  zero_tx = 21'h0;
-    localparam  zero_xb = 23'h0;
     localparam  sign_tb = 21'h100000;
     localparam  sign_ext = 23'h600000;
     localparam  sign_xb = 23'h400000;
-    localparam  max_tx = 23'hfffff;
-    localparam  neg_max_tx = 23'h700001;
     localparam  c_uninit = 4'h3;
     localparam  c_bad_count = 4'h4;
     localparam  c_underflow = 4'h5;
@@ -1357,17 +1457,19 @@ module mbar_w64_m8_c20_t20_l200_f4__step(act,init,inval,arrive,drop,tx_up,tx_dn,
     reg  [22:0] amt_ext;
     reg  [22:0] tx_new;
     reg  [22:0] tx_key;
-    reg  [22:0] tx_hi_key;
-    reg  [22:0] tx_lo_key;
     reg  [20:0] pend_new;
     reg  [20:0] exp_new;
     reg  count_bad;
     reg  underflow;
     reg  tx_bad;
-    reg  [22:0] amt_neg;
     reg  amt_bad;
     reg  pend_zero;
     reg  tx_zero;
+    reg  gate;
+    reg  early_bad;
+    reg  sel_tx;
+    reg  sel_uf;
+    reg  due;
     
     // Update code
     always @(*) begin
@@ -1385,9 +1487,7 @@ module mbar_w64_m8_c20_t20_l200_f4__step(act,init,inval,arrive,drop,tx_up,tx_dn,
         end
         amt_bad = |(amt & sign_tb);
         tx_key = tx_ext ^ sign_xb;
-        tx_hi_key = (max_tx - amt_ext) ^ sign_xb;
-        tx_lo_key = (amt_ext + neg_max_tx) ^ sign_xb;
-        tx_bad = (tx_up & (tx_key > tx_hi_key)) | (tx_dn & (tx_key < tx_lo_key)) | ((tx_up | tx_dn) & amt_bad);
+        tx_bad = (tx_up & (tx_key > k_hi)) | (tx_dn & (tx_key < k_lo)) | ((tx_up | tx_dn) & amt_bad);
         count_bad = (count == zero_count) | |(count & top_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
@@ -1398,63 +1498,68 @@ module mbar_w64_m8_c20_t20_l200_f4__step(act,init,inval,arrive,drop,tx_up,tx_dn,
         if (drop) begin
             exp_new = e_expected - count;
         end
+        gate = act & ~init & ~inval;
+        early_bad = gate & (~e_valid | (arrive & count_bad));
+        sel_tx = gate & ~early_bad & tx_bad;
+        sel_uf = gate & ~early_bad & ~tx_bad & arrive & underflow;
         cause = 32'h0;
-        if (act & ~init & ~inval) begin
-            if (~e_valid) begin
-                cause = c_uninit;
-            end
-            else if (arrive & count_bad) begin
-                cause = c_bad_count;
-            end
-            else if (tx_bad) begin
-                cause = c_tx_range;
-            end
-            else if (arrive & underflow) begin
-                cause = c_underflow;
-            end
+        if (gate & ~e_valid) begin
+            cause = c_uninit;
         end
-        amt_neg = zero_xb - amt_ext;
+        if (gate & e_valid & arrive & count_bad) begin
+            cause = c_bad_count;
+        end
+        if (sel_tx) begin
+            cause = c_tx_range;
+        end
+        if (sel_uf) begin
+            cause = c_underflow;
+        end
+        refused = early_bad | sel_tx | sel_uf;
         pend_zero = e_pending == zero_count;
         if (arrive) begin
             pend_zero = e_pending == count;
         end
         tx_zero = e_tx == zero_tx;
         if (tx_up) begin
-            tx_zero = tx_ext == amt_neg;
+            tx_zero = tx_ext == k_neg;
         end
         if (tx_dn) begin
             tx_zero = tx_ext == amt_ext;
         end
-        complete = act & ~init & ~inval & e_valid & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count >= e_expected)) & pend_zero & tx_zero;
+        due = ~init & ~inval & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count == e_expected)) & pend_zero & tx_zero;
+        complete = act & e_valid & due;
+        write = act & ~refused;
+        n_pending = pend_new;
+        n_expected = exp_new;
+        n_tx = ((tx_new) & 21'h1fffff);
+        if (due) begin
+            n_pending = exp_new;
+        end
+        if (init) begin
+            n_pending = count;
+            n_expected = count;
+            n_tx = zero_tx;
+        end
+        else if (inval) begin
+            n_pending = zero_count;
+            n_expected = zero_count;
+            n_tx = zero_tx;
+        end
         n_valid = e_valid;
         n_parity = e_parity;
-        n_pending = e_pending;
-        n_expected = e_expected;
-        n_tx = e_tx;
         if (act) begin
             if (init) begin
                 n_valid = 1'b1;
                 n_parity = 1'b0;
-                n_pending = count;
-                n_expected = count;
-                n_tx = zero_tx;
             end
             else if (inval) begin
                 n_valid = 1'b0;
                 n_parity = 1'b0;
-                n_pending = zero_count;
-                n_expected = zero_count;
-                n_tx = zero_tx;
-            end
-            else if (~|cause) begin
-                n_pending = pend_new;
-                n_expected = exp_new;
-                n_tx = ((tx_new) & 21'h1fffff);
             end
         end
         if (complete) begin
             n_parity = ~e_parity;
-            n_pending = exp_new;
         end
     end
     

@@ -75,7 +75,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "inv",
         props: INV_PROPS,
-        what: "strengthening invariants (the monitor's state = the RTL's registers; asserted in m1, m6, m2 too): INV_entry: entry fe's valid, parity, pending, expected and tx-count equal the RTL's (pending/expected/tx only while valid; the monitor's are 0 otherwise); INV_range: tx in [-MAXTX, MAXTX], pending <= expected <= MAXC; INV_sfe: suspended = the RTL's susp, and a suspended warp's latest try_wait was on fe iff its RTL wentry is fe; INV_wt: decided only while suspended, done only when decided; INV_fw: fw's try_wait on fe (suspended, decided, done, timer, waited parity) equals the RTL's; INV_age: fw decided and not woken: age + (fw - rr mod W) <= W - 1 (round robin); INV_req: the monitor's request register = the RTL's (its port one of the three; a complete-tx held as complete_tx, a remote arrive as arrive, both of warp 0); INV_rd: when the RTL's request register names fe (valid or not: an idle step writes the read register back), its read register holds fe",
+        what: "strengthening invariants (the monitor's state = the RTL's registers; asserted in m1, m6, m2 too): INV_entry: entry fe's valid, parity, pending, expected and tx-count equal the RTL's (pending/expected/tx only while valid; the monitor's are 0 otherwise); INV_range: tx in [-MAXTX, MAXTX], pending <= expected <= MAXC; INV_sfe: suspended = the RTL's susp, and a suspended warp's latest try_wait was on fe iff its RTL wentry is fe; INV_wt: decided only while suspended, done only when decided; INV_fw: fw's try_wait on fe (suspended, decided, done, timer, waited parity) equals the RTL's; INV_age: fw decided and not woken: age + (fw - rr mod W) <= W - 1 (round robin); INV_req: the monitor's request register = the RTL's (its byte operand's registered terms those of its tx; its port one of the three; a complete-tx held as complete_tx, a remote arrive as arrive, both of warp 0); INV_rd: when the RTL's request register names fe (valid or not: an idle step writes the read register back), its read register holds fe",
     },
     Group {
         name: "all",
@@ -163,6 +163,9 @@ fn taps(cfg: &Config) -> String {
         ("t_rcount", cbp, "count_q"),
         ("t_rtx", tbp, "tx_q"),
         ("t_rpar", 1, "parity_q"),
+        ("t_rhi", tbp + 2, "hi_key_q"),
+        ("t_rlo", tbp + 2, "lo_key_q"),
+        ("t_rneg", tbp + 2, "neg_q"),
     ] {
         t.push(Tap::new(n, wd, format!("{rq}.{r}.q")));
     }
@@ -210,6 +213,14 @@ fn taps(cfg: &Config) -> String {
         ));
     }
     let mut s = taps::declare(&t, TAP_GROUPS);
+    // The request register's byte-operand terms, as `RequestReg` computes
+    // them from its `tx` (XB = TB + 2 bits; max = MAXTX).
+    s += "  wire [TB+1:0] k_amt = {2'b00, t_rtx};
+  wire [TB+1:0] k_max = MAXTX;
+  wire [TB+1:0] k_sign = {1'b1, {(TB+1){1'b0}}};
+  wire [TB+1:0] k_hi = (k_max - k_amt) ^ k_sign;
+  wire [TB+1:0] k_lo = (k_amt - k_max) ^ k_sign;
+  wire [TB+1:0] k_neg = -k_amt;\n";
     for (n, wd) in [("pend", cbp), ("exp", cbp), ("tx", tbp)] {
         s += &format!(
             "  wire [{}:0] t_d{n} = (t_d{n}_hit && t_d{n}_bv) ? t_d{n}_byp : t_d{n}_ram;\n",
@@ -263,7 +274,8 @@ const INVARIANTS: &str = "
                                     : (!t_susp[fw] && f_dec)))
                           : !(sfe[fw] && (t_susp[fw] || fw_woken)));
       INV_age: assert ((!f_dec || f_s) && (!(f_s && f_dec && !fw_woken) || f_age + f_dist <= W - 1));
-      INV_req: assert (q_v == t_rv && (!q_v || (q_port != 2'd3 && q_port == t_rport && q_entry == t_rentry
+      INV_req: assert (t_rhi == k_hi && t_rlo == k_lo && t_rneg == k_neg
+                       && q_v == t_rv && (!q_v || (q_port != 2'd3 && q_port == t_rport && q_entry == t_rentry
                          && (q_port == 2'd1 || q_count == t_rcount) && (q_port == 2'd2 || q_tx == t_rtx)
                          && (q_port != 2'd0 || (q_warp == t_rwarp && q_code == t_rcode && q_par == t_rpar))
                          && (q_port != 2'd1 || (t_rcode == 4'd6 && t_rwarp == 0))

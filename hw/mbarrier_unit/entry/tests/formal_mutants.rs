@@ -79,7 +79,7 @@ const MBARRIER_MUTANTS: &[Mutant] = &[
         "mbar_complete_ignores_tx",
         "M4/M1: a phase completes with tx-count != 0",
         MB_OP,
-        "complete = act & ~init & ~inval & e_valid & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count >= e_expected)) & pend_zero & tx_zero;",
+        "due = ~init & ~inval & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count == e_expected)) & pend_zero & tx_zero;",
         " & tx_zero;",
         ";",
         "m1",
