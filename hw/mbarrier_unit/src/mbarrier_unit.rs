@@ -236,6 +236,7 @@ impl<
         // Waiters and wakes.
         self.waiters.op_warp.next = self.req.warp.val();
         self.waiters.op_entry.next = self.req.entry.val();
+        self.waiters.acc_entry.next = self.req.entry_in.val();
         self.waiters.op_parity.next = self.req.parity.val();
         self.waiters.susp_go.next = self.op_port.susp_go.val();
         self.waiters.try_go.next = self.op_port.try_go.val();

@@ -10,11 +10,18 @@
 //! clear of the warps the wake arbiter grants, a new suspension by the op
 //! port, the `wake_mask`/`wake_done`/`suspended` outputs, and the checks the
 //! op port needs: `warp_susp` (the issuing warp is suspended) and
-//! `waiters_on` (some warp is suspended on `op_entry`).
+//! `waiters_on` (some warp is suspended on `op_entry`). For `waiters_on`
+//! the entry compares are made in the acceptance cycle, against the entry
+//! accepted (`acc_entry`, stepped in the next cycle), and registered: per
+//! warp, suspended on it (`on_q`), and the warp suspending now on it
+//! (`on_new_q`). In the step cycle `waiters_on` is their OR without the
+//! warps granted a wake at the edge (`wake_mask_r`): W two-input terms
+//! instead of W entry compares in front of the refusal of an init/inval.
 //!
 //! Ports (W warps, WB = log2 W, EB = log2 M, TMB = timer bits):
 //! - `clock`, `reset`.
 //! - `op_warp` (in, WB), `op_entry` (in, EB), `op_parity` (in): the op port.
+//! - `acc_entry` (in, EB): the entry of the request accepted this cycle.
 //! - `susp_go` (in): suspend `op_warp` on (`op_entry`, `op_parity`).
 //! - `try_go` (in): the stepped request is a try_wait of `op_warp` (early:
 //!   loads the waiter's entry, parity and timer; `susp_go` sets its `susp` bit).
@@ -35,6 +42,7 @@ pub struct Waiters<const W: usize, const WB: usize, const EB: usize, const TMB: 
     pub op_warp: Signal<In, Bits<WB>>,
     pub op_entry: Signal<In, Bits<EB>>,
     pub op_parity: Signal<In, Bit>,
+    pub acc_entry: Signal<In, Bits<EB>>,
     pub susp_go: Signal<In, Bit>,
     pub try_go: Signal<In, Bit>,
     pub c_complete: Signal<In, Bit>,
@@ -54,6 +62,11 @@ pub struct Waiters<const W: usize, const WB: usize, const EB: usize, const TMB: 
     timer: [DFF<Bits<TMB>>; W],
     wake_mask_r: DFF<Bits<W>>,
     wake_done_r: DFF<Bits<W>>,
+    /// Per warp: suspended on the stepped request's entry at its acceptance.
+    on_q: DFF<Bits<W>>,
+    /// The warp suspending at its acceptance did so on that entry.
+    on_new_q: DFF<Bit>,
+    on_n: Signal<Local, Bits<W>>,
     dec_n: Signal<Local, Bits<W>>,
     done_n: Signal<Local, Bits<W>>,
     par_n: Signal<Local, Bits<W>>,
@@ -74,6 +87,7 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Waiters
             op_warp: Default::default(),
             op_entry: Default::default(),
             op_parity: Default::default(),
+            acc_entry: Default::default(),
             susp_go: Default::default(),
             try_go: Default::default(),
             c_complete: Default::default(),
@@ -93,6 +107,9 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Waiters
             timer: std::array::from_fn(|_| Default::default()),
             wake_mask_r: Default::default(),
             wake_done_r: Default::default(),
+            on_q: Default::default(),
+            on_new_q: Default::default(),
+            on_n: Default::default(),
             dec_n: Default::default(),
             done_n: Default::default(),
             par_n: Default::default(),
@@ -118,10 +135,12 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
             done,
             wparity,
             wake_mask_r,
-            wake_done_r
+            wake_done_r,
+            on_q,
+            on_new_q
         );
         self.warp_susp.next = self.susp.q.val().get_bit(self.op_warp.val().index());
-        self.waiters_on.next = false;
+        self.on_n.next = 0.into();
         self.dec_n.next = self.decided.q.val();
         self.done_n.next = self.done.q.val();
         self.par_n.next = self.wparity.q.val();
@@ -131,8 +150,8 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
             self.timer[w].clock.next = self.clock.val();
             self.wentry[w].d.next = self.wentry[w].q.val();
             self.timer[w].d.next = self.timer[w].q.val();
-            if self.susp.q.val().get_bit(w) & (self.wentry[w].q.val() == self.op_entry.val()) {
-                self.waiters_on.next = true;
+            if self.susp.q.val().get_bit(w) & (self.wentry[w].q.val() == self.acc_entry.val()) {
+                self.on_n.next = self.on_n.val().replace_bit(w, true);
             }
             // Decision: a completion of the awaited phase first, then the limit.
             self.hit.next = self.c_complete.val()
@@ -177,7 +196,11 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
         self.wparity.d.next = self.par_n.val();
         self.wake_mask_r.d.next = self.grant.val();
         self.wake_done_r.d.next = self.grant.val() & self.done.q.val();
+        self.on_q.d.next = self.on_n.val();
+        self.on_new_q.d.next = self.susp_go.val() & (self.op_entry.val() == self.acc_entry.val());
         if self.reset.val() {
+            self.on_q.d.next = 0.into();
+            self.on_new_q.d.next = false;
             self.susp.d.next = 0.into();
             self.decided.d.next = 0.into();
             self.done.d.next = 0.into();
@@ -187,5 +210,9 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
         self.wake_mask.next = self.wake_mask_r.q.val();
         self.wake_done.next = self.wake_done_r.q.val();
         self.suspended.next = self.susp.q.val();
+        // Suspended on the stepped entry: at its acceptance and not woken
+        // at that edge, or suspended at that edge on it.
+        self.waiters_on.next =
+            self.on_new_q.q.val() | (self.on_q.q.val() & !self.wake_mask_r.q.val()).any();
     }
 }

@@ -164,6 +164,7 @@ module mbar_w32_m16_c20_t20_l73_f1(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [4:0] waiters__op_warp;
     reg  [3:0] waiters__op_entry;
     reg  waiters__op_parity;
+    reg  [3:0] waiters__acc_entry;
     reg  waiters__susp_go;
     reg  waiters__try_go;
     reg  waiters__c_complete;
@@ -305,6 +306,7 @@ module mbar_w32_m16_c20_t20_l73_f1(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_warp(waiters__op_warp),
         .op_entry(waiters__op_entry),
         .op_parity(waiters__op_parity),
+        .acc_entry(waiters__acc_entry),
         .susp_go(waiters__susp_go),
         .try_go(waiters__try_go),
         .c_complete(waiters__c_complete),
@@ -393,6 +395,7 @@ module mbar_w32_m16_c20_t20_l73_f1(clock,reset,op_valid,op_ready,op_warp,op_code
         entries__n_write = step__write;
         waiters__op_warp = req__warp;
         waiters__op_entry = req__entry;
+        waiters__acc_entry = req__entry_in;
         waiters__op_parity = req__parity;
         waiters__susp_go = op_port__susp_go;
         waiters__try_go = op_port__try_go;
@@ -1547,7 +1550,7 @@ module mbar_w32_m16_c20_t20_l73_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,
 endmodule // mbar_w32_m16_c20_t20_l73_f1__step
 
 
-module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_parity,acc_entry,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -1555,6 +1558,7 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
     input wire  [4:0] op_warp;
     input wire  [3:0] op_entry;
     input wire  op_parity;
+    input wire  [3:0] acc_entry;
     input wire  susp_go;
     input wire  try_go;
     input wire  c_complete;
@@ -1814,8 +1818,15 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  [31:0] wake_done_r__d;
     wire  [31:0] wake_done_r__q;
     reg  wake_done_r__clock;
+    reg  [31:0] on_q__d;
+    wire  [31:0] on_q__q;
+    reg  on_q__clock;
+    reg  on_new_q__d;
+    wire  on_new_q__q;
+    reg  on_new_q__clock;
     
     // Local signals
+    reg  [31:0] on_n;
     reg  [31:0] dec_n;
     reg  [31:0] done_n;
     reg  [31:0] par_n;
@@ -2173,6 +2184,16 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
     );
+    mbar_w32_m16_c20_t20_l73_f1__waiters__decided on_q(
+        .d(on_q__d),
+        .q(on_q__q),
+        .clock(on_q__clock)
+    );
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q on_new_q(
+        .d(on_new_q__d),
+        .q(on_new_q__q),
+        .clock(on_new_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2182,14 +2203,18 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         wparity__clock = clock;
         wake_mask_r__clock = clock;
         wake_done_r__clock = clock;
+        on_q__clock = clock;
+        on_new_q__clock = clock;
         susp__d = susp__q;
         decided__d = decided__q;
         done__d = done__q;
         wparity__d = wparity__q;
         wake_mask_r__d = wake_mask_r__q;
         wake_done_r__d = wake_done_r__q;
+        on_q__d = on_q__q;
+        on_new_q__d = on_new_q__q;
         warp_susp = susp__q[op_warp];
-        waiters_on = 1'b0;
+        on_n = 32'h0;
         dec_n = decided__q;
         done_n = done__q;
         par_n = wparity__q;
@@ -2198,8 +2223,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__0__clock = clock;
         wentry__0__d = wentry__0__q;
         timer__0__d = timer__0__q;
-        if (susp__q[0] & (wentry__0__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[0] & (wentry__0__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
         hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
         if (susp__q[0] & ~decided__q[0]) begin
@@ -2226,8 +2251,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__1__clock = clock;
         wentry__1__d = wentry__1__q;
         timer__1__d = timer__1__q;
-        if (susp__q[1] & (wentry__1__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[1] & (wentry__1__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
         hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
         if (susp__q[1] & ~decided__q[1]) begin
@@ -2254,8 +2279,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__2__clock = clock;
         wentry__2__d = wentry__2__q;
         timer__2__d = timer__2__q;
-        if (susp__q[2] & (wentry__2__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[2] & (wentry__2__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
         hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
         if (susp__q[2] & ~decided__q[2]) begin
@@ -2282,8 +2307,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__3__clock = clock;
         wentry__3__d = wentry__3__q;
         timer__3__d = timer__3__q;
-        if (susp__q[3] & (wentry__3__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[3] & (wentry__3__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
         hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
         if (susp__q[3] & ~decided__q[3]) begin
@@ -2310,8 +2335,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__4__clock = clock;
         wentry__4__d = wentry__4__q;
         timer__4__d = timer__4__q;
-        if (susp__q[4] & (wentry__4__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[4] & (wentry__4__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
         hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
         if (susp__q[4] & ~decided__q[4]) begin
@@ -2338,8 +2363,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__5__clock = clock;
         wentry__5__d = wentry__5__q;
         timer__5__d = timer__5__q;
-        if (susp__q[5] & (wentry__5__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[5] & (wentry__5__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
         hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
         if (susp__q[5] & ~decided__q[5]) begin
@@ -2366,8 +2391,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__6__clock = clock;
         wentry__6__d = wentry__6__q;
         timer__6__d = timer__6__q;
-        if (susp__q[6] & (wentry__6__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[6] & (wentry__6__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
         hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
         if (susp__q[6] & ~decided__q[6]) begin
@@ -2394,8 +2419,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__7__clock = clock;
         wentry__7__d = wentry__7__q;
         timer__7__d = timer__7__q;
-        if (susp__q[7] & (wentry__7__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[7] & (wentry__7__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
         hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
         if (susp__q[7] & ~decided__q[7]) begin
@@ -2422,8 +2447,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__8__clock = clock;
         wentry__8__d = wentry__8__q;
         timer__8__d = timer__8__q;
-        if (susp__q[8] & (wentry__8__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[8] & (wentry__8__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (8)) | ((1'b1) << (8)));
         end
         hit = c_complete & (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
         if (susp__q[8] & ~decided__q[8]) begin
@@ -2450,8 +2475,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__9__clock = clock;
         wentry__9__d = wentry__9__q;
         timer__9__d = timer__9__q;
-        if (susp__q[9] & (wentry__9__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[9] & (wentry__9__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (9)) | ((1'b1) << (9)));
         end
         hit = c_complete & (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
         if (susp__q[9] & ~decided__q[9]) begin
@@ -2478,8 +2503,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__10__clock = clock;
         wentry__10__d = wentry__10__q;
         timer__10__d = timer__10__q;
-        if (susp__q[10] & (wentry__10__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[10] & (wentry__10__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (10)) | ((1'b1) << (10)));
         end
         hit = c_complete & (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
         if (susp__q[10] & ~decided__q[10]) begin
@@ -2506,8 +2531,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__11__clock = clock;
         wentry__11__d = wentry__11__q;
         timer__11__d = timer__11__q;
-        if (susp__q[11] & (wentry__11__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[11] & (wentry__11__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (11)) | ((1'b1) << (11)));
         end
         hit = c_complete & (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
         if (susp__q[11] & ~decided__q[11]) begin
@@ -2534,8 +2559,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__12__clock = clock;
         wentry__12__d = wentry__12__q;
         timer__12__d = timer__12__q;
-        if (susp__q[12] & (wentry__12__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[12] & (wentry__12__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (12)) | ((1'b1) << (12)));
         end
         hit = c_complete & (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
         if (susp__q[12] & ~decided__q[12]) begin
@@ -2562,8 +2587,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__13__clock = clock;
         wentry__13__d = wentry__13__q;
         timer__13__d = timer__13__q;
-        if (susp__q[13] & (wentry__13__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[13] & (wentry__13__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (13)) | ((1'b1) << (13)));
         end
         hit = c_complete & (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
         if (susp__q[13] & ~decided__q[13]) begin
@@ -2590,8 +2615,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__14__clock = clock;
         wentry__14__d = wentry__14__q;
         timer__14__d = timer__14__q;
-        if (susp__q[14] & (wentry__14__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[14] & (wentry__14__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (14)) | ((1'b1) << (14)));
         end
         hit = c_complete & (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
         if (susp__q[14] & ~decided__q[14]) begin
@@ -2618,8 +2643,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__15__clock = clock;
         wentry__15__d = wentry__15__q;
         timer__15__d = timer__15__q;
-        if (susp__q[15] & (wentry__15__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[15] & (wentry__15__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (15)) | ((1'b1) << (15)));
         end
         hit = c_complete & (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
         if (susp__q[15] & ~decided__q[15]) begin
@@ -2646,8 +2671,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__16__clock = clock;
         wentry__16__d = wentry__16__q;
         timer__16__d = timer__16__q;
-        if (susp__q[16] & (wentry__16__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[16] & (wentry__16__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (16)) | ((1'b1) << (16)));
         end
         hit = c_complete & (op_entry == wentry__16__q) & (c_cpar == wparity__q[16]);
         if (susp__q[16] & ~decided__q[16]) begin
@@ -2674,8 +2699,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__17__clock = clock;
         wentry__17__d = wentry__17__q;
         timer__17__d = timer__17__q;
-        if (susp__q[17] & (wentry__17__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[17] & (wentry__17__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (17)) | ((1'b1) << (17)));
         end
         hit = c_complete & (op_entry == wentry__17__q) & (c_cpar == wparity__q[17]);
         if (susp__q[17] & ~decided__q[17]) begin
@@ -2702,8 +2727,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__18__clock = clock;
         wentry__18__d = wentry__18__q;
         timer__18__d = timer__18__q;
-        if (susp__q[18] & (wentry__18__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[18] & (wentry__18__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (18)) | ((1'b1) << (18)));
         end
         hit = c_complete & (op_entry == wentry__18__q) & (c_cpar == wparity__q[18]);
         if (susp__q[18] & ~decided__q[18]) begin
@@ -2730,8 +2755,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__19__clock = clock;
         wentry__19__d = wentry__19__q;
         timer__19__d = timer__19__q;
-        if (susp__q[19] & (wentry__19__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[19] & (wentry__19__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (19)) | ((1'b1) << (19)));
         end
         hit = c_complete & (op_entry == wentry__19__q) & (c_cpar == wparity__q[19]);
         if (susp__q[19] & ~decided__q[19]) begin
@@ -2758,8 +2783,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__20__clock = clock;
         wentry__20__d = wentry__20__q;
         timer__20__d = timer__20__q;
-        if (susp__q[20] & (wentry__20__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[20] & (wentry__20__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (20)) | ((1'b1) << (20)));
         end
         hit = c_complete & (op_entry == wentry__20__q) & (c_cpar == wparity__q[20]);
         if (susp__q[20] & ~decided__q[20]) begin
@@ -2786,8 +2811,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__21__clock = clock;
         wentry__21__d = wentry__21__q;
         timer__21__d = timer__21__q;
-        if (susp__q[21] & (wentry__21__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[21] & (wentry__21__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (21)) | ((1'b1) << (21)));
         end
         hit = c_complete & (op_entry == wentry__21__q) & (c_cpar == wparity__q[21]);
         if (susp__q[21] & ~decided__q[21]) begin
@@ -2814,8 +2839,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__22__clock = clock;
         wentry__22__d = wentry__22__q;
         timer__22__d = timer__22__q;
-        if (susp__q[22] & (wentry__22__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[22] & (wentry__22__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (22)) | ((1'b1) << (22)));
         end
         hit = c_complete & (op_entry == wentry__22__q) & (c_cpar == wparity__q[22]);
         if (susp__q[22] & ~decided__q[22]) begin
@@ -2842,8 +2867,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__23__clock = clock;
         wentry__23__d = wentry__23__q;
         timer__23__d = timer__23__q;
-        if (susp__q[23] & (wentry__23__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[23] & (wentry__23__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (23)) | ((1'b1) << (23)));
         end
         hit = c_complete & (op_entry == wentry__23__q) & (c_cpar == wparity__q[23]);
         if (susp__q[23] & ~decided__q[23]) begin
@@ -2870,8 +2895,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__24__clock = clock;
         wentry__24__d = wentry__24__q;
         timer__24__d = timer__24__q;
-        if (susp__q[24] & (wentry__24__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[24] & (wentry__24__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (24)) | ((1'b1) << (24)));
         end
         hit = c_complete & (op_entry == wentry__24__q) & (c_cpar == wparity__q[24]);
         if (susp__q[24] & ~decided__q[24]) begin
@@ -2898,8 +2923,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__25__clock = clock;
         wentry__25__d = wentry__25__q;
         timer__25__d = timer__25__q;
-        if (susp__q[25] & (wentry__25__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[25] & (wentry__25__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (25)) | ((1'b1) << (25)));
         end
         hit = c_complete & (op_entry == wentry__25__q) & (c_cpar == wparity__q[25]);
         if (susp__q[25] & ~decided__q[25]) begin
@@ -2926,8 +2951,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__26__clock = clock;
         wentry__26__d = wentry__26__q;
         timer__26__d = timer__26__q;
-        if (susp__q[26] & (wentry__26__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[26] & (wentry__26__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (26)) | ((1'b1) << (26)));
         end
         hit = c_complete & (op_entry == wentry__26__q) & (c_cpar == wparity__q[26]);
         if (susp__q[26] & ~decided__q[26]) begin
@@ -2954,8 +2979,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__27__clock = clock;
         wentry__27__d = wentry__27__q;
         timer__27__d = timer__27__q;
-        if (susp__q[27] & (wentry__27__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[27] & (wentry__27__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (27)) | ((1'b1) << (27)));
         end
         hit = c_complete & (op_entry == wentry__27__q) & (c_cpar == wparity__q[27]);
         if (susp__q[27] & ~decided__q[27]) begin
@@ -2982,8 +3007,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__28__clock = clock;
         wentry__28__d = wentry__28__q;
         timer__28__d = timer__28__q;
-        if (susp__q[28] & (wentry__28__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[28] & (wentry__28__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (28)) | ((1'b1) << (28)));
         end
         hit = c_complete & (op_entry == wentry__28__q) & (c_cpar == wparity__q[28]);
         if (susp__q[28] & ~decided__q[28]) begin
@@ -3010,8 +3035,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__29__clock = clock;
         wentry__29__d = wentry__29__q;
         timer__29__d = timer__29__q;
-        if (susp__q[29] & (wentry__29__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[29] & (wentry__29__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (29)) | ((1'b1) << (29)));
         end
         hit = c_complete & (op_entry == wentry__29__q) & (c_cpar == wparity__q[29]);
         if (susp__q[29] & ~decided__q[29]) begin
@@ -3038,8 +3063,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__30__clock = clock;
         wentry__30__d = wentry__30__q;
         timer__30__d = timer__30__q;
-        if (susp__q[30] & (wentry__30__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[30] & (wentry__30__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (30)) | ((1'b1) << (30)));
         end
         hit = c_complete & (op_entry == wentry__30__q) & (c_cpar == wparity__q[30]);
         if (susp__q[30] & ~decided__q[30]) begin
@@ -3066,8 +3091,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__31__clock = clock;
         wentry__31__d = wentry__31__q;
         timer__31__d = timer__31__q;
-        if (susp__q[31] & (wentry__31__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[31] & (wentry__31__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (31)) | ((1'b1) << (31)));
         end
         hit = c_complete & (op_entry == wentry__31__q) & (c_cpar == wparity__q[31]);
         if (susp__q[31] & ~decided__q[31]) begin
@@ -3097,7 +3122,11 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         wparity__d = par_n;
         wake_mask_r__d = grant;
         wake_done_r__d = grant & done__q;
+        on_q__d = on_n;
+        on_new_q__d = susp_go & (op_entry == acc_entry);
         if (reset) begin
+            on_q__d = 32'h0;
+            on_new_q__d = 1'b0;
             susp__d = 32'h0;
             decided__d = 32'h0;
             done__d = 32'h0;
@@ -3107,6 +3136,7 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         wake_mask = wake_mask_r__q;
         wake_done = wake_done_r__q;
         suspended = susp__q;
+        waiters_on = on_new_q__q | |(on_q__q & ~wake_mask_r__q);
     end
     
 endmodule // mbar_w32_m16_c20_t20_l73_f1__waiters

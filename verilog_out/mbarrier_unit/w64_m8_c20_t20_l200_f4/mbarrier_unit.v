@@ -164,6 +164,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [5:0] waiters__op_warp;
     reg  [2:0] waiters__op_entry;
     reg  waiters__op_parity;
+    reg  [2:0] waiters__acc_entry;
     reg  waiters__susp_go;
     reg  waiters__try_go;
     reg  waiters__c_complete;
@@ -305,6 +306,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_warp(waiters__op_warp),
         .op_entry(waiters__op_entry),
         .op_parity(waiters__op_parity),
+        .acc_entry(waiters__acc_entry),
         .susp_go(waiters__susp_go),
         .try_go(waiters__try_go),
         .c_complete(waiters__c_complete),
@@ -393,6 +395,7 @@ module mbar_w64_m8_c20_t20_l200_f4(clock,reset,op_valid,op_ready,op_warp,op_code
         entries__n_write = step__write;
         waiters__op_warp = req__warp;
         waiters__op_entry = req__entry;
+        waiters__acc_entry = req__entry_in;
         waiters__op_parity = req__parity;
         waiters__susp_go = op_port__susp_go;
         waiters__try_go = op_port__try_go;
@@ -1566,7 +1569,7 @@ module mbar_w64_m8_c20_t20_l200_f4__step(act,init,inval,arrive,drop,tx_up,tx_dn,
 endmodule // mbar_w64_m8_c20_t20_l200_f4__step
 
 
-module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_parity,acc_entry,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -1574,6 +1577,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
     input wire  [5:0] op_warp;
     input wire  [2:0] op_entry;
     input wire  op_parity;
+    input wire  [2:0] acc_entry;
     input wire  susp_go;
     input wire  try_go;
     input wire  c_complete;
@@ -2057,8 +2061,15 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  [63:0] wake_done_r__d;
     wire  [63:0] wake_done_r__q;
     reg  wake_done_r__clock;
+    reg  [63:0] on_q__d;
+    wire  [63:0] on_q__q;
+    reg  on_q__clock;
+    reg  on_new_q__d;
+    wire  on_new_q__q;
+    reg  on_new_q__clock;
     
     // Local signals
+    reg  [63:0] on_n;
     reg  [63:0] dec_n;
     reg  [63:0] done_n;
     reg  [63:0] par_n;
@@ -2736,6 +2747,16 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
     );
+    mbar_w64_m8_c20_t20_l200_f4__waiters__decided on_q(
+        .d(on_q__d),
+        .q(on_q__q),
+        .clock(on_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__byp_valid_q on_new_q(
+        .d(on_new_q__d),
+        .q(on_new_q__q),
+        .clock(on_new_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2745,14 +2766,18 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         wparity__clock = clock;
         wake_mask_r__clock = clock;
         wake_done_r__clock = clock;
+        on_q__clock = clock;
+        on_new_q__clock = clock;
         susp__d = susp__q;
         decided__d = decided__q;
         done__d = done__q;
         wparity__d = wparity__q;
         wake_mask_r__d = wake_mask_r__q;
         wake_done_r__d = wake_done_r__q;
+        on_q__d = on_q__q;
+        on_new_q__d = on_new_q__q;
         warp_susp = susp__q[op_warp];
-        waiters_on = 1'b0;
+        on_n = 32'h0;
         dec_n = decided__q;
         done_n = done__q;
         par_n = wparity__q;
@@ -2761,8 +2786,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__0__clock = clock;
         wentry__0__d = wentry__0__q;
         timer__0__d = timer__0__q;
-        if (susp__q[0] & (wentry__0__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[0] & (wentry__0__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
         hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
         if (susp__q[0] & ~decided__q[0]) begin
@@ -2789,8 +2814,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__1__clock = clock;
         wentry__1__d = wentry__1__q;
         timer__1__d = timer__1__q;
-        if (susp__q[1] & (wentry__1__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[1] & (wentry__1__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
         hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
         if (susp__q[1] & ~decided__q[1]) begin
@@ -2817,8 +2842,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__2__clock = clock;
         wentry__2__d = wentry__2__q;
         timer__2__d = timer__2__q;
-        if (susp__q[2] & (wentry__2__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[2] & (wentry__2__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
         hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
         if (susp__q[2] & ~decided__q[2]) begin
@@ -2845,8 +2870,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__3__clock = clock;
         wentry__3__d = wentry__3__q;
         timer__3__d = timer__3__q;
-        if (susp__q[3] & (wentry__3__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[3] & (wentry__3__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
         hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
         if (susp__q[3] & ~decided__q[3]) begin
@@ -2873,8 +2898,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__4__clock = clock;
         wentry__4__d = wentry__4__q;
         timer__4__d = timer__4__q;
-        if (susp__q[4] & (wentry__4__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[4] & (wentry__4__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
         hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
         if (susp__q[4] & ~decided__q[4]) begin
@@ -2901,8 +2926,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__5__clock = clock;
         wentry__5__d = wentry__5__q;
         timer__5__d = timer__5__q;
-        if (susp__q[5] & (wentry__5__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[5] & (wentry__5__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
         hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
         if (susp__q[5] & ~decided__q[5]) begin
@@ -2929,8 +2954,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__6__clock = clock;
         wentry__6__d = wentry__6__q;
         timer__6__d = timer__6__q;
-        if (susp__q[6] & (wentry__6__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[6] & (wentry__6__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
         hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
         if (susp__q[6] & ~decided__q[6]) begin
@@ -2957,8 +2982,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__7__clock = clock;
         wentry__7__d = wentry__7__q;
         timer__7__d = timer__7__q;
-        if (susp__q[7] & (wentry__7__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[7] & (wentry__7__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
         hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
         if (susp__q[7] & ~decided__q[7]) begin
@@ -2985,8 +3010,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__8__clock = clock;
         wentry__8__d = wentry__8__q;
         timer__8__d = timer__8__q;
-        if (susp__q[8] & (wentry__8__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[8] & (wentry__8__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (8)) | ((1'b1) << (8)));
         end
         hit = c_complete & (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
         if (susp__q[8] & ~decided__q[8]) begin
@@ -3013,8 +3038,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__9__clock = clock;
         wentry__9__d = wentry__9__q;
         timer__9__d = timer__9__q;
-        if (susp__q[9] & (wentry__9__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[9] & (wentry__9__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (9)) | ((1'b1) << (9)));
         end
         hit = c_complete & (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
         if (susp__q[9] & ~decided__q[9]) begin
@@ -3041,8 +3066,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__10__clock = clock;
         wentry__10__d = wentry__10__q;
         timer__10__d = timer__10__q;
-        if (susp__q[10] & (wentry__10__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[10] & (wentry__10__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (10)) | ((1'b1) << (10)));
         end
         hit = c_complete & (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
         if (susp__q[10] & ~decided__q[10]) begin
@@ -3069,8 +3094,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__11__clock = clock;
         wentry__11__d = wentry__11__q;
         timer__11__d = timer__11__q;
-        if (susp__q[11] & (wentry__11__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[11] & (wentry__11__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (11)) | ((1'b1) << (11)));
         end
         hit = c_complete & (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
         if (susp__q[11] & ~decided__q[11]) begin
@@ -3097,8 +3122,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__12__clock = clock;
         wentry__12__d = wentry__12__q;
         timer__12__d = timer__12__q;
-        if (susp__q[12] & (wentry__12__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[12] & (wentry__12__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (12)) | ((1'b1) << (12)));
         end
         hit = c_complete & (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
         if (susp__q[12] & ~decided__q[12]) begin
@@ -3125,8 +3150,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__13__clock = clock;
         wentry__13__d = wentry__13__q;
         timer__13__d = timer__13__q;
-        if (susp__q[13] & (wentry__13__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[13] & (wentry__13__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (13)) | ((1'b1) << (13)));
         end
         hit = c_complete & (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
         if (susp__q[13] & ~decided__q[13]) begin
@@ -3153,8 +3178,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__14__clock = clock;
         wentry__14__d = wentry__14__q;
         timer__14__d = timer__14__q;
-        if (susp__q[14] & (wentry__14__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[14] & (wentry__14__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (14)) | ((1'b1) << (14)));
         end
         hit = c_complete & (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
         if (susp__q[14] & ~decided__q[14]) begin
@@ -3181,8 +3206,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__15__clock = clock;
         wentry__15__d = wentry__15__q;
         timer__15__d = timer__15__q;
-        if (susp__q[15] & (wentry__15__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[15] & (wentry__15__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (15)) | ((1'b1) << (15)));
         end
         hit = c_complete & (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
         if (susp__q[15] & ~decided__q[15]) begin
@@ -3209,8 +3234,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__16__clock = clock;
         wentry__16__d = wentry__16__q;
         timer__16__d = timer__16__q;
-        if (susp__q[16] & (wentry__16__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[16] & (wentry__16__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (16)) | ((1'b1) << (16)));
         end
         hit = c_complete & (op_entry == wentry__16__q) & (c_cpar == wparity__q[16]);
         if (susp__q[16] & ~decided__q[16]) begin
@@ -3237,8 +3262,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__17__clock = clock;
         wentry__17__d = wentry__17__q;
         timer__17__d = timer__17__q;
-        if (susp__q[17] & (wentry__17__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[17] & (wentry__17__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (17)) | ((1'b1) << (17)));
         end
         hit = c_complete & (op_entry == wentry__17__q) & (c_cpar == wparity__q[17]);
         if (susp__q[17] & ~decided__q[17]) begin
@@ -3265,8 +3290,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__18__clock = clock;
         wentry__18__d = wentry__18__q;
         timer__18__d = timer__18__q;
-        if (susp__q[18] & (wentry__18__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[18] & (wentry__18__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (18)) | ((1'b1) << (18)));
         end
         hit = c_complete & (op_entry == wentry__18__q) & (c_cpar == wparity__q[18]);
         if (susp__q[18] & ~decided__q[18]) begin
@@ -3293,8 +3318,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__19__clock = clock;
         wentry__19__d = wentry__19__q;
         timer__19__d = timer__19__q;
-        if (susp__q[19] & (wentry__19__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[19] & (wentry__19__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (19)) | ((1'b1) << (19)));
         end
         hit = c_complete & (op_entry == wentry__19__q) & (c_cpar == wparity__q[19]);
         if (susp__q[19] & ~decided__q[19]) begin
@@ -3321,8 +3346,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__20__clock = clock;
         wentry__20__d = wentry__20__q;
         timer__20__d = timer__20__q;
-        if (susp__q[20] & (wentry__20__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[20] & (wentry__20__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (20)) | ((1'b1) << (20)));
         end
         hit = c_complete & (op_entry == wentry__20__q) & (c_cpar == wparity__q[20]);
         if (susp__q[20] & ~decided__q[20]) begin
@@ -3349,8 +3374,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__21__clock = clock;
         wentry__21__d = wentry__21__q;
         timer__21__d = timer__21__q;
-        if (susp__q[21] & (wentry__21__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[21] & (wentry__21__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (21)) | ((1'b1) << (21)));
         end
         hit = c_complete & (op_entry == wentry__21__q) & (c_cpar == wparity__q[21]);
         if (susp__q[21] & ~decided__q[21]) begin
@@ -3377,8 +3402,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__22__clock = clock;
         wentry__22__d = wentry__22__q;
         timer__22__d = timer__22__q;
-        if (susp__q[22] & (wentry__22__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[22] & (wentry__22__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (22)) | ((1'b1) << (22)));
         end
         hit = c_complete & (op_entry == wentry__22__q) & (c_cpar == wparity__q[22]);
         if (susp__q[22] & ~decided__q[22]) begin
@@ -3405,8 +3430,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__23__clock = clock;
         wentry__23__d = wentry__23__q;
         timer__23__d = timer__23__q;
-        if (susp__q[23] & (wentry__23__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[23] & (wentry__23__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (23)) | ((1'b1) << (23)));
         end
         hit = c_complete & (op_entry == wentry__23__q) & (c_cpar == wparity__q[23]);
         if (susp__q[23] & ~decided__q[23]) begin
@@ -3433,8 +3458,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__24__clock = clock;
         wentry__24__d = wentry__24__q;
         timer__24__d = timer__24__q;
-        if (susp__q[24] & (wentry__24__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[24] & (wentry__24__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (24)) | ((1'b1) << (24)));
         end
         hit = c_complete & (op_entry == wentry__24__q) & (c_cpar == wparity__q[24]);
         if (susp__q[24] & ~decided__q[24]) begin
@@ -3461,8 +3486,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__25__clock = clock;
         wentry__25__d = wentry__25__q;
         timer__25__d = timer__25__q;
-        if (susp__q[25] & (wentry__25__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[25] & (wentry__25__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (25)) | ((1'b1) << (25)));
         end
         hit = c_complete & (op_entry == wentry__25__q) & (c_cpar == wparity__q[25]);
         if (susp__q[25] & ~decided__q[25]) begin
@@ -3489,8 +3514,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__26__clock = clock;
         wentry__26__d = wentry__26__q;
         timer__26__d = timer__26__q;
-        if (susp__q[26] & (wentry__26__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[26] & (wentry__26__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (26)) | ((1'b1) << (26)));
         end
         hit = c_complete & (op_entry == wentry__26__q) & (c_cpar == wparity__q[26]);
         if (susp__q[26] & ~decided__q[26]) begin
@@ -3517,8 +3542,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__27__clock = clock;
         wentry__27__d = wentry__27__q;
         timer__27__d = timer__27__q;
-        if (susp__q[27] & (wentry__27__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[27] & (wentry__27__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (27)) | ((1'b1) << (27)));
         end
         hit = c_complete & (op_entry == wentry__27__q) & (c_cpar == wparity__q[27]);
         if (susp__q[27] & ~decided__q[27]) begin
@@ -3545,8 +3570,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__28__clock = clock;
         wentry__28__d = wentry__28__q;
         timer__28__d = timer__28__q;
-        if (susp__q[28] & (wentry__28__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[28] & (wentry__28__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (28)) | ((1'b1) << (28)));
         end
         hit = c_complete & (op_entry == wentry__28__q) & (c_cpar == wparity__q[28]);
         if (susp__q[28] & ~decided__q[28]) begin
@@ -3573,8 +3598,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__29__clock = clock;
         wentry__29__d = wentry__29__q;
         timer__29__d = timer__29__q;
-        if (susp__q[29] & (wentry__29__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[29] & (wentry__29__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (29)) | ((1'b1) << (29)));
         end
         hit = c_complete & (op_entry == wentry__29__q) & (c_cpar == wparity__q[29]);
         if (susp__q[29] & ~decided__q[29]) begin
@@ -3601,8 +3626,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__30__clock = clock;
         wentry__30__d = wentry__30__q;
         timer__30__d = timer__30__q;
-        if (susp__q[30] & (wentry__30__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[30] & (wentry__30__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (30)) | ((1'b1) << (30)));
         end
         hit = c_complete & (op_entry == wentry__30__q) & (c_cpar == wparity__q[30]);
         if (susp__q[30] & ~decided__q[30]) begin
@@ -3629,8 +3654,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__31__clock = clock;
         wentry__31__d = wentry__31__q;
         timer__31__d = timer__31__q;
-        if (susp__q[31] & (wentry__31__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[31] & (wentry__31__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (31)) | ((1'b1) << (31)));
         end
         hit = c_complete & (op_entry == wentry__31__q) & (c_cpar == wparity__q[31]);
         if (susp__q[31] & ~decided__q[31]) begin
@@ -3657,8 +3682,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__32__clock = clock;
         wentry__32__d = wentry__32__q;
         timer__32__d = timer__32__q;
-        if (susp__q[32] & (wentry__32__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[32] & (wentry__32__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (32)) | ((1'b1) << (32)));
         end
         hit = c_complete & (op_entry == wentry__32__q) & (c_cpar == wparity__q[32]);
         if (susp__q[32] & ~decided__q[32]) begin
@@ -3685,8 +3710,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__33__clock = clock;
         wentry__33__d = wentry__33__q;
         timer__33__d = timer__33__q;
-        if (susp__q[33] & (wentry__33__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[33] & (wentry__33__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (33)) | ((1'b1) << (33)));
         end
         hit = c_complete & (op_entry == wentry__33__q) & (c_cpar == wparity__q[33]);
         if (susp__q[33] & ~decided__q[33]) begin
@@ -3713,8 +3738,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__34__clock = clock;
         wentry__34__d = wentry__34__q;
         timer__34__d = timer__34__q;
-        if (susp__q[34] & (wentry__34__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[34] & (wentry__34__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (34)) | ((1'b1) << (34)));
         end
         hit = c_complete & (op_entry == wentry__34__q) & (c_cpar == wparity__q[34]);
         if (susp__q[34] & ~decided__q[34]) begin
@@ -3741,8 +3766,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__35__clock = clock;
         wentry__35__d = wentry__35__q;
         timer__35__d = timer__35__q;
-        if (susp__q[35] & (wentry__35__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[35] & (wentry__35__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (35)) | ((1'b1) << (35)));
         end
         hit = c_complete & (op_entry == wentry__35__q) & (c_cpar == wparity__q[35]);
         if (susp__q[35] & ~decided__q[35]) begin
@@ -3769,8 +3794,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__36__clock = clock;
         wentry__36__d = wentry__36__q;
         timer__36__d = timer__36__q;
-        if (susp__q[36] & (wentry__36__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[36] & (wentry__36__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (36)) | ((1'b1) << (36)));
         end
         hit = c_complete & (op_entry == wentry__36__q) & (c_cpar == wparity__q[36]);
         if (susp__q[36] & ~decided__q[36]) begin
@@ -3797,8 +3822,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__37__clock = clock;
         wentry__37__d = wentry__37__q;
         timer__37__d = timer__37__q;
-        if (susp__q[37] & (wentry__37__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[37] & (wentry__37__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (37)) | ((1'b1) << (37)));
         end
         hit = c_complete & (op_entry == wentry__37__q) & (c_cpar == wparity__q[37]);
         if (susp__q[37] & ~decided__q[37]) begin
@@ -3825,8 +3850,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__38__clock = clock;
         wentry__38__d = wentry__38__q;
         timer__38__d = timer__38__q;
-        if (susp__q[38] & (wentry__38__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[38] & (wentry__38__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (38)) | ((1'b1) << (38)));
         end
         hit = c_complete & (op_entry == wentry__38__q) & (c_cpar == wparity__q[38]);
         if (susp__q[38] & ~decided__q[38]) begin
@@ -3853,8 +3878,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__39__clock = clock;
         wentry__39__d = wentry__39__q;
         timer__39__d = timer__39__q;
-        if (susp__q[39] & (wentry__39__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[39] & (wentry__39__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (39)) | ((1'b1) << (39)));
         end
         hit = c_complete & (op_entry == wentry__39__q) & (c_cpar == wparity__q[39]);
         if (susp__q[39] & ~decided__q[39]) begin
@@ -3881,8 +3906,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__40__clock = clock;
         wentry__40__d = wentry__40__q;
         timer__40__d = timer__40__q;
-        if (susp__q[40] & (wentry__40__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[40] & (wentry__40__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (40)) | ((1'b1) << (40)));
         end
         hit = c_complete & (op_entry == wentry__40__q) & (c_cpar == wparity__q[40]);
         if (susp__q[40] & ~decided__q[40]) begin
@@ -3909,8 +3934,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__41__clock = clock;
         wentry__41__d = wentry__41__q;
         timer__41__d = timer__41__q;
-        if (susp__q[41] & (wentry__41__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[41] & (wentry__41__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (41)) | ((1'b1) << (41)));
         end
         hit = c_complete & (op_entry == wentry__41__q) & (c_cpar == wparity__q[41]);
         if (susp__q[41] & ~decided__q[41]) begin
@@ -3937,8 +3962,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__42__clock = clock;
         wentry__42__d = wentry__42__q;
         timer__42__d = timer__42__q;
-        if (susp__q[42] & (wentry__42__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[42] & (wentry__42__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (42)) | ((1'b1) << (42)));
         end
         hit = c_complete & (op_entry == wentry__42__q) & (c_cpar == wparity__q[42]);
         if (susp__q[42] & ~decided__q[42]) begin
@@ -3965,8 +3990,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__43__clock = clock;
         wentry__43__d = wentry__43__q;
         timer__43__d = timer__43__q;
-        if (susp__q[43] & (wentry__43__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[43] & (wentry__43__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (43)) | ((1'b1) << (43)));
         end
         hit = c_complete & (op_entry == wentry__43__q) & (c_cpar == wparity__q[43]);
         if (susp__q[43] & ~decided__q[43]) begin
@@ -3993,8 +4018,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__44__clock = clock;
         wentry__44__d = wentry__44__q;
         timer__44__d = timer__44__q;
-        if (susp__q[44] & (wentry__44__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[44] & (wentry__44__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (44)) | ((1'b1) << (44)));
         end
         hit = c_complete & (op_entry == wentry__44__q) & (c_cpar == wparity__q[44]);
         if (susp__q[44] & ~decided__q[44]) begin
@@ -4021,8 +4046,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__45__clock = clock;
         wentry__45__d = wentry__45__q;
         timer__45__d = timer__45__q;
-        if (susp__q[45] & (wentry__45__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[45] & (wentry__45__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (45)) | ((1'b1) << (45)));
         end
         hit = c_complete & (op_entry == wentry__45__q) & (c_cpar == wparity__q[45]);
         if (susp__q[45] & ~decided__q[45]) begin
@@ -4049,8 +4074,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__46__clock = clock;
         wentry__46__d = wentry__46__q;
         timer__46__d = timer__46__q;
-        if (susp__q[46] & (wentry__46__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[46] & (wentry__46__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (46)) | ((1'b1) << (46)));
         end
         hit = c_complete & (op_entry == wentry__46__q) & (c_cpar == wparity__q[46]);
         if (susp__q[46] & ~decided__q[46]) begin
@@ -4077,8 +4102,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__47__clock = clock;
         wentry__47__d = wentry__47__q;
         timer__47__d = timer__47__q;
-        if (susp__q[47] & (wentry__47__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[47] & (wentry__47__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (47)) | ((1'b1) << (47)));
         end
         hit = c_complete & (op_entry == wentry__47__q) & (c_cpar == wparity__q[47]);
         if (susp__q[47] & ~decided__q[47]) begin
@@ -4105,8 +4130,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__48__clock = clock;
         wentry__48__d = wentry__48__q;
         timer__48__d = timer__48__q;
-        if (susp__q[48] & (wentry__48__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[48] & (wentry__48__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (48)) | ((1'b1) << (48)));
         end
         hit = c_complete & (op_entry == wentry__48__q) & (c_cpar == wparity__q[48]);
         if (susp__q[48] & ~decided__q[48]) begin
@@ -4133,8 +4158,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__49__clock = clock;
         wentry__49__d = wentry__49__q;
         timer__49__d = timer__49__q;
-        if (susp__q[49] & (wentry__49__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[49] & (wentry__49__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (49)) | ((1'b1) << (49)));
         end
         hit = c_complete & (op_entry == wentry__49__q) & (c_cpar == wparity__q[49]);
         if (susp__q[49] & ~decided__q[49]) begin
@@ -4161,8 +4186,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__50__clock = clock;
         wentry__50__d = wentry__50__q;
         timer__50__d = timer__50__q;
-        if (susp__q[50] & (wentry__50__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[50] & (wentry__50__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (50)) | ((1'b1) << (50)));
         end
         hit = c_complete & (op_entry == wentry__50__q) & (c_cpar == wparity__q[50]);
         if (susp__q[50] & ~decided__q[50]) begin
@@ -4189,8 +4214,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__51__clock = clock;
         wentry__51__d = wentry__51__q;
         timer__51__d = timer__51__q;
-        if (susp__q[51] & (wentry__51__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[51] & (wentry__51__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (51)) | ((1'b1) << (51)));
         end
         hit = c_complete & (op_entry == wentry__51__q) & (c_cpar == wparity__q[51]);
         if (susp__q[51] & ~decided__q[51]) begin
@@ -4217,8 +4242,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__52__clock = clock;
         wentry__52__d = wentry__52__q;
         timer__52__d = timer__52__q;
-        if (susp__q[52] & (wentry__52__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[52] & (wentry__52__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (52)) | ((1'b1) << (52)));
         end
         hit = c_complete & (op_entry == wentry__52__q) & (c_cpar == wparity__q[52]);
         if (susp__q[52] & ~decided__q[52]) begin
@@ -4245,8 +4270,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__53__clock = clock;
         wentry__53__d = wentry__53__q;
         timer__53__d = timer__53__q;
-        if (susp__q[53] & (wentry__53__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[53] & (wentry__53__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (53)) | ((1'b1) << (53)));
         end
         hit = c_complete & (op_entry == wentry__53__q) & (c_cpar == wparity__q[53]);
         if (susp__q[53] & ~decided__q[53]) begin
@@ -4273,8 +4298,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__54__clock = clock;
         wentry__54__d = wentry__54__q;
         timer__54__d = timer__54__q;
-        if (susp__q[54] & (wentry__54__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[54] & (wentry__54__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (54)) | ((1'b1) << (54)));
         end
         hit = c_complete & (op_entry == wentry__54__q) & (c_cpar == wparity__q[54]);
         if (susp__q[54] & ~decided__q[54]) begin
@@ -4301,8 +4326,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__55__clock = clock;
         wentry__55__d = wentry__55__q;
         timer__55__d = timer__55__q;
-        if (susp__q[55] & (wentry__55__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[55] & (wentry__55__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (55)) | ((1'b1) << (55)));
         end
         hit = c_complete & (op_entry == wentry__55__q) & (c_cpar == wparity__q[55]);
         if (susp__q[55] & ~decided__q[55]) begin
@@ -4329,8 +4354,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__56__clock = clock;
         wentry__56__d = wentry__56__q;
         timer__56__d = timer__56__q;
-        if (susp__q[56] & (wentry__56__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[56] & (wentry__56__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (56)) | ((1'b1) << (56)));
         end
         hit = c_complete & (op_entry == wentry__56__q) & (c_cpar == wparity__q[56]);
         if (susp__q[56] & ~decided__q[56]) begin
@@ -4357,8 +4382,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__57__clock = clock;
         wentry__57__d = wentry__57__q;
         timer__57__d = timer__57__q;
-        if (susp__q[57] & (wentry__57__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[57] & (wentry__57__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (57)) | ((1'b1) << (57)));
         end
         hit = c_complete & (op_entry == wentry__57__q) & (c_cpar == wparity__q[57]);
         if (susp__q[57] & ~decided__q[57]) begin
@@ -4385,8 +4410,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__58__clock = clock;
         wentry__58__d = wentry__58__q;
         timer__58__d = timer__58__q;
-        if (susp__q[58] & (wentry__58__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[58] & (wentry__58__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (58)) | ((1'b1) << (58)));
         end
         hit = c_complete & (op_entry == wentry__58__q) & (c_cpar == wparity__q[58]);
         if (susp__q[58] & ~decided__q[58]) begin
@@ -4413,8 +4438,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__59__clock = clock;
         wentry__59__d = wentry__59__q;
         timer__59__d = timer__59__q;
-        if (susp__q[59] & (wentry__59__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[59] & (wentry__59__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (59)) | ((1'b1) << (59)));
         end
         hit = c_complete & (op_entry == wentry__59__q) & (c_cpar == wparity__q[59]);
         if (susp__q[59] & ~decided__q[59]) begin
@@ -4441,8 +4466,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__60__clock = clock;
         wentry__60__d = wentry__60__q;
         timer__60__d = timer__60__q;
-        if (susp__q[60] & (wentry__60__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[60] & (wentry__60__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (60)) | ((1'b1) << (60)));
         end
         hit = c_complete & (op_entry == wentry__60__q) & (c_cpar == wparity__q[60]);
         if (susp__q[60] & ~decided__q[60]) begin
@@ -4469,8 +4494,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__61__clock = clock;
         wentry__61__d = wentry__61__q;
         timer__61__d = timer__61__q;
-        if (susp__q[61] & (wentry__61__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[61] & (wentry__61__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (61)) | ((1'b1) << (61)));
         end
         hit = c_complete & (op_entry == wentry__61__q) & (c_cpar == wparity__q[61]);
         if (susp__q[61] & ~decided__q[61]) begin
@@ -4497,8 +4522,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__62__clock = clock;
         wentry__62__d = wentry__62__q;
         timer__62__d = timer__62__q;
-        if (susp__q[62] & (wentry__62__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[62] & (wentry__62__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (62)) | ((1'b1) << (62)));
         end
         hit = c_complete & (op_entry == wentry__62__q) & (c_cpar == wparity__q[62]);
         if (susp__q[62] & ~decided__q[62]) begin
@@ -4525,8 +4550,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__63__clock = clock;
         wentry__63__d = wentry__63__q;
         timer__63__d = timer__63__q;
-        if (susp__q[63] & (wentry__63__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[63] & (wentry__63__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (63)) | ((1'b1) << (63)));
         end
         hit = c_complete & (op_entry == wentry__63__q) & (c_cpar == wparity__q[63]);
         if (susp__q[63] & ~decided__q[63]) begin
@@ -4556,7 +4581,11 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         wparity__d = par_n;
         wake_mask_r__d = grant;
         wake_done_r__d = grant & done__q;
+        on_q__d = on_n;
+        on_new_q__d = susp_go & (op_entry == acc_entry);
         if (reset) begin
+            on_q__d = 32'h0;
+            on_new_q__d = 1'b0;
             susp__d = 32'h0;
             decided__d = 32'h0;
             done__d = 32'h0;
@@ -4566,6 +4595,7 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         wake_mask = wake_mask_r__q;
         wake_done = wake_done_r__q;
         suspended = susp__q;
+        waiters_on = on_new_q__q | |(on_q__q & ~wake_mask_r__q);
     end
     
 endmodule // mbar_w64_m8_c20_t20_l200_f4__waiters

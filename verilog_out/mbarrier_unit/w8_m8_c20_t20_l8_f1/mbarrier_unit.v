@@ -164,6 +164,7 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
     reg  [2:0] waiters__op_warp;
     reg  [2:0] waiters__op_entry;
     reg  waiters__op_parity;
+    reg  [2:0] waiters__acc_entry;
     reg  waiters__susp_go;
     reg  waiters__try_go;
     reg  waiters__c_complete;
@@ -305,6 +306,7 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
         .op_warp(waiters__op_warp),
         .op_entry(waiters__op_entry),
         .op_parity(waiters__op_parity),
+        .acc_entry(waiters__acc_entry),
         .susp_go(waiters__susp_go),
         .try_go(waiters__try_go),
         .c_complete(waiters__c_complete),
@@ -393,6 +395,7 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
         entries__n_write = step__write;
         waiters__op_warp = req__warp;
         waiters__op_entry = req__entry;
+        waiters__acc_entry = req__entry_in;
         waiters__op_parity = req__parity;
         waiters__susp_go = op_port__susp_go;
         waiters__try_go = op_port__try_go;
@@ -1547,7 +1550,7 @@ module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,cou
 endmodule // mbar_w8_m8_c20_t20_l8_f1__step
 
 
-module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,acc_entry,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -1555,6 +1558,7 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
     input wire  [2:0] op_warp;
     input wire  [2:0] op_entry;
     input wire  op_parity;
+    input wire  [2:0] acc_entry;
     input wire  susp_go;
     input wire  try_go;
     input wire  c_complete;
@@ -1646,8 +1650,15 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
     reg  [7:0] wake_done_r__d;
     wire  [7:0] wake_done_r__q;
     reg  wake_done_r__clock;
+    reg  [7:0] on_q__d;
+    wire  [7:0] on_q__q;
+    reg  on_q__clock;
+    reg  on_new_q__d;
+    wire  on_new_q__q;
+    reg  on_new_q__clock;
     
     // Local signals
+    reg  [7:0] on_n;
     reg  [7:0] dec_n;
     reg  [7:0] done_n;
     reg  [7:0] par_n;
@@ -1765,6 +1776,16 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
     );
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity on_q(
+        .d(on_q__d),
+        .q(on_q__q),
+        .clock(on_q__clock)
+    );
+    mbar_w8_m8_c20_t20_l8_f1__entries__expected__byp_valid_q on_new_q(
+        .d(on_new_q__d),
+        .q(on_new_q__q),
+        .clock(on_new_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1774,14 +1795,18 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         wparity__clock = clock;
         wake_mask_r__clock = clock;
         wake_done_r__clock = clock;
+        on_q__clock = clock;
+        on_new_q__clock = clock;
         susp__d = susp__q;
         decided__d = decided__q;
         done__d = done__q;
         wparity__d = wparity__q;
         wake_mask_r__d = wake_mask_r__q;
         wake_done_r__d = wake_done_r__q;
+        on_q__d = on_q__q;
+        on_new_q__d = on_new_q__q;
         warp_susp = susp__q[op_warp];
-        waiters_on = 1'b0;
+        on_n = 32'h0;
         dec_n = decided__q;
         done_n = done__q;
         par_n = wparity__q;
@@ -1790,8 +1815,8 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         timer__0__clock = clock;
         wentry__0__d = wentry__0__q;
         timer__0__d = timer__0__q;
-        if (susp__q[0] & (wentry__0__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[0] & (wentry__0__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
         hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
         if (susp__q[0] & ~decided__q[0]) begin
@@ -1818,8 +1843,8 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         timer__1__clock = clock;
         wentry__1__d = wentry__1__q;
         timer__1__d = timer__1__q;
-        if (susp__q[1] & (wentry__1__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[1] & (wentry__1__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
         hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
         if (susp__q[1] & ~decided__q[1]) begin
@@ -1846,8 +1871,8 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         timer__2__clock = clock;
         wentry__2__d = wentry__2__q;
         timer__2__d = timer__2__q;
-        if (susp__q[2] & (wentry__2__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[2] & (wentry__2__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
         hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
         if (susp__q[2] & ~decided__q[2]) begin
@@ -1874,8 +1899,8 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         timer__3__clock = clock;
         wentry__3__d = wentry__3__q;
         timer__3__d = timer__3__q;
-        if (susp__q[3] & (wentry__3__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[3] & (wentry__3__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
         hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
         if (susp__q[3] & ~decided__q[3]) begin
@@ -1902,8 +1927,8 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         timer__4__clock = clock;
         wentry__4__d = wentry__4__q;
         timer__4__d = timer__4__q;
-        if (susp__q[4] & (wentry__4__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[4] & (wentry__4__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
         hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
         if (susp__q[4] & ~decided__q[4]) begin
@@ -1930,8 +1955,8 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         timer__5__clock = clock;
         wentry__5__d = wentry__5__q;
         timer__5__d = timer__5__q;
-        if (susp__q[5] & (wentry__5__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[5] & (wentry__5__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
         hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
         if (susp__q[5] & ~decided__q[5]) begin
@@ -1958,8 +1983,8 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         timer__6__clock = clock;
         wentry__6__d = wentry__6__q;
         timer__6__d = timer__6__q;
-        if (susp__q[6] & (wentry__6__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[6] & (wentry__6__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
         hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
         if (susp__q[6] & ~decided__q[6]) begin
@@ -1986,8 +2011,8 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         timer__7__clock = clock;
         wentry__7__d = wentry__7__q;
         timer__7__d = timer__7__q;
-        if (susp__q[7] & (wentry__7__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[7] & (wentry__7__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
         hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
         if (susp__q[7] & ~decided__q[7]) begin
@@ -2017,7 +2042,11 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         wparity__d = par_n;
         wake_mask_r__d = grant;
         wake_done_r__d = grant & done__q;
+        on_q__d = on_n;
+        on_new_q__d = susp_go & (op_entry == acc_entry);
         if (reset) begin
+            on_q__d = 32'h0;
+            on_new_q__d = 1'b0;
             susp__d = 32'h0;
             decided__d = 32'h0;
             done__d = 32'h0;
@@ -2027,6 +2056,7 @@ module mbar_w8_m8_c20_t20_l8_f1__waiters(clock,reset,op_warp,op_entry,op_parity,
         wake_mask = wake_mask_r__q;
         wake_done = wake_done_r__q;
         suspended = susp__q;
+        waiters_on = on_new_q__q | |(on_q__q & ~wake_mask_r__q);
     end
     
 endmodule // mbar_w8_m8_c20_t20_l8_f1__waiters

@@ -4551,6 +4551,7 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
     reg  [2:0] waiters__op_warp;
     reg  [2:0] waiters__op_entry;
     reg  waiters__op_parity;
+    reg  [2:0] waiters__acc_entry;
     reg  waiters__susp_go;
     reg  waiters__try_go;
     reg  waiters__c_complete;
@@ -4692,6 +4693,7 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
         .op_warp(waiters__op_warp),
         .op_entry(waiters__op_entry),
         .op_parity(waiters__op_parity),
+        .acc_entry(waiters__acc_entry),
         .susp_go(waiters__susp_go),
         .try_go(waiters__try_go),
         .c_complete(waiters__c_complete),
@@ -4780,6 +4782,7 @@ module smsync_w8_k2_c1_m8_g2__mb(clock,reset,op_valid,op_ready,op_warp,op_code,o
         entries__n_write = step__write;
         waiters__op_warp = req__warp;
         waiters__op_entry = req__entry;
+        waiters__acc_entry = req__entry_in;
         waiters__op_parity = req__parity;
         waiters__susp_go = op_port__susp_go;
         waiters__try_go = op_port__try_go;
@@ -5839,7 +5842,7 @@ module smsync_w8_k2_c1_m8_g2__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn,co
 endmodule // smsync_w8_k2_c1_m8_g2__mb__step
 
 
-module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity,acc_entry,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -5847,6 +5850,7 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
     input wire  [2:0] op_warp;
     input wire  [2:0] op_entry;
     input wire  op_parity;
+    input wire  [2:0] acc_entry;
     input wire  susp_go;
     input wire  try_go;
     input wire  c_complete;
@@ -5938,8 +5942,15 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
     reg  [7:0] wake_done_r__d;
     wire  [7:0] wake_done_r__q;
     reg  wake_done_r__clock;
+    reg  [7:0] on_q__d;
+    wire  [7:0] on_q__q;
+    reg  on_q__clock;
+    reg  on_new_q__d;
+    wire  on_new_q__q;
+    reg  on_new_q__clock;
     
     // Local signals
+    reg  [7:0] on_n;
     reg  [7:0] dec_n;
     reg  [7:0] done_n;
     reg  [7:0] par_n;
@@ -6057,6 +6068,16 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
     );
+    smsync_w8_k2_c1_m8_g2__bar__regs__warps_q on_q(
+        .d(on_q__d),
+        .q(on_q__q),
+        .clock(on_q__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any on_new_q(
+        .d(on_new_q__d),
+        .q(on_new_q__q),
+        .clock(on_new_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -6066,14 +6087,18 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         wparity__clock = clock;
         wake_mask_r__clock = clock;
         wake_done_r__clock = clock;
+        on_q__clock = clock;
+        on_new_q__clock = clock;
         susp__d = susp__q;
         decided__d = decided__q;
         done__d = done__q;
         wparity__d = wparity__q;
         wake_mask_r__d = wake_mask_r__q;
         wake_done_r__d = wake_done_r__q;
+        on_q__d = on_q__q;
+        on_new_q__d = on_new_q__q;
         warp_susp = susp__q[op_warp];
-        waiters_on = 1'b0;
+        on_n = 32'h0;
         dec_n = decided__q;
         done_n = done__q;
         par_n = wparity__q;
@@ -6082,8 +6107,8 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         timer__0__clock = clock;
         wentry__0__d = wentry__0__q;
         timer__0__d = timer__0__q;
-        if (susp__q[0] & (wentry__0__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[0] & (wentry__0__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
         hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
         if (susp__q[0] & ~decided__q[0]) begin
@@ -6110,8 +6135,8 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         timer__1__clock = clock;
         wentry__1__d = wentry__1__q;
         timer__1__d = timer__1__q;
-        if (susp__q[1] & (wentry__1__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[1] & (wentry__1__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
         hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
         if (susp__q[1] & ~decided__q[1]) begin
@@ -6138,8 +6163,8 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         timer__2__clock = clock;
         wentry__2__d = wentry__2__q;
         timer__2__d = timer__2__q;
-        if (susp__q[2] & (wentry__2__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[2] & (wentry__2__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
         hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
         if (susp__q[2] & ~decided__q[2]) begin
@@ -6166,8 +6191,8 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         timer__3__clock = clock;
         wentry__3__d = wentry__3__q;
         timer__3__d = timer__3__q;
-        if (susp__q[3] & (wentry__3__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[3] & (wentry__3__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
         hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
         if (susp__q[3] & ~decided__q[3]) begin
@@ -6194,8 +6219,8 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         timer__4__clock = clock;
         wentry__4__d = wentry__4__q;
         timer__4__d = timer__4__q;
-        if (susp__q[4] & (wentry__4__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[4] & (wentry__4__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
         hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
         if (susp__q[4] & ~decided__q[4]) begin
@@ -6222,8 +6247,8 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         timer__5__clock = clock;
         wentry__5__d = wentry__5__q;
         timer__5__d = timer__5__q;
-        if (susp__q[5] & (wentry__5__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[5] & (wentry__5__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
         hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
         if (susp__q[5] & ~decided__q[5]) begin
@@ -6250,8 +6275,8 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         timer__6__clock = clock;
         wentry__6__d = wentry__6__q;
         timer__6__d = timer__6__q;
-        if (susp__q[6] & (wentry__6__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[6] & (wentry__6__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
         hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
         if (susp__q[6] & ~decided__q[6]) begin
@@ -6278,8 +6303,8 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         timer__7__clock = clock;
         wentry__7__d = wentry__7__q;
         timer__7__d = timer__7__q;
-        if (susp__q[7] & (wentry__7__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[7] & (wentry__7__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
         hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
         if (susp__q[7] & ~decided__q[7]) begin
@@ -6309,7 +6334,11 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         wparity__d = par_n;
         wake_mask_r__d = grant;
         wake_done_r__d = grant & done__q;
+        on_q__d = on_n;
+        on_new_q__d = susp_go & (op_entry == acc_entry);
         if (reset) begin
+            on_q__d = 32'h0;
+            on_new_q__d = 1'b0;
             susp__d = 32'h0;
             decided__d = 32'h0;
             done__d = 32'h0;
@@ -6319,6 +6348,7 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         wake_mask = wake_mask_r__q;
         wake_done = wake_done_r__q;
         suspended = susp__q;
+        waiters_on = on_new_q__q | |(on_q__q & ~wake_mask_r__q);
     end
     
 endmodule // smsync_w8_k2_c1_m8_g2__mb__waiters

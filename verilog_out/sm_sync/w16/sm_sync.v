@@ -5640,6 +5640,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [3:0] waiters__op_warp;
     reg  [4:0] waiters__op_entry;
     reg  waiters__op_parity;
+    reg  [4:0] waiters__acc_entry;
     reg  waiters__susp_go;
     reg  waiters__try_go;
     reg  waiters__c_complete;
@@ -5781,6 +5782,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         .op_warp(waiters__op_warp),
         .op_entry(waiters__op_entry),
         .op_parity(waiters__op_parity),
+        .acc_entry(waiters__acc_entry),
         .susp_go(waiters__susp_go),
         .try_go(waiters__try_go),
         .c_complete(waiters__c_complete),
@@ -5869,6 +5871,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         entries__n_write = step__write;
         waiters__op_warp = req__warp;
         waiters__op_entry = req__entry;
+        waiters__acc_entry = req__entry_in;
         waiters__op_parity = req__parity;
         waiters__susp_go = op_port__susp_go;
         waiters__try_go = op_port__try_go;
@@ -6947,7 +6950,7 @@ module smsync_w16_k4_c4_m32_g4__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn,
 endmodule // smsync_w16_k4_c4_m32_g4__mb__step
 
 
-module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_parity,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_parity,acc_entry,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -6955,6 +6958,7 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
     input wire  [3:0] op_warp;
     input wire  [4:0] op_entry;
     input wire  op_parity;
+    input wire  [4:0] acc_entry;
     input wire  susp_go;
     input wire  try_go;
     input wire  c_complete;
@@ -7102,8 +7106,15 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  [15:0] wake_done_r__d;
     wire  [15:0] wake_done_r__q;
     reg  wake_done_r__clock;
+    reg  [15:0] on_q__d;
+    wire  [15:0] on_q__q;
+    reg  on_q__clock;
+    reg  on_new_q__d;
+    wire  on_new_q__q;
+    reg  on_new_q__clock;
     
     // Local signals
+    reg  [15:0] on_n;
     reg  [15:0] dec_n;
     reg  [15:0] done_n;
     reg  [15:0] par_n;
@@ -7301,6 +7312,16 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
     );
+    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q on_q(
+        .d(on_q__d),
+        .q(on_q__q),
+        .clock(on_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4__ag__warps__0__any on_new_q(
+        .d(on_new_q__d),
+        .q(on_new_q__q),
+        .clock(on_new_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -7310,14 +7331,18 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         wparity__clock = clock;
         wake_mask_r__clock = clock;
         wake_done_r__clock = clock;
+        on_q__clock = clock;
+        on_new_q__clock = clock;
         susp__d = susp__q;
         decided__d = decided__q;
         done__d = done__q;
         wparity__d = wparity__q;
         wake_mask_r__d = wake_mask_r__q;
         wake_done_r__d = wake_done_r__q;
+        on_q__d = on_q__q;
+        on_new_q__d = on_new_q__q;
         warp_susp = susp__q[op_warp];
-        waiters_on = 1'b0;
+        on_n = 32'h0;
         dec_n = decided__q;
         done_n = done__q;
         par_n = wparity__q;
@@ -7326,8 +7351,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__0__clock = clock;
         wentry__0__d = wentry__0__q;
         timer__0__d = timer__0__q;
-        if (susp__q[0] & (wentry__0__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[0] & (wentry__0__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
         hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
         if (susp__q[0] & ~decided__q[0]) begin
@@ -7354,8 +7379,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__1__clock = clock;
         wentry__1__d = wentry__1__q;
         timer__1__d = timer__1__q;
-        if (susp__q[1] & (wentry__1__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[1] & (wentry__1__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
         hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
         if (susp__q[1] & ~decided__q[1]) begin
@@ -7382,8 +7407,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__2__clock = clock;
         wentry__2__d = wentry__2__q;
         timer__2__d = timer__2__q;
-        if (susp__q[2] & (wentry__2__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[2] & (wentry__2__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
         hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
         if (susp__q[2] & ~decided__q[2]) begin
@@ -7410,8 +7435,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__3__clock = clock;
         wentry__3__d = wentry__3__q;
         timer__3__d = timer__3__q;
-        if (susp__q[3] & (wentry__3__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[3] & (wentry__3__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
         hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
         if (susp__q[3] & ~decided__q[3]) begin
@@ -7438,8 +7463,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__4__clock = clock;
         wentry__4__d = wentry__4__q;
         timer__4__d = timer__4__q;
-        if (susp__q[4] & (wentry__4__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[4] & (wentry__4__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
         hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
         if (susp__q[4] & ~decided__q[4]) begin
@@ -7466,8 +7491,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__5__clock = clock;
         wentry__5__d = wentry__5__q;
         timer__5__d = timer__5__q;
-        if (susp__q[5] & (wentry__5__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[5] & (wentry__5__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
         hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
         if (susp__q[5] & ~decided__q[5]) begin
@@ -7494,8 +7519,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__6__clock = clock;
         wentry__6__d = wentry__6__q;
         timer__6__d = timer__6__q;
-        if (susp__q[6] & (wentry__6__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[6] & (wentry__6__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
         hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
         if (susp__q[6] & ~decided__q[6]) begin
@@ -7522,8 +7547,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__7__clock = clock;
         wentry__7__d = wentry__7__q;
         timer__7__d = timer__7__q;
-        if (susp__q[7] & (wentry__7__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[7] & (wentry__7__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
         hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
         if (susp__q[7] & ~decided__q[7]) begin
@@ -7550,8 +7575,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__8__clock = clock;
         wentry__8__d = wentry__8__q;
         timer__8__d = timer__8__q;
-        if (susp__q[8] & (wentry__8__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[8] & (wentry__8__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (8)) | ((1'b1) << (8)));
         end
         hit = c_complete & (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
         if (susp__q[8] & ~decided__q[8]) begin
@@ -7578,8 +7603,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__9__clock = clock;
         wentry__9__d = wentry__9__q;
         timer__9__d = timer__9__q;
-        if (susp__q[9] & (wentry__9__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[9] & (wentry__9__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (9)) | ((1'b1) << (9)));
         end
         hit = c_complete & (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
         if (susp__q[9] & ~decided__q[9]) begin
@@ -7606,8 +7631,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__10__clock = clock;
         wentry__10__d = wentry__10__q;
         timer__10__d = timer__10__q;
-        if (susp__q[10] & (wentry__10__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[10] & (wentry__10__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (10)) | ((1'b1) << (10)));
         end
         hit = c_complete & (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
         if (susp__q[10] & ~decided__q[10]) begin
@@ -7634,8 +7659,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__11__clock = clock;
         wentry__11__d = wentry__11__q;
         timer__11__d = timer__11__q;
-        if (susp__q[11] & (wentry__11__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[11] & (wentry__11__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (11)) | ((1'b1) << (11)));
         end
         hit = c_complete & (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
         if (susp__q[11] & ~decided__q[11]) begin
@@ -7662,8 +7687,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__12__clock = clock;
         wentry__12__d = wentry__12__q;
         timer__12__d = timer__12__q;
-        if (susp__q[12] & (wentry__12__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[12] & (wentry__12__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (12)) | ((1'b1) << (12)));
         end
         hit = c_complete & (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
         if (susp__q[12] & ~decided__q[12]) begin
@@ -7690,8 +7715,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__13__clock = clock;
         wentry__13__d = wentry__13__q;
         timer__13__d = timer__13__q;
-        if (susp__q[13] & (wentry__13__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[13] & (wentry__13__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (13)) | ((1'b1) << (13)));
         end
         hit = c_complete & (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
         if (susp__q[13] & ~decided__q[13]) begin
@@ -7718,8 +7743,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__14__clock = clock;
         wentry__14__d = wentry__14__q;
         timer__14__d = timer__14__q;
-        if (susp__q[14] & (wentry__14__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[14] & (wentry__14__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (14)) | ((1'b1) << (14)));
         end
         hit = c_complete & (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
         if (susp__q[14] & ~decided__q[14]) begin
@@ -7746,8 +7771,8 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         timer__15__clock = clock;
         wentry__15__d = wentry__15__q;
         timer__15__d = timer__15__q;
-        if (susp__q[15] & (wentry__15__q == op_entry)) begin
-            waiters_on = 1'b1;
+        if (susp__q[15] & (wentry__15__q == acc_entry)) begin
+            on_n = (on_n & ~(1 << (15)) | ((1'b1) << (15)));
         end
         hit = c_complete & (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
         if (susp__q[15] & ~decided__q[15]) begin
@@ -7777,7 +7802,11 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         wparity__d = par_n;
         wake_mask_r__d = grant;
         wake_done_r__d = grant & done__q;
+        on_q__d = on_n;
+        on_new_q__d = susp_go & (op_entry == acc_entry);
         if (reset) begin
+            on_q__d = 32'h0;
+            on_new_q__d = 1'b0;
             susp__d = 32'h0;
             decided__d = 32'h0;
             done__d = 32'h0;
@@ -7787,6 +7816,7 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         wake_mask = wake_mask_r__q;
         wake_done = wake_done_r__q;
         suspended = susp__q;
+        waiters_on = on_new_q__q | |(on_q__q & ~wake_mask_r__q);
     end
     
 endmodule // smsync_w16_k4_c4_m32_g4__mb__waiters

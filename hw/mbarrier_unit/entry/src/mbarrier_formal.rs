@@ -75,11 +75,11 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "inv",
         props: INV_PROPS,
-        what: "strengthening invariants (the monitor's state = the RTL's registers; asserted in m1, m6, m2 too): INV_entry: entry fe's valid, parity, pending, expected and tx-count equal the RTL's (pending/expected/tx only while valid; the monitor's are 0 otherwise); INV_range: tx in [-MAXTX, MAXTX], pending <= expected <= MAXC; INV_sfe: suspended = the RTL's susp, and a suspended warp's latest try_wait was on fe iff its RTL wentry is fe; INV_wt: decided only while suspended, done only when decided; INV_fw: fw's try_wait on fe (suspended, decided, done, timer, waited parity) equals the RTL's; INV_age: fw decided and not woken: age + (fw - rr mod W) <= W - 1 (round robin); INV_req: the monitor's request register = the RTL's (its byte operand's registered terms those of its tx; its port one of the three; a complete-tx held as complete_tx, a remote arrive as arrive, both of warp 0); INV_rd: when the RTL's request register names fe (valid or not: an idle step writes the read register back), its read register holds fe",
+        what: "strengthening invariants (the monitor's state = the RTL's registers; asserted in m1, m6, m2 too): INV_entry: entry fe's valid, parity, pending, expected and tx-count equal the RTL's (pending/expected/tx only while valid; the monitor's are 0 otherwise); INV_range: tx in [-MAXTX, MAXTX], pending <= expected <= MAXC; INV_sfe: suspended = the RTL's susp, and a suspended warp's latest try_wait was on fe iff its RTL wentry is fe; INV_wt: decided only while suspended, done only when decided; INV_fw: fw's try_wait on fe (suspended, decided, done, timer, waited parity) equals the RTL's; INV_age: fw decided and not woken: age + (fw - rr mod W) <= W - 1 (round robin); INV_req: the monitor's request register = the RTL's (its byte operand's registered terms those of its tx; its port one of the three; a complete-tx held as complete_tx, a remote arrive as arrive, both of warp 0); INV_rd: when the RTL's request register names fe (valid or not: an idle step writes the read register back), its read register holds fe; INV_on: the waiters check registered at acceptance (per warp, less the warps woken at that edge, or the warp suspending then) = the warps suspended on the request register's entry",
     },
     Group {
         name: "all",
-        props: &["RST_outputs_zero", "M7_ready", "M7_fair", "M7_rsp", "M7_rsp_idle", "M1_rsp_exact", "M6_err", "M6_quiet", "M2_suspended", "M2_not_suspended", "M2_wake_decided", "M3_wake_bound", "M3_fanout", "M3_done_in_mask", "M3_wake_only_suspended", "M8_liveness", "INV_entry", "INV_range", "INV_sfe", "INV_wt", "INV_fw", "INV_age", "INV_req", "INV_rd"],
+        props: &["RST_outputs_zero", "M7_ready", "M7_fair", "M7_rsp", "M7_rsp_idle", "M1_rsp_exact", "M6_err", "M6_quiet", "M2_suspended", "M2_not_suspended", "M2_wake_decided", "M3_wake_bound", "M3_fanout", "M3_done_in_mask", "M3_wake_only_suspended", "M8_liveness", "INV_entry", "INV_range", "INV_sfe", "INV_wt", "INV_fw", "INV_age", "INV_req", "INV_rd", "INV_on"],
         what: "every group above in one task (one front-end run: the bounded checks of the large configurations)",
     },
 ];
@@ -96,6 +96,7 @@ pub const INV_PROPS: &[&str] = &[
     "INV_age",
     "INV_req",
     "INV_rd",
+    "INV_on",
 ];
 
 /// Groups `membar formal` does not run under pdr by default: they follow
@@ -149,9 +150,11 @@ fn taps(cfg: &Config) -> String {
         ("t_dec", "decided"),
         ("t_done", "done"),
         ("t_wpar", "wparity"),
+        ("t_onq", "on_q"),
     ] {
         t.push(Tap::new(n, w, format!("{wt}.{r}.q")));
     }
+    t.push(Tap::new("t_onnew", 1, format!("{wt}.on_new_q.q")));
     t.push(Tap::new("t_rr", wb, "dut.core.wake.rr.q"));
     let rq = "dut.core.req";
     for (n, wd, r) in [
@@ -253,6 +256,11 @@ fn taps(cfg: &Config) -> String {
         .map(|k| format!("t_wentry_{k} == fe"))
         .collect();
     s += &format!("  wire [W-1:0] t_on_fe = {{{}}};\n", on.join(", "));
+    let on_r: Vec<String> = (0..w)
+        .rev()
+        .map(|k| format!("t_wentry_{k} == t_rentry"))
+        .collect();
+    s += &format!("  wire [W-1:0] t_on_rq = {{{}}};\n", on_r.join(", "));
     s
 }
 
@@ -280,6 +288,8 @@ const INVARIANTS: &str = "
                          && (q_port != 2'd0 || (q_warp == t_rwarp && q_code == t_rcode && q_par == t_rpar))
                          && (q_port != 2'd1 || (t_rcode == 4'd6 && t_rwarp == 0))
                          && (q_port != 2'd2 || (t_rcode == 4'd2 && t_rwarp == 0)))));
+      INV_on: assert ((t_onq & ~wake_mask & ~(t_susp & t_on_rq)) == 0
+                      && (t_onnew || |(t_onq & ~wake_mask)) == |(t_susp & t_on_rq));
       INV_rd: assert (!(t_rentry == fe) || (t_dv == e_v && t_dpar == e_par
                          && (!e_v || (t_dpend == e_pend && t_dexp == e_exp && t_dtx == e_tx[TB-1:0]))));
     end
