@@ -258,10 +258,6 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
         if self.tx_dn.val() {
             self.tx_zero.next = self.tx_ext.val() == self.amt_ext.val();
         }
-        // (The `arrive_drop` check here and in `underflow` were once written
-        // alike on purpose: stated as one shared local, the AIG yosys builds
-        // for `sm_sync small` sent `abc pdr` from an 11 s proof to a timeout
-        // past 600 s (CI failure of stop 33, docs/formal.md).)
         // A drop that would leave expected = 0 (`count ≥ expected`) is,
         // with `pending = count` (`pend_zero` of an arrive), `expected =
         // count`: a valid entry has pending ≤ expected (the formal harness's

@@ -329,7 +329,7 @@ impl StreamDriver {
             self.streak = None;
         }
         let w = match self.streak {
-            Some(s) if !rogue && usable(s, false) && !self.queue[s as usize].is_empty() => s,
+            Some(s) if !rogue && usable(s, false) => s,
             _ => cand[self.rng.gen_range(0..cand.len())],
         };
         if self.rng.gen_bool(self.reserved_prob) {
