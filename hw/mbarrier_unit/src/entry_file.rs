@@ -29,6 +29,9 @@
 //! - `rd_entry` (in, EB): the stepped request's entry (written at the edge).
 //! - `e_valid`, `e_parity`, `e_pending`, `e_expected`, `e_tx` (out): that
 //!   entry (the word read).
+//! - `tx_ram`, `tx_byp` (out, TB), `tx_fwd` (out): `e_tx`'s two sources (the
+//!   RAM's word, the last write) and the select between them, for the
+//!   step's tx compares made on each source.
 //! - `n_valid`, `n_parity` (in): the step's flags, written to it every edge.
 //! - `n_pending`, `n_expected`, `n_tx`, `n_write` (in): the step's counters,
 //!   written to it when `n_write`.
@@ -50,6 +53,9 @@ pub struct EntryFile<const M: usize, const EB: usize, const CB: usize, const TB:
     pub e_pending: Signal<Out, Bits<CB>>,
     pub e_expected: Signal<Out, Bits<CB>>,
     pub e_tx: Signal<Out, Bits<TB>>,
+    pub tx_ram: Signal<Out, Bits<TB>>,
+    pub tx_byp: Signal<Out, Bits<TB>>,
+    pub tx_fwd: Signal<Out, Bit>,
     pub n_valid: Signal<In, Bit>,
     pub n_parity: Signal<In, Bit>,
     pub n_pending: Signal<In, Bits<CB>>,
@@ -81,6 +87,9 @@ impl<const M: usize, const EB: usize, const CB: usize, const TB: usize> Default
             e_pending: Default::default(),
             e_expected: Default::default(),
             e_tx: Default::default(),
+            tx_ram: Default::default(),
+            tx_byp: Default::default(),
+            tx_fwd: Default::default(),
             n_valid: Default::default(),
             n_parity: Default::default(),
             n_pending: Default::default(),
@@ -133,6 +142,9 @@ impl<const M: usize, const EB: usize, const CB: usize, const TB: usize> Logic
         if self.expected.fwd.val() {
             self.e_expected.next = self.expected.byp_data.val();
         }
+        self.tx_ram.next = self.tx.ram_data.val();
+        self.tx_byp.next = self.tx.byp_data.val();
+        self.tx_fwd.next = self.tx.fwd.val();
         self.e_tx.next = self.tx.ram_data.val();
         if self.tx.fwd.val() {
             self.e_tx.next = self.tx.byp_data.val();

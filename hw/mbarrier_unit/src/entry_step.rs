@@ -25,6 +25,14 @@
 //!   `max − amt` and `amt − max`, and `−amt`.
 //! - `e_valid`, `e_parity`, `e_pending`, `e_expected`, `e_tx` (in): the entry
 //!   before this step (`e_tx` two's complement, TB bits).
+//! - `e_tx_ram`, `e_tx_byp`, `e_tx_fwd` (in): `e_tx`'s two sources (the RAM's
+//!   word, the forwarded last write) and the select between them: the
+//!   tx-count's range check and zero test (the refusal's and the
+//!   completion's widest compares) are made on each source and then
+//!   selected, so the forwarding multiplexer is behind them, not in front
+//!   of them; `e_tx` itself feeds only the write-back's adder. (The same
+//!   split of the pending and expected compares cost 160 iCE40 logic cells
+//!   and lowered the medians: iCE40 61.5 → 61.1 MHz, ECP5 89.3 → 86.9.)
 //! - `n_valid`, `n_parity` (out): the entry's flags after the step (= before
 //!   when not `act` or refused).
 //! - `n_pending`, `n_expected`, `n_tx` (out): the counters after the step
@@ -62,6 +70,9 @@ pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
     pub e_pending: Signal<In, Bits<CB>>,
     pub e_expected: Signal<In, Bits<CB>>,
     pub e_tx: Signal<In, Bits<TB>>,
+    pub e_tx_ram: Signal<In, Bits<TB>>,
+    pub e_tx_byp: Signal<In, Bits<TB>>,
+    pub e_tx_fwd: Signal<In, Bit>,
     pub n_valid: Signal<Out, Bit>,
     pub n_parity: Signal<Out, Bit>,
     pub n_pending: Signal<Out, Bits<CB>>,
@@ -74,7 +85,16 @@ pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
     tx_ext: Signal<Local, Bits<XB>>,
     amt_ext: Signal<Local, Bits<XB>>,
     tx_new: Signal<Local, Bits<XB>>,
-    tx_key: Signal<Local, Bits<XB>>,
+    /// The tx-count's two sources sign-extended, their order keys, and
+    /// the range check and zero test on each.
+    ext_ram: Signal<Local, Bits<XB>>,
+    ext_byp: Signal<Local, Bits<XB>>,
+    key_ram: Signal<Local, Bits<XB>>,
+    key_byp: Signal<Local, Bits<XB>>,
+    bad_ram: Signal<Local, Bit>,
+    bad_byp: Signal<Local, Bit>,
+    zero_ram: Signal<Local, Bit>,
+    zero_byp: Signal<Local, Bit>,
     pend_new: Signal<Local, Bits<CB>>,
     exp_new: Signal<Local, Bits<CB>>,
     count_bad: Signal<Local, Bit>,
@@ -128,6 +148,9 @@ impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB
             e_pending: Default::default(),
             e_expected: Default::default(),
             e_tx: Default::default(),
+            e_tx_ram: Default::default(),
+            e_tx_byp: Default::default(),
+            e_tx_fwd: Default::default(),
             n_valid: Default::default(),
             n_parity: Default::default(),
             n_pending: Default::default(),
@@ -140,7 +163,14 @@ impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB
             tx_ext: Default::default(),
             amt_ext: Default::default(),
             tx_new: Default::default(),
-            tx_key: Default::default(),
+            ext_ram: Default::default(),
+            ext_byp: Default::default(),
+            key_ram: Default::default(),
+            key_byp: Default::default(),
+            bad_ram: Default::default(),
+            bad_byp: Default::default(),
+            zero_ram: Default::default(),
+            zero_byp: Default::default(),
             pend_new: Default::default(),
             exp_new: Default::default(),
             count_bad: Default::default(),
@@ -192,13 +222,31 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
         // one compare of the entry's tx-count, beside the adder instead of
         // behind it (the adder's result only feeds the write-back).
         // Signed compares as unsigned ones with the sign bits flipped
-        // (`*_key`); exact for every TB-bit tx-count and operand.
-        self.tx_key.next = self.tx_ext.val() ^ self.sign_xb.val();
+        // (`key_*`); exact for every TB-bit tx-count and operand. Made on
+        // each source of the tx-count, then selected.
+        self.ext_ram.next = bit_cast::<XB, TB>(self.e_tx_ram.val());
+        if (self.e_tx_ram.val() & self.sign_tb.val()).any() {
+            self.ext_ram.next = bit_cast::<XB, TB>(self.e_tx_ram.val()) | self.sign_ext.val();
+        }
+        self.ext_byp.next = bit_cast::<XB, TB>(self.e_tx_byp.val());
+        if (self.e_tx_byp.val() & self.sign_tb.val()).any() {
+            self.ext_byp.next = bit_cast::<XB, TB>(self.e_tx_byp.val()) | self.sign_ext.val();
+        }
+        self.key_ram.next = self.ext_ram.val() ^ self.sign_xb.val();
+        self.key_byp.next = self.ext_byp.val() ^ self.sign_xb.val();
+        self.bad_ram.next = (self.tx_up.val() & (self.key_ram.val() > self.k_hi.val()))
+            | (self.tx_dn.val() & (self.key_ram.val() < self.k_lo.val()));
+        self.bad_byp.next = (self.tx_up.val() & (self.key_byp.val() > self.k_hi.val()))
+            | (self.tx_dn.val() & (self.key_byp.val() < self.k_lo.val()));
         // The operand itself above 2^tx_bits - 1 is refused too, whatever the
         // tx-count (spec: TB has one bit more so that this is visible).
-        self.tx_bad.next = (self.tx_up.val() & (self.tx_key.val() > self.k_hi.val()))
-            | (self.tx_dn.val() & (self.tx_key.val() < self.k_lo.val()))
-            | ((self.tx_up.val() | self.tx_dn.val()) & self.amt_bad.val());
+        self.tx_bad.next = self.bad_ram.val();
+        if self.e_tx_fwd.val() {
+            self.tx_bad.next = self.bad_byp.val();
+        }
+        if (self.tx_up.val() | self.tx_dn.val()) & self.amt_bad.val() {
+            self.tx_bad.next = true;
+        }
         self.count_bad.next = (self.count.val() == self.zero_count.val())
             | (self.count.val() & self.top_count.val()).any();
         self.underflow.next = (self.count.val() > self.e_pending.val())
@@ -251,12 +299,19 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
         if self.arrive.val() {
             self.pend_zero.next = self.e_pending.val() == self.count.val();
         }
-        self.tx_zero.next = self.e_tx.val() == self.zero_tx.val();
+        self.zero_ram.next = self.e_tx_ram.val() == self.zero_tx.val();
+        self.zero_byp.next = self.e_tx_byp.val() == self.zero_tx.val();
         if self.tx_up.val() {
-            self.tx_zero.next = self.tx_ext.val() == self.k_neg.val();
+            self.zero_ram.next = self.ext_ram.val() == self.k_neg.val();
+            self.zero_byp.next = self.ext_byp.val() == self.k_neg.val();
         }
         if self.tx_dn.val() {
-            self.tx_zero.next = self.tx_ext.val() == self.amt_ext.val();
+            self.zero_ram.next = self.ext_ram.val() == self.amt_ext.val();
+            self.zero_byp.next = self.ext_byp.val() == self.amt_ext.val();
+        }
+        self.tx_zero.next = self.zero_ram.val();
+        if self.e_tx_fwd.val() {
+            self.tx_zero.next = self.zero_byp.val();
         }
         // A drop that would leave expected = 0 (`count ≥ expected`) is,
         // with `pending = count` (`pend_zero` of an arrive), `expected =

@@ -226,6 +226,9 @@ impl<
         self.step.e_pending.next = self.entries.e_pending.val();
         self.step.e_expected.next = self.entries.e_expected.val();
         self.step.e_tx.next = self.entries.e_tx.val();
+        self.step.e_tx_ram.next = self.entries.tx_ram.val();
+        self.step.e_tx_byp.next = self.entries.tx_byp.val();
+        self.step.e_tx_fwd.next = self.entries.tx_fwd.val();
         self.entries.n_valid.next = self.step.n_valid.val();
         self.entries.n_parity.next = self.step.n_parity.val();
         self.entries.n_pending.next = self.step.n_pending.val();

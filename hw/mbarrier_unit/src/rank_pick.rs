@@ -1,5 +1,6 @@
 //! Rank pick: the first F set bits of `hi` then `lo` (each in ascending
-//! order), and the last of them, by counting instead of F chained picks.
+//! order), and the positions after the last of them, by counting instead
+//! of F chained picks.
 //!
 //! A leaf written by hand (like the bar unit's `Popcount`): its Rust
 //! `update` walks the bits, its Verilog is a parallel-prefix (Brent–Kung)
@@ -15,39 +16,47 @@
 //! Ports (W bits, F grants; the counts have the bits of 0..=F):
 //! - `hi`, `lo` (in, W): disjoint candidate sets, `hi` first.
 //! - `grant` (out, W): the first F candidates in that order.
-//! - `last` (out, W): one-hot of the last of them (0 without a grant).
+//! - `after` (out, W): the positions after the last of them (a thermometer:
+//!   position i is after the k-th grant of a set iff at least k of the
+//!   set's bits lie below i; 0 without a grant). The wake arbiter's next
+//!   pointer mask, decided beside the grants rather than behind them.
 
 use rust_hdl::prelude::*;
 
-/// The first F set bits of `hi` then `lo`, and the last one.
+/// The first F set bits of `hi` then `lo`, and the positions after the last one.
 #[derive(LogicBlock, Default)]
 pub struct RankPick<const W: usize, const F: usize> {
     pub hi: Signal<In, Bits<W>>,
     pub lo: Signal<In, Bits<W>>,
     pub grant: Signal<Out, Bits<W>>,
-    pub last: Signal<Out, Bits<W>>,
+    pub after: Signal<Out, Bits<W>>,
 }
 
 impl<const W: usize, const F: usize> Logic for RankPick<W, F> {
     fn update(&mut self) {
         let (hi, lo) = (u64::from(self.hi.val()), u64::from(self.lo.val()));
-        let (mut grant, mut last, mut n) = (0u64, 0u64, 0usize);
+        let (mut grant, mut last, mut n) = (0u64, None, 0usize);
         for set in [hi, lo] {
             for i in 0..W {
                 if n < F && set >> i & 1 == 1 {
                     grant |= 1 << i;
-                    last = 1 << i;
+                    last = Some(i);
                     n += 1;
                 }
             }
         }
+        // The positions above the last grant (bits last+1 .. W−1).
+        let after = match last {
+            Some(l) if l + 1 < W => (u64::MAX >> (64 - W)) & !((2u64 << l) - 1),
+            _ => 0,
+        };
         self.grant.next = grant.into();
-        self.last.next = last.into();
+        self.after.next = after.into();
     }
 
     fn connect(&mut self) {
         self.grant.connect();
-        self.last.connect();
+        self.after.connect();
     }
 
     fn hdl(&self) -> Verilog {
@@ -113,7 +122,7 @@ impl<const W: usize, const F: usize> Logic for RankPick<W, F> {
         v += "always @(*) begin\n";
         for i in 0..W {
             v += &format!(
-                "  grant[{i}] = (hi[{i}] && {bh} < {CW}'d{F}) || (lo[{i}] && {bl} < g_lo);\n  last[{i}] = (g_lo != {CW}'d0) ? (lo[{i}] && {bl} == g_lo - {CW}'d1) : (hi[{i}] && n_hi != {CW}'d0 && {bh} == n_hi - {CW}'d1);\n",
+                "  grant[{i}] = (hi[{i}] && {bh} < {CW}'d{F}) || (lo[{i}] && {bl} < g_lo);\n  after[{i}] = (g_lo != {CW}'d0) ? ({bl} >= g_lo) : (n_hi != {CW}'d0 && {bh} >= n_hi);\n",
                 bh = below("hi", i),
                 bl = below("lo", i)
             );

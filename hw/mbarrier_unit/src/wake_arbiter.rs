@@ -2,19 +2,25 @@
 //!
 //! Implements the golden kernel's "Wake arbiter" (`rr`, the F grants taken
 //! in the order rr, rr+1, …, W−1, 0, …, rr−1, and `rr` := last grant + 1).
-//! Written without a W-long rotate: the candidates at or after `rr` (`hi`)
-//! come before the others (`lo`). F = 1: one stage takes the lowest set bit
-//! of `hi`, or of `lo` when `hi` is empty (`x & (~x + 1)`). F > 1: the first
-//! F of `hi` then `lo` by prefix counts ([`RankPick`], `rank_pick.rs`)
-//! instead of F chained stages (`w64_m8`, F = 4: 17.1 → 21.6 MHz iCE40,
-//! 22.1 → 38.9 ECP5). A constant (`multi`) selects, so synthesis keeps one.
+//! The pointer is kept as the mask of the positions at or after it
+//! (`ge`, W flops: a thermometer, bits rr..W−1 set) rather than as an index,
+//! so the loop from the pointer back to itself holds neither a decoder in
+//! front (index → mask) nor an encoder behind (last grant → index): the
+//! candidates at or after the pointer are `hi = cand & ge`, the others
+//! `lo`, and the next mask is the positions after the last grant. The
+//! empty mask (after a grant of warp W−1) orders the warps as the full
+//! mask does (`hi` empty, `lo` = `cand` from warp 0): both are `rr` = 0.
 //!
-//! Timing (ECP5's critical path of the unit until 2026-11-29: `rr` → `rr`,
-//! 30 cells, 57.7 MHz): each stage isolates the lowest bit of `hi` and of
-//! `lo` in parallel and `hi`'s emptiness selects between the two results
-//! (so the emptiness test is not in front of one shared adder), and the
-//! pointer's next value is an OR per bit of the last grant's one-hot
-//! (`next_mask`), not a W-long chain of `if`s.
+//! F = 1: the lowest set bit of `hi`, or of `lo` when `hi` is empty, as
+//! `x & −x`, and the positions after it as `x ^ −x`, from the same adder;
+//! `hi`'s emptiness selects between the two (so the emptiness test is not
+//! in front of one shared adder). F > 1: the first F of `hi` then `lo` and
+//! the positions after the last of them by prefix counts ([`RankPick`],
+//! `rank_pick.rs`) instead of F chained stages. A constant (`multi`)
+//! selects, so synthesis keeps one.
+//!
+//! Timing: the loop `ge` → `ge` was the unit's ECP5 critical path with an
+//! index pointer (default 47 cells, 68.7 MHz; `w64_m8` 36 cells, 39.1 MHz).
 //!
 //! Ports (W warps, WB = log2 W, F = wake fan-out):
 //! - `clock`, `reset`.
@@ -34,26 +40,22 @@ pub struct WakeArbiter<const W: usize, const WB: usize, const F: usize> {
     pub reset: Signal<In, Bit>,
     pub cand: Signal<In, Bits<W>>,
     pub grant: Signal<Out, Bits<W>>,
-    rr: DFF<Bits<WB>>,
-    ge: Signal<Local, Bits<W>>,
+    /// The round-robin pointer as a mask: the positions at or after it.
+    ge: DFF<Bits<W>>,
     hi: Signal<Local, Bits<W>>,
     lo: Signal<Local, Bits<W>>,
-    pick: Signal<Local, Bits<W>>,
-    /// The lowest set bit of `hi` and of `lo`, each stage.
-    pick_hi: Signal<Local, Bits<W>>,
-    pick_lo: Signal<Local, Bits<W>>,
-    /// The warp after the last grant.
-    rr_n: Signal<Local, Bits<WB>>,
-    last: Signal<Local, Bits<W>>,
+    /// F = 1: `−hi`, `−lo` (one adder each).
+    neg_hi: Signal<Local, Bits<W>>,
+    neg_lo: Signal<Local, Bits<W>>,
+    /// The grants, and the positions after the last of them.
     acc: Signal<Local, Bits<W>>,
+    after: Signal<Local, Bits<W>>,
     /// F > 1: the grants by counting (`RankPick`) instead of F chained
     /// stages; a constant, so synthesis keeps one of the two.
     multi: Constant<Bit>,
     ranked: RankPick<W, F>,
     one_w: Constant<Bits<W>>,
-    warp_idx: [Constant<Bits<WB>>; W],
-    /// Bit b: the warps w whose successor (w + 1) mod W has bit b set.
-    next_mask: [Constant<Bits<W>>; WB],
+    all_w: Constant<Bits<W>>,
 }
 
 impl<const W: usize, const WB: usize, const F: usize> Default for WakeArbiter<W, WB, F> {
@@ -64,29 +66,17 @@ impl<const W: usize, const WB: usize, const F: usize> Default for WakeArbiter<W,
             reset: Default::default(),
             cand: Default::default(),
             grant: Default::default(),
-            rr: Default::default(),
             ge: Default::default(),
             hi: Default::default(),
             lo: Default::default(),
-            pick: Default::default(),
-            pick_hi: Default::default(),
-            pick_lo: Default::default(),
-            rr_n: Default::default(),
-            last: Default::default(),
+            neg_hi: Default::default(),
+            neg_lo: Default::default(),
             acc: Default::default(),
+            after: Default::default(),
             multi: Constant::new(F > 1),
             ranked: Default::default(),
             one_w: Constant::new(1u64.into()),
-            warp_idx: std::array::from_fn(|w| Constant::new((w as u64).into())),
-            next_mask: std::array::from_fn(|b| {
-                let mut m: Bits<W> = 0.into();
-                for w in 0..W {
-                    if ((w + 1) % W) >> b & 1 == 1 {
-                        m = m.replace_bit(w, true);
-                    }
-                }
-                Constant::new(m)
-            }),
+            all_w: Constant::new((u64::MAX >> (64 - W)).into()),
         }
     }
 }
@@ -94,56 +84,34 @@ impl<const W: usize, const WB: usize, const F: usize> Default for WakeArbiter<W,
 impl<const W: usize, const WB: usize, const F: usize> Logic for WakeArbiter<W, WB, F> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rr);
-        self.ge.next = 0.into();
-        for w in 0..W {
-            if self.warp_idx[w].val() >= self.rr.q.val() {
-                self.ge.next = self.ge.val().replace_bit(w, true);
-            }
-        }
-        self.hi.next = self.cand.val() & self.ge.val();
-        self.lo.next = self.cand.val() & !self.ge.val();
+        dff_setup!(self, clock, ge);
+        self.hi.next = self.cand.val() & self.ge.q.val();
+        self.lo.next = self.cand.val() & !self.ge.q.val();
         self.ranked.hi.next = self.hi.val();
         self.ranked.lo.next = self.lo.val();
-        self.acc.next = 0.into();
-        self.last.next = 0.into();
-        // F = 1: one stage (the lowest bit of `hi`, else of `lo`).
-        for _f in 0..1 {
-            self.pick_hi.next = self.hi.val() & (!self.hi.val() + self.one_w.val());
-            self.pick_lo.next = self.lo.val() & (!self.lo.val() + self.one_w.val());
-            if self.hi.val().any() {
-                self.pick.next = self.pick_hi.val();
-            } else {
-                self.pick.next = self.pick_lo.val();
-            }
-            self.acc.next = self.acc.val() | self.pick.val();
-            self.hi.next = self.hi.val() & !self.pick.val();
-            self.lo.next = self.lo.val() & !self.pick.val();
-            if self.pick.val().any() {
-                self.last.next = self.pick.val();
-            }
+        // F = 1: the lowest set bit of `hi` (else of `lo`) and the
+        // positions above it.
+        self.neg_hi.next = !self.hi.val() + self.one_w.val();
+        self.neg_lo.next = !self.lo.val() + self.one_w.val();
+        if self.hi.val().any() {
+            self.acc.next = self.hi.val() & self.neg_hi.val();
+            self.after.next = self.hi.val() ^ self.neg_hi.val();
+        } else {
+            self.acc.next = self.lo.val() & self.neg_lo.val();
+            self.after.next = self.lo.val() ^ self.neg_lo.val();
         }
         if self.multi.val() {
             self.acc.next = self.ranked.grant.val();
-            self.last.next = self.ranked.last.val();
+            self.after.next = self.ranked.after.val();
         }
         self.grant.next = self.acc.val();
-        // The warp after the last grant (unchanged without a grant).
-        self.rr_n.next = 0.into();
-        for b in 0..WB {
-            self.rr_n.next = self
-                .rr_n
-                .val()
-                .replace_bit(b, (self.last.val() & self.next_mask[b].val()).any());
-        }
-        // A grant happens iff there is a candidate (the first stage takes
-        // one of `hi` or `lo`, whose union is `cand`): the pointer's enable
-        // needs no grant stage.
+        // A grant happens iff there is a candidate: the pointer moves past
+        // the last grant (unchanged without one).
         if self.cand.val().any() {
-            self.rr.d.next = self.rr_n.val();
+            self.ge.d.next = self.after.val();
         }
         if self.reset.val() {
-            self.rr.d.next = 0.into();
+            self.ge.d.next = self.all_w.val();
         }
     }
 }

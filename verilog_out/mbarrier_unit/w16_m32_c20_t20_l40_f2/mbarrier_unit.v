@@ -95,6 +95,9 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     wire  [20:0] entries__e_pending;
     wire  [20:0] entries__e_expected;
     wire  [20:0] entries__e_tx;
+    wire  [20:0] entries__tx_ram;
+    wire  [20:0] entries__tx_byp;
+    wire  entries__tx_fwd;
     reg  entries__n_valid;
     reg  entries__n_parity;
     reg  [20:0] entries__n_pending;
@@ -118,6 +121,9 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
     reg  [20:0] step__e_pending;
     reg  [20:0] step__e_expected;
     reg  [20:0] step__e_tx;
+    reg  [20:0] step__e_tx_ram;
+    reg  [20:0] step__e_tx_byp;
+    reg  step__e_tx_fwd;
     wire  step__n_valid;
     wire  step__n_parity;
     wire  [20:0] step__n_pending;
@@ -231,6 +237,9 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .e_pending(entries__e_pending),
         .e_expected(entries__e_expected),
         .e_tx(entries__e_tx),
+        .tx_ram(entries__tx_ram),
+        .tx_byp(entries__tx_byp),
+        .tx_fwd(entries__tx_fwd),
         .n_valid(entries__n_valid),
         .n_parity(entries__n_parity),
         .n_pending(entries__n_pending),
@@ -256,6 +265,9 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         .e_pending(step__e_pending),
         .e_expected(step__e_expected),
         .e_tx(step__e_tx),
+        .e_tx_ram(step__e_tx_ram),
+        .e_tx_byp(step__e_tx_byp),
+        .e_tx_fwd(step__e_tx_fwd),
         .n_valid(step__n_valid),
         .n_parity(step__n_parity),
         .n_pending(step__n_pending),
@@ -387,6 +399,9 @@ module mbar_w16_m32_c20_t20_l40_f2(clock,reset,op_valid,op_ready,op_warp,op_code
         step__e_pending = entries__e_pending;
         step__e_expected = entries__e_expected;
         step__e_tx = entries__e_tx;
+        step__e_tx_ram = entries__tx_ram;
+        step__e_tx_byp = entries__tx_byp;
+        step__e_tx_fwd = entries__tx_fwd;
         entries__n_valid = step__n_valid;
         entries__n_parity = step__n_parity;
         entries__n_pending = step__n_pending;
@@ -520,7 +535,7 @@ module mbar_w16_m32_c20_t20_l40_f2__arb__pp(d,q,clock);
 endmodule // mbar_w16_m32_c20_t20_l40_f2__arb__pp
 
 
-module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
+module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,tx_ram,tx_byp,tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
     
     // Module arguments
     input wire  clock;
@@ -532,6 +547,9 @@ module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,acc_entry,rd_entry,e_val
     output reg  [20:0] e_pending;
     output reg  [20:0] e_expected;
     output reg  [20:0] e_tx;
+    output reg  [20:0] tx_ram;
+    output reg  [20:0] tx_byp;
+    output reg  tx_fwd;
     input wire  n_valid;
     input wire  n_parity;
     input wire  [20:0] n_pending;
@@ -673,6 +691,9 @@ module mbar_w16_m32_c20_t20_l40_f2__entries(clock,reset,acc_entry,rd_entry,e_val
         if (expected__fwd) begin
             e_expected = expected__byp_data;
         end
+        tx_ram = tx__ram_data;
+        tx_byp = tx__byp_data;
+        tx_fwd = tx__fwd;
         e_tx = tx__ram_data;
         if (tx__fwd) begin
             e_tx = tx__byp_data;
@@ -1394,7 +1415,7 @@ module mbar_w16_m32_c20_t20_l40_f2__req__hi_key_q(d,q,clock);
 endmodule // mbar_w16_m32_c20_t20_l40_f2__req__hi_key_q
 
 
-module mbar_w16_m32_c20_t20_l40_f2__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
+module mbar_w16_m32_c20_t20_l40_f2__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,e_tx_ram,e_tx_byp,e_tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
     
     // Module arguments
     input wire  act;
@@ -1414,6 +1435,9 @@ module mbar_w16_m32_c20_t20_l40_f2__step(act,init,inval,arrive,drop,tx_up,tx_dn,
     input wire  [20:0] e_pending;
     input wire  [20:0] e_expected;
     input wire  [20:0] e_tx;
+    input wire  [20:0] e_tx_ram;
+    input wire  [20:0] e_tx_byp;
+    input wire  e_tx_fwd;
     output reg  n_valid;
     output reg  n_parity;
     output reg  [20:0] n_pending;
@@ -1440,7 +1464,14 @@ module mbar_w16_m32_c20_t20_l40_f2__step(act,init,inval,arrive,drop,tx_up,tx_dn,
     reg  [22:0] tx_ext;
     reg  [22:0] amt_ext;
     reg  [22:0] tx_new;
-    reg  [22:0] tx_key;
+    reg  [22:0] ext_ram;
+    reg  [22:0] ext_byp;
+    reg  [22:0] key_ram;
+    reg  [22:0] key_byp;
+    reg  bad_ram;
+    reg  bad_byp;
+    reg  zero_ram;
+    reg  zero_byp;
     reg  [20:0] pend_new;
     reg  [20:0] exp_new;
     reg  count_bad;
@@ -1470,8 +1501,25 @@ module mbar_w16_m32_c20_t20_l40_f2__step(act,init,inval,arrive,drop,tx_up,tx_dn,
             tx_new = tx_ext - amt_ext;
         end
         amt_bad = |(amt & sign_tb);
-        tx_key = tx_ext ^ sign_xb;
-        tx_bad = (tx_up & (tx_key > k_hi)) | (tx_dn & (tx_key < k_lo)) | ((tx_up | tx_dn) & amt_bad);
+        ext_ram = ((e_tx_ram) & 23'h7fffff);
+        if (|(e_tx_ram & sign_tb)) begin
+            ext_ram = ((e_tx_ram) & 23'h7fffff) | sign_ext;
+        end
+        ext_byp = ((e_tx_byp) & 23'h7fffff);
+        if (|(e_tx_byp & sign_tb)) begin
+            ext_byp = ((e_tx_byp) & 23'h7fffff) | sign_ext;
+        end
+        key_ram = ext_ram ^ sign_xb;
+        key_byp = ext_byp ^ sign_xb;
+        bad_ram = (tx_up & (key_ram > k_hi)) | (tx_dn & (key_ram < k_lo));
+        bad_byp = (tx_up & (key_byp > k_hi)) | (tx_dn & (key_byp < k_lo));
+        tx_bad = bad_ram;
+        if (e_tx_fwd) begin
+            tx_bad = bad_byp;
+        end
+        if ((tx_up | tx_dn) & amt_bad) begin
+            tx_bad = 1'b1;
+        end
         count_bad = (count == zero_count) | |(count & top_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
@@ -1504,12 +1552,19 @@ module mbar_w16_m32_c20_t20_l40_f2__step(act,init,inval,arrive,drop,tx_up,tx_dn,
         if (arrive) begin
             pend_zero = e_pending == count;
         end
-        tx_zero = e_tx == zero_tx;
+        zero_ram = e_tx_ram == zero_tx;
+        zero_byp = e_tx_byp == zero_tx;
         if (tx_up) begin
-            tx_zero = tx_ext == k_neg;
+            zero_ram = ext_ram == k_neg;
+            zero_byp = ext_byp == k_neg;
         end
         if (tx_dn) begin
-            tx_zero = tx_ext == amt_ext;
+            zero_ram = ext_ram == amt_ext;
+            zero_byp = ext_byp == amt_ext;
+        end
+        tx_zero = zero_ram;
+        if (e_tx_fwd) begin
+            tx_zero = zero_byp;
         end
         due = ~init & ~inval & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count == e_expected)) & pend_zero & tx_zero;
         complete = act & e_valid & due;
@@ -2471,161 +2526,79 @@ module mbar_w16_m32_c20_t20_l40_f2__wake(clock,reset,cand,grant);
     // Constant declarations
     localparam  multi = 1'b1;
     localparam  one_w = 16'h1;
-    localparam  warp_idx__0 = 4'h0;
-    localparam  warp_idx__1 = 4'h1;
-    localparam  warp_idx__2 = 4'h2;
-    localparam  warp_idx__3 = 4'h3;
-    localparam  warp_idx__4 = 4'h4;
-    localparam  warp_idx__5 = 4'h5;
-    localparam  warp_idx__6 = 4'h6;
-    localparam  warp_idx__7 = 4'h7;
-    localparam  warp_idx__8 = 4'h8;
-    localparam  warp_idx__9 = 4'h9;
-    localparam  warp_idx__10 = 4'ha;
-    localparam  warp_idx__11 = 4'hb;
-    localparam  warp_idx__12 = 4'hc;
-    localparam  warp_idx__13 = 4'hd;
-    localparam  warp_idx__14 = 4'he;
-    localparam  warp_idx__15 = 4'hf;
-    localparam  next_mask__0 = 16'h5555;
-    localparam  next_mask__1 = 16'h6666;
-    localparam  next_mask__2 = 16'h7878;
-    localparam  next_mask__3 = 16'h7f80;
+    localparam  all_w = 16'hffff;
     
     // Stub signals
-    reg  [3:0] rr__d;
-    wire  [3:0] rr__q;
-    reg  rr__clock;
+    reg  [15:0] ge__d;
+    wire  [15:0] ge__q;
+    reg  ge__clock;
     reg  [15:0] ranked__hi;
     reg  [15:0] ranked__lo;
     wire  [15:0] ranked__grant;
-    wire  [15:0] ranked__last;
+    wire  [15:0] ranked__after;
     
     // Local signals
-    reg  [15:0] ge;
     reg  [15:0] hi;
     reg  [15:0] lo;
-    reg  [15:0] pick;
-    reg  [15:0] pick_hi;
-    reg  [15:0] pick_lo;
-    reg  [3:0] rr_n;
-    reg  [15:0] last;
+    reg  [15:0] neg_hi;
+    reg  [15:0] neg_lo;
     reg  [15:0] acc;
+    reg  [15:0] after;
     
     // Sub module instances
-    mbar_w16_m32_c20_t20_l40_f2__op_port__err_cause_r rr(
-        .d(rr__d),
-        .q(rr__q),
-        .clock(rr__clock)
+    mbar_w16_m32_c20_t20_l40_f2__waiters__decided ge(
+        .d(ge__d),
+        .q(ge__q),
+        .clock(ge__clock)
     );
     mbar_w16_m32_c20_t20_l40_f2__wake__ranked ranked(
         .hi(ranked__hi),
         .lo(ranked__lo),
         .grant(ranked__grant),
-        .last(ranked__last)
+        .after(ranked__after)
     );
     
     // Update code
     always @(*) begin
-        rr__clock = clock;
-        rr__d = rr__q;
-        ge = 32'h0;
-        if (warp_idx__0 >= rr__q) begin
-            ge = (ge & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (warp_idx__1 >= rr__q) begin
-            ge = (ge & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (warp_idx__2 >= rr__q) begin
-            ge = (ge & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (warp_idx__3 >= rr__q) begin
-            ge = (ge & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (warp_idx__4 >= rr__q) begin
-            ge = (ge & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (warp_idx__5 >= rr__q) begin
-            ge = (ge & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (warp_idx__6 >= rr__q) begin
-            ge = (ge & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (warp_idx__7 >= rr__q) begin
-            ge = (ge & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (warp_idx__8 >= rr__q) begin
-            ge = (ge & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (warp_idx__9 >= rr__q) begin
-            ge = (ge & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (warp_idx__10 >= rr__q) begin
-            ge = (ge & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (warp_idx__11 >= rr__q) begin
-            ge = (ge & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (warp_idx__12 >= rr__q) begin
-            ge = (ge & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (warp_idx__13 >= rr__q) begin
-            ge = (ge & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (warp_idx__14 >= rr__q) begin
-            ge = (ge & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (warp_idx__15 >= rr__q) begin
-            ge = (ge & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        hi = cand & ge;
-        lo = cand & ~ge;
+        ge__clock = clock;
+        ge__d = ge__q;
+        hi = cand & ge__q;
+        lo = cand & ~ge__q;
         ranked__hi = hi;
         ranked__lo = lo;
-        acc = 32'h0;
-        last = 32'h0;
-        pick_hi = hi & (~hi + one_w);
-        pick_lo = lo & (~lo + one_w);
+        neg_hi = ~hi + one_w;
+        neg_lo = ~lo + one_w;
         if (|hi) begin
-            pick = pick_hi;
+            acc = hi & neg_hi;
+            after = hi ^ neg_hi;
         end
         else begin
-            pick = pick_lo;
-        end
-        acc = acc | pick;
-        hi = hi & ~pick;
-        lo = lo & ~pick;
-        if (|pick) begin
-            last = pick;
+            acc = lo & neg_lo;
+            after = lo ^ neg_lo;
         end
         if (multi) begin
             acc = ranked__grant;
-            last = ranked__last;
+            after = ranked__after;
         end
         grant = acc;
-        rr_n = 32'h0;
-        rr_n = (rr_n & ~(1 << (0)) | ((|(last & next_mask__0)) << (0)));
-        rr_n = (rr_n & ~(1 << (1)) | ((|(last & next_mask__1)) << (1)));
-        rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
-        rr_n = (rr_n & ~(1 << (3)) | ((|(last & next_mask__3)) << (3)));
         if (|cand) begin
-            rr__d = rr_n;
+            ge__d = after;
         end
         if (reset) begin
-            rr__d = 32'h0;
+            ge__d = all_w;
         end
     end
     
 endmodule // mbar_w16_m32_c20_t20_l40_f2__wake
 
 
-module mbar_w16_m32_c20_t20_l40_f2__wake__ranked(hi,lo,grant,last);
+module mbar_w16_m32_c20_t20_l40_f2__wake__ranked(hi,lo,grant,after);
     
     // Module arguments
     input wire  [15:0] hi;
     input wire  [15:0] lo;
     output reg  [15:0] grant;
-    output reg  [15:0] last;
+    output reg  [15:0] after;
     
     // Update code (custom)
     function [1:0] sat_add;
@@ -2726,37 +2699,37 @@ module mbar_w16_m32_c20_t20_l40_f2__wake__ranked(hi,lo,grant,last);
     wire [1:0] g_lo = (lo_s15 < f_lo) ? lo_s15 : f_lo;
     always @(*) begin
       grant[0] = (hi[0] && 2'd0 < 2'd2) || (lo[0] && 2'd0 < g_lo);
-      last[0] = (g_lo != 2'd0) ? (lo[0] && 2'd0 == g_lo - 2'd1) : (hi[0] && n_hi != 2'd0 && 2'd0 == n_hi - 2'd1);
+      after[0] = (g_lo != 2'd0) ? (2'd0 >= g_lo) : (n_hi != 2'd0 && 2'd0 >= n_hi);
       grant[1] = (hi[1] && hi_b0 < 2'd2) || (lo[1] && lo_b0 < g_lo);
-      last[1] = (g_lo != 2'd0) ? (lo[1] && lo_b0 == g_lo - 2'd1) : (hi[1] && n_hi != 2'd0 && hi_b0 == n_hi - 2'd1);
+      after[1] = (g_lo != 2'd0) ? (lo_b0 >= g_lo) : (n_hi != 2'd0 && hi_b0 >= n_hi);
       grant[2] = (hi[2] && hi_s1 < 2'd2) || (lo[2] && lo_s1 < g_lo);
-      last[2] = (g_lo != 2'd0) ? (lo[2] && lo_s1 == g_lo - 2'd1) : (hi[2] && n_hi != 2'd0 && hi_s1 == n_hi - 2'd1);
+      after[2] = (g_lo != 2'd0) ? (lo_s1 >= g_lo) : (n_hi != 2'd0 && hi_s1 >= n_hi);
       grant[3] = (hi[3] && hi_s20 < 2'd2) || (lo[3] && lo_s20 < g_lo);
-      last[3] = (g_lo != 2'd0) ? (lo[3] && lo_s20 == g_lo - 2'd1) : (hi[3] && n_hi != 2'd0 && hi_s20 == n_hi - 2'd1);
+      after[3] = (g_lo != 2'd0) ? (lo_s20 >= g_lo) : (n_hi != 2'd0 && hi_s20 >= n_hi);
       grant[4] = (hi[4] && hi_s9 < 2'd2) || (lo[4] && lo_s9 < g_lo);
-      last[4] = (g_lo != 2'd0) ? (lo[4] && lo_s9 == g_lo - 2'd1) : (hi[4] && n_hi != 2'd0 && hi_s9 == n_hi - 2'd1);
+      after[4] = (g_lo != 2'd0) ? (lo_s9 >= g_lo) : (n_hi != 2'd0 && hi_s9 >= n_hi);
       grant[5] = (hi[5] && hi_s21 < 2'd2) || (lo[5] && lo_s21 < g_lo);
-      last[5] = (g_lo != 2'd0) ? (lo[5] && lo_s21 == g_lo - 2'd1) : (hi[5] && n_hi != 2'd0 && hi_s21 == n_hi - 2'd1);
+      after[5] = (g_lo != 2'd0) ? (lo_s21 >= g_lo) : (n_hi != 2'd0 && hi_s21 >= n_hi);
       grant[6] = (hi[6] && hi_s17 < 2'd2) || (lo[6] && lo_s17 < g_lo);
-      last[6] = (g_lo != 2'd0) ? (lo[6] && lo_s17 == g_lo - 2'd1) : (hi[6] && n_hi != 2'd0 && hi_s17 == n_hi - 2'd1);
+      after[6] = (g_lo != 2'd0) ? (lo_s17 >= g_lo) : (n_hi != 2'd0 && hi_s17 >= n_hi);
       grant[7] = (hi[7] && hi_s22 < 2'd2) || (lo[7] && lo_s22 < g_lo);
-      last[7] = (g_lo != 2'd0) ? (lo[7] && lo_s22 == g_lo - 2'd1) : (hi[7] && n_hi != 2'd0 && hi_s22 == n_hi - 2'd1);
+      after[7] = (g_lo != 2'd0) ? (lo_s22 >= g_lo) : (n_hi != 2'd0 && hi_s22 >= n_hi);
       grant[8] = (hi[8] && hi_s13 < 2'd2) || (lo[8] && lo_s13 < g_lo);
-      last[8] = (g_lo != 2'd0) ? (lo[8] && lo_s13 == g_lo - 2'd1) : (hi[8] && n_hi != 2'd0 && hi_s13 == n_hi - 2'd1);
+      after[8] = (g_lo != 2'd0) ? (lo_s13 >= g_lo) : (n_hi != 2'd0 && hi_s13 >= n_hi);
       grant[9] = (hi[9] && hi_s23 < 2'd2) || (lo[9] && lo_s23 < g_lo);
-      last[9] = (g_lo != 2'd0) ? (lo[9] && lo_s23 == g_lo - 2'd1) : (hi[9] && n_hi != 2'd0 && hi_s23 == n_hi - 2'd1);
+      after[9] = (g_lo != 2'd0) ? (lo_s23 >= g_lo) : (n_hi != 2'd0 && hi_s23 >= n_hi);
       grant[10] = (hi[10] && hi_s18 < 2'd2) || (lo[10] && lo_s18 < g_lo);
-      last[10] = (g_lo != 2'd0) ? (lo[10] && lo_s18 == g_lo - 2'd1) : (hi[10] && n_hi != 2'd0 && hi_s18 == n_hi - 2'd1);
+      after[10] = (g_lo != 2'd0) ? (lo_s18 >= g_lo) : (n_hi != 2'd0 && hi_s18 >= n_hi);
       grant[11] = (hi[11] && hi_s24 < 2'd2) || (lo[11] && lo_s24 < g_lo);
-      last[11] = (g_lo != 2'd0) ? (lo[11] && lo_s24 == g_lo - 2'd1) : (hi[11] && n_hi != 2'd0 && hi_s24 == n_hi - 2'd1);
+      after[11] = (g_lo != 2'd0) ? (lo_s24 >= g_lo) : (n_hi != 2'd0 && hi_s24 >= n_hi);
       grant[12] = (hi[12] && hi_s16 < 2'd2) || (lo[12] && lo_s16 < g_lo);
-      last[12] = (g_lo != 2'd0) ? (lo[12] && lo_s16 == g_lo - 2'd1) : (hi[12] && n_hi != 2'd0 && hi_s16 == n_hi - 2'd1);
+      after[12] = (g_lo != 2'd0) ? (lo_s16 >= g_lo) : (n_hi != 2'd0 && hi_s16 >= n_hi);
       grant[13] = (hi[13] && hi_s25 < 2'd2) || (lo[13] && lo_s25 < g_lo);
-      last[13] = (g_lo != 2'd0) ? (lo[13] && lo_s25 == g_lo - 2'd1) : (hi[13] && n_hi != 2'd0 && hi_s25 == n_hi - 2'd1);
+      after[13] = (g_lo != 2'd0) ? (lo_s25 >= g_lo) : (n_hi != 2'd0 && hi_s25 >= n_hi);
       grant[14] = (hi[14] && hi_s19 < 2'd2) || (lo[14] && lo_s19 < g_lo);
-      last[14] = (g_lo != 2'd0) ? (lo[14] && lo_s19 == g_lo - 2'd1) : (hi[14] && n_hi != 2'd0 && hi_s19 == n_hi - 2'd1);
+      after[14] = (g_lo != 2'd0) ? (lo_s19 >= g_lo) : (n_hi != 2'd0 && hi_s19 >= n_hi);
       grant[15] = (hi[15] && hi_s26 < 2'd2) || (lo[15] && lo_s26 < g_lo);
-      last[15] = (g_lo != 2'd0) ? (lo[15] && lo_s26 == g_lo - 2'd1) : (hi[15] && n_hi != 2'd0 && hi_s26 == n_hi - 2'd1);
+      after[15] = (g_lo != 2'd0) ? (lo_s26 >= g_lo) : (n_hi != 2'd0 && hi_s26 >= n_hi);
     end
 endmodule // mbar_w16_m32_c20_t20_l40_f2__wake__ranked
 

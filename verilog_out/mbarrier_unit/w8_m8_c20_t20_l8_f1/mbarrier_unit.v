@@ -95,6 +95,9 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
     wire  [20:0] entries__e_pending;
     wire  [20:0] entries__e_expected;
     wire  [20:0] entries__e_tx;
+    wire  [20:0] entries__tx_ram;
+    wire  [20:0] entries__tx_byp;
+    wire  entries__tx_fwd;
     reg  entries__n_valid;
     reg  entries__n_parity;
     reg  [20:0] entries__n_pending;
@@ -118,6 +121,9 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
     reg  [20:0] step__e_pending;
     reg  [20:0] step__e_expected;
     reg  [20:0] step__e_tx;
+    reg  [20:0] step__e_tx_ram;
+    reg  [20:0] step__e_tx_byp;
+    reg  step__e_tx_fwd;
     wire  step__n_valid;
     wire  step__n_parity;
     wire  [20:0] step__n_pending;
@@ -231,6 +237,9 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
         .e_pending(entries__e_pending),
         .e_expected(entries__e_expected),
         .e_tx(entries__e_tx),
+        .tx_ram(entries__tx_ram),
+        .tx_byp(entries__tx_byp),
+        .tx_fwd(entries__tx_fwd),
         .n_valid(entries__n_valid),
         .n_parity(entries__n_parity),
         .n_pending(entries__n_pending),
@@ -256,6 +265,9 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
         .e_pending(step__e_pending),
         .e_expected(step__e_expected),
         .e_tx(step__e_tx),
+        .e_tx_ram(step__e_tx_ram),
+        .e_tx_byp(step__e_tx_byp),
+        .e_tx_fwd(step__e_tx_fwd),
         .n_valid(step__n_valid),
         .n_parity(step__n_parity),
         .n_pending(step__n_pending),
@@ -387,6 +399,9 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
         step__e_pending = entries__e_pending;
         step__e_expected = entries__e_expected;
         step__e_tx = entries__e_tx;
+        step__e_tx_ram = entries__tx_ram;
+        step__e_tx_byp = entries__tx_byp;
+        step__e_tx_fwd = entries__tx_fwd;
         entries__n_valid = step__n_valid;
         entries__n_parity = step__n_parity;
         entries__n_pending = step__n_pending;
@@ -520,7 +535,7 @@ module mbar_w8_m8_c20_t20_l8_f1__arb__pp(d,q,clock);
 endmodule // mbar_w8_m8_c20_t20_l8_f1__arb__pp
 
 
-module mbar_w8_m8_c20_t20_l8_f1__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
+module mbar_w8_m8_c20_t20_l8_f1__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,tx_ram,tx_byp,tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
     
     // Module arguments
     input wire  clock;
@@ -532,6 +547,9 @@ module mbar_w8_m8_c20_t20_l8_f1__entries(clock,reset,acc_entry,rd_entry,e_valid,
     output reg  [20:0] e_pending;
     output reg  [20:0] e_expected;
     output reg  [20:0] e_tx;
+    output reg  [20:0] tx_ram;
+    output reg  [20:0] tx_byp;
+    output reg  tx_fwd;
     input wire  n_valid;
     input wire  n_parity;
     input wire  [20:0] n_pending;
@@ -673,6 +691,9 @@ module mbar_w8_m8_c20_t20_l8_f1__entries(clock,reset,acc_entry,rd_entry,e_valid,
         if (expected__fwd) begin
             e_expected = expected__byp_data;
         end
+        tx_ram = tx__ram_data;
+        tx_byp = tx__byp_data;
+        tx_fwd = tx__fwd;
         e_tx = tx__ram_data;
         if (tx__fwd) begin
             e_tx = tx__byp_data;
@@ -1394,7 +1415,7 @@ module mbar_w8_m8_c20_t20_l8_f1__req__hi_key_q(d,q,clock);
 endmodule // mbar_w8_m8_c20_t20_l8_f1__req__hi_key_q
 
 
-module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
+module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,e_tx_ram,e_tx_byp,e_tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
     
     // Module arguments
     input wire  act;
@@ -1414,6 +1435,9 @@ module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,cou
     input wire  [20:0] e_pending;
     input wire  [20:0] e_expected;
     input wire  [20:0] e_tx;
+    input wire  [20:0] e_tx_ram;
+    input wire  [20:0] e_tx_byp;
+    input wire  e_tx_fwd;
     output reg  n_valid;
     output reg  n_parity;
     output reg  [20:0] n_pending;
@@ -1440,7 +1464,14 @@ module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,cou
     reg  [22:0] tx_ext;
     reg  [22:0] amt_ext;
     reg  [22:0] tx_new;
-    reg  [22:0] tx_key;
+    reg  [22:0] ext_ram;
+    reg  [22:0] ext_byp;
+    reg  [22:0] key_ram;
+    reg  [22:0] key_byp;
+    reg  bad_ram;
+    reg  bad_byp;
+    reg  zero_ram;
+    reg  zero_byp;
     reg  [20:0] pend_new;
     reg  [20:0] exp_new;
     reg  count_bad;
@@ -1470,8 +1501,25 @@ module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,cou
             tx_new = tx_ext - amt_ext;
         end
         amt_bad = |(amt & sign_tb);
-        tx_key = tx_ext ^ sign_xb;
-        tx_bad = (tx_up & (tx_key > k_hi)) | (tx_dn & (tx_key < k_lo)) | ((tx_up | tx_dn) & amt_bad);
+        ext_ram = ((e_tx_ram) & 23'h7fffff);
+        if (|(e_tx_ram & sign_tb)) begin
+            ext_ram = ((e_tx_ram) & 23'h7fffff) | sign_ext;
+        end
+        ext_byp = ((e_tx_byp) & 23'h7fffff);
+        if (|(e_tx_byp & sign_tb)) begin
+            ext_byp = ((e_tx_byp) & 23'h7fffff) | sign_ext;
+        end
+        key_ram = ext_ram ^ sign_xb;
+        key_byp = ext_byp ^ sign_xb;
+        bad_ram = (tx_up & (key_ram > k_hi)) | (tx_dn & (key_ram < k_lo));
+        bad_byp = (tx_up & (key_byp > k_hi)) | (tx_dn & (key_byp < k_lo));
+        tx_bad = bad_ram;
+        if (e_tx_fwd) begin
+            tx_bad = bad_byp;
+        end
+        if ((tx_up | tx_dn) & amt_bad) begin
+            tx_bad = 1'b1;
+        end
         count_bad = (count == zero_count) | |(count & top_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
@@ -1504,12 +1552,19 @@ module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,cou
         if (arrive) begin
             pend_zero = e_pending == count;
         end
-        tx_zero = e_tx == zero_tx;
+        zero_ram = e_tx_ram == zero_tx;
+        zero_byp = e_tx_byp == zero_tx;
         if (tx_up) begin
-            tx_zero = tx_ext == k_neg;
+            zero_ram = ext_ram == k_neg;
+            zero_byp = ext_byp == k_neg;
         end
         if (tx_dn) begin
-            tx_zero = tx_ext == amt_ext;
+            zero_ram = ext_ram == amt_ext;
+            zero_byp = ext_byp == amt_ext;
+        end
+        tx_zero = zero_ram;
+        if (e_tx_fwd) begin
+            tx_zero = zero_byp;
         end
         due = ~init & ~inval & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count == e_expected)) & pend_zero & tx_zero;
         complete = act & e_valid & due;
@@ -2073,127 +2128,79 @@ module mbar_w8_m8_c20_t20_l8_f1__wake(clock,reset,cand,grant);
     // Constant declarations
     localparam  multi = 1'b0;
     localparam  one_w = 8'h1;
-    localparam  warp_idx__0 = 3'b0;
-    localparam  warp_idx__1 = 3'b1;
-    localparam  warp_idx__2 = 3'b10;
-    localparam  warp_idx__3 = 3'b11;
-    localparam  warp_idx__4 = 3'b100;
-    localparam  warp_idx__5 = 3'b101;
-    localparam  warp_idx__6 = 3'b110;
-    localparam  warp_idx__7 = 3'b111;
-    localparam  next_mask__0 = 8'h55;
-    localparam  next_mask__1 = 8'h66;
-    localparam  next_mask__2 = 8'h78;
+    localparam  all_w = 8'hff;
     
     // Stub signals
-    reg  [2:0] rr__d;
-    wire  [2:0] rr__q;
-    reg  rr__clock;
+    reg  [7:0] ge__d;
+    wire  [7:0] ge__q;
+    reg  ge__clock;
     reg  [7:0] ranked__hi;
     reg  [7:0] ranked__lo;
     wire  [7:0] ranked__grant;
-    wire  [7:0] ranked__last;
+    wire  [7:0] ranked__after;
     
     // Local signals
-    reg  [7:0] ge;
     reg  [7:0] hi;
     reg  [7:0] lo;
-    reg  [7:0] pick;
-    reg  [7:0] pick_hi;
-    reg  [7:0] pick_lo;
-    reg  [2:0] rr_n;
-    reg  [7:0] last;
+    reg  [7:0] neg_hi;
+    reg  [7:0] neg_lo;
     reg  [7:0] acc;
+    reg  [7:0] after;
     
     // Sub module instances
-    mbar_w8_m8_c20_t20_l8_f1__op_port__rsp_warp_r rr(
-        .d(rr__d),
-        .q(rr__q),
-        .clock(rr__clock)
+    mbar_w8_m8_c20_t20_l8_f1__entries__parity ge(
+        .d(ge__d),
+        .q(ge__q),
+        .clock(ge__clock)
     );
     mbar_w8_m8_c20_t20_l8_f1__wake__ranked ranked(
         .hi(ranked__hi),
         .lo(ranked__lo),
         .grant(ranked__grant),
-        .last(ranked__last)
+        .after(ranked__after)
     );
     
     // Update code
     always @(*) begin
-        rr__clock = clock;
-        rr__d = rr__q;
-        ge = 32'h0;
-        if (warp_idx__0 >= rr__q) begin
-            ge = (ge & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (warp_idx__1 >= rr__q) begin
-            ge = (ge & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (warp_idx__2 >= rr__q) begin
-            ge = (ge & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (warp_idx__3 >= rr__q) begin
-            ge = (ge & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (warp_idx__4 >= rr__q) begin
-            ge = (ge & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (warp_idx__5 >= rr__q) begin
-            ge = (ge & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (warp_idx__6 >= rr__q) begin
-            ge = (ge & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (warp_idx__7 >= rr__q) begin
-            ge = (ge & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        hi = cand & ge;
-        lo = cand & ~ge;
+        ge__clock = clock;
+        ge__d = ge__q;
+        hi = cand & ge__q;
+        lo = cand & ~ge__q;
         ranked__hi = hi;
         ranked__lo = lo;
-        acc = 32'h0;
-        last = 32'h0;
-        pick_hi = hi & (~hi + one_w);
-        pick_lo = lo & (~lo + one_w);
+        neg_hi = ~hi + one_w;
+        neg_lo = ~lo + one_w;
         if (|hi) begin
-            pick = pick_hi;
+            acc = hi & neg_hi;
+            after = hi ^ neg_hi;
         end
         else begin
-            pick = pick_lo;
-        end
-        acc = acc | pick;
-        hi = hi & ~pick;
-        lo = lo & ~pick;
-        if (|pick) begin
-            last = pick;
+            acc = lo & neg_lo;
+            after = lo ^ neg_lo;
         end
         if (multi) begin
             acc = ranked__grant;
-            last = ranked__last;
+            after = ranked__after;
         end
         grant = acc;
-        rr_n = 32'h0;
-        rr_n = (rr_n & ~(1 << (0)) | ((|(last & next_mask__0)) << (0)));
-        rr_n = (rr_n & ~(1 << (1)) | ((|(last & next_mask__1)) << (1)));
-        rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
         if (|cand) begin
-            rr__d = rr_n;
+            ge__d = after;
         end
         if (reset) begin
-            rr__d = 32'h0;
+            ge__d = all_w;
         end
     end
     
 endmodule // mbar_w8_m8_c20_t20_l8_f1__wake
 
 
-module mbar_w8_m8_c20_t20_l8_f1__wake__ranked(hi,lo,grant,last);
+module mbar_w8_m8_c20_t20_l8_f1__wake__ranked(hi,lo,grant,after);
     
     // Module arguments
     input wire  [7:0] hi;
     input wire  [7:0] lo;
     output reg  [7:0] grant;
-    output reg  [7:0] last;
+    output reg  [7:0] after;
     
     // Update code (custom)
     function [0:0] sat_add;
@@ -2248,21 +2255,21 @@ module mbar_w8_m8_c20_t20_l8_f1__wake__ranked(hi,lo,grant,last);
     wire [0:0] g_lo = (lo_s7 < f_lo) ? lo_s7 : f_lo;
     always @(*) begin
       grant[0] = (hi[0] && 1'd0 < 1'd1) || (lo[0] && 1'd0 < g_lo);
-      last[0] = (g_lo != 1'd0) ? (lo[0] && 1'd0 == g_lo - 1'd1) : (hi[0] && n_hi != 1'd0 && 1'd0 == n_hi - 1'd1);
+      after[0] = (g_lo != 1'd0) ? (1'd0 >= g_lo) : (n_hi != 1'd0 && 1'd0 >= n_hi);
       grant[1] = (hi[1] && hi_b0 < 1'd1) || (lo[1] && lo_b0 < g_lo);
-      last[1] = (g_lo != 1'd0) ? (lo[1] && lo_b0 == g_lo - 1'd1) : (hi[1] && n_hi != 1'd0 && hi_b0 == n_hi - 1'd1);
+      after[1] = (g_lo != 1'd0) ? (lo_b0 >= g_lo) : (n_hi != 1'd0 && hi_b0 >= n_hi);
       grant[2] = (hi[2] && hi_s1 < 1'd1) || (lo[2] && lo_s1 < g_lo);
-      last[2] = (g_lo != 1'd0) ? (lo[2] && lo_s1 == g_lo - 1'd1) : (hi[2] && n_hi != 1'd0 && hi_s1 == n_hi - 1'd1);
+      after[2] = (g_lo != 1'd0) ? (lo_s1 >= g_lo) : (n_hi != 1'd0 && hi_s1 >= n_hi);
       grant[3] = (hi[3] && hi_s9 < 1'd1) || (lo[3] && lo_s9 < g_lo);
-      last[3] = (g_lo != 1'd0) ? (lo[3] && lo_s9 == g_lo - 1'd1) : (hi[3] && n_hi != 1'd0 && hi_s9 == n_hi - 1'd1);
+      after[3] = (g_lo != 1'd0) ? (lo_s9 >= g_lo) : (n_hi != 1'd0 && hi_s9 >= n_hi);
       grant[4] = (hi[4] && hi_s5 < 1'd1) || (lo[4] && lo_s5 < g_lo);
-      last[4] = (g_lo != 1'd0) ? (lo[4] && lo_s5 == g_lo - 1'd1) : (hi[4] && n_hi != 1'd0 && hi_s5 == n_hi - 1'd1);
+      after[4] = (g_lo != 1'd0) ? (lo_s5 >= g_lo) : (n_hi != 1'd0 && hi_s5 >= n_hi);
       grant[5] = (hi[5] && hi_s10 < 1'd1) || (lo[5] && lo_s10 < g_lo);
-      last[5] = (g_lo != 1'd0) ? (lo[5] && lo_s10 == g_lo - 1'd1) : (hi[5] && n_hi != 1'd0 && hi_s10 == n_hi - 1'd1);
+      after[5] = (g_lo != 1'd0) ? (lo_s10 >= g_lo) : (n_hi != 1'd0 && hi_s10 >= n_hi);
       grant[6] = (hi[6] && hi_s8 < 1'd1) || (lo[6] && lo_s8 < g_lo);
-      last[6] = (g_lo != 1'd0) ? (lo[6] && lo_s8 == g_lo - 1'd1) : (hi[6] && n_hi != 1'd0 && hi_s8 == n_hi - 1'd1);
+      after[6] = (g_lo != 1'd0) ? (lo_s8 >= g_lo) : (n_hi != 1'd0 && hi_s8 >= n_hi);
       grant[7] = (hi[7] && hi_s11 < 1'd1) || (lo[7] && lo_s11 < g_lo);
-      last[7] = (g_lo != 1'd0) ? (lo[7] && lo_s11 == g_lo - 1'd1) : (hi[7] && n_hi != 1'd0 && hi_s11 == n_hi - 1'd1);
+      after[7] = (g_lo != 1'd0) ? (lo_s11 >= g_lo) : (n_hi != 1'd0 && hi_s11 >= n_hi);
     end
 endmodule // mbar_w8_m8_c20_t20_l8_f1__wake__ranked
 

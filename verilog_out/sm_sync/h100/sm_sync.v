@@ -12837,6 +12837,9 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
     wire  [20:0] entries__e_pending;
     wire  [20:0] entries__e_expected;
     wire  [20:0] entries__e_tx;
+    wire  [20:0] entries__tx_ram;
+    wire  [20:0] entries__tx_byp;
+    wire  entries__tx_fwd;
     reg  entries__n_valid;
     reg  entries__n_parity;
     reg  [20:0] entries__n_pending;
@@ -12860,6 +12863,9 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
     reg  [20:0] step__e_pending;
     reg  [20:0] step__e_expected;
     reg  [20:0] step__e_tx;
+    reg  [20:0] step__e_tx_ram;
+    reg  [20:0] step__e_tx_byp;
+    reg  step__e_tx_fwd;
     wire  step__n_valid;
     wire  step__n_parity;
     wire  [20:0] step__n_pending;
@@ -12973,6 +12979,9 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         .e_pending(entries__e_pending),
         .e_expected(entries__e_expected),
         .e_tx(entries__e_tx),
+        .tx_ram(entries__tx_ram),
+        .tx_byp(entries__tx_byp),
+        .tx_fwd(entries__tx_fwd),
         .n_valid(entries__n_valid),
         .n_parity(entries__n_parity),
         .n_pending(entries__n_pending),
@@ -12998,6 +13007,9 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         .e_pending(step__e_pending),
         .e_expected(step__e_expected),
         .e_tx(step__e_tx),
+        .e_tx_ram(step__e_tx_ram),
+        .e_tx_byp(step__e_tx_byp),
+        .e_tx_fwd(step__e_tx_fwd),
         .n_valid(step__n_valid),
         .n_parity(step__n_parity),
         .n_pending(step__n_pending),
@@ -13129,6 +13141,9 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         step__e_pending = entries__e_pending;
         step__e_expected = entries__e_expected;
         step__e_tx = entries__e_tx;
+        step__e_tx_ram = entries__tx_ram;
+        step__e_tx_byp = entries__tx_byp;
+        step__e_tx_fwd = entries__tx_fwd;
         entries__n_valid = step__n_valid;
         entries__n_parity = step__n_parity;
         entries__n_pending = step__n_pending;
@@ -13262,7 +13277,7 @@ module smsync_w64_k4_c32_m64_g8__mb__arb__pp(d,q,clock);
 endmodule // smsync_w64_k4_c32_m64_g8__mb__arb__pp
 
 
-module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
+module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,tx_ram,tx_byp,tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
     
     // Module arguments
     input wire  clock;
@@ -13274,6 +13289,9 @@ module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_va
     output reg  [20:0] e_pending;
     output reg  [20:0] e_expected;
     output reg  [20:0] e_tx;
+    output reg  [20:0] tx_ram;
+    output reg  [20:0] tx_byp;
+    output reg  tx_fwd;
     input wire  n_valid;
     input wire  n_parity;
     input wire  [20:0] n_pending;
@@ -13415,6 +13433,9 @@ module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_va
         if (expected__fwd) begin
             e_expected = expected__byp_data;
         end
+        tx_ram = tx__ram_data;
+        tx_byp = tx__byp_data;
+        tx_fwd = tx__fwd;
         e_tx = tx__ram_data;
         if (tx__fwd) begin
             e_tx = tx__byp_data;
@@ -14060,7 +14081,7 @@ module smsync_w64_k4_c32_m64_g8__mb__req__hi_key_q(d,q,clock);
 endmodule // smsync_w64_k4_c32_m64_g8__mb__req__hi_key_q
 
 
-module smsync_w64_k4_c32_m64_g8__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
+module smsync_w64_k4_c32_m64_g8__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,e_tx_ram,e_tx_byp,e_tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
     
     // Module arguments
     input wire  act;
@@ -14080,6 +14101,9 @@ module smsync_w64_k4_c32_m64_g8__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn
     input wire  [20:0] e_pending;
     input wire  [20:0] e_expected;
     input wire  [20:0] e_tx;
+    input wire  [20:0] e_tx_ram;
+    input wire  [20:0] e_tx_byp;
+    input wire  e_tx_fwd;
     output reg  n_valid;
     output reg  n_parity;
     output reg  [20:0] n_pending;
@@ -14106,7 +14130,14 @@ module smsync_w64_k4_c32_m64_g8__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn
     reg  [22:0] tx_ext;
     reg  [22:0] amt_ext;
     reg  [22:0] tx_new;
-    reg  [22:0] tx_key;
+    reg  [22:0] ext_ram;
+    reg  [22:0] ext_byp;
+    reg  [22:0] key_ram;
+    reg  [22:0] key_byp;
+    reg  bad_ram;
+    reg  bad_byp;
+    reg  zero_ram;
+    reg  zero_byp;
     reg  [20:0] pend_new;
     reg  [20:0] exp_new;
     reg  count_bad;
@@ -14136,8 +14167,25 @@ module smsync_w64_k4_c32_m64_g8__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn
             tx_new = tx_ext - amt_ext;
         end
         amt_bad = |(amt & sign_tb);
-        tx_key = tx_ext ^ sign_xb;
-        tx_bad = (tx_up & (tx_key > k_hi)) | (tx_dn & (tx_key < k_lo)) | ((tx_up | tx_dn) & amt_bad);
+        ext_ram = ((e_tx_ram) & 23'h7fffff);
+        if (|(e_tx_ram & sign_tb)) begin
+            ext_ram = ((e_tx_ram) & 23'h7fffff) | sign_ext;
+        end
+        ext_byp = ((e_tx_byp) & 23'h7fffff);
+        if (|(e_tx_byp & sign_tb)) begin
+            ext_byp = ((e_tx_byp) & 23'h7fffff) | sign_ext;
+        end
+        key_ram = ext_ram ^ sign_xb;
+        key_byp = ext_byp ^ sign_xb;
+        bad_ram = (tx_up & (key_ram > k_hi)) | (tx_dn & (key_ram < k_lo));
+        bad_byp = (tx_up & (key_byp > k_hi)) | (tx_dn & (key_byp < k_lo));
+        tx_bad = bad_ram;
+        if (e_tx_fwd) begin
+            tx_bad = bad_byp;
+        end
+        if ((tx_up | tx_dn) & amt_bad) begin
+            tx_bad = 1'b1;
+        end
         count_bad = (count == zero_count) | |(count & top_count);
         underflow = (count > e_pending) | (drop & (count >= e_expected));
         pend_new = e_pending;
@@ -14170,12 +14218,19 @@ module smsync_w64_k4_c32_m64_g8__mb__step(act,init,inval,arrive,drop,tx_up,tx_dn
         if (arrive) begin
             pend_zero = e_pending == count;
         end
-        tx_zero = e_tx == zero_tx;
+        zero_ram = e_tx_ram == zero_tx;
+        zero_byp = e_tx_byp == zero_tx;
         if (tx_up) begin
-            tx_zero = tx_ext == k_neg;
+            zero_ram = ext_ram == k_neg;
+            zero_byp = ext_byp == k_neg;
         end
         if (tx_dn) begin
-            tx_zero = tx_ext == amt_ext;
+            zero_ram = ext_ram == amt_ext;
+            zero_byp = ext_byp == amt_ext;
+        end
+        tx_zero = zero_ram;
+        if (e_tx_fwd) begin
+            tx_zero = zero_byp;
         end
         due = ~init & ~inval & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count == e_expected)) & pend_zero & tx_zero;
         complete = act & e_valid & due;
@@ -17259,357 +17314,79 @@ module smsync_w64_k4_c32_m64_g8__mb__wake(clock,reset,cand,grant);
     // Constant declarations
     localparam  multi = 1'b1;
     localparam  one_w = 64'h1;
-    localparam  warp_idx__0 = 6'b0;
-    localparam  warp_idx__1 = 6'b1;
-    localparam  warp_idx__2 = 6'b10;
-    localparam  warp_idx__3 = 6'b11;
-    localparam  warp_idx__4 = 6'b100;
-    localparam  warp_idx__5 = 6'b101;
-    localparam  warp_idx__6 = 6'b110;
-    localparam  warp_idx__7 = 6'b111;
-    localparam  warp_idx__8 = 6'b1000;
-    localparam  warp_idx__9 = 6'b1001;
-    localparam  warp_idx__10 = 6'b1010;
-    localparam  warp_idx__11 = 6'b1011;
-    localparam  warp_idx__12 = 6'b1100;
-    localparam  warp_idx__13 = 6'b1101;
-    localparam  warp_idx__14 = 6'b1110;
-    localparam  warp_idx__15 = 6'b1111;
-    localparam  warp_idx__16 = 6'b10000;
-    localparam  warp_idx__17 = 6'b10001;
-    localparam  warp_idx__18 = 6'b10010;
-    localparam  warp_idx__19 = 6'b10011;
-    localparam  warp_idx__20 = 6'b10100;
-    localparam  warp_idx__21 = 6'b10101;
-    localparam  warp_idx__22 = 6'b10110;
-    localparam  warp_idx__23 = 6'b10111;
-    localparam  warp_idx__24 = 6'b11000;
-    localparam  warp_idx__25 = 6'b11001;
-    localparam  warp_idx__26 = 6'b11010;
-    localparam  warp_idx__27 = 6'b11011;
-    localparam  warp_idx__28 = 6'b11100;
-    localparam  warp_idx__29 = 6'b11101;
-    localparam  warp_idx__30 = 6'b11110;
-    localparam  warp_idx__31 = 6'b11111;
-    localparam  warp_idx__32 = 6'b100000;
-    localparam  warp_idx__33 = 6'b100001;
-    localparam  warp_idx__34 = 6'b100010;
-    localparam  warp_idx__35 = 6'b100011;
-    localparam  warp_idx__36 = 6'b100100;
-    localparam  warp_idx__37 = 6'b100101;
-    localparam  warp_idx__38 = 6'b100110;
-    localparam  warp_idx__39 = 6'b100111;
-    localparam  warp_idx__40 = 6'b101000;
-    localparam  warp_idx__41 = 6'b101001;
-    localparam  warp_idx__42 = 6'b101010;
-    localparam  warp_idx__43 = 6'b101011;
-    localparam  warp_idx__44 = 6'b101100;
-    localparam  warp_idx__45 = 6'b101101;
-    localparam  warp_idx__46 = 6'b101110;
-    localparam  warp_idx__47 = 6'b101111;
-    localparam  warp_idx__48 = 6'b110000;
-    localparam  warp_idx__49 = 6'b110001;
-    localparam  warp_idx__50 = 6'b110010;
-    localparam  warp_idx__51 = 6'b110011;
-    localparam  warp_idx__52 = 6'b110100;
-    localparam  warp_idx__53 = 6'b110101;
-    localparam  warp_idx__54 = 6'b110110;
-    localparam  warp_idx__55 = 6'b110111;
-    localparam  warp_idx__56 = 6'b111000;
-    localparam  warp_idx__57 = 6'b111001;
-    localparam  warp_idx__58 = 6'b111010;
-    localparam  warp_idx__59 = 6'b111011;
-    localparam  warp_idx__60 = 6'b111100;
-    localparam  warp_idx__61 = 6'b111101;
-    localparam  warp_idx__62 = 6'b111110;
-    localparam  warp_idx__63 = 6'b111111;
-    localparam  next_mask__0 = 64'h5555555555555555;
-    localparam  next_mask__1 = 64'h6666666666666666;
-    localparam  next_mask__2 = 64'h7878787878787878;
-    localparam  next_mask__3 = 64'h7f807f807f807f80;
-    localparam  next_mask__4 = 64'h7fff80007fff8000;
-    localparam  next_mask__5 = 64'h7fffffff80000000;
+    localparam  all_w = 64'hffffffffffffffff;
     
     // Stub signals
-    reg  [5:0] rr__d;
-    wire  [5:0] rr__q;
-    reg  rr__clock;
+    reg  [63:0] ge__d;
+    wire  [63:0] ge__q;
+    reg  ge__clock;
     reg  [63:0] ranked__hi;
     reg  [63:0] ranked__lo;
     wire  [63:0] ranked__grant;
-    wire  [63:0] ranked__last;
+    wire  [63:0] ranked__after;
     
     // Local signals
-    reg  [63:0] ge;
     reg  [63:0] hi;
     reg  [63:0] lo;
-    reg  [63:0] pick;
-    reg  [63:0] pick_hi;
-    reg  [63:0] pick_lo;
-    reg  [5:0] rr_n;
-    reg  [63:0] last;
+    reg  [63:0] neg_hi;
+    reg  [63:0] neg_lo;
     reg  [63:0] acc;
+    reg  [63:0] after;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q rr(
-        .d(rr__d),
-        .q(rr__q),
-        .clock(rr__clock)
+    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q ge(
+        .d(ge__d),
+        .q(ge__q),
+        .clock(ge__clock)
     );
     smsync_w64_k4_c32_m64_g8__mb__wake__ranked ranked(
         .hi(ranked__hi),
         .lo(ranked__lo),
         .grant(ranked__grant),
-        .last(ranked__last)
+        .after(ranked__after)
     );
     
     // Update code
     always @(*) begin
-        rr__clock = clock;
-        rr__d = rr__q;
-        ge = 32'h0;
-        if (warp_idx__0 >= rr__q) begin
-            ge = (ge & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (warp_idx__1 >= rr__q) begin
-            ge = (ge & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (warp_idx__2 >= rr__q) begin
-            ge = (ge & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (warp_idx__3 >= rr__q) begin
-            ge = (ge & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (warp_idx__4 >= rr__q) begin
-            ge = (ge & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (warp_idx__5 >= rr__q) begin
-            ge = (ge & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (warp_idx__6 >= rr__q) begin
-            ge = (ge & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (warp_idx__7 >= rr__q) begin
-            ge = (ge & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (warp_idx__8 >= rr__q) begin
-            ge = (ge & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (warp_idx__9 >= rr__q) begin
-            ge = (ge & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (warp_idx__10 >= rr__q) begin
-            ge = (ge & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (warp_idx__11 >= rr__q) begin
-            ge = (ge & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (warp_idx__12 >= rr__q) begin
-            ge = (ge & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (warp_idx__13 >= rr__q) begin
-            ge = (ge & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (warp_idx__14 >= rr__q) begin
-            ge = (ge & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (warp_idx__15 >= rr__q) begin
-            ge = (ge & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (warp_idx__16 >= rr__q) begin
-            ge = (ge & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (warp_idx__17 >= rr__q) begin
-            ge = (ge & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (warp_idx__18 >= rr__q) begin
-            ge = (ge & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (warp_idx__19 >= rr__q) begin
-            ge = (ge & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (warp_idx__20 >= rr__q) begin
-            ge = (ge & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (warp_idx__21 >= rr__q) begin
-            ge = (ge & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (warp_idx__22 >= rr__q) begin
-            ge = (ge & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (warp_idx__23 >= rr__q) begin
-            ge = (ge & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (warp_idx__24 >= rr__q) begin
-            ge = (ge & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (warp_idx__25 >= rr__q) begin
-            ge = (ge & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (warp_idx__26 >= rr__q) begin
-            ge = (ge & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (warp_idx__27 >= rr__q) begin
-            ge = (ge & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (warp_idx__28 >= rr__q) begin
-            ge = (ge & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (warp_idx__29 >= rr__q) begin
-            ge = (ge & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (warp_idx__30 >= rr__q) begin
-            ge = (ge & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (warp_idx__31 >= rr__q) begin
-            ge = (ge & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (warp_idx__32 >= rr__q) begin
-            ge = (ge & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (warp_idx__33 >= rr__q) begin
-            ge = (ge & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (warp_idx__34 >= rr__q) begin
-            ge = (ge & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (warp_idx__35 >= rr__q) begin
-            ge = (ge & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (warp_idx__36 >= rr__q) begin
-            ge = (ge & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (warp_idx__37 >= rr__q) begin
-            ge = (ge & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (warp_idx__38 >= rr__q) begin
-            ge = (ge & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (warp_idx__39 >= rr__q) begin
-            ge = (ge & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (warp_idx__40 >= rr__q) begin
-            ge = (ge & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (warp_idx__41 >= rr__q) begin
-            ge = (ge & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (warp_idx__42 >= rr__q) begin
-            ge = (ge & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (warp_idx__43 >= rr__q) begin
-            ge = (ge & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (warp_idx__44 >= rr__q) begin
-            ge = (ge & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (warp_idx__45 >= rr__q) begin
-            ge = (ge & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (warp_idx__46 >= rr__q) begin
-            ge = (ge & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (warp_idx__47 >= rr__q) begin
-            ge = (ge & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (warp_idx__48 >= rr__q) begin
-            ge = (ge & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (warp_idx__49 >= rr__q) begin
-            ge = (ge & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (warp_idx__50 >= rr__q) begin
-            ge = (ge & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (warp_idx__51 >= rr__q) begin
-            ge = (ge & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (warp_idx__52 >= rr__q) begin
-            ge = (ge & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (warp_idx__53 >= rr__q) begin
-            ge = (ge & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (warp_idx__54 >= rr__q) begin
-            ge = (ge & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (warp_idx__55 >= rr__q) begin
-            ge = (ge & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (warp_idx__56 >= rr__q) begin
-            ge = (ge & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (warp_idx__57 >= rr__q) begin
-            ge = (ge & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (warp_idx__58 >= rr__q) begin
-            ge = (ge & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (warp_idx__59 >= rr__q) begin
-            ge = (ge & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (warp_idx__60 >= rr__q) begin
-            ge = (ge & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (warp_idx__61 >= rr__q) begin
-            ge = (ge & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (warp_idx__62 >= rr__q) begin
-            ge = (ge & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (warp_idx__63 >= rr__q) begin
-            ge = (ge & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        hi = cand & ge;
-        lo = cand & ~ge;
+        ge__clock = clock;
+        ge__d = ge__q;
+        hi = cand & ge__q;
+        lo = cand & ~ge__q;
         ranked__hi = hi;
         ranked__lo = lo;
-        acc = 32'h0;
-        last = 32'h0;
-        pick_hi = hi & (~hi + one_w);
-        pick_lo = lo & (~lo + one_w);
+        neg_hi = ~hi + one_w;
+        neg_lo = ~lo + one_w;
         if (|hi) begin
-            pick = pick_hi;
+            acc = hi & neg_hi;
+            after = hi ^ neg_hi;
         end
         else begin
-            pick = pick_lo;
-        end
-        acc = acc | pick;
-        hi = hi & ~pick;
-        lo = lo & ~pick;
-        if (|pick) begin
-            last = pick;
+            acc = lo & neg_lo;
+            after = lo ^ neg_lo;
         end
         if (multi) begin
             acc = ranked__grant;
-            last = ranked__last;
+            after = ranked__after;
         end
         grant = acc;
-        rr_n = 32'h0;
-        rr_n = (rr_n & ~(1 << (0)) | ((|(last & next_mask__0)) << (0)));
-        rr_n = (rr_n & ~(1 << (1)) | ((|(last & next_mask__1)) << (1)));
-        rr_n = (rr_n & ~(1 << (2)) | ((|(last & next_mask__2)) << (2)));
-        rr_n = (rr_n & ~(1 << (3)) | ((|(last & next_mask__3)) << (3)));
-        rr_n = (rr_n & ~(1 << (4)) | ((|(last & next_mask__4)) << (4)));
-        rr_n = (rr_n & ~(1 << (5)) | ((|(last & next_mask__5)) << (5)));
         if (|cand) begin
-            rr__d = rr_n;
+            ge__d = after;
         end
         if (reset) begin
-            rr__d = 32'h0;
+            ge__d = all_w;
         end
     end
     
 endmodule // smsync_w64_k4_c32_m64_g8__mb__wake
 
 
-module smsync_w64_k4_c32_m64_g8__mb__wake__ranked(hi,lo,grant,last);
+module smsync_w64_k4_c32_m64_g8__mb__wake__ranked(hi,lo,grant,after);
     
     // Module arguments
     input wire  [63:0] hi;
     input wire  [63:0] lo;
     output reg  [63:0] grant;
-    output reg  [63:0] last;
+    output reg  [63:0] after;
     
     // Update code (custom)
     function [2:0] sat_add;
@@ -17994,133 +17771,133 @@ module smsync_w64_k4_c32_m64_g8__mb__wake__ranked(hi,lo,grant,last);
     wire [2:0] g_lo = (lo_s63 < f_lo) ? lo_s63 : f_lo;
     always @(*) begin
       grant[0] = (hi[0] && 3'd0 < 3'd4) || (lo[0] && 3'd0 < g_lo);
-      last[0] = (g_lo != 3'd0) ? (lo[0] && 3'd0 == g_lo - 3'd1) : (hi[0] && n_hi != 3'd0 && 3'd0 == n_hi - 3'd1);
+      after[0] = (g_lo != 3'd0) ? (3'd0 >= g_lo) : (n_hi != 3'd0 && 3'd0 >= n_hi);
       grant[1] = (hi[1] && hi_b0 < 3'd4) || (lo[1] && lo_b0 < g_lo);
-      last[1] = (g_lo != 3'd0) ? (lo[1] && lo_b0 == g_lo - 3'd1) : (hi[1] && n_hi != 3'd0 && hi_b0 == n_hi - 3'd1);
+      after[1] = (g_lo != 3'd0) ? (lo_b0 >= g_lo) : (n_hi != 3'd0 && hi_b0 >= n_hi);
       grant[2] = (hi[2] && hi_s1 < 3'd4) || (lo[2] && lo_s1 < g_lo);
-      last[2] = (g_lo != 3'd0) ? (lo[2] && lo_s1 == g_lo - 3'd1) : (hi[2] && n_hi != 3'd0 && hi_s1 == n_hi - 3'd1);
+      after[2] = (g_lo != 3'd0) ? (lo_s1 >= g_lo) : (n_hi != 3'd0 && hi_s1 >= n_hi);
       grant[3] = (hi[3] && hi_s90 < 3'd4) || (lo[3] && lo_s90 < g_lo);
-      last[3] = (g_lo != 3'd0) ? (lo[3] && lo_s90 == g_lo - 3'd1) : (hi[3] && n_hi != 3'd0 && hi_s90 == n_hi - 3'd1);
+      after[3] = (g_lo != 3'd0) ? (lo_s90 >= g_lo) : (n_hi != 3'd0 && hi_s90 >= n_hi);
       grant[4] = (hi[4] && hi_s33 < 3'd4) || (lo[4] && lo_s33 < g_lo);
-      last[4] = (g_lo != 3'd0) ? (lo[4] && lo_s33 == g_lo - 3'd1) : (hi[4] && n_hi != 3'd0 && hi_s33 == n_hi - 3'd1);
+      after[4] = (g_lo != 3'd0) ? (lo_s33 >= g_lo) : (n_hi != 3'd0 && hi_s33 >= n_hi);
       grant[5] = (hi[5] && hi_s91 < 3'd4) || (lo[5] && lo_s91 < g_lo);
-      last[5] = (g_lo != 3'd0) ? (lo[5] && lo_s91 == g_lo - 3'd1) : (hi[5] && n_hi != 3'd0 && hi_s91 == n_hi - 3'd1);
+      after[5] = (g_lo != 3'd0) ? (lo_s91 >= g_lo) : (n_hi != 3'd0 && hi_s91 >= n_hi);
       grant[6] = (hi[6] && hi_s75 < 3'd4) || (lo[6] && lo_s75 < g_lo);
-      last[6] = (g_lo != 3'd0) ? (lo[6] && lo_s75 == g_lo - 3'd1) : (hi[6] && n_hi != 3'd0 && hi_s75 == n_hi - 3'd1);
+      after[6] = (g_lo != 3'd0) ? (lo_s75 >= g_lo) : (n_hi != 3'd0 && hi_s75 >= n_hi);
       grant[7] = (hi[7] && hi_s92 < 3'd4) || (lo[7] && lo_s92 < g_lo);
-      last[7] = (g_lo != 3'd0) ? (lo[7] && lo_s92 == g_lo - 3'd1) : (hi[7] && n_hi != 3'd0 && hi_s92 == n_hi - 3'd1);
+      after[7] = (g_lo != 3'd0) ? (lo_s92 >= g_lo) : (n_hi != 3'd0 && hi_s92 >= n_hi);
       grant[8] = (hi[8] && hi_s49 < 3'd4) || (lo[8] && lo_s49 < g_lo);
-      last[8] = (g_lo != 3'd0) ? (lo[8] && lo_s49 == g_lo - 3'd1) : (hi[8] && n_hi != 3'd0 && hi_s49 == n_hi - 3'd1);
+      after[8] = (g_lo != 3'd0) ? (lo_s49 >= g_lo) : (n_hi != 3'd0 && hi_s49 >= n_hi);
       grant[9] = (hi[9] && hi_s93 < 3'd4) || (lo[9] && lo_s93 < g_lo);
-      last[9] = (g_lo != 3'd0) ? (lo[9] && lo_s93 == g_lo - 3'd1) : (hi[9] && n_hi != 3'd0 && hi_s93 == n_hi - 3'd1);
+      after[9] = (g_lo != 3'd0) ? (lo_s93 >= g_lo) : (n_hi != 3'd0 && hi_s93 >= n_hi);
       grant[10] = (hi[10] && hi_s76 < 3'd4) || (lo[10] && lo_s76 < g_lo);
-      last[10] = (g_lo != 3'd0) ? (lo[10] && lo_s76 == g_lo - 3'd1) : (hi[10] && n_hi != 3'd0 && hi_s76 == n_hi - 3'd1);
+      after[10] = (g_lo != 3'd0) ? (lo_s76 >= g_lo) : (n_hi != 3'd0 && hi_s76 >= n_hi);
       grant[11] = (hi[11] && hi_s94 < 3'd4) || (lo[11] && lo_s94 < g_lo);
-      last[11] = (g_lo != 3'd0) ? (lo[11] && lo_s94 == g_lo - 3'd1) : (hi[11] && n_hi != 3'd0 && hi_s94 == n_hi - 3'd1);
+      after[11] = (g_lo != 3'd0) ? (lo_s94 >= g_lo) : (n_hi != 3'd0 && hi_s94 >= n_hi);
       grant[12] = (hi[12] && hi_s68 < 3'd4) || (lo[12] && lo_s68 < g_lo);
-      last[12] = (g_lo != 3'd0) ? (lo[12] && lo_s68 == g_lo - 3'd1) : (hi[12] && n_hi != 3'd0 && hi_s68 == n_hi - 3'd1);
+      after[12] = (g_lo != 3'd0) ? (lo_s68 >= g_lo) : (n_hi != 3'd0 && hi_s68 >= n_hi);
       grant[13] = (hi[13] && hi_s95 < 3'd4) || (lo[13] && lo_s95 < g_lo);
-      last[13] = (g_lo != 3'd0) ? (lo[13] && lo_s95 == g_lo - 3'd1) : (hi[13] && n_hi != 3'd0 && hi_s95 == n_hi - 3'd1);
+      after[13] = (g_lo != 3'd0) ? (lo_s95 >= g_lo) : (n_hi != 3'd0 && hi_s95 >= n_hi);
       grant[14] = (hi[14] && hi_s77 < 3'd4) || (lo[14] && lo_s77 < g_lo);
-      last[14] = (g_lo != 3'd0) ? (lo[14] && lo_s77 == g_lo - 3'd1) : (hi[14] && n_hi != 3'd0 && hi_s77 == n_hi - 3'd1);
+      after[14] = (g_lo != 3'd0) ? (lo_s77 >= g_lo) : (n_hi != 3'd0 && hi_s77 >= n_hi);
       grant[15] = (hi[15] && hi_s96 < 3'd4) || (lo[15] && lo_s96 < g_lo);
-      last[15] = (g_lo != 3'd0) ? (lo[15] && lo_s96 == g_lo - 3'd1) : (hi[15] && n_hi != 3'd0 && hi_s96 == n_hi - 3'd1);
+      after[15] = (g_lo != 3'd0) ? (lo_s96 >= g_lo) : (n_hi != 3'd0 && hi_s96 >= n_hi);
       grant[16] = (hi[16] && hi_s57 < 3'd4) || (lo[16] && lo_s57 < g_lo);
-      last[16] = (g_lo != 3'd0) ? (lo[16] && lo_s57 == g_lo - 3'd1) : (hi[16] && n_hi != 3'd0 && hi_s57 == n_hi - 3'd1);
+      after[16] = (g_lo != 3'd0) ? (lo_s57 >= g_lo) : (n_hi != 3'd0 && hi_s57 >= n_hi);
       grant[17] = (hi[17] && hi_s97 < 3'd4) || (lo[17] && lo_s97 < g_lo);
-      last[17] = (g_lo != 3'd0) ? (lo[17] && lo_s97 == g_lo - 3'd1) : (hi[17] && n_hi != 3'd0 && hi_s97 == n_hi - 3'd1);
+      after[17] = (g_lo != 3'd0) ? (lo_s97 >= g_lo) : (n_hi != 3'd0 && hi_s97 >= n_hi);
       grant[18] = (hi[18] && hi_s78 < 3'd4) || (lo[18] && lo_s78 < g_lo);
-      last[18] = (g_lo != 3'd0) ? (lo[18] && lo_s78 == g_lo - 3'd1) : (hi[18] && n_hi != 3'd0 && hi_s78 == n_hi - 3'd1);
+      after[18] = (g_lo != 3'd0) ? (lo_s78 >= g_lo) : (n_hi != 3'd0 && hi_s78 >= n_hi);
       grant[19] = (hi[19] && hi_s98 < 3'd4) || (lo[19] && lo_s98 < g_lo);
-      last[19] = (g_lo != 3'd0) ? (lo[19] && lo_s98 == g_lo - 3'd1) : (hi[19] && n_hi != 3'd0 && hi_s98 == n_hi - 3'd1);
+      after[19] = (g_lo != 3'd0) ? (lo_s98 >= g_lo) : (n_hi != 3'd0 && hi_s98 >= n_hi);
       grant[20] = (hi[20] && hi_s69 < 3'd4) || (lo[20] && lo_s69 < g_lo);
-      last[20] = (g_lo != 3'd0) ? (lo[20] && lo_s69 == g_lo - 3'd1) : (hi[20] && n_hi != 3'd0 && hi_s69 == n_hi - 3'd1);
+      after[20] = (g_lo != 3'd0) ? (lo_s69 >= g_lo) : (n_hi != 3'd0 && hi_s69 >= n_hi);
       grant[21] = (hi[21] && hi_s99 < 3'd4) || (lo[21] && lo_s99 < g_lo);
-      last[21] = (g_lo != 3'd0) ? (lo[21] && lo_s99 == g_lo - 3'd1) : (hi[21] && n_hi != 3'd0 && hi_s99 == n_hi - 3'd1);
+      after[21] = (g_lo != 3'd0) ? (lo_s99 >= g_lo) : (n_hi != 3'd0 && hi_s99 >= n_hi);
       grant[22] = (hi[22] && hi_s79 < 3'd4) || (lo[22] && lo_s79 < g_lo);
-      last[22] = (g_lo != 3'd0) ? (lo[22] && lo_s79 == g_lo - 3'd1) : (hi[22] && n_hi != 3'd0 && hi_s79 == n_hi - 3'd1);
+      after[22] = (g_lo != 3'd0) ? (lo_s79 >= g_lo) : (n_hi != 3'd0 && hi_s79 >= n_hi);
       grant[23] = (hi[23] && hi_s100 < 3'd4) || (lo[23] && lo_s100 < g_lo);
-      last[23] = (g_lo != 3'd0) ? (lo[23] && lo_s100 == g_lo - 3'd1) : (hi[23] && n_hi != 3'd0 && hi_s100 == n_hi - 3'd1);
+      after[23] = (g_lo != 3'd0) ? (lo_s100 >= g_lo) : (n_hi != 3'd0 && hi_s100 >= n_hi);
       grant[24] = (hi[24] && hi_s65 < 3'd4) || (lo[24] && lo_s65 < g_lo);
-      last[24] = (g_lo != 3'd0) ? (lo[24] && lo_s65 == g_lo - 3'd1) : (hi[24] && n_hi != 3'd0 && hi_s65 == n_hi - 3'd1);
+      after[24] = (g_lo != 3'd0) ? (lo_s65 >= g_lo) : (n_hi != 3'd0 && hi_s65 >= n_hi);
       grant[25] = (hi[25] && hi_s101 < 3'd4) || (lo[25] && lo_s101 < g_lo);
-      last[25] = (g_lo != 3'd0) ? (lo[25] && lo_s101 == g_lo - 3'd1) : (hi[25] && n_hi != 3'd0 && hi_s101 == n_hi - 3'd1);
+      after[25] = (g_lo != 3'd0) ? (lo_s101 >= g_lo) : (n_hi != 3'd0 && hi_s101 >= n_hi);
       grant[26] = (hi[26] && hi_s80 < 3'd4) || (lo[26] && lo_s80 < g_lo);
-      last[26] = (g_lo != 3'd0) ? (lo[26] && lo_s80 == g_lo - 3'd1) : (hi[26] && n_hi != 3'd0 && hi_s80 == n_hi - 3'd1);
+      after[26] = (g_lo != 3'd0) ? (lo_s80 >= g_lo) : (n_hi != 3'd0 && hi_s80 >= n_hi);
       grant[27] = (hi[27] && hi_s102 < 3'd4) || (lo[27] && lo_s102 < g_lo);
-      last[27] = (g_lo != 3'd0) ? (lo[27] && lo_s102 == g_lo - 3'd1) : (hi[27] && n_hi != 3'd0 && hi_s102 == n_hi - 3'd1);
+      after[27] = (g_lo != 3'd0) ? (lo_s102 >= g_lo) : (n_hi != 3'd0 && hi_s102 >= n_hi);
       grant[28] = (hi[28] && hi_s70 < 3'd4) || (lo[28] && lo_s70 < g_lo);
-      last[28] = (g_lo != 3'd0) ? (lo[28] && lo_s70 == g_lo - 3'd1) : (hi[28] && n_hi != 3'd0 && hi_s70 == n_hi - 3'd1);
+      after[28] = (g_lo != 3'd0) ? (lo_s70 >= g_lo) : (n_hi != 3'd0 && hi_s70 >= n_hi);
       grant[29] = (hi[29] && hi_s103 < 3'd4) || (lo[29] && lo_s103 < g_lo);
-      last[29] = (g_lo != 3'd0) ? (lo[29] && lo_s103 == g_lo - 3'd1) : (hi[29] && n_hi != 3'd0 && hi_s103 == n_hi - 3'd1);
+      after[29] = (g_lo != 3'd0) ? (lo_s103 >= g_lo) : (n_hi != 3'd0 && hi_s103 >= n_hi);
       grant[30] = (hi[30] && hi_s81 < 3'd4) || (lo[30] && lo_s81 < g_lo);
-      last[30] = (g_lo != 3'd0) ? (lo[30] && lo_s81 == g_lo - 3'd1) : (hi[30] && n_hi != 3'd0 && hi_s81 == n_hi - 3'd1);
+      after[30] = (g_lo != 3'd0) ? (lo_s81 >= g_lo) : (n_hi != 3'd0 && hi_s81 >= n_hi);
       grant[31] = (hi[31] && hi_s104 < 3'd4) || (lo[31] && lo_s104 < g_lo);
-      last[31] = (g_lo != 3'd0) ? (lo[31] && lo_s104 == g_lo - 3'd1) : (hi[31] && n_hi != 3'd0 && hi_s104 == n_hi - 3'd1);
+      after[31] = (g_lo != 3'd0) ? (lo_s104 >= g_lo) : (n_hi != 3'd0 && hi_s104 >= n_hi);
       grant[32] = (hi[32] && hi_s61 < 3'd4) || (lo[32] && lo_s61 < g_lo);
-      last[32] = (g_lo != 3'd0) ? (lo[32] && lo_s61 == g_lo - 3'd1) : (hi[32] && n_hi != 3'd0 && hi_s61 == n_hi - 3'd1);
+      after[32] = (g_lo != 3'd0) ? (lo_s61 >= g_lo) : (n_hi != 3'd0 && hi_s61 >= n_hi);
       grant[33] = (hi[33] && hi_s105 < 3'd4) || (lo[33] && lo_s105 < g_lo);
-      last[33] = (g_lo != 3'd0) ? (lo[33] && lo_s105 == g_lo - 3'd1) : (hi[33] && n_hi != 3'd0 && hi_s105 == n_hi - 3'd1);
+      after[33] = (g_lo != 3'd0) ? (lo_s105 >= g_lo) : (n_hi != 3'd0 && hi_s105 >= n_hi);
       grant[34] = (hi[34] && hi_s82 < 3'd4) || (lo[34] && lo_s82 < g_lo);
-      last[34] = (g_lo != 3'd0) ? (lo[34] && lo_s82 == g_lo - 3'd1) : (hi[34] && n_hi != 3'd0 && hi_s82 == n_hi - 3'd1);
+      after[34] = (g_lo != 3'd0) ? (lo_s82 >= g_lo) : (n_hi != 3'd0 && hi_s82 >= n_hi);
       grant[35] = (hi[35] && hi_s106 < 3'd4) || (lo[35] && lo_s106 < g_lo);
-      last[35] = (g_lo != 3'd0) ? (lo[35] && lo_s106 == g_lo - 3'd1) : (hi[35] && n_hi != 3'd0 && hi_s106 == n_hi - 3'd1);
+      after[35] = (g_lo != 3'd0) ? (lo_s106 >= g_lo) : (n_hi != 3'd0 && hi_s106 >= n_hi);
       grant[36] = (hi[36] && hi_s71 < 3'd4) || (lo[36] && lo_s71 < g_lo);
-      last[36] = (g_lo != 3'd0) ? (lo[36] && lo_s71 == g_lo - 3'd1) : (hi[36] && n_hi != 3'd0 && hi_s71 == n_hi - 3'd1);
+      after[36] = (g_lo != 3'd0) ? (lo_s71 >= g_lo) : (n_hi != 3'd0 && hi_s71 >= n_hi);
       grant[37] = (hi[37] && hi_s107 < 3'd4) || (lo[37] && lo_s107 < g_lo);
-      last[37] = (g_lo != 3'd0) ? (lo[37] && lo_s107 == g_lo - 3'd1) : (hi[37] && n_hi != 3'd0 && hi_s107 == n_hi - 3'd1);
+      after[37] = (g_lo != 3'd0) ? (lo_s107 >= g_lo) : (n_hi != 3'd0 && hi_s107 >= n_hi);
       grant[38] = (hi[38] && hi_s83 < 3'd4) || (lo[38] && lo_s83 < g_lo);
-      last[38] = (g_lo != 3'd0) ? (lo[38] && lo_s83 == g_lo - 3'd1) : (hi[38] && n_hi != 3'd0 && hi_s83 == n_hi - 3'd1);
+      after[38] = (g_lo != 3'd0) ? (lo_s83 >= g_lo) : (n_hi != 3'd0 && hi_s83 >= n_hi);
       grant[39] = (hi[39] && hi_s108 < 3'd4) || (lo[39] && lo_s108 < g_lo);
-      last[39] = (g_lo != 3'd0) ? (lo[39] && lo_s108 == g_lo - 3'd1) : (hi[39] && n_hi != 3'd0 && hi_s108 == n_hi - 3'd1);
+      after[39] = (g_lo != 3'd0) ? (lo_s108 >= g_lo) : (n_hi != 3'd0 && hi_s108 >= n_hi);
       grant[40] = (hi[40] && hi_s66 < 3'd4) || (lo[40] && lo_s66 < g_lo);
-      last[40] = (g_lo != 3'd0) ? (lo[40] && lo_s66 == g_lo - 3'd1) : (hi[40] && n_hi != 3'd0 && hi_s66 == n_hi - 3'd1);
+      after[40] = (g_lo != 3'd0) ? (lo_s66 >= g_lo) : (n_hi != 3'd0 && hi_s66 >= n_hi);
       grant[41] = (hi[41] && hi_s109 < 3'd4) || (lo[41] && lo_s109 < g_lo);
-      last[41] = (g_lo != 3'd0) ? (lo[41] && lo_s109 == g_lo - 3'd1) : (hi[41] && n_hi != 3'd0 && hi_s109 == n_hi - 3'd1);
+      after[41] = (g_lo != 3'd0) ? (lo_s109 >= g_lo) : (n_hi != 3'd0 && hi_s109 >= n_hi);
       grant[42] = (hi[42] && hi_s84 < 3'd4) || (lo[42] && lo_s84 < g_lo);
-      last[42] = (g_lo != 3'd0) ? (lo[42] && lo_s84 == g_lo - 3'd1) : (hi[42] && n_hi != 3'd0 && hi_s84 == n_hi - 3'd1);
+      after[42] = (g_lo != 3'd0) ? (lo_s84 >= g_lo) : (n_hi != 3'd0 && hi_s84 >= n_hi);
       grant[43] = (hi[43] && hi_s110 < 3'd4) || (lo[43] && lo_s110 < g_lo);
-      last[43] = (g_lo != 3'd0) ? (lo[43] && lo_s110 == g_lo - 3'd1) : (hi[43] && n_hi != 3'd0 && hi_s110 == n_hi - 3'd1);
+      after[43] = (g_lo != 3'd0) ? (lo_s110 >= g_lo) : (n_hi != 3'd0 && hi_s110 >= n_hi);
       grant[44] = (hi[44] && hi_s72 < 3'd4) || (lo[44] && lo_s72 < g_lo);
-      last[44] = (g_lo != 3'd0) ? (lo[44] && lo_s72 == g_lo - 3'd1) : (hi[44] && n_hi != 3'd0 && hi_s72 == n_hi - 3'd1);
+      after[44] = (g_lo != 3'd0) ? (lo_s72 >= g_lo) : (n_hi != 3'd0 && hi_s72 >= n_hi);
       grant[45] = (hi[45] && hi_s111 < 3'd4) || (lo[45] && lo_s111 < g_lo);
-      last[45] = (g_lo != 3'd0) ? (lo[45] && lo_s111 == g_lo - 3'd1) : (hi[45] && n_hi != 3'd0 && hi_s111 == n_hi - 3'd1);
+      after[45] = (g_lo != 3'd0) ? (lo_s111 >= g_lo) : (n_hi != 3'd0 && hi_s111 >= n_hi);
       grant[46] = (hi[46] && hi_s85 < 3'd4) || (lo[46] && lo_s85 < g_lo);
-      last[46] = (g_lo != 3'd0) ? (lo[46] && lo_s85 == g_lo - 3'd1) : (hi[46] && n_hi != 3'd0 && hi_s85 == n_hi - 3'd1);
+      after[46] = (g_lo != 3'd0) ? (lo_s85 >= g_lo) : (n_hi != 3'd0 && hi_s85 >= n_hi);
       grant[47] = (hi[47] && hi_s112 < 3'd4) || (lo[47] && lo_s112 < g_lo);
-      last[47] = (g_lo != 3'd0) ? (lo[47] && lo_s112 == g_lo - 3'd1) : (hi[47] && n_hi != 3'd0 && hi_s112 == n_hi - 3'd1);
+      after[47] = (g_lo != 3'd0) ? (lo_s112 >= g_lo) : (n_hi != 3'd0 && hi_s112 >= n_hi);
       grant[48] = (hi[48] && hi_s64 < 3'd4) || (lo[48] && lo_s64 < g_lo);
-      last[48] = (g_lo != 3'd0) ? (lo[48] && lo_s64 == g_lo - 3'd1) : (hi[48] && n_hi != 3'd0 && hi_s64 == n_hi - 3'd1);
+      after[48] = (g_lo != 3'd0) ? (lo_s64 >= g_lo) : (n_hi != 3'd0 && hi_s64 >= n_hi);
       grant[49] = (hi[49] && hi_s113 < 3'd4) || (lo[49] && lo_s113 < g_lo);
-      last[49] = (g_lo != 3'd0) ? (lo[49] && lo_s113 == g_lo - 3'd1) : (hi[49] && n_hi != 3'd0 && hi_s113 == n_hi - 3'd1);
+      after[49] = (g_lo != 3'd0) ? (lo_s113 >= g_lo) : (n_hi != 3'd0 && hi_s113 >= n_hi);
       grant[50] = (hi[50] && hi_s86 < 3'd4) || (lo[50] && lo_s86 < g_lo);
-      last[50] = (g_lo != 3'd0) ? (lo[50] && lo_s86 == g_lo - 3'd1) : (hi[50] && n_hi != 3'd0 && hi_s86 == n_hi - 3'd1);
+      after[50] = (g_lo != 3'd0) ? (lo_s86 >= g_lo) : (n_hi != 3'd0 && hi_s86 >= n_hi);
       grant[51] = (hi[51] && hi_s114 < 3'd4) || (lo[51] && lo_s114 < g_lo);
-      last[51] = (g_lo != 3'd0) ? (lo[51] && lo_s114 == g_lo - 3'd1) : (hi[51] && n_hi != 3'd0 && hi_s114 == n_hi - 3'd1);
+      after[51] = (g_lo != 3'd0) ? (lo_s114 >= g_lo) : (n_hi != 3'd0 && hi_s114 >= n_hi);
       grant[52] = (hi[52] && hi_s73 < 3'd4) || (lo[52] && lo_s73 < g_lo);
-      last[52] = (g_lo != 3'd0) ? (lo[52] && lo_s73 == g_lo - 3'd1) : (hi[52] && n_hi != 3'd0 && hi_s73 == n_hi - 3'd1);
+      after[52] = (g_lo != 3'd0) ? (lo_s73 >= g_lo) : (n_hi != 3'd0 && hi_s73 >= n_hi);
       grant[53] = (hi[53] && hi_s115 < 3'd4) || (lo[53] && lo_s115 < g_lo);
-      last[53] = (g_lo != 3'd0) ? (lo[53] && lo_s115 == g_lo - 3'd1) : (hi[53] && n_hi != 3'd0 && hi_s115 == n_hi - 3'd1);
+      after[53] = (g_lo != 3'd0) ? (lo_s115 >= g_lo) : (n_hi != 3'd0 && hi_s115 >= n_hi);
       grant[54] = (hi[54] && hi_s87 < 3'd4) || (lo[54] && lo_s87 < g_lo);
-      last[54] = (g_lo != 3'd0) ? (lo[54] && lo_s87 == g_lo - 3'd1) : (hi[54] && n_hi != 3'd0 && hi_s87 == n_hi - 3'd1);
+      after[54] = (g_lo != 3'd0) ? (lo_s87 >= g_lo) : (n_hi != 3'd0 && hi_s87 >= n_hi);
       grant[55] = (hi[55] && hi_s116 < 3'd4) || (lo[55] && lo_s116 < g_lo);
-      last[55] = (g_lo != 3'd0) ? (lo[55] && lo_s116 == g_lo - 3'd1) : (hi[55] && n_hi != 3'd0 && hi_s116 == n_hi - 3'd1);
+      after[55] = (g_lo != 3'd0) ? (lo_s116 >= g_lo) : (n_hi != 3'd0 && hi_s116 >= n_hi);
       grant[56] = (hi[56] && hi_s67 < 3'd4) || (lo[56] && lo_s67 < g_lo);
-      last[56] = (g_lo != 3'd0) ? (lo[56] && lo_s67 == g_lo - 3'd1) : (hi[56] && n_hi != 3'd0 && hi_s67 == n_hi - 3'd1);
+      after[56] = (g_lo != 3'd0) ? (lo_s67 >= g_lo) : (n_hi != 3'd0 && hi_s67 >= n_hi);
       grant[57] = (hi[57] && hi_s117 < 3'd4) || (lo[57] && lo_s117 < g_lo);
-      last[57] = (g_lo != 3'd0) ? (lo[57] && lo_s117 == g_lo - 3'd1) : (hi[57] && n_hi != 3'd0 && hi_s117 == n_hi - 3'd1);
+      after[57] = (g_lo != 3'd0) ? (lo_s117 >= g_lo) : (n_hi != 3'd0 && hi_s117 >= n_hi);
       grant[58] = (hi[58] && hi_s88 < 3'd4) || (lo[58] && lo_s88 < g_lo);
-      last[58] = (g_lo != 3'd0) ? (lo[58] && lo_s88 == g_lo - 3'd1) : (hi[58] && n_hi != 3'd0 && hi_s88 == n_hi - 3'd1);
+      after[58] = (g_lo != 3'd0) ? (lo_s88 >= g_lo) : (n_hi != 3'd0 && hi_s88 >= n_hi);
       grant[59] = (hi[59] && hi_s118 < 3'd4) || (lo[59] && lo_s118 < g_lo);
-      last[59] = (g_lo != 3'd0) ? (lo[59] && lo_s118 == g_lo - 3'd1) : (hi[59] && n_hi != 3'd0 && hi_s118 == n_hi - 3'd1);
+      after[59] = (g_lo != 3'd0) ? (lo_s118 >= g_lo) : (n_hi != 3'd0 && hi_s118 >= n_hi);
       grant[60] = (hi[60] && hi_s74 < 3'd4) || (lo[60] && lo_s74 < g_lo);
-      last[60] = (g_lo != 3'd0) ? (lo[60] && lo_s74 == g_lo - 3'd1) : (hi[60] && n_hi != 3'd0 && hi_s74 == n_hi - 3'd1);
+      after[60] = (g_lo != 3'd0) ? (lo_s74 >= g_lo) : (n_hi != 3'd0 && hi_s74 >= n_hi);
       grant[61] = (hi[61] && hi_s119 < 3'd4) || (lo[61] && lo_s119 < g_lo);
-      last[61] = (g_lo != 3'd0) ? (lo[61] && lo_s119 == g_lo - 3'd1) : (hi[61] && n_hi != 3'd0 && hi_s119 == n_hi - 3'd1);
+      after[61] = (g_lo != 3'd0) ? (lo_s119 >= g_lo) : (n_hi != 3'd0 && hi_s119 >= n_hi);
       grant[62] = (hi[62] && hi_s89 < 3'd4) || (lo[62] && lo_s89 < g_lo);
-      last[62] = (g_lo != 3'd0) ? (lo[62] && lo_s89 == g_lo - 3'd1) : (hi[62] && n_hi != 3'd0 && hi_s89 == n_hi - 3'd1);
+      after[62] = (g_lo != 3'd0) ? (lo_s89 >= g_lo) : (n_hi != 3'd0 && hi_s89 >= n_hi);
       grant[63] = (hi[63] && hi_s120 < 3'd4) || (lo[63] && lo_s120 < g_lo);
-      last[63] = (g_lo != 3'd0) ? (lo[63] && lo_s120 == g_lo - 3'd1) : (hi[63] && n_hi != 3'd0 && hi_s120 == n_hi - 3'd1);
+      after[63] = (g_lo != 3'd0) ? (lo_s120 >= g_lo) : (n_hi != 3'd0 && hi_s120 >= n_hi);
     end
 endmodule // smsync_w64_k4_c32_m64_g8__mb__wake__ranked
 

@@ -75,7 +75,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "inv",
         props: INV_PROPS,
-        what: "strengthening invariants (the monitor's state = the RTL's registers; asserted in m1, m6, m2 too): INV_entry: entry fe's valid, parity, pending, expected and tx-count equal the RTL's (pending/expected/tx only while valid; the monitor's are 0 otherwise); INV_range: tx in [-MAXTX, MAXTX], pending <= expected <= MAXC; INV_sfe: suspended = the RTL's susp, and a suspended warp's latest try_wait was on fe iff its RTL wentry is fe; INV_wt: decided only while suspended, done only when decided; INV_fw: fw's try_wait on fe (suspended, decided, done, timer, waited parity) equals the RTL's; INV_age: fw decided and not woken: age + (fw - rr mod W) <= W - 1 (round robin); INV_req: the monitor's request register = the RTL's (its byte operand's registered terms those of its tx; its port one of the three; a complete-tx held as complete_tx, a remote arrive as arrive, both of warp 0); INV_rd: when the RTL's request register names fe (valid or not: an idle step writes the read register back), its read register holds fe; INV_on: the waiters check registered at acceptance (per warp, less the warps woken at that edge, or the warp suspending then) = the warps suspended on the request register's entry",
+        what: "strengthening invariants (the monitor's state = the RTL's registers; asserted in m1, m6, m2 too): INV_entry: entry fe's valid, parity, pending, expected and tx-count equal the RTL's (pending/expected/tx only while valid; the monitor's are 0 otherwise); INV_range: tx in [-MAXTX, MAXTX], pending <= expected <= MAXC; INV_sfe: suspended = the RTL's susp, and a suspended warp's latest try_wait was on fe iff its RTL wentry is fe; INV_wt: decided only while suspended, done only when decided; INV_fw: fw's try_wait on fe (suspended, decided, done, timer, waited parity) equals the RTL's; INV_age: the wake arbiter's pointer mask is a thermometer (bits rr..W-1, or empty), and fw decided and not woken: age + (fw - rr mod W) <= W - 1 (round robin); INV_req: the monitor's request register = the RTL's (its byte operand's registered terms those of its tx; its port one of the three; a complete-tx held as complete_tx, a remote arrive as arrive, both of warp 0); INV_rd: when the RTL's request register names fe (valid or not: an idle step writes the read register back), its read register holds fe; INV_on: the waiters check registered at acceptance (per warp, less the warps woken at that edge, or the warp suspending then) = the warps suspended on the request register's entry",
     },
     Group {
         name: "all",
@@ -155,7 +155,7 @@ fn taps(cfg: &Config) -> String {
         t.push(Tap::new(n, w, format!("{wt}.{r}.q")));
     }
     t.push(Tap::new("t_onnew", 1, format!("{wt}.on_new_q.q")));
-    t.push(Tap::new("t_rr", wb, "dut.core.wake.rr.q"));
+    t.push(Tap::new("t_ge", w, "dut.core.wake.ge.q"));
     let rq = "dut.core.req";
     for (n, wd, r) in [
         ("t_rv", 1, "valid_q"),
@@ -250,6 +250,11 @@ fn taps(cfg: &Config) -> String {
     s += "    endcase
   end\n";
     s += "  wire signed [TX-1:0] r_txs = $signed({{2{r_tx[TB-1]}}, r_tx});\n";
+    // The wake arbiter keeps its pointer as a mask (the positions at or
+    // after it): the pointer is the mask's lowest set bit (0 for the empty
+    // mask, which orders the warps as the full one does).
+    s += "  reg [WB-1:0] t_rr;\n  integer k_rr;\n  always @* begin\n    t_rr = 0;\n    for (k_rr = W - 1; k_rr >= 0; k_rr = k_rr - 1)\n      if (t_ge[k_rr]) t_rr = k_rr;\n  end\n";
+    s += "  wire [W-1:0] t_ge_low = t_ge & (~t_ge + 1'b1);\n  wire [W-1:0] t_ge_end = t_ge + t_ge_low;   // 0 iff the mask is a thermometer (or empty)\n";
     s += "  wire [WB-1:0] f_dist = fw - t_rr;   // round-robin distance from the pointer to fw\n";
     let on: Vec<String> = (0..w)
         .rev()
@@ -281,7 +286,7 @@ const INVARIANTS: &str = "
                                                      && (f_dec || (r_timer == f_timer && t_wpar[fw] == e_par && e_v && f_timer < L)))
                                     : (!t_susp[fw] && f_dec)))
                           : !(sfe[fw] && (t_susp[fw] || fw_woken)));
-      INV_age: assert ((!f_dec || f_s) && (!(f_s && f_dec && !fw_woken) || f_age + f_dist <= W - 1));
+      INV_age: assert (t_ge_end == 0 && (!f_dec || f_s) && (!(f_s && f_dec && !fw_woken) || f_age + f_dist <= W - 1));
       INV_req: assert (t_rhi == k_hi && t_rlo == k_lo && t_rneg == k_neg
                        && q_v == t_rv && (!q_v || (q_port != 2'd3 && q_port == t_rport && q_entry == t_rentry
                          && (q_port == 2'd1 || q_count == t_rcount) && (q_port == 2'd2 || q_tx == t_rtx)
