@@ -15,6 +15,10 @@
 //! Ports (CB = count_bits + 1, TB = tx_bits + 1, XB = TB + 2):
 //! - `act` (in): this port applies to the entry this cycle (already checked
 //!   for reserved op / suspended warp / waiters by the op port).
+//! - `act_mod` (in): `act` of a modifying op (not `init`/`inval`), formed
+//!   without the waiters check (which refuses `init`/`inval` only): the
+//!   step's checks and its completion read this one, so the waiters' OR
+//!   reaches only the write enable.
 //! - `init`, `inval` (in): with `act`: write a fresh entry (`pending =
 //!   expected = count`) / an invalid one; no checks here.
 //! - `arrive`, `drop` (in): arrive `count` times; also lower `expected`.
@@ -54,6 +58,7 @@ use rust_hdl::prelude::*;
 #[derive(LogicBlock)]
 pub struct EntryStep<const CB: usize, const TB: usize, const XB: usize> {
     pub act: Signal<In, Bit>,
+    pub act_mod: Signal<In, Bit>,
     pub init: Signal<In, Bit>,
     pub inval: Signal<In, Bit>,
     pub arrive: Signal<In, Bit>,
@@ -132,6 +137,7 @@ impl<const CB: usize, const TB: usize, const XB: usize> Default for EntryStep<CB
         let xmask = if XB == 64 { u64::MAX } else { (1u64 << XB) - 1 };
         Self {
             act: Default::default(),
+            act_mod: Default::default(),
             init: Default::default(),
             inval: Default::default(),
             arrive: Default::default(),
@@ -264,7 +270,7 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
         // range, underflow), written as exclusive selects with the late ones
         // (`tx_bad`, `underflow`: compares on the word read) last, so that
         // they sit one select from `cause` and one OR from `refused`.
-        self.gate.next = self.act.val() & !self.init.val() & !self.inval.val();
+        self.gate.next = self.act_mod.val();
         self.early_bad.next =
             self.gate.val() & (!self.e_valid.val() | (self.arrive.val() & self.count_bad.val()));
         self.sel_tx.next = self.gate.val() & !self.early_bad.val() & self.tx_bad.val();
@@ -325,7 +331,7 @@ impl<const CB: usize, const TB: usize, const XB: usize> Logic for EntryStep<CB, 
             & !(self.drop.val() & (self.count.val() == self.e_expected.val()))
             & self.pend_zero.val()
             & self.tx_zero.val();
-        self.complete.next = self.act.val() & self.e_valid.val() & self.due.val();
+        self.complete.next = self.act_mod.val() & self.e_valid.val() & self.due.val();
 
         // Whether the step applies: the counters are written only then.
         self.write.next = self.act.val() & !self.refused.val();

@@ -210,6 +210,7 @@ impl<
         self.op_port.op_cause.next = self.step.cause.val();
         self.op_port.op_refused.next = self.step.refused.val();
         self.step.act.next = self.op_port.op_act.val();
+        self.step.act_mod.next = self.op_port.op_act_mod.val();
         self.step.init.next = self.op_port.op_init.val();
         self.step.inval.next = self.op_port.op_inval.val();
         self.step.arrive.next = self.op_port.op_arrive.val();

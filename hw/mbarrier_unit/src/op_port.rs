@@ -24,6 +24,11 @@
 //!   it is not 0.
 //! - `op_act`, `op_init`, `op_inval`, `op_arrive`, `op_drop`, `op_tx_up`,
 //!   `op_tx_dn` (out): controls of the op entry step.
+//! - `op_act_mod` (out): `op_act` of a modifying op (arrive … complete_tx),
+//!   whose pre-checks are the suspended warp and the entry's validity only:
+//!   the waiters check (`waiters_on`, an OR over W registered compares)
+//!   refuses `init`/`inval` alone, so the step's checks and completion of a
+//!   modifying op are formed without it.
 //! - `susp_go` (out): the `try_wait` suspends `op_warp` on (`op_entry`, `op_parity`).
 //! - `try_go` (out): the stepped request is a `try_wait` (early; `susp_go` decides).
 //! - `rsp_valid`, `rsp_warp`, `rsp_op`, `rsp_token`, `rsp_done`,
@@ -51,6 +56,7 @@ pub struct OpPort<const WB: usize, const CB: usize> {
     pub op_cause: Signal<In, Bits<4>>,
     pub op_refused: Signal<In, Bit>,
     pub op_act: Signal<Out, Bit>,
+    pub op_act_mod: Signal<Out, Bit>,
     pub op_init: Signal<Out, Bit>,
     pub op_inval: Signal<Out, Bit>,
     pub op_arrive: Signal<Out, Bit>,
@@ -128,6 +134,7 @@ impl<const WB: usize, const CB: usize> Default for OpPort<WB, CB> {
             op_cause: Default::default(),
             op_refused: Default::default(),
             op_act: Default::default(),
+            op_act_mod: Default::default(),
             op_init: Default::default(),
             op_inval: Default::default(),
             op_arrive: Default::default(),
@@ -244,6 +251,12 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
         self.op_act.next = self.op_valid.val()
             & self.passed.val()
             & (self.is_init.val() | self.is_inval.val() | self.is_modify.val());
+        // The same for a modifying op, without the init/inval branches (and
+        // so without `waiters_on`): equal to `op_act` whenever `is_modify`.
+        self.op_act_mod.next = self.op_valid.val()
+            & self.is_modify.val()
+            & !(self.is_op.val() & self.warp_susp.val())
+            & self.op_e_valid.val();
         self.op_init.next = self.is_init.val();
         self.op_inval.next = self.is_inval.val();
         self.op_arrive.next = (self.op_code.val() >= self.c_arrive.val())

@@ -105,6 +105,7 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
     reg  [20:0] entries__n_tx;
     reg  entries__n_write;
     reg  step__act;
+    reg  step__act_mod;
     reg  step__init;
     reg  step__inval;
     reg  step__arrive;
@@ -148,6 +149,7 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
     reg  [3:0] op_port__op_cause;
     reg  op_port__op_refused;
     wire  op_port__op_act;
+    wire  op_port__op_act_mod;
     wire  op_port__op_init;
     wire  op_port__op_inval;
     wire  op_port__op_arrive;
@@ -249,6 +251,7 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
     );
     mbar_w8_m8_c20_t20_l8_f1__step step(
         .act(step__act),
+        .act_mod(step__act_mod),
         .init(step__init),
         .inval(step__inval),
         .arrive(step__arrive),
@@ -294,6 +297,7 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
         .op_cause(op_port__op_cause),
         .op_refused(op_port__op_refused),
         .op_act(op_port__op_act),
+        .op_act_mod(op_port__op_act_mod),
         .op_init(op_port__op_init),
         .op_inval(op_port__op_inval),
         .op_arrive(op_port__op_arrive),
@@ -383,6 +387,7 @@ module mbar_w8_m8_c20_t20_l8_f1(clock,reset,op_valid,op_ready,op_warp,op_code,op
         op_port__op_cause = step__cause;
         op_port__op_refused = step__refused;
         step__act = op_port__op_act;
+        step__act_mod = op_port__op_act_mod;
         step__init = op_port__op_init;
         step__inval = op_port__op_inval;
         step__arrive = op_port__op_arrive;
@@ -885,7 +890,7 @@ module mbar_w8_m8_c20_t20_l8_f1__entries__parity(d,q,clock);
 endmodule // mbar_w8_m8_c20_t20_l8_f1__entries__parity
 
 
-module mbar_w8_m8_c20_t20_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_refused,op_act,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module mbar_w8_m8_c20_t20_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_refused,op_act,op_act_mod,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -903,6 +908,7 @@ module mbar_w8_m8_c20_t20_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op
     input wire  [3:0] op_cause;
     input wire  op_refused;
     output reg  op_act;
+    output reg  op_act_mod;
     output reg  op_init;
     output reg  op_inval;
     output reg  op_arrive;
@@ -1090,6 +1096,7 @@ module mbar_w8_m8_c20_t20_l8_f1__op_port(clock,reset,op_valid,op_warp,op_code,op
             passed = 1'b1;
         end
         op_act = op_valid & passed & (is_init | is_inval | is_modify);
+        op_act_mod = op_valid & is_modify & ~(is_op & warp_susp) & op_e_valid;
         op_init = is_init;
         op_inval = is_inval;
         op_arrive = (op_code >= c_arrive) & (op_code <= c_arrive_tx);
@@ -1415,10 +1422,11 @@ module mbar_w8_m8_c20_t20_l8_f1__req__hi_key_q(d,q,clock);
 endmodule // mbar_w8_m8_c20_t20_l8_f1__req__hi_key_q
 
 
-module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,e_tx_ram,e_tx_byp,e_tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
+module mbar_w8_m8_c20_t20_l8_f1__step(act,act_mod,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,e_tx_ram,e_tx_byp,e_tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
     
     // Module arguments
     input wire  act;
+    input wire  act_mod;
     input wire  init;
     input wire  inval;
     input wire  arrive;
@@ -1530,7 +1538,7 @@ module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,cou
         if (drop) begin
             exp_new = e_expected - count;
         end
-        gate = act & ~init & ~inval;
+        gate = act_mod;
         early_bad = gate & (~e_valid | (arrive & count_bad));
         sel_tx = gate & ~early_bad & tx_bad;
         sel_uf = gate & ~early_bad & ~tx_bad & arrive & underflow;
@@ -1567,7 +1575,7 @@ module mbar_w8_m8_c20_t20_l8_f1__step(act,init,inval,arrive,drop,tx_up,tx_dn,cou
             tx_zero = zero_byp;
         end
         due = ~init & ~inval & ~(arrive & count_bad) & ~((tx_up | tx_dn) & amt_bad) & ~(drop & (count == e_expected)) & pend_zero & tx_zero;
-        complete = act & e_valid & due;
+        complete = act_mod & e_valid & due;
         write = act & ~refused;
         n_pending = pend_new;
         n_expected = exp_new;
