@@ -17,3 +17,4 @@ pub mod ram_fwd;
 pub mod release;
 pub use unit_ports;
 pub mod specialize;
+pub mod waivers;
