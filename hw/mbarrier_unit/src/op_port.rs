@@ -10,7 +10,9 @@
 //! suspended for an undecided `try_wait`) and the reported error. A
 //! complete-tx or remote arrive comes as the op `complete_tx` / `arrive`
 //! (`request_reg.rs`) from its own port: no suspended-warp check, no
-//! response, `err_src` = its port.
+//! response, `err_src` = its port. The `err_src` register takes the stepped
+//! request's port whatever the verdict and the output shows it only with
+//! `err` (the refusal reaches `err_r` alone).
 //!
 //! Ports (WB = log2 W, CB = count_bits + 1):
 //! - `clock`, `reset`.
@@ -300,13 +302,12 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
             & (self.op_e_parity.val() != self.op_parity.val());
         self.rsp_suspended_r.d.next = self.susp_go.val();
         // Error report: the stepped request's, from its port.
-        self.err_r.d.next = false;
-        self.err_src_r.d.next = 0.into();
+        // `err_src_r` holds the stepped request's port whether or not it
+        // is refused, and `err_src` shows it only with `err`: the refusal
+        // reaches one flop (`err_r`), not the port's two.
+        self.err_r.d.next = self.op_valid.val() & self.refused_op.val();
+        self.err_src_r.d.next = self.port.val();
         self.err_cause_r.d.next = 0.into();
-        if self.op_valid.val() & self.refused_op.val() {
-            self.err_r.d.next = true;
-            self.err_src_r.d.next = self.port.val();
-        }
         // (`cause_op` is 0 unless refused: no refusal test in front.)
         if self.op_valid.val() {
             self.err_cause_r.d.next = self.cause_op.val();
@@ -329,7 +330,10 @@ impl<const WB: usize, const CB: usize> Logic for OpPort<WB, CB> {
         self.rsp_done.next = self.rsp_done_r.q.val();
         self.rsp_suspended.next = self.rsp_suspended_r.q.val();
         self.err.next = self.err_r.q.val();
-        self.err_src.next = self.err_src_r.q.val();
+        self.err_src.next = 0.into();
+        if self.err_r.q.val() {
+            self.err_src.next = self.err_src_r.q.val();
+        }
         self.err_cause.next = self.err_cause_r.q.val();
     }
 }

@@ -18,6 +18,15 @@
 //! warps granted a wake at the edge (`wake_mask_r`): W two-input terms
 //! instead of W entry compares in front of the refusal of an init/inval.
 //!
+//! A completion's decisions are merged a cycle late: the step's
+//! `c_complete` is registered alone (`cpl_q`), beside the warps it would
+//! decide (`pend_q`: suspended, undecided, waiting on the stepped entry and
+//! parity — registers only), and the next cycle's `decided`/`done` are
+//! `decided | (cpl_q ? pend_q : 0)` (`dec_e`, `done_e`), which the wake
+//! arbiter, the timers and `wake_done` read. The ports see the golden
+//! kernel's decisions in the same cycles; the step's late `complete`
+//! reaches one flip-flop instead of 2W.
+//!
 //! Ports (W warps, WB = log2 W, EB = log2 M, TMB = timer bits):
 //! - `clock`, `reset`.
 //! - `op_warp` (in, WB), `op_entry` (in, EB), `op_parity` (in): the op port.
@@ -66,6 +75,15 @@ pub struct Waiters<const W: usize, const WB: usize, const EB: usize, const TMB: 
     on_q: DFF<Bits<W>>,
     /// The warp suspending at its acceptance did so on that entry.
     on_new_q: DFF<Bit>,
+    /// The step of the last cycle completed a phase (`c_complete`, registered).
+    cpl_q: DFF<Bit>,
+    /// Per warp: suspended, undecided and waiting on the entry and parity
+    /// stepped in the last cycle (decided done there iff `cpl_q`).
+    pend_q: DFF<Bits<W>>,
+    /// `decided` / `done` with last cycle's completion applied.
+    dec_e: Signal<Local, Bits<W>>,
+    done_e: Signal<Local, Bits<W>>,
+    pend_n: Signal<Local, Bits<W>>,
     on_n: Signal<Local, Bits<W>>,
     dec_n: Signal<Local, Bits<W>>,
     done_n: Signal<Local, Bits<W>>,
@@ -109,6 +127,11 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Waiters
             wake_done_r: Default::default(),
             on_q: Default::default(),
             on_new_q: Default::default(),
+            cpl_q: Default::default(),
+            pend_q: Default::default(),
+            dec_e: Default::default(),
+            done_e: Default::default(),
+            pend_n: Default::default(),
             on_n: Default::default(),
             dec_n: Default::default(),
             done_n: Default::default(),
@@ -137,12 +160,22 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
             wake_mask_r,
             wake_done_r,
             on_q,
-            on_new_q
+            on_new_q,
+            cpl_q,
+            pend_q
         );
+        if self.cpl_q.q.val() {
+            self.dec_e.next = self.decided.q.val() | self.pend_q.q.val();
+            self.done_e.next = self.done.q.val() | self.pend_q.q.val();
+        } else {
+            self.dec_e.next = self.decided.q.val();
+            self.done_e.next = self.done.q.val();
+        }
         self.warp_susp.next = self.susp.q.val().get_bit(self.op_warp.val().index());
         self.on_n.next = 0.into();
-        self.dec_n.next = self.decided.q.val();
-        self.done_n.next = self.done.q.val();
+        self.dec_n.next = self.dec_e.val();
+        self.done_n.next = self.done_e.val();
+        self.pend_n.next = 0.into();
         self.par_n.next = self.wparity.q.val();
         self.new_bit.next = 0.into();
         for w in 0..W {
@@ -153,15 +186,15 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
             if self.susp.q.val().get_bit(w) & (self.wentry[w].q.val() == self.acc_entry.val()) {
                 self.on_n.next = self.on_n.val().replace_bit(w, true);
             }
-            // Decision: a completion of the awaited phase first, then the limit.
-            self.hit.next = self.c_complete.val()
-                & (self.op_entry.val() == self.wentry[w].q.val())
+            // Decision: a completion of the awaited phase (applied in the
+            // next cycle through `pend_q`/`cpl_q`, and first), then the limit.
+            self.hit.next = (self.op_entry.val() == self.wentry[w].q.val())
                 & (self.c_cpar.val() == self.wparity.q.val().get_bit(w));
-            if self.susp.q.val().get_bit(w) & !self.decided.q.val().get_bit(w) {
+            if self.susp.q.val().get_bit(w) & !self.dec_e.val().get_bit(w) {
                 if self.hit.val() {
-                    self.dec_n.next = self.dec_n.val().replace_bit(w, true);
-                    self.done_n.next = self.done_n.val().replace_bit(w, true);
-                } else if self.timer[w].q.val() >= self.limit_m1.val() {
+                    self.pend_n.next = self.pend_n.val().replace_bit(w, true);
+                }
+                if self.timer[w].q.val() >= self.limit_m1.val() {
                     self.dec_n.next = self.dec_n.val().replace_bit(w, true);
                 }
                 // The timer counts whether or not the completion decides the
@@ -187,7 +220,7 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
                 self.new_bit.next = self.new_bit.val().replace_bit(w, true);
             }
         }
-        self.cand.next = self.susp.q.val() & self.decided.q.val();
+        self.cand.next = self.susp.q.val() & self.dec_e.val();
 
         // Next state: granted warps leave, the new one enters.
         self.susp.d.next = (self.susp.q.val() & !self.grant.val()) | self.new_bit.val();
@@ -195,12 +228,16 @@ impl<const W: usize, const WB: usize, const EB: usize, const TMB: usize> Logic
         self.done.d.next = self.done_n.val() & !self.grant.val();
         self.wparity.d.next = self.par_n.val();
         self.wake_mask_r.d.next = self.grant.val();
-        self.wake_done_r.d.next = self.grant.val() & self.done.q.val();
+        self.wake_done_r.d.next = self.grant.val() & self.done_e.val();
+        self.cpl_q.d.next = self.c_complete.val();
+        self.pend_q.d.next = self.pend_n.val();
         self.on_q.d.next = self.on_n.val();
         self.on_new_q.d.next = self.susp_go.val() & (self.op_entry.val() == self.acc_entry.val());
         if self.reset.val() {
             self.on_q.d.next = 0.into();
             self.on_new_q.d.next = false;
+            self.cpl_q.d.next = false;
+            self.pend_q.d.next = 0.into();
             self.susp.d.next = 0.into();
             self.decided.d.next = 0.into();
             self.done.d.next = 0.into();

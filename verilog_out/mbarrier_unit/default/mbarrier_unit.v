@@ -1122,13 +1122,9 @@ module mbar_w32_m16_c20_t20_l73_f1__op_port(clock,reset,op_valid,op_warp,op_code
         rsp_token_r__d = is_op & op_ok & op_arrive & op_e_parity;
         rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);
         rsp_suspended_r__d = susp_go;
-        err_r__d = 1'b0;
-        err_src_r__d = 32'h0;
+        err_r__d = op_valid & refused_op;
+        err_src_r__d = port;
         err_cause_r__d = 32'h0;
-        if (op_valid & refused_op) begin
-            err_r__d = 1'b1;
-            err_src_r__d = port;
-        end
         if (op_valid) begin
             err_cause_r__d = cause_op;
         end
@@ -1150,7 +1146,10 @@ module mbar_w32_m16_c20_t20_l73_f1__op_port(clock,reset,op_valid,op_warp,op_code
         rsp_done = rsp_done_r__q;
         rsp_suspended = rsp_suspended_r__q;
         err = err_r__q;
-        err_src = err_src_r__q;
+        err_src = 32'h0;
+        if (err_r__q) begin
+            err_src = err_src_r__q;
+        end
         err_cause = err_cause_r__q;
     end
     
@@ -1887,8 +1886,17 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  on_new_q__d;
     wire  on_new_q__q;
     reg  on_new_q__clock;
+    reg  cpl_q__d;
+    wire  cpl_q__q;
+    reg  cpl_q__clock;
+    reg  [31:0] pend_q__d;
+    wire  [31:0] pend_q__q;
+    reg  pend_q__clock;
     
     // Local signals
+    reg  [31:0] dec_e;
+    reg  [31:0] done_e;
+    reg  [31:0] pend_n;
     reg  [31:0] on_n;
     reg  [31:0] dec_n;
     reg  [31:0] done_n;
@@ -2257,6 +2265,16 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(on_new_q__q),
         .clock(on_new_q__clock)
     );
+    mbar_w32_m16_c20_t20_l73_f1__entries__expected__byp_valid_q cpl_q(
+        .d(cpl_q__d),
+        .q(cpl_q__q),
+        .clock(cpl_q__clock)
+    );
+    mbar_w32_m16_c20_t20_l73_f1__waiters__decided pend_q(
+        .d(pend_q__d),
+        .q(pend_q__q),
+        .clock(pend_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2268,6 +2286,8 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         wake_done_r__clock = clock;
         on_q__clock = clock;
         on_new_q__clock = clock;
+        cpl_q__clock = clock;
+        pend_q__clock = clock;
         susp__d = susp__q;
         decided__d = decided__q;
         done__d = done__q;
@@ -2276,10 +2296,21 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         wake_done_r__d = wake_done_r__q;
         on_q__d = on_q__q;
         on_new_q__d = on_new_q__q;
+        cpl_q__d = cpl_q__q;
+        pend_q__d = pend_q__q;
+        if (cpl_q__q) begin
+            dec_e = decided__q | pend_q__q;
+            done_e = done__q | pend_q__q;
+        end
+        else begin
+            dec_e = decided__q;
+            done_e = done__q;
+        end
         warp_susp = susp__q[op_warp];
         on_n = 32'h0;
-        dec_n = decided__q;
-        done_n = done__q;
+        dec_n = dec_e;
+        done_n = done_e;
+        pend_n = 32'h0;
         par_n = wparity__q;
         new_bit = 32'h0;
         wentry__0__clock = clock;
@@ -2289,13 +2320,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[0] & (wentry__0__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
-        if (susp__q[0] & ~decided__q[0]) begin
+        hit = (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
+        if (susp__q[0] & ~dec_e[0]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
-                done_n = (done_n & ~(1 << (0)) | ((1'b1) << (0)));
+                pend_n = (pend_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
-            else if (timer__0__q >= limit_m1) begin
+            if (timer__0__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
             if (timer__0__q < limit_m1) begin
@@ -2317,13 +2347,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[1] & (wentry__1__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
-        if (susp__q[1] & ~decided__q[1]) begin
+        hit = (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
+        if (susp__q[1] & ~dec_e[1]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
-                done_n = (done_n & ~(1 << (1)) | ((1'b1) << (1)));
+                pend_n = (pend_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
-            else if (timer__1__q >= limit_m1) begin
+            if (timer__1__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
             if (timer__1__q < limit_m1) begin
@@ -2345,13 +2374,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[2] & (wentry__2__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
-        if (susp__q[2] & ~decided__q[2]) begin
+        hit = (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
+        if (susp__q[2] & ~dec_e[2]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
-                done_n = (done_n & ~(1 << (2)) | ((1'b1) << (2)));
+                pend_n = (pend_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
-            else if (timer__2__q >= limit_m1) begin
+            if (timer__2__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
             if (timer__2__q < limit_m1) begin
@@ -2373,13 +2401,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[3] & (wentry__3__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
-        if (susp__q[3] & ~decided__q[3]) begin
+        hit = (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
+        if (susp__q[3] & ~dec_e[3]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
-                done_n = (done_n & ~(1 << (3)) | ((1'b1) << (3)));
+                pend_n = (pend_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
-            else if (timer__3__q >= limit_m1) begin
+            if (timer__3__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
             if (timer__3__q < limit_m1) begin
@@ -2401,13 +2428,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[4] & (wentry__4__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
-        if (susp__q[4] & ~decided__q[4]) begin
+        hit = (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
+        if (susp__q[4] & ~dec_e[4]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
-                done_n = (done_n & ~(1 << (4)) | ((1'b1) << (4)));
+                pend_n = (pend_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
-            else if (timer__4__q >= limit_m1) begin
+            if (timer__4__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
             if (timer__4__q < limit_m1) begin
@@ -2429,13 +2455,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[5] & (wentry__5__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
-        if (susp__q[5] & ~decided__q[5]) begin
+        hit = (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
+        if (susp__q[5] & ~dec_e[5]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
-                done_n = (done_n & ~(1 << (5)) | ((1'b1) << (5)));
+                pend_n = (pend_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
-            else if (timer__5__q >= limit_m1) begin
+            if (timer__5__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
             if (timer__5__q < limit_m1) begin
@@ -2457,13 +2482,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[6] & (wentry__6__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
-        if (susp__q[6] & ~decided__q[6]) begin
+        hit = (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
+        if (susp__q[6] & ~dec_e[6]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
-                done_n = (done_n & ~(1 << (6)) | ((1'b1) << (6)));
+                pend_n = (pend_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
-            else if (timer__6__q >= limit_m1) begin
+            if (timer__6__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
             if (timer__6__q < limit_m1) begin
@@ -2485,13 +2509,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[7] & (wentry__7__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
-        if (susp__q[7] & ~decided__q[7]) begin
+        hit = (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
+        if (susp__q[7] & ~dec_e[7]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
-                done_n = (done_n & ~(1 << (7)) | ((1'b1) << (7)));
+                pend_n = (pend_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
-            else if (timer__7__q >= limit_m1) begin
+            if (timer__7__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
             if (timer__7__q < limit_m1) begin
@@ -2513,13 +2536,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[8] & (wentry__8__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        hit = c_complete & (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
-        if (susp__q[8] & ~decided__q[8]) begin
+        hit = (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
+        if (susp__q[8] & ~dec_e[8]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
-                done_n = (done_n & ~(1 << (8)) | ((1'b1) << (8)));
+                pend_n = (pend_n & ~(1 << (8)) | ((1'b1) << (8)));
             end
-            else if (timer__8__q >= limit_m1) begin
+            if (timer__8__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
             end
             if (timer__8__q < limit_m1) begin
@@ -2541,13 +2563,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[9] & (wentry__9__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        hit = c_complete & (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
-        if (susp__q[9] & ~decided__q[9]) begin
+        hit = (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
+        if (susp__q[9] & ~dec_e[9]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
-                done_n = (done_n & ~(1 << (9)) | ((1'b1) << (9)));
+                pend_n = (pend_n & ~(1 << (9)) | ((1'b1) << (9)));
             end
-            else if (timer__9__q >= limit_m1) begin
+            if (timer__9__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
             end
             if (timer__9__q < limit_m1) begin
@@ -2569,13 +2590,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[10] & (wentry__10__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        hit = c_complete & (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
-        if (susp__q[10] & ~decided__q[10]) begin
+        hit = (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
+        if (susp__q[10] & ~dec_e[10]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
-                done_n = (done_n & ~(1 << (10)) | ((1'b1) << (10)));
+                pend_n = (pend_n & ~(1 << (10)) | ((1'b1) << (10)));
             end
-            else if (timer__10__q >= limit_m1) begin
+            if (timer__10__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
             end
             if (timer__10__q < limit_m1) begin
@@ -2597,13 +2617,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[11] & (wentry__11__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        hit = c_complete & (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
-        if (susp__q[11] & ~decided__q[11]) begin
+        hit = (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
+        if (susp__q[11] & ~dec_e[11]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
-                done_n = (done_n & ~(1 << (11)) | ((1'b1) << (11)));
+                pend_n = (pend_n & ~(1 << (11)) | ((1'b1) << (11)));
             end
-            else if (timer__11__q >= limit_m1) begin
+            if (timer__11__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
             end
             if (timer__11__q < limit_m1) begin
@@ -2625,13 +2644,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[12] & (wentry__12__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        hit = c_complete & (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
-        if (susp__q[12] & ~decided__q[12]) begin
+        hit = (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
+        if (susp__q[12] & ~dec_e[12]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
-                done_n = (done_n & ~(1 << (12)) | ((1'b1) << (12)));
+                pend_n = (pend_n & ~(1 << (12)) | ((1'b1) << (12)));
             end
-            else if (timer__12__q >= limit_m1) begin
+            if (timer__12__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
             end
             if (timer__12__q < limit_m1) begin
@@ -2653,13 +2671,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[13] & (wentry__13__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        hit = c_complete & (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
-        if (susp__q[13] & ~decided__q[13]) begin
+        hit = (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
+        if (susp__q[13] & ~dec_e[13]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
-                done_n = (done_n & ~(1 << (13)) | ((1'b1) << (13)));
+                pend_n = (pend_n & ~(1 << (13)) | ((1'b1) << (13)));
             end
-            else if (timer__13__q >= limit_m1) begin
+            if (timer__13__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
             end
             if (timer__13__q < limit_m1) begin
@@ -2681,13 +2698,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[14] & (wentry__14__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        hit = c_complete & (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
-        if (susp__q[14] & ~decided__q[14]) begin
+        hit = (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
+        if (susp__q[14] & ~dec_e[14]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
-                done_n = (done_n & ~(1 << (14)) | ((1'b1) << (14)));
+                pend_n = (pend_n & ~(1 << (14)) | ((1'b1) << (14)));
             end
-            else if (timer__14__q >= limit_m1) begin
+            if (timer__14__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
             end
             if (timer__14__q < limit_m1) begin
@@ -2709,13 +2725,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[15] & (wentry__15__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        hit = c_complete & (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
-        if (susp__q[15] & ~decided__q[15]) begin
+        hit = (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
+        if (susp__q[15] & ~dec_e[15]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
-                done_n = (done_n & ~(1 << (15)) | ((1'b1) << (15)));
+                pend_n = (pend_n & ~(1 << (15)) | ((1'b1) << (15)));
             end
-            else if (timer__15__q >= limit_m1) begin
+            if (timer__15__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
             end
             if (timer__15__q < limit_m1) begin
@@ -2737,13 +2752,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[16] & (wentry__16__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        hit = c_complete & (op_entry == wentry__16__q) & (c_cpar == wparity__q[16]);
-        if (susp__q[16] & ~decided__q[16]) begin
+        hit = (op_entry == wentry__16__q) & (c_cpar == wparity__q[16]);
+        if (susp__q[16] & ~dec_e[16]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (16)) | ((1'b1) << (16)));
-                done_n = (done_n & ~(1 << (16)) | ((1'b1) << (16)));
+                pend_n = (pend_n & ~(1 << (16)) | ((1'b1) << (16)));
             end
-            else if (timer__16__q >= limit_m1) begin
+            if (timer__16__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (16)) | ((1'b1) << (16)));
             end
             if (timer__16__q < limit_m1) begin
@@ -2765,13 +2779,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[17] & (wentry__17__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        hit = c_complete & (op_entry == wentry__17__q) & (c_cpar == wparity__q[17]);
-        if (susp__q[17] & ~decided__q[17]) begin
+        hit = (op_entry == wentry__17__q) & (c_cpar == wparity__q[17]);
+        if (susp__q[17] & ~dec_e[17]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (17)) | ((1'b1) << (17)));
-                done_n = (done_n & ~(1 << (17)) | ((1'b1) << (17)));
+                pend_n = (pend_n & ~(1 << (17)) | ((1'b1) << (17)));
             end
-            else if (timer__17__q >= limit_m1) begin
+            if (timer__17__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (17)) | ((1'b1) << (17)));
             end
             if (timer__17__q < limit_m1) begin
@@ -2793,13 +2806,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[18] & (wentry__18__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        hit = c_complete & (op_entry == wentry__18__q) & (c_cpar == wparity__q[18]);
-        if (susp__q[18] & ~decided__q[18]) begin
+        hit = (op_entry == wentry__18__q) & (c_cpar == wparity__q[18]);
+        if (susp__q[18] & ~dec_e[18]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (18)) | ((1'b1) << (18)));
-                done_n = (done_n & ~(1 << (18)) | ((1'b1) << (18)));
+                pend_n = (pend_n & ~(1 << (18)) | ((1'b1) << (18)));
             end
-            else if (timer__18__q >= limit_m1) begin
+            if (timer__18__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (18)) | ((1'b1) << (18)));
             end
             if (timer__18__q < limit_m1) begin
@@ -2821,13 +2833,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[19] & (wentry__19__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        hit = c_complete & (op_entry == wentry__19__q) & (c_cpar == wparity__q[19]);
-        if (susp__q[19] & ~decided__q[19]) begin
+        hit = (op_entry == wentry__19__q) & (c_cpar == wparity__q[19]);
+        if (susp__q[19] & ~dec_e[19]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (19)) | ((1'b1) << (19)));
-                done_n = (done_n & ~(1 << (19)) | ((1'b1) << (19)));
+                pend_n = (pend_n & ~(1 << (19)) | ((1'b1) << (19)));
             end
-            else if (timer__19__q >= limit_m1) begin
+            if (timer__19__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (19)) | ((1'b1) << (19)));
             end
             if (timer__19__q < limit_m1) begin
@@ -2849,13 +2860,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[20] & (wentry__20__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        hit = c_complete & (op_entry == wentry__20__q) & (c_cpar == wparity__q[20]);
-        if (susp__q[20] & ~decided__q[20]) begin
+        hit = (op_entry == wentry__20__q) & (c_cpar == wparity__q[20]);
+        if (susp__q[20] & ~dec_e[20]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (20)) | ((1'b1) << (20)));
-                done_n = (done_n & ~(1 << (20)) | ((1'b1) << (20)));
+                pend_n = (pend_n & ~(1 << (20)) | ((1'b1) << (20)));
             end
-            else if (timer__20__q >= limit_m1) begin
+            if (timer__20__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (20)) | ((1'b1) << (20)));
             end
             if (timer__20__q < limit_m1) begin
@@ -2877,13 +2887,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[21] & (wentry__21__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        hit = c_complete & (op_entry == wentry__21__q) & (c_cpar == wparity__q[21]);
-        if (susp__q[21] & ~decided__q[21]) begin
+        hit = (op_entry == wentry__21__q) & (c_cpar == wparity__q[21]);
+        if (susp__q[21] & ~dec_e[21]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (21)) | ((1'b1) << (21)));
-                done_n = (done_n & ~(1 << (21)) | ((1'b1) << (21)));
+                pend_n = (pend_n & ~(1 << (21)) | ((1'b1) << (21)));
             end
-            else if (timer__21__q >= limit_m1) begin
+            if (timer__21__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (21)) | ((1'b1) << (21)));
             end
             if (timer__21__q < limit_m1) begin
@@ -2905,13 +2914,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[22] & (wentry__22__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        hit = c_complete & (op_entry == wentry__22__q) & (c_cpar == wparity__q[22]);
-        if (susp__q[22] & ~decided__q[22]) begin
+        hit = (op_entry == wentry__22__q) & (c_cpar == wparity__q[22]);
+        if (susp__q[22] & ~dec_e[22]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (22)) | ((1'b1) << (22)));
-                done_n = (done_n & ~(1 << (22)) | ((1'b1) << (22)));
+                pend_n = (pend_n & ~(1 << (22)) | ((1'b1) << (22)));
             end
-            else if (timer__22__q >= limit_m1) begin
+            if (timer__22__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (22)) | ((1'b1) << (22)));
             end
             if (timer__22__q < limit_m1) begin
@@ -2933,13 +2941,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[23] & (wentry__23__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        hit = c_complete & (op_entry == wentry__23__q) & (c_cpar == wparity__q[23]);
-        if (susp__q[23] & ~decided__q[23]) begin
+        hit = (op_entry == wentry__23__q) & (c_cpar == wparity__q[23]);
+        if (susp__q[23] & ~dec_e[23]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (23)) | ((1'b1) << (23)));
-                done_n = (done_n & ~(1 << (23)) | ((1'b1) << (23)));
+                pend_n = (pend_n & ~(1 << (23)) | ((1'b1) << (23)));
             end
-            else if (timer__23__q >= limit_m1) begin
+            if (timer__23__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (23)) | ((1'b1) << (23)));
             end
             if (timer__23__q < limit_m1) begin
@@ -2961,13 +2968,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[24] & (wentry__24__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        hit = c_complete & (op_entry == wentry__24__q) & (c_cpar == wparity__q[24]);
-        if (susp__q[24] & ~decided__q[24]) begin
+        hit = (op_entry == wentry__24__q) & (c_cpar == wparity__q[24]);
+        if (susp__q[24] & ~dec_e[24]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (24)) | ((1'b1) << (24)));
-                done_n = (done_n & ~(1 << (24)) | ((1'b1) << (24)));
+                pend_n = (pend_n & ~(1 << (24)) | ((1'b1) << (24)));
             end
-            else if (timer__24__q >= limit_m1) begin
+            if (timer__24__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (24)) | ((1'b1) << (24)));
             end
             if (timer__24__q < limit_m1) begin
@@ -2989,13 +2995,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[25] & (wentry__25__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        hit = c_complete & (op_entry == wentry__25__q) & (c_cpar == wparity__q[25]);
-        if (susp__q[25] & ~decided__q[25]) begin
+        hit = (op_entry == wentry__25__q) & (c_cpar == wparity__q[25]);
+        if (susp__q[25] & ~dec_e[25]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (25)) | ((1'b1) << (25)));
-                done_n = (done_n & ~(1 << (25)) | ((1'b1) << (25)));
+                pend_n = (pend_n & ~(1 << (25)) | ((1'b1) << (25)));
             end
-            else if (timer__25__q >= limit_m1) begin
+            if (timer__25__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (25)) | ((1'b1) << (25)));
             end
             if (timer__25__q < limit_m1) begin
@@ -3017,13 +3022,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[26] & (wentry__26__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        hit = c_complete & (op_entry == wentry__26__q) & (c_cpar == wparity__q[26]);
-        if (susp__q[26] & ~decided__q[26]) begin
+        hit = (op_entry == wentry__26__q) & (c_cpar == wparity__q[26]);
+        if (susp__q[26] & ~dec_e[26]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (26)) | ((1'b1) << (26)));
-                done_n = (done_n & ~(1 << (26)) | ((1'b1) << (26)));
+                pend_n = (pend_n & ~(1 << (26)) | ((1'b1) << (26)));
             end
-            else if (timer__26__q >= limit_m1) begin
+            if (timer__26__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (26)) | ((1'b1) << (26)));
             end
             if (timer__26__q < limit_m1) begin
@@ -3045,13 +3049,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[27] & (wentry__27__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        hit = c_complete & (op_entry == wentry__27__q) & (c_cpar == wparity__q[27]);
-        if (susp__q[27] & ~decided__q[27]) begin
+        hit = (op_entry == wentry__27__q) & (c_cpar == wparity__q[27]);
+        if (susp__q[27] & ~dec_e[27]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (27)) | ((1'b1) << (27)));
-                done_n = (done_n & ~(1 << (27)) | ((1'b1) << (27)));
+                pend_n = (pend_n & ~(1 << (27)) | ((1'b1) << (27)));
             end
-            else if (timer__27__q >= limit_m1) begin
+            if (timer__27__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (27)) | ((1'b1) << (27)));
             end
             if (timer__27__q < limit_m1) begin
@@ -3073,13 +3076,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[28] & (wentry__28__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        hit = c_complete & (op_entry == wentry__28__q) & (c_cpar == wparity__q[28]);
-        if (susp__q[28] & ~decided__q[28]) begin
+        hit = (op_entry == wentry__28__q) & (c_cpar == wparity__q[28]);
+        if (susp__q[28] & ~dec_e[28]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (28)) | ((1'b1) << (28)));
-                done_n = (done_n & ~(1 << (28)) | ((1'b1) << (28)));
+                pend_n = (pend_n & ~(1 << (28)) | ((1'b1) << (28)));
             end
-            else if (timer__28__q >= limit_m1) begin
+            if (timer__28__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (28)) | ((1'b1) << (28)));
             end
             if (timer__28__q < limit_m1) begin
@@ -3101,13 +3103,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[29] & (wentry__29__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        hit = c_complete & (op_entry == wentry__29__q) & (c_cpar == wparity__q[29]);
-        if (susp__q[29] & ~decided__q[29]) begin
+        hit = (op_entry == wentry__29__q) & (c_cpar == wparity__q[29]);
+        if (susp__q[29] & ~dec_e[29]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (29)) | ((1'b1) << (29)));
-                done_n = (done_n & ~(1 << (29)) | ((1'b1) << (29)));
+                pend_n = (pend_n & ~(1 << (29)) | ((1'b1) << (29)));
             end
-            else if (timer__29__q >= limit_m1) begin
+            if (timer__29__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (29)) | ((1'b1) << (29)));
             end
             if (timer__29__q < limit_m1) begin
@@ -3129,13 +3130,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[30] & (wentry__30__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        hit = c_complete & (op_entry == wentry__30__q) & (c_cpar == wparity__q[30]);
-        if (susp__q[30] & ~decided__q[30]) begin
+        hit = (op_entry == wentry__30__q) & (c_cpar == wparity__q[30]);
+        if (susp__q[30] & ~dec_e[30]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (30)) | ((1'b1) << (30)));
-                done_n = (done_n & ~(1 << (30)) | ((1'b1) << (30)));
+                pend_n = (pend_n & ~(1 << (30)) | ((1'b1) << (30)));
             end
-            else if (timer__30__q >= limit_m1) begin
+            if (timer__30__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (30)) | ((1'b1) << (30)));
             end
             if (timer__30__q < limit_m1) begin
@@ -3157,13 +3157,12 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[31] & (wentry__31__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        hit = c_complete & (op_entry == wentry__31__q) & (c_cpar == wparity__q[31]);
-        if (susp__q[31] & ~decided__q[31]) begin
+        hit = (op_entry == wentry__31__q) & (c_cpar == wparity__q[31]);
+        if (susp__q[31] & ~dec_e[31]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (31)) | ((1'b1) << (31)));
-                done_n = (done_n & ~(1 << (31)) | ((1'b1) << (31)));
+                pend_n = (pend_n & ~(1 << (31)) | ((1'b1) << (31)));
             end
-            else if (timer__31__q >= limit_m1) begin
+            if (timer__31__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (31)) | ((1'b1) << (31)));
             end
             if (timer__31__q < limit_m1) begin
@@ -3178,18 +3177,22 @@ module mbar_w32_m16_c20_t20_l73_f1__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp_go & (op_warp == warp_idx__31)) begin
             new_bit = (new_bit & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        cand = susp__q & decided__q;
+        cand = susp__q & dec_e;
         susp__d = (susp__q & ~grant) | new_bit;
         decided__d = dec_n & ~grant;
         done__d = done_n & ~grant;
         wparity__d = par_n;
         wake_mask_r__d = grant;
-        wake_done_r__d = grant & done__q;
+        wake_done_r__d = grant & done_e;
+        cpl_q__d = c_complete;
+        pend_q__d = pend_n;
         on_q__d = on_n;
         on_new_q__d = susp_go & (op_entry == acc_entry);
         if (reset) begin
             on_q__d = 32'h0;
             on_new_q__d = 1'b0;
+            cpl_q__d = 1'b0;
+            pend_q__d = 32'h0;
             susp__d = 32'h0;
             decided__d = 32'h0;
             done__d = 32'h0;

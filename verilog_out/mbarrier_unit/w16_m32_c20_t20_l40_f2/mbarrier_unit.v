@@ -1122,13 +1122,9 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
         rsp_token_r__d = is_op & op_ok & op_arrive & op_e_parity;
         rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);
         rsp_suspended_r__d = susp_go;
-        err_r__d = 1'b0;
-        err_src_r__d = 32'h0;
+        err_r__d = op_valid & refused_op;
+        err_src_r__d = port;
         err_cause_r__d = 32'h0;
-        if (op_valid & refused_op) begin
-            err_r__d = 1'b1;
-            err_src_r__d = port;
-        end
         if (op_valid) begin
             err_cause_r__d = cause_op;
         end
@@ -1150,7 +1146,10 @@ module mbar_w16_m32_c20_t20_l40_f2__op_port(clock,reset,op_valid,op_warp,op_code
         rsp_done = rsp_done_r__q;
         rsp_suspended = rsp_suspended_r__q;
         err = err_r__q;
-        err_src = err_src_r__q;
+        err_src = 32'h0;
+        if (err_r__q) begin
+            err_src = err_src_r__q;
+        end
         err_cause = err_cause_r__q;
     end
     
@@ -1775,8 +1774,17 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  on_new_q__d;
     wire  on_new_q__q;
     reg  on_new_q__clock;
+    reg  cpl_q__d;
+    wire  cpl_q__q;
+    reg  cpl_q__clock;
+    reg  [15:0] pend_q__d;
+    wire  [15:0] pend_q__q;
+    reg  pend_q__clock;
     
     // Local signals
+    reg  [15:0] dec_e;
+    reg  [15:0] done_e;
+    reg  [15:0] pend_n;
     reg  [15:0] on_n;
     reg  [15:0] dec_n;
     reg  [15:0] done_n;
@@ -1985,6 +1993,16 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(on_new_q__q),
         .clock(on_new_q__clock)
     );
+    mbar_w16_m32_c20_t20_l40_f2__entries__expected__byp_valid_q cpl_q(
+        .d(cpl_q__d),
+        .q(cpl_q__q),
+        .clock(cpl_q__clock)
+    );
+    mbar_w16_m32_c20_t20_l40_f2__waiters__decided pend_q(
+        .d(pend_q__d),
+        .q(pend_q__q),
+        .clock(pend_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1996,6 +2014,8 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         wake_done_r__clock = clock;
         on_q__clock = clock;
         on_new_q__clock = clock;
+        cpl_q__clock = clock;
+        pend_q__clock = clock;
         susp__d = susp__q;
         decided__d = decided__q;
         done__d = done__q;
@@ -2004,10 +2024,21 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         wake_done_r__d = wake_done_r__q;
         on_q__d = on_q__q;
         on_new_q__d = on_new_q__q;
+        cpl_q__d = cpl_q__q;
+        pend_q__d = pend_q__q;
+        if (cpl_q__q) begin
+            dec_e = decided__q | pend_q__q;
+            done_e = done__q | pend_q__q;
+        end
+        else begin
+            dec_e = decided__q;
+            done_e = done__q;
+        end
         warp_susp = susp__q[op_warp];
         on_n = 32'h0;
-        dec_n = decided__q;
-        done_n = done__q;
+        dec_n = dec_e;
+        done_n = done_e;
+        pend_n = 32'h0;
         par_n = wparity__q;
         new_bit = 32'h0;
         wentry__0__clock = clock;
@@ -2017,13 +2048,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[0] & (wentry__0__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
-        if (susp__q[0] & ~decided__q[0]) begin
+        hit = (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
+        if (susp__q[0] & ~dec_e[0]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
-                done_n = (done_n & ~(1 << (0)) | ((1'b1) << (0)));
+                pend_n = (pend_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
-            else if (timer__0__q >= limit_m1) begin
+            if (timer__0__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
             if (timer__0__q < limit_m1) begin
@@ -2045,13 +2075,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[1] & (wentry__1__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
-        if (susp__q[1] & ~decided__q[1]) begin
+        hit = (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
+        if (susp__q[1] & ~dec_e[1]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
-                done_n = (done_n & ~(1 << (1)) | ((1'b1) << (1)));
+                pend_n = (pend_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
-            else if (timer__1__q >= limit_m1) begin
+            if (timer__1__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
             if (timer__1__q < limit_m1) begin
@@ -2073,13 +2102,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[2] & (wentry__2__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
-        if (susp__q[2] & ~decided__q[2]) begin
+        hit = (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
+        if (susp__q[2] & ~dec_e[2]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
-                done_n = (done_n & ~(1 << (2)) | ((1'b1) << (2)));
+                pend_n = (pend_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
-            else if (timer__2__q >= limit_m1) begin
+            if (timer__2__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
             if (timer__2__q < limit_m1) begin
@@ -2101,13 +2129,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[3] & (wentry__3__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
-        if (susp__q[3] & ~decided__q[3]) begin
+        hit = (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
+        if (susp__q[3] & ~dec_e[3]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
-                done_n = (done_n & ~(1 << (3)) | ((1'b1) << (3)));
+                pend_n = (pend_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
-            else if (timer__3__q >= limit_m1) begin
+            if (timer__3__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
             if (timer__3__q < limit_m1) begin
@@ -2129,13 +2156,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[4] & (wentry__4__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
-        if (susp__q[4] & ~decided__q[4]) begin
+        hit = (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
+        if (susp__q[4] & ~dec_e[4]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
-                done_n = (done_n & ~(1 << (4)) | ((1'b1) << (4)));
+                pend_n = (pend_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
-            else if (timer__4__q >= limit_m1) begin
+            if (timer__4__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
             if (timer__4__q < limit_m1) begin
@@ -2157,13 +2183,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[5] & (wentry__5__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
-        if (susp__q[5] & ~decided__q[5]) begin
+        hit = (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
+        if (susp__q[5] & ~dec_e[5]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
-                done_n = (done_n & ~(1 << (5)) | ((1'b1) << (5)));
+                pend_n = (pend_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
-            else if (timer__5__q >= limit_m1) begin
+            if (timer__5__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
             if (timer__5__q < limit_m1) begin
@@ -2185,13 +2210,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[6] & (wentry__6__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
-        if (susp__q[6] & ~decided__q[6]) begin
+        hit = (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
+        if (susp__q[6] & ~dec_e[6]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
-                done_n = (done_n & ~(1 << (6)) | ((1'b1) << (6)));
+                pend_n = (pend_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
-            else if (timer__6__q >= limit_m1) begin
+            if (timer__6__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
             if (timer__6__q < limit_m1) begin
@@ -2213,13 +2237,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[7] & (wentry__7__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
-        if (susp__q[7] & ~decided__q[7]) begin
+        hit = (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
+        if (susp__q[7] & ~dec_e[7]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
-                done_n = (done_n & ~(1 << (7)) | ((1'b1) << (7)));
+                pend_n = (pend_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
-            else if (timer__7__q >= limit_m1) begin
+            if (timer__7__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
             if (timer__7__q < limit_m1) begin
@@ -2241,13 +2264,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[8] & (wentry__8__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        hit = c_complete & (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
-        if (susp__q[8] & ~decided__q[8]) begin
+        hit = (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
+        if (susp__q[8] & ~dec_e[8]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
-                done_n = (done_n & ~(1 << (8)) | ((1'b1) << (8)));
+                pend_n = (pend_n & ~(1 << (8)) | ((1'b1) << (8)));
             end
-            else if (timer__8__q >= limit_m1) begin
+            if (timer__8__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
             end
             if (timer__8__q < limit_m1) begin
@@ -2269,13 +2291,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[9] & (wentry__9__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        hit = c_complete & (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
-        if (susp__q[9] & ~decided__q[9]) begin
+        hit = (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
+        if (susp__q[9] & ~dec_e[9]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
-                done_n = (done_n & ~(1 << (9)) | ((1'b1) << (9)));
+                pend_n = (pend_n & ~(1 << (9)) | ((1'b1) << (9)));
             end
-            else if (timer__9__q >= limit_m1) begin
+            if (timer__9__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
             end
             if (timer__9__q < limit_m1) begin
@@ -2297,13 +2318,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[10] & (wentry__10__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        hit = c_complete & (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
-        if (susp__q[10] & ~decided__q[10]) begin
+        hit = (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
+        if (susp__q[10] & ~dec_e[10]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
-                done_n = (done_n & ~(1 << (10)) | ((1'b1) << (10)));
+                pend_n = (pend_n & ~(1 << (10)) | ((1'b1) << (10)));
             end
-            else if (timer__10__q >= limit_m1) begin
+            if (timer__10__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
             end
             if (timer__10__q < limit_m1) begin
@@ -2325,13 +2345,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[11] & (wentry__11__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        hit = c_complete & (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
-        if (susp__q[11] & ~decided__q[11]) begin
+        hit = (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
+        if (susp__q[11] & ~dec_e[11]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
-                done_n = (done_n & ~(1 << (11)) | ((1'b1) << (11)));
+                pend_n = (pend_n & ~(1 << (11)) | ((1'b1) << (11)));
             end
-            else if (timer__11__q >= limit_m1) begin
+            if (timer__11__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
             end
             if (timer__11__q < limit_m1) begin
@@ -2353,13 +2372,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[12] & (wentry__12__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        hit = c_complete & (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
-        if (susp__q[12] & ~decided__q[12]) begin
+        hit = (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
+        if (susp__q[12] & ~dec_e[12]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
-                done_n = (done_n & ~(1 << (12)) | ((1'b1) << (12)));
+                pend_n = (pend_n & ~(1 << (12)) | ((1'b1) << (12)));
             end
-            else if (timer__12__q >= limit_m1) begin
+            if (timer__12__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
             end
             if (timer__12__q < limit_m1) begin
@@ -2381,13 +2399,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[13] & (wentry__13__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        hit = c_complete & (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
-        if (susp__q[13] & ~decided__q[13]) begin
+        hit = (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
+        if (susp__q[13] & ~dec_e[13]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
-                done_n = (done_n & ~(1 << (13)) | ((1'b1) << (13)));
+                pend_n = (pend_n & ~(1 << (13)) | ((1'b1) << (13)));
             end
-            else if (timer__13__q >= limit_m1) begin
+            if (timer__13__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
             end
             if (timer__13__q < limit_m1) begin
@@ -2409,13 +2426,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[14] & (wentry__14__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        hit = c_complete & (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
-        if (susp__q[14] & ~decided__q[14]) begin
+        hit = (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
+        if (susp__q[14] & ~dec_e[14]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
-                done_n = (done_n & ~(1 << (14)) | ((1'b1) << (14)));
+                pend_n = (pend_n & ~(1 << (14)) | ((1'b1) << (14)));
             end
-            else if (timer__14__q >= limit_m1) begin
+            if (timer__14__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
             end
             if (timer__14__q < limit_m1) begin
@@ -2437,13 +2453,12 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[15] & (wentry__15__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        hit = c_complete & (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
-        if (susp__q[15] & ~decided__q[15]) begin
+        hit = (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
+        if (susp__q[15] & ~dec_e[15]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
-                done_n = (done_n & ~(1 << (15)) | ((1'b1) << (15)));
+                pend_n = (pend_n & ~(1 << (15)) | ((1'b1) << (15)));
             end
-            else if (timer__15__q >= limit_m1) begin
+            if (timer__15__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
             end
             if (timer__15__q < limit_m1) begin
@@ -2458,18 +2473,22 @@ module mbar_w16_m32_c20_t20_l40_f2__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp_go & (op_warp == warp_idx__15)) begin
             new_bit = (new_bit & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        cand = susp__q & decided__q;
+        cand = susp__q & dec_e;
         susp__d = (susp__q & ~grant) | new_bit;
         decided__d = dec_n & ~grant;
         done__d = done_n & ~grant;
         wparity__d = par_n;
         wake_mask_r__d = grant;
-        wake_done_r__d = grant & done__q;
+        wake_done_r__d = grant & done_e;
+        cpl_q__d = c_complete;
+        pend_q__d = pend_n;
         on_q__d = on_n;
         on_new_q__d = susp_go & (op_entry == acc_entry);
         if (reset) begin
             on_q__d = 32'h0;
             on_new_q__d = 1'b0;
+            cpl_q__d = 1'b0;
+            pend_q__d = 32'h0;
             susp__d = 32'h0;
             decided__d = 32'h0;
             done__d = 32'h0;

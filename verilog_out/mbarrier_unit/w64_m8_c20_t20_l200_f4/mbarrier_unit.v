@@ -1122,13 +1122,9 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code
         rsp_token_r__d = is_op & op_ok & op_arrive & op_e_parity;
         rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);
         rsp_suspended_r__d = susp_go;
-        err_r__d = 1'b0;
-        err_src_r__d = 32'h0;
+        err_r__d = op_valid & refused_op;
+        err_src_r__d = port;
         err_cause_r__d = 32'h0;
-        if (op_valid & refused_op) begin
-            err_r__d = 1'b1;
-            err_src_r__d = port;
-        end
         if (op_valid) begin
             err_cause_r__d = cause_op;
         end
@@ -1150,7 +1146,10 @@ module mbar_w64_m8_c20_t20_l200_f4__op_port(clock,reset,op_valid,op_warp,op_code
         rsp_done = rsp_done_r__q;
         rsp_suspended = rsp_suspended_r__q;
         err = err_r__q;
-        err_src = err_src_r__q;
+        err_src = 32'h0;
+        if (err_r__q) begin
+            err_src = err_src_r__q;
+        end
         err_cause = err_cause_r__q;
     end
     
@@ -2130,8 +2129,17 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  on_new_q__d;
     wire  on_new_q__q;
     reg  on_new_q__clock;
+    reg  cpl_q__d;
+    wire  cpl_q__q;
+    reg  cpl_q__clock;
+    reg  [63:0] pend_q__d;
+    wire  [63:0] pend_q__q;
+    reg  pend_q__clock;
     
     // Local signals
+    reg  [63:0] dec_e;
+    reg  [63:0] done_e;
+    reg  [63:0] pend_n;
     reg  [63:0] on_n;
     reg  [63:0] dec_n;
     reg  [63:0] done_n;
@@ -2820,6 +2828,16 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         .q(on_new_q__q),
         .clock(on_new_q__clock)
     );
+    mbar_w64_m8_c20_t20_l200_f4__entries__expected__byp_valid_q cpl_q(
+        .d(cpl_q__d),
+        .q(cpl_q__q),
+        .clock(cpl_q__clock)
+    );
+    mbar_w64_m8_c20_t20_l200_f4__waiters__decided pend_q(
+        .d(pend_q__d),
+        .q(pend_q__q),
+        .clock(pend_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2831,6 +2849,8 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         wake_done_r__clock = clock;
         on_q__clock = clock;
         on_new_q__clock = clock;
+        cpl_q__clock = clock;
+        pend_q__clock = clock;
         susp__d = susp__q;
         decided__d = decided__q;
         done__d = done__q;
@@ -2839,10 +2859,21 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         wake_done_r__d = wake_done_r__q;
         on_q__d = on_q__q;
         on_new_q__d = on_new_q__q;
+        cpl_q__d = cpl_q__q;
+        pend_q__d = pend_q__q;
+        if (cpl_q__q) begin
+            dec_e = decided__q | pend_q__q;
+            done_e = done__q | pend_q__q;
+        end
+        else begin
+            dec_e = decided__q;
+            done_e = done__q;
+        end
         warp_susp = susp__q[op_warp];
         on_n = 32'h0;
-        dec_n = decided__q;
-        done_n = done__q;
+        dec_n = dec_e;
+        done_n = done_e;
+        pend_n = 32'h0;
         par_n = wparity__q;
         new_bit = 32'h0;
         wentry__0__clock = clock;
@@ -2852,13 +2883,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[0] & (wentry__0__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
-        if (susp__q[0] & ~decided__q[0]) begin
+        hit = (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
+        if (susp__q[0] & ~dec_e[0]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
-                done_n = (done_n & ~(1 << (0)) | ((1'b1) << (0)));
+                pend_n = (pend_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
-            else if (timer__0__q >= limit_m1) begin
+            if (timer__0__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
             if (timer__0__q < limit_m1) begin
@@ -2880,13 +2910,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[1] & (wentry__1__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
-        if (susp__q[1] & ~decided__q[1]) begin
+        hit = (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
+        if (susp__q[1] & ~dec_e[1]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
-                done_n = (done_n & ~(1 << (1)) | ((1'b1) << (1)));
+                pend_n = (pend_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
-            else if (timer__1__q >= limit_m1) begin
+            if (timer__1__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
             if (timer__1__q < limit_m1) begin
@@ -2908,13 +2937,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[2] & (wentry__2__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
-        if (susp__q[2] & ~decided__q[2]) begin
+        hit = (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
+        if (susp__q[2] & ~dec_e[2]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
-                done_n = (done_n & ~(1 << (2)) | ((1'b1) << (2)));
+                pend_n = (pend_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
-            else if (timer__2__q >= limit_m1) begin
+            if (timer__2__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
             if (timer__2__q < limit_m1) begin
@@ -2936,13 +2964,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[3] & (wentry__3__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
-        if (susp__q[3] & ~decided__q[3]) begin
+        hit = (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
+        if (susp__q[3] & ~dec_e[3]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
-                done_n = (done_n & ~(1 << (3)) | ((1'b1) << (3)));
+                pend_n = (pend_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
-            else if (timer__3__q >= limit_m1) begin
+            if (timer__3__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
             if (timer__3__q < limit_m1) begin
@@ -2964,13 +2991,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[4] & (wentry__4__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
-        if (susp__q[4] & ~decided__q[4]) begin
+        hit = (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
+        if (susp__q[4] & ~dec_e[4]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
-                done_n = (done_n & ~(1 << (4)) | ((1'b1) << (4)));
+                pend_n = (pend_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
-            else if (timer__4__q >= limit_m1) begin
+            if (timer__4__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
             if (timer__4__q < limit_m1) begin
@@ -2992,13 +3018,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[5] & (wentry__5__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
-        if (susp__q[5] & ~decided__q[5]) begin
+        hit = (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
+        if (susp__q[5] & ~dec_e[5]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
-                done_n = (done_n & ~(1 << (5)) | ((1'b1) << (5)));
+                pend_n = (pend_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
-            else if (timer__5__q >= limit_m1) begin
+            if (timer__5__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
             if (timer__5__q < limit_m1) begin
@@ -3020,13 +3045,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[6] & (wentry__6__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
-        if (susp__q[6] & ~decided__q[6]) begin
+        hit = (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
+        if (susp__q[6] & ~dec_e[6]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
-                done_n = (done_n & ~(1 << (6)) | ((1'b1) << (6)));
+                pend_n = (pend_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
-            else if (timer__6__q >= limit_m1) begin
+            if (timer__6__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
             if (timer__6__q < limit_m1) begin
@@ -3048,13 +3072,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[7] & (wentry__7__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
-        if (susp__q[7] & ~decided__q[7]) begin
+        hit = (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
+        if (susp__q[7] & ~dec_e[7]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
-                done_n = (done_n & ~(1 << (7)) | ((1'b1) << (7)));
+                pend_n = (pend_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
-            else if (timer__7__q >= limit_m1) begin
+            if (timer__7__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
             if (timer__7__q < limit_m1) begin
@@ -3076,13 +3099,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[8] & (wentry__8__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        hit = c_complete & (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
-        if (susp__q[8] & ~decided__q[8]) begin
+        hit = (op_entry == wentry__8__q) & (c_cpar == wparity__q[8]);
+        if (susp__q[8] & ~dec_e[8]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
-                done_n = (done_n & ~(1 << (8)) | ((1'b1) << (8)));
+                pend_n = (pend_n & ~(1 << (8)) | ((1'b1) << (8)));
             end
-            else if (timer__8__q >= limit_m1) begin
+            if (timer__8__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (8)) | ((1'b1) << (8)));
             end
             if (timer__8__q < limit_m1) begin
@@ -3104,13 +3126,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[9] & (wentry__9__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        hit = c_complete & (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
-        if (susp__q[9] & ~decided__q[9]) begin
+        hit = (op_entry == wentry__9__q) & (c_cpar == wparity__q[9]);
+        if (susp__q[9] & ~dec_e[9]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
-                done_n = (done_n & ~(1 << (9)) | ((1'b1) << (9)));
+                pend_n = (pend_n & ~(1 << (9)) | ((1'b1) << (9)));
             end
-            else if (timer__9__q >= limit_m1) begin
+            if (timer__9__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (9)) | ((1'b1) << (9)));
             end
             if (timer__9__q < limit_m1) begin
@@ -3132,13 +3153,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[10] & (wentry__10__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        hit = c_complete & (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
-        if (susp__q[10] & ~decided__q[10]) begin
+        hit = (op_entry == wentry__10__q) & (c_cpar == wparity__q[10]);
+        if (susp__q[10] & ~dec_e[10]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
-                done_n = (done_n & ~(1 << (10)) | ((1'b1) << (10)));
+                pend_n = (pend_n & ~(1 << (10)) | ((1'b1) << (10)));
             end
-            else if (timer__10__q >= limit_m1) begin
+            if (timer__10__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (10)) | ((1'b1) << (10)));
             end
             if (timer__10__q < limit_m1) begin
@@ -3160,13 +3180,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[11] & (wentry__11__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        hit = c_complete & (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
-        if (susp__q[11] & ~decided__q[11]) begin
+        hit = (op_entry == wentry__11__q) & (c_cpar == wparity__q[11]);
+        if (susp__q[11] & ~dec_e[11]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
-                done_n = (done_n & ~(1 << (11)) | ((1'b1) << (11)));
+                pend_n = (pend_n & ~(1 << (11)) | ((1'b1) << (11)));
             end
-            else if (timer__11__q >= limit_m1) begin
+            if (timer__11__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (11)) | ((1'b1) << (11)));
             end
             if (timer__11__q < limit_m1) begin
@@ -3188,13 +3207,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[12] & (wentry__12__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        hit = c_complete & (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
-        if (susp__q[12] & ~decided__q[12]) begin
+        hit = (op_entry == wentry__12__q) & (c_cpar == wparity__q[12]);
+        if (susp__q[12] & ~dec_e[12]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
-                done_n = (done_n & ~(1 << (12)) | ((1'b1) << (12)));
+                pend_n = (pend_n & ~(1 << (12)) | ((1'b1) << (12)));
             end
-            else if (timer__12__q >= limit_m1) begin
+            if (timer__12__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (12)) | ((1'b1) << (12)));
             end
             if (timer__12__q < limit_m1) begin
@@ -3216,13 +3234,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[13] & (wentry__13__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        hit = c_complete & (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
-        if (susp__q[13] & ~decided__q[13]) begin
+        hit = (op_entry == wentry__13__q) & (c_cpar == wparity__q[13]);
+        if (susp__q[13] & ~dec_e[13]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
-                done_n = (done_n & ~(1 << (13)) | ((1'b1) << (13)));
+                pend_n = (pend_n & ~(1 << (13)) | ((1'b1) << (13)));
             end
-            else if (timer__13__q >= limit_m1) begin
+            if (timer__13__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (13)) | ((1'b1) << (13)));
             end
             if (timer__13__q < limit_m1) begin
@@ -3244,13 +3261,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[14] & (wentry__14__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        hit = c_complete & (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
-        if (susp__q[14] & ~decided__q[14]) begin
+        hit = (op_entry == wentry__14__q) & (c_cpar == wparity__q[14]);
+        if (susp__q[14] & ~dec_e[14]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
-                done_n = (done_n & ~(1 << (14)) | ((1'b1) << (14)));
+                pend_n = (pend_n & ~(1 << (14)) | ((1'b1) << (14)));
             end
-            else if (timer__14__q >= limit_m1) begin
+            if (timer__14__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (14)) | ((1'b1) << (14)));
             end
             if (timer__14__q < limit_m1) begin
@@ -3272,13 +3288,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[15] & (wentry__15__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        hit = c_complete & (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
-        if (susp__q[15] & ~decided__q[15]) begin
+        hit = (op_entry == wentry__15__q) & (c_cpar == wparity__q[15]);
+        if (susp__q[15] & ~dec_e[15]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
-                done_n = (done_n & ~(1 << (15)) | ((1'b1) << (15)));
+                pend_n = (pend_n & ~(1 << (15)) | ((1'b1) << (15)));
             end
-            else if (timer__15__q >= limit_m1) begin
+            if (timer__15__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (15)) | ((1'b1) << (15)));
             end
             if (timer__15__q < limit_m1) begin
@@ -3300,13 +3315,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[16] & (wentry__16__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        hit = c_complete & (op_entry == wentry__16__q) & (c_cpar == wparity__q[16]);
-        if (susp__q[16] & ~decided__q[16]) begin
+        hit = (op_entry == wentry__16__q) & (c_cpar == wparity__q[16]);
+        if (susp__q[16] & ~dec_e[16]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (16)) | ((1'b1) << (16)));
-                done_n = (done_n & ~(1 << (16)) | ((1'b1) << (16)));
+                pend_n = (pend_n & ~(1 << (16)) | ((1'b1) << (16)));
             end
-            else if (timer__16__q >= limit_m1) begin
+            if (timer__16__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (16)) | ((1'b1) << (16)));
             end
             if (timer__16__q < limit_m1) begin
@@ -3328,13 +3342,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[17] & (wentry__17__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        hit = c_complete & (op_entry == wentry__17__q) & (c_cpar == wparity__q[17]);
-        if (susp__q[17] & ~decided__q[17]) begin
+        hit = (op_entry == wentry__17__q) & (c_cpar == wparity__q[17]);
+        if (susp__q[17] & ~dec_e[17]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (17)) | ((1'b1) << (17)));
-                done_n = (done_n & ~(1 << (17)) | ((1'b1) << (17)));
+                pend_n = (pend_n & ~(1 << (17)) | ((1'b1) << (17)));
             end
-            else if (timer__17__q >= limit_m1) begin
+            if (timer__17__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (17)) | ((1'b1) << (17)));
             end
             if (timer__17__q < limit_m1) begin
@@ -3356,13 +3369,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[18] & (wentry__18__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        hit = c_complete & (op_entry == wentry__18__q) & (c_cpar == wparity__q[18]);
-        if (susp__q[18] & ~decided__q[18]) begin
+        hit = (op_entry == wentry__18__q) & (c_cpar == wparity__q[18]);
+        if (susp__q[18] & ~dec_e[18]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (18)) | ((1'b1) << (18)));
-                done_n = (done_n & ~(1 << (18)) | ((1'b1) << (18)));
+                pend_n = (pend_n & ~(1 << (18)) | ((1'b1) << (18)));
             end
-            else if (timer__18__q >= limit_m1) begin
+            if (timer__18__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (18)) | ((1'b1) << (18)));
             end
             if (timer__18__q < limit_m1) begin
@@ -3384,13 +3396,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[19] & (wentry__19__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        hit = c_complete & (op_entry == wentry__19__q) & (c_cpar == wparity__q[19]);
-        if (susp__q[19] & ~decided__q[19]) begin
+        hit = (op_entry == wentry__19__q) & (c_cpar == wparity__q[19]);
+        if (susp__q[19] & ~dec_e[19]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (19)) | ((1'b1) << (19)));
-                done_n = (done_n & ~(1 << (19)) | ((1'b1) << (19)));
+                pend_n = (pend_n & ~(1 << (19)) | ((1'b1) << (19)));
             end
-            else if (timer__19__q >= limit_m1) begin
+            if (timer__19__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (19)) | ((1'b1) << (19)));
             end
             if (timer__19__q < limit_m1) begin
@@ -3412,13 +3423,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[20] & (wentry__20__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        hit = c_complete & (op_entry == wentry__20__q) & (c_cpar == wparity__q[20]);
-        if (susp__q[20] & ~decided__q[20]) begin
+        hit = (op_entry == wentry__20__q) & (c_cpar == wparity__q[20]);
+        if (susp__q[20] & ~dec_e[20]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (20)) | ((1'b1) << (20)));
-                done_n = (done_n & ~(1 << (20)) | ((1'b1) << (20)));
+                pend_n = (pend_n & ~(1 << (20)) | ((1'b1) << (20)));
             end
-            else if (timer__20__q >= limit_m1) begin
+            if (timer__20__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (20)) | ((1'b1) << (20)));
             end
             if (timer__20__q < limit_m1) begin
@@ -3440,13 +3450,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[21] & (wentry__21__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        hit = c_complete & (op_entry == wentry__21__q) & (c_cpar == wparity__q[21]);
-        if (susp__q[21] & ~decided__q[21]) begin
+        hit = (op_entry == wentry__21__q) & (c_cpar == wparity__q[21]);
+        if (susp__q[21] & ~dec_e[21]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (21)) | ((1'b1) << (21)));
-                done_n = (done_n & ~(1 << (21)) | ((1'b1) << (21)));
+                pend_n = (pend_n & ~(1 << (21)) | ((1'b1) << (21)));
             end
-            else if (timer__21__q >= limit_m1) begin
+            if (timer__21__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (21)) | ((1'b1) << (21)));
             end
             if (timer__21__q < limit_m1) begin
@@ -3468,13 +3477,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[22] & (wentry__22__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        hit = c_complete & (op_entry == wentry__22__q) & (c_cpar == wparity__q[22]);
-        if (susp__q[22] & ~decided__q[22]) begin
+        hit = (op_entry == wentry__22__q) & (c_cpar == wparity__q[22]);
+        if (susp__q[22] & ~dec_e[22]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (22)) | ((1'b1) << (22)));
-                done_n = (done_n & ~(1 << (22)) | ((1'b1) << (22)));
+                pend_n = (pend_n & ~(1 << (22)) | ((1'b1) << (22)));
             end
-            else if (timer__22__q >= limit_m1) begin
+            if (timer__22__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (22)) | ((1'b1) << (22)));
             end
             if (timer__22__q < limit_m1) begin
@@ -3496,13 +3504,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[23] & (wentry__23__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        hit = c_complete & (op_entry == wentry__23__q) & (c_cpar == wparity__q[23]);
-        if (susp__q[23] & ~decided__q[23]) begin
+        hit = (op_entry == wentry__23__q) & (c_cpar == wparity__q[23]);
+        if (susp__q[23] & ~dec_e[23]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (23)) | ((1'b1) << (23)));
-                done_n = (done_n & ~(1 << (23)) | ((1'b1) << (23)));
+                pend_n = (pend_n & ~(1 << (23)) | ((1'b1) << (23)));
             end
-            else if (timer__23__q >= limit_m1) begin
+            if (timer__23__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (23)) | ((1'b1) << (23)));
             end
             if (timer__23__q < limit_m1) begin
@@ -3524,13 +3531,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[24] & (wentry__24__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        hit = c_complete & (op_entry == wentry__24__q) & (c_cpar == wparity__q[24]);
-        if (susp__q[24] & ~decided__q[24]) begin
+        hit = (op_entry == wentry__24__q) & (c_cpar == wparity__q[24]);
+        if (susp__q[24] & ~dec_e[24]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (24)) | ((1'b1) << (24)));
-                done_n = (done_n & ~(1 << (24)) | ((1'b1) << (24)));
+                pend_n = (pend_n & ~(1 << (24)) | ((1'b1) << (24)));
             end
-            else if (timer__24__q >= limit_m1) begin
+            if (timer__24__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (24)) | ((1'b1) << (24)));
             end
             if (timer__24__q < limit_m1) begin
@@ -3552,13 +3558,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[25] & (wentry__25__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        hit = c_complete & (op_entry == wentry__25__q) & (c_cpar == wparity__q[25]);
-        if (susp__q[25] & ~decided__q[25]) begin
+        hit = (op_entry == wentry__25__q) & (c_cpar == wparity__q[25]);
+        if (susp__q[25] & ~dec_e[25]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (25)) | ((1'b1) << (25)));
-                done_n = (done_n & ~(1 << (25)) | ((1'b1) << (25)));
+                pend_n = (pend_n & ~(1 << (25)) | ((1'b1) << (25)));
             end
-            else if (timer__25__q >= limit_m1) begin
+            if (timer__25__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (25)) | ((1'b1) << (25)));
             end
             if (timer__25__q < limit_m1) begin
@@ -3580,13 +3585,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[26] & (wentry__26__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        hit = c_complete & (op_entry == wentry__26__q) & (c_cpar == wparity__q[26]);
-        if (susp__q[26] & ~decided__q[26]) begin
+        hit = (op_entry == wentry__26__q) & (c_cpar == wparity__q[26]);
+        if (susp__q[26] & ~dec_e[26]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (26)) | ((1'b1) << (26)));
-                done_n = (done_n & ~(1 << (26)) | ((1'b1) << (26)));
+                pend_n = (pend_n & ~(1 << (26)) | ((1'b1) << (26)));
             end
-            else if (timer__26__q >= limit_m1) begin
+            if (timer__26__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (26)) | ((1'b1) << (26)));
             end
             if (timer__26__q < limit_m1) begin
@@ -3608,13 +3612,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[27] & (wentry__27__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        hit = c_complete & (op_entry == wentry__27__q) & (c_cpar == wparity__q[27]);
-        if (susp__q[27] & ~decided__q[27]) begin
+        hit = (op_entry == wentry__27__q) & (c_cpar == wparity__q[27]);
+        if (susp__q[27] & ~dec_e[27]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (27)) | ((1'b1) << (27)));
-                done_n = (done_n & ~(1 << (27)) | ((1'b1) << (27)));
+                pend_n = (pend_n & ~(1 << (27)) | ((1'b1) << (27)));
             end
-            else if (timer__27__q >= limit_m1) begin
+            if (timer__27__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (27)) | ((1'b1) << (27)));
             end
             if (timer__27__q < limit_m1) begin
@@ -3636,13 +3639,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[28] & (wentry__28__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        hit = c_complete & (op_entry == wentry__28__q) & (c_cpar == wparity__q[28]);
-        if (susp__q[28] & ~decided__q[28]) begin
+        hit = (op_entry == wentry__28__q) & (c_cpar == wparity__q[28]);
+        if (susp__q[28] & ~dec_e[28]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (28)) | ((1'b1) << (28)));
-                done_n = (done_n & ~(1 << (28)) | ((1'b1) << (28)));
+                pend_n = (pend_n & ~(1 << (28)) | ((1'b1) << (28)));
             end
-            else if (timer__28__q >= limit_m1) begin
+            if (timer__28__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (28)) | ((1'b1) << (28)));
             end
             if (timer__28__q < limit_m1) begin
@@ -3664,13 +3666,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[29] & (wentry__29__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        hit = c_complete & (op_entry == wentry__29__q) & (c_cpar == wparity__q[29]);
-        if (susp__q[29] & ~decided__q[29]) begin
+        hit = (op_entry == wentry__29__q) & (c_cpar == wparity__q[29]);
+        if (susp__q[29] & ~dec_e[29]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (29)) | ((1'b1) << (29)));
-                done_n = (done_n & ~(1 << (29)) | ((1'b1) << (29)));
+                pend_n = (pend_n & ~(1 << (29)) | ((1'b1) << (29)));
             end
-            else if (timer__29__q >= limit_m1) begin
+            if (timer__29__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (29)) | ((1'b1) << (29)));
             end
             if (timer__29__q < limit_m1) begin
@@ -3692,13 +3693,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[30] & (wentry__30__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        hit = c_complete & (op_entry == wentry__30__q) & (c_cpar == wparity__q[30]);
-        if (susp__q[30] & ~decided__q[30]) begin
+        hit = (op_entry == wentry__30__q) & (c_cpar == wparity__q[30]);
+        if (susp__q[30] & ~dec_e[30]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (30)) | ((1'b1) << (30)));
-                done_n = (done_n & ~(1 << (30)) | ((1'b1) << (30)));
+                pend_n = (pend_n & ~(1 << (30)) | ((1'b1) << (30)));
             end
-            else if (timer__30__q >= limit_m1) begin
+            if (timer__30__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (30)) | ((1'b1) << (30)));
             end
             if (timer__30__q < limit_m1) begin
@@ -3720,13 +3720,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[31] & (wentry__31__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        hit = c_complete & (op_entry == wentry__31__q) & (c_cpar == wparity__q[31]);
-        if (susp__q[31] & ~decided__q[31]) begin
+        hit = (op_entry == wentry__31__q) & (c_cpar == wparity__q[31]);
+        if (susp__q[31] & ~dec_e[31]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (31)) | ((1'b1) << (31)));
-                done_n = (done_n & ~(1 << (31)) | ((1'b1) << (31)));
+                pend_n = (pend_n & ~(1 << (31)) | ((1'b1) << (31)));
             end
-            else if (timer__31__q >= limit_m1) begin
+            if (timer__31__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (31)) | ((1'b1) << (31)));
             end
             if (timer__31__q < limit_m1) begin
@@ -3748,13 +3747,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[32] & (wentry__32__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (32)) | ((1'b1) << (32)));
         end
-        hit = c_complete & (op_entry == wentry__32__q) & (c_cpar == wparity__q[32]);
-        if (susp__q[32] & ~decided__q[32]) begin
+        hit = (op_entry == wentry__32__q) & (c_cpar == wparity__q[32]);
+        if (susp__q[32] & ~dec_e[32]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (32)) | ((1'b1) << (32)));
-                done_n = (done_n & ~(1 << (32)) | ((1'b1) << (32)));
+                pend_n = (pend_n & ~(1 << (32)) | ((1'b1) << (32)));
             end
-            else if (timer__32__q >= limit_m1) begin
+            if (timer__32__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (32)) | ((1'b1) << (32)));
             end
             if (timer__32__q < limit_m1) begin
@@ -3776,13 +3774,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[33] & (wentry__33__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (33)) | ((1'b1) << (33)));
         end
-        hit = c_complete & (op_entry == wentry__33__q) & (c_cpar == wparity__q[33]);
-        if (susp__q[33] & ~decided__q[33]) begin
+        hit = (op_entry == wentry__33__q) & (c_cpar == wparity__q[33]);
+        if (susp__q[33] & ~dec_e[33]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (33)) | ((1'b1) << (33)));
-                done_n = (done_n & ~(1 << (33)) | ((1'b1) << (33)));
+                pend_n = (pend_n & ~(1 << (33)) | ((1'b1) << (33)));
             end
-            else if (timer__33__q >= limit_m1) begin
+            if (timer__33__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (33)) | ((1'b1) << (33)));
             end
             if (timer__33__q < limit_m1) begin
@@ -3804,13 +3801,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[34] & (wentry__34__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (34)) | ((1'b1) << (34)));
         end
-        hit = c_complete & (op_entry == wentry__34__q) & (c_cpar == wparity__q[34]);
-        if (susp__q[34] & ~decided__q[34]) begin
+        hit = (op_entry == wentry__34__q) & (c_cpar == wparity__q[34]);
+        if (susp__q[34] & ~dec_e[34]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (34)) | ((1'b1) << (34)));
-                done_n = (done_n & ~(1 << (34)) | ((1'b1) << (34)));
+                pend_n = (pend_n & ~(1 << (34)) | ((1'b1) << (34)));
             end
-            else if (timer__34__q >= limit_m1) begin
+            if (timer__34__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (34)) | ((1'b1) << (34)));
             end
             if (timer__34__q < limit_m1) begin
@@ -3832,13 +3828,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[35] & (wentry__35__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (35)) | ((1'b1) << (35)));
         end
-        hit = c_complete & (op_entry == wentry__35__q) & (c_cpar == wparity__q[35]);
-        if (susp__q[35] & ~decided__q[35]) begin
+        hit = (op_entry == wentry__35__q) & (c_cpar == wparity__q[35]);
+        if (susp__q[35] & ~dec_e[35]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (35)) | ((1'b1) << (35)));
-                done_n = (done_n & ~(1 << (35)) | ((1'b1) << (35)));
+                pend_n = (pend_n & ~(1 << (35)) | ((1'b1) << (35)));
             end
-            else if (timer__35__q >= limit_m1) begin
+            if (timer__35__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (35)) | ((1'b1) << (35)));
             end
             if (timer__35__q < limit_m1) begin
@@ -3860,13 +3855,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[36] & (wentry__36__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (36)) | ((1'b1) << (36)));
         end
-        hit = c_complete & (op_entry == wentry__36__q) & (c_cpar == wparity__q[36]);
-        if (susp__q[36] & ~decided__q[36]) begin
+        hit = (op_entry == wentry__36__q) & (c_cpar == wparity__q[36]);
+        if (susp__q[36] & ~dec_e[36]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (36)) | ((1'b1) << (36)));
-                done_n = (done_n & ~(1 << (36)) | ((1'b1) << (36)));
+                pend_n = (pend_n & ~(1 << (36)) | ((1'b1) << (36)));
             end
-            else if (timer__36__q >= limit_m1) begin
+            if (timer__36__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (36)) | ((1'b1) << (36)));
             end
             if (timer__36__q < limit_m1) begin
@@ -3888,13 +3882,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[37] & (wentry__37__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (37)) | ((1'b1) << (37)));
         end
-        hit = c_complete & (op_entry == wentry__37__q) & (c_cpar == wparity__q[37]);
-        if (susp__q[37] & ~decided__q[37]) begin
+        hit = (op_entry == wentry__37__q) & (c_cpar == wparity__q[37]);
+        if (susp__q[37] & ~dec_e[37]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (37)) | ((1'b1) << (37)));
-                done_n = (done_n & ~(1 << (37)) | ((1'b1) << (37)));
+                pend_n = (pend_n & ~(1 << (37)) | ((1'b1) << (37)));
             end
-            else if (timer__37__q >= limit_m1) begin
+            if (timer__37__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (37)) | ((1'b1) << (37)));
             end
             if (timer__37__q < limit_m1) begin
@@ -3916,13 +3909,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[38] & (wentry__38__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (38)) | ((1'b1) << (38)));
         end
-        hit = c_complete & (op_entry == wentry__38__q) & (c_cpar == wparity__q[38]);
-        if (susp__q[38] & ~decided__q[38]) begin
+        hit = (op_entry == wentry__38__q) & (c_cpar == wparity__q[38]);
+        if (susp__q[38] & ~dec_e[38]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (38)) | ((1'b1) << (38)));
-                done_n = (done_n & ~(1 << (38)) | ((1'b1) << (38)));
+                pend_n = (pend_n & ~(1 << (38)) | ((1'b1) << (38)));
             end
-            else if (timer__38__q >= limit_m1) begin
+            if (timer__38__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (38)) | ((1'b1) << (38)));
             end
             if (timer__38__q < limit_m1) begin
@@ -3944,13 +3936,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[39] & (wentry__39__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (39)) | ((1'b1) << (39)));
         end
-        hit = c_complete & (op_entry == wentry__39__q) & (c_cpar == wparity__q[39]);
-        if (susp__q[39] & ~decided__q[39]) begin
+        hit = (op_entry == wentry__39__q) & (c_cpar == wparity__q[39]);
+        if (susp__q[39] & ~dec_e[39]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (39)) | ((1'b1) << (39)));
-                done_n = (done_n & ~(1 << (39)) | ((1'b1) << (39)));
+                pend_n = (pend_n & ~(1 << (39)) | ((1'b1) << (39)));
             end
-            else if (timer__39__q >= limit_m1) begin
+            if (timer__39__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (39)) | ((1'b1) << (39)));
             end
             if (timer__39__q < limit_m1) begin
@@ -3972,13 +3963,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[40] & (wentry__40__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (40)) | ((1'b1) << (40)));
         end
-        hit = c_complete & (op_entry == wentry__40__q) & (c_cpar == wparity__q[40]);
-        if (susp__q[40] & ~decided__q[40]) begin
+        hit = (op_entry == wentry__40__q) & (c_cpar == wparity__q[40]);
+        if (susp__q[40] & ~dec_e[40]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (40)) | ((1'b1) << (40)));
-                done_n = (done_n & ~(1 << (40)) | ((1'b1) << (40)));
+                pend_n = (pend_n & ~(1 << (40)) | ((1'b1) << (40)));
             end
-            else if (timer__40__q >= limit_m1) begin
+            if (timer__40__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (40)) | ((1'b1) << (40)));
             end
             if (timer__40__q < limit_m1) begin
@@ -4000,13 +3990,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[41] & (wentry__41__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (41)) | ((1'b1) << (41)));
         end
-        hit = c_complete & (op_entry == wentry__41__q) & (c_cpar == wparity__q[41]);
-        if (susp__q[41] & ~decided__q[41]) begin
+        hit = (op_entry == wentry__41__q) & (c_cpar == wparity__q[41]);
+        if (susp__q[41] & ~dec_e[41]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (41)) | ((1'b1) << (41)));
-                done_n = (done_n & ~(1 << (41)) | ((1'b1) << (41)));
+                pend_n = (pend_n & ~(1 << (41)) | ((1'b1) << (41)));
             end
-            else if (timer__41__q >= limit_m1) begin
+            if (timer__41__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (41)) | ((1'b1) << (41)));
             end
             if (timer__41__q < limit_m1) begin
@@ -4028,13 +4017,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[42] & (wentry__42__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (42)) | ((1'b1) << (42)));
         end
-        hit = c_complete & (op_entry == wentry__42__q) & (c_cpar == wparity__q[42]);
-        if (susp__q[42] & ~decided__q[42]) begin
+        hit = (op_entry == wentry__42__q) & (c_cpar == wparity__q[42]);
+        if (susp__q[42] & ~dec_e[42]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (42)) | ((1'b1) << (42)));
-                done_n = (done_n & ~(1 << (42)) | ((1'b1) << (42)));
+                pend_n = (pend_n & ~(1 << (42)) | ((1'b1) << (42)));
             end
-            else if (timer__42__q >= limit_m1) begin
+            if (timer__42__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (42)) | ((1'b1) << (42)));
             end
             if (timer__42__q < limit_m1) begin
@@ -4056,13 +4044,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[43] & (wentry__43__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (43)) | ((1'b1) << (43)));
         end
-        hit = c_complete & (op_entry == wentry__43__q) & (c_cpar == wparity__q[43]);
-        if (susp__q[43] & ~decided__q[43]) begin
+        hit = (op_entry == wentry__43__q) & (c_cpar == wparity__q[43]);
+        if (susp__q[43] & ~dec_e[43]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (43)) | ((1'b1) << (43)));
-                done_n = (done_n & ~(1 << (43)) | ((1'b1) << (43)));
+                pend_n = (pend_n & ~(1 << (43)) | ((1'b1) << (43)));
             end
-            else if (timer__43__q >= limit_m1) begin
+            if (timer__43__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (43)) | ((1'b1) << (43)));
             end
             if (timer__43__q < limit_m1) begin
@@ -4084,13 +4071,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[44] & (wentry__44__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (44)) | ((1'b1) << (44)));
         end
-        hit = c_complete & (op_entry == wentry__44__q) & (c_cpar == wparity__q[44]);
-        if (susp__q[44] & ~decided__q[44]) begin
+        hit = (op_entry == wentry__44__q) & (c_cpar == wparity__q[44]);
+        if (susp__q[44] & ~dec_e[44]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (44)) | ((1'b1) << (44)));
-                done_n = (done_n & ~(1 << (44)) | ((1'b1) << (44)));
+                pend_n = (pend_n & ~(1 << (44)) | ((1'b1) << (44)));
             end
-            else if (timer__44__q >= limit_m1) begin
+            if (timer__44__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (44)) | ((1'b1) << (44)));
             end
             if (timer__44__q < limit_m1) begin
@@ -4112,13 +4098,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[45] & (wentry__45__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (45)) | ((1'b1) << (45)));
         end
-        hit = c_complete & (op_entry == wentry__45__q) & (c_cpar == wparity__q[45]);
-        if (susp__q[45] & ~decided__q[45]) begin
+        hit = (op_entry == wentry__45__q) & (c_cpar == wparity__q[45]);
+        if (susp__q[45] & ~dec_e[45]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (45)) | ((1'b1) << (45)));
-                done_n = (done_n & ~(1 << (45)) | ((1'b1) << (45)));
+                pend_n = (pend_n & ~(1 << (45)) | ((1'b1) << (45)));
             end
-            else if (timer__45__q >= limit_m1) begin
+            if (timer__45__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (45)) | ((1'b1) << (45)));
             end
             if (timer__45__q < limit_m1) begin
@@ -4140,13 +4125,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[46] & (wentry__46__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (46)) | ((1'b1) << (46)));
         end
-        hit = c_complete & (op_entry == wentry__46__q) & (c_cpar == wparity__q[46]);
-        if (susp__q[46] & ~decided__q[46]) begin
+        hit = (op_entry == wentry__46__q) & (c_cpar == wparity__q[46]);
+        if (susp__q[46] & ~dec_e[46]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (46)) | ((1'b1) << (46)));
-                done_n = (done_n & ~(1 << (46)) | ((1'b1) << (46)));
+                pend_n = (pend_n & ~(1 << (46)) | ((1'b1) << (46)));
             end
-            else if (timer__46__q >= limit_m1) begin
+            if (timer__46__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (46)) | ((1'b1) << (46)));
             end
             if (timer__46__q < limit_m1) begin
@@ -4168,13 +4152,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[47] & (wentry__47__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (47)) | ((1'b1) << (47)));
         end
-        hit = c_complete & (op_entry == wentry__47__q) & (c_cpar == wparity__q[47]);
-        if (susp__q[47] & ~decided__q[47]) begin
+        hit = (op_entry == wentry__47__q) & (c_cpar == wparity__q[47]);
+        if (susp__q[47] & ~dec_e[47]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (47)) | ((1'b1) << (47)));
-                done_n = (done_n & ~(1 << (47)) | ((1'b1) << (47)));
+                pend_n = (pend_n & ~(1 << (47)) | ((1'b1) << (47)));
             end
-            else if (timer__47__q >= limit_m1) begin
+            if (timer__47__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (47)) | ((1'b1) << (47)));
             end
             if (timer__47__q < limit_m1) begin
@@ -4196,13 +4179,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[48] & (wentry__48__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (48)) | ((1'b1) << (48)));
         end
-        hit = c_complete & (op_entry == wentry__48__q) & (c_cpar == wparity__q[48]);
-        if (susp__q[48] & ~decided__q[48]) begin
+        hit = (op_entry == wentry__48__q) & (c_cpar == wparity__q[48]);
+        if (susp__q[48] & ~dec_e[48]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (48)) | ((1'b1) << (48)));
-                done_n = (done_n & ~(1 << (48)) | ((1'b1) << (48)));
+                pend_n = (pend_n & ~(1 << (48)) | ((1'b1) << (48)));
             end
-            else if (timer__48__q >= limit_m1) begin
+            if (timer__48__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (48)) | ((1'b1) << (48)));
             end
             if (timer__48__q < limit_m1) begin
@@ -4224,13 +4206,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[49] & (wentry__49__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (49)) | ((1'b1) << (49)));
         end
-        hit = c_complete & (op_entry == wentry__49__q) & (c_cpar == wparity__q[49]);
-        if (susp__q[49] & ~decided__q[49]) begin
+        hit = (op_entry == wentry__49__q) & (c_cpar == wparity__q[49]);
+        if (susp__q[49] & ~dec_e[49]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (49)) | ((1'b1) << (49)));
-                done_n = (done_n & ~(1 << (49)) | ((1'b1) << (49)));
+                pend_n = (pend_n & ~(1 << (49)) | ((1'b1) << (49)));
             end
-            else if (timer__49__q >= limit_m1) begin
+            if (timer__49__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (49)) | ((1'b1) << (49)));
             end
             if (timer__49__q < limit_m1) begin
@@ -4252,13 +4233,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[50] & (wentry__50__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (50)) | ((1'b1) << (50)));
         end
-        hit = c_complete & (op_entry == wentry__50__q) & (c_cpar == wparity__q[50]);
-        if (susp__q[50] & ~decided__q[50]) begin
+        hit = (op_entry == wentry__50__q) & (c_cpar == wparity__q[50]);
+        if (susp__q[50] & ~dec_e[50]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (50)) | ((1'b1) << (50)));
-                done_n = (done_n & ~(1 << (50)) | ((1'b1) << (50)));
+                pend_n = (pend_n & ~(1 << (50)) | ((1'b1) << (50)));
             end
-            else if (timer__50__q >= limit_m1) begin
+            if (timer__50__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (50)) | ((1'b1) << (50)));
             end
             if (timer__50__q < limit_m1) begin
@@ -4280,13 +4260,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[51] & (wentry__51__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (51)) | ((1'b1) << (51)));
         end
-        hit = c_complete & (op_entry == wentry__51__q) & (c_cpar == wparity__q[51]);
-        if (susp__q[51] & ~decided__q[51]) begin
+        hit = (op_entry == wentry__51__q) & (c_cpar == wparity__q[51]);
+        if (susp__q[51] & ~dec_e[51]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (51)) | ((1'b1) << (51)));
-                done_n = (done_n & ~(1 << (51)) | ((1'b1) << (51)));
+                pend_n = (pend_n & ~(1 << (51)) | ((1'b1) << (51)));
             end
-            else if (timer__51__q >= limit_m1) begin
+            if (timer__51__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (51)) | ((1'b1) << (51)));
             end
             if (timer__51__q < limit_m1) begin
@@ -4308,13 +4287,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[52] & (wentry__52__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (52)) | ((1'b1) << (52)));
         end
-        hit = c_complete & (op_entry == wentry__52__q) & (c_cpar == wparity__q[52]);
-        if (susp__q[52] & ~decided__q[52]) begin
+        hit = (op_entry == wentry__52__q) & (c_cpar == wparity__q[52]);
+        if (susp__q[52] & ~dec_e[52]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (52)) | ((1'b1) << (52)));
-                done_n = (done_n & ~(1 << (52)) | ((1'b1) << (52)));
+                pend_n = (pend_n & ~(1 << (52)) | ((1'b1) << (52)));
             end
-            else if (timer__52__q >= limit_m1) begin
+            if (timer__52__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (52)) | ((1'b1) << (52)));
             end
             if (timer__52__q < limit_m1) begin
@@ -4336,13 +4314,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[53] & (wentry__53__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (53)) | ((1'b1) << (53)));
         end
-        hit = c_complete & (op_entry == wentry__53__q) & (c_cpar == wparity__q[53]);
-        if (susp__q[53] & ~decided__q[53]) begin
+        hit = (op_entry == wentry__53__q) & (c_cpar == wparity__q[53]);
+        if (susp__q[53] & ~dec_e[53]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (53)) | ((1'b1) << (53)));
-                done_n = (done_n & ~(1 << (53)) | ((1'b1) << (53)));
+                pend_n = (pend_n & ~(1 << (53)) | ((1'b1) << (53)));
             end
-            else if (timer__53__q >= limit_m1) begin
+            if (timer__53__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (53)) | ((1'b1) << (53)));
             end
             if (timer__53__q < limit_m1) begin
@@ -4364,13 +4341,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[54] & (wentry__54__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (54)) | ((1'b1) << (54)));
         end
-        hit = c_complete & (op_entry == wentry__54__q) & (c_cpar == wparity__q[54]);
-        if (susp__q[54] & ~decided__q[54]) begin
+        hit = (op_entry == wentry__54__q) & (c_cpar == wparity__q[54]);
+        if (susp__q[54] & ~dec_e[54]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (54)) | ((1'b1) << (54)));
-                done_n = (done_n & ~(1 << (54)) | ((1'b1) << (54)));
+                pend_n = (pend_n & ~(1 << (54)) | ((1'b1) << (54)));
             end
-            else if (timer__54__q >= limit_m1) begin
+            if (timer__54__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (54)) | ((1'b1) << (54)));
             end
             if (timer__54__q < limit_m1) begin
@@ -4392,13 +4368,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[55] & (wentry__55__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (55)) | ((1'b1) << (55)));
         end
-        hit = c_complete & (op_entry == wentry__55__q) & (c_cpar == wparity__q[55]);
-        if (susp__q[55] & ~decided__q[55]) begin
+        hit = (op_entry == wentry__55__q) & (c_cpar == wparity__q[55]);
+        if (susp__q[55] & ~dec_e[55]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (55)) | ((1'b1) << (55)));
-                done_n = (done_n & ~(1 << (55)) | ((1'b1) << (55)));
+                pend_n = (pend_n & ~(1 << (55)) | ((1'b1) << (55)));
             end
-            else if (timer__55__q >= limit_m1) begin
+            if (timer__55__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (55)) | ((1'b1) << (55)));
             end
             if (timer__55__q < limit_m1) begin
@@ -4420,13 +4395,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[56] & (wentry__56__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (56)) | ((1'b1) << (56)));
         end
-        hit = c_complete & (op_entry == wentry__56__q) & (c_cpar == wparity__q[56]);
-        if (susp__q[56] & ~decided__q[56]) begin
+        hit = (op_entry == wentry__56__q) & (c_cpar == wparity__q[56]);
+        if (susp__q[56] & ~dec_e[56]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (56)) | ((1'b1) << (56)));
-                done_n = (done_n & ~(1 << (56)) | ((1'b1) << (56)));
+                pend_n = (pend_n & ~(1 << (56)) | ((1'b1) << (56)));
             end
-            else if (timer__56__q >= limit_m1) begin
+            if (timer__56__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (56)) | ((1'b1) << (56)));
             end
             if (timer__56__q < limit_m1) begin
@@ -4448,13 +4422,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[57] & (wentry__57__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (57)) | ((1'b1) << (57)));
         end
-        hit = c_complete & (op_entry == wentry__57__q) & (c_cpar == wparity__q[57]);
-        if (susp__q[57] & ~decided__q[57]) begin
+        hit = (op_entry == wentry__57__q) & (c_cpar == wparity__q[57]);
+        if (susp__q[57] & ~dec_e[57]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (57)) | ((1'b1) << (57)));
-                done_n = (done_n & ~(1 << (57)) | ((1'b1) << (57)));
+                pend_n = (pend_n & ~(1 << (57)) | ((1'b1) << (57)));
             end
-            else if (timer__57__q >= limit_m1) begin
+            if (timer__57__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (57)) | ((1'b1) << (57)));
             end
             if (timer__57__q < limit_m1) begin
@@ -4476,13 +4449,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[58] & (wentry__58__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (58)) | ((1'b1) << (58)));
         end
-        hit = c_complete & (op_entry == wentry__58__q) & (c_cpar == wparity__q[58]);
-        if (susp__q[58] & ~decided__q[58]) begin
+        hit = (op_entry == wentry__58__q) & (c_cpar == wparity__q[58]);
+        if (susp__q[58] & ~dec_e[58]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (58)) | ((1'b1) << (58)));
-                done_n = (done_n & ~(1 << (58)) | ((1'b1) << (58)));
+                pend_n = (pend_n & ~(1 << (58)) | ((1'b1) << (58)));
             end
-            else if (timer__58__q >= limit_m1) begin
+            if (timer__58__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (58)) | ((1'b1) << (58)));
             end
             if (timer__58__q < limit_m1) begin
@@ -4504,13 +4476,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[59] & (wentry__59__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (59)) | ((1'b1) << (59)));
         end
-        hit = c_complete & (op_entry == wentry__59__q) & (c_cpar == wparity__q[59]);
-        if (susp__q[59] & ~decided__q[59]) begin
+        hit = (op_entry == wentry__59__q) & (c_cpar == wparity__q[59]);
+        if (susp__q[59] & ~dec_e[59]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (59)) | ((1'b1) << (59)));
-                done_n = (done_n & ~(1 << (59)) | ((1'b1) << (59)));
+                pend_n = (pend_n & ~(1 << (59)) | ((1'b1) << (59)));
             end
-            else if (timer__59__q >= limit_m1) begin
+            if (timer__59__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (59)) | ((1'b1) << (59)));
             end
             if (timer__59__q < limit_m1) begin
@@ -4532,13 +4503,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[60] & (wentry__60__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (60)) | ((1'b1) << (60)));
         end
-        hit = c_complete & (op_entry == wentry__60__q) & (c_cpar == wparity__q[60]);
-        if (susp__q[60] & ~decided__q[60]) begin
+        hit = (op_entry == wentry__60__q) & (c_cpar == wparity__q[60]);
+        if (susp__q[60] & ~dec_e[60]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (60)) | ((1'b1) << (60)));
-                done_n = (done_n & ~(1 << (60)) | ((1'b1) << (60)));
+                pend_n = (pend_n & ~(1 << (60)) | ((1'b1) << (60)));
             end
-            else if (timer__60__q >= limit_m1) begin
+            if (timer__60__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (60)) | ((1'b1) << (60)));
             end
             if (timer__60__q < limit_m1) begin
@@ -4560,13 +4530,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[61] & (wentry__61__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (61)) | ((1'b1) << (61)));
         end
-        hit = c_complete & (op_entry == wentry__61__q) & (c_cpar == wparity__q[61]);
-        if (susp__q[61] & ~decided__q[61]) begin
+        hit = (op_entry == wentry__61__q) & (c_cpar == wparity__q[61]);
+        if (susp__q[61] & ~dec_e[61]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (61)) | ((1'b1) << (61)));
-                done_n = (done_n & ~(1 << (61)) | ((1'b1) << (61)));
+                pend_n = (pend_n & ~(1 << (61)) | ((1'b1) << (61)));
             end
-            else if (timer__61__q >= limit_m1) begin
+            if (timer__61__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (61)) | ((1'b1) << (61)));
             end
             if (timer__61__q < limit_m1) begin
@@ -4588,13 +4557,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[62] & (wentry__62__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (62)) | ((1'b1) << (62)));
         end
-        hit = c_complete & (op_entry == wentry__62__q) & (c_cpar == wparity__q[62]);
-        if (susp__q[62] & ~decided__q[62]) begin
+        hit = (op_entry == wentry__62__q) & (c_cpar == wparity__q[62]);
+        if (susp__q[62] & ~dec_e[62]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (62)) | ((1'b1) << (62)));
-                done_n = (done_n & ~(1 << (62)) | ((1'b1) << (62)));
+                pend_n = (pend_n & ~(1 << (62)) | ((1'b1) << (62)));
             end
-            else if (timer__62__q >= limit_m1) begin
+            if (timer__62__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (62)) | ((1'b1) << (62)));
             end
             if (timer__62__q < limit_m1) begin
@@ -4616,13 +4584,12 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp__q[63] & (wentry__63__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (63)) | ((1'b1) << (63)));
         end
-        hit = c_complete & (op_entry == wentry__63__q) & (c_cpar == wparity__q[63]);
-        if (susp__q[63] & ~decided__q[63]) begin
+        hit = (op_entry == wentry__63__q) & (c_cpar == wparity__q[63]);
+        if (susp__q[63] & ~dec_e[63]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (63)) | ((1'b1) << (63)));
-                done_n = (done_n & ~(1 << (63)) | ((1'b1) << (63)));
+                pend_n = (pend_n & ~(1 << (63)) | ((1'b1) << (63)));
             end
-            else if (timer__63__q >= limit_m1) begin
+            if (timer__63__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (63)) | ((1'b1) << (63)));
             end
             if (timer__63__q < limit_m1) begin
@@ -4637,18 +4604,22 @@ module mbar_w64_m8_c20_t20_l200_f4__waiters(clock,reset,op_warp,op_entry,op_pari
         if (susp_go & (op_warp == warp_idx__63)) begin
             new_bit = (new_bit & ~(1 << (63)) | ((1'b1) << (63)));
         end
-        cand = susp__q & decided__q;
+        cand = susp__q & dec_e;
         susp__d = (susp__q & ~grant) | new_bit;
         decided__d = dec_n & ~grant;
         done__d = done_n & ~grant;
         wparity__d = par_n;
         wake_mask_r__d = grant;
-        wake_done_r__d = grant & done__q;
+        wake_done_r__d = grant & done_e;
+        cpl_q__d = c_complete;
+        pend_q__d = pend_n;
         on_q__d = on_n;
         on_new_q__d = susp_go & (op_entry == acc_entry);
         if (reset) begin
             on_q__d = 32'h0;
             on_new_q__d = 1'b0;
+            cpl_q__d = 1'b0;
+            pend_q__d = 32'h0;
             susp__d = 32'h0;
             decided__d = 32'h0;
             done__d = 32'h0;

@@ -5452,13 +5452,9 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
         rsp_token_r__d = is_op & op_ok & op_arrive & op_e_parity;
         rsp_done_r__d = op_ok & is_wait & (op_e_parity != op_parity);
         rsp_suspended_r__d = susp_go;
-        err_r__d = 1'b0;
-        err_src_r__d = 32'h0;
+        err_r__d = op_valid & refused_op;
+        err_src_r__d = port;
         err_cause_r__d = 32'h0;
-        if (op_valid & refused_op) begin
-            err_r__d = 1'b1;
-            err_src_r__d = port;
-        end
         if (op_valid) begin
             err_cause_r__d = cause_op;
         end
@@ -5480,7 +5476,10 @@ module smsync_w8_k2_c1_m8_g2__mb__op_port(clock,reset,op_valid,op_warp,op_code,o
         rsp_done = rsp_done_r__q;
         rsp_suspended = rsp_suspended_r__q;
         err = err_r__q;
-        err_src = err_src_r__q;
+        err_src = 32'h0;
+        if (err_r__q) begin
+            err_src = err_src_r__q;
+        end
         err_cause = err_cause_r__q;
     end
     
@@ -6011,8 +6010,17 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
     reg  on_new_q__d;
     wire  on_new_q__q;
     reg  on_new_q__clock;
+    reg  cpl_q__d;
+    wire  cpl_q__q;
+    reg  cpl_q__clock;
+    reg  [7:0] pend_q__d;
+    wire  [7:0] pend_q__q;
+    reg  pend_q__clock;
     
     // Local signals
+    reg  [7:0] dec_e;
+    reg  [7:0] done_e;
+    reg  [7:0] pend_n;
     reg  [7:0] on_n;
     reg  [7:0] dec_n;
     reg  [7:0] done_n;
@@ -6141,6 +6149,16 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         .q(on_new_q__q),
         .clock(on_new_q__clock)
     );
+    smsync_w8_k2_c1_m8_g2__ag__warps__0__any cpl_q(
+        .d(cpl_q__d),
+        .q(cpl_q__q),
+        .clock(cpl_q__clock)
+    );
+    smsync_w8_k2_c1_m8_g2__bar__regs__warps_q pend_q(
+        .d(pend_q__d),
+        .q(pend_q__q),
+        .clock(pend_q__clock)
+    );
     
     // Update code
     always @(*) begin
@@ -6152,6 +6170,8 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         wake_done_r__clock = clock;
         on_q__clock = clock;
         on_new_q__clock = clock;
+        cpl_q__clock = clock;
+        pend_q__clock = clock;
         susp__d = susp__q;
         decided__d = decided__q;
         done__d = done__q;
@@ -6160,10 +6180,21 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         wake_done_r__d = wake_done_r__q;
         on_q__d = on_q__q;
         on_new_q__d = on_new_q__q;
+        cpl_q__d = cpl_q__q;
+        pend_q__d = pend_q__q;
+        if (cpl_q__q) begin
+            dec_e = decided__q | pend_q__q;
+            done_e = done__q | pend_q__q;
+        end
+        else begin
+            dec_e = decided__q;
+            done_e = done__q;
+        end
         warp_susp = susp__q[op_warp];
         on_n = 32'h0;
-        dec_n = decided__q;
-        done_n = done__q;
+        dec_n = dec_e;
+        done_n = done_e;
+        pend_n = 32'h0;
         par_n = wparity__q;
         new_bit = 32'h0;
         wentry__0__clock = clock;
@@ -6173,13 +6204,12 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         if (susp__q[0] & (wentry__0__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        hit = c_complete & (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
-        if (susp__q[0] & ~decided__q[0]) begin
+        hit = (op_entry == wentry__0__q) & (c_cpar == wparity__q[0]);
+        if (susp__q[0] & ~dec_e[0]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
-                done_n = (done_n & ~(1 << (0)) | ((1'b1) << (0)));
+                pend_n = (pend_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
-            else if (timer__0__q >= limit_m1) begin
+            if (timer__0__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (0)) | ((1'b1) << (0)));
             end
             if (timer__0__q < limit_m1) begin
@@ -6201,13 +6231,12 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         if (susp__q[1] & (wentry__1__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        hit = c_complete & (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
-        if (susp__q[1] & ~decided__q[1]) begin
+        hit = (op_entry == wentry__1__q) & (c_cpar == wparity__q[1]);
+        if (susp__q[1] & ~dec_e[1]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
-                done_n = (done_n & ~(1 << (1)) | ((1'b1) << (1)));
+                pend_n = (pend_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
-            else if (timer__1__q >= limit_m1) begin
+            if (timer__1__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (1)) | ((1'b1) << (1)));
             end
             if (timer__1__q < limit_m1) begin
@@ -6229,13 +6258,12 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         if (susp__q[2] & (wentry__2__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        hit = c_complete & (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
-        if (susp__q[2] & ~decided__q[2]) begin
+        hit = (op_entry == wentry__2__q) & (c_cpar == wparity__q[2]);
+        if (susp__q[2] & ~dec_e[2]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
-                done_n = (done_n & ~(1 << (2)) | ((1'b1) << (2)));
+                pend_n = (pend_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
-            else if (timer__2__q >= limit_m1) begin
+            if (timer__2__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (2)) | ((1'b1) << (2)));
             end
             if (timer__2__q < limit_m1) begin
@@ -6257,13 +6285,12 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         if (susp__q[3] & (wentry__3__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        hit = c_complete & (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
-        if (susp__q[3] & ~decided__q[3]) begin
+        hit = (op_entry == wentry__3__q) & (c_cpar == wparity__q[3]);
+        if (susp__q[3] & ~dec_e[3]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
-                done_n = (done_n & ~(1 << (3)) | ((1'b1) << (3)));
+                pend_n = (pend_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
-            else if (timer__3__q >= limit_m1) begin
+            if (timer__3__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (3)) | ((1'b1) << (3)));
             end
             if (timer__3__q < limit_m1) begin
@@ -6285,13 +6312,12 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         if (susp__q[4] & (wentry__4__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        hit = c_complete & (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
-        if (susp__q[4] & ~decided__q[4]) begin
+        hit = (op_entry == wentry__4__q) & (c_cpar == wparity__q[4]);
+        if (susp__q[4] & ~dec_e[4]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
-                done_n = (done_n & ~(1 << (4)) | ((1'b1) << (4)));
+                pend_n = (pend_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
-            else if (timer__4__q >= limit_m1) begin
+            if (timer__4__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (4)) | ((1'b1) << (4)));
             end
             if (timer__4__q < limit_m1) begin
@@ -6313,13 +6339,12 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         if (susp__q[5] & (wentry__5__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        hit = c_complete & (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
-        if (susp__q[5] & ~decided__q[5]) begin
+        hit = (op_entry == wentry__5__q) & (c_cpar == wparity__q[5]);
+        if (susp__q[5] & ~dec_e[5]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
-                done_n = (done_n & ~(1 << (5)) | ((1'b1) << (5)));
+                pend_n = (pend_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
-            else if (timer__5__q >= limit_m1) begin
+            if (timer__5__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (5)) | ((1'b1) << (5)));
             end
             if (timer__5__q < limit_m1) begin
@@ -6341,13 +6366,12 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         if (susp__q[6] & (wentry__6__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        hit = c_complete & (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
-        if (susp__q[6] & ~decided__q[6]) begin
+        hit = (op_entry == wentry__6__q) & (c_cpar == wparity__q[6]);
+        if (susp__q[6] & ~dec_e[6]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
-                done_n = (done_n & ~(1 << (6)) | ((1'b1) << (6)));
+                pend_n = (pend_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
-            else if (timer__6__q >= limit_m1) begin
+            if (timer__6__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (6)) | ((1'b1) << (6)));
             end
             if (timer__6__q < limit_m1) begin
@@ -6369,13 +6393,12 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         if (susp__q[7] & (wentry__7__q == acc_entry)) begin
             on_n = (on_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        hit = c_complete & (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
-        if (susp__q[7] & ~decided__q[7]) begin
+        hit = (op_entry == wentry__7__q) & (c_cpar == wparity__q[7]);
+        if (susp__q[7] & ~dec_e[7]) begin
             if (hit) begin
-                dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
-                done_n = (done_n & ~(1 << (7)) | ((1'b1) << (7)));
+                pend_n = (pend_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
-            else if (timer__7__q >= limit_m1) begin
+            if (timer__7__q >= limit_m1) begin
                 dec_n = (dec_n & ~(1 << (7)) | ((1'b1) << (7)));
             end
             if (timer__7__q < limit_m1) begin
@@ -6390,18 +6413,22 @@ module smsync_w8_k2_c1_m8_g2__mb__waiters(clock,reset,op_warp,op_entry,op_parity
         if (susp_go & (op_warp == warp_idx__7)) begin
             new_bit = (new_bit & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        cand = susp__q & decided__q;
+        cand = susp__q & dec_e;
         susp__d = (susp__q & ~grant) | new_bit;
         decided__d = dec_n & ~grant;
         done__d = done_n & ~grant;
         wparity__d = par_n;
         wake_mask_r__d = grant;
-        wake_done_r__d = grant & done__q;
+        wake_done_r__d = grant & done_e;
+        cpl_q__d = c_complete;
+        pend_q__d = pend_n;
         on_q__d = on_n;
         on_new_q__d = susp_go & (op_entry == acc_entry);
         if (reset) begin
             on_q__d = 32'h0;
             on_new_q__d = 1'b0;
+            cpl_q__d = 1'b0;
+            pend_q__d = 32'h0;
             susp__d = 32'h0;
             decided__d = 32'h0;
             done__d = 32'h0;

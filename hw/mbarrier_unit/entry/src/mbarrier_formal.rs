@@ -147,14 +147,16 @@ fn taps(cfg: &Config) -> String {
     }
     for (n, r) in [
         ("t_susp", "susp"),
-        ("t_dec", "decided"),
-        ("t_done", "done"),
+        ("t_dec_q", "decided"),
+        ("t_done_q", "done"),
+        ("t_pendq", "pend_q"),
         ("t_wpar", "wparity"),
         ("t_onq", "on_q"),
     ] {
         t.push(Tap::new(n, w, format!("{wt}.{r}.q")));
     }
     t.push(Tap::new("t_onnew", 1, format!("{wt}.on_new_q.q")));
+    t.push(Tap::new("t_cplq", 1, format!("{wt}.cpl_q.q")));
     t.push(Tap::new("t_ge", w, "dut.core.wake.ge.q"));
     let rq = "dut.core.req";
     for (n, wd, r) in [
@@ -216,6 +218,10 @@ fn taps(cfg: &Config) -> String {
         ));
     }
     let mut s = taps::declare(&t, TAP_GROUPS);
+    // The waiters apply a completion's decisions a cycle late (`pend_q`,
+    // `cpl_q`): the decided / done sets the model has are those with it.
+    s += "  wire [W-1:0] t_dec = t_dec_q | (t_cplq ? t_pendq : {W{1'b0}});
+  wire [W-1:0] t_done = t_done_q | (t_cplq ? t_pendq : {W{1'b0}});\n";
     // The request register's byte-operand terms, as `RequestReg` computes
     // them from its `tx` (XB = TB + 2 bits; max = MAXTX).
     s += "  wire [TB+1:0] k_amt = {2'b00, t_rtx};

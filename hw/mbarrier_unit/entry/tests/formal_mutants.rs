@@ -97,9 +97,9 @@ const MBARRIER_MUTANTS: &[Mutant] = &[
         "mbar_wake_done_unmasked",
         "M3: wake_done raised for a decided-done warp that is not woken this cycle",
         MB_WAIT,
-        "wake_done_r__d = grant & done__q;",
-        "grant & done__q",
-        "done__q",
+        "wake_done_r__d = grant & done_e;",
+        "grant & done_e",
+        "done_e",
         "m8",
     ),
 ];
