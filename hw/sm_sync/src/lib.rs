@@ -4,6 +4,7 @@
 //! | file | block |
 //! | --- | --- |
 //! | `sm_sync.rs` | [`SmSync`]: the four unit RTL tops, routing, combined outputs |
+//! | `port_reg.rs` | [`port_reg::PortReg`]: the registered instruction port (or a wire) |
 //! | `decoder.rs` | [`decoder::Decoder`]: unit select and refusal of reserved codes |
 //!
 //! Around the RTL: `dispatch.rs` maps a runtime `Config` to the
@@ -14,6 +15,7 @@ pub mod decoder;
 pub mod dispatch;
 pub mod hdl_dut;
 pub mod ip_release;
+pub mod port_reg;
 pub mod sm_sync;
 pub mod verilog;
 

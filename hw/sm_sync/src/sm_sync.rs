@@ -3,16 +3,20 @@
 //! `sm_sync_model::model::eval`. It instantiates the four unit RTL tops
 //! unchanged (`membar_unit_rtl::MembarUnit`, `bar_unit_rtl::BarUnit`,
 //! `mbarrier_unit_rtl::MbarrierUnit`, `mbarrier_unit_rtl::AsyncGroups`) and
-//! the [`Decoder`] (`decoder.rs`); it routes the instruction fields to the
+//! the [`Decoder`] (`decoder.rs`) behind the instruction port
+//! ([`PortReg`], `port_reg.rs`: registered when the configuration says
+//! `registered_port`, else a wire); it routes the instruction fields to the
 //! selected unit (truncated to its port widths), muxes `in_ready`, ORs the
 //! blocked and release vectors and the error flags, and passes every unit's
-//! memory-side ports through. It holds no state (no flops of its own).
+//! memory-side ports through. Its only flops are the port register's.
 //!
 //! Ports (spec order; W warps, WB = log2 W):
 //! - `clock`, `reset` (synchronous, active high; every unit's reset).
 //! - instruction port: `in_valid`, `in_ready` (out), `in_warp` (WB),
 //!   `in_unit` (3), `in_op` (4), `in_id` (16), `in_level` (2), `in_ivall`
-//!   (2), `in_all`, `in_count` (CNT), `in_tx` (MTB), `in_parity`, `in_pred` (32).
+//!   (2), `in_all`, `in_count` (CNT), `in_tx` (MTB), `in_parity`, `in_pred` (32);
+//!   with a registered port `in_ready` answers for the instruction presented
+//!   in the previous cycle.
 //! - combined: `warp_blocked` (W), `release_mask` (W), `err`, `err_src` (5).
 //! - membar pass-through: `dn_valid`, `dn_ready`, `dn_kind`, `dn_tag` (TB),
 //!   `dn_warp`, `dn_op`, `dn_level`, `dn_ack_req`, `dn_id`, `ack_valid`,
@@ -40,6 +44,7 @@ use rust_hdl::prelude::*;
 use sm_sync_model::Config;
 
 use crate::decoder::Decoder;
+use crate::port_reg::PortReg;
 
 #[derive(LogicBlock)]
 pub struct SmSync<
@@ -132,6 +137,7 @@ pub struct SmSync<
     pub wr_valid: Signal<In, Bit>,
     pub wr_warp: Signal<In, Bits<WB>>,
     pub ag_err_cause: Signal<Out, Bits<2>>,
+    port: PortReg<WB, CNT, MTB>,
     dec: Decoder,
     membar: MembarUnit<W, WB, K, TB, MB>,
     bar: BarUnit<W, WB, C, SB, BCB, RB, BAB>,
@@ -239,6 +245,7 @@ impl<
             wr_valid: Default::default(),
             wr_warp: Default::default(),
             ag_err_cause: Default::default(),
+            port: PortReg::new(cfg.registered_port),
             dec: Default::default(),
             membar: MembarUnit::new(&cfg.membar)?,
             bar: Default::default(),
@@ -302,20 +309,34 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, membar, bar, mb, ag);
+        clock!(self, clock, port, membar, bar, mb, ag);
+        // The instruction port (registered or not: `port_reg.rs`).
+        self.port.reset.next = self.reset.val();
+        self.port.in_valid.next = self.in_valid.val();
+        self.port.in_warp.next = self.in_warp.val();
+        self.port.in_unit.next = self.in_unit.val();
+        self.port.in_op.next = self.in_op.val();
+        self.port.in_id.next = self.in_id.val();
+        self.port.in_level.next = self.in_level.val();
+        self.port.in_ivall.next = self.in_ivall.val();
+        self.port.in_all.next = self.in_all.val();
+        self.port.in_count.next = self.in_count.val();
+        self.port.in_tx.next = self.in_tx.val();
+        self.port.in_parity.next = self.in_parity.val();
+        self.port.in_pred.next = self.in_pred.val();
         // Decoder.
         self.dec.reset.next = self.reset.val();
-        self.dec.in_valid.next = self.in_valid.val();
-        self.dec.in_unit.next = self.in_unit.val();
-        self.dec.in_op.next = self.in_op.val();
+        self.dec.in_valid.next = self.port.dec_valid.val();
+        self.dec.in_unit.next = self.port.dec_unit.val();
+        self.dec.in_op.next = self.port.dec_op.val();
         // membar unit.
         self.membar.reset.next = self.reset.val();
         self.membar.req_valid.next = self.dec.to_membar.val();
-        self.membar.req_warp.next = self.in_warp.val();
-        self.membar.req_op.next = self.in_op.val().get_bits::<3>(0);
-        self.membar.req_level.next = self.in_level.val();
-        self.membar.req_ivall.next = self.in_ivall.val();
-        self.membar.req_id.next = self.in_id.val();
+        self.membar.req_warp.next = self.port.dec_warp.val();
+        self.membar.req_op.next = self.port.dec_op.val().get_bits::<3>(0);
+        self.membar.req_level.next = self.port.dec_level.val();
+        self.membar.req_ivall.next = self.port.dec_ivall.val();
+        self.membar.req_id.next = self.port.dec_id.val();
         self.membar.dn_ready.next = self.dn_ready.val();
         self.membar.ack_valid.next = self.ack_valid.val();
         self.membar.ack_tag.next = self.ack_tag.val();
@@ -332,12 +353,12 @@ impl<
         // Named-barrier unit.
         self.bar.reset.next = self.reset.val();
         self.bar.req_valid.next = self.dec.to_bar.val();
-        self.bar.req_warp.next = self.in_warp.val();
-        self.bar.req_op.next = self.in_op.val().get_bits::<3>(0);
-        self.bar.req_id.next = self.in_id.val().get_bits::<4>(0);
-        self.bar.req_all.next = self.in_all.val();
-        self.bar.req_count.next = self.in_count.val().get_bits::<BCB>(0);
-        self.bar.req_pred.next = self.in_pred.val();
+        self.bar.req_warp.next = self.port.dec_warp.val();
+        self.bar.req_op.next = self.port.dec_op.val().get_bits::<3>(0);
+        self.bar.req_id.next = self.port.dec_id.val().get_bits::<4>(0);
+        self.bar.req_all.next = self.port.dec_all.val();
+        self.bar.req_count.next = self.port.dec_count.val().get_bits::<BCB>(0);
+        self.bar.req_pred.next = self.port.dec_pred.val();
         self.bar.ctl_valid.next = self.ctl_valid.val();
         self.bar.ctl_op.next = self.ctl_op.val();
         self.bar.ctl_slot.next = self.ctl_slot.val();
@@ -352,12 +373,12 @@ impl<
         // mbarrier unit.
         self.mb.reset.next = self.reset.val();
         self.mb.op_valid.next = self.dec.to_mb.val();
-        self.mb.op_warp.next = self.in_warp.val();
-        self.mb.op_code.next = self.in_op.val();
-        self.mb.op_entry.next = self.in_id.val().get_bits::<EB>(0);
-        self.mb.op_count.next = self.in_count.val().get_bits::<MCB>(0);
-        self.mb.op_tx.next = self.in_tx.val();
-        self.mb.op_parity.next = self.in_parity.val();
+        self.mb.op_warp.next = self.port.dec_warp.val();
+        self.mb.op_code.next = self.port.dec_op.val();
+        self.mb.op_entry.next = self.port.dec_id.val().get_bits::<EB>(0);
+        self.mb.op_count.next = self.port.dec_count.val().get_bits::<MCB>(0);
+        self.mb.op_tx.next = self.port.dec_tx.val();
+        self.mb.op_parity.next = self.port.dec_parity.val();
         self.mb.ctx_valid.next = self.ctx_valid.val();
         self.mb.ctx_entry.next = self.ctx_entry.val();
         self.mb.ctx_bytes.next = self.ctx_bytes.val();
@@ -379,9 +400,9 @@ impl<
         // Async-group tracker.
         self.ag.reset.next = self.reset.val();
         self.ag.ag_valid.next = self.dec.to_ag.val();
-        self.ag.ag_warp.next = self.in_warp.val();
-        self.ag.ag_op.next = self.in_op.val().get_bits::<2>(0);
-        self.ag.ag_n.next = self.in_count.val().get_bits::<NB>(0);
+        self.ag.ag_warp.next = self.port.dec_warp.val();
+        self.ag.ag_op.next = self.port.dec_op.val().get_bits::<2>(0);
+        self.ag.ag_n.next = self.port.dec_count.val().get_bits::<NB>(0);
         self.ag.rd_valid.next = self.rd_valid.val();
         self.ag.rd_warp.next = self.rd_warp.val();
         self.ag.wr_valid.next = self.wr_valid.val();
@@ -389,19 +410,21 @@ impl<
         self.ag_err_cause.next = self.ag.err_cause.val();
         // in_ready: the selected unit's ready; 1 for a refused instruction; 0 in reset.
         self.unit_ready.next = false;
-        if self.in_unit.val() == 0 {
+        if self.port.dec_unit.val() == 0 {
             self.unit_ready.next = self.membar.req_ready.val();
         }
-        if self.in_unit.val() == 1 {
+        if self.port.dec_unit.val() == 1 {
             self.unit_ready.next = self.bar.req_ready.val();
         }
-        if self.in_unit.val() == 2 {
+        if self.port.dec_unit.val() == 2 {
             self.unit_ready.next = self.mb.op_ready.val();
         }
-        if self.in_unit.val() == 3 {
+        if self.port.dec_unit.val() == 3 {
             self.unit_ready.next = self.ag.ag_ready.val();
         }
-        self.in_ready.next = (self.dec.refused.val() | self.unit_ready.val()) & !self.reset.val();
+        self.in_ready.next = self.port.dec_valid.val()
+            & (self.dec.refused.val() | self.unit_ready.val())
+            & !self.reset.val();
         // Combined blocking and release.
         self.warp_blocked.next = self.membar.warp_blocked.val()
             | self.bar.blocked.val()

@@ -6,7 +6,7 @@
 use sm_sync_model::{Config, SmSyncPorts};
 use unit_ports::{Unit, UnitConfig};
 
-/// Name of the rust-hdl top module for `cfg`, e.g. `smsync_w8_k2_c1_m8_g2`.
+/// Name of the rust-hdl top module for `cfg`, e.g. `smsync_w8_k2_c1_m8_g2_r` (`_r`: the instruction port registered).
 pub fn module_prefix(cfg: &Config) -> String {
     format!("smsync_{}", cfg.short_name())
 }

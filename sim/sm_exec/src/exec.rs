@@ -122,6 +122,9 @@ pub fn exec_config_for(preset: Option<&SmTiming>) -> sm_sync_model::Config {
             try_wait_limit: 4095,
             ..Default::default()
         },
+        // The preset's issue costs count from the instruction reaching its
+        // unit: the decoder reads the port in the cycle it is presented.
+        registered_port: false,
     }
 }
 

@@ -12,6 +12,14 @@ pub struct Config {
     pub membar: MembarConfig,
     pub bar: BarConfig,
     pub mbarrier: MbConfig,
+    /// The instruction port is registered (`spec/sm_sync.md`, "Registered
+    /// instruction port"): a two-entry spill register between warp issue
+    /// and the decoder, so that no input reaches a unit, and `in_ready` no
+    /// unit's state, in the cycle it is presented; every instruction
+    /// reaches its unit at least one cycle later. `false`: the decoder reads
+    /// the port directly (the PTX executor's SM, whose H100 timing preset
+    /// counts from the instruction reaching its unit).
+    pub registered_port: bool,
 }
 
 impl Config {
@@ -39,7 +47,8 @@ impl Config {
     /// The small synthesizable default: W = 8, the units' smallest shipped
     /// configurations (membar `w8_k2_n1_c4`, bar `w8_c1`, mbarrier
     /// `w8_m8_c20_t20_l8_f1` — PTX's count and tx ranges —, async groups
-    /// G = 2, 1-bit op counters).
+    /// G = 2, 1-bit op counters), the instruction port registered (as
+    /// every shipped configuration has it).
     pub fn small() -> Config {
         Config {
             membar: MembarConfig {
@@ -63,6 +72,7 @@ impl Config {
                 group_depth: 2,
                 group_op_bits: 1,
             },
+            registered_port: true,
         }
     }
 
@@ -91,6 +101,7 @@ impl Config {
                 group_depth: 4,
                 group_op_bits: 2,
             },
+            registered_port: true,
         }
     }
 
@@ -134,6 +145,7 @@ impl Config {
                 group_depth: 8,
                 group_op_bits: 8,
             },
+            registered_port: true,
         }
     }
 
@@ -188,7 +200,7 @@ impl Config {
 }
 
 /// Keys of an `sm_sync` configuration file.
-pub const KEYS: &[&str] = &["preset", "membar", "bar", "mbarrier"];
+pub const KEYS: &[&str] = &["preset", "membar", "bar", "mbarrier", "registered_port"];
 
 impl Config {
     /// Parse an `sm_sync` configuration file: a mapping with a `preset` (a
@@ -287,6 +299,14 @@ impl Config {
             cfg.mbarrier = MbConfig::from_yaml_str(&t, &format!("{source}: mbarrier"))
                 .map_err(|e| e.to_string())?;
         }
+        if let Some(v) = map.get("registered_port") {
+            cfg.registered_port = v.as_bool().ok_or_else(|| {
+                format!(
+                    "{source}: key `registered_port`: value `{}` is not allowed; allowed: true, false",
+                    key_name(v)
+                )
+            })?;
+        }
         cfg.validate().map_err(|e| format!("{source}: {e}"))?;
         Ok(cfg)
     }
@@ -295,7 +315,7 @@ impl Config {
     pub fn to_yaml(&self) -> String {
         let indent = |t: String| -> String { t.lines().map(|l| format!("  {l}\n")).collect() };
         format!(
-            "membar:\n{}bar:\n  warps: {}\n  cta_slots: {}\nmbarrier:\n{}",
+            "membar:\n{}bar:\n  warps: {}\n  cta_slots: {}\nmbarrier:\n{}registered_port: {}\n",
             indent(self.membar.to_yaml()),
             self.bar.warps,
             self.bar.cta_slots,
@@ -305,7 +325,8 @@ impl Config {
                     .into_iter()
                     .map(|(k, v)| format!("{k}: {v}\n"))
                     .collect()
-            )
+            ),
+            self.registered_port
         )
     }
 }
@@ -313,12 +334,13 @@ impl Config {
 impl unit_ports::UnitConfig for Config {
     fn short_name(&self) -> String {
         format!(
-            "w{}_k{}_c{}_m{}_g{}",
+            "w{}_k{}_c{}_m{}_g{}{}",
             self.warps(),
             self.membar.slots,
             self.bar.cta_slots,
             self.mbarrier.entries,
-            self.mbarrier.group_depth
+            self.mbarrier.group_depth,
+            if self.registered_port { "_r" } else { "" }
         )
     }
 }
@@ -327,6 +349,32 @@ impl unit_ports::UnitConfig for Config {
 mod tests {
     use super::*;
     use std::path::Path;
+    use unit_ports::UnitConfig;
+
+    /// `registered_port` is read, written back, and a value other than a
+    /// boolean is refused naming the key, the value and what is allowed.
+    #[test]
+    fn registered_port_key_round_trips_and_bad_values_are_named() {
+        let c = Config::from_yaml_str("preset: small\nregistered_port: false\n", "f.yaml").unwrap();
+        assert!(!c.registered_port && Config::small().registered_port);
+        assert_eq!(Config::from_yaml_str(&c.to_yaml(), "back.yaml").unwrap(), c);
+        assert_ne!(c.short_name(), Config::small().short_name());
+        let e =
+            Config::from_yaml_str("preset: small\nregistered_port: maybe\n", "f.yaml").unwrap_err();
+        assert!(
+            e.contains("f.yaml")
+                && e.contains("`registered_port`")
+                && e.contains("maybe")
+                && e.contains("true, false"),
+            "{e}"
+        );
+        let e =
+            Config::from_yaml_str("preset: small\nregister_port: true\n", "f.yaml").unwrap_err();
+        assert!(
+            e.contains("unknown key `register_port`") && e.contains("registered_port"),
+            "{e}"
+        );
+    }
 
     /// `h100`'s membar unit is the calibrated H100 preset's (`configs/h100.yaml`,
     /// its `unit:` section) with the SM's 64 warps; the shipped files name

@@ -9,8 +9,15 @@
 //!   `blocked.3_units`: warps blocked in that many units at once;
 //! - `release.<unit>`, `release.2_units_same_cycle`;
 //! - `err.<source>` for each `err_src` bit;
-//! - `dn.txn`, `dn.barrier`, `reset.mid_run`, `ctl.exit`, `ctx`, `rarv`.
+//! - `dn.txn`, `dn.barrier`, `reset.mid_run`, `ctl.exit`, `ctx`, `rarv`;
+//! - with a registered instruction port, `port.refused_again`: an
+//!   instruction refused by its unit presented again and taken.
+//!
+//! With a registered port, the instruction a cycle's `in_ready` answers
+//! for is the one presented in the previous cycle: the bins above read it.
 
+use crate::config::Config;
+use crate::port_reg::Instr;
 use crate::ports::{unit, Inputs, Outputs, SmSyncPorts};
 use std::collections::BTreeMap;
 use unit_ports::lockstep::Observer;
@@ -22,10 +29,16 @@ pub struct Coverage {
     last_unit: Vec<Option<u8>>,
     prev_blocked: u64,
     seen_run: bool,
+    registered_port: bool,
+    /// Registered port: the instruction presented in the previous cycle,
+    /// and the last one refused.
+    prev: Option<Instr>,
+    refused_last: Option<Instr>,
 }
 
 impl Coverage {
-    pub fn new(warps: u32) -> Coverage {
+    pub fn new(cfg: &Config) -> Coverage {
+        let warps = cfg.warps();
         let mut hits = BTreeMap::new();
         for (u, n) in unit::NAMES.iter().zip(unit::OPS) {
             for op in 0..n {
@@ -53,12 +66,18 @@ impl Coverage {
         ] {
             hits.insert(b.to_string(), 0);
         }
+        if cfg.registered_port {
+            hits.insert("port.refused_again".to_string(), 0);
+        }
         Coverage {
             warps,
             hits,
             last_unit: vec![None; warps as usize],
             prev_blocked: 0,
             seen_run: false,
+            registered_port: cfg.registered_port,
+            prev: None,
+            refused_last: None,
         }
     }
 
@@ -105,16 +124,33 @@ impl Coverage {
 }
 
 impl Observer<SmSyncPorts> for Coverage {
-    fn observe(&mut self, _cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
+    fn observe(&mut self, _cycle: u64, port: &Inputs, o: &Outputs) -> Result<(), String> {
+        let i = if self.registered_port {
+            let prev = self.prev.take();
+            self.prev = (!port.reset && port.in_valid).then(|| Instr::of(port));
+            Instr::present(prev.as_ref(), port)
+        } else {
+            *port
+        };
         if i.reset {
             if self.seen_run {
                 self.hit("reset.mid_run");
             }
             self.last_unit.iter_mut().for_each(|u| *u = None);
             self.prev_blocked = 0;
+            self.refused_last = None;
             return Ok(());
         }
         self.seen_run = true;
+        if self.registered_port && i.in_valid {
+            let x = Instr::of(&i);
+            if !o.in_ready {
+                self.refused_last = Some(x);
+            } else if self.refused_last == Some(x) {
+                self.hit("port.refused_again");
+                self.refused_last = None;
+            }
+        }
         if i.in_valid {
             let refused = unit::refused(i.in_unit, i.in_op);
             if o.in_ready {

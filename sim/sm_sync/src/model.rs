@@ -2,14 +2,17 @@
 //! models through their public pure kernels (`membar_unit::eval`,
 //! `bar_unit::eval`, `mbarrier_unit::eval`, `async_groups::eval`) — no unit
 //! logic is copied here. [`route`] is the decoder (spec §Decode): it turns
-//! this cycle's top inputs into each unit's inputs; [`eval`] steps every unit
-//! and combines their outputs (spec §Outputs).
+//! the decoder's instruction and the memory-side inputs into each unit's
+//! inputs; [`eval_core`] steps every unit and combines their outputs (spec
+//! §Outputs); [`eval`] puts the registered instruction port
+//! (`crate::port_reg`) in front of it when the configuration has one.
 //!
 //! The deliberate bugs of the mutant tests (which prove that every
 //! scoreboard property can fail) are not here: they wrap these stages from
 //! outside, in `crate::mutants` (feature `mutants`, tests only).
 
 use crate::config::Config;
+use crate::port_reg::{self, Instr, PortReg};
 use crate::ports::{src, unit, Inputs, Outputs};
 use bar_unit_model::ports::{BarInputs, BarOutputs};
 use mbarrier_unit_model::ports::{async_groups as ag, mbarrier as mb};
@@ -35,13 +38,15 @@ pub struct UnitOutputs {
     pub ag: ag::Outputs,
 }
 
-/// Registered state: the four units' states (the top itself holds none).
+/// Registered state: the four units' states and the registered
+/// instruction port (always empty without one).
 #[derive(Clone, Debug)]
 pub struct State {
     pub membar: membar_unit_model::membar_unit::State,
     pub bar: bar_unit_model::bar_unit::State,
     pub mb: mbarrier_unit_model::mbarrier_unit::State,
     pub ag: mbarrier_unit_model::async_groups::State,
+    pub port: PortReg,
 }
 
 impl State {
@@ -51,6 +56,7 @@ impl State {
             bar: bar_unit_model::bar_unit::State::new(&cfg.bar),
             mb: Default::default(),
             ag: Default::default(),
+            port: None,
         }
     }
 }
@@ -136,14 +142,15 @@ pub fn combine(cfg: &Config, i: &Inputs, r: &Routed, u: &UnitOutputs) -> Outputs
     let b = &u.bar;
     let x = &u.mb;
     let g = &u.ag;
-    let in_ready = (r.refused
-        || match i.in_unit {
-            unit::MEMBAR => m.req_ready,
-            unit::BAR => b.req_ready,
-            unit::MBARRIER => x.op_ready,
-            unit::ASYNC => g.ag_ready,
-            _ => false,
-        })
+    let in_ready = i.in_valid
+        && (r.refused
+            || match i.in_unit {
+                unit::MEMBAR => m.req_ready,
+                unit::BAR => b.req_ready,
+                unit::MBARRIER => x.op_ready,
+                unit::ASYNC => g.ag_ready,
+                _ => false,
+            })
         && !i.reset;
     let membar_rel = if m.release_valid { m.release_mask } else { 0 };
     let mut err_src = 0u8;
@@ -218,16 +225,41 @@ pub fn eval_units(cfg: &Config, q: &State, r: &Routed) -> (UnitOutputs, State) {
             bar: bd,
             mb: xd,
             ag: gd,
+            port: q.port,
         },
     )
+}
+
+/// The top without a registered port: the decoder reads `i` (masked).
+pub fn eval_core(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
+    let r = route(cfg, i);
+    let (u, d) = eval_units(cfg, q, &r);
+    (combine(cfg, i, &r, &u), d)
+}
+
+/// The registered instruction port around a top `core` (the golden
+/// [`eval_core`], or a mutant's): the decoder sees last cycle's
+/// instruction, `in_ready` answers for it (0 when there is none), and the
+/// register takes this cycle's.
+pub fn with_port_reg(
+    q: &State,
+    i: &Inputs,
+    core: impl FnOnce(&Inputs) -> (Outputs, State),
+) -> (Outputs, State) {
+    let at_decoder = Instr::present(q.port.as_ref(), i);
+    let (o, mut d) = core(&at_decoder);
+    d.port = port_reg::next(i.reset, i);
+    (o, d)
 }
 
 /// The pure kernel: this cycle's outputs and the next state.
 pub fn eval(cfg: &Config, q: &State, i: &Inputs) -> (Outputs, State) {
     let i = i.masked_for(cfg);
-    let r = route(cfg, &i);
-    let (u, d) = eval_units(cfg, q, &r);
-    (combine(cfg, &i, &r, &u), d)
+    if cfg.registered_port {
+        with_port_reg(q, &i, |x| eval_core(cfg, q, x))
+    } else {
+        eval_core(cfg, q, &i)
+    }
 }
 
 /// The reference model as a lockstep back end.

@@ -11,7 +11,7 @@
 //! of a fault.
 
 use crate::config::Config;
-use crate::model::{combine, eval_units, route, Routed, State, UnitOutputs};
+use crate::model::{combine, eval_units, route, with_port_reg, Routed, State, UnitOutputs};
 use crate::ports::{src, unit, Inputs, Outputs, SmSyncPorts};
 
 /// A deliberate bug of the top.
@@ -33,11 +33,19 @@ pub enum Fault {
     ErrSrcMissesBar,
     /// A refused instruction is taken silently: no `err`, no decoder bit (S5).
     RefusalNotFlagged,
+    /// Registered port: the decoder reads the port, not the register (S1, S2).
+    PortBypassed,
+    /// Registered port: `in_count` is not registered: the decoder takes
+    /// it from the port, with the previous cycle's other fields (S1).
+    PortCountBypassed,
+    /// Registered port: a refused instruction stays in the register and is
+    /// presented to its unit again, in place of the port's next one (S1).
+    PortKeepsRefused,
 }
 
 impl Fault {
     /// Every fault.
-    pub const ALL: [Fault; 8] = [
+    pub const ALL: [Fault; 11] = [
         Fault::BarDropsAll,
         Fault::MbarrierAlsoToAsync,
         Fault::ReadyAlways,
@@ -46,7 +54,18 @@ impl Fault {
         Fault::ReservedOpForwarded,
         Fault::ErrSrcMissesBar,
         Fault::RefusalNotFlagged,
+        Fault::PortBypassed,
+        Fault::PortCountBypassed,
+        Fault::PortKeepsRefused,
     ];
+
+    /// Does the fault live in the registered port (and need one to show)?
+    pub fn in_port_reg(self) -> bool {
+        matches!(
+            self,
+            Fault::PortBypassed | Fault::PortCountBypassed | Fault::PortKeepsRefused
+        )
+    }
 }
 
 /// The decoder's result as the faulty top delivers it: the golden
@@ -111,9 +130,25 @@ fn combined(cfg: &Config, i: &Inputs, r: &Routed, u: &UnitOutputs, fault: Fault)
 /// [`crate::model::eval`], with the mutant's edits between them.
 pub fn eval(cfg: &Config, q: &State, i: &Inputs, fault: Fault) -> (Outputs, State) {
     let i = i.masked_for(cfg);
-    let r = routed(cfg, &i, fault);
-    let (u, d) = eval_units(cfg, q, &r);
-    (combined(cfg, &i, &r, &u, fault), d)
+    let core = |x: &Inputs| {
+        let r = routed(cfg, x, fault);
+        let (u, d) = eval_units(cfg, q, &r);
+        (combined(cfg, x, &r, &u, fault), d)
+    };
+    if !cfg.registered_port || fault == Fault::PortBypassed {
+        return core(&i);
+    }
+    let (o, mut d) = with_port_reg(q, &i, |x| {
+        let mut x = *x;
+        if fault == Fault::PortCountBypassed {
+            x.in_count = i.in_count;
+        }
+        core(&x)
+    });
+    if fault == Fault::PortKeepsRefused && q.port.is_some() && !o.in_ready && !i.reset {
+        d.port = q.port;
+    }
+    (o, d)
 }
 
 /// The top with one deliberate bug, as a lockstep back end.

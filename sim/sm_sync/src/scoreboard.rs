@@ -24,8 +24,16 @@
 //!   in the same cycle and reaches no unit (checked through S1).
 //! - S6 errors: `err_src` bits 0..3 are the units' `err`, and `err` =
 //!   (`err_src` != 0).
+//!
+//! With a registered instruction port the decoder's instruction is the one
+//! presented in the previous cycle (none after a reset cycle): the
+//! scoreboard remembers it and feeds it to the shadows in place of the
+//! port's, and every rule above applies to it in the cycle after it was
+//! presented — `in_ready` answers for it then (and is 0 when nothing was
+//! presented), a refusal is flagged then.
 
 use crate::config::Config;
+use crate::port_reg::Instr;
 use crate::ports::{Inputs, Outputs, SmSyncPorts};
 use bar_unit_model::bar_unit::BarUnitModel;
 use bar_unit_model::ports::BarInputs;
@@ -49,6 +57,8 @@ pub struct Scoreboard {
     prev_blocked: u64,
     prev_release: u64,
     prev_reset: bool,
+    /// Registered port: the instruction presented in the previous cycle.
+    prev: Option<Instr>,
     /// Cycles checked.
     pub cycles: u64,
     /// Instructions accepted / refused.
@@ -67,6 +77,7 @@ impl Scoreboard {
             prev_blocked: 0,
             prev_release: 0,
             prev_reset: true,
+            prev: None,
             cycles: 0,
             accepted: 0,
             refused: 0,
@@ -74,7 +85,14 @@ impl Scoreboard {
     }
 
     fn check(&mut self, cycle: u64, i: &Inputs, o: &Outputs) -> Result<(), String> {
-        let i = i.masked_for(&self.cfg);
+        let port = i.masked_for(&self.cfg);
+        let registered = self.cfg.registered_port;
+        // The instruction at the decoder.
+        let i = if registered {
+            Instr::present(self.prev.as_ref(), &port)
+        } else {
+            port
+        };
         let known = TABLE.iter().find(|(u, _)| *u == i.in_unit);
         let reserved = i.in_valid && known.is_none_or(|(_, n)| i.in_op >= *n);
         let to = |u: u8| i.in_valid && !reserved && i.in_unit == u;
@@ -195,6 +213,12 @@ impl Scoreboard {
             }
         }
         // S2
+        let fail_s2 = |what: String| Err(format!("cycle {cycle}: S2 (handshake) violated: {what}"));
+        if registered && !i.in_valid && o.in_ready {
+            return fail_s2(
+                "in_ready = 1 with no instruction presented in the previous cycle (registered port)".into(),
+            );
+        }
         if i.in_valid {
             let want = !i.reset
                 && (reserved
@@ -205,15 +229,13 @@ impl Scoreboard {
                         _ => go.ag_ready,
                     });
             if o.in_ready != want {
-                return fail(
-                    "S2 (handshake)",
-                    format!(
-                        "in_ready = {} for unit {} op {}, expected {want}",
-                        o.in_ready, i.in_unit, i.in_op
-                    ),
-                );
+                return fail_s2(format!(
+                    "in_ready = {} for unit {} op {}, expected {want}",
+                    o.in_ready, i.in_unit, i.in_op
+                ));
             }
         }
+        let taken = i.in_valid && o.in_ready;
         // S3
         let blocked = mo.warp_blocked | bo.blocked | xo.suspended | go.blocked;
         if o.warp_blocked != blocked {
@@ -272,13 +294,14 @@ impl Scoreboard {
                 ),
             );
         }
-        if i.in_valid && o.in_ready && !i.reset {
+        if taken && !i.reset {
             if reserved {
                 self.refused += 1;
             } else {
                 self.accepted += 1;
             }
         }
+        self.prev = (!port.reset && port.in_valid).then(|| Instr::of(&port));
         self.prev_blocked = o.warp_blocked;
         self.prev_release = o.release_mask;
         self.prev_reset = i.reset;

@@ -217,6 +217,12 @@ pub struct StreamDriver {
     /// The instruction on the port: (warp, instruction), cycles offered.
     cur: Option<(u8, Instr)>,
     held: u32,
+    /// Registered port: the instruction presented this cycle and the one
+    /// presented in the previous cycle, whose answer (`in_ready`) this
+    /// cycle brings (each with the cycles it has been offered). A refused
+    /// one is offered again.
+    presenting: Option<(u8, Instr, u32)>,
+    sent: Option<(u8, Instr, u32)>,
     rest: Vec<u8>,
     blocked: u64,
     live: u64,
@@ -263,6 +269,8 @@ impl StreamDriver {
             rng: ChaCha8Rng::seed_from_u64(seed),
             cur: None,
             held: 0,
+            presenting: None,
+            sent: None,
             rest: vec![0; w],
             blocked: 0,
             live: 0,
@@ -440,7 +448,11 @@ impl Driver<SmSyncPorts> for StreamDriver {
             i.ctl_slot = k as u8;
             i.ctl_warps = self.cta_mask(k);
         } else if let Some(w) = self.exit.take() {
-            if self.blocked >> w & 1 == 0 && self.cur.is_none_or(|(cw, _)| cw != w) {
+            let in_flight = |x: Option<u8>| x.is_some_and(|cw| cw == w);
+            if self.blocked >> w & 1 == 0
+                && !in_flight(self.cur.map(|c| c.0))
+                && !in_flight(self.sent.map(|c| c.0))
+            {
                 i.ctl_valid = true;
                 i.ctl_op = 1;
                 i.ctl_warp = w;
@@ -461,6 +473,13 @@ impl Driver<SmSyncPorts> for StreamDriver {
         if let Some((w, x)) = self.cur {
             x.drive(w, i);
             self.held += 1;
+            if self.cfg.registered_port {
+                // Its answer comes next cycle: the warp issues nothing else
+                // until then, and it is offered again if refused.
+                self.presenting = Some((w, x, self.held));
+                self.cur = None;
+                self.rest[w as usize] = self.rest[w as usize].max(2);
+            }
         }
         // Memory side.
         i.dn_ready = self.rng.gen_bool(0.8);
@@ -550,11 +569,29 @@ impl Driver<SmSyncPorts> for StreamDriver {
                 }
             }
         }
-        if i.in_valid && o.in_ready {
-            let (w, x) = self.cur.take().expect("offered instruction");
+        let answered = if self.cfg.registered_port {
+            let s = self.sent.take();
+            self.sent = self.presenting.take();
+            match s {
+                Some((w, x, _)) if o.in_ready => Some((w, x)),
+                Some((w, x, held)) => {
+                    if self.cur.is_none() {
+                        self.cur = Some((w, x));
+                        self.held = held;
+                    }
+                    None
+                }
+                None => None,
+            }
+        } else if i.in_valid && o.in_ready {
+            self.held = 0;
+            Some(self.cur.take().expect("offered instruction"))
+        } else {
+            None
+        };
+        if let Some((w, x)) = answered {
             self.rest[w as usize] = 2;
             self.last_unit[w as usize] = x.unit;
-            self.held = 0;
             if x.unit == unit::ASYNC && x.op == 0 {
                 self.unread[w as usize] += 1;
             }
@@ -579,6 +616,8 @@ impl Driver<SmSyncPorts> for StreamDriver {
 
     fn idle(&self, _o: &Outputs) -> bool {
         self.cur.is_none()
+            && self.presenting.is_none()
+            && self.sent.is_none()
             && self.acks.is_empty()
             && self.bar_acks.is_empty()
             && self.ctx.is_empty()

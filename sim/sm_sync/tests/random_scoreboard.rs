@@ -30,7 +30,7 @@ fn run_model(
 ) -> (Option<String>, Coverage, u64) {
     let mut drv = StreamDriver::new(cfg, seed);
     let mut sb = Scoreboard::new(cfg);
-    let mut cov = Coverage::new(cfg.warps());
+    let mut cov = Coverage::new(cfg);
     let o = opts(seed, cycles, test);
     let rep = run::<SmSyncPorts>(model, None, &mut drv, &o, &mut [&mut sb, &mut cov])
         .expect("no design under test: no mismatch");
@@ -45,7 +45,17 @@ fn model_meets_s1_to_s6_and_covers_every_bin() {
         "seed {seed}; replay: {}",
         replay_command("sm-sync-model", "model_meets", seed, Some(cycles))
     );
-    for (name, cfg) in Config::named() {
+    let mut configs = Config::named();
+    // `small` with its port read directly (the PTX executor's SM has no
+    // register; the shipped configurations all have one).
+    configs.push((
+        "small, port not registered",
+        Config {
+            registered_port: false,
+            ..Config::small()
+        },
+    ));
+    for (name, cfg) in configs {
         cfg.validate().unwrap();
         let t = std::time::Instant::now();
         let mut m = SmSyncModel::new(&cfg);
@@ -69,11 +79,34 @@ fn model_meets_s1_to_s6_and_covers_every_bin() {
 #[test]
 fn every_mutant_is_caught_by_the_scoreboard() {
     let seed = seed_from_env(7);
-    let cfg = Config::small();
-    for f in Fault::ALL {
-        let mut m = MutantModel::new(&cfg, f);
-        let (fail, _, _) = run_model(&cfg, &mut m, seed, 80_000, "every_mutant");
-        let msg = fail.unwrap_or_else(|| panic!("mutant {f:?} was not caught (seed {seed})"));
-        println!("{f:?}: caught: {msg}");
+    println!(
+        "seed {seed}; replay: {}",
+        replay_command("sm-sync-model", "every_mutant", seed, Some(80_000))
+    );
+    // The decoder's and the units' faults with the port read directly and
+    // with it registered; the registered port's own faults with it.
+    let direct = Config {
+        registered_port: false,
+        ..Config::small()
+    };
+    let registered = Config::small();
+    for cfg in [&direct, &registered] {
+        for f in Fault::ALL {
+            if f.in_port_reg() && !cfg.registered_port {
+                continue;
+            }
+            let mut m = MutantModel::new(cfg, f);
+            let (fail, _, _) = run_model(cfg, &mut m, seed, 80_000, "every_mutant");
+            let msg = fail.unwrap_or_else(|| {
+                panic!(
+                    "mutant {f:?} (registered port {}) was not caught (seed {seed})",
+                    cfg.registered_port
+                )
+            });
+            println!(
+                "{f:?} (registered port {}): caught: {msg}",
+                cfg.registered_port
+            );
+        }
     }
 }

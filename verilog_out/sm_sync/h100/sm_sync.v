@@ -3,16 +3,16 @@
 // regenerate with sm_sync_rtl::generate_verilog
 // (checked-in copies: membar release).
 //
-// Configuration w64_k4_c32_m64_g8:
+// Configuration w64_k4_c32_m64_g8_r:
 //   membar: Config { warps: 64, ways: 32, slots: 4, counter_bits: 8, coalesce_window: 24, lone_window: 24, max_outstanding: 1, level_mix: Promote, gl_bar_ack: true, arch: Coalescing }
 //   bar: BarConfig { warps: 64, cta_slots: 32 }
 //   mbarrier/async groups: Config { warps: 64, entries: 64, count_bits: 20, tx_bits: 20, try_wait_limit: 73, wake_fanout: 4, group_depth: 8, group_op_bits: 8 }
 //
 // `sm_sync` (last in this file) has the spec/sm_sync.md ports and wraps
-// `smsync_w64_k4_c32_m64_g8`, the rust-hdl top; `smsync_w64_k4_c32_m64_g8__<block>` are its blocks.
+// `smsync_w64_k4_c32_m64_g8_r`, the rust-hdl top; `smsync_w64_k4_c32_m64_g8_r__<block>` are its blocks.
 
 
-module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in_op,in_id,in_level,in_ivall,in_all,in_count,in_tx,in_parity,in_pred,warp_blocked,release_mask,err,err_src,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,bar_rel_valid,bar_rel_slot,bar_rel_id,bar_rel_op,bar_rel_result,bar_err_code,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,mb_ctx_ready,mb_rarv_ready,mb_rsp_valid,mb_rsp_warp,mb_rsp_op,mb_rsp_token,mb_rsp_done,mb_rsp_suspended,mb_wake_mask,mb_wake_done,mb_err_src,mb_err_cause,rd_valid,rd_warp,wr_valid,wr_warp,ag_err_cause);
+module smsync_w64_k4_c32_m64_g8_r(clock,reset,in_valid,in_ready,in_warp,in_unit,in_op,in_id,in_level,in_ivall,in_all,in_count,in_tx,in_parity,in_pred,warp_blocked,release_mask,err,err_src,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,bar_rel_valid,bar_rel_slot,bar_rel_id,bar_rel_op,bar_rel_result,bar_err_code,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,mb_ctx_ready,mb_rarv_ready,mb_rsp_valid,mb_rsp_warp,mb_rsp_op,mb_rsp_token,mb_rsp_done,mb_rsp_suspended,mb_wake_mask,mb_wake_done,mb_err_src,mb_err_cause,rd_valid,rd_warp,wr_valid,wr_warp,ag_err_cause);
     
     // Module arguments
     input wire  clock;
@@ -83,6 +83,32 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
     output reg  [1:0] ag_err_cause;
     
     // Stub signals
+    reg  port__clock;
+    reg  port__reset;
+    reg  port__in_valid;
+    reg  [5:0] port__in_warp;
+    reg  [2:0] port__in_unit;
+    reg  [3:0] port__in_op;
+    reg  [15:0] port__in_id;
+    reg  [1:0] port__in_level;
+    reg  [1:0] port__in_ivall;
+    reg  port__in_all;
+    reg  [20:0] port__in_count;
+    reg  [20:0] port__in_tx;
+    reg  port__in_parity;
+    reg  [31:0] port__in_pred;
+    wire  port__dec_valid;
+    wire  [5:0] port__dec_warp;
+    wire  [2:0] port__dec_unit;
+    wire  [3:0] port__dec_op;
+    wire  [15:0] port__dec_id;
+    wire  [1:0] port__dec_level;
+    wire  [1:0] port__dec_ivall;
+    wire  port__dec_all;
+    wire  [20:0] port__dec_count;
+    wire  [20:0] port__dec_tx;
+    wire  port__dec_parity;
+    wire  [31:0] port__dec_pred;
     reg  dec__reset;
     reg  dec__in_valid;
     reg  [2:0] dec__in_unit;
@@ -195,7 +221,35 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
     reg  [4:0] src;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__dec dec(
+    smsync_w64_k4_c32_m64_g8_r__port port(
+        .clock(port__clock),
+        .reset(port__reset),
+        .in_valid(port__in_valid),
+        .in_warp(port__in_warp),
+        .in_unit(port__in_unit),
+        .in_op(port__in_op),
+        .in_id(port__in_id),
+        .in_level(port__in_level),
+        .in_ivall(port__in_ivall),
+        .in_all(port__in_all),
+        .in_count(port__in_count),
+        .in_tx(port__in_tx),
+        .in_parity(port__in_parity),
+        .in_pred(port__in_pred),
+        .dec_valid(port__dec_valid),
+        .dec_warp(port__dec_warp),
+        .dec_unit(port__dec_unit),
+        .dec_op(port__dec_op),
+        .dec_id(port__dec_id),
+        .dec_level(port__dec_level),
+        .dec_ivall(port__dec_ivall),
+        .dec_all(port__dec_all),
+        .dec_count(port__dec_count),
+        .dec_tx(port__dec_tx),
+        .dec_parity(port__dec_parity),
+        .dec_pred(port__dec_pred)
+    );
+    smsync_w64_k4_c32_m64_g8_r__dec dec(
         .reset(dec__reset),
         .in_valid(dec__in_valid),
         .in_unit(dec__in_unit),
@@ -207,7 +261,7 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
         .refused(dec__refused),
         .flag(dec__flag)
     );
-    smsync_w64_k4_c32_m64_g8__membar membar(
+    smsync_w64_k4_c32_m64_g8_r__membar membar(
         .clock(membar__clock),
         .reset(membar__reset),
         .req_valid(membar__req_valid),
@@ -235,7 +289,7 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
         .release_mask(membar__release_mask),
         .err(membar__err)
     );
-    smsync_w64_k4_c32_m64_g8__bar bar(
+    smsync_w64_k4_c32_m64_g8_r__bar bar(
         .clock(bar__clock),
         .reset(bar__reset),
         .req_valid(bar__req_valid),
@@ -261,7 +315,7 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
         .err(bar__err),
         .err_code(bar__err_code)
     );
-    smsync_w64_k4_c32_m64_g8__mb mb(
+    smsync_w64_k4_c32_m64_g8_r__mb mb(
         .clock(mb__clock),
         .reset(mb__reset),
         .op_valid(mb__op_valid),
@@ -293,7 +347,7 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
         .err_src(mb__err_src),
         .err_cause(mb__err_cause)
     );
-    smsync_w64_k4_c32_m64_g8__ag ag(
+    smsync_w64_k4_c32_m64_g8_r__ag ag(
         .clock(ag__clock),
         .reset(ag__reset),
         .ag_valid(ag__ag_valid),
@@ -313,21 +367,35 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
     
     // Update code
     always @(*) begin
+        port__clock = clock;
         membar__clock = clock;
         bar__clock = clock;
         mb__clock = clock;
         ag__clock = clock;
+        port__reset = reset;
+        port__in_valid = in_valid;
+        port__in_warp = in_warp;
+        port__in_unit = in_unit;
+        port__in_op = in_op;
+        port__in_id = in_id;
+        port__in_level = in_level;
+        port__in_ivall = in_ivall;
+        port__in_all = in_all;
+        port__in_count = in_count;
+        port__in_tx = in_tx;
+        port__in_parity = in_parity;
+        port__in_pred = in_pred;
         dec__reset = reset;
-        dec__in_valid = in_valid;
-        dec__in_unit = in_unit;
-        dec__in_op = in_op;
+        dec__in_valid = port__dec_valid;
+        dec__in_unit = port__dec_unit;
+        dec__in_op = port__dec_op;
         membar__reset = reset;
         membar__req_valid = dec__to_membar;
-        membar__req_warp = in_warp;
-        membar__req_op = in_op[(32'h0)+:(3)];
-        membar__req_level = in_level;
-        membar__req_ivall = in_ivall;
-        membar__req_id = in_id;
+        membar__req_warp = port__dec_warp;
+        membar__req_op = port__dec_op[(32'h0)+:(3)];
+        membar__req_level = port__dec_level;
+        membar__req_ivall = port__dec_ivall;
+        membar__req_id = port__dec_id;
         membar__dn_ready = dn_ready;
         membar__ack_valid = ack_valid;
         membar__ack_tag = ack_tag;
@@ -343,12 +411,12 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
         dn_id = membar__dn_id;
         bar__reset = reset;
         bar__req_valid = dec__to_bar;
-        bar__req_warp = in_warp;
-        bar__req_op = in_op[(32'h0)+:(3)];
-        bar__req_id = in_id[(32'h0)+:(4)];
-        bar__req_all = in_all;
-        bar__req_count = in_count[(32'h0)+:(7)];
-        bar__req_pred = in_pred;
+        bar__req_warp = port__dec_warp;
+        bar__req_op = port__dec_op[(32'h0)+:(3)];
+        bar__req_id = port__dec_id[(32'h0)+:(4)];
+        bar__req_all = port__dec_all;
+        bar__req_count = port__dec_count[(32'h0)+:(7)];
+        bar__req_pred = port__dec_pred;
         bar__ctl_valid = ctl_valid;
         bar__ctl_op = ctl_op;
         bar__ctl_slot = ctl_slot;
@@ -362,12 +430,12 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
         bar_err_code = bar__err_code;
         mb__reset = reset;
         mb__op_valid = dec__to_mb;
-        mb__op_warp = in_warp;
-        mb__op_code = in_op;
-        mb__op_entry = in_id[(32'h0)+:(6)];
-        mb__op_count = in_count[(32'h0)+:(21)];
-        mb__op_tx = in_tx;
-        mb__op_parity = in_parity;
+        mb__op_warp = port__dec_warp;
+        mb__op_code = port__dec_op;
+        mb__op_entry = port__dec_id[(32'h0)+:(6)];
+        mb__op_count = port__dec_count[(32'h0)+:(21)];
+        mb__op_tx = port__dec_tx;
+        mb__op_parity = port__dec_parity;
         mb__ctx_valid = ctx_valid;
         mb__ctx_entry = ctx_entry;
         mb__ctx_bytes = ctx_bytes;
@@ -388,28 +456,28 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
         mb_err_cause = mb__err_cause;
         ag__reset = reset;
         ag__ag_valid = dec__to_ag;
-        ag__ag_warp = in_warp;
-        ag__ag_op = in_op[(32'h0)+:(2)];
-        ag__ag_n = in_count[(32'h0)+:(4)];
+        ag__ag_warp = port__dec_warp;
+        ag__ag_op = port__dec_op[(32'h0)+:(2)];
+        ag__ag_n = port__dec_count[(32'h0)+:(4)];
         ag__rd_valid = rd_valid;
         ag__rd_warp = rd_warp;
         ag__wr_valid = wr_valid;
         ag__wr_warp = wr_warp;
         ag_err_cause = ag__err_cause;
         unit_ready = 1'b0;
-        if (in_unit == 32'h0) begin
+        if (port__dec_unit == 32'h0) begin
             unit_ready = membar__req_ready;
         end
-        if (in_unit == 32'h1) begin
+        if (port__dec_unit == 32'h1) begin
             unit_ready = bar__req_ready;
         end
-        if (in_unit == 32'h2) begin
+        if (port__dec_unit == 32'h2) begin
             unit_ready = mb__op_ready;
         end
-        if (in_unit == 32'h3) begin
+        if (port__dec_unit == 32'h3) begin
             unit_ready = ag__ag_ready;
         end
-        in_ready = (dec__refused | unit_ready) & ~reset;
+        in_ready = port__dec_valid & (dec__refused | unit_ready) & ~reset;
         warp_blocked = membar__warp_blocked | bar__blocked | mb__suspended | ag__blocked;
         membar_rel = 32'h0;
         if (membar__release_valid) begin
@@ -426,10 +494,10 @@ module smsync_w64_k4_c32_m64_g8(clock,reset,in_valid,in_ready,in_warp,in_unit,in
         err = |src;
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8
+endmodule // smsync_w64_k4_c32_m64_g8_r
 
 
-module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,rd_warp,wr_valid,wr_warp,blocked,release_mask,err,err_cause);
+module smsync_w64_k4_c32_m64_g8_r__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,rd_warp,wr_valid,wr_warp,blocked,release_mask,err,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -1423,7 +1491,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
     reg  [63:0] rel_n;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__0(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__0(
         .clock(warps__0__clock),
         .reset(warps__0__reset),
         .rd_hit(warps__0__rd_hit),
@@ -1439,7 +1507,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__0__rd_err),
         .wr_err(warps__0__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__1(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__1(
         .clock(warps__1__clock),
         .reset(warps__1__reset),
         .rd_hit(warps__1__rd_hit),
@@ -1455,7 +1523,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__1__rd_err),
         .wr_err(warps__1__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__2(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__2(
         .clock(warps__2__clock),
         .reset(warps__2__reset),
         .rd_hit(warps__2__rd_hit),
@@ -1471,7 +1539,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__2__rd_err),
         .wr_err(warps__2__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__3(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__3(
         .clock(warps__3__clock),
         .reset(warps__3__reset),
         .rd_hit(warps__3__rd_hit),
@@ -1487,7 +1555,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__3__rd_err),
         .wr_err(warps__3__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__4(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__4(
         .clock(warps__4__clock),
         .reset(warps__4__reset),
         .rd_hit(warps__4__rd_hit),
@@ -1503,7 +1571,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__4__rd_err),
         .wr_err(warps__4__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__5(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__5(
         .clock(warps__5__clock),
         .reset(warps__5__reset),
         .rd_hit(warps__5__rd_hit),
@@ -1519,7 +1587,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__5__rd_err),
         .wr_err(warps__5__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__6(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__6(
         .clock(warps__6__clock),
         .reset(warps__6__reset),
         .rd_hit(warps__6__rd_hit),
@@ -1535,7 +1603,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__6__rd_err),
         .wr_err(warps__6__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__7(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__7(
         .clock(warps__7__clock),
         .reset(warps__7__reset),
         .rd_hit(warps__7__rd_hit),
@@ -1551,7 +1619,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__7__rd_err),
         .wr_err(warps__7__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__8(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__8(
         .clock(warps__8__clock),
         .reset(warps__8__reset),
         .rd_hit(warps__8__rd_hit),
@@ -1567,7 +1635,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__8__rd_err),
         .wr_err(warps__8__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__9(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__9(
         .clock(warps__9__clock),
         .reset(warps__9__reset),
         .rd_hit(warps__9__rd_hit),
@@ -1583,7 +1651,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__9__rd_err),
         .wr_err(warps__9__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__10(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__10(
         .clock(warps__10__clock),
         .reset(warps__10__reset),
         .rd_hit(warps__10__rd_hit),
@@ -1599,7 +1667,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__10__rd_err),
         .wr_err(warps__10__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__11(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__11(
         .clock(warps__11__clock),
         .reset(warps__11__reset),
         .rd_hit(warps__11__rd_hit),
@@ -1615,7 +1683,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__11__rd_err),
         .wr_err(warps__11__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__12(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__12(
         .clock(warps__12__clock),
         .reset(warps__12__reset),
         .rd_hit(warps__12__rd_hit),
@@ -1631,7 +1699,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__12__rd_err),
         .wr_err(warps__12__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__13(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__13(
         .clock(warps__13__clock),
         .reset(warps__13__reset),
         .rd_hit(warps__13__rd_hit),
@@ -1647,7 +1715,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__13__rd_err),
         .wr_err(warps__13__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__14(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__14(
         .clock(warps__14__clock),
         .reset(warps__14__reset),
         .rd_hit(warps__14__rd_hit),
@@ -1663,7 +1731,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__14__rd_err),
         .wr_err(warps__14__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__15(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__15(
         .clock(warps__15__clock),
         .reset(warps__15__reset),
         .rd_hit(warps__15__rd_hit),
@@ -1679,7 +1747,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__15__rd_err),
         .wr_err(warps__15__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__16(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__16(
         .clock(warps__16__clock),
         .reset(warps__16__reset),
         .rd_hit(warps__16__rd_hit),
@@ -1695,7 +1763,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__16__rd_err),
         .wr_err(warps__16__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__17(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__17(
         .clock(warps__17__clock),
         .reset(warps__17__reset),
         .rd_hit(warps__17__rd_hit),
@@ -1711,7 +1779,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__17__rd_err),
         .wr_err(warps__17__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__18(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__18(
         .clock(warps__18__clock),
         .reset(warps__18__reset),
         .rd_hit(warps__18__rd_hit),
@@ -1727,7 +1795,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__18__rd_err),
         .wr_err(warps__18__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__19(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__19(
         .clock(warps__19__clock),
         .reset(warps__19__reset),
         .rd_hit(warps__19__rd_hit),
@@ -1743,7 +1811,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__19__rd_err),
         .wr_err(warps__19__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__20(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__20(
         .clock(warps__20__clock),
         .reset(warps__20__reset),
         .rd_hit(warps__20__rd_hit),
@@ -1759,7 +1827,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__20__rd_err),
         .wr_err(warps__20__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__21(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__21(
         .clock(warps__21__clock),
         .reset(warps__21__reset),
         .rd_hit(warps__21__rd_hit),
@@ -1775,7 +1843,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__21__rd_err),
         .wr_err(warps__21__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__22(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__22(
         .clock(warps__22__clock),
         .reset(warps__22__reset),
         .rd_hit(warps__22__rd_hit),
@@ -1791,7 +1859,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__22__rd_err),
         .wr_err(warps__22__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__23(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__23(
         .clock(warps__23__clock),
         .reset(warps__23__reset),
         .rd_hit(warps__23__rd_hit),
@@ -1807,7 +1875,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__23__rd_err),
         .wr_err(warps__23__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__24(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__24(
         .clock(warps__24__clock),
         .reset(warps__24__reset),
         .rd_hit(warps__24__rd_hit),
@@ -1823,7 +1891,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__24__rd_err),
         .wr_err(warps__24__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__25(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__25(
         .clock(warps__25__clock),
         .reset(warps__25__reset),
         .rd_hit(warps__25__rd_hit),
@@ -1839,7 +1907,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__25__rd_err),
         .wr_err(warps__25__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__26(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__26(
         .clock(warps__26__clock),
         .reset(warps__26__reset),
         .rd_hit(warps__26__rd_hit),
@@ -1855,7 +1923,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__26__rd_err),
         .wr_err(warps__26__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__27(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__27(
         .clock(warps__27__clock),
         .reset(warps__27__reset),
         .rd_hit(warps__27__rd_hit),
@@ -1871,7 +1939,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__27__rd_err),
         .wr_err(warps__27__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__28(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__28(
         .clock(warps__28__clock),
         .reset(warps__28__reset),
         .rd_hit(warps__28__rd_hit),
@@ -1887,7 +1955,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__28__rd_err),
         .wr_err(warps__28__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__29(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__29(
         .clock(warps__29__clock),
         .reset(warps__29__reset),
         .rd_hit(warps__29__rd_hit),
@@ -1903,7 +1971,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__29__rd_err),
         .wr_err(warps__29__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__30(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__30(
         .clock(warps__30__clock),
         .reset(warps__30__reset),
         .rd_hit(warps__30__rd_hit),
@@ -1919,7 +1987,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__30__rd_err),
         .wr_err(warps__30__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__31(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__31(
         .clock(warps__31__clock),
         .reset(warps__31__reset),
         .rd_hit(warps__31__rd_hit),
@@ -1935,7 +2003,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__31__rd_err),
         .wr_err(warps__31__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__32(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__32(
         .clock(warps__32__clock),
         .reset(warps__32__reset),
         .rd_hit(warps__32__rd_hit),
@@ -1951,7 +2019,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__32__rd_err),
         .wr_err(warps__32__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__33(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__33(
         .clock(warps__33__clock),
         .reset(warps__33__reset),
         .rd_hit(warps__33__rd_hit),
@@ -1967,7 +2035,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__33__rd_err),
         .wr_err(warps__33__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__34(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__34(
         .clock(warps__34__clock),
         .reset(warps__34__reset),
         .rd_hit(warps__34__rd_hit),
@@ -1983,7 +2051,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__34__rd_err),
         .wr_err(warps__34__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__35(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__35(
         .clock(warps__35__clock),
         .reset(warps__35__reset),
         .rd_hit(warps__35__rd_hit),
@@ -1999,7 +2067,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__35__rd_err),
         .wr_err(warps__35__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__36(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__36(
         .clock(warps__36__clock),
         .reset(warps__36__reset),
         .rd_hit(warps__36__rd_hit),
@@ -2015,7 +2083,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__36__rd_err),
         .wr_err(warps__36__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__37(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__37(
         .clock(warps__37__clock),
         .reset(warps__37__reset),
         .rd_hit(warps__37__rd_hit),
@@ -2031,7 +2099,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__37__rd_err),
         .wr_err(warps__37__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__38(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__38(
         .clock(warps__38__clock),
         .reset(warps__38__reset),
         .rd_hit(warps__38__rd_hit),
@@ -2047,7 +2115,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__38__rd_err),
         .wr_err(warps__38__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__39(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__39(
         .clock(warps__39__clock),
         .reset(warps__39__reset),
         .rd_hit(warps__39__rd_hit),
@@ -2063,7 +2131,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__39__rd_err),
         .wr_err(warps__39__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__40(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__40(
         .clock(warps__40__clock),
         .reset(warps__40__reset),
         .rd_hit(warps__40__rd_hit),
@@ -2079,7 +2147,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__40__rd_err),
         .wr_err(warps__40__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__41(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__41(
         .clock(warps__41__clock),
         .reset(warps__41__reset),
         .rd_hit(warps__41__rd_hit),
@@ -2095,7 +2163,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__41__rd_err),
         .wr_err(warps__41__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__42(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__42(
         .clock(warps__42__clock),
         .reset(warps__42__reset),
         .rd_hit(warps__42__rd_hit),
@@ -2111,7 +2179,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__42__rd_err),
         .wr_err(warps__42__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__43(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__43(
         .clock(warps__43__clock),
         .reset(warps__43__reset),
         .rd_hit(warps__43__rd_hit),
@@ -2127,7 +2195,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__43__rd_err),
         .wr_err(warps__43__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__44(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__44(
         .clock(warps__44__clock),
         .reset(warps__44__reset),
         .rd_hit(warps__44__rd_hit),
@@ -2143,7 +2211,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__44__rd_err),
         .wr_err(warps__44__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__45(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__45(
         .clock(warps__45__clock),
         .reset(warps__45__reset),
         .rd_hit(warps__45__rd_hit),
@@ -2159,7 +2227,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__45__rd_err),
         .wr_err(warps__45__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__46(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__46(
         .clock(warps__46__clock),
         .reset(warps__46__reset),
         .rd_hit(warps__46__rd_hit),
@@ -2175,7 +2243,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__46__rd_err),
         .wr_err(warps__46__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__47(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__47(
         .clock(warps__47__clock),
         .reset(warps__47__reset),
         .rd_hit(warps__47__rd_hit),
@@ -2191,7 +2259,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__47__rd_err),
         .wr_err(warps__47__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__48(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__48(
         .clock(warps__48__clock),
         .reset(warps__48__reset),
         .rd_hit(warps__48__rd_hit),
@@ -2207,7 +2275,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__48__rd_err),
         .wr_err(warps__48__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__49(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__49(
         .clock(warps__49__clock),
         .reset(warps__49__reset),
         .rd_hit(warps__49__rd_hit),
@@ -2223,7 +2291,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__49__rd_err),
         .wr_err(warps__49__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__50(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__50(
         .clock(warps__50__clock),
         .reset(warps__50__reset),
         .rd_hit(warps__50__rd_hit),
@@ -2239,7 +2307,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__50__rd_err),
         .wr_err(warps__50__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__51(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__51(
         .clock(warps__51__clock),
         .reset(warps__51__reset),
         .rd_hit(warps__51__rd_hit),
@@ -2255,7 +2323,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__51__rd_err),
         .wr_err(warps__51__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__52(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__52(
         .clock(warps__52__clock),
         .reset(warps__52__reset),
         .rd_hit(warps__52__rd_hit),
@@ -2271,7 +2339,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__52__rd_err),
         .wr_err(warps__52__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__53(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__53(
         .clock(warps__53__clock),
         .reset(warps__53__reset),
         .rd_hit(warps__53__rd_hit),
@@ -2287,7 +2355,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__53__rd_err),
         .wr_err(warps__53__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__54(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__54(
         .clock(warps__54__clock),
         .reset(warps__54__reset),
         .rd_hit(warps__54__rd_hit),
@@ -2303,7 +2371,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__54__rd_err),
         .wr_err(warps__54__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__55(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__55(
         .clock(warps__55__clock),
         .reset(warps__55__reset),
         .rd_hit(warps__55__rd_hit),
@@ -2319,7 +2387,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__55__rd_err),
         .wr_err(warps__55__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__56(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__56(
         .clock(warps__56__clock),
         .reset(warps__56__reset),
         .rd_hit(warps__56__rd_hit),
@@ -2335,7 +2403,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__56__rd_err),
         .wr_err(warps__56__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__57(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__57(
         .clock(warps__57__clock),
         .reset(warps__57__reset),
         .rd_hit(warps__57__rd_hit),
@@ -2351,7 +2419,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__57__rd_err),
         .wr_err(warps__57__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__58(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__58(
         .clock(warps__58__clock),
         .reset(warps__58__reset),
         .rd_hit(warps__58__rd_hit),
@@ -2367,7 +2435,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__58__rd_err),
         .wr_err(warps__58__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__59(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__59(
         .clock(warps__59__clock),
         .reset(warps__59__reset),
         .rd_hit(warps__59__rd_hit),
@@ -2383,7 +2451,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__59__rd_err),
         .wr_err(warps__59__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__60(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__60(
         .clock(warps__60__clock),
         .reset(warps__60__reset),
         .rd_hit(warps__60__rd_hit),
@@ -2399,7 +2467,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__60__rd_err),
         .wr_err(warps__60__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__61(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__61(
         .clock(warps__61__clock),
         .reset(warps__61__reset),
         .rd_hit(warps__61__rd_hit),
@@ -2415,7 +2483,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__61__rd_err),
         .wr_err(warps__61__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__62(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__62(
         .clock(warps__62__clock),
         .reset(warps__62__reset),
         .rd_hit(warps__62__rd_hit),
@@ -2431,7 +2499,7 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         .rd_err(warps__62__rd_err),
         .wr_err(warps__62__wr_err)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0 warps__63(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0 warps__63(
         .clock(warps__63__clock),
         .reset(warps__63__reset),
         .rd_hit(warps__63__rd_hit),
@@ -3630,10 +3698,10 @@ module smsync_w64_k4_c32_m64_g8__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__ag
+endmodule // smsync_w64_k4_c32_m64_g8_r__ag
 
 
-module smsync_w64_k4_c32_m64_g8__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,can_bulk,can_commit,can_wait,blocked,rel_go,rd_err,wr_err);
+module smsync_w64_k4_c32_m64_g8_r__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,can_bulk,can_commit,can_wait,blocked,rel_go,rd_err,wr_err);
     
     // Module arguments
     input wire  clock;
@@ -3831,167 +3899,167 @@ module smsync_w64_k4_c32_m64_g8__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,a
     reg  new_front;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd tot__0(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd tot__0(
         .d(tot__0__d),
         .q(tot__0__q),
         .clock(tot__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd tot__1(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd tot__1(
         .d(tot__1__d),
         .q(tot__1__q),
         .clock(tot__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd tot__2(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd tot__2(
         .d(tot__2__d),
         .q(tot__2__q),
         .clock(tot__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd tot__3(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd tot__3(
         .d(tot__3__d),
         .q(tot__3__q),
         .clock(tot__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd tot__4(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd tot__4(
         .d(tot__4__d),
         .q(tot__4__q),
         .clock(tot__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd tot__5(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd tot__5(
         .d(tot__5__d),
         .q(tot__5__q),
         .clock(tot__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd tot__6(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd tot__6(
         .d(tot__6__d),
         .q(tot__6__q),
         .clock(tot__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd tot__7(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd tot__7(
         .d(tot__7__d),
         .q(tot__7__q),
         .clock(tot__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc seq__0(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc seq__0(
         .d(seq__0__d),
         .q(seq__0__q),
         .clock(seq__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc seq__1(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc seq__1(
         .d(seq__1__d),
         .q(seq__1__q),
         .clock(seq__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc seq__2(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc seq__2(
         .d(seq__2__d),
         .q(seq__2__q),
         .clock(seq__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc seq__3(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc seq__3(
         .d(seq__3__d),
         .q(seq__3__q),
         .clock(seq__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc seq__4(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc seq__4(
         .d(seq__4__d),
         .q(seq__4__q),
         .clock(seq__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc seq__5(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc seq__5(
         .d(seq__5__d),
         .q(seq__5__q),
         .clock(seq__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc seq__6(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc seq__6(
         .d(seq__6__d),
         .q(seq__6__q),
         .clock(seq__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc seq__7(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc seq__7(
         .d(seq__7__d),
         .q(seq__7__q),
         .clock(seq__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__f head(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__f head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__f tail(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__f tail(
         .d(tail__d),
         .q(tail__q),
         .clock(tail__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any any(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any any(
         .d(any__d),
         .q(any__q),
         .clock(any__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__f f(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__f f(
         .d(f__d),
         .q(f__q),
         .clock(f__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any unr(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any unr(
         .d(unr__d),
         .q(unr__q),
         .clock(unr__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc cc(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc cc(
         .d(cc__d),
         .q(cc__q),
         .clock(cc__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc n(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc n(
         .d(n__d),
         .q(n__q),
         .clock(n__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc rp(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc rp(
         .d(rp__d),
         .q(rp__q),
         .clock(rp__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd rdone(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd rdone(
         .d(rdone__d),
         .q(rdone__q),
         .clock(rdone__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd wdone(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd wdone(
         .d(wdone__d),
         .q(wdone__q),
         .clock(wdone__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd open_rd(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd open_rd(
         .d(open_rd__d),
         .q(open_rd__q),
         .clock(open_rd__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd open_wr(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd open_wr(
         .d(open_wr__d),
         .q(open_wr__q),
         .clock(open_wr__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any blk(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any blk(
         .d(blk__d),
         .q(blk__q),
         .clock(blk__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wait_n(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wait_n(
         .d(wait_n__d),
         .q(wait_n__q),
         .clock(wait_n__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any wait_rd(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any wait_rd(
         .d(wait_rd__d),
         .q(wait_rd__q),
         .clock(wait_rd__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any rd_bad_r(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any rd_bad_r(
         .d(rd_bad_r__d),
         .q(rd_bad_r__q),
         .clock(rd_bad_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any wr_bad_r(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any wr_bad_r(
         .d(wr_bad_r__d),
         .q(wr_bad_r__q),
         .clock(wr_bad_r__clock)
@@ -4456,10 +4524,10 @@ module smsync_w64_k4_c32_m64_g8__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,a
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__ag__warps__0
+endmodule // smsync_w64_k4_c32_m64_g8_r__ag__warps__0
 
 
-module smsync_w64_k4_c32_m64_g8__ag__warps__0__any(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4475,10 +4543,10 @@ module smsync_w64_k4_c32_m64_g8__ag__warps__0__any(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__ag__warps__0__any
+endmodule // smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any
 
 
-module smsync_w64_k4_c32_m64_g8__ag__warps__0__cc(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4494,10 +4562,10 @@ module smsync_w64_k4_c32_m64_g8__ag__warps__0__cc(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__ag__warps__0__cc
+endmodule // smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc
 
 
-module smsync_w64_k4_c32_m64_g8__ag__warps__0__f(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__ag__warps__0__f(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -4513,10 +4581,10 @@ module smsync_w64_k4_c32_m64_g8__ag__warps__0__f(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__ag__warps__0__f
+endmodule // smsync_w64_k4_c32_m64_g8_r__ag__warps__0__f
 
 
-module smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -4532,10 +4600,10 @@ module smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd
+endmodule // smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd
 
 
-module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
+module smsync_w64_k4_c32_m64_g8_r__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
     
     // Module arguments
     input wire  clock;
@@ -4815,7 +4883,7 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
     reg  done_or;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__regs regs(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs regs(
         .clock(regs__clock),
         .reset(regs__reset),
         .take_req(regs__take_req),
@@ -4881,7 +4949,7 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
         .c_id(regs__c_id),
         .c_live(regs__c_live)
     );
-    smsync_w64_k4_c32_m64_g8__bar__warps warps(
+    smsync_w64_k4_c32_m64_g8_r__bar__warps warps(
         .clock(warps__clock),
         .reset(warps__reset),
         .a_warp(warps__a_warp),
@@ -4912,7 +4980,7 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
         .blocked(warps__blocked),
         .rel_cand(warps__rel_cand)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots slots(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots slots(
         .clock(slots__clock),
         .reset(slots__reset),
         .a_slot(slots__a_slot),
@@ -4946,7 +5014,7 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
         .last_en(slots__last_en),
         .c_clr(slots__c_clr)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags ram_flags(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags ram_flags(
         .clock(ram_flags__clock),
         .reset(ram_flags__reset),
         .rd_addr(ram_flags__rd_addr),
@@ -4955,7 +5023,7 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
         .wr_data(ram_flags__wr_data),
         .rd_data(ram_flags__rd_data)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_expected ram_expected(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_expected ram_expected(
         .clock(ram_expected__clock),
         .reset(ram_expected__reset),
         .rd_addr(ram_expected__rd_addr),
@@ -4964,7 +5032,7 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
         .wr_data(ram_expected__wr_data),
         .rd_data(ram_expected__rd_data)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count ram_count(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count ram_count(
         .clock(ram_count__clock),
         .reset(ram_count__reset),
         .rd_addr(ram_count__rd_addr),
@@ -4975,7 +5043,7 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
         .target_m1(ram_count__target_m1),
         .rd_reaches(ram_count__rd_reaches)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_popc ram_popc(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_popc ram_popc(
         .clock(ram_popc__clock),
         .reset(ram_popc__reset),
         .rd_addr(ram_popc__rd_addr),
@@ -4984,7 +5052,7 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
         .wr_data(ram_popc__wr_data),
         .rd_data(ram_popc__rd_data)
     );
-    smsync_w64_k4_c32_m64_g8__bar__rel rel(
+    smsync_w64_k4_c32_m64_g8_r__bar__rel rel(
         .clock(rel__clock),
         .reset(rel__reset),
         .done(rel__done),
@@ -5000,26 +5068,26 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
         .rel_op(rel__rel_op),
         .rel_result(rel__rel_result)
     );
-    smsync_w64_k4_c32_m64_g8__bar__arr_addr req_addr(
+    smsync_w64_k4_c32_m64_g8_r__bar__arr_addr req_addr(
         .slot(req_addr__slot),
         .id(req_addr__id),
         .addr(req_addr__addr)
     );
-    smsync_w64_k4_c32_m64_g8__bar__arr_addr exit_addr(
+    smsync_w64_k4_c32_m64_g8_r__bar__arr_addr exit_addr(
         .slot(exit_addr__slot),
         .id(exit_addr__id),
         .addr(exit_addr__addr)
     );
-    smsync_w64_k4_c32_m64_g8__bar__arr_addr arr_addr(
+    smsync_w64_k4_c32_m64_g8_r__bar__arr_addr arr_addr(
         .slot(arr_addr__slot),
         .id(arr_addr__id),
         .addr(arr_addr__addr)
     );
-    smsync_w64_k4_c32_m64_g8__bar__pred_pop pred_pop(
+    smsync_w64_k4_c32_m64_g8_r__bar__pred_pop pred_pop(
         .bits(pred_pop__bits),
         .count(pred_pop__count)
     );
-    smsync_w64_k4_c32_m64_g8__bar__size_pop size_pop(
+    smsync_w64_k4_c32_m64_g8_r__bar__size_pop size_pop(
         .bits(size_pop__bits),
         .count(size_pop__count)
     );
@@ -5318,10 +5386,10 @@ module smsync_w64_k4_c32_m64_g8__bar(clock,reset,req_valid,req_ready,req_warp,re
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar
 
 
-module smsync_w64_k4_c32_m64_g8__bar__arr_addr(slot,id,addr);
+module smsync_w64_k4_c32_m64_g8_r__bar__arr_addr(slot,id,addr);
     
     // Module arguments
     input wire  [4:0] slot;
@@ -5330,10 +5398,10 @@ module smsync_w64_k4_c32_m64_g8__bar__arr_addr(slot,id,addr);
     
     // Update code (custom)
     always @(*) addr = {slot, id};
-endmodule // smsync_w64_k4_c32_m64_g8__bar__arr_addr
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__arr_addr
 
 
-module smsync_w64_k4_c32_m64_g8__bar__pred_pop(bits,count);
+module smsync_w64_k4_c32_m64_g8_r__bar__pred_pop(bits,count);
     
     // Module arguments
     input wire  [31:0] bits;
@@ -5341,10 +5409,10 @@ module smsync_w64_k4_c32_m64_g8__bar__pred_pop(bits,count);
     
     // Update code (custom)
     always @(*) count = {11'b0, bits[0]} + {11'b0, bits[1]} + {11'b0, bits[2]} + {11'b0, bits[3]} + {11'b0, bits[4]} + {11'b0, bits[5]} + {11'b0, bits[6]} + {11'b0, bits[7]} + {11'b0, bits[8]} + {11'b0, bits[9]} + {11'b0, bits[10]} + {11'b0, bits[11]} + {11'b0, bits[12]} + {11'b0, bits[13]} + {11'b0, bits[14]} + {11'b0, bits[15]} + {11'b0, bits[16]} + {11'b0, bits[17]} + {11'b0, bits[18]} + {11'b0, bits[19]} + {11'b0, bits[20]} + {11'b0, bits[21]} + {11'b0, bits[22]} + {11'b0, bits[23]} + {11'b0, bits[24]} + {11'b0, bits[25]} + {11'b0, bits[26]} + {11'b0, bits[27]} + {11'b0, bits[28]} + {11'b0, bits[29]} + {11'b0, bits[30]} + {11'b0, bits[31]};
-endmodule // smsync_w64_k4_c32_m64_g8__bar__pred_pop
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__pred_pop
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,target_m1,rd_reaches);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,target_m1,rd_reaches);
     
     // Module arguments
     input wire  clock;
@@ -5373,7 +5441,7 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_count(clock,reset,rd_addr,wr_en,wr_add
     reg  reach_byp;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem mem(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem mem(
         .clock(mem__clock),
         .reset(mem__reset),
         .rd_addr(mem__rd_addr),
@@ -5405,10 +5473,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_count(clock,reset,rd_addr,wr_en,wr_add
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_count
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_count
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_count__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
     
     // Module arguments
     input wire  clock;
@@ -5440,7 +5508,7 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_count__mem(clock,reset,rd_addr,wr_en,w
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__ram ram(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -5449,17 +5517,17 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_count__mem(clock,reset,rd_addr,wr_en,w
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any byp_valid_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any hit_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q byp_data_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -5487,10 +5555,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_count__mem(clock,reset,rd_addr,wr_en,w
         fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_count__mem
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [6:0] d;
@@ -5506,10 +5574,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -5535,10 +5603,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__ram(read_address,read_cloc
        end
     end
                 
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__ram
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__ram
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
@@ -5561,7 +5629,7 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_
     wire  mem__fwd;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem mem(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem mem(
         .clock(mem__clock),
         .reset(mem__reset),
         .rd_addr(mem__rd_addr),
@@ -5587,10 +5655,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_expected
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_expected
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
@@ -5613,7 +5681,7 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_add
     wire  mem__fwd;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem mem(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem mem(
         .clock(mem__clock),
         .reset(mem__reset),
         .rd_addr(mem__rd_addr),
@@ -5639,10 +5707,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_add
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_flags
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_flags
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
     
     // Module arguments
     input wire  clock;
@@ -5674,7 +5742,7 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,w
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__ram ram(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -5683,17 +5751,17 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,w
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any byp_valid_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any hit_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q byp_data_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -5721,10 +5789,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,w
         fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -5740,10 +5808,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -5769,10 +5837,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__ram(read_address,read_cloc
        end
     end
                 
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__ram
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__ram
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
@@ -5795,7 +5863,7 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr
     wire  mem__fwd;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem mem(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem mem(
         .clock(mem__clock),
         .reset(mem__reset),
         .rd_addr(mem__rd_addr),
@@ -5821,10 +5889,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_popc
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_popc
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
     
     // Module arguments
     input wire  clock;
@@ -5856,7 +5924,7 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__ram ram(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -5865,17 +5933,17 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any byp_valid_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any hit_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__byp_data_q byp_data_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -5903,10 +5971,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr
         fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__byp_data_q(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -5922,10 +5990,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__byp_data_q
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem__byp_data_q
 
 
-module smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [8:0] read_address;
@@ -5951,10 +6019,10 @@ module smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__ram(read_address,read_clock
        end
     end
                 
-endmodule // smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__ram
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem__ram
 
 
-module smsync_w64_k4_c32_m64_g8__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
+module smsync_w64_k4_c32_m64_g8_r__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
     
     // Module arguments
     input wire  clock;
@@ -6118,157 +6186,157 @@ module smsync_w64_k4_c32_m64_g8__bar__regs(clock,reset,take_req,take_ctl,in_warp
     reg  c_live_q__clock;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any valid_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any ctl_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any ctl_q(
         .d(ctl_q__d),
         .q(ctl_q__q),
         .clock(ctl_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q warp_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q warp_q(
         .d(warp_q__d),
         .q(warp_q__q),
         .clock(warp_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__f op_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__f op_q(
         .d(op_q__d),
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc id_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any all_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any all_q(
         .d(all_q__d),
         .q(all_q__q),
         .clock(all_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q count_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__byp_data_q popc_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem__byp_data_q popc_q(
         .d(popc_q__d),
         .q(popc_q__q),
         .clock(popc_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any and_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any and_q(
         .d(and_q__d),
         .q(and_q__q),
         .clock(and_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any or_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any or_q(
         .d(or_q__d),
         .q(or_q__q),
         .clock(or_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q rslot_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q rslot_q(
         .d(rslot_q__d),
         .q(rslot_q__q),
         .clock(rslot_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any wlive_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any wlive_q(
         .d(wlive_q__d),
         .q(wlive_q__q),
         .clock(wlive_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any too_big_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any too_big_q(
         .d(too_big_q__d),
         .q(too_big_q__q),
         .clock(too_big_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q target_m1_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q target_m1_q(
         .d(target_m1_q__d),
         .q(target_m1_q__q),
         .clock(target_m1_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any target_le1_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any target_le1_q(
         .d(target_le1_q__d),
         .q(target_le1_q__q),
         .clock(target_le1_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any active_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any active_q(
         .d(active_q__d),
         .q(active_q__q),
         .clock(active_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any ctl_op_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any ctl_op_q(
         .d(ctl_op_q__d),
         .q(ctl_op_q__q),
         .clock(ctl_op_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q slot_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q warps_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q warps_q(
         .d(warps_q__d),
         .q(warps_q__q),
         .clock(warps_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size_q(
         .d(size_q__d),
         .q(size_q__q),
         .clock(size_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q ctl_warp_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q ctl_warp_q(
         .d(ctl_warp_q__d),
         .q(ctl_warp_q__q),
         .clock(ctl_warp_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any x_wlive_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any x_wlive_q(
         .d(x_wlive_q__d),
         .q(x_wlive_q__q),
         .clock(x_wlive_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any x_blocked_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any x_blocked_q(
         .d(x_blocked_q__d),
         .q(x_blocked_q__q),
         .clock(x_blocked_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q x_slot_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q x_slot_q(
         .d(x_slot_q__d),
         .q(x_slot_q__q),
         .clock(x_slot_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q x_sdec_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q x_sdec_q(
         .d(x_sdec_q__d),
         .q(x_sdec_q__q),
         .clock(x_sdec_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any x_sempty_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any x_sempty_q(
         .d(x_sempty_q__d),
         .q(x_sempty_q__q),
         .clock(x_sempty_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc x_last_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc x_last_q(
         .d(x_last_q__d),
         .q(x_last_q__q),
         .clock(x_last_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any c_valid_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any c_valid_q(
         .d(c_valid_q__d),
         .q(c_valid_q__q),
         .clock(c_valid_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q c_slot_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q c_slot_q(
         .d(c_slot_q__d),
         .q(c_slot_q__q),
         .clock(c_slot_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc c_id_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc c_id_q(
         .d(c_id_q__d),
         .q(c_id_q__q),
         .clock(c_id_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q c_live_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q c_live_q(
         .d(c_live_q__d),
         .q(c_live_q__q),
         .clock(c_live_q__clock)
@@ -6407,10 +6475,10 @@ module smsync_w64_k4_c32_m64_g8__bar__regs(clock,reset,take_req,take_ctl,in_warp
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__regs
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__regs
 
 
-module smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -6426,10 +6494,10 @@ module smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q
 
 
-module smsync_w64_k4_c32_m64_g8__bar__regs__warps_q(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -6445,10 +6513,10 @@ module smsync_w64_k4_c32_m64_g8__bar__regs__warps_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__bar__regs__warps_q
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q
 
 
-module smsync_w64_k4_c32_m64_g8__bar__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,done_result,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result);
+module smsync_w64_k4_c32_m64_g8_r__bar__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,done_result,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result);
     
     // Module arguments
     input wire  clock;
@@ -6487,32 +6555,32 @@ module smsync_w64_k4_c32_m64_g8__bar__rel(clock,reset,done,done_slot,done_id,don
     reg  result_q__clock;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any valid_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q slot_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc id_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q mask_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q mask_q(
         .d(mask_q__d),
         .q(mask_q__q),
         .clock(mask_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__f op_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__f op_q(
         .d(op_q__d),
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_popc__mem__byp_data_q result_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_popc__mem__byp_data_q result_q(
         .d(result_q__d),
         .q(result_q__q),
         .clock(result_q__clock)
@@ -6553,10 +6621,10 @@ module smsync_w64_k4_c32_m64_g8__bar__rel(clock,reset,done,done_slot,done_id,don
         result_q__d = done_result;
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__rel
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__rel
 
 
-module smsync_w64_k4_c32_m64_g8__bar__size_pop(bits,count);
+module smsync_w64_k4_c32_m64_g8_r__bar__size_pop(bits,count);
     
     // Module arguments
     input wire  [63:0] bits;
@@ -6564,10 +6632,10 @@ module smsync_w64_k4_c32_m64_g8__bar__size_pop(bits,count);
     
     // Update code (custom)
     always @(*) count = {6'b0, bits[0]} + {6'b0, bits[1]} + {6'b0, bits[2]} + {6'b0, bits[3]} + {6'b0, bits[4]} + {6'b0, bits[5]} + {6'b0, bits[6]} + {6'b0, bits[7]} + {6'b0, bits[8]} + {6'b0, bits[9]} + {6'b0, bits[10]} + {6'b0, bits[11]} + {6'b0, bits[12]} + {6'b0, bits[13]} + {6'b0, bits[14]} + {6'b0, bits[15]} + {6'b0, bits[16]} + {6'b0, bits[17]} + {6'b0, bits[18]} + {6'b0, bits[19]} + {6'b0, bits[20]} + {6'b0, bits[21]} + {6'b0, bits[22]} + {6'b0, bits[23]} + {6'b0, bits[24]} + {6'b0, bits[25]} + {6'b0, bits[26]} + {6'b0, bits[27]} + {6'b0, bits[28]} + {6'b0, bits[29]} + {6'b0, bits[30]} + {6'b0, bits[31]} + {6'b0, bits[32]} + {6'b0, bits[33]} + {6'b0, bits[34]} + {6'b0, bits[35]} + {6'b0, bits[36]} + {6'b0, bits[37]} + {6'b0, bits[38]} + {6'b0, bits[39]} + {6'b0, bits[40]} + {6'b0, bits[41]} + {6'b0, bits[42]} + {6'b0, bits[43]} + {6'b0, bits[44]} + {6'b0, bits[45]} + {6'b0, bits[46]} + {6'b0, bits[47]} + {6'b0, bits[48]} + {6'b0, bits[49]} + {6'b0, bits[50]} + {6'b0, bits[51]} + {6'b0, bits[52]} + {6'b0, bits[53]} + {6'b0, bits[54]} + {6'b0, bits[55]} + {6'b0, bits[56]} + {6'b0, bits[57]} + {6'b0, bits[58]} + {6'b0, bits[59]} + {6'b0, bits[60]} + {6'b0, bits[61]} + {6'b0, bits[62]} + {6'b0, bits[63]};
-endmodule // smsync_w64_k4_c32_m64_g8__bar__size_pop
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__size_pop
 
 
-module smsync_w64_k4_c32_m64_g8__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_empty,n_slot,n_launch,n_dec,n_one,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
+module smsync_w64_k4_c32_m64_g8_r__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_empty,n_slot,n_launch,n_dec,n_one,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -7143,802 +7211,802 @@ module smsync_w64_k4_c32_m64_g8__bar__slots(clock,reset,a_slot,a_id,a_count,a_to
     reg  [3:0] l_last;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__0(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__0(
         .d(busy__0__d),
         .q(busy__0__q),
         .clock(busy__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__1(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__1(
         .d(busy__1__d),
         .q(busy__1__q),
         .clock(busy__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__2(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__2(
         .d(busy__2__d),
         .q(busy__2__q),
         .clock(busy__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__3(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__3(
         .d(busy__3__d),
         .q(busy__3__q),
         .clock(busy__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__4(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__4(
         .d(busy__4__d),
         .q(busy__4__q),
         .clock(busy__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__5(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__5(
         .d(busy__5__d),
         .q(busy__5__q),
         .clock(busy__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__6(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__6(
         .d(busy__6__d),
         .q(busy__6__q),
         .clock(busy__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__7(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__7(
         .d(busy__7__d),
         .q(busy__7__q),
         .clock(busy__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__8(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__8(
         .d(busy__8__d),
         .q(busy__8__q),
         .clock(busy__8__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__9(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__9(
         .d(busy__9__d),
         .q(busy__9__q),
         .clock(busy__9__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__10(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__10(
         .d(busy__10__d),
         .q(busy__10__q),
         .clock(busy__10__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__11(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__11(
         .d(busy__11__d),
         .q(busy__11__q),
         .clock(busy__11__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__12(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__12(
         .d(busy__12__d),
         .q(busy__12__q),
         .clock(busy__12__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__13(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__13(
         .d(busy__13__d),
         .q(busy__13__q),
         .clock(busy__13__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__14(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__14(
         .d(busy__14__d),
         .q(busy__14__q),
         .clock(busy__14__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__15(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__15(
         .d(busy__15__d),
         .q(busy__15__q),
         .clock(busy__15__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__16(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__16(
         .d(busy__16__d),
         .q(busy__16__q),
         .clock(busy__16__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__17(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__17(
         .d(busy__17__d),
         .q(busy__17__q),
         .clock(busy__17__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__18(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__18(
         .d(busy__18__d),
         .q(busy__18__q),
         .clock(busy__18__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__19(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__19(
         .d(busy__19__d),
         .q(busy__19__q),
         .clock(busy__19__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__20(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__20(
         .d(busy__20__d),
         .q(busy__20__q),
         .clock(busy__20__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__21(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__21(
         .d(busy__21__d),
         .q(busy__21__q),
         .clock(busy__21__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__22(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__22(
         .d(busy__22__d),
         .q(busy__22__q),
         .clock(busy__22__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__23(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__23(
         .d(busy__23__d),
         .q(busy__23__q),
         .clock(busy__23__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__24(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__24(
         .d(busy__24__d),
         .q(busy__24__q),
         .clock(busy__24__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__25(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__25(
         .d(busy__25__d),
         .q(busy__25__q),
         .clock(busy__25__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__26(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__26(
         .d(busy__26__d),
         .q(busy__26__q),
         .clock(busy__26__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__27(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__27(
         .d(busy__27__d),
         .q(busy__27__q),
         .clock(busy__27__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__28(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__28(
         .d(busy__28__d),
         .q(busy__28__q),
         .clock(busy__28__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__29(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__29(
         .d(busy__29__d),
         .q(busy__29__q),
         .clock(busy__29__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__30(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__30(
         .d(busy__30__d),
         .q(busy__30__q),
         .clock(busy__30__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any busy__31(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any busy__31(
         .d(busy__31__d),
         .q(busy__31__q),
         .clock(busy__31__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__0(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__0(
         .d(size__0__d),
         .q(size__0__q),
         .clock(size__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__1(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__1(
         .d(size__1__d),
         .q(size__1__q),
         .clock(size__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__2(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__2(
         .d(size__2__d),
         .q(size__2__q),
         .clock(size__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__3(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__3(
         .d(size__3__d),
         .q(size__3__q),
         .clock(size__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__4(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__4(
         .d(size__4__d),
         .q(size__4__q),
         .clock(size__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__5(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__5(
         .d(size__5__d),
         .q(size__5__q),
         .clock(size__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__6(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__6(
         .d(size__6__d),
         .q(size__6__q),
         .clock(size__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__7(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__7(
         .d(size__7__d),
         .q(size__7__q),
         .clock(size__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__8(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__8(
         .d(size__8__d),
         .q(size__8__q),
         .clock(size__8__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__9(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__9(
         .d(size__9__d),
         .q(size__9__q),
         .clock(size__9__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__10(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__10(
         .d(size__10__d),
         .q(size__10__q),
         .clock(size__10__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__11(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__11(
         .d(size__11__d),
         .q(size__11__q),
         .clock(size__11__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__12(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__12(
         .d(size__12__d),
         .q(size__12__q),
         .clock(size__12__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__13(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__13(
         .d(size__13__d),
         .q(size__13__q),
         .clock(size__13__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__14(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__14(
         .d(size__14__d),
         .q(size__14__q),
         .clock(size__14__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__15(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__15(
         .d(size__15__d),
         .q(size__15__q),
         .clock(size__15__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__16(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__16(
         .d(size__16__d),
         .q(size__16__q),
         .clock(size__16__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__17(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__17(
         .d(size__17__d),
         .q(size__17__q),
         .clock(size__17__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__18(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__18(
         .d(size__18__d),
         .q(size__18__q),
         .clock(size__18__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__19(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__19(
         .d(size__19__d),
         .q(size__19__q),
         .clock(size__19__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__20(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__20(
         .d(size__20__d),
         .q(size__20__q),
         .clock(size__20__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__21(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__21(
         .d(size__21__d),
         .q(size__21__q),
         .clock(size__21__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__22(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__22(
         .d(size__22__d),
         .q(size__22__q),
         .clock(size__22__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__23(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__23(
         .d(size__23__d),
         .q(size__23__q),
         .clock(size__23__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__24(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__24(
         .d(size__24__d),
         .q(size__24__q),
         .clock(size__24__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__25(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__25(
         .d(size__25__d),
         .q(size__25__q),
         .clock(size__25__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__26(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__26(
         .d(size__26__d),
         .q(size__26__q),
         .clock(size__26__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__27(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__27(
         .d(size__27__d),
         .q(size__27__q),
         .clock(size__27__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__28(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__28(
         .d(size__28__d),
         .q(size__28__q),
         .clock(size__28__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__29(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__29(
         .d(size__29__d),
         .q(size__29__q),
         .clock(size__29__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__30(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__30(
         .d(size__30__d),
         .q(size__30__q),
         .clock(size__30__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q size__31(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q size__31(
         .d(size__31__d),
         .q(size__31__q),
         .clock(size__31__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__0(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__0(
         .d(live__0__d),
         .q(live__0__q),
         .clock(live__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__1(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__1(
         .d(live__1__d),
         .q(live__1__q),
         .clock(live__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__2(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__2(
         .d(live__2__d),
         .q(live__2__q),
         .clock(live__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__3(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__3(
         .d(live__3__d),
         .q(live__3__q),
         .clock(live__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__4(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__4(
         .d(live__4__d),
         .q(live__4__q),
         .clock(live__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__5(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__5(
         .d(live__5__d),
         .q(live__5__q),
         .clock(live__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__6(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__6(
         .d(live__6__d),
         .q(live__6__q),
         .clock(live__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__7(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__7(
         .d(live__7__d),
         .q(live__7__q),
         .clock(live__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__8(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__8(
         .d(live__8__d),
         .q(live__8__q),
         .clock(live__8__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__9(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__9(
         .d(live__9__d),
         .q(live__9__q),
         .clock(live__9__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__10(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__10(
         .d(live__10__d),
         .q(live__10__q),
         .clock(live__10__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__11(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__11(
         .d(live__11__d),
         .q(live__11__q),
         .clock(live__11__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__12(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__12(
         .d(live__12__d),
         .q(live__12__q),
         .clock(live__12__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__13(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__13(
         .d(live__13__d),
         .q(live__13__q),
         .clock(live__13__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__14(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__14(
         .d(live__14__d),
         .q(live__14__q),
         .clock(live__14__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__15(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__15(
         .d(live__15__d),
         .q(live__15__q),
         .clock(live__15__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__16(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__16(
         .d(live__16__d),
         .q(live__16__q),
         .clock(live__16__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__17(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__17(
         .d(live__17__d),
         .q(live__17__q),
         .clock(live__17__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__18(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__18(
         .d(live__18__d),
         .q(live__18__q),
         .clock(live__18__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__19(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__19(
         .d(live__19__d),
         .q(live__19__q),
         .clock(live__19__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__20(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__20(
         .d(live__20__d),
         .q(live__20__q),
         .clock(live__20__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__21(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__21(
         .d(live__21__d),
         .q(live__21__q),
         .clock(live__21__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__22(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__22(
         .d(live__22__d),
         .q(live__22__q),
         .clock(live__22__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__23(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__23(
         .d(live__23__d),
         .q(live__23__q),
         .clock(live__23__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__24(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__24(
         .d(live__24__d),
         .q(live__24__q),
         .clock(live__24__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__25(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__25(
         .d(live__25__d),
         .q(live__25__q),
         .clock(live__25__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__26(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__26(
         .d(live__26__d),
         .q(live__26__q),
         .clock(live__26__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__27(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__27(
         .d(live__27__d),
         .q(live__27__q),
         .clock(live__27__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__28(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__28(
         .d(live__28__d),
         .q(live__28__q),
         .clock(live__28__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__29(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__29(
         .d(live__29__d),
         .q(live__29__q),
         .clock(live__29__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__30(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__30(
         .d(live__30__d),
         .q(live__30__q),
         .clock(live__30__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q live__31(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q live__31(
         .d(live__31__d),
         .q(live__31__q),
         .clock(live__31__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__0(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__0(
         .d(active__0__d),
         .q(active__0__q),
         .clock(active__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__1(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__1(
         .d(active__1__d),
         .q(active__1__q),
         .clock(active__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__2(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__2(
         .d(active__2__d),
         .q(active__2__q),
         .clock(active__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__3(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__3(
         .d(active__3__d),
         .q(active__3__q),
         .clock(active__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__4(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__4(
         .d(active__4__d),
         .q(active__4__q),
         .clock(active__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__5(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__5(
         .d(active__5__d),
         .q(active__5__q),
         .clock(active__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__6(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__6(
         .d(active__6__d),
         .q(active__6__q),
         .clock(active__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__7(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__7(
         .d(active__7__d),
         .q(active__7__q),
         .clock(active__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__8(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__8(
         .d(active__8__d),
         .q(active__8__q),
         .clock(active__8__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__9(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__9(
         .d(active__9__d),
         .q(active__9__q),
         .clock(active__9__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__10(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__10(
         .d(active__10__d),
         .q(active__10__q),
         .clock(active__10__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__11(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__11(
         .d(active__11__d),
         .q(active__11__q),
         .clock(active__11__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__12(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__12(
         .d(active__12__d),
         .q(active__12__q),
         .clock(active__12__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__13(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__13(
         .d(active__13__d),
         .q(active__13__q),
         .clock(active__13__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__14(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__14(
         .d(active__14__d),
         .q(active__14__q),
         .clock(active__14__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__15(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__15(
         .d(active__15__d),
         .q(active__15__q),
         .clock(active__15__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__16(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__16(
         .d(active__16__d),
         .q(active__16__q),
         .clock(active__16__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__17(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__17(
         .d(active__17__d),
         .q(active__17__q),
         .clock(active__17__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__18(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__18(
         .d(active__18__d),
         .q(active__18__q),
         .clock(active__18__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__19(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__19(
         .d(active__19__d),
         .q(active__19__q),
         .clock(active__19__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__20(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__20(
         .d(active__20__d),
         .q(active__20__q),
         .clock(active__20__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__21(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__21(
         .d(active__21__d),
         .q(active__21__q),
         .clock(active__21__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__22(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__22(
         .d(active__22__d),
         .q(active__22__q),
         .clock(active__22__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__23(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__23(
         .d(active__23__d),
         .q(active__23__q),
         .clock(active__23__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__24(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__24(
         .d(active__24__d),
         .q(active__24__q),
         .clock(active__24__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__25(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__25(
         .d(active__25__d),
         .q(active__25__q),
         .clock(active__25__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__26(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__26(
         .d(active__26__d),
         .q(active__26__q),
         .clock(active__26__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__27(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__27(
         .d(active__27__d),
         .q(active__27__q),
         .clock(active__27__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__28(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__28(
         .d(active__28__d),
         .q(active__28__q),
         .clock(active__28__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__29(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__29(
         .d(active__29__d),
         .q(active__29__q),
         .clock(active__29__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__30(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__30(
         .d(active__30__d),
         .q(active__30__q),
         .clock(active__30__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 active__31(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 active__31(
         .d(active__31__d),
         .q(active__31__q),
         .clock(active__31__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__0(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__0(
         .d(last_all__0__d),
         .q(last_all__0__q),
         .clock(last_all__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__1(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__1(
         .d(last_all__1__d),
         .q(last_all__1__q),
         .clock(last_all__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__2(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__2(
         .d(last_all__2__d),
         .q(last_all__2__q),
         .clock(last_all__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__3(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__3(
         .d(last_all__3__d),
         .q(last_all__3__q),
         .clock(last_all__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__4(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__4(
         .d(last_all__4__d),
         .q(last_all__4__q),
         .clock(last_all__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__5(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__5(
         .d(last_all__5__d),
         .q(last_all__5__q),
         .clock(last_all__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__6(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__6(
         .d(last_all__6__d),
         .q(last_all__6__q),
         .clock(last_all__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__7(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__7(
         .d(last_all__7__d),
         .q(last_all__7__q),
         .clock(last_all__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__8(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__8(
         .d(last_all__8__d),
         .q(last_all__8__q),
         .clock(last_all__8__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__9(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__9(
         .d(last_all__9__d),
         .q(last_all__9__q),
         .clock(last_all__9__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__10(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__10(
         .d(last_all__10__d),
         .q(last_all__10__q),
         .clock(last_all__10__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__11(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__11(
         .d(last_all__11__d),
         .q(last_all__11__q),
         .clock(last_all__11__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__12(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__12(
         .d(last_all__12__d),
         .q(last_all__12__q),
         .clock(last_all__12__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__13(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__13(
         .d(last_all__13__d),
         .q(last_all__13__q),
         .clock(last_all__13__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__14(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__14(
         .d(last_all__14__d),
         .q(last_all__14__q),
         .clock(last_all__14__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__15(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__15(
         .d(last_all__15__d),
         .q(last_all__15__q),
         .clock(last_all__15__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__16(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__16(
         .d(last_all__16__d),
         .q(last_all__16__q),
         .clock(last_all__16__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__17(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__17(
         .d(last_all__17__d),
         .q(last_all__17__q),
         .clock(last_all__17__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__18(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__18(
         .d(last_all__18__d),
         .q(last_all__18__q),
         .clock(last_all__18__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__19(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__19(
         .d(last_all__19__d),
         .q(last_all__19__q),
         .clock(last_all__19__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__20(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__20(
         .d(last_all__20__d),
         .q(last_all__20__q),
         .clock(last_all__20__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__21(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__21(
         .d(last_all__21__d),
         .q(last_all__21__q),
         .clock(last_all__21__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__22(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__22(
         .d(last_all__22__d),
         .q(last_all__22__q),
         .clock(last_all__22__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__23(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__23(
         .d(last_all__23__d),
         .q(last_all__23__q),
         .clock(last_all__23__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__24(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__24(
         .d(last_all__24__d),
         .q(last_all__24__q),
         .clock(last_all__24__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__25(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__25(
         .d(last_all__25__d),
         .q(last_all__25__q),
         .clock(last_all__25__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__26(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__26(
         .d(last_all__26__d),
         .q(last_all__26__q),
         .clock(last_all__26__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__27(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__27(
         .d(last_all__27__d),
         .q(last_all__27__q),
         .clock(last_all__27__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__28(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__28(
         .d(last_all__28__d),
         .q(last_all__28__q),
         .clock(last_all__28__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__29(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__29(
         .d(last_all__29__d),
         .q(last_all__29__q),
         .clock(last_all__29__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__30(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__30(
         .d(last_all__30__d),
         .q(last_all__30__q),
         .clock(last_all__30__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc last_all__31(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc last_all__31(
         .d(last_all__31__d),
         .q(last_all__31__q),
         .clock(last_all__31__clock)
@@ -10106,10 +10174,10 @@ module smsync_w64_k4_c32_m64_g8__bar__slots(clock,reset,a_slot,a_id,a_count,a_to
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__slots
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__slots
 
 
-module smsync_w64_k4_c32_m64_g8__bar__slots__active__0(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -10125,10 +10193,10 @@ module smsync_w64_k4_c32_m64_g8__bar__slots__active__0(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__bar__slots__active__0
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0
 
 
-module smsync_w64_k4_c32_m64_g8__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,x_slot_q,x_launch,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
+module smsync_w64_k4_c32_m64_g8_r__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,x_slot_q,x_launch,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
     
     // Module arguments
     input wire  clock;
@@ -10635,669 +10703,669 @@ module smsync_w64_k4_c32_m64_g8__bar__warps(clock,reset,a_warp,a_live,a_blocked,
     reg  [63:0] unblock;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q live_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q live_q(
         .d(live_q__d),
         .q(live_q__q),
         .clock(live_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q blocked_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q blocked_q(
         .d(blocked_q__d),
         .q(blocked_q__q),
         .clock(blocked_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__0(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__0(
         .d(wslot__0__d),
         .q(wslot__0__q),
         .clock(wslot__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__1(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__1(
         .d(wslot__1__d),
         .q(wslot__1__q),
         .clock(wslot__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__2(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__2(
         .d(wslot__2__d),
         .q(wslot__2__q),
         .clock(wslot__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__3(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__3(
         .d(wslot__3__d),
         .q(wslot__3__q),
         .clock(wslot__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__4(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__4(
         .d(wslot__4__d),
         .q(wslot__4__q),
         .clock(wslot__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__5(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__5(
         .d(wslot__5__d),
         .q(wslot__5__q),
         .clock(wslot__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__6(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__6(
         .d(wslot__6__d),
         .q(wslot__6__q),
         .clock(wslot__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__7(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__7(
         .d(wslot__7__d),
         .q(wslot__7__q),
         .clock(wslot__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__8(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__8(
         .d(wslot__8__d),
         .q(wslot__8__q),
         .clock(wslot__8__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__9(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__9(
         .d(wslot__9__d),
         .q(wslot__9__q),
         .clock(wslot__9__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__10(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__10(
         .d(wslot__10__d),
         .q(wslot__10__q),
         .clock(wslot__10__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__11(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__11(
         .d(wslot__11__d),
         .q(wslot__11__q),
         .clock(wslot__11__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__12(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__12(
         .d(wslot__12__d),
         .q(wslot__12__q),
         .clock(wslot__12__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__13(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__13(
         .d(wslot__13__d),
         .q(wslot__13__q),
         .clock(wslot__13__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__14(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__14(
         .d(wslot__14__d),
         .q(wslot__14__q),
         .clock(wslot__14__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__15(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__15(
         .d(wslot__15__d),
         .q(wslot__15__q),
         .clock(wslot__15__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__16(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__16(
         .d(wslot__16__d),
         .q(wslot__16__q),
         .clock(wslot__16__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__17(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__17(
         .d(wslot__17__d),
         .q(wslot__17__q),
         .clock(wslot__17__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__18(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__18(
         .d(wslot__18__d),
         .q(wslot__18__q),
         .clock(wslot__18__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__19(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__19(
         .d(wslot__19__d),
         .q(wslot__19__q),
         .clock(wslot__19__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__20(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__20(
         .d(wslot__20__d),
         .q(wslot__20__q),
         .clock(wslot__20__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__21(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__21(
         .d(wslot__21__d),
         .q(wslot__21__q),
         .clock(wslot__21__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__22(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__22(
         .d(wslot__22__d),
         .q(wslot__22__q),
         .clock(wslot__22__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__23(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__23(
         .d(wslot__23__d),
         .q(wslot__23__q),
         .clock(wslot__23__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__24(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__24(
         .d(wslot__24__d),
         .q(wslot__24__q),
         .clock(wslot__24__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__25(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__25(
         .d(wslot__25__d),
         .q(wslot__25__q),
         .clock(wslot__25__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__26(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__26(
         .d(wslot__26__d),
         .q(wslot__26__q),
         .clock(wslot__26__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__27(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__27(
         .d(wslot__27__d),
         .q(wslot__27__q),
         .clock(wslot__27__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__28(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__28(
         .d(wslot__28__d),
         .q(wslot__28__q),
         .clock(wslot__28__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__29(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__29(
         .d(wslot__29__d),
         .q(wslot__29__q),
         .clock(wslot__29__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__30(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__30(
         .d(wslot__30__d),
         .q(wslot__30__q),
         .clock(wslot__30__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__31(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__31(
         .d(wslot__31__d),
         .q(wslot__31__q),
         .clock(wslot__31__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__32(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__32(
         .d(wslot__32__d),
         .q(wslot__32__q),
         .clock(wslot__32__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__33(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__33(
         .d(wslot__33__d),
         .q(wslot__33__q),
         .clock(wslot__33__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__34(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__34(
         .d(wslot__34__d),
         .q(wslot__34__q),
         .clock(wslot__34__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__35(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__35(
         .d(wslot__35__d),
         .q(wslot__35__q),
         .clock(wslot__35__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__36(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__36(
         .d(wslot__36__d),
         .q(wslot__36__q),
         .clock(wslot__36__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__37(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__37(
         .d(wslot__37__d),
         .q(wslot__37__q),
         .clock(wslot__37__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__38(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__38(
         .d(wslot__38__d),
         .q(wslot__38__q),
         .clock(wslot__38__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__39(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__39(
         .d(wslot__39__d),
         .q(wslot__39__q),
         .clock(wslot__39__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__40(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__40(
         .d(wslot__40__d),
         .q(wslot__40__q),
         .clock(wslot__40__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__41(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__41(
         .d(wslot__41__d),
         .q(wslot__41__q),
         .clock(wslot__41__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__42(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__42(
         .d(wslot__42__d),
         .q(wslot__42__q),
         .clock(wslot__42__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__43(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__43(
         .d(wslot__43__d),
         .q(wslot__43__q),
         .clock(wslot__43__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__44(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__44(
         .d(wslot__44__d),
         .q(wslot__44__q),
         .clock(wslot__44__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__45(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__45(
         .d(wslot__45__d),
         .q(wslot__45__q),
         .clock(wslot__45__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__46(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__46(
         .d(wslot__46__d),
         .q(wslot__46__q),
         .clock(wslot__46__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__47(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__47(
         .d(wslot__47__d),
         .q(wslot__47__q),
         .clock(wslot__47__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__48(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__48(
         .d(wslot__48__d),
         .q(wslot__48__q),
         .clock(wslot__48__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__49(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__49(
         .d(wslot__49__d),
         .q(wslot__49__q),
         .clock(wslot__49__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__50(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__50(
         .d(wslot__50__d),
         .q(wslot__50__q),
         .clock(wslot__50__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__51(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__51(
         .d(wslot__51__d),
         .q(wslot__51__q),
         .clock(wslot__51__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__52(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__52(
         .d(wslot__52__d),
         .q(wslot__52__q),
         .clock(wslot__52__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__53(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__53(
         .d(wslot__53__d),
         .q(wslot__53__q),
         .clock(wslot__53__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__54(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__54(
         .d(wslot__54__d),
         .q(wslot__54__q),
         .clock(wslot__54__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__55(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__55(
         .d(wslot__55__d),
         .q(wslot__55__q),
         .clock(wslot__55__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__56(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__56(
         .d(wslot__56__d),
         .q(wslot__56__q),
         .clock(wslot__56__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__57(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__57(
         .d(wslot__57__d),
         .q(wslot__57__q),
         .clock(wslot__57__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__58(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__58(
         .d(wslot__58__d),
         .q(wslot__58__q),
         .clock(wslot__58__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__59(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__59(
         .d(wslot__59__d),
         .q(wslot__59__q),
         .clock(wslot__59__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__60(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__60(
         .d(wslot__60__d),
         .q(wslot__60__q),
         .clock(wslot__60__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__61(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__61(
         .d(wslot__61__d),
         .q(wslot__61__q),
         .clock(wslot__61__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__62(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__62(
         .d(wslot__62__d),
         .q(wslot__62__q),
         .clock(wslot__62__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__c_slot_q wslot__63(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__c_slot_q wslot__63(
         .d(wslot__63__d),
         .q(wslot__63__q),
         .clock(wslot__63__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__0(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__0(
         .d(wbar__0__d),
         .q(wbar__0__q),
         .clock(wbar__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__1(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__1(
         .d(wbar__1__d),
         .q(wbar__1__q),
         .clock(wbar__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__2(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__2(
         .d(wbar__2__d),
         .q(wbar__2__q),
         .clock(wbar__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__3(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__3(
         .d(wbar__3__d),
         .q(wbar__3__q),
         .clock(wbar__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__4(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__4(
         .d(wbar__4__d),
         .q(wbar__4__q),
         .clock(wbar__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__5(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__5(
         .d(wbar__5__d),
         .q(wbar__5__q),
         .clock(wbar__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__6(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__6(
         .d(wbar__6__d),
         .q(wbar__6__q),
         .clock(wbar__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__7(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__7(
         .d(wbar__7__d),
         .q(wbar__7__q),
         .clock(wbar__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__8(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__8(
         .d(wbar__8__d),
         .q(wbar__8__q),
         .clock(wbar__8__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__9(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__9(
         .d(wbar__9__d),
         .q(wbar__9__q),
         .clock(wbar__9__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__10(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__10(
         .d(wbar__10__d),
         .q(wbar__10__q),
         .clock(wbar__10__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__11(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__11(
         .d(wbar__11__d),
         .q(wbar__11__q),
         .clock(wbar__11__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__12(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__12(
         .d(wbar__12__d),
         .q(wbar__12__q),
         .clock(wbar__12__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__13(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__13(
         .d(wbar__13__d),
         .q(wbar__13__q),
         .clock(wbar__13__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__14(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__14(
         .d(wbar__14__d),
         .q(wbar__14__q),
         .clock(wbar__14__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__15(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__15(
         .d(wbar__15__d),
         .q(wbar__15__q),
         .clock(wbar__15__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__16(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__16(
         .d(wbar__16__d),
         .q(wbar__16__q),
         .clock(wbar__16__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__17(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__17(
         .d(wbar__17__d),
         .q(wbar__17__q),
         .clock(wbar__17__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__18(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__18(
         .d(wbar__18__d),
         .q(wbar__18__q),
         .clock(wbar__18__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__19(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__19(
         .d(wbar__19__d),
         .q(wbar__19__q),
         .clock(wbar__19__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__20(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__20(
         .d(wbar__20__d),
         .q(wbar__20__q),
         .clock(wbar__20__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__21(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__21(
         .d(wbar__21__d),
         .q(wbar__21__q),
         .clock(wbar__21__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__22(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__22(
         .d(wbar__22__d),
         .q(wbar__22__q),
         .clock(wbar__22__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__23(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__23(
         .d(wbar__23__d),
         .q(wbar__23__q),
         .clock(wbar__23__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__24(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__24(
         .d(wbar__24__d),
         .q(wbar__24__q),
         .clock(wbar__24__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__25(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__25(
         .d(wbar__25__d),
         .q(wbar__25__q),
         .clock(wbar__25__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__26(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__26(
         .d(wbar__26__d),
         .q(wbar__26__q),
         .clock(wbar__26__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__27(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__27(
         .d(wbar__27__d),
         .q(wbar__27__q),
         .clock(wbar__27__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__28(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__28(
         .d(wbar__28__d),
         .q(wbar__28__q),
         .clock(wbar__28__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__29(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__29(
         .d(wbar__29__d),
         .q(wbar__29__q),
         .clock(wbar__29__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__30(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__30(
         .d(wbar__30__d),
         .q(wbar__30__q),
         .clock(wbar__30__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__31(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__31(
         .d(wbar__31__d),
         .q(wbar__31__q),
         .clock(wbar__31__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__32(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__32(
         .d(wbar__32__d),
         .q(wbar__32__q),
         .clock(wbar__32__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__33(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__33(
         .d(wbar__33__d),
         .q(wbar__33__q),
         .clock(wbar__33__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__34(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__34(
         .d(wbar__34__d),
         .q(wbar__34__q),
         .clock(wbar__34__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__35(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__35(
         .d(wbar__35__d),
         .q(wbar__35__q),
         .clock(wbar__35__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__36(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__36(
         .d(wbar__36__d),
         .q(wbar__36__q),
         .clock(wbar__36__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__37(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__37(
         .d(wbar__37__d),
         .q(wbar__37__q),
         .clock(wbar__37__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__38(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__38(
         .d(wbar__38__d),
         .q(wbar__38__q),
         .clock(wbar__38__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__39(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__39(
         .d(wbar__39__d),
         .q(wbar__39__q),
         .clock(wbar__39__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__40(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__40(
         .d(wbar__40__d),
         .q(wbar__40__q),
         .clock(wbar__40__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__41(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__41(
         .d(wbar__41__d),
         .q(wbar__41__q),
         .clock(wbar__41__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__42(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__42(
         .d(wbar__42__d),
         .q(wbar__42__q),
         .clock(wbar__42__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__43(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__43(
         .d(wbar__43__d),
         .q(wbar__43__q),
         .clock(wbar__43__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__44(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__44(
         .d(wbar__44__d),
         .q(wbar__44__q),
         .clock(wbar__44__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__45(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__45(
         .d(wbar__45__d),
         .q(wbar__45__q),
         .clock(wbar__45__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__46(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__46(
         .d(wbar__46__d),
         .q(wbar__46__q),
         .clock(wbar__46__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__47(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__47(
         .d(wbar__47__d),
         .q(wbar__47__q),
         .clock(wbar__47__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__48(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__48(
         .d(wbar__48__d),
         .q(wbar__48__q),
         .clock(wbar__48__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__49(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__49(
         .d(wbar__49__d),
         .q(wbar__49__q),
         .clock(wbar__49__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__50(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__50(
         .d(wbar__50__d),
         .q(wbar__50__q),
         .clock(wbar__50__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__51(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__51(
         .d(wbar__51__d),
         .q(wbar__51__q),
         .clock(wbar__51__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__52(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__52(
         .d(wbar__52__d),
         .q(wbar__52__q),
         .clock(wbar__52__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__53(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__53(
         .d(wbar__53__d),
         .q(wbar__53__q),
         .clock(wbar__53__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__54(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__54(
         .d(wbar__54__d),
         .q(wbar__54__q),
         .clock(wbar__54__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__55(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__55(
         .d(wbar__55__d),
         .q(wbar__55__q),
         .clock(wbar__55__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__56(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__56(
         .d(wbar__56__d),
         .q(wbar__56__q),
         .clock(wbar__56__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__57(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__57(
         .d(wbar__57__d),
         .q(wbar__57__q),
         .clock(wbar__57__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__58(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__58(
         .d(wbar__58__d),
         .q(wbar__58__q),
         .clock(wbar__58__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__59(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__59(
         .d(wbar__59__d),
         .q(wbar__59__q),
         .clock(wbar__59__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__60(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__60(
         .d(wbar__60__d),
         .q(wbar__60__q),
         .clock(wbar__60__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__61(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__61(
         .d(wbar__61__d),
         .q(wbar__61__q),
         .clock(wbar__61__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__62(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__62(
         .d(wbar__62__d),
         .q(wbar__62__q),
         .clock(wbar__62__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc wbar__63(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc wbar__63(
         .d(wbar__63__d),
         .q(wbar__63__q),
         .clock(wbar__63__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__warps__a_dec a_dec(
+    smsync_w64_k4_c32_m64_g8_r__bar__warps__a_dec a_dec(
         .index(a_dec__index),
         .onehot(a_dec__onehot)
     );
-    smsync_w64_k4_c32_m64_g8__bar__warps__a_dec req_dec(
+    smsync_w64_k4_c32_m64_g8_r__bar__warps__a_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
-    smsync_w64_k4_c32_m64_g8__bar__warps__a_dec ctl_dec(
+    smsync_w64_k4_c32_m64_g8_r__bar__warps__a_dec ctl_dec(
         .index(ctl_dec__index),
         .onehot(ctl_dec__onehot)
     );
-    smsync_w64_k4_c32_m64_g8__bar__warps__a_dec x_dec(
+    smsync_w64_k4_c32_m64_g8_r__bar__warps__a_dec x_dec(
         .index(x_dec__index),
         .onehot(x_dec__onehot)
     );
@@ -12701,10 +12769,10 @@ module smsync_w64_k4_c32_m64_g8__bar__warps(clock,reset,a_warp,a_live,a_blocked,
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__bar__warps
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__warps
 
 
-module smsync_w64_k4_c32_m64_g8__bar__warps__a_dec(index,onehot);
+module smsync_w64_k4_c32_m64_g8_r__bar__warps__a_dec(index,onehot);
     
     // Module arguments
     input wire  [5:0] index;
@@ -12712,10 +12780,10 @@ module smsync_w64_k4_c32_m64_g8__bar__warps__a_dec(index,onehot);
     
     // Update code (custom)
     always @(*) onehot = 64'h1 << index;
-endmodule // smsync_w64_k4_c32_m64_g8__bar__warps__a_dec
+endmodule // smsync_w64_k4_c32_m64_g8_r__bar__warps__a_dec
 
 
-module smsync_w64_k4_c32_m64_g8__dec(reset,in_valid,in_unit,in_op,to_membar,to_bar,to_mb,to_ag,refused,flag);
+module smsync_w64_k4_c32_m64_g8_r__dec(reset,in_valid,in_unit,in_op,to_membar,to_bar,to_mb,to_ag,refused,flag);
     
     // Module arguments
     input wire  reset;
@@ -12755,10 +12823,10 @@ module smsync_w64_k4_c32_m64_g8__dec(reset,in_valid,in_unit,in_op,to_membar,to_b
         to_ag = in_valid & op_ok & (in_unit == 32'h3);
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__dec
+endmodule // smsync_w64_k4_c32_m64_g8_r__dec
 
 
-module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,ctx_ready,rarv_ready,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
+module smsync_w64_k4_c32_m64_g8_r__mb(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,ctx_ready,rarv_ready,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -12932,7 +13000,7 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
     wire  [63:0] wake__grant;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__mb__arb arb(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb arb(
         .clock(arb__clock),
         .reset(arb__reset),
         .op_valid(arb__op_valid),
@@ -12942,7 +13010,7 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         .g_ctx(arb__g_ctx),
         .g_rarv(arb__g_rarv)
     );
-    smsync_w64_k4_c32_m64_g8__mb__req req(
+    smsync_w64_k4_c32_m64_g8_r__mb__req req(
         .clock(req__clock),
         .reset(req__reset),
         .g_op(req__g_op),
@@ -12971,7 +13039,7 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         .tx_lo_key(req__tx_lo_key),
         .amt_neg(req__amt_neg)
     );
-    smsync_w64_k4_c32_m64_g8__mb__entries entries(
+    smsync_w64_k4_c32_m64_g8_r__mb__entries entries(
         .clock(entries__clock),
         .reset(entries__reset),
         .acc_entry(entries__acc_entry),
@@ -12991,7 +13059,7 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         .n_tx(entries__n_tx),
         .n_write(entries__n_write)
     );
-    smsync_w64_k4_c32_m64_g8__mb__step step(
+    smsync_w64_k4_c32_m64_g8_r__mb__step step(
         .act(step__act),
         .act_mod(step__act_mod),
         .init(step__init),
@@ -13023,7 +13091,7 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         .refused(step__refused),
         .complete(step__complete)
     );
-    smsync_w64_k4_c32_m64_g8__mb__op_port op_port(
+    smsync_w64_k4_c32_m64_g8_r__mb__op_port op_port(
         .clock(op_port__clock),
         .reset(op_port__reset),
         .op_valid(op_port__op_valid),
@@ -13058,7 +13126,7 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         .err_src(op_port__err_src),
         .err_cause(op_port__err_cause)
     );
-    smsync_w64_k4_c32_m64_g8__mb__waiters waiters(
+    smsync_w64_k4_c32_m64_g8_r__mb__waiters waiters(
         .clock(waiters__clock),
         .reset(waiters__reset),
         .op_warp(waiters__op_warp),
@@ -13077,7 +13145,7 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         .wake_done(waiters__wake_done),
         .suspended(waiters__suspended)
     );
-    smsync_w64_k4_c32_m64_g8__mb__wake wake(
+    smsync_w64_k4_c32_m64_g8_r__mb__wake wake(
         .clock(wake__clock),
         .reset(wake__reset),
         .cand(wake__cand),
@@ -13199,10 +13267,10 @@ module smsync_w64_k4_c32_m64_g8__mb(clock,reset,op_valid,op_ready,op_warp,op_cod
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__mb
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb
 
 
-module smsync_w64_k4_c32_m64_g8__mb__arb(clock,reset,op_valid,ctx_valid,rarv_valid,g_op,g_ctx,g_rarv);
+module smsync_w64_k4_c32_m64_g8_r__mb__arb(clock,reset,op_valid,ctx_valid,rarv_valid,g_op,g_ctx,g_rarv);
     
     // Module arguments
     input wire  clock;
@@ -13229,7 +13297,7 @@ module smsync_w64_k4_c32_m64_g8__mb__arb(clock,reset,op_valid,ctx_valid,rarv_val
     reg  turn_rarv;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp pp(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp pp(
         .d(pp__d),
         .q(pp__q),
         .clock(pp__clock)
@@ -13260,10 +13328,10 @@ module smsync_w64_k4_c32_m64_g8__mb__arb(clock,reset,op_valid,ctx_valid,rarv_val
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__mb__arb
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__arb
 
 
-module smsync_w64_k4_c32_m64_g8__mb__arb__pp(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__mb__arb__pp(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -13279,10 +13347,10 @@ module smsync_w64_k4_c32_m64_g8__mb__arb__pp(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__mb__arb__pp
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__arb__pp
 
 
-module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,tx_ram,tx_byp,tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
+module smsync_w64_k4_c32_m64_g8_r__mb__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,tx_ram,tx_byp,tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
     
     // Module arguments
     input wire  clock;
@@ -13346,17 +13414,17 @@ module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_va
     reg  r_parity__clock;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q valid(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q parity(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q parity(
         .d(parity__d),
         .q(parity__q),
         .clock(parity__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__entries__expected pending(
+    smsync_w64_k4_c32_m64_g8_r__mb__entries__expected pending(
         .clock(pending__clock),
         .reset(pending__reset),
         .rd_addr(pending__rd_addr),
@@ -13367,7 +13435,7 @@ module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_va
         .byp_data(pending__byp_data),
         .fwd(pending__fwd)
     );
-    smsync_w64_k4_c32_m64_g8__mb__entries__expected expected(
+    smsync_w64_k4_c32_m64_g8_r__mb__entries__expected expected(
         .clock(expected__clock),
         .reset(expected__reset),
         .rd_addr(expected__rd_addr),
@@ -13378,7 +13446,7 @@ module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_va
         .byp_data(expected__byp_data),
         .fwd(expected__fwd)
     );
-    smsync_w64_k4_c32_m64_g8__mb__entries__expected tx(
+    smsync_w64_k4_c32_m64_g8_r__mb__entries__expected tx(
         .clock(tx__clock),
         .reset(tx__reset),
         .rd_addr(tx__rd_addr),
@@ -13389,12 +13457,12 @@ module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_va
         .byp_data(tx__byp_data),
         .fwd(tx__fwd)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any r_valid(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any r_valid(
         .d(r_valid__d),
         .q(r_valid__q),
         .clock(r_valid__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any r_parity(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any r_parity(
         .d(r_parity__d),
         .q(r_parity__q),
         .clock(r_parity__clock)
@@ -13461,10 +13529,10 @@ module smsync_w64_k4_c32_m64_g8__mb__entries(clock,reset,acc_entry,rd_entry,e_va
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__mb__entries
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__entries
 
 
-module smsync_w64_k4_c32_m64_g8__mb__entries__expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+module smsync_w64_k4_c32_m64_g8_r__mb__entries__expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
     
     // Module arguments
     input wire  clock;
@@ -13496,7 +13564,7 @@ module smsync_w64_k4_c32_m64_g8__mb__entries__expected(clock,reset,rd_addr,wr_en
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__mb__entries__expected__ram ram(
+    smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -13505,17 +13573,17 @@ module smsync_w64_k4_c32_m64_g8__mb__entries__expected(clock,reset,rd_addr,wr_en
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any byp_valid_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any hit_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__entries__expected__byp_data_q byp_data_q(
+    smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -13543,10 +13611,10 @@ module smsync_w64_k4_c32_m64_g8__mb__entries__expected(clock,reset,rd_addr,wr_en
         fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__mb__entries__expected
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__entries__expected
 
 
-module smsync_w64_k4_c32_m64_g8__mb__entries__expected__byp_data_q(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -13562,10 +13630,10 @@ module smsync_w64_k4_c32_m64_g8__mb__entries__expected__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__mb__entries__expected__byp_data_q
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__byp_data_q
 
 
-module smsync_w64_k4_c32_m64_g8__mb__entries__expected__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -13591,10 +13659,10 @@ module smsync_w64_k4_c32_m64_g8__mb__entries__expected__ram(read_address,read_cl
        end
     end
                 
-endmodule // smsync_w64_k4_c32_m64_g8__mb__entries__expected__ram
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__ram
 
 
-module smsync_w64_k4_c32_m64_g8__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_refused,op_act,op_act_mod,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module smsync_w64_k4_c32_m64_g8_r__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_refused,op_act,op_act_mod,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -13693,47 +13761,47 @@ module smsync_w64_k4_c32_m64_g8__mb__op_port(clock,reset,op_valid,op_warp,op_cod
     reg  passed;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any rsp_valid_r(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q rsp_warp_r(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q rsp_warp_r(
         .d(rsp_warp_r__d),
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc rsp_op_r(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any rsp_token_r(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any rsp_done_r(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any rsp_suspended_r(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any err_r(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp err_src_r(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp err_src_r(
         .d(err_src_r__d),
         .q(err_src_r__q),
         .clock(err_src_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc err_cause_r(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc err_cause_r(
         .d(err_cause_r__d),
         .q(err_cause_r__q),
         .clock(err_cause_r__clock)
@@ -13857,10 +13925,10 @@ module smsync_w64_k4_c32_m64_g8__mb__op_port(clock,reset,op_valid,op_warp,op_cod
         err_cause = err_cause_r__q;
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__mb__op_port
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__op_port
 
 
-module smsync_w64_k4_c32_m64_g8__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_entry,ctx_bytes,rarv_entry,rarv_count,valid,port,warp,code,entry,count,tx,parity,entry_in,tx_hi_key,tx_lo_key,amt_neg);
+module smsync_w64_k4_c32_m64_g8_r__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_entry,ctx_bytes,rarv_entry,rarv_count,valid,port,warp,code,entry,count,tx,parity,entry_in,tx_hi_key,tx_lo_key,amt_neg);
     
     // Module arguments
     input wire  clock;
@@ -13941,57 +14009,57 @@ module smsync_w64_k4_c32_m64_g8__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,o
     reg  [22:0] amt_x;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any valid_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp port_q(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp port_q(
         .d(port_q__d),
         .q(port_q__q),
         .clock(port_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q warp_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q warp_q(
         .d(warp_q__d),
         .q(warp_q__q),
         .clock(warp_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc code_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc code_q(
         .d(code_q__d),
         .q(code_q__q),
         .clock(code_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q entry_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q entry_q(
         .d(entry_q__d),
         .q(entry_q__q),
         .clock(entry_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__entries__expected__byp_data_q count_q(
+    smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__entries__expected__byp_data_q tx_q(
+    smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__byp_data_q tx_q(
         .d(tx_q__d),
         .q(tx_q__q),
         .clock(tx_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any parity_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any parity_q(
         .d(parity_q__d),
         .q(parity_q__q),
         .clock(parity_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__req__hi_key_q hi_key_q(
+    smsync_w64_k4_c32_m64_g8_r__mb__req__hi_key_q hi_key_q(
         .d(hi_key_q__d),
         .q(hi_key_q__q),
         .clock(hi_key_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__req__hi_key_q lo_key_q(
+    smsync_w64_k4_c32_m64_g8_r__mb__req__hi_key_q lo_key_q(
         .d(lo_key_q__d),
         .q(lo_key_q__q),
         .clock(lo_key_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__req__hi_key_q neg_q(
+    smsync_w64_k4_c32_m64_g8_r__mb__req__hi_key_q neg_q(
         .d(neg_q__d),
         .q(neg_q__q),
         .clock(neg_q__clock)
@@ -14065,10 +14133,10 @@ module smsync_w64_k4_c32_m64_g8__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,o
         parity = parity_q__q;
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__mb__req
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__req
 
 
-module smsync_w64_k4_c32_m64_g8__mb__req__hi_key_q(d,q,clock);
+module smsync_w64_k4_c32_m64_g8_r__mb__req__hi_key_q(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -14084,10 +14152,10 @@ module smsync_w64_k4_c32_m64_g8__mb__req__hi_key_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w64_k4_c32_m64_g8__mb__req__hi_key_q
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__req__hi_key_q
 
 
-module smsync_w64_k4_c32_m64_g8__mb__step(act,act_mod,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,e_tx_ram,e_tx_byp,e_tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
+module smsync_w64_k4_c32_m64_g8_r__mb__step(act,act_mod,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,e_tx_ram,e_tx_byp,e_tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
     
     // Module arguments
     input wire  act;
@@ -14275,10 +14343,10 @@ module smsync_w64_k4_c32_m64_g8__mb__step(act,act_mod,init,inval,arrive,drop,tx_
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__mb__step
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__step
 
 
-module smsync_w64_k4_c32_m64_g8__mb__waiters(clock,reset,op_warp,op_entry,op_parity,acc_entry,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module smsync_w64_k4_c32_m64_g8_r__mb__waiters(clock,reset,op_warp,op_entry,op_parity,acc_entry,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -14795,692 +14863,692 @@ module smsync_w64_k4_c32_m64_g8__mb__waiters(clock,reset,op_warp,op_entry,op_par
     reg  hit;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q susp(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q decided(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q decided(
         .d(decided__d),
         .q(decided__q),
         .clock(decided__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q done(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q wparity(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__0(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__1(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__2(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__3(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__4(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__5(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__6(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__7(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__8(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__9(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__10(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__11(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__12(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__13(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__14(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__15(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__16(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__16(
         .d(wentry__16__d),
         .q(wentry__16__q),
         .clock(wentry__16__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__17(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__17(
         .d(wentry__17__d),
         .q(wentry__17__q),
         .clock(wentry__17__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__18(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__18(
         .d(wentry__18__d),
         .q(wentry__18__q),
         .clock(wentry__18__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__19(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__19(
         .d(wentry__19__d),
         .q(wentry__19__q),
         .clock(wentry__19__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__20(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__20(
         .d(wentry__20__d),
         .q(wentry__20__q),
         .clock(wentry__20__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__21(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__21(
         .d(wentry__21__d),
         .q(wentry__21__q),
         .clock(wentry__21__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__22(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__22(
         .d(wentry__22__d),
         .q(wentry__22__q),
         .clock(wentry__22__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__23(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__23(
         .d(wentry__23__d),
         .q(wentry__23__q),
         .clock(wentry__23__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__24(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__24(
         .d(wentry__24__d),
         .q(wentry__24__q),
         .clock(wentry__24__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__25(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__25(
         .d(wentry__25__d),
         .q(wentry__25__q),
         .clock(wentry__25__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__26(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__26(
         .d(wentry__26__d),
         .q(wentry__26__q),
         .clock(wentry__26__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__27(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__27(
         .d(wentry__27__d),
         .q(wentry__27__q),
         .clock(wentry__27__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__28(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__28(
         .d(wentry__28__d),
         .q(wentry__28__q),
         .clock(wentry__28__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__29(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__29(
         .d(wentry__29__d),
         .q(wentry__29__q),
         .clock(wentry__29__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__30(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__30(
         .d(wentry__30__d),
         .q(wentry__30__q),
         .clock(wentry__30__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__31(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__31(
         .d(wentry__31__d),
         .q(wentry__31__q),
         .clock(wentry__31__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__32(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__32(
         .d(wentry__32__d),
         .q(wentry__32__q),
         .clock(wentry__32__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__33(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__33(
         .d(wentry__33__d),
         .q(wentry__33__q),
         .clock(wentry__33__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__34(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__34(
         .d(wentry__34__d),
         .q(wentry__34__q),
         .clock(wentry__34__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__35(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__35(
         .d(wentry__35__d),
         .q(wentry__35__q),
         .clock(wentry__35__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__36(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__36(
         .d(wentry__36__d),
         .q(wentry__36__q),
         .clock(wentry__36__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__37(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__37(
         .d(wentry__37__d),
         .q(wentry__37__q),
         .clock(wentry__37__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__38(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__38(
         .d(wentry__38__d),
         .q(wentry__38__q),
         .clock(wentry__38__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__39(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__39(
         .d(wentry__39__d),
         .q(wentry__39__q),
         .clock(wentry__39__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__40(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__40(
         .d(wentry__40__d),
         .q(wentry__40__q),
         .clock(wentry__40__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__41(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__41(
         .d(wentry__41__d),
         .q(wentry__41__q),
         .clock(wentry__41__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__42(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__42(
         .d(wentry__42__d),
         .q(wentry__42__q),
         .clock(wentry__42__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__43(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__43(
         .d(wentry__43__d),
         .q(wentry__43__q),
         .clock(wentry__43__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__44(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__44(
         .d(wentry__44__d),
         .q(wentry__44__q),
         .clock(wentry__44__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__45(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__45(
         .d(wentry__45__d),
         .q(wentry__45__q),
         .clock(wentry__45__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__46(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__46(
         .d(wentry__46__d),
         .q(wentry__46__q),
         .clock(wentry__46__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__47(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__47(
         .d(wentry__47__d),
         .q(wentry__47__q),
         .clock(wentry__47__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__48(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__48(
         .d(wentry__48__d),
         .q(wentry__48__q),
         .clock(wentry__48__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__49(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__49(
         .d(wentry__49__d),
         .q(wentry__49__q),
         .clock(wentry__49__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__50(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__50(
         .d(wentry__50__d),
         .q(wentry__50__q),
         .clock(wentry__50__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__51(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__51(
         .d(wentry__51__d),
         .q(wentry__51__q),
         .clock(wentry__51__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__52(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__52(
         .d(wentry__52__d),
         .q(wentry__52__q),
         .clock(wentry__52__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__53(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__53(
         .d(wentry__53__d),
         .q(wentry__53__q),
         .clock(wentry__53__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__54(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__54(
         .d(wentry__54__d),
         .q(wentry__54__q),
         .clock(wentry__54__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__55(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__55(
         .d(wentry__55__d),
         .q(wentry__55__q),
         .clock(wentry__55__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__56(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__56(
         .d(wentry__56__d),
         .q(wentry__56__q),
         .clock(wentry__56__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__57(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__57(
         .d(wentry__57__d),
         .q(wentry__57__q),
         .clock(wentry__57__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__58(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__58(
         .d(wentry__58__d),
         .q(wentry__58__q),
         .clock(wentry__58__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__59(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__59(
         .d(wentry__59__d),
         .q(wentry__59__q),
         .clock(wentry__59__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__60(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__60(
         .d(wentry__60__d),
         .q(wentry__60__q),
         .clock(wentry__60__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__61(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__61(
         .d(wentry__61__d),
         .q(wentry__61__q),
         .clock(wentry__61__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__62(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__62(
         .d(wentry__62__d),
         .q(wentry__62__q),
         .clock(wentry__62__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q wentry__63(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q wentry__63(
         .d(wentry__63__d),
         .q(wentry__63__q),
         .clock(wentry__63__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__0(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__1(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__2(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__3(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__4(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__5(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__6(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__7(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__8(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__8(
         .d(timer__8__d),
         .q(timer__8__q),
         .clock(timer__8__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__9(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__9(
         .d(timer__9__d),
         .q(timer__9__q),
         .clock(timer__9__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__10(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__10(
         .d(timer__10__d),
         .q(timer__10__q),
         .clock(timer__10__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__11(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__11(
         .d(timer__11__d),
         .q(timer__11__q),
         .clock(timer__11__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__12(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__12(
         .d(timer__12__d),
         .q(timer__12__q),
         .clock(timer__12__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__13(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__13(
         .d(timer__13__d),
         .q(timer__13__q),
         .clock(timer__13__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__14(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__14(
         .d(timer__14__d),
         .q(timer__14__q),
         .clock(timer__14__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__15(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__15(
         .d(timer__15__d),
         .q(timer__15__q),
         .clock(timer__15__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__16(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__16(
         .d(timer__16__d),
         .q(timer__16__q),
         .clock(timer__16__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__17(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__17(
         .d(timer__17__d),
         .q(timer__17__q),
         .clock(timer__17__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__18(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__18(
         .d(timer__18__d),
         .q(timer__18__q),
         .clock(timer__18__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__19(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__19(
         .d(timer__19__d),
         .q(timer__19__q),
         .clock(timer__19__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__20(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__20(
         .d(timer__20__d),
         .q(timer__20__q),
         .clock(timer__20__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__21(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__21(
         .d(timer__21__d),
         .q(timer__21__q),
         .clock(timer__21__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__22(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__22(
         .d(timer__22__d),
         .q(timer__22__q),
         .clock(timer__22__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__23(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__23(
         .d(timer__23__d),
         .q(timer__23__q),
         .clock(timer__23__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__24(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__24(
         .d(timer__24__d),
         .q(timer__24__q),
         .clock(timer__24__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__25(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__25(
         .d(timer__25__d),
         .q(timer__25__q),
         .clock(timer__25__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__26(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__26(
         .d(timer__26__d),
         .q(timer__26__q),
         .clock(timer__26__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__27(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__27(
         .d(timer__27__d),
         .q(timer__27__q),
         .clock(timer__27__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__28(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__28(
         .d(timer__28__d),
         .q(timer__28__q),
         .clock(timer__28__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__29(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__29(
         .d(timer__29__d),
         .q(timer__29__q),
         .clock(timer__29__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__30(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__30(
         .d(timer__30__d),
         .q(timer__30__q),
         .clock(timer__30__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__31(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__31(
         .d(timer__31__d),
         .q(timer__31__q),
         .clock(timer__31__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__32(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__32(
         .d(timer__32__d),
         .q(timer__32__q),
         .clock(timer__32__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__33(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__33(
         .d(timer__33__d),
         .q(timer__33__q),
         .clock(timer__33__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__34(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__34(
         .d(timer__34__d),
         .q(timer__34__q),
         .clock(timer__34__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__35(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__35(
         .d(timer__35__d),
         .q(timer__35__q),
         .clock(timer__35__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__36(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__36(
         .d(timer__36__d),
         .q(timer__36__q),
         .clock(timer__36__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__37(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__37(
         .d(timer__37__d),
         .q(timer__37__q),
         .clock(timer__37__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__38(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__38(
         .d(timer__38__d),
         .q(timer__38__q),
         .clock(timer__38__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__39(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__39(
         .d(timer__39__d),
         .q(timer__39__q),
         .clock(timer__39__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__40(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__40(
         .d(timer__40__d),
         .q(timer__40__q),
         .clock(timer__40__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__41(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__41(
         .d(timer__41__d),
         .q(timer__41__q),
         .clock(timer__41__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__42(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__42(
         .d(timer__42__d),
         .q(timer__42__q),
         .clock(timer__42__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__43(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__43(
         .d(timer__43__d),
         .q(timer__43__q),
         .clock(timer__43__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__44(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__44(
         .d(timer__44__d),
         .q(timer__44__q),
         .clock(timer__44__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__45(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__45(
         .d(timer__45__d),
         .q(timer__45__q),
         .clock(timer__45__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__46(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__46(
         .d(timer__46__d),
         .q(timer__46__q),
         .clock(timer__46__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__47(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__47(
         .d(timer__47__d),
         .q(timer__47__q),
         .clock(timer__47__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__48(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__48(
         .d(timer__48__d),
         .q(timer__48__q),
         .clock(timer__48__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__49(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__49(
         .d(timer__49__d),
         .q(timer__49__q),
         .clock(timer__49__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__50(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__50(
         .d(timer__50__d),
         .q(timer__50__q),
         .clock(timer__50__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__51(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__51(
         .d(timer__51__d),
         .q(timer__51__q),
         .clock(timer__51__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__52(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__52(
         .d(timer__52__d),
         .q(timer__52__q),
         .clock(timer__52__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__53(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__53(
         .d(timer__53__d),
         .q(timer__53__q),
         .clock(timer__53__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__54(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__54(
         .d(timer__54__d),
         .q(timer__54__q),
         .clock(timer__54__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__55(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__55(
         .d(timer__55__d),
         .q(timer__55__q),
         .clock(timer__55__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__56(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__56(
         .d(timer__56__d),
         .q(timer__56__q),
         .clock(timer__56__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__57(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__57(
         .d(timer__57__d),
         .q(timer__57__q),
         .clock(timer__57__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__58(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__58(
         .d(timer__58__d),
         .q(timer__58__q),
         .clock(timer__58__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__59(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__59(
         .d(timer__59__d),
         .q(timer__59__q),
         .clock(timer__59__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__60(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__60(
         .d(timer__60__d),
         .q(timer__60__q),
         .clock(timer__60__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__61(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__61(
         .d(timer__61__d),
         .q(timer__61__q),
         .clock(timer__61__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__62(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__62(
         .d(timer__62__d),
         .q(timer__62__q),
         .clock(timer__62__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q timer__63(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q timer__63(
         .d(timer__63__d),
         .q(timer__63__q),
         .clock(timer__63__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q wake_mask_r(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q wake_done_r(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q on_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q on_q(
         .d(on_q__d),
         .q(on_q__q),
         .clock(on_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any on_new_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any on_new_q(
         .d(on_new_q__d),
         .q(on_new_q__q),
         .clock(on_new_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any cpl_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any cpl_q(
         .d(cpl_q__d),
         .q(cpl_q__q),
         .clock(cpl_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q pend_q(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q pend_q(
         .d(pend_q__d),
         .q(pend_q__q),
         .clock(pend_q__clock)
@@ -17279,10 +17347,10 @@ module smsync_w64_k4_c32_m64_g8__mb__waiters(clock,reset,op_warp,op_entry,op_par
         waiters_on = on_new_q__q | |(on_q__q & ~wake_mask_r__q);
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__mb__waiters
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__waiters
 
 
-module smsync_w64_k4_c32_m64_g8__mb__wake(clock,reset,cand,grant);
+module smsync_w64_k4_c32_m64_g8_r__mb__wake(clock,reset,cand,grant);
     
     // Module arguments
     input wire  clock;
@@ -17313,12 +17381,12 @@ module smsync_w64_k4_c32_m64_g8__mb__wake(clock,reset,cand,grant);
     reg  [63:0] after;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q ge(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q ge(
         .d(ge__d),
         .q(ge__q),
         .clock(ge__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__wake__ranked ranked(
+    smsync_w64_k4_c32_m64_g8_r__mb__wake__ranked ranked(
         .hi(ranked__hi),
         .lo(ranked__lo),
         .grant(ranked__grant),
@@ -17356,10 +17424,10 @@ module smsync_w64_k4_c32_m64_g8__mb__wake(clock,reset,cand,grant);
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__mb__wake
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__wake
 
 
-module smsync_w64_k4_c32_m64_g8__mb__wake__ranked(hi,lo,grant,after);
+module smsync_w64_k4_c32_m64_g8_r__mb__wake__ranked(hi,lo,grant,after);
     
     // Module arguments
     input wire  [63:0] hi;
@@ -17878,10 +17946,10 @@ module smsync_w64_k4_c32_m64_g8__mb__wake__ranked(hi,lo,grant,after);
       grant[63] = (hi[63] && hi_s120 < 3'd4) || (lo[63] && lo_s120 < g_lo);
       after[63] = (g_lo != 3'd0) ? (lo_s120 >= g_lo) : (n_hi != 3'd0 && hi_s120 >= n_hi);
     end
-endmodule // smsync_w64_k4_c32_m64_g8__mb__wake__ranked
+endmodule // smsync_w64_k4_c32_m64_g8_r__mb__wake__ranked
 
 
-module smsync_w64_k4_c32_m64_g8__membar(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
+module smsync_w64_k4_c32_m64_g8_r__membar(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
     
     // Module arguments
     input wire  clock;
@@ -18011,7 +18079,7 @@ module smsync_w64_k4_c32_m64_g8__membar(clock,reset,req_valid,req_ready,req_warp
     wire  [1:0] cmd__seq_tag;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__membar__request request(
+    smsync_w64_k4_c32_m64_g8_r__membar__request request(
         .clock(request__clock),
         .reset(request__reset),
         .req_valid(request__req_valid),
@@ -18036,7 +18104,7 @@ module smsync_w64_k4_c32_m64_g8__membar(clock,reset,req_valid,req_ready,req_warp
         .release_valid(request__release_valid),
         .release_mask(request__release_mask)
     );
-    smsync_w64_k4_c32_m64_g8__membar__coalescer coalescer(
+    smsync_w64_k4_c32_m64_g8_r__membar__coalescer coalescer(
         .clock(coalescer__clock),
         .reset(coalescer__reset),
         .joining(coalescer__joining),
@@ -18052,7 +18120,7 @@ module smsync_w64_k4_c32_m64_g8__membar(clock,reset,req_valid,req_ready,req_warp
         .join_tag(coalescer__join_tag),
         .join_first(coalescer__join_first)
     );
-    smsync_w64_k4_c32_m64_g8__membar__counters counters(
+    smsync_w64_k4_c32_m64_g8_r__membar__counters counters(
         .io__clock(counters__io__clock),
         .io__reset(counters__io__reset),
         .io__open_tag(counters__io__open_tag),
@@ -18066,7 +18134,7 @@ module smsync_w64_k4_c32_m64_g8__membar(clock,reset,req_valid,req_ready,req_warp
         .io__zero_next(counters__io__zero_next),
         .io__ack_err(counters__io__ack_err)
     );
-    smsync_w64_k4_c32_m64_g8__membar__ring ring(
+    smsync_w64_k4_c32_m64_g8_r__membar__ring ring(
         .clock(ring__clock),
         .reset(ring__reset),
         .open_tag(ring__open_tag),
@@ -18091,7 +18159,7 @@ module smsync_w64_k4_c32_m64_g8__membar(clock,reset,req_valid,req_ready,req_warp
         .seq_ack_req(ring__seq_ack_req),
         .bar_ack_err(ring__bar_ack_err)
     );
-    smsync_w64_k4_c32_m64_g8__membar__cmd cmd(
+    smsync_w64_k4_c32_m64_g8_r__membar__cmd cmd(
         .clock(cmd__clock),
         .reset(cmd__reset),
         .dn_ready(cmd__dn_ready),
@@ -18210,10 +18278,10 @@ module smsync_w64_k4_c32_m64_g8__membar(clock,reset,req_valid,req_ready,req_warp
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__membar
+endmodule // smsync_w64_k4_c32_m64_g8_r__membar
 
 
-module smsync_w64_k4_c32_m64_g8__membar__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
+module smsync_w64_k4_c32_m64_g8_r__membar__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
     
     // Module arguments
     input wire  clock;
@@ -18291,67 +18359,67 @@ module smsync_w64_k4_c32_m64_g8__membar__cmd(clock,reset,dn_ready,accept_txn,req
     reg  seq_slot__clock;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any out_valid(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any out_valid(
         .d(out_valid__d),
         .q(out_valid__q),
         .clock(out_valid__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp out_kind(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp out_kind(
         .d(out_kind__d),
         .q(out_kind__q),
         .clock(out_kind__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp out_tag(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp out_tag(
         .d(out_tag__d),
         .q(out_tag__q),
         .clock(out_tag__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_flags__mem__byp_data_q out_warp(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q out_warp(
         .d(out_warp__d),
         .q(out_warp__q),
         .clock(out_warp__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__f out_op(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__f out_op(
         .d(out_op__d),
         .q(out_op__q),
         .clock(out_op__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp out_level(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp out_level(
         .d(out_level__d),
         .q(out_level__q),
         .clock(out_level__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any out_ack_req(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any out_ack_req(
         .d(out_ack_req__d),
         .q(out_ack_req__q),
         .clock(out_ack_req__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__slots__active__0 out_id(
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 out_id(
         .d(out_id__d),
         .q(out_id__q),
         .clock(out_id__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any out_is_txn(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any out_is_txn(
         .d(out_is_txn__d),
         .q(out_is_txn__q),
         .clock(out_is_txn__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any seq_inval_d(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
         .clock(seq_inval_d__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any seq_inval_t(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any seq_inval_t(
         .d(seq_inval_t__d),
         .q(seq_inval_t__q),
         .clock(seq_inval_t__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any seq_barrier(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any seq_barrier(
         .d(seq_barrier__d),
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp seq_slot(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp seq_slot(
         .d(seq_slot__d),
         .q(seq_slot__q),
         .clock(seq_slot__clock)
@@ -18472,10 +18540,10 @@ module smsync_w64_k4_c32_m64_g8__membar__cmd(clock,reset,dn_ready,accept_txn,req
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__membar__cmd
+endmodule // smsync_w64_k4_c32_m64_g8_r__membar__cmd
 
 
-module smsync_w64_k4_c32_m64_g8__membar__coalescer(clock,reset,joining,req_level,open_level,closed_set,seq_busy,next_clean,open_tag,close,join_ok,accept_join,join_tag,join_first);
+module smsync_w64_k4_c32_m64_g8_r__membar__coalescer(clock,reset,joining,req_level,open_level,closed_set,seq_busy,next_clean,open_tag,close,join_ok,accept_join,join_tag,join_first);
     
     // Module arguments
     input wire  clock;
@@ -18566,47 +18634,47 @@ module smsync_w64_k4_c32_m64_g8__membar__coalescer(clock,reset,joining,req_level
     reg  [7:0] age_inc;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp open(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp open(
         .d(open__d),
         .q(open__q),
         .clock(open__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__ram_count__mem__byp_data_q nmem(
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_count__mem__byp_data_q nmem(
         .d(nmem__d),
         .q(nmem__q),
         .clock(nmem__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd age(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd age(
         .d(age__d),
         .q(age__q),
         .clock(age__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any lone(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any lone(
         .d(lone__d),
         .q(lone__q),
         .clock(lone__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any nz_f(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any nz_f(
         .d(nz_f__d),
         .q(nz_f__q),
         .clock(nz_f__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any full_f(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any full_f(
         .d(full_f__d),
         .q(full_f__q),
         .clock(full_f__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any am1_f(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any am1_f(
         .d(am1_f__d),
         .q(am1_f__q),
         .clock(am1_f__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any bc_f(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any bc_f(
         .d(bc_f__d),
         .q(bc_f__q),
         .clock(bc_f__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any ge_f(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any ge_f(
         .d(ge_f__d),
         .q(ge_f__q),
         .clock(ge_f__clock)
@@ -18729,10 +18797,10 @@ module smsync_w64_k4_c32_m64_g8__membar__coalescer(clock,reset,joining,req_level
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__membar__coalescer
+endmodule // smsync_w64_k4_c32_m64_g8_r__membar__coalescer
 
 
-module smsync_w64_k4_c32_m64_g8__membar__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero_next,io__ack_err);
+module smsync_w64_k4_c32_m64_g8_r__membar__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero_next,io__ack_err);
     
     // Module arguments
     input wire  io__clock;
@@ -18805,47 +18873,47 @@ module smsync_w64_k4_c32_m64_g8__membar__counters(io__clock,io__reset,io__open_t
     reg  [3:0] ack_okv;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd cnt__0(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd cnt__1(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd cnt__2(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd cnt__2(
         .d(cnt__2__d),
         .q(cnt__2__q),
         .clock(cnt__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__open_rd cnt__3(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__open_rd cnt__3(
         .d(cnt__3__d),
         .q(cnt__3__q),
         .clock(cnt__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc nz(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc one(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc full(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc am1(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc am1(
         .d(am1__d),
         .q(am1__q),
         .clock(am1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc pend(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc pend(
         .d(pend__d),
         .q(pend__q),
         .clock(pend__clock)
@@ -19054,10 +19122,10 @@ module smsync_w64_k4_c32_m64_g8__membar__counters(io__clock,io__reset,io__open_t
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__membar__counters
+endmodule // smsync_w64_k4_c32_m64_g8_r__membar__counters
 
 
-module smsync_w64_k4_c32_m64_g8__membar__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,join_ok,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
+module smsync_w64_k4_c32_m64_g8_r__membar__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,join_ok,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
     
     // Module arguments
     input wire  clock;
@@ -19111,21 +19179,21 @@ module smsync_w64_k4_c32_m64_g8__membar__request(clock,reset,req_valid,req_warp,
     reg  [63:0] cta_rel;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q cta_pend(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q cta_pend(
         .d(cta_pend__d),
         .q(cta_pend__q),
         .clock(cta_pend__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q blocked(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q blocked(
         .d(blocked__d),
         .q(blocked__q),
         .clock(blocked__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__warps__a_dec req_dec(
+    smsync_w64_k4_c32_m64_g8_r__bar__warps__a_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
-    smsync_w64_k4_c32_m64_g8__bar__warps__a_dec out_dec(
+    smsync_w64_k4_c32_m64_g8_r__bar__warps__a_dec out_dec(
         .index(out_dec__index),
         .onehot(out_dec__onehot)
     );
@@ -19170,10 +19238,10 @@ module smsync_w64_k4_c32_m64_g8__membar__request(clock,reset,req_valid,req_warp,
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__membar__request
+endmodule // smsync_w64_k4_c32_m64_g8_r__membar__request
 
 
-module smsync_w64_k4_c32_m64_g8__membar__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero_next,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module smsync_w64_k4_c32_m64_g8_r__membar__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero_next,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
@@ -19304,117 +19372,117 @@ module smsync_w64_k4_c32_m64_g8__membar__ring(clock,reset,open_tag,close,accept_
     reg  [3:0] rel;
     
     // Sub module instances
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q members__0(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q members__0(
         .d(members__0__d),
         .q(members__0__q),
         .clock(members__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q members__1(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q members__1(
         .d(members__1__d),
         .q(members__1__q),
         .clock(members__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q members__2(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q members__2(
         .d(members__2__d),
         .q(members__2__q),
         .clock(members__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q members__3(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q members__3(
         .d(members__3__d),
         .q(members__3__q),
         .clock(members__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp level__0(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp level__0(
         .d(level__0__d),
         .q(level__0__q),
         .clock(level__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp level__1(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp level__1(
         .d(level__1__d),
         .q(level__1__q),
         .clock(level__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp level__2(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp level__2(
         .d(level__2__d),
         .q(level__2__q),
         .clock(level__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp level__3(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp level__3(
         .d(level__3__d),
         .q(level__3__q),
         .clock(level__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp ivall__0(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp ivall__0(
         .d(ivall__0__d),
         .q(ivall__0__q),
         .clock(ivall__0__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp ivall__1(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp ivall__1(
         .d(ivall__1__d),
         .q(ivall__1__q),
         .clock(ivall__1__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp ivall__2(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp ivall__2(
         .d(ivall__2__d),
         .q(ivall__2__q),
         .clock(ivall__2__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp ivall__3(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp ivall__3(
         .d(ivall__3__d),
         .q(ivall__3__q),
         .clock(ivall__3__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc closed(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc bar_sent(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc ack_req(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc bar_acked(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__any pj_valid(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
         .clock(pj_valid__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp pj_tag(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp pj_tag(
         .d(pj_tag__d),
         .q(pj_tag__q),
         .clock(pj_tag__clock)
     );
-    smsync_w64_k4_c32_m64_g8__bar__regs__warps_q pj_warp(
+    smsync_w64_k4_c32_m64_g8_r__bar__regs__warps_q pj_warp(
         .d(pj_warp__d),
         .q(pj_warp__q),
         .clock(pj_warp__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp pj_level(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp pj_level(
         .d(pj_level__d),
         .q(pj_level__q),
         .clock(pj_level__clock)
     );
-    smsync_w64_k4_c32_m64_g8__mb__arb__pp pj_ivall(
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp pj_ivall(
         .d(pj_ivall__d),
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc rel_q(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
     );
-    smsync_w64_k4_c32_m64_g8__ag__warps__0__cc rel_now(
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc rel_now(
         .d(rel_now__d),
         .q(rel_now__q),
         .clock(rel_now__clock)
@@ -19708,7 +19776,230 @@ module smsync_w64_k4_c32_m64_g8__membar__ring(clock,reset,open_tag,close,accept_
         end
     end
     
-endmodule // smsync_w64_k4_c32_m64_g8__membar__ring
+endmodule // smsync_w64_k4_c32_m64_g8_r__membar__ring
+
+
+module smsync_w64_k4_c32_m64_g8_r__port(clock,reset,in_valid,in_warp,in_unit,in_op,in_id,in_level,in_ivall,in_all,in_count,in_tx,in_parity,in_pred,dec_valid,dec_warp,dec_unit,dec_op,dec_id,dec_level,dec_ivall,dec_all,dec_count,dec_tx,dec_parity,dec_pred);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [5:0] in_warp;
+    input wire  [2:0] in_unit;
+    input wire  [3:0] in_op;
+    input wire  [15:0] in_id;
+    input wire  [1:0] in_level;
+    input wire  [1:0] in_ivall;
+    input wire  in_all;
+    input wire  [20:0] in_count;
+    input wire  [20:0] in_tx;
+    input wire  in_parity;
+    input wire  [31:0] in_pred;
+    output reg  dec_valid;
+    output reg  [5:0] dec_warp;
+    output reg  [2:0] dec_unit;
+    output reg  [3:0] dec_op;
+    output reg  [15:0] dec_id;
+    output reg  [1:0] dec_level;
+    output reg  [1:0] dec_ivall;
+    output reg  dec_all;
+    output reg  [20:0] dec_count;
+    output reg  [20:0] dec_tx;
+    output reg  dec_parity;
+    output reg  [31:0] dec_pred;
+    
+    // Constant declarations
+    localparam  registered = 1'b1;
+    
+    // Stub signals
+    reg  valid_q__d;
+    wire  valid_q__q;
+    reg  valid_q__clock;
+    reg  [5:0] warp_q__d;
+    wire  [5:0] warp_q__q;
+    reg  warp_q__clock;
+    reg  [2:0] unit_q__d;
+    wire  [2:0] unit_q__q;
+    reg  unit_q__clock;
+    reg  [3:0] op_q__d;
+    wire  [3:0] op_q__q;
+    reg  op_q__clock;
+    reg  [15:0] id_q__d;
+    wire  [15:0] id_q__q;
+    reg  id_q__clock;
+    reg  [1:0] level_q__d;
+    wire  [1:0] level_q__q;
+    reg  level_q__clock;
+    reg  [1:0] ivall_q__d;
+    wire  [1:0] ivall_q__q;
+    reg  ivall_q__clock;
+    reg  all_q__d;
+    wire  all_q__q;
+    reg  all_q__clock;
+    reg  [20:0] count_q__d;
+    wire  [20:0] count_q__q;
+    reg  count_q__clock;
+    reg  [20:0] tx_q__d;
+    wire  [20:0] tx_q__q;
+    reg  tx_q__clock;
+    reg  parity_q__d;
+    wire  parity_q__q;
+    reg  parity_q__clock;
+    reg  [31:0] pred_q__d;
+    wire  [31:0] pred_q__q;
+    reg  pred_q__clock;
+    
+    // Sub module instances
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any valid_q(
+        .d(valid_q__d),
+        .q(valid_q__q),
+        .clock(valid_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__bar__ram_flags__mem__byp_data_q warp_q(
+        .d(warp_q__d),
+        .q(warp_q__q),
+        .clock(warp_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__f unit_q(
+        .d(unit_q__d),
+        .q(unit_q__q),
+        .clock(unit_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__cc op_q(
+        .d(op_q__d),
+        .q(op_q__q),
+        .clock(op_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__bar__slots__active__0 id_q(
+        .d(id_q__d),
+        .q(id_q__q),
+        .clock(id_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp level_q(
+        .d(level_q__d),
+        .q(level_q__q),
+        .clock(level_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__mb__arb__pp ivall_q(
+        .d(ivall_q__d),
+        .q(ivall_q__q),
+        .clock(ivall_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any all_q(
+        .d(all_q__d),
+        .q(all_q__q),
+        .clock(all_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__byp_data_q count_q(
+        .d(count_q__d),
+        .q(count_q__q),
+        .clock(count_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__mb__entries__expected__byp_data_q tx_q(
+        .d(tx_q__d),
+        .q(tx_q__q),
+        .clock(tx_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__ag__warps__0__any parity_q(
+        .d(parity_q__d),
+        .q(parity_q__q),
+        .clock(parity_q__clock)
+    );
+    smsync_w64_k4_c32_m64_g8_r__port__pred_q pred_q(
+        .d(pred_q__d),
+        .q(pred_q__q),
+        .clock(pred_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        valid_q__clock = clock;
+        warp_q__clock = clock;
+        unit_q__clock = clock;
+        op_q__clock = clock;
+        id_q__clock = clock;
+        level_q__clock = clock;
+        ivall_q__clock = clock;
+        all_q__clock = clock;
+        count_q__clock = clock;
+        tx_q__clock = clock;
+        parity_q__clock = clock;
+        pred_q__clock = clock;
+        valid_q__d = valid_q__q;
+        warp_q__d = warp_q__q;
+        unit_q__d = unit_q__q;
+        op_q__d = op_q__q;
+        id_q__d = id_q__q;
+        level_q__d = level_q__q;
+        ivall_q__d = ivall_q__q;
+        all_q__d = all_q__q;
+        count_q__d = count_q__q;
+        tx_q__d = tx_q__q;
+        parity_q__d = parity_q__q;
+        pred_q__d = pred_q__q;
+        valid_q__d = in_valid & ~reset;
+        warp_q__d = in_warp;
+        unit_q__d = in_unit;
+        op_q__d = in_op;
+        id_q__d = in_id;
+        level_q__d = in_level;
+        ivall_q__d = in_ivall;
+        all_q__d = in_all;
+        count_q__d = in_count;
+        tx_q__d = in_tx;
+        parity_q__d = in_parity;
+        pred_q__d = in_pred;
+        if (registered) begin
+            dec_valid = valid_q__q;
+            dec_warp = warp_q__q;
+            dec_unit = unit_q__q;
+            dec_op = op_q__q;
+            dec_id = id_q__q;
+            dec_level = level_q__q;
+            dec_ivall = ivall_q__q;
+            dec_all = all_q__q;
+            dec_count = count_q__q;
+            dec_tx = tx_q__q;
+            dec_parity = parity_q__q;
+            dec_pred = pred_q__q;
+        end
+        else begin
+            dec_valid = in_valid;
+            dec_warp = in_warp;
+            dec_unit = in_unit;
+            dec_op = in_op;
+            dec_id = in_id;
+            dec_level = in_level;
+            dec_ivall = in_ivall;
+            dec_all = in_all;
+            dec_count = in_count;
+            dec_tx = in_tx;
+            dec_parity = in_parity;
+            dec_pred = in_pred;
+        end
+    end
+    
+endmodule // smsync_w64_k4_c32_m64_g8_r__port
+
+
+module smsync_w64_k4_c32_m64_g8_r__port__pred_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // smsync_w64_k4_c32_m64_g8_r__port__pred_q
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
@@ -19781,7 +20072,7 @@ module sm_sync (
     output wire [1:0]  ag_err_cause
 );
 
-    smsync_w64_k4_c32_m64_g8 core (
+    smsync_w64_k4_c32_m64_g8_r core (
         .clock(clock),
         .reset(reset),
         .in_valid(in_valid),

@@ -3,16 +3,16 @@
 // regenerate with sm_sync_rtl::generate_verilog
 // (checked-in copies: membar release).
 //
-// Configuration w16_k4_c4_m32_g4:
+// Configuration w16_k4_c4_m32_g4_r:
 //   membar: Config { warps: 16, ways: 4, slots: 4, counter_bits: 6, coalesce_window: 16, lone_window: 0, max_outstanding: 1, level_mix: Promote, gl_bar_ack: false, arch: Coalescing }
 //   bar: BarConfig { warps: 16, cta_slots: 4 }
 //   mbarrier/async groups: Config { warps: 16, entries: 32, count_bits: 20, tx_bits: 20, try_wait_limit: 40, wake_fanout: 2, group_depth: 4, group_op_bits: 2 }
 //
 // `sm_sync` (last in this file) has the spec/sm_sync.md ports and wraps
-// `smsync_w16_k4_c4_m32_g4`, the rust-hdl top; `smsync_w16_k4_c4_m32_g4__<block>` are its blocks.
+// `smsync_w16_k4_c4_m32_g4_r`, the rust-hdl top; `smsync_w16_k4_c4_m32_g4_r__<block>` are its blocks.
 
 
-module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_op,in_id,in_level,in_ivall,in_all,in_count,in_tx,in_parity,in_pred,warp_blocked,release_mask,err,err_src,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,bar_rel_valid,bar_rel_slot,bar_rel_id,bar_rel_op,bar_rel_result,bar_err_code,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,mb_ctx_ready,mb_rarv_ready,mb_rsp_valid,mb_rsp_warp,mb_rsp_op,mb_rsp_token,mb_rsp_done,mb_rsp_suspended,mb_wake_mask,mb_wake_done,mb_err_src,mb_err_cause,rd_valid,rd_warp,wr_valid,wr_warp,ag_err_cause);
+module smsync_w16_k4_c4_m32_g4_r(clock,reset,in_valid,in_ready,in_warp,in_unit,in_op,in_id,in_level,in_ivall,in_all,in_count,in_tx,in_parity,in_pred,warp_blocked,release_mask,err,err_src,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,bar_rel_valid,bar_rel_slot,bar_rel_id,bar_rel_op,bar_rel_result,bar_err_code,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,mb_ctx_ready,mb_rarv_ready,mb_rsp_valid,mb_rsp_warp,mb_rsp_op,mb_rsp_token,mb_rsp_done,mb_rsp_suspended,mb_wake_mask,mb_wake_done,mb_err_src,mb_err_cause,rd_valid,rd_warp,wr_valid,wr_warp,ag_err_cause);
     
     // Module arguments
     input wire  clock;
@@ -83,6 +83,32 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
     output reg  [1:0] ag_err_cause;
     
     // Stub signals
+    reg  port__clock;
+    reg  port__reset;
+    reg  port__in_valid;
+    reg  [3:0] port__in_warp;
+    reg  [2:0] port__in_unit;
+    reg  [3:0] port__in_op;
+    reg  [15:0] port__in_id;
+    reg  [1:0] port__in_level;
+    reg  [1:0] port__in_ivall;
+    reg  port__in_all;
+    reg  [20:0] port__in_count;
+    reg  [20:0] port__in_tx;
+    reg  port__in_parity;
+    reg  [31:0] port__in_pred;
+    wire  port__dec_valid;
+    wire  [3:0] port__dec_warp;
+    wire  [2:0] port__dec_unit;
+    wire  [3:0] port__dec_op;
+    wire  [15:0] port__dec_id;
+    wire  [1:0] port__dec_level;
+    wire  [1:0] port__dec_ivall;
+    wire  port__dec_all;
+    wire  [20:0] port__dec_count;
+    wire  [20:0] port__dec_tx;
+    wire  port__dec_parity;
+    wire  [31:0] port__dec_pred;
     reg  dec__reset;
     reg  dec__in_valid;
     reg  [2:0] dec__in_unit;
@@ -195,7 +221,35 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
     reg  [4:0] src;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__dec dec(
+    smsync_w16_k4_c4_m32_g4_r__port port(
+        .clock(port__clock),
+        .reset(port__reset),
+        .in_valid(port__in_valid),
+        .in_warp(port__in_warp),
+        .in_unit(port__in_unit),
+        .in_op(port__in_op),
+        .in_id(port__in_id),
+        .in_level(port__in_level),
+        .in_ivall(port__in_ivall),
+        .in_all(port__in_all),
+        .in_count(port__in_count),
+        .in_tx(port__in_tx),
+        .in_parity(port__in_parity),
+        .in_pred(port__in_pred),
+        .dec_valid(port__dec_valid),
+        .dec_warp(port__dec_warp),
+        .dec_unit(port__dec_unit),
+        .dec_op(port__dec_op),
+        .dec_id(port__dec_id),
+        .dec_level(port__dec_level),
+        .dec_ivall(port__dec_ivall),
+        .dec_all(port__dec_all),
+        .dec_count(port__dec_count),
+        .dec_tx(port__dec_tx),
+        .dec_parity(port__dec_parity),
+        .dec_pred(port__dec_pred)
+    );
+    smsync_w16_k4_c4_m32_g4_r__dec dec(
         .reset(dec__reset),
         .in_valid(dec__in_valid),
         .in_unit(dec__in_unit),
@@ -207,7 +261,7 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
         .refused(dec__refused),
         .flag(dec__flag)
     );
-    smsync_w16_k4_c4_m32_g4__membar membar(
+    smsync_w16_k4_c4_m32_g4_r__membar membar(
         .clock(membar__clock),
         .reset(membar__reset),
         .req_valid(membar__req_valid),
@@ -235,7 +289,7 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
         .release_mask(membar__release_mask),
         .err(membar__err)
     );
-    smsync_w16_k4_c4_m32_g4__bar bar(
+    smsync_w16_k4_c4_m32_g4_r__bar bar(
         .clock(bar__clock),
         .reset(bar__reset),
         .req_valid(bar__req_valid),
@@ -261,7 +315,7 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
         .err(bar__err),
         .err_code(bar__err_code)
     );
-    smsync_w16_k4_c4_m32_g4__mb mb(
+    smsync_w16_k4_c4_m32_g4_r__mb mb(
         .clock(mb__clock),
         .reset(mb__reset),
         .op_valid(mb__op_valid),
@@ -293,7 +347,7 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
         .err_src(mb__err_src),
         .err_cause(mb__err_cause)
     );
-    smsync_w16_k4_c4_m32_g4__ag ag(
+    smsync_w16_k4_c4_m32_g4_r__ag ag(
         .clock(ag__clock),
         .reset(ag__reset),
         .ag_valid(ag__ag_valid),
@@ -313,21 +367,35 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
     
     // Update code
     always @(*) begin
+        port__clock = clock;
         membar__clock = clock;
         bar__clock = clock;
         mb__clock = clock;
         ag__clock = clock;
+        port__reset = reset;
+        port__in_valid = in_valid;
+        port__in_warp = in_warp;
+        port__in_unit = in_unit;
+        port__in_op = in_op;
+        port__in_id = in_id;
+        port__in_level = in_level;
+        port__in_ivall = in_ivall;
+        port__in_all = in_all;
+        port__in_count = in_count;
+        port__in_tx = in_tx;
+        port__in_parity = in_parity;
+        port__in_pred = in_pred;
         dec__reset = reset;
-        dec__in_valid = in_valid;
-        dec__in_unit = in_unit;
-        dec__in_op = in_op;
+        dec__in_valid = port__dec_valid;
+        dec__in_unit = port__dec_unit;
+        dec__in_op = port__dec_op;
         membar__reset = reset;
         membar__req_valid = dec__to_membar;
-        membar__req_warp = in_warp;
-        membar__req_op = in_op[(32'h0)+:(3)];
-        membar__req_level = in_level;
-        membar__req_ivall = in_ivall;
-        membar__req_id = in_id;
+        membar__req_warp = port__dec_warp;
+        membar__req_op = port__dec_op[(32'h0)+:(3)];
+        membar__req_level = port__dec_level;
+        membar__req_ivall = port__dec_ivall;
+        membar__req_id = port__dec_id;
         membar__dn_ready = dn_ready;
         membar__ack_valid = ack_valid;
         membar__ack_tag = ack_tag;
@@ -343,12 +411,12 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
         dn_id = membar__dn_id;
         bar__reset = reset;
         bar__req_valid = dec__to_bar;
-        bar__req_warp = in_warp;
-        bar__req_op = in_op[(32'h0)+:(3)];
-        bar__req_id = in_id[(32'h0)+:(4)];
-        bar__req_all = in_all;
-        bar__req_count = in_count[(32'h0)+:(5)];
-        bar__req_pred = in_pred;
+        bar__req_warp = port__dec_warp;
+        bar__req_op = port__dec_op[(32'h0)+:(3)];
+        bar__req_id = port__dec_id[(32'h0)+:(4)];
+        bar__req_all = port__dec_all;
+        bar__req_count = port__dec_count[(32'h0)+:(5)];
+        bar__req_pred = port__dec_pred;
         bar__ctl_valid = ctl_valid;
         bar__ctl_op = ctl_op;
         bar__ctl_slot = ctl_slot;
@@ -362,12 +430,12 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
         bar_err_code = bar__err_code;
         mb__reset = reset;
         mb__op_valid = dec__to_mb;
-        mb__op_warp = in_warp;
-        mb__op_code = in_op;
-        mb__op_entry = in_id[(32'h0)+:(5)];
-        mb__op_count = in_count[(32'h0)+:(21)];
-        mb__op_tx = in_tx;
-        mb__op_parity = in_parity;
+        mb__op_warp = port__dec_warp;
+        mb__op_code = port__dec_op;
+        mb__op_entry = port__dec_id[(32'h0)+:(5)];
+        mb__op_count = port__dec_count[(32'h0)+:(21)];
+        mb__op_tx = port__dec_tx;
+        mb__op_parity = port__dec_parity;
         mb__ctx_valid = ctx_valid;
         mb__ctx_entry = ctx_entry;
         mb__ctx_bytes = ctx_bytes;
@@ -388,28 +456,28 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
         mb_err_cause = mb__err_cause;
         ag__reset = reset;
         ag__ag_valid = dec__to_ag;
-        ag__ag_warp = in_warp;
-        ag__ag_op = in_op[(32'h0)+:(2)];
-        ag__ag_n = in_count[(32'h0)+:(3)];
+        ag__ag_warp = port__dec_warp;
+        ag__ag_op = port__dec_op[(32'h0)+:(2)];
+        ag__ag_n = port__dec_count[(32'h0)+:(3)];
         ag__rd_valid = rd_valid;
         ag__rd_warp = rd_warp;
         ag__wr_valid = wr_valid;
         ag__wr_warp = wr_warp;
         ag_err_cause = ag__err_cause;
         unit_ready = 1'b0;
-        if (in_unit == 32'h0) begin
+        if (port__dec_unit == 32'h0) begin
             unit_ready = membar__req_ready;
         end
-        if (in_unit == 32'h1) begin
+        if (port__dec_unit == 32'h1) begin
             unit_ready = bar__req_ready;
         end
-        if (in_unit == 32'h2) begin
+        if (port__dec_unit == 32'h2) begin
             unit_ready = mb__op_ready;
         end
-        if (in_unit == 32'h3) begin
+        if (port__dec_unit == 32'h3) begin
             unit_ready = ag__ag_ready;
         end
-        in_ready = (dec__refused | unit_ready) & ~reset;
+        in_ready = port__dec_valid & (dec__refused | unit_ready) & ~reset;
         warp_blocked = membar__warp_blocked | bar__blocked | mb__suspended | ag__blocked;
         membar_rel = 32'h0;
         if (membar__release_valid) begin
@@ -426,10 +494,10 @@ module smsync_w16_k4_c4_m32_g4(clock,reset,in_valid,in_ready,in_warp,in_unit,in_
         err = |src;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4
+endmodule // smsync_w16_k4_c4_m32_g4_r
 
 
-module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,rd_warp,wr_valid,wr_warp,blocked,release_mask,err,err_cause);
+module smsync_w16_k4_c4_m32_g4_r__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,ag_n,rd_valid,rd_warp,wr_valid,wr_warp,blocked,release_mask,err,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -703,7 +771,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
     reg  [15:0] rel_n;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__0(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__0(
         .clock(warps__0__clock),
         .reset(warps__0__reset),
         .rd_hit(warps__0__rd_hit),
@@ -719,7 +787,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__0__rd_err),
         .wr_err(warps__0__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__1(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__1(
         .clock(warps__1__clock),
         .reset(warps__1__reset),
         .rd_hit(warps__1__rd_hit),
@@ -735,7 +803,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__1__rd_err),
         .wr_err(warps__1__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__2(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__2(
         .clock(warps__2__clock),
         .reset(warps__2__reset),
         .rd_hit(warps__2__rd_hit),
@@ -751,7 +819,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__2__rd_err),
         .wr_err(warps__2__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__3(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__3(
         .clock(warps__3__clock),
         .reset(warps__3__reset),
         .rd_hit(warps__3__rd_hit),
@@ -767,7 +835,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__3__rd_err),
         .wr_err(warps__3__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__4(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__4(
         .clock(warps__4__clock),
         .reset(warps__4__reset),
         .rd_hit(warps__4__rd_hit),
@@ -783,7 +851,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__4__rd_err),
         .wr_err(warps__4__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__5(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__5(
         .clock(warps__5__clock),
         .reset(warps__5__reset),
         .rd_hit(warps__5__rd_hit),
@@ -799,7 +867,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__5__rd_err),
         .wr_err(warps__5__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__6(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__6(
         .clock(warps__6__clock),
         .reset(warps__6__reset),
         .rd_hit(warps__6__rd_hit),
@@ -815,7 +883,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__6__rd_err),
         .wr_err(warps__6__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__7(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__7(
         .clock(warps__7__clock),
         .reset(warps__7__reset),
         .rd_hit(warps__7__rd_hit),
@@ -831,7 +899,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__7__rd_err),
         .wr_err(warps__7__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__8(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__8(
         .clock(warps__8__clock),
         .reset(warps__8__reset),
         .rd_hit(warps__8__rd_hit),
@@ -847,7 +915,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__8__rd_err),
         .wr_err(warps__8__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__9(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__9(
         .clock(warps__9__clock),
         .reset(warps__9__reset),
         .rd_hit(warps__9__rd_hit),
@@ -863,7 +931,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__9__rd_err),
         .wr_err(warps__9__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__10(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__10(
         .clock(warps__10__clock),
         .reset(warps__10__reset),
         .rd_hit(warps__10__rd_hit),
@@ -879,7 +947,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__10__rd_err),
         .wr_err(warps__10__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__11(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__11(
         .clock(warps__11__clock),
         .reset(warps__11__reset),
         .rd_hit(warps__11__rd_hit),
@@ -895,7 +963,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__11__rd_err),
         .wr_err(warps__11__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__12(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__12(
         .clock(warps__12__clock),
         .reset(warps__12__reset),
         .rd_hit(warps__12__rd_hit),
@@ -911,7 +979,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__12__rd_err),
         .wr_err(warps__12__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__13(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__13(
         .clock(warps__13__clock),
         .reset(warps__13__reset),
         .rd_hit(warps__13__rd_hit),
@@ -927,7 +995,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__13__rd_err),
         .wr_err(warps__13__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__14(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__14(
         .clock(warps__14__clock),
         .reset(warps__14__reset),
         .rd_hit(warps__14__rd_hit),
@@ -943,7 +1011,7 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         .rd_err(warps__14__rd_err),
         .wr_err(warps__14__wr_err)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0 warps__15(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0 warps__15(
         .clock(warps__15__clock),
         .reset(warps__15__reset),
         .rd_hit(warps__15__rd_hit),
@@ -1278,10 +1346,10 @@ module smsync_w16_k4_c4_m32_g4__ag(clock,reset,ag_valid,ag_ready,ag_warp,ag_op,a
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__ag
+endmodule // smsync_w16_k4_c4_m32_g4_r__ag
 
 
-module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,can_bulk,can_commit,can_wait,blocked,rel_go,rd_err,wr_err);
+module smsync_w16_k4_c4_m32_g4_r__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag_op,ag_n,can_bulk,can_commit,can_wait,blocked,rel_go,rd_err,wr_err);
     
     // Module arguments
     input wire  clock;
@@ -1451,127 +1519,127 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
     reg  new_front;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tot__0(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f tot__0(
         .d(tot__0__d),
         .q(tot__0__q),
         .clock(tot__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tot__1(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f tot__1(
         .d(tot__1__d),
         .q(tot__1__q),
         .clock(tot__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tot__2(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f tot__2(
         .d(tot__2__d),
         .q(tot__2__q),
         .clock(tot__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tot__3(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f tot__3(
         .d(tot__3__d),
         .q(tot__3__q),
         .clock(tot__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc seq__0(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc seq__0(
         .d(seq__0__d),
         .q(seq__0__q),
         .clock(seq__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc seq__1(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc seq__1(
         .d(seq__1__d),
         .q(seq__1__q),
         .clock(seq__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc seq__2(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc seq__2(
         .d(seq__2__d),
         .q(seq__2__q),
         .clock(seq__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc seq__3(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc seq__3(
         .d(seq__3__d),
         .q(seq__3__q),
         .clock(seq__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f head(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f head(
         .d(head__d),
         .q(head__q),
         .clock(head__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f tail(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f tail(
         .d(tail__d),
         .q(tail__q),
         .clock(tail__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any any(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any any(
         .d(any__d),
         .q(any__q),
         .clock(any__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f f(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f f(
         .d(f__d),
         .q(f__q),
         .clock(f__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any unr(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any unr(
         .d(unr__d),
         .q(unr__q),
         .clock(unr__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc cc(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc cc(
         .d(cc__d),
         .q(cc__q),
         .clock(cc__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc n(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc n(
         .d(n__d),
         .q(n__q),
         .clock(n__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc rp(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc rp(
         .d(rp__d),
         .q(rp__q),
         .clock(rp__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f rdone(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f rdone(
         .d(rdone__d),
         .q(rdone__q),
         .clock(rdone__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wdone(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wdone(
         .d(wdone__d),
         .q(wdone__q),
         .clock(wdone__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f open_rd(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f open_rd(
         .d(open_rd__d),
         .q(open_rd__q),
         .clock(open_rd__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f open_wr(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f open_wr(
         .d(open_wr__d),
         .q(open_wr__q),
         .clock(open_wr__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any blk(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any blk(
         .d(blk__d),
         .q(blk__q),
         .clock(blk__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc wait_n(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc wait_n(
         .d(wait_n__d),
         .q(wait_n__q),
         .clock(wait_n__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any wait_rd(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any wait_rd(
         .d(wait_rd__d),
         .q(wait_rd__q),
         .clock(wait_rd__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rd_bad_r(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any rd_bad_r(
         .d(rd_bad_r__d),
         .q(rd_bad_r__q),
         .clock(rd_bad_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any wr_bad_r(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any wr_bad_r(
         .d(wr_bad_r__d),
         .q(wr_bad_r__q),
         .clock(wr_bad_r__clock)
@@ -1936,10 +2004,10 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0(clock,reset,rd_hit,wr_hit,op_hit,ag
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0
+endmodule // smsync_w16_k4_c4_m32_g4_r__ag__warps__0
 
 
-module smsync_w16_k4_c4_m32_g4__ag__warps__0__any(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1955,10 +2023,10 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0__any(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__any
+endmodule // smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any
 
 
-module smsync_w16_k4_c4_m32_g4__ag__warps__0__cc(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -1974,10 +2042,10 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0__cc(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__cc
+endmodule // smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc
 
 
-module smsync_w16_k4_c4_m32_g4__ag__warps__0__f(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1993,10 +2061,10 @@ module smsync_w16_k4_c4_m32_g4__ag__warps__0__f(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__ag__warps__0__f
+endmodule // smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f
 
 
-module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
+module smsync_w16_k4_c4_m32_g4_r__bar(clock,reset,req_valid,req_ready,req_warp,req_op,req_id,req_all,req_count,req_pred,ctl_valid,ctl_op,ctl_slot,ctl_warps,ctl_warp,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result,blocked,err,err_code);
     
     // Module arguments
     input wire  clock;
@@ -2276,7 +2344,7 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
     reg  done_or;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__regs regs(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs regs(
         .clock(regs__clock),
         .reset(regs__reset),
         .take_req(regs__take_req),
@@ -2342,7 +2410,7 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .c_id(regs__c_id),
         .c_live(regs__c_live)
     );
-    smsync_w16_k4_c4_m32_g4__bar__warps warps(
+    smsync_w16_k4_c4_m32_g4_r__bar__warps warps(
         .clock(warps__clock),
         .reset(warps__reset),
         .a_warp(warps__a_warp),
@@ -2373,7 +2441,7 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .blocked(warps__blocked),
         .rel_cand(warps__rel_cand)
     );
-    smsync_w16_k4_c4_m32_g4__bar__slots slots(
+    smsync_w16_k4_c4_m32_g4_r__bar__slots slots(
         .clock(slots__clock),
         .reset(slots__reset),
         .a_slot(slots__a_slot),
@@ -2407,7 +2475,7 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .last_en(slots__last_en),
         .c_clr(slots__c_clr)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags ram_flags(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags ram_flags(
         .clock(ram_flags__clock),
         .reset(ram_flags__reset),
         .rd_addr(ram_flags__rd_addr),
@@ -2416,7 +2484,7 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .wr_data(ram_flags__wr_data),
         .rd_data(ram_flags__rd_data)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_expected ram_expected(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_expected ram_expected(
         .clock(ram_expected__clock),
         .reset(ram_expected__reset),
         .rd_addr(ram_expected__rd_addr),
@@ -2425,7 +2493,7 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .wr_data(ram_expected__wr_data),
         .rd_data(ram_expected__rd_data)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count ram_count(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count ram_count(
         .clock(ram_count__clock),
         .reset(ram_count__reset),
         .rd_addr(ram_count__rd_addr),
@@ -2436,7 +2504,7 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .target_m1(ram_count__target_m1),
         .rd_reaches(ram_count__rd_reaches)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc ram_popc(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_popc ram_popc(
         .clock(ram_popc__clock),
         .reset(ram_popc__reset),
         .rd_addr(ram_popc__rd_addr),
@@ -2445,7 +2513,7 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .wr_data(ram_popc__wr_data),
         .rd_data(ram_popc__rd_data)
     );
-    smsync_w16_k4_c4_m32_g4__bar__rel rel(
+    smsync_w16_k4_c4_m32_g4_r__bar__rel rel(
         .clock(rel__clock),
         .reset(rel__reset),
         .done(rel__done),
@@ -2461,26 +2529,26 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         .rel_op(rel__rel_op),
         .rel_result(rel__rel_result)
     );
-    smsync_w16_k4_c4_m32_g4__bar__arr_addr req_addr(
+    smsync_w16_k4_c4_m32_g4_r__bar__arr_addr req_addr(
         .slot(req_addr__slot),
         .id(req_addr__id),
         .addr(req_addr__addr)
     );
-    smsync_w16_k4_c4_m32_g4__bar__arr_addr exit_addr(
+    smsync_w16_k4_c4_m32_g4_r__bar__arr_addr exit_addr(
         .slot(exit_addr__slot),
         .id(exit_addr__id),
         .addr(exit_addr__addr)
     );
-    smsync_w16_k4_c4_m32_g4__bar__arr_addr arr_addr(
+    smsync_w16_k4_c4_m32_g4_r__bar__arr_addr arr_addr(
         .slot(arr_addr__slot),
         .id(arr_addr__id),
         .addr(arr_addr__addr)
     );
-    smsync_w16_k4_c4_m32_g4__bar__pred_pop pred_pop(
+    smsync_w16_k4_c4_m32_g4_r__bar__pred_pop pred_pop(
         .bits(pred_pop__bits),
         .count(pred_pop__count)
     );
-    smsync_w16_k4_c4_m32_g4__bar__size_pop size_pop(
+    smsync_w16_k4_c4_m32_g4_r__bar__size_pop size_pop(
         .bits(size_pop__bits),
         .count(size_pop__count)
     );
@@ -2779,10 +2847,10 @@ module smsync_w16_k4_c4_m32_g4__bar(clock,reset,req_valid,req_ready,req_warp,req
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar
 
 
-module smsync_w16_k4_c4_m32_g4__bar__arr_addr(slot,id,addr);
+module smsync_w16_k4_c4_m32_g4_r__bar__arr_addr(slot,id,addr);
     
     // Module arguments
     input wire  [1:0] slot;
@@ -2791,10 +2859,10 @@ module smsync_w16_k4_c4_m32_g4__bar__arr_addr(slot,id,addr);
     
     // Update code (custom)
     always @(*) addr = {slot, id};
-endmodule // smsync_w16_k4_c4_m32_g4__bar__arr_addr
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__arr_addr
 
 
-module smsync_w16_k4_c4_m32_g4__bar__pred_pop(bits,count);
+module smsync_w16_k4_c4_m32_g4_r__bar__pred_pop(bits,count);
     
     // Module arguments
     input wire  [31:0] bits;
@@ -2802,10 +2870,10 @@ module smsync_w16_k4_c4_m32_g4__bar__pred_pop(bits,count);
     
     // Update code (custom)
     always @(*) count = {9'b0, bits[0]} + {9'b0, bits[1]} + {9'b0, bits[2]} + {9'b0, bits[3]} + {9'b0, bits[4]} + {9'b0, bits[5]} + {9'b0, bits[6]} + {9'b0, bits[7]} + {9'b0, bits[8]} + {9'b0, bits[9]} + {9'b0, bits[10]} + {9'b0, bits[11]} + {9'b0, bits[12]} + {9'b0, bits[13]} + {9'b0, bits[14]} + {9'b0, bits[15]} + {9'b0, bits[16]} + {9'b0, bits[17]} + {9'b0, bits[18]} + {9'b0, bits[19]} + {9'b0, bits[20]} + {9'b0, bits[21]} + {9'b0, bits[22]} + {9'b0, bits[23]} + {9'b0, bits[24]} + {9'b0, bits[25]} + {9'b0, bits[26]} + {9'b0, bits[27]} + {9'b0, bits[28]} + {9'b0, bits[29]} + {9'b0, bits[30]} + {9'b0, bits[31]};
-endmodule // smsync_w16_k4_c4_m32_g4__bar__pred_pop
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__pred_pop
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,target_m1,rd_reaches);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data,target_m1,rd_reaches);
     
     // Module arguments
     input wire  clock;
@@ -2834,7 +2902,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
     reg  reach_byp;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem mem(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem mem(
         .clock(mem__clock),
         .reset(mem__reset),
         .rd_addr(mem__rd_addr),
@@ -2866,10 +2934,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count(clock,reset,rd_addr,wr_en,wr_addr
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_count
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
     
     // Module arguments
     input wire  clock;
@@ -2901,7 +2969,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem(clock,reset,rd_addr,wr_en,wr
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__ram ram(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -2910,17 +2978,17 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem(clock,reset,rd_addr,wr_en,wr
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any byp_valid_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any hit_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q byp_data_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -2948,10 +3016,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem(clock,reset,rd_addr,wr_en,wr
         fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count__mem
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -2967,10 +3035,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -2996,10 +3064,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__ram(read_address,read_clock
        end
     end
                 
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__ram
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__ram
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
@@ -3022,7 +3090,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_a
     wire  mem__fwd;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem mem(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem mem(
         .clock(mem__clock),
         .reset(mem__reset),
         .rd_addr(mem__rd_addr),
@@ -3048,10 +3116,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_expected(clock,reset,rd_addr,wr_en,wr_a
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_expected
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_expected
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
@@ -3074,7 +3142,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
     wire  mem__fwd;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem mem(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem mem(
         .clock(mem__clock),
         .reset(mem__reset),
         .rd_addr(mem__rd_addr),
@@ -3100,10 +3168,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags(clock,reset,rd_addr,wr_en,wr_addr
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_flags
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
     
     // Module arguments
     input wire  clock;
@@ -3135,7 +3203,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,wr
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__ram ram(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -3144,17 +3212,17 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,wr
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any byp_valid_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any hit_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q byp_data_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -3182,10 +3250,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem(clock,reset,rd_addr,wr_en,wr
         fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -3201,10 +3269,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -3230,10 +3298,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__ram(read_address,read_clock
        end
     end
                 
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__ram
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__ram
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,wr_data,rd_data);
     
     // Module arguments
     input wire  clock;
@@ -3256,7 +3324,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
     wire  mem__fwd;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem mem(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem mem(
         .clock(mem__clock),
         .reset(mem__reset),
         .rd_addr(mem__rd_addr),
@@ -3282,10 +3350,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc(clock,reset,rd_addr,wr_en,wr_addr,
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_popc
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
     
     // Module arguments
     input wire  clock;
@@ -3317,7 +3385,7 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__ram ram(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -3326,17 +3394,17 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any byp_valid_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any hit_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q byp_data_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -3364,10 +3432,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem(clock,reset,rd_addr,wr_en,wr_
         fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -3383,10 +3451,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem__byp_data_q
 
 
-module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [5:0] read_address;
@@ -3412,10 +3480,10 @@ module smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__ram(read_address,read_clock,
        end
     end
                 
-endmodule // smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__ram
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem__ram
 
 
-module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
+module smsync_w16_k4_c4_m32_g4_r__bar__regs(clock,reset,take_req,take_ctl,in_warp,in_op,in_id,in_all,in_count,in_popc,in_and,in_or,in_rslot,in_wlive,in_too_big,in_target_m1,in_target_le1,in_active,in_ctl_op,in_slot,in_warps,in_size,in_ctl_warp,in_x_wlive,in_x_blocked,in_x_slot,in_x_sdec,in_x_sempty,in_x_last,c_load,c_slot_in,c_id_in,c_live_in,b_valid,b_ctl,b_warp,b_op,b_id,b_all,b_count,b_popc,b_and,b_or,b_rslot,b_wlive,b_too_big,b_target_m1,b_target_le1,b_active,b_ctl_op,b_slot,b_warps,b_size,b_ctl_warp,b_x_wlive,b_x_blocked,b_x_slot,b_x_sdec,b_x_sempty,b_x_last,c_valid,c_slot,c_id,c_live);
     
     // Module arguments
     input wire  clock;
@@ -3579,157 +3647,157 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
     reg  c_live_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any valid_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any ctl_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any ctl_q(
         .d(ctl_q__d),
         .q(ctl_q__q),
         .clock(ctl_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q warp_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q warp_q(
         .d(warp_q__d),
         .q(warp_q__q),
         .clock(warp_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc op_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc op_q(
         .d(op_q__d),
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q id_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any all_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any all_q(
         .d(all_q__d),
         .q(all_q__q),
         .clock(all_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q count_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q popc_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem__byp_data_q popc_q(
         .d(popc_q__d),
         .q(popc_q__q),
         .clock(popc_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any and_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any and_q(
         .d(and_q__d),
         .q(and_q__q),
         .clock(and_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any or_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any or_q(
         .d(or_q__d),
         .q(or_q__q),
         .clock(or_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f rslot_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f rslot_q(
         .d(rslot_q__d),
         .q(rslot_q__q),
         .clock(rslot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any wlive_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any wlive_q(
         .d(wlive_q__d),
         .q(wlive_q__q),
         .clock(wlive_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any too_big_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any too_big_q(
         .d(too_big_q__d),
         .q(too_big_q__q),
         .clock(too_big_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q target_m1_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q target_m1_q(
         .d(target_m1_q__d),
         .q(target_m1_q__q),
         .clock(target_m1_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any target_le1_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any target_le1_q(
         .d(target_le1_q__d),
         .q(target_le1_q__q),
         .clock(target_le1_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any active_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any active_q(
         .d(active_q__d),
         .q(active_q__q),
         .clock(active_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any ctl_op_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any ctl_op_q(
         .d(ctl_op_q__d),
         .q(ctl_op_q__q),
         .clock(ctl_op_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f slot_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q warps_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q warps_q(
         .d(warps_q__d),
         .q(warps_q__q),
         .clock(warps_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q size_q(
         .d(size_q__d),
         .q(size_q__q),
         .clock(size_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q ctl_warp_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q ctl_warp_q(
         .d(ctl_warp_q__d),
         .q(ctl_warp_q__q),
         .clock(ctl_warp_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any x_wlive_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any x_wlive_q(
         .d(x_wlive_q__d),
         .q(x_wlive_q__q),
         .clock(x_wlive_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any x_blocked_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any x_blocked_q(
         .d(x_blocked_q__d),
         .q(x_blocked_q__q),
         .clock(x_blocked_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f x_slot_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f x_slot_q(
         .d(x_slot_q__d),
         .q(x_slot_q__q),
         .clock(x_slot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q x_sdec_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q x_sdec_q(
         .d(x_sdec_q__d),
         .q(x_sdec_q__q),
         .clock(x_sdec_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any x_sempty_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any x_sempty_q(
         .d(x_sempty_q__d),
         .q(x_sempty_q__q),
         .clock(x_sempty_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q x_last_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q x_last_q(
         .d(x_last_q__d),
         .q(x_last_q__q),
         .clock(x_last_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any c_valid_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any c_valid_q(
         .d(c_valid_q__d),
         .q(c_valid_q__q),
         .clock(c_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f c_slot_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f c_slot_q(
         .d(c_slot_q__d),
         .q(c_slot_q__q),
         .clock(c_slot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q c_id_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q c_id_q(
         .d(c_id_q__d),
         .q(c_id_q__q),
         .clock(c_id_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q c_live_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q c_live_q(
         .d(c_live_q__d),
         .q(c_live_q__q),
         .clock(c_live_q__clock)
@@ -3868,10 +3936,10 @@ module smsync_w16_k4_c4_m32_g4__bar__regs(clock,reset,take_req,take_ctl,in_warp,
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__regs
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__regs
 
 
-module smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3887,10 +3955,10 @@ module smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q
 
 
-module smsync_w16_k4_c4_m32_g4__bar__regs__warps_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -3906,10 +3974,10 @@ module smsync_w16_k4_c4_m32_g4__bar__regs__warps_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__bar__regs__warps_q
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q
 
 
-module smsync_w16_k4_c4_m32_g4__bar__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,done_result,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result);
+module smsync_w16_k4_c4_m32_g4_r__bar__rel(clock,reset,done,done_slot,done_id,done_mask,done_kind,done_result,rel_valid,rel_slot,rel_id,rel_mask,rel_op,rel_result);
     
     // Module arguments
     input wire  clock;
@@ -3948,32 +4016,32 @@ module smsync_w16_k4_c4_m32_g4__bar__rel(clock,reset,done,done_slot,done_id,done
     reg  result_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any valid_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f slot_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f slot_q(
         .d(slot_q__d),
         .q(slot_q__q),
         .clock(slot_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q id_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q id_q(
         .d(id_q__d),
         .q(id_q__q),
         .clock(id_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q mask_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q mask_q(
         .d(mask_q__d),
         .q(mask_q__q),
         .clock(mask_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc op_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc op_q(
         .d(op_q__d),
         .q(op_q__q),
         .clock(op_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_popc__mem__byp_data_q result_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_popc__mem__byp_data_q result_q(
         .d(result_q__d),
         .q(result_q__q),
         .clock(result_q__clock)
@@ -4014,10 +4082,10 @@ module smsync_w16_k4_c4_m32_g4__bar__rel(clock,reset,done,done_slot,done_id,done
         result_q__d = done_result;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__rel
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__rel
 
 
-module smsync_w16_k4_c4_m32_g4__bar__size_pop(bits,count);
+module smsync_w16_k4_c4_m32_g4_r__bar__size_pop(bits,count);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -4025,10 +4093,10 @@ module smsync_w16_k4_c4_m32_g4__bar__size_pop(bits,count);
     
     // Update code (custom)
     always @(*) count = {4'b0, bits[0]} + {4'b0, bits[1]} + {4'b0, bits[2]} + {4'b0, bits[3]} + {4'b0, bits[4]} + {4'b0, bits[5]} + {4'b0, bits[6]} + {4'b0, bits[7]} + {4'b0, bits[8]} + {4'b0, bits[9]} + {4'b0, bits[10]} + {4'b0, bits[11]} + {4'b0, bits[12]} + {4'b0, bits[13]} + {4'b0, bits[14]} + {4'b0, bits[15]};
-endmodule // smsync_w16_k4_c4_m32_g4__bar__size_pop
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__size_pop
 
 
-module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_empty,n_slot,n_launch,n_dec,n_one,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
+module smsync_w16_k4_c4_m32_g4_r__bar__slots(clock,reset,a_slot,a_id,a_count,a_too_big,a_live_m1,a_live_le1,a_active,l_slot,l_in_range,l_busy,x_slot,x_live_dec,x_empty,n_slot,n_launch,n_dec,n_one,n_last,c_slot,c_id,c_active,launch_en,launch_size,exit_en,w_slot,w_id,act_en,act_val,last_en,c_clr);
     
     // Module arguments
     input wire  clock;
@@ -4156,102 +4224,102 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_count,a_too
     reg  [3:0] l_last;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any busy__0(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any busy__0(
         .d(busy__0__d),
         .q(busy__0__q),
         .clock(busy__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any busy__1(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any busy__1(
         .d(busy__1__d),
         .q(busy__1__q),
         .clock(busy__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any busy__2(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any busy__2(
         .d(busy__2__d),
         .q(busy__2__q),
         .clock(busy__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any busy__3(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any busy__3(
         .d(busy__3__d),
         .q(busy__3__q),
         .clock(busy__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size__0(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q size__0(
         .d(size__0__d),
         .q(size__0__q),
         .clock(size__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size__1(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q size__1(
         .d(size__1__d),
         .q(size__1__q),
         .clock(size__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size__2(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q size__2(
         .d(size__2__d),
         .q(size__2__q),
         .clock(size__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q size__3(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q size__3(
         .d(size__3__d),
         .q(size__3__q),
         .clock(size__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q live__0(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q live__0(
         .d(live__0__d),
         .q(live__0__q),
         .clock(live__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q live__1(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q live__1(
         .d(live__1__d),
         .q(live__1__q),
         .clock(live__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q live__2(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q live__2(
         .d(live__2__d),
         .q(live__2__q),
         .clock(live__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q live__3(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q live__3(
         .d(live__3__d),
         .q(live__3__q),
         .clock(live__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q active__0(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q active__0(
         .d(active__0__d),
         .q(active__0__q),
         .clock(active__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q active__1(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q active__1(
         .d(active__1__d),
         .q(active__1__q),
         .clock(active__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q active__2(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q active__2(
         .d(active__2__d),
         .q(active__2__q),
         .clock(active__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q active__3(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q active__3(
         .d(active__3__d),
         .q(active__3__q),
         .clock(active__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__0(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q last_all__0(
         .d(last_all__0__d),
         .q(last_all__0__q),
         .clock(last_all__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__1(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q last_all__1(
         .d(last_all__1__d),
         .q(last_all__1__q),
         .clock(last_all__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__2(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q last_all__2(
         .d(last_all__2__d),
         .q(last_all__2__q),
         .clock(last_all__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q last_all__3(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q last_all__3(
         .d(last_all__3__d),
         .q(last_all__3__q),
         .clock(last_all__3__clock)
@@ -4683,10 +4751,10 @@ module smsync_w16_k4_c4_m32_g4__bar__slots(clock,reset,a_slot,a_id,a_count,a_too
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__slots
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__slots
 
 
-module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,x_slot_q,x_launch,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
+module smsync_w16_k4_c4_m32_g4_r__bar__warps(clock,reset,a_warp,a_live,a_blocked,a_slot,req_warp,req_id,ctl_warp,x_warp,x_live_n,x_blocked_n,x_slot_n,x_slot_q,x_launch,arr_en,arr_blocks,req_blocks,launch_en,launch_slot,launch_warps,exit_en,done_slot,done_id,rel_valid,rel_mask,live,blocked,rel_cand);
     
     // Module arguments
     input wire  clock;
@@ -4857,189 +4925,189 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
     reg  [15:0] unblock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q live_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q live_q(
         .d(live_q__d),
         .q(live_q__q),
         .clock(live_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q blocked_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q blocked_q(
         .d(blocked_q__d),
         .q(blocked_q__q),
         .clock(blocked_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__0(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__0(
         .d(wslot__0__d),
         .q(wslot__0__q),
         .clock(wslot__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__1(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__1(
         .d(wslot__1__d),
         .q(wslot__1__q),
         .clock(wslot__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__2(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__2(
         .d(wslot__2__d),
         .q(wslot__2__q),
         .clock(wslot__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__3(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__3(
         .d(wslot__3__d),
         .q(wslot__3__q),
         .clock(wslot__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__4(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__4(
         .d(wslot__4__d),
         .q(wslot__4__q),
         .clock(wslot__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__5(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__5(
         .d(wslot__5__d),
         .q(wslot__5__q),
         .clock(wslot__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__6(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__6(
         .d(wslot__6__d),
         .q(wslot__6__q),
         .clock(wslot__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__7(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__7(
         .d(wslot__7__d),
         .q(wslot__7__q),
         .clock(wslot__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__8(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__8(
         .d(wslot__8__d),
         .q(wslot__8__q),
         .clock(wslot__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__9(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__9(
         .d(wslot__9__d),
         .q(wslot__9__q),
         .clock(wslot__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__10(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__10(
         .d(wslot__10__d),
         .q(wslot__10__q),
         .clock(wslot__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__11(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__11(
         .d(wslot__11__d),
         .q(wslot__11__q),
         .clock(wslot__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__12(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__12(
         .d(wslot__12__d),
         .q(wslot__12__q),
         .clock(wslot__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__13(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__13(
         .d(wslot__13__d),
         .q(wslot__13__q),
         .clock(wslot__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__14(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__14(
         .d(wslot__14__d),
         .q(wslot__14__q),
         .clock(wslot__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f wslot__15(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f wslot__15(
         .d(wslot__15__d),
         .q(wslot__15__q),
         .clock(wslot__15__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__0(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__0(
         .d(wbar__0__d),
         .q(wbar__0__q),
         .clock(wbar__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__1(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__1(
         .d(wbar__1__d),
         .q(wbar__1__q),
         .clock(wbar__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__2(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__2(
         .d(wbar__2__d),
         .q(wbar__2__q),
         .clock(wbar__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__3(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__3(
         .d(wbar__3__d),
         .q(wbar__3__q),
         .clock(wbar__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__4(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__4(
         .d(wbar__4__d),
         .q(wbar__4__q),
         .clock(wbar__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__5(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__5(
         .d(wbar__5__d),
         .q(wbar__5__q),
         .clock(wbar__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__6(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__6(
         .d(wbar__6__d),
         .q(wbar__6__q),
         .clock(wbar__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__7(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__7(
         .d(wbar__7__d),
         .q(wbar__7__q),
         .clock(wbar__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__8(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__8(
         .d(wbar__8__d),
         .q(wbar__8__q),
         .clock(wbar__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__9(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__9(
         .d(wbar__9__d),
         .q(wbar__9__q),
         .clock(wbar__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__10(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__10(
         .d(wbar__10__d),
         .q(wbar__10__q),
         .clock(wbar__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__11(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__11(
         .d(wbar__11__d),
         .q(wbar__11__q),
         .clock(wbar__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__12(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__12(
         .d(wbar__12__d),
         .q(wbar__12__q),
         .clock(wbar__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__13(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__13(
         .d(wbar__13__d),
         .q(wbar__13__q),
         .clock(wbar__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__14(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__14(
         .d(wbar__14__d),
         .q(wbar__14__q),
         .clock(wbar__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q wbar__15(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q wbar__15(
         .d(wbar__15__d),
         .q(wbar__15__q),
         .clock(wbar__15__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__warps__a_dec a_dec(
+    smsync_w16_k4_c4_m32_g4_r__bar__warps__a_dec a_dec(
         .index(a_dec__index),
         .onehot(a_dec__onehot)
     );
-    smsync_w16_k4_c4_m32_g4__bar__warps__a_dec req_dec(
+    smsync_w16_k4_c4_m32_g4_r__bar__warps__a_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
-    smsync_w16_k4_c4_m32_g4__bar__warps__a_dec ctl_dec(
+    smsync_w16_k4_c4_m32_g4_r__bar__warps__a_dec ctl_dec(
         .index(ctl_dec__index),
         .onehot(ctl_dec__onehot)
     );
-    smsync_w16_k4_c4_m32_g4__bar__warps__a_dec x_dec(
+    smsync_w16_k4_c4_m32_g4_r__bar__warps__a_dec x_dec(
         .index(x_dec__index),
         .onehot(x_dec__onehot)
     );
@@ -5435,10 +5503,10 @@ module smsync_w16_k4_c4_m32_g4__bar__warps(clock,reset,a_warp,a_live,a_blocked,a
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__bar__warps
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__warps
 
 
-module smsync_w16_k4_c4_m32_g4__bar__warps__a_dec(index,onehot);
+module smsync_w16_k4_c4_m32_g4_r__bar__warps__a_dec(index,onehot);
     
     // Module arguments
     input wire  [3:0] index;
@@ -5446,10 +5514,10 @@ module smsync_w16_k4_c4_m32_g4__bar__warps__a_dec(index,onehot);
     
     // Update code (custom)
     always @(*) onehot = 16'h1 << index;
-endmodule // smsync_w16_k4_c4_m32_g4__bar__warps__a_dec
+endmodule // smsync_w16_k4_c4_m32_g4_r__bar__warps__a_dec
 
 
-module smsync_w16_k4_c4_m32_g4__dec(reset,in_valid,in_unit,in_op,to_membar,to_bar,to_mb,to_ag,refused,flag);
+module smsync_w16_k4_c4_m32_g4_r__dec(reset,in_valid,in_unit,in_op,to_membar,to_bar,to_mb,to_ag,refused,flag);
     
     // Module arguments
     input wire  reset;
@@ -5489,10 +5557,10 @@ module smsync_w16_k4_c4_m32_g4__dec(reset,in_valid,in_unit,in_op,to_membar,to_ba
         to_ag = in_valid & op_ok & (in_unit == 32'h3);
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__dec
+endmodule // smsync_w16_k4_c4_m32_g4_r__dec
 
 
-module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,ctx_ready,rarv_ready,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
+module smsync_w16_k4_c4_m32_g4_r__mb(clock,reset,op_valid,op_ready,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_valid,ctx_entry,ctx_bytes,rarv_valid,rarv_entry,rarv_count,ctx_ready,rarv_ready,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,wake_mask,wake_done,suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -5666,7 +5734,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
     wire  [15:0] wake__grant;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__mb__arb arb(
+    smsync_w16_k4_c4_m32_g4_r__mb__arb arb(
         .clock(arb__clock),
         .reset(arb__reset),
         .op_valid(arb__op_valid),
@@ -5676,7 +5744,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         .g_ctx(arb__g_ctx),
         .g_rarv(arb__g_rarv)
     );
-    smsync_w16_k4_c4_m32_g4__mb__req req(
+    smsync_w16_k4_c4_m32_g4_r__mb__req req(
         .clock(req__clock),
         .reset(req__reset),
         .g_op(req__g_op),
@@ -5705,7 +5773,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         .tx_lo_key(req__tx_lo_key),
         .amt_neg(req__amt_neg)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries entries(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries entries(
         .clock(entries__clock),
         .reset(entries__reset),
         .acc_entry(entries__acc_entry),
@@ -5725,7 +5793,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         .n_tx(entries__n_tx),
         .n_write(entries__n_write)
     );
-    smsync_w16_k4_c4_m32_g4__mb__step step(
+    smsync_w16_k4_c4_m32_g4_r__mb__step step(
         .act(step__act),
         .act_mod(step__act_mod),
         .init(step__init),
@@ -5757,7 +5825,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         .refused(step__refused),
         .complete(step__complete)
     );
-    smsync_w16_k4_c4_m32_g4__mb__op_port op_port(
+    smsync_w16_k4_c4_m32_g4_r__mb__op_port op_port(
         .clock(op_port__clock),
         .reset(op_port__reset),
         .op_valid(op_port__op_valid),
@@ -5792,7 +5860,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         .err_src(op_port__err_src),
         .err_cause(op_port__err_cause)
     );
-    smsync_w16_k4_c4_m32_g4__mb__waiters waiters(
+    smsync_w16_k4_c4_m32_g4_r__mb__waiters waiters(
         .clock(waiters__clock),
         .reset(waiters__reset),
         .op_warp(waiters__op_warp),
@@ -5811,7 +5879,7 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         .wake_done(waiters__wake_done),
         .suspended(waiters__suspended)
     );
-    smsync_w16_k4_c4_m32_g4__mb__wake wake(
+    smsync_w16_k4_c4_m32_g4_r__mb__wake wake(
         .clock(wake__clock),
         .reset(wake__reset),
         .cand(wake__cand),
@@ -5933,10 +6001,10 @@ module smsync_w16_k4_c4_m32_g4__mb(clock,reset,op_valid,op_ready,op_warp,op_code
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__mb
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb
 
 
-module smsync_w16_k4_c4_m32_g4__mb__arb(clock,reset,op_valid,ctx_valid,rarv_valid,g_op,g_ctx,g_rarv);
+module smsync_w16_k4_c4_m32_g4_r__mb__arb(clock,reset,op_valid,ctx_valid,rarv_valid,g_op,g_ctx,g_rarv);
     
     // Module arguments
     input wire  clock;
@@ -5963,7 +6031,7 @@ module smsync_w16_k4_c4_m32_g4__mb__arb(clock,reset,op_valid,ctx_valid,rarv_vali
     reg  turn_rarv;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f pp(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f pp(
         .d(pp__d),
         .q(pp__q),
         .clock(pp__clock)
@@ -5994,10 +6062,10 @@ module smsync_w16_k4_c4_m32_g4__mb__arb(clock,reset,op_valid,ctx_valid,rarv_vali
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__mb__arb
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__arb
 
 
-module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,tx_ram,tx_byp,tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
+module smsync_w16_k4_c4_m32_g4_r__mb__entries(clock,reset,acc_entry,rd_entry,e_valid,e_parity,e_pending,e_expected,e_tx,tx_ram,tx_byp,tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,n_write);
     
     // Module arguments
     input wire  clock;
@@ -6061,17 +6129,17 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
     reg  r_parity__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__mb__entries__parity valid(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__parity valid(
         .d(valid__d),
         .q(valid__q),
         .clock(valid__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__parity parity(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__parity parity(
         .d(parity__d),
         .q(parity__q),
         .clock(parity__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected pending(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__expected pending(
         .clock(pending__clock),
         .reset(pending__reset),
         .rd_addr(pending__rd_addr),
@@ -6082,7 +6150,7 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
         .byp_data(pending__byp_data),
         .fwd(pending__fwd)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected expected(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__expected expected(
         .clock(expected__clock),
         .reset(expected__reset),
         .rd_addr(expected__rd_addr),
@@ -6093,7 +6161,7 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
         .byp_data(expected__byp_data),
         .fwd(expected__fwd)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected tx(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__expected tx(
         .clock(tx__clock),
         .reset(tx__reset),
         .rd_addr(tx__rd_addr),
@@ -6104,12 +6172,12 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
         .byp_data(tx__byp_data),
         .fwd(tx__fwd)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any r_valid(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any r_valid(
         .d(r_valid__d),
         .q(r_valid__q),
         .clock(r_valid__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any r_parity(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any r_parity(
         .d(r_parity__d),
         .q(r_parity__q),
         .clock(r_parity__clock)
@@ -6176,10 +6244,10 @@ module smsync_w16_k4_c4_m32_g4__mb__entries(clock,reset,acc_entry,rd_entry,e_val
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__mb__entries
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__entries
 
 
-module smsync_w16_k4_c4_m32_g4__mb__entries__expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
+module smsync_w16_k4_c4_m32_g4_r__mb__entries__expected(clock,reset,rd_addr,wr_en,wr_addr,wr_data,ram_data,byp_data,fwd);
     
     // Module arguments
     input wire  clock;
@@ -6211,7 +6279,7 @@ module smsync_w16_k4_c4_m32_g4__mb__entries__expected(clock,reset,rd_addr,wr_en,
     reg  byp_data_q__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__ram ram(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__ram ram(
         .read_address(ram__read_address),
         .read_clock(ram__read_clock),
         .read_data(ram__read_data),
@@ -6220,17 +6288,17 @@ module smsync_w16_k4_c4_m32_g4__mb__entries__expected(clock,reset,rd_addr,wr_en,
         .write_data(ram__write_data),
         .write_enable(ram__write_enable)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any byp_valid_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any byp_valid_q(
         .d(byp_valid_q__d),
         .q(byp_valid_q__q),
         .clock(byp_valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any hit_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any hit_q(
         .d(hit_q__d),
         .q(hit_q__q),
         .clock(hit_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q byp_data_q(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__byp_data_q byp_data_q(
         .d(byp_data_q__d),
         .q(byp_data_q__q),
         .clock(byp_data_q__clock)
@@ -6258,10 +6326,10 @@ module smsync_w16_k4_c4_m32_g4__mb__entries__expected(clock,reset,rd_addr,wr_en,
         fwd = byp_valid_q__q & hit_q__q;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__expected
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__entries__expected
 
 
-module smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__byp_data_q(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -6277,10 +6345,10 @@ module smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__byp_data_q
 
 
-module smsync_w16_k4_c4_m32_g4__mb__entries__expected__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [4:0] read_address;
@@ -6306,10 +6374,10 @@ module smsync_w16_k4_c4_m32_g4__mb__entries__expected__ram(read_address,read_clo
        end
     end
                 
-endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__expected__ram
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__ram
 
 
-module smsync_w16_k4_c4_m32_g4__mb__entries__parity(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__mb__entries__parity(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6325,10 +6393,10 @@ module smsync_w16_k4_c4_m32_g4__mb__entries__parity(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__mb__entries__parity
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__entries__parity
 
 
-module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_refused,op_act,op_act_mod,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
+module smsync_w16_k4_c4_m32_g4_r__mb__op_port(clock,reset,op_valid,op_warp,op_code,op_count,op_parity,port,op_e_valid,op_e_parity,warp_susp,waiters_on,op_cause,op_refused,op_act,op_act_mod,op_init,op_inval,op_arrive,op_drop,op_tx_up,op_tx_dn,susp_go,try_go,rsp_valid,rsp_warp,rsp_op,rsp_token,rsp_done,rsp_suspended,err,err_src,err_cause);
     
     // Module arguments
     input wire  clock;
@@ -6427,47 +6495,47 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
     reg  passed;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rsp_valid_r(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any rsp_valid_r(
         .d(rsp_valid_r__d),
         .q(rsp_valid_r__q),
         .clock(rsp_valid_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rsp_warp_r(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q rsp_warp_r(
         .d(rsp_warp_r__d),
         .q(rsp_warp_r__q),
         .clock(rsp_warp_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rsp_op_r(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q rsp_op_r(
         .d(rsp_op_r__d),
         .q(rsp_op_r__q),
         .clock(rsp_op_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rsp_token_r(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any rsp_token_r(
         .d(rsp_token_r__d),
         .q(rsp_token_r__q),
         .clock(rsp_token_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rsp_done_r(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any rsp_done_r(
         .d(rsp_done_r__d),
         .q(rsp_done_r__q),
         .clock(rsp_done_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any rsp_suspended_r(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any rsp_suspended_r(
         .d(rsp_suspended_r__d),
         .q(rsp_suspended_r__q),
         .clock(rsp_suspended_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any err_r(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any err_r(
         .d(err_r__d),
         .q(err_r__q),
         .clock(err_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f err_src_r(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f err_src_r(
         .d(err_src_r__d),
         .q(err_src_r__q),
         .clock(err_src_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q err_cause_r(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q err_cause_r(
         .d(err_cause_r__d),
         .q(err_cause_r__q),
         .clock(err_cause_r__clock)
@@ -6591,10 +6659,10 @@ module smsync_w16_k4_c4_m32_g4__mb__op_port(clock,reset,op_valid,op_warp,op_code
         err_cause = err_cause_r__q;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__mb__op_port
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__op_port
 
 
-module smsync_w16_k4_c4_m32_g4__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_entry,ctx_bytes,rarv_entry,rarv_count,valid,port,warp,code,entry,count,tx,parity,entry_in,tx_hi_key,tx_lo_key,amt_neg);
+module smsync_w16_k4_c4_m32_g4_r__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op_code,op_entry,op_count,op_tx,op_parity,ctx_entry,ctx_bytes,rarv_entry,rarv_count,valid,port,warp,code,entry,count,tx,parity,entry_in,tx_hi_key,tx_lo_key,amt_neg);
     
     // Module arguments
     input wire  clock;
@@ -6675,57 +6743,57 @@ module smsync_w16_k4_c4_m32_g4__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
     reg  [22:0] amt_x;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any valid_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any valid_q(
         .d(valid_q__d),
         .q(valid_q__q),
         .clock(valid_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f port_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f port_q(
         .d(port_q__d),
         .q(port_q__q),
         .clock(port_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q warp_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q warp_q(
         .d(warp_q__d),
         .q(warp_q__q),
         .clock(warp_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q code_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q code_q(
         .d(code_q__d),
         .q(code_q__q),
         .clock(code_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q entry_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q entry_q(
         .d(entry_q__d),
         .q(entry_q__q),
         .clock(entry_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q count_q(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__byp_data_q count_q(
         .d(count_q__d),
         .q(count_q__q),
         .clock(count_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__entries__expected__byp_data_q tx_q(
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__byp_data_q tx_q(
         .d(tx_q__d),
         .q(tx_q__q),
         .clock(tx_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any parity_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any parity_q(
         .d(parity_q__d),
         .q(parity_q__q),
         .clock(parity_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__req__hi_key_q hi_key_q(
+    smsync_w16_k4_c4_m32_g4_r__mb__req__hi_key_q hi_key_q(
         .d(hi_key_q__d),
         .q(hi_key_q__q),
         .clock(hi_key_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__req__hi_key_q lo_key_q(
+    smsync_w16_k4_c4_m32_g4_r__mb__req__hi_key_q lo_key_q(
         .d(lo_key_q__d),
         .q(lo_key_q__q),
         .clock(lo_key_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__req__hi_key_q neg_q(
+    smsync_w16_k4_c4_m32_g4_r__mb__req__hi_key_q neg_q(
         .d(neg_q__d),
         .q(neg_q__q),
         .clock(neg_q__clock)
@@ -6799,10 +6867,10 @@ module smsync_w16_k4_c4_m32_g4__mb__req(clock,reset,g_op,g_ctx,g_rarv,op_warp,op
         parity = parity_q__q;
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__mb__req
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__req
 
 
-module smsync_w16_k4_c4_m32_g4__mb__req__hi_key_q(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__mb__req__hi_key_q(d,q,clock);
     
     // Module arguments
     input wire  [22:0] d;
@@ -6818,10 +6886,10 @@ module smsync_w16_k4_c4_m32_g4__mb__req__hi_key_q(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__mb__req__hi_key_q
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__req__hi_key_q
 
 
-module smsync_w16_k4_c4_m32_g4__mb__step(act,act_mod,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,e_tx_ram,e_tx_byp,e_tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
+module smsync_w16_k4_c4_m32_g4_r__mb__step(act,act_mod,init,inval,arrive,drop,tx_up,tx_dn,count,amt,k_hi,k_lo,k_neg,e_valid,e_parity,e_pending,e_expected,e_tx,e_tx_ram,e_tx_byp,e_tx_fwd,n_valid,n_parity,n_pending,n_expected,n_tx,write,cause,refused,complete);
     
     // Module arguments
     input wire  act;
@@ -7009,10 +7077,10 @@ module smsync_w16_k4_c4_m32_g4__mb__step(act,act_mod,init,inval,arrive,drop,tx_u
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__mb__step
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__step
 
 
-module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_parity,acc_entry,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
+module smsync_w16_k4_c4_m32_g4_r__mb__waiters(clock,reset,op_warp,op_entry,op_parity,acc_entry,susp_go,try_go,c_complete,c_cpar,grant,cand,warp_susp,waiters_on,wake_mask,wake_done,suspended);
     
     // Module arguments
     input wire  clock;
@@ -7193,212 +7261,212 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
     reg  hit;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q susp(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q susp(
         .d(susp__d),
         .q(susp__q),
         .clock(susp__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q decided(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q decided(
         .d(decided__d),
         .q(decided__q),
         .clock(decided__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q done(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q done(
         .d(done__d),
         .q(done__q),
         .clock(done__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q wparity(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q wparity(
         .d(wparity__d),
         .q(wparity__q),
         .clock(wparity__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__0(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__0(
         .d(wentry__0__d),
         .q(wentry__0__q),
         .clock(wentry__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__1(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__1(
         .d(wentry__1__d),
         .q(wentry__1__q),
         .clock(wentry__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__2(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__2(
         .d(wentry__2__d),
         .q(wentry__2__q),
         .clock(wentry__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__3(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__3(
         .d(wentry__3__d),
         .q(wentry__3__q),
         .clock(wentry__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__4(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__4(
         .d(wentry__4__d),
         .q(wentry__4__q),
         .clock(wentry__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__5(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__5(
         .d(wentry__5__d),
         .q(wentry__5__q),
         .clock(wentry__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__6(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__6(
         .d(wentry__6__d),
         .q(wentry__6__q),
         .clock(wentry__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__7(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__7(
         .d(wentry__7__d),
         .q(wentry__7__q),
         .clock(wentry__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__8(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__8(
         .d(wentry__8__d),
         .q(wentry__8__q),
         .clock(wentry__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__9(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__9(
         .d(wentry__9__d),
         .q(wentry__9__q),
         .clock(wentry__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__10(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__10(
         .d(wentry__10__d),
         .q(wentry__10__q),
         .clock(wentry__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__11(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__11(
         .d(wentry__11__d),
         .q(wentry__11__q),
         .clock(wentry__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__12(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__12(
         .d(wentry__12__d),
         .q(wentry__12__q),
         .clock(wentry__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__13(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__13(
         .d(wentry__13__d),
         .q(wentry__13__q),
         .clock(wentry__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__14(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__14(
         .d(wentry__14__d),
         .q(wentry__14__q),
         .clock(wentry__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q wentry__15(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q wentry__15(
         .d(wentry__15__d),
         .q(wentry__15__q),
         .clock(wentry__15__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__0(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__0(
         .d(timer__0__d),
         .q(timer__0__q),
         .clock(timer__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__1(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__1(
         .d(timer__1__d),
         .q(timer__1__q),
         .clock(timer__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__2(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__2(
         .d(timer__2__d),
         .q(timer__2__q),
         .clock(timer__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__3(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__3(
         .d(timer__3__d),
         .q(timer__3__q),
         .clock(timer__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__4(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__4(
         .d(timer__4__d),
         .q(timer__4__q),
         .clock(timer__4__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__5(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__5(
         .d(timer__5__d),
         .q(timer__5__q),
         .clock(timer__5__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__6(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__6(
         .d(timer__6__d),
         .q(timer__6__q),
         .clock(timer__6__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__7(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__7(
         .d(timer__7__d),
         .q(timer__7__q),
         .clock(timer__7__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__8(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__8(
         .d(timer__8__d),
         .q(timer__8__q),
         .clock(timer__8__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__9(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__9(
         .d(timer__9__d),
         .q(timer__9__q),
         .clock(timer__9__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__10(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__10(
         .d(timer__10__d),
         .q(timer__10__q),
         .clock(timer__10__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__11(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__11(
         .d(timer__11__d),
         .q(timer__11__q),
         .clock(timer__11__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__12(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__12(
         .d(timer__12__d),
         .q(timer__12__q),
         .clock(timer__12__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__13(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__13(
         .d(timer__13__d),
         .q(timer__13__q),
         .clock(timer__13__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__14(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__14(
         .d(timer__14__d),
         .q(timer__14__q),
         .clock(timer__14__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q timer__15(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q timer__15(
         .d(timer__15__d),
         .q(timer__15__q),
         .clock(timer__15__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q wake_mask_r(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q wake_mask_r(
         .d(wake_mask_r__d),
         .q(wake_mask_r__q),
         .clock(wake_mask_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q wake_done_r(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q wake_done_r(
         .d(wake_done_r__d),
         .q(wake_done_r__q),
         .clock(wake_done_r__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q on_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q on_q(
         .d(on_q__d),
         .q(on_q__q),
         .clock(on_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any on_new_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any on_new_q(
         .d(on_new_q__d),
         .q(on_new_q__q),
         .clock(on_new_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any cpl_q(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any cpl_q(
         .d(cpl_q__d),
         .q(cpl_q__q),
         .clock(cpl_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q pend_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q pend_q(
         .d(pend_q__d),
         .q(pend_q__q),
         .clock(pend_q__clock)
@@ -7901,10 +7969,10 @@ module smsync_w16_k4_c4_m32_g4__mb__waiters(clock,reset,op_warp,op_entry,op_pari
         waiters_on = on_new_q__q | |(on_q__q & ~wake_mask_r__q);
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__mb__waiters
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__waiters
 
 
-module smsync_w16_k4_c4_m32_g4__mb__wake(clock,reset,cand,grant);
+module smsync_w16_k4_c4_m32_g4_r__mb__wake(clock,reset,cand,grant);
     
     // Module arguments
     input wire  clock;
@@ -7935,12 +8003,12 @@ module smsync_w16_k4_c4_m32_g4__mb__wake(clock,reset,cand,grant);
     reg  [15:0] after;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q ge(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q ge(
         .d(ge__d),
         .q(ge__q),
         .clock(ge__clock)
     );
-    smsync_w16_k4_c4_m32_g4__mb__wake__ranked ranked(
+    smsync_w16_k4_c4_m32_g4_r__mb__wake__ranked ranked(
         .hi(ranked__hi),
         .lo(ranked__lo),
         .grant(ranked__grant),
@@ -7978,10 +8046,10 @@ module smsync_w16_k4_c4_m32_g4__mb__wake(clock,reset,cand,grant);
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__mb__wake
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__wake
 
 
-module smsync_w16_k4_c4_m32_g4__mb__wake__ranked(hi,lo,grant,after);
+module smsync_w16_k4_c4_m32_g4_r__mb__wake__ranked(hi,lo,grant,after);
     
     // Module arguments
     input wire  [15:0] hi;
@@ -8120,10 +8188,10 @@ module smsync_w16_k4_c4_m32_g4__mb__wake__ranked(hi,lo,grant,after);
       grant[15] = (hi[15] && hi_s26 < 2'd2) || (lo[15] && lo_s26 < g_lo);
       after[15] = (g_lo != 2'd0) ? (lo_s26 >= g_lo) : (n_hi != 2'd0 && hi_s26 >= n_hi);
     end
-endmodule // smsync_w16_k4_c4_m32_g4__mb__wake__ranked
+endmodule // smsync_w16_k4_c4_m32_g4_r__mb__wake__ranked
 
 
-module smsync_w16_k4_c4_m32_g4__membar(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
+module smsync_w16_k4_c4_m32_g4_r__membar(clock,reset,req_valid,req_ready,req_warp,req_op,req_level,req_ivall,req_id,dn_valid,dn_ready,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,ack_valid,ack_tag,bar_ack_valid,bar_ack_tag,warp_blocked,release_valid,release_mask,err);
     
     // Module arguments
     input wire  clock;
@@ -8253,7 +8321,7 @@ module smsync_w16_k4_c4_m32_g4__membar(clock,reset,req_valid,req_ready,req_warp,
     wire  [1:0] cmd__seq_tag;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__membar__request request(
+    smsync_w16_k4_c4_m32_g4_r__membar__request request(
         .clock(request__clock),
         .reset(request__reset),
         .req_valid(request__req_valid),
@@ -8278,7 +8346,7 @@ module smsync_w16_k4_c4_m32_g4__membar(clock,reset,req_valid,req_ready,req_warp,
         .release_valid(request__release_valid),
         .release_mask(request__release_mask)
     );
-    smsync_w16_k4_c4_m32_g4__membar__coalescer coalescer(
+    smsync_w16_k4_c4_m32_g4_r__membar__coalescer coalescer(
         .clock(coalescer__clock),
         .reset(coalescer__reset),
         .joining(coalescer__joining),
@@ -8294,7 +8362,7 @@ module smsync_w16_k4_c4_m32_g4__membar(clock,reset,req_valid,req_ready,req_warp,
         .join_tag(coalescer__join_tag),
         .join_first(coalescer__join_first)
     );
-    smsync_w16_k4_c4_m32_g4__membar__counters counters(
+    smsync_w16_k4_c4_m32_g4_r__membar__counters counters(
         .io__clock(counters__io__clock),
         .io__reset(counters__io__reset),
         .io__open_tag(counters__io__open_tag),
@@ -8308,7 +8376,7 @@ module smsync_w16_k4_c4_m32_g4__membar(clock,reset,req_valid,req_ready,req_warp,
         .io__zero_next(counters__io__zero_next),
         .io__ack_err(counters__io__ack_err)
     );
-    smsync_w16_k4_c4_m32_g4__membar__ring ring(
+    smsync_w16_k4_c4_m32_g4_r__membar__ring ring(
         .clock(ring__clock),
         .reset(ring__reset),
         .open_tag(ring__open_tag),
@@ -8333,7 +8401,7 @@ module smsync_w16_k4_c4_m32_g4__membar(clock,reset,req_valid,req_ready,req_warp,
         .seq_ack_req(ring__seq_ack_req),
         .bar_ack_err(ring__bar_ack_err)
     );
-    smsync_w16_k4_c4_m32_g4__membar__cmd cmd(
+    smsync_w16_k4_c4_m32_g4_r__membar__cmd cmd(
         .clock(cmd__clock),
         .reset(cmd__reset),
         .dn_ready(cmd__dn_ready),
@@ -8452,10 +8520,10 @@ module smsync_w16_k4_c4_m32_g4__membar(clock,reset,req_valid,req_ready,req_warp,
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__membar
+endmodule // smsync_w16_k4_c4_m32_g4_r__membar
 
 
-module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
+module smsync_w16_k4_c4_m32_g4_r__membar__cmd(clock,reset,dn_ready,accept_txn,req_warp,req_op,req_id,open_tag,close,open_ivall,seq_level,seq_ack_req,dn_valid,dn_kind,dn_tag,dn_warp,dn_op,dn_level,dn_ack_req,dn_id,out_free,out_txn,bar_fire,seq_busy,seq_tag);
     
     // Module arguments
     input wire  clock;
@@ -8533,67 +8601,67 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
     reg  seq_slot__clock;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any out_valid(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any out_valid(
         .d(out_valid__d),
         .q(out_valid__q),
         .clock(out_valid__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f out_kind(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f out_kind(
         .d(out_kind__d),
         .q(out_kind__q),
         .clock(out_kind__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f out_tag(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f out_tag(
         .d(out_tag__d),
         .q(out_tag__q),
         .clock(out_tag__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q out_warp(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q out_warp(
         .d(out_warp__d),
         .q(out_warp__q),
         .clock(out_warp__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__cc out_op(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc out_op(
         .d(out_op__d),
         .q(out_op__q),
         .clock(out_op__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f out_level(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f out_level(
         .d(out_level__d),
         .q(out_level__q),
         .clock(out_level__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any out_ack_req(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any out_ack_req(
         .d(out_ack_req__d),
         .q(out_ack_req__q),
         .clock(out_ack_req__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q out_id(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q out_id(
         .d(out_id__d),
         .q(out_id__q),
         .clock(out_id__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any out_is_txn(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any out_is_txn(
         .d(out_is_txn__d),
         .q(out_is_txn__q),
         .clock(out_is_txn__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any seq_inval_d(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any seq_inval_d(
         .d(seq_inval_d__d),
         .q(seq_inval_d__q),
         .clock(seq_inval_d__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any seq_inval_t(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any seq_inval_t(
         .d(seq_inval_t__d),
         .q(seq_inval_t__q),
         .clock(seq_inval_t__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any seq_barrier(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any seq_barrier(
         .d(seq_barrier__d),
         .q(seq_barrier__q),
         .clock(seq_barrier__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f seq_slot(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f seq_slot(
         .d(seq_slot__d),
         .q(seq_slot__q),
         .clock(seq_slot__clock)
@@ -8714,10 +8782,10 @@ module smsync_w16_k4_c4_m32_g4__membar__cmd(clock,reset,dn_ready,accept_txn,req_
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__membar__cmd
+endmodule // smsync_w16_k4_c4_m32_g4_r__membar__cmd
 
 
-module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,open_level,closed_set,seq_busy,next_clean,open_tag,close,join_ok,accept_join,join_tag,join_first);
+module smsync_w16_k4_c4_m32_g4_r__membar__coalescer(clock,reset,joining,req_level,open_level,closed_set,seq_busy,next_clean,open_tag,close,join_ok,accept_join,join_tag,join_first);
     
     // Module arguments
     input wire  clock;
@@ -8808,47 +8876,47 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
     reg  [7:0] age_inc;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f open(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f open(
         .d(open__d),
         .q(open__q),
         .clock(open__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_count__mem__byp_data_q nmem(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_count__mem__byp_data_q nmem(
         .d(nmem__d),
         .q(nmem__q),
         .clock(nmem__clock)
     );
-    smsync_w16_k4_c4_m32_g4__membar__coalescer__age age(
+    smsync_w16_k4_c4_m32_g4_r__membar__coalescer__age age(
         .d(age__d),
         .q(age__q),
         .clock(age__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any lone(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any lone(
         .d(lone__d),
         .q(lone__q),
         .clock(lone__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any nz_f(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any nz_f(
         .d(nz_f__d),
         .q(nz_f__q),
         .clock(nz_f__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any full_f(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any full_f(
         .d(full_f__d),
         .q(full_f__q),
         .clock(full_f__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any am1_f(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any am1_f(
         .d(am1_f__d),
         .q(am1_f__q),
         .clock(am1_f__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any bc_f(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any bc_f(
         .d(bc_f__d),
         .q(bc_f__q),
         .clock(bc_f__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any ge_f(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any ge_f(
         .d(ge_f__d),
         .q(ge_f__q),
         .clock(ge_f__clock)
@@ -8971,10 +9039,10 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer(clock,reset,joining,req_level,
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__membar__coalescer
+endmodule // smsync_w16_k4_c4_m32_g4_r__membar__coalescer
 
 
-module smsync_w16_k4_c4_m32_g4__membar__coalescer__age(d,q,clock);
+module smsync_w16_k4_c4_m32_g4_r__membar__coalescer__age(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -8990,10 +9058,10 @@ module smsync_w16_k4_c4_m32_g4__membar__coalescer__age(d,q,clock);
        q <= d;
     end
           
-endmodule // smsync_w16_k4_c4_m32_g4__membar__coalescer__age
+endmodule // smsync_w16_k4_c4_m32_g4_r__membar__coalescer__age
 
 
-module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero_next,io__ack_err);
+module smsync_w16_k4_c4_m32_g4_r__membar__counters(io__clock,io__reset,io__open_tag,io__accept_txn,io__ack_valid,io__ack_tag,io__out_txn,io__out_tag,io__cnt_full,io__next_clean,io__zero_next,io__ack_err);
     
     // Module arguments
     input wire  io__clock;
@@ -9066,47 +9134,47 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
     reg  [3:0] ack_okv;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q cnt__0(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
         .clock(cnt__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q cnt__1(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q cnt__1(
         .d(cnt__1__d),
         .q(cnt__1__q),
         .clock(cnt__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q cnt__2(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q cnt__2(
         .d(cnt__2__d),
         .q(cnt__2__q),
         .clock(cnt__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__ram_flags__mem__byp_data_q cnt__3(
+    smsync_w16_k4_c4_m32_g4_r__bar__ram_flags__mem__byp_data_q cnt__3(
         .d(cnt__3__d),
         .q(cnt__3__q),
         .clock(cnt__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q nz(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q nz(
         .d(nz__d),
         .q(nz__q),
         .clock(nz__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q one(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q one(
         .d(one__d),
         .q(one__q),
         .clock(one__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q full(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q full(
         .d(full__d),
         .q(full__q),
         .clock(full__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q am1(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q am1(
         .d(am1__d),
         .q(am1__q),
         .clock(am1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q pend(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q pend(
         .d(pend__d),
         .q(pend__q),
         .clock(pend__clock)
@@ -9315,10 +9383,10 @@ module smsync_w16_k4_c4_m32_g4__membar__counters(io__clock,io__reset,io__open_ta
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__membar__counters
+endmodule // smsync_w16_k4_c4_m32_g4_r__membar__counters
 
 
-module smsync_w16_k4_c4_m32_g4__membar__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,join_ok,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
+module smsync_w16_k4_c4_m32_g4_r__membar__request(clock,reset,req_valid,req_warp,req_op,req_level,req_ivall,group_rel,out_free,seq_busy,out_txn,dn_warp,cnt_full,accept_join,join_ok,req_ready,accept_txn,joining,warp_bit,reserved_err,warp_blocked,release_valid,release_mask);
     
     // Module arguments
     input wire  clock;
@@ -9372,21 +9440,21 @@ module smsync_w16_k4_c4_m32_g4__membar__request(clock,reset,req_valid,req_warp,r
     reg  [15:0] cta_rel;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q cta_pend(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q cta_pend(
         .d(cta_pend__d),
         .q(cta_pend__q),
         .clock(cta_pend__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q blocked(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q blocked(
         .d(blocked__d),
         .q(blocked__q),
         .clock(blocked__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__warps__a_dec req_dec(
+    smsync_w16_k4_c4_m32_g4_r__bar__warps__a_dec req_dec(
         .index(req_dec__index),
         .onehot(req_dec__onehot)
     );
-    smsync_w16_k4_c4_m32_g4__bar__warps__a_dec out_dec(
+    smsync_w16_k4_c4_m32_g4_r__bar__warps__a_dec out_dec(
         .index(out_dec__index),
         .onehot(out_dec__onehot)
     );
@@ -9431,10 +9499,10 @@ module smsync_w16_k4_c4_m32_g4__membar__request(clock,reset,req_valid,req_warp,r
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__membar__request
+endmodule // smsync_w16_k4_c4_m32_g4_r__membar__request
 
 
-module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero_next,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
+module smsync_w16_k4_c4_m32_g4_r__membar__ring(clock,reset,open_tag,close,accept_join,join_tag,join_first,warp_bit,req_level,req_ivall,zero_next,bar_fire,out_tag,seq_tag,bar_ack_valid,bar_ack_tag,closed_set,group_rel,open_level,open_ivall,seq_level,seq_ack_req,bar_ack_err);
     
     // Module arguments
     input wire  clock;
@@ -9565,117 +9633,117 @@ module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_j
     reg  [3:0] rel;
     
     // Sub module instances
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q members__0(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q members__0(
         .d(members__0__d),
         .q(members__0__q),
         .clock(members__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q members__1(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q members__1(
         .d(members__1__d),
         .q(members__1__q),
         .clock(members__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q members__2(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q members__2(
         .d(members__2__d),
         .q(members__2__q),
         .clock(members__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q members__3(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q members__3(
         .d(members__3__d),
         .q(members__3__q),
         .clock(members__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f level__0(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f level__0(
         .d(level__0__d),
         .q(level__0__q),
         .clock(level__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f level__1(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f level__1(
         .d(level__1__d),
         .q(level__1__q),
         .clock(level__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f level__2(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f level__2(
         .d(level__2__d),
         .q(level__2__q),
         .clock(level__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f level__3(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f level__3(
         .d(level__3__d),
         .q(level__3__q),
         .clock(level__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f ivall__0(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f ivall__0(
         .d(ivall__0__d),
         .q(ivall__0__q),
         .clock(ivall__0__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f ivall__1(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f ivall__1(
         .d(ivall__1__d),
         .q(ivall__1__q),
         .clock(ivall__1__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f ivall__2(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f ivall__2(
         .d(ivall__2__d),
         .q(ivall__2__q),
         .clock(ivall__2__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f ivall__3(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f ivall__3(
         .d(ivall__3__d),
         .q(ivall__3__q),
         .clock(ivall__3__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q closed(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q closed(
         .d(closed__d),
         .q(closed__q),
         .clock(closed__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q bar_sent(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q bar_sent(
         .d(bar_sent__d),
         .q(bar_sent__q),
         .clock(bar_sent__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q ack_req(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q ack_req(
         .d(ack_req__d),
         .q(ack_req__q),
         .clock(ack_req__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q bar_acked(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q bar_acked(
         .d(bar_acked__d),
         .q(bar_acked__q),
         .clock(bar_acked__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__any pj_valid(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any pj_valid(
         .d(pj_valid__d),
         .q(pj_valid__q),
         .clock(pj_valid__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f pj_tag(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f pj_tag(
         .d(pj_tag__d),
         .q(pj_tag__q),
         .clock(pj_tag__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__warps_q pj_warp(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q pj_warp(
         .d(pj_warp__d),
         .q(pj_warp__q),
         .clock(pj_warp__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f pj_level(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f pj_level(
         .d(pj_level__d),
         .q(pj_level__q),
         .clock(pj_level__clock)
     );
-    smsync_w16_k4_c4_m32_g4__ag__warps__0__f pj_ivall(
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f pj_ivall(
         .d(pj_ivall__d),
         .q(pj_ivall__q),
         .clock(pj_ivall__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rel_q(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q rel_q(
         .d(rel_q__d),
         .q(rel_q__q),
         .clock(rel_q__clock)
     );
-    smsync_w16_k4_c4_m32_g4__bar__regs__c_id_q rel_now(
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q rel_now(
         .d(rel_now__d),
         .q(rel_now__q),
         .clock(rel_now__clock)
@@ -9969,7 +10037,211 @@ module smsync_w16_k4_c4_m32_g4__membar__ring(clock,reset,open_tag,close,accept_j
         end
     end
     
-endmodule // smsync_w16_k4_c4_m32_g4__membar__ring
+endmodule // smsync_w16_k4_c4_m32_g4_r__membar__ring
+
+
+module smsync_w16_k4_c4_m32_g4_r__port(clock,reset,in_valid,in_warp,in_unit,in_op,in_id,in_level,in_ivall,in_all,in_count,in_tx,in_parity,in_pred,dec_valid,dec_warp,dec_unit,dec_op,dec_id,dec_level,dec_ivall,dec_all,dec_count,dec_tx,dec_parity,dec_pred);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [3:0] in_warp;
+    input wire  [2:0] in_unit;
+    input wire  [3:0] in_op;
+    input wire  [15:0] in_id;
+    input wire  [1:0] in_level;
+    input wire  [1:0] in_ivall;
+    input wire  in_all;
+    input wire  [20:0] in_count;
+    input wire  [20:0] in_tx;
+    input wire  in_parity;
+    input wire  [31:0] in_pred;
+    output reg  dec_valid;
+    output reg  [3:0] dec_warp;
+    output reg  [2:0] dec_unit;
+    output reg  [3:0] dec_op;
+    output reg  [15:0] dec_id;
+    output reg  [1:0] dec_level;
+    output reg  [1:0] dec_ivall;
+    output reg  dec_all;
+    output reg  [20:0] dec_count;
+    output reg  [20:0] dec_tx;
+    output reg  dec_parity;
+    output reg  [31:0] dec_pred;
+    
+    // Constant declarations
+    localparam  registered = 1'b1;
+    
+    // Stub signals
+    reg  valid_q__d;
+    wire  valid_q__q;
+    reg  valid_q__clock;
+    reg  [3:0] warp_q__d;
+    wire  [3:0] warp_q__q;
+    reg  warp_q__clock;
+    reg  [2:0] unit_q__d;
+    wire  [2:0] unit_q__q;
+    reg  unit_q__clock;
+    reg  [3:0] op_q__d;
+    wire  [3:0] op_q__q;
+    reg  op_q__clock;
+    reg  [15:0] id_q__d;
+    wire  [15:0] id_q__q;
+    reg  id_q__clock;
+    reg  [1:0] level_q__d;
+    wire  [1:0] level_q__q;
+    reg  level_q__clock;
+    reg  [1:0] ivall_q__d;
+    wire  [1:0] ivall_q__q;
+    reg  ivall_q__clock;
+    reg  all_q__d;
+    wire  all_q__q;
+    reg  all_q__clock;
+    reg  [20:0] count_q__d;
+    wire  [20:0] count_q__q;
+    reg  count_q__clock;
+    reg  [20:0] tx_q__d;
+    wire  [20:0] tx_q__q;
+    reg  tx_q__clock;
+    reg  parity_q__d;
+    wire  parity_q__q;
+    reg  parity_q__clock;
+    reg  [31:0] pred_q__d;
+    wire  [31:0] pred_q__q;
+    reg  pred_q__clock;
+    
+    // Sub module instances
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any valid_q(
+        .d(valid_q__d),
+        .q(valid_q__q),
+        .clock(valid_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q warp_q(
+        .d(warp_q__d),
+        .q(warp_q__q),
+        .clock(warp_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__cc unit_q(
+        .d(unit_q__d),
+        .q(unit_q__q),
+        .clock(unit_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__c_id_q op_q(
+        .d(op_q__d),
+        .q(op_q__q),
+        .clock(op_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__bar__regs__warps_q id_q(
+        .d(id_q__d),
+        .q(id_q__q),
+        .clock(id_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f level_q(
+        .d(level_q__d),
+        .q(level_q__q),
+        .clock(level_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__f ivall_q(
+        .d(ivall_q__d),
+        .q(ivall_q__q),
+        .clock(ivall_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any all_q(
+        .d(all_q__d),
+        .q(all_q__q),
+        .clock(all_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__byp_data_q count_q(
+        .d(count_q__d),
+        .q(count_q__q),
+        .clock(count_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__expected__byp_data_q tx_q(
+        .d(tx_q__d),
+        .q(tx_q__q),
+        .clock(tx_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__ag__warps__0__any parity_q(
+        .d(parity_q__d),
+        .q(parity_q__q),
+        .clock(parity_q__clock)
+    );
+    smsync_w16_k4_c4_m32_g4_r__mb__entries__parity pred_q(
+        .d(pred_q__d),
+        .q(pred_q__q),
+        .clock(pred_q__clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        valid_q__clock = clock;
+        warp_q__clock = clock;
+        unit_q__clock = clock;
+        op_q__clock = clock;
+        id_q__clock = clock;
+        level_q__clock = clock;
+        ivall_q__clock = clock;
+        all_q__clock = clock;
+        count_q__clock = clock;
+        tx_q__clock = clock;
+        parity_q__clock = clock;
+        pred_q__clock = clock;
+        valid_q__d = valid_q__q;
+        warp_q__d = warp_q__q;
+        unit_q__d = unit_q__q;
+        op_q__d = op_q__q;
+        id_q__d = id_q__q;
+        level_q__d = level_q__q;
+        ivall_q__d = ivall_q__q;
+        all_q__d = all_q__q;
+        count_q__d = count_q__q;
+        tx_q__d = tx_q__q;
+        parity_q__d = parity_q__q;
+        pred_q__d = pred_q__q;
+        valid_q__d = in_valid & ~reset;
+        warp_q__d = in_warp;
+        unit_q__d = in_unit;
+        op_q__d = in_op;
+        id_q__d = in_id;
+        level_q__d = in_level;
+        ivall_q__d = in_ivall;
+        all_q__d = in_all;
+        count_q__d = in_count;
+        tx_q__d = in_tx;
+        parity_q__d = in_parity;
+        pred_q__d = in_pred;
+        if (registered) begin
+            dec_valid = valid_q__q;
+            dec_warp = warp_q__q;
+            dec_unit = unit_q__q;
+            dec_op = op_q__q;
+            dec_id = id_q__q;
+            dec_level = level_q__q;
+            dec_ivall = ivall_q__q;
+            dec_all = all_q__q;
+            dec_count = count_q__q;
+            dec_tx = tx_q__q;
+            dec_parity = parity_q__q;
+            dec_pred = pred_q__q;
+        end
+        else begin
+            dec_valid = in_valid;
+            dec_warp = in_warp;
+            dec_unit = in_unit;
+            dec_op = in_op;
+            dec_id = in_id;
+            dec_level = in_level;
+            dec_ivall = in_ivall;
+            dec_all = in_all;
+            dec_count = in_count;
+            dec_tx = in_tx;
+            dec_parity = in_parity;
+            dec_pred = in_pred;
+        end
+    end
+    
+endmodule // smsync_w16_k4_c4_m32_g4_r__port
 
 
 // The SPEC.md face of the unit: ANSI ports with the SPEC.md names and widths.
@@ -10042,7 +10314,7 @@ module sm_sync (
     output wire [1:0]  ag_err_cause
 );
 
-    smsync_w16_k4_c4_m32_g4 core (
+    smsync_w16_k4_c4_m32_g4_r core (
         .clock(clock),
         .reset(reset),
         .in_valid(in_valid),

@@ -185,7 +185,7 @@ pub fn sim(
     let mut model = SmSyncModel::new(&cfg);
     let mut drv = StreamDriver::new(&cfg, seed);
     let mut sb = Scoreboard::new(&cfg);
-    let mut cov = Coverage::new(cfg.warps());
+    let mut cov = Coverage::new(&cfg);
     let ro = run_opts(
         seed,
         n,

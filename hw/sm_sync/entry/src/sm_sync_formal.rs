@@ -26,6 +26,11 @@
 //!   while `fw` is blocked (that cycle or the one before); a falling
 //!   `warp_blocked[fw]` comes with a release that cycle or the one before.
 //!
+//! With a registered instruction port every property speaks of the
+//! instruction at the decoder, which the monitor forms from the ports as
+//! the spec states the register (the one presented in the previous cycle,
+//! none after a reset cycle); `in_ready` answers for it.
+//!
 //! What needs the units' own state (a bar release's mask and result, an
 //! async wait's condition, the exact OR of four blocked vectors) is the
 //! units' own harnesses' business and the cosimulation scoreboard's
@@ -194,8 +199,26 @@ pub fn harness(cfg: &Config) -> String {
         ],
     );
     let zero: Vec<String> = outputs.iter().map(|o| format!("{o} == 0")).collect();
+    // The instruction at the decoder, which the properties below speak of:
+    // the port's, or with a registered port the one presented in the
+    // previous cycle (none after a reset cycle) — the register as the spec
+    // states it, from the ports alone.
     s += &format!(
         "  localparam WB = {wb};
+  reg r_valid; reg [WB-1:0] r_warp; reg [2:0] r_unit; reg [3:0] r_op; reg [15:0] r_id;
+  always @(posedge clock) begin
+    r_valid <= !reset && in_valid; r_warp <= in_warp; r_unit <= in_unit; r_op <= in_op; r_id <= in_id;
+  end
+  wire x_valid = {reg} ? r_valid : in_valid;
+  wire [WB-1:0] x_warp = {reg} ? r_warp : in_warp;
+  wire [2:0] x_unit = {reg} ? r_unit : in_unit;
+  wire [3:0] x_op = {reg} ? r_op : in_op;
+  wire [15:0] x_id = {reg} ? r_id : in_id;
+",
+        reg = if cfg.registered_port { "1'b1" } else { "1'b0" }
+    );
+    let mut body = format!(
+        "
   (* anyconst *) reg [WB-1:0] fw;   // the warp S3/S4 watch
   (* anyseq *) wire pick;          // track this cycle's taken TXN (S1 membar conservation)
 
@@ -302,6 +325,10 @@ endmodule
 ",
         zeros = zero.join(" && ")
     );
+    for f in ["valid", "warp", "unit", "op", "id"] {
+        body = body.replace(&format!("in_{f}"), &format!("x_{f}"));
+    }
+    s += &body;
     s
 }
 

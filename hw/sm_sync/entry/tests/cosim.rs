@@ -87,7 +87,7 @@ fn sm_sync_verilog_matches_model_on_random_ptx_streams() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let build = t0.elapsed();
         let mut dut = proto.fresh().unwrap();
-        let mut cov = Coverage::new(cfg.warps());
+        let mut cov = Coverage::new(&cfg);
         let (acc, cps) = run(&cfg, seed, n, &mut dut, &mut cov)
             .unwrap_or_else(|e| panic!("{name} seed {seed}: the Verilog diverges:\n{e}"));
         println!(
@@ -144,7 +144,7 @@ fn a_decoder_bug_in_the_verilog_is_caught() {
         VerilatorDut::<SmSyncPorts>::build(&path, &cfg, &quick()).unwrap_or_else(|e| panic!("{e}"));
     std::fs::remove_dir_all(&dir).ok();
     let mut dut = proto.fresh().unwrap();
-    let mut cov = Coverage::new(cfg.warps());
+    let mut cov = Coverage::new(&cfg);
     let e = run(&cfg, 5, 20_000, &mut dut, &mut cov).expect_err("the mutant must be caught");
     println!("mutant caught:\n{e}");
     assert!(e.contains("MISMATCH") || e.contains("scoreboard"), "{e}");

@@ -5,7 +5,8 @@
 //! scoreboard flags it.
 //!
 //! Each sm_sync run spends ≈20 s in yosys reading the 20 000-line top, so CI
-//! runs the decoder's (S5) and the release combiner's (S4) only; every one:
+//! runs the decoder's (S5), the release combiner's (S4) and the port
+//! register's (S1) only; every one:
 //! `FORMAL_MUTANTS=all cargo test --release -p sm-sync-entry --test formal_mutants`;
 //! one: `MUTANT=<name> cargo test …`.
 
@@ -21,7 +22,11 @@ const TABLE: MutantTable = MutantTable {
     // BMC depth: enough for each mutant's shortest trace.
     depth: |_| 10,
     // The sm_sync mutants CI runs (`FORMAL_MUTANTS=all` runs all of them).
-    ci_only: Some(&["sm_silent_refusal", "sm_mb_wake_dropped"]),
+    ci_only: Some(&[
+        "sm_silent_refusal",
+        "sm_mb_wake_dropped",
+        "sm_port_not_registered",
+    ]),
 };
 
 #[test]
@@ -41,18 +46,37 @@ const MUTANTS: &[UnitMutants] = &[UnitMutants {
     mutants: SM_SYNC_MUTANTS,
 }];
 
-const SM_TOP: Option<&str> = Some("module smsync_w8_k2_c1_m8_g2(");
-const SM_DEC: Option<&str> = Some("module smsync_w8_k2_c1_m8_g2__dec(");
+const SM_TOP: Option<&str> = Some("module smsync_w8_k2_c1_m8_g2_r(");
+const SM_DEC: Option<&str> = Some("module smsync_w8_k2_c1_m8_g2_r__dec(");
+const SM_PORT: Option<&str> = Some("module smsync_w8_k2_c1_m8_g2_r__port(");
 
 /// Mutants of `sm_sync` (`verilog_out/sm_sync/small`): the decoder and the
 /// top's routing / combining, mirroring the S scoreboard's model mutants
 /// (`sim/sm_sync/tests/random_scoreboard.rs`) where they are port-visible.
 const SM_SYNC_MUTANTS: &[Mutant] = &[
     mutant(
+        "sm_port_not_registered",
+        "S1/S2 (registered port): the decoder reads the port, not the register",
+        SM_PORT,
+        "localparam  registered = 1'b1;",
+        "1'b1",
+        "1'b0",
+        "s1m",
+    ),
+    mutant(
+        "sm_port_reset_kept",
+        "S1 (registered port): an instruction presented in a reset cycle is registered and reaches its unit after the reset",
+        SM_PORT,
+        "valid_q__d = in_valid & ~reset;",
+        "in_valid & ~reset",
+        "in_valid",
+        "s1m",
+    ),
+    mutant(
         "sm_refused_not_taken",
         "S2: a refused instruction is not taken (in_ready = the unit's ready)",
         SM_TOP,
-        "in_ready = (dec__refused | unit_ready) & ~reset;",
+        "in_ready = port__dec_valid & (dec__refused | unit_ready) & ~reset;",
         "(dec__refused | unit_ready)",
         "unit_ready",
         "s2",
@@ -61,9 +85,9 @@ const SM_SYNC_MUTANTS: &[Mutant] = &[
         "sm_async_warp_inverted",
         "S3/S1: the tracker receives another warp than the issuing one",
         SM_TOP,
-        "ag__ag_warp = in_warp;",
-        "in_warp",
-        "~in_warp",
+        "ag__ag_warp = port__dec_warp;",
+        "port__dec_warp",
+        "~port__dec_warp",
         "s3",
     ),
     mutant(
@@ -106,16 +130,16 @@ const SM_SYNC_MUTANTS: &[Mutant] = &[
         "sm_mb_warp_inverted",
         "S1: the mbarrier unit receives another warp than the issuing one",
         SM_TOP,
-        "mb__op_warp = in_warp;",
-        "in_warp",
-        "~in_warp",
+        "mb__op_warp = port__dec_warp;",
+        "port__dec_warp",
+        "~port__dec_warp",
         "s1m",
     ),
     mutant(
         "sm_bar_id_high_nibble",
         "S1: the bar unit gets in_id[7:4] as its barrier id",
         SM_TOP,
-        "bar__req_id = in_id[(32'h0)+:(4)];",
+        "bar__req_id = port__dec_id[(32'h0)+:(4)];",
         "(32'h0)",
         "(32'h4)",
         "s1b",
@@ -124,9 +148,9 @@ const SM_SYNC_MUTANTS: &[Mutant] = &[
         "sm_membar_id_truncated",
         "S1: the membar request id loses its high byte",
         SM_TOP,
-        "membar__req_id = in_id;",
-        "in_id",
-        "{8'h00, in_id[7:0]}",
+        "membar__req_id = port__dec_id;",
+        "port__dec_id",
+        "{8'h00, port__dec_id[7:0]}",
         "s1d",
     ),
 ];
