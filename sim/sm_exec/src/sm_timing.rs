@@ -123,9 +123,14 @@ pub struct SmTiming {
     /// later (h100_micro.csv `st_shared_issue`).
     pub issue_mem: u64,
     /// ... a blocking `bar.sync` / `bar.red`: the last arriver's own cost,
-    /// 7 (sync calibration §1.3, `tA2-tA`).
+    /// 7 cycles between its two clock reads (sync calibration §1.3,
+    /// `tA2-tA`), less the first clock read's own issue cycle
+    /// (`issue_alu`), which the executor charges to that read: 6. (7
+    /// before 2026-11-29 counted that cycle twice: every own `bar.sync`
+    /// cost 8 between clock reads.)
     pub issue_bar: u64,
-    /// ... `bar.arrive`: 12 (§1.3, the last arriver's `bar.arrive`).
+    /// ... `bar.arrive`: 12 between clock reads (§1.3, the last arriver's
+    /// `bar.arrive`), less the clock read's issue cycle: 11.
     pub issue_bar_arrive: u64,
     /// Release to the first waiter, immediate or no count: §1.3 `st.shared`
     /// row, 21 cycles from the last arriver's clock read, less the
@@ -404,8 +409,8 @@ impl SmTiming {
             issue_branch: 11,
             issue_return: 44,
             reconverge: 35,
-            issue_bar: 7,
-            issue_bar_arrive: 12,
+            issue_bar: 6,
+            issue_bar_arrive: 11,
             release_imm: 14,
             release_reg: 26,
             release_arrive: 24,
