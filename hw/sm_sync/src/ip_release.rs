@@ -1,11 +1,14 @@
 //! The released IP set of the `sm_sync` top (what `membar release --unit
 //! sm_sync` writes under `verilog_out/`): each supported configuration's
-//! Verilog and its `config.yaml` (the preset's name).
+//! Verilog, its `config.yaml` (the preset's name) and its FuseSoC core, and
+//! the top's Verilator waiver file.
 
 use crate::generate_verilog;
+use crate::verilog::fusesoc_core;
 use hdl_kit::release::ReleasedFile;
 
-/// `verilog_out/sm_sync/<name>/{sm_sync.v, config.yaml}`.
+/// `verilog_out/sm_sync/<name>/{sm_sync.v, config.yaml}`,
+/// `verilog_out/sm_sync_<name>.core`, `verilog_out/sm_sync.vlt`.
 pub fn ip_release() -> Result<Vec<ReleasedFile>, String> {
     let mut files = Vec::new();
     for (name, cfg) in sm_sync_model::Config::named() {
@@ -17,6 +20,14 @@ pub fn ip_release() -> Result<Vec<ReleasedFile>, String> {
                 "# sm_sync configuration (spec/sm_sync.md): one of the supported configurations.\npreset: {name}\n"
             ),
         ));
+        files.push(ReleasedFile::new(
+            format!("sm_sync_{name}.core"),
+            fusesoc_core(name, &cfg),
+        ));
     }
+    files.push(ReleasedFile::new(
+        "sm_sync.vlt",
+        include_str!("../lint/sm_sync.vlt"),
+    ));
     Ok(files)
 }

@@ -1,6 +1,7 @@
 //! The checked-in release of the sm_sync top (`sm_sync_rtl::ip_release`:
 //! `verilog_out/sm_sync/<name>/sm_sync.v` and `config.yaml` of every
-//! supported configuration) must be exactly what `membar release` writes,
+//! supported configuration, its FuseSoC core `verilog_out/sm_sync_<name>.core`
+//! and the waiver file `verilog_out/sm_sync.vlt`) must be exactly what `membar release` writes,
 //! and every one must pass `hw/sm_sync/lint/check.sh` (Verilator `--lint-only -Wall` with the
 //! waivers of `lint/sm_sync.vlt`, one comment per waiver; yosys latch,
 //! undriven, multiply-driven and loop checks). After an intended change:
