@@ -28,9 +28,10 @@ fn a_release_round_trips_and_check_finds_every_kind_of_damage() {
     let outs = out.to_str().unwrap();
     let o = membar(&["release", "--unit", "cluster", "--out", outs]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("9 files"), "{}", text(&o));
+    assert!(text(&o).contains("13 files"), "{}", text(&o));
     assert!(out.join("cluster_barrier/n2/cluster_barrier.v").is_file());
     assert!(out.join("cluster_barrier.vlt").is_file());
+    assert!(out.join("cluster_barrier_n2.core").is_file());
     // Released files are readable by others (not a temporary file's 0600).
     use std::os::unix::fs::PermissionsExt;
     for f in ["MANIFEST", "cluster_barrier/n2/config.yaml"] {

@@ -1,11 +1,11 @@
 //! The released IP set of the named-barrier unit and of the cluster barrier
 //! (what `membar release --unit bar|cluster` writes under `verilog_out/`):
-//! each shipped configuration's Verilog and `config.yaml`, bar_unit's
-//! FuseSoC cores, and each unit's Verilator waiver file.
+//! each shipped configuration's Verilog, `config.yaml` and FuseSoC core,
+//! and each unit's Verilator waiver file.
 
 use crate::{
-    config_yaml, fusesoc_core, generate_cluster_verilog, generate_verilog, shipped_cluster_configs,
-    shipped_configs,
+    cluster_fusesoc_core, config_yaml, fusesoc_core, generate_cluster_verilog, generate_verilog,
+    shipped_cluster_configs, shipped_configs,
 };
 use hdl_kit::release::ReleasedFile;
 
@@ -41,7 +41,7 @@ pub fn cluster_config_yaml(cfg: &bar_unit_model::config::ClusterConfig) -> Strin
 }
 
 /// `verilog_out/cluster_barrier/<name>/{cluster_barrier.v, config.yaml}`,
-/// `verilog_out/cluster_barrier.vlt`.
+/// `verilog_out/cluster_barrier_<name>.core`, `verilog_out/cluster_barrier.vlt`.
 pub fn cluster_ip_release() -> Result<Vec<ReleasedFile>, String> {
     let mut files = Vec::new();
     for (name, cfg) in shipped_cluster_configs() {
@@ -54,6 +54,10 @@ pub fn cluster_ip_release() -> Result<Vec<ReleasedFile>, String> {
         files.push(ReleasedFile::new(
             format!("cluster_barrier/{name}/config.yaml"),
             cluster_config_yaml(&cfg),
+        ));
+        files.push(ReleasedFile::new(
+            format!("cluster_barrier_{name}.core"),
+            cluster_fusesoc_core(name, &cfg),
         ));
     }
     files.push(ReleasedFile::new(
