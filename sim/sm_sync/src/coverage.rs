@@ -17,7 +17,8 @@
 //! for is the one presented in the previous cycle: the bins above read it.
 
 use crate::config::Config;
-use crate::port_reg::Instr;
+use crate::encode::Instr;
+use crate::port_reg::at_decoder;
 use crate::ports::{unit, Inputs, Outputs, SmSyncPorts};
 use std::collections::BTreeMap;
 use unit_ports::lockstep::Observer;
@@ -32,8 +33,8 @@ pub struct Coverage {
     registered_port: bool,
     /// Registered port: the instruction presented in the previous cycle,
     /// and the last one refused.
-    prev: Option<Instr>,
-    refused_last: Option<Instr>,
+    prev: Option<(u8, Instr)>,
+    refused_last: Option<(u8, Instr)>,
 }
 
 impl Coverage {
@@ -127,8 +128,8 @@ impl Observer<SmSyncPorts> for Coverage {
     fn observe(&mut self, _cycle: u64, port: &Inputs, o: &Outputs) -> Result<(), String> {
         let i = if self.registered_port {
             let prev = self.prev.take();
-            self.prev = (!port.reset && port.in_valid).then(|| Instr::of(port));
-            Instr::present(prev.as_ref(), port)
+            self.prev = (!port.reset && port.in_valid).then(|| Instr::on_port(port));
+            at_decoder(prev.as_ref(), port)
         } else {
             *port
         };
@@ -143,7 +144,7 @@ impl Observer<SmSyncPorts> for Coverage {
         }
         self.seen_run = true;
         if self.registered_port && i.in_valid {
-            let x = Instr::of(&i);
+            let x = Instr::on_port(&i);
             if !o.in_ready {
                 self.refused_last = Some(x);
             } else if self.refused_last == Some(x) {

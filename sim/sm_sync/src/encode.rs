@@ -14,7 +14,7 @@ use membar_unit_model::ports::{level as mlevel, op as mop};
 use ptx_front::lower::{Arg, BarOp, GroupOp, Ivall, Level, Lowered, MbOp, TxnOp};
 
 /// The decoded-instruction fields of one instruction.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Instr {
     pub unit: u8,
     pub op: u8,
@@ -29,6 +29,25 @@ pub struct Instr {
 }
 
 impl Instr {
+    /// The warp and the instruction `i` presents (whatever `in_valid`).
+    pub fn on_port(i: &Inputs) -> (u8, Instr) {
+        (
+            i.in_warp,
+            Instr {
+                unit: i.in_unit,
+                op: i.in_op,
+                id: i.in_id,
+                level: i.in_level,
+                ivall: i.in_ivall,
+                all: i.in_all,
+                count: i.in_count,
+                tx: i.in_tx,
+                parity: i.in_parity,
+                pred: i.in_pred,
+            },
+        )
+    }
+
     /// Put the instruction on the port for warp `w`.
     pub fn drive(&self, w: u8, i: &mut Inputs) {
         i.in_valid = true;

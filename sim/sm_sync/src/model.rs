@@ -12,7 +12,7 @@
 //! outside, in `crate::mutants` (feature `mutants`, tests only).
 
 use crate::config::Config;
-use crate::port_reg::{self, Instr, PortReg};
+use crate::port_reg::{self, PortReg};
 use crate::ports::{src, unit, Inputs, Outputs};
 use bar_unit_model::ports::{BarInputs, BarOutputs};
 use mbarrier_unit_model::ports::{async_groups as ag, mbarrier as mb};
@@ -246,7 +246,7 @@ pub fn with_port_reg(
     i: &Inputs,
     core: impl FnOnce(&Inputs) -> (Outputs, State),
 ) -> (Outputs, State) {
-    let at_decoder = Instr::present(q.port.as_ref(), i);
+    let at_decoder = port_reg::at_decoder(q.port.as_ref(), i);
     let (o, mut d) = core(&at_decoder);
     d.port = port_reg::next(i.reset, i);
     (o, d)

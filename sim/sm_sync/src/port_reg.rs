@@ -12,70 +12,28 @@
 //! one cycle, and no input of the port reaches a unit, nor `in_ready`, in
 //! the cycle it is presented. Reset empties it.
 
+use crate::encode::Instr;
 use crate::ports::Inputs;
 
-/// The instruction fields of the port (everything `in_*` but the handshake).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Instr {
-    pub warp: u8,
-    pub unit: u8,
-    pub op: u8,
-    pub id: u16,
-    pub level: u8,
-    pub ivall: u8,
-    pub all: bool,
-    pub count: u32,
-    pub tx: u32,
-    pub parity: bool,
-    pub pred: u32,
-}
-
-impl Instr {
-    /// The fields `i` presents.
-    pub fn of(i: &Inputs) -> Instr {
-        Instr {
-            warp: i.in_warp,
-            unit: i.in_unit,
-            op: i.in_op,
-            id: i.in_id,
-            level: i.in_level,
-            ivall: i.in_ivall,
-            all: i.in_all,
-            count: i.in_count,
-            tx: i.in_tx,
-            parity: i.in_parity,
-            pred: i.in_pred,
-        }
-    }
-
-    /// `i` presenting `x` (or nothing: `in_valid` low, the fields kept).
-    pub fn present(x: Option<&Instr>, i: &Inputs) -> Inputs {
-        let mut i = *i;
-        i.in_valid = x.is_some();
-        if let Some(x) = x {
-            i.in_warp = x.warp;
-            i.in_unit = x.unit;
-            i.in_op = x.op;
-            i.in_id = x.id;
-            i.in_level = x.level;
-            i.in_ivall = x.ivall;
-            i.in_all = x.all;
-            i.in_count = x.count;
-            i.in_tx = x.tx;
-            i.in_parity = x.parity;
-            i.in_pred = x.pred;
-        }
-        i
-    }
-}
-
-/// The register: the instruction presented in the previous cycle, if any.
-pub type PortReg = Option<Instr>;
+/// The register: the warp and instruction presented in the previous cycle,
+/// if any (the fields of [`Instr`], the one encoding of the port).
+pub type PortReg = Option<(u8, Instr)>;
 
 /// The register after the edge: the port's instruction when `in_valid`,
 /// nothing in reset.
 pub fn next(reset: bool, i: &Inputs) -> PortReg {
-    (!reset && i.in_valid).then(|| Instr::of(i))
+    (!reset && i.in_valid).then(|| Instr::on_port(i))
+}
+
+/// `i` with the decoder's instruction in place of the port's: `r`'s, or
+/// none (`in_valid` low, the other fields kept).
+pub fn at_decoder(r: Option<&(u8, Instr)>, i: &Inputs) -> Inputs {
+    let mut d = *i;
+    d.in_valid = false;
+    if let Some((w, x)) = r {
+        x.drive(*w, &mut d);
+    }
+    d
 }
 
 #[cfg(test)]
@@ -95,13 +53,13 @@ mod tests {
             ..Default::default()
         };
         let r = next(false, &i);
-        assert_eq!(r, Some(Instr::of(&i)));
-        let seen = Instr::present(r.as_ref(), &Inputs::default());
+        assert_eq!(r, Some(Instr::on_port(&i)));
+        let seen = at_decoder(r.as_ref(), &Inputs::default());
         assert!(seen.in_valid && seen.in_warp == 3 && seen.in_unit == 2 && seen.in_op == 7);
         assert_eq!(seen.in_count, 9);
         assert_eq!(next(true, &i), None);
         i.in_valid = false;
         assert_eq!(next(false, &i), None);
-        assert!(!Instr::present(None, &i).in_valid);
+        assert!(!at_decoder(None, &i).in_valid);
     }
 }

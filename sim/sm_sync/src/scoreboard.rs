@@ -33,7 +33,8 @@
 //! presented), a refusal is flagged then.
 
 use crate::config::Config;
-use crate::port_reg::Instr;
+use crate::encode::Instr;
+use crate::port_reg::at_decoder;
 use crate::ports::{Inputs, Outputs, SmSyncPorts};
 use bar_unit_model::bar_unit::BarUnitModel;
 use bar_unit_model::ports::BarInputs;
@@ -58,7 +59,7 @@ pub struct Scoreboard {
     prev_release: u64,
     prev_reset: bool,
     /// Registered port: the instruction presented in the previous cycle.
-    prev: Option<Instr>,
+    prev: Option<(u8, Instr)>,
     /// Cycles checked.
     pub cycles: u64,
     /// Instructions accepted / refused.
@@ -89,7 +90,7 @@ impl Scoreboard {
         let registered = self.cfg.registered_port;
         // The instruction at the decoder.
         let i = if registered {
-            Instr::present(self.prev.as_ref(), &port)
+            at_decoder(self.prev.as_ref(), &port)
         } else {
             port
         };
@@ -301,7 +302,7 @@ impl Scoreboard {
                 self.accepted += 1;
             }
         }
-        self.prev = (!port.reset && port.in_valid).then(|| Instr::of(&port));
+        self.prev = (!port.reset && port.in_valid).then(|| Instr::on_port(&port));
         self.prev_blocked = o.warp_blocked;
         self.prev_release = o.release_mask;
         self.prev_reset = i.reset;
