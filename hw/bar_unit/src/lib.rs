@@ -110,16 +110,7 @@ pub fn fusesoc_core(name: &str, cfg: &bar_unit_model::config::BarConfig) -> Stri
 name: membar-rtl:ip:bar_unit_{name}:{version}
 description: "GPU SM named-barrier unit (bar.sync/arrive/red, 16 barriers per CTA), module bar_unit (spec/bar_unit.md ports), configuration {name}: W={w} warps, C={c} CTA slots"
 
-filesets:
-  rtl:
-    files:
-      - bar_unit/{name}/bar_unit.v
-    file_type: verilogSource
-  lint_waivers:
-    files:
-      - bar_unit.vlt
-    file_type: vlt
-
+{filesets}
 # The configuration is baked into the netlist: rust-hdl emits no Verilog parameters.
 # These entries document it (overriding one changes nothing). For another
 # configuration: membar generate --unit bar --config my.yaml --out DIR.
@@ -136,27 +127,17 @@ parameters:
     description: "cta_slots: C, CTAs resident at once: ctl_slot and rel_slot are {sb} bits"
     paramtype: vlogdefine
 
-targets:
-  default: &default
-    filesets: [rtl, lint_waivers]
-    toplevel: bar_unit
-  lint:
-    <<: *default
-    description: "verilator --lint-only -Wall with the waivers of hw/bar_unit/lint (copied to bar_unit.vlt)"
-    default_tool: verilator
-    tools:
-      verilator:
-        mode: lint-only
-        verilator_options: [-Wall]
-  synth:
-    <<: *default
-    description: "yosys synth_ice40 to a JSON netlist for nextpnr-ice40 (membar synth --unit bar adds place and route)"
-    default_tool: yosys
-    tools:
-      yosys:
-        arch: ice40
-        output_format: json
-"#,
+{targets}"#,
+        filesets = hdl_kit::release::fusesoc_filesets(
+            &format!("bar_unit/{name}/bar_unit.v"),
+            "bar_unit.vlt"
+        ),
+        targets = hdl_kit::release::fusesoc_targets(
+            "bar_unit",
+            "hw/bar_unit/lint",
+            "ice40",
+            "membar synth --unit bar adds place and route"
+        ),
         version = env!("CARGO_PKG_VERSION"),
         w = cfg.warps,
         c = cfg.cta_slots,
@@ -178,16 +159,7 @@ pub fn cluster_fusesoc_core(name: &str, cfg: &bar_unit_model::config::ClusterCon
 name: membar-rtl:ip:cluster_barrier_{name}:{version}
 description: "Cluster barrier aggregator (barrier.cluster.arrive/wait across the CTAs of a cluster), module cluster_barrier (spec/cluster_barrier.md ports), configuration {name}: N={n} ranks"
 
-filesets:
-  rtl:
-    files:
-      - cluster_barrier/{name}/cluster_barrier.v
-    file_type: verilogSource
-  lint_waivers:
-    files:
-      - cluster_barrier.vlt
-    file_type: vlt
-
+{filesets}
 # The configuration is baked into the netlist: rust-hdl emits no Verilog parameters.
 # This entry documents it (overriding it changes nothing). For another
 # configuration: membar generate --unit cluster --config my.yaml --out DIR.
@@ -199,27 +171,17 @@ parameters:
     description: "ranks: N, CTAs in the cluster (the width of the per-rank ports)"
     paramtype: vlogdefine
 
-targets:
-  default: &default
-    filesets: [rtl, lint_waivers]
-    toplevel: cluster_barrier
-  lint:
-    <<: *default
-    description: "verilator --lint-only -Wall with the waivers of hw/bar_unit/lint (copied to cluster_barrier.vlt)"
-    default_tool: verilator
-    tools:
-      verilator:
-        mode: lint-only
-        verilator_options: [-Wall]
-  synth:
-    <<: *default
-    description: "yosys synth_ice40 to a JSON netlist for nextpnr-ice40 (membar synth --unit cluster adds place and route)"
-    default_tool: yosys
-    tools:
-      yosys:
-        arch: ice40
-        output_format: json
-"#,
+{targets}"#,
+        filesets = hdl_kit::release::fusesoc_filesets(
+            &format!("cluster_barrier/{name}/cluster_barrier.v"),
+            "cluster_barrier.vlt"
+        ),
+        targets = hdl_kit::release::fusesoc_targets(
+            "cluster_barrier",
+            "hw/bar_unit/lint",
+            "ice40",
+            "membar synth --unit cluster adds place and route"
+        ),
         version = env!("CARGO_PKG_VERSION"),
         n = cfg.ranks,
     )

@@ -76,6 +76,27 @@ pub fn assert_current(root: &Path, files: &[ReleasedFile]) {
     );
 }
 
+/// The `filesets` section of a unit's FuseSoC core: the Verilog file
+/// (`verilog`, relative to `verilog_out/`) and the waiver file (`vlt`).
+pub fn fusesoc_filesets(verilog: &str, vlt: &str) -> String {
+    format!(
+        "filesets:\n  rtl:\n    files:\n      - {verilog}\n    file_type: verilogSource\n  lint_waivers:\n    files:\n      - {vlt}\n    file_type: vlt\n"
+    )
+}
+
+/// The `targets` section of a unit's FuseSoC core: `default` (toplevel
+/// `toplevel`, the Verilog and the waivers: a design that depends on the
+/// core and lints itself with Verilator gets them; other tools ignore
+/// `vlt` files), `lint` (Verilator `-Wall` with the waivers of
+/// `waivers_of`, copied to `<toplevel>.vlt`) and `synth` (yosys
+/// `synth_<arch>` to a JSON netlist for nextpnr-`<arch>`; `synth_note` says
+/// which command adds place and route).
+pub fn fusesoc_targets(toplevel: &str, waivers_of: &str, arch: &str, synth_note: &str) -> String {
+    format!(
+        "targets:\n  default: &default\n    filesets: [rtl, lint_waivers]\n    toplevel: {toplevel}\n  lint:\n    <<: *default\n    description: \"verilator --lint-only -Wall with the waivers of {waivers_of} (copied to {toplevel}.vlt)\"\n    default_tool: verilator\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n  synth:\n    <<: *default\n    description: \"yosys synth_{arch} to a JSON netlist for nextpnr-{arch} ({synth_note})\"\n    default_tool: yosys\n    tools:\n      yosys:\n        arch: {arch}\n        output_format: json\n"
+    )
+}
+
 /// The command that writes `verilog_out/` (every unit's release).
 pub const REGENERATE: &str = "cargo run --release --bin membar -- release";
 

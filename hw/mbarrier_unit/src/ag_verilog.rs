@@ -111,13 +111,14 @@ pub fn ag_fusesoc_core(name: &str, cfg: &Config) -> String {
          # the name below, or run `fusesoc --cores-root . run --target lint membar-rtl:ip:async_groups_{name}`.\n\
          name: membar-rtl:ip:async_groups_{name}:0.1.0\n\
          description: \"SM bulk async-group tracker, module async_groups (spec/async_groups.md ports), configuration {name}: W={} warps, G={} groups per warp, {}-bit operation counters\"\n\n\
-         filesets:\n  rtl:\n    files:\n      - async_groups/{name}/async_groups.v\n    file_type: verilogSource\n  lint_waivers:\n    files:\n      - async_groups.vlt\n    file_type: vlt\n\n\
+         {filesets}\n\
          # The configuration is baked into the netlist: rust-hdl emits no Verilog parameters.\n\
          # These entries document it (overriding one changes nothing). For another configuration:\n\
          # membar generate --unit async_groups --config my.yaml --out DIR.\n\
          # Inside: module async_groups wraps {prefix} and its blocks {prefix}__*.\n\
          parameters:\n",
-        cfg.warps, cfg.group_depth, cfg.group_op_bits
+        cfg.warps, cfg.group_depth, cfg.group_op_bits,
+        filesets = hdl_kit::release::fusesoc_filesets(&format!("async_groups/{name}/async_groups.v"), "async_groups.vlt")
     );
     for (k, v) in ag_describe(cfg) {
         s += &format!(
@@ -125,7 +126,13 @@ pub fn ag_fusesoc_core(name: &str, cfg: &Config) -> String {
             k.to_uppercase()
         );
     }
-    s += "\ntargets:\n  default: &default\n    filesets: [rtl, lint_waivers]\n    toplevel: async_groups\n  lint:\n    <<: *default\n    description: \"verilator --lint-only -Wall with the waivers of hw/mbarrier_unit/lint (copied to async_groups.vlt)\"\n    default_tool: verilator\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n  synth:\n    <<: *default\n    description: \"yosys synth_ice40 to a JSON netlist for nextpnr-ice40 (membar synth --unit async_groups adds place and route)\"\n    default_tool: yosys\n    tools:\n      yosys:\n        arch: ice40\n        output_format: json\n";
+    s += "\n";
+    s += &hdl_kit::release::fusesoc_targets(
+        "async_groups",
+        "hw/mbarrier_unit/lint",
+        "ice40",
+        "membar synth --unit async_groups adds place and route",
+    );
     s
 }
 

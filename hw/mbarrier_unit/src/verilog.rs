@@ -103,13 +103,14 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
          # the name below, or run `fusesoc --cores-root . run --target lint membar-rtl:ip:mbarrier_unit_{name}`.\n\
          name: membar-rtl:ip:mbarrier_unit_{name}:0.1.0\n\
          description: \"SM transaction-barrier unit, module mbarrier_unit (spec/mbarrier_unit.md ports), configuration {name}: W={} warps, M={} entries, {}-bit counts, tx-count +-(2^{}-1), try_wait limit {}, wake fan-out {}\"\n\n\
-         filesets:\n  rtl:\n    files:\n      - mbarrier_unit/{name}/mbarrier_unit.v\n    file_type: verilogSource\n  lint_waivers:\n    files:\n      - mbarrier_unit.vlt\n    file_type: vlt\n\n\
+         {filesets}\n\
          # The configuration is baked into the netlist: rust-hdl emits no Verilog parameters.\n\
          # These entries document it (overriding one changes nothing). For another configuration:\n\
          # membar generate --unit mbarrier --config my.yaml --out DIR.\n\
          # Inside: module mbarrier_unit wraps {prefix} and its blocks {prefix}__*.\n\
          parameters:\n",
-        cfg.warps, cfg.entries, cfg.count_bits, cfg.tx_bits, cfg.try_wait_limit, cfg.wake_fanout
+        cfg.warps, cfg.entries, cfg.count_bits, cfg.tx_bits, cfg.try_wait_limit, cfg.wake_fanout,
+        filesets = hdl_kit::release::fusesoc_filesets(&format!("mbarrier_unit/{name}/mbarrier_unit.v"), "mbarrier_unit.vlt")
     );
     for (k, v) in cfg.describe() {
         s += &format!(
@@ -117,7 +118,13 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
             k.to_uppercase()
         );
     }
-    s += "\ntargets:\n  default: &default\n    filesets: [rtl, lint_waivers]\n    toplevel: mbarrier_unit\n  lint:\n    <<: *default\n    description: \"verilator --lint-only -Wall with the waivers of hw/mbarrier_unit/lint (copied to mbarrier_unit.vlt)\"\n    default_tool: verilator\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n  synth:\n    <<: *default\n    description: \"yosys synth_ice40 to a JSON netlist for nextpnr-ice40 (membar synth --unit mbarrier adds place and route)\"\n    default_tool: yosys\n    tools:\n      yosys:\n        arch: ice40\n        output_format: json\n";
+    s += "\n";
+    s += &hdl_kit::release::fusesoc_targets(
+        "mbarrier_unit",
+        "hw/mbarrier_unit/lint",
+        "ice40",
+        "membar synth --unit mbarrier adds place and route",
+    );
     s
 }
 

@@ -37,15 +37,8 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
         "description: \"GPU SM memory-barrier unit, module membar_unit (SPEC.md ports), configuration {name}: W={} warps, N={} ways, K={} slots, {}-bit counters\"\n\n",
         cfg.warps, cfg.ways, cfg.slots, cfg.counter_bits
     );
-    s += "filesets:\n";
-    s += "  rtl:\n";
-    s += "    files:\n";
-    s += &format!("      - {name}/membar_unit.v\n");
-    s += "    file_type: verilogSource\n";
-    s += "  lint_waivers:\n";
-    s += "    files:\n";
-    s += "      - membar_unit.vlt\n";
-    s += "    file_type: vlt\n\n";
+    s += &hdl_kit::release::fusesoc_filesets(&format!("{name}/membar_unit.v"), "membar_unit.vlt");
+    s += "\n";
     s += "# The configuration is baked into the netlist: rust-hdl emits no Verilog parameters.\n";
     s += "# These entries document it (no target passes them on; overriding one changes\n";
     s += "# nothing). For another configuration: membar generate --config my.yaml --out DIR.\n";
@@ -59,28 +52,12 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
         s += &format!("    description: \"{key}: {doc}\"\n");
         s += "    paramtype: vlogdefine\n";
     }
-    s += "\ntargets:\n";
-    // The waivers are in the default target too: a design that depends on
-    // this core and lints itself with Verilator gets them (other tools
-    // ignore `vlt` files).
-    s += "  default: &default\n";
-    s += "    filesets: [rtl, lint_waivers]\n";
-    s += "    toplevel: membar_unit\n";
-    s += "  lint:\n";
-    s += "    <<: *default\n";
-    s += "    description: \"verilator --lint-only -Wall with the waivers of hw/lint (copied to membar_unit.vlt)\"\n";
-    s += "    default_tool: verilator\n";
-    s += "    tools:\n";
-    s += "      verilator:\n";
-    s += "        mode: lint-only\n";
-    s += "        verilator_options: [-Wall]\n";
-    s += "  synth:\n";
-    s += "    <<: *default\n";
-    s += "    description: \"yosys synth_ice40 to a JSON netlist for nextpnr-ice40 (membar synth adds place and route, docs/fpga.md)\"\n";
-    s += "    default_tool: yosys\n";
-    s += "    tools:\n";
-    s += "      yosys:\n";
-    s += "        arch: ice40\n";
-    s += "        output_format: json\n";
+    s += "\n";
+    s += &hdl_kit::release::fusesoc_targets(
+        "membar_unit",
+        "hw/lint",
+        "ice40",
+        "membar synth adds place and route, docs/fpga.md",
+    );
     s
 }

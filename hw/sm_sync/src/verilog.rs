@@ -69,7 +69,7 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
          # the name below, or run `fusesoc --cores-root . run --target lint membar-rtl:ip:sm_sync_{name}`.\n\
          name: membar-rtl:ip:sm_sync_{name}:0.1.0\n\
          description: \"SM synchronisation top, module sm_sync (spec/sm_sync.md ports): membar, named-barrier, mbarrier and async-group units behind one {reg} instruction port, configuration {name}: W={w} warps\"\n\n\
-         filesets:\n  rtl:\n    files:\n      - sm_sync/{name}/sm_sync.v\n    file_type: verilogSource\n  lint_waivers:\n    files:\n      - sm_sync.vlt\n    file_type: vlt\n\n\
+         {filesets}\n\
          # The configuration is baked into the netlist: rust-hdl emits no Verilog parameters.\n\
          # It is (membar generate --unit sm_sync --config FILE reads this form; for another\n\
          # configuration: membar generate --unit sm_sync --config my.yaml --out DIR):\n\
@@ -77,10 +77,17 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
          # Inside: module sm_sync wraps {prefix} and its blocks {prefix}__*.\n\
          parameters:\n  SMSYNC_WARPS:\n    datatype: int\n    default: {w}\n    description: \"warps (W)\"\n    paramtype: vlogdefine\n\
          \x20 SMSYNC_REGISTERED_PORT:\n    datatype: int\n    default: {r}\n    description: \"registered_port: the instruction is at the decoder the cycle after it is presented\"\n    paramtype: vlogdefine\n\n\
-         targets:\n  default: &default\n    filesets: [rtl, lint_waivers]\n    toplevel: sm_sync\n  lint:\n    <<: *default\n    description: \"verilator --lint-only -Wall with the waivers of hw/sm_sync/lint (copied to sm_sync.vlt)\"\n    default_tool: verilator\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n  synth:\n    <<: *default\n    description: \"yosys synth_ecp5 to a JSON netlist for nextpnr-ecp5 (membar synth --unit sm_sync adds place and route)\"\n    default_tool: yosys\n    tools:\n      yosys:\n        arch: ecp5\n        output_format: json\n",
+         {targets}",
         reg = if cfg.registered_port { "registered" } else { "unregistered" },
         w = cfg.warps(),
         r = cfg.registered_port as u8,
+        filesets = hdl_kit::release::fusesoc_filesets(&format!("sm_sync/{name}/sm_sync.v"), "sm_sync.vlt"),
+        targets = hdl_kit::release::fusesoc_targets(
+            "sm_sync",
+            "hw/sm_sync/lint",
+            "ecp5",
+            "membar synth --unit sm_sync adds place and route"
+        ),
     )
 }
 
