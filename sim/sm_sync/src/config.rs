@@ -13,12 +13,12 @@ pub struct Config {
     pub bar: BarConfig,
     pub mbarrier: MbConfig,
     /// The instruction port is registered (`spec/sm_sync.md`, "Registered
-    /// instruction port"): a two-entry spill register between warp issue
-    /// and the decoder, so that no input reaches a unit, and `in_ready` no
-    /// unit's state, in the cycle it is presented; every instruction
-    /// reaches its unit at least one cycle later. `false`: the decoder reads
-    /// the port directly (the PTX executor's SM, whose H100 timing preset
-    /// counts from the instruction reaching its unit).
+    /// instruction port"): the instruction presented in a cycle is at the
+    /// decoder in the next, `in_ready` answers for it then, and a refused
+    /// one is dropped for warp issue to present again; no input of the
+    /// port reaches a unit in the cycle it is presented. `false`: the
+    /// decoder reads the port directly (the PTX executor's SM, whose H100
+    /// timing preset counts from the instruction reaching its unit).
     pub registered_port: bool,
 }
 

@@ -18,7 +18,7 @@
 
 use crate::config::Config;
 use crate::encode::Instr;
-use crate::port_reg::at_decoder;
+use crate::port_reg::{self, at_decoder};
 use crate::ports::{unit, Inputs, Outputs, SmSyncPorts};
 use std::collections::BTreeMap;
 use unit_ports::lockstep::Observer;
@@ -127,8 +127,7 @@ impl Coverage {
 impl Observer<SmSyncPorts> for Coverage {
     fn observe(&mut self, _cycle: u64, port: &Inputs, o: &Outputs) -> Result<(), String> {
         let i = if self.registered_port {
-            let prev = self.prev.take();
-            self.prev = (!port.reset && port.in_valid).then(|| Instr::on_port(port));
+            let prev = std::mem::replace(&mut self.prev, port_reg::next(port.reset, port));
             at_decoder(prev.as_ref(), port)
         } else {
             *port

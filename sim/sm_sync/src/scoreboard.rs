@@ -214,10 +214,11 @@ impl Scoreboard {
             }
         }
         // S2
-        let fail_s2 = |what: String| Err(format!("cycle {cycle}: S2 (handshake) violated: {what}"));
         if registered && !i.in_valid && o.in_ready {
-            return fail_s2(
-                "in_ready = 1 with no instruction presented in the previous cycle (registered port)".into(),
+            return fail(
+                "S2 (handshake)",
+                "in_ready = 1 with no instruction presented in the previous cycle (registered port)"
+                    .into(),
             );
         }
         if i.in_valid {
@@ -230,13 +231,15 @@ impl Scoreboard {
                         _ => go.ag_ready,
                     });
             if o.in_ready != want {
-                return fail_s2(format!(
-                    "in_ready = {} for unit {} op {}, expected {want}",
-                    o.in_ready, i.in_unit, i.in_op
-                ));
+                return fail(
+                    "S2 (handshake)",
+                    format!(
+                        "in_ready = {} for unit {} op {}, expected {want}",
+                        o.in_ready, i.in_unit, i.in_op
+                    ),
+                );
             }
         }
-        let taken = i.in_valid && o.in_ready;
         // S3
         let blocked = mo.warp_blocked | bo.blocked | xo.suspended | go.blocked;
         if o.warp_blocked != blocked {
@@ -295,7 +298,7 @@ impl Scoreboard {
                 ),
             );
         }
-        if taken && !i.reset {
+        if i.in_valid && o.in_ready && !i.reset {
             if reserved {
                 self.refused += 1;
             } else {

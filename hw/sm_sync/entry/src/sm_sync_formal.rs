@@ -217,18 +217,18 @@ pub fn harness(cfg: &Config) -> String {
 ",
         reg = if cfg.registered_port { "1'b1" } else { "1'b0" }
     );
-    let mut body = format!(
+    s += &format!(
         "
   (* anyconst *) reg [WB-1:0] fw;   // the warp S3/S4 watch
   (* anyseq *) wire pick;          // track this cycle's taken TXN (S1 membar conservation)
 
   // The decode table (spec/sm_sync.md): ops per unit, codes beyond refused; units 4..7 reserved.
-  wire refused = in_unit > 3'd3 || (in_unit == 3'd0 && in_op > 4'd4) || (in_unit == 3'd1 && in_op > 4'd4)
-              || (in_unit == 3'd2 && in_op > 4'd8) || (in_unit == 3'd3 && in_op > 4'd3);
-  wire ref_in = in_valid && refused;
-  wire to_mb = in_valid && in_unit == 3'd2 && !refused;
-  wire to_bar = in_valid && in_unit == 3'd1 && !refused;
-  wire taken_fw = in_valid && in_ready && !refused && in_warp == fw;
+  wire refused = x_unit > 3'd3 || (x_unit == 3'd0 && x_op > 4'd4) || (x_unit == 3'd1 && x_op > 4'd4)
+              || (x_unit == 3'd2 && x_op > 4'd8) || (x_unit == 3'd3 && x_op > 4'd3);
+  wire ref_in = x_valid && refused;
+  wire to_mb = x_valid && x_unit == 3'd2 && !refused;
+  wire to_bar = x_valid && x_unit == 3'd1 && !refused;
+  wire taken_fw = x_valid && in_ready && !refused && x_warp == fw;
 
   // The previous cycle (p2_*: the one before it).
   reg p_rst, p_blk, p_rel, p_take_fw, p_bar_fw, p2_bar_fw, p_mb_fw, p2_mb_fw, p_mb_op, p2_mb_op, p_mb_in, p2_mb_in, p_ag_in, p_bar_in;
@@ -236,9 +236,9 @@ pub fn harness(cfg: &Config) -> String {
   always @(posedge clock) begin
     p_rst <= reset; p_blk <= warp_blocked[fw]; p_rel <= release_mask[fw];
     p_take_fw <= !reset && taken_fw;
-    p_bar_fw <= !reset && taken_fw && in_unit == 3'd1; p2_bar_fw <= !reset && p_bar_fw;
-    p_mb_fw <= !reset && taken_fw && in_unit == 3'd2; p2_mb_fw <= !reset && p_mb_fw;
-    p_mb_op <= !reset && to_mb && in_ready; p_warp <= in_warp; p_op <= in_op;
+    p_bar_fw <= !reset && taken_fw && x_unit == 3'd1; p2_bar_fw <= !reset && p_bar_fw;
+    p_mb_fw <= !reset && taken_fw && x_unit == 3'd2; p2_mb_fw <= !reset && p_mb_fw;
+    p_mb_op <= !reset && to_mb && in_ready; p_warp <= x_warp; p_op <= x_op;
     p2_mb_op <= !reset && p_mb_op; p2_warp <= p_warp; p2_op <= p_op;
     p_mb_in <= !reset && ((to_mb && in_ready) || mb_ctx_ready || mb_rarv_ready);
     p2_mb_in <= !reset && p_mb_in;
@@ -246,13 +246,13 @@ pub fn harness(cfg: &Config) -> String {
     p_bar_in <= !reset && ((to_bar && in_ready) || ctl_valid);
   end
 
-  // S1 bar: a bar instruction naming barrier fb (low 4 bits of in_id) has been taken since reset.
+  // S1 bar: a bar instruction naming barrier fb (low 4 bits of x_id) has been taken since reset.
   (* anyconst *) reg [3:0] fb;
   reg seen_fb;
-  always @(posedge clock) seen_fb <= !reset && (seen_fb || (to_bar && in_ready && in_id[3:0] == fb));
+  always @(posedge clock) seen_fb <= !reset && (seen_fb || (to_bar && in_ready && x_id[3:0] == fb));
 
   // S1 membar: taken-unsent TXN count, and one tracked taken TXN with the count ahead of it.
-  wire acc_txn = in_valid && in_ready && in_unit == 3'd0 && in_op <= 4'd3;
+  wire acc_txn = x_valid && in_ready && x_unit == 3'd0 && x_op <= 4'd3;
   wire fire_txn = dn_valid && dn_ready && dn_kind == 2'd0;
   reg [3:0] inflight;
   reg trk; reg [WB-1:0] trk_warp; reg [2:0] trk_op; reg [15:0] trk_id; reg [3:0] ahead;
@@ -270,7 +270,7 @@ pub fn harness(cfg: &Config) -> String {
           if (ahead == 4'd0) trk <= 1'b0; else ahead <= ahead - 4'd1;
         end
       end else if (new_trk && !(new_is_head && fire_txn)) begin
-        trk <= 1'b1; trk_warp <= in_warp; trk_op <= in_op[2:0]; trk_id <= in_id;
+        trk <= 1'b1; trk_warp <= x_warp; trk_op <= x_op[2:0]; trk_id <= x_id;
         ahead <= inflight - fire_txn;
       end
     end
@@ -316,7 +316,7 @@ pub fn harness(cfg: &Config) -> String {
 `ifdef G_S1D
       S1_dn_no_extra: assert (!(fire_txn && avail == 4'd0));
       S1_dn_order: assert (!(fire_txn && head_is_trk) || (dn_warp == trk_warp && dn_op == trk_op && dn_id == trk_id));
-      S1_dn_order_pass: assert (!(fire_txn && !trk && new_is_head) || (dn_warp == in_warp && dn_op == in_op[2:0] && dn_id == in_id));
+      S1_dn_order_pass: assert (!(fire_txn && !trk && new_is_head) || (dn_warp == x_warp && dn_op == x_op[2:0] && dn_id == x_id));
       MON_fifo_depth: assert (avail <= {FIFO_DEPTH});
 `endif
     end
@@ -325,10 +325,6 @@ endmodule
 ",
         zeros = zero.join(" && ")
     );
-    for f in ["valid", "warp", "unit", "op", "id"] {
-        body = body.replace(&format!("in_{f}"), &format!("x_{f}"));
-    }
-    s += &body;
     s
 }
 
