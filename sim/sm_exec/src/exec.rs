@@ -280,7 +280,9 @@ pub(crate) struct Code {
     pub(crate) class: IssueClass,
     pub(crate) srcs: Vec<usize>,
     pub(crate) dsts: Vec<usize>,
-    /// `bar.sync`/`bar.arrive` with its thread count in a register.
+    /// `bar.sync`/`bar.arrive` with its id or thread count in a register
+    /// after `ptxas`'s constant propagation
+    /// (`crate::schedule::immediate_bar_counts`): the register path.
     pub(crate) reg_count: bool,
     /// A forward branch `ptxas` turns into predication
     /// (`crate::schedule::if_converted_branches`).
@@ -613,6 +615,25 @@ impl<'p> Machine<'p> {
         Self::build(prog, opts, Some(kernel))
     }
 
+    /// The issue model's view of the named barriers of every entry
+    /// (`bar.sync`, `bar.arrive`, `barrier.sync`, in code order): each
+    /// one's opcode and whether its id or count is a register to the SM
+    /// (`Code::reg_count`, `crate::schedule::immediate_bar_counts`), so
+    /// that the `ptxas` rules can be checked against the kernels' SASS
+    /// (`tests/sass_rules.rs`).
+    pub fn barrier_operand_paths(&self) -> Vec<(String, bool)> {
+        self.entries
+            .iter()
+            .flat_map(|e| e.code.iter())
+            .filter(|c| {
+                c.inst.opcode.starts_with("bar.sync")
+                    || c.inst.opcode.starts_with("bar.arrive")
+                    || c.inst.opcode.starts_with("barrier.sync")
+            })
+            .map(|c| (c.inst.opcode.clone(), c.reg_count))
+            .collect()
+    }
+
     fn build(
         prog: &'p Program,
         opts: RunOptions,
@@ -675,6 +696,7 @@ impl<'p> Machine<'p> {
                 crate::schedule::unrolled_back_edges(&mut code, &labels);
                 crate::schedule::folded_in_unrolled_loops(&mut code, &labels, &regs);
                 crate::schedule::if_converted_branches(&mut code, &labels);
+                crate::schedule::immediate_bar_counts(&mut code, &labels);
                 crate::schedule::hoist_loads(&mut code, &mut labels);
             }
             let mut compiled = Vec::new();

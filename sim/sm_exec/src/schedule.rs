@@ -14,7 +14,8 @@ use std::sync::Arc;
 /// An instruction's shape for the issue model: its class, the registers
 /// it reads (guard, sources, address bases, stored values) and those it
 /// writes (the first operand of arithmetic, warp-level, load, atomic and
-/// mbarrier instructions), and whether a barrier's count is a register.
+/// mbarrier instructions), and whether a named barrier's id or count is a
+/// register.
 pub(crate) fn issue_shape(
     inst: &ptx_front::Inst,
     ops: &[Lowered],
@@ -98,9 +99,17 @@ pub(crate) fn issue_shape(
             srcs.extend(names(o));
         }
     }
+    // A named barrier's id or count in a register (the SM's slower path for
+    // either: `kernels/micro/h100_bar_operands.cu`); `immediate_bar_counts`
+    // takes back the ones `ptxas` makes immediates.
+    let named = (head == "bar" && !inst.opcode.starts_with("bar.red"))
+        || inst.opcode.starts_with("barrier.sync")
+        || inst.opcode.starts_with("barrier.arrive");
     let reg_count = matches!(class, IssueClass::Bar | IssueClass::BarArrive)
-        && head == "bar"
-        && matches!(inst.operands.get(1), Some(Operand::Reg(r)) if regs.contains_key(r));
+        && named
+        && inst.operands[..inst.operands.len().min(2)]
+            .iter()
+            .any(|o| matches!(o, Operand::Reg(r) if regs.contains_key(r)));
     (class, srcs, dsts, reg_count)
 }
 
@@ -228,6 +237,68 @@ fn is_step(c: &Code, x: &str) -> bool {
     (h == "add" || h == "sub")
         && matches!(&c.inst.operands[..],
             [Operand::Reg(d), Operand::Reg(s), Operand::Imm(_)] if d == x && s == x)
+}
+
+/// Barrier operands `ptxas` makes immediates. nvcc writes a named barrier
+/// with register operands, `mov.u32 %r225, 192; bar.sync %r224, %r225;`,
+/// and `ptxas` propagates the constants: every count of the reference and
+/// own kernels is an immediate in their SASS (`kernels/sass/`: k3's
+/// `BAR.SYNC R6, 0xc0` and `BAR.ARV R26, 0xc0`, `BAR.ARV 0x3, 0xc0`). A
+/// barrier takes the register path to the issue model (`Code::reg_count`:
+/// the register release path and arrival interval, sync §1.1 and §1.3, and
+/// for a register id as for a register count, `h100_bar_operands.cu`) only
+/// when exactly one of its id and count is a register whose definition
+/// reaching the barrier is not a `mov` of an immediate (the last one
+/// before it in its basic block, or else the register's only definition
+/// in the entry); with both in registers `ptxas` packs them into one, and
+/// that form releases as the immediate one does (`bar_operands` rows).
+pub(crate) fn immediate_bar_counts(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
+    let starts: HashSet<usize> = labels.values().copied().collect();
+    for i in 0..code.len() {
+        if !code[i].reg_count {
+            continue;
+        }
+        let n = code[i].inst.operands.len().min(2);
+        let regs: Vec<String> = code[i].inst.operands[..n]
+            .iter()
+            .filter_map(|o| match o {
+                Operand::Reg(r) => Some(r.clone()),
+                _ => None,
+            })
+            .collect();
+        let variable = regs
+            .iter()
+            .filter(|x| !constant_at(code, &starts, i, x))
+            .count();
+        // Both in registers: `ptxas` packs them into one (`BAR.SYNC R7,
+        // R7`), which releases as an immediate form does (15 cycles after
+        // the arrival against 14; one register operand 26).
+        if variable != 1 {
+            Arc::make_mut(&mut code[i]).reg_count = false;
+        }
+    }
+}
+
+/// The definition of `x` that reaches instruction `i` is a `mov` of an
+/// immediate: the last one before `i` in its basic block, or else the
+/// register's only definition in the entry.
+fn constant_at(code: &[Arc<Code>], starts: &HashSet<usize>, i: usize, x: &str) -> bool {
+    let writes = |c: &Code| {
+        matches!(c.inst.operands.first(), Some(Operand::Reg(r)) if r == x)
+            && !matches!(
+                c.class,
+                IssueClass::Branch | IssueClass::Bar | IssueClass::BarArrive
+            )
+    };
+    let mut j = i;
+    while j > 0 && !starts.contains(&j) && !is_branch(&code[j - 1]) {
+        j -= 1;
+        if writes(&code[j]) {
+            return is_imm_mov(&code[j], x);
+        }
+    }
+    let mut defs = code.iter().filter(|c| writes(c));
+    matches!((defs.next(), defs.next()), (Some(d), None) if is_imm_mov(d, x))
 }
 
 /// The back edge of a counted loop (`counted_loops`): `ptxas` unrolls the

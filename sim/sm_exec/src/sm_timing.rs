@@ -140,7 +140,13 @@ pub struct SmTiming {
     pub release_imm: u64,
     /// Release to the first waiter, register count: §1.3 fan-out table,
     /// 33 cycles from the last arriver's clock read, less the same path
-    /// (7 cycles; was 27 with the 6-cycle path).
+    /// (7 cycles; was 27 with the 6-cycle path). A register barrier id
+    /// takes the same path: `kernels/micro/h100_bar_operands.cu`
+    /// (`bar_operands` rows of h100_micro.csv) releases 12 cycles later
+    /// after a `bar.sync R, 64` as after a `bar.sync 1, R` (26 against 14
+    /// from the arrival). What is a register is the SASS's operand, after
+    /// `ptxas` has made constants immediates
+    /// (`crate::schedule::immediate_bar_counts`).
     pub release_reg: u64,
     /// Release to the first waiter when a `bar.arrive` completed the
     /// barrier: §1.3, 31 cycles (immediate count) from the last arriver's

@@ -222,7 +222,9 @@ fn deferred_blocking(t: &SmTiming) -> Result<Vec<Cell>, String> {
     Ok(out)
 }
 
-/// §1.3 fan-out (1h): `k` waiter warps `bar.sync 1, %r` (a register count)
+/// §1.3 fan-out (1h): `k` waiter warps `bar.sync 1, %r` (a register count:
+/// loaded from the constant bank, as the bench's came from a parameter, so
+/// that `ptxas` cannot make it an immediate; `Code::reg_count`)
 /// then `st.shared; t2`; warp 0 arrives last, `DELAY` cycles later, with
 /// `bar.sync` or `bar.arrive` between `tA` and `tA2`.
 fn release_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
@@ -232,7 +234,7 @@ fn release_fanout(t: &SmTiming) -> Result<Vec<Cell>, String> {
             let n = 32 * (k + 1);
             let warps = warps("last", k, "waiter", None);
             let src = format!(
-                "---\nctas: 1\nwarps:\n{warps}---\n.version 8.0\n.target sm_90\n{VARS}\n.entry last\n{{\n{DECLS}    mov.u32 %r7, {n};\n{}    mov.u64 %rd4, %clock64;\n    {op} 1, %r7;\n    mov.u64 %rd5, %clock64;\n    ret;\n}}\n\n.entry waiter\n{{\n{DECLS}    mov.u32 %r7, {n};\n    bar.sync 1, %r7;\n    st.shared.u32 [sval], %r7;\n    mov.u64 %rd3, %clock64;\n    ret;\n}}\n",
+                "---\nctas: 1\nwarps:\n{warps}---\n.version 8.0\n.target sm_90\n{VARS}.const .align 4 .u32 count = {n};\n\n.entry last\n{{\n{DECLS}    ld.const.u32 %r7, [count];\n{}    mov.u64 %rd4, %clock64;\n    {op} 1, %r7;\n    mov.u64 %rd5, %clock64;\n    ret;\n}}\n\n.entry waiter\n{{\n{DECLS}    ld.const.u32 %r7, [count];\n    bar.sync 1, %r7;\n    st.shared.u32 [sval], %r7;\n    mov.u64 %rd3, %clock64;\n    ret;\n}}\n",
                 spin()
             );
             let r = run("probe_1h.ptx", &src, t)?;

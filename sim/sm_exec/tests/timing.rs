@@ -368,11 +368,13 @@ fn bar_period(warps: usize, reg_count: bool, t: &SmTiming) -> u64 {
         (warps * 32).to_string()
     };
     const ITER: u64 = 64;
+    // A register count is one `ptxas` cannot fold: loaded from the constant
+    // bank, as a kernel parameter is (`Code::reg_count`).
     let body = format!(
-        "    mov.u32 %r9, {};\n    bar.sync 0;\n    mov.u64 %rd1, %clock64;\n    mov.u32 %r2, 0;\nL:\n    bar.sync 1, {count};\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p1, %r2, {ITER};\n    @%p1 bra L;\n    mov.u64 %rd2, %clock64;\n",
-        warps * 32
+        "    ld.const.u32 %r9, [count];\n    bar.sync 0;\n    mov.u64 %rd1, %clock64;\n    mov.u32 %r2, 0;\nL:\n    bar.sync 1, {count};\n    add.u32 %r2, %r2, 1;\n    setp.lt.u32 %p1, %r2, {ITER};\n    @%p1 bra L;\n    mov.u64 %rd2, %clock64;\n",
     );
-    let src = one_entry_program(warps, "", &body);
+    let decls = format!(".const .align 4 .u32 count = {};\n", warps * 32);
+    let src = one_entry_program(warps, &decls, &body);
     clocks(&run_to_end("bar_period.ptx", &src, t), 0) / ITER
 }
 
