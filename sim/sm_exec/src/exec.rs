@@ -37,7 +37,7 @@ use ptx_front::{Program, PtxError};
 use sm_sync_model::encode::{encode, Instr};
 use sm_sync_model::ports::src;
 use sm_sync_model::{Inputs as SmInputs, SmSyncModel, SmSyncPorts};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use unit_ports::{Dut, PortBundle};
 
@@ -270,6 +270,16 @@ impl RunResult {
     }
 }
 
+/// A barrier as the issue model takes it ([`Machine::barrier_forms`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BarrierForm {
+    pub opcode: String,
+    /// Its id or count is a register in the SASS (the slower release path).
+    pub register_path: bool,
+    /// `ptxas` puts a `WARPSYNC.ALL` in front of it.
+    pub warpsync: bool,
+}
+
 /// One instruction ready to run: its operands, guard and lowered ops.
 #[derive(Debug, Clone)]
 pub(crate) struct Code {
@@ -298,6 +308,9 @@ pub(crate) struct Code {
     /// An inlined device function's `ret` (`ptx_front::inline`): it issues
     /// as the call's return (`SmTiming::issue_return`).
     pub(crate) returns: bool,
+    /// A barrier `ptxas` precedes with `WARPSYNC.ALL`
+    /// (`crate::warpsync::warpsync_barriers`): it issues `SmTiming::warpsync` later.
+    pub(crate) warpsync: bool,
 }
 
 struct Entry {
@@ -615,22 +628,27 @@ impl<'p> Machine<'p> {
         Self::build(prog, opts, Some(kernel))
     }
 
-    /// The issue model's view of the named barriers of every entry
-    /// (`bar.sync`, `bar.arrive`, `barrier.sync`, in code order): each
-    /// one's opcode and whether its id or count is a register to the SM
-    /// (`Code::reg_count`, `crate::schedule::immediate_bar_counts`), so
-    /// that the `ptxas` rules can be checked against the kernels' SASS
-    /// (`tests/sass_rules.rs`).
-    pub fn barrier_operand_paths(&self) -> Vec<(String, bool)> {
+    /// The issue model's view of the barriers of every entry (`bar.sync`,
+    /// `bar.arrive`, `bar.red`, `barrier.sync`, in code order): each one's
+    /// opcode, whether its id or count is a register to the SM
+    /// (`Code::reg_count`, `crate::schedule::immediate_bar_counts`) and
+    /// whether `ptxas` puts a `WARPSYNC.ALL` in front
+    /// (`crate::warpsync`), so that the `ptxas` rules can be checked
+    /// against the kernels' SASS (`tests/sass_rules.rs`).
+    pub fn barrier_forms(&self) -> Vec<BarrierForm> {
         self.entries
             .iter()
             .flat_map(|e| e.code.iter())
             .filter(|c| {
-                c.inst.opcode.starts_with("bar.sync")
-                    || c.inst.opcode.starts_with("bar.arrive")
-                    || c.inst.opcode.starts_with("barrier.sync")
+                ["bar.sync", "bar.arrive", "bar.red", "barrier.sync"]
+                    .iter()
+                    .any(|p| c.inst.opcode.starts_with(p))
             })
-            .map(|c| (c.inst.opcode.clone(), c.reg_count))
+            .map(|c| BarrierForm {
+                opcode: c.inst.opcode.clone(),
+                register_path: c.reg_count,
+                warpsync: c.warpsync,
+            })
             .collect()
     }
 
@@ -649,6 +667,23 @@ impl<'p> Machine<'p> {
         }
         let mut entries = Vec::new();
         let mut alu = Vec::new();
+        // Several entries in one CTA: roles a kernel would choose by a
+        // branch on the warp index (`crate::warpsync`).
+        let roles = kernel.is_none()
+            && prog
+                .header
+                .warps
+                .iter()
+                .map(|w| (w.cta, &w.program))
+                .collect::<HashSet<_>>()
+                .len()
+                > prog
+                    .header
+                    .warps
+                    .iter()
+                    .map(|w| w.cta)
+                    .collect::<HashSet<_>>()
+                    .len();
         for (e, (name, insts)) in prog.module.entries.iter().zip(lowered) {
             debug_assert_eq!(&e.name, &name);
             let mut labels = HashMap::new();
@@ -689,6 +724,7 @@ impl<'p> Machine<'p> {
                         add64,
                         halves,
                         returns,
+                        warpsync: false,
                     })
                 })
                 .collect();
@@ -697,6 +733,7 @@ impl<'p> Machine<'p> {
                 crate::schedule::folded_in_unrolled_loops(&mut code, &labels, &regs);
                 crate::schedule::if_converted_branches(&mut code, &labels);
                 crate::schedule::immediate_bar_counts(&mut code, &labels);
+                crate::warpsync::warpsync_barriers(&mut code, &labels, &regs, roles);
                 crate::schedule::hoist_loads(&mut code, &mut labels);
             }
             let mut compiled = Vec::new();
@@ -1794,8 +1831,8 @@ impl<'p> Machine<'p> {
             }
             IssueClass::WarpOp => (t.issue_alu, t.warp_op_latency),
             IssueClass::Mem => (t.issue_mem, 0),
-            IssueClass::Bar => (t.issue_bar, 0),
-            IssueClass::BarArrive => (t.issue_bar_arrive, 0),
+            IssueClass::Bar => (t.issue_bar + code.warpsync as u64 * t.warpsync, 0),
+            IssueClass::BarArrive => (t.issue_bar_arrive + code.warpsync as u64 * t.warpsync, 0),
             IssueClass::BulkCopy => (t.issue_bulk_copy, 0),
             IssueClass::Ldgsts => (t.issue_ldgsts, 0),
             IssueClass::ProxyFence => (t.issue_proxy_fence, 0),

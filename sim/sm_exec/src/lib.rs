@@ -38,5 +38,6 @@ pub mod symbols;
 pub mod sync_probes;
 pub mod trace;
 pub mod warp_ops;
+mod warpsync;
 
 pub use exec::{run_program, run_source, Outcome, RunOptions, RunResult, WarpResult};

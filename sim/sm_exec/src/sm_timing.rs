@@ -33,6 +33,13 @@
 //!   further waiter of the same release `fanout_eighths` / 8 cycles after the
 //!   one before.
 //!
+//! - **`WARPSYNC` before a barrier** (`crate::warpsync`): `ptxas` puts a
+//!   `WARPSYNC.ALL` before the first barrier after a branch on a
+//!   thread-dependent value it cannot prove the warp converged after;
+//!   such a barrier issues `warpsync` cycles later than `issue_bar` /
+//!   `issue_bar_arrive`. A named barrier with one register operand in the
+//!   SASS (`crate::schedule::immediate_bar_counts`) takes `release_reg`.
+//!
 //! - **Branches and `ptxas`** (`crate::schedule`): a branch costs the warp
 //!   `issue_branch` cycles, except a counted loop's back edge (`ptxas`
 //!   unrolls the loop) and a forward branch over at most 5 instructions
@@ -122,16 +129,27 @@ pub struct SmTiming {
     /// ... a memory instruction: `st.shared` then a clock read 3 cycles
     /// later (h100_micro.csv `st_shared_issue`).
     pub issue_mem: u64,
-    /// ... a blocking `bar.sync` / `bar.red`: the last arriver's own cost,
-    /// 7 cycles between its two clock reads (sync calibration §1.3,
-    /// `tA2-tA`), less the first clock read's own issue cycle
-    /// (`issue_alu`), which the executor charges to that read: 6. (7
-    /// before 2026-11-29 counted that cycle twice: every own `bar.sync`
-    /// cost 8 between clock reads.)
+    /// ... a blocking `bar.sync` / `bar.red`: the last arriver's own cost
+    /// without a `WARPSYNC` in front, 2 cycles between two clock reads
+    /// (sync §1: the clock read right after a `BAR` issues at once, +2
+    /// alone), less the first clock read's own issue cycle (`issue_alu`),
+    /// which the executor charges to that read: 1. §1.3's last arriver,
+    /// `WARPSYNC; BAR`, is 7: `warpsync` more. (Until 2026-11-29 every
+    /// barrier cost §1.3's figure, 6 here, whether `ptxas` put a
+    /// `WARPSYNC` before it or not; 7 before that counted the clock
+    /// read's cycle twice.)
     pub issue_bar: u64,
-    /// ... `bar.arrive`: 12 between clock reads (§1.3, the last arriver's
-    /// `bar.arrive`), less the clock read's issue cycle: 11.
+    /// ... `bar.arrive` without a `WARPSYNC`: 12 between clock reads for
+    /// §1.3's last arriver (`WARPSYNC; BAR.ARV`), less the `WARPSYNC` and
+    /// the clock read's issue cycle: 6. k3's consumers' `BAR.ARV 0x4,
+    /// 0xc0; STS` is 8 between its clock reads, `WARPSYNC; BAR.ARV 0x3,
+    /// 0xc0; STS` 13 (`kernels/sass/k3_named_barrier_ws_prof.sass`).
     pub issue_bar_arrive: u64,
+    /// ... more for a barrier `ptxas` puts a `WARPSYNC.ALL` in front of
+    /// (`crate::warpsync`): 5 (sync §1: the clock read after a `BAR`, +2
+    /// alone and +7 after a `WARPSYNC`; k3's prologue arrives above, 13
+    /// against 8).
+    pub warpsync: u64,
     /// Release to the first waiter, immediate or no count: §1.3 `st.shared`
     /// row, 21 cycles from the last arriver's clock read, less the
     /// executor's own path (arrive issue, the unit's 2 cycles from the
@@ -415,8 +433,9 @@ impl SmTiming {
             issue_branch: 11,
             issue_return: 44,
             reconverge: 35,
-            issue_bar: 6,
-            issue_bar_arrive: 11,
+            issue_bar: 1,
+            issue_bar_arrive: 6,
+            warpsync: 5,
             release_imm: 14,
             release_reg: 26,
             release_arrive: 24,
