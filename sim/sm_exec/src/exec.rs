@@ -292,7 +292,7 @@ pub(crate) struct Code {
     pub(crate) dsts: Vec<usize>,
     /// `bar.sync`/`bar.arrive` with its id or thread count in a register
     /// after `ptxas`'s constant propagation
-    /// (`crate::schedule::immediate_bar_counts`): the register path.
+    /// (`crate::schedule::immediate_bar_operands`): the register path.
     pub(crate) reg_count: bool,
     /// A forward branch `ptxas` turns into predication
     /// (`crate::schedule::if_converted_branches`).
@@ -631,7 +631,7 @@ impl<'p> Machine<'p> {
     /// The issue model's view of the barriers of every entry (`bar.sync`,
     /// `bar.arrive`, `bar.red`, `barrier.sync`, in code order): each one's
     /// opcode, whether its id or count is a register to the SM
-    /// (`Code::reg_count`, `crate::schedule::immediate_bar_counts`) and
+    /// (`Code::reg_count`, `crate::schedule::immediate_bar_operands`) and
     /// whether `ptxas` puts a `WARPSYNC.ALL` in front
     /// (`crate::warpsync`), so that the `ptxas` rules can be checked
     /// against the kernels' SASS (`tests/sass_rules.rs`).
@@ -732,7 +732,7 @@ impl<'p> Machine<'p> {
                 crate::schedule::unrolled_back_edges(&mut code, &labels);
                 crate::schedule::folded_in_unrolled_loops(&mut code, &labels, &regs);
                 crate::schedule::if_converted_branches(&mut code, &labels);
-                crate::schedule::immediate_bar_counts(&mut code, &labels);
+                crate::schedule::immediate_bar_operands(&mut code, &labels);
                 crate::warpsync::warpsync_barriers(&mut code, &labels, &regs, roles);
                 crate::schedule::hoist_loads(&mut code, &mut labels);
             }

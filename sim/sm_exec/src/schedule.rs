@@ -100,7 +100,7 @@ pub(crate) fn issue_shape(
         }
     }
     // A named barrier's id or count in a register (the SM's slower path for
-    // either: `kernels/micro/h100_bar_operands.cu`); `immediate_bar_counts`
+    // either: `kernels/micro/h100_bar_operands.cu`); `immediate_bar_operands`
     // takes back the ones `ptxas` makes immediates.
     let named = (head == "bar" && !inst.opcode.starts_with("bar.red"))
         || inst.opcode.starts_with("barrier.sync")
@@ -252,7 +252,7 @@ fn is_step(c: &Code, x: &str) -> bool {
 /// before it in its basic block, or else the register's only definition
 /// in the entry); with both in registers `ptxas` packs them into one, and
 /// that form releases as the immediate one does (`bar_operands` rows).
-pub(crate) fn immediate_bar_counts(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
+pub(crate) fn immediate_bar_operands(code: &mut [Arc<Code>], labels: &HashMap<String, usize>) {
     let starts: HashSet<usize> = labels.values().copied().collect();
     for i in 0..code.len() {
         if !code[i].reg_count {

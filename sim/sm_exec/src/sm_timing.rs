@@ -38,7 +38,7 @@
 //!   thread-dependent value it cannot prove the warp converged after;
 //!   such a barrier issues `warpsync` cycles later than `issue_bar` /
 //!   `issue_bar_arrive`. A named barrier with one register operand in the
-//!   SASS (`crate::schedule::immediate_bar_counts`) takes `release_reg`.
+//!   SASS (`crate::schedule::immediate_bar_operands`) takes `release_reg`.
 //!
 //! - **Branches and `ptxas`** (`crate::schedule`): a branch costs the warp
 //!   `issue_branch` cycles, except a counted loop's back edge (`ptxas`
@@ -164,7 +164,7 @@ pub struct SmTiming {
     /// after a `bar.sync R, 64` as after a `bar.sync 1, R` (26 against 14
     /// from the arrival). What is a register is the SASS's operand, after
     /// `ptxas` has made constants immediates
-    /// (`crate::schedule::immediate_bar_counts`).
+    /// (`crate::schedule::immediate_bar_operands`).
     pub release_reg: u64,
     /// Release to the first waiter when a `bar.arrive` completed the
     /// barrier: §1.3, 31 cycles (immediate count) from the last arriver's
