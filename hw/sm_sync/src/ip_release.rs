@@ -1,6 +1,6 @@
 //! The released IP set of the `sm_sync` top (what `membar release --unit
 //! sm_sync` writes under `verilog_out/`): each supported configuration's
-//! Verilog, its `config.yaml` (the preset's name) and its FuseSoC core, and
+//! Verilog, its `config.yaml` (every unit's keys, resolved) and its FuseSoC core, and
 //! the top's Verilator waiver file.
 
 use crate::generate_verilog;
@@ -17,7 +17,10 @@ pub fn ip_release() -> Result<Vec<ReleasedFile>, String> {
         files.push(ReleasedFile::new(
             format!("sm_sync/{name}/config.yaml"),
             format!(
-                "# sm_sync configuration (spec/sm_sync.md): one of the supported configurations.\npreset: {name}\n"
+                "# sm_sync configuration (spec/sm_sync.md): the supported configuration `{name}`, every\n\
+                 # key of its units written out (`preset: {name}` reads the same); generated, do not edit.\n\
+                 # A copy with other values is a configuration of your own (`membar generate --unit sm_sync --config`).\n{}",
+                cfg.to_yaml()
             ),
         ));
         files.push(ReleasedFile::new(

@@ -1,6 +1,6 @@
 //! The checked-in release of the sm_sync top (`sm_sync_rtl::ip_release`:
-//! `verilog_out/sm_sync/<name>/sm_sync.v` and `config.yaml` of every
-//! supported configuration, its FuseSoC core `verilog_out/sm_sync_<name>.core`
+//! `verilog_out/sm_sync/<name>/sm_sync.v` and `config.yaml` (every unit's
+//! keys, reading back as the configuration) of every supported configuration, its FuseSoC core `verilog_out/sm_sync_<name>.core`
 //! and the waiver file `verilog_out/sm_sync.vlt`) must be exactly what `membar release` writes,
 //! and every one must pass `hw/sm_sync/lint/check.sh` (Verilator `--lint-only -Wall` with the
 //! waivers of `lint/sm_sync.vlt`, one comment per waiver; yosys latch,
@@ -28,6 +28,19 @@ fn checked_in_sm_sync_release_is_current_and_lints_clean() {
         let v = sm_sync_rtl::generate_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(v.contains("do not edit"), "header says generated");
         assert!(v.contains("\nmodule sm_sync ("), "{name}: contract wrapper");
+        // The released `config.yaml` spells out every unit's keys (no
+        // `preset:`), and reads back as the named configuration.
+        let path = out_dir(name).join("config.yaml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.lines().any(|l| l.starts_with("preset:")),
+            "{name}: config.yaml resolved"
+        );
+        assert_eq!(
+            Config::from_yaml_str(&text, &path.display().to_string()).unwrap(),
+            cfg,
+            "{name}: config.yaml reads back"
+        );
     }
     // Lint every named configuration (small ~3 s, w16 ~3 s, h100 ~18 s).
     for (name, _) in Config::named() {
