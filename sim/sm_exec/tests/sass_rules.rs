@@ -210,6 +210,30 @@ fn barriers_behind_a_warpsync_are_where_the_sass_has_them() {
     assert_eq!(exact, KERNELS.len() - 2);
 }
 
+/// The issue model's barrier forms of a one-entry kernel `src` (entry
+/// `t`, one `.u32` parameter, 64 threads).
+fn small_kernel_forms(src: &str) -> Vec<sm_exec::exec::BarrierForm> {
+    let dir =
+        std::env::temp_dir().join(format!("sass_rules_{}_{:x}", std::process::id(), src.len()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let launch_file = dir.join("t.launch.yaml");
+    std::fs::write(
+        &launch_file,
+        "entry: t\ngrid: [1, 1, 1]\nblock: [64, 1, 1]\nbuffers: []\nparams: [64]\n",
+    )
+    .unwrap();
+    let l = launch::load(&launch_file).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let (prog, kernel) = kernel_program("t.ptx", src, &l).unwrap();
+    let opts = RunOptions {
+        sm_timing: Some(SmTiming::h100()),
+        ..RunOptions::default()
+    };
+    Machine::for_kernel(&prog, opts, kernel)
+        .unwrap()
+        .barrier_forms()
+}
+
 /// The rule itself on a small program: a count moved from an immediate
 /// right before the barrier is an immediate, one from a parameter is a
 /// register, and both in registers are the packed (immediate-path) form.
@@ -233,28 +257,75 @@ fn a_count_moved_from_an_immediate_is_an_immediate() {
     ret;
 }
 ";
-    let dir = std::env::temp_dir().join(format!("sass_rules_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let launch_file = dir.join("t.launch.yaml");
-    std::fs::write(
-        &launch_file,
-        "entry: t\ngrid: [1, 1, 1]\nblock: [64, 1, 1]\nbuffers: []\nparams: [64]\n",
-    )
-    .unwrap();
-    let l = launch::load(&launch_file).unwrap();
-    let (prog, kernel) = kernel_program("t.ptx", src, &l).unwrap();
-    let opts = RunOptions {
-        sm_timing: Some(SmTiming::h100()),
-        ..RunOptions::default()
-    };
-    let m = Machine::for_kernel(&prog, opts, kernel).unwrap();
-    let paths: Vec<bool> = m
-        .barrier_forms()
+    let paths: Vec<bool> = small_kernel_forms(src)
         .into_iter()
         .map(|f| f.register_path)
         .collect();
-    std::fs::remove_dir_all(&dir).unwrap();
     // The `add` of an immediate is not a `mov`: the rule takes it for a
     // register (`ptxas` would fold it; nvcc writes counts with `mov`).
     assert_eq!(paths, [false, true, true, false, true]);
+}
+
+/// The `WARPSYNC` rule on small programs, one case each: a barrier right
+/// at the start has none; after `if (tid == 0) { store }` (its sides hold
+/// no barrier: `BSSY`/`BSYNC`) none; the first barrier on each side of a
+/// branch on the thread index has one, the next on the same side none, and
+/// the first after their join one; a branch on a uniform value (a
+/// parameter) sets nothing; a short branch `ptxas` predicates sets nothing.
+#[test]
+fn barriers_get_a_warpsync_after_a_thread_dependent_branch() {
+    let src = "\
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry t(.param .u32 t_param_0)
+{
+    .reg .b32 %r<8>;
+    .reg .pred %p<4>;
+    .shared .align 4 .b8 s[256];
+    ld.param.u32 %r1, [t_param_0];
+    mov.u32 %r2, %tid.x;
+    bar.sync 0;
+    setp.ne.s32 %p1, %r2, 0;
+    @%p1 bra SKIP;
+    st.shared.u32 [s], %r2;
+    add.s32 %r3, %r2, 1;
+    add.s32 %r3, %r3, 1;
+    add.s32 %r3, %r3, 1;
+    add.s32 %r3, %r3, 1;
+    add.s32 %r3, %r3, 1;
+    st.shared.u32 [s+4], %r3;
+SKIP:
+    bar.sync 0;
+    setp.lt.u32 %p2, %r2, 32;
+    @%p2 bra ROLE_A;
+    bar.sync 1, 32;
+    bar.sync 1, 32;
+    bra.uni JOIN;
+ROLE_A:
+    bar.arrive 2, 32;
+JOIN:
+    bar.sync 0;
+    setp.eq.u32 %p3, %r1, 7;
+    @%p3 bra UNI;
+    add.s32 %r4, %r1, 1;
+    add.s32 %r4, %r4, 1;
+    add.s32 %r4, %r4, 1;
+    add.s32 %r4, %r4, 1;
+    add.s32 %r4, %r4, 1;
+    add.s32 %r4, %r4, 1;
+UNI:
+    bar.sync 0;
+    @%p1 bra PRED;
+    add.s32 %r5, %r2, 1;
+PRED:
+    bar.sync 0;
+    ret;
+}
+";
+    let ws: Vec<bool> = small_kernel_forms(src)
+        .into_iter()
+        .map(|f| f.warpsync)
+        .collect();
+    assert_eq!(ws, [false, false, true, false, true, true, false, false]);
 }
