@@ -210,9 +210,12 @@ fn barriers_behind_a_warpsync_are_where_the_sass_has_them() {
     assert_eq!(exact, KERNELS.len() - 2);
 }
 
-/// The issue model's barrier forms of a one-entry kernel `src` (entry
-/// `t`, one `.u32` parameter, 64 threads).
-fn small_kernel_forms(src: &str) -> Vec<sm_exec::exec::BarrierForm> {
+/// The issue model's barrier forms of a one-entry kernel (entry `t`, one
+/// `.u32` parameter, 64 threads) whose body is `body`.
+fn small_kernel_forms(body: &str) -> Vec<sm_exec::exec::BarrierForm> {
+    let src = format!(
+        ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry t(.param .u32 t_param_0)\n{{\n{body}}}\n"
+    );
     let dir =
         std::env::temp_dir().join(format!("sass_rules_{}_{:x}", std::process::id(), src.len()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -224,7 +227,7 @@ fn small_kernel_forms(src: &str) -> Vec<sm_exec::exec::BarrierForm> {
     .unwrap();
     let l = launch::load(&launch_file).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
-    let (prog, kernel) = kernel_program("t.ptx", src, &l).unwrap();
+    let (prog, kernel) = kernel_program("t.ptx", &src, &l).unwrap();
     let opts = RunOptions {
         sm_timing: Some(SmTiming::h100()),
         ..RunOptions::default()
@@ -239,12 +242,7 @@ fn small_kernel_forms(src: &str) -> Vec<sm_exec::exec::BarrierForm> {
 /// register, and both in registers are the packed (immediate-path) form.
 #[test]
 fn a_count_moved_from_an_immediate_is_an_immediate() {
-    let src = "\
-.version 8.0
-.target sm_90a
-.address_size 64
-.visible .entry t(.param .u32 t_param_0)
-{
+    let body = "\
     .reg .b32 %r<8>;
     ld.param.u32 %r1, [t_param_0];
     mov.u32 %r2, 64;
@@ -255,9 +253,8 @@ fn a_count_moved_from_an_immediate_is_an_immediate() {
     add.s32 %r3, %r2, 0;
     bar.arrive 1, %r3;
     ret;
-}
 ";
-    let paths: Vec<bool> = small_kernel_forms(src)
+    let paths: Vec<bool> = small_kernel_forms(body)
         .into_iter()
         .map(|f| f.register_path)
         .collect();
@@ -274,12 +271,7 @@ fn a_count_moved_from_an_immediate_is_an_immediate() {
 /// parameter) sets nothing; a short branch `ptxas` predicates sets nothing.
 #[test]
 fn barriers_get_a_warpsync_after_a_thread_dependent_branch() {
-    let src = "\
-.version 8.0
-.target sm_90a
-.address_size 64
-.visible .entry t(.param .u32 t_param_0)
-{
+    let body = "\
     .reg .b32 %r<8>;
     .reg .pred %p<4>;
     .shared .align 4 .b8 s[256];
@@ -321,9 +313,8 @@ UNI:
 PRED:
     bar.sync 0;
     ret;
-}
 ";
-    let ws: Vec<bool> = small_kernel_forms(src)
+    let ws: Vec<bool> = small_kernel_forms(body)
         .into_iter()
         .map(|f| f.warpsync)
         .collect();
