@@ -116,17 +116,7 @@ description: "GPU SM named-barrier unit (bar.sync/arrive/red, 16 barriers per CT
 # configuration: membar generate --unit bar --config my.yaml --out DIR.
 # Inside: module bar_unit wraps {prefix} and its blocks {prefix}__*.
 parameters:
-  BAR_WARPS:
-    datatype: int
-    default: {w}
-    description: "warps: W, warps in the SM: req_warp and ctl_warp are log2(W) = {wb} bits, ctl_warps, rel_mask and blocked {w} bits"
-    paramtype: vlogdefine
-  BAR_CTA_SLOTS:
-    datatype: int
-    default: {c}
-    description: "cta_slots: C, CTAs resident at once: ctl_slot and rel_slot are {sb} bits"
-    paramtype: vlogdefine
-
+{warps_param}{slots_param}
 {targets}"#,
         filesets = hdl_kit::release::fusesoc_filesets(
             &format!("bar_unit/{name}/bar_unit.v"),
@@ -141,8 +131,25 @@ parameters:
         version = env!("CARGO_PKG_VERSION"),
         w = cfg.warps,
         c = cfg.cta_slots,
-        wb = cfg.wb(),
-        sb = cfg.sb(),
+        warps_param = hdl_kit::release::fusesoc_parameter(
+            "BAR_WARPS",
+            "int",
+            cfg.warps,
+            &format!(
+                "warps: W, warps in the SM: req_warp and ctl_warp are log2(W) = {} bits, ctl_warps, rel_mask and blocked {} bits",
+                cfg.wb(),
+                cfg.warps
+            )
+        ),
+        slots_param = hdl_kit::release::fusesoc_parameter(
+            "BAR_CTA_SLOTS",
+            "int",
+            cfg.cta_slots,
+            &format!(
+                "cta_slots: C, CTAs resident at once: ctl_slot and rel_slot are {} bits",
+                cfg.sb()
+            )
+        ),
     )
 }
 
@@ -165,12 +172,7 @@ description: "Cluster barrier aggregator (barrier.cluster.arrive/wait across the
 # configuration: membar generate --unit cluster --config my.yaml --out DIR.
 # Inside: module cluster_barrier wraps {prefix} and its blocks {prefix}__*.
 parameters:
-  CLUSTER_RANKS:
-    datatype: int
-    default: {n}
-    description: "ranks: N, CTAs in the cluster (the width of the per-rank ports)"
-    paramtype: vlogdefine
-
+{ranks_param}
 {targets}"#,
         filesets = hdl_kit::release::fusesoc_filesets(
             &format!("cluster_barrier/{name}/cluster_barrier.v"),
@@ -184,6 +186,12 @@ parameters:
         ),
         version = env!("CARGO_PKG_VERSION"),
         n = cfg.ranks,
+        ranks_param = hdl_kit::release::fusesoc_parameter(
+            "CLUSTER_RANKS",
+            "int",
+            cfg.ranks,
+            "ranks: N, CTAs in the cluster (the width of the per-rank ports)"
+        ),
     )
 }
 

@@ -84,6 +84,19 @@ pub fn fusesoc_filesets(verilog: &str, vlt: &str) -> String {
     )
 }
 
+/// One entry of the `parameters` section of a unit's FuseSoC core (a
+/// `vlogdefine` documenting a configuration key the netlist has baked in).
+pub fn fusesoc_parameter(
+    name: &str,
+    datatype: &str,
+    default: impl std::fmt::Display,
+    description: &str,
+) -> String {
+    format!(
+        "  {name}:\n    datatype: {datatype}\n    default: {default}\n    description: \"{description}\"\n    paramtype: vlogdefine\n"
+    )
+}
+
 /// The `targets` section of a unit's FuseSoC core: `default` (toplevel
 /// `toplevel`, the Verilog and the waivers: a design that depends on the
 /// core and lints itself with Verilator gets them; other tools ignore

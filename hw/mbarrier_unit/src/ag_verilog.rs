@@ -121,9 +121,11 @@ pub fn ag_fusesoc_core(name: &str, cfg: &Config) -> String {
         filesets = hdl_kit::release::fusesoc_filesets(&format!("async_groups/{name}/async_groups.v"), "async_groups.vlt")
     );
     for (k, v) in ag_describe(cfg) {
-        s += &format!(
-            "  AGRP_{}:\n    datatype: int\n    default: {v}\n    description: \"{k}\"\n    paramtype: vlogdefine\n",
-            k.to_uppercase()
+        s += &hdl_kit::release::fusesoc_parameter(
+            &format!("AGRP_{}", k.to_uppercase()),
+            "int",
+            v,
+            k,
         );
     }
     s += "\n";

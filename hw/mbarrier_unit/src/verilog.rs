@@ -113,9 +113,11 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
         filesets = hdl_kit::release::fusesoc_filesets(&format!("mbarrier_unit/{name}/mbarrier_unit.v"), "mbarrier_unit.vlt")
     );
     for (k, v) in cfg.describe() {
-        s += &format!(
-            "  MBAR_{}:\n    datatype: int\n    default: {v}\n    description: \"{k}\"\n    paramtype: vlogdefine\n",
-            k.to_uppercase()
+        s += &hdl_kit::release::fusesoc_parameter(
+            &format!("MBAR_{}", k.to_uppercase()),
+            "int",
+            v,
+            k,
         );
     }
     s += "\n";

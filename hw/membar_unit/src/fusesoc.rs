@@ -46,11 +46,12 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
     s += "parameters:\n";
     for (key, value) in cfg.describe() {
         let (datatype, doc) = param_doc(&key, cfg);
-        s += &format!("  MEMBAR_{}:\n", key.to_ascii_uppercase());
-        s += &format!("    datatype: {datatype}\n");
-        s += &format!("    default: {value}\n");
-        s += &format!("    description: \"{key}: {doc}\"\n");
-        s += "    paramtype: vlogdefine\n";
+        s += &hdl_kit::release::fusesoc_parameter(
+            &format!("MEMBAR_{}", key.to_ascii_uppercase()),
+            datatype,
+            value,
+            &format!("{key}: {doc}"),
+        );
     }
     s += "\n";
     s += &hdl_kit::release::fusesoc_targets(

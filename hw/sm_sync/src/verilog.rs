@@ -75,12 +75,17 @@ pub fn fusesoc_core(name: &str, cfg: &Config) -> String {
          # configuration: membar generate --unit sm_sync --config my.yaml --out DIR):\n\
          {yaml}\
          # Inside: module sm_sync wraps {prefix} and its blocks {prefix}__*.\n\
-         parameters:\n  SMSYNC_WARPS:\n    datatype: int\n    default: {w}\n    description: \"warps (W)\"\n    paramtype: vlogdefine\n\
-         \x20 SMSYNC_REGISTERED_PORT:\n    datatype: int\n    default: {r}\n    description: \"registered_port: the instruction is at the decoder the cycle after it is presented\"\n    paramtype: vlogdefine\n\n\
+         parameters:\n{warps_param}{port_param}\n\
          {targets}",
         reg = if cfg.registered_port { "registered" } else { "unregistered" },
         w = cfg.warps(),
-        r = cfg.registered_port as u8,
+        warps_param = hdl_kit::release::fusesoc_parameter("SMSYNC_WARPS", "int", cfg.warps(), "warps (W)"),
+        port_param = hdl_kit::release::fusesoc_parameter(
+            "SMSYNC_REGISTERED_PORT",
+            "int",
+            cfg.registered_port as u8,
+            "registered_port: the instruction is at the decoder the cycle after it is presented"
+        ),
         filesets = hdl_kit::release::fusesoc_filesets(&format!("sm_sync/{name}/sm_sync.v"), "sm_sync.vlt"),
         targets = hdl_kit::release::fusesoc_targets(
             "sm_sync",
