@@ -114,7 +114,7 @@ pub(crate) fn issue_shape(
 }
 
 /// A branch, return, exit or call: the end of a basic block.
-fn is_branch(c: &Code) -> bool {
+pub(crate) fn is_branch(c: &Code) -> bool {
     matches!(
         c.inst.opcode.split('.').next().unwrap_or(""),
         "bra" | "ret" | "exit" | "brx" | "call"

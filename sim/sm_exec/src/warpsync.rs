@@ -26,7 +26,7 @@
 //! index: its entries start with the flag set.
 
 use crate::exec::Code;
-use crate::schedule::branch_target;
+use crate::schedule::{branch_target, is_branch};
 use crate::sm_timing::IssueClass;
 use ptx_front::parser::Operand;
 use std::collections::{HashMap, HashSet};
@@ -50,11 +50,10 @@ fn is_warp_sync(c: &Code) -> bool {
     c.class == IssueClass::WarpOp && c.inst.opcode.contains(".sync")
 }
 
+/// The end of a basic block: a branch, return, exit or call
+/// (`schedule::is_branch`), or a `trap`.
 fn ends_block(c: &Code) -> bool {
-    matches!(
-        c.inst.opcode.split('.').next().unwrap_or(""),
-        "bra" | "ret" | "exit" | "brx" | "call" | "trap"
-    )
+    is_branch(c) || c.inst.opcode.starts_with("trap")
 }
 
 /// Registers (indices) whose value may differ between the lanes of a warp.
