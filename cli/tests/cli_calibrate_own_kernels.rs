@@ -102,3 +102,46 @@ fn own_kernels_refuses_flags_it_does_not_honour() {
     let out = membar(&["calibrate", "--own-kernels", "--strict"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
+
+/// `run_device.py` (run on the device machine) refuses a bad flag or value
+/// before it touches the GPU: exit 2 and a message naming it.
+#[test]
+fn the_device_runner_refuses_bad_flags() {
+    for (args, says) in [
+        (vec!["--warm"], "--warm needs"),
+        (vec!["--warm", "x"], "--warm needs"),
+        (vec!["--layouts", "0"], "--layouts needs"),
+        (vec!["--only"], "--only needs"),
+        (
+            vec!["--only", "o99_nothing"],
+            "--only o99_nothing: no such kernel",
+        ),
+        (vec!["--fast"], "usage: run_device.py"),
+        (vec!["a", "b"], "usage: run_device.py"),
+    ] {
+        let out = std::process::Command::new("python3")
+            .arg("kernels/own/timing/run_device.py")
+            .args(&args)
+            .current_dir(root())
+            .output()
+            .expect("python3 (installed by .ci/install-tools)");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// The measured figures are medians over several buffer layouts, each
+/// layout's median and the SM clock kept beside them (`run_device.py`).
+#[test]
+fn the_measured_figures_span_the_buffer_layouts() {
+    let csv = std::fs::read_to_string(root().join("data/kernels/own_kernels_measured.csv"))
+        .expect("data/kernels/own_kernels_measured.csv");
+    let rows = |p: &str| csv.lines().filter(|l| l.starts_with(p)).count();
+    let warps = rows("own_kernel,o");
+    assert_eq!(rows("own_layout,o"), 8 * warps, "8 layouts of every warp");
+    assert_eq!(rows("own_clock,o"), 9, "the clock before each kernel");
+    for l in csv.lines().filter(|l| l.starts_with("own_clock,o")) {
+        let mhz: f64 = l.rsplit(',').next().unwrap().parse().unwrap();
+        assert!((1900.0..=2000.0).contains(&mhz), "{l}");
+    }
+}

@@ -6,11 +6,18 @@ data/kernels/own_kernels_measured.csv.
 Needs only python3 and the CUDA driver (libcuda.so.1, through ctypes); `ptxas` on the
 PATH when there is one (the PTX is then assembled as nvcc would, -arch=sm_90a),
 otherwise the driver's JIT. Per kernel: WARM untimed launches, then REPS launches, each
-with every buffer re-uploaded and the module's uninitialised variables zeroed, its
-expected outputs checked (a mismatch is an error),
-and the `tim` buffer read back; a warp's total is the largest of its lanes' words.
+with every buffer re-uploaded and the module's uninitialised variables zeroed, then every
+line of every buffer read once by a one-CTA kernel (`touch`, below: the host's upload
+leaves some lines only in DRAM, and which ones changes from run to run, where the
+executor starts a launch with its buffers in L2), its expected outputs checked (a
+mismatch is an error), and the `tim` buffer read back; a warp's total is the largest of
+its lanes' words. `--no-touch` leaves the buffers where the upload put them (the
+figures of 2026-11-29 and before). Before each kernel a one-warp spin (`freq`) reads the
+SM clock against the global timer and prints it (`own_clock,kernel,MHz`): cycles of
+memory latency depend on it.
 
-  python3 run_device.py [OUTDIR]     prints `own_kernel,kernel,warp,median,min,max`
+  python3 run_device.py [--no-touch] [--only KERNEL] [--warm N] [--layouts K] [OUTDIR]
+                                     prints `own_kernel,kernel,warp,median,min,max`
                                      (cycles over REPS launches); writes the raw
                                      per-launch figures to OUTDIR/own_raw.csv
 """
@@ -26,6 +33,8 @@ import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 WARM, REPS = 5, 21
+# Buffer layouts per kernel (`--layouts`), each moved SPACER bytes on from the last.
+LAYOUTS, SPACER = 8, 12 * 1024
 CTYPES = {"s32": ctypes.c_int32, "u32": ctypes.c_uint32, "s64": ctypes.c_int64, "u64": ctypes.c_uint64, "f32": ctypes.c_float}
 
 
@@ -93,6 +102,105 @@ class Cuda:
         self.ck(self.lib.cuMemcpyDtoH_v2(arr, p, ctypes.c_size_t(ctypes.sizeof(arr))), "cuMemcpyDtoH")
 
 
+# Reads one 32-bit word of every 128-byte line of [p, p + n) with ld.global.cg (into L2,
+# not L1), 256 threads a line apart; the sum goes to `sink` only if it is a value it
+# cannot be, so the loads are kept and nothing is written.
+TOUCH_PTX = b"""
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry touch(.param .u64 p, .param .u64 n, .param .u64 sink)
+{
+  .reg .pred %q;
+  .reg .b32 %t, %w;
+  .reg .b64 %a, %end, %i, %v, %acc, %s, %x;
+  ld.param.u64 %a, [p];
+  ld.param.u64 %end, [n];
+  ld.param.u64 %s, [sink];
+  mov.u32 %t, %tid.x;
+  cvt.u64.u32 %i, %t;
+  shl.b64 %i, %i, 7;
+  mov.u64 %acc, 0;
+LOOP:
+  setp.ge.u64 %q, %i, %end;
+  @%q bra DONE;
+  add.s64 %v, %a, %i;
+  ld.global.cg.u32 %w, [%v];
+  cvt.u64.u32 %x, %w;
+  add.s64 %acc, %acc, %x;
+  add.s64 %i, %i, 32768;
+  bra LOOP;
+DONE:
+  setp.eq.u64 %q, %acc, 0xfedcba9876543210;
+  @%q st.global.u64 [%s], %acc;
+  ret;
+}
+\0"""
+
+
+# The SM clock while the kernels run: one warp spins on %clock64 for 2,000,000 cycles and
+# reads %globaltimer (ns) at both ends; MHz = cycles / ns * 1000. Run before each kernel
+# (it also brings the GPU out of idle before the timed launches).
+FREQ_PTX = b"""
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry freq(.param .u64 out)
+{
+  .reg .pred %q;
+  .reg .b64 %o, %c0, %c1, %g0, %g1, %d;
+  ld.param.u64 %o, [out];
+  mov.u64 %g0, %globaltimer;
+  mov.u64 %c0, %clock64;
+SPIN:
+  mov.u64 %c1, %clock64;
+  sub.s64 %d, %c1, %c0;
+  setp.lt.s64 %q, %d, 2000000;
+  @%q bra SPIN;
+  mov.u64 %g1, %globaltimer;
+  st.global.u64 [%o], %d;
+  sub.s64 %d, %g1, %g0;
+  st.global.u64 [%o+8], %d;
+  ret;
+}
+\0"""
+
+
+class Toucher:
+    """`touch` over a list of device buffers (pointer, bytes)."""
+
+    def __init__(self, cuda):
+        self.cuda = cuda
+        self.mod, self.fn = ctypes.c_void_p(), ctypes.c_void_p()
+        buf = ctypes.create_string_buffer(TOUCH_PTX, len(TOUCH_PTX))
+        cuda.ck(cuda.lib.cuModuleLoadData(ctypes.byref(self.mod), buf), "cuModuleLoadData touch")
+        cuda.ck(cuda.lib.cuModuleGetFunction(ctypes.byref(self.fn), self.mod, b"touch"), "cuModuleGetFunction touch")
+        self.sink = cuda.alloc(8)
+        self.fmod, self.ffn = ctypes.c_void_p(), ctypes.c_void_p()
+        fbuf = ctypes.create_string_buffer(FREQ_PTX, len(FREQ_PTX))
+        cuda.ck(cuda.lib.cuModuleLoadData(ctypes.byref(self.fmod), fbuf), "cuModuleLoadData freq")
+        cuda.ck(cuda.lib.cuModuleGetFunction(ctypes.byref(self.ffn), self.fmod, b"freq"), "cuModuleGetFunction freq")
+        self.fout = cuda.alloc(16)
+
+    def mhz(self):
+        """The SM clock now, in MHz (see FREQ_PTX)."""
+        argv = (ctypes.c_void_p * 1)(ctypes.cast(ctypes.byref(self.fout), ctypes.c_void_p))
+        self.cuda.ck(self.cuda.lib.cuLaunchKernel(self.ffn, 1, 1, 1, 32, 1, 1, 0, ctypes.c_void_p(0), argv,
+                                                  ctypes.c_void_p(0)), "freq: cuLaunchKernel")
+        self.cuda.ck(self.cuda.lib.cuCtxSynchronize(), "freq: cuCtxSynchronize")
+        got = (ctypes.c_uint64 * 2)()
+        self.cuda.d2h(got, self.fout)
+        return got[0] * 1000.0 / max(got[1], 1)
+
+    def __call__(self, buffers):
+        for dp, nbytes in buffers:
+            n = ctypes.c_uint64(nbytes)
+            argv = (ctypes.c_void_p * 3)(*[ctypes.cast(ctypes.byref(x), ctypes.c_void_p) for x in (dp, n, self.sink)])
+            self.cuda.ck(self.cuda.lib.cuLaunchKernel(self.fn, 1, 1, 1, 256, 1, 1, 0, ctypes.c_void_p(0), argv,
+                                                      ctypes.c_void_p(0)), "touch: cuLaunchKernel")
+        self.cuda.ck(self.cuda.lib.cuCtxSynchronize(), "touch: cuCtxSynchronize")
+
+
 def load(cuda, ptx):
     mod = ctypes.c_void_p()
     ptxas = shutil.which("ptxas")
@@ -108,9 +216,12 @@ def load(cuda, ptx):
     return mod
 
 
-def run(cuda, name, raw):
+def run(cuda, name, raw, touch=None, warm=WARM, layout=0):
     ptx, launch = HERE / f"{name}.ptx", parse_launch(HERE / f"{name}.launch.yaml")
     mod = load(cuda, ptx)
+    if layout:
+        # A spacer allocated first moves the buffers to other addresses (other L2 slices).
+        cuda.alloc(layout * SPACER)
     fn = ctypes.c_void_p()
     cuda.ck(cuda.lib.cuModuleGetFunction(ctypes.byref(fn), mod, launch["entry"].encode()), "cuModuleGetFunction")
     grid, block = ints(launch["grid"]), ints(launch["block"])
@@ -133,11 +244,13 @@ def run(cuda, name, raw):
     threads = block[0] * block[1] * block[2]
     warps_per_cta = (threads + 31) // 32
     per_warp = {}
-    for rep in range(WARM + REPS):
+    for rep in range(warm + REPS):
         for init, dp, _, _ in bufs.values():
             cuda.h2d(dp, init)
         for dp, size in zeroed:
             cuda.ck(cuda.lib.cuMemsetD8_v2(dp, ctypes.c_ubyte(0), size), "cuMemsetD8")
+        if touch is not None:
+            touch([(dp, ctypes.sizeof(init)) for init, dp, _, _ in bufs.values()] + [(dp, size.value) for dp, size in zeroed])
         args = [fn, *[ctypes.c_uint(x) for x in grid], *[ctypes.c_uint(x) for x in block], ctypes.c_uint(smem), ctypes.c_void_p(0), argv]
         if launch.get("cooperative") == "true":
             cuda.ck(cuda.lib.cuLaunchCooperativeKernel(*args), f"{name}: cuLaunchCooperativeKernel")
@@ -154,28 +267,76 @@ def run(cuda, name, raw):
         _, dp, ty, n = bufs["tim"]
         tim = (ty * n)()
         cuda.d2h(tim, dp)
-        if rep < WARM:
+        if rep < warm:
             continue
         for cta in range(n // threads):
             for w in range(warps_per_cta):
                 lanes = tim[cta * threads + w * 32: cta * threads + min(threads, (w + 1) * 32)]
                 g = cta * warps_per_cta + w
                 per_warp.setdefault(g, []).append(max(lanes))
-                raw.write(f"{name},{rep - WARM},{g},{max(lanes)}\n")
+                raw.write(f"{name},{layout},{rep - warm},{g},{max(lanes)}\n")
     cuda.lib.cuModuleUnload(mod)
     return per_warp
 
 
+def usage_error(msg):
+    """A bad flag or value: the message on stderr and exit 2 (nothing has run)."""
+    print(f"run_device.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
-    out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(".")
+    args = sys.argv[1:]
+    no_touch = "--no-touch" in args
+    args = [a for a in args if a != "--no-touch"]
+    warm = WARM
+    if "--warm" in args:
+        i = args.index("--warm")
+        if i + 1 >= len(args) or not args[i + 1].isdigit():
+            usage_error("--warm needs a number of untimed launches (0 or more)")
+        warm = int(args[i + 1])
+        del args[i : i + 2]
+    layouts = LAYOUTS
+    if "--layouts" in args:
+        i = args.index("--layouts")
+        if i + 1 >= len(args) or not args[i + 1].isdigit() or int(args[i + 1]) < 1:
+            usage_error("--layouts needs a number of buffer layouts (1 or more)")
+        layouts = int(args[i + 1])
+        del args[i : i + 2]
+    only = None
+    if "--only" in args:
+        i = args.index("--only")
+        if i + 1 >= len(args):
+            usage_error("--only needs a kernel name (o1_bar_red_block, ...)")
+        only = args[i + 1]
+        del args[i : i + 2]
+    if any(a.startswith("-") for a in args) or len(args) > 1:
+        usage_error(f"usage: run_device.py [--no-touch] [--only KERNEL] [--warm N] [--layouts K] [OUTDIR] (got {' '.join(sys.argv[1:])})")
+    names = sorted(p.stem for p in HERE.glob("o*.ptx"))
+    if only is not None:
+        if only not in names:
+            usage_error(f"--only {only}: no such kernel here (one of {', '.join(names)})")
+        names = [only]
+    out = pathlib.Path(args[0]) if args else pathlib.Path(".")
     out.mkdir(parents=True, exist_ok=True)
     cuda = Cuda()
-    names = sorted(p.stem for p in HERE.glob("o*.ptx"))
+    tools = Toucher(cuda)
+    touch = None if no_touch else tools
     with open(out / "own_raw.csv", "w") as raw:
-        raw.write("kernel,launch,warp,cycles\n")
+        raw.write("kernel,layout,launch,warp,cycles\n")
         print("own_kernel,kernel,warp,median,min,max")
+        print("own_clock,kernel,sm_mhz")
+        print("own_layout,kernel,layout,warp,median")
         for name in names:
-            for g, v in sorted(run(cuda, name, raw).items()):
+            # Twice: the first brings the clock up, the second is the figure.
+            tools.mhz()
+            print(f"own_clock,{name},{tools.mhz():.0f}")
+            per_warp = {}
+            for layout in range(layouts):
+                for g, v in run(cuda, name, raw, touch, warm, layout).items():
+                    per_warp.setdefault(g, []).extend(v)
+                    print(f"own_layout,{name},{layout},{g},{statistics.median(v):g}")
+            for g, v in sorted(per_warp.items()):
                 print(f"own_kernel,{name},{g},{statistics.median(v):g},{min(v)},{max(v)}")
                 sys.stdout.flush()
 
