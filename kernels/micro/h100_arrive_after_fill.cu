@@ -22,6 +22,7 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
+#include "warm_clock.cuh"
 
 typedef unsigned long long u64;
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("error,%s,%d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
@@ -69,21 +70,8 @@ __global__ void __launch_bounds__(NT) probe(int variant, const unsigned* __restr
   if (acc == 0xdeadbeef) sink[0] = acc;
 }
 
-__global__ void warm_clock(u64* out) {
-  u64 g0, g1; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
-  const u64 c0 = clk();
-  while (clk() - c0 < 600000000ull) {}
-  const u64 c1 = clk();
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
-  out[0] = c1 - c0; out[1] = g1 - g0;
-}
-
 int main() {
-  u64* w; CK(cudaMalloc(&w, 16));
-  warm_clock<<<1, 32>>>(w);
-  CK(cudaDeviceSynchronize());
-  u64 h2[2]; CK(cudaMemcpy(h2, w, 16, cudaMemcpyDeviceToHost));
-  printf("arrive_after_fill,sm_mhz,%.0f\n", h2[0] * 1000.0 / h2[1]);
+  print_sm_mhz("arrive_after_fill");
   unsigned *in, *sink; u64* rec;
   CK(cudaMalloc(&in, (size_t)REPS * TILE * 4));
   CK(cudaMemset(in, 3, (size_t)REPS * TILE * 4));

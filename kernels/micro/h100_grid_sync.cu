@@ -25,6 +25,7 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
+#include "warm_clock.cuh"
 namespace cg = cooperative_groups;
 
 typedef unsigned long long u64;
@@ -101,26 +102,13 @@ __global__ void __launch_bounds__(64) grid_parts(unsigned* counter, u64* rec) {
   }
 }
 
-__global__ void warm_clock(u64* out) {
-  u64 g0, g1; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
-  const u64 c0 = clk();
-  while (clk() - c0 < 600000000ull) {}
-  const u64 c1 = clk();
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
-  out[0] = c1 - c0; out[1] = g1 - g0;
-}
-
 static void report(const char* name, int w, std::vector<u64> v) {
   std::sort(v.begin(), v.end());
   printf("grid_sync,%s,warp=%d,%llu,%llu,%llu\n", name, w, v[v.size() / 2], v[0], v.back());
 }
 
 int main() {
-  u64* wclk; CK(cudaMalloc(&wclk, 16));
-  warm_clock<<<1, 32>>>(wclk);
-  CK(cudaDeviceSynchronize());
-  u64 h2[2]; CK(cudaMemcpy(h2, wclk, 16, cudaMemcpyDeviceToHost));
-  printf("grid_sync,sm_mhz,%.0f\n", h2[0] * 1000.0 / h2[1]);
+  print_sm_mhz("grid_sync");
   int *in, *partial, *out; u64* rec;
   CK(cudaMalloc(&in, NB * NT * sizeof(int)));
   CK(cudaMemset(in, 1, NB * NT * sizeof(int)));

@@ -19,7 +19,7 @@
 //   o4_wait_k  o4's loop (tile k = 0..5): the cycles warp w spends in wait_group 1 at tile k
 //   o4_iter_k  ... from tile k's start to tile k+1's start
 //
-// The GPU is first kept busy ~0.3 s (`warm_clock`), which prints the SM clock: memory
+// The GPU is first kept busy ~0.3 s (`print_sm_mhz`, warm_clock.cuh), which prints the SM clock: memory
 // latencies in SM cycles depend on it, and a process's first launches can run slower.
 //
 // Build and run (device machine): nvcc -O3 -arch=sm_90a h100_ldgsts_ca.cu -o lc && ./lc
@@ -29,6 +29,7 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
+#include "warm_clock.cuh"
 
 typedef unsigned long long u64;
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("error,%s,%d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
@@ -139,17 +140,6 @@ __global__ void param_first(const int* p0, const int* p1, u64* rec) {
   if (w0 == 7 && w1 == 9) rec[100] = 1;
 }
 
-// Brings the GPU out of idle (about 0.3 s of one warp spinning) and gives the SM clock:
-// cycles of %clock64 per microsecond of %globaltimer.
-__global__ void warm_clock(u64* out) {
-  u64 g0, g1; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
-  const u64 c0 = clk();
-  while (clk() - c0 < 600000000ull) {}
-  const u64 c1 = clk();
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
-  out[0] = c1 - c0; out[1] = g1 - g0;
-}
-
 static void report(const char* name, int warps, std::vector<u64> v) {
   std::sort(v.begin(), v.end());
   printf("ldgsts_ca,%s,warps=%d,%llu,%llu,%llu\n", name, warps, v[v.size() / 2], v[0], v.back());
@@ -157,13 +147,7 @@ static void report(const char* name, int warps, std::vector<u64> v) {
 
 int main() {
   char* gsrc; int *gdst, *in, *outb; u64 *out, *rec;
-  {
-    u64* w; CK(cudaMalloc(&w, 16));
-    warm_clock<<<1, 32>>>(w);
-    CK(cudaDeviceSynchronize());
-    u64 h2[2]; CK(cudaMemcpy(h2, w, 16, cudaMemcpyDeviceToHost));
-    printf("ldgsts_ca,sm_mhz,%.0f\n", h2[0] * 1000.0 / h2[1]);
-  }
+  print_sm_mhz("ldgsts_ca");
   CK(cudaMalloc(&gsrc, (size_t)REPS * 4096 + 4096));
   CK(cudaMemset(gsrc, 1, (size_t)REPS * 4096 + 4096));
   CK(cudaMalloc(&gdst, 4096));

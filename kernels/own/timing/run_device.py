@@ -285,24 +285,24 @@ def usage_error(msg):
     sys.exit(2)
 
 
+def count_flag(args, flag, default, least, what):
+    """`flag N` taken out of `args`: N, a whole number >= least (exit 2 otherwise), or `default`."""
+    if flag not in args:
+        return default
+    i = args.index(flag)
+    if i + 1 >= len(args) or not args[i + 1].isdigit() or int(args[i + 1]) < least:
+        usage_error(f"{flag} needs a number of {what} ({least} or more)")
+    n = int(args[i + 1])
+    del args[i : i + 2]
+    return n
+
+
 def main():
     args = sys.argv[1:]
     no_touch = "--no-touch" in args
     args = [a for a in args if a != "--no-touch"]
-    warm = WARM
-    if "--warm" in args:
-        i = args.index("--warm")
-        if i + 1 >= len(args) or not args[i + 1].isdigit():
-            usage_error("--warm needs a number of untimed launches (0 or more)")
-        warm = int(args[i + 1])
-        del args[i : i + 2]
-    layouts = LAYOUTS
-    if "--layouts" in args:
-        i = args.index("--layouts")
-        if i + 1 >= len(args) or not args[i + 1].isdigit() or int(args[i + 1]) < 1:
-            usage_error("--layouts needs a number of buffer layouts (1 or more)")
-        layouts = int(args[i + 1])
-        del args[i : i + 2]
+    warm = count_flag(args, "--warm", WARM, 0, "untimed launches")
+    layouts = count_flag(args, "--layouts", LAYOUTS, 1, "buffer layouts")
     only = None
     if "--only" in args:
         i = args.index("--only")
