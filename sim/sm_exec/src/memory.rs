@@ -760,13 +760,21 @@ impl Memory {
         self.async_last[cta].clear();
     }
 
-    /// An INVAL command (`CCTL.IVALL`): the SM's L1 drops every line.
+    /// An INVAL command (`CCTL.IVALL`): the SM's L1 drops every line — its
+    /// values and, for the cache timing, its lines, so that a load after it
+    /// takes L2's latency, as the loads after an acquire spin do on the
+    /// device (`kernels/micro/h100_grid_sync.cu`: o6's re-read of the
+    /// partials after its third grid barrier, 619 cycles; the timing lines
+    /// were kept until 2026-11-30 and the executor gave 198, L1 hits).
     pub fn invalidate(&mut self, sm: usize) {
         if self.t.faults.ignore_invalidate {
             return;
         }
         self.sms[sm].l1.clear();
         self.sms[sm].invalidated = true;
+        if let Some(lines) = self.l1_lines.get_mut(sm) {
+            lines.clear();
+        }
     }
 
     /// A BARRIER command left the membar unit; `ack_req`: answer with

@@ -795,6 +795,30 @@ fn a_single_l2_hit_on_the_h200_preset_matches_the_h200() {
     assert!((model - h).abs() <= 0.1 * h, "model {model}, H200 {h}");
 }
 
+/// A line one load brought into L1 answers a second load from L1, unless
+/// an acquire (`ld.acquire.gpu`: `LD.E.STRONG.GPU; CCTL.IVALL`) invalidated
+/// the L1 in between: then from L2 (`kernels/micro/h100_grid_sync.cu`: o6
+/// re-reads its partials after an acquire spin in 619 cycles on the device;
+/// the cache timing kept the lines until 2026-11-30 and answered from L1).
+#[test]
+fn an_acquire_s_l1_invalidate_sends_the_next_load_to_l2() {
+    let h200 = SmTiming::h200();
+    let site = |between: &str| {
+        let body = format!("    mov.u64 %rd5, gbuf;\n    ld.global.ca.u32 %r3, [%rd5];\n    add.u32 %r4, %r3, 1;\n{between}    mov.u64 %rd1, %clock64;\n    ld.global.ca.u32 %r1, [%rd5];\n    add.u32 %r2, %r1, 1;\n    mov.u64 %rd2, %clock64;\n");
+        cycles_between_clocks(&body, &h200)
+    };
+    let hit = site("");
+    let after_acquire =
+        site("    ld.acquire.gpu.global.u32 %r5, [%rd5+16];\n    add.u32 %r6, %r5, %r4;\n");
+    eprintln!("second load: {hit} after the first, {after_acquire} after an acquire");
+    assert!(hit < h200.l1_hit_latency + 20, "L1 hit {hit}");
+    assert!(
+        after_acquire > h200.l2_latency,
+        "after the acquire {after_acquire}, L2 {}",
+        h200.l2_latency
+    );
+}
+
 /// Warp 0 reaches `bar.red` (barrier 1, two warps) last, after warp 1:
 /// its cycles between a clock read before the `bar.red` and one after a
 /// `st.shared` probe (the result unused).
