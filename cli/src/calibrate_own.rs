@@ -48,6 +48,27 @@ fn measured() -> BTreeMap<String, Vec<f64>> {
     m
 }
 
+/// Per kernel, per buffer layout (`own_layout` rows, in layout order), each
+/// warp's median over that layout's launches.
+fn layouts() -> BTreeMap<String, Vec<Vec<f64>>> {
+    let mut m: BTreeMap<String, Vec<Vec<f64>>> = BTreeMap::new();
+    for l in MEASURED.lines().filter(|l| l.starts_with("own_layout,o")) {
+        let f: Vec<&str> = l.split(',').collect();
+        let layout: usize = f[2]
+            .parse()
+            .expect("data/kernels/own_kernels_measured.csv: layout");
+        let v: f64 = f[4]
+            .parse()
+            .expect("data/kernels/own_kernels_measured.csv: layout median");
+        let ls = m.entry(f[1].to_string()).or_default();
+        if ls.len() <= layout {
+            ls.resize(layout + 1, Vec::new());
+        }
+        ls[layout].push(v);
+    }
+    m
+}
+
 /// Each warp's cycles on the executor: the largest of its lanes' `tim` words.
 fn predicted(kernel: &str, t: &SmTiming) -> Result<(Vec<f64>, u64), CmdError> {
     let r =
@@ -88,14 +109,22 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
          `ret`) on the SIMT executor with `--preset h200`, seed 1. No preset constant was fitted to these\n\
          kernels. Per kernel, over its warps (each warp's cycles from its first instruction to its `ret`):\n\
          the median, the shortest and the longest. err = (model − measured) / measured; tolerance\n\
-         ±{tolerance_pct:.0} %.\n\n\
-         | kernel | warps | metric | measured | model | err |\n\
-         | --- | ---: | --- | ---: | ---: | ---: |\n"
+         ±{tolerance_pct:.0} %. `layouts`: the same metric in each buffer layout alone, least to most (where\n\
+         the buffers lie moves a memory-bound kernel; `in` when the model falls inside that range). `measured`\n\
+         pools every layout's launches per warp, so it may lie outside the range where the slowest warp\n\
+         changes from launch to launch (o7's last CTA).\n\n\
+         | kernel | warps | metric | measured | layouts | model | err |\n\
+         | --- | ---: | --- | ---: | --- | ---: | ---: |\n"
     );
     let mut sc = crate::calibrate_units::Scorer::new(tolerance_pct, 0.0);
     let mut totals = Vec::new();
+    let by_layout = layouts();
     for (kernel, m) in measured() {
         let (p, cycles) = predicted(&kernel, &t)?;
+        let per_layout: Vec<[f64; 3]> = by_layout
+            .get(&kernel)
+            .map(|ls| ls.iter().map(|w| spread(w)).collect())
+            .unwrap_or_default();
         totals.push(format!("{kernel}: {cycles} cycles"));
         if p.len() != m.len() {
             return Err(CmdError::failed(format!(
@@ -105,11 +134,21 @@ pub fn table(tolerance_pct: f64) -> Result<(String, usize, usize), CmdError> {
             )));
         }
         let metrics = ["median warp", "shortest warp", "longest warp"];
-        for ((metric, measured), model) in metrics.iter().zip(spread(&m)).zip(spread(&p)) {
+        for (i, ((metric, measured), model)) in
+            metrics.iter().zip(spread(&m)).zip(spread(&p)).enumerate()
+        {
             let (model_s, err_s) = sc.score(measured, Some(model), 1);
+            let range = match per_layout.iter().map(|l| l[i]).fold(None, |r, v| match r {
+                None => Some((v, v)),
+                Some((lo, hi)) => Some((f64::min(lo, v), f64::max(hi, v))),
+            }) {
+                Some((lo, hi)) if (lo..=hi).contains(&model) => format!("{lo:.0}–{hi:.0} in"),
+                Some((lo, hi)) => format!("{lo:.0}–{hi:.0}"),
+                None => "—".to_string(),
+            };
             let _ = writeln!(
                 s,
-                "| {kernel} | {} | {metric} | {measured:.0} | {model_s} | {err_s} |",
+                "| {kernel} | {} | {metric} | {measured:.0} | {range} | {model_s} | {err_s} |",
                 m.len()
             );
         }

@@ -42,6 +42,16 @@ fn the_checked_in_own_kernel_table_is_the_command_s_output() {
     }
     assert!(text.contains("\n27 rows:"), "{text}");
     assert!(!text.contains("no prediction"), "{text}");
+    // Every row gives the device's range over the buffer layouts.
+    for l in text.lines().filter(|l| l.starts_with("| o")) {
+        let range = l.split('|').nth(5).unwrap().trim();
+        let (lo, hi) = range
+            .trim_end_matches(" in")
+            .split_once('–')
+            .unwrap_or_else(|| panic!("no layout range: {l}"));
+        let (lo, hi): (f64, f64) = (lo.parse().unwrap(), hi.parse().unwrap());
+        assert!(lo <= hi, "{l}");
+    }
 }
 
 #[test]
