@@ -8,7 +8,8 @@
 //   pre:   st   a volatile store to another line just before the first clock read;  none   no store
 //   fence: sc   fence.sc.gpu (__threadfence);  acqrel  fence.acq_rel.gpu;  nofence  nothing
 //   next:  atom atomicInc;  ld  ld.global.cg;  st  a volatile store
-// Prints `fence_next,variant,fence_cycles,next_cycles` (medians over 31 repetitions after 3).
+// Prints `fence_next,variant,fence_cycles,next_cycles` (medians over 31 repetitions after 3), and
+// `fence_gap,gap,cycles`: a fence `gap` cycles of spinning after the previous fence.
 //
 // Build and run (device machine): nvcc -O3 -arch=sm_90a h100_fence_next.cu -o fn && ./fn
 #include <cstdio>
@@ -56,6 +57,20 @@ typedef void (*Probe)(unsigned*, u64*);
 #define P3(pre, f) probe<pre, f, 0>, probe<pre, f, 1>, probe<pre, f, 2>
 static const Probe kProbes[18] = {P3(0, 0), P3(0, 1), P3(0, 2), P3(1, 0), P3(1, 1), P3(1, 2)};
 
+// A fence `gap` cycles after the previous one (spin in between), thread 0 alone: the fence's own
+// cycles between two clock reads, the first fence of each pair discarded.
+__global__ void gap_probe(unsigned gap, u64* rec) {
+  if (threadIdx.x != 0) return;
+  for (int r = 0; r < REPS; ++r) {
+    asm volatile("fence.sc.gpu;" ::: "memory");
+    u64 a = clk(); while (clk() - a < gap) {}
+    u64 t0 = clk();
+    asm volatile("fence.sc.gpu;" ::: "memory");
+    u64 t1 = clk();
+    rec[r * 2] = t1 - t0;
+  }
+}
+
 static u64 med(std::vector<u64> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
 
 int main() {
@@ -78,5 +93,14 @@ int main() {
         for (int r = 3; r < REPS; ++r) { f.push_back(h[r * 2]); n.push_back(h[r * 2 + 1]); }
         printf("fence_next,%s_%s_%s,%llu,%llu\n", pn[pre], fn[fence], nn[next], med(f), med(n));
       }
+  for (unsigned gap : {0u, 50u, 100u, 200u, 400u, 800u, 1600u, 3200u, 6400u}) {
+    gap_probe<<<1, 32>>>(gap, rec);
+    CK(cudaDeviceSynchronize());
+    std::vector<u64> h(REPS * 2);
+    CK(cudaMemcpy(h.data(), rec, h.size() * sizeof(u64), cudaMemcpyDeviceToHost));
+    std::vector<u64> f;
+    for (int r = 3; r < REPS; ++r) f.push_back(h[r * 2]);
+    printf("fence_gap,%u,%llu\n", gap, med(f));
+  }
   return 0;
 }
