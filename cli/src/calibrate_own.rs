@@ -25,42 +25,47 @@ const MEASURED: &str = include_str!("../../data/kernels/own_kernels_measured.csv
 /// Where the timed kernels are, relative to the project's root.
 const DIR: &str = "kernels/own/timing";
 
+/// The built-in file's rows of one kind (`own_kernel`, `own_layout`): the
+/// kernel's name and the row's numeric fields after it, parsed.
+fn rows(kind: &str) -> impl Iterator<Item = (String, Vec<f64>)> + '_ {
+    MEASURED
+        .lines()
+        .filter(move |l| l.starts_with(&format!("{kind},o")))
+        .map(move |l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let nums = f[2..]
+                .iter()
+                .map(|x| {
+                    x.parse()
+                        .unwrap_or_else(|_| panic!("data/kernels/own_kernels_measured.csv: {l}"))
+                })
+                .collect();
+            (f[1].to_string(), nums)
+        })
+}
+
 /// Per kernel, each warp's measured median (by warp index).
 fn measured() -> BTreeMap<String, Vec<f64>> {
     let mut m: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    for l in MEASURED.lines().filter(|l| l.starts_with("own_kernel,o")) {
-        let f: Vec<&str> = l.split(',').collect();
-        let w: usize = f[2]
-            .parse()
-            .expect("data/kernels/own_kernels_measured.csv: warp");
-        let v: f64 = f[3]
-            .parse()
-            .expect("data/kernels/own_kernels_measured.csv: median");
-        let ws = m.entry(f[1].to_string()).or_default();
+    for (kernel, f) in rows("own_kernel") {
+        let ws = m.entry(kernel.clone()).or_default();
         assert_eq!(
-            ws.len(),
-            w,
-            "data/kernels/own_kernels_measured.csv: {} warps out of order",
-            f[1]
+            ws.len() as f64,
+            f[0],
+            "data/kernels/own_kernels_measured.csv: {kernel} warps out of order"
         );
-        ws.push(v);
+        ws.push(f[1]);
     }
     m
 }
 
-/// Per kernel, per buffer layout (`own_layout` rows, in layout order), each
-/// warp's median over that layout's launches.
+/// Per kernel, per buffer layout (`own_layout` rows: layout, warp, median),
+/// each warp's median over that layout's launches.
 fn layouts() -> BTreeMap<String, Vec<Vec<f64>>> {
     let mut m: BTreeMap<String, Vec<Vec<f64>>> = BTreeMap::new();
-    for l in MEASURED.lines().filter(|l| l.starts_with("own_layout,o")) {
-        let f: Vec<&str> = l.split(',').collect();
-        let layout: usize = f[2]
-            .parse()
-            .expect("data/kernels/own_kernels_measured.csv: layout");
-        let v: f64 = f[4]
-            .parse()
-            .expect("data/kernels/own_kernels_measured.csv: layout median");
-        let ls = m.entry(f[1].to_string()).or_default();
+    for (kernel, f) in rows("own_layout") {
+        let (layout, v) = (f[0] as usize, f[2]);
+        let ls = m.entry(kernel).or_default();
         if ls.len() <= layout {
             ls.resize(layout + 1, Vec::new());
         }
