@@ -2958,6 +2958,12 @@ impl<'p> Machine<'p> {
                     self.sms[c].next_id = self.sms[c].next_id.wrapping_add(1);
                     self.advance(w);
                 } else {
+                    if matches!(
+                        self.warps[w].fence_level,
+                        Some(Level::Gl | Level::Vc | Level::Sys)
+                    ) {
+                        self.mem.fence_started(c, now);
+                    }
                     self.advance(w);
                     self.block(w, Wait::Membar);
                 }

@@ -371,6 +371,10 @@ struct SmMem {
     touched: HashSet<u64>,
     /// The L1 was invalidated since the start: no line from before the kernel is left.
     invalidated: bool,
+    /// A global store since the SM's last BARRIER (the cache timing's fence
+    /// cost, `barrier`), and when the last GPU- or system-scope fence began.
+    written: bool,
+    fence_start: u64,
     /// Dispatch sequence number of the next transaction.
     seq: u64,
     acks: Vec<u8>,
@@ -635,6 +639,7 @@ impl Memory {
         }
         match txn.acc {
             Access::Store { val } => {
+                self.sms[sm].written = true;
                 self.sms[sm].l1.insert(addr, val);
                 let last = self.sms[sm].last_drain.get(&addr).copied().unwrap_or(0);
                 let at = (now + self.rand(self.t.store_drain)).max(last + 1);
@@ -777,18 +782,39 @@ impl Memory {
         }
     }
 
+    /// A GPU- or system-scope fence of SM `sm` began (its MEMBAR was taken).
+    pub fn fence_started(&mut self, sm: usize, now: u64) {
+        self.sms[sm].fence_start = now;
+    }
+
     /// A BARRIER command left the membar unit; `ack_req`: answer with
     /// `bar_ack` (`sys`: a system-scope barrier, `bar_ack_sys`).
+    ///
+    /// Under the cache model (the SM timing presets), a barrier of an SM
+    /// that has written global memory since its last barrier is answered no
+    /// sooner than a store's drain after its fence began, as if that store
+    /// were still in flight (its ack and the barrier overlap): on the device a GPU fence costs 553-558 cycles
+    /// after a store drained 3,000 cycles before and 264 after another
+    /// fence (`kernels/micro/h100_fence_next.cu`, `fence_gap` rows), the
+    /// fence calibration 542 after a store in flight; until 2026-11-30 the
+    /// executor charged stores in flight only (314 after a drained store).
     pub fn barrier(&mut self, now: u64, sm: usize, tag: u8, ack_req: bool, sys: bool) {
         if ack_req {
-            let at = now
-                + self.rand(if sys {
-                    self.t.bar_ack_sys
-                } else {
-                    self.t.bar_ack
-                });
+            let lat = self.rand(if sys {
+                self.t.bar_ack_sys
+            } else {
+                self.t.bar_ack
+            });
+            let mut at = now + lat;
+            if self.t.caches.is_some() && self.sms[sm].written {
+                // The store's ack and the barrier go on together (the
+                // calibration's store-then-fence rows: the longer of the
+                // two, the barrier on the H100, the store on the H200).
+                at = at.max(self.sms[sm].fence_start + self.t.store_drain.1);
+            }
             self.push_pending(Pending::BarAck { at, sm, tag });
         }
+        self.sms[sm].written = false;
     }
 
     /// The latency of a global read of `addr` by SM `sm` under the cache

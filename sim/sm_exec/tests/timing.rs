@@ -819,6 +819,36 @@ fn an_acquire_s_l1_invalidate_sends_the_next_load_to_l2() {
     );
 }
 
+/// A GPU fence pays for the global stores since the warp's SM last fenced,
+/// drained or not (`kernels/micro/h100_fence_next.cu` on the device's H200:
+/// 553-558 cycles with the warp's stores drained 3,000 cycles before,
+/// `fence_next` rows; 264 right after another fence, `fence_gap` rows).
+#[test]
+fn a_gpu_fence_pays_for_the_stores_since_the_last_fence() {
+    let h200 = SmTiming::h200();
+    let fence = |before: &str| {
+        let body = format!("    mov.u64 %rd5, gbuf;\n{before}    mov.u64 %rd1, %clock64;\n    fence.sc.gpu;\n    mov.u64 %rd2, %clock64;\n");
+        cycles_between_clocks(&body, &h200) as f64
+    };
+    let spin = "    mov.u32 %r9, 0;\nL1:\n    add.u32 %r9, %r9, 1;\n    setp.lt.u32 %p1, %r9, 200;\n    @%p1 bra L1;\n";
+    let after_drained_store = fence(&format!("    st.global.u32 [%rd5], 1;\n{spin}"));
+    let after_fence = fence(&format!(
+        "    st.global.u32 [%rd5], 1;\n    fence.sc.gpu;\n{spin}"
+    ));
+    let csv = h100_micro_csv();
+    let measured = |key: &str| -> f64 {
+        let l = csv.lines().find(|l| l.starts_with(key)).unwrap();
+        l.split(',').nth(2).unwrap().parse().unwrap()
+    };
+    let (d_store, d_fence) = (
+        measured("fence_next,none_sc_atom,"),
+        measured("fence_gap,400,"),
+    );
+    eprintln!("fence after a drained store: model {after_drained_store}, device {d_store}; after a fence: model {after_fence}, device {d_fence}");
+    assert!((after_drained_store - d_store).abs() <= 0.1 * d_store);
+    assert!((after_fence - d_fence).abs() <= 0.1 * d_fence);
+}
+
 /// Warp 0 reaches `bar.red` (barrier 1, two warps) last, after warp 1:
 /// its cycles between a clock read before the `bar.red` and one after a
 /// `st.shared` probe (the result unused).
