@@ -102,10 +102,14 @@ class Cuda:
         self.ck(self.lib.cuMemcpyDtoH_v2(arr, p, ctypes.c_size_t(ctypes.sizeof(arr))), "cuMemcpyDtoH")
 
 
-# Reads one 32-bit word of every 128-byte line of [p, p + n) with ld.global.cg (into L2,
-# not L1), 256 threads a line apart; the sum goes to `sink` only if it is a value it
-# cannot be, so the loads are kept and nothing is written.
-TOUCH_PTX = b"""
+# The runner's own kernels, one module:
+# - touch(p, n, sink): reads one 32-bit word of every 128-byte line of [p, p + n) with
+#   ld.global.cg (into L2, not L1), 256 threads a line apart; the sum goes to `sink` only if
+#   it is a value it cannot be, so the loads are kept and nothing is written.
+# - freq(out): the SM clock while the kernels run: one warp spins on %clock64 for 2,000,000
+#   cycles and reads %globaltimer (ns) at both ends; MHz = cycles / ns * 1000. Run before
+#   each kernel (it also brings the GPU out of idle before the timed launches).
+HELPERS_PTX = b"""
 .version 8.0
 .target sm_90a
 .address_size 64
@@ -135,16 +139,6 @@ DONE:
   @%q st.global.u64 [%s], %acc;
   ret;
 }
-\0"""
-
-
-# The SM clock while the kernels run: one warp spins on %clock64 for 2,000,000 cycles and
-# reads %globaltimer (ns) at both ends; MHz = cycles / ns * 1000. Run before each kernel
-# (it also brings the GPU out of idle before the timed launches).
-FREQ_PTX = b"""
-.version 8.0
-.target sm_90a
-.address_size 64
 .visible .entry freq(.param .u64 out)
 {
   .reg .pred %q;
@@ -166,38 +160,40 @@ SPIN:
 \0"""
 
 
-class Toucher:
-    """`touch` over a list of device buffers (pointer, bytes)."""
+class Helpers:
+    """HELPERS_PTX's kernels: `touch` over device buffers, `mhz` the SM clock."""
 
     def __init__(self, cuda):
         self.cuda = cuda
-        self.mod, self.fn = ctypes.c_void_p(), ctypes.c_void_p()
-        buf = ctypes.create_string_buffer(TOUCH_PTX, len(TOUCH_PTX))
-        cuda.ck(cuda.lib.cuModuleLoadData(ctypes.byref(self.mod), buf), "cuModuleLoadData touch")
-        cuda.ck(cuda.lib.cuModuleGetFunction(ctypes.byref(self.fn), self.mod, b"touch"), "cuModuleGetFunction touch")
+        mod = ctypes.c_void_p()
+        buf = ctypes.create_string_buffer(HELPERS_PTX, len(HELPERS_PTX))
+        cuda.ck(cuda.lib.cuModuleLoadData(ctypes.byref(mod), buf), "cuModuleLoadData helpers")
+        self.fns = {}
+        for name in (b"touch", b"freq"):
+            fn = ctypes.c_void_p()
+            cuda.ck(cuda.lib.cuModuleGetFunction(ctypes.byref(fn), mod, name), f"cuModuleGetFunction {name.decode()}")
+            self.fns[name] = fn
         self.sink = cuda.alloc(8)
-        self.fmod, self.ffn = ctypes.c_void_p(), ctypes.c_void_p()
-        fbuf = ctypes.create_string_buffer(FREQ_PTX, len(FREQ_PTX))
-        cuda.ck(cuda.lib.cuModuleLoadData(ctypes.byref(self.fmod), fbuf), "cuModuleLoadData freq")
-        cuda.ck(cuda.lib.cuModuleGetFunction(ctypes.byref(self.ffn), self.fmod, b"freq"), "cuModuleGetFunction freq")
         self.fout = cuda.alloc(16)
 
+    def launch(self, name, threads, args):
+        """One CTA of `threads` threads of kernel `name` (bytes), `args` its ctypes arguments."""
+        argv = (ctypes.c_void_p * len(args))(*[ctypes.cast(ctypes.byref(x), ctypes.c_void_p) for x in args])
+        self.cuda.ck(self.cuda.lib.cuLaunchKernel(self.fns[name], 1, 1, 1, threads, 1, 1, 0, ctypes.c_void_p(0),
+                                                  argv, ctypes.c_void_p(0)), f"{name.decode()}: cuLaunchKernel")
+
     def mhz(self):
-        """The SM clock now, in MHz (see FREQ_PTX)."""
-        argv = (ctypes.c_void_p * 1)(ctypes.cast(ctypes.byref(self.fout), ctypes.c_void_p))
-        self.cuda.ck(self.cuda.lib.cuLaunchKernel(self.ffn, 1, 1, 1, 32, 1, 1, 0, ctypes.c_void_p(0), argv,
-                                                  ctypes.c_void_p(0)), "freq: cuLaunchKernel")
+        """The SM clock now, in MHz (see HELPERS_PTX's `freq`)."""
+        self.launch(b"freq", 32, [self.fout])
         self.cuda.ck(self.cuda.lib.cuCtxSynchronize(), "freq: cuCtxSynchronize")
         got = (ctypes.c_uint64 * 2)()
         self.cuda.d2h(got, self.fout)
         return got[0] * 1000.0 / max(got[1], 1)
 
-    def __call__(self, buffers):
+    def touch(self, buffers):
+        """Every line of each (pointer, bytes) buffer read into L2."""
         for dp, nbytes in buffers:
-            n = ctypes.c_uint64(nbytes)
-            argv = (ctypes.c_void_p * 3)(*[ctypes.cast(ctypes.byref(x), ctypes.c_void_p) for x in (dp, n, self.sink)])
-            self.cuda.ck(self.cuda.lib.cuLaunchKernel(self.fn, 1, 1, 1, 256, 1, 1, 0, ctypes.c_void_p(0), argv,
-                                                      ctypes.c_void_p(0)), "touch: cuLaunchKernel")
+            self.launch(b"touch", 256, [dp, ctypes.c_uint64(nbytes), self.sink])
         self.cuda.ck(self.cuda.lib.cuCtxSynchronize(), "touch: cuCtxSynchronize")
 
 
@@ -320,8 +316,8 @@ def main():
     out = pathlib.Path(args[0]) if args else pathlib.Path(".")
     out.mkdir(parents=True, exist_ok=True)
     cuda = Cuda()
-    tools = Toucher(cuda)
-    touch = None if no_touch else tools
+    tools = Helpers(cuda)
+    touch = None if no_touch else tools.touch
     with open(out / "own_raw.csv", "w") as raw:
         raw.write("kernel,layout,launch,warp,cycles\n")
         print("own_kernel,kernel,warp,median,min,max")
