@@ -17,16 +17,8 @@
 //
 // Build and run (device machine): nvcc -O3 -arch=sm_90a h100_arrive_after_fill.cu -o af && ./af
 // Prints `arrive_after_fill,variant,median,min,max` (producer warps' t1 - t0 over 31 repetitions).
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-#include <cuda_runtime.h>
-#include "warm_clock.cuh"
+#include "micro.cuh"
 
-typedef unsigned long long u64;
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("error,%s,%d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
-__device__ __forceinline__ u64 clk() { u64 t; asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory"); return t; }
 
 constexpr int NT = 192, PROD_T = 64, TILE = 1024, REPS = 32;
 enum { FILL, FILL_CONST, FILL_SPIN, LOADS_ONLY, NOTHING, NV };

@@ -11,16 +11,8 @@
 // `atomic_contention,placement,ctas=N,median,min,max` over the CTAs and 31 launches after 3.
 //
 // Build and run (device machine): nvcc -O3 -arch=sm_90a h100_atomic_contention.cu -o ac && ./ac
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-#include <cuda_runtime.h>
-#include "warm_clock.cuh"
+#include "micro.cuh"
 
-typedef unsigned long long u64;
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("error,%s,%d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
-__device__ __forceinline__ u64 clk() { u64 t; asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory"); return t; }
 __device__ __forceinline__ u64 gtimer() { u64 t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
 
 enum { SAME, SAME_LINE, OWN_LINE, NP };

@@ -20,17 +20,9 @@
 // Build and run (device machine): nvcc -O3 -arch=sm_90a h100_grid_sync.cu -o gs && ./gs
 // Prints `grid_sync,phase,warp=W,median,min,max` (cycles) and the SM clock.
 #include <cooperative_groups.h>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-#include <cuda_runtime.h>
-#include "warm_clock.cuh"
+#include "micro.cuh"
 namespace cg = cooperative_groups;
 
-typedef unsigned long long u64;
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("error,%s,%d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
-__device__ __forceinline__ u64 clk() { u64 t; asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory"); return t; }
 
 constexpr int NB = 4, NT = 64, NP = 8;
 

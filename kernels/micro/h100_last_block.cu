@@ -15,16 +15,8 @@
 //
 // Build and run (device machine): nvcc -O3 -arch=sm_90a h100_last_block.cu -o lb && ./lb
 // Prints `last_block,phase,cta=C,median,min,max` (cycles over 31 launches after 3) and the clock.
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-#include <cuda_runtime.h>
-#include "warm_clock.cuh"
+#include "micro.cuh"
 
-typedef unsigned long long u64;
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("error,%s,%d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
-__device__ __forceinline__ u64 clk() { u64 t; asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory"); return t; }
 
 constexpr int NB = 6, NP = 8;
 __device__ unsigned int g_count = 0;

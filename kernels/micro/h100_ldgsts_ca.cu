@@ -19,21 +19,13 @@
 //   o4_wait_k  o4's loop (tile k = 0..5): the cycles warp w spends in wait_group 1 at tile k
 //   o4_iter_k  ... from tile k's start to tile k+1's start
 //
-// The GPU is first kept busy ~0.3 s (`print_sm_mhz`, warm_clock.cuh), which prints the SM clock: memory
+// The GPU is first kept busy ~0.3 s (`print_sm_mhz`, micro.cuh), which prints the SM clock: memory
 // latencies in SM cycles depend on it, and a process's first launches can run slower.
 //
 // Build and run (device machine): nvcc -O3 -arch=sm_90a h100_ldgsts_ca.cu -o lc && ./lc
 // Prints `ldgsts_ca,test,warps=W,median,min,max` (cycles over 31 repetitions and the warps).
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
-#include <cuda_runtime.h>
-#include "warm_clock.cuh"
+#include "micro.cuh"
 
-typedef unsigned long long u64;
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("error,%s,%d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
-__device__ __forceinline__ u64 clk() { u64 t; asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory"); return t; }
 __device__ __forceinline__ void ca8(unsigned s, const void* g) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(s), "l"(g) : "memory");
 }
