@@ -27,10 +27,11 @@ const DIR: &str = "kernels/own/timing";
 
 /// The built-in file's rows of one kind (`own_kernel`, `own_layout`): the
 /// kernel's name and the row's numeric fields after it, parsed.
-fn rows(kind: &str) -> impl Iterator<Item = (String, Vec<f64>)> + '_ {
+fn rows(kind: &str) -> impl Iterator<Item = (String, Vec<f64>)> {
+    let prefix = format!("{kind},o");
     MEASURED
         .lines()
-        .filter(move |l| l.starts_with(&format!("{kind},o")))
+        .filter(move |l| l.starts_with(&prefix))
         .map(move |l| {
             let f: Vec<&str> = l.split(',').collect();
             let nums = f[2..]

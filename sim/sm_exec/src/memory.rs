@@ -793,10 +793,11 @@ impl Memory {
     /// Under the cache model (the SM timing presets), a barrier of an SM
     /// that has written global memory since its last barrier is answered no
     /// sooner than a store's drain after its fence began, as if that store
-    /// were still in flight (its ack and the barrier overlap): on the device a GPU fence costs 553-558 cycles
-    /// after a store drained 3,000 cycles before and 264 after another
-    /// fence (`kernels/micro/h100_fence_next.cu`, `fence_gap` rows), the
-    /// fence calibration 542 after a store in flight; until 2026-11-30 the
+    /// were still in flight (its ack and the barrier overlap): on the
+    /// device a GPU fence costs 553-558 cycles after a store drained 3,000
+    /// cycles before and 264 after another fence
+    /// (`kernels/micro/h100_fence_next.cu`, `fence_gap` rows), the fence
+    /// calibration 542 after a store in flight; until 2026-11-30 the
     /// executor charged stores in flight only (314 after a drained store).
     pub fn barrier(&mut self, now: u64, sm: usize, tag: u8, ack_req: bool, sys: bool) {
         if ack_req {
